@@ -42,12 +42,13 @@ func waitsForSync(reqs []*request, live []bool) bool {
 }
 
 // syncWAL makes every commit made so far durable when some were committed
-// without a sync. It runs in the committer goroutine, which owns
+// without a sync, and pebble's write-ahead log durable past the lone
+// commits that commit.wal alone made durable (commitlog.go). It runs in the committer goroutine, which owns
 // walDirty. A failure is logged and leaves walDirty set: the next synced
 // commit retries (pebble stops the process on a write-ahead log it cannot
 // write).
 func (s *Store) syncWAL() {
-	if !s.walDirty {
+	if !s.walDirty && !s.clog.behind {
 		return
 	}
 	if err := s.db.LogData(nil, pebble.Sync); err != nil {
@@ -55,4 +56,5 @@ func (s *Store) syncWAL() {
 		return
 	}
 	s.walDirty = false
+	s.clog.pebbleSynced() // commitlog.go
 }

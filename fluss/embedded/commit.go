@@ -254,12 +254,13 @@ func (s *Store) commitLoop() {
 // bulk append splits it, committed alone after the writes queued before it.
 func (s *Store) runGroup(group []*request) {
 	var pending, atomics []*request
+	writers := 0 // the writers of pending: a single write or an atomic group each
 	flush := func() {
-		s.commit(pending)
+		s.commit(pending, writers == 1)
 		for _, g := range atomics {
 			answerGroup(g)
 		}
-		pending, atomics = nil, nil
+		pending, atomics, writers = nil, nil, 0
 	}
 	for _, r := range group {
 		switch r.kind {
@@ -279,8 +280,10 @@ func (s *Store) runGroup(group []*request) {
 		case reqGroup:
 			pending = append(pending, r.group...)
 			atomics = append(atomics, r)
+			writers++
 		default:
 			pending = append(pending, r)
+			writers++
 		}
 	}
 	flush()
@@ -335,7 +338,8 @@ func (w *bucketWrite) add(data []byte) {
 // group large enough to be ingested), append the batches to the bucket logs,
 // fsync each touched log once, commit the state and the new committed
 // lengths in one synced pebble batch or one ingestion, publish, reply.
-func (s *Store) commit(reqs []*request) {
+// lone: reqs are one writer's (commitBatch).
+func (s *Store) commit(reqs []*request, lone bool) {
 	if len(reqs) == 0 {
 		return
 	}
@@ -408,11 +412,11 @@ func (s *Store) commit(reqs []*request) {
 	case s.recordAppends(order, batch):
 		// One sync: the batch carries the appends (durable.go).
 		if err = s.logGroupAppends(order, batch); err == nil {
-			err = s.commitBatch(batch, waitsForSync(reqs, live), len(reqs) == 1, s.groupBase)
+			err = s.commitBatch(batch, waitsForSync(reqs, live), lone, s.groupBase)
 		}
 	default:
 		if err = s.writeLogs(order); err == nil && !batch.Empty() {
-			err = s.commitBatch(batch, waitsForSync(reqs, live), len(reqs) == 1, s.groupBase)
+			err = s.commitBatch(batch, waitsForSync(reqs, live), lone, s.groupBase)
 		}
 	}
 	if err != nil {
@@ -601,9 +605,10 @@ func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
 
 // commitBatch commits a group's state batch, synced unless no writer of
 // the group waits for the sync (asynccommit.go), or ingests it when it
-// grew large. lone: the group is one request (with nothing queued behind
-// it, its WAL write and sync are raw calls, fsys.go). base is the state
-// writes' count its prepare marked its keys after (rowhints.go), noMarks
+// grew large. lone: the group has one writer, a single write or an atomic
+// group (with nothing queued behind it, it is logged in commit.wal,
+// commitlog.go, or its WAL write and sync are raw calls, fsys.go). base is
+// the state writes' count its prepare marked its keys after (rowhints.go), noMarks
 // for a batch of unmarked keys.
 func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) error {
 	if s.opts.IngestBytes > 0 && batch.Len() >= s.opts.IngestBytes {
@@ -618,9 +623,14 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 	}
 	s.iters.beginWriteAfter(base)
 	defer s.iters.endWrite()
-	// A lone commit with nothing queued behind it syncs with raw calls
-	// (fsys.go, filledWAL.raw).
 	solo := wait && lone && len(s.reqs) == 0
+	// A lone commit with nothing queued behind it and no unsynced commit
+	// before it is logged and synced in this goroutine (commitlog.go).
+	if solo && !s.walDirty && s.clog.takes(batch) {
+		return s.commitLogged(batch)
+	}
+	// Else, with nothing queued, pebble's write and sync of its WAL are
+	// raw calls (fsys.go, filledWAL.raw).
 	if solo {
 		s.walSolo.Store(true)
 		defer s.walSolo.Store(false)
@@ -629,6 +639,9 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 		return ioErr(err, "committing the key-value state")
 	}
 	s.walDirty = !wait
+	if wait {
+		s.clog.pebbleSynced()
+	}
 	return nil
 }
 

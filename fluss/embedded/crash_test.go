@@ -33,7 +33,9 @@ const (
 	// crashStagedEnv makes the child write the log table with staged bulk
 	// appends (staged.go).
 	crashStagedEnv = "SQLGATE_EMBEDDED_CRASH_STAGED"
-	// crashWritersEnv is the number of the child's writers (4 unless set).
+	// crashWritersEnv is the number of the child's writers (4 unless
+	// set); one writer holds every bucket log's end (tailclaim.go), and
+	// its commits are lone groups (commitlog.go).
 	crashWritersEnv = "SQLGATE_EMBEDDED_CRASH_WRITERS"
 	// crashStagedUpsertEnv makes the child write the primary-key table
 	// with bulk upserts staged on disk part by part (stagedupsert.go).

@@ -96,10 +96,27 @@ func die() {
 // one sync and everything after it, loses the bucket logs' unsynced bytes
 // as a power loss would, and checks the store.
 func TestCrashBetweenLogSyncAndState(t *testing.T) {
+	crashAtSyncs(t, max(crashRounds()/2, 3))
+}
+
+// TestCrashLoneCommits is TestCrashBetweenLogSyncAndState with one writer:
+// every commit is a lone group whose commit point is the commit log's
+// sync (commitlog.go), pebble holding it unsynced, in a buffer the kill
+// takes; Open must commit those records again.
+func TestCrashLoneCommits(t *testing.T) {
+	replayed := crashAtSyncs(t, max(crashRounds()/4, 3), crashWritersEnv+"=1")
+	if replayed == 0 {
+		t.Error("no Open committed a record of the commit log again: the kills lost nothing pebble held")
+	}
+}
+
+// crashAtSyncs runs rounds of a writer child killed at a chosen sync
+// (env added to the child's) and returns how many commit log records the
+// Opens after the kills committed again.
+func crashAtSyncs(t *testing.T, rounds int, env ...string) (replayed int) {
 	dir := t.TempDir()
 	acked := map[int32]bool{}
 	points := []string{"wal-after", "wal-before", "checkpoint"}
-	rounds := max(crashRounds()/2, 3)
 	for round := 1; round <= rounds; round++ {
 		point := points[(round-1)%len(points)]
 		n := 20 + rand.IntN(300)
@@ -107,7 +124,7 @@ func TestCrashBetweenLogSyncAndState(t *testing.T) {
 			n = 1 + rand.IntN(8)
 		}
 		synced := bucketSizes(t, dir) // all durable: the last Open and Close synced them
-		cmd, stdout := startCrashChild(t, dir, round, crashSyncKillEnv+"="+point+":"+strconv.Itoa(n))
+		cmd, stdout := startCrashChild(t, dir, round, append([]string{crashSyncKillEnv + "=" + point + ":" + strconv.Itoa(n)}, env...)...)
 		roundAcks := 0
 		readDone := make(chan struct{})
 		go func() {
@@ -152,10 +169,16 @@ func TestCrashBetweenLogSyncAndState(t *testing.T) {
 				cut++
 			}
 		}
-		t.Logf("round %d: killed at %s:%d (by the parent: %v); %d batches acknowledged; %d bucket logs cut back to their synced size",
-			round, point, n, killed, roundAcks, cut)
+		s := reopenAfterKill(t, dir)
+		replayed += s.clog.replayed
+		t.Logf("round %d: killed at %s:%d (by the parent: %v); %d batches acknowledged; %d bucket logs cut back to their synced size; %d commit log records committed again",
+			round, point, n, killed, roundAcks, cut, s.clog.replayed)
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
 		verifyCrashStore(t, dir, acked)
 	}
+	return replayed
 }
 
 // bucketSizes returns the size of every bucket log in the store.

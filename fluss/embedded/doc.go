@@ -26,6 +26,14 @@
 // by a checkpoint that then drops the copies, and Open writes any copy
 // still present back into its log. A group of more than 1 MiB of log bytes
 // fsyncs its logs before its state commits instead of copying them.
+// A group with one writer (a single write or an atomic group), nothing
+// queued behind it and no unsynced commit before it, makes its one sync
+// elsewhere: its batch is written to the store's commit log (commit.wal,
+// commitlog.go) and fdatasynced inline, its commit point, and committed to
+// pebble unsynced, because pebble's synced commit hands its write and
+// sync to pebble's flush goroutine and waits for it (at one client, two
+// thread wake-ups per commit); Open commits again the records pebble
+// lost, which a key in each batch names.
 // Fsync-on-every-log was chosen against by measurement (TestSyncsPerCommit:
 // an autocommit write made two syncs and a two-table transaction three,
 // each transaction alone; now one per group; bench/LEDGER.md has the
@@ -34,11 +42,12 @@
 // (fluss.WithoutSyncWait: synchronous_commit = off) commits its batch
 // unsynced and is synced by the next group that waits or within 200 ms
 // (asynccommit.go), and an ingestion never lands on top of unsynced
-// groups. Pebble's WAL file zero-fills itself ahead of its writes
-// (fsys.go), as PostgreSQL's WAL segments are, so that the sync of a
-// commit rewrites data blocks instead of growing the file. A commit's
-// small log append, and the WAL write and sync of a group that commits
-// alone with nothing queued, are raw system calls (rawio_linux.go): the
+// groups. Pebble's WAL file and the commit log zero-fill themselves ahead
+// of their writes (fsys.go), as PostgreSQL's WAL segments are, so that the
+// sync of a commit rewrites data blocks instead of growing the file. A
+// commit's small log append, the commit log's write and sync, and the WAL
+// write and sync of a group that commits alone with nothing queued, are
+// raw system calls (rawio_linux.go): the
 // runtime's ordinary syscall path wakes its monitor thread whenever the
 // process had gone idle, which at one client is every commit (measured in
 // bench/LEDGER.md: a futex wake-up and sysmon's 20 µs polling for as long

@@ -39,7 +39,11 @@ import (
 // would write every state change twice; pebble's WAL is already checksummed
 // record by record and group-committed, and recovering it is pebble's. The
 // cost is that the appended bytes pass through pebble's memtable, where a
-// checkpoint mostly deletes them before a flush would write them out.
+// checkpoint mostly deletes them before a flush would write them out. A
+// lone group's batch, append record included, is made durable by the
+// store's commit log instead (commitlog.go): the same bytes, synced
+// without pebble's hand-off to its flush goroutine; pebble's WAL still
+// writes them, unsynced, and recovery commits again what it lost.
 //
 // A store closed cleanly holds no append record (Close checkpoints), so the
 // layout version is unchanged: an older sqlgate opens it as before.

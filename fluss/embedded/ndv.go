@@ -109,6 +109,57 @@ func sketchRecord(rec arrow.RecordBatch, target []bool) *ndvDelta {
 		return nil
 	}
 	cols := int(rec.NumCols())
+	if n*cols <= smallSketchValues && cols <= smallSketchCols {
+		return sketchSmall(rec, target, cols)
+	}
+	return sketchLarge(rec, target, n, cols)
+}
+
+// A write of a few values (a one-row UPDATE or INSERT) is sketched into
+// one allocation, its delta's slices pointing into storage of its own,
+// instead of one for the delta, one for its column list, one per column
+// and one for the hashes (bench/LEDGER.md, 2026-12-05).
+const (
+	smallSketchCols   = 4
+	smallSketchValues = 8
+)
+
+// smallDelta is an ndvDelta of at most smallSketchValues values over at
+// most smallSketchCols columns, with their storage.
+type smallDelta struct {
+	ndvDelta
+	cols [smallSketchCols][]uint32
+	vals [smallSketchValues]uint32
+}
+
+// sketchSmall is sketchRecord of a record of at most smallSketchValues
+// values and smallSketchCols columns: the same packed values.
+func sketchSmall(rec arrow.RecordBatch, target []bool, cols int) *ndvDelta {
+	sd := &smallDelta{}
+	d := &sd.ndvDelta
+	d.sparse = sd.cols[:cols]
+	var local [smallSketchValues]uint64
+	used := 0
+	for c := range cols {
+		if target != nil && !target[c] {
+			continue
+		}
+		hashes, ok := hashColumn(local[:0], rec.Column(c))
+		if !ok {
+			continue
+		}
+		out := sd.vals[used : used+len(hashes) : used+len(hashes)]
+		for i, x := range hashes {
+			out[i] = hllUpdate(x)
+		}
+		used += len(hashes)
+		d.sparse[c] = out
+	}
+	return d
+}
+
+// sketchLarge is sketchRecord of any record of n rows and cols columns.
+func sketchLarge(rec arrow.RecordBatch, target []bool, n, cols int) *ndvDelta {
 	d := &ndvDelta{}
 	if n > sparseLimit {
 		d.dense = make([][]uint8, cols)

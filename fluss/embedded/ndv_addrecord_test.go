@@ -145,3 +145,58 @@ func TestAddRecordEventsMatchesSketchFold(t *testing.T) {
 		}
 	}
 }
+
+// TestSketchSmallMatchesLarge: a record of a few values is sketched
+// (sketchSmall) into the packed values the general path
+// (sketchLarge) makes, column by column, for every column count and row
+// count the small path takes, with nulls, strings, booleans, a column of a
+// type not sketched and a target that leaves columns out.
+func TestSketchSmallMatchesLarge(t *testing.T) {
+	types := []arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String, arrow.FixedWidthTypes.Boolean,
+		arrow.PrimitiveTypes.Float32, arrow.ListOf(arrow.PrimitiveTypes.Int32), arrow.PrimitiveTypes.Int32}
+	for cols := 1; cols <= smallSketchCols; cols++ {
+		fs := make([]arrow.Field, cols)
+		for c := range fs {
+			fs[c] = arrow.Field{Name: fmt.Sprintf("c%d", c), Type: types[c%len(types)], Nullable: true}
+		}
+		schema := arrow.NewSchema(fs, nil)
+		for rows := 1; rows*cols <= smallSketchValues; rows++ {
+			rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+			for i := range rows {
+				for c := range cols {
+					if (i+c)%4 == 3 {
+						rb.Field(c).AppendNull()
+						continue
+					}
+					switch b := rb.Field(c).(type) {
+					case *array.Int64Builder:
+						b.Append(int64(i*1000 + c))
+					case *array.StringBuilder:
+						b.Append(fmt.Sprintf("s%d-%d", i, c))
+					case *array.BooleanBuilder:
+						b.Append(i%2 == 0)
+					case *array.Float32Builder:
+						b.Append(float32(i) / 3)
+					case *array.ListBuilder:
+						b.Append(true)
+					case *array.Int32Builder:
+						b.Append(int32(-i))
+					}
+				}
+			}
+			rec := rb.NewRecordBatch()
+			rb.Release()
+			for _, target := range [][]bool{nil, func() []bool {
+				tg := make([]bool, cols)
+				tg[0] = true
+				return tg
+			}()} {
+				small, large := sketchRecord(rec, target), sketchLarge(rec, target, rows, cols)
+				if got, want := fmt.Sprint(small.sparse), fmt.Sprint(large.sparse); got != want || small.dense != nil {
+					t.Errorf("%d columns, %d rows, target %v: small %s (dense %v), want %s", cols, rows, target, got, small.dense != nil, want)
+				}
+			}
+			rec.Release()
+		}
+	}
+}

@@ -21,8 +21,10 @@ import (
 // compactions per thousand commits (a memtable of append records and state
 // filling up).
 func BenchmarkOneRowCommit(b *testing.B) {
-	b.Run("update/nosyncwait", func(b *testing.B) { benchOneRowUpdate(b, fluss.WithoutSyncWait(ctx)) })
-	b.Run("update/sync", func(b *testing.B) { benchOneRowUpdate(b, ctx) })
+	b.Run("update/nosyncwait", func(b *testing.B) { benchOneRowUpdate(b, fluss.WithoutSyncWait(ctx), false) })
+	b.Run("update/sync", func(b *testing.B) { benchOneRowUpdate(b, ctx, false) })
+	// The commit point in pebble's synced WAL write, as before commit.wal.
+	b.Run("update/sync/pebblewal", func(b *testing.B) { benchOneRowUpdate(b, ctx, true) })
 	b.Run("append/nosyncwait", func(b *testing.B) { benchOneRowAppend(b, fluss.WithoutSyncWait(ctx)) })
 }
 
@@ -54,9 +56,12 @@ func ledgerRows(s *arrow.Schema, first int64, n int, bal int64) arrow.RecordBatc
 	return rb.NewRecordBatch()
 }
 
-func benchOneRowUpdate(b *testing.B, ctx context.Context) {
+// benchOneRowUpdate: pebbleWAL commits through pebble's synced WAL write
+// instead of the commit log (commitlog.go).
+func benchOneRowUpdate(b *testing.B, ctx context.Context, pebbleWAL bool) {
 	s := openStore(b, b.TempDir())
 	defer s.Close()
+	s.clog.broken = pebbleWAL
 	tb := createTable(b, s, "ledger", ledgerDesc(true))
 	sch := tb.Info().ArrowSchema()
 	load := ledgerRows(sch, 1, 1000, 0)

@@ -69,6 +69,10 @@ func rawWrite(fd uintptr, name string, p []byte) (int, error) {
 	return n, nil
 }
 
+// fdatasync is f's fdatasync(2), a raw call (the commit log's, made for a
+// lone group only: commitlog.go).
+func fdatasync(f *os.File) error { return rawFdatasync(f.Fd(), f.Name()) }
+
 // rawFdatasync is fdatasync(2).
 func rawFdatasync(fd uintptr, name string) error {
 	for {

@@ -15,3 +15,6 @@ func writeAt(f *os.File, p []byte, off int64) error {
 
 func rawWrite(uintptr, string, []byte) (int, error) { panic("embedded: raw calls unavailable") }
 func rawFdatasync(uintptr, string) error            { panic("embedded: raw calls unavailable") }
+
+// fdatasync syncs f the ordinary way (fsync where fdatasync is not offered).
+func fdatasync(f *os.File) error { return f.Sync() }

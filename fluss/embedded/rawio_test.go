@@ -2,32 +2,39 @@ package embedded
 
 import (
 	"context"
-	"strings"
+	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/fluss"
 )
 
-// soloSyncer records, for every sync of pebble's write-ahead log, whether
-// the store had marked the group committing as a lone one (walSolo), and
-// whether the WAL file would then make its calls raw.
+// soloSyncer records every fdatasync of pebble's write-ahead log or of the
+// commit log: which file, and whether the store had marked the group
+// committing as a lone one (walSolo: pebble's WAL file makes its calls raw
+// where rawCalls, see fsys.go).
 type soloSyncer struct {
 	mu    sync.Mutex
 	store *Store
-	seen  []bool
+	seen  []soloSync
+}
+
+type soloSync struct {
+	commitLog bool // commit.wal, else pebble's WAL
+	solo      bool
 }
 
 func (c *soloSyncer) Sync(name string, kind SyncKind, sync func() error) error {
-	if strings.HasSuffix(name, ".log") && kind == SyncData {
+	if isWAL(name) && kind == SyncData {
 		c.mu.Lock()
-		c.seen = append(c.seen, c.store.walSolo.Load())
+		c.seen = append(c.seen, soloSync{commitLog: filepath.Base(name) == commitLogName, solo: c.store.walSolo.Load()})
 		c.mu.Unlock()
 	}
 	return sync()
 }
 
-func (c *soloSyncer) take() []bool {
+func (c *soloSyncer) take() []soloSync {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := c.seen
@@ -35,12 +42,13 @@ func (c *soloSyncer) take() []bool {
 	return out
 }
 
-// TestLoneCommitSyncsRaw: a commit alone in its group, with nothing queued,
-// syncs the write-ahead log as a lone group (raw calls where rawCalls, see
-// fsys.go); the flag is down again once the commit returns, so pebble's own
-// later syncs (a flush, a checkpoint) are made the ordinary way; and a
-// commit that does not wait for its sync makes none.
-func TestLoneCommitSyncsRaw(t *testing.T) {
+// TestLoneCommitSyncs: a commit alone in its group, with nothing queued,
+// makes one sync, of the commit log (commitlog.go), and none of pebble's
+// write-ahead log; a commit that does not wait for its sync makes none;
+// the next waiting commit, which must make that one durable too, syncs
+// pebble's log as a lone group (raw calls where rawCalls), the flag down
+// again once it returns; and the one after it is logged again.
+func TestLoneCommitSyncs(t *testing.T) {
 	ctx := context.Background()
 	sc := &soloSyncer{}
 	s, err := Open(t.TempDir(), Options{Syncer: sc})
@@ -59,24 +67,28 @@ func TestLoneCommitSyncsRaw(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	logged := []soloSync{{commitLog: true}}
+	pebbleLone := []soloSync{{solo: true}}
 	sc.take()
 	for k := range int32(3) {
 		upsert(ctx, k)
-		seen := sc.take()
-		if len(seen) != 1 || !seen[0] {
-			t.Fatalf("write %d: WAL syncs seen as lone %v, want one, lone", k, seen)
-		}
-		if s.walSolo.Load() {
-			t.Fatalf("write %d: the lone-group flag is still up after the commit returned", k)
+		if seen := sc.take(); !slices.Equal(seen, logged) {
+			t.Fatalf("write %d: syncs %v, want %v", k, seen, logged)
 		}
 	}
 	upsert(fluss.WithoutSyncWait(ctx), 10)
 	if seen := sc.take(); len(seen) != 0 {
-		t.Fatalf("a commit that does not wait for its sync synced the WAL: %v", seen)
+		t.Fatalf("a commit that does not wait for its sync synced: %v", seen)
 	}
-	// The next waiting commit syncs the unsynced one too, still alone.
 	upsert(ctx, 11)
-	if seen := sc.take(); len(seen) != 1 || !seen[0] {
-		t.Fatalf("after an unsynced commit: WAL syncs seen as lone %v, want one, lone", seen)
+	if seen := sc.take(); !slices.Equal(seen, pebbleLone) {
+		t.Fatalf("after an unsynced commit: syncs %v, want %v", seen, pebbleLone)
+	}
+	if s.walSolo.Load() {
+		t.Fatal("the lone-group flag is still up after the commit returned")
+	}
+	upsert(ctx, 12)
+	if seen := sc.take(); !slices.Equal(seen, logged) {
+		t.Fatalf("after a synced pebble commit: syncs %v, want %v", seen, logged)
 	}
 }

@@ -154,6 +154,8 @@ type Store struct {
 	// walSyncArmed: the committer's timer for unsynced commits runs (or
 	// was asked for); the token holder's.
 	walSyncArmed bool
+	// clog is the lone commits' log (commitlog.go); the committer's.
+	clog commitLog
 	// stagingSeq numbers bulk appends' staging directories (staged.go).
 	stagingSeq atomic.Int64
 
@@ -307,13 +309,23 @@ func Open(dir string, opts Options) (*Store, error) {
 	s.db = db
 	s.iters.db = db
 	s.iters.refreshView() // view.go: what recovery's readers read
+	// commitlog.go: the lone commits pebble lost, before the append
+	// records' replay.
+	if err := s.openCommitLog(); err != nil {
+		_ = s.closeCommitLog()
+		s.iters.dropView()
+		_ = db.Close()
+		return nil, err
+	}
 	if err := s.recover(); err != nil {
+		_ = s.closeCommitLog()
 		s.closeFiles()
 		s.iters.dropView()
 		_ = db.Close()
 		return nil, err
 	}
 	if err := s.settleSequences(); err != nil { // sequences.go
+		_ = s.closeCommitLog()
 		s.closeFiles()
 		s.iters.dropView()
 		_ = db.Close()
@@ -691,7 +703,7 @@ func (s *Store) Close() error {
 		s.settle.close()
 		s.iters.close()
 		s.iters.dropView() // view.go
-		err = errors.Join(perr, s.db.Close())
+		err = errors.Join(perr, s.closeCommitLog(), s.db.Close())
 	})
 	return err
 }

@@ -273,7 +273,7 @@ func damageStoredRows(t *testing.T, s *Store, tableID int64) {
 
 // isWAL says whether name is a pebble write-ahead log of the store.
 func isWAL(name string) bool {
-	return strings.HasSuffix(name, ".log") && filepath.Base(filepath.Dir(name)) == "kv"
+	return strings.HasSuffix(name, ".log") && filepath.Base(filepath.Dir(name)) == "kv" || filepath.Base(name) == commitLogName
 }
 
 // TestCloseLeavesNoAppendRecords: Close checkpoints, so a store closed

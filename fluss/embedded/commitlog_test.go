@@ -1,0 +1,256 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/fluss"
+)
+
+// powerSyncer remembers what a power loss would leave of the files whose
+// writes are made durable by syncs: each bucket log's size at its last
+// fsync, and each pebble write-ahead log's bytes at its last sync.
+type powerSyncer struct {
+	mu      sync.Mutex
+	buckets map[string]int64
+	wals    map[string][]byte
+	logged  int // syncs of the commit log
+}
+
+func (p *powerSyncer) Sync(name string, kind SyncKind, sync func() error) error {
+	if err := sync(); err != nil {
+		return err
+	}
+	if kind == SyncRange {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case filepath.Base(name) == commitLogName:
+		p.logged++
+	case strings.HasPrefix(filepath.Base(name), "bucket-"):
+		if st, err := os.Stat(name); err == nil {
+			p.buckets[name] = st.Size()
+		}
+	case isWAL(name):
+		if b, err := os.ReadFile(name); err == nil {
+			p.wals[name] = b
+		}
+	}
+	return nil
+}
+
+// powerLoss copies the open store's directory at src to dst as a power
+// loss would leave it: pebble's buffered records are not in it (they were
+// never written), its write-ahead logs hold what their last sync made
+// durable and nothing written since, and each bucket log what its last
+// fsync did (nothing if it had none).
+func (p *powerSyncer) powerLoss(t *testing.T, src, dst string) {
+	t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	err := filepath.WalkDir(src, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, name)
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		if d.Name() == "LOCK" {
+			return nil
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		switch {
+		case strings.HasPrefix(d.Name(), "bucket-"):
+			b = b[:min(int64(len(b)), p.buckets[name])]
+		case isWAL(name) && d.Name() != commitLogName:
+			if synced, ok := p.wals[name]; ok {
+				b = synced
+			} else {
+				b = nil
+			}
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCommitLogAfterPowerLoss: lone commits (commit.wal is their commit
+// point, pebble holds them unsynced) into a primary-key table and a log
+// table, a transaction over both, an unsynced commit and the synced one
+// after it (pebble's own sync), then a power loss: every acknowledged
+// write must be there after Open, state and changelog, the bucket logs'
+// bytes restored from the append records that the commit log's batches
+// carried. With a short commit log it also starts again from its start
+// many times.
+func TestCommitLogAfterPowerLoss(t *testing.T) {
+	for _, span := range []int64{commitLogSpan, 3 << 10} {
+		t.Run(fmt.Sprintf("span=%d", span), func(t *testing.T) {
+			defer func(old int64) { commitLogSpan = old }(commitLogSpan)
+			commitLogSpan = span
+			ctx := context.Background()
+			dir, lost := t.TempDir(), t.TempDir()
+			ps := &powerSyncer{buckets: map[string]int64{}, wals: map[string][]byte{}}
+			s, err := Open(dir, Options{Syncer: ps})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			pt := createTable(t, s, "cl_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
+			lt := createTable(t, s, "cl_log", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("id", "v")}, BucketCount: 2})
+			pkRow := func(k, v int32) fluss.TableWrite {
+				return fluss.TableWrite{Path: path("cl_pk"), TableID: pt.Info().TableID, Kind: fluss.WriteUpsert,
+					Rec: intRecord([]string{"k", "v"}, []int32{k, v})}
+			}
+			logRow := func(id int32) fluss.TableWrite {
+				return fluss.TableWrite{Path: path("cl_log"), TableID: lt.Info().TableID, Kind: fluss.WriteAppend,
+					Rec: intRecord([]string{"id", "v"}, []int32{id, -id})}
+			}
+			state := map[int32]int32{}
+			var appended []int32
+			apply := func(ctx context.Context, ws ...fluss.TableWrite) {
+				t.Helper()
+				defer func() {
+					for _, w := range ws {
+						w.Rec.Release()
+					}
+				}()
+				var err error
+				if len(ws) == 1 {
+					tb := pt
+					if ws[0].Path == path("cl_log") {
+						tb = lt
+					}
+					_, err = ws[0].Apply(ctx, tb)
+				} else {
+					_, err = s.WriteAtomically(ctx, ws)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range int32(125) { // the last five logged only
+				k, v := i%17, i
+				switch i % 10 {
+				case 3:
+					apply(ctx, pkRow(k, v), logRow(i))
+					state[k], appended = v, append(appended, i)
+				case 6:
+					apply(ctx, logRow(i))
+					appended = append(appended, i)
+				case 8:
+					// Unsynced, then a synced one: pebble syncs both.
+					apply(fluss.WithoutSyncWait(ctx), pkRow(k, v))
+					state[k] = v
+				default:
+					apply(ctx, pkRow(k, v))
+					state[k] = v
+				}
+			}
+			if ps.logged < 80 {
+				t.Fatalf("%d commits synced the commit log, want most of the 120", ps.logged)
+			}
+			ps.powerLoss(t, dir, lost)
+
+			s2, err := Open(lost, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s2.Close()
+			if s2.clog.replayed == 0 {
+				t.Error("Open committed no record of the commit log again: the test lost nothing")
+			}
+			pt2, err := s2.Table(ctx, path("cl_pk"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, _ := scanAll(t, pt2, fluss.ScanOptions{})
+			got := map[int32]int32{}
+			if rec != nil {
+				ks, vs := int32Values(rec, 0), int32Values(rec, 1)
+				for i := range ks {
+					got[ks[i]] = vs[i]
+				}
+				rec.Release()
+			}
+			if fmt.Sprint(got) != fmt.Sprint(state) {
+				t.Errorf("state after the power loss:\n got %v\nwant %v", got, state)
+			}
+			var ids []int32
+			for _, e := range readChangelog(t, s2, "cl_log") {
+				ids = append(ids, e.id)
+			}
+			slices.Sort(ids)
+			if !slices.Equal(ids, appended) {
+				t.Errorf("log table after the power loss: %v, want %v", ids, appended)
+			}
+			// The primary-key table's changelog ends, key by key, at the state.
+			last := map[int32]int32{}
+			for _, e := range readChangelog(t, s2, "cl_pk") {
+				last[e.id] = e.v
+			}
+			if fmt.Sprint(last) != fmt.Sprint(state) {
+				t.Errorf("changelog's last images after the power loss:\n got %v\nwant %v", last, state)
+			}
+		})
+	}
+}
+
+// TestReadCommitLog: the log is read from its start while its records are
+// whole and consecutive.
+func TestReadCommitLog(t *testing.T) {
+	rec := func(seq uint64, body string) []byte {
+		b := make([]byte, commitLogHeader, commitLogHeader+len(body))
+		binary.LittleEndian.PutUint32(b, uint32(len(body)))
+		binary.LittleEndian.PutUint64(b[8:], seq)
+		b = append(b, body...)
+		binary.LittleEndian.PutUint32(b[4:], crc32.Checksum(b[8:], crc32c))
+		return b
+	}
+	join := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	torn := rec(8, "gamma")
+	flipped := rec(8, "gamma")
+	flipped[len(flipped)-1] ^= 1
+	cases := []struct {
+		name string
+		log  []byte
+		want string
+	}{
+		{"empty", nil, ""},
+		{"zeros", make([]byte, 100), ""},
+		{"records then zeros", join(rec(6, "alpha"), rec(7, "beta"), make([]byte, 64)), "6:alpha 7:beta"},
+		{"torn last record", join(rec(6, "alpha"), rec(7, "beta"), torn[:len(torn)-2]), "6:alpha 7:beta"},
+		{"damaged last record", join(rec(6, "alpha"), rec(7, "beta"), flipped), "6:alpha 7:beta"},
+		{"an older record behind the newest", join(rec(9, "alpha"), rec(10, "beta"), rec(4, "old"), rec(5, "older")), "9:alpha 10:beta"},
+		{"a gap in the sequence", join(rec(6, "alpha"), rec(8, "gamma")), "6:alpha"},
+		{"a header alone", rec(6, "")[:commitLogHeader], ""},
+		{"a length past the end", join(rec(6, "alpha"), []byte{200, 0, 0, 0, 1, 2, 3, 4}), "6:alpha"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, r := range readCommitLog(c.log) {
+			got = append(got, fmt.Sprintf("%d:%s", r.seq, r.batch))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("%s: read %q, want %q", c.name, g, c.want)
+		}
+	}
+}

@@ -3,10 +3,8 @@ package difftest
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 )
 
 // alterChecks are the CHECK expressions TestAlterTableConstraintsDifferential
@@ -33,22 +31,9 @@ func TestAlterTableConstraintsDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	seed := uint64(time.Now().UnixNano())
-	if s := envSeed(); s != 0 {
-		seed = s
-	}
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 2))
+	rng := seededRand(t, 2)
 	stats := map[string]int{}
-	run := func(s string) {
-		t.Helper()
-		if o := r.SQLGate.Run(ctx, s); o.Err != nil {
-			t.Fatalf("sqlgate: %s: %s", s, describeErr(o))
-		}
-		if o := r.Postgres.Run(ctx, s); o.Err != nil {
-			t.Fatalf("postgres: %s: %s", s, describeErr(o))
-		}
-	}
+	run := func(s string) { t.Helper(); runOnBoth(t, ctx, r, s) }
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
 	for k := 0; k < 6; k++ {
 		tbl := fmt.Sprintf("alt%d", k)

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // compositeField is one attribute type random composite types draw from,
@@ -51,24 +50,9 @@ func TestCompositeDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	seed := uint64(time.Now().UnixNano())
-	if s := envSeed(); s != 0 {
-		seed = s
-	}
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 0))
+	rng := seededRand(t, 0)
 	stats := map[string]int{}
-	setup := func(stmts ...string) {
-		t.Helper()
-		for _, s := range stmts {
-			if o := r.SQLGate.Run(ctx, s); o.Err != nil {
-				t.Fatalf("sqlgate: %s: %s", s, describeErr(o))
-			}
-			if o := r.Postgres.Run(ctx, s); o.Err != nil {
-				t.Fatalf("postgres: %s: %s", s, describeErr(o))
-			}
-		}
-	}
+	setup := func(stmts ...string) { t.Helper(); runOnBoth(t, ctx, r, stmts...) }
 	rule := tallyRule{ordered: true, placed: func(string) bool { return true }}
 	for k := 0; k < 5; k++ {
 		name := fmt.Sprintf("cty%d", k)

@@ -3,10 +3,8 @@ package difftest
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 )
 
 // domainBases are the base types random domains are made over, each with
@@ -40,22 +38,9 @@ func TestDomainDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	seed := uint64(time.Now().UnixNano())
-	if s := envSeed(); s != 0 {
-		seed = s
-	}
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
+	rng := seededRand(t, 1)
 	stats := map[string]int{}
-	run := func(s string) {
-		t.Helper()
-		if o := r.SQLGate.Run(ctx, s); o.Err != nil {
-			t.Fatalf("sqlgate: %s: %s", s, describeErr(o))
-		}
-		if o := r.Postgres.Run(ctx, s); o.Err != nil {
-			t.Fatalf("postgres: %s: %s", s, describeErr(o))
-		}
-	}
+	run := func(s string) { t.Helper(); runOnBoth(t, ctx, r, s) }
 	for k := 0; k < 8; k++ {
 		base := domainBases[rng.IntN(len(domainBases))]
 		name := fmt.Sprintf("dm%d", k)

@@ -26,12 +26,7 @@ func TestEnumDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	seed := uint64(time.Now().UnixNano())
-	if s := envSeed(); s != 0 {
-		seed = s
-	}
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 0))
+	rng := seededRand(t, 0)
 	stats := map[string]int{}
 	for k := 0; k < 6; k++ {
 		name := fmt.Sprintf("e%d", k)
@@ -167,10 +162,31 @@ func TestEnumDifferential(t *testing.T) {
 	}
 }
 
-// envSeed is DIFFTEST_SEED, 0 when unset.
-func envSeed() uint64 {
-	n, _ := strconv.ParseUint(strings.TrimSpace(os.Getenv("DIFFTEST_SEED")), 10, 64)
-	return n
+// seededRand is a generator seeded from DIFFTEST_SEED, or from the clock
+// when it is unset, the seed logged so that a failure can be run again;
+// stream tells the tests' generators apart.
+func seededRand(t *testing.T, stream uint64) *rand.Rand {
+	t.Helper()
+	seed, _ := strconv.ParseUint(strings.TrimSpace(os.Getenv("DIFFTEST_SEED")), 10, 64)
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d", seed)
+	return rand.New(rand.NewPCG(seed, stream))
+}
+
+// runOnBoth runs setup statements on both servers; either failing ends
+// the test.
+func runOnBoth(t *testing.T, ctx context.Context, r *Runner, stmts ...string) {
+	t.Helper()
+	for _, s := range stmts {
+		if o := r.SQLGate.Run(ctx, s); o.Err != nil {
+			t.Fatalf("sqlgate: %s: %s", s, describeErr(o))
+		}
+		if o := r.Postgres.Run(ctx, s); o.Err != nil {
+			t.Fatalf("postgres: %s: %s", s, describeErr(o))
+		}
+	}
 }
 
 // enumOIDMap maps sqlgate's OIDs of the enum type name and its array type

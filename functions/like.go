@@ -1,7 +1,6 @@
 package functions
 
 import (
-	"bytes"
 	"context"
 	"regexp"
 	"regexp/syntax"
@@ -506,15 +505,39 @@ func likeEscapeRow(ss []*array.String, i int, buf []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return appendLikeEscaped(buf, p, e, false), nil
+}
+
+// likeEscapeBytesRow is like_escape(bytea, bytea), likeEscapeRow over
+// bytes: the escape is one byte (or none).
+func likeEscapeBytesRow(args []arrow.Array, i int) (any, error) {
+	p := byteArg(args, 0, i)
+	e, err := escapeByte(string(byteArg(args, 1, i)))
+	if err != nil {
+		return nil, err
+	}
+	return appendLikeEscaped(make([]byte, 0, len(p)+4), string(p), e, true), nil
+}
+
+// appendLikeEscaped appends pattern p rewritten from escape character e
+// (-1: none) to the backslash that like() reads, PostgreSQL's
+// do_like_escape: no escape doubles every backslash, a backslash escape
+// leaves p as it is, another escape becomes a backslash and a backslash a
+// doubled one. p is read by UTF-8 characters or, when bytewise (bytea's
+// like_escape), by bytes.
+func appendLikeEscaped(buf []byte, p string, e rune, bytewise bool) []byte {
 	switch e {
 	case -1:
-		return append(buf, strings.ReplaceAll(p, `\`, `\\`)...), nil
+		return append(buf, strings.ReplaceAll(p, `\`, `\\`)...)
 	case '\\':
-		return append(buf, p...), nil
+		return append(buf, p...)
 	}
 	afterEscape := false
 	for k := 0; k < len(p); {
-		r, size := utf8.DecodeRuneInString(p[k:])
+		r, size := rune(p[k]), 1
+		if !bytewise {
+			r, size = utf8.DecodeRuneInString(p[k:])
+		}
 		switch {
 		case r == e && !afterEscape:
 			buf = append(buf, '\\')
@@ -531,42 +554,7 @@ func likeEscapeRow(ss []*array.String, i int, buf []byte) ([]byte, error) {
 		}
 		k += size
 	}
-	return buf, nil
-}
-
-// likeEscapeBytesRow is like_escape(bytea, bytea), likeEscapeRow over
-// bytes: the escape is one byte (or none).
-func likeEscapeBytesRow(args []arrow.Array, i int) (any, error) {
-	p := byteArg(args, 0, i)
-	e, err := escapeByte(string(byteArg(args, 1, i)))
-	if err != nil {
-		return nil, err
-	}
-	switch e {
-	case -1:
-		return bytes.ReplaceAll(p, []byte(`\`), []byte(`\\`)), nil
-	case '\\':
-		return bytes.Clone(p), nil
-	}
-	buf := make([]byte, 0, len(p)+4)
-	afterEscape := false
-	for _, c := range p {
-		switch {
-		case rune(c) == e && !afterEscape:
-			buf = append(buf, '\\')
-			afterEscape = true
-		case c == '\\':
-			buf = append(buf, '\\')
-			if !afterEscape {
-				buf = append(buf, '\\')
-			}
-			afterEscape = false
-		default:
-			buf = append(buf, c)
-			afterEscape = false
-		}
-	}
-	return buf, nil
+	return buf
 }
 
 // regexKernel is the `~` / `~*` helper regex_match(text, pattern,

@@ -210,14 +210,9 @@ func firstFalse(ec *exec.EvalContext, exprs []exec.Expr, rec arrow.RecordBatch) 
 		}
 	}()
 	for _, x := range exprs {
-		res, err := x.Eval(ec, rec)
+		b, err := evalCheck(ec, x, rec) // coldefs.go
 		if err != nil {
 			return -1, err
-		}
-		b, ok := res.(*array.Boolean)
-		if !ok {
-			res.Release()
-			return -1, sqlerr.New(sqlerr.InternalError, "a check constraint did not evaluate to a boolean")
 		}
 		results = append(results, b)
 	}

@@ -80,25 +80,44 @@ func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
 	}
 	ec := &exec.EvalContext{Ctx: ctx, Mem: tc.mem}
 	for k, e := range tc.exprs {
-		res, err := e.Eval(ec, rec)
+		b, err := evalCheck(ec, e, rec)
 		if err != nil {
 			return err
 		}
-		b, ok := res.(*array.Boolean)
-		if !ok {
-			res.Release()
-			return sqlerr.New(sqlerr.InternalError, "check constraint %q did not evaluate to a boolean", tc.names[k])
+		i := firstFalseRow(b)
+		b.Release()
+		if i >= 0 {
+			return sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates check constraint \"%s\"", tc.info.Path.Table, tc.names[k]).
+				WithDetail("Failing row contains %s.", failingRow(ctx, tc.info, rec, i))
 		}
-		for i := 0; i < b.Len(); i++ {
-			if b.IsValid(i) && !b.Value(i) {
-				res.Release()
-				return sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates check constraint \"%s\"", tc.info.Path.Table, tc.names[k]).
-					WithDetail("Failing row contains %s.", failingRow(ctx, tc.info, rec, i))
-			}
-		}
-		res.Release()
 	}
 	return nil
+}
+
+// evalCheck evaluates a CHECK expression (a table's or a domain's) over
+// rec: a boolean per row.
+func evalCheck(ec *exec.EvalContext, x exec.Expr, rec arrow.RecordBatch) (*array.Boolean, error) {
+	res, err := x.Eval(ec, rec)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := res.(*array.Boolean)
+	if !ok {
+		res.Release()
+		return nil, sqlerr.New(sqlerr.InternalError, "a check constraint evaluated to %s, not a boolean", res.DataType())
+	}
+	return b, nil
+}
+
+// firstFalseRow is the first row where a check's result is false, -1 when
+// none is (a NULL passes, as in PostgreSQL).
+func firstFalseRow(b *array.Boolean) int {
+	for i := 0; i < b.Len(); i++ {
+		if b.IsValid(i) && !b.Value(i) {
+			return i
+		}
+	}
+	return -1
 }
 
 // failingRow is a row as PostgreSQL's errdetail prints it: (v1, v2, ...),

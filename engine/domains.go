@@ -231,27 +231,19 @@ func (e *Engine) lowerDomainChecks(ctx context.Context, d *types.Domain) ([]exec
 // (VALUE) and returns the index of the first that is false for some row
 // (NULL passes), -1 when all hold.
 func (e *Engine) firstFailingCheck(ctx context.Context, exprs []exec.Expr, a arrow.Array) (int, error) {
-	schema := arrow.NewSchema([]arrow.Field{{Name: "value", Type: a.DataType(), Nullable: true}}, nil)
-	rec := array.NewRecordBatch(schema, []arrow.Array{a}, int64(a.Len()))
+	rec := valueRecord(a)
 	defer rec.Release()
 	ec := &exec.EvalContext{Ctx: ctx, Mem: e.mem}
 	for k, x := range exprs {
-		res, err := x.Eval(ec, rec)
+		b, err := evalCheck(ec, x, rec)
 		if err != nil {
 			return -1, err
 		}
-		b, ok := res.(*array.Boolean)
-		if !ok {
-			res.Release()
-			return -1, sqlerr.New(sqlerr.InternalError, "domain check did not evaluate to a boolean")
+		failing := firstFalseRow(b)
+		b.Release()
+		if failing >= 0 {
+			return k, nil
 		}
-		for i := 0; i < b.Len(); i++ {
-			if b.IsValid(i) && !b.Value(i) {
-				res.Release()
-				return k, nil
-			}
-		}
-		res.Release()
 	}
 	return -1, nil
 }
@@ -259,24 +251,21 @@ func (e *Engine) firstFailingCheck(ctx context.Context, exprs []exec.Expr, a arr
 // firstFailingRow is the first row of a (VALUE) for which x is false
 // (NULL passes), -1 when none.
 func (e *Engine) firstFailingRow(ctx context.Context, x exec.Expr, a arrow.Array) (int, error) {
-	schema := arrow.NewSchema([]arrow.Field{{Name: "value", Type: a.DataType(), Nullable: true}}, nil)
-	rec := array.NewRecordBatch(schema, []arrow.Array{a}, int64(a.Len()))
+	rec := valueRecord(a)
 	defer rec.Release()
-	res, err := x.Eval(&exec.EvalContext{Ctx: ctx, Mem: e.mem}, rec)
+	b, err := evalCheck(&exec.EvalContext{Ctx: ctx, Mem: e.mem}, x, rec)
 	if err != nil {
 		return -1, err
 	}
-	defer res.Release()
-	b, ok := res.(*array.Boolean)
-	if !ok {
-		return -1, sqlerr.New(sqlerr.InternalError, "domain check did not evaluate to a boolean")
-	}
-	for i := 0; i < b.Len(); i++ {
-		if b.IsValid(i) && !b.Value(i) {
-			return i, nil
-		}
-	}
-	return -1, nil
+	defer b.Release()
+	return firstFalseRow(b), nil
+}
+
+// valueRecord is a batch whose one column, VALUE, is a: what a domain's
+// CHECK expressions read.
+func valueRecord(a arrow.Array) arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "value", Type: a.DataType(), Nullable: true}}, nil)
+	return array.NewRecordBatch(schema, []arrow.Array{a}, int64(a.Len()))
 }
 
 // domainValues is what a domain check reads of a column: the column, or

@@ -3,6 +3,8 @@ package engine
 import (
 	"cmp"
 	"context"
+	"iter"
+	"maps"
 	"slices"
 
 	"github.com/sqlgate/sqlgate/binder"
@@ -106,23 +108,36 @@ func (r *attrResolver) CompositeType(schema, name string) (*types.CompositeType,
 	return r.def(r.composites[oid]), true
 }
 
-// storedTypeNamed finds a stored type by schema ("" for the default) and name,
-// as EnumTypeNamed does: the default schema's, else the one of that name.
+// storedTypeNamed finds a stored type by schema ("" for the default) and
+// name, by namedType's rule.
 func storedTypeNamed(ts map[uint32]meta.EnumType, schema, name string) (uint32, bool) {
-	var found []uint32
-	for oid, t := range ts {
-		if t.Name != name {
+	t, ok := namedType(maps.Values(ts), func(t meta.EnumType) (string, string) { return t.Schema, t.Name }, schema, name)
+	return t.OID, ok
+}
+
+// namedType finds among all the type a possibly schema-qualified name
+// names (at gives a type's schema and name): the one in schema or, for an
+// unqualified name, the default schema's, else the only one of that name
+// in any schema. Enums, domains and composite types are looked up alike.
+func namedType[T any](all iter.Seq[T], at func(T) (schema, name string), schema, name string) (T, bool) {
+	var only T
+	found := 0
+	for t := range all {
+		s, n := at(t)
+		if n != name {
 			continue
 		}
-		if t.Schema == schema || schema == "" && t.Schema == fluss.DefaultDatabase {
-			return oid, true
+		if s == schema || schema == "" && s == fluss.DefaultDatabase {
+			return t, true
 		}
-		found = append(found, oid)
+		only = t
+		found++
 	}
-	if schema == "" && len(found) == 1 {
-		return found[0], true
+	if schema == "" && found == 1 {
+		return only, true
 	}
-	return 0, false
+	var none T
+	return none, false
 }
 
 // CompositeType is binder.CompositeCatalog over the engine's types.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -280,20 +281,12 @@ func domainValues(a arrow.Array, isArray bool) arrow.Array {
 // DomainType finds a domain by schema ("" for the default) and name
 // (binder.DomainCatalog), as EnumTypeNamed finds an enum type.
 func (e *Engine) DomainType(schema, name string) (*types.Domain, bool) {
-	var found []meta.Domain
-	for _, d := range e.domains() {
-		if d.Name != name {
-			continue
-		}
-		if d.Schema == schema || schema == "" && d.Schema == fluss.DefaultDatabase {
-			return types.DomainOf(d.OID), types.DomainOf(d.OID) != nil
-		}
-		found = append(found, d)
+	d, ok := namedType(maps.Values(e.domains()), func(d meta.Domain) (string, string) { return d.Schema, d.Name }, schema, name) // compositetypes.go
+	if !ok {
+		return nil, false
 	}
-	if schema == "" && len(found) == 1 {
-		return types.DomainOf(found[0].OID), types.DomainOf(found[0].OID) != nil
-	}
-	return nil, false
+	dom := types.DomainOf(d.OID)
+	return dom, dom != nil
 }
 
 // DomainType is binder.DomainCatalog over the engine's domains.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -118,20 +119,11 @@ func enumDef(t meta.EnumType) *types.EnumType {
 // drops it), so a name without one is the default schema's type, else the
 // one type of that name in another schema (s2.mood names it too).
 func (e *Engine) EnumTypeNamed(schema, name string) (types.T, bool) {
-	var found []meta.EnumType
-	for _, t := range e.enumTypes() {
-		if t.Name != name {
-			continue
-		}
-		if t.Schema == schema || schema == "" && t.Schema == fluss.DefaultDatabase {
-			return types.T{Kind: types.String, Variant: types.Enum, TypeOID: t.OID}, true
-		}
-		found = append(found, t)
+	t, ok := namedType(maps.Values(e.enumTypes()), func(t meta.EnumType) (string, string) { return t.Schema, t.Name }, schema, name) // compositetypes.go
+	if !ok {
+		return types.T{}, false
 	}
-	if schema == "" && len(found) == 1 {
-		return types.T{Kind: types.String, Variant: types.Enum, TypeOID: found[0].OID}, true
-	}
-	return types.T{}, false
+	return types.T{Kind: types.String, Variant: types.Enum, TypeOID: t.OID}, true
 }
 
 // engineTypes is binder.TypeCatalog over the engine's types, for the

@@ -69,7 +69,9 @@
 // (ddlstmts.go): schemas as Fluss databases
 // and search_path resolution of unqualified names (schemas.go, the
 // binder's SchemaResolver), ALTER TABLE onto fluss.TableAlterer
-// (altertable.go), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
+// (altertable.go; its SET / DROP DEFAULT and ADD / VALIDATE / DROP
+// CONSTRAINT ... CHECK change sqlgate's metadata, altercheck.go checking
+// the stored rows against an added constraint), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
 // the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
 // cursors (DECLARE, FETCH, MOVE, CLOSE and pg_cursors: cursors.go, whose
 // comment says how they stream and end with transactions; BINARY and $n

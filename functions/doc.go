@@ -6,7 +6,7 @@
 // with PostgreSQL's results and SQLSTATEs.
 //
 // It owns: the list of built-in scalar functions, their declared argument
-// and result types, and their kernels; LIKE/ILIKE matching; the `~`
+// and result types, and their kernels; LIKE/ILIKE matching (bytea's LIKE by bytes); the `~`
 // regular-expression helper (regex_match); PostgreSQL's array text input
 // and output (ParseArray, FormatArray) and the array kernels the binder
 // builds for ARRAY[..], subscripts, slices, op ANY/ALL (array) and array

@@ -19,7 +19,8 @@
 // batches — is durable and visible entirely or not at all, and ROLLBACK or
 // a failed statement simply forgets it (Txn.Release). A table dropped and
 // created again under its name since the transaction opened it fails the
-// commit (55000).
+// commit (55000), and so does, with 40001, a table that gained a CHECK
+// constraint after the transaction's rows were checked (checksAdded).
 //
 // Reads inside the transaction see the committed state of the store at the
 // moment each scan starts (read committed), or the transaction's snapshot

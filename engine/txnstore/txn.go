@@ -2,6 +2,7 @@ package txnstore
 
 import (
 	"context"
+	"reflect"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -361,8 +362,23 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 		if t.Info().TableID != w.TableID {
 			return droppedTable(w.Path)
 		}
+		if err := tx.checksCurrent(w.Path, t.Info()); err != nil {
+			return err
+		}
 		_, err = w.Apply(ctx, t)
 		return err
+	}
+	for _, pt := range tx.order {
+		if !pt.HasWrites() {
+			continue
+		}
+		t, err := store.Table(ctx, pt.info.Path)
+		if err != nil {
+			return err
+		}
+		if err := checksAdded(pt.info, t.Info()); err != nil {
+			return err
+		}
 	}
 	aw, ok := store.(fluss.AtomicWriter)
 	if !ok {
@@ -371,6 +387,44 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 	}
 	_, err = aw.WriteAtomically(ctx, ws)
 	return err
+}
+
+// checksCurrent is checksAdded for the table at path the transaction
+// wrote, against now, the table as the store has it at COMMIT.
+func (tx *Txn) checksCurrent(path fluss.TablePath, now fluss.TableInfo) error {
+	for _, pt := range tx.order {
+		if pt.info.Path == path {
+			return checksAdded(pt.info, now)
+		}
+	}
+	return nil
+}
+
+// checksAdded is Commit's error when a CHECK constraint was added to a
+// table after the transaction wrote to it (written is the table as its
+// rows were checked, now as the store has it at COMMIT): ALTER TABLE ...
+// ADD CONSTRAINT ... CHECK checks the committed rows only, where
+// PostgreSQL's would wait for this transaction and check its rows too, so
+// the commit fails rather than store rows the constraint may refuse. The
+// property maps are compared first: unchanged, they hold the same
+// constraints.
+func checksAdded(written, now fluss.TableInfo) error {
+	same := func(a, b map[string]string) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
+	if same(written.Descriptor.CustomProperties, now.Descriptor.CustomProperties) && same(written.Descriptor.Properties, now.Descriptor.Properties) {
+		return nil
+	}
+	had := map[[2]string]bool{}
+	for _, c := range fluss.MetaOf(written.Descriptor).Checks {
+		had[[2]string{c.Name, c.Expr}] = true
+	}
+	for _, c := range fluss.MetaOf(now.Descriptor).Checks {
+		if !had[[2]string{c.Name, c.Expr}] {
+			return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent ALTER TABLE: check constraint \"%s\" was added to relation \"%s\" after this transaction wrote to it", c.Name, now.Path.Table).
+				WithDetail("Nothing was written: the transaction's rows were checked against the table's constraints as they were.").
+				WithHint("Run the transaction again.")
+		}
+	}
+	return nil
 }
 
 // droppedTable is Commit's error when the table the transaction wrote was

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -271,6 +272,8 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 			if typeNameTaken(tx, to) {
 				return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", st.NewValue, typeSchema(n))
 			}
+			renameAttrTypes(tx.Types, t.Name, st.NewValue)
+			t = tx.Types[oid]
 			t.Name = st.NewValue
 			tx.Types[oid] = t
 			return nil
@@ -290,6 +293,9 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 			a := meta.CompositeAttr{Name: st.Attrs[0].Name, Type: st.Attrs[0].Type}
 			if index(a.Name) >= 0 {
 				return sqlerr.New(sqlerr.Code("42701"), "column \"%s\" of relation \"%s\" already exists", a.Name, t.Name)
+			}
+			if err := refuseSelfMember(tx.Types, t, a.Type); err != nil {
+				return err
 			}
 			attrs = append(attrs, a)
 		case sql.AlterTypeDropAttribute:
@@ -324,12 +330,13 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 
 // compositeUsers names the composites whose attributes have the type oid
 // (PostgreSQL's "column f of composite type x"), which DROP TYPE refuses
-// to take without CASCADE.
-func compositeUsers(ts map[uint32]meta.EnumType, oid uint32) []string {
+// to take without CASCADE; the composites of dropping (the statement's
+// other types) are not counted.
+func compositeUsers(ts map[uint32]meta.EnumType, oid uint32, dropping map[uint32]bool) []string {
 	name := ts[oid].Name
 	var out []string
 	for _, t := range ts {
-		if !t.Composite || t.OID == oid {
+		if !t.Composite || t.OID == oid || dropping[t.OID] {
 			continue
 		}
 		for _, a := range t.Attrs {
@@ -371,14 +378,84 @@ func dropUserAttrs(ts map[uint32]meta.EnumType, oid uint32, users []string) *sql
 // attrNames reports whether attribute a's type is the type name, or an
 // array of it.
 func attrNames(a meta.CompositeAttr, name string) bool {
+	_, ok := attrArrayDepth(a, name)
+	return ok
+}
+
+// attrArrayDepth reports whether attribute a's type is the type name or
+// an array of it, and how many array levels deep.
+func attrArrayDepth(a meta.CompositeAttr, name string) (int, bool) {
 	tn, err := sql.ParseTypeName(a.Type)
 	if err != nil {
-		return false
+		return 0, false
 	}
+	depth := 0
 	for tn.Elem != nil && tn.Name == "array" {
 		tn = tn.Elem
+		depth++
 	}
-	return tn.Name == name
+	return depth, tn.Name == name
+}
+
+// renameAttrTypes makes the attributes of the composites in ts that have
+// the type renamed from old to new (or arrays of it) name it by its new
+// name: an attribute names its type, so a rename must follow it
+// (PostgreSQL's attributes hold the type's OID, which a rename keeps).
+func renameAttrTypes(ts map[uint32]meta.EnumType, old, new string) {
+	for oid, t := range ts {
+		if !t.Composite {
+			continue
+		}
+		var attrs []meta.CompositeAttr
+		for i, a := range t.Attrs {
+			depth, ok := attrArrayDepth(a, old)
+			if !ok {
+				continue
+			}
+			if attrs == nil {
+				attrs = slices.Clone(t.Attrs)
+			}
+			attrs[i].Type = quoteIdent(new) + strings.Repeat("[]", depth)
+		}
+		if attrs != nil {
+			t.Attrs = attrs
+			ts[oid] = t
+		}
+	}
+}
+
+// refuseSelfMember is ALTER TYPE ... ADD ATTRIBUTE's 42P16 when an
+// attribute of type text would make composite t contain itself: text is
+// t, an array of it, or a composite that contains it through its own
+// attributes (PostgreSQL's CheckAttributeType).
+func refuseSelfMember(ts map[uint32]meta.EnumType, t meta.EnumType, text string) error {
+	enums, composites := splitTypes(ts)
+	r := &attrResolver{enums: enums, composites: composites, defs: map[uint32]*types.CompositeType{}}
+	at, err := binder.CompositeAttrType(text, r)
+	if err != nil {
+		return nil // checkAttrs reports the type
+	}
+	if containsComposite(at, t.OID) {
+		return sqlerr.New(sqlerr.InvalidTableDefinition, "composite type %s cannot be made a member of itself", t.Name)
+	}
+	return nil
+}
+
+// containsComposite reports whether x is the composite oid or holds it in
+// its fields or elements.
+func containsComposite(x types.T, oid uint32) bool {
+	if x.IsComposite() && x.TypeOID == oid {
+		return true
+	}
+	if x.Kind == types.Array && x.Elem != nil {
+		return containsComposite(*x.Elem, oid)
+	}
+	for _, f := range x.Fields {
+		if containsComposite(f.Type, oid) {
+			return true
+		}
+	}
+	return false
 }
 
 // tableRowTypeAlter is ALTER TYPE's refusal of a table's row type, as

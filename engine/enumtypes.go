@@ -430,6 +430,14 @@ func (s *session) dropTypes(ctx context.Context, st *sql.TypeStmt) ([]*sqlerr.Er
 	var notices []*sqlerr.Error
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		var drop []uint32
+		// the types the statement drops: one's attributes using another
+		// go with it, as PostgreSQL drops the set together
+		dropping := map[uint32]bool{}
+		for _, n := range st.Names {
+			if oid := findType(tx.Types, n); oid != 0 {
+				dropping[oid] = true
+			}
+		}
 		for _, n := range st.Names {
 			oid := findType(tx.Types, n)
 			if oid == 0 {
@@ -451,7 +459,7 @@ func (s *session) dropTypes(ctx context.Context, st *sql.TypeStmt) ([]*sqlerr.Er
 			if err != nil {
 				return err
 			}
-			attrs := compositeUsers(tx.Types, oid) // compositetypes.go
+			attrs := compositeUsers(tx.Types, oid, dropping) // compositetypes.go
 			if len(used) == 0 && len(attrs) > 0 && st.Cascade {
 				// only composites' attributes use it: they go with it
 				notices = append(notices, dropUserAttrs(tx.Types, oid, attrs))

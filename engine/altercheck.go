@@ -25,10 +25,13 @@ import (
 // checkActions turns the statement's CHECK actions into the property
 // changes that make them, in order; notices are IF EXISTS's.
 type checkActions struct {
-	s       *session
-	info    fluss.TableInfo
-	numbers []int                   // the numbers of info's constraints' keys (fluss.CheckKeys)
-	added   []fluss.CheckConstraint // by earlier actions of the statement
+	s *session
+	// stored is the table as the store has it (its rows are read as
+	// that); work is the table as the statement's earlier actions leave it
+	// (at), which names, numbers and binds the constraints: a constraint
+	// dropped earlier in the statement is gone, one added is there, a
+	// column added may be checked.
+	stored, work fluss.TableInfo
 	// pending are the added constraints the stored rows must pass, which
 	// PostgreSQL checks together in one pass over the rows once every
 	// action was taken (its ALTER TABLE's third phase): the first row
@@ -44,14 +47,25 @@ type boundCheck struct {
 }
 
 func (s *session) newCheckActions(info fluss.TableInfo) *checkActions {
-	return &checkActions{s: s, info: info, numbers: fluss.CheckNumbers(info.Descriptor)}
+	return &checkActions{s: s, stored: info, work: info}
+}
+
+// at makes the table the statement's changes so far leave the one the
+// next action sees.
+func (c *checkActions) at(changes []fluss.TableChange) error {
+	desc, _, err := fluss.ApplyTableChanges(c.stored, changes)
+	if err != nil {
+		return err
+	}
+	c.work = c.stored
+	c.work.Descriptor, c.work.ArrowSchemas = desc, nil
+	return nil
 }
 
 // add binds a new CHECK constraint, leaves it to checkStored unless NOT
 // VALID, and returns its keys' changes.
 func (c *checkActions) add(ctx context.Context, a sql.AlterAction) ([]fluss.TableChange, error) {
-	info := c.withAdded()
-	ch, e, err := binder.AddCheck(ctx, c.s.eng.tables, info, a.Constraint, a.Default)
+	ch, e, err := binder.AddCheck(ctx, c.s.eng.tables, c.work, a.Constraint, a.Default)
 	if err != nil {
 		return nil, err
 	}
@@ -60,10 +74,9 @@ func (c *checkActions) add(ctx context.Context, a sql.AlterAction) ([]fluss.Tabl
 	} else {
 		c.pending = append(c.pending, boundCheck{name: ch.Name, expr: e})
 	}
-	c.added = append(c.added, ch)
-	n := len(c.added)
-	if len(c.numbers) > 0 {
-		n += slices.Max(c.numbers)
+	n := 1
+	if numbers := fluss.CheckNumbers(c.work.Descriptor); len(numbers) > 0 {
+		n += slices.Max(numbers)
 	}
 	name, expr, notValid := fluss.CheckKeys(n)
 	changes := []fluss.TableChange{
@@ -76,47 +89,42 @@ func (c *checkActions) add(ctx context.Context, a sql.AlterAction) ([]fluss.Tabl
 	return changes, nil
 }
 
-// withAdded is the table as the statement's earlier ADDs leave it, for
-// the names they took.
-func (c *checkActions) withAdded() fluss.TableInfo {
-	if len(c.added) == 0 {
-		return c.info
-	}
-	info := c.info
-	m := fluss.MetaOf(info.Descriptor)
-	m.Checks = append(slices.Clone(m.Checks), c.added...)
-	fluss.SetTableMeta(&info.Descriptor, m)
-	return info
-}
-
-// find returns the index among info's CHECK constraints of the one named
-// name, or a refusal: the primary key's name is Fluss's key (0A000), an
-// unknown name 42704.
-func (c *checkActions) find(name string) (int, error) {
-	for k, ch := range fluss.MetaOf(c.info.Descriptor).Checks {
+// find returns the key number of the work table's CHECK constraint
+// named name, or a refusal: the primary key's name is Fluss's key
+// (0A000), an unknown name 42704.
+func (c *checkActions) find(name string) (int, fluss.CheckConstraint, error) {
+	numbers := fluss.CheckNumbers(c.work.Descriptor)
+	for k, ch := range fluss.MetaOf(c.work.Descriptor).Checks {
 		if ch.Name == name {
-			return k, nil
+			return numbers[k], ch, nil
 		}
 	}
-	table := c.info.Path.Table
-	if c.info.HasPrimaryKey() && name == pkeyIndexName(table) {
-		return -1, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... DROP CONSTRAINT %s is not supported: Fluss 0.9.1 cannot change a table's primary key", name).
+	table := c.work.Path.Table
+	if c.work.HasPrimaryKey() && name == pkeyIndexName(table) {
+		return 0, fluss.CheckConstraint{}, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... DROP CONSTRAINT %s is not supported: Fluss 0.9.1 cannot change a table's primary key", name).
 			WithHint("Create a new table with the key you want and copy the rows: CREATE TABLE new (...); INSERT INTO new SELECT ... FROM t; then DROP TABLE t.")
 	}
-	return -1, sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, table)
+	return 0, fluss.CheckConstraint{}, noConstraint(name, table)
+}
+
+// noConstraint is 42704 for a constraint name the table does not have.
+func noConstraint(name, table string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, table)
 }
 
 // drop returns the changes that remove the named CHECK constraint's keys
 // (none, with a notice, for IF EXISTS of a name the table lacks).
 func (c *checkActions) drop(a sql.AlterAction) ([]fluss.TableChange, *sqlerr.Error, error) {
-	k, err := c.find(a.Constraint)
+	n, _, err := c.find(a.Constraint)
 	if err != nil {
 		if a.IfNotExists && sqlerr.CodeOf(err) == sqlerr.UndefinedObject {
-			return nil, sqlerr.New(sqlerr.SuccessfulCompletion, "constraint \"%s\" of relation \"%s\" does not exist, skipping", a.Constraint, c.info.Path.Table), nil
+			notice := noConstraint(a.Constraint, c.work.Path.Table)
+			notice.Code, notice.Message = sqlerr.SuccessfulCompletion, notice.Message+", skipping"
+			return nil, notice, nil
 		}
 		return nil, nil, err
 	}
-	name, expr, notValid := fluss.CheckKeys(c.numbers[k])
+	name, expr, notValid := fluss.CheckKeys(n)
 	return []fluss.TableChange{
 		{Kind: fluss.ChangeResetProperty, Key: name},
 		{Kind: fluss.ChangeResetProperty, Key: expr},
@@ -128,25 +136,24 @@ func (c *checkActions) drop(a sql.AlterAction) ([]fluss.TableChange, *sqlerr.Err
 // returns the change that marks it valid (none for a valid one; the
 // primary key is no constraint VALIDATE takes, 42809).
 func (c *checkActions) validate(ctx context.Context, a sql.AlterAction) ([]fluss.TableChange, error) {
-	if c.info.HasPrimaryKey() && a.Constraint == pkeyIndexName(c.info.Path.Table) {
-		return nil, sqlerr.New(sqlerr.WrongObjectType, "constraint \"%s\" of relation \"%s\" is not a foreign key or check constraint", a.Constraint, c.info.Path.Table)
+	if c.work.HasPrimaryKey() && a.Constraint == pkeyIndexName(c.work.Path.Table) {
+		return nil, sqlerr.New(sqlerr.WrongObjectType, "constraint \"%s\" of relation \"%s\" is not a foreign key or check constraint", a.Constraint, c.work.Path.Table)
 	}
-	k, err := c.find(a.Constraint)
+	n, ch, err := c.find(a.Constraint)
 	if err != nil {
 		return nil, err
 	}
-	ch := fluss.MetaOf(c.info.Descriptor).Checks[k]
 	if !ch.NotValid {
 		return nil, nil
 	}
-	e, err := binder.BindCheck(ctx, c.s.eng.tables, c.info, ch)
+	e, err := binder.BindCheck(ctx, c.s.eng.tables, c.work, ch)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.validateChecks(ctx, c.info, []boundCheck{{name: ch.Name, expr: e}}); err != nil {
+	if err := c.s.validateChecks(ctx, c.stored, c.work, []boundCheck{{name: ch.Name, expr: e}}); err != nil {
 		return nil, err
 	}
-	_, _, notValid := fluss.CheckKeys(c.numbers[k])
+	_, _, notValid := fluss.CheckKeys(n)
 	return []fluss.TableChange{{Kind: fluss.ChangeResetProperty, Key: notValid}}, nil
 }
 
@@ -156,13 +163,16 @@ func (c *checkActions) checkStored(ctx context.Context) error {
 	if len(c.pending) == 0 {
 		return nil
 	}
-	return c.s.validateChecks(ctx, c.info, c.pending)
+	return c.s.validateChecks(ctx, c.stored, c.work, c.pending)
 }
 
-// validateChecks scans the committed rows of info's table and fails with
-// PostgreSQL's 23514 at the first row (in the store's order) for which
-// one of checks is false (NULL passes), naming the first such constraint.
-func (s *session) validateChecks(ctx context.Context, info fluss.TableInfo, checks []boundCheck) error {
+// validateChecks scans the committed rows of stored's table and fails
+// with PostgreSQL's 23514 at the first row (in the store's order) for
+// which one of checks, bound over work's columns (stored's and those the
+// statement adds, NULL in every stored row), is false (NULL passes),
+// naming the first such constraint.
+func (s *session) validateChecks(ctx context.Context, stored, work fluss.TableInfo, checks []boundCheck) error {
+	info := stored
 	exprs := make([]binder.Expr, len(checks))
 	for k, c := range checks {
 		exprs[k] = c.expr
@@ -185,6 +195,9 @@ func (s *session) validateChecks(ctx context.Context, info fluss.TableInfo, chec
 		b, err := r.Next(ctx)
 		if err != nil || b == nil {
 			return err
+		}
+		if b.NumCols() < int64(len(work.Descriptor.Schema.Columns)) {
+			b = fluss.WidenRecord(b, work.ArrowSchema()) // (takes b's reference)
 		}
 		k, err := firstFalse(ec, lowered, b)
 		b.Release()

@@ -35,12 +35,18 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	for _, a := range d.Actions {
 		switch a.Kind {
 		case sql.AlterAddCheck:
+			if err := checks.at(changes); err != nil {
+				return nil, err
+			}
 			cs, err := checks.add(ctx, a)
 			if err != nil {
 				return nil, err
 			}
 			changes = append(changes, cs...)
 		case sql.AlterDropConstraint:
+			if err := checks.at(changes); err != nil {
+				return nil, err
+			}
 			cs, notice, err := checks.drop(a)
 			if err != nil {
 				return nil, err
@@ -50,6 +56,9 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 			}
 			changes = append(changes, cs...)
 		case sql.AlterValidateConstraint:
+			if err := checks.at(changes); err != nil {
+				return nil, err
+			}
 			cs, err := checks.validate(ctx, a)
 			if err != nil {
 				return nil, err

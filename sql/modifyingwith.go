@@ -309,6 +309,11 @@ func dataModifyingWith(src string, toks []token) error {
 		}
 		// depth counts the item's own "(": 1 for an item of a WITH
 		// written at a statement's top level
+		if depth == 1 && toks[0].is(src, "WITH") {
+			// an item of the statement's own WITH, which the parse took
+			// out unless it failed: the grammar's error stands
+			return nil
+		}
 		if depth == 1 || depth == 2 && toks[0].is(src, "COPY") {
 			if e := modifyingWithIn(src, toks); e != nil {
 				return e

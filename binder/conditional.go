@@ -90,7 +90,9 @@ func (b *binder) bindCase(s *scope, n *pt.Case) (Expr, error) {
 	if n.Else != nil {
 		results = append(results[len(results)-1:], results[:len(results)-1]...)
 	}
-	unified, t, err := b.unify(n, "CASE", results)
+	// a CASE without ELSE has a NULL one, which PostgreSQL counts in the
+	// result's type modifier (none then)
+	unified, t, err := b.unifyOver(n, "CASE", results, n.Else == nil)
 	if err != nil {
 		return nil, err
 	}
@@ -109,14 +111,22 @@ func (b *binder) bindCase(s *scope, n *pt.Case) (Expr, error) {
 // COALESCE and similar constructs: unknown literals take the type of the
 // others (text when all are unknown); other types must have a common type.
 func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, error) {
+	return b.unifyOver(n, what, es, false)
+}
+
+// unifyOver is unify, with implicitNull for an input of NULL the
+// construct adds (CASE's missing ELSE).
+func (b *binder) unifyOver(n sourceNode, what string, es []Expr, implicitNull bool) ([]Expr, types.T, error) {
 	var t types.T
-	have, sawUnknown := false, false
+	have, sawUnknown := false, implicitNull
+	var typed []types.T
 	for _, e := range es {
 		et := b.commonInputType(e)
 		if isUnknown(et) {
 			sawUnknown = true
 			continue
 		}
+		typed = append(typed, et)
 		if !have {
 			t, have = et.Nullable(), true
 			continue
@@ -130,7 +140,7 @@ func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, e
 	if !have {
 		t = types.StringType
 	}
-	if sawUnknown {
+	if sawUnknown || !sameTypmod(t, typed) {
 		t = withLiteralInput(t)
 	}
 	if t.Kind == types.Int8 {
@@ -236,6 +246,18 @@ func nullifType(l, r types.T) types.T {
 		return types.StringType // varchar compares as text
 	}
 	return l
+}
+
+// sameTypmod reports whether every input has the result's type with its
+// type modifier: PostgreSQL's select_common_typmod keeps one only then, so
+// COALESCE of a varchar(3) and a char(3) is varchar, not varchar(3).
+func sameTypmod(t types.T, ins []types.T) bool {
+	for _, in := range ins {
+		if !functions.SamePGType(in, t) || in.Length != t.Length || in.Precision != t.Precision || in.Scale != t.Scale {
+			return false
+		}
+	}
+	return true
 }
 
 // withLiteralInput is the type of a result of type t (CASE, COALESCE,

@@ -148,6 +148,9 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 		if !ok {
 			return nil, noCommonType(kind.String(), lc[i].T, rc[i].T)
 		}
+		if !sameTypmod(t, []types.T{lc[i].T, rc[i].T}) && !isUnknown(lc[i].T) && !isUnknown(rc[i].T) {
+			t = withLiteralInput(t) // a modifier only when both have it (conditional.go)
+		}
 		if t.Kind == types.Int8 {
 			t = types.Int16Type
 		}

@@ -103,12 +103,14 @@ func (b *binder) valuesColumnType(lists [][]pt.Expr, rows [][]Expr, c int) (type
 		t                types.T
 		have, sawUnknown bool
 	)
+	var typed []types.T
 	for i := range rows {
 		et := rows[i][c].Type()
 		if isUnknown(et) {
 			sawUnknown = true
 			continue
 		}
+		typed = append(typed, et)
 		if !have {
 			t, have = et.Nullable(), true
 			continue
@@ -122,7 +124,7 @@ func (b *binder) valuesColumnType(lists [][]pt.Expr, rows [][]Expr, c int) (type
 	if !have {
 		return types.StringType, nil
 	}
-	if sawUnknown {
+	if sawUnknown || !sameTypmod(t, typed) {
 		t = withLiteralInput(t) // conditional.go
 	}
 	if t.Kind == types.Int8 {

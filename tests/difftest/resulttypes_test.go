@@ -3,6 +3,7 @@ package difftest
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +71,61 @@ func TestResultTypmodDifferential(t *testing.T) {
 	}
 	t.Logf("%v", stats)
 	if stats["same"] < 250 {
+		t.Errorf("outcomes: %v", stats)
+	}
+}
+
+// typmodColumns are columns of types with and without type modifiers.
+var typmodColumns = []string{"a varchar(3)", "b varchar(5)", "c char(3)", "d numeric(5,2)", "e numeric(6,2)", "f timestamp(2)", "g int", "h text", "i timestamp(2)"}
+
+// TestResultTypmodOfColumnsDifferential puts every pair of typmodColumns
+// into the result constructs (COALESCE, CASE with and without ELSE,
+// GREATEST, UNION ALL) as the columns of a view and compares the view's
+// column types, type modifiers included (format_type of pg_attribute),
+// with PostgreSQL 15: a common type keeps a modifier only when every
+// input has the type with that modifier (select_common_typmod), and a CASE
+// without ELSE has a NULL input; COALESCE of a varchar(3) and a char(3)
+// was varchar(3), CASE WHEN .. THEN a timestamp(2) END timestamp(2).
+func TestResultTypmodOfColumnsDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	cols := make([]string, len(typmodColumns))
+	for i, c := range typmodColumns {
+		cols[i] = strings.Fields(c)[0]
+	}
+	runOnBoth(t, ctx, r, "CREATE TABLE rtm ("+strings.Join(typmodColumns, ", ")+")")
+	stats := map[string]int{}
+	for _, x := range cols {
+		for _, y := range cols {
+			for k, expr := range []string{
+				fmt.Sprintf("SELECT COALESCE(%s, %s) AS v FROM rtm", x, y),
+				fmt.Sprintf("SELECT CASE WHEN random() < 2 THEN %s END AS v FROM rtm", x),
+				fmt.Sprintf("SELECT CASE WHEN random() < 2 THEN %s ELSE %s END AS v FROM rtm", x, y),
+				fmt.Sprintf("SELECT GREATEST(%s, %s) AS v FROM rtm", x, y),
+				fmt.Sprintf("SELECT %s AS v FROM rtm UNION ALL SELECT %s FROM rtm", x, y),
+				fmt.Sprintf("SELECT v FROM rtm, LATERAL (VALUES (%s), (%s)) AS l(v)", x, y),
+			} {
+				view := fmt.Sprintf("rtm_%s_%s_%d", x, y, k)
+				create := "CREATE VIEW " + view + " AS " + expr
+				sg, pg := r.SQLGate.Run(ctx, create), r.Postgres.Run(ctx, create)
+				if (sg.Err == nil) != (pg.Err == nil) {
+					stats["different"]++
+					t.Errorf("%s\n  sqlgate: %s\n  PostgreSQL: %s", create, describeErr(sg), describeErr(pg))
+					continue
+				}
+				if sg.Err != nil {
+					tally(t, ctx, r, expr, stats) // both refuse: the same error
+					continue
+				}
+				tally(t, ctx, r, "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = '"+view+"'::regclass AND attnum > 0", stats)
+				runOnBoth(t, ctx, r, "DROP VIEW "+view)
+			}
+		}
+	}
+	runOnBoth(t, ctx, r, "DROP TABLE rtm")
+	t.Logf("%v", stats)
+	if stats["same"] < 150 || stats["refused alike"] == 0 {
 		t.Errorf("outcomes: %v", stats)
 	}
 }

@@ -89,6 +89,13 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 			req.ConfigChanges = append(req.ConfigChanges, commentChange(ch.Column.Name, ch.Comment))
 		}
 	}
+	if len(req.AddColumns) > 0 && len(req.ConfigChanges) > 0 {
+		// the statement's other property changes (a CHECK constraint
+		// added with the column) go first with the limits, and are taken
+		// back with them when the columns fail
+		limits = append(limits, req.ConfigChanges...)
+		req.ConfigChanges = nil
+	}
 	if len(limits) > 0 {
 		// Fluss takes properties or schema changes in one AlterTable, not
 		// both: the limits go first (a key of a column not there yet

@@ -141,10 +141,7 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 			if k, ok := e.(*Const); ok && k.Value == nil {
 				break // PostgreSQL keeps no default for DEFAULT NULL
 			}
-			m.Default = defaultDisplay(def.Expr, e, c.Type)
-			if x, err := parseExprText(def.Expr); err == nil && x.operator {
-				m.Default = "(" + m.Default + ")" // as PostgreSQL's deparser brackets an operator
-			}
+			m.Default = storedDefault(def.Expr, e, c.Type)
 		}
 	}
 	checks, err := b.bindChecks(path, cols, st.Checks)
@@ -672,11 +669,18 @@ func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, 
 	if k, ok := e.(*Const); ok && k.Value == nil {
 		return "", nil
 	}
-	display := defaultDisplay(text, e, c.Type)
+	return storedDefault(text, e, c.Type), nil
+}
+
+// storedDefault is the text a DEFAULT text, bound as e for a column of
+// type t, is kept and shown as: defaultDisplay's, in parentheses when it
+// is an operator expression, as PostgreSQL's deparser brackets one.
+func storedDefault(text string, e Expr, t types.T) string {
+	out := defaultDisplay(text, e, t)
 	if x, err := parseExprText(text); err == nil && x.operator {
-		display = "(" + display + ")" // as PostgreSQL's deparser brackets an operator
+		out = "(" + out + ")"
 	}
-	return display, nil
+	return out
 }
 
 // AddCheck binds ALTER TABLE ... ADD [CONSTRAINT name] CHECK (text) over
@@ -693,7 +697,7 @@ func AddCheck(ctx context.Context, cat Catalog, info fluss.TableInfo, name, text
 		taken[c.Name] = true
 	}
 	if info.HasPrimaryKey() {
-		taken[table+"_pkey"] = true
+		taken[fluss.PrimaryKeyName(table)] = true
 	}
 	if name != "" && taken[name] {
 		return fluss.CheckConstraint{}, nil, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, table)

@@ -252,11 +252,7 @@ func DomainDefault(ctx context.Context, cat Catalog, base types.T, text string) 
 		}
 		return "", nil
 	}
-	out := defaultDisplay(text, e, base)
-	if x, err := parseExprText(text); err == nil && x.operator {
-		out = "(" + out + ")" // as bindColumnMeta
-	}
-	return out, nil
+	return storedDefault(text, e, base), nil // coldefs.go
 }
 
 // NamesDomain reports whether the type name tn names a domain or an

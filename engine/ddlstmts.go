@@ -402,7 +402,7 @@ func (s *session) cluster(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, e
 
 // pkeyIndexName is the name pg_class gives a table's primary-key index,
 // the only index a Fluss table has.
-func pkeyIndexName(table string) string { return table + "_pkey" }
+func pkeyIndexName(table string) string { return fluss.PrimaryKeyName(table) }
 
 // pkeyIndexExists reports whether n names the primary-key index of a
 // table (REINDEX INDEX).

@@ -634,7 +634,7 @@ func (o *Update) Run(ctx context.Context) error {
 }
 
 func duplicateKey(info fluss.TableInfo) error {
-	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", info.Path.Table+"_pkey")
+	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", fluss.PrimaryKeyName(info.Path.Table))
 }
 
 // Delete deletes the keys Source yields from a primary-key table.

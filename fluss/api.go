@@ -73,6 +73,11 @@ type TableInfo struct {
 // HasPrimaryKey reports whether the table is a primary-key table.
 func (t TableInfo) HasPrimaryKey() bool { return len(t.Descriptor.Schema.PrimaryKey) > 0 }
 
+// PrimaryKeyName is the name PostgreSQL gives a table's primary-key
+// constraint and its index, table_pkey: what pg_constraint and pg_index
+// list, unique violations name and other constraints may not take.
+func PrimaryKeyName(table string) string { return table + "_pkey" }
+
 // ArrowSchema is the Arrow schema that batches written to and read from the
 // table carry: the columns' names, order and Arrow types (types.T.ArrowType),
 // nullable unless NOT NULL.

@@ -356,7 +356,7 @@ func pkAttnums(t fluss.TableInfo) []int {
 	return out
 }
 
-func pkName(t fluss.TableInfo) string { return t.Path.Table + "_pkey" }
+func pkName(t fluss.TableInfo) string { return fluss.PrimaryKeyName(t.Path.Table) }
 
 func int2s(ns []int) []any {
 	out := make([]any, len(ns))

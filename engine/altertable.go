@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -32,7 +34,7 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	var notices []*sqlerr.Error
 	var partitions []sql.AlterAction  // ADD / DROP PARTITION (partitions.go)
 	checks := s.newCheckActions(info) // altercheck.go
-	for _, a := range d.Actions {
+	for _, a := range inPasses(d.Actions) {
 		switch a.Kind {
 		case sql.AlterAddCheck:
 			if err := checks.at(changes); err != nil {
@@ -187,4 +189,32 @@ func addedColumns(changes []fluss.TableChange) int {
 		}
 	}
 	return n
+}
+
+// inPasses orders a statement's actions as PostgreSQL's ALTER TABLE runs
+// them, pass by pass, keeping the written order within a pass: drops (DROP
+// DEFAULT, DROP CONSTRAINT) first, then added columns, added constraints,
+// defaults set, and the rest (AlterTablePass in tablecmds.c). So SET
+// DEFAULT 7, DROP DEFAULT of one column leaves the default 7, and DROP
+// CONSTRAINT k, ADD CONSTRAINT k replaces k whichever is written first. A
+// refused action comes first: nothing else is looked at.
+func inPasses(actions []sql.AlterAction) []sql.AlterAction {
+	pass := func(a sql.AlterAction) int {
+		switch a.Kind {
+		case sql.AlterUnsupported:
+			return -1
+		case sql.AlterDropDefault, sql.AlterDropConstraint:
+			return 0
+		case sql.AlterAddColumn:
+			return 4
+		case sql.AlterAddCheck:
+			return 5
+		case sql.AlterSetDefault:
+			return 9
+		}
+		return 10
+	}
+	out := slices.Clone(actions)
+	slices.SortStableFunc(out, func(a, b sql.AlterAction) int { return cmp.Compare(pass(a), pass(b)) })
+	return out
 }

@@ -242,22 +242,7 @@ func runNamed(ctx context.Context, s *Session, name, q string, args []string) Ou
 		_ = s.reconnect(ctx)
 		return Outcome{Err: &QueryError{Code: connErrorCode, Message: res.Err.Error()}}
 	}
-	var o Outcome
-	for _, fd := range res.FieldDescriptions {
-		o.OIDs = append(o.OIDs, fd.DataTypeOID)
-	}
-	for _, row := range res.Rows {
-		cells := make([]Cell, len(row))
-		for i, v := range row {
-			if v == nil {
-				cells[i] = Cell{Null: true}
-			} else {
-				cells[i] = Cell{Text: string(v)}
-			}
-		}
-		o.Rows = append(o.Rows, cells)
-	}
-	return o
+	return outcomeOf(res) // run.go
 }
 
 // TestDMLWithDifferential runs SQLGATE_DMLWITH_STATEMENTS (default 200)

@@ -125,7 +125,12 @@ func (s *Session) Run(ctx context.Context, sql string) Outcome {
 	if len(results) == 0 {
 		return Outcome{}
 	}
-	r := results[len(results)-1]
+	return outcomeOf(results[len(results)-1])
+}
+
+// outcomeOf is the Outcome of a statement's result: its columns' types
+// and names and its rows as text.
+func outcomeOf(r *pgconn.Result) Outcome {
 	var o Outcome
 	for _, fd := range r.FieldDescriptions {
 		o.OIDs = append(o.OIDs, fd.DataTypeOID)

@@ -171,16 +171,25 @@ func CompositeAttrType(text string, ut TypeCatalog) (types.T, error) {
 	if err == nil || sqlerr.CodeOf(err) != sqlerr.UndefinedObject {
 		return t.Nullable(), err
 	}
+	if c, ok := compositeNamed(tn, ut); ok {
+		return c, nil
+	}
+	return t, err
+}
+
+// compositeNamed is the composite type (or array of one) tn names in
+// ut, when ut knows composites: the types typeFromNameIn does not.
+func compositeNamed(tn *sql.TypeName, ut TypeCatalog) (types.T, bool) {
 	cc, ok := ut.(CompositeCatalog)
 	if !ok {
-		return t, err
+		return types.T{}, false
 	}
 	leaf, dims := typeLeaf(tn)
 	c, ok := cc.CompositeType("", leaf.Name)
 	if !ok {
-		return t, err
+		return types.T{}, false
 	}
-	return arrayOfDims(c.T(), dims), nil
+	return arrayOfDims(c.T(), dims), true
 }
 
 // refuseCompositeColumn is CREATE TABLE's error for column name declared

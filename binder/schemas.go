@@ -77,6 +77,11 @@ func TypeOf(tn *sql.TypeName) (types.T, error) { return typeFromName(tn) }
 // TypeOfIn is TypeOf knowing the user-defined types of ut.
 func TypeOfIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 	t, err := typeFromNameIn(tn, ut)
+	if sqlerr.CodeOf(err) == sqlerr.UndefinedObject {
+		if c, ok := compositeNamed(tn, ut); ok { // composite.go
+			return c, nil
+		}
+	}
 	if t.IsBitString() {
 		t.Length = 0 // a parameter has no typmod: bit is any bit string, not bit(1)
 	}

@@ -99,14 +99,14 @@ func (c *Catalog) compositeTypeOID(name string, array bool) (uint32, bool) {
 // composites and the row types of the tables statements have named.
 func formatCompositeType(oid uint32) (string, bool) {
 	if c := types.CompositeOf(oid); c != nil {
-		return quoteIdent(c.QualifiedName()), true
+		return quoteTypeName(c.Schema, c.Name), true
 	}
 	if c := types.CompositeOf(oid - 1); c != nil && c.ArrayOID == oid {
-		return quoteIdent(c.QualifiedName()) + "[]", true
+		return quoteTypeName(c.Schema, c.Name) + "[]", true
 	}
 	if elem, ok := types.TableRowTypeOfArray(oid); ok {
 		if c := types.CompositeOf(elem); c != nil {
-			return quoteIdent(c.QualifiedName()) + "[]", true
+			return quoteTypeName(c.Schema, c.Name) + "[]", true
 		}
 	}
 	return "", false

@@ -177,10 +177,10 @@ func (c *Catalog) domainTypeOID(name string, array bool) (uint32, bool) {
 // types' registry (FormatType has no Catalog).
 func formatDomainType(oid uint32) (string, bool) {
 	if d := types.DomainOf(oid); d != nil {
-		return quoteIdent(d.QualifiedName()), true
+		return quoteTypeName(d.Schema, d.Name), true
 	}
 	if d := types.DomainOf(oid - 1); d != nil && d.ArrayOID == oid {
-		return quoteIdent(d.QualifiedName()) + "[]", true
+		return quoteTypeName(d.Schema, d.Name) + "[]", true
 	}
 	return "", false
 }

@@ -85,10 +85,10 @@ func (c *Catalog) enumTypeOID(name string, array bool) (uint32, bool) {
 // types' registry (FormatType has no Catalog).
 func formatEnumType(oid uint32) (string, bool) {
 	if e := types.EnumOf(oid); e != nil {
-		return quoteIdent(e.QualifiedName()), true
+		return quoteTypeName(e.Schema, e.Name), true
 	}
 	if e := types.EnumOf(oid - 1); e != nil && e.ArrayOID == oid {
-		return quoteIdent(e.QualifiedName()) + "[]", true
+		return quoteTypeName(e.Schema, e.Name) + "[]", true
 	}
 	return "", false
 }

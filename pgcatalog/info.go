@@ -559,6 +559,16 @@ func (c *Catalog) ColumnDescription(ctx context.Context, reloid uint32, attnum i
 }
 
 // quoteIdent quotes a name unless it is a plain lower-case identifier.
+// quoteTypeName is format_type's name of a user type in schema: quoted as
+// quote_ident quotes each part, qualified outside public (the schema the
+// default search_path shows).
+func quoteTypeName(schema, name string) string {
+	if schema == "" || schema == "public" {
+		return quoteIdent(name)
+	}
+	return quoteIdent(schema) + "." + quoteIdent(name)
+}
+
 func quoteIdent(s string) string {
 	plain := s != ""
 	for i, r := range s {

@@ -144,7 +144,7 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		return nil, err
 	}
 	if len(changes) > 0 {
-		if info, err = s.applyTableChanges(ctx, info, changes); err != nil {
+		if info, err = s.applyTableChanges(ctx, info, lastPerKey(changes)); err != nil {
 			return nil, err
 		}
 	}
@@ -216,5 +216,27 @@ func inPasses(actions []sql.AlterAction) []sql.AlterAction {
 	}
 	out := slices.Clone(actions)
 	slices.SortStableFunc(out, func(a, b sql.AlterAction) int { return cmp.Compare(pass(a), pass(b)) })
+	return out
+}
+
+// lastPerKey keeps of several changes to one property the last, in its
+// place: a statement may reset a key and set it again (DROP DEFAULT after
+// SET DEFAULT's pass, DROP CONSTRAINT k then ADD CONSTRAINT k under the
+// same metadata number), and a Fluss cluster given both in one AlterTable
+// does not apply them in order.
+func lastPerKey(changes []fluss.TableChange) []fluss.TableChange {
+	last := map[string]int{}
+	for i, c := range changes {
+		if c.Kind == fluss.ChangeSetProperty || c.Kind == fluss.ChangeResetProperty {
+			last[c.Key] = i
+		}
+	}
+	out := make([]fluss.TableChange, 0, len(changes))
+	for i, c := range changes {
+		if (c.Kind == fluss.ChangeSetProperty || c.Kind == fluss.ChangeResetProperty) && last[c.Key] != i {
+			continue
+		}
+		out = append(out, c)
+	}
 	return out
 }

@@ -20,25 +20,7 @@ func TestCompositeTypesSurviveRestart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dir := filepath.Join(t.TempDir(), "data")
-	run := func(stmts []string, check func(conn *pgx.Conn)) {
-		t.Helper()
-		srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Stop(context.Background())
-		conn, err := pgx.Connect(ctx, srv.ConnString())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close(ctx)
-		for _, s := range stmts {
-			if _, err := conn.Exec(ctx, s); err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
-		}
-		check(conn)
-	}
+	run := func(stmts []string, check func(conn *pgx.Conn)) { t.Helper(); runOnDataDir(t, ctx, dir, stmts, check) }
 	var seen []uint32 // the types' OIDs, as pg_type shows them
 	check := func(conn *pgx.Conn) {
 		t.Helper()

@@ -22,25 +22,7 @@ func TestEnumTypesSurviveRestart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dir := filepath.Join(t.TempDir(), "data")
-	run := func(stmts []string, check func(conn *pgx.Conn)) {
-		t.Helper()
-		srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Stop(context.Background())
-		conn, err := pgx.Connect(ctx, srv.ConnString())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close(ctx)
-		for _, s := range stmts {
-			if _, err := conn.Exec(ctx, s); err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
-		}
-		check(conn)
-	}
+	run := func(stmts []string, check func(conn *pgx.Conn)) { t.Helper(); runOnDataDir(t, ctx, dir, stmts, check) }
 	var seen uint32 // the type's OID, as pg_type shows it
 	check := func(conn *pgx.Conn) {
 		t.Helper()
@@ -104,4 +86,27 @@ func TestEnumTypesSurviveRestart(t *testing.T) {
 	// statement that names no type (the first ORDER BY m) runs
 	types.PublishEnums(nil, []uint32{seen})
 	run(nil, check)
+}
+
+// runOnDataDir starts a server on data directory dir, runs stmts on a
+// connection to it, hands the connection to check and stops the server:
+// one life of the server, for the tests of what survives a restart.
+func runOnDataDir(t *testing.T, ctx context.Context, dir string, stmts []string, check func(conn *pgx.Conn)) {
+	t.Helper()
+	srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop(context.Background())
+	conn, err := pgx.Connect(ctx, srv.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, s := range stmts {
+		if _, err := conn.Exec(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	check(conn)
 }

@@ -24,6 +24,21 @@ func openStore(t testing.TB, dir string) *Store {
 	return s
 }
 
+// reopenClean closes s and opens its directory again, failing the test
+// on a close error or on corruptions the Open found.
+func reopenClean(t testing.TB, s *Store, dir string) *Store {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openStore(t, dir)
+	if c := s.Corruptions(); len(c) > 0 {
+		s.Close()
+		t.Fatalf("corruptions after reopening: %v", c)
+	}
+	return s
+}
+
 func path(name string) fluss.TablePath {
 	return fluss.TablePath{Database: fluss.DefaultDatabase, Table: name}
 }

@@ -58,14 +58,8 @@ func TestStagedAppend(t *testing.T) {
 		t.Fatalf("%d rows after Commit, want %d", got, want)
 	}
 	assertNoStaging(t, dir)
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s = openStore(t, dir)
+	s = reopenClean(t, s, dir)
 	defer s.Close()
-	if c := s.Corruptions(); len(c) > 0 {
-		t.Fatalf("corruptions after reopening: %v", c)
-	}
 	if got := countRows(t, mustTable(t, s, "staged")); got != want {
 		t.Fatalf("%d rows after reopening, want %d", got, want)
 	}

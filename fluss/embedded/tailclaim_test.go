@@ -151,14 +151,8 @@ func TestStagedAppendClaimsLogEnds(t *testing.T) {
 		}
 	}
 	check(s)
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s = openStore(t, dir)
+	s = reopenClean(t, s, dir)
 	defer s.Close()
-	if c := s.Corruptions(); len(c) > 0 {
-		t.Fatalf("corruptions after reopening: %v", c)
-	}
 	check(s)
 }
 
@@ -269,14 +263,8 @@ func TestStagedAppendClaimTakenBack(t *testing.T) {
 	commit(a6, 100)
 	want += 100
 	check(s)
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s = openStore(t, dir)
+	s = reopenClean(t, s, dir)
 	defer s.Close()
-	if c := s.Corruptions(); len(c) > 0 {
-		t.Fatalf("corruptions after reopening: %v", c)
-	}
 	check(s)
 }
 
@@ -386,14 +374,8 @@ func TestStagedAppendClaimCommitFails(t *testing.T) {
 	if got := countRows(t, tb); got != 600 {
 		t.Fatalf("%d rows, want 600", got)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s = openStore(t, dir)
+	s = reopenClean(t, s, dir)
 	defer s.Close()
-	if c := s.Corruptions(); len(c) > 0 {
-		t.Fatalf("corruptions after reopening: %v", c)
-	}
 	for b := range 2 {
 		for i, h := range logHeaders(t, s, "failing", b) {
 			if !h.crcOK {

@@ -12,8 +12,8 @@ import (
 var resultTypeValues = []string{"2::int2", "3::int4", "4::int8", "1.25::numeric", "1.25::numeric(5,2)", "1.5::float4", "2.5::float8", "'7'", "NULL"}
 
 // TestResultCommonTypeDifferential puts every pair of resultTypeValues into
-// the constructs whose type is PostgreSQL's select_common_type (COALESCE,
-// CASE, UNION ALL, VALUES, GREATEST) and compares each value and its
+// the constructs whose type is PostgreSQL's select_common_type
+// (resultConstructs) and compares each value and its
 // pg_typeof with PostgreSQL 15: real with an integer or numeric was double
 // precision there, as arithmetic's operands are, where PostgreSQL keeps
 // real.
@@ -22,22 +22,36 @@ func TestResultCommonTypeDifferential(t *testing.T) {
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
 	stats := map[string]int{}
-	for _, a := range resultTypeValues {
-		for _, b := range resultTypeValues {
-			for _, q := range []string{
-				fmt.Sprintf("SELECT x, pg_typeof(x)::text FROM (SELECT COALESCE(%s, %s) AS x) s", a, b),
-				fmt.Sprintf("SELECT x, pg_typeof(x)::text FROM (SELECT CASE WHEN random() < 2 THEN %s ELSE %s END AS x) s", a, b),
-				fmt.Sprintf("SELECT x, pg_typeof(x)::text FROM (SELECT %s AS x UNION ALL SELECT %s) s", a, b),
-				fmt.Sprintf("SELECT x, pg_typeof(x)::text FROM (VALUES (%s), (%s)) AS v(x)", a, b),
-				fmt.Sprintf("SELECT x, pg_typeof(x)::text FROM (SELECT GREATEST(%s, %s) AS x) s", a, b),
-			} {
-				tally(t, ctx, r, q, stats)
-			}
-		}
-	}
+	tallyResultPairs(t, ctx, r, resultTypeValues, "x", stats)
 	t.Logf("%v", stats)
 	if stats["same"] < 300 {
 		t.Errorf("outcomes: %v", stats)
+	}
+}
+
+// resultConstructs are the constructs whose type is PostgreSQL's
+// select_common_type, over two inputs (%[1]s, %[2]s), as a FROM item of
+// one column x.
+var resultConstructs = []string{
+	"(SELECT COALESCE(%[1]s, %[2]s) AS x) s",
+	"(SELECT CASE WHEN random() < 2 THEN %[1]s ELSE %[2]s END AS x) s",
+	"(SELECT %[1]s AS x UNION ALL SELECT %[2]s) s",
+	"(VALUES (%[1]s), (%[2]s)) AS v(x)",
+	"(SELECT GREATEST(%[1]s, %[2]s) AS x) s",
+	"(SELECT LEAST(%[1]s, %[2]s) AS x) s",
+	"(SELECT (ARRAY[%[1]s, %[2]s])[1] AS x) s",
+}
+
+// tallyResultPairs puts every pair of values into every resultConstruct
+// and tallies the rows of shown (an expression of x) and x's pg_typeof.
+func tallyResultPairs(t *testing.T, ctx context.Context, r *Runner, values []string, shown string, stats map[string]int) {
+	t.Helper()
+	for _, a := range values {
+		for _, b := range values {
+			for _, from := range resultConstructs {
+				tally(t, ctx, r, "SELECT "+shown+", pg_typeof(x)::text FROM "+fmt.Sprintf(from, a, b), stats)
+			}
+		}
 	}
 }
 
@@ -55,20 +69,7 @@ func TestResultTypmodDifferential(t *testing.T) {
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
 	stats := map[string]int{}
-	for _, a := range resultTypmodValues {
-		for _, b := range resultTypmodValues {
-			for _, q := range []string{
-				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT COALESCE(%s, %s) AS x) s", a, b),
-				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT CASE WHEN random() < 2 THEN %s ELSE %s END AS x) s", a, b),
-				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT %s AS x UNION ALL SELECT %s) s", a, b),
-				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT GREATEST(%s, %s) AS x) s", a, b),
-				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT LEAST(%s, %s) AS x) s", a, b),
-				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT (ARRAY[%s, %s])[1] AS x) s", a, b),
-			} {
-				tally(t, ctx, r, q, stats)
-			}
-		}
-	}
+	tallyResultPairs(t, ctx, r, resultTypmodValues, "'[' || x || ']'", stats)
 	t.Logf("%v", stats)
 	if stats["same"] < 250 {
 		t.Errorf("outcomes: %v", stats)

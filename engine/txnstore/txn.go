@@ -362,8 +362,10 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 		if t.Info().TableID != w.TableID {
 			return droppedTable(w.Path)
 		}
-		if err := tx.checksCurrent(w.Path, t.Info()); err != nil {
-			return err
+		if pt := tx.Lookup(w.TableID); pt != nil {
+			if err := checksAdded(pt.info, t.Info()); err != nil {
+				return err
+			}
 		}
 		_, err = w.Apply(ctx, t)
 		return err
@@ -387,17 +389,6 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 	}
 	_, err = aw.WriteAtomically(ctx, ws)
 	return err
-}
-
-// checksCurrent is checksAdded for the table at path the transaction
-// wrote, against now, the table as the store has it at COMMIT.
-func (tx *Txn) checksCurrent(path fluss.TablePath, now fluss.TableInfo) error {
-	for _, pt := range tx.order {
-		if pt.info.Path == path {
-			return checksAdded(pt.info, now)
-		}
-	}
-	return nil
 }
 
 // checksAdded is Commit's error when a CHECK constraint was added to a

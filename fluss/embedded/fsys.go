@@ -174,10 +174,15 @@ type filledWAL struct {
 	filled int64 // the file's length: written data or zeros up to here
 	zeros  []byte
 	solo   *atomic.Bool // nil: never raw
+	// rawSync is the raw fdatasync, made once rather than per commit
+	// (a closure given to the Syncer escapes to the heap).
+	rawSync func() error
 }
 
 func newFilledWAL(f syncFile, size int64, solo *atomic.Bool) *filledWAL {
-	return &filledWAL{syncFile: f, filled: size, solo: solo}
+	w := &filledWAL{syncFile: f, filled: size, solo: solo}
+	w.rawSync = func() error { return rawFdatasync(w.Fd(), w.name) }
+	return w
 }
 
 // raw reports whether the write and sync of the group now committing are
@@ -214,8 +219,7 @@ func (f *filledWAL) Write(p []byte) (int, error) {
 // with it), through the Syncer as every sync.
 func (f *filledWAL) SyncData() error {
 	if f.raw() {
-		fd := f.Fd()
-		return f.syncer.Sync(f.name, SyncData, func() error { return rawFdatasync(fd, f.name) })
+		return f.syncer.Sync(f.name, SyncData, f.rawSync)
 	}
 	return f.syncFile.SyncData()
 }

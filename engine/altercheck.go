@@ -172,7 +172,6 @@ func (c *checkActions) checkStored(ctx context.Context) error {
 // statement adds, NULL in every stored row), is false (NULL passes),
 // naming the first such constraint.
 func (s *session) validateChecks(ctx context.Context, stored, work fluss.TableInfo, checks []boundCheck) error {
-	info := stored
 	exprs := make([]binder.Expr, len(checks))
 	for k, c := range checks {
 		exprs[k] = c.expr
@@ -181,33 +180,25 @@ func (s *session) validateChecks(ctx context.Context, stored, work fluss.TableIn
 	if err != nil {
 		return err
 	}
-	t, err := s.eng.store.Table(ctx, info.Path)
-	if err != nil {
-		return err
-	}
-	r, err := t.Scan(ctx, fluss.ScanOptions{})
-	if err != nil {
-		return err
-	}
-	defer r.Close()
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
-	for {
-		b, err := r.Next(ctx)
-		if err != nil || b == nil {
-			return err
-		}
+	failing := -1
+	_, err = s.anyBatch(ctx, stored.Path, nil, func(b arrow.RecordBatch) (bool, error) { // domains.go
 		if b.NumCols() < int64(len(work.Descriptor.Schema.Columns)) {
-			b = fluss.WidenRecord(b, work.ArrowSchema()) // (takes b's reference)
+			b.Retain() // (WidenRecord takes a reference; anyBatch releases its own)
+			b = fluss.WidenRecord(b, work.ArrowSchema())
+			defer b.Release()
 		}
 		k, err := firstFalse(ec, lowered, b)
-		b.Release()
-		if err != nil {
-			return err
-		}
-		if k >= 0 {
-			return sqlerr.New(checkViolationCode, "check constraint \"%s\" of relation \"%s\" is violated by some row", checks[k].name, info.Path.Table)
-		}
+		failing = k
+		return k >= 0, err
+	})
+	if err != nil {
+		return err
 	}
+	if failing >= 0 {
+		return sqlerr.New(checkViolationCode, "check constraint \"%s\" of relation \"%s\" is violated by some row", checks[failing].name, stored.Path.Table)
+	}
+	return nil
 }
 
 // firstFalse returns the index of the first of exprs that is false at the

@@ -35,20 +35,20 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	var partitions []sql.AlterAction  // ADD / DROP PARTITION (partitions.go)
 	checks := s.newCheckActions(info) // altercheck.go
 	for _, a := range inPasses(d.Actions) {
-		switch a.Kind {
-		case sql.AlterAddCheck:
+		if a.Kind == sql.AlterAddCheck || a.Kind == sql.AlterDropConstraint || a.Kind == sql.AlterValidateConstraint {
+			// the table as the statement's earlier actions leave it
 			if err := checks.at(changes); err != nil {
 				return nil, err
 			}
+		}
+		switch a.Kind {
+		case sql.AlterAddCheck:
 			cs, err := checks.add(ctx, a)
 			if err != nil {
 				return nil, err
 			}
 			changes = append(changes, cs...)
 		case sql.AlterDropConstraint:
-			if err := checks.at(changes); err != nil {
-				return nil, err
-			}
 			cs, notice, err := checks.drop(a)
 			if err != nil {
 				return nil, err
@@ -58,9 +58,6 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 			}
 			changes = append(changes, cs...)
 		case sql.AlterValidateConstraint:
-			if err := checks.at(changes); err != nil {
-				return nil, err
-			}
 			cs, err := checks.validate(ctx, a)
 			if err != nil {
 				return nil, err

@@ -700,7 +700,7 @@ func (s *session) validateDomainData(ctx context.Context, ds map[uint32]meta.Dom
 // columnViolates scans column c's committed values and reports whether one
 // fails v's CHECK (or is NULL, when notNull).
 func (s *session) columnViolates(ctx context.Context, c domainColumn, v *domainValidator, notNull bool) (bool, error) {
-	return s.anyBatch(ctx, c.info.Path, c.col, func(b arrow.RecordBatch) (bool, error) {
+	return s.anyBatch(ctx, c.info.Path, []int{c.col}, func(b arrow.RecordBatch) (bool, error) {
 		vals := domainValues(b.Column(0), c.array)
 		if notNull && vals.NullN() > 0 {
 			return true, nil
@@ -717,14 +717,14 @@ func (s *session) columnViolates(ctx context.Context, c domainColumn, v *domainV
 	})
 }
 
-// anyBatch scans column col of path's committed rows and reports whether
-// hit holds for one of its batches (the scan stops there).
-func (s *session) anyBatch(ctx context.Context, path fluss.TablePath, col int, hit func(arrow.RecordBatch) (bool, error)) (bool, error) {
+// anyBatch scans the columns proj (nil: all) of path's committed rows and
+// reports whether hit holds for one of its batches (the scan stops there).
+func (s *session) anyBatch(ctx context.Context, path fluss.TablePath, proj []int, hit func(arrow.RecordBatch) (bool, error)) (bool, error) {
 	t, err := s.eng.store.Table(ctx, path)
 	if err != nil {
 		return false, err
 	}
-	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: []int{col}})
+	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: proj})
 	if err != nil {
 		return false, err
 	}
@@ -880,7 +880,7 @@ func domainNotNullAt(d *types.Domain) bool {
 
 // tableHasRows reports whether info's table holds a committed row.
 func (s *session) tableHasRows(ctx context.Context, info fluss.TableInfo) (bool, error) {
-	return s.anyBatch(ctx, info.Path, 0, func(b arrow.RecordBatch) (bool, error) { return b.NumRows() > 0, nil })
+	return s.anyBatch(ctx, info.Path, []int{0}, func(b arrow.RecordBatch) (bool, error) { return b.NumRows() > 0, nil })
 }
 
 // domainTypeStmt is DROP TYPE of domains as DROP DOMAIN: PostgreSQL's

@@ -211,10 +211,10 @@ func SetTableMeta(d *TableDescriptor, m TableMeta) {
 		}
 	}
 	for i, c := range m.Checks {
-		props[fmt.Sprintf("%s%d.name", metaCheckPrefix, i+1)] = c.Name
-		props[fmt.Sprintf("%s%d.expr", metaCheckPrefix, i+1)] = c.Expr
+		name, expr, notValid := CheckKeys(i + 1)
+		props[name], props[expr] = c.Name, c.Expr
 		if c.NotValid {
-			props[fmt.Sprintf("%s%d.notvalid", metaCheckPrefix, i+1)] = "t"
+			props[notValid] = "t"
 		}
 	}
 	d.CustomProperties = props

@@ -234,24 +234,21 @@ func (c *Catalog) checkDef(ctx context.Context, oid uint32) (string, bool, error
 		return "", false, nil
 	}
 	// the tables of every schema: a CHECK's OID does not say which
-	dbs, err := c.store.ListDatabases(ctx)
+	ts, _, err := c.allTables(ctx)
 	if err != nil {
 		return "", false, err
 	}
-	for _, db := range dbs {
-		ts, err := c.store.ListTables(ctx, db)
-		if err != nil {
-			return "", false, err
+	for _, t := range ts {
+		if t.TableID != (int64(oid)-checkOIDBase)/64 {
+			continue // checkOID: the table's id, then the constraint's number
 		}
-		for _, t := range ts {
-			numbers := fluss.CheckNumbers(t.Descriptor)
-			for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
-				if checkOID(t.TableID, numbers[k]) == oid {
-					if ch.NotValid {
-						return "CHECK (" + ch.Expr + ") NOT VALID", true, nil
-					}
-					return "CHECK (" + ch.Expr + ")", true, nil
+		numbers := fluss.CheckNumbers(t.Descriptor)
+		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
+			if checkOID(t.TableID, numbers[k]) == oid {
+				if ch.NotValid {
+					return "CHECK (" + ch.Expr + ") NOT VALID", true, nil
 				}
+				return "CHECK (" + ch.Expr + ")", true, nil
 			}
 		}
 	}

@@ -111,7 +111,7 @@ func (p *ddlParser) addConstraint() (AlterAction, error) {
 	if open >= len(p.toks) || !p.toks[open].isPunct(p.src, "(") {
 		return a, p.err()
 	}
-	end := (&rewriter{src: p.src, toks: p.toks}).matchClose(open, len(p.toks))
+	end := matchingClose(p.src, p.toks, open) // modifyingwith.go
 	if end < 0 {
 		return a, syntaxErrorAt(p.src, p.toks, len(p.toks))
 	}

@@ -373,6 +373,13 @@ func charLen(s string, i int) int {
 	return size
 }
 
+// errInvalidEscape is 22019 for an ESCAPE longer than one character (or
+// byte), as in PostgreSQL.
+func errInvalidEscape() error {
+	return sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid escape string").
+		WithHint("Escape string must be empty or one character.")
+}
+
 // escapeRune reads LIKE's ESCAPE argument: one character, or empty for
 // none; anything longer is 22019 as in PostgreSQL.
 func escapeRune(e string) (rune, error) {
@@ -383,8 +390,7 @@ func escapeRune(e string) (rune, error) {
 		r, _ := utf8.DecodeRuneInString(e)
 		return r, nil
 	}
-	return 0, sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid escape string").
-		WithHint("Escape string must be empty or one character.")
+	return 0, errInvalidEscape()
 }
 
 // likeKernel is like(text, pattern [, escape]) and ilike. ILIKE lowers
@@ -461,7 +467,9 @@ func likeBytesKernel(ctx context.Context, mem memory.Allocator, args []arrow.Arr
 			out.setNull(i)
 			continue
 		}
-		pat, esc := string(byteArg(args, 1, i)), `\`
+		// the bytes as strings without copies: pat and cached live for
+		// this call only, while the arrays do
+		pat, esc := stringOf(byteArg(args, 1, i)), `\`
 		if len(args) > 2 {
 			esc = strArg(args, 2, i)
 		}
@@ -473,7 +481,7 @@ func likeBytesKernel(ctx context.Context, mem memory.Allocator, args []arrow.Arr
 			cached = compileBytesLike(pat, e)
 			cachedPat, cachedEsc = pat, esc
 		}
-		m, err := cached.match(string(byteArg(args, 0, i)))
+		m, err := cached.match(stringOf(byteArg(args, 0, i)))
 		if err != nil {
 			return nil, err
 		}
@@ -491,8 +499,7 @@ func escapeByte(e string) (rune, error) {
 	case 1:
 		return rune(e[0]), nil
 	}
-	return 0, sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid escape string").
-		WithHint("Escape string must be empty or one character.")
+	return 0, errInvalidEscape()
 }
 
 // likeEscapeRow is like_escape(pattern, escape), PostgreSQL's

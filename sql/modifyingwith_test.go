@@ -83,6 +83,7 @@ func TestModifyingWithElsewhere(t *testing.T) {
 		{"DECLARE c CURSOR FOR WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "DECLARE CURSOR must not contain data-modifying statements in WITH", 0, ""},
 		{"EXPLAIN WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "data-modifying statements in WITH are not supported in EXPLAIN", 0, ""},
 		{"CREATE TABLE c AS WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "data-modifying statements in WITH are not supported in CREATE TABLE AS", 0, ""},
+		{"COPY (WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d) TO STDOUT", "data-modifying statements in WITH are not supported in COPY", 0, ""},
 	}
 	for _, tt := range tests {
 		_, err := NewParser().Parse(tt.in)

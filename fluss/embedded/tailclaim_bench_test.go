@@ -18,10 +18,7 @@ import (
 func BenchmarkBulkAppendMillion(b *testing.B) {
 	const part, parts = 8192, 122
 	ctx := context.Background()
-	s, err := Open(b.TempDir(), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := openStore(b, b.TempDir())
 	defer s.Close()
 	desc := fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
 		{Name: "id", Type: types.Int64Type}, {Name: "user_id", Type: types.Int32Type}, {Name: "amount", Type: types.Float64Type},

@@ -53,7 +53,7 @@ func TestCompositeDifferential(t *testing.T) {
 	rng := seededRand(t, 0)
 	stats := map[string]int{}
 	setup := func(stmts ...string) { t.Helper(); runOnBoth(t, ctx, r, stmts...) }
-	rule := tallyRule{ordered: true, placed: func(string) bool { return true }}
+	rule := tallyRule{ordered: true, placed: everyCode}
 	for k := 0; k < 5; k++ {
 		name := fmt.Sprintf("cty%d", k)
 		fields := make([]compositeField, 1+rng.IntN(4))

@@ -256,23 +256,11 @@ func TestDMLWithDifferential(t *testing.T) {
 		setup = append(setup, "CREATE TABLE "+tb+" (k int PRIMARY KEY, v int NOT NULL, w text)",
 			"INSERT INTO "+tb+" SELECT g, g * 3 % 7, 'r' || g FROM generate_series(1, 20) g")
 	}
-	for _, q := range setup {
-		for _, ex := range []Executor{r.SQLGate, r.Postgres} {
-			if o := ex.Run(ctx, q); o.Err != nil {
-				t.Fatalf("%s: %s", q, describe(o))
-			}
-		}
-	}
+	runOnBoth(t, ctx, r, setup...)
 	g := &dmlWithGen{r: rand.New(rand.NewSource(int64(envInt(t, "SQLGATE_DIFF_SEED", 1))))}
 	n := envInt(t, "SQLGATE_DMLWITH_STATEMENTS", 200)
 	stats := map[string]int{}
-	both := func(q string) {
-		for _, ex := range []Executor{r.SQLGate, r.Postgres} {
-			if o := ex.Run(ctx, q); o.Err != nil {
-				t.Fatalf("%s: %s", q, describe(o))
-			}
-		}
-	}
+	both := func(q string) { t.Helper(); runOnBoth(t, ctx, r, q) }
 	for i := 0; i < n; i++ {
 		q, args := g.statement()
 		block := i%7 == 3 // in a block, then rolled back to a savepoint
@@ -288,7 +276,7 @@ func TestDMLWithDifferential(t *testing.T) {
 			stats["prepared, run twice"]++
 			name := fmt.Sprintf("dw%d", i)
 			sg, pg = runNamed(ctx, r.SQLGate.(*Session), name, q, args), runNamed(ctx, r.Postgres.(*Session), name, q, args)
-			if kind, why := verdict(sg, pg, tallyRule{placed: func(string) bool { return true }}); kind == "different" {
+			if kind, why := verdict(sg, pg, tallyRule{placed: everyCode}); kind == "different" {
 				t.Fatalf("%s %v (first run)\n%s", q, args, why)
 			}
 			sg, pg = runNamed(ctx, r.SQLGate.(*Session), name, "", args), runNamed(ctx, r.Postgres.(*Session), name, "", args)
@@ -305,7 +293,7 @@ func TestDMLWithDifferential(t *testing.T) {
 		if sg.Err != nil && sg.Err.Code == connErrorCode {
 			t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
 		}
-		kind, why := verdict(sg, pg, tallyRule{placed: func(string) bool { return true }})
+		kind, why := verdict(sg, pg, tallyRule{placed: everyCode})
 		stats[kind]++
 		if kind == "different" {
 			t.Fatalf("%s %v\n%s", q, args, why)

@@ -66,7 +66,7 @@ func TestNamedWindowsDifferential(t *testing.T) {
 	}
 	stats := map[string]int{}
 	for _, q := range queries {
-		tallyBy(t, ctx, r, q, stats, tallyRule{ordered: true, placed: func(string) bool { return true }})
+		tallyBy(t, ctx, r, q, stats, tallyRule{ordered: true, placed: everyCode})
 	}
 	t.Logf("%d queries: %v", len(queries), stats)
 	if stats["same"] == 0 || stats["refused alike"] == 0 || stats["different"] > 0 {

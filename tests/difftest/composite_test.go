@@ -74,7 +74,7 @@ func TestCompositeDifferential(t *testing.T) {
 		}
 		nest := "nest" + strconv.Itoa(k)
 		setup(fmt.Sprintf("CREATE TYPE %s AS (inner_v %s, n int)", nest, name))
-		oids := compositeOIDMap(t, ctx, r, name, nest, tbl)
+		oids := typeOIDMap(t, ctx, r, name, nest, tbl)
 		value := func() compositeValue {
 			var v compositeValue
 			for _, f := range fields {
@@ -195,9 +195,9 @@ func malformed(s string, rng *rand.Rand) string {
 	return t[:len(t)-1] + ",,x)" // too many columns
 }
 
-// compositeOIDMap maps sqlgate's OIDs of the named types (and their array
-// types) to PostgreSQL's.
-func compositeOIDMap(t *testing.T, ctx context.Context, r *Runner, names ...string) map[uint32]uint32 {
+// typeOIDMap maps sqlgate's OIDs of the named types (enums, composites,
+// tables' row types) and of their array types to PostgreSQL's.
+func typeOIDMap(t *testing.T, ctx context.Context, r *Runner, names ...string) map[uint32]uint32 {
 	t.Helper()
 	m := map[uint32]uint32{}
 	for _, name := range names {

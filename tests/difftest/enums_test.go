@@ -86,7 +86,7 @@ func TestEnumDifferential(t *testing.T) {
 				t.Fatalf("postgres: %s: %s", s, describeErr(o))
 			}
 		}
-		oids := enumOIDMap(t, ctx, r, name)
+		oids := typeOIDMap(t, ctx, r, name) // composite_test.go
 		bad := lit("no-such-" + strconv.Itoa(k))
 		l1, l2 := lit(all[rng.IntN(len(all))]), lit(all[rng.IntN(len(all))])
 		tbl := "t_" + name
@@ -187,24 +187,6 @@ func runOnBoth(t *testing.T, ctx context.Context, r *Runner, stmts ...string) {
 			t.Fatalf("postgres: %s: %s", s, describeErr(o))
 		}
 	}
-}
-
-// enumOIDMap maps sqlgate's OIDs of the enum type name and its array type
-// to PostgreSQL's.
-func enumOIDMap(t *testing.T, ctx context.Context, r *Runner, name string) map[uint32]uint32 {
-	t.Helper()
-	q := "SELECT oid::int8, typarray::int8 FROM pg_type WHERE typname = '" + name + "'"
-	sg, pg := r.SQLGate.Run(ctx, q), r.Postgres.Run(ctx, q)
-	if sg.Err != nil || pg.Err != nil || len(sg.Rows) != 1 || len(pg.Rows) != 1 {
-		t.Fatalf("pg_type of %s: sqlgate %v, PostgreSQL %v", name, describeErr(sg), describeErr(pg))
-	}
-	m := map[uint32]uint32{}
-	for j := 0; j < 2; j++ {
-		a, _ := strconv.ParseUint(sg.Rows[0][j].Text, 10, 32)
-		b, _ := strconv.ParseUint(pg.Rows[0][j].Text, 10, 32)
-		m[uint32(a)] = uint32(b)
-	}
-	return m
 }
 
 // tallyEnum is tally with sqlgate's enum OIDs read as PostgreSQL's and

@@ -71,49 +71,28 @@ func genWholeRowTable(r *rand.Rand, name string) wholeRowTable {
 	return tb
 }
 
-// tallyWholeRow is tallyBy, except that PostgreSQL's type OIDs of user
-// types (>= 16384, FirstNormalObjectId: a table's composite type and its
-// array type) count as record (2249) and record[] (2287): sqlgate has no
-// per-table composite type and sends a table's whole row as record, with
-// the same text. PostgreSQL's catalog says which of the two an OID is.
+// tallyWholeRow is tallyBy, except that a whole row's type OID is each
+// system's own: sqlgate's OIDs of the tables' row types (and their array
+// types) are read as PostgreSQL's through oids (typeOIDMap), and
+// PostgreSQL's of a view's row type (or its array) through views as record
+// (2249) and record[] (2287), which a view's whole row is in sqlgate (a
+// known difference: only tables have a row type).
 //
 // codeOnly accepts two refusals of one SQLSTATE whatever their messages:
 // "at record column N" names the first pair of dissimilar types that the
 // first compared rows reach, which depends on the join's row order.
-func tallyWholeRow(t *testing.T, ctx context.Context, r *Runner, q string, ordered, codeOnly bool, stats map[string]int) {
+func tallyWholeRow(t *testing.T, ctx context.Context, r *Runner, q string, ordered, codeOnly bool, oids, views map[uint32]uint32, stats map[string]int) {
 	t.Helper()
 	sg := r.SQLGate.Run(ctx, q)
 	pg := r.Postgres.Run(ctx, q)
-	// a table's row type (or an array of it) has an OID of each system's
-	// own: sqlgate's is read as PostgreSQL's of the same type name
 	for i, oid := range sg.OIDs {
-		if oid < 16384 {
-			continue
-		}
-		name := r.SQLGate.Run(ctx, fmt.Sprintf("SELECT typname::text FROM pg_type WHERE oid = %d", oid))
-		if name.Err != nil || len(name.Rows) != 1 {
-			t.Fatalf("sqlgate's pg_type of %d: %v", oid, describeErr(name))
-		}
-		theirs := r.Postgres.Run(ctx, fmt.Sprintf("SELECT oid::int8 FROM pg_type WHERE typname = '%s'", name.Rows[0][0].Text))
-		if theirs.Err == nil && len(theirs.Rows) == 1 {
-			n, _ := strconv.ParseUint(theirs.Rows[0][0].Text, 10, 32)
-			sg.OIDs[i] = uint32(n)
+		if p, ok := oids[oid]; ok {
+			sg.OIDs[i] = p
 		}
 	}
-	// a view's whole row is a record in sqlgate, where PostgreSQL gives
-	// the view a row type too (a known difference: only tables have one)
 	for i, oid := range pg.OIDs {
-		if oid < 16384 {
-			continue
-		}
-		view := r.Postgres.Run(ctx, fmt.Sprintf("SELECT e.typcategory::text FROM pg_type e LEFT JOIN pg_type el ON el.oid = e.typelem "+
-			"JOIN pg_class c ON c.oid = coalesce(nullif(e.typrelid, 0), el.typrelid) WHERE e.oid = %d AND c.relkind = 'v'", oid))
-		switch {
-		case view.Err != nil || len(view.Rows) != 1:
-		case view.Rows[0][0].Text == "C":
-			pg.OIDs[i] = 2249
-		case view.Rows[0][0].Text == "A":
-			pg.OIDs[i] = 2287
+		if rec, ok := views[oid]; ok {
+			pg.OIDs[i] = rec
 		}
 	}
 	switch {
@@ -207,12 +186,36 @@ func TestWholeRowDifferential(t *testing.T) {
 			}
 		}
 	}
+	names := make([]string, tables)
+	for i := range names {
+		names[i] = fmt.Sprintf("wr%d", i)
+	}
+	oids := typeOIDMap(t, ctx, r, names...) // composite_test.go
 	stats := map[string]int{}
 	for _, q := range queries {
-		tallyWholeRow(t, ctx, r, q.sql, q.ordered, q.codeOnly, stats)
+		tallyWholeRow(t, ctx, r, q.sql, q.ordered, q.codeOnly, oids, nil, stats)
 	}
 	t.Logf("%d queries over %d tables: %v", len(queries), tables, stats)
 	if stats["same"] == 0 || stats["different"] > 0 {
 		t.Errorf("outcomes: %v", stats)
 	}
+}
+
+// viewRecordOIDs maps PostgreSQL's OIDs of the named views' row types to
+// record (2249) and of their array types to record[] (2287): sqlgate's
+// whole row of a view is a record.
+func viewRecordOIDs(t *testing.T, ctx context.Context, r *Runner, names ...string) map[uint32]uint32 {
+	t.Helper()
+	m := map[uint32]uint32{}
+	for _, name := range names {
+		o := r.Postgres.Run(ctx, "SELECT oid::int8, typarray::int8 FROM pg_type WHERE typname = '"+name+"'")
+		if o.Err != nil || len(o.Rows) != 1 {
+			t.Fatalf("PostgreSQL's pg_type of %s: %v", name, describeErr(o))
+		}
+		for j, rec := range []uint32{2249, 2287} {
+			n, _ := strconv.ParseUint(o.Rows[0][j].Text, 10, 32)
+			m[uint32(n)] = rec
+		}
+	}
+	return m
 }

@@ -134,9 +134,11 @@ func TestWholeRowOuterJoinDifferential(t *testing.T) {
 			queries = append(queries, fmt.Sprintf(q, l, rt))
 		}
 	}
+	oids := typeOIDMap(t, ctx, r, "wol", "wor") // composite_test.go
+	views := viewRecordOIDs(t, ctx, r, "wol_v", "wor_v")
 	stats := map[string]int{}
 	for _, q := range queries {
-		tallyWholeRow(t, ctx, r, q, false, false, stats)
+		tallyWholeRow(t, ctx, r, q, false, false, oids, views, stats)
 	}
 	t.Logf("%d queries: %v", len(queries), stats)
 	if stats["same"] == 0 || stats["different"] > 0 {

@@ -157,12 +157,7 @@ func (c *recordingCatalog) CompositeType(schema, name string) (*types.CompositeT
 // CompositeTypeNamed finds a composite type by schema ("" for the
 // default) and name, as EnumTypeNamed finds an enum.
 func (e *Engine) CompositeTypeNamed(schema, name string) (*types.CompositeType, bool) {
-	e.enumTypes() // publishes the composites too
-	tm, ok := e.meta.(typesMeta)
-	if !ok {
-		return nil, false
-	}
-	_, all := splitTypes(tm.Types().All())
+	_, all := e.storedTypes() // enumtypes.go
 	oid, ok := storedTypeNamed(all, schema, name)
 	if !ok {
 		return nil, false
@@ -174,12 +169,7 @@ func (e *Engine) CompositeTypeNamed(schema, name string) (*types.CompositeType, 
 // CompositeTypeDefs lists the composite types now, sorted by OID
 // (pgcatalog.Options.CompositeTypes).
 func (e *Engine) CompositeTypeDefs() []*types.CompositeType {
-	e.enumTypes()
-	tm, ok := e.meta.(typesMeta)
-	if !ok {
-		return nil
-	}
-	_, all := splitTypes(tm.Types().All())
+	_, all := e.storedTypes() // enumtypes.go
 	out := make([]*types.CompositeType, 0, len(all))
 	for oid := range all {
 		if d := types.CompositeOf(oid); d != nil {

@@ -90,15 +90,23 @@ func isPublished[V comparable](last *atomic.Pointer[publication[V]], cur V) bool
 
 // enumTypes is the current enum types, published to types' registry.
 func (e *Engine) enumTypes() map[uint32]meta.EnumType {
+	enums, _ := e.storedTypes()
+	return enums
+}
+
+// storedTypes publishes the stored enums and composites of the metadata's
+// current version to types' registry, unless published already, and
+// returns them apart (nil without a types store).
+func (e *Engine) storedTypes() (enums, composites map[uint32]meta.EnumType) {
 	tm, ok := e.meta.(typesMeta)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	cur := tm.Types()
-	all, composites := splitTypes(cur.All()) // compositetypes.go
-	publishSet(&e.enumsPublished, cur, all, enumDef, types.PublishEnums)
-	e.publishComposites(cur, composites, all)
-	return all
+	enums, composites = splitTypes(cur.All()) // compositetypes.go
+	publishSet(&e.enumsPublished, cur, enums, enumDef, types.PublishEnums)
+	e.publishComposites(cur, composites, enums)
+	return enums, composites
 }
 
 // enumDef is the registry's form of a stored type.

@@ -74,11 +74,12 @@ var commitSeqKey = []byte{'g'}
 
 // commitLog is the committer's: only the holder of its token uses it.
 type commitLog struct {
-	f      *os.File
-	path   string
-	pos    int64  // where the next record goes
-	filled int64  // the file's length: records or zeros up to here
-	next   uint64 // the next record's sequence number
+	f    *os.File
+	path string
+	pos  int64  // where the next record goes
+	next uint64 // the next record's sequence number
+	// zeroFill's filled is the file's length: records or zeros up to here
+	zeroFill
 	// behind: pebble's write-ahead log holds commits unsynced that this
 	// log alone made durable (syncWAL syncs it before an ingestion).
 	behind bool
@@ -87,7 +88,6 @@ type commitLog struct {
 	// replayed counts the records Open committed again.
 	replayed int
 	buf      []byte
-	zeros    []byte
 	// syncData is the log's fdatasync, made once: a closure built per
 	// commit escaped to the heap through the Syncer.
 	syncData func() error
@@ -151,7 +151,7 @@ func (s *Store) writeCommitRecord(seq uint64, repr []byte) error {
 	copy(rec[commitLogHeader:], repr)
 	binary.LittleEndian.PutUint32(rec[4:], crc32.Checksum(rec[8:], crc32c))
 	if end := l.pos + int64(n); end > l.filled {
-		if err := l.fill(end + commitLogFillAhead); err != nil {
+		if err := l.fillTo(l.f, end+commitLogFillAhead); err != nil {
 			return err
 		}
 	}
@@ -173,21 +173,6 @@ func (s *Store) voidCommitRecord(off int64) error {
 		return err
 	}
 	return s.sync(l.path, SyncData, l.syncData)
-}
-
-// fill writes zeros from the file's end up to at least to.
-func (l *commitLog) fill(to int64) error {
-	if l.zeros == nil {
-		l.zeros = make([]byte, 256<<10)
-	}
-	for l.filled < to {
-		n, err := l.f.WriteAt(l.zeros, l.filled)
-		l.filled += int64(n)
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // commitRecord is one record read back.

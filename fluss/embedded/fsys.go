@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"io"
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -170,17 +171,18 @@ const walFillAhead = 1 << 20
 // Pebble calls Write and Sync from one goroutine at a time (vfs.File).
 type filledWAL struct {
 	syncFile
-	pos    int64 // where the next Write goes (writes are sequential from 0)
-	filled int64 // the file's length: written data or zeros up to here
-	zeros  []byte
-	solo   *atomic.Bool // nil: never raw
+	pos int64 // where the next Write goes (writes are sequential from 0)
+	// zeroFill's filled is the file's length: written data or zeros up to
+	// here
+	zeroFill
+	solo *atomic.Bool // nil: never raw
 	// rawSync is the raw fdatasync, made once rather than per commit
 	// (a closure given to the Syncer escapes to the heap).
 	rawSync func() error
 }
 
 func newFilledWAL(f syncFile, size int64, solo *atomic.Bool) *filledWAL {
-	w := &filledWAL{syncFile: f, filled: size, solo: solo}
+	w := &filledWAL{syncFile: f, zeroFill: zeroFill{filled: size}, solo: solo}
 	w.rawSync = func() error { return rawFdatasync(w.Fd(), w.name) }
 	return w
 }
@@ -200,7 +202,7 @@ func (f *filledWAL) raw() bool { return rawCalls && f.solo != nil && f.solo.Load
 
 func (f *filledWAL) Write(p []byte) (int, error) {
 	if end := f.pos + int64(len(p)); end > f.filled {
-		if err := f.fill(end + walFillAhead); err != nil {
+		if err := f.fillTo(f.syncFile, end+walFillAhead); err != nil {
 			return 0, err
 		}
 	}
@@ -224,14 +226,21 @@ func (f *filledWAL) SyncData() error {
 	return f.syncFile.SyncData()
 }
 
-// fill writes zeros from the file's end up to at least to.
-func (f *filledWAL) fill(to int64) error {
-	if f.zeros == nil {
-		f.zeros = make([]byte, 256<<10)
+// zeroFill is a file zero-filled ahead of its sequential writes (the
+// WAL's and commit.wal): filled is how far it is written, data or zeros.
+type zeroFill struct {
+	filled int64
+	zeros  []byte
+}
+
+// fillTo writes zeros into w from filled up to at least to.
+func (z *zeroFill) fillTo(w io.WriterAt, to int64) error {
+	if z.zeros == nil {
+		z.zeros = make([]byte, 256<<10)
 	}
-	for f.filled < to {
-		n, err := f.syncFile.WriteAt(f.zeros, f.filled)
-		f.filled += int64(n)
+	for z.filled < to {
+		n, err := w.WriteAt(z.zeros, z.filled)
+		z.filled += int64(n)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/access"
@@ -27,8 +26,8 @@ func (s *session) startLocking(tx *txn) {
 		return
 	}
 	tx.Stmt = s.stmtText
-	tx.LockTimeout = s.lockTimeout.of(s, "lock_timeout")
-	tx.DeadlockTimeout = s.deadlockTimeout.of(s, "deadlock_timeout")
+	tx.LockTimeout = s.lockTimeout.Of(s.settings["lock_timeout"])
+	tx.DeadlockTimeout = s.deadlockTimeout.Of(s.settings["deadlock_timeout"])
 	tx.Since = s.eng.locks.Seq()
 	if tx.Snap != nil {
 		// REPEATABLE READ: every read saw the snapshot, so a row changed
@@ -250,35 +249,6 @@ func (o *batchesOperator) Close() {
 		b.Release()
 	}
 	o.batches = nil
-}
-
-// parsedDuration is a duration setting as last parsed (session.duration):
-// every write read its two lock timeouts and parsed deadlock_timeout's
-// "1s" again.
-type parsedDuration struct {
-	text string
-	done bool
-	d    time.Duration
-}
-
-// of is s.duration(name), parsed again only when the setting changed.
-func (p *parsedDuration) of(s *session, name string) time.Duration {
-	if v := s.settings[name]; !p.done || v != p.text {
-		p.text, p.d, p.done = v, s.duration(name), true
-	}
-	return p.d
-}
-
-// duration reads a time setting (0 when off or unreadable).
-func (s *session) duration(name string) time.Duration {
-	v := s.settings[name]
-	if v == "0" || v == "" {
-		return 0
-	}
-	if d, ok := pgwire.ParseGUCDuration(v); ok && d > 0 {
-		return d
-	}
-	return 0
 }
 
 // Locks lists the row locks held and awaited (pg_locks); none when the

@@ -34,7 +34,7 @@ type session struct {
 	// the backend setting (backend.go) and the lock timeouts
 	// (rowlocks.go startLocking).
 	backendSeen                  parsedBackend
-	lockTimeout, deadlockTimeout parsedDuration
+	lockTimeout, deadlockTimeout pgwire.DurationSetting
 	parser                       *sql.Parser
 	info                         pgwire.SessionInfo
 	settings                     map[string]string

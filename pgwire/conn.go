@@ -111,7 +111,7 @@ type conn struct {
 	// reader's next ones (copy.go: spareBody)
 	spareBodies chan []byte
 	// durations are the time settings as last parsed (timeouts.go).
-	durations [numDurationSettings]parsedDuration
+	durations [numDurationSettings]DurationSetting
 	// deadline: readInline armed an idle timeout on the socket.
 	deadline bool
 

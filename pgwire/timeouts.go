@@ -45,16 +45,30 @@ var durationSettingNames = [numDurationSettings]string{
 	durIdleInTransaction: "idle_in_transaction_session_timeout",
 }
 
-// parsedDuration is a time setting's value as last read and what it parsed
-// to. Why: statement_timeout is read at every statement and an idle timeout
-// at every wait for a message, four to eight times per transaction of
-// short statements, and parsing the text each time (a float parse and two
-// trims) was a visible share of pgwire's own CPU; the text is compared
-// instead, so that a SET still takes effect at the next statement.
-type parsedDuration struct {
+// DurationSetting is a time setting's value as last read and what it
+// parsed to. Why: statement_timeout is read at every statement and an idle
+// timeout at every wait for a message, four to eight times per transaction
+// of short statements (the engine's lock timeouts at every write), and
+// parsing the text each time (a float parse and two trims) was a visible
+// share of pgwire's own CPU; the text is compared instead, so that a SET
+// still takes effect at the next statement.
+type DurationSetting struct {
 	raw string
 	d   time.Duration
 	ok  bool // raw was parsed
+}
+
+// Of is the duration of the setting's text v: 0 (no limit) when it is
+// empty, zero, negative or unparsable; parsed again only when v changed.
+func (p *DurationSetting) Of(v string) time.Duration {
+	if !p.ok || p.raw != v {
+		d, ok := parseGUCDuration(v)
+		if !ok || d <= 0 {
+			d = 0
+		}
+		*p = DurationSetting{raw: v, d: d, ok: true}
+	}
+	return p.d
 }
 
 // settingDuration reads a time setting of the session (one of the indexes
@@ -67,15 +81,7 @@ func (c *conn) settingDuration(which int) time.Duration {
 	if !ok {
 		return 0
 	}
-	p := &c.durations[which]
-	if !p.ok || p.raw != v {
-		d, ok := parseGUCDuration(v)
-		if !ok || d <= 0 {
-			d = 0
-		}
-		*p = parsedDuration{raw: v, d: d, ok: true}
-	}
-	return p.d
+	return c.durations[which].Of(v)
 }
 
 // ParseGUCDuration is parseGUCDuration, for the engine's lock_timeout.

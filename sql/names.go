@@ -506,7 +506,7 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 		emptyList := emptyListEnd[w] && (pw == "SELECT" || pw == "ALL" && upper(p-1) == "SELECT") ||
 			w == "SELECT" && (pw == "ALL" || pw == "DISTINCT") && emptyListEnd[upper(k+1)]
 		if !nextOpen && !emptyList && exprStarts(src, toks, p, upper) && exprFollows(src, toks, k+1, top.clause, upper) &&
-			!(top.kind == frameWindow && punct(p, "(")) {
+			!(top.kind == frameWindow && punct(p, "(")) && !infixNotBetween(src, toks, k, upper) {
 			// a column reference
 			switch {
 			case wi.colID():
@@ -528,6 +528,15 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 		prevName = wi.flags&wfPG == 0 || valueKeywords[w] && w != "NOT" && w != "ALL" && w != "DISTINCT" && w != "CASE"
 	}
 	return out, quoted, nil
+}
+
+// infixNotBetween reports whether the BETWEEN at k is x NOT BETWEEN's:
+// PostgreSQL's lexer makes NOT before BETWEEN the infix NOT_LA, so after
+// an operand (x NOT BETWEEN y AND 2) it is the operator, never a column
+// named between, which it is only after a prefix NOT (SELECT NOT between
+// FROM t).
+func infixNotBetween(src string, toks []token, k int, upper func(int) string) bool {
+	return upper(k) == "BETWEEN" && upper(k-1) == "NOT" && k >= 2 && !exprStarts(src, toks, k-2, upper)
 }
 
 // pw0 is the word before k.

@@ -23,6 +23,8 @@ func TestRewrittenText(t *testing.T) {
 		{"cast inside comment stays out", "SELECT a -- a::int\n FROM t", "SELECT a FROM t", nil},
 		{"cast inside string stays", "SELECT 'a::int'", "SELECT 'a::int'", nil},
 		{"simple cast", "SELECT a::int", "SELECT pg__cast(a, 'int')", nil},
+		{"NOT BETWEEN after an operand is the operator", "SELECT 1 NOT BETWEEN y AND 2, x NOT  between y AND 2 FROM t", "SELECT 1 NOT BETWEEN y AND 2, x NOT  between y AND 2 FROM t", nil},
+		{"between after a prefix NOT is a column", "SELECT NOT between, a AND NOT between FROM t", `SELECT NOT "between", a AND NOT "between" FROM t`, nil},
 		{"field of a field", "SELECT (x).a.b, ((x).a).b FROM t", "SELECT pg__field(pg__field((x), 'a'), 'b'), pg__field((pg__field((x), 'a')), 'b') FROM t", nil},
 		{"whole-row argument", "SELECT pg_typeof(t.*), count(t.*), f(1, t.*) FROM t", "SELECT pg_typeof(t), count(t), f(1, t) FROM t", nil},
 		{"star in the select list stays", "SELECT t.*, t.* FROM t", "SELECT t.*, t.* FROM t", nil},

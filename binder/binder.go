@@ -316,13 +316,29 @@ func (b *binder) operatorAt(n sourceNode, op string) (int, bool) {
 	if n == nil || b.stmt == nil {
 		return 0, false
 	}
+	if off, ok := b.operatorOffset(n, op); ok {
+		return b.stmt.Position(off), true
+	}
+	start, end := n.OriginTextPosition(), rightOperandOffset(n)
+	if start < end && end <= len(b.stmt.Rewritten) {
+		return b.stmt.OperatorPosition(start, end, op) // the rewrite made it a call
+	}
+	return 0, false
+}
+
+// operatorOffset is the text offset of operator op of the two-operand
+// expression n: the last spelling of op between its start and its right
+// operand's (ok false when the text does not spell it there).
+func (b *binder) operatorOffset(n sourceNode, op string) (int, bool) {
+	if n == nil || b.stmt == nil {
+		return 0, false
+	}
 	start, end := n.OriginTextPosition(), rightOperandOffset(n)
 	text := b.stmt.Rewritten
 	if start < end && end <= len(text) {
 		if i := strings.LastIndex(strings.ToLower(text[start:end]), strings.ToLower(op)); i >= 0 {
-			return b.stmt.Position(start + i), true
+			return start + i, true
 		}
-		return b.stmt.OperatorPosition(start, end, op) // the rewrite made it a call
 	}
 	return 0, false
 }
@@ -341,6 +357,8 @@ func rightOperandOffset(n sourceNode) int {
 		if x.L != nil {
 			return x.R.Pos()
 		}
+	case *pt.Quantified:
+		return x.Right.Pos()
 	case *pt.Like:
 		return x.Pattern.Pos()
 	case *pt.Regexp:

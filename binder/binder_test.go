@@ -145,11 +145,11 @@ func TestBindErrorsCarrySQLSTATEAndPosition(t *testing.T) {
 		{"UPDATE u SET label = 'x'", sqlerr.FeatureNotSupported, 0},
 		{"SELECT id FROM t ORDER BY 9", sqlerr.InvalidColumnReference, 0},
 		{"SELECT (SELECT id, n FROM t)", sqlerr.SyntaxError, 0},
-		// the operators of IN's and BETWEEN's expansions have no position
-		// of their own: the error points at the statement's start
-		{"SELECT id FROM t WHERE n IN (1, true)", sqlerr.UndefinedFunction, 1},
-		{"SELECT id FROM t WHERE name IN ('a', 1)", sqlerr.UndefinedFunction, 1},
-		{"SELECT id FROM t WHERE n BETWEEN true AND 2", sqlerr.UndefinedFunction, 1},
+		// the operators of IN's and BETWEEN's expansions point at the
+		// keyword, as PostgreSQL's do
+		{"SELECT id FROM t WHERE n IN (1, true)", sqlerr.UndefinedFunction, 26},
+		{"SELECT id FROM t WHERE name IN ('a', 1)", sqlerr.UndefinedFunction, 29},
+		{"SELECT id FROM t WHERE n BETWEEN true AND 2", sqlerr.UndefinedFunction, 26},
 	}
 	for _, c := range cases {
 		_, err := bind(t, c.sql)

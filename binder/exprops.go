@@ -233,6 +233,11 @@ func (b *binder) bindBinary(s *scope, n *pt.Binary) (Expr, error) {
 		}
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %d is not supported", n.Op))
 	}
+	if op >= OpEq && op <= OpGe {
+		if e, ok, err := b.bindRowCompareSubquery(s, n, op); ok { // subquery.go
+			return e, err
+		}
+	}
 	l, err := b.bindTree(s, n.L)
 	if err != nil {
 		return nil, err

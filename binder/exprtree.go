@@ -46,22 +46,7 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		}
 		return &BinaryOp{Op: op, L: x, R: want, T: types.BoolType}, nil
 	case *pt.Between:
-		if !n.Symmetric {
-			return b.bindBetween(s, n) // inlist.go
-		}
-		// BETWEEN SYMMETRIC: (x >= a AND x <= b) OR (x >= b AND x <= a), as
-		// PostgreSQL expands it (NULL bounds included); the expansion's
-		// nodes have no place of their own.
-		lo := &pt.Binary{Op: pt.Ge, L: n.X, R: n.Lo}
-		hi := &pt.Binary{Op: pt.Le, L: n.X, R: n.Hi}
-		swapped := &pt.Binary{Op: pt.And,
-			L: &pt.Binary{Op: pt.Ge, L: n.X, R: n.Hi},
-			R: &pt.Binary{Op: pt.Le, L: n.X, R: n.Lo}}
-		var x pt.Expr = &pt.Binary{Op: pt.Or, L: &pt.Binary{Op: pt.And, L: lo, R: hi}, R: swapped}
-		if n.Not {
-			x = &pt.Unary{Op: pt.UNot, X: x}
-		}
-		return b.bindTree(s, x)
+		return b.bindBetween(s, n) // inlist.go
 	case *pt.InList:
 		return b.bindInList(s, n) // inlist.go
 	case *pt.Case:

@@ -1,65 +1,195 @@
 package binder
 
 import (
+	"strings"
+
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// bindInList binds x IN (a, b, ...) as x = a OR x = b ..., with SQL's
-// three-valued logic, and NOT IN as its negation. x is bound once per item,
-// as the expansion x = a OR x = b would bind it, so every comparison
-// types its own copy (a parameter or literal x takes each item's type in
-// turn, as PostgreSQL's expansion does), without building that expansion
-// as syntax first.
+// bindInList binds x IN (a, b, ...) and x NOT IN (a, b, ...) as
+// PostgreSQL's transformAExprIn does. When two or more items read no
+// column of this query and have, with x, a common type (not a record),
+// they are converted to it and compared with x as x = ANY (ARRAY[...])
+// would compare them: '01' IN ('1', 2) is true (all integers), where a
+// comparison per item compared '01' with '1' as text. The other items
+// (those reading columns, or all when there is no such type) are compared
+// one by one, x = a OR x = b ..., with SQL's three-valued logic; NOT IN
+// is x <> a AND x <> b ... (its errors name <>). x is bound once per
+// comparison, as the expansion would bind it, so every comparison types
+// its own copy (a parameter or literal x takes each item's type in turn,
+// as PostgreSQL's does). Errors point at the IN (or NOT) keyword, the
+// place PostgreSQL gives the expansion's operators.
 func (b *binder) bindInList(s *scope, n *pt.InList) (Expr, error) {
 	if len(n.List) == 0 {
 		return nil, b.errAt(n, sqlerr.NotSupported("IN with an empty list"))
 	}
+	at := expansion{at: b.keywordOffset(n, n.List[0].Pos(), "in")}
+	cmp, join := OpEq, OpOr
+	if n.Not {
+		cmp, join = OpNe, OpAnd
+	}
 	var e Expr
-	for _, item := range n.List {
-		eq, err := b.bindComparison(s, OpEq, n.X, item)
-		if err != nil {
-			return nil, err
-		}
+	add := func(c Expr) (err error) {
 		if e == nil {
-			e = eq
-		} else if e, err = b.makeBinary(expansion{}, OpOr, e, eq); err != nil {
+			e = c
+		} else {
+			e, err = b.makeBinary(at, join, e, c)
+		}
+		return err
+	}
+	x, err := b.bindTree(s, n.X)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]Expr, len(n.List))
+	for i, item := range n.List {
+		if items[i], err = b.bindTree(s, item); err != nil {
 			return nil, err
 		}
 	}
-	if n.Not {
-		return &UnaryOp{Op: OpNot, X: e, T: types.BoolType}, nil
+	pairwise, err := b.inListArray(at, x, items, cmp, add)
+	if err != nil {
+		return nil, err
+	}
+	for _, item := range pairwise {
+		l, err := b.bindTree(s, n.X)
+		if err != nil {
+			return nil, err
+		}
+		c, err := b.makeBinary(at, cmp, l, item)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(c); err != nil {
+			return nil, err
+		}
 	}
 	return e, nil
 }
 
-// bindBetween binds x BETWEEN a AND b as x >= a AND x <= b (NOT BETWEEN as
-// its negation), binding x for each comparison as that expansion would.
-// BETWEEN SYMMETRIC is expanded as syntax by bindTree.
+// inListArray compares x with the items of x IN (...) that read no column
+// of this query, converted to their common type with x (PostgreSQL's
+// ScalarArrayOpExpr branch), handing each comparison to add, and returns
+// the items left to compare one by one: those that read columns, or all
+// when fewer than two do not or they have no common type.
+func (b *binder) inListArray(at sourceNode, x Expr, items []Expr, cmp Op, add func(Expr) error) ([]Expr, error) {
+	var consts, vars []Expr
+	for _, e := range items {
+		if readsColumns(e) {
+			vars = append(vars, e)
+		} else {
+			consts = append(consts, e)
+		}
+	}
+	if len(consts) < 2 {
+		return items, nil
+	}
+	// x last: PostgreSQL converts the items (building the array) before
+	// x (resolving the operator), so an item's error comes first
+	all := append(consts, x)
+	if t, ok := b.selectCommonType(all); !ok || t.Kind == types.Row {
+		return items, nil // no array of them: one comparison per item
+	}
+	unified, _, err := b.unifyOver(at, "IN", all, false) // conditional.go
+	if err != nil {
+		return nil, err
+	}
+	ux := unified[len(consts)]
+	for _, item := range unified[:len(consts)] {
+		c, err := b.makeBinary(at, cmp, ux, item)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(c); err != nil {
+			return nil, err
+		}
+	}
+	return vars, nil
+}
+
+// selectCommonType is the common type of es as unifyOver finds it, ok
+// false where unifyOver would fail for want of one (PostgreSQL's
+// select_common_type without an error context).
+func (b *binder) selectCommonType(es []Expr) (types.T, bool) {
+	var t types.T
+	have := false
+	for _, e := range es {
+		et := b.commonInputType(e)
+		if isUnknown(et) {
+			continue
+		}
+		if !have {
+			t, have = et.Nullable(), true
+			continue
+		}
+		c, ok := resultCommonType(t, et)
+		if !ok {
+			return t, false
+		}
+		t = c
+	}
+	if !have {
+		return types.StringType, true
+	}
+	return t, true
+}
+
+// readsColumns reports whether e reads a column of this query (a
+// correlated subquery's outer values included): PostgreSQL's
+// contain_vars_of_level(e, 0).
+func readsColumns(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) {
+		if _, ok := x.(*ColumnRef); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+// bindBetween binds x BETWEEN a AND b as x >= a AND x <= b, and x NOT
+// BETWEEN a AND b as x < a OR x > b; SYMMETRIC as the same over (a, b) OR
+// over (b, a) (AND for NOT): PostgreSQL's expansions (transformAExprBetween),
+// NULL bounds included, their errors at the BETWEEN (or NOT) keyword. x is
+// bound for each comparison as the expansion would bind it.
 func (b *binder) bindBetween(s *scope, n *pt.Between) (Expr, error) {
-	lo, err := b.bindComparison(s, OpGe, n.X, n.Lo)
+	at := expansion{at: b.keywordOffset(n, n.Lo.Pos(), "between")}
+	ordered := func(lo, hi pt.Expr) (Expr, error) {
+		geLo, leHi, join := OpGe, OpLe, OpAnd
+		if n.Not {
+			geLo, leHi, join = OpLt, OpGt, OpOr
+		}
+		l, err := b.bindComparison(s, at, geLo, n.X, lo)
+		if err != nil {
+			return nil, err
+		}
+		h, err := b.bindComparison(s, at, leHi, n.X, hi)
+		if err != nil {
+			return nil, err
+		}
+		return b.makeBinary(at, join, l, h)
+	}
+	e, err := ordered(n.Lo, n.Hi)
+	if err != nil || !n.Symmetric {
+		return e, err
+	}
+	swapped, err := ordered(n.Hi, n.Lo)
 	if err != nil {
 		return nil, err
 	}
-	hi, err := b.bindComparison(s, OpLe, n.X, n.Hi)
-	if err != nil {
-		return nil, err
-	}
-	e, err := b.makeBinary(expansion{}, OpAnd, lo, hi)
-	if err != nil {
-		return nil, err
-	}
+	join := OpOr
 	if n.Not {
-		return &UnaryOp{Op: OpNot, X: e, T: types.BoolType}, nil
+		join = OpAnd
 	}
-	return e, nil
+	return b.makeBinary(at, join, e, swapped)
 }
 
 // bindComparison binds x op y from syntax, x bound afresh for this one
 // comparison: the expansions of IN and BETWEEN bind their left operand once
 // per comparison, so each comparison types its own copy.
-func (b *binder) bindComparison(s *scope, op Op, x, y pt.Expr) (Expr, error) {
+func (b *binder) bindComparison(s *scope, at expansion, op Op, x, y pt.Expr) (Expr, error) {
 	l, err := b.bindTree(s, x)
 	if err != nil {
 		return nil, err
@@ -68,14 +198,50 @@ func (b *binder) bindComparison(s *scope, op Op, x, y pt.Expr) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.makeBinary(expansion{}, op, l, r)
+	return b.makeBinary(at, op, l, r)
+}
+
+// keywordOffset is the text offset of the keyword kw of an expression
+// that starts at n and whose right-hand part starts at end (x IN (...),
+// x BETWEEN a ...), or of the NOT before it: the place PostgreSQL's
+// grammar gives the expression (its @2). The last whole-word kw before end
+// is the keyword, as the left operand's text comes before it. 0 (no
+// place) when the text does not spell it there.
+func (b *binder) keywordOffset(n sourceNode, end int, kw string) int {
+	if b.stmt == nil {
+		return 0
+	}
+	text, start := b.stmt.Rewritten, n.OriginTextPosition()
+	if start >= end || end > len(text) {
+		return 0
+	}
+	lower := strings.ToLower(text[start:end])
+	i := len(lower)
+	for {
+		if i = strings.LastIndex(lower[:i], kw); i < 0 {
+			return 0
+		}
+		if wholeWord(lower, i, len(kw)) {
+			break
+		}
+	}
+	before := strings.TrimRight(lower[:i], " \t\r\n")
+	if strings.HasSuffix(before, "not") && wholeWord(before, len(before)-3, 3) {
+		i = len(before) - 3
+	}
+	return start + i
+}
+
+// wholeWord reports whether s[i:i+n] is not part of a longer identifier.
+func wholeWord(s string, i, n int) bool {
+	return (i == 0 || !isIdentByte(s[i-1])) && (i+n >= len(s) || !isIdentByte(s[i+n]))
 }
 
 // expansion is the syntax node errors name for the operators of an
-// expansion (x IN (a, b) is x = a OR x = b): like the syntax nodes such an
-// expansion would build, it has no position of its own (errAt reports
-// offset 0 for it). It is empty, so passing one costs nothing; the binder
-// used to embed a 240-byte TiDB operator node for this, half of its size.
-type expansion struct{}
+// expansion (x IN (a, b) is x = a OR x = b): the place of the keyword the
+// expansion comes from (0 when unknown: errAt then reports none). It is
+// one int, so passing one costs nothing; the binder used to embed a
+// 240-byte TiDB operator node for this, half of its size.
+type expansion struct{ at int }
 
-func (expansion) OriginTextPosition() int { return 0 }
+func (e expansion) OriginTextPosition() int { return e.at }

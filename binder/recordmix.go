@@ -193,29 +193,22 @@ func isRecordCast(c *pt.Cast) bool {
 // make_row_comparison_op): as many fields as columns, else "subquery has
 // too few (many) columns", even against one column of records; one field
 // is compared as itself (ROW(1) IN (SELECT 1)). Several fields against as
-// many columns is not supported here. Other operands are returned as
-// they are.
-func (b *binder) rowSubqueryOperand(at sourceNode, tree pt.Expr, x Expr, cols int) (Expr, error) {
-	for {
-		// ROW(...)::record is still the constructor PostgreSQL looks at
-		// (transformSubLink tests the operand after transformation)
-		c, ok := tree.(*pt.Cast)
-		if !ok || !isRecordCast(c) {
-			break
-		}
-		tree = c.X
-	}
-	if _, ok := tree.(*pt.Row); !ok || b.ctors[x] == nil || x.Type().Kind != types.Row {
-		return x, nil
+// many columns are returned as fields, compared row-wise
+// (rowsubquery.go). Other operands are returned as they are.
+func (b *binder) rowSubqueryOperand(at sourceNode, tree pt.Expr, x Expr, cols int) (Expr, []Expr, error) {
+	// ROW(...)::record is still the constructor PostgreSQL looks at
+	// (transformSubLink tests the operand after transformation)
+	if !isRowTree(tree) || b.ctors[x] == nil || x.Type().Kind != types.Row { // subquery.go
+		return x, nil, nil
 	}
 	fields := b.rowElements(x)
 	switch {
 	case len(fields) > cols:
-		return nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too few columns"))
+		return nil, nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too few columns"))
 	case len(fields) < cols:
-		return nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
+		return nil, nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
 	case len(fields) == 1:
-		return fields[0], nil
+		return fields[0], nil, nil
 	}
-	return nil, b.errAt(at, sqlerr.NotSupported("a ROW constructor compared with a subquery of several columns"))
+	return nil, fields, nil
 }

@@ -188,7 +188,8 @@ func TestBetweenSymmetricTriesBothOrders(t *testing.T) {
 		not  []string
 	}{
 		{"SELECT id FROM t WHERE n BETWEEN SYMMETRIC 5 AND 1", []string{"OR"}, nil},
-		{"SELECT id FROM t WHERE n NOT BETWEEN SYMMETRIC 5 AND 1", []string{"OR", "NOT"}, nil},
+		// PostgreSQL's NOT BETWEEN SYMMETRIC: (n < 5 OR n > 1) AND (n < 1 OR n > 5)
+		{"SELECT id FROM t WHERE n NOT BETWEEN SYMMETRIC 5 AND 1", []string{"OR", "AND", "<", ">"}, []string{"NOT"}},
 		{"SELECT id FROM t WHERE n BETWEEN ASYMMETRIC 1 AND 5", nil, []string{"OR"}},
 		{"SELECT id FROM t WHERE n BETWEEN 1 AND 5", nil, []string{"OR"}},
 	}

@@ -28,6 +28,10 @@ const (
 	AllSubquery
 	// ArraySubquery: ARRAY(query), the column's values as an array.
 	ArraySubquery
+	// RowCompareSubquery: (x1, ..., xn) op (SELECT y1, ..., yn), a row
+	// comparison with the query's one row (NULL when no row, 21000 when
+	// several).
+	RowCompareSubquery
 )
 
 // Subquery is a subquery used as an expression. The executor runs an
@@ -41,9 +45,14 @@ type Subquery struct {
 	// uncorrelated subquery, which runs once per execution.
 	Outer []Expr
 	Mode  SubqueryMode
-	X     Expr // AnySubquery / AllSubquery: the left operand
-	Op    Op   // AnySubquery / AllSubquery: the comparison
-	T     types.T
+	X     Expr // AnySubquery / AllSubquery / RowCompareSubquery: the left operand
+	Op    Op   // AnySubquery / AllSubquery / RowCompareSubquery: the comparison
+	// RowWise: X is a ROW constructor of n fields and Plan's one column
+	// the row of the query's n columns, compared as PostgreSQL compares
+	// row constructors (field by field, NULL fields making the pair NULL),
+	// not as records (rowsubquery.go).
+	RowWise bool
+	T       types.T
 }
 
 func (e *Subquery) Type() types.T { return e.T }
@@ -55,6 +64,8 @@ func (e *Subquery) String() string {
 		return e.X.String() + " " + e.Op.String() + " ANY(subquery)"
 	case AllSubquery:
 		return e.X.String() + " " + e.Op.String() + " ALL(subquery)"
+	case RowCompareSubquery:
+		return e.X.String() + " " + e.Op.String() + " (subquery)"
 	}
 	return "(subquery)"
 }
@@ -102,6 +113,64 @@ func (b *binder) bindScalarSubquery(s *scope, n *pt.Subquery) (Expr, error) {
 	return &Subquery{Plan: plan, Outer: outer, Mode: ScalarSubquery, T: cols[0].T.Nullable()}, nil
 }
 
+// bindRowCompareSubquery binds (x1, ..., xn) op (SELECT y1, ..., yn), a
+// ROW constructor compared with a subquery's one row (PostgreSQL's
+// ROWCOMPARE sublink; rowsubquery.go). ok is false when n is not a ROW
+// constructor compared with a subquery.
+func (b *binder) bindRowCompareSubquery(s *scope, n *pt.Binary, op Op) (Expr, bool, error) {
+	q, isQuery := n.R.(*pt.Subquery)
+	if !isQuery || !isRowTree(n.L) {
+		return nil, false, nil
+	}
+	x, err := b.bindTree(s, n.L)
+	if err != nil {
+		return nil, true, err
+	}
+	plan, outer, err := b.bindSubqueryPlan(s, q)
+	if err != nil {
+		return nil, true, err
+	}
+	at := b.operatorNode(n)
+	x, fields, err := b.rowSubqueryOperand(at, n.L, x, len(plan.Columns())) // recordmix.go
+	if err != nil {
+		return nil, true, err
+	}
+	if fields == nil { // one field: compared with the one column as a scalar
+		y := &Subquery{Plan: plan, Outer: outer, Mode: ScalarSubquery, T: plan.Columns()[0].T.Nullable()}
+		e, err := b.makeBinary(n, op, x, y)
+		return e, true, err
+	}
+	xs, ys, err := b.rowSubqueryComparison(at, op, fields, plan) // rowsubquery.go
+	if err != nil {
+		return nil, true, err
+	}
+	null := &Const{Value: nil, T: types.BoolType}
+	kept, folded := foldNullPairs(op, xs)
+	if len(kept) == 0 {
+		return null, true, nil
+	}
+	row, rows := rowOperands(pick(xs, kept), pick(ys, kept), plan)
+	var e Expr = &Subquery{Plan: rows, Outer: outer, Mode: RowCompareSubquery, X: row, Op: op, RowWise: true, T: types.BoolType}
+	if folded {
+		e, err = b.makeBinary(at, OpAnd, e, null)
+	}
+	return e, true, err
+}
+
+// isRowTree reports whether e is written as a ROW constructor, possibly
+// cast to record (which PostgreSQL's sublinks still see as one).
+func isRowTree(e pt.Expr) bool {
+	for {
+		c, ok := e.(*pt.Cast)
+		if !ok || !isRecordCast(c) {
+			break
+		}
+		e = c.X
+	}
+	_, ok := e.(*pt.Row)
+	return ok
+}
+
 // bindExists binds [NOT] EXISTS (SELECT ...).
 func (b *binder) bindExists(s *scope, n *pt.Exists) (Expr, error) {
 	plan, outer, err := b.bindSubqueryPlan(s, n.Query)
@@ -142,6 +211,28 @@ func (b *binder) bindInSubquery(s *scope, n *pt.InSubquery) (Expr, error) {
 	return b.bindQuantified(s, n, n.X, n.Query, OpEq, false)
 }
 
+// operatorNode is where the errors of x op ANY|ALL (SELECT ...) and x
+// [NOT] IN (SELECT ...) point: PostgreSQL's place for the sublink, its
+// operator (errAtOperator finds it from a *pt.Quantified) or the IN (or
+// NOT) keyword.
+func (b *binder) operatorNode(node sourceNode) sourceNode {
+	switch n := node.(type) {
+	case *pt.InSubquery:
+		if off := b.keywordOffset(n, n.Query.Pos(), "in"); off > 0 { // inlist.go
+			return expansion{at: off}
+		}
+	case *pt.Quantified:
+		if off, ok := b.operatorOffset(n, n.Op); ok {
+			return expansion{at: off}
+		}
+	case *pt.Binary:
+		if off, ok := b.operatorOffset(n, n.Op.String()); ok {
+			return expansion{at: off}
+		}
+	}
+	return node
+}
+
 // bindQuantified binds x op ANY|ALL (SELECT ...) and x [NOT] IN (SELECT ...).
 func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.Subquery, op Op, all bool) (Expr, error) {
 	x, err := b.bindTree(s, xNode)
@@ -152,10 +243,27 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 	if err != nil {
 		return nil, err
 	}
-	at := node // PostgreSQL points at the operator, which the tree does not place here
+	at := b.operatorNode(node)
 	cols := plan.Columns()
-	if x, err = b.rowSubqueryOperand(at, xNode, x, len(cols)); err != nil { // recordmix.go
+	mode := AnySubquery
+	if all {
+		mode = AllSubquery
+	}
+	x, fields, err := b.rowSubqueryOperand(at, xNode, x, len(cols)) // recordmix.go
+	if err != nil {
 		return nil, err
+	}
+	if fields != nil {
+		typeOp := op
+		if in, ok := node.(*pt.InSubquery); ok && in.Not {
+			typeOp = OpEq // NOT IN is NOT (x = ANY (...)) in PostgreSQL: its errors name =
+		}
+		xs, ys, err := b.rowSubqueryComparison(at, typeOp, fields, plan) // rowsubquery.go
+		if err != nil {
+			return nil, err
+		}
+		row, rows := rowOperands(xs, ys, plan)
+		return &Subquery{Plan: rows, Outer: outer, Mode: mode, X: row, Op: op, RowWise: true, T: types.BoolType}, nil
 	}
 	if len(cols) != 1 {
 		return nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
@@ -190,10 +298,6 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 	if !bo.R.Type().Nullable().Equal(cols[0].T.Nullable()) {
 		p := &Project{Input: plan, Exprs: []Expr{bo.R}, Cols: []Column{{Name: cols[0].Name, T: bo.R.Type().Nullable()}}}
 		plan = p
-	}
-	mode := AnySubquery
-	if all {
-		mode = AllSubquery
 	}
 	return &Subquery{Plan: plan, Outer: outer, Mode: mode, X: x, Op: op, T: types.BoolType}, nil
 }

@@ -22,6 +22,10 @@ const (
 	// ArrayMode: ARRAY(subquery), the first column's values as one array
 	// (empty, not NULL, over no rows).
 	ArrayMode
+	// RowCompareMode: (x1, ..., xn) op (SELECT y1, ..., yn): X compared
+	// row-wise with the subquery's one row (NULL over no rows, 21000 over
+	// several).
+	RowCompareMode
 )
 
 // SubqueryExpr evaluates an uncorrelated subquery once per execution (the
@@ -36,17 +40,24 @@ type SubqueryExpr struct {
 	// one per OuterRefExpr slot; empty when uncorrelated.
 	Outer []Expr
 	Mode  SubqueryMode
-	X     Expr  // AnyMode / AllMode
-	Op    CmpOp // AnyMode / AllMode
-	T     types.T
+	X     Expr  // AnyMode / AllMode / RowCompareMode
+	Op    CmpOp // AnyMode / AllMode / RowCompareMode
+	// RowWise: X is a ROW constructor and the subquery's column its
+	// fields' row, compared as PostgreSQL compares row constructors
+	// (rowPairs), not as records.
+	RowWise bool
+	T       types.T
 }
 
 func (e *SubqueryExpr) Type() types.T  { return e.T }
 func (e *SubqueryExpr) String() string { return "(subquery)" }
 
-// subqueryRows is a subquery's cached result: its first column.
+// subqueryRows is a subquery's cached result: its first column, and for a
+// row-wise IN or NOT IN its rows in order (rowindex.go), made when first
+// needed.
 type subqueryRows struct {
 	values arrow.Array
+	index  *rowIndex
 }
 
 func (e *SubqueryExpr) rows(ec *EvalContext) (*subqueryRows, error) {
@@ -145,54 +156,38 @@ func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 	case ArrayMode:
 		return constArray(ec.Mem, arrayOf(r.values), e.T, n), nil
 	}
-	if r.values.Len() == 0 {
-		// Over no rows ANY is false and ALL true whatever X is, and
-		// PostgreSQL does not compute X then (an error X would raise
-		// is not the statement's).
-		return constArray(ec.Mem, e.Mode == AllMode, types.BoolType, n), nil
+	if v, decided, err := e.overNoRow(r.values); decided || err != nil {
+		// PostgreSQL does not compute X then (an error X would raise is
+		// not the statement's).
+		return constArray(ec.Mem, v, types.BoolType, n), err
 	}
 	x, err := e.X.Eval(ec, batch)
 	if err != nil {
 		return nil, err
 	}
 	defer x.Release()
-	m := r.values.Len()
-	out := newBoolBuilder(ec.Mem, n, true)
-	var li, lj int
-	var cmpAt func(int) int
-	if m > 0 { // an empty result has no typed column to compare with
-		if cmpAt, err = rowComparator(x, r.values, func(int) (int, int) { return li, lj }); err != nil {
+	pair, err := comparePairs(e.Op, x, r.values, e.RowWise)
+	if err != nil {
+		return nil, err
+	}
+	fold := func(i int) (bool, bool) { return e.fold(pair, i, r.values.Len()) }
+	if e.RowWise && e.rowMembership() {
+		if r.index == nil {
+			if r.index, err = newRowIndex(r.values.(*array.Struct)); err != nil {
+				return nil, err
+			}
+		}
+		if fold, err = e.foldIndexed(r.index, x.(*array.Struct), pair); err != nil {
 			return nil, err
 		}
 	}
+	out := newBoolBuilder(ec.Mem, n, true)
 	for i := 0; i < n; i++ {
-		// ANY: true if some comparison is true, else NULL if some is NULL,
-		// else false. ALL: false if some is false, else NULL if some is
-		// NULL, else true. Over no rows ANY is false and ALL true.
-		sawNull, decided := false, false
-		for j := 0; j < m && !decided; j++ {
-			if x.IsNull(i) || r.values.IsNull(j) {
-				sawNull = true
-				continue
-			}
-			li, lj = i, j
-			res := cmpResult(e.Op, cmpAt(0))
-			if e.Mode == AnyMode && res {
-				out.set(i, true)
-				decided = true
-			}
-			if e.Mode == AllMode && !res {
-				decided = true // stays false
-			}
-		}
-		if decided {
-			continue
-		}
-		if sawNull {
+		if v, isNull := fold(i); isNull {
 			out.setNull(i)
-			continue
+		} else {
+			out.set(i, v)
 		}
-		out.set(i, e.Mode == AllMode)
 	}
 	return out.finish(), nil
 }
@@ -288,36 +283,120 @@ func (e *SubqueryExpr) evalCorrelated(ec *EvalContext, batch arrow.RecordBatch) 
 	return buildArray(ec, e.T, out), nil
 }
 
-// quantified computes x[i] op ANY|ALL (values) with SQL's NULL rules.
+// quantified computes x[i] op ANY|ALL (values) with SQL's NULL rules, or
+// in RowCompareMode x[i] op (the one row of values).
 func (e *SubqueryExpr) quantified(x arrow.Array, i int, values arrow.Array) (val, isNull bool, err error) {
-	m := values.Len()
-	if m == 0 {
-		return e.Mode == AllMode, false, nil
+	if v, decided, err := e.overNoRow(values); decided || err != nil {
+		if v == nil {
+			return false, true, err
+		}
+		return v.(bool), false, err
 	}
-	var li, lj int
-	cmpAt, err := rowComparator(x, values, func(int) (int, int) { return li, lj })
+	pair, err := comparePairs(e.Op, x, values, e.RowWise)
 	if err != nil {
 		return false, false, err
 	}
+	val, isNull = e.fold(pair, i, values.Len())
+	return val, isNull, nil
+}
+
+// overNoRow is the value of a quantified or row comparison that its
+// subquery's rows decide without X: over no rows ANY is false, ALL true
+// and a row comparison NULL (the subquery's row is NULLs); a row
+// comparison over several rows is 21000.
+func (e *SubqueryExpr) overNoRow(values arrow.Array) (v any, decided bool, err error) {
+	m := values.Len()
+	switch {
+	case e.Mode == RowCompareMode && m > 1:
+		return nil, true, sqlerr.New(sqlerr.CardinalityViolation, "more than one row returned by a subquery used as an expression")
+	case e.Mode == RowCompareMode && m == 0:
+		return nil, true, nil
+	case m == 0:
+		return e.Mode == AllMode, true, nil
+	}
+	return nil, false, nil
+}
+
+// fold combines x[i]'s comparisons with the m rows: ANY is true if one is,
+// else NULL if one is NULL, else false; ALL is false if one is, else NULL
+// if one is NULL, else true; a row comparison is its one row's.
+func (e *SubqueryExpr) fold(pair func(i, j int) (res, null bool), i, m int) (val, isNull bool) {
+	if e.Mode == RowCompareMode {
+		return pair(i, 0)
+	}
 	sawNull := false
 	for j := 0; j < m; j++ {
-		if x.IsNull(i) || values.IsNull(j) {
+		res, null := pair(i, j)
+		switch {
+		case null:
 			sawNull = true
-			continue
-		}
-		li, lj = i, j
-		res := cmpResult(e.Op, cmpAt(0))
-		if e.Mode == AnyMode && res {
-			return true, false, nil
-		}
-		if e.Mode == AllMode && !res {
-			return false, false, nil
+		case e.Mode == AnyMode && res:
+			return true, false
+		case e.Mode == AllMode && !res:
+			return false, false
 		}
 	}
 	if sawNull {
-		return false, true, nil
+		return false, true
 	}
-	return e.Mode == AllMode, false, nil
+	return e.Mode == AllMode, false
+}
+
+// comparePairs returns x[i] op y[j] with SQL's NULL rules: a NULL side
+// makes it NULL, or, rowWise, PostgreSQL's row constructor comparison of
+// the two structs' fields (its make_row_comparison_op): = is false when a
+// pair of fields differs, else NULL when a pair has a NULL, else true; <>
+// the reverse; < <= > >= decided by the first pair that is unequal, NULL
+// when a pair before it has a NULL.
+func comparePairs(op CmpOp, x, y arrow.Array, rowWise bool) (func(i, j int) (res, null bool), error) {
+	var li, lj int
+	idx := func(int) (int, int) { return li, lj }
+	if !rowWise {
+		cmpAt, err := rowComparator(x, y, idx)
+		if err != nil {
+			return nil, err
+		}
+		return func(i, j int) (bool, bool) {
+			if x.IsNull(i) || y.IsNull(j) {
+				return false, true
+			}
+			li, lj = i, j
+			return cmpResult(op, cmpAt(0)), false
+		}, nil
+	}
+	xs, ys := x.(*array.Struct), y.(*array.Struct)
+	n := xs.NumField()
+	fields, err := fieldComparators(xs, ys, idx) // rowindex.go
+	if err != nil {
+		return nil, err
+	}
+	return func(i, j int) (bool, bool) {
+		li, lj = i, j
+		sawNull := false
+		for k := 0; k < n; k++ {
+			if xs.Field(k).IsNull(i) || ys.Field(k).IsNull(j) {
+				if op != Eq && op != Ne {
+					return false, true
+				}
+				sawNull = true
+				continue
+			}
+			c := fields[k](0)
+			switch {
+			case c == 0:
+			case op == Eq:
+				return false, false
+			case op == Ne:
+				return true, false
+			default:
+				return cmpResult(op, c), false
+			}
+		}
+		if sawNull {
+			return false, true
+		}
+		return cmpResult(op, 0), false
+	}, nil
 }
 
 // OuterRefExpr reads slot Slot of the enclosing row (correlated subqueries).

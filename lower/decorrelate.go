@@ -214,6 +214,12 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 		if x == nil || !readsColumns(x) || hasSubquery(x) || hasUDF(x) {
 			return nil
 		}
+		if sq.RowWise {
+			if all || op != binder.OpEq {
+				return nil // NOT IN and ALL over rows stay exec's row-wise comparison
+			}
+			return rowSemiJoin(in, sq)
+		}
 		if len(sq.Outer) == 0 && !(op == binder.OpEq && !all) && !(op == binder.OpNe && all) {
 			return nil // only IN and NOT IN have a hash key of their own
 		}
@@ -253,6 +259,33 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 		return finishSemiJoin(in, body, typ, cond, nullAware)
 	}
 	return nil
+}
+
+// rowSemiJoin decorrelates (x1, ..., xn) IN (SELECT y1, ..., yn ...)
+// where its falsity and NULL are alike (a WHERE condition's conjunct): a
+// semi join on x1 = y1 AND ... AND xn = yn, which holds exactly when the
+// row-wise = is true.
+func rowSemiJoin(in binder.Node, sq *binder.Subquery) *binder.Join {
+	xs := binder.RowFields(sq.X)
+	p, ok := sq.Plan.(*binder.Project)
+	if xs == nil || !ok || len(p.Exprs) != 1 {
+		return nil
+	}
+	ys := binder.RowFields(p.Exprs[0])
+	if len(ys) != len(xs) || slices.ContainsFunc(ys, hasOuterRef) || slices.ContainsFunc(ys, hasSubquery) {
+		return nil
+	}
+	body, preds, ok := pull(p.Input, pullMode{set: true, top: true})
+	if !ok {
+		return nil
+	}
+	nl := len(in.Columns())
+	var cond []binder.Expr
+	for i := range xs {
+		cond = append(cond, &binder.BinaryOp{Op: binder.OpEq, L: xs[i], R: shiftColumns(ys[i], nl), T: types.BoolType})
+	}
+	cond = append(cond, joinPredicates(preds, sq.Outer, nl)...)
+	return finishSemiJoin(in, body, binder.SemiJoin, cond, false)
 }
 
 // finishSemiJoin builds the join when its condition has an equality key

@@ -39,8 +39,10 @@ import (
 // 5.8 µs for PostgreSQL's loop in C (recv, epoll_wait on EAGAIN). A
 // blocking read needs the socket out of the netpoller for the whole
 // connection: its own read deadlines (idle timeouts), shutdown and
-// terminate interruption, write waits and send timeouts, and a fallback
-// when more connections are active than Ps. Not built.
+// terminate interruption, write waits and send timeouts, and the
+// netpoller again when more connections are active (a prototype lost at 8
+// and 32 clients: a thread per waiting connection, a P to win back at
+// each wake-up). Not built.
 //
 // Under the race detector the calls go through package syscall instead
 // (rawsys_linux_race.go). The functions handed to RawConn are method values made once, so that a

@@ -71,7 +71,8 @@
 //     the output buffer. On a plain TCP socket it reads the messages itself
 //     (conn.readInline: one read, the handling, one write per round trip, both raw
 //     system calls on Linux (rawsock_linux.go: no wake-up of the runtime's
-//     monitor thread per query),
+//     monitor thread per query; why the wait between messages parks on the
+//     netpoller rather than spinning or blocking in the kernel),
 //     no goroutine hand-off), while a watcher goroutine (watch.go) peeks at
 //     the socket when a message has run for 100 ms and cancels the
 //     connection's context when the client is gone, so that a statement

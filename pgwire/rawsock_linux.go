@@ -18,6 +18,32 @@ import (
 // a nanosleep per query, measured with strace) on top of the read and the
 // write themselves.
 //
+// A read that finds nothing parks the goroutine on the netpoller, and
+// nothing cheaper was found that keeps the socket there (twenty-seventh and
+// twenty-eighth sessions, bench/LEDGER.md):
+//   - Retrying the non-blocking read for up to 10 or 50 µs before parking
+//     (holding the P): at one client W10's server CPU per transaction rose
+//     from about 100 to 140-165 µs and its rate fell by a quarter. pgx's
+//     client answers a reply 25 µs or more later, so the spin almost never
+//     catches the next message, and on a small machine it takes the CPU the
+//     client needs.
+//   - Waiting in ppoll(2) inside the read callback: the socket stays in the
+//     runtime's edge-triggered epoll set, so each message also woke the
+//     thread parked in epoll_wait (7.8 context switches per transaction
+//     against 4.4).
+//
+// What does cost more than PostgreSQL is the park itself: bench/cmd/waitbench
+// (one connection's ping-pong, the client busy 20 µs between round trips)
+// measured 10.7 µs of server CPU per round trip through the netpoller, 7.4
+// µs for a socket taken out of it with the thread blocking in read(2), and
+// 5.8 µs for PostgreSQL's loop in C (recv, epoll_wait on EAGAIN). A
+// blocking read needs the socket out of the netpoller for the whole
+// connection: its own read deadlines (idle timeouts), shutdown and
+// terminate interruption, write waits and send timeouts, and the
+// netpoller again when more connections are active (a prototype lost at 8
+// and 32 clients: a thread per waiting connection, a P to win back at
+// each wake-up). Not built.
+//
 // Under the race detector the calls go through package syscall instead
 // (rawsys_linux_race.go). The functions handed to RawConn are method values made once, so that a
 // read or a write allocates nothing; the state they work on is in the

@@ -36,7 +36,7 @@ func isVolatile(e Expr) bool {
 	Walk(e, func(x Expr) {
 		switch f := x.(type) {
 		case *FuncCall:
-			found = found || f.Volatile || functions.VolatileInPostgres(f.Name)
+			found = found || functions.VolatileInPostgres(f.Name) // (f.Volatile holds the stable ones too)
 		case *UDFCall:
 			found = true
 		case *Subquery:

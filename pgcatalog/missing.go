@@ -1,0 +1,37 @@
+package pgcatalog
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/fluss"
+)
+
+// withMissing sets pg_attribute's atthasmissing and attmissingval of a
+// column ADD COLUMN ... DEFAULT gave a missing value (fluss/missing.go):
+// the value as a one-element array's text, as PostgreSQL shows it ({5},
+// {"a b"}).
+func withMissing(r row, m fluss.ColumnMeta) row {
+	if m.Missing != "" {
+		r["atthasmissing"], r["attmissingval"] = true, "{"+arrayElement(m.MissingText)+"}"
+	}
+	return r
+}
+
+// arrayElement is s as an element of an array's text: quoted (with \ before
+// " and \) when it is empty, NULL, or holds a brace, comma, quote,
+// backslash or white space, as array_out quotes.
+func arrayElement(s string) string {
+	if s != "" && !strings.EqualFold(s, "NULL") && !strings.ContainsAny(s, "{},\"\\ \t\n\r\v\f") {
+		return s
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		if r == '"' || r == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // ALTER TABLE's column actions beyond Fluss's nullable ADD COLUMN, with
@@ -57,9 +58,13 @@ func (n *notNullActions) workTable(changes []fluss.TableChange) (fluss.TableInfo
 
 // addColumn returns the metadata changes of an added column's DEFAULT and
 // NOT NULL (a's), changes being the statement's changes up to and with the
-// column's own.
-func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableChange, a sql.AlterAction) ([]fluss.TableChange, error) {
-	if a.DefaultPos == 0 && !a.NotNull {
+// column's own. dom is the column's domain (nil for other types and
+// arrays of a domain): the stored rows read the column's DEFAULT, else
+// the domain's, which must meet the domain's constraints (as PostgreSQL
+// checks it over the rows), and a NOT NULL domain needs a value there or
+// an empty table.
+func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableChange, a sql.AlterAction, dom *types.Domain) ([]fluss.TableChange, error) {
+	if a.DefaultPos == 0 && !a.NotNull && dom == nil {
 		return nil, nil
 	}
 	work, err := n.workTable(changes)
@@ -68,13 +73,26 @@ func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableCha
 	}
 	i := work.ColumnIndex(a.Column)
 	var out []fluss.TableChange
+	fill := "" // the expression the stored rows read
 	if a.DefaultPos != 0 {
-		display, e, volatile, err := binder.AddColumnDefault(ctx, n.s.eng.tables, work, i, a.Default)
+		display, e, _, err := binder.AddColumnDefault(ctx, n.s.eng.tables, work, i, a.Default)
 		if err != nil {
 			return nil, err
 		}
 		if display != "" {
 			out = append(out, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: fluss.ColumnDefaultKey(i + 1), Value: display})
+		}
+		if e != nil {
+			fill = a.Default
+		}
+	} else if dom != nil {
+		fill = dom.Default
+	}
+	filled := false
+	if fill != "" {
+		_, e, volatile, err := binder.AddColumnDefault(ctx, n.s.eng.tables, work, i, fill)
+		if err != nil {
+			return nil, err
 		}
 		switch {
 		case e == nil:
@@ -83,7 +101,7 @@ func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableCha
 				return nil, err
 			}
 		default:
-			value, text, err := n.s.missingValue(ctx, work, i, e)
+			value, text, err := n.s.missingValue(ctx, work, i, e, dom)
 			if err != nil {
 				return nil, err
 			}
@@ -91,7 +109,17 @@ func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableCha
 				key, textKey := fluss.ColumnMissingKeys(i + 1)
 				out = append(out, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: key, Value: value},
 					fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: textKey, Value: text})
+				filled = true
 			}
+		}
+	}
+	if dom != nil && !filled && domainNotNullAt(dom) { // domains.go
+		rows, err := n.s.tableHasRows(ctx, n.stored)
+		if err != nil {
+			return nil, err
+		}
+		if rows {
+			return nil, domainNotNull(dom.QualifiedName())
 		}
 	}
 	if a.NotNull {
@@ -119,8 +147,9 @@ func (n *notNullActions) refuseVolatile(ctx context.Context, column string) erro
 
 // missingValue evaluates e (column i's non-volatile default, bound for
 // work's table) once: the missing value the stored rows read, as its
-// property value (its compacted encoding, "" for NULL) and text.
-func (s *session) missingValue(ctx context.Context, work fluss.TableInfo, i int, e binder.Expr) (string, string, error) {
+// property value (its compacted encoding, "" for NULL) and text. A value
+// of a domain column (dom not nil) must meet the domain's constraints.
+func (s *session) missingValue(ctx context.Context, work fluss.TableInfo, i int, e binder.Expr, dom *types.Domain) (string, string, error) {
 	xs, err := lower.LowerExprs([]binder.Expr{e})
 	if err != nil {
 		return "", "", err
@@ -134,6 +163,11 @@ func (s *session) missingValue(ctx context.Context, work fluss.TableInfo, i int,
 	defer v.Release()
 	if v.IsNull(0) {
 		return "", "", nil
+	}
+	if dom != nil {
+		if err := validatorOf(s.eng, dom).validate(ctx, dom.QualifiedName(), v); err != nil { // domains.go
+			return "", "", err
+		}
 	}
 	col := work.Descriptor.Schema.Columns[i]
 	col.Type = col.Type.Nullable()

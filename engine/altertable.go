@@ -10,6 +10,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // alterTable runs ALTER TABLE as Fluss 0.9.1 allows it: ADD COLUMN of a
@@ -103,16 +104,22 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				return nil, err
 			}
 			added := fluss.TableChange{Kind: fluss.ChangeAddColumn, Column: fluss.Column{Name: a.Column, Type: t.Nullable()}}
+			var filled *types.Domain // a domain whose default or constraints the stored rows meet (altercolumn.go)
 			if dom, array := binder.DomainOfTypeName(a.Type, engineTypes{s.eng}); dom != nil {
-				pg, err := s.domainColumnAdd(ctx, info, dom, array, 1+len(info.Descriptor.Schema.Columns)+addedColumns(changes)) // domains.go
-				if err != nil {
-					return nil, err
+				n := 1 + len(info.Descriptor.Schema.Columns) + addedColumns(changes)
+				pg := fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: fluss.ColumnTypeKey(n), Value: binder.DomainPGType(dom.OID, array)}
+				if array {
+					if pg, err = s.domainColumnAdd(ctx, info, dom, array, n); err != nil { // domains.go
+						return nil, err
+					}
+				} else {
+					filled = dom
 				}
 				changes = append(changes, added, pg)
 			} else {
 				changes = append(changes, added)
 			}
-			extra, err := notNulls.addColumn(ctx, changes, a) // altercolumn.go
+			extra, err := notNulls.addColumn(ctx, changes, a, filled) // altercolumn.go
 			if err != nil {
 				return nil, err
 			}

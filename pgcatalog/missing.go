@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // withMissing sets pg_attribute's atthasmissing and attmissingval of a
@@ -11,10 +12,30 @@ import (
 // the value as a one-element array's text, as PostgreSQL shows it ({5},
 // {"a b"}).
 func withMissing(r row, m fluss.ColumnMeta) row {
-	if m.Missing != "" {
+	if m.Missing != "" && !rewritesFor(m) {
 		r["atthasmissing"], r["attmissingval"] = true, "{"+arrayElement(m.MissingText)+"}"
 	}
 	return r
+}
+
+// rewritesFor reports whether the column is of a domain with constraints
+// (a CHECK or NOT NULL, its own or underneath): PostgreSQL rewrites the
+// table to add such a column, checking each row's value, so it keeps no
+// missing value for it (sqlgate keeps one all the same).
+func rewritesFor(m fluss.ColumnMeta) bool {
+	oid, array, ok := fluss.ParseOIDPGType("domain", m.PGType)
+	if !ok || array {
+		return false
+	}
+	for d := types.DomainOf(oid); d != nil; d = types.DomainOf(d.Parent) {
+		if d.NotNull || len(d.Checks) > 0 {
+			return true
+		}
+		if d.Parent == 0 {
+			break
+		}
+	}
+	return false
 }
 
 // arrayElement is s as an element of an array's text: quoted (with \ before

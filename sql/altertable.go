@@ -4,9 +4,10 @@ import "github.com/sqlgate/sqlgate/sqlerr"
 
 // ALTER TABLE as Fluss 0.9.1 allows it (its coordinator's SchemaUpdate
 // adds nullable columns at the end, and nothing else; table properties
-// change through AlterTable's config changes): ADD COLUMN, SET / RESET
-// (properties) and ALTER COLUMN SET / DROP DEFAULT (sqlgate's metadata,
-// kept in the table's custom properties) are parsed into actions, every other action into an
+// change through AlterTable's config changes): ADD COLUMN (with DEFAULT and
+// NOT NULL), SET / RESET (properties) and ALTER COLUMN SET / DROP DEFAULT
+// and SET / DROP NOT NULL (sqlgate's metadata, kept in the table's custom
+// properties) are parsed into actions, every other action into an
 // AlterUnsupported action naming the Fluss limit and what to do instead,
 // which the engine reports once it knows the table exists (42P01 first, as
 // PostgreSQL does).

@@ -169,7 +169,7 @@ func (c *checkActions) checkStored(ctx context.Context) error {
 // validateChecks scans the committed rows of stored's table and fails
 // with PostgreSQL's 23514 at the first row (in the store's order) for
 // which one of checks, bound over work's columns (stored's and those the
-// statement adds, NULL in every stored row), is false (NULL passes),
+// statement adds, each stored row reading their missing values), is false (NULL passes),
 // naming the first such constraint.
 func (s *session) validateChecks(ctx context.Context, stored, work fluss.TableInfo, checks []boundCheck) error {
 	exprs := make([]binder.Expr, len(checks))
@@ -182,11 +182,17 @@ func (s *session) validateChecks(ctx context.Context, stored, work fluss.TableIn
 	}
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
 	failing := -1
+	// the added columns' values in the stored rows
+	missing := fluss.MissingOf(work.Descriptor)
 	_, err = s.anyBatch(ctx, stored.Path, nil, func(b arrow.RecordBatch) (bool, error) { // domains.go
 		if b.NumCols() < int64(len(work.Descriptor.Schema.Columns)) {
 			b.Retain() // (WidenRecord takes a reference; anyBatch releases its own)
-			b = fluss.WidenRecord(b, work.ArrowSchema())
-			defer b.Release()
+			wide, err := missing.WidenRecord(b, work.ArrowSchema())
+			if err != nil {
+				return false, err
+			}
+			defer wide.Release()
+			b = wide
 		}
 		k, err := firstFalse(ec, lowered, b)
 		failing = k

@@ -10,11 +10,14 @@ import (
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // alterTable runs ALTER TABLE as Fluss 0.9.1 allows it: ADD COLUMN of a
 // nullable column at the end (of a domain too: domains.go) (a new schema id; rows written before read
-// NULL in it), SET / RESET of properties, ALTER COLUMN SET / DROP DEFAULT
+// NULL in it, or its DEFAULT's value, and a NOT NULL is sqlgate's:
+// altercolumn.go), SET / RESET of properties, ALTER COLUMN SET / DROP DEFAULT,
+// SET / DROP NOT NULL (altercolumn.go)
 // and CHECK constraints (sqlgate's metadata; altercheck.go); every other
 // action fails with
 // 0A000 naming the Fluss limit and what to do instead. The actions apply
@@ -32,8 +35,9 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	}
 	var changes []fluss.TableChange
 	var notices []*sqlerr.Error
-	var partitions []sql.AlterAction  // ADD / DROP PARTITION (partitions.go)
-	checks := s.newCheckActions(info) // altercheck.go
+	var partitions []sql.AlterAction      // ADD / DROP PARTITION (partitions.go)
+	checks := s.newCheckActions(info)     // altercheck.go
+	notNulls := s.newNotNullActions(info) // altercolumn.go
 	for _, a := range inPasses(d.Actions) {
 		if a.Kind == sql.AlterAddCheck || a.Kind == sql.AlterDropConstraint || a.Kind == sql.AlterValidateConstraint {
 			// the table as the statement's earlier actions leave it
@@ -72,14 +76,8 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 			}
 			return nil, e
 		case sql.AlterAddColumn:
-			switch a.Constraint {
+			switch a.Constraint { // (DEFAULT and NOT NULL: altercolumn.go)
 			case "":
-			case "NOT NULL":
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot add NOT NULL column \"%s\": Fluss 0.9.1 adds nullable columns only (the rows already stored have no value for it)", a.Column).
-					WithHint("Add the column without NOT NULL, or create a new table and copy the rows: CREATE TABLE new AS SELECT ... FROM t.")
-			case "DEFAULT":
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... ADD COLUMN ... DEFAULT is not supported: Fluss 0.9.1 cannot fill the rows already stored").
-					WithHint("Add the column without a default (it reads NULL in the existing rows), or create a new table: CREATE TABLE new AS SELECT *, value AS c FROM t.")
 			default:
 				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... ADD COLUMN ... %s is not supported: Fluss 0.9.1 adds plain nullable columns only", a.Constraint).
 					WithHint("Declare the constraint in CREATE TABLE: create a new table and copy the rows (CREATE TABLE new (...); INSERT INTO new SELECT ... FROM t).")
@@ -106,15 +104,36 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				return nil, err
 			}
 			added := fluss.TableChange{Kind: fluss.ChangeAddColumn, Column: fluss.Column{Name: a.Column, Type: t.Nullable()}}
+			var filled *types.Domain // a domain whose default or constraints the stored rows meet (altercolumn.go)
 			if dom, array := binder.DomainOfTypeName(a.Type, engineTypes{s.eng}); dom != nil {
-				pg, err := s.domainColumnAdd(ctx, info, dom, array, 1+len(info.Descriptor.Schema.Columns)+addedColumns(changes)) // domains.go
-				if err != nil {
-					return nil, err
+				n := 1 + len(info.Descriptor.Schema.Columns) + addedColumns(changes)
+				pg := fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: fluss.ColumnTypeKey(n), Value: binder.DomainPGType(dom.OID, array)}
+				if array {
+					if pg, err = s.domainColumnAdd(ctx, info, dom, array, n); err != nil { // domains.go
+						return nil, err
+					}
+				} else {
+					filled = dom
 				}
 				changes = append(changes, added, pg)
-				continue
+			} else {
+				changes = append(changes, added)
 			}
-			changes = append(changes, added)
+			extra, err := notNulls.addColumn(ctx, changes, a, filled) // altercolumn.go
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, extra...)
+		case sql.AlterSetNotNull, sql.AlterDropNotNull:
+			set := notNulls.setNotNull
+			if a.Kind == sql.AlterDropNotNull {
+				set = notNulls.dropNotNull
+			}
+			cs, err := set(changes, a) // altercolumn.go
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, cs...)
 		case sql.AlterSetDefault, sql.AlterDropDefault:
 			change, err := s.alterColumnDefault(ctx, info, a)
 			if err != nil {
@@ -136,6 +155,9 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				changes = append(changes, fluss.TableChange{Kind: fluss.ChangeResetProperty, Key: k})
 			}
 		}
+	}
+	if err := notNulls.checkStored(ctx, changes); err != nil {
+		return nil, err
 	}
 	if err := checks.checkStored(ctx); err != nil {
 		return nil, err
@@ -190,8 +212,8 @@ func addedColumns(changes []fluss.TableChange) int {
 
 // inPasses orders a statement's actions as PostgreSQL's ALTER TABLE runs
 // them, pass by pass, keeping the written order within a pass: drops (DROP
-// DEFAULT, DROP CONSTRAINT) first, then added columns, added constraints,
-// defaults set, and the rest (AlterTablePass in tablecmds.c). So SET
+// DEFAULT, DROP CONSTRAINT, DROP NOT NULL) first, then added columns, added
+// constraints, SET NOT NULL, defaults set, and the rest (AlterTablePass in tablecmds.c). So SET
 // DEFAULT 7, DROP DEFAULT of one column leaves the default 7, and DROP
 // CONSTRAINT k, ADD CONSTRAINT k replaces k whichever is written first. A
 // refused action comes first: nothing else is looked at.
@@ -200,12 +222,14 @@ func inPasses(actions []sql.AlterAction) []sql.AlterAction {
 		switch a.Kind {
 		case sql.AlterUnsupported:
 			return -1
-		case sql.AlterDropDefault, sql.AlterDropConstraint:
+		case sql.AlterDropDefault, sql.AlterDropConstraint, sql.AlterDropNotNull:
 			return 0
 		case sql.AlterAddColumn:
 			return 4
 		case sql.AlterAddCheck:
 			return 5
+		case sql.AlterSetNotNull:
+			return 6
 		case sql.AlterSetDefault:
 			return 9
 		}

@@ -71,7 +71,9 @@
 // binder's SchemaResolver), ALTER TABLE onto fluss.TableAlterer
 // (altertable.go; its SET / DROP DEFAULT and ADD / VALIDATE / DROP
 // CONSTRAINT ... CHECK change sqlgate's metadata, altercheck.go checking
-// the stored rows against an added constraint), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
+// the stored rows against an added constraint; altercolumn.go ADD COLUMN's
+// DEFAULT, which gives the stored rows its value, and NOT NULL, and ALTER
+// COLUMN SET / DROP NOT NULL), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
 // the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
 // cursors (DECLARE, FETCH, MOVE, CLOSE and pg_cursors: cursors.go, whose
 // comment says how they stream and end with transactions; BINARY and $n

@@ -844,9 +844,10 @@ func dependentLines(ds map[uint32]meta.Domain, cols []domainColumn, oid uint32, 
 // COLUMN adds as column n (1-based), after checking the rows already
 // stored as PostgreSQL checks them: it fills each with the domain's
 // default, NULL when it has none, and checks the domain's constraints.
-// A Fluss table reads NULL in a column added after its rows were
-// written, so a domain with a default cannot be added to a table with
-// rows (0A000), and NULL fails a NOT NULL domain as in PostgreSQL
+// It serves arrays of a domain (a domain column's own default is the
+// stored rows' missing value: altercolumn.go): such a column reads NULL in
+// the rows written before it, so a domain with a default cannot be added
+// to a table with rows (0A000), and NULL fails a NOT NULL domain as in PostgreSQL
 // (23502). An empty table takes any domain: PostgreSQL checks no row.
 func (s *session) domainColumnAdd(ctx context.Context, info fluss.TableInfo, d *types.Domain, array bool, n int) (fluss.TableChange, error) {
 	pg := fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: fluss.ColumnTypeKey(n), Value: binder.DomainPGType(d.OID, array)}

@@ -89,6 +89,9 @@ func ApplyTableChanges(info TableInfo, changes []TableChange) (TableDescriptor, 
 				return d, false, err
 			}
 			setProperty(&d, c)
+			if c.Kind == ChangeResetProperty {
+				resetNotNull(&d, c.Key) // missing.go
+			}
 		case ChangeAddColumn:
 			for _, col := range d.Schema.Columns {
 				if col.Name == c.Column.Name {

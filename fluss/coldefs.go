@@ -1,6 +1,7 @@
 package fluss
 
 import (
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -31,6 +32,9 @@ import (
 //	sqlgate.column.N.identity  "a" (GENERATED ALWAYS) or "d" (BY DEFAULT, SERIAL)
 //	sqlgate.column.N.sequence  the sequence an identity or SERIAL column draws from
 //	sqlgate.column.N.generated a stored generated column's expression, PostgreSQL text
+//	sqlgate.column.N.missing   the value rows written before ADD COLUMN read (hex of its compacted encoding)
+//	sqlgate.column.N.missingtext that value as PostgreSQL text (pg_attribute.attmissingval)
+//	sqlgate.column.N.notnull   "t": NOT NULL set by ALTER TABLE, enforced by sqlgate (missing.go)
 //	sqlgate.check.K.name       a CHECK constraint's name
 //	sqlgate.check.K.expr       its expression, PostgreSQL text
 //	sqlgate.check.K.notvalid   "t" for a constraint added NOT VALID
@@ -60,6 +64,14 @@ type ColumnMeta struct {
 	// Generated is a stored generated column's expression (GENERATED
 	// ALWAYS AS (expr) STORED) as PostgreSQL text; "" for other columns.
 	Generated string
+	// Missing is the value the rows written before the column was added
+	// read (PostgreSQL's attmissingval), in the compacted encoding of the
+	// column's type; "" when they read NULL. MissingText is its text.
+	Missing, MissingText string
+	// NotNull is a NOT NULL that ALTER TABLE set (ADD COLUMN ... NOT NULL,
+	// ALTER COLUMN SET NOT NULL): Fluss's column stays nullable, sqlgate
+	// enforces it (missing.go).
+	NotNull bool
 }
 
 // IsZero reports whether m holds nothing.
@@ -124,6 +136,14 @@ func MetaOf(d TableDescriptor) TableMeta {
 				c.Sequence = v
 			case "generated":
 				c.Generated = v
+			case "missing":
+				if b, err := hex.DecodeString(v); err == nil && len(b) > 0 {
+					c.Missing = string(b)
+				}
+			case "missingtext":
+				c.MissingText = v
+			case "notnull":
+				c.NotNull = v == "t"
 			}
 		case strings.HasPrefix(k, metaCheckPrefix):
 			n, field, ok := metaKey(k[len(metaCheckPrefix):])
@@ -209,6 +229,13 @@ func SetTableMeta(d *TableDescriptor, m TableMeta) {
 		if c.Generated != "" {
 			props[key("generated")] = c.Generated
 		}
+		if c.Missing != "" {
+			props[key("missing")] = hex.EncodeToString([]byte(c.Missing))
+			props[key("missingtext")] = c.MissingText
+		}
+		if c.NotNull {
+			props[key("notnull")] = "t"
+		}
 	}
 	for i, c := range m.Checks {
 		name, expr, notValid := CheckKeys(i + 1)
@@ -263,6 +290,7 @@ func recordVariants(d *TableDescriptor, cols []Column) {
 // (recordVariants) that variant again, as a table read back shows them.
 func applyVariants(d *TableDescriptor) {
 	m := MetaOf(*d)
+	applyNotNull(d, m) // missing.go
 	for i, c := range m.Columns {
 		if oid, array, ok := parseEnumPGType(c.PGType); ok {
 			t := &d.Schema.Columns[i].Type

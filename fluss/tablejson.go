@@ -208,10 +208,11 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	}
 	tj.Properties = props
 	highest := -1
-	for _, c := range d.Schema.Columns {
+	meta := MetaOf(d)
+	for i, c := range d.Schema.Columns {
 		highest++
 		id := highest
-		dt, err := typeToJSON(c.Type, &highest, limits)
+		dt, err := typeToJSON(flussNullability(c.Type, meta, i), &highest, limits) // missing.go
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}

@@ -90,6 +90,8 @@
 //     (coldefs.go) come from the store's sequences and the tables'
 //     metadata (fluss.TableMeta); pg_depend has no rows for them, and a
 //     CHECK's definition is shown as written (PostgreSQL re-prints it).
+//     A column ADD COLUMN ... DEFAULT gave a missing value shows it in
+//     pg_attribute's atthasmissing / attmissingval (missing.go).
 //   - Views (views.go) show their definition as written, not re-printed;
 //     they are not updatable, and pg_rewrite / pg_depend have no rows.
 package pgcatalog

@@ -1,10 +1,13 @@
 package sql
 
+import "github.com/sqlgate/sqlgate/sqlerr"
+
 // ALTER TABLE as Fluss 0.9.1 allows it (its coordinator's SchemaUpdate
 // adds nullable columns at the end, and nothing else; table properties
-// change through AlterTable's config changes): ADD COLUMN, SET / RESET
-// (properties) and ALTER COLUMN SET / DROP DEFAULT (sqlgate's metadata,
-// kept in the table's custom properties) are parsed into actions, every other action into an
+// change through AlterTable's config changes): ADD COLUMN (with DEFAULT and
+// NOT NULL), SET / RESET (properties) and ALTER COLUMN SET / DROP DEFAULT
+// and SET / DROP NOT NULL (sqlgate's metadata, kept in the table's custom
+// properties) are parsed into actions, every other action into an
 // AlterUnsupported action naming the Fluss limit and what to do instead,
 // which the engine reports once it knows the table exists (42P01 first, as
 // PostgreSQL does).
@@ -24,6 +27,7 @@ func (p *ddlParser) alterTable(st *Statement) error {
 		return err
 	}
 	d.Table = n
+	p.table = n.Name
 	p.punct("*")
 	if p.pos >= len(p.toks) {
 		return p.err()
@@ -173,8 +177,12 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		case p.word(0) == "TYPE" || p.word(0) == "SET" && p.word(1) == "DATA":
 			return p.unsupported("ALTER TABLE ... ALTER COLUMN TYPE is not supported: Fluss 0.9.1 cannot change a column's type",
 				"Copy the rows into a new table with the column cast: CREATE TABLE new AS SELECT ..., CAST(c AS newtype) AS c FROM t; then DROP TABLE t.")
-		case p.word(1) == "NOT" && p.word(2) == "NULL":
-			return p.unsupported("ALTER TABLE ... ALTER COLUMN ... NOT NULL is not supported: Fluss 0.9.1 cannot change a column's nullability", insteadCopy)
+		case p.word(0) == "SET" && p.word(1) == "NOT" && p.word(2) == "NULL":
+			p.pos += 3
+			return AlterAction{Kind: AlterSetNotNull, Column: column}, nil
+		case p.word(0) == "DROP" && p.word(1) == "NOT" && p.word(2) == "NULL":
+			p.pos += 3
+			return AlterAction{Kind: AlterDropNotNull, Column: column}, nil
 		case p.word(0) == "DROP" && p.word(1) == "EXPRESSION":
 			// a generated column's expression lives in the table's
 			// metadata, which ALTER TABLE does not rewrite
@@ -249,9 +257,10 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 	return p.unsupported("ALTER TABLE ... "+p.word(0)+" is not supported: Fluss 0.9.1 can add nullable columns at the end and change table properties", insteadCopy)
 }
 
-// addColumn: [IF NOT EXISTS] name type [NULL]; any other constraint is
-// kept in Constraint (the engine refuses it: Fluss adds nullable columns
-// without defaults only).
+// addColumn: [IF NOT EXISTS] name type [NULL | NOT NULL | DEFAULT expr |
+// CONSTRAINT name] ...; any other constraint is kept in Constraint (the
+// engine refuses it: Fluss adds nullable columns, and a default or NOT
+// NULL is sqlgate's metadata).
 func (p *ddlParser) addColumn() (AlterAction, error) {
 	a := AlterAction{Kind: AlterAddColumn}
 	a.IfNotExists = p.accept("IF", "NOT", "EXISTS")
@@ -273,8 +282,33 @@ func (p *ddlParser) addColumn() (AlterAction, error) {
 		return a, err
 	}
 	a.Type = tn
+	null := false
 	for p.pos < len(p.toks) && !p.toks[p.pos].isPunct(p.src, ",") {
-		if p.accept("NULL") {
+		switch {
+		case p.word(0) == "NULL":
+			if a.NotNull {
+				return a, p.columnConflict("conflicting NULL/NOT NULL declarations", a.Column)
+			}
+			null = true
+			p.pos++
+			continue
+		case p.word(0) == "NOT" && p.word(1) == "NULL":
+			if null {
+				return a, p.columnConflict("conflicting NULL/NOT NULL declarations", a.Column)
+			}
+			a.NotNull = true
+			p.pos += 2
+			continue
+		case p.word(0) == "DEFAULT":
+			if a.DefaultPos != 0 {
+				return a, p.columnConflict("multiple default values specified", a.Column)
+			}
+			if err := p.columnDefault(&a); err != nil {
+				return a, err
+			}
+			continue
+		case p.word(0) == "CONSTRAINT" && p.pos+2 < len(p.toks) && (p.word(2) == "NOT" || p.word(2) == "NULL" || p.word(2) == "DEFAULT"):
+			p.pos += 2 // a constraint's name: NOT NULL and DEFAULT keep none
 			continue
 		}
 		if a.Constraint == "" {
@@ -287,3 +321,49 @@ func (p *ddlParser) addColumn() (AlterAction, error) {
 	}
 	return a, nil
 }
+
+// columnConflict is PostgreSQL's 42601 for a column's declarations that
+// contradict each other (NULL and NOT NULL, two DEFAULTs), at the second.
+func (p *ddlParser) columnConflict(what, column string) error {
+	return sqlerr.New(sqlerr.SyntaxError, "%s for column \"%s\" of table \"%s\"", what, column, p.table).
+		WithPosition(charPos(p.src, p.toks[p.pos].start))
+}
+
+// columnDefault parses ADD COLUMN's DEFAULT expr into a.Default (its text)
+// and a.DefaultPos: the expression (PostgreSQL's b_expr, which has no
+// NOT, IS NULL or COLLATE at its top) runs to the action's end or the
+// column's next constraint.
+func (p *ddlParser) columnDefault(a *AlterAction) error {
+	p.pos++
+	start := p.pos
+	depth := 0
+	for p.pos < len(p.toks) {
+		t := p.toks[p.pos]
+		switch {
+		case t.isPunct(p.src, "("), t.isPunct(p.src, "["):
+			depth++
+		case t.isPunct(p.src, ")"), t.isPunct(p.src, "]"):
+			depth--
+		case depth == 0 && t.isPunct(p.src, ","):
+			goto end
+		case depth == 0 && p.pos > start && endsDefault[t.word(p.src)]:
+			goto end
+		}
+		p.pos++
+	}
+end:
+	if p.pos == start {
+		return p.err()
+	}
+	if err := exprSyntaxIn(p.src, p.toks, start, p.pos); err != nil {
+		return err
+	}
+	a.Default = p.src[p.toks[start].start:p.toks[p.pos-1].end]
+	a.DefaultPos = charPos(p.src, p.toks[start].start)
+	return nil
+}
+
+// endsDefault are the words that start a column's next constraint after
+// a DEFAULT expression.
+var endsDefault = map[string]bool{"NOT": true, "NULL": true, "CONSTRAINT": true, "CHECK": true, "PRIMARY": true,
+	"UNIQUE": true, "REFERENCES": true, "GENERATED": true, "COLLATE": true, "DEFAULT": true}

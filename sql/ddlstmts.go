@@ -113,6 +113,10 @@ const (
 	AlterDropConstraint
 	// AlterValidateConstraint: VALIDATE CONSTRAINT Constraint.
 	AlterValidateConstraint
+	// AlterSetNotNull, AlterDropNotNull: ALTER [COLUMN] Column SET / DROP
+	// NOT NULL.
+	AlterSetNotNull
+	AlterDropNotNull
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -139,10 +143,16 @@ type AlterAction struct {
 	// NotValid is AlterAddCheck's NOT VALID: rows already stored are not
 	// checked (until VALIDATE CONSTRAINT).
 	NotValid bool
+	// NotNull is AlterAddColumn's NOT NULL (its DEFAULT is in Default and
+	// DefaultPos).
+	NotNull bool
 }
 
 // ddlParser parses the statements of this file over a sessionParser.
-type ddlParser struct{ sessionParser }
+type ddlParser struct {
+	sessionParser
+	table string // ALTER TABLE's table, which some of its errors name
+}
 
 // notSupported is the 0A000 of a statement Fluss's model cannot express,
 // at the current token.
@@ -166,7 +176,7 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 	if ok, err := parseSubscribe(src, toks, st); ok { // subscribe.go
 		return true, err
 	}
-	p := &ddlParser{sessionParser{src: src, toks: toks}}
+	p := &ddlParser{sessionParser: sessionParser{src: src, toks: toks}}
 	switch p.word(0) {
 	case "CREATE":
 		k := 1

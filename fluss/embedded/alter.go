@@ -14,8 +14,9 @@ import (
 // ALTER TABLE (fluss.TableAlterer). A table's schema changes as Fluss
 // 0.9.1's does: ADD COLUMN appends a nullable column under a new schema id
 // (the old rows and log batches stay as written, under their schema id,
-// and read NULL in the columns added since: storedRow widens a stored
-// value, logScan widens an old batch), and properties and comments change
+// and read the columns added since as their missing values, NULL unless
+// ADD COLUMN gave a default (fluss/missing.go): storedRow widens a stored
+// value, logScan and the changelog widen an old batch), and properties and comments change
 // the descriptor only. The catalog file, replaced atomically, is the one
 // place the change is recorded, so a crash leaves the table as it was or
 // as altered; its schema_column_counts say how many columns each schema
@@ -159,6 +160,7 @@ func (t *tableState) replaced(info fluss.TableInfo, counts []int) *tableState {
 // one schema) and builds the decoders of the older schemas' log batches.
 func (t *tableState) setSchemas(counts []int) {
 	t.schemaCols, t.oldDecoders = counts, nil
+	t.missing = fluss.MissingOf(t.info.Descriptor)
 	for i, n := range counts {
 		id := int16(i + 1)
 		if id == t.info.SchemaID || n <= 0 || n >= len(t.colTypes) {
@@ -184,9 +186,21 @@ func (t *tableState) columnsOf(id int16) int {
 }
 
 // widenRecord returns rec (the columns of an older schema) with the columns
-// added since as NULLs, under the table's schema; rec is released.
-func (t *tableState) widenRecord(rec arrow.RecordBatch) arrow.RecordBatch {
-	return fluss.WidenRecord(rec, t.schema)
+// added since, under the table's schema: their missing values (NULL
+// unless ADD COLUMN gave a default); rec is released.
+func (t *tableState) widenRecord(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	out, err := t.missing.WidenRecord(rec, t.schema)
+	if err != nil {
+		return nil, corrupt("%s: %v", t.info.Path, err)
+	}
+	return out, nil
+}
+
+// widenRow is the compacted row of the table's schema made from row, a
+// row of an older schema of n columns: the columns added since read their
+// missing values.
+func (t *tableState) widenRow(row []byte, n int) ([]byte, error) {
+	return t.missing.WidenRow(nil, row, n, len(t.colTypes))
 }
 
 // batchReaders are the decoders a log read keeps: one of the table's

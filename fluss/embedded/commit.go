@@ -1528,7 +1528,7 @@ func (t *tableState) storedRow(v []byte) ([]byte, error) {
 		if n < 0 {
 			return nil, errOldSchema(t, id)
 		}
-		return format.WidenRow(nil, row, n, len(t.colTypes))
+		return t.widenRow(row, n)
 	}
 	return row, nil
 }

@@ -224,8 +224,10 @@
 // Databases (schemas) are listed in the catalog file. ALTER TABLE
 // (alter.go) replaces a table's catalog entry atomically; ADD COLUMN gives
 // it a new schema id and records each schema id's column count, and the
-// rows and log batches of older schema ids are widened with NULLs when
-// read (storedRow, logScan), never rewritten. RENAME TO (rename.go)
+// rows and log batches of older schema ids are widened when read
+// (storedRow, logScan, the changelog's follower), never rewritten: the
+// columns added since read their missing values (fluss/missing.go), NULL
+// unless ADD COLUMN gave a default. RENAME TO (rename.go)
 // changes the entry's name alone: files and state are keyed by table id.
 // Sequences are kept in sequences.json (sequences.go), a second file: a
 // table's sequences (SERIAL, identity, OWNED BY) follow the catalog, and

@@ -338,7 +338,9 @@ func (f *follower) decode(r *logReader, b int, h format.BatchHeader) (arrow.Reco
 		return nil, err
 	}
 	if oldDec != nil {
-		batch.Record = t.widenRecord(batch.Record)
+		if batch.Record, err = t.widenRecord(batch.Record); err != nil {
+			return nil, err
+		}
 	}
 	rec := fluss.ChangelogRecord(batch)
 	batch.Record.Release()

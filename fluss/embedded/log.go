@@ -72,6 +72,9 @@ type tableState struct {
 	// oldDecoders decode the log batches of the older schemas.
 	schemaCols  []int
 	oldDecoders map[int16]*format.BatchDecoder
+	// missing is what rows of the older schemas read in the columns added
+	// since (nil: NULL in each; fluss/missing.go).
+	missing *fluss.Missing
 
 	ndv ndvState // per-column distinct-count sketches (ndv.go)
 

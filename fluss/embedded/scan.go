@@ -358,7 +358,9 @@ func (s *logScan) readOne() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		if oldDec != nil {
-			batch.Record = s.t.widenRecord(batch.Record)
+			if batch.Record, err = s.t.widenRecord(batch.Record); err != nil {
+				return nil, err
+			}
 		}
 		s.off += size
 		src := batch.Record

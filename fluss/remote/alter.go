@@ -21,7 +21,8 @@ import (
 // drop, modify and rename); comments cannot change there, so COMMENT ON
 // sets custom properties of sqlgate's (comments.go). The coordinator
 // registers the new schema under the next schema id; rows written before
-// read NULL in the added columns (schemaColumns, WidenRow / WidenRecord).
+// read the added columns' missing values, NULL unless ADD COLUMN gave a
+// default (schemaColumns, fluss.Missing's WidenRow / WidenRecord).
 
 const apiAlterTable int16 = 1044
 
@@ -203,8 +204,10 @@ func (d *logDecoders) decodeBatch(raw []byte, h format.BatchHeader) (format.Batc
 	if err != nil {
 		return format.Batch{}, sqlerr.Wrap(err, sqlerr.DataCorrupted, "log batch of %s: %v", t.info.Path, err)
 	}
-	if dec != d.dec { // written before an ADD COLUMN: the added columns are NULL
-		bt.Record = fluss.WidenRecord(bt.Record, t.info.ArrowSchema())
+	if dec != d.dec { // written before an ADD COLUMN: the added columns read their missing values
+		if bt.Record, err = t.missing.WidenRecord(bt.Record, t.info.ArrowSchema()); err != nil {
+			return format.Batch{}, sqlerr.Wrap(err, sqlerr.DataCorrupted, "log batch of %s: %v", t.info.Path, err)
+		}
 	}
 	return bt, nil
 }

@@ -108,7 +108,8 @@
 // AlterTable (alter.go) sends Fluss 0.9.1's config changes and added
 // columns. A table's older schemas' column counts are read once
 // (GetTableSchema) and cached: rows and batches written under them are
-// widened with NULLs for the columns added since.
+// widened with the missing values of the columns added since
+// (fluss/missing.go; NULL unless ADD COLUMN gave a default).
 //
 // # Bytes
 //

@@ -252,11 +252,15 @@ type table struct {
 	// oldCols are the column counts of the table's older schemas: rows
 	// written under one read NULL in the columns added since.
 	oldCols map[int16]int
+	// missing is what those rows read in the added columns (nil: NULL in
+	// each; fluss/missing.go).
+	missing *fluss.Missing
 }
 
 func newTable(s *Store, info fluss.TableInfo) (*table, error) {
 	t := &table{s: s, info: info, tab: Table{Path: s.onCluster(info.Path), ID: info.TableID}, nb: info.Descriptor.BucketCount}
 	t.codec, t.codecErr = format.ParseCompression(info.Descriptor.Properties[format.CompressionProperty])
+	t.missing = fluss.MissingOf(info.Descriptor)
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.ts = append(t.ts, c.Type)
 	}
@@ -605,7 +609,7 @@ func (d *rowDecoder) addRow(schemaID int16, row []byte) error {
 			return sqlerr.New(sqlerr.DataCorrupted, "a row of %s has schema %d, which the table (at schema %d) does not have",
 				d.t.info.Path, schemaID, d.t.info.SchemaID)
 		}
-		wide, err := format.WidenRow(nil, row, n, len(d.t.ts))
+		wide, err := d.t.missing.WidenRow(nil, row, n, len(d.t.ts))
 		if err != nil {
 			return sqlerr.Wrap(err, sqlerr.DataCorrupted, "row of %s: %v", d.t.info.Path, err)
 		}

@@ -1,0 +1,55 @@
+package sql
+
+import (
+	"testing"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// TestAlterColumnActions: ADD COLUMN's DEFAULT (its text ends where the
+// column's next constraint or action begins) and NOT NULL, ALTER COLUMN
+// SET / DROP NOT NULL, and PostgreSQL's 42601 for contradicting
+// declarations, at the second.
+func TestAlterColumnActions(t *testing.T) {
+	for _, c := range []struct {
+		q          string
+		kind       AlterKind
+		def        string
+		notNull    bool
+		constraint string
+	}{
+		{"ALTER TABLE t ADD COLUMN c int DEFAULT 0 NOT NULL", AlterAddColumn, "0", true, ""},
+		{"ALTER TABLE t ADD c int NOT NULL DEFAULT 0", AlterAddColumn, "0", true, ""},
+		{"ALTER TABLE t ADD COLUMN c text DEFAULT 'a,b' || 'c', ADD COLUMN d int", AlterAddColumn, "'a,b' || 'c'", false, ""},
+		{"ALTER TABLE t ADD COLUMN c int DEFAULT NULL", AlterAddColumn, "NULL", false, ""},
+		{"ALTER TABLE t ADD COLUMN c int DEFAULT (1 + 2) NULL", AlterAddColumn, "(1 + 2)", false, ""},
+		{"ALTER TABLE t ADD COLUMN c int[] DEFAULT ARRAY[1, 2] CONSTRAINT nn NOT NULL", AlterAddColumn, "ARRAY[1, 2]", true, ""},
+		{"ALTER TABLE t ADD COLUMN c int DEFAULT 1 CHECK (c > 0)", AlterAddColumn, "1", false, "CHECK"},
+		{"ALTER TABLE t ALTER COLUMN c SET NOT NULL", AlterSetNotNull, "", false, ""},
+		{"ALTER TABLE t ALTER c DROP NOT NULL", AlterDropNotNull, "", false, ""},
+	} {
+		sts, err := NewParser().Parse(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		a := sts[0].DDL.Actions[0]
+		if a.Kind != c.kind || a.Default != c.def || a.NotNull != c.notNull || a.Constraint != c.constraint || a.Column != "c" {
+			t.Errorf("%s: %+v", c.q, a)
+		}
+	}
+	for _, c := range []struct {
+		q   string
+		msg string
+		pos int
+	}{
+		{"ALTER TABLE t ADD COLUMN c int NULL NOT NULL", `conflicting NULL/NOT NULL declarations for column "c" of table "t"`, 37},
+		{"ALTER TABLE t ADD COLUMN c int NOT NULL NULL", `conflicting NULL/NOT NULL declarations for column "c" of table "t"`, 41},
+		{"ALTER TABLE t ADD COLUMN c int DEFAULT 1 DEFAULT 2", `multiple default values specified for column "c" of table "t"`, 42},
+	} {
+		_, err := NewParser().Parse(c.q)
+		e := sqlerr.As(err)
+		if e == nil || e.Code != sqlerr.SyntaxError || e.Message != c.msg || e.Position != c.pos {
+			t.Errorf("%s: %+v, want %q at %d", c.q, e, c.msg, c.pos)
+		}
+	}
+}

@@ -114,6 +114,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
 		r["relchecks"] = len(fluss.MetaOf(t.Descriptor).Checks)
+		r["relhastriggers"] = hasFKeys(t, s.tables) // fkeys.go
 		r["relowner"] = c.roleOID(c.storedTableOwner(t))
 		if c.opts.Roles != nil {
 			if acl := c.opts.Roles.TableACL(t.TableID); acl != nil {
@@ -330,6 +331,7 @@ func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) 
 		})
 	}
 	rows = append(rows, c.domainConstraintRows()...) // domains.go
+	rows = append(rows, fkeyRows(s)...) // fkeys.go
 	return append(rows, c.checkConstraintRows(s)...), nil
 }
 

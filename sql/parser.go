@@ -173,6 +173,9 @@ type Statement struct {
 	// clauses (by column), taken out of the text TiDB parses (coldefs.go).
 	ColumnDefaults map[string]ColumnDefault
 	Checks         []CheckClause
+	// ForeignKeys are CREATE TABLE's REFERENCES and FOREIGN KEY
+	// constraints (foreignkey.go).
+	ForeignKeys []ForeignKeyClause
 	Identity       map[string]*IdentityClause
 	// Generated are CREATE TABLE's GENERATED ALWAYS AS (expr) STORED
 	// clauses, by column (coldefs.go).

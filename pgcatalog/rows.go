@@ -331,7 +331,7 @@ func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) 
 		})
 	}
 	rows = append(rows, c.domainConstraintRows()...) // domains.go
-	rows = append(rows, fkeyRows(s)...) // fkeys.go
+	rows = append(rows, fkeyRows(s)...)              // fkeys.go
 	return append(rows, c.checkConstraintRows(s)...), nil
 }
 

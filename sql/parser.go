@@ -176,7 +176,7 @@ type Statement struct {
 	// ForeignKeys are CREATE TABLE's REFERENCES and FOREIGN KEY
 	// constraints (foreignkey.go).
 	ForeignKeys []ForeignKeyClause
-	Identity       map[string]*IdentityClause
+	Identity    map[string]*IdentityClause
 	// Generated are CREATE TABLE's GENERATED ALWAYS AS (expr) STORED
 	// clauses, by column (coldefs.go).
 	Generated   map[string]*GeneratedClause

@@ -30,6 +30,10 @@ type session struct {
 	// checks caches the CHECK constraints of the tables the session
 	// writes (coldefs.go cachedChecks).
 	checks map[int64]checksEntry
+	// fkq and fkIdx are the foreign keys' queued events and the index of
+	// the store's foreign keys (fk.go).
+	fkq   fkQueue
+	fkIdx *fkIndex
 	// Settings every statement or write reads, parsed once per value:
 	// the backend setting (backend.go) and the lock timeouts
 	// (rowlocks.go startLocking).
@@ -322,6 +326,12 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 		}
 	}()
 	res, err = s.runBound(ctx, ps, st, backend)
+	if err == nil {
+		err = s.fkEndStatement(ctx) // fk.go
+	}
+	if err != nil {
+		s.fkDropStatement()
+	}
 	return res, err
 }
 

@@ -20,7 +20,8 @@ type DDLStmt struct {
 	Authorization string
 	IfExists      bool
 	IfNotExists   bool
-	// Cascade is DROP SCHEMA ... CASCADE (RESTRICT is the default).
+	// Cascade is DROP SCHEMA ... CASCADE and TRUNCATE ... CASCADE
+	// (RESTRICT is the default).
 	Cascade bool
 	// RestartIdentity is TRUNCATE ... RESTART IDENTITY: the sequences the
 	// tables' columns own start again.
@@ -602,8 +603,8 @@ func (p *ddlParser) items() ([]string, error) {
 
 // truncate: TRUNCATE [TABLE] [ONLY] name [*] [, ...] [RESTART IDENTITY |
 // CONTINUE IDENTITY] [CASCADE | RESTRICT]. ONLY and * choose whether
-// inheriting tables go too, and CASCADE whether tables referencing these
-// by foreign key do: a Fluss table has neither, so they change nothing.
+// inheriting tables go too (a Fluss table has none), and CASCADE
+// whether tables referencing these by foreign key do (Cascade).
 func (p *ddlParser) truncate(st *Statement) error {
 	st.Kind, st.DDL = Truncate, &DDLStmt{}
 	d := st.DDL
@@ -629,7 +630,7 @@ func (p *ddlParser) truncate(st *Statement) error {
 		}
 		d.RestartIdentity = w == "RESTART"
 	}
-	p.dropBehavior()
+	d.Cascade = p.dropBehavior()
 	return p.done()
 }
 

@@ -7,14 +7,19 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// FOREIGN KEY constraints and the DDL of the tables they join: DROP TABLE
-// of a referenced table (2BP01, or CASCADE drops the constraints),
-// TRUNCATE of one (0A000 unless its referencing tables are truncated too,
-// or CASCADE takes them), as PostgreSQL does.
+// FOREIGN KEY constraints and DDL: ALTER TABLE ... ADD FOREIGN KEY, DROP
+// CONSTRAINT and VALIDATE CONSTRAINT (fkAlter, beside altercheck.go's
+// CHECK constraints: a property change of the table, the stored rows
+// checked first unless NOT VALID); DROP TABLE of a referenced table
+// (2BP01, or CASCADE drops the constraints); TRUNCATE of one (0A000 unless
+// its referencing tables are truncated too, or CASCADE takes them), as
+// PostgreSQL does.
 
 // fkOthers are the foreign keys that reference path from a table outside
 // skip (a table's reference to itself, or from a table the statement
@@ -138,4 +143,86 @@ func pathSet(paths []fluss.TablePath) map[fluss.TablePath]bool {
 		out[p] = true
 	}
 	return out
+}
+
+// fkAlter runs an ALTER TABLE action on a foreign key of the table (as
+// the statement's earlier actions leave it, c.work): ADD, DROP
+// CONSTRAINT and VALIDATE CONSTRAINT of one. handled is false for an
+// action that is no foreign key's (a CHECK constraint's).
+func (s *session) fkAlter(ctx context.Context, c *checkActions, a sql.AlterAction) (changes []fluss.TableChange, handled bool, err error) {
+	switch a.Kind {
+	case sql.AlterAddForeignKey:
+		fk, err := binder.AddForeignKey(ctx, s.eng.tables, c.work, *a.ForeignKey)
+		if err != nil {
+			return nil, true, err
+		}
+		if !fk.NotValid {
+			c.fkPending = append(c.fkPending, fk)
+		}
+		n := 1
+		if numbers := fluss.FKeyNumbers(c.work.Descriptor); len(numbers) > 0 {
+			n += slices.Max(numbers)
+		}
+		props := fluss.FKeyProperties(n, fk)
+		for _, k := range slices.Sorted(maps.Keys(props)) {
+			changes = append(changes, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: k, Value: props[k]})
+		}
+		return changes, true, nil
+	case sql.AlterDropConstraint:
+		if changes = fkDropChanges(c.work, a.Constraint); changes == nil {
+			return nil, false, nil
+		}
+		return changes, true, nil
+	case sql.AlterValidateConstraint:
+		numbers := fluss.FKeyNumbers(c.work.Descriptor)
+		for k, fk := range fluss.MetaOf(c.work.Descriptor).ForeignKeys {
+			if fk.Name != a.Constraint || k >= len(numbers) {
+				continue
+			}
+			if !fk.NotValid {
+				return nil, true, nil
+			}
+			if err := s.fkValidate(ctx, c.stored, c.work, fk); err != nil {
+				return nil, true, err
+			}
+			fk.NotValid = false
+			key := fluss.FKeyKeyPrefix(numbers[k]) + "flags"
+			if v, ok := fluss.FKeyProperties(numbers[k], fk)[key]; ok {
+				return []fluss.TableChange{{Kind: fluss.ChangeSetProperty, Key: key, Value: v}}, true, nil
+			}
+			return []fluss.TableChange{{Kind: fluss.ChangeResetProperty, Key: key}}, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// fkValidate checks the stored rows of stored's table against fk (bound
+// over work's columns: a column the statement adds is NULL in every
+// stored row, which passes): 23503 for the first row whose key the
+// referenced table lacks, as PostgreSQL's validation reports it.
+func (s *session) fkValidate(ctx context.Context, stored, work fluss.TableInfo, fk fluss.ForeignKey) error {
+	ncols := len(stored.Descriptor.Schema.Columns)
+	if slices.ContainsFunc(fk.Columns, func(c int) bool { return c >= ncols }) {
+		return nil
+	}
+	t, err := s.readTable(ctx, stored.Path)
+	if err != nil {
+		return err
+	}
+	r, err := t.Scan(ctx, fluss.ScanOptions{})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		b, err := r.Next(ctx)
+		if err != nil || b == nil {
+			return err
+		}
+		err = s.fkParentsExist(ctx, stored, fk, b)
+		b.Release()
+		if err != nil {
+			return err
+		}
+	}
 }

@@ -114,6 +114,9 @@ const (
 	AlterDropConstraint
 	// AlterValidateConstraint: VALIDATE CONSTRAINT Constraint.
 	AlterValidateConstraint
+	// AlterAddForeignKey: ADD [CONSTRAINT name] FOREIGN KEY ...
+	// (ForeignKey; foreignkey.go).
+	AlterAddForeignKey
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -140,6 +143,8 @@ type AlterAction struct {
 	// NotValid is AlterAddCheck's NOT VALID: rows already stored are not
 	// checked (until VALIDATE CONSTRAINT).
 	NotValid bool
+	// ForeignKey is AlterAddForeignKey's constraint.
+	ForeignKey *ForeignKeyClause
 }
 
 // ddlParser parses the statements of this file over a sessionParser.

@@ -13,6 +13,8 @@ import (
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -55,6 +57,10 @@ type fkRef struct {
 type fkIndex struct {
 	version     uint64
 	referencing map[fluss.TablePath][]fkRef
+	// byName are the foreign keys by name; others the names of the other
+	// constraints (primary keys, CHECKs), for SET CONSTRAINTS.
+	byName map[string][]fluss.ForeignKey
+	others map[string]bool
 }
 
 // fkIndexNow returns the session's index of the store's foreign keys,
@@ -64,7 +70,7 @@ func (s *session) fkIndexNow(ctx context.Context) (*fkIndex, error) {
 	if s.fkIdx != nil && s.fkIdx.version == v {
 		return s.fkIdx, nil
 	}
-	idx := &fkIndex{version: v, referencing: map[fluss.TablePath][]fkRef{}}
+	idx := &fkIndex{version: v, referencing: map[fluss.TablePath][]fkRef{}, byName: map[string][]fluss.ForeignKey{}, others: map[string]bool{}}
 	dbs, err := s.eng.store.ListDatabases(ctx)
 	if err != nil {
 		return nil, err
@@ -75,8 +81,16 @@ func (s *session) fkIndexNow(ctx context.Context) (*fkIndex, error) {
 			return nil, err
 		}
 		for _, t := range ts {
-			for _, fk := range fluss.MetaOf(t.Descriptor).ForeignKeys {
+			m := fluss.MetaOf(t.Descriptor)
+			for _, fk := range m.ForeignKeys {
 				idx.referencing[fk.RefTable] = append(idx.referencing[fk.RefTable], fkRef{child: t.Path, fk: fk})
+				idx.byName[fk.Name] = append(idx.byName[fk.Name], fk)
+			}
+			for _, c := range m.Checks {
+				idx.others[c.Name] = true
+			}
+			if t.HasPrimaryKey() {
+				idx.others[pkeyIndexName(t.Path.Table)] = true
 			}
 		}
 	}
@@ -936,3 +950,76 @@ func (s *session) fkDefaults(ctx context.Context, info fluss.TableInfo, cols []i
 	}
 	return out, nil
 }
+
+// setConstraints is SET CONSTRAINTS: outside a transaction block a
+// WARNING and nothing else (25P01); a name that is no constraint 42704,
+// one that is not DEFERRABLE 55000. IMMEDIATE runs at once the deferred
+// checks of the constraints it makes immediate, as PostgreSQL does.
+func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pgwire.Result, error) {
+	if s.txStatus == 'E' {
+		return nil, sqlerr.TransactionAborted()
+	}
+	if s.tx == nil {
+		w := sqlerr.New(noActiveTransactionCode, "SET CONSTRAINTS can only be used in transaction blocks")
+		w.Severity = "WARNING"
+		return &noticeTagResult{tagResult: tagResult{tag: "SET CONSTRAINTS"}, notices: []*sqlerr.Error{w}}, nil
+	}
+	idx, err := s.fkIndexNow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range c.Names {
+		fks, ok := idx.byName[n]
+		switch {
+		case !ok && idx.others[n]:
+			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "constraint \"%s\" is not deferrable", n)
+		case !ok:
+			return nil, sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" does not exist", n)
+		}
+		for _, fk := range fks {
+			if !fk.Deferrable {
+				return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "constraint \"%s\" is not deferrable", n)
+			}
+		}
+	}
+	if c.Names == nil {
+		s.fkq.setDeferred = map[string]bool{"": c.Deferred}
+	} else {
+		if s.fkq.setDeferred == nil {
+			s.fkq.setDeferred = map[string]bool{}
+		}
+		for _, n := range c.Names {
+			s.fkq.setDeferred[n] = c.Deferred
+		}
+	}
+	if !c.Deferred {
+		var keep []fkCheck
+		var run []fkCheck
+		for _, ch := range s.fkq.deferred {
+			fk := ch.fk
+			if ch.oldKeys != nil {
+				fk = ch.ref.fk
+			}
+			if s.isDeferred(fk) {
+				keep = append(keep, ch)
+			} else {
+				run = append(run, ch)
+			}
+		}
+		s.fkq.deferred = keep
+		defer func() {
+			for _, ch := range run {
+				ch.release()
+			}
+		}()
+		for _, ch := range run {
+			if err := s.runFKCheck(ctx, ch); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return tagOnly("SET CONSTRAINTS"), nil
+}
+
+// noActiveTransactionCode is PostgreSQL's no_active_sql_transaction.
+const noActiveTransactionCode sqlerr.Code = "25P01"

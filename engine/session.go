@@ -226,6 +226,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	// aborted block too.
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:
+		if c := ps.parsed.Set.Constraints; c != nil {
+			return s.setConstraints(ctx, c) // fk.go
+		}
 		return s.execSet(ps.parsed.Set) // setshow.go
 	case sql.Show:
 		return s.execShow(ps.parsed.Show) // setshow.go

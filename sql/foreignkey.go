@@ -261,3 +261,30 @@ func (p *fkParser) attributes(fk *ForeignKeyClause) error {
 		}
 	}
 }
+
+// setConstraints reads the rest of SET CONSTRAINTS { ALL | name [, ...] }
+// { DEFERRED | IMMEDIATE }.
+func (p *sessionParser) setConstraints(s *SetStmt) error {
+	c := &SetConstraints{}
+	s.Constraints = c
+	if !p.accept("ALL") {
+		for {
+			n, err := p.objectName()
+			if err != nil {
+				return err
+			}
+			c.Names = append(c.Names, n.Name)
+			if !p.punct(",") {
+				break
+			}
+		}
+	}
+	switch {
+	case p.accept("DEFERRED"):
+		c.Deferred = true
+	case p.accept("IMMEDIATE"):
+	default:
+		return p.err()
+	}
+	return p.done()
+}

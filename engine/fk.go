@@ -785,8 +785,14 @@ func (s *session) fkNoReference(ctx context.Context, ref fkRef, parent fluss.Tab
 	if rows.NumRows() == 0 {
 		return nil
 	}
+	return s.stillReferenced(ref, parent, keys, which[0])
+}
+
+// stillReferenced is the 23503 of a referenced key (row r of keys, the
+// referenced table's primary keys) that a row of ref's table still
+// references.
+func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, keys arrow.RecordBatch, r int) error {
 	pk := keyIndexes(parent)
-	r := which[0]
 	vals := make([]string, len(ref.fk.RefColumns))
 	loc := s.location()
 	for k, c := range ref.fk.RefColumns {
@@ -871,6 +877,11 @@ func (s *session) fkAction(ctx context.Context, ref fkRef, action byte, oldKeys,
 				fkCol := slices.Index(ref.fk.Columns, c)
 				row[c] = types.ValueAt(newRows.Column(ref.fk.RefColumns[fkCol]), which[r])
 			}
+		}
+		if action == 'd' && s.stillKey(ref, parentInfo, row, oldKeys, which[r]) {
+			// the default is the key being deleted: PostgreSQL's
+			// RI_FKey_setdefault looks again and fails as NO ACTION would
+			return s.stillReferenced(ref, parentInfo, oldKeys, which[r])
 		}
 		for c, v := range row {
 			if v == nil && cinfo.Descriptor.Schema.Columns[c].Type.NotNull {
@@ -1023,3 +1034,16 @@ func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pg
 
 // noActiveTransactionCode is PostgreSQL's no_active_sql_transaction.
 const noActiveTransactionCode sqlerr.Code = "25P01"
+
+// stillKey reports whether row (of ref's table) references key r of
+// oldKeys (the referenced table's primary keys).
+func (s *session) stillKey(ref fkRef, parent fluss.TableInfo, row []any, oldKeys arrow.RecordBatch, r int) bool {
+	pk := keyIndexes(parent)
+	for k, c := range ref.fk.Columns {
+		want := types.ValueAt(oldKeys.Column(slices.Index(pk, ref.fk.RefColumns[k])), r)
+		if !sameValue(convertKey(row[c], parent.Descriptor.Schema.Columns[ref.fk.RefColumns[k]].Type), want) {
+			return false
+		}
+	}
+	return true
+}

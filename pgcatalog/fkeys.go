@@ -154,3 +154,106 @@ func FKeyDef(fk fluss.ForeignKey, cols, refCols []fluss.Column, ref string) stri
 	}
 	return b.String()
 }
+
+// information_schema's rows of the foreign keys (beside the primary keys'
+// of infoschema.go): table_constraints, key_column_usage (with the
+// referenced column's place in the primary key), referential_constraints
+// and constraint_column_usage (the referenced columns, as PostgreSQL
+// lists them; a primary key's own columns).
+
+// fkInfoRows calls fn with each foreign key of the snapshot, its table
+// and its referenced table (ok false when that is gone).
+func fkInfoRows(s *snapshot, fn func(t fluss.TableInfo, fk fluss.ForeignKey, p fluss.TableInfo, ok bool)) {
+	for _, t := range s.tables {
+		for _, fk := range fluss.MetaOf(t.Descriptor).ForeignKeys {
+			p, ok := tableByPath(s.tables, fk.RefTable)
+			fn(t, fk, p, ok)
+		}
+	}
+}
+
+func yesNoOf(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
+}
+
+// fkTableConstraintRows are table_constraints' rows of the foreign keys.
+func (c *Catalog) fkTableConstraintRows(s *snapshot) []row {
+	var rows []row
+	fkInfoRows(s, func(t fluss.TableInfo, fk fluss.ForeignKey, _ fluss.TableInfo, _ bool) {
+		rows = append(rows, row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database,
+			"constraint_name": fk.Name, "table_catalog": c.opts.Database, "table_schema": t.Path.Database,
+			"table_name": t.Path.Table, "constraint_type": "FOREIGN KEY", "is_deferrable": yesNoOf(fk.Deferrable),
+			"initially_deferred": yesNoOf(fk.Deferred), "enforced": "YES"})
+	})
+	return rows
+}
+
+// fkKeyColumnRows are key_column_usage's rows of the foreign keys.
+func (c *Catalog) fkKeyColumnRows(s *snapshot) []row {
+	var rows []row
+	fkInfoRows(s, func(t fluss.TableInfo, fk fluss.ForeignKey, p fluss.TableInfo, ok bool) {
+		for k, col := range fk.Columns {
+			r := row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database,
+				"constraint_name": fk.Name, "table_catalog": c.opts.Database, "table_schema": t.Path.Database,
+				"table_name": t.Path.Table, "column_name": t.Descriptor.Schema.Columns[col].Name, "ordinal_position": k + 1}
+			if ok {
+				for j, name := range p.Descriptor.Schema.PrimaryKey {
+					if p.ColumnIndex(name) == fk.RefColumns[k] {
+						r["position_in_unique_constraint"] = j + 1
+					}
+				}
+			}
+			rows = append(rows, r)
+		}
+	})
+	return rows
+}
+
+var fkRules = map[byte]string{'a': "NO ACTION", 'r': "RESTRICT", 'c': "CASCADE", 'n': "SET NULL", 'd': "SET DEFAULT"}
+
+// infoReferentialRows are referential_constraints' rows.
+func (c *Catalog) infoReferentialRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	fkInfoRows(s, func(t fluss.TableInfo, fk fluss.ForeignKey, p fluss.TableInfo, ok bool) {
+		match := "NONE"
+		if fk.Match == 'f' {
+			match = "FULL"
+		}
+		r := row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database, "constraint_name": fk.Name,
+			"match_option": match, "update_rule": fkRules[fk.OnUpdate], "delete_rule": fkRules[fk.OnDelete]}
+		if ok {
+			r["unique_constraint_catalog"], r["unique_constraint_schema"], r["unique_constraint_name"] = c.opts.Database, p.Path.Database, pkName(p)
+		}
+		rows = append(rows, r)
+	})
+	return rows, nil
+}
+
+// infoConstraintColumnRows are constraint_column_usage's rows: each
+// primary key's columns, each foreign key's referenced columns.
+func (c *Catalog) infoConstraintColumnRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	mk := func(t fluss.TableInfo, column string, schema, name string) row {
+		return row{"table_catalog": c.opts.Database, "table_schema": t.Path.Database, "table_name": t.Path.Table, "column_name": column,
+			"constraint_catalog": c.opts.Database, "constraint_schema": schema, "constraint_name": name}
+	}
+	for _, t := range s.tables {
+		for _, n := range t.Descriptor.Schema.PrimaryKey {
+			rows = append(rows, mk(t, n, t.Path.Database, pkName(t)))
+		}
+	}
+	fkInfoRows(s, func(t fluss.TableInfo, fk fluss.ForeignKey, p fluss.TableInfo, ok bool) {
+		if !ok {
+			return
+		}
+		for _, col := range fk.RefColumns {
+			if col < len(p.Descriptor.Schema.Columns) {
+				rows = append(rows, mk(p, p.Descriptor.Schema.Columns[col].Name, t.Path.Database, fk.Name))
+			}
+		}
+	})
+	return rows, nil
+}

@@ -64,15 +64,17 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_tablespace":          static(tablespaceRows()),
 		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
 		// information_schema
-		"schemata":           c.allSchemataRows,
-		"tables":             c.infoTablesRows,
-		"columns":            c.infoColumnsRows,
-		"table_constraints":  c.infoTableConstraintRows,
-		"key_column_usage":   c.infoKeyColumnRows,
-		"routines":           static(c.infoRoutineRows()),
-		"sequences":          c.infoSequenceRows,                    // coldefs.go
-		"domains":            c.dynamic(c.infoDomainRows),           // domains.go
-		"domain_constraints": c.dynamic(c.infoDomainConstraintRows), // domains.go
+		"schemata":                c.allSchemataRows,
+		"tables":                  c.infoTablesRows,
+		"columns":                 c.infoColumnsRows,
+		"table_constraints":       c.infoTableConstraintRows,
+		"key_column_usage":        c.infoKeyColumnRows,
+		"referential_constraints": c.infoReferentialRows,      // fkeys.go
+		"constraint_column_usage": c.infoConstraintColumnRows, // fkeys.go
+		"routines":                static(c.infoRoutineRows()),
+		"sequences":               c.infoSequenceRows,                    // coldefs.go
+		"domains":                 c.dynamic(c.infoDomainRows),           // domains.go
+		"domain_constraints":      c.dynamic(c.infoDomainConstraintRows), // domains.go
 	}
 }
 

@@ -12,8 +12,10 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -124,7 +126,13 @@ func (s *session) attachFKeys(ctx context.Context, pt *pendingTable, verb string
 		pt.fk = nil
 		return nil
 	}
-	pt.fk = &fkTable{s: s, own: own, referenced: refs, moving: verb == "UPDATE"}
+	if pt.fk == nil {
+		pt.fk = &fkTable{s: s}
+	}
+	// (an UPDATE's pairing lasts to the end of its statement: a lock a
+	// check takes on the same table mid-statement keeps it)
+	pt.fk.own, pt.fk.referenced = own, refs
+	pt.fk.moving = pt.fk.moving || verb == "UPDATE"
 	return nil
 }
 
@@ -543,6 +551,9 @@ func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk 
 	if len(need) == 0 {
 		return nil
 	}
+	if err := s.lockKeyShare(ctx, pinfo, need); err != nil {
+		return err
+	}
 	found, err := lookupKeys(ctx, parent, pinfo, need)
 	if err != nil {
 		return err
@@ -690,6 +701,12 @@ func (s *session) fkReferencing(ctx context.Context, ref fkRef, parent fluss.Tab
 	if err != nil {
 		return fluss.TableInfo{}, nil, nil, err
 	}
+	return s.referencingIn(ctx, child, ref, parent, oldKeys)
+}
+
+// referencingIn is fkReferencing over the rows of child (a view of ref's
+// table).
+func (s *session) referencingIn(ctx context.Context, child fluss.Table, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch) (fluss.TableInfo, arrow.RecordBatch, []int, error) {
 	cinfo := child.Info()
 	pk := keyIndexes(parent)
 	wanted := map[string]int{}
@@ -783,7 +800,7 @@ func (s *session) fkNoReference(ctx context.Context, ref fkRef, parent fluss.Tab
 	}
 	defer rows.Release()
 	if rows.NumRows() == 0 {
-		return nil
+		return s.fkCrossCheck(ctx, ref, parent, keys)
 	}
 	return s.stillReferenced(ref, parent, keys, which[0])
 }
@@ -1046,4 +1063,93 @@ func (s *session) stillKey(ref fkRef, parent fluss.TableInfo, row []any, oldKeys
 		}
 	}
 	return true
+}
+
+// lockKeyShare takes FOR KEY SHARE locks on the rows of the referenced
+// table info with keys (in key order), as PostgreSQL's RI check does
+// before it reads them: a concurrent DELETE or key UPDATE of such a row
+// waits for this transaction (and then finds its referencing rows), and
+// this check waits for one already under way (and then reads the row as
+// that left it: gone, 23503; under REPEATABLE READ, 40001). A store
+// without row locks (a cluster) takes none.
+func (s *session) lockKeyShare(ctx context.Context, info fluss.TableInfo, keys [][]any) error {
+	if s.eng.locks == nil {
+		return nil
+	}
+	pt, err := s.writeTable(ctx, "SELECT FOR KEY SHARE", info)
+	if err != nil {
+		return err
+	}
+	var kt []types.T
+	for _, c := range keyIndexes(info) {
+		kt = append(kt, info.Descriptor.Schema.Columns[c].Type)
+	}
+	schema := info.ArrowSchema()
+	fs := make([]arrow.Field, len(kt))
+	for j, c := range keyIndexes(info) {
+		fs[j] = schema.Field(c)
+	}
+	rec, err := buildRows(arrow.NewSchema(fs, nil), keys)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	strs := make([]string, rec.NumRows())
+	for r := range strs {
+		b, err := format.AppendKey(nil, kt, rec.Columns(), r)
+		if err != nil {
+			return sqlerr.Wrap(err, sqlerr.InternalError, "encoding a key of %s: %v", info.Path.Table, err)
+		}
+		strs[r] = string(b)
+	}
+	_, err = pt.LockRows(ctx, strs, exec.RowLock{Mode: rowlock.KeyShare})
+	return err
+}
+
+// fkCrossCheck is REPEATABLE READ's second look for rows of ref's table
+// that reference oldKeys: a row a concurrent transaction committed after
+// this one's snapshot (which the check read) would be left referencing
+// nothing, so its presence in the newest committed rows fails the check
+// (23503), as PostgreSQL's RI query run with the newest snapshot (and the
+// transaction's as a crosscheck) does.
+func (s *session) fkCrossCheck(ctx context.Context, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch) error {
+	tx := s.tx
+	if tx == nil || tx.Snap == nil {
+		return nil
+	}
+	latest, err := s.eng.store.Table(ctx, ref.child)
+	if err != nil {
+		return err
+	}
+	snap, _ := tx.Snap.Table(latest)
+	cinfo := latest.Info()
+	_, rows, which, err := s.referencingIn(ctx, latest, ref, parent, oldKeys)
+	if err != nil {
+		return err
+	}
+	defer rows.Release()
+	if rows.NumRows() == 0 {
+		return nil
+	}
+	if !cinfo.HasPrimaryKey() {
+		return s.stillReferenced(ref, parent, oldKeys, which[0])
+	}
+	pk := keyIndexes(cinfo)
+	keys := make([][]any, rows.NumRows())
+	for r := range keys {
+		keys[r] = make([]any, len(pk))
+		for j, c := range pk {
+			keys[r][j] = types.ValueAt(rows.Column(c), r)
+		}
+	}
+	seen, err := lookupKeys(ctx, snap, cinfo, keys)
+	if err != nil {
+		return err
+	}
+	for r, k := range keys {
+		if !seen[rowKeyText(k)] {
+			return s.stillReferenced(ref, parent, oldKeys, which[r])
+		}
+	}
+	return nil
 }

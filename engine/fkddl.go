@@ -226,3 +226,38 @@ func (s *session) fkValidate(ctx context.Context, stored, work fluss.TableInfo, 
 		}
 	}
 }
+
+// fkFollowRename points the foreign keys that reference the table renamed
+// from from at its new name to (a foreign key names its referenced table
+// by path). The caller holds the DDL lock.
+func (s *session) fkFollowRename(ctx context.Context, from, to fluss.TablePath) error {
+	idx, err := s.fkIndexNow(ctx)
+	if err != nil {
+		return err
+	}
+	alt, ok := s.eng.store.(fluss.TableAlterer)
+	if !ok {
+		return nil
+	}
+	for _, r := range idx.referencing[from] {
+		info, err := s.eng.store.GetTable(ctx, r.child)
+		if err != nil {
+			return err
+		}
+		numbers := fluss.FKeyNumbers(info.Descriptor)
+		for k, fk := range fluss.MetaOf(info.Descriptor).ForeignKeys {
+			if fk.Name != r.fk.Name || k >= len(numbers) {
+				continue
+			}
+			p := fluss.FKeyKeyPrefix(numbers[k])
+			s.eng.catalog.Add(1)
+			if _, err := alt.AlterTable(ctx, r.child, []fluss.TableChange{
+				{Kind: fluss.ChangeSetProperty, Key: p + "refdb", Value: to.Database},
+				{Kind: fluss.ChangeSetProperty, Key: p + "reftable", Value: to.Table},
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

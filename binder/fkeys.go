@@ -137,6 +137,12 @@ func bindForeignKey(ctx context.Context, b *binder, self fkTable, c sql.ForeignK
 	}
 	for k, i := range fk.Columns {
 		ft, pt := self.cols[i].Type, parent.cols[fk.RefColumns[k]].Type
+		if fkCastOnly(ft, pt) {
+			// PostgreSQL casts these to compare them; sqlgate compares a
+			// key's values as stored
+			return fk, sqlerr.New(sqlerr.FeatureNotSupported, "foreign key constraint \"%s\" from type %s to type %s is not supported", fk.Name, ft.PGName(), pt.PGName()).
+				WithHint("Declare the referencing column with the referenced column's type.")
+		}
 		if !fkComparable(ft, pt) {
 			return fk, sqlerr.New(sqlerr.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", fk.Name).
 				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", self.cols[i].Name, parent.cols[fk.RefColumns[k]].Name, ft.PGName(), pt.PGName())
@@ -230,12 +236,26 @@ func fkComparable(fk, pk types.T) bool {
 	}
 	f, p := family(fk), family(pk)
 	switch {
+	case f == 3 && p == 3:
+		return fk.Scale == pk.Scale // (a key's stored values compare)
 	case f == p:
 		return f < 1000 || fk.Kind != types.Array && fk.Kind != types.Map && fk.Kind != types.Row
-	case f == 1 && (p == 2 || p == 3): // integers cast to numeric and floats
+	case f == 1 && p == 2: // integers cast to floats
 		return true
-	case f == 3 && p == 2: // numeric to floats
-		return true
+	}
+	return false
+}
+
+// fkCastOnly reports the pairs PostgreSQL's foreign keys accept by a cast
+// that sqlgate does not make (an integer or a numeric referencing a
+// numeric of another scale or a float).
+func fkCastOnly(fk, pk types.T) bool {
+	switch {
+	case pk.Kind == types.Decimal:
+		return fk.Kind == types.Int8 || fk.Kind == types.Int16 || fk.Kind == types.Int32 || fk.Kind == types.Int64 ||
+			fk.Kind == types.Decimal && fk.Scale != pk.Scale
+	case pk.Kind == types.Float32 || pk.Kind == types.Float64:
+		return fk.Kind == types.Decimal
 	}
 	return false
 }

@@ -10,7 +10,7 @@
 // interface of a changelog followed as it grows (follow.go, SUBSCRIBE) are
 // here, shared by the stores, and so are sqlgate's column metadata kept
 // in a table's properties (coldefs.go: PostgreSQL types, defaults,
-// identity, generation expressions, CHECK constraints) and the sequence model a store may keep
+// identity, generation expressions, CHECK and FOREIGN KEY constraints) and the sequence model a store may keep
 // (sequences.go: SequenceStore, nextval's step and the blocks stores
 // reserve ahead), and what a store shared by several servers offers for
 // sessions' temporary schemas (tempschemas.go: TempSchemaStore).

@@ -63,6 +63,9 @@ type fkIndex struct {
 	// constraints (primary keys, CHECKs), for SET CONSTRAINTS.
 	byName map[string][]fluss.ForeignKey
 	others map[string]bool
+	// own are each table's own foreign keys (read once here, not per
+	// write: fluss.MetaOf parses the properties).
+	own map[fluss.TablePath][]fluss.ForeignKey
 }
 
 // fkIndexNow returns the session's index of the store's foreign keys,
@@ -72,7 +75,7 @@ func (s *session) fkIndexNow(ctx context.Context) (*fkIndex, error) {
 	if s.fkIdx != nil && s.fkIdx.version == v {
 		return s.fkIdx, nil
 	}
-	idx := &fkIndex{version: v, referencing: map[fluss.TablePath][]fkRef{}, byName: map[string][]fluss.ForeignKey{}, others: map[string]bool{}}
+	idx := &fkIndex{version: v, referencing: map[fluss.TablePath][]fkRef{}, byName: map[string][]fluss.ForeignKey{}, others: map[string]bool{}, own: map[fluss.TablePath][]fluss.ForeignKey{}}
 	dbs, err := s.eng.store.ListDatabases(ctx)
 	if err != nil {
 		return nil, err
@@ -84,6 +87,9 @@ func (s *session) fkIndexNow(ctx context.Context) (*fkIndex, error) {
 		}
 		for _, t := range ts {
 			m := fluss.MetaOf(t.Descriptor)
+			if len(m.ForeignKeys) > 0 {
+				idx.own[t.Path] = m.ForeignKeys
+			}
 			for _, fk := range m.ForeignKeys {
 				idx.referencing[fk.RefTable] = append(idx.referencing[fk.RefTable], fkRef{child: t.Path, fk: fk})
 				idx.byName[fk.Name] = append(idx.byName[fk.Name], fk)
@@ -115,17 +121,21 @@ type fkTable struct {
 
 // attachFKeys gives a table opened for a write (verb) its foreign keys.
 func (s *session) attachFKeys(ctx context.Context, pt *pendingTable, verb string) error {
-	info := pt.Info()
-	own := fluss.MetaOf(info.Descriptor).ForeignKeys
 	idx, err := s.fkIndexNow(ctx)
 	if err != nil {
 		return err
 	}
-	refs := idx.referencing[info.Path]
+	if len(idx.own) == 0 { // no foreign keys in the store: nothing per write
+		pt.fk = nil
+		return nil
+	}
+	info := pt.Info()
+	own, refs := idx.own[info.Path], idx.referencing[info.Path]
 	if len(own) == 0 && len(refs) == 0 {
 		pt.fk = nil
 		return nil
 	}
+	s.fkq.active = true
 	if pt.fk == nil {
 		pt.fk = &fkTable{s: s}
 	}
@@ -159,6 +169,9 @@ func (e fkEvent) release() {
 type fkQueue struct {
 	events   []fkEvent
 	deferred []fkCheck
+	// active: the transaction opened a table with foreign keys, whose
+	// statement ends have work (fkEndStatement looks no further without).
+	active bool
 	// setDeferred: SET CONSTRAINTS's choices in the transaction, by
 	// constraint name ("" for ALL, which resets the names chosen before).
 	setDeferred map[string]bool
@@ -249,7 +262,7 @@ func (s *session) fkDropStatement() {
 	if tx == nil {
 		tx = s.implicit
 	}
-	if tx == nil {
+	if tx == nil || !s.fkq.active {
 		return
 	}
 	for _, ot := range tx.Tables() {
@@ -269,7 +282,7 @@ func (s *session) fkEndTransaction() {
 	for _, c := range s.fkq.deferred {
 		c.release()
 	}
-	s.fkq.deferred, s.fkq.setDeferred = nil, nil
+	s.fkq.deferred, s.fkq.setDeferred, s.fkq.active = nil, nil, false
 }
 
 func (c fkCheck) release() {
@@ -298,6 +311,9 @@ func (s *session) isDeferred(fk fluss.ForeignKey) bool {
 // fkEndStatement runs the statement's queued events (see the top of the
 // file).
 func (s *session) fkEndStatement(ctx context.Context) error {
+	if !s.fkq.active && len(s.fkq.events) == 0 {
+		return nil
+	}
 	s.flushUnpaired()
 	if len(s.fkq.events) == 0 {
 		return nil

@@ -154,6 +154,9 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	}
 	applyLikeMeta(&desc, likeMeta)
 	seqs, err := b.bindColumnMeta(path, &desc, serial, unconstrained) // coldefs.go
+	if err == nil {
+		err = b.bindForeignKeys(path, &desc) // fkeys.go
+	}
 	if err != nil {
 		return nil, err
 	}

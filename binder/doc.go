@@ -16,7 +16,9 @@
 // (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE
 // TABLE [AS] and DROP TABLE | VIEW, coldefs.go CREATE TABLE's DEFAULT,
 // identity, SERIAL and CHECK (addcolumn.go ALTER TABLE ... ADD COLUMN's
-// DEFAULT and its volatility), generated.go stored generated columns
+// DEFAULT and its volatility), fkeys.go FOREIGN KEY constraints (CREATE
+// TABLE's and ALTER TABLE ... ADD's, resolved against the referenced
+// primary key and named as PostgreSQL names them), generated.go stored generated columns
 // (GENERATED ALWAYS AS (expr) STORED: CREATE TABLE's checks, and the one
 // projection that computes them over every new row), schemas.go relation names over the
 // search_path, binlog.go a table's $binlog,

@@ -38,6 +38,9 @@ type checkActions struct {
 	// failing one names the constraint, the statement's first for a row
 	// failing several.
 	pending []boundCheck
+	// fkPending are the added foreign keys the stored rows must pass
+	// (fkddl.go), checked after the CHECK constraints.
+	fkPending []fluss.ForeignKey
 }
 
 // boundCheck is a CHECK constraint bound over its table's columns.
@@ -160,10 +163,17 @@ func (c *checkActions) validate(ctx context.Context, a sql.AlterAction) ([]fluss
 // checkStored checks the stored rows against the statement's added
 // constraints (pending), after every action was taken.
 func (c *checkActions) checkStored(ctx context.Context) error {
-	if len(c.pending) == 0 {
-		return nil
+	if len(c.pending) > 0 {
+		if err := c.s.validateChecks(ctx, c.stored, c.work, c.pending); err != nil {
+			return err
+		}
 	}
-	return c.s.validateChecks(ctx, c.stored, c.work, c.pending)
+	for _, fk := range c.fkPending {
+		if err := c.s.fkValidate(ctx, c.stored, c.work, fk); err != nil { // fkddl.go
+			return err
+		}
+	}
+	return nil
 }
 
 // validateChecks scans the committed rows of stored's table and fails

@@ -39,10 +39,17 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	checks := s.newCheckActions(info)     // altercheck.go
 	notNulls := s.newNotNullActions(info) // altercolumn.go
 	for _, a := range inPasses(d.Actions) {
-		if a.Kind == sql.AlterAddCheck || a.Kind == sql.AlterDropConstraint || a.Kind == sql.AlterValidateConstraint {
+		if a.Kind == sql.AlterAddCheck || a.Kind == sql.AlterDropConstraint || a.Kind == sql.AlterValidateConstraint || a.Kind == sql.AlterAddForeignKey {
 			// the table as the statement's earlier actions leave it
 			if err := checks.at(changes); err != nil {
 				return nil, err
+			}
+			if cs, ok, err := s.fkAlter(ctx, checks, a); ok || err != nil { // fkddl.go: a foreign key's
+				if err != nil {
+					return nil, err
+				}
+				changes = append(changes, cs...)
+				continue
 			}
 		}
 		switch a.Kind {
@@ -226,7 +233,7 @@ func inPasses(actions []sql.AlterAction) []sql.AlterAction {
 			return 0
 		case sql.AlterAddColumn:
 			return 4
-		case sql.AlterAddCheck:
+		case sql.AlterAddCheck, sql.AlterAddForeignKey:
 			return 5
 		case sql.AlterSetNotNull:
 			return 6

@@ -196,6 +196,12 @@ func (ps *statement) CopyOptions() pgwire.CopyOptions {
 // CopyFrom writes the rows src yields into the table in one write.
 func (ps *statement) CopyFrom(ctx context.Context, src pgwire.BatchSource) (string, error) {
 	tag, err := ps.copyFrom(ctx, src)
+	if err == nil {
+		err = ps.sess.fkEndStatement(ps.sess.copyContext(ctx)) // fk.go
+	}
+	if err != nil {
+		ps.sess.fkDropStatement()
+	}
 	err = ps.sess.finishImplicit(ctx, err)
 	if err != nil {
 		var cd *pgwire.CopyDataError
@@ -237,7 +243,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if ps.generate, err = s.copyGenerated(ctx, info); err != nil { // generated.go
 		return "", err
 	}
-	if s.tx == nil && !s.held {
+	if s.tx == nil && !s.held && (t.fk == nil || len(t.fk.own) == 0) { // (fk.go: a referencing table's rows are checked at the end)
 		if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() {
 			up, err := bu.BeginUpsert(ctx)
 			if err != nil {

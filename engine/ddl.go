@@ -36,8 +36,16 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 			infos = append(infos, info)
 		}
 	}
+	infos, notices, err := s.fkTruncate(ctx, infos, seen, d.Cascade) // fkddl.go
+	if err != nil {
+		return nil, err
+	}
 	if s.txStatus != 'I' {
-		return s.truncateInBlock(ctx, infos, seen, d.RestartIdentity)
+		res, err := s.truncateInBlock(ctx, infos, seen, d.RestartIdentity)
+		if err == nil && len(notices) > 0 {
+			res = noticeResult("TRUNCATE TABLE", notices...)
+		}
+		return res, err
 	}
 	for _, info := range infos {
 		if _, err := s.truncate(ctx, info); err != nil {
@@ -49,7 +57,7 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 			return nil, err
 		}
 	}
-	return tagOnly("TRUNCATE TABLE"), nil
+	return noticeResult("TRUNCATE TABLE", notices...), nil
 }
 
 // truncateInBlock is TRUNCATE inside a transaction block, transactional

@@ -49,7 +49,11 @@
 //     lifecycle; pendingTable), txcontrol.go, txddl.go (DDL in a block),
 //     rowlocks.go (lock settings, isolation levels, SELECT ... FOR UPDATE),
 //     rr.go (REPEATABLE READ's snapshot), coldefs.go (defaults and CHECK
-//     constraints), and package txnstore (the pending writes);
+//     constraints), fk.go (FOREIGN KEY enforcement: the events a write
+//     queues, run at the end of its statement or at COMMIT; SET
+//     CONSTRAINTS), fkddl.go (foreign keys and DDL: ALTER TABLE's ADD /
+//     VALIDATE / DROP CONSTRAINT, DROP TABLE, TRUNCATE, RENAME), and
+//     package txnstore (the pending writes);
 //   - writes and queries: write.go, returning.go, explainwrite.go,
 //     modifyingwith.go (data-modifying WITH queries: each run to its end,
 //     before the main statement when it reads it, else after it, against

@@ -191,6 +191,9 @@ func (s *session) renameTable(ctx context.Context, info fluss.TableInfo, to flus
 	if err := s.followRename(ctx, renamed); err != nil {
 		return nil, err
 	}
+	if err := s.fkFollowRename(ctx, info.Path, to); err != nil { // fkddl.go
+		return nil, err
+	}
 	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		if err := storeFollowers(tx, deps); err != nil {
 			return err

@@ -30,6 +30,10 @@ type session struct {
 	// checks caches the CHECK constraints of the tables the session
 	// writes (coldefs.go cachedChecks).
 	checks map[int64]checksEntry
+	// fkq and fkIdx are the foreign keys' queued events and the index of
+	// the store's foreign keys (fk.go).
+	fkq   fkQueue
+	fkIdx *fkIndex
 	// Settings every statement or write reads, parsed once per value:
 	// the backend setting (backend.go) and the lock timeouts
 	// (rowlocks.go startLocking).
@@ -222,6 +226,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	// aborted block too.
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:
+		if c := ps.parsed.Set.Constraints; c != nil {
+			return s.setConstraints(ctx, c) // fk.go
+		}
 		return s.execSet(ps.parsed.Set) // setshow.go
 	case sql.Show:
 		return s.execShow(ps.parsed.Show) // setshow.go
@@ -322,6 +329,12 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 		}
 	}()
 	res, err = s.runBound(ctx, ps, st, backend)
+	if err == nil {
+		err = s.fkEndStatement(ctx) // fk.go
+	}
+	if err != nil {
+		s.fkDropStatement()
+	}
 	return res, err
 }
 

@@ -118,6 +118,11 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		if err != nil {
 			return nil, err
 		}
+		fkNotices, err := s.fkDropDependents(ctx, p, pathSet(b.Paths), sql.DropCascade(ps.parsed)) // fkddl.go
+		if err != nil {
+			return nil, err
+		}
+		notices = append(notices, fkNotices...)
 		if err := s.dropTable(ctx, info, b.IfExists); err != nil {
 			return nil, err
 		}

@@ -52,6 +52,14 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 		s.chain(chain)
 		return notUndone("ROLLBACK", ddl), nil // txddl.go
 	}
+	if s.tx != nil {
+		err := s.fkCommit(ctx) // fk.go: the deferred foreign key checks
+		s.fkEndTransaction()
+		if err != nil {
+			s.endTxn()
+			return nil, err
+		}
+	}
 	block := s.tx
 	s.tx = nil
 	s.txStatus = 'I'

@@ -85,11 +85,18 @@ type pendingTable struct {
 	base        fluss.Table
 	checks      *tableChecks
 	checksBound bool
+	// fk is the table's foreign keys, own and referencing it (fk.go);
+	// nil: none.
+	fk *fkTable
 }
 
 // Check implements txnstore.Checker.
 func (pt *pendingTable) Check(ctx context.Context, rec arrow.RecordBatch) error {
-	return pt.checks.check(ctx, rec)
+	if err := pt.checks.check(ctx, rec); err != nil {
+		return err
+	}
+	pt.fk.noteRows(pt.Info(), rec) // fk.go
+	return nil
 }
 
 // pending returns the transaction's pendingTable of the table with id, nil
@@ -190,6 +197,7 @@ func (s *session) newTxn() *txn {
 
 // endTxn forgets the open transaction block.
 func (s *session) endTxn() {
+	s.fkEndTransaction() // fk.go
 	if s.tx != nil {
 		s.tx.Release()
 		s.tx = nil

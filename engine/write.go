@@ -172,6 +172,9 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 	if err := s.attachChecks(ctx, pt); err != nil { // coldefs.go
 		return nil, err
 	}
+	if err := s.attachFKeys(ctx, pt, verb); err != nil { // fk.go
+		return nil, err
+	}
 	return pt, nil
 }
 

@@ -38,6 +38,8 @@ import (
 //	sqlgate.check.K.name       a CHECK constraint's name
 //	sqlgate.check.K.expr       its expression, PostgreSQL text
 //	sqlgate.check.K.notvalid   "t" for a constraint added NOT VALID
+//	sqlgate.fkey.K.name        a FOREIGN KEY constraint's name (ForeignKey
+//	                           has its other keys)
 //
 // TableMeta and SetTableMeta are the one place that reads and writes them.
 const MetaPrefix = ReservedPropertyPrefix
@@ -45,6 +47,7 @@ const MetaPrefix = ReservedPropertyPrefix
 const (
 	metaColumnPrefix = MetaPrefix + "column."
 	metaCheckPrefix  = MetaPrefix + "check."
+	metaFKeyPrefix   = MetaPrefix + "fkey."
 )
 
 // ColumnMeta is what sqlgate keeps about one column beyond Fluss's schema.
@@ -94,6 +97,8 @@ type TableMeta struct {
 	// Columns has one entry per column of the schema, in order.
 	Columns []ColumnMeta
 	Checks  []CheckConstraint
+	// ForeignKeys are the table's FOREIGN KEY constraints.
+	ForeignKeys []ForeignKey
 }
 
 // Column returns the metadata of column i (zero when there is none).
@@ -110,6 +115,7 @@ func (m TableMeta) Column(i int) ColumnMeta {
 func MetaOf(d TableDescriptor) TableMeta {
 	m := TableMeta{Columns: make([]ColumnMeta, len(d.Schema.Columns))}
 	checks := map[int]*CheckConstraint{}
+	fkeys := map[int]*ForeignKey{}
 	props := d.CustomProperties
 	if hasMetaKeys(d.Properties) {
 		props = maps.Clone(d.Properties)
@@ -163,8 +169,11 @@ func MetaOf(d TableDescriptor) TableMeta {
 			case "notvalid":
 				c.NotValid = v == "t"
 			}
+		case strings.HasPrefix(k, metaFKeyPrefix):
+			readFKeyKey(fkeys, k[len(metaFKeyPrefix):], v)
 		}
 	}
+	m.ForeignKeys = sortedFKeys(fkeys, len(m.Columns))
 	for _, n := range slices.Sorted(maps.Keys(checks)) {
 		if c := checks[n]; c.Name != "" && c.Expr != "" {
 			m.Checks = append(m.Checks, *c)
@@ -176,7 +185,7 @@ func MetaOf(d TableDescriptor) TableMeta {
 // hasMetaKeys reports metadata keys among props.
 func hasMetaKeys(props map[string]string) bool {
 	for k := range props {
-		if strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix) {
+		if strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix) || strings.HasPrefix(k, metaFKeyPrefix) {
 			return true
 		}
 	}
@@ -201,7 +210,7 @@ func metaKey(s string) (int, string, bool) {
 // are kept); zero fields write no key.
 func SetTableMeta(d *TableDescriptor, m TableMeta) {
 	isMeta := func(k, _ string) bool {
-		return strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix)
+		return strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix) || strings.HasPrefix(k, metaFKeyPrefix)
 	}
 	if hasMetaKeys(d.Properties) {
 		d.Properties = maps.Clone(d.Properties)
@@ -243,6 +252,9 @@ func SetTableMeta(d *TableDescriptor, m TableMeta) {
 		if c.NotValid {
 			props[notValid] = "t"
 		}
+	}
+	for i, fk := range m.ForeignKeys {
+		maps.Copy(props, FKeyProperties(i+1, fk))
 	}
 	d.CustomProperties = props
 }
@@ -437,4 +449,149 @@ func HasGeneratedColumn(d TableDescriptor) bool {
 		}
 	}
 	return false
+}
+
+// ForeignKey is a table's FOREIGN KEY constraint, kept under the keys
+// sqlgate.fkey.K.field (FKeyProperties): columns by their 1-based
+// positions (which survive a rename), the referenced table by database
+// and name.
+type ForeignKey struct {
+	Name string
+	// Columns are the referencing columns' indexes (0-based) in this
+	// table; RefColumns the referenced ones' in RefTable, in the same
+	// order (its primary key's columns).
+	Columns    []int
+	RefTable   TablePath
+	RefColumns []int
+	// Match, OnDelete and OnUpdate are pg_constraint's confmatchtype,
+	// confdeltype and confupdtype ('s' / 'f'; 'a' NO ACTION, 'r'
+	// RESTRICT, 'c' CASCADE, 'n' SET NULL, 'd' SET DEFAULT).
+	Match, OnDelete, OnUpdate byte
+	// DeleteSetColumns are ON DELETE SET NULL | DEFAULT (cols)'s columns
+	// (indexes); nil: every referencing column.
+	DeleteSetColumns               []int
+	Deferrable, Deferred, NotValid bool
+}
+
+// FKeyProperties are the metadata keys and values of foreign key fk
+// numbered k (1-based).
+func FKeyProperties(k int, fk ForeignKey) map[string]string {
+	p := fmt.Sprintf("%s%d.", metaFKeyPrefix, k)
+	props := map[string]string{
+		p + "name": fk.Name, p + "cols": positions(fk.Columns),
+		p + "refdb": fk.RefTable.Database, p + "reftable": fk.RefTable.Table,
+		p + "refcols": positions(fk.RefColumns),
+		p + "actions": string([]byte{fk.Match, fk.OnDelete, fk.OnUpdate}),
+	}
+	if fk.DeleteSetColumns != nil {
+		props[p+"delsetcols"] = positions(fk.DeleteSetColumns)
+	}
+	flags := ""
+	for _, f := range []struct {
+		on bool
+		c  string
+	}{{fk.Deferrable, "d"}, {fk.Deferred, "i"}, {fk.NotValid, "v"}} {
+		if f.on {
+			flags += f.c
+		}
+	}
+	if flags != "" {
+		props[p+"flags"] = flags
+	}
+	return props
+}
+
+// FKeyKeyPrefix is the prefix of every metadata key of foreign key k.
+func FKeyKeyPrefix(k int) string { return fmt.Sprintf("%s%d.", metaFKeyPrefix, k) }
+
+// FKeyNumbers are the numbers of d's foreign keys, in MetaOf's order.
+func FKeyNumbers(d TableDescriptor) []int {
+	fkeys := map[int]*ForeignKey{}
+	for _, props := range []map[string]string{d.Properties, d.CustomProperties} {
+		for k, v := range props {
+			if strings.HasPrefix(k, metaFKeyPrefix) {
+				readFKeyKey(fkeys, k[len(metaFKeyPrefix):], v)
+			}
+		}
+	}
+	var out []int
+	for _, n := range slices.Sorted(maps.Keys(fkeys)) {
+		if fkeys[n].Name != "" && len(fkeys[n].Columns) > 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// positions writes 0-based indexes as comma-separated 1-based positions.
+func positions(idx []int) string {
+	parts := make([]string, len(idx))
+	for i, n := range idx {
+		parts[i] = strconv.Itoa(n + 1)
+	}
+	return strings.Join(parts, ",")
+}
+
+// parsePositions reads positions' text (nil on a malformed one).
+func parsePositions(s string) []int {
+	if s == "" {
+		return nil
+	}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(part)
+		if err != nil || n < 1 {
+			return nil
+		}
+		out = append(out, n-1)
+	}
+	return out
+}
+
+// readFKeyKey reads one "K.field" key of a foreign key into fkeys.
+func readFKeyKey(fkeys map[int]*ForeignKey, key, v string) {
+	n, field, ok := metaKey(key)
+	if !ok {
+		return
+	}
+	fk := fkeys[n]
+	if fk == nil {
+		fk = &ForeignKey{Match: 's', OnDelete: 'a', OnUpdate: 'a'}
+		fkeys[n] = fk
+	}
+	switch field {
+	case "name":
+		fk.Name = v
+	case "cols":
+		fk.Columns = parsePositions(v)
+	case "refdb":
+		fk.RefTable.Database = v
+	case "reftable":
+		fk.RefTable.Table = v
+	case "refcols":
+		fk.RefColumns = parsePositions(v)
+	case "delsetcols":
+		fk.DeleteSetColumns = parsePositions(v)
+	case "actions":
+		if len(v) == 3 {
+			fk.Match, fk.OnDelete, fk.OnUpdate = v[0], v[1], v[2]
+		}
+	case "flags":
+		fk.Deferrable, fk.Deferred, fk.NotValid = strings.Contains(v, "d"), strings.Contains(v, "i"), strings.Contains(v, "v")
+	}
+}
+
+// sortedFKeys are the complete foreign keys of fkeys in the order of their
+// numbers (a key naming a column the table lacks is dropped).
+func sortedFKeys(fkeys map[int]*ForeignKey, ncols int) []ForeignKey {
+	var out []ForeignKey
+	for _, n := range slices.Sorted(maps.Keys(fkeys)) {
+		fk := fkeys[n]
+		if fk.Name == "" || len(fk.Columns) == 0 || len(fk.Columns) != len(fk.RefColumns) || fk.RefTable.Table == "" ||
+			slices.ContainsFunc(fk.Columns, func(c int) bool { return c >= ncols }) {
+			continue
+		}
+		out = append(out, *fk)
+	}
+	return out
 }

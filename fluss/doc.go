@@ -10,10 +10,10 @@
 // interface of a changelog followed as it grows (follow.go, SUBSCRIBE) are
 // here, shared by the stores, and so are sqlgate's column metadata kept
 // in a table's properties (coldefs.go: PostgreSQL types, defaults,
-// identity, generation expressions, CHECK constraints; missing.go the
-// value the rows stored before ADD COLUMN ... DEFAULT read, which both
-// stores fill in when they widen such rows, and NOT NULL set by ALTER
-// TABLE, which Fluss cannot hold) and the sequence model a store may keep
+// identity, generation expressions, CHECK and FOREIGN KEY constraints;
+// missing.go the value the rows stored before ADD COLUMN ... DEFAULT read,
+// which both stores fill in when they widen such rows, and NOT NULL set by
+// ALTER TABLE, which Fluss cannot hold) and the sequence model a store may keep
 // (sequences.go: SequenceStore, nextval's step and the blocks stores
 // reserve ahead), and what a store shared by several servers offers for
 // sessions' temporary schemas (tempschemas.go: TempSchemaStore).

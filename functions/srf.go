@@ -79,7 +79,7 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 		// partitioned table has no ancestors but itself, which no query
 		// of psql's needs (its \d asks for the foreign keys of the
 		// ancestors): no rows, as for any other relation
-		if len(args) == 1 && (args[0].Variant == types.RegClass || pgTypeOf(args[0]) == pgUnknown || args[0].Kind == types.Int32 || args[0].Kind == types.Int64) {
+		if len(args) == 1 && (args[0].Variant == types.RegClass || pgTypeOf(args[0]) == pgUnknown || args[0].Kind == types.Int32 || args[0].Kind == types.Int64 || args[0].Kind == types.Oid) {
 			regclass := types.RegOf(types.RegClass)
 			return &SetFunc{Name: lname, Args: []types.T{regclass}, Ret: regclass, OutName: "relid", Rows: noRows}, nil
 		}

@@ -92,6 +92,11 @@
 //     CHECK's definition is shown as written (PostgreSQL re-prints it).
 //     A column ADD COLUMN ... DEFAULT gave a missing value shows it in
 //     pg_attribute's atthasmissing / attmissingval (missing.go).
+//   - FOREIGN KEY constraints (fkeys.go): pg_constraint (contype 'f'),
+//     pg_get_constraintdef, information_schema's table_constraints,
+//     key_column_usage, referential_constraints and
+//     constraint_column_usage, and relhastriggers (which psql's \d asks
+//     before listing them), from the tables' metadata.
 //   - Views (views.go) show their definition as written, not re-printed;
 //     they are not updatable, and pg_rewrite / pg_depend have no rows.
 package pgcatalog

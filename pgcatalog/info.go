@@ -503,6 +503,9 @@ func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, pretty bool) (s
 	if def, ok := c.domainConstraintDef(oid, pretty); ok { // domains.go
 		return def, true, nil
 	}
+	if def, ok, err := c.fkeyDef(ctx, oid); ok || err != nil { // fkeys.go
+		return def, ok, err
+	}
 	if oid < firstUserOID+3*oidStride || oid >= firstUserOID+4*oidStride {
 		return c.checkDef(ctx, oid) // coldefs.go
 	}

@@ -143,7 +143,7 @@ func (c *Catalog) infoTableConstraintRows(_ context.Context, s *snapshot) ([]row
 			}
 		}
 	}
-	return rows, nil
+	return append(rows, c.fkTableConstraintRows(s)...), nil // fkeys.go
 }
 
 func (c *Catalog) infoKeyColumnRows(_ context.Context, s *snapshot) ([]row, error) {
@@ -155,7 +155,7 @@ func (c *Catalog) infoKeyColumnRows(_ context.Context, s *snapshot) ([]row, erro
 				"table_name": t.Path.Table, "column_name": name, "ordinal_position": k + 1})
 		}
 	}
-	return rows, nil
+	return append(rows, c.fkKeyColumnRows(s)...), nil // fkeys.go
 }
 
 func (c *Catalog) infoRoutineRows() []row {

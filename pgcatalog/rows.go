@@ -64,15 +64,17 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_tablespace":          static(tablespaceRows()),
 		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
 		// information_schema
-		"schemata":           c.allSchemataRows,
-		"tables":             c.infoTablesRows,
-		"columns":            c.infoColumnsRows,
-		"table_constraints":  c.infoTableConstraintRows,
-		"key_column_usage":   c.infoKeyColumnRows,
-		"routines":           static(c.infoRoutineRows()),
-		"sequences":          c.infoSequenceRows,                    // coldefs.go
-		"domains":            c.dynamic(c.infoDomainRows),           // domains.go
-		"domain_constraints": c.dynamic(c.infoDomainConstraintRows), // domains.go
+		"schemata":                c.allSchemataRows,
+		"tables":                  c.infoTablesRows,
+		"columns":                 c.infoColumnsRows,
+		"table_constraints":       c.infoTableConstraintRows,
+		"key_column_usage":        c.infoKeyColumnRows,
+		"referential_constraints": c.infoReferentialRows,      // fkeys.go
+		"constraint_column_usage": c.infoConstraintColumnRows, // fkeys.go
+		"routines":                static(c.infoRoutineRows()),
+		"sequences":               c.infoSequenceRows,                    // coldefs.go
+		"domains":                 c.dynamic(c.infoDomainRows),           // domains.go
+		"domain_constraints":      c.dynamic(c.infoDomainConstraintRows), // domains.go
 	}
 }
 
@@ -114,6 +116,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
 		r["relchecks"] = len(fluss.MetaOf(t.Descriptor).Checks)
+		r["relhastriggers"] = hasFKeys(t, s.tables) // fkeys.go
 		r["relowner"] = c.roleOID(c.storedTableOwner(t))
 		if c.opts.Roles != nil {
 			if acl := c.opts.Roles.TableACL(t.TableID); acl != nil {
@@ -330,6 +333,7 @@ func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) 
 		})
 	}
 	rows = append(rows, c.domainConstraintRows()...) // domains.go
+	rows = append(rows, fkeyRows(s)...)              // fkeys.go
 	return append(rows, c.checkConstraintRows(s)...), nil
 }
 

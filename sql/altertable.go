@@ -88,9 +88,10 @@ func (p *ddlParser) setDefault(column string) (AlterAction, error) {
 }
 
 // addConstraint parses ADD [CONSTRAINT name] CHECK (expr) [NO INHERIT]
-// [NOT VALID]: a CHECK constraint is sqlgate's metadata, which ALTER TABLE
-// can add; a primary key, unique, foreign key or exclusion constraint
-// would need Fluss to change or add a key, which it cannot.
+// [NOT VALID] and ADD [CONSTRAINT name] FOREIGN KEY ...: CHECK and
+// foreign key constraints are sqlgate's metadata, which ALTER TABLE can
+// add; a primary key, unique or exclusion constraint would need Fluss to
+// change or add a key, which it cannot.
 func (p *ddlParser) addConstraint() (AlterAction, error) {
 	a := AlterAction{Kind: AlterAddCheck}
 	if p.accept("CONSTRAINT") {
@@ -106,8 +107,15 @@ func (p *ddlParser) addConstraint() (AlterAction, error) {
 		what := map[string]string{"UNIQUE": "UNIQUE", "PRIMARY": "PRIMARY KEY"}[p.word(0)]
 		return p.unsupported("ALTER TABLE ... ADD "+what+" is not supported: a Fluss table has one unique key, its primary key, declared when it is created",
 			"Declare the columns as the PRIMARY KEY in CREATE TABLE: "+insteadCopy)
-	case p.word(0) == "FOREIGN" || p.word(0) == "EXCLUDE":
-		return p.unsupported(map[string]string{"FOREIGN": "FOREIGN KEY", "EXCLUDE": "EXCLUDE"}[p.word(0)]+" constraints are not supported", "")
+	case p.word(0) == "FOREIGN":
+		fk, next, err := foreignKeyClause(p.src, p.toks, p.pos, "", a.Constraint) // foreignkey.go
+		if err != nil {
+			return a, err
+		}
+		p.pos = next
+		return AlterAction{Kind: AlterAddForeignKey, Constraint: a.Constraint, ForeignKey: &fk}, nil
+	case p.word(0) == "EXCLUDE":
+		return p.unsupported("EXCLUDE constraints are not supported", "")
 	default:
 		return a, p.err()
 	}

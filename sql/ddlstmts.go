@@ -20,7 +20,8 @@ type DDLStmt struct {
 	Authorization string
 	IfExists      bool
 	IfNotExists   bool
-	// Cascade is DROP SCHEMA ... CASCADE (RESTRICT is the default).
+	// Cascade is DROP SCHEMA ... CASCADE and TRUNCATE ... CASCADE
+	// (RESTRICT is the default).
 	Cascade bool
 	// RestartIdentity is TRUNCATE ... RESTART IDENTITY: the sequences the
 	// tables' columns own start again.
@@ -117,6 +118,9 @@ const (
 	// NOT NULL.
 	AlterSetNotNull
 	AlterDropNotNull
+	// AlterAddForeignKey: ADD [CONSTRAINT name] FOREIGN KEY ...
+	// (ForeignKey; foreignkey.go).
+	AlterAddForeignKey
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -146,6 +150,8 @@ type AlterAction struct {
 	// NotNull is AlterAddColumn's NOT NULL (its DEFAULT is in Default and
 	// DefaultPos).
 	NotNull bool
+	// ForeignKey is AlterAddForeignKey's constraint.
+	ForeignKey *ForeignKeyClause
 }
 
 // ddlParser parses the statements of this file over a sessionParser.
@@ -612,8 +618,8 @@ func (p *ddlParser) items() ([]string, error) {
 
 // truncate: TRUNCATE [TABLE] [ONLY] name [*] [, ...] [RESTART IDENTITY |
 // CONTINUE IDENTITY] [CASCADE | RESTRICT]. ONLY and * choose whether
-// inheriting tables go too, and CASCADE whether tables referencing these
-// by foreign key do: a Fluss table has neither, so they change nothing.
+// inheriting tables go too (a Fluss table has none), and CASCADE
+// whether tables referencing these by foreign key do (Cascade).
 func (p *ddlParser) truncate(st *Statement) error {
 	st.Kind, st.DDL = Truncate, &DDLStmt{}
 	d := st.DDL
@@ -639,7 +645,7 @@ func (p *ddlParser) truncate(st *Statement) error {
 		}
 		d.RestartIdentity = w == "RESTART"
 	}
-	p.dropBehavior()
+	d.Cascade = p.dropBehavior()
 	return p.done()
 }
 

@@ -26,7 +26,10 @@
 //     CREATE TYPE ... AS ENUM | AS (f type, ...), DROP TYPE and ALTER TYPE
 //     ... ADD VALUE | RENAME VALUE | RENAME TO | ADD, DROP, RENAME
 //     ATTRIBUTE (typestmts.go) in Statement.Type; CREATE / ALTER / DROP
-//     DOMAIN (domains.go) in Statement.Domain;
+//     DOMAIN (domains.go) in Statement.Domain; CREATE TABLE's REFERENCES
+//     and FOREIGN KEY clauses, ALTER TABLE ... ADD FOREIGN KEY and SET
+//     CONSTRAINTS (foreignkey.go) in Statement.ForeignKeys,
+//     AlterAction.ForeignKey and Statement.Set.Constraints;
 //   - catalog-qualified names (catalogs.go): db.schema.relation and
 //     db.schema.table.column lose the db part when it is the session's
 //     database (Parser.SetDatabase), else 0A000;

@@ -173,7 +173,10 @@ type Statement struct {
 	// clauses (by column), taken out of the text TiDB parses (coldefs.go).
 	ColumnDefaults map[string]ColumnDefault
 	Checks         []CheckClause
-	Identity       map[string]*IdentityClause
+	// ForeignKeys are CREATE TABLE's REFERENCES and FOREIGN KEY
+	// constraints (foreignkey.go).
+	ForeignKeys []ForeignKeyClause
+	Identity    map[string]*IdentityClause
 	// Generated are CREATE TABLE's GENERATED ALWAYS AS (expr) STORED
 	// clauses, by column (coldefs.go).
 	Generated   map[string]*GeneratedClause

@@ -25,6 +25,16 @@ type SetStmt struct {
 	// CHARACTERISTICS AS TRANSACTION ... (SessionDefaults set for the latter).
 	Tx              *TxStmt
 	SessionDefaults bool
+	// Constraints is SET CONSTRAINTS { ALL | name [, ...] } { DEFERRED |
+	// IMMEDIATE } (Name is then empty).
+	Constraints *SetConstraints
+}
+
+// SetConstraints is SET CONSTRAINTS: Names nil for ALL (a qualified
+// name's schema is dropped: constraint names are looked up by name).
+type SetConstraints struct {
+	Names    []string
+	Deferred bool
 }
 
 // ShowStmt is SHOW x, intercepted before TiDB.
@@ -351,6 +361,10 @@ func (p *sessionParser) parseSet(st *Statement) error {
 	st.Kind = Set
 	s := &SetStmt{}
 	st.Set = s
+	if p.word(0) == "CONSTRAINTS" && p.word(1) != "" && !(p.pos+1 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, "=")) && p.word(1) != "TO" {
+		p.pos++
+		return p.setConstraints(s)
+	}
 	if p.accept("SESSION", "CHARACTERISTICS", "AS", "TRANSACTION") {
 		s.SessionDefaults = true
 		s.Tx = &TxStmt{}

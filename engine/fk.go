@@ -1,0 +1,1171 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// FOREIGN KEY enforcement. A foreign key is its table's metadata
+// (fluss.ForeignKey); a table a transaction writes learns, when it is
+// opened for a write (attachFKeys), its own foreign keys and those that
+// reference it. Its writes then note what the constraints must check, as
+// PostgreSQL's RI triggers queue their events:
+//   - the rows written to a table with foreign keys (pendingTable.Check:
+//     INSERT, UPDATE, ON CONFLICT, COPY), whose keys must be in the
+//     referenced tables;
+//   - the keys deleted from, or moved away (an UPDATE of the key) in, a
+//     referenced table (pendingTable.Delete / Upsert), whose referencing
+//     rows the constraint's action handles.
+//
+// At the end of the statement (fkEndStatement) the events run in order:
+// a CASCADE, SET NULL or SET DEFAULT action writes the referencing rows
+// (whose own events join the queue), RESTRICT fails at once if a row
+// still references the key, and NO ACTION and the referencing rows' checks
+// run once every action is done (so a statement that deletes a parent and
+// its children together passes). A DEFERRABLE constraint whose checks are
+// deferred (INITIALLY DEFERRED, SET CONSTRAINTS) keeps them until COMMIT.
+//
+// Every check reads the tables as the transaction sees them, so an event
+// of a write a later one undid (a row updated again, a savepoint rolled
+// back) finds nothing wrong.
+
+// foreignKeyViolationCode is PostgreSQL's foreign_key_violation.
+const foreignKeyViolationCode sqlerr.Code = "23503"
+
+// fkRef is a foreign key with the table it is on.
+type fkRef struct {
+	child fluss.TablePath
+	fk    fluss.ForeignKey
+}
+
+// fkIndex is every foreign key of the store by the table it references,
+// built once per catalog version.
+type fkIndex struct {
+	version     uint64
+	referencing map[fluss.TablePath][]fkRef
+	// byName are the foreign keys by name; others the names of the other
+	// constraints (primary keys, CHECKs), for SET CONSTRAINTS.
+	byName map[string][]fluss.ForeignKey
+	others map[string]bool
+	// own are each table's own foreign keys (read once here, not per
+	// write: fluss.MetaOf parses the properties).
+	own map[fluss.TablePath][]fluss.ForeignKey
+}
+
+// fkIndexNow returns the session's index of the store's foreign keys,
+// rebuilt when the catalog changed.
+func (s *session) fkIndexNow(ctx context.Context) (*fkIndex, error) {
+	v := s.eng.catalog.Load()
+	if s.fkIdx != nil && s.fkIdx.version == v {
+		return s.fkIdx, nil
+	}
+	idx := &fkIndex{version: v, referencing: map[fluss.TablePath][]fkRef{}, byName: map[string][]fluss.ForeignKey{}, others: map[string]bool{}, own: map[fluss.TablePath][]fluss.ForeignKey{}}
+	dbs, err := s.eng.store.ListDatabases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, db := range dbs {
+		ts, err := s.eng.store.ListTables(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			m := fluss.MetaOf(t.Descriptor)
+			if len(m.ForeignKeys) > 0 {
+				idx.own[t.Path] = m.ForeignKeys
+			}
+			for _, fk := range m.ForeignKeys {
+				idx.referencing[fk.RefTable] = append(idx.referencing[fk.RefTable], fkRef{child: t.Path, fk: fk})
+				idx.byName[fk.Name] = append(idx.byName[fk.Name], fk)
+			}
+			for _, c := range m.Checks {
+				idx.others[c.Name] = true
+			}
+			if t.HasPrimaryKey() {
+				idx.others[pkeyIndexName(t.Path.Table)] = true
+			}
+		}
+	}
+	s.fkIdx = idx
+	return idx, nil
+}
+
+// fkTable is what a written table's foreign keys need: its own, those
+// that reference it, and the statement's pairing of an UPDATE's moved
+// keys (deleted, then written again in the same order).
+type fkTable struct {
+	s          *session
+	own        []fluss.ForeignKey
+	referenced []fkRef
+	// moving: the table's writes are an UPDATE's, whose deletes are the
+	// old keys of the rows its next upserts write (exec.Update).
+	moving   bool
+	unpaired []arrow.RecordBatch
+}
+
+// attachFKeys gives a table opened for a write (verb) its foreign keys.
+func (s *session) attachFKeys(ctx context.Context, pt *pendingTable, verb string) error {
+	idx, err := s.fkIndexNow(ctx)
+	if err != nil {
+		return err
+	}
+	if len(idx.own) == 0 { // no foreign keys in the store: nothing per write
+		pt.fk = nil
+		return nil
+	}
+	info := pt.Info()
+	own, refs := idx.own[info.Path], idx.referencing[info.Path]
+	if len(own) == 0 && len(refs) == 0 {
+		pt.fk = nil
+		return nil
+	}
+	s.fkq.active = true
+	if pt.fk == nil {
+		pt.fk = &fkTable{s: s}
+	}
+	// (an UPDATE's pairing lasts to the end of its statement: a lock a
+	// check takes on the same table mid-statement keeps it)
+	pt.fk.own, pt.fk.referenced = own, refs
+	pt.fk.moving = pt.fk.moving || verb == "UPDATE"
+	return nil
+}
+
+// fkEvent is one queued event: rows written to a table with foreign keys
+// (rows), or keys deleted from a referenced table (oldKeys, its primary
+// key's columns), with the rows that replaced them when an UPDATE moved
+// them (newRows, aligned; nil for a delete).
+type fkEvent struct {
+	table            fluss.TableInfo
+	rows             arrow.RecordBatch
+	oldKeys, newRows arrow.RecordBatch
+}
+
+func (e fkEvent) release() {
+	for _, r := range []arrow.RecordBatch{e.rows, e.oldKeys, e.newRows} {
+		if r != nil {
+			r.Release()
+		}
+	}
+}
+
+// fkQueue is the session's queued events: the running statement's, and
+// the deferred checks its transaction keeps until COMMIT.
+type fkQueue struct {
+	events   []fkEvent
+	deferred []fkCheck
+	// active: the transaction opened a table with foreign keys, whose
+	// statement ends have work (fkEndStatement looks no further without).
+	active bool
+	// setDeferred: SET CONSTRAINTS's choices in the transaction, by
+	// constraint name ("" for ALL, which resets the names chosen before).
+	setDeferred map[string]bool
+}
+
+// fkCheck is a check NO ACTION or a referencing row needs: of the rows
+// written to child (rows) against fk, or of the keys deleted from a
+// referenced table (oldKeys, referenced by fk of ref.child).
+type fkCheck struct {
+	table   fluss.TableInfo
+	fk      fluss.ForeignKey
+	rows    arrow.RecordBatch
+	ref     fkRef
+	oldKeys arrow.RecordBatch
+}
+
+// noteRows queues rows written to a table with foreign keys.
+func (f *fkTable) noteRows(info fluss.TableInfo, rec arrow.RecordBatch) {
+	if f == nil || len(f.own) == 0 || rec.NumRows() == 0 {
+		return
+	}
+	rec.Retain()
+	f.s.fkq.events = append(f.s.fkq.events, fkEvent{table: info, rows: rec})
+}
+
+// Delete implements fluss.Table: the keys deleted from a referenced table
+// are queued (held for pairing while an UPDATE moves them).
+func (pt *pendingTable) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.WriteResult, error) {
+	res, err := pt.Table.Delete(ctx, keys)
+	if err != nil || pt.fk == nil || len(pt.fk.referenced) == 0 || keys.NumRows() == 0 {
+		return res, err
+	}
+	keys.Retain()
+	if pt.fk.moving {
+		pt.fk.unpaired = append(pt.fk.unpaired, keys)
+	} else {
+		pt.fk.s.fkq.events = append(pt.fk.s.fkq.events, fkEvent{table: pt.Info(), oldKeys: keys})
+	}
+	return res, nil
+}
+
+// Upsert implements fluss.Table: an UPDATE's rows written after it
+// deleted their old keys are paired with them.
+func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
+	res, err := pt.Table.Upsert(ctx, rec, opts)
+	if err != nil || pt.fk == nil || len(pt.fk.unpaired) == 0 {
+		return res, err
+	}
+	old := pt.fk.unpaired[0]
+	if old.NumRows() != rec.NumRows() {
+		return res, nil // not the UPDATE's pairing: left to fkEndStatement as deletes
+	}
+	pt.fk.unpaired = pt.fk.unpaired[1:]
+	rec.Retain()
+	pt.fk.s.fkq.events = append(pt.fk.s.fkq.events, fkEvent{table: pt.Info(), oldKeys: old, newRows: rec})
+	return res, nil
+}
+
+// flushUnpaired queues the keys no upsert paired as deletes.
+func (s *session) flushUnpaired() {
+	tx := s.tx
+	if tx == nil {
+		tx = s.implicit
+	}
+	if tx == nil {
+		return
+	}
+	for _, ot := range tx.Tables() {
+		pt, ok := ot.Checker().(*pendingTable)
+		if !ok || pt.fk == nil {
+			continue
+		}
+		for _, k := range pt.fk.unpaired {
+			s.fkq.events = append(s.fkq.events, fkEvent{table: pt.Info(), oldKeys: k})
+		}
+		pt.fk.unpaired = nil
+		pt.fk.moving = false
+	}
+}
+
+// fkDropStatement forgets a failed statement's events.
+func (s *session) fkDropStatement() {
+	for _, e := range s.fkq.events {
+		e.release()
+	}
+	s.fkq.events = nil
+	tx := s.tx
+	if tx == nil {
+		tx = s.implicit
+	}
+	if tx == nil || !s.fkq.active {
+		return
+	}
+	for _, ot := range tx.Tables() {
+		if pt, ok := ot.Checker().(*pendingTable); ok && pt.fk != nil {
+			for _, k := range pt.fk.unpaired {
+				k.Release()
+			}
+			pt.fk.unpaired, pt.fk.moving = nil, false
+		}
+	}
+}
+
+// fkEndTransaction forgets the transaction's deferred checks and SET
+// CONSTRAINTS choices.
+func (s *session) fkEndTransaction() {
+	s.fkDropStatement()
+	for _, c := range s.fkq.deferred {
+		c.release()
+	}
+	s.fkq.deferred, s.fkq.setDeferred, s.fkq.active = nil, nil, false
+}
+
+func (c fkCheck) release() {
+	if c.rows != nil {
+		c.rows.Release()
+	}
+	if c.oldKeys != nil {
+		c.oldKeys.Release()
+	}
+}
+
+// isDeferred reports whether fk's checks wait for COMMIT now.
+func (s *session) isDeferred(fk fluss.ForeignKey) bool {
+	if !fk.Deferrable {
+		return false
+	}
+	if d, ok := s.fkq.setDeferred[fk.Name]; ok {
+		return d
+	}
+	if d, ok := s.fkq.setDeferred[""]; ok {
+		return d
+	}
+	return fk.Deferred
+}
+
+// fkEndStatement runs the statement's queued events (see the top of the
+// file).
+func (s *session) fkEndStatement(ctx context.Context) error {
+	if !s.fkq.active && len(s.fkq.events) == 0 {
+		return nil
+	}
+	s.flushUnpaired()
+	if len(s.fkq.events) == 0 {
+		return nil
+	}
+	var checks []fkCheck
+	defer func() {
+		for _, c := range checks {
+			c.release()
+		}
+	}()
+	for i := 0; i < len(s.fkq.events); i++ {
+		if i > 100000 {
+			return sqlerr.New(sqlerr.InternalError, "foreign key actions did not end")
+		}
+		e := s.fkq.events[i]
+		if e.rows != nil {
+			for _, fk := range fluss.MetaOf(e.table.Descriptor).ForeignKeys {
+				e.rows.Retain()
+				checks = append(checks, fkCheck{table: e.table, fk: fk, rows: e.rows})
+			}
+			continue
+		}
+		idx, err := s.fkIndexNow(ctx)
+		if err != nil {
+			return err
+		}
+		for _, ref := range idx.referencing[e.table.Path] {
+			action := ref.fk.OnDelete
+			if e.newRows != nil {
+				action = ref.fk.OnUpdate
+			}
+			oldKeys, newRows, err := movedKeys(e, ref.fk)
+			if err != nil {
+				return err
+			}
+			if oldKeys == nil {
+				continue // an UPDATE that left the keys as they were
+			}
+			switch action {
+			case 'r':
+				err = s.fkNoReference(ctx, ref, e.table, oldKeys, false)
+				oldKeys.Release()
+			case 'a':
+				checks = append(checks, fkCheck{table: e.table, ref: ref, oldKeys: oldKeys})
+			default:
+				err = s.fkAction(ctx, ref, action, oldKeys, newRows)
+				oldKeys.Release()
+			}
+			if newRows != nil {
+				newRows.Release()
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	for _, e := range s.fkq.events {
+		e.release()
+	}
+	s.fkq.events = nil
+	for k, c := range checks {
+		fk := c.fk
+		if c.oldKeys != nil {
+			fk = c.ref.fk
+		}
+		if s.isDeferred(fk) && (s.tx != nil) {
+			s.fkq.deferred = append(s.fkq.deferred, c)
+			checks[k] = fkCheck{}
+			continue
+		}
+		if err := s.runFKCheck(ctx, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runFKCheck runs one check.
+func (s *session) runFKCheck(ctx context.Context, c fkCheck) error {
+	if c.oldKeys != nil {
+		return s.fkNoReference(ctx, c.ref, c.table, c.oldKeys, true)
+	}
+	if c.rows != nil {
+		return s.fkParentsExist(ctx, c.table, c.fk, c.rows)
+	}
+	return nil
+}
+
+// fkCommit runs the transaction's deferred checks, before COMMIT.
+func (s *session) fkCommit(ctx context.Context) error {
+	if err := s.fkEndStatement(ctx); err != nil {
+		return err
+	}
+	checks := s.fkq.deferred
+	s.fkq.deferred = nil
+	defer func() {
+		for _, c := range checks {
+			c.release()
+		}
+	}()
+	for _, c := range checks {
+		if err := s.runFKCheck(ctx, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// movedKeys returns the keys of a parent event that matter to fk: a
+// delete's all, an UPDATE's those whose referenced values changed (with
+// their new rows); nil when none did.
+func movedKeys(e fkEvent, fk fluss.ForeignKey) (oldKeys, newRows arrow.RecordBatch, err error) {
+	if e.newRows == nil {
+		e.oldKeys.Retain()
+		return e.oldKeys, nil, nil
+	}
+	pk := keyIndexes(e.table)
+	var keep []int
+	for r := 0; r < int(e.oldKeys.NumRows()); r++ {
+		changed := false
+		for _, c := range fk.RefColumns {
+			k := slices.Index(pk, c)
+			if k < 0 || !sameValue(types.ValueAt(e.oldKeys.Column(k), r), types.ValueAt(e.newRows.Column(c), r)) {
+				changed = true
+			}
+		}
+		if changed {
+			keep = append(keep, r)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, nil, nil
+	}
+	if oldKeys, err = takeRows(e.oldKeys, keep); err != nil {
+		return nil, nil, err
+	}
+	if newRows, err = takeRows(e.newRows, keep); err != nil {
+		oldKeys.Release()
+		return nil, nil, err
+	}
+	return oldKeys, newRows, nil
+}
+
+// keyIndexes are the column indexes of info's primary key, in key order.
+func keyIndexes(info fluss.TableInfo) []int {
+	var out []int
+	for _, n := range info.Descriptor.Schema.PrimaryKey {
+		out = append(out, info.ColumnIndex(n))
+	}
+	return out
+}
+
+// sameValue compares two physical values as a key compares them.
+func sameValue(a, b any) bool { return keyText(a) == keyText(b) }
+
+// keyText is a value's form in the sets of keys the checks build.
+func keyText(v any) string {
+	if v == nil {
+		return "\x00null"
+	}
+	return fmt.Sprintf("%T:%v", v, v)
+}
+
+// takeRows copies rows idx of rec.
+func takeRows(rec arrow.RecordBatch, idx []int) (arrow.RecordBatch, error) {
+	rows := make([][]any, len(idx))
+	for k, r := range idx {
+		row := make([]any, rec.NumCols())
+		for c := range row {
+			row[c] = types.ValueAt(rec.Column(c), r)
+		}
+		rows[k] = row
+	}
+	return buildRows(rec.Schema(), rows)
+}
+
+// buildRows builds a record of schema from physical values.
+func buildRows(schema *arrow.Schema, rows [][]any) (arrow.RecordBatch, error) {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for _, row := range rows {
+		for c, v := range row {
+			if err := types.AppendValue(b.Field(c), v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.NewRecordBatch(), nil
+}
+
+// readTable is a table as the transaction sees it (its pending writes
+// over the store's rows).
+func (s *session) readTable(ctx context.Context, p fluss.TablePath) (fluss.Table, error) {
+	return s.runtimeTables().Table(ctx, p)
+}
+
+// fkParentsExist checks that every row of rows (written to table) has its
+// key of fk in the referenced table: 23503 for the first that does not
+// (unless the row is no longer the table's: a later write replaced it).
+func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk fluss.ForeignKey, rows arrow.RecordBatch) error {
+	parent, err := s.readTable(ctx, fk.RefTable)
+	if err != nil {
+		return err
+	}
+	pinfo := parent.Info()
+	pk := keyIndexes(pinfo)
+	// the referencing values of each row, in the parent's key order
+	order := make([]int, len(pk)) // order[j]: the fk column feeding key column j
+	for j, c := range pk {
+		order[j] = slices.Index(fk.RefColumns, c)
+		if order[j] < 0 {
+			return sqlerr.New(sqlerr.InternalError, "foreign key %q does not match the key of %q", fk.Name, pinfo.Path.Table)
+		}
+	}
+	var need [][]any
+	var needRows []int
+	seen := map[string]bool{}
+	for r := 0; r < int(rows.NumRows()); r++ {
+		vals := make([]any, len(fk.Columns))
+		nulls := 0
+		for k, c := range fk.Columns {
+			vals[k] = types.ValueAt(rows.Column(c), r)
+			if vals[k] == nil {
+				nulls++
+			}
+		}
+		switch {
+		case nulls == len(vals):
+			continue
+		case nulls > 0 && fk.Match == 'f':
+			if s.rowStillThere(ctx, table, rows, r) {
+				return sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
+					WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
+			}
+			continue
+		case nulls > 0:
+			continue // MATCH SIMPLE: a NULL in any column passes
+		}
+		key := make([]any, len(pk))
+		for j := range pk {
+			key[j] = convertKey(vals[order[j]], pinfo.Descriptor.Schema.Columns[pk[j]].Type)
+		}
+		t := rowKeyText(key)
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		need = append(need, key)
+		needRows = append(needRows, r)
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	if err := s.lockKeyShare(ctx, pinfo, need); err != nil {
+		return err
+	}
+	found, err := lookupKeys(ctx, parent, pinfo, need)
+	if err != nil {
+		return err
+	}
+	for k, key := range need {
+		if found[rowKeyText(key)] {
+			continue
+		}
+		r := needRows[k]
+		if !s.rowStillThere(ctx, table, rows, r) {
+			continue
+		}
+		return sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
+			WithDetail("Key (%s)=(%s) is not present in table \"%s\".", columnNames(table, fk.Columns), s.rowValues(table, rows, fk.Columns, r), pinfo.Path.Table)
+	}
+	return nil
+}
+
+// convertKey converts a referencing value to the referenced column's
+// physical type where the two differ (an integer referencing a float).
+func convertKey(v any, t types.T) any {
+	if n, ok := v.(int64); ok && (t.Kind == types.Float32 || t.Kind == types.Float64) {
+		return float64(n)
+	}
+	return v
+}
+
+// rowKeyText is a whole key's text.
+func rowKeyText(vals []any) string {
+	var sb strings.Builder
+	for _, v := range vals {
+		sb.WriteString(keyText(v))
+		sb.WriteByte(0)
+	}
+	return sb.String()
+}
+
+// lookupKeys looks keys (in the table's key order) up in t and returns
+// the set of those found.
+func lookupKeys(ctx context.Context, t fluss.Table, info fluss.TableInfo, keys [][]any) (map[string]bool, error) {
+	pk := keyIndexes(info)
+	schema := info.ArrowSchema()
+	fs := make([]arrow.Field, len(pk))
+	for j, c := range pk {
+		fs[j] = schema.Field(c)
+		fs[j].Nullable = true
+	}
+	rec, err := buildRows(arrow.NewSchema(fs, nil), keys)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	got, err := t.Lookup(ctx, rec, pk)
+	if err != nil {
+		return nil, err
+	}
+	found := map[string]bool{}
+	if got == nil {
+		return found, nil
+	}
+	defer got.Release()
+	for r := 0; r < int(got.NumRows()); r++ {
+		key := make([]any, len(pk))
+		for j := range pk {
+			key[j] = types.ValueAt(got.Column(j), r)
+		}
+		found[rowKeyText(key)] = true
+	}
+	return found, nil
+}
+
+// rowStillThere reports whether row r of rows (written to table) is still
+// the table's row as written: a later write of the statement or
+// transaction may have replaced or deleted it, and its check is then
+// moot, as PostgreSQL's RI trigger skips a row version no longer live. A
+// table without a primary key cannot be asked, and keeps every row.
+func (s *session) rowStillThere(ctx context.Context, table fluss.TableInfo, rows arrow.RecordBatch, r int) bool {
+	if !table.HasPrimaryKey() {
+		return true
+	}
+	t, err := s.readTable(ctx, table.Path)
+	if err != nil {
+		return true
+	}
+	pk := keyIndexes(table)
+	key := make([]any, len(pk))
+	for j, c := range pk {
+		key[j] = types.ValueAt(rows.Column(c), r)
+	}
+	schema := table.ArrowSchema()
+	fs := make([]arrow.Field, len(pk))
+	for j, c := range pk {
+		fs[j] = schema.Field(c)
+	}
+	rec, err := buildRows(arrow.NewSchema(fs, nil), [][]any{key})
+	if err != nil {
+		return true
+	}
+	defer rec.Release()
+	got, err := t.Lookup(ctx, rec, nil)
+	if err != nil || got == nil {
+		return err != nil
+	}
+	defer got.Release()
+	if got.NumRows() == 0 {
+		return false
+	}
+	for c := 0; c < int(rows.NumCols()) && c < int(got.NumCols()); c++ {
+		if !sameValue(types.ValueAt(rows.Column(c), r), types.ValueAt(got.Column(c), 0)) {
+			return false
+		}
+	}
+	return true
+}
+
+// columnNames lists columns idx of table, as a key's DETAIL names them.
+func columnNames(table fluss.TableInfo, idx []int) string {
+	names := make([]string, len(idx))
+	for k, c := range idx {
+		names[k] = table.Descriptor.Schema.Columns[c].Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// rowValues prints columns idx of row r of rows in their text forms.
+func (s *session) rowValues(table fluss.TableInfo, rows arrow.RecordBatch, idx []int, r int) string {
+	loc := s.location()
+	vals := make([]string, len(idx))
+	for k, c := range idx {
+		v := types.ValueAt(rows.Column(c), r)
+		if v == nil {
+			vals[k] = "null"
+			continue
+		}
+		vals[k] = types.FormatTextIn(v, table.Descriptor.Schema.Columns[c].Type, loc)
+	}
+	return strings.Join(vals, ", ")
+}
+
+// fkReferencing returns the rows of ref's table whose key of ref.fk is
+// one of oldKeys (the referenced table's primary keys, in key order):
+// the matching rows and, for each, the index of its key in oldKeys.
+func (s *session) fkReferencing(ctx context.Context, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch) (fluss.TableInfo, arrow.RecordBatch, []int, error) {
+	child, err := s.readTable(ctx, ref.child)
+	if err != nil {
+		return fluss.TableInfo{}, nil, nil, err
+	}
+	return s.referencingIn(ctx, child, ref, parent, oldKeys)
+}
+
+// referencingIn is fkReferencing over the rows of child (a view of ref's
+// table).
+func (s *session) referencingIn(ctx context.Context, child fluss.Table, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch) (fluss.TableInfo, arrow.RecordBatch, []int, error) {
+	cinfo := child.Info()
+	pk := keyIndexes(parent)
+	wanted := map[string]int{}
+	for r := 0; r < int(oldKeys.NumRows()); r++ {
+		key := make([]any, len(ref.fk.Columns))
+		for k, c := range ref.fk.RefColumns {
+			j := slices.Index(pk, c)
+			key[k] = types.ValueAt(oldKeys.Column(j), r)
+		}
+		if _, dup := wanted[rowKeyText(key)]; !dup {
+			wanted[rowKeyText(key)] = r
+		}
+	}
+	reader, err := child.Scan(ctx, fluss.ScanOptions{})
+	if err != nil {
+		return cinfo, nil, nil, err
+	}
+	defer reader.Close()
+	var rows [][]any
+	var which []int
+	for {
+		b, err := reader.Next(ctx)
+		if err != nil {
+			return cinfo, nil, nil, err
+		}
+		if b == nil {
+			break
+		}
+		for r := 0; r < int(b.NumRows()); r++ {
+			key := make([]any, len(ref.fk.Columns))
+			for k, c := range ref.fk.Columns {
+				key[k] = convertKey(types.ValueAt(b.Column(c), r), parent.Descriptor.Schema.Columns[ref.fk.RefColumns[k]].Type)
+			}
+			if at, ok := wanted[rowKeyText(key)]; ok {
+				row := make([]any, b.NumCols())
+				for c := range row {
+					row[c] = types.ValueAt(b.Column(c), r)
+				}
+				rows = append(rows, row)
+				which = append(which, at)
+			}
+		}
+		b.Release()
+	}
+	rec, err := buildRows(cinfo.ArrowSchema(), rows)
+	if err != nil {
+		return cinfo, nil, nil, err
+	}
+	return cinfo, rec, which, nil
+}
+
+// fkNoReference fails with 23503 if a row of ref's table references one
+// of oldKeys of parent: RESTRICT's check, and NO ACTION's (noAction: a
+// key the referenced table has again, an UPDATE having moved another row
+// onto it, is referenced rightly).
+func (s *session) fkNoReference(ctx context.Context, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch, noAction bool) error {
+	keys := oldKeys
+	if noAction {
+		t, err := s.readTable(ctx, parent.Path)
+		if err != nil {
+			return err
+		}
+		all := make([][]any, oldKeys.NumRows())
+		for r := range all {
+			all[r] = make([]any, oldKeys.NumCols())
+			for c := range all[r] {
+				all[r][c] = types.ValueAt(oldKeys.Column(c), r)
+			}
+		}
+		found, err := lookupKeys(ctx, t, parent, all)
+		if err != nil {
+			return err
+		}
+		var gone []int
+		for r, k := range all {
+			if !found[rowKeyText(k)] {
+				gone = append(gone, r)
+			}
+		}
+		if len(gone) == 0 {
+			return nil
+		}
+		if keys, err = takeRows(oldKeys, gone); err != nil {
+			return err
+		}
+		defer keys.Release()
+	}
+	_, rows, which, err := s.fkReferencing(ctx, ref, parent, keys)
+	if err != nil {
+		return err
+	}
+	defer rows.Release()
+	if rows.NumRows() == 0 {
+		return s.fkCrossCheck(ctx, ref, parent, keys)
+	}
+	return s.stillReferenced(ref, parent, keys, which[0])
+}
+
+// stillReferenced is the 23503 of a referenced key (row r of keys, the
+// referenced table's primary keys) that a row of ref's table still
+// references.
+func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, keys arrow.RecordBatch, r int) error {
+	pk := keyIndexes(parent)
+	vals := make([]string, len(ref.fk.RefColumns))
+	loc := s.location()
+	for k, c := range ref.fk.RefColumns {
+		v := types.ValueAt(keys.Column(slices.Index(pk, c)), r)
+		vals[k] = types.FormatTextIn(v, parent.Descriptor.Schema.Columns[c].Type, loc)
+	}
+	return sqlerr.New(foreignKeyViolationCode, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", parent.Path.Table, ref.fk.Name, ref.child.Table).
+		WithDetail("Key (%s)=(%s) is still referenced from table \"%s\".", columnNames(parent, ref.fk.RefColumns), strings.Join(vals, ", "), ref.child.Table)
+}
+
+// fkAction runs a CASCADE, SET NULL or SET DEFAULT action on the rows of
+// ref's table that reference oldKeys: deletes them (CASCADE of a
+// delete), gives them the new key (CASCADE of an update, newRows), NULL
+// or their default. The writes queue their own events.
+func (s *session) fkAction(ctx context.Context, ref fkRef, action byte, oldKeys, newRows arrow.RecordBatch) error {
+	parentInfo, err := s.eng.store.GetTable(ctx, ref.fk.RefTable)
+	if err != nil {
+		return err
+	}
+	cinfo, rows, which, err := s.fkReferencing(ctx, ref, parentInfo, oldKeys)
+	if err != nil {
+		return err
+	}
+	defer rows.Release()
+	if rows.NumRows() == 0 {
+		return nil
+	}
+	if !cinfo.HasPrimaryKey() {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "cannot run the ON DELETE / ON UPDATE action of foreign key constraint \"%s\": table \"%s\" has no primary key (a Fluss log table is append-only)", ref.fk.Name, cinfo.Path.Table)
+	}
+	verb := "UPDATE"
+	if action == 'c' && newRows == nil {
+		verb = "DELETE"
+	}
+	pt, err := s.writeTable(ctx, verb, cinfo)
+	if err != nil {
+		return err
+	}
+	if err := s.attachFKeys(ctx, pt, verb); err != nil {
+		return err
+	}
+	ckeys := keyIndexes(cinfo)
+	oldChildKeys, err := projectRows(rows, ckeys)
+	if err != nil {
+		return err
+	}
+	defer oldChildKeys.Release()
+	if verb == "DELETE" {
+		_, err = pt.Delete(ctx, oldChildKeys)
+		return err
+	}
+	set := ref.fk.Columns
+	if newRows == nil && ref.fk.DeleteSetColumns != nil {
+		set = ref.fk.DeleteSetColumns
+	}
+	var defaults []arrow.Array
+	if action == 'd' {
+		if defaults, err = s.fkDefaults(ctx, cinfo, set, int(rows.NumRows())); err != nil {
+			return err
+		}
+		defer func() {
+			for _, d := range defaults {
+				if d != nil {
+					d.Release()
+				}
+			}
+		}()
+	}
+	out := make([][]any, rows.NumRows())
+	for r := range out {
+		row := make([]any, rows.NumCols())
+		for c := range row {
+			row[c] = types.ValueAt(rows.Column(c), r)
+		}
+		for k, c := range set {
+			switch action {
+			case 'n':
+				row[c] = nil
+			case 'd':
+				row[c] = types.ValueAt(defaults[k], r)
+			case 'c':
+				fkCol := slices.Index(ref.fk.Columns, c)
+				row[c] = types.ValueAt(newRows.Column(ref.fk.RefColumns[fkCol]), which[r])
+			}
+		}
+		if action == 'd' && s.stillKey(ref, parentInfo, row, oldKeys, which[r]) {
+			// the default is the key being deleted: PostgreSQL's
+			// RI_FKey_setdefault looks again and fails as NO ACTION would
+			return s.stillReferenced(ref, parentInfo, oldKeys, which[r])
+		}
+		for c, v := range row {
+			if v == nil && cinfo.Descriptor.Schema.Columns[c].Type.NotNull {
+				return sqlerr.NullInNotNull(cinfo.Descriptor.Schema.Columns[c].Name, cinfo.Path.Table).
+					WithDetail("Failing row contains %s.", failingValues(s, cinfo, row))
+			}
+		}
+		out[r] = row
+	}
+	newRec, err := buildRows(cinfo.ArrowSchema(), out)
+	if err != nil {
+		return err
+	}
+	defer newRec.Release()
+	keyMoves := slices.ContainsFunc(set, func(c int) bool { return slices.Contains(ckeys, c) })
+	if keyMoves {
+		pt.fk.moving = true
+		if _, err := pt.Delete(ctx, oldChildKeys); err != nil {
+			return err
+		}
+	}
+	_, err = pt.Upsert(ctx, newRec, fluss.UpsertOptions{})
+	if pt.fk != nil {
+		pt.fk.moving = false
+	}
+	return err
+}
+
+// failingValues prints a row as a 23502's DETAIL does.
+func failingValues(s *session, info fluss.TableInfo, row []any) string {
+	loc := s.location()
+	vals := make([]string, len(row))
+	for c, v := range row {
+		if v == nil {
+			vals[c] = "null"
+			continue
+		}
+		vals[c] = types.FormatTextIn(v, info.Descriptor.Schema.Columns[c].Type, loc)
+	}
+	return "(" + strings.Join(vals, ", ") + ")"
+}
+
+// projectRows copies columns idx of rec.
+func projectRows(rec arrow.RecordBatch, idx []int) (arrow.RecordBatch, error) {
+	fs := make([]arrow.Field, len(idx))
+	cols := make([]arrow.Array, len(idx))
+	for k, c := range idx {
+		fs[k] = rec.Schema().Field(c)
+		cols[k] = rec.Column(c)
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fs, nil), cols, rec.NumRows()), nil
+}
+
+// fkDefaults evaluates the defaults of columns cols of info for n rows
+// (NULL for a column without one).
+func (s *session) fkDefaults(ctx context.Context, info fluss.TableInfo, cols []int, n int) ([]arrow.Array, error) {
+	bound, err := binder.ColumnDefaults(ctx, s.eng.tables, info)
+	if err != nil {
+		return nil, err
+	}
+	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
+	empty := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, int64(n))
+	defer empty.Release()
+	out := make([]arrow.Array, len(cols))
+	for k, c := range cols {
+		if bound[c] == nil {
+			out[k] = array.MakeArrayOfNull(s.eng.mem, info.Descriptor.Schema.Columns[c].Type.ArrowType(), n)
+			continue
+		}
+		es, err := lower.LowerExprs([]binder.Expr{bound[c]})
+		if err != nil {
+			return nil, err
+		}
+		if out[k], err = es[0].Eval(ec, empty); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// setConstraints is SET CONSTRAINTS: outside a transaction block a
+// WARNING and nothing else (25P01); a name that is no constraint 42704,
+// one that is not DEFERRABLE 55000. IMMEDIATE runs at once the deferred
+// checks of the constraints it makes immediate, as PostgreSQL does.
+func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pgwire.Result, error) {
+	if s.txStatus == 'E' {
+		return nil, sqlerr.TransactionAborted()
+	}
+	if s.tx == nil {
+		w := sqlerr.New(noActiveTransactionCode, "SET CONSTRAINTS can only be used in transaction blocks")
+		w.Severity = "WARNING"
+		return &noticeTagResult{tagResult: tagResult{tag: "SET CONSTRAINTS"}, notices: []*sqlerr.Error{w}}, nil
+	}
+	idx, err := s.fkIndexNow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range c.Names {
+		fks, ok := idx.byName[n]
+		switch {
+		case !ok && idx.others[n]:
+			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "constraint \"%s\" is not deferrable", n)
+		case !ok:
+			return nil, sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" does not exist", n)
+		}
+		for _, fk := range fks {
+			if !fk.Deferrable {
+				return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "constraint \"%s\" is not deferrable", n)
+			}
+		}
+	}
+	if c.Names == nil {
+		s.fkq.setDeferred = map[string]bool{"": c.Deferred}
+	} else {
+		if s.fkq.setDeferred == nil {
+			s.fkq.setDeferred = map[string]bool{}
+		}
+		for _, n := range c.Names {
+			s.fkq.setDeferred[n] = c.Deferred
+		}
+	}
+	if !c.Deferred {
+		var keep []fkCheck
+		var run []fkCheck
+		for _, ch := range s.fkq.deferred {
+			fk := ch.fk
+			if ch.oldKeys != nil {
+				fk = ch.ref.fk
+			}
+			if s.isDeferred(fk) {
+				keep = append(keep, ch)
+			} else {
+				run = append(run, ch)
+			}
+		}
+		s.fkq.deferred = keep
+		defer func() {
+			for _, ch := range run {
+				ch.release()
+			}
+		}()
+		for _, ch := range run {
+			if err := s.runFKCheck(ctx, ch); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return tagOnly("SET CONSTRAINTS"), nil
+}
+
+// noActiveTransactionCode is PostgreSQL's no_active_sql_transaction.
+const noActiveTransactionCode sqlerr.Code = "25P01"
+
+// stillKey reports whether row (of ref's table) references key r of
+// oldKeys (the referenced table's primary keys).
+func (s *session) stillKey(ref fkRef, parent fluss.TableInfo, row []any, oldKeys arrow.RecordBatch, r int) bool {
+	pk := keyIndexes(parent)
+	for k, c := range ref.fk.Columns {
+		want := types.ValueAt(oldKeys.Column(slices.Index(pk, ref.fk.RefColumns[k])), r)
+		if !sameValue(convertKey(row[c], parent.Descriptor.Schema.Columns[ref.fk.RefColumns[k]].Type), want) {
+			return false
+		}
+	}
+	return true
+}
+
+// lockKeyShare takes FOR KEY SHARE locks on the rows of the referenced
+// table info with keys (in key order), as PostgreSQL's RI check does
+// before it reads them: a concurrent DELETE or key UPDATE of such a row
+// waits for this transaction (and then finds its referencing rows), and
+// this check waits for one already under way (and then reads the row as
+// that left it: gone, 23503; under REPEATABLE READ, 40001). A store
+// without row locks (a cluster) takes none.
+func (s *session) lockKeyShare(ctx context.Context, info fluss.TableInfo, keys [][]any) error {
+	if s.eng.locks == nil {
+		return nil
+	}
+	pt, err := s.writeTable(ctx, "SELECT FOR KEY SHARE", info)
+	if err != nil {
+		return err
+	}
+	var kt []types.T
+	for _, c := range keyIndexes(info) {
+		kt = append(kt, info.Descriptor.Schema.Columns[c].Type)
+	}
+	schema := info.ArrowSchema()
+	fs := make([]arrow.Field, len(kt))
+	for j, c := range keyIndexes(info) {
+		fs[j] = schema.Field(c)
+	}
+	rec, err := buildRows(arrow.NewSchema(fs, nil), keys)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	strs := make([]string, rec.NumRows())
+	for r := range strs {
+		b, err := format.AppendKey(nil, kt, rec.Columns(), r)
+		if err != nil {
+			return sqlerr.Wrap(err, sqlerr.InternalError, "encoding a key of %s: %v", info.Path.Table, err)
+		}
+		strs[r] = string(b)
+	}
+	_, err = pt.LockRows(ctx, strs, exec.RowLock{Mode: rowlock.KeyShare})
+	return err
+}
+
+// fkCrossCheck is REPEATABLE READ's second look for rows of ref's table
+// that reference oldKeys: a row a concurrent transaction committed after
+// this one's snapshot (which the check read) would be left referencing
+// nothing, so its presence in the newest committed rows fails the check
+// (23503), as PostgreSQL's RI query run with the newest snapshot (and the
+// transaction's as a crosscheck) does.
+func (s *session) fkCrossCheck(ctx context.Context, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch) error {
+	tx := s.tx
+	if tx == nil || tx.Snap == nil {
+		return nil
+	}
+	latest, err := s.eng.store.Table(ctx, ref.child)
+	if err != nil {
+		return err
+	}
+	snap, _ := tx.Snap.Table(latest)
+	cinfo := latest.Info()
+	_, rows, which, err := s.referencingIn(ctx, latest, ref, parent, oldKeys)
+	if err != nil {
+		return err
+	}
+	defer rows.Release()
+	if rows.NumRows() == 0 {
+		return nil
+	}
+	if !cinfo.HasPrimaryKey() {
+		return s.stillReferenced(ref, parent, oldKeys, which[0])
+	}
+	pk := keyIndexes(cinfo)
+	keys := make([][]any, rows.NumRows())
+	for r := range keys {
+		keys[r] = make([]any, len(pk))
+		for j, c := range pk {
+			keys[r][j] = types.ValueAt(rows.Column(c), r)
+		}
+	}
+	seen, err := lookupKeys(ctx, snap, cinfo, keys)
+	if err != nil {
+		return err
+	}
+	for r, k := range keys {
+		if !seen[rowKeyText(k)] {
+			return s.stillReferenced(ref, parent, oldKeys, which[r])
+		}
+	}
+	return nil
+}

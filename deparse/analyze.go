@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -33,7 +34,18 @@ func errUnsupported(what string, args ...any) error {
 	return fmt.Errorf("deparse: "+what, args...)
 }
 
-func parseType(name string) (types.T, error) { return binder.ParseType(name) }
+// parseType is the type a type name names: binder.ParseType's, except
+// that varchar without a length is varchar (the binder reads it as text).
+func parseType(name string) (types.T, error) {
+	t, err := binder.ParseType(name)
+	if err != nil {
+		return t, err
+	}
+	if tn, err := sql.ParseTypeName(name); err == nil && len(tn.Args) == 0 && (tn.Name == "varchar" || tn.Name == "character varying") && t.Kind == types.String && t.Length == 0 && t.Elem == nil {
+		t.Length = -1
+	}
+	return t, nil
+}
 
 func (a *analyzer) expr(e pt.Expr) (node, error) {
 	switch n := e.(type) {

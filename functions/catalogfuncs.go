@@ -419,7 +419,7 @@ var (
 		}
 		return a[0], nil
 	})
-	nullText     = rowFunc(tText, true, func(context.Context, []any) (any, error) { return nil, nil })
+	nullText = rowFunc(tText, true, func(context.Context, []any) (any, error) { return nil, nil })
 )
 
 func signatureKernel(result bool) Kernel {

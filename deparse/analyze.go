@@ -414,6 +414,14 @@ func (a *analyzer) coerce(x node, to typ, form castForm) (node, error) {
 	if form == castImplicit && from.oid != to.oid && !canCoerce(from, to.oid) {
 		return nil, errUnsupported("no implicit cast from %d to %d", from.oid, to.oid)
 	}
+	if from.oid != to.oid && to.mod >= 0 {
+		// coerce_to_target_type: the conversion to the type, then a
+		// length coercion to the modifier, the inner one shown as
+		// implicit under an explicit cast
+		inner := to
+		inner.mod = -1
+		return &coerceNode{arg: &coerceNode{arg: x, t: inner, form: castImplicit}, t: to, form: form}, nil
+	}
 	return &coerceNode{arg: x, t: to, form: form}, nil
 }
 

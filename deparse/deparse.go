@@ -101,5 +101,11 @@ func (a *analyzer) assign(n node, t typ) (node, error) {
 	if from.oid == t.oid && (t.mod < 0 || from.mod == t.mod) {
 		return n, nil
 	}
+	if from.oid != t.oid && t.mod >= 0 {
+		// the conversion, then the length coercion (coerce_to_target_type)
+		inner := t
+		inner.mod = -1
+		n = &coerceNode{arg: n, t: inner, form: castImplicit}
+	}
 	return &coerceNode{arg: n, t: t, form: castImplicit}, nil
 }

@@ -670,3 +670,13 @@ var pgArrayTypes = map[uint32]uint32{
 	2950: 2951,
 	3802: 3807,
 }
+
+// pgBinaryCasts are the casts without a function (castmethod b: a RelabelType), as source<<32|target.
+var pgBinaryCasts = map[uint64]bool{
+	23<<32 | 2205:   true,
+	25<<32 | 1042:   true,
+	25<<32 | 1043:   true,
+	1043<<32 | 25:   true,
+	1043<<32 | 1042: true,
+	2205<<32 | 23:   true,
+}

@@ -314,11 +314,11 @@ func simpleBinary(o *opNode) string {
 	return o.name
 }
 
-// isRelabel reports whether a coercion is a RelabelType (binary
-// coercible: varchar and text) rather than a cast function.
+// isRelabel reports whether a coercion is a RelabelType (a binary
+// coercible cast, pg_cast's method b) rather than a function.
 func isRelabel(x *coerceNode) bool {
-	from := x.arg.typeOf().oid
-	return x.t.mod < 0 && (from == oidVarchar && x.t.oid == oidText || from == oidText && x.t.oid == oidVarchar)
+	from := x.arg.typeOf()
+	return from.oid != x.t.oid && pgBinaryCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
 }
 
 // formatType is format_type_with_typemod.

@@ -192,9 +192,6 @@ func commonType(ts []typ) (typ, bool) {
 			continue
 		}
 		if t.oid == p.oid {
-			if t.mod != p.mod {
-				p.mod = -1
-			}
 			continue
 		}
 		pc, nc := categoryOf(p.oid), categoryOf(t.oid)
@@ -207,6 +204,14 @@ func commonType(ts []typ) (typ, bool) {
 	}
 	if !found {
 		return typeOfOID(oidText), true
+	}
+	// select_common_typmod: the modifier all the values share, else none
+	// (an unknown literal has none)
+	for _, t := range ts {
+		if t.oid != p.oid || t.mod != p.mod {
+			p.mod = -1
+			break
+		}
 	}
 	return p, true
 }

@@ -38,3 +38,9 @@ select '// pgArrayTypes maps an element type to its array type.';
 select 'var pgArrayTypes = map[uint32]uint32{';
 select format(E'\t%s: %s,', oid, typarray) from pg_type where oid in :types and typarray <> 0 and typarray in :types order by oid;
 select '}';
+select '';
+select '// pgBinaryCasts are the casts without a function (castmethod b: a RelabelType), as source<<32|target.';
+select 'var pgBinaryCasts = map[uint64]bool{';
+select format(E'\t%s<<32 | %s: true,', castsource, casttarget) from pg_cast
+where castmethod = 'b' and castsource in :types and casttarget in :types order by castsource, casttarget;
+select '}';

@@ -108,3 +108,36 @@ func (c *Catalog) ExprDef(ctx context.Context, expr string, relid uint32, pretty
 	}
 	return out, true, nil
 }
+
+// infoCheckConstraintRows are information_schema.check_constraints: the
+// tables' and domains' CHECKs, check_clause pg_get_constraintdef's text
+// after "CHECK " (PostgreSQL's view takes substring(.. from 7)), and a
+// row per NOT NULL column (x IS NOT NULL, named as table_constraints
+// names it).
+func (c *Catalog) infoCheckConstraintRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	mk := func(schema, name, def string) row {
+		return row{"constraint_catalog": c.opts.Database, "constraint_schema": schema, "constraint_name": name,
+			"check_clause": strings.TrimPrefix(def, "CHECK ")}
+	}
+	for _, t := range s.tables {
+		for _, ch := range fluss.MetaOf(t.Descriptor).Checks {
+			rows = append(rows, mk(t.Path.Database, ch.Name, checkText(t, ch, false)))
+		}
+		for i, col := range t.Descriptor.Schema.Columns {
+			if col.Type.NotNull {
+				name := strconv.FormatUint(uint64(namespaceOID(t.Path.Database)), 10) + "_" + strconv.FormatUint(uint64(RelationOID(t.TableID)), 10) +
+					"_" + strconv.Itoa(i+1) + "_not_null"
+				rows = append(rows, mk(t.Path.Database, name, "CHECK "+col.Name+" IS NOT NULL"))
+			}
+		}
+	}
+	for _, d := range c.domainList() {
+		for _, ch := range d.Checks {
+			if def, ok := c.domainConstraintDef(ch.OID, false); ok {
+				rows = append(rows, mk(d.Schema, ch.Name, def))
+			}
+		}
+	}
+	return rows, nil
+}

@@ -217,7 +217,8 @@ func (a *analyzer) unary(n *pt.Unary) (node, error) {
 		return a.op("+", x)
 	}
 	// NOT: x IS DISTINCT FROM y is NOT over IS NOT DISTINCT FROM in the
-	// tree (NotDistinct)
+	// tree (NotDistinct), which NOT (x IS NOT DISTINCT FROM y) is too:
+	// both print as IS DISTINCT FROM
 	if b, ok := n.X.(*pt.Binary); ok && b.Op == pt.NotDistinct {
 		return a.distinct(b)
 	}
@@ -387,7 +388,9 @@ func (a *analyzer) coerce(x node, to typ, form castForm) (node, error) {
 	if isPolymorphic(to.oid) {
 		return x, nil
 	}
-	if from.oid == to.oid && (to.mod < 0 || from.mod == to.mod) {
+	if from.oid == to.oid && (from.mod == to.mod || to.mod < 0 && form == castImplicit) {
+		// coerce_type leaves a value of the type alone; an explicit cast
+		// to it without the value's modifier is a RelabelType, shown
 		return x, nil
 	}
 	if k, ok := x.(*constNode); ok && from.oid == oidUnknown {

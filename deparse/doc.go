@@ -38,6 +38,6 @@
 // those of pgcatalog_gen.go's list (others show as written); the SQL
 // syntax functions (EXTRACT, POSITION, SUBSTRING .. FROM, TRIM),
 // BETWEEN SYMMETRIC, LIKE .. ESCAPE, subqueries and user-defined types
-// are not deparsed; a cast's parentheses in pretty mode treat every
-// conversion but varchar-text as a cast function.
+// are not deparsed; NOT (x IS NOT DISTINCT FROM y) prints as x IS
+// DISTINCT FROM y (the parsed tree does not tell them apart).
 package deparse

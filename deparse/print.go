@@ -315,10 +315,14 @@ func simpleBinary(o *opNode) string {
 }
 
 // isRelabel reports whether a coercion is a RelabelType (a binary
-// coercible cast, pg_cast's method b) rather than a function.
+// coercible cast, pg_cast's method b, or the drop of a modifier) rather
+// than a function.
 func isRelabel(x *coerceNode) bool {
 	from := x.arg.typeOf()
-	return from.oid != x.t.oid && pgBinaryCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
+	if from.oid == x.t.oid {
+		return x.t.mod < 0 // to the type without a modifier: a RelabelType
+	}
+	return pgBinaryCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
 }
 
 // formatType is format_type_with_typemod.

@@ -118,6 +118,36 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 		return a.coerce(x, typeOfT(t), castExplicit)
 	case *pt.FuncCall:
 		return a.call(n)
+	case *pt.Extract:
+		x, err := a.expr(n.X)
+		if err != nil {
+			return nil, err
+		}
+		return a.syntax("EXTRACT", typeOfOID(oidNumeric), []typ{unknownType, x.typeOf()}, &constNode{t: typeOfOID(oidText), text: strings.ToLower(n.Field)}, x)
+	case *pt.Position:
+		sub, err := a.expr(n.Sub)
+		if err != nil {
+			return nil, err
+		}
+		str, err := a.expr(n.Str)
+		if err != nil {
+			return nil, err
+		}
+		return a.syntax("POSITION", typeOfOID(oidInt4), []typ{typeOfOID(oidText), typeOfOID(oidText)}, str, sub)
+	case *pt.Trim:
+		x, err := a.expr(n.X)
+		if err != nil {
+			return nil, err
+		}
+		kind := map[pt.TrimDir]string{pt.TrimBoth: "BOTH", pt.TrimLeading: "LEADING", pt.TrimTrailing: "TRAILING"}[n.Dir]
+		if n.Chars == nil {
+			return a.syntax(kind, typeOfOID(oidText), []typ{typeOfOID(oidText)}, x)
+		}
+		chars, err := a.expr(n.Chars)
+		if err != nil {
+			return nil, err
+		}
+		return a.syntax(kind, typeOfOID(oidText), []typ{typeOfOID(oidText), typeOfOID(oidText)}, x, chars)
 	case *pt.Array:
 		return a.array(n.Elems)
 	case *pt.Quantified:
@@ -759,6 +789,21 @@ func (a *analyzer) call(n *pt.FuncCall) (node, error) {
 		args = append(args, v)
 	}
 	switch name {
+	case "substring":
+		if len(args) == 2 || len(args) == 3 {
+			want := []typ{typeOfOID(oidText), typeOfOID(oidInt4), typeOfOID(oidInt4)}
+			return a.syntax("SUBSTRING", typeOfOID(oidText), want[:len(args)], args...)
+		}
+	case "timezone":
+		// the rewrite's spelling of x AT TIME ZONE zone
+		if len(args) == 2 {
+			switch args[1].typeOf().oid {
+			case oidTimestamp:
+				return a.syntax("AT TIME ZONE", typeOfOID(oidTimestampTZ), []typ{typeOfOID(oidText), args[1].typeOf()}, args...)
+			case oidTimestampTZ:
+				return a.syntax("AT TIME ZONE", typeOfOID(oidTimestamp), []typ{typeOfOID(oidText), args[1].typeOf()}, args...)
+			}
+		}
 	case "coalesce", "greatest", "least":
 		return a.listFunc(strings.ToUpper(name), args)
 	case "nullif":
@@ -853,4 +898,25 @@ func walk(n node, f func(node)) {
 			walk(c, f)
 		}
 	}
+}
+
+// syntax is a function PostgreSQL prints in SQL syntax: its arguments
+// coerced to want (unknown: left as they are), its result t.
+func (a *analyzer) syntax(kind string, t typ, want []typ, args ...node) (node, error) {
+	out := make([]node, len(args))
+	for i, x := range args {
+		if want[i].oid == oidUnknown {
+			out[i] = x
+			continue
+		}
+		if x.typeOf().oid != oidUnknown && x.typeOf().oid != want[i].oid && !canCoerce(x.typeOf(), want[i].oid) {
+			return nil, errUnsupported("%s of type %d", kind, x.typeOf().oid)
+		}
+		c, err := a.coerce(x, want[i], castImplicit)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return &syntaxNode{kind: kind, args: out, t: t}, nil
 }

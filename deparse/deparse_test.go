@@ -22,7 +22,6 @@ func testScope(t *testing.T) Scope {
 	return sc
 }
 
-var _ = types.T{}
 
 // TestCheck compares with PostgreSQL 15's pg_get_constraintdef(oid) and
 // pg_get_constraintdef(oid, true) of the same CHECKs (recorded from the
@@ -84,6 +83,61 @@ func TestCheck(t *testing.T) {
 			}
 			if got != want {
 				t.Errorf("%s (pretty %v):\n got %q\nwant %q", c.in, pretty, got, want)
+			}
+		}
+	}
+}
+
+// TestSyntaxFunctions compares the functions PostgreSQL 15 prints in SQL
+// syntax, and defaults, with its pg_get_constraintdef and pg_get_expr
+// (recorded from the server).
+func TestSyntaxFunctionsAndDefaults(t *testing.T) {
+	sc := testScope(t)
+	for _, c := range []struct{ in, want string }{
+		{"extract(year from d) > 2000", "CHECK ((EXTRACT(year FROM d) > (2000)::numeric))"},
+		{"position('a' in t) > 0", "CHECK ((POSITION(('a'::text) IN (t)) > 0))"},
+		{"substring(t from 1 for 2) <> 'x'", "CHECK ((SUBSTRING(t FROM 1 FOR 2) <> 'x'::text))"},
+		{"trim(t) <> ''", "CHECK ((TRIM(BOTH FROM t) <> ''::text))"},
+		{"btrim(t, 'x') <> ''", "CHECK ((btrim(t, 'x'::text) <> ''::text))"},
+		{"d::timestamp < ts", "CHECK (((d)::timestamp without time zone < ts))"},
+		{"ts at time zone 'UTC' > now()", "CHECK (((ts AT TIME ZONE 'UTC'::text) > now()))"},
+		{"-i4 < 5", "CHECK (((- i4) < 5))"},
+		{"i4::text <> 'x'", "CHECK (((i4)::text <> 'x'::text))"},
+		{"t::int > 0", "CHECK (((t)::integer > 0))"},
+		{"case i4 when 1 then true end", "CHECK (\nCASE i4\n    WHEN 1 THEN true\n    ELSE NULL::boolean\nEND)"},
+		{"j ->> 'a' <> 'b'", "CHECK (((j ->> 'a'::text) <> 'b'::text))"},
+	} {
+		got, err := Check(c.in, sc, false, false)
+		if err != nil || got != c.want {
+			t.Errorf("%s:\n got %q (%v)\nwant %q", c.in, got, err, c.want)
+		}
+	}
+	for _, c := range []struct{ in, col, plain, pretty string }{
+		{"1 + 2 * 3", "i4", "(1 + (2 * 3))", "1 + 2 * 3"},
+		{"'x' || 'y'", "v", "('x'::text || 'y'::text)", "(('x'::text || 'y'::text))"},
+		{"'x' || 'y'", "t", "('x'::text || 'y'::text)", "'x'::text || 'y'::text"},
+		{"nextval('q2s'::regclass)", "i8", "nextval('q2s'::regclass)", "nextval('q2s'::regclass)"},
+		{"'anon'", "v", "'anon'::character varying", "'anon'::character varying"},
+		{"-1", "i8", "'-1'::integer", "'-1'::integer"},
+		{"2.5 * 2", "n2", "(2.5 * (2)::numeric)", "(2.5 * 2::numeric)"}, // the length coercion to numeric(10,2) brackets it
+		{"CURRENT_DATE", "d", "CURRENT_DATE", "CURRENT_DATE"},
+		{"'t'", "b", "true", "true"},
+		{"0", "n2", "0", "0"},
+	} {
+		var col types.T
+		for _, sc := range sc.Columns {
+			if sc.Name == c.col {
+				col = sc.Type
+			}
+		}
+		for _, pretty := range []bool{false, true} {
+			want := c.plain
+			if pretty {
+				want = c.pretty
+			}
+			got, err := Default(c.in, sc, col, pretty)
+			if err != nil || got != want {
+				t.Errorf("DEFAULT %s on %s (pretty %v):\n got %q (%v)\nwant %q", c.in, c.col, pretty, got, err, want)
 			}
 		}
 	}

@@ -35,9 +35,10 @@
 // text as written instead.
 //
 // Known differences from PostgreSQL 15: the operators and functions are
-// those of pgcatalog_gen.go's list (others show as written); the SQL
-// syntax functions (EXTRACT, POSITION, SUBSTRING .. FROM, TRIM),
-// BETWEEN SYMMETRIC, LIKE .. ESCAPE, subqueries and user-defined types
-// are not deparsed; NOT (x IS NOT DISTINCT FROM y) prints as x IS
+// those of pgcatalog_gen.go's list (others show as written); BETWEEN
+// SYMMETRIC, LIKE .. ESCAPE, SIMILAR TO, subqueries and user-defined
+// types are not deparsed; substring(x, 1, 2) prints as SUBSTRING(x FROM
+// 1 FOR 2) and timezone(z, x) as x AT TIME ZONE z (the tree holds both
+// spellings alike); NOT (x IS NOT DISTINCT FROM y) prints as x IS
 // DISTINCT FROM y (the parsed tree does not tell them apart).
 package deparse

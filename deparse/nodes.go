@@ -142,3 +142,15 @@ func (n *sqlValueNode) typeOf() typ { return n.t }
 func (n *caseNode) typeOf() typ     { return n.t }
 func (n *listFuncNode) typeOf() typ { return n.t }
 func (n *arrayNode) typeOf() typ    { return n.t }
+
+// syntaxNode is a function PostgreSQL prints in its SQL syntax
+// (COERCE_SQL_SYNTAX): EXTRACT, POSITION, SUBSTRING, TRIM, AT TIME ZONE.
+// kind names the form; args are the function's arguments in its order
+// (extract's field first, timezone's zone first).
+type syntaxNode struct {
+	kind string
+	args []node
+	t    typ
+}
+
+func (n *syntaxNode) typeOf() typ { return n.t }

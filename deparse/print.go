@@ -106,6 +106,8 @@ func (p *printer) expr(n node, showImplicit bool) {
 		p.sb.WriteByte(')')
 	case *sqlValueNode:
 		p.sb.WriteString(x.text)
+	case *syntaxNode:
+		p.syntax(x)
 	case *listFuncNode:
 		p.sb.WriteString(x.name + "(")
 		p.list(x.args)
@@ -129,6 +131,48 @@ func (p *printer) expr(n node, showImplicit bool) {
 		p.keyword("ELSE ", 0, 0)
 		p.expr(x.els, true)
 		p.keyword("END", -prettyIndent, 0)
+	}
+}
+
+// syntax is get_func_sql_syntax: the arguments without their implicit
+// casts, in the syntax's places.
+func (p *printer) syntax(x *syntaxNode) {
+	switch x.kind {
+	case "EXTRACT":
+		p.sb.WriteString("EXTRACT(" + x.args[0].(*constNode).text + " FROM ")
+		p.expr(x.args[1], false)
+		p.sb.WriteByte(')')
+	case "POSITION":
+		p.sb.WriteString("POSITION((")
+		p.expr(x.args[1], false)
+		p.sb.WriteString(") IN (")
+		p.expr(x.args[0], false)
+		p.sb.WriteString("))")
+	case "SUBSTRING":
+		p.sb.WriteString("SUBSTRING(")
+		p.expr(x.args[0], false)
+		p.sb.WriteString(" FROM ")
+		p.expr(x.args[1], false)
+		if len(x.args) == 3 {
+			p.sb.WriteString(" FOR ")
+			p.expr(x.args[2], false)
+		}
+		p.sb.WriteByte(')')
+	case "AT TIME ZONE":
+		p.open()
+		p.paren(x.args[1], false, x)
+		p.sb.WriteString(" AT TIME ZONE ")
+		p.paren(x.args[0], false, x)
+		p.close()
+	default: // TRIM(BOTH | LEADING | TRAILING [chars] FROM x)
+		p.sb.WriteString("TRIM(" + x.kind)
+		if len(x.args) == 2 {
+			p.sb.WriteByte(' ')
+			p.expr(x.args[1], false)
+		}
+		p.sb.WriteString(" FROM ")
+		p.expr(x.args[0], false)
+		p.sb.WriteByte(')')
 	}
 }
 
@@ -252,7 +296,7 @@ func (p *printer) constant(k *constNode, showType int) {
 // under parent in pretty mode.
 func isSimple(n, parent node) bool {
 	switch x := n.(type) {
-	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode:
+	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode:
 		return true
 	case *coerceNode:
 		if !isRelabel(x) {

@@ -22,7 +22,6 @@ func testScope(t *testing.T) Scope {
 	return sc
 }
 
-
 // TestCheck compares with PostgreSQL 15's pg_get_constraintdef(oid) and
 // pg_get_constraintdef(oid, true) of the same CHECKs (recorded from the
 // server).

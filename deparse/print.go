@@ -158,12 +158,12 @@ func (p *printer) syntax(x *syntaxNode) {
 			p.expr(x.args[2], false)
 		}
 		p.sb.WriteByte(')')
-	case "AT TIME ZONE":
-		p.open()
+	case "AT TIME ZONE": // in parentheses in both forms
+		p.sb.WriteByte('(')
 		p.paren(x.args[1], false, x)
 		p.sb.WriteString(" AT TIME ZONE ")
 		p.paren(x.args[0], false, x)
-		p.close()
+		p.sb.WriteByte(')')
 	default: // TRIM(BOTH | LEADING | TRAILING [chars] FROM x)
 		p.sb.WriteString("TRIM(" + x.kind)
 		if len(x.args) == 2 {

@@ -305,15 +305,17 @@ func (g *exprTable) misc(c exprCol) string {
 	lit := g.literal(c.typ)
 	switch c.typ {
 	case "date":
-		return g.pick(c.name+" + 1 > "+lit, c.name+" - "+lit+" < 30", c.name+" < CURRENT_DATE + 7", c.name+" + interval '1 day' > now()")
+		return g.pick(c.name+" + 1 > "+lit, c.name+" - "+lit+" < 30", c.name+" < CURRENT_DATE + 7", c.name+" + interval '1 day' > now()", "extract(year from "+c.name+") > 2000")
 	case "timestamp", "timestamptz":
-		return g.pick(c.name+" + interval '2 hours' > "+lit, c.name+" <= now()", c.name+" > CURRENT_TIMESTAMP - interval '1 year'", "date_trunc('day', "+c.name+") = "+c.name)
+		return g.pick(c.name+" + interval '2 hours' > "+lit, c.name+" <= now()", c.name+" > CURRENT_TIMESTAMP - interval '1 year'", "date_trunc('day', "+c.name+") = "+c.name,
+			"extract(hour from "+c.name+") < 20", c.name+" AT TIME ZONE 'UTC' > "+lit)
 	}
 	switch typeFamily(c.typ) {
 	case "num":
 		return g.pick(c.name+" = ANY (ARRAY[1, 2, 3])", "nullif("+c.name+", 0) IS NOT NULL", "greatest("+c.name+", 1) < 50", "least("+c.name+", "+lit+") > -10", "-"+c.name+" < 5", c.name+" * "+c.name+" < 1000")
 	case "str":
-		return g.pick(c.name+" || 'z' <> 'az'", c.name+" ~ '^[a-z]+$'", c.name+" !~* 'q'", "length("+c.name+") BETWEEN 1 AND 10", c.name+" <> ALL (ARRAY['p', 'q'])", "upper("+c.name+") = "+c.name)
+		return g.pick(c.name+" || 'z' <> 'az'", c.name+" ~ '^[a-z]+$'", c.name+" !~* 'q'", "length("+c.name+") BETWEEN 1 AND 10", c.name+" <> ALL (ARRAY['p', 'q'])", "upper("+c.name+") = "+c.name,
+			"position('a' in "+c.name+") > 0", "substring("+c.name+" from 1 for 2) <> 'x'", "trim("+c.name+") <> ''", "trim(leading 'x' from "+c.name+") <> ''", c.name+" || 1 <> 'a'")
 	case "bool":
 		return g.pick(c.name+" = true", "NOT "+c.name+" OR "+c.name+" IS NULL", c.name+" <> false")
 	}

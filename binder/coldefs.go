@@ -141,7 +141,7 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 			if k, ok := e.(*Const); ok && k.Value == nil {
 				break // PostgreSQL keeps no default for DEFAULT NULL
 			}
-			m.Default = storedDefault(def.Expr, e, c.Type)
+			m.Default = keptExprText(def.Expr)
 		}
 	}
 	checks, err := b.bindChecks(path, cols, st.Checks)
@@ -669,12 +669,18 @@ func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, 
 	if k, ok := e.(*Const); ok && k.Value == nil {
 		return "", nil
 	}
-	return storedDefault(text, e, c.Type), nil
+	return keptExprText(text), nil
 }
 
-// storedDefault is the text a DEFAULT text, bound as e for a column of
-// type t, is kept and shown as: defaultDisplay's, in parentheses when it
-// is an operator expression, as PostgreSQL's deparser brackets one.
+// keptExprText is the text a table's DEFAULT or generation expression is
+// kept as: as written, which the binder binds again for every write;
+// the catalog prints it as PostgreSQL's deparser does (package deparse).
+func keptExprText(text string) string { return strings.TrimSpace(text) }
+
+// storedDefault is the text a domain's DEFAULT text, bound as e for a
+// base type t, is kept and shown as (pg_type.typdefault):
+// defaultDisplay's, in parentheses when it is an operator expression, as
+// PostgreSQL's deparser brackets one.
 func storedDefault(text string, e Expr, t types.T) string {
 	out := defaultDisplay(text, e, t)
 	if x, err := parseExprText(text); err == nil && x.operator {

@@ -744,3 +744,14 @@ func (b *binder) bindRegexp(s *scope, n *pt.Regexp) (Expr, error) {
 	}
 	return e, nil
 }
+
+// ParseType is the type a type name's text names (a cast's, a column's)
+// as the binder reads it, without user-defined types: package deparse
+// types a stored expression's casts with it.
+func ParseType(text string) (types.T, error) {
+	tn, err := sql.ParseTypeName(text)
+	if err != nil {
+		return types.T{}, err
+	}
+	return typeFromName(tn)
+}

@@ -296,8 +296,8 @@ func GenerationExprs(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]
 }
 
 // bindGeneratedColumn checks CREATE TABLE's generation clause g of column
-// i with PostgreSQL's rules and returns the text to keep, as PostgreSQL's
-// deparser prints it where sqlgate knows how (defaultDisplay). meta is
+// i with PostgreSQL's rules and returns the text to keep (as written:
+// keptExprText). meta is
 // the table's metadata so far: a column LIKE ... INCLUDING GENERATED
 // copied is generated too.
 func (b *binder) bindGeneratedColumn(g *sql.GeneratedClause, table string, cols []fluss.Column, i int, meta fluss.TableMeta) (string, error) {
@@ -305,15 +305,10 @@ func (b *binder) bindGeneratedColumn(g *sql.GeneratedClause, table string, cols 
 	for k, c := range cols {
 		gen[k] = b.stmt.Generated[c.Name] != nil || meta.Column(k).Generated != ""
 	}
-	e, err := b.bindGenerationText(g.Expr, g.Pos, table, cols, gen, i)
-	if err != nil {
+	if _, err := b.bindGenerationText(g.Expr, g.Pos, table, cols, gen, i); err != nil {
 		return "", err
 	}
-	text := defaultDisplay(g.Expr, e, cols[i].Type)
-	if x, err := parseExprText(g.Expr); err == nil && x.operator {
-		text = "(" + text + ")" // as PostgreSQL's deparser brackets an operator
-	}
-	return text, nil
+	return keptExprText(g.Expr), nil // coldefs.go
 }
 
 // errDefaultAndGenerated is PostgreSQL's refusal of a SERIAL column with

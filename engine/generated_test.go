@@ -61,7 +61,7 @@ func TestCopyComputesGeneratedColumns(t *testing.T) {
 		t.Errorf("COPY g TO's columns: %v, want id alone", cols)
 	}
 	show := strings.Join(mustRun(t, s, "SHOW CREATE TABLE g"), "\n")
-	if !strings.Contains(show, "twice int GENERATED ALWAYS AS ((id * 2)) STORED") {
+	if !strings.Contains(show, "twice int GENERATED ALWAYS AS (id * 2) STORED") {
 		t.Errorf("SHOW CREATE TABLE g shows no generation expression:\n%s", show)
 	}
 }

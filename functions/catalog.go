@@ -62,6 +62,14 @@ type ViewDefs interface {
 	ViewDef(ctx context.Context, oid uint32, pretty bool) (def string, ok bool, err error)
 }
 
+// ExprDefs is implemented by a CatalogInfo whose relations keep
+// expressions (defaults, generated columns, CHECKs): pg_get_expr prints
+// one as PostgreSQL's deparser does (ok false: the expression's text as
+// given).
+type ExprDefs interface {
+	ExprDef(ctx context.Context, expr string, relid uint32, pretty bool) (def string, ok bool, err error)
+}
+
 // SerialSequences is implemented by a CatalogInfo whose columns can own
 // sequences (SERIAL, identity): pg_get_serial_sequence's answer, the
 // sequence's schema-qualified name.

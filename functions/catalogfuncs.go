@@ -139,8 +139,8 @@ func catalogFuncs() []*Func {
 		// sqlgate stores no expression trees (no defaults, no check
 		// constraints, no partition bounds): whatever text a catalog holds
 		// is shown as is.
-		{Name: "pg_get_expr", Args: []types.T{tText, tOid}, Ret: tText, Strict: true, Kernel: firstArgText},
-		{Name: "pg_get_expr", Args: []types.T{tText, tOid, tBool}, Ret: tText, Strict: true, Kernel: prettyExprText},
+		{Name: "pg_get_expr", Args: []types.T{tText, tOid}, Ret: tText, Strict: true, Kernel: exprDefKernel},
+		{Name: "pg_get_expr", Args: []types.T{tText, tOid, tBool}, Ret: tText, Strict: true, Kernel: exprDefKernel},
 		{Name: "pg_get_viewdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_viewdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_viewdef", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: viewDefKernel},
@@ -401,18 +401,25 @@ var (
 		}
 		return nil, sqlerr.New(sqlerr.UndefinedObject, "unrecognized configuration parameter %q", a[0].(string))
 	})
-	// prettyExprText is pg_get_expr(text, rel, pretty): pretty output
-	// drops the brackets the deparser puts around a top-level operator
-	// ("(a * 2)" is "a * 2"), as psql's \d shows a default.
-	prettyExprText = rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
-		s, _ := a[0].(string)
-		if p, _ := a[2].(bool); p && outerBracketed(s) {
-			return s[1 : len(s)-1], nil
+	// exprDefKernel is pg_get_expr(expr, rel [, pretty]): the catalog's
+	// deparsed text where it keeps the relation's expressions (ExprDefs),
+	// else the text as given (prettyExpr's when pretty).
+	exprDefKernel = rowFunc(tText, true, func(ctx context.Context, a []any) (any, error) {
+		pretty := len(a) == 3 && a[2] == true
+		if c, err := catalogOf(ctx); err == nil {
+			if ed, ok := c.(ExprDefs); ok {
+				s, _ := a[0].(string)
+				if def, ok, err := ed.ExprDef(ctx, s, oidArg(a[1]), pretty); err != nil || ok {
+					return def, err
+				}
+			}
+		}
+		if len(a) == 3 {
+			return prettyExpr(a)
 		}
 		return a[0], nil
 	})
-	firstArgText = rowFunc(tText, true, func(_ context.Context, a []any) (any, error) { return a[0], nil })
-	nullText     = rowFunc(tText, true, func(context.Context, []any) (any, error) { return nil, nil })
+	nullText = rowFunc(tText, true, func(context.Context, []any) (any, error) { return nil, nil })
 )
 
 func signatureKernel(result bool) Kernel {
@@ -895,4 +902,16 @@ func tableRowTypeNamed(ctx context.Context, c CatalogInfo, s string) (uint32, bo
 		return types.TableRowArrayOID(int64(rel) - types.FirstUserOID), true, nil
 	}
 	return row, true, nil
+}
+
+// prettyExpr is pg_get_expr(text, rel, pretty) of a text the catalog does
+// not deparse: pretty output drops the brackets the deparser puts around
+// a top-level operator ("(a * 2)" is "a * 2"), as psql's \d shows a
+// default.
+func prettyExpr(a []any) (any, error) {
+	s, _ := a[0].(string)
+	if p, _ := a[2].(bool); p && outerBracketed(s) {
+		return s[1 : len(s)-1], nil
+	}
+	return a[0], nil
 }

@@ -130,7 +130,7 @@ func (c *Catalog) attrdefRows(_ context.Context, s *snapshot) ([]row, error) {
 		meta := fluss.MetaOf(t.Descriptor)
 		for i, m := range meta.Columns {
 			if d, ok := columnDefault(m); ok {
-				rows = append(rows, row{"oid": attrdefOID(t.TableID, i+1), "adrelid": RelationOID(t.TableID), "adnum": i + 1, "adbin": d})
+				rows = append(rows, row{"oid": attrdefOID(t.TableID, i+1), "adrelid": RelationOID(t.TableID), "adnum": i + 1, "adbin": adbinText(i+1, d)}) // exprs.go
 			}
 		}
 	}
@@ -161,12 +161,14 @@ func withColumnMeta(r row, m fluss.ColumnMeta) row {
 	return r
 }
 
-// withInfoColumnMeta completes an information_schema.columns row.
-func (c *Catalog) withInfoColumnMeta(r row, m fluss.ColumnMeta, s *snapshot) row {
+// withInfoColumnMeta completes an information_schema.columns row of
+// column i of t: its default and generation expression as pg_get_expr
+// prints them (exprs.go).
+func (c *Catalog) withInfoColumnMeta(r row, t fluss.TableInfo, i int, m fluss.ColumnMeta, s *snapshot) row {
 	if m.Generated != "" {
-		r["is_generated"], r["generation_expression"] = "ALWAYS", m.Generated
+		r["is_generated"], r["generation_expression"] = "ALWAYS", defaultText(t, i, m.Generated, false)
 	} else if d, ok := columnDefault(m); ok {
-		r["column_default"] = d
+		r["column_default"] = defaultText(t, i, d, false)
 	}
 	if m.Identity == 0 {
 		return r
@@ -229,7 +231,7 @@ func containsWord(s, w string) bool {
 }
 
 // checkDef is pg_get_constraintdef of a CHECK constraint's OID.
-func (c *Catalog) checkDef(ctx context.Context, oid uint32) (string, bool, error) {
+func (c *Catalog) checkDef(ctx context.Context, oid uint32, pretty bool) (string, bool, error) {
 	if oid < checkOIDBase || oid >= checkOIDBase+1<<30 {
 		return "", false, nil
 	}
@@ -245,10 +247,7 @@ func (c *Catalog) checkDef(ctx context.Context, oid uint32) (string, bool, error
 		numbers := fluss.CheckNumbers(t.Descriptor)
 		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
 			if checkOID(t.TableID, numbers[k]) == oid {
-				if ch.NotValid {
-					return "CHECK (" + ch.Expr + ") NOT VALID", true, nil
-				}
-				return "CHECK (" + ch.Expr + ")", true, nil
+				return checkText(t, ch, pretty), true, nil // exprs.go
 			}
 		}
 	}

@@ -88,8 +88,12 @@
 //     triggers, policies or partitions.
 //   - Sequences, column defaults, identity columns and CHECK constraints
 //     (coldefs.go) come from the store's sequences and the tables'
-//     metadata (fluss.TableMeta); pg_depend has no rows for them, and a
-//     CHECK's definition is shown as written (PostgreSQL re-prints it).
+//     metadata (fluss.TableMeta); pg_depend has no rows for them. Their
+//     expressions print as PostgreSQL's deparser prints them (exprs.go
+//     over package deparse: pg_get_constraintdef, pg_get_expr,
+//     column_default, generation_expression, check_constraints), or as
+//     written where the deparser does not reproduce one; adbin is
+//     {EXPR :adnum n :text ...}, not a node tree.
 //     A column ADD COLUMN ... DEFAULT gave a missing value shows it in
 //     pg_attribute's atthasmissing / attmissingval (missing.go).
 //   - FOREIGN KEY constraints (fkeys.go): pg_constraint (contype 'f'),

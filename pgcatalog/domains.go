@@ -94,6 +94,9 @@ func (c *Catalog) domainConstraintDef(oid uint32, pretty bool) (string, bool) {
 			if ch.OID != oid {
 				continue
 			}
+			if def, ok := domainCheckText(d.Base, ch.Expr, ch.NotValid, pretty); ok && d.Parent == 0 { // exprs.go
+				return def, true
+			}
 			value := "VALUE"
 			if d.Parent != 0 {
 				// the value is of the domain underneath, which the

@@ -507,7 +507,7 @@ func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, pretty bool) (s
 		return def, ok, err
 	}
 	if oid < firstUserOID+3*oidStride || oid >= firstUserOID+4*oidStride {
-		return c.checkDef(ctx, oid) // coldefs.go
+		return c.checkDef(ctx, oid, pretty) // coldefs.go
 	}
 	t, index, _, ok, err := c.relation(ctx, oid-oidStride)
 	if err != nil || !ok || !index {

@@ -109,7 +109,7 @@ func (c *Catalog) infoColumnsRows(_ context.Context, s *snapshot) ([]row, error)
 		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range t.Descriptor.Schema.Columns {
 			m := meta.Column(i)
-			rows = append(rows, c.withInfoDomain(c.withInfoColumnMeta(c.columnRow(t.Path.Database, t.Path.Table, i+1, col.Name, shownType(col.Type, m)), m, s), m)) // domains.go
+			rows = append(rows, c.withInfoDomain(c.withInfoColumnMeta(c.columnRow(t.Path.Database, t.Path.Table, i+1, col.Name, shownType(col.Type, m)), t, i, m, s), m)) // domains.go
 		}
 	}
 	for i := range relationSpecs {

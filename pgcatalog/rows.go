@@ -75,6 +75,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"sequences":               c.infoSequenceRows,                    // coldefs.go
 		"domains":                 c.dynamic(c.infoDomainRows),           // domains.go
 		"domain_constraints":      c.dynamic(c.infoDomainConstraintRows), // domains.go
+		"check_constraints":       c.infoCheckConstraintRows,             // exprs.go
 	}
 }
 

@@ -1,0 +1,111 @@
+package deparse
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Column is a column an expression may name, with its type.
+type Column struct {
+	Name string
+	Type types.T
+}
+
+// Scope is what a stored expression is bound over: a table's columns, or
+// for a domain's CHECK the type of VALUE.
+type Scope struct {
+	Columns []Column
+	Value   *types.T
+}
+
+// Expr is the text PostgreSQL's pg_get_expr prints for the stored
+// expression text (as written) bound in scope: pretty false is
+// pg_get_expr(e, rel) and the expression of pg_get_constraintdef(oid),
+// pretty true their pretty forms. An implicit cast at the top is not
+// shown (a DEFAULT's conversion to its column's type). An error says the
+// expression holds something the deparser does not reproduce; callers
+// show the text as written then.
+func Expr(text string, sc Scope, pretty bool) (string, error) {
+	x, err := sql.ParseExprText(text)
+	if err != nil {
+		return "", err
+	}
+	a := &analyzer{cols: sc.Columns, value: sc.Value}
+	n, err := a.expr(x.Tree)
+	if err != nil {
+		return "", err
+	}
+	p := &printer{pretty: pretty}
+	p.expr(n, false)
+	return p.sb.String(), nil
+}
+
+// Default is pg_get_expr of a column default or generated column's
+// expression: Expr after the conversion to the column's type t, which
+// PostgreSQL stores (and prints only where it changes the text: an
+// unknown literal becomes a constant of the column's type, 'x'::text).
+func Default(text string, sc Scope, t types.T, pretty bool) (string, error) {
+	x, err := sql.ParseExprText(text)
+	if err != nil {
+		return "", err
+	}
+	a := &analyzer{cols: sc.Columns, value: sc.Value}
+	n, err := a.expr(x.Tree)
+	if err != nil {
+		return "", err
+	}
+	if n, err = a.assign(n, typeOfT(t)); err != nil {
+		return "", err
+	}
+	p := &printer{pretty: pretty}
+	p.expr(n, false)
+	return p.sb.String(), nil
+}
+
+// Check is pg_get_constraintdef's text of a CHECK constraint over the
+// expression text: CHECK (expr), NOT VALID after it when the constraint
+// was not validated.
+func Check(text string, sc Scope, notValid, pretty bool) (string, error) {
+	x, err := sql.ParseExprText(text)
+	if err != nil {
+		return "", err
+	}
+	a := &analyzer{cols: sc.Columns, value: sc.Value}
+	n, err := a.expr(x.Tree)
+	if err != nil {
+		return "", err
+	}
+	if n, err = a.coerce(n, boolType, castImplicit); err != nil {
+		return "", err
+	}
+	p := &printer{pretty: pretty}
+	p.expr(n, false)
+	var sb strings.Builder
+	sb.WriteString("CHECK (" + p.sb.String() + ")")
+	if notValid {
+		sb.WriteString(" NOT VALID")
+	}
+	return sb.String(), nil
+}
+
+// assign is the conversion of a value stored into a column of type t
+// (coerce_to_target_type, COERCION_ASSIGNMENT): implicit, so not shown
+// at the top, but an unknown literal becomes a constant of t.
+func (a *analyzer) assign(n node, t typ) (node, error) {
+	from := n.typeOf()
+	if from.oid == oidUnknown {
+		return a.coerce(n, t, castImplicit)
+	}
+	if from.oid == t.oid && (t.mod < 0 || from.mod == t.mod) {
+		return n, nil
+	}
+	if from.oid != t.oid && t.mod >= 0 {
+		// the conversion, then the length coercion (coerce_to_target_type)
+		inner := t
+		inner.mod = -1
+		n = &coerceNode{arg: n, t: inner, form: castImplicit}
+	}
+	return &coerceNode{arg: n, t: t, form: castImplicit}, nil
+}

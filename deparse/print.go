@@ -1,0 +1,464 @@
+package deparse
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The printer: ruleutils.c's get_rule_expr over the analysed tree. With
+// pretty off (pg_get_constraintdef(oid), pg_get_expr(expr, rel)) every
+// operator, boolean, IS test and ANY is wrapped in its own parentheses
+// and a cast's operand too; with pretty on (the forms psql's \d asks for)
+// they are left out and get_rule_expr_paren puts them back only where
+// isSimpleNode says the node is not simple in its parent. CASE is always
+// laid out on lines (both forms set PRETTYFLAG_INDENT).
+
+// prettyIndent is PRETTYINDENT_VAR.
+const prettyIndent = 4
+
+type printer struct {
+	sb     strings.Builder
+	pretty bool
+	indent int
+}
+
+// expr is get_rule_expr: showImplicit says whether an implicit coercion
+// at the top of n is shown.
+func (p *printer) expr(n node, showImplicit bool) {
+	switch x := n.(type) {
+	case *varNode:
+		if x.name == "" {
+			p.sb.WriteString("VALUE")
+		} else {
+			p.sb.WriteString(quoteIdent(x.name))
+		}
+	case *constNode:
+		p.constant(x, 0)
+	case *opNode:
+		p.open()
+		if len(x.args) == 1 {
+			p.sb.WriteString(x.name + " ")
+			p.paren(x.args[0], true, n)
+		} else {
+			p.paren(x.args[0], true, n)
+			p.sb.WriteString(" " + x.name + " ")
+			p.paren(x.args[1], true, n)
+		}
+		p.close()
+	case *arrayOpNode:
+		p.open()
+		p.paren(x.l, true, n)
+		kw := "ALL"
+		if x.useOr {
+			kw = "ANY"
+		}
+		fmt.Fprintf(&p.sb, " %s %s (", x.name, kw)
+		p.paren(x.r, true, n)
+		p.sb.WriteByte(')')
+		p.close()
+	case *distinctNode:
+		p.open()
+		p.paren(x.l, true, n)
+		p.sb.WriteString(" IS DISTINCT FROM ")
+		p.paren(x.r, true, n)
+		p.close()
+	case *boolNode:
+		p.open()
+		if x.kind == boolNot {
+			p.sb.WriteString("NOT ")
+			p.paren(x.args[0], false, n)
+		} else {
+			sep := " AND "
+			if x.kind == boolOr {
+				sep = " OR "
+			}
+			for i, a := range x.args {
+				if i > 0 {
+					p.sb.WriteString(sep)
+				}
+				p.paren(a, false, n)
+			}
+		}
+		p.close()
+	case *nullTestNode:
+		p.open()
+		p.paren(x.arg, true, n)
+		if x.not {
+			p.sb.WriteString(" IS NOT NULL")
+		} else {
+			p.sb.WriteString(" IS NULL")
+		}
+		p.close()
+	case *boolTestNode:
+		p.open()
+		p.paren(x.arg, true, n)
+		p.sb.WriteString(" " + x.test)
+		p.close()
+	case *coerceNode:
+		if x.form == castImplicit && !showImplicit {
+			p.paren(x.arg, false, n)
+			return
+		}
+		p.coercion(x)
+	case *funcNode:
+		p.sb.WriteString(quoteIdent(x.name) + "(")
+		p.list(x.args)
+		p.sb.WriteByte(')')
+	case *sqlValueNode:
+		p.sb.WriteString(x.text)
+	case *syntaxNode:
+		p.syntax(x)
+	case *listFuncNode:
+		p.sb.WriteString(x.name + "(")
+		p.list(x.args)
+		p.sb.WriteByte(')')
+	case *arrayNode:
+		p.sb.WriteString("ARRAY[")
+		p.list(x.elems)
+		p.sb.WriteByte(']')
+	case *caseNode:
+		p.keyword("CASE", 0, prettyIndent)
+		if x.arg != nil {
+			p.sb.WriteByte(' ')
+			p.expr(x.arg, true)
+		}
+		for _, w := range x.whens {
+			p.keyword("WHEN ", 0, 0)
+			p.expr(w.cond, false)
+			p.sb.WriteString(" THEN ")
+			p.expr(w.result, true)
+		}
+		p.keyword("ELSE ", 0, 0)
+		p.expr(x.els, true)
+		p.keyword("END", -prettyIndent, 0)
+	}
+}
+
+// syntax is get_func_sql_syntax: the arguments without their implicit
+// casts, in the syntax's places.
+func (p *printer) syntax(x *syntaxNode) {
+	switch x.kind {
+	case "EXTRACT":
+		p.sb.WriteString("EXTRACT(" + x.args[0].(*constNode).text + " FROM ")
+		p.expr(x.args[1], false)
+		p.sb.WriteByte(')')
+	case "POSITION":
+		p.sb.WriteString("POSITION((")
+		p.expr(x.args[1], false)
+		p.sb.WriteString(") IN (")
+		p.expr(x.args[0], false)
+		p.sb.WriteString("))")
+	case "SUBSTRING":
+		p.sb.WriteString("SUBSTRING(")
+		p.expr(x.args[0], false)
+		p.sb.WriteString(" FROM ")
+		p.expr(x.args[1], false)
+		if len(x.args) == 3 {
+			p.sb.WriteString(" FOR ")
+			p.expr(x.args[2], false)
+		}
+		p.sb.WriteByte(')')
+	case "AT TIME ZONE": // in parentheses in both forms
+		p.sb.WriteByte('(')
+		p.paren(x.args[1], false, x)
+		p.sb.WriteString(" AT TIME ZONE ")
+		p.paren(x.args[0], false, x)
+		p.sb.WriteByte(')')
+	default: // TRIM(BOTH | LEADING | TRAILING [chars] FROM x)
+		p.sb.WriteString("TRIM(" + x.kind)
+		if len(x.args) == 2 {
+			p.sb.WriteByte(' ')
+			p.expr(x.args[1], false)
+		}
+		p.sb.WriteString(" FROM ")
+		p.expr(x.args[0], false)
+		p.sb.WriteByte(')')
+	}
+}
+
+// open and close are the parentheses a node puts around itself when
+// pretty is off.
+func (p *printer) open() {
+	if !p.pretty {
+		p.sb.WriteByte('(')
+	}
+}
+
+func (p *printer) close() {
+	if !p.pretty {
+		p.sb.WriteByte(')')
+	}
+}
+
+// list prints comma-separated expressions, implicit casts shown.
+func (p *printer) list(xs []node) {
+	for i, a := range xs {
+		if i > 0 {
+			p.sb.WriteString(", ")
+		}
+		p.expr(a, true)
+	}
+}
+
+// keyword is appendContextKeyword: with PRETTYFLAG_INDENT (always set
+// here) a new line, indented, before str.
+func (p *printer) keyword(str string, before, after int) {
+	p.indent += before
+	s := strings.TrimRight(p.sb.String(), " ")
+	p.sb.Reset()
+	p.sb.WriteString(s)
+	p.sb.WriteByte('\n')
+	p.sb.WriteString(strings.Repeat(" ", max(p.indent, 0)))
+	p.sb.WriteString(str)
+	p.indent = max(p.indent+after, 0)
+}
+
+// paren is get_rule_expr_paren: parentheses in pretty mode where n is not
+// simple under parent.
+func (p *printer) paren(n node, showImplicit bool, parent node) {
+	need := p.pretty && !isSimple(n, parent)
+	if need {
+		p.sb.WriteByte('(')
+	}
+	p.expr(n, showImplicit)
+	if need {
+		p.sb.WriteByte(')')
+	}
+}
+
+// coercion is get_coercion_expr: a constant of the target type with no
+// modifier prints bare and takes the cast's type; anything else is
+// (arg)::type (arg::type when pretty and arg is simple).
+func (p *printer) coercion(x *coerceNode) {
+	if k, ok := x.arg.(*constNode); ok && k.t.oid == x.t.oid && k.t.mod < 0 {
+		p.constant(k, -1)
+	} else {
+		p.open()
+		p.paren(x.arg, false, x)
+		p.close()
+	}
+	p.sb.WriteString("::" + formatType(x.t))
+}
+
+// constant is get_const_expr: showType -1 leaves the type out, 0 adds it
+// unless the literal reads back as that type by itself.
+func (p *printer) constant(k *constNode, showType int) {
+	if k.isNull {
+		p.sb.WriteString("NULL")
+		if showType >= 0 {
+			p.sb.WriteString("::" + formatType(k.t))
+		}
+		return
+	}
+	needLabel := false
+	switch k.t.oid {
+	case oidInt4:
+		if !strings.HasPrefix(k.text, "-") {
+			p.sb.WriteString(k.text)
+		} else {
+			p.sb.WriteString("'" + k.text + "'")
+			needLabel = true
+		}
+	case oidNumeric:
+		if k.text != "" && k.text[0] >= '0' && k.text[0] <= '9' && strings.ContainsAny(k.text, "eE.") {
+			p.sb.WriteString(k.text)
+		} else {
+			p.sb.WriteString("'" + k.text + "'")
+			needLabel = true
+		}
+	case oidBool:
+		if k.text == "t" {
+			p.sb.WriteString("true")
+		} else {
+			p.sb.WriteString("false")
+		}
+	default:
+		p.sb.WriteString("'" + strings.ReplaceAll(k.text, "'", "''") + "'")
+	}
+	if showType < 0 {
+		return
+	}
+	switch k.t.oid {
+	case oidBool, oidUnknown:
+		needLabel = false
+	case oidInt4:
+	case oidNumeric:
+		needLabel = needLabel || k.t.mod >= 0
+	default:
+		needLabel = true
+	}
+	if needLabel {
+		p.sb.WriteString("::" + formatType(k.t))
+	}
+}
+
+// isSimple is isSimpleNode: whether n needs no parentheses of its own
+// under parent in pretty mode.
+func isSimple(n, parent node) bool {
+	switch x := n.(type) {
+	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode:
+		return true
+	case *coerceNode:
+		if !isRelabel(x) {
+			return true // a cast function: function-like
+		}
+		return isSimple(x.arg, n)
+	case *opNode:
+		if po, ok := parent.(*opNode); ok {
+			op, pop := simpleBinary(x), simpleBinary(po)
+			if op == "" || pop == "" {
+				return false
+			}
+			lo, hi := strings.Contains("+-", op), strings.Contains("*/%", op)
+			plo, phi := strings.Contains("+-", pop), strings.Contains("*/%", pop)
+			switch {
+			case !(lo || hi) || !(plo || phi):
+				return false
+			case hi && plo:
+				return true
+			case lo && phi:
+				return false
+			}
+			return po.args[0] == n
+		}
+		return simpleUnder(parent)
+	case *nullTestNode, *boolTestNode, *distinctNode:
+		return simpleUnder(parent)
+	case *boolNode:
+		if pb, ok := parent.(*boolNode); ok {
+			switch x.kind {
+			case boolNot, boolAnd:
+				return pb.kind == boolAnd || pb.kind == boolOr
+			case boolOr:
+				return pb.kind == boolOr
+			}
+			return false
+		}
+		return simpleUnder(parent)
+	}
+	return false
+}
+
+// simpleUnder is isSimpleNode's choice by the parent for the nodes that
+// bring no parentheses of their own.
+func simpleUnder(parent node) bool {
+	switch parent.(type) {
+	case *funcNode, *arrayNode, *listFuncNode, *caseNode, *boolNode:
+		return true
+	}
+	return false
+}
+
+// simpleBinary is the name of a binary operator's OpExpr ("" for a prefix
+// one).
+func simpleBinary(o *opNode) string {
+	if len(o.args) != 2 {
+		return ""
+	}
+	return o.name
+}
+
+// isRelabel reports whether a coercion is a RelabelType (a binary
+// coercible cast, pg_cast's method b, or the drop of a modifier) rather
+// than a function.
+func isRelabel(x *coerceNode) bool {
+	from := x.arg.typeOf()
+	if from.oid == x.t.oid {
+		return x.t.mod < 0 // to the type without a modifier: a RelabelType
+	}
+	return pgBinaryCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
+}
+
+// formatType is format_type_with_typemod.
+func formatType(t typ) string {
+	if t.elem != nil {
+		return formatType(*t.elem) + "[]"
+	}
+	mod := t.mod
+	switch t.oid {
+	case oidVarchar, oidBPChar:
+		base := "character varying"
+		if t.oid == oidBPChar {
+			if mod < 0 {
+				return "bpchar"
+			}
+			base = "character"
+		}
+		if mod > 4 {
+			return fmt.Sprintf("%s(%d)", base, mod-4)
+		}
+		return base
+	case oidNumeric:
+		if mod >= 4 {
+			return fmt.Sprintf("numeric(%d,%d)", ((mod-4)>>16)&0xffff, (((mod-4)&0x7ff)^1024)-1024)
+		}
+		return "numeric"
+	case oidTimestamp, oidTimestampTZ, oidTime, oidTimeTZ:
+		base, suffix := "timestamp", " without time zone"
+		if t.oid == oidTime || t.oid == oidTimeTZ {
+			base = "time"
+		}
+		if t.oid == oidTimestampTZ || t.oid == oidTimeTZ {
+			suffix = " with time zone"
+		}
+		if mod >= 0 {
+			return fmt.Sprintf("%s(%d)%s", base, mod, suffix)
+		}
+		return base + suffix
+	}
+	if n, ok := simpleTypeNames[t.oid]; ok {
+		return n
+	}
+	return fmt.Sprintf("type%d", t.oid)
+}
+
+var simpleTypeNames = map[uint32]string{
+	oidBool: "boolean", oidBytea: "bytea", oidName: "name", oidInt8: "bigint", oidInt2: "smallint", oidInt4: "integer",
+	oidText: "text", oidJSON: "json", oidFloat4: "real", oidFloat8: "double precision", oidDate: "date",
+	oidInterval: "interval", oidRegclass: "regclass", oidUUID: "uuid", oidJSONB: "jsonb", oidUnknown: "unknown",
+}
+
+// quoteIdent is quote_identifier: a name as written, in double quotes
+// unless it is lower-case letters, digits and underscores and no
+// reserved keyword.
+func quoteIdent(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain && !reservedWords[s] {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// reservedWords are PostgreSQL's keywords that quote_identifier quotes
+// (the reserved and the type/function-name ones a column may be named).
+var reservedWords = map[string]bool{
+	"all": true, "analyse": true, "analyze": true, "and": true, "any": true, "array": true, "as": true, "asc": true,
+	"asymmetric": true, "authorization": true, "between": true, "bigint": true, "binary": true, "bit": true, "boolean": true,
+	"both": true, "case": true, "cast": true, "char": true, "character": true, "check": true, "coalesce": true,
+	"collate": true, "collation": true, "column": true, "concurrently": true, "constraint": true, "create": true,
+	"cross": true, "current_catalog": true, "current_date": true, "current_role": true, "current_schema": true,
+	"current_time": true, "current_timestamp": true, "current_user": true, "dec": true, "decimal": true, "default": true,
+	"deferrable": true, "desc": true, "distinct": true, "do": true, "else": true, "end": true, "except": true,
+	"exists": true, "extract": true, "false": true, "fetch": true, "float": true, "for": true, "foreign": true,
+	"freeze": true, "from": true, "full": true, "grant": true, "greatest": true, "group": true, "grouping": true,
+	"having": true, "ilike": true, "in": true, "initially": true, "inner": true, "inout": true, "int": true,
+	"integer": true, "intersect": true, "interval": true, "into": true, "is": true, "isnull": true, "join": true,
+	"lateral": true, "leading": true, "least": true, "left": true, "like": true, "limit": true, "localtime": true,
+	"localtimestamp": true, "national": true, "natural": true, "nchar": true, "none": true, "normalize": true,
+	"not": true, "notnull": true, "null": true, "nullif": true, "numeric": true, "offset": true, "on": true,
+	"only": true, "or": true, "order": true, "out": true, "outer": true, "overlaps": true, "overlay": true,
+	"placing": true, "position": true, "precision": true, "primary": true, "real": true, "references": true,
+	"returning": true, "right": true, "row": true, "select": true, "session_user": true, "setof": true,
+	"similar": true, "smallint": true, "some": true, "substring": true, "symmetric": true, "table": true,
+	"tablesample": true, "then": true, "time": true, "timestamp": true, "to": true, "trailing": true, "treat": true,
+	"trim": true, "true": true, "union": true, "unique": true, "user": true, "using": true, "values": true,
+	"varchar": true, "variadic": true, "verbose": true, "when": true, "where": true, "window": true, "with": true,
+	"xmlattributes": true, "xmlconcat": true, "xmlelement": true, "xmlexists": true, "xmlforest": true,
+	"xmlnamespaces": true, "xmlparse": true, "xmlpi": true, "xmlroot": true, "xmlserialize": true, "xmltable": true,
+}

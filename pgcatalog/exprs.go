@@ -1,0 +1,143 @@
+package pgcatalog
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/deparse"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// The catalog's expressions as PostgreSQL's deparser prints them
+// (package deparse): pg_get_expr of pg_attrdef.adbin and
+// pg_constraint.conbin, pg_get_constraintdef of a CHECK,
+// information_schema's column_default, generation_expression and
+// check_clause. The metadata keeps each expression's text as written,
+// which is printed when the catalog is read (deparse's doc says why); an
+// expression the deparser does not reproduce shows as written.
+//
+// adbin is the column's number and its expression's text, in the form
+// {EXPR :adnum 3 :text <text>} (PostgreSQL's adbin is a node tree, which
+// no client reads as more than pg_get_expr's argument): a default is
+// converted to its column's type, which the text alone does not say when
+// two columns share it.
+
+const adbinPrefix = "{EXPR :adnum "
+
+// adbinText is a column's pg_attrdef.adbin.
+func adbinText(attnum int, text string) string {
+	return fmt.Sprintf("%s%d :text %s}", adbinPrefix, attnum, text)
+}
+
+// parseAdbin reads adbinText's form (ok false for another text).
+func parseAdbin(s string) (attnum int, text string, ok bool) {
+	rest, found := strings.CutPrefix(s, adbinPrefix)
+	if !found || !strings.HasSuffix(rest, "}") {
+		return 0, "", false
+	}
+	num, text, found := strings.Cut(rest[:len(rest)-1], " :text ")
+	if !found {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		return 0, "", false
+	}
+	return n, text, true
+}
+
+// tableScope is the scope a table's stored expressions are bound over:
+// its columns with the types they show.
+func tableScope(t fluss.TableInfo) deparse.Scope {
+	meta := fluss.MetaOf(t.Descriptor)
+	var sc deparse.Scope
+	for i, col := range t.Descriptor.Schema.Columns {
+		sc.Columns = append(sc.Columns, deparse.Column{Name: col.Name, Type: shownType(col.Type, meta.Column(i))})
+	}
+	return sc
+}
+
+// defaultText is pg_get_expr of column i's default (or generation
+// expression) text.
+func defaultText(t fluss.TableInfo, i int, text string, pretty bool) string {
+	sc := tableScope(t)
+	if out, err := deparse.Default(text, sc, sc.Columns[i].Type, pretty); err == nil {
+		return out
+	}
+	return text
+}
+
+// checkText is pg_get_constraintdef of a table's CHECK.
+func checkText(t fluss.TableInfo, ch fluss.CheckConstraint, pretty bool) string {
+	if out, err := deparse.Check(ch.Expr, tableScope(t), ch.NotValid, pretty); err == nil {
+		return out
+	}
+	def := "CHECK (" + ch.Expr + ")"
+	if ch.NotValid {
+		def += " NOT VALID"
+	}
+	return def
+}
+
+// domainCheckText is pg_get_constraintdef of a domain's CHECK, VALUE of
+// its base type (ok false when the deparser does not reproduce it).
+func domainCheckText(base types.T, expr string, notValid, pretty bool) (string, bool) {
+	out, err := deparse.Check(expr, deparse.Scope{Value: &base}, notValid, pretty)
+	return out, err == nil
+}
+
+// ExprDef implements functions.ExprDefs: pg_get_expr of an adbin or
+// conbin of the relation with OID relid.
+func (c *Catalog) ExprDef(ctx context.Context, expr string, relid uint32, pretty bool) (string, bool, error) {
+	t, index, sp, ok, err := c.relation(ctx, relid)
+	if err != nil || !ok || index || sp != nil {
+		return "", false, err
+	}
+	if attnum, text, isDefault := parseAdbin(expr); isDefault {
+		if attnum < 1 || attnum > len(t.Descriptor.Schema.Columns) {
+			return text, true, nil
+		}
+		return defaultText(t, attnum-1, text, pretty), true, nil
+	}
+	out, err := deparse.Expr(expr, tableScope(t), pretty)
+	if err != nil {
+		return "", false, nil
+	}
+	return out, true, nil
+}
+
+// infoCheckConstraintRows are information_schema.check_constraints: the
+// tables' and domains' CHECKs, check_clause pg_get_constraintdef's text
+// after "CHECK " (PostgreSQL's view takes substring(.. from 7)), and a
+// row per NOT NULL column (x IS NOT NULL, named as table_constraints
+// names it).
+func (c *Catalog) infoCheckConstraintRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	mk := func(schema, name, def string) row {
+		return row{"constraint_catalog": c.opts.Database, "constraint_schema": schema, "constraint_name": name,
+			"check_clause": strings.TrimPrefix(def, "CHECK ")}
+	}
+	for _, t := range s.tables {
+		for _, ch := range fluss.MetaOf(t.Descriptor).Checks {
+			rows = append(rows, mk(t.Path.Database, ch.Name, checkText(t, ch, false)))
+		}
+		for i, col := range t.Descriptor.Schema.Columns {
+			if col.Type.NotNull {
+				name := strconv.FormatUint(uint64(namespaceOID(t.Path.Database)), 10) + "_" + strconv.FormatUint(uint64(RelationOID(t.TableID)), 10) +
+					"_" + strconv.Itoa(i+1) + "_not_null"
+				rows = append(rows, mk(t.Path.Database, name, "CHECK "+col.Name+" IS NOT NULL"))
+			}
+		}
+	}
+	for _, d := range c.domainList() {
+		for _, ch := range d.Checks {
+			if def, ok := c.domainConstraintDef(ch.OID, false); ok {
+				rows = append(rows, mk(d.Schema, ch.Name, def))
+			}
+		}
+	}
+	return rows, nil
+}

@@ -141,7 +141,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 				}
 			}
 			if distinct {
-				if err := b.checkGroupable(a, e.Type()); err != nil { // typeops.go
+				if err := b.checkDistinctArg(a, e.Type()); err != nil { // typeops.go
 					return nil, err
 				}
 			}

@@ -117,34 +117,13 @@ func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, e
 // unifyOver is unify, with implicitNull for an input of NULL the
 // construct adds (CASE's missing ELSE).
 func (b *binder) unifyOver(n sourceNode, what string, es []Expr, implicitNull bool) ([]Expr, types.T, error) {
-	var t types.T
-	have, sawUnknown := false, implicitNull
-	var typed []types.T
-	for _, e := range es {
-		et := b.commonInputType(e)
-		if isUnknown(et) {
-			sawUnknown = true
-			continue
-		}
-		typed = append(typed, et)
-		if !have {
-			t, have = et.Nullable(), true
-			continue
-		}
-		c, ok := resultCommonType(t, et)
-		if !ok {
-			return nil, t, b.errAt(n, noCommonType(what, t, et))
-		}
-		t = c
+	ins := make([]types.T, len(es))
+	for i, e := range es {
+		ins[i] = b.commonInputType(e)
 	}
-	if !have {
-		t = types.StringType
-	}
-	if sawUnknown || !sameTypmod(t, typed) {
-		t = withLiteralInput(t)
-	}
-	if t.Kind == types.Int8 {
-		t = types.Int16Type
+	t, _, err := selectCommonType(what, ins, implicitNull) // exprops.go
+	if err != nil {
+		return nil, t, b.errAt(n, err)
 	}
 	out := make([]Expr, len(es))
 	litT := t
@@ -246,41 +225,4 @@ func nullifType(l, r types.T) types.T {
 		return types.StringType // varchar compares as text
 	}
 	return l
-}
-
-// sameTypmod reports whether every input has the result's type with its
-// type modifier: PostgreSQL's select_common_typmod keeps one only then, so
-// COALESCE of a varchar(3) and a char(3) is varchar, not varchar(3).
-func sameTypmod(t types.T, ins []types.T) bool {
-	for _, in := range ins {
-		if !functions.SamePGType(in, t) || in.Length != t.Length || in.Precision != t.Precision || in.Scale != t.Scale {
-			return false
-		}
-	}
-	return true
-}
-
-// withLiteralInput is the type of a result of type t (CASE, COALESCE,
-// UNION, VALUES) one of whose inputs is an untyped literal: PostgreSQL
-// coerces the literal to the type without a type modifier, so the inputs'
-// modifiers disagree and the result has none (select_common_typmod):
-// numeric(5,2) becomes numeric ('7' stays 7, not 7.00), timestamp(0)
-// timestamp (the literal keeps its fraction), char(n) bpchar, varchar(n)
-// varchar.
-func withLiteralInput(t types.T) types.T {
-	switch t.Kind {
-	case types.Decimal:
-		if t.Precision != 0 {
-			t.Precision, t.Scale = 0, 0
-		}
-	case types.Timestamp, types.TimestampTZ, types.Time:
-		t.Precision = 6
-	case types.Char:
-		t.Length = 0
-	case types.String:
-		if t.Length > 0 {
-			t.Length = -1
-		}
-	}
-	return t
 }

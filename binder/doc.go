@@ -10,7 +10,8 @@
 // the WHERE clause (a boolean target type), order.go ORDER BY (ordinals,
 // output aliases, then input expressions) and LIMIT/OFFSET, typeops.go which
 // types have ordering and equality operators (sort, group, DISTINCT and set
-// operation keys) and ORDER BY .. USING op, window.go window calls and their
+// operation keys, GREATEST/LEAST, an aggregate's DISTINCT argument, PARTITION
+// BY) and ORDER BY .. USING op, window.go window calls and their
 // frames (ROWS, RANGE, GROUPS, EXCLUDE), insert.go the
 // INSERT source against the table's columns, update.go UPDATE and DELETE
 // (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE
@@ -147,7 +148,9 @@
 // exprtree.go EXTRACT, position, TRIM, ^, MySQL's time units and
 // VALUES(col), calls.go the rewrite's markers the transformer leaves as
 // calls (bindMarkerCall), exprops.go the leaves (columns, parameters,
-// literals) and the unary and binary operators, mapvalues.go MAP[..], srf.go functions in FROM
+// literals), the unary and binary operators and the common type of one
+// result's inputs (selectCommonType: CASE, COALESCE, VALUES, set
+// operations), mapvalues.go MAP[..], srf.go functions in FROM
 // (the tree's FuncTable, with udf.go, filetables.go and batchudf.go)
 // and set-returning calls in the SELECT list, coldefs.go DEFAULT and CHECK
 // expressions (their refusals found with tree.Walk), orderedset.go

@@ -20,32 +20,43 @@ import (
 
 // enumRank is e's rank in its enum type's sort order (NULL for NULL).
 func (b *binder) enumRank(e Expr) Expr {
-	def := types.EnumOf(e.Type().TypeOID)
+	rank := enumRanks(e.Type())
+	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		return ranksOf(mem, args[0].(*array.String), rank), nil
+	}
+	return &FuncCall{Name: "pg__enum_rank", Args: []Expr{e}, T: types.Float64Type, Kernel: k}
+}
+
+// enumRanks is each label's rank in enum type t's sort order: its place
+// in the declaration (pg_enum.enumsortorder).
+func enumRanks(t types.T) map[string]float64 {
 	rank := map[string]float64{}
-	if def != nil {
+	if def := types.EnumOf(t.TypeOID); def != nil {
 		for i, l := range def.Labels {
 			rank[l] = float64(i)
 		}
 	}
-	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-		in := args[0].(*array.String)
-		bld := array.NewFloat64Builder(mem)
-		defer bld.Release()
-		bld.Reserve(n)
-		for i := 0; i < n; i++ {
-			if in.IsNull(i) {
-				bld.AppendNull()
-				continue
-			}
-			r, ok := rank[in.Value(i)]
-			if !ok { // a label a concurrent ALTER TYPE added: after the others
-				r = float64(len(rank))
-			}
-			bld.Append(r)
+	return rank
+}
+
+// ranksOf is the ranks (enumRanks) of the labels in; a label a concurrent
+// ALTER TYPE added since the statement bound sorts after the others.
+func ranksOf(mem memory.Allocator, in *array.String, rank map[string]float64) arrow.Array {
+	bld := array.NewFloat64Builder(mem)
+	defer bld.Release()
+	bld.Reserve(in.Len())
+	for i := 0; i < in.Len(); i++ {
+		if in.IsNull(i) {
+			bld.AppendNull()
+			continue
 		}
-		return bld.NewArray(), nil
+		r, ok := rank[in.Value(i)]
+		if !ok {
+			r = float64(len(rank))
+		}
+		bld.Append(r)
 	}
-	return &FuncCall{Name: "pg__enum_rank", Args: []Expr{e}, T: types.Float64Type, Kernel: k}
+	return bld.NewArray()
 }
 
 // enumLeaf is the enum type at the bottom of t: t itself when it is an
@@ -86,12 +97,7 @@ func (b *binder) enumKey(e Expr) Expr {
 	if t.IsEnum() {
 		return b.enumRank(e)
 	}
-	rank := map[string]float64{}
-	if def := types.EnumOf(leaf.TypeOID); def != nil {
-		for i, l := range def.Labels {
-			rank[l] = float64(i)
-		}
-	}
+	rank := enumRanks(leaf)
 	rt := rankType(t)
 	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 		d, err := rankData(mem, args[0].Data(), rt, rank)
@@ -110,21 +116,7 @@ func rankData(mem memory.Allocator, d arrow.ArrayData, t types.T, rank map[strin
 	return mapListLeaves(d, t, func(d arrow.ArrayData) (arrow.ArrayData, error) {
 		in := array.NewStringData(d)
 		defer in.Release()
-		bld := array.NewFloat64Builder(mem)
-		defer bld.Release()
-		bld.Reserve(in.Len())
-		for i := 0; i < in.Len(); i++ {
-			if in.IsNull(i) {
-				bld.AppendNull()
-				continue
-			}
-			r, ok := rank[in.Value(i)]
-			if !ok { // a label a concurrent ALTER TYPE added: after the others
-				r = float64(len(rank))
-			}
-			bld.Append(r)
-		}
-		out := bld.NewArray()
+		out := ranksOf(mem, in, rank)
 		defer out.Release()
 		out.Data().Retain()
 		return out.Data(), nil

@@ -694,6 +694,81 @@ func resultCommonType(a, b types.T) (types.T, bool) {
 	return commonType(a, b)
 }
 
+// selectCommonType is the type of one result whose inputs have types ins
+// (a CASE, COALESCE, a VALUES column, a set operation's column):
+// PostgreSQL's select_common_type, folded pairwise with resultCommonType,
+// where an unknown input (an untyped literal or NULL) takes the others'
+// type and all unknown is text; and select_common_typmod, where the result
+// keeps a type modifier only when every input has it (withLiteralInput
+// otherwise: an unknown input has none). implicitNull counts an unknown
+// input the construct adds (CASE's missing ELSE). There is no 1-byte
+// integer result type: "char" arithmetic results are smallint. Where two
+// inputs have no common type it returns the index of the later one and
+// noCommonType's error for what.
+func selectCommonType(what string, ins []types.T, implicitNull bool) (types.T, int, *sqlerr.Error) {
+	var t, first types.T
+	have, sawUnknown, sameMod := false, implicitNull, true
+	for i, in := range ins {
+		if isUnknown(in) {
+			sawUnknown = true
+			continue
+		}
+		if !have {
+			t, first, have = in.Nullable(), in, true
+			continue
+		}
+		sameMod = sameMod && sameTypmod(first, in)
+		c, ok := resultCommonType(t, in)
+		if !ok {
+			return t, i, noCommonType(what, t, in)
+		}
+		t = c
+	}
+	if !have {
+		return types.StringType, -1, nil
+	}
+	if sawUnknown || !sameMod || !sameTypmod(t, first) {
+		t = withLiteralInput(t)
+	}
+	if t.Kind == types.Int8 {
+		t = types.Int16Type
+	}
+	return t.Nullable(), -1, nil
+}
+
+// sameTypmod reports whether in has type t with its type modifier:
+// PostgreSQL's select_common_typmod keeps a result's modifier only when
+// every input has it, so COALESCE of a varchar(3) and a char(3) is varchar,
+// not varchar(3).
+func sameTypmod(t, in types.T) bool {
+	return functions.SamePGType(in, t) && in.Length == t.Length && in.Precision == t.Precision && in.Scale == t.Scale
+}
+
+// withLiteralInput is the type of a result of type t (CASE, COALESCE,
+// UNION, VALUES) one of whose inputs is an untyped literal: PostgreSQL
+// coerces the literal to the type without a type modifier, so the inputs'
+// modifiers disagree and the result has none (select_common_typmod):
+// numeric(5,2) becomes numeric ('7' stays 7, not 7.00), timestamp(0)
+// timestamp (the literal keeps its fraction), char(n) bpchar, varchar(n)
+// varchar.
+func withLiteralInput(t types.T) types.T {
+	switch t.Kind {
+	case types.Decimal:
+		if t.Precision != 0 {
+			t.Precision, t.Scale = 0, 0
+		}
+	case types.Timestamp, types.TimestampTZ, types.Time:
+		t.Precision = 6
+	case types.Char:
+		t.Length = 0
+	case types.String:
+		if t.Length > 0 {
+			t.Length = -1
+		}
+	}
+	return t
+}
+
 // commonType is the type both operands are cast to: the same kind, or the
 // wider of two numeric kinds (int < numeric < float), or text for text/char.
 func commonType(a, b types.T) (types.T, bool) {

@@ -153,13 +153,8 @@ func (b *binder) bindJoin(j *pt.Join, rowNames map[string]bool) (Node, error) {
 	join := NewJoin(left, right, jt, nil)
 	switch {
 	case j.On != nil:
-		restore := b.refuseSetCalls("JOIN conditions")
-		cond, err := b.bindTree(newScope(join), j.On)
-		restore()
+		cond, err := b.bindJoinOn(join, j.On)
 		if err != nil {
-			return nil, err
-		}
-		if cond, err = b.coerce(j.On, cond, types.BoolType, "argument of JOIN/ON"); err != nil {
 			return nil, err
 		}
 		join.Cond = cond
@@ -168,6 +163,19 @@ func (b *binder) bindJoin(j *pt.Join, rowNames map[string]bool) (Node, error) {
 		return b.bindUsing(join, usingNames(j, left, right))
 	}
 	return join, nil
+}
+
+// bindJoinOn binds a join's ON condition over join's columns (a join, or
+// a lateral one): a boolean ("argument of JOIN/ON"), without
+// set-returning functions.
+func (b *binder) bindJoinOn(join Node, on pt.Expr) (Expr, error) {
+	restore := b.refuseSetCalls("JOIN conditions") // srf.go
+	cond, err := b.bindTree(newScope(join), on)
+	restore()
+	if err != nil {
+		return nil, err
+	}
+	return b.coerce(on, cond, types.BoolType, "argument of JOIN/ON")
 }
 
 // usingNames are the columns a USING or NATURAL join merges: USING's list,

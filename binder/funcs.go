@@ -96,11 +96,10 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 			consts[i] = c.Value
 		}
 	}
-	if (f.Name == "greatest" || f.Name == "least") && len(want) > 0 && want[0].Kind == types.String && want[0].Variant == types.JSON {
-		// json has no btree operators; PostgreSQL finds that out when
-		// the expression is made ready to run (after the
-		// literals' input), so the error has no position
-		return nil, sqlerr.New(sqlerr.UndefinedFunction, "could not identify a comparison function for type json")
+	if (f.Name == "greatest" || f.Name == "least") && len(want) > 0 {
+		if ord, _ := typeSortOps(want[0]); !ord { // typeops.go
+			return nil, errNoComparison(want[0])
+		}
 	}
 	ret, kernel := f.Bind(want, consts)
 	return &FuncCall{Name: f.Name, Args: args, T: ret, Volatile: f.Volatile, Kernel: kernel}, nil

@@ -3,7 +3,6 @@ package binder
 import (
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
-	"github.com/sqlgate/sqlgate/types"
 )
 
 // LATERAL: a FROM item that reads the columns of the FROM items before it
@@ -133,13 +132,8 @@ func (b *binder) lateralJoin(j *pt.Join, left, right Node, outer []Expr) (Node, 
 	if j.On == nil {
 		return n, nil
 	}
-	restore := b.refuseSetCalls("JOIN conditions")
-	cond, err := b.bindTree(newScope(n), j.On)
-	restore()
+	cond, err := b.bindJoinOn(n, j.On) // from.go
 	if err != nil {
-		return nil, err
-	}
-	if cond, err = b.coerce(j.On, cond, types.BoolType, "argument of JOIN/ON"); err != nil {
 		return nil, err
 	}
 	n.Cond = cond

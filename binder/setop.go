@@ -130,31 +130,14 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 	ts := make([]types.T, len(lc))
 	needL, needR := false, false
 	for i := range lc {
-		t, ok := resultCommonType(lc[i].T, rc[i].T)
-		switch lu, ru := isUnknown(lc[i].T), isUnknown(rc[i].T); {
-		case lu && ru:
-			t, ok = types.StringType, true
-		case lu != ru:
-			// PostgreSQL's select_common_type: an unknown literal takes the
-			// other branch's type ('x' UNION a varchar column is varchar,
-			// '1' UNION 2 is integer), and a length limit does not survive
-			// (the literal has none)
-			t, ok = rc[i].T, true
-			if ru {
-				t = lc[i].T
-			}
-			t = withLiteralInput(t) // conditional.go
+		// an unknown literal takes the other branch's type ('x' UNION a
+		// varchar column is varchar, '1' UNION 2 is integer) without its
+		// type modifier (the literal has none)
+		t, _, err := selectCommonType(kind.String(), []types.T{lc[i].T, rc[i].T}, false) // exprops.go
+		if err != nil {
+			return nil, err
 		}
-		if !ok {
-			return nil, noCommonType(kind.String(), lc[i].T, rc[i].T)
-		}
-		if !sameTypmod(t, []types.T{lc[i].T, rc[i].T}) && !isUnknown(lc[i].T) && !isUnknown(rc[i].T) {
-			t = withLiteralInput(t) // a modifier only when both have it (conditional.go)
-		}
-		if t.Kind == types.Int8 {
-			t = types.Int16Type
-		}
-		ts[i] = t.Nullable()
+		ts[i] = t
 		needL = needL || !lc[i].T.Nullable().Equal(ts[i])
 		needR = needR || !rc[i].T.Nullable().Equal(ts[i])
 	}

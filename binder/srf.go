@@ -101,17 +101,11 @@ func (b *binder) bindSetFromFunc(f *pt.FuncCall, trees []pt.Expr, args []Expr, n
 	first := name
 	if sf.OutName != "" {
 		first = sf.OutName // an OUT parameter's name, which an alias does not change
-	} else if explicit {
-		first = alias
 	}
-	names := []string{first}
-	if ord {
-		names = append(names, "ordinality")
+	names, err := funcItemNames(first, alias, sf.OutName == "" && explicit, ord, colNames)
+	if err != nil {
+		return nil, err
 	}
-	if len(colNames) > len(names) {
-		return nil, tooManyAliases(alias, len(names), len(colNames))
-	}
-	copy(names, colNames)
 	n := &TableFunc{Func: sf, Args: args, Ordinality: ord}
 	n.cols = append(n.cols, Column{Name: names[0], T: sf.Ret, Table: alias})
 	if ord {
@@ -242,6 +236,26 @@ func (b *binder) expandRowTableFunc(f sourceNode, n *TableFunc, alias string, co
 	return p, nil
 }
 
+// funcItemNames names the columns of a function of one column in FROM:
+// the column alias, else the table alias when byAlias (an explicit one),
+// else name; and "ordinality" WITH ORDINALITY (or its column alias). More
+// column aliases than columns is 42P10 (tooManyAliases).
+func funcItemNames(name, alias string, byAlias, ord bool, colNames []string) ([]string, error) {
+	first := name
+	if byAlias {
+		first = alias
+	}
+	names := []string{first}
+	if ord {
+		names = append(names, "ordinality")
+	}
+	if len(colNames) > len(names) {
+		return nil, tooManyAliases(alias, len(names), len(colNames))
+	}
+	copy(names, colNames)
+	return names, nil
+}
+
 // bindScalarFromItem binds a function that returns no set, used as a FROM
 // item (FROM string_to_array(..) s, FROM current_schema()): PostgreSQL's
 // one-row table whose one column is named by the column alias, else the
@@ -256,18 +270,10 @@ func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, trees []pt.Expr, n
 	if err != nil {
 		return nil, err
 	}
-	first := name
-	if explicit {
-		first = alias
+	names, err := funcItemNames(name, alias, explicit, ord, colNames)
+	if err != nil {
+		return nil, err
 	}
-	names := []string{first}
-	if ord {
-		names = append(names, "ordinality")
-	}
-	if len(colNames) > len(names) {
-		return nil, tooManyAliases(alias, len(names), len(colNames))
-	}
-	copy(names, colNames)
 	t := e.Type()
 	if isUnknown(t) {
 		e, t = b.resolveUnknown(e, types.StringType), types.StringType

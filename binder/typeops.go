@@ -6,25 +6,25 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// typeSortOps is the one rule for which of the operators sorting and
-// grouping need a type has in PostgreSQL: ordering (a default btree "<",
-// for ORDER BY, window ORDER BY, an ordered aggregate) and equality (a
+// typeSortOps is the one rule for which of the operators sorting,
+// grouping and comparing need a type has in PostgreSQL: ordering (a
+// default btree "<" and its comparison function, for ORDER BY, window
+// ORDER BY, an ordered aggregate, GREATEST and LEAST) and equality (a
 // default btree or hash "=", for GROUP BY, DISTINCT, PARTITION BY, UNION,
-// INTERSECT, EXCEPT). json, jsonpath and pg_node_tree have neither; aclitem
-// has hash equality only; an array has what its element type has (vectors,
-// whose operators are oid's and int2's, have both). The nested types' own
-// rules (order.go: orderableArray, orderableRecord) stay where they are.
+// INTERSECT, EXCEPT). json, jsonpath and anyarray have neither; aclitem
+// and xid have hash equality only; pg_node_tree, binary-coercible to text,
+// has text's; an array has what its element type has (vectors, whose
+// operators are oid's and int2's, have both). The nested types' own rules
+// (order.go: orderableArray, orderableRecord) stay where they are.
 func typeSortOps(t types.T) (ordering, equality bool) {
 	if t.Kind == types.Array && t.Elem != nil && !t.Variant.IsVector() {
 		return typeSortOps(*t.Elem)
 	}
-	if t.Kind == types.String {
-		switch t.Variant {
-		case types.JSON, types.JSONPath, types.PgNodeTree:
-			return false, false
-		case types.AclItem:
-			return false, true
-		}
+	switch t.Variant {
+	case types.JSON, types.JSONPath, types.AnyArray:
+		return false, false
+	case types.AclItem, types.Xid:
+		return false, true
 	}
 	return true, true
 }
@@ -42,6 +42,13 @@ func errNoEquality(t types.T) *sqlerr.Error {
 	return sqlerr.New(sqlerr.UndefinedFunction, "could not identify an equality operator for type %s", t.PGName())
 }
 
+// errNoComparison is PostgreSQL's error for GREATEST or LEAST over a type
+// without an ordering operator: found when the expression is made ready
+// to run (after the literals' input), so it has no position.
+func errNoComparison(t types.T) *sqlerr.Error {
+	return sqlerr.New(sqlerr.UndefinedFunction, "could not identify a comparison function for type %s", t.PGName())
+}
+
 // checkSortable refuses an ORDER BY key of type t, at node.
 func (b *binder) checkSortable(node sourceNode, t types.T) error {
 	if ord, _ := typeSortOps(t); !ord {
@@ -54,6 +61,34 @@ func (b *binder) checkSortable(node sourceNode, t types.T) error {
 func (b *binder) checkGroupable(node sourceNode, t types.T) error {
 	if _, eq := typeSortOps(t); !eq {
 		return b.errAt(node, errNoEquality(t))
+	}
+	return nil
+}
+
+// checkDistinctArg refuses an aggregate's DISTINCT argument of type t, at
+// node: PostgreSQL sorts the inputs, so a type with equality alone (xid)
+// is refused too.
+func (b *binder) checkDistinctArg(node sourceNode, t types.T) error {
+	if err := b.checkGroupable(node, t); err != nil {
+		return err
+	}
+	if ord, _ := typeSortOps(t); !ord {
+		return b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", t.PGName()).
+			WithDetail("Aggregates with DISTINCT must be able to sort their inputs."))
+	}
+	return nil
+}
+
+// checkPartitionKey refuses a window's PARTITION BY key of type t, at
+// node: PostgreSQL sorts the partitions, so a type with equality alone
+// (xid) is refused too, when the plan is made (no position).
+func (b *binder) checkPartitionKey(node sourceNode, t types.T) error {
+	if err := b.checkGroupable(node, t); err != nil {
+		return err
+	}
+	if ord, _ := typeSortOps(t); !ord {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "could not implement window PARTITION BY").
+			WithDetail("Window partitioning columns must be of sortable datatypes.")
 	}
 	return nil
 }

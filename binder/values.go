@@ -49,11 +49,18 @@ func (b *binder) bindValuesTree(v *pt.Values) (Node, error) {
 		}
 	}
 	cols := make([]Column, width)
+	ins := make([]types.T, len(rows))
 	for c := range width {
-		t, err := b.valuesColumnType(v.Rows, rows, c)
-		if err != nil {
-			return nil, err
+		// the first row with a known type fixes the column's, every later
+		// one must match it (42804 at the first that does not)
+		for i := range rows {
+			ins[i] = rows[i][c].Type()
 		}
+		t, bad, serr := selectCommonType("VALUES", ins, false) // exprops.go
+		if serr != nil {
+			return nil, b.errAt(v.Rows[bad][c], serr)
+		}
+		var err error
 		for i := range rows {
 			e := rows[i][c]
 			if isUnknown(e.Type()) {
@@ -93,42 +100,4 @@ func (b *binder) bindValuesTree(v *pt.Values) (Node, error) {
 		n = dropHidden(n, width)
 	}
 	return n, nil
-}
-
-// valuesColumnType resolves column c of a VALUES list: the first row with
-// a known type fixes it, every later one must match it (42804 at the first
-// that does not), all unknown is text.
-func (b *binder) valuesColumnType(lists [][]pt.Expr, rows [][]Expr, c int) (types.T, error) {
-	var (
-		t                types.T
-		have, sawUnknown bool
-	)
-	var typed []types.T
-	for i := range rows {
-		et := rows[i][c].Type()
-		if isUnknown(et) {
-			sawUnknown = true
-			continue
-		}
-		typed = append(typed, et)
-		if !have {
-			t, have = et.Nullable(), true
-			continue
-		}
-		nt, ok := resultCommonType(t, et)
-		if !ok {
-			return types.T{}, b.errAt(lists[i][c], noCommonType("VALUES", t, et))
-		}
-		t = nt
-	}
-	if !have {
-		return types.StringType, nil
-	}
-	if sawUnknown || !sameTypmod(t, typed) {
-		t = withLiteralInput(t) // conditional.go
-	}
-	if t.Kind == types.Int8 {
-		t = types.Int16Type // as in makeSetOp: there is no 1-byte integer column type
-	}
-	return t.Nullable(), nil
 }

@@ -141,7 +141,7 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 			return nil, err
 		}
 		e = b.resolveUnknown(e, types.StringType)
-		if err := b.checkGroupable(p, e.Type()); err != nil { // typeops.go
+		if err := b.checkPartitionKey(p, e.Type()); err != nil { // typeops.go
 			return nil, err
 		}
 		call.Partition = append(call.Partition, e)

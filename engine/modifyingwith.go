@@ -145,16 +145,11 @@ func (s *session) prepareModifyingWith(ctx context.Context, st *sql.Statement, d
 			return nil, err
 		}
 		part := &withPart{name: m.Name, ps: sub, rel: &withRelation{name: m.Name}, reads: mw.refs}
-		switch b := sub.bound.(type) {
-		case *binder.Insert:
-			part.target, part.plainInsert = b.Table, !b.OnConflictDoNothing && b.OnConflictUpdate == nil
-		case *binder.Update:
-			part.target = b.Table
-		case *binder.Delete:
-			part.target = b.Table
-		default:
+		w, ok := writeOf(sub.bound)
+		if !ok {
 			return nil, sqlerr.New(sqlerr.InternalError, "WITH query %q is no INSERT, UPDATE or DELETE", m.Name)
 		}
+		part.target, part.plainInsert = w.target, w.plainInsert
 		if m.Returning {
 			part.rel.cols = make([]binder.FileColumn, 0, len(sub.cols))
 			for _, c := range sub.cols {
@@ -221,13 +216,8 @@ func (mw *modifyingWith) sharedTargets(main binder.Statement, st *sql.Statement)
 	for i, p := range mw.parts {
 		ws = append(ws, writer{p.target, p.plainInsert, st.ModifyingWith[i].NamePos, &p.shared})
 	}
-	switch b := main.(type) {
-	case *binder.Insert:
-		ws = append(ws, writer{b.Table, !b.OnConflictDoNothing && b.OnConflictUpdate == nil, 0, &mw.mainShared})
-	case *binder.Update:
-		ws = append(ws, writer{b.Table, false, 0, &mw.mainShared})
-	case *binder.Delete:
-		ws = append(ws, writer{b.Table, false, 0, &mw.mainShared})
+	if w, ok := writeOf(main); ok {
+		ws = append(ws, writer{w.target, w.plainInsert, 0, &mw.mainShared})
 	}
 	for i, a := range ws {
 		for _, b := range ws[:i] {
@@ -246,6 +236,29 @@ func (mw *modifyingWith) sharedTargets(main binder.Statement, st *sql.Statement)
 		}
 	}
 	return nil
+}
+
+// write is what a bound statement writes: its verb as PostgreSQL names
+// it, the table it writes, and whether it is a plain INSERT (no ON
+// CONFLICT: several of those may write one table).
+type write struct {
+	verb        string
+	target      fluss.TableInfo
+	plainInsert bool
+}
+
+// writeOf is the write of an INSERT, UPDATE or DELETE; for any other
+// statement ok is false and the verb SELECT.
+func writeOf(bound binder.Statement) (w write, ok bool) {
+	switch b := bound.(type) {
+	case *binder.Insert:
+		return write{"INSERT", b.Table, !b.OnConflictDoNothing && b.OnConflictUpdate == nil}, true
+	case *binder.Update:
+		return write{"UPDATE", b.Table, false}, true
+	case *binder.Delete:
+		return write{"DELETE", b.Table, false}, true
+	}
+	return write{verb: "SELECT"}, false
 }
 
 // mergeParams is the parameter types of a and b together: a's, longer by
@@ -300,17 +313,8 @@ func (s *session) takeWithSnapshot(ctx context.Context, ps *statement) (*withSna
 			return nil, err
 		}
 	}
-	var target *fluss.TableInfo
-	switch b := ps.bound.(type) {
-	case *binder.Insert:
-		target = &b.Table
-	case *binder.Update:
-		target = &b.Table
-	case *binder.Delete:
-		target = &b.Table
-	}
-	if target != nil {
-		if err := freeze(*target); err != nil {
+	if w, ok := writeOf(ps.bound); ok {
+		if err := freeze(w.target); err != nil {
 			snap.release()
 			return nil, err
 		}
@@ -354,17 +358,8 @@ func (s *session) runModifyingWith(ctx context.Context, ps *statement, st *execS
 		return nil, sqlerr.NotSupported("FOR UPDATE or FOR SHARE with data-modifying statements in WITH")
 	}
 	if tx := s.writeTxn(); tx.readOnly {
-		// PostgreSQL names the main statement
-		verb := "SELECT"
-		switch ps.bound.(type) {
-		case *binder.Insert:
-			verb = "INSERT"
-		case *binder.Update:
-			verb = "UPDATE"
-		case *binder.Delete:
-			verb = "DELETE"
-		}
-		return nil, readOnlyTransaction(verb)
+		w, _ := writeOf(ps.bound) // PostgreSQL names the main statement
+		return nil, readOnlyTransaction(w.verb)
 	}
 	snap, err := s.takeWithSnapshot(ctx, ps)
 	if err != nil {
@@ -388,10 +383,8 @@ func (s *session) runModifyingWith(ctx context.Context, ps *statement, st *execS
 		}
 	}
 	snap.own = fluss.TablePath{}
-	if u, ok := ps.bound.(*binder.Update); ok && !ps.with.mainShared {
-		snap.own = u.Table.Path
-	} else if d, ok := ps.bound.(*binder.Delete); ok && !ps.with.mainShared {
-		snap.own = d.Table.Path
+	if w, _ := writeOf(ps.bound); (w.verb == "UPDATE" || w.verb == "DELETE") && !ps.with.mainShared {
+		snap.own = w.target.Path
 	}
 	st.rt.Tables, st.rt.Untransacted = snap.over(s.runtimeTables()), false
 	res, err := s.runBound(ctx, ps, st, backend)

@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -568,35 +566,10 @@ func CompareOp(op string) (func(c int) bool, bool) {
 }
 
 // valueKernel builds a kernel from a per-row body over the arguments'
-// physical values (NULLs included: body decides), returning values of ret.
+// physical values (NULLs included: body decides), returning values of ret:
+// rowFunc, not strict.
 func valueKernel(ret types.T, body func(args []any) (any, error)) Kernel {
-	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-		if err := checkArity(args, n); err != nil {
-			return nil, err
-		}
-		b := array.NewBuilder(mem, ret.ArrowType())
-		defer b.Release()
-		b.Reserve(n)
-		vals := make([]any, len(args))
-		for i := 0; i < n; i++ {
-			if i%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-			}
-			for k, a := range args {
-				vals[k] = rowValue(a, i)
-			}
-			v, err := body(vals)
-			if err != nil {
-				return nil, err
-			}
-			if err := types.AppendValue(b, v); err != nil {
-				return nil, err
-			}
-		}
-		return b.NewArray(), nil
-	}
+	return rowFunc(ret, false, func(_ context.Context, args []any) (any, error) { return body(args) }) // catalog.go
 }
 
 // ArrayConstructorKernel builds ARRAY[a, b, ...] of arrays of elem from

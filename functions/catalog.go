@@ -199,7 +199,8 @@ func rowValue(a arrow.Array, i int) any { return types.ValueAt(a, i) }
 // rowFunc is the kernel of a catalog function: body sees each row's
 // arguments as rowValue gives them and returns the result (nil = NULL) as
 // a Go value of ret: string, int64, bool, time.Time or []any of strings.
-// With strict, a NULL argument gives NULL without calling body.
+// With strict, a NULL argument gives NULL without calling body. A
+// cancelled statement stops it within 4096 rows.
 func rowFunc(ret types.T, strict bool, body func(ctx context.Context, args []any) (any, error)) Kernel {
 	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 		if err := checkArity(args, n); err != nil {
@@ -210,6 +211,11 @@ func rowFunc(ret types.T, strict bool, body func(ctx context.Context, args []any
 		b.Reserve(n)
 		vals := make([]any, len(args))
 		for i := 0; i < n; i++ {
+			if i%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			null := false
 			for k, a := range args {
 				vals[k] = rowValue(a, i)

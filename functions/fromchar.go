@@ -152,19 +152,7 @@ func parseDCHFormat(f string) []dchNode {
 			continue
 		}
 		if f[0] == '"' {
-			f = f[1:]
-			for len(f) > 0 {
-				if f[0] == '"' {
-					f = f[1:]
-					break
-				}
-				if f[0] == '\\' && len(f) > 1 {
-					f = f[1:]
-				}
-				l := mbLen(f)
-				out = append(out, dchNode{typ: dchChar, char: f[:l]})
-				f = f[l:]
-			}
+			f = quotedPicture(f, func(c string) { out = append(out, dchNode{typ: dchChar, char: c}) })
 			continue
 		}
 		if f[0] == '\\' && len(f) > 1 && f[1] == '"' {
@@ -182,6 +170,27 @@ func parseDCHFormat(f string) []dchNode {
 		f = f[l:]
 	}
 	return out
+}
+
+// quotedPicture reads the double-quoted literal text that starts format
+// picture f (to_char's, to_date's, to_number's: PostgreSQL's
+// parse_format), giving each of its characters to char, a backslash
+// taking the next one as it is, up to the closing quote or f's end; it
+// returns what follows.
+func quotedPicture(f string, char func(string)) string {
+	f = f[1:]
+	for len(f) > 0 {
+		if f[0] == '"' {
+			return f[1:]
+		}
+		if f[0] == '\\' && len(f) > 1 {
+			f = f[1:]
+		}
+		l := mbLen(f)
+		char(f[:l])
+		f = f[l:]
+	}
+	return f
 }
 
 func dchKeyAt(f string) *dchKey {

@@ -408,8 +408,7 @@ func likeKernel(fold bool) Kernel {
 		}
 		out := newBoolOut(mem, n, anyNullIn(args))
 		defer out.release()
-		var cached *likePattern
-		cachedPat, cachedEsc := "", ""
+		var cache likeCache
 		for i := 0; i < n; i++ {
 			if anyNull(args, i) {
 				out.setNull(i)
@@ -419,23 +418,24 @@ func likeKernel(fold bool) Kernel {
 			if len(ss) > 2 {
 				esc = ss[2].Value(i)
 			}
-			if cached == nil || pat != cachedPat || esc != cachedEsc {
+			p, err := cache.get(pat, esc, func() (*likePattern, error) {
 				e, err := escapeRune(esc)
 				if err != nil {
 					return nil, err
 				}
-				p := pat
 				if fold {
-					p = strings.ToLower(p)
+					return compileLike(strings.ToLower(pat), e), nil
 				}
-				cached = compileLike(p, e)
-				cachedPat, cachedEsc = pat, esc
+				return compileLike(pat, e), nil
+			})
+			if err != nil {
+				return nil, err
 			}
 			s := ss[0].Value(i)
 			if fold {
 				s = strings.ToLower(s)
 			}
-			m, err := cached.match(s)
+			m, err := p.match(s)
 			if err != nil {
 				return nil, err
 			}
@@ -460,34 +460,55 @@ func likeBytesKernel(ctx context.Context, mem memory.Allocator, args []arrow.Arr
 	}
 	out := newBoolOut(mem, n, anyNullIn(args))
 	defer out.release()
-	var cached *likePattern
-	cachedPat, cachedEsc := "", ""
+	var cache likeCache
 	for i := 0; i < n; i++ {
 		if anyNull(args, i) {
 			out.setNull(i)
 			continue
 		}
-		// the bytes as strings without copies: pat and cached live for
+		// the bytes as strings without copies: pat and the cache live for
 		// this call only, while the arrays do
 		pat, esc := stringOf(byteArg(args, 1, i)), `\`
 		if len(args) > 2 {
 			esc = strArg(args, 2, i)
 		}
-		if cached == nil || pat != cachedPat || esc != cachedEsc {
+		p, err := cache.get(pat, esc, func() (*likePattern, error) {
 			e, err := escapeByte(esc)
 			if err != nil {
 				return nil, err
 			}
-			cached = compileBytesLike(pat, e)
-			cachedPat, cachedEsc = pat, esc
+			return compileBytesLike(pat, e), nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		m, err := cached.match(stringOf(byteArg(args, 0, i)))
+		m, err := p.match(stringOf(byteArg(args, 0, i)))
 		if err != nil {
 			return nil, err
 		}
 		out.set(i, m)
 	}
 	return out.finish(), nil
+}
+
+// likeCache keeps a LIKE kernel's compiled pattern while consecutive rows
+// carry the same pattern and escape (a constant pattern compiles once).
+type likeCache struct {
+	p        *likePattern
+	pat, esc string
+}
+
+// get is the pattern pat with escape esc, compiled by compile when it is
+// not the one kept.
+func (c *likeCache) get(pat, esc string, compile func() (*likePattern, error)) (*likePattern, error) {
+	if c.p == nil || pat != c.pat || esc != c.esc {
+		p, err := compile()
+		if err != nil {
+			return nil, err
+		}
+		c.p, c.pat, c.esc = p, pat, esc
+	}
+	return c.p, nil
 }
 
 // escapeByte reads bytea LIKE's ESCAPE: one byte, or empty for none;

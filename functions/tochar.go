@@ -281,15 +281,9 @@ func parseNumTemplate(format string) *numTemplate {
 	for i := 0; i < len(format); {
 		if format[i] == '"' {
 			var b strings.Builder
-			j := i + 1
-			for ; j < len(format) && format[j] != '"'; j++ {
-				if format[j] == '\\' && j+1 < len(format) {
-					j++
-				}
-				b.WriteByte(format[j])
-			}
+			rest := quotedPicture(format[i:], func(c string) { b.WriteString(c) }) // fromchar.go
 			t.items = append(t.items, numItem{kind: niLiteral, text: b.String()})
-			i = j + 1
+			i = len(format) - len(rest)
 			continue
 		}
 		kw := ""

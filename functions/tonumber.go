@@ -171,19 +171,7 @@ func parseNumFormat(f string) ([]numNode, *numDesc, error) {
 			continue
 		}
 		if f[0] == '"' {
-			f = f[1:]
-			for len(f) > 0 {
-				if f[0] == '"' {
-					f = f[1:]
-					break
-				}
-				if f[0] == '\\' && len(f) > 1 {
-					f = f[1:]
-				}
-				l := mbLen(f)
-				out = append(out, numNode{char: f[:l]})
-				f = f[l:]
-			}
+			f = quotedPicture(f, func(c string) { out = append(out, numNode{char: c}) }) // fromchar.go
 			continue
 		}
 		if f[0] == '\\' && len(f) > 1 && f[1] == '"' {

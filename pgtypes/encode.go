@@ -462,13 +462,19 @@ func AppendNumericBinary(dst []byte, hi int64, lo uint64, scale int32) []byte {
 		groups[ng] = parseGroup(g[:])
 		ng++
 	}
-	weight := intGroups - 1
-	first := 0
-	for first < ng && groups[first] == 0 {
+	return appendNumericGroups(dst, groups[:ng], intGroups-1, neg, int(dscale))
+}
+
+// appendNumericGroups appends numeric's binary form of the base-10000
+// digits groups, aligned on the decimal point, the first of weight
+// weight (its power of 10000): PostgreSQL's sends no leading or trailing
+// zero digit, weight 0 and no sign for zero, and the display scale.
+func appendNumericGroups(dst []byte, groups []uint16, weight int, neg bool, dscale int) []byte {
+	first, last := 0, len(groups)
+	for first < last && groups[first] == 0 {
 		first++
 		weight--
 	}
-	last := ng
 	for last > first && groups[last-1] == 0 {
 		last--
 	}

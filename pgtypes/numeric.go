@@ -76,28 +76,5 @@ func AppendNumericValueBinary(dst []byte, d *apd.Decimal) []byte {
 	for i := 0; i+4 <= len(all); i += 4 {
 		groups = append(groups, parseGroup(all[i:i+4]))
 	}
-	weight := intLen/4 - 1
-	first, last := 0, len(groups)
-	for first < last && groups[first] == 0 {
-		first++
-		weight--
-	}
-	for last > first && groups[last-1] == 0 {
-		last--
-	}
-	sign := uint16(0)
-	if d.Negative && last > first {
-		sign = 0x4000
-	}
-	if last == first {
-		weight = 0
-	}
-	dst = appendUint16(dst, uint16(last-first))
-	dst = appendUint16(dst, uint16(int16(weight)))
-	dst = appendUint16(dst, sign)
-	dst = appendUint16(dst, uint16(scale))
-	for _, g := range groups[first:last] {
-		dst = appendUint16(dst, g)
-	}
-	return dst
+	return appendNumericGroups(dst, groups, intLen/4-1, d.Negative, scale) // encode.go
 }

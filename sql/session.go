@@ -161,6 +161,23 @@ func (p *sessionParser) value() (string, error) {
 	return "", syntaxErrorAt(p.src, p.toks, p.pos-1)
 }
 
+// paramName reads the parameter SHOW and RESET name, lower-case: a name
+// (ALL is a name to SHOW), or the grammar's TIME ZONE (timezone),
+// TRANSACTION ISOLATION LEVEL (transaction_isolation) and SESSION
+// AUTHORIZATION (session_authorization), as PostgreSQL's reset_rest and
+// SHOW take them.
+func (p *sessionParser) paramName() (string, error) {
+	switch {
+	case p.accept("TRANSACTION", "ISOLATION", "LEVEL"):
+		return "transaction_isolation", nil
+	case p.accept("TIME", "ZONE"):
+		return "timezone", nil
+	case p.accept("SESSION", "AUTHORIZATION"):
+		return "session_authorization", nil
+	}
+	return p.name()
+}
+
 // txModes reads ISOLATION LEVEL ..., READ ONLY|WRITE, [NOT] DEFERRABLE.
 func (p *sessionParser) txModes(tx *TxStmt, required bool) error {
 	n := 0
@@ -222,40 +239,26 @@ func parseSession(src string, toks []token, st *Statement) (bool, error) {
 		st.Kind = Reset
 		s := &SetStmt{Reset: true}
 		st.Set = s
-		switch {
-		case p.accept("ALL"):
+		if p.accept("ALL") {
 			s.ResetAll = true
-		case p.accept("TIME", "ZONE"):
-			s.Name = "timezone"
-		case p.accept("SESSION", "AUTHORIZATION"):
-			s.Name = "session_authorization"
-		default:
-			n, err := p.name()
-			if err != nil {
-				return true, err
-			}
-			s.Name = n
+			return true, p.done()
 		}
+		n, err := p.paramName()
+		if err != nil {
+			return true, err
+		}
+		s.Name = n
 		return true, p.done()
 	case "SHOW":
 		p.pos++
 		st.Kind = Show
 		s := &ShowStmt{}
 		st.Show = s
-		switch {
-		case p.accept("TRANSACTION", "ISOLATION", "LEVEL"):
-			s.Name = "transaction_isolation"
-		case p.accept("TIME", "ZONE"):
-			s.Name = "timezone"
-		case p.accept("SESSION", "AUTHORIZATION"):
-			s.Name = "session_authorization"
-		default:
-			n, err := p.name()
-			if err != nil {
-				return true, err
-			}
-			s.Name = n
+		n, err := p.paramName()
+		if err != nil {
+			return true, err
 		}
+		s.Name = n
 		return true, p.done()
 	case "BEGIN", "START":
 		if p.word(0) == "START" {

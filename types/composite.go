@@ -129,11 +129,11 @@ func TableRowTypeOfArray(oid uint32) (uint32, bool) {
 
 // TableRowType is the row type of a table (ID, schema, name, columns).
 // Its fields are the columns, nullable: a composite's attributes carry
-// no NOT NULL.
-func TableRowType(tableID int64, schema, name string, cols []Field) *CompositeType {
-	fs := make([]Field, len(cols))
-	for i, c := range cols {
-		fs[i] = Field{Name: c.Name, Type: c.Type.Nullable()}
+// no NOT NULL. It keeps fs, the caller's fresh copy of the columns, and
+// makes its types nullable in place.
+func TableRowType(tableID int64, schema, name string, fs []Field) *CompositeType {
+	for i := range fs {
+		fs[i].Type = fs[i].Type.Nullable()
 	}
 	return &CompositeType{OID: TableRowTypeOID(tableID), ArrayOID: TableRowArrayOID(tableID), RelOID: uint32(firstUserOID + tableID),
 		Schema: schema, Name: name, Fields: fs}

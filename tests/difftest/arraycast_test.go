@@ -107,7 +107,7 @@ func TestArrayCastDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(23))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 23))))
 	stats := map[string]int{}
 	placed := func(code string) bool { return code == "22P02" || code == "22003" }
 	n := 150

@@ -17,7 +17,7 @@ import (
 func TestArrayInputDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_ARRAY_INPUTS", 400)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
 	g := NewArrayTextGen(uint64(seed))

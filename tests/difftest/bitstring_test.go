@@ -62,7 +62,7 @@ func TestBitStringDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(1560))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 1560))))
 	vals := bitValues(rng)
 	stats := map[string]int{}
 	for _, use := range bitUses {
@@ -96,7 +96,7 @@ func TestBitStringColumnsDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(1562))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 1562))))
 	stats := map[string]int{}
 	tally(t, ctx, r, "CREATE TABLE bits (id int PRIMARY KEY, b bit(4), v bit varying(6), a bit(2)[])", stats)
 	for id := 1; id <= 24; id++ {

@@ -2,7 +2,6 @@ package difftest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -118,38 +117,16 @@ func TestBpcharParameterDifferential(t *testing.T) {
 // runParam runs q with one text parameter declared bpchar (nil is NULL),
 // returning its outcome and the result columns' typmods.
 func runParam(ctx context.Context, s *Session, q string, arg []byte) (Outcome, []int32) {
-	if s.conn == nil || s.conn.IsClosed() {
-		if err := s.reconnect(ctx); err != nil {
-			return Outcome{Err: &QueryError{Code: connErrorCode, Message: err.Error()}}, nil
-		}
+	var res *pgconn.Result
+	if qe := s.try(ctx, func(qctx context.Context) error { // run.go
+		res = s.conn.ExecParams(qctx, q, [][]byte{arg}, []uint32{1042}, []int16{0}, []int16{0}).Read()
+		return res.Err
+	}); qe != nil {
+		return Outcome{Err: qe}, nil
 	}
-	qctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	res := s.conn.ExecParams(qctx, q, [][]byte{arg}, []uint32{1042}, []int16{0}, []int16{0}).Read()
-	if res.Err != nil {
-		var pgErr *pgconn.PgError
-		if errors.As(res.Err, &pgErr) {
-			return Outcome{Err: &QueryError{Code: pgErr.Code, Message: pgErr.Message, Detail: pgErr.Detail, Position: pgErr.Position}}, nil
-		}
-		_ = s.reconnect(ctx)
-		return Outcome{Err: &QueryError{Code: connErrorCode, Message: res.Err.Error()}}, nil
-	}
-	var o Outcome
 	var mods []int32
 	for _, fd := range res.FieldDescriptions {
-		o.OIDs = append(o.OIDs, fd.DataTypeOID)
 		mods = append(mods, fd.TypeModifier)
 	}
-	for _, row := range res.Rows {
-		cells := make([]Cell, len(row))
-		for i, v := range row {
-			if v == nil {
-				cells[i] = Cell{Null: true}
-			} else {
-				cells[i] = Cell{Text: string(v)}
-			}
-		}
-		o.Rows = append(o.Rows, cells)
-	}
-	return o, mods
+	return outcomeOf(res), mods
 }

@@ -19,7 +19,7 @@ func TestBpcharPatternMatchDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(20261204))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 20261204))))
 	word := func() string {
 		var b strings.Builder
 		for range 1 + rng.Intn(3) {

@@ -2,6 +2,8 @@ package difftest
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -26,6 +28,25 @@ func envInt(t *testing.T, name string, def int) int {
 		t.Fatalf("%s=%q: want a non-negative integer", name, v)
 	}
 	return n
+}
+
+// diffSeed is the seed of a generated test whose own seed is def:
+// def moved by SQLGATE_DIFF_SEED's distance from its default 1, so that
+// every test keeps its sequence by default and all of them change
+// together when the variable is set. It is logged so that a failure can
+// be run again.
+func diffSeed(t *testing.T, def int) int {
+	t.Helper()
+	seed := def + envInt(t, "SQLGATE_DIFF_SEED", 1) - 1
+	t.Logf("seed %d", seed)
+	return seed
+}
+
+// seededRand is a generator seeded with diffSeed(t, 1), stream telling
+// the tests' generators apart.
+func seededRand(t *testing.T, stream uint64) *rand.Rand {
+	t.Helper()
+	return rand.New(rand.NewPCG(uint64(diffSeed(t, 1)), stream))
 }
 
 // startPair starts a throwaway PostgreSQL and an in-process sqlgate, both
@@ -76,7 +97,7 @@ func TestDifferential(t *testing.T) {
 		def = 300
 	}
 	n := envInt(t, "SQLGATE_DIFF_QUERIES", def)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	schema := DefaultSchema()
 	r := startPair(t, ctx, schema)
@@ -120,7 +141,7 @@ func TestDifferentialColumnar(t *testing.T) {
 		def = 100
 	}
 	n := envInt(t, "SQLGATE_DIFF_COLUMNAR_QUERIES", def)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1) + 1
+	seed := diffSeed(t, 1) + 1
 	ctx := context.Background()
 	schema := DefaultSchema()
 	r := startPairWith(t, ctx, schema, server.InProcessColumnar(1))
@@ -202,11 +223,20 @@ func tally(t *testing.T, ctx context.Context, r *Runner, q string, stats map[str
 	tallyBy(t, ctx, r, q, stats, tallyRule{})
 }
 
-// tallyRule makes tally stricter: rows compared in order, and the refusals
-// (by SQLSTATE) that must also point where PostgreSQL's do.
+// tallyRule makes tally stricter: rows compared in order, the refusals
+// (by SQLSTATE) that must also point where PostgreSQL's do, and a
+// refusal's DETAIL compared too (detail); or looser: codeOnly takes two
+// refusals of one SQLSTATE whatever their messages. oids maps sqlgate's
+// type OIDs in a result to PostgreSQL's (typeOIDMap: enums, composites,
+// tables' row types), pgOIDs PostgreSQL's to sqlgate's (viewRecordOIDs: a
+// view's row type is record in sqlgate), before they are compared.
 type tallyRule struct {
-	ordered bool
-	placed  func(code string) bool
+	ordered  bool
+	placed   func(code string) bool
+	detail   bool
+	codeOnly bool
+	oids     map[uint32]uint32
+	pgOIDs   map[uint32]uint32
 }
 
 // everyCode is a tallyRule's placed for a query whose every error must be
@@ -221,6 +251,16 @@ func tallyBy(t *testing.T, ctx context.Context, r *Runner, q string, stats map[s
 	if sg.Err != nil && sg.Err.Code == connErrorCode {
 		t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
 	}
+	for i, o := range sg.OIDs {
+		if p, ok := rule.oids[o]; ok {
+			sg.OIDs[i] = p
+		}
+	}
+	for i, o := range pg.OIDs {
+		if p, ok := rule.pgOIDs[o]; ok {
+			pg.OIDs[i] = p
+		}
+	}
 	kind, why := verdict(sg, pg, rule)
 	stats[kind]++
 	if kind == "different" {
@@ -230,12 +270,15 @@ func tallyBy(t *testing.T, ctx context.Context, r *Runner, q string, stats map[s
 
 // verdict is tallyBy's judgement of sqlgate's outcome against
 // PostgreSQL's: "refused alike" (the same SQLSTATE and message, and
-// position where rule.placed says), "same" (the same values of the same
-// types) or "different", with why.
+// position where rule.placed says, DETAIL where rule.detail), "same" (the
+// same values of the same types) or "different", with why.
 func verdict(sg, pg Outcome, rule tallyRule) (kind, why string) {
 	switch {
-	case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code && sg.Err.Message == pg.Err.Message &&
+	case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code && (rule.codeOnly || sg.Err.Message == pg.Err.Message) &&
 		(rule.placed == nil || !rule.placed(sg.Err.Code) || sg.Err.Position == pg.Err.Position):
+		if rule.detail && sg.Err.Detail != pg.Err.Detail {
+			return "different", fmt.Sprintf("  DETAIL: sqlgate %q, PostgreSQL %q", sg.Err.Detail, pg.Err.Detail)
+		}
 		return "refused alike", ""
 	case sg.Err != nil || pg.Err != nil:
 		return "different", "  sqlgate:    " + describeErr(sg) + "\n  PostgreSQL: " + describeErr(pg)

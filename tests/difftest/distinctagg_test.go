@@ -35,7 +35,7 @@ func TestDistinctAggregateDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(23))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 23))))
 	stats := map[string]int{}
 	ordered := tallyRule{ordered: true}
 	kinds := []string{"int", "text", "numeric", "date"}

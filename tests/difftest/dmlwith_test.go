@@ -2,7 +2,6 @@ package difftest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -210,37 +209,25 @@ func runTextParams(ctx context.Context, s *Session, q string, args []string) Out
 }
 
 func runNamed(ctx context.Context, s *Session, name, q string, args []string) Outcome {
-	if s.conn == nil || s.conn.IsClosed() {
-		if err := s.reconnect(ctx); err != nil {
-			return Outcome{Err: &QueryError{Code: connErrorCode, Message: err.Error()}}
-		}
-	}
-	qctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
 	vals := make([][]byte, len(args))
 	for i, a := range args {
 		vals[i] = []byte(a)
 	}
 	var res *pgconn.Result
-	if name == "" {
-		res = s.conn.ExecParams(qctx, q, vals, nil, nil, nil).Read()
-	} else {
+	if qe := s.try(ctx, func(qctx context.Context) error { // run.go
+		if name == "" {
+			res = s.conn.ExecParams(qctx, q, vals, nil, nil, nil).Read()
+			return res.Err
+		}
 		if q != "" {
 			if _, err := s.conn.Prepare(qctx, name, q, nil); err != nil {
-				res = &pgconn.Result{Err: err}
+				return err
 			}
 		}
-		if res == nil {
-			res = s.conn.ExecPrepared(qctx, name, vals, nil, nil).Read()
-		}
-	}
-	if res.Err != nil {
-		var pgErr *pgconn.PgError
-		if errors.As(res.Err, &pgErr) {
-			return Outcome{Err: &QueryError{Code: pgErr.Code, Message: pgErr.Message, Detail: pgErr.Detail, Position: pgErr.Position}}
-		}
-		_ = s.reconnect(ctx)
-		return Outcome{Err: &QueryError{Code: connErrorCode, Message: res.Err.Error()}}
+		res = s.conn.ExecPrepared(qctx, name, vals, nil, nil).Read()
+		return res.Err
+	}); qe != nil {
+		return Outcome{Err: qe}
 	}
 	return outcomeOf(res) // run.go
 }
@@ -257,7 +244,7 @@ func TestDMLWithDifferential(t *testing.T) {
 			"INSERT INTO "+tb+" SELECT g, g * 3 % 7, 'r' || g FROM generate_series(1, 20) g")
 	}
 	runOnBoth(t, ctx, r, setup...)
-	g := &dmlWithGen{r: rand.New(rand.NewSource(int64(envInt(t, "SQLGATE_DIFF_SEED", 1))))}
+	g := &dmlWithGen{r: rand.New(rand.NewSource(int64(diffSeed(t, 1))))}
 	n := envInt(t, "SQLGATE_DMLWITH_STATEMENTS", 200)
 	stats := map[string]int{}
 	both := func(q string) { t.Helper(); runOnBoth(t, ctx, r, q) }

@@ -75,6 +75,10 @@
 //
 // cmd/difftest runs the same against two servers given by URL.
 //
+// Every generated test draws its seed from diffSeed: its own fixed seed,
+// moved by SQLGATE_DIFF_SEED's distance from its default 1, so that
+// setting the variable changes every test's inputs at once.
+//
 // This package must not change sqlgate: a mismatch that is a sqlgate bug is
 // recorded in KnownBugs with its reproduction, and the test fails when a
 // known bug stops reproducing so that the list stays honest.

@@ -103,7 +103,7 @@ func (g dtFuncGen) text() string {
 func TestDateTimeFuncsDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_DTFUNCS", 400)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	rp := startPair(t, ctx, &Schema{})
 	g := dtFuncGen{r: rand.New(rand.NewPCG(uint64(seed), 25))}

@@ -352,7 +352,7 @@ func dateTimeInputCompare(t *testing.T, damaged bool, ceiling int) {
 func dateTimeInputRun(t *testing.T, damaged bool,
 	compare func(*testing.T, context.Context, *Runner, string, map[string]int)) map[string]map[string]int {
 	n := envInt(t, "SQLGATE_DIFF_DTINPUT", 1500)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	rp := startPair(t, ctx, &Schema{})
 	for _, s := range []Executor{rp.SQLGate, rp.Postgres} {
@@ -404,7 +404,7 @@ func dateTimeInputRun(t *testing.T, damaged bool,
 func TestIntervalInputDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_DTINPUT", 1500)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	rp := startPair(t, ctx, &Schema{})
 	g := dtGen{r: rand.New(rand.NewPCG(uint64(seed), 22))}

@@ -3,12 +3,9 @@ package difftest
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // enumWords are the labels random enum types draw from: their text order
@@ -153,26 +150,13 @@ func TestEnumDifferential(t *testing.T) {
 			"SELECT '" + name + "'::regtype::text, pg_typeof(a)::text, pg_typeof(enum_range(NULL::" + name + "))::text FROM " + tbl + " LIMIT 1",
 		}
 		for _, q := range queries {
-			tallyEnum(t, ctx, r, q, oids, stats)
+			tallyBy(t, ctx, r, q, stats, tallyRule{ordered: strings.Contains(q, "ORDER BY"), oids: oids})
 		}
 	}
 	t.Logf("%v", stats)
 	if stats["same"] == 0 || stats["refused alike"] == 0 {
 		t.Errorf("too few outcomes of a kind: %v", stats)
 	}
-}
-
-// seededRand is a generator seeded from DIFFTEST_SEED, or from the clock
-// when it is unset, the seed logged so that a failure can be run again;
-// stream tells the tests' generators apart.
-func seededRand(t *testing.T, stream uint64) *rand.Rand {
-	t.Helper()
-	seed, _ := strconv.ParseUint(strings.TrimSpace(os.Getenv("DIFFTEST_SEED")), 10, 64)
-	if seed == 0 {
-		seed = uint64(time.Now().UnixNano())
-	}
-	t.Logf("seed %d", seed)
-	return rand.New(rand.NewPCG(seed, stream))
 }
 
 // runOnBoth runs setup statements on both servers; either failing ends
@@ -186,34 +170,5 @@ func runOnBoth(t *testing.T, ctx context.Context, r *Runner, stmts ...string) {
 		if o := r.Postgres.Run(ctx, s); o.Err != nil {
 			t.Fatalf("postgres: %s: %s", s, describeErr(o))
 		}
-	}
-}
-
-// tallyEnum is tally with sqlgate's enum OIDs read as PostgreSQL's and
-// rows compared in order.
-func tallyEnum(t *testing.T, ctx context.Context, r *Runner, q string, oids map[uint32]uint32, stats map[string]int) {
-	t.Helper()
-	sg := r.SQLGate.Run(ctx, q)
-	pg := r.Postgres.Run(ctx, q)
-	for i, o := range sg.OIDs {
-		if p, ok := oids[o]; ok {
-			sg.OIDs[i] = p
-		}
-	}
-	switch {
-	case sg.Err != nil && sg.Err.Code == connErrorCode:
-		t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
-	case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code && sg.Err.Message == pg.Err.Message:
-		stats["refused alike"]++
-	case sg.Err != nil || pg.Err != nil:
-		stats["different"]++
-		t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describeErr(sg), describeErr(pg))
-	default:
-		if same, why := Compare(sg, pg, strings.Contains(q, "ORDER BY"), false); !same {
-			stats["different"]++
-			t.Errorf("%s\n  %s", q, why)
-			return
-		}
-		stats["same"]++
 	}
 }

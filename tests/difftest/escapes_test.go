@@ -119,7 +119,7 @@ func escapeLiteral(r *rand.Rand) (lit string, ident bool) {
 func TestEscapedLiteralDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_ESCAPES", 600)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	rp := startPair(t, ctx, &Schema{})
 	r := rand.New(rand.NewPCG(uint64(seed), 7))

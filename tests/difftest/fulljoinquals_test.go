@@ -36,7 +36,7 @@ func TestFullJoinConditionsDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(25))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 25))))
 	const from = "SELECT * FROM (VALUES (1, 2), (NULL, 3), (2, NULL), (3, 3)) l(a, b) " +
 		"FULL JOIN (VALUES (1, 1), (2, 2), (NULL, 2), (4, NULL)) r(a, b) ON "
 	var conds []string

@@ -13,7 +13,7 @@ import (
 func TestGroupingSetsDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_GROUP_QUERIES", 150)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	multisetDifferential(t, "grouping-sets", n, seed, NewGroupGen(uint64(seed)).Query)
 }
 
@@ -22,7 +22,7 @@ func TestGroupingSetsDifferential(t *testing.T) {
 func TestLateralDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_LATERAL_QUERIES", 100)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	multisetDifferential(t, "LATERAL", n, seed, NewLateralGen(uint64(seed)).Query)
 }
 
@@ -31,7 +31,7 @@ func TestLateralDifferential(t *testing.T) {
 func TestOrderedSetDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_ORDEREDSET_QUERIES", 150)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	multisetDifferential(t, "ordered-set", n, seed, NewOrderedSetGen(uint64(seed)).Query)
 }
 

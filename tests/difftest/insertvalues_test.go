@@ -70,7 +70,7 @@ var ivColumns = []struct {
 func TestInsertValuesDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_INSERTS", 400)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
 	if err := r.SQLGate.(*Session).Exec(ctx, insertValuesTable); err != nil {

@@ -140,7 +140,7 @@ func TestJoinFromItemsDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(24))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 24))))
 	var queries []string
 	seen := map[string]bool{}
 	// every item kind in every slot of every shape once, the joins drawn

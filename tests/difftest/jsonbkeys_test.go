@@ -39,7 +39,7 @@ func TestJSONBKeysDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(33))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 33))))
 	stats := map[string]int{}
 	ordered := tallyRule{ordered: true}
 	for round := 0; round < 40; round++ {

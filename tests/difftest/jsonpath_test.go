@@ -164,7 +164,7 @@ func TestJSONPathDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	g := jpGen{r: rand.New(rand.NewSource(15))}
+	g := jpGen{r: rand.New(rand.NewSource(int64(diffSeed(t, 15))))}
 	stats := map[string]int{}
 	for i := 0; i < 1500; i++ {
 		tally(t, ctx, r, "SELECT "+sqlQuote(g.path())+"::jsonpath", stats)

@@ -129,7 +129,7 @@ func TestMDArrayDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(21))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 21))))
 	stats := map[string]int{}
 	binderStats := map[string]int{}
 	perDepth := map[int]int{}

@@ -22,7 +22,7 @@ func TestNumericDifferential(t *testing.T) {
 		def = 150
 	}
 	n := envInt(t, "SQLGATE_DIFF_NUMERIC_QUERIES", def)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	r := startPair(t, ctx, NumericSchema(uint64(seed)))
 	g := NewNumGen(uint64(seed))

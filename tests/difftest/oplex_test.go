@@ -40,7 +40,7 @@ func TestOperatorLexingDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(20261204))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 20261204))))
 	operands := []string{"2", "7", "3.5", "x"}
 	placed := func(string) bool { return true }
 	stats := map[string]int{}

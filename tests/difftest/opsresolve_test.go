@@ -56,7 +56,7 @@ func TestOperatorResolutionDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(int64(envInt(t, "SQLGATE_DIFF_SEED", 1))))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 1))))
 	right := envInt(t, "SQLGATE_OPS_RIGHT", len(resolveOperands))
 	known := knownDifferences(t, "testdata/opsresolve_differences.txt")
 	queries := append([]string(nil), resolvePinned...)

@@ -17,7 +17,7 @@ func TestRecordQuantifiedArrayDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(20261204))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 20261204))))
 	field := func(typ string, vals ...string) string {
 		if rng.Intn(5) == 0 {
 			return "NULL::" + typ

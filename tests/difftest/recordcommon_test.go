@@ -96,7 +96,7 @@ func TestRecordCommonTypeDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(7))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 7))))
 	seen := map[string]bool{}
 	var queries []string
 	for len(queries) < 360 {

@@ -131,7 +131,7 @@ func TestRecordsMixedDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(int64(envInt(t, "RECORDS_MIXED_SEED", 25))))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 25))))
 	seen := map[string]bool{}
 	var queries []string
 	for len(queries) < 540 {

@@ -71,7 +71,7 @@ func TestRecordsDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	g := recordGen{rnd: rand.New(rand.NewSource(int64(envInt(t, "RECORDS_SEED", 22))))}
+	g := recordGen{rnd: rand.New(rand.NewSource(int64(diffSeed(t, 22))))}
 	kinds := []string{"int", "text", "numeric", "rec"}
 	var shapes []recordShape
 	for n := 1; n <= 3; n++ {

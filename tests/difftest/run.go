@@ -106,26 +106,42 @@ func (s *Session) Exec(ctx context.Context, stmts []string) error {
 
 // Run executes sql and returns its outcome.
 func (s *Session) Run(ctx context.Context, sql string) Outcome {
-	if s.conn == nil || s.conn.IsClosed() {
-		if err := s.reconnect(ctx); err != nil {
-			return Outcome{Err: &QueryError{Code: connErrorCode, Message: err.Error()}}
-		}
-	}
-	qctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	results, err := s.conn.Exec(qctx, sql).ReadAll()
-	if err != nil {
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) {
-			return Outcome{Err: &QueryError{Code: pgErr.Code, Message: pgErr.Message, Detail: pgErr.Detail, Position: pgErr.Position}}
-		}
-		_ = s.reconnect(ctx)
-		return Outcome{Err: &QueryError{Code: connErrorCode, Message: err.Error()}}
+	var results []*pgconn.Result
+	if qe := s.try(ctx, func(qctx context.Context) (err error) {
+		results, err = s.conn.Exec(qctx, sql).ReadAll()
+		return err
+	}); qe != nil {
+		return Outcome{Err: qe}
 	}
 	if len(results) == 0 {
 		return Outcome{}
 	}
 	return outcomeOf(results[len(results)-1])
+}
+
+// try runs do on s's connection under the session's timeout, connecting
+// again first when the connection is gone. It maps do's error: a server's
+// refusal is its SQLSTATE, message, DETAIL and position; anything else
+// lost the connection (connErrorCode), which is made again for the next
+// statement.
+func (s *Session) try(ctx context.Context, do func(qctx context.Context) error) *QueryError {
+	if s.conn == nil || s.conn.IsClosed() {
+		if err := s.reconnect(ctx); err != nil {
+			return &QueryError{Code: connErrorCode, Message: err.Error()}
+		}
+	}
+	qctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	err := do(qctx)
+	if err == nil {
+		return nil
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return &QueryError{Code: pgErr.Code, Message: pgErr.Message, Detail: pgErr.Detail, Position: pgErr.Position}
+	}
+	_ = s.reconnect(ctx)
+	return &QueryError{Code: connErrorCode, Message: err.Error()}
 }
 
 // outcomeOf is the Outcome of a statement's result: its columns' types

@@ -38,7 +38,7 @@ func TestSeriesDifferential(t *testing.T) {
 			t.Fatalf("set TimeZone: %s", res.Err.Message)
 		}
 	}
-	rng := rand.New(rand.NewSource(22))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 22))))
 	pick := func(kind string) string { l := seriesBounds[kind]; return l[rng.Intn(len(l))] }
 	stats := map[string]int{}
 	ordered := tallyRule{ordered: true}

@@ -7,9 +7,13 @@ import (
 )
 
 // sortOpValues are values of types with and without PostgreSQL's ordering
-// and equality operators (json, jsonpath and arrays of them have neither).
+// and equality operators (json, jsonpath, anyarray and arrays of them have
+// neither, xid and its arrays equality only, pg_node_tree text's; the
+// catalog types' values are NULLs of their column's type, having no
+// input).
 var sortOpValues = []string{
 	`'{"a":1}'::json`, `'$.a'::jsonpath`, `ARRAY['{}'::json]`, `'{"a":1}'::jsonb`, `1`, `'x'::text`, `ARRAY[1, 2]`,
+	`'7'::xid`, `ARRAY['7'::xid]`, `(SELECT adbin FROM pg_attrdef WHERE false)`, `(SELECT attmissingval FROM pg_attribute WHERE false)`,
 }
 
 // sortOpContexts use a column c of each value's type as a sort key or a
@@ -30,12 +34,16 @@ var sortOpContexts = []string{
 	"SELECT k FROM s GROUP BY k, c",
 	"SELECT count(DISTINCT c) FROM s",
 	"SELECT string_agg('a', ',' ORDER BY c) FROM s",
+	"SELECT greatest(c, c) FROM s",
+	"SELECT least(c, NULL) FROM s",
+	"SELECT least(c) FROM s",
 }
 
 // TestSortOperatorsDifferential runs every context of sortOpContexts over
 // every value of sortOpValues on sqlgate and PostgreSQL 15: the same rows,
 // or the same SQLSTATE, message and position (42883 "could not identify
-// an ordering / equality operator for type ..." for json and jsonpath).
+// an ordering / equality operator for type ..." for json and jsonpath,
+// "a comparison function" without a position for GREATEST and LEAST).
 func TestSortOperatorsDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

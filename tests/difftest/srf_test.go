@@ -14,7 +14,7 @@ import (
 func TestSetReturningDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_SRF_QUERIES", 300)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
 	for _, s := range []Executor{r.SQLGate, r.Postgres} {

@@ -87,7 +87,7 @@ func TestToCharNumberDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(23))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 23))))
 	typeNames := []string{"int4", "int8", "numeric", "float8", "float4"}
 	stats := map[string]int{}
 	ordered := tallyRule{ordered: true}
@@ -173,7 +173,7 @@ func TestToCharDateTimeDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rng := rand.New(rand.NewSource(24))
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 24))))
 	typeNames := []string{"timestamp", "timestamptz", "date", "interval", "interval"}
 	stats := map[string]int{}
 	ordered := tallyRule{ordered: true}

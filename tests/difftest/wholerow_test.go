@@ -71,48 +71,6 @@ func genWholeRowTable(r *rand.Rand, name string) wholeRowTable {
 	return tb
 }
 
-// tallyWholeRow is tallyBy, except that a whole row's type OID is each
-// system's own: sqlgate's OIDs of the tables' row types (and their array
-// types) are read as PostgreSQL's through oids (typeOIDMap), and
-// PostgreSQL's of a view's row type (or its array) through views as record
-// (2249) and record[] (2287), which a view's whole row is in sqlgate (a
-// known difference: only tables have a row type).
-//
-// codeOnly accepts two refusals of one SQLSTATE whatever their messages:
-// "at record column N" names the first pair of dissimilar types that the
-// first compared rows reach, which depends on the join's row order.
-func tallyWholeRow(t *testing.T, ctx context.Context, r *Runner, q string, ordered, codeOnly bool, oids, views map[uint32]uint32, stats map[string]int) {
-	t.Helper()
-	sg := r.SQLGate.Run(ctx, q)
-	pg := r.Postgres.Run(ctx, q)
-	for i, oid := range sg.OIDs {
-		if p, ok := oids[oid]; ok {
-			sg.OIDs[i] = p
-		}
-	}
-	for i, oid := range pg.OIDs {
-		if rec, ok := views[oid]; ok {
-			pg.OIDs[i] = rec
-		}
-	}
-	switch {
-	case sg.Err != nil && sg.Err.Code == connErrorCode:
-		t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
-	case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code && (codeOnly || sg.Err.Message == pg.Err.Message):
-		stats["refused alike"]++
-	case sg.Err != nil || pg.Err != nil:
-		stats["different"]++
-		t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describeErr(sg), describeErr(pg))
-	default:
-		if same, why := Compare(sg, pg, ordered, false); !same {
-			stats["different"]++
-			t.Errorf("%s\n  %s", q, why)
-			return
-		}
-		stats["same"]++
-	}
-}
-
 // TestWholeRowDifferential generates tables of typed columns with NULLs
 // and sends whole-row references to them and to derived tables over them
 // (SELECT t FROM tbl t) through the select list, casts to text, IS [NOT]
@@ -125,7 +83,12 @@ func TestWholeRowDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	rnd := rand.New(rand.NewSource(int64(envInt(t, "WHOLEROW_SEED", 23))))
+	rnd := rand.New(rand.NewSource(int64(diffSeed(t, 23))))
+	// codeOnly accepts two refusals of one SQLSTATE whatever their
+	// messages: "at record column N" names the first pair of dissimilar
+	// types that the first compared rows reach, which depends on the
+	// join's row order. A whole row's type OID is each system's own:
+	// sqlgate's of the tables' row types are read as PostgreSQL's (oids).
 	type query struct {
 		sql      string
 		ordered  bool
@@ -193,7 +156,7 @@ func TestWholeRowDifferential(t *testing.T) {
 	oids := typeOIDMap(t, ctx, r, names...) // composite_test.go
 	stats := map[string]int{}
 	for _, q := range queries {
-		tallyWholeRow(t, ctx, r, q.sql, q.ordered, q.codeOnly, oids, nil, stats)
+		tallyBy(t, ctx, r, q.sql, stats, tallyRule{ordered: q.ordered, codeOnly: q.codeOnly, oids: oids})
 	}
 	t.Logf("%d queries over %d tables: %v", len(queries), tables, stats)
 	if stats["same"] == 0 || stats["different"] > 0 {

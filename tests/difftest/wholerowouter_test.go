@@ -138,7 +138,7 @@ func TestWholeRowOuterJoinDifferential(t *testing.T) {
 	views := viewRecordOIDs(t, ctx, r, "wol_v", "wor_v")
 	stats := map[string]int{}
 	for _, q := range queries {
-		tallyWholeRow(t, ctx, r, q, false, false, oids, views, stats)
+		tallyBy(t, ctx, r, q, stats, tallyRule{oids: oids, pgOIDs: views})
 	}
 	t.Logf("%d queries: %v", len(queries), stats)
 	if stats["same"] == 0 || stats["different"] > 0 {

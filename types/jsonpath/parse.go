@@ -3,6 +3,7 @@ package jsonpath
 import (
 	"errors"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -431,50 +432,36 @@ func Normalize(src string) (string, error) {
 	return p.String(), nil
 }
 
-func (p *parser) or() (*Item, error) {
-	l, err := p.and()
-	if err != nil {
-		return nil, err
-	}
-	for p.isPunct("||") {
-		if !l.IsPredicate() {
-			return nil, p.errHere()
-		}
-		if err := p.advance(); err != nil {
-			return nil, err
-		}
-		r, err := p.and()
-		if err != nil {
-			return nil, err
-		}
-		if !r.IsPredicate() {
-			return nil, p.errHere()
-		}
-		l = &Item{Kind: Binary, Op: "||", L: l, R: r}
-	}
-	return l, nil
-}
+func (p *parser) or() (*Item, error) { return p.binaryLevel(p.and, true, "||") }
 
-func (p *parser) and() (*Item, error) {
-	l, err := p.not()
+func (p *parser) and() (*Item, error) { return p.binaryLevel(p.not, true, "&&") }
+
+// binaryLevel parses one precedence level of left-associative binary
+// operators, next (op next)*: the boolean ones (||, &&) join predicates
+// (predicates), the arithmetic ones values; an operand of the other kind
+// is a syntax error where PostgreSQL's grammar finds it (at the operator
+// after a left operand, after a right one).
+func (p *parser) binaryLevel(next func() (*Item, error), predicates bool, ops ...string) (*Item, error) {
+	l, err := next()
 	if err != nil {
 		return nil, err
 	}
-	for p.isPunct("&&") {
-		if !l.IsPredicate() {
+	for p.tok.kind == tPunct && slices.Contains(ops, p.tok.text) {
+		op := p.tok.text
+		if l.IsPredicate() != predicates {
 			return nil, p.errHere()
 		}
 		if err := p.advance(); err != nil {
 			return nil, err
 		}
-		r, err := p.not()
+		r, err := next()
 		if err != nil {
 			return nil, err
 		}
-		if !r.IsPredicate() {
+		if r.IsPredicate() != predicates {
 			return nil, p.errHere()
 		}
-		l = &Item{Kind: Binary, Op: "&&", L: l, R: r}
+		l = &Item{Kind: Binary, Op: op, L: l, R: r}
 	}
 	return l, nil
 }
@@ -660,54 +647,10 @@ func regexFlags(s string) (string, error) {
 	return b.String(), nil
 }
 
-func (p *parser) additive() (*Item, error) {
-	l, err := p.multiplicative()
-	if err != nil {
-		return nil, err
-	}
-	for p.isPunct("+") || p.isPunct("-") {
-		op := p.tok.text
-		if l.IsPredicate() {
-			return nil, p.errHere()
-		}
-		if err := p.advance(); err != nil {
-			return nil, err
-		}
-		r, err := p.multiplicative()
-		if err != nil {
-			return nil, err
-		}
-		if r.IsPredicate() {
-			return nil, p.errHere()
-		}
-		l = &Item{Kind: Binary, Op: op, L: l, R: r}
-	}
-	return l, nil
-}
+func (p *parser) additive() (*Item, error) { return p.binaryLevel(p.multiplicative, false, "+", "-") }
 
 func (p *parser) multiplicative() (*Item, error) {
-	l, err := p.unary()
-	if err != nil {
-		return nil, err
-	}
-	for p.isPunct("*") || p.isPunct("/") || p.isPunct("%") {
-		op := p.tok.text
-		if l.IsPredicate() {
-			return nil, p.errHere()
-		}
-		if err := p.advance(); err != nil {
-			return nil, err
-		}
-		r, err := p.unary()
-		if err != nil {
-			return nil, err
-		}
-		if r.IsPredicate() {
-			return nil, p.errHere()
-		}
-		l = &Item{Kind: Binary, Op: op, L: l, R: r}
-	}
-	return l, nil
+	return p.binaryLevel(p.unary, false, "*", "/", "%")
 }
 
 // unary is + or - before an operand; on a number literal it folds into

@@ -89,7 +89,11 @@ func (b *binder) inListArray(at sourceNode, x Expr, items []Expr, cmp Op, add fu
 	// x last: PostgreSQL converts the items (building the array) before
 	// x (resolving the operator), so an item's error comes first
 	all := append(consts, x)
-	if t, ok := b.selectCommonType(all); !ok || t.Kind == types.Row {
+	ins := make([]types.T, len(all))
+	for i, e := range all {
+		ins[i] = b.commonInputType(e)
+	}
+	if t, _, noType := selectCommonType("IN", ins, false); noType != nil || t.Kind == types.Row { // exprops.go
 		return items, nil // no array of them: one comparison per item
 	}
 	unified, _, err := b.unifyOver(at, "IN", all, false) // conditional.go
@@ -107,33 +111,6 @@ func (b *binder) inListArray(at sourceNode, x Expr, items []Expr, cmp Op, add fu
 		}
 	}
 	return vars, nil
-}
-
-// selectCommonType is the common type of es as unifyOver finds it, ok
-// false where unifyOver would fail for want of one (PostgreSQL's
-// select_common_type without an error context).
-func (b *binder) selectCommonType(es []Expr) (types.T, bool) {
-	var t types.T
-	have := false
-	for _, e := range es {
-		et := b.commonInputType(e)
-		if isUnknown(et) {
-			continue
-		}
-		if !have {
-			t, have = et.Nullable(), true
-			continue
-		}
-		c, ok := resultCommonType(t, et)
-		if !ok {
-			return t, false
-		}
-		t = c
-	}
-	if !have {
-		return types.StringType, true
-	}
-	return t, true
 }
 
 // readsColumns reports whether e reads a column of this query (a

@@ -53,7 +53,9 @@ func rowOperands(xs, ys []Expr, plan Node) (Expr, Node) {
 }
 
 // foldNullPairs is PostgreSQL's constant folding of a row comparison with
-// a subquery's one row (eval_const_expressions, before anything runs): a
+// an uncorrelated subquery's one row (an InitPlan, whose output the
+// comparison reads as parameters: eval_const_expressions folds it before
+// anything runs): a
 // pair whose left side is the NULL constant is NULL, so (x, NULL) = (SELECT
 // ...) is the other pairs' = AND NULL — which a WHERE clause never
 // satisfies, so PostgreSQL never runs the subquery there, not even to find

@@ -145,7 +145,13 @@ func (b *binder) bindRowCompareSubquery(s *scope, n *pt.Binary, op Op) (Expr, bo
 		return nil, true, err
 	}
 	null := &Const{Value: nil, T: types.BoolType}
-	kept, folded := foldNullPairs(op, xs)
+	kept, folded := allIndexes(len(xs)), false
+	if len(outer) == 0 {
+		// only an uncorrelated one is an InitPlan whose comparison
+		// PostgreSQL folds; a correlated one's stays in its SubPlan,
+		// which runs for every row
+		kept, folded = foldNullPairs(op, xs)
+	}
 	if len(kept) == 0 {
 		return null, true, nil
 	}

@@ -1014,27 +1014,31 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 	var src [1]int32
 	cl := changelog{fromRec: r.recs != nil, changes: changes[:0], rows: images[:0], src: src[:0]}
 	ent := kvEntry{key: pr.key}
+	// changed is false for a request that changes nothing (a delete of a
+	// missing key, an insert of an existing one that ignores it): no
+	// changelog, no state, an empty overlay.
+	changed := false
 	switch r.kind {
 	case reqDelete:
-		if !had {
-			return s.writeNone(kv)
+		if changed = had; changed {
+			cl.deleted(old)
+			ent.del = true
 		}
-		cl.deleted(old)
-		ent.del = true
 	case reqUpsert:
-		if had && r.opts.IgnoreExisting {
-			return s.writeNone(kv)
-		}
-		row := pr.row
-		if r.target != nil {
-			if row, err = mergePartial(t, old, had, pr.row, r.target); err != nil {
-				return nil, 0, nil, err
+		if changed = !had || !r.opts.IgnoreExisting; changed {
+			row := pr.row
+			if r.target != nil {
+				if row, err = mergePartial(t, old, had, pr.row, r.target); err != nil {
+					return nil, 0, nil, err
+				}
 			}
+			cl.upserted(had, old, row, 0)
+			ent.value = row
 		}
-		cl.upserted(had, old, row, 0)
-		ent.value = row
-	default:
-		return s.writeNone(kv)
+	}
+	if !changed {
+		ov, err := s.writeState(kv, t, nil, nil)
+		return nil, 0, ov, err
 	}
 	out, err := encodeChangelog(t, pr.bucket, &cl, r.recs)
 	if err != nil {
@@ -1045,17 +1049,6 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 		return nil, 0, nil, err
 	}
 	return out, 1, ov, nil
-}
-
-// writeNone is preparePK's result for a request that changes nothing (a
-// delete of a missing key, an insert of an existing one that ignores it):
-// no changelog, no state, an empty overlay.
-func (s *Store) writeNone(kv stateWriter) ([]bucketBatch, int64, *overlay, error) {
-	s.hints.markWritten(nil, s.groupBase+2)
-	if err := writeRun(kv, nil, nil); err != nil {
-		return nil, 0, nil, err
-	}
-	return nil, 0, &overlay{}, nil
 }
 
 // readOne is readStored of one key: its value in the newest prior overlay
@@ -1594,11 +1587,10 @@ func encodeChangelog(t *tableState, b int, cl *changelog, recs []arrow.RecordBat
 // allocations. ok is false when the encoder declines (other column types,
 // a null, a row count it has not encoded yet, rows of an older schema).
 func encodeRowsDirect(t *tableState, cl *changelog) ([]byte, bool) {
-	const most = 16 // format.SmallBatchEncoder's smallBatchRows
-	if len(cl.rows) > most {
+	if len(cl.rows) > pooledChangelogRows {
 		return nil, false
 	}
-	var buf [most][]byte
+	var buf [pooledChangelogRows][]byte
 	rows := buf[:len(cl.rows)]
 	for i, v := range cl.rows {
 		id, row, err := format.SplitValue(v)
@@ -1611,8 +1603,10 @@ func encodeRowsDirect(t *tableState, cl *changelog) ([]byte, bool) {
 }
 
 // pooledChangelogRows is the most changelog rows encodeChangelog decodes
-// through a pooled lookup builder (whose buffers come from small slabs).
-const pooledChangelogRows = 16
+// through a pooled lookup builder (whose buffers come from small slabs),
+// and encodeRowsDirect encodes straight from compacted rows: a small
+// batch, as format.SmallBatchEncoder counts one.
+const pooledChangelogRows = format.SmallBatchRows
 
 // cutChangelog encodes bucket b's changelog of rows src of recs (laid end
 // to end; ascending, and changed by the call) with their change types, as

@@ -316,6 +316,8 @@ type bucketWrite struct {
 	chunks [][]byte
 	size   int64 // bytes in chunks
 	next   int64
+	// one holds chunks while there is one (a group of small writes).
+	one [1][]byte
 }
 
 // ownChunk is the batch size from which bucketWrite keeps a batch as a
@@ -401,7 +403,12 @@ func (s *Store) commit(reqs []*request, lone bool) {
 	// estimate tolerates.
 	err := s.foldNDV(kv, reqs, live)
 	for _, w := range order {
-		if err == nil {
+		if err != nil {
+			break
+		}
+		if batch != nil {
+			err = setCommitted(batch, w)
+		} else {
 			err = kv.Set(bucketKey(prefixCommitted, w.t.info.TableID, w.b), encodeCommitted(w.bl.size+w.size, w.next), nil)
 		}
 	}
@@ -436,6 +443,18 @@ func (s *Store) commit(reqs []*request, lone bool) {
 	}
 }
 
+// setCommitted records in a group's batch the committed length and next
+// log offset of w's bucket once the group's appends land; the batch copies
+// its key and value, built on the stack (a bucketKey and an
+// encodeCommitted allocate).
+func setCommitted(batch *pebble.Batch, w *bucketWrite) error {
+	var k [dataKeyPrefix]byte
+	var v [committedLen]byte
+	putBucketKey(k[:], prefixCommitted, w.t.info.TableID, w.b)
+	putCommitted(v[:], w.bl.size+w.size, w.next)
+	return batch.Set(k[:], v[:], nil)
+}
+
 // prepareGroup prepares each request of a group (primary-key state into
 // kv, log batches stamped with their offsets), setting its result or live,
 // and returns the bucket writes in order. A panic is recovered and
@@ -459,6 +478,7 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 			if w == nil {
 				bl.takeTail() // a bulk append's claim on its end (tailclaim.go)
 				w = &bucketWrite{t: t, b: bb.bucket, bl: bl, next: bl.next}
+				w.chunks = w.one[:0]
 				writes[bl] = w
 				order = append(order, w)
 			}
@@ -707,6 +727,10 @@ func (s *Store) syncBucketLogs(bls []*bucketLog) error {
 // publish makes a committed group visible to scans, table by table, so a
 // scan sees a write call entirely or not at all.
 func (s *Store) publish(order []*bucketWrite) {
+	if len(order) <= publishScan {
+		publishFew(order)
+		return
+	}
 	byTable := map[*tableState][]*bucketWrite{}
 	var tables []*tableState
 	for _, w := range order {
@@ -718,9 +742,38 @@ func (s *Store) publish(order []*bucketWrite) {
 	for _, t := range tables {
 		t.mu.Lock()
 		for _, w := range byTable[t] {
-			w.bl.size += w.size
-			w.bl.next = w.next
-			w.bl.committed = w.bl.size
+			w.land()
+		}
+		t.mu.Unlock()
+		t.follow.Wake() // follow.go: the new lengths are visible
+	}
+}
+
+// land advances w's bucket log past the group's committed appends (its
+// table's lock held).
+func (w *bucketWrite) land() {
+	w.bl.size += w.size
+	w.bl.next = w.next
+	w.bl.committed = w.bl.size
+}
+
+// publishScan is the most bucket writes publish groups by table by
+// scanning them rather than through a map (which allocates every commit).
+const publishScan = 8
+
+// publishFew is publish of a few bucket writes: each table's, found by a
+// scan, under one hold of its lock.
+func publishFew(order []*bucketWrite) {
+	for i, w := range order {
+		t := w.t
+		if slices.ContainsFunc(order[:i], func(o *bucketWrite) bool { return o.t == t }) {
+			continue // published with its table's first
+		}
+		t.mu.Lock()
+		for _, o := range order[i:] {
+			if o.t == t {
+				o.land()
+			}
 		}
 		t.mu.Unlock()
 		t.follow.Wake() // follow.go: the new lengths are visible
@@ -1009,10 +1062,13 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 	if err != nil {
 		return nil, 0, nil, err
 	}
+	// The changelog's one or two entries, in arrays on the stack: built
+	// here rather than by changelog's appending methods (deleted,
+	// upserted), through which they would move to the heap.
 	var changes [2]format.ChangeType
 	var images [2][]byte
-	var src [1]int32
-	cl := changelog{fromRec: r.recs != nil, changes: changes[:0], rows: images[:0], src: src[:0]}
+	n := 0
+	fromRec := r.recs != nil
 	ent := kvEntry{key: pr.key}
 	// changed is false for a request that changes nothing (a delete of a
 	// missing key, an insert of an existing one that ignores it): no
@@ -1021,7 +1077,8 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 	switch r.kind {
 	case reqDelete:
 		if changed = had; changed {
-			cl.deleted(old)
+			changes[0], images[0], n = format.Delete, old, 1
+			fromRec = false
 			ent.del = true
 		}
 	case reqUpsert:
@@ -1032,13 +1089,23 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 					return nil, 0, nil, err
 				}
 			}
-			cl.upserted(had, old, row, 0)
+			if had {
+				changes, images, n = [2]format.ChangeType{format.UpdateBefore, format.UpdateAfter}, [2][]byte{old, row}, 2
+				fromRec = false
+			} else {
+				changes[0], images[0], n = format.Insert, row, 1
+			}
 			ent.value = row
 		}
 	}
 	if !changed {
 		ov, err := s.writeState(kv, t, nil, nil)
 		return nil, 0, ov, err
+	}
+	src := [1]int32{0} // an insert's entry is request row 0
+	cl := changelog{changes: changes[:n], rows: images[:n], fromRec: fromRec}
+	if fromRec {
+		cl.src = src[:]
 	}
 	out, err := encodeChangelog(t, pr.bucket, &cl, r.recs)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // entries, the committed length's key and value and the append record's
 // key stay on the stack, the record itself in the committer's buffer
 // (durable.go), and a group's few bucket writes are published without a
-// map. 43 before those; what is left is the request, its validated
+// map. 44 before those (27 after); what is left is the request, its validated
 // record, keys, row, changelog batch, state overlay and the group's
 // bookkeeping, and the read view's pebble snapshot.
 func TestOneRowCommitAllocations(t *testing.T) {

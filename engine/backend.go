@@ -24,7 +24,7 @@ func (ps *statement) backend(dst *exec.BackendRequest) (*exec.BackendRequest, er
 	if ps.hasHint || ps.hintErr != nil {
 		return &ps.hint, ps.hintErr
 	}
-	b, err := ps.sess.backendSeen.parse(ps.sess.settings[backendSetting])
+	b, err := ps.sess.backendSeen.parse(ps.sess.setting(backendSetting))
 	*dst = exec.BackendRequest{Default: b}
 	return dst, err
 }

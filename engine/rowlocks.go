@@ -26,8 +26,8 @@ func (s *session) startLocking(tx *txn) {
 		return
 	}
 	tx.Stmt = s.stmtText
-	tx.LockTimeout = s.lockTimeout.Of(s.settings["lock_timeout"])
-	tx.DeadlockTimeout = s.deadlockTimeout.Of(s.settings["deadlock_timeout"])
+	tx.LockTimeout = s.lockTimeout.Of(s.setting("lock_timeout"))
+	tx.DeadlockTimeout = s.deadlockTimeout.Of(s.setting("deadlock_timeout"))
 	tx.Since = s.eng.locks.Seq()
 	if tx.Snap != nil {
 		// REPEATABLE READ: every read saw the snapshot, so a row changed
@@ -151,7 +151,7 @@ func isolationNormal(v string) bool {
 // beginIsolation applies BEGIN's isolation level (or the default) to the
 // block's transaction_isolation.
 func (s *session) beginIsolation(tx *sql.TxStmt) error {
-	level := s.settings["default_transaction_isolation"]
+	level := s.setting("default_transaction_isolation")
 	if tx != nil && tx.Isolation != "" {
 		level = tx.Isolation
 	}
@@ -159,7 +159,7 @@ func (s *session) beginIsolation(tx *sql.TxStmt) error {
 	if err != nil {
 		return err
 	}
-	s.settings["transaction_isolation"] = l
+	s.setSetting("transaction_isolation", l)
 	return nil
 }
 
@@ -179,13 +179,13 @@ func (s *session) setTransaction(st *sql.SetStmt) error {
 		}
 	}
 	if st.SessionDefaults {
-		s.settings["default_transaction_isolation"] = l
+		s.setSetting("default_transaction_isolation", l)
 	}
 	// SET TRANSACTION sets the open block's level; SET SESSION
 	// CHARACTERISTICS only the default, which outside a block is also
 	// what transaction_isolation shows.
 	if st.SessionDefaults == (s.txStatus == 'I') {
-		s.settings["transaction_isolation"] = l
+		s.setSetting("transaction_isolation", l)
 	}
 	return nil
 }

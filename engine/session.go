@@ -41,8 +41,17 @@ type session struct {
 	lockTimeout, deadlockTimeout pgwire.DurationSetting
 	parser                       *sql.Parser
 	info                         pgwire.SessionInfo
-	settings                     map[string]string
-	changed                      map[string]string
+	// settings are the session's settings by lower-case name; every
+	// change after NewSession goes through setSetting.
+	settings map[string]string
+	// memo holds the answers of setting for the names asked most (pgwire
+	// asks for TimeZone and the timeouts at every message, the engine for
+	// search_path, the backend and the isolation at every statement),
+	// valid while settingsGen, which setSetting advances, is unchanged.
+	memo        [settingMemos]settingMemo
+	memoNext    int
+	settingsGen uint64
+	changed     map[string]string
 	// txStart is when the current transaction (block or statement) began:
 	// now() within a transaction block returns it.
 	txStart time.Time
@@ -116,6 +125,70 @@ func (s *session) StatusChanges() map[string]string {
 }
 
 func (s *session) Status(name string) (string, bool) {
+	if v, ok, hit := s.memoized(name); hit {
+		return v, ok
+	}
+	v, ok := s.status(name)
+	s.memoize(name, v, ok)
+	return v, ok
+}
+
+// settingMemos is how many names setting remembers answers for.
+const settingMemos = 16
+
+// settingMemo is a remembered answer of Status for name, made when the
+// settings' generation was gen.
+type settingMemo struct {
+	name string
+	gen  uint64
+	v    string
+	ok   bool
+}
+
+// memoized is Status's remembered answer for name, if any, which holds
+// only while no setting changed since. The few names asked for again and
+// again are told apart by their lengths mostly: cheaper than hashing name
+// for a map index (and lowering it) each time.
+func (s *session) memoized(name string) (v string, ok, hit bool) {
+	for i := range s.memo {
+		m := &s.memo[i]
+		if len(m.name) == len(name) && m.gen == s.settingsGen && m.name == name && m.name != "" {
+			return m.v, m.ok, true
+		}
+	}
+	return "", false, false
+}
+
+// memoize remembers Status's answer for name (round robin over the
+// slots), under a copy of name: a caller's string may alias memory that
+// is written again (a reused record's).
+func (s *session) memoize(name, v string, ok bool) {
+	if name == "" {
+		return
+	}
+	s.memo[s.memoNext] = settingMemo{name: strings.Clone(name), gen: s.settingsGen, v: v, ok: ok}
+	s.memoNext = (s.memoNext + 1) % settingMemos
+}
+
+// setting is the value of the setting with lower-case name ("" when
+// unset), remembered as Status's answers are.
+func (s *session) setting(name string) string {
+	v, _ := s.Status(name)
+	return v
+}
+
+// setSetting changes one setting, forgetting Status's remembered answers
+// when it changes.
+func (s *session) setSetting(name, v string) {
+	if old, ok := s.settings[name]; ok && old == v {
+		return
+	}
+	s.settings[name] = v
+	s.settingsGen++
+}
+
+// status is Status without the memo.
+func (s *session) status(name string) (string, bool) {
 	// Lowered in a stack buffer: pgwire asks for "TimeZone" at every Bind,
 	// and strings.ToLower would allocate each time (a map index by
 	// string(bytes) does not).
@@ -282,7 +355,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	if err := s.firstQuery(ctx); err != nil {
 		return nil, err
 	}
-	if ps.bound != nil && (ps.catalog != s.eng.catalog.Load() || ps.searchPath != s.settings["search_path"]) {
+	if ps.bound != nil && (ps.catalog != s.eng.catalog.Load() || ps.searchPath != s.setting("search_path")) {
 		if err := ps.replan(ctx); err != nil {
 			return nil, err
 		}

@@ -20,7 +20,7 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 	if st.ResetAll {
 		for k, v := range s.defaults() { // logsettings.go
 			if s.settings[k] != v {
-				s.settings[k] = v
+				s.setSetting(k, v)
 				if reported[k] {
 					s.changed[displayName(k)] = v
 				}
@@ -87,7 +87,7 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		v = canon
 	}
 	if s.settings[name] != v {
-		s.settings[name] = v
+		s.setSetting(name, v)
 		if reported[name] {
 			s.changed[displayName(name)] = v
 		}

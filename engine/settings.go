@@ -84,7 +84,7 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 // location is the session's TimeZone as a zone (UTC if it does not load,
 // which SET and defaultSettings prevent).
 func (s *session) location() *time.Location {
-	v := s.settings["timezone"]
+	v := s.setting("timezone")
 	// Every statement asks: the zone is loaded again only when the setting
 	// changed.
 	if s.zoneLoc != nil && v == s.zoneSetting {

@@ -36,7 +36,7 @@ func synchronousCommitValue(v string) (string, error) {
 // sync when the session's synchronous_commit is off at the commit, as in
 // PostgreSQL, where the value in force when the transaction commits decides.
 func (s *session) commitContext(ctx context.Context) context.Context {
-	if s.settings[SynchronousCommit] == "off" {
+	if s.setting(SynchronousCommit) == "off" {
 		return fluss.WithoutSyncWait(ctx)
 	}
 	return ctx

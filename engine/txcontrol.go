@@ -63,7 +63,7 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 	block := s.tx
 	s.tx = nil
 	s.txStatus = 'I'
-	s.settings["transaction_isolation"] = s.settings["default_transaction_isolation"]
+	s.setSetting("transaction_isolation", s.setting("default_transaction_isolation"))
 	if block == nil {
 		// COMMIT outside a block commits the implicit transaction it
 		// runs in, as PostgreSQL does (with a warning).

@@ -203,7 +203,7 @@ func (s *session) endTxn() {
 		s.tx = nil
 	}
 	s.txStatus = 'I'
-	s.settings["transaction_isolation"] = s.settings["default_transaction_isolation"]
+	s.setSetting("transaction_isolation", s.setting("default_transaction_isolation"))
 }
 
 // writeTxn is the transaction a write joins: the open block, or an

@@ -12,7 +12,8 @@ import (
 // WriteAtomically prepares each write exactly as the single-write calls do
 // (validation, bucketing, encoding), but instead of queueing each request
 // it collects them (collectKey in the context: the one place submit looks
-// at) and queues them as one reqGroup. The committer takes a reqGroup's
+// at) and queues them as one reqGroup (a lone request as it is: a request
+// is all or nothing already). The committer takes a reqGroup's
 // requests into the group commit it is running, beside other sessions'
 // writes and groups, and prepares them as one unit (prepareUnit): their
 // state changes and overlays are kept apart until all of them prepared,
@@ -63,6 +64,18 @@ func (c *collector) release() {
 func (s *Store) commitCollected(ctx context.Context, c *collector) error {
 	if len(c.reqs) == 0 {
 		return nil
+	}
+	if len(c.reqs) == 1 {
+		// One write (a transaction that wrote one table's rows once, as
+		// W10's): a request prepares whole or not at all by itself, so it
+		// is queued as it is, without a group's unit around it.
+		r := c.reqs[0]
+		res, err := s.submit(ctx, r)
+		if err != nil {
+			return err
+		}
+		r.groupRows = res.rows
+		return res.err
 	}
 	g := &request{kind: reqGroup, group: c.reqs, done: make(chan result, 1)}
 	for _, r := range c.reqs {

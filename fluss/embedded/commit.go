@@ -316,6 +316,8 @@ type bucketWrite struct {
 	chunks [][]byte
 	size   int64 // bytes in chunks
 	next   int64
+	// one holds chunks while there is one (a group of small writes).
+	one [1][]byte
 }
 
 // ownChunk is the batch size from which bucketWrite keeps a batch as a
@@ -401,7 +403,12 @@ func (s *Store) commit(reqs []*request, lone bool) {
 	// estimate tolerates.
 	err := s.foldNDV(kv, reqs, live)
 	for _, w := range order {
-		if err == nil {
+		if err != nil {
+			break
+		}
+		if batch != nil {
+			err = setCommitted(batch, w)
+		} else {
 			err = kv.Set(bucketKey(prefixCommitted, w.t.info.TableID, w.b), encodeCommitted(w.bl.size+w.size, w.next), nil)
 		}
 	}
@@ -436,6 +443,18 @@ func (s *Store) commit(reqs []*request, lone bool) {
 	}
 }
 
+// setCommitted records in a group's batch the committed length and next
+// log offset of w's bucket once the group's appends land; the batch copies
+// its key and value, built on the stack (a bucketKey and an
+// encodeCommitted allocate).
+func setCommitted(batch *pebble.Batch, w *bucketWrite) error {
+	var k [dataKeyPrefix]byte
+	var v [committedLen]byte
+	putBucketKey(k[:], prefixCommitted, w.t.info.TableID, w.b)
+	putCommitted(v[:], w.bl.size+w.size, w.next)
+	return batch.Set(k[:], v[:], nil)
+}
+
 // prepareGroup prepares each request of a group (primary-key state into
 // kv, log batches stamped with their offsets), setting its result or live,
 // and returns the bucket writes in order. A panic is recovered and
@@ -459,6 +478,7 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 			if w == nil {
 				bl.takeTail() // a bulk append's claim on its end (tailclaim.go)
 				w = &bucketWrite{t: t, b: bb.bucket, bl: bl, next: bl.next}
+				w.chunks = w.one[:0]
 				writes[bl] = w
 				order = append(order, w)
 			}
@@ -707,6 +727,10 @@ func (s *Store) syncBucketLogs(bls []*bucketLog) error {
 // publish makes a committed group visible to scans, table by table, so a
 // scan sees a write call entirely or not at all.
 func (s *Store) publish(order []*bucketWrite) {
+	if len(order) <= publishScan {
+		publishFew(order)
+		return
+	}
 	byTable := map[*tableState][]*bucketWrite{}
 	var tables []*tableState
 	for _, w := range order {
@@ -718,9 +742,38 @@ func (s *Store) publish(order []*bucketWrite) {
 	for _, t := range tables {
 		t.mu.Lock()
 		for _, w := range byTable[t] {
-			w.bl.size += w.size
-			w.bl.next = w.next
-			w.bl.committed = w.bl.size
+			w.land()
+		}
+		t.mu.Unlock()
+		t.follow.Wake() // follow.go: the new lengths are visible
+	}
+}
+
+// land advances w's bucket log past the group's committed appends (its
+// table's lock held).
+func (w *bucketWrite) land() {
+	w.bl.size += w.size
+	w.bl.next = w.next
+	w.bl.committed = w.bl.size
+}
+
+// publishScan is the most bucket writes publish groups by table by
+// scanning them rather than through a map (which allocates every commit).
+const publishScan = 8
+
+// publishFew is publish of a few bucket writes: each table's, found by a
+// scan, under one hold of its lock.
+func publishFew(order []*bucketWrite) {
+	for i, w := range order {
+		t := w.t
+		if slices.ContainsFunc(order[:i], func(o *bucketWrite) bool { return o.t == t }) {
+			continue // published with its table's first
+		}
+		t.mu.Lock()
+		for _, o := range order[i:] {
+			if o.t == t {
+				o.land()
+			}
 		}
 		t.mu.Unlock()
 		t.follow.Wake() // follow.go: the new lengths are visible
@@ -1009,32 +1062,50 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 	if err != nil {
 		return nil, 0, nil, err
 	}
+	// The changelog's one or two entries, in arrays on the stack: built
+	// here rather than by changelog's appending methods (deleted,
+	// upserted), through which they would move to the heap.
 	var changes [2]format.ChangeType
 	var images [2][]byte
-	var src [1]int32
-	cl := changelog{fromRec: r.recs != nil, changes: changes[:0], rows: images[:0], src: src[:0]}
+	n := 0
+	fromRec := r.recs != nil
 	ent := kvEntry{key: pr.key}
+	// changed is false for a request that changes nothing (a delete of a
+	// missing key, an insert of an existing one that ignores it): no
+	// changelog, no state, an empty overlay.
+	changed := false
 	switch r.kind {
 	case reqDelete:
-		if !had {
-			return s.writeNone(kv)
+		if changed = had; changed {
+			changes[0], images[0], n = format.Delete, old, 1
+			fromRec = false
+			ent.del = true
 		}
-		cl.deleted(old)
-		ent.del = true
 	case reqUpsert:
-		if had && r.opts.IgnoreExisting {
-			return s.writeNone(kv)
-		}
-		row := pr.row
-		if r.target != nil {
-			if row, err = mergePartial(t, old, had, pr.row, r.target); err != nil {
-				return nil, 0, nil, err
+		if changed = !had || !r.opts.IgnoreExisting; changed {
+			row := pr.row
+			if r.target != nil {
+				if row, err = mergePartial(t, old, had, pr.row, r.target); err != nil {
+					return nil, 0, nil, err
+				}
 			}
+			if had {
+				changes, images, n = [2]format.ChangeType{format.UpdateBefore, format.UpdateAfter}, [2][]byte{old, row}, 2
+				fromRec = false
+			} else {
+				changes[0], images[0], n = format.Insert, row, 1
+			}
+			ent.value = row
 		}
-		cl.upserted(had, old, row, 0)
-		ent.value = row
-	default:
-		return s.writeNone(kv)
+	}
+	if !changed {
+		ov, err := s.writeState(kv, t, nil, nil)
+		return nil, 0, ov, err
+	}
+	src := [1]int32{0} // an insert's entry is request row 0
+	cl := changelog{changes: changes[:n], rows: images[:n], fromRec: fromRec}
+	if fromRec {
+		cl.src = src[:]
 	}
 	out, err := encodeChangelog(t, pr.bucket, &cl, r.recs)
 	if err != nil {
@@ -1045,17 +1116,6 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 		return nil, 0, nil, err
 	}
 	return out, 1, ov, nil
-}
-
-// writeNone is preparePK's result for a request that changes nothing (a
-// delete of a missing key, an insert of an existing one that ignores it):
-// no changelog, no state, an empty overlay.
-func (s *Store) writeNone(kv stateWriter) ([]bucketBatch, int64, *overlay, error) {
-	s.hints.markWritten(nil, s.groupBase+2)
-	if err := writeRun(kv, nil, nil); err != nil {
-		return nil, 0, nil, err
-	}
-	return nil, 0, &overlay{}, nil
 }
 
 // readOne is readStored of one key: its value in the newest prior overlay
@@ -1594,11 +1654,10 @@ func encodeChangelog(t *tableState, b int, cl *changelog, recs []arrow.RecordBat
 // allocations. ok is false when the encoder declines (other column types,
 // a null, a row count it has not encoded yet, rows of an older schema).
 func encodeRowsDirect(t *tableState, cl *changelog) ([]byte, bool) {
-	const most = 16 // format.SmallBatchEncoder's smallBatchRows
-	if len(cl.rows) > most {
+	if len(cl.rows) > pooledChangelogRows {
 		return nil, false
 	}
-	var buf [most][]byte
+	var buf [pooledChangelogRows][]byte
 	rows := buf[:len(cl.rows)]
 	for i, v := range cl.rows {
 		id, row, err := format.SplitValue(v)
@@ -1611,8 +1670,10 @@ func encodeRowsDirect(t *tableState, cl *changelog) ([]byte, bool) {
 }
 
 // pooledChangelogRows is the most changelog rows encodeChangelog decodes
-// through a pooled lookup builder (whose buffers come from small slabs).
-const pooledChangelogRows = 16
+// through a pooled lookup builder (whose buffers come from small slabs),
+// and encodeRowsDirect encodes straight from compacted rows: a small
+// batch, as format.SmallBatchEncoder counts one.
+const pooledChangelogRows = format.SmallBatchRows
 
 // cutChangelog encodes bucket b's changelog of rows src of recs (laid end
 // to end; ascending, and changed by the call) with their change types, as

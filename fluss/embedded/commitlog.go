@@ -56,9 +56,9 @@ const (
 	// commitLogHeader is a record's header: length(4) crc(4) seq(8).
 	commitLogHeader = 16
 	// commitLogRecordMax is the largest record written here (header
-	// included); a larger batch is committed by pebble. It is
-	// rawio_linux.go's rawWriteMax: the record's write is one raw call.
-	commitLogRecordMax = 64 << 10
+	// included); a larger batch is committed by pebble. Its write is one
+	// raw call (rawWriteMax, fsys.go).
+	commitLogRecordMax = rawWriteMax
 	// commitLogFillAhead is how far the log is zero-filled past its writes.
 	commitLogFillAhead = 1 << 20
 )

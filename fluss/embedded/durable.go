@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -70,6 +71,9 @@ const (
 	// appendEntryHeader is an append entry's header: table(8) bucket(4)
 	// position(8) length(8).
 	appendEntryHeader = 28
+	// appendBufMax is the largest record buffer the committer keeps for
+	// the next group's record.
+	appendBufMax = 64 << 10
 )
 
 // appendLog is the committer's bookkeeping of append records.
@@ -79,6 +83,9 @@ type appendLog struct {
 	bytes int64  // record bytes since the last checkpoint
 	// dirty are the bucket logs written since the last checkpoint.
 	dirty map[*bucketLog]bool
+	// buf is the memory the committer encodes append records in (kept
+	// when at most appendBufMax: a group of small writes, every commit).
+	buf []byte
 	// broken: a checkpoint's fsync failed. The page cache may have
 	// dropped the failed pages as if written, so no record is deleted for
 	// the rest of the process: the next Open replays them.
@@ -86,10 +93,18 @@ type appendLog struct {
 }
 
 func appendKey(seq uint64) []byte {
-	k := make([]byte, 9)
+	k := make([]byte, appendKeyLen)
+	putAppendKey(k, seq)
+	return k
+}
+
+// appendKeyLen is an append record key's length.
+const appendKeyLen = 9
+
+// putAppendKey is appendKey into k (appendKeyLen bytes).
+func putAppendKey(k []byte, seq uint64) {
 	k[0] = prefixAppend
 	binary.BigEndian.PutUint64(k[1:], seq)
-	return k
 }
 
 // bucketLogPath is bucket b's log file in a table's directory.
@@ -107,13 +122,13 @@ func groupLogBytes(order []*bucketWrite) int64 {
 }
 
 // appendRecord encodes the append record of a group's bucket writes, each
-// at its log's current end.
-func appendRecord(order []*bucketWrite) []byte {
+// at its log's current end, into rec's memory (grown when short).
+func appendRecord(rec []byte, order []*bucketWrite) []byte {
 	size := 0
 	for _, w := range order {
 		size += appendEntryHeader + int(w.size)
 	}
-	rec := make([]byte, 0, size)
+	rec = slices.Grow(rec[:0], size)
 	for _, w := range order {
 		rec = binary.BigEndian.AppendUint64(rec, uint64(w.t.info.TableID))
 		rec = binary.BigEndian.AppendUint32(rec, uint32(w.b))
@@ -162,8 +177,15 @@ func (s *Store) logGroupAppends(order []*bucketWrite, batch *pebble.Batch) error
 	if err := s.appendLogs(order); err != nil {
 		return err
 	}
-	rec := appendRecord(order)
-	if err := batch.Set(appendKey(s.appends.next), rec, nil); err != nil {
+	// The batch copies the record: it is built in the committer's buffer
+	// (a group commits at a time), as its key is on the stack.
+	rec := appendRecord(s.appends.buf, order)
+	if cap(rec) <= appendBufMax {
+		s.appends.buf = rec
+	}
+	var k [appendKeyLen]byte
+	putAppendKey(k[:], s.appends.next)
+	if err := batch.Set(k[:], rec, nil); err != nil {
 		return ioErr(err, "recording the group's log appends")
 	}
 	s.appends.next++

@@ -217,6 +217,11 @@ func (f *filledWAL) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// rawWriteMax is the largest append written by a raw pwrite(2)
+// (rawio_linux.go's writeAt), and the largest commit log record
+// (commitlog.go), so that a record's write is one raw call.
+const rawWriteMax = 64 << 10
+
 // SyncData is the group's commit point (pebble's LogWriter syncs its log
 // with it), through the Syncer as every sync.
 func (f *filledWAL) SyncData() error {

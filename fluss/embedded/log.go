@@ -205,10 +205,18 @@ func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error
 }
 
 func encodeCommitted(length, next int64) []byte {
-	v := make([]byte, 16)
+	v := make([]byte, committedLen)
+	putCommitted(v, length, next)
+	return v
+}
+
+// committedLen is the length of an encoded committed length and offset.
+const committedLen = 16
+
+// putCommitted is encodeCommitted into v (committedLen bytes).
+func putCommitted(v []byte, length, next int64) {
 	binary.LittleEndian.PutUint64(v, uint64(length))
 	binary.LittleEndian.PutUint64(v[8:], uint64(next))
-	return v
 }
 
 // recoverBucket brings one bucket log in line with its committed length:

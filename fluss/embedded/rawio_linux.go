@@ -21,9 +21,6 @@ import (
 // rawCalls: filledWAL may make its write and sync raw.
 const rawCalls = true
 
-// rawWriteMax is the largest append written by a raw pwrite(2).
-const rawWriteMax = 64 << 10
-
 // writeAt writes p at off: a small write (a commit's few records) is one
 // raw pwrite(2), which copies into the page cache and returns; a large one
 // goes through os.File, so that the scheduler can run other goroutines if
@@ -31,7 +28,7 @@ const rawWriteMax = 64 << 10
 // committer alone writes a bucket log, so its descriptor is not closed
 // under us.
 func writeAt(f *os.File, p []byte, off int64) error {
-	if len(p) > rawWriteMax {
+	if len(p) > rawWriteMax { // fsys.go
 		_, err := f.WriteAt(p, off)
 		return err
 	}

@@ -152,11 +152,16 @@ func splitByBucket(t *tableState, rec arrow.RecordBatch) ([]arrow.RecordBatch, e
 }
 
 func pick(rec arrow.RecordBatch, idx []int) []arrow.Array {
-	out := make([]arrow.Array, len(idx))
-	for i, c := range idx {
-		out[i] = rec.Column(c)
+	return pickInto(make([]arrow.Array, 0, len(idx)), rec, idx)
+}
+
+// pickInto is pick appending to dst (a caller's array on the stack for a
+// key of a few columns: a one-row write picks its key columns each time).
+func pickInto(dst []arrow.Array, rec arrow.RecordBatch, idx []int) []arrow.Array {
+	for _, c := range idx {
+		dst = append(dst, rec.Column(c))
 	}
-	return out
+	return dst
 }
 
 func (h *tableHandle) requirePK(op string) error {
@@ -175,7 +180,12 @@ func encodeKeys(t *tableState, rec arrow.RecordBatch, pkCols, bkCols []arrow.Arr
 	sameKey := slices.Equal(t.pkIdx, t.bkIdx)
 	n := int(rec.NumRows())
 	rows := make([]pkRow, n)
-	ends := make([]int, n)
+	var few [4]int // ends of a few rows' keys, on the stack
+	ends := few[:0]
+	if n > len(few) {
+		ends = make([]int, 0, n)
+	}
+	ends = ends[:n]
 	buf := make([]byte, 0, n*(dataKeyPrefix+12))
 	var bk []byte
 	for i := range rows {
@@ -332,7 +342,8 @@ type upsertEncoding struct {
 }
 
 func (e *upsertEncoding) encodeKeys(t *tableState, conv arrow.RecordBatch, target []bool) {
-	if e.rows, e.keyErr = encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx), 0); e.keyErr == nil {
+	var pk, bk [4]arrow.Array
+	if e.rows, e.keyErr = encodeKeys(t, conv, pickInto(pk[:0], conv, t.pkIdx), pickInto(bk[:0], conv, t.bkIdx), 0); e.keyErr == nil {
 		e.ndv = sketchRecord(conv, target)
 	}
 }

@@ -48,11 +48,11 @@ type tailClaim struct {
 	size    int64 // bytes written past base
 	started int64 // bytes whose write-back was started
 	// Set by the committer when it took the end back (or the table's files
-	// were closed): the claimed bytes are now file's (nil when err says
-	// why they could not be moved).
-	moved bool
-	file  *os.File
-	err   error
+	// were closed), which ends the claim (live is false from then on): the
+	// claimed bytes are now file's (nil when err says why they could not
+	// be moved).
+	file *os.File
+	err  error
 }
 
 // writebackChunk is how much a claim writes before it starts the
@@ -93,7 +93,7 @@ func (a *stagedAppend) claimTail(b int) *tailClaim {
 func (c *tailClaim) write(s *Store, data []byte, records int64) (ok bool, err error) {
 	c.bl.tailMu.Lock()
 	defer c.bl.tailMu.Unlock()
-	if c.moved {
+	if !c.live() {
 		return false, c.err
 	}
 	format.SetBaseOffset(data, c.next)
@@ -113,9 +113,11 @@ func (c *tailClaim) write(s *Store, data []byte, records int64) (ok bool, err er
 	return true, nil
 }
 
-// live reports whether the claim still holds the end of its log. The
-// committer asks it holding the token, when nothing else can end it but
-// the append's own Discard, which does not run while it commits.
+// live reports whether the claim still holds the end of its log: once
+// ended (by the committer taking the end back, a close, the append's
+// release or commit) it never holds it again. write asks it under tailMu;
+// the committer asks it holding the token, when nothing else can end it
+// but the append's own Discard, which does not run while it commits.
 func (c *tailClaim) live() bool { return c.bl.tail.Load() == c }
 
 // release ends a claim that is still live, cutting what it wrote off the
@@ -128,7 +130,6 @@ func (c *tailClaim) release() {
 		return
 	}
 	c.bl.tail.Store(nil)
-	c.moved = true
 	if c.size > 0 && c.bl.f != nil {
 		_ = c.bl.f.Truncate(c.base)
 	}
@@ -140,7 +141,6 @@ func (c *tailClaim) end() {
 	defer c.bl.tailMu.Unlock()
 	if c.bl.tail.Load() == c {
 		c.bl.tail.Store(nil)
-		c.moved = true
 	}
 }
 
@@ -158,7 +158,6 @@ func (bl *bucketLog) takeTail() {
 		return
 	}
 	bl.tail.Store(nil)
-	c.moved = true
 	c.file, c.err = c.moveOut()
 	_ = bl.f.Truncate(c.base)
 }
@@ -205,7 +204,7 @@ func (bl *bucketLog) closeTail(err error) {
 	defer bl.tailMu.Unlock()
 	if c := bl.tail.Load(); c != nil {
 		bl.tail.Store(nil)
-		c.moved, c.err = true, err
+		c.err = err
 	}
 }
 

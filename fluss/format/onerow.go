@@ -52,17 +52,9 @@ func NewOneRow(ts []types.T, pos []int, schema *arrow.Schema) (*OneRow, bool) {
 		if c.out < 0 {
 			continue
 		}
+		c.width = fixedWidth(t.Kind)
 		switch t.Kind {
-		case types.Bool, types.Int8:
-			c.width = 1
-		case types.Int16:
-			c.width = 2
-		case types.Int32, types.Date, types.Float32:
-			c.width = 4
-		case types.Int64, types.Float64:
-			c.width = 8
 		case types.Timestamp, types.TimestampTZ:
-			c.width = 8
 			ts, ok := schema.Field(c.out).Type.(*arrow.TimestampType)
 			if !ok {
 				return nil, false
@@ -70,7 +62,9 @@ func NewOneRow(ts []types.T, pos []int, schema *arrow.Schema) (*OneRow, bool) {
 			c.nanos = ts.Unit == arrow.Nanosecond
 		case types.Char, types.String, types.Bytes:
 		default:
-			return nil, false
+			if c.width == 0 {
+				return nil, false
+			}
 		}
 		if c.width > 0 {
 			d.nslab += 8
@@ -234,11 +228,35 @@ func varValue(b []byte) ([]byte, int, bool) {
 	return b[k : k+int(l)], k + int(l), true
 }
 
+// fixedWidth is the width of an Arrow value of a fixed-width kind that
+// putFixed writes (0: variable width, or a kind it does not).
+func fixedWidth(k types.Kind) int {
+	switch k {
+	case types.Bool, types.Int8:
+		return 1
+	case types.Int16:
+		return 2
+	case types.Int32, types.Date, types.Float32:
+		return 4
+	case types.Int64, types.Float64, types.Timestamp, types.TimestampTZ:
+		return 8
+	}
+	return 0
+}
+
 // put writes the Arrow value of the compacted value at the start of b into
 // v and returns the compacted value's length.
-func (c *oneCol) put(v, b []byte) (int, bool) {
+func (c *oneCol) put(v, b []byte) (int, bool) { return putFixed(c.kind, c.wide, c.nanos, v, b) }
+
+// putFixed writes the Arrow value of the compacted value of kind k at the
+// start of b into v (fixedWidth(k) bytes) and returns the compacted
+// value's length; a timestamp's nanoseconds of the millisecond follow when
+// wide, and it is written in nanoseconds when nanos (else microseconds).
+// One row's columns (OneRow) and a small batch's (EncodeRows) decode
+// through it.
+func putFixed(k types.Kind, wide, nanos bool, v, b []byte) (int, bool) {
 	le := binary.LittleEndian
-	switch c.kind {
+	switch k {
 	case types.Bool:
 		if len(b) < 1 {
 			return 0, false
@@ -291,14 +309,14 @@ func (c *oneCol) put(v, b []byte) (int, bool) {
 			return 0, false
 		}
 		var nano int64
-		if c.wide {
+		if wide {
 			x, k := binary.Uvarint(b[m:])
 			if k <= 0 || x > math.MaxUint32 {
 				return 0, false
 			}
 			nano, m = int64(int32(uint32(x))), m+k
 		}
-		ts := timestampOfParts(int64(ms), int32(nano), c.nanos)
+		ts := timestampOfParts(int64(ms), int32(nano), nanos)
 		le.PutUint64(v, uint64(ts))
 		return m, true
 	}

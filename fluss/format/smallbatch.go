@@ -2,7 +2,6 @@ package format
 
 import (
 	"bytes"
-	"encoding/binary"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -27,11 +26,11 @@ type SmallBatchEncoder struct {
 	// for; prefixes[n-1] is the IPC message before the body of an n-row
 	// batch (nil: not taken yet).
 	widths   []int
-	prefixes [smallBatchRows][]byte
+	prefixes [SmallBatchRows][]byte
 }
 
-// smallBatchRows is the most rows SmallBatchEncoder writes itself.
-const smallBatchRows = 16
+// SmallBatchRows is the most rows SmallBatchEncoder writes itself.
+const SmallBatchRows = 16
 
 // Encode is EncodeTableBatch(rec, ts, changes, schemaID); changes nil
 // makes an append-only batch.
@@ -39,7 +38,7 @@ func (e *SmallBatchEncoder) Encode(rec arrow.RecordBatch, ts []types.T, changes 
 	n := int(rec.NumRows())
 	// changes nil: an append-only batch (a log table's rows), which has no
 	// change-type vector but the same IPC message.
-	if e == nil || n == 0 || n > smallBatchRows || len(ts) != int(rec.NumCols()) || changes != nil && len(changes) != n {
+	if e == nil || n == 0 || n > SmallBatchRows || len(ts) != int(rec.NumCols()) || changes != nil && len(changes) != n {
 		return EncodeTableBatch(rec, ts, changes, schemaID)
 	}
 	var widthBuf [16]int
@@ -59,7 +58,7 @@ func (e *SmallBatchEncoder) Encode(rec arrow.RecordBatch, ts []types.T, changes 
 		e.mu.Lock()
 		if !slicesEqual(e.widths, widths) {
 			e.widths = append([]int(nil), widths...)
-			e.prefixes = [smallBatchRows][]byte{}
+			e.prefixes = [SmallBatchRows][]byte{}
 		}
 		e.prefixes[n-1] = prefix
 		e.mu.Unlock()
@@ -184,7 +183,7 @@ func (e *SmallBatchEncoder) prefix(widths []int, n int) []byte {
 // encodes a record as before. The bytes are Encode's for the same rows.
 func (e *SmallBatchEncoder) EncodeRows(rows [][]byte, ts []types.T, changes []ChangeType, schemaID int16) (b []byte, ok bool) {
 	n := len(rows)
-	if e == nil || n == 0 || n > smallBatchRows || len(changes) != n || len(ts) > maxRowColumns {
+	if e == nil || n == 0 || n > SmallBatchRows || len(changes) != n || len(ts) > maxRowColumns {
 		return nil, false
 	}
 	var widthBuf, atBuf [maxRowColumns]int
@@ -219,20 +218,15 @@ func (e *SmallBatchEncoder) EncodeRows(rows [][]byte, ts []types.T, changes []Ch
 const maxRowColumns = 16
 
 // rowWidth is the byte width in a log batch's body of a column of type t
-// that EncodeRows decodes from compacted rows, or 0: the types whose Arrow
-// type fixedWidths accepts (fixed-width, no unit conversion), but decimals.
+// that EncodeRows decodes from compacted rows (putFixed), or 0: the types
+// whose Arrow type fixedWidths accepts (fixed-width, no unit conversion),
+// but decimals; not booleans, whose Arrow values are bits.
 func rowWidth(t types.T) int {
 	switch t.Kind {
-	case types.Int8:
-		return 1
-	case types.Int16:
-		return 2
-	case types.Int32, types.Date, types.Float32:
-		return 4
-	case types.Int64, types.Float64:
-		return 8
+	case types.Bool, types.Timestamp, types.TimestampTZ:
+		return 0
 	}
-	return 0
+	return fixedWidth(t.Kind)
 }
 
 // putRow decodes compacted row r of rows and writes its values into b, at
@@ -248,31 +242,11 @@ func putRow(b []byte, at []int, r int, row []byte, ts []types.T, widths []int) b
 		if row[f>>3]&(1<<(f&7)) != 0 {
 			return false // a null: the writer's batch has a validity bitmap
 		}
-		dst := b[at[f]+r*widths[f]:]
-		src := row[pos:]
-		switch t.Kind {
-		case types.Int32, types.Date:
-			v, m, err := readU32(src)
-			if err != nil {
-				return false
-			}
-			binary.LittleEndian.PutUint32(dst, uint32(v))
-			pos += m
-		case types.Int64:
-			v, m, err := readU64(src)
-			if err != nil {
-				return false
-			}
-			binary.LittleEndian.PutUint64(dst, uint64(v))
-			pos += m
-		default: // Int8, Int16, Float32, Float64: little-endian as they are
-			w := widths[f]
-			if len(src) < w {
-				return false
-			}
-			copy(dst[:w], src[:w])
-			pos += w
+		m, ok := putFixed(t.Kind, false, false, b[at[f]+r*widths[f]:], row[pos:])
+		if !ok {
+			return false
 		}
+		pos += m
 	}
 	return true
 }

@@ -227,3 +227,35 @@ func TestSmallBatchAppendOnly(t *testing.T) {
 		t.Error("no prefix taken for an append-only batch")
 	}
 }
+
+// BenchmarkEncodeRows: an UPDATE by key's changelog (before and after
+// images of a two-bigint row) encoded from its compacted rows, the one-row
+// commit's log batch.
+func BenchmarkEncodeRows(b *testing.B) {
+	ts := []types.T{types.Int64Type, types.Int64Type}
+	all, _, err := array.RecordFromJSON(memory.DefaultAllocator, schemaOf(ts), strings.NewReader(`[{"c0":17,"c1":-5},{"c0":17,"c1":300}]`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer all.Release()
+	rows := make([][]byte, all.NumRows())
+	for i := range rows {
+		if rows[i], err = AppendRow(nil, ts, all.Columns(), i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var enc SmallBatchEncoder
+	changes := []ChangeType{UpdateBefore, UpdateAfter}
+	if _, err := enc.Encode(all, ts, changes, 3); err != nil {
+		b.Fatal(err)
+	}
+	if _, ok := enc.EncodeRows(rows, ts, changes, 3); !ok {
+		b.Fatal("EncodeRows declined")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := enc.EncodeRows(rows, ts, changes, 3); !ok {
+			b.Fatal("EncodeRows declined")
+		}
+	}
+}

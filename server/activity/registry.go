@@ -65,6 +65,9 @@ type Backend struct {
 	ctl   pgwire.SessionControl
 	done  chan struct{}
 	fixed Row // what never changes: pid, user, database, client, start
+	// counters are the session's database's (never removed from the
+	// registry), found once rather than by name per statement.
+	counters *DatabaseCounters
 
 	mu       sync.Mutex
 	state    string
@@ -114,7 +117,8 @@ func (r *Registry) Register(info pgwire.SessionInfo, ctl pgwire.SessionControl, 
 	r.backends[b.fixed.PID] = b
 	r.mu.Unlock()
 	r.statsMu.Lock()
-	r.database(info.Database).Sessions++
+	b.counters = r.database(info.Database)
+	b.counters.Sessions++
 	r.statsMu.Unlock()
 	return b
 }
@@ -151,7 +155,7 @@ func (b *Backend) StatementDone(ev pgwire.StatementEvent) {
 	b.mu.Lock()
 	inBlock := b.block
 	b.mu.Unlock()
-	b.reg.count(b.fixed.Database, inBlock, ev)
+	b.reg.count(b.counters, inBlock, ev)
 }
 
 // ErrorSent implements pgwire.SessionObserver.

@@ -72,13 +72,11 @@ func (r *Registry) database(name string) *DatabaseCounters {
 
 // count records a finished statement: its transaction's outcome when it
 // ran outside a block (an implicit transaction), COMMIT and ROLLBACK, and
-// the tables it touched.
-func (r *Registry) count(db string, inBlock bool, ev pgwire.StatementEvent) {
-	now := time.Now()
+// the tables it touched, in d (the session's database's counters).
+func (r *Registry) count(d *DatabaseCounters, inBlock bool, ev pgwire.StatementEvent) {
 	verb, _, _ := strings.Cut(ev.Tag, " ")
 	r.statsMu.Lock()
 	defer r.statsMu.Unlock()
-	d := r.database(db)
 	d.ActiveTime += ev.Duration
 	switch {
 	case ev.Err != nil && !inBlock:
@@ -98,6 +96,10 @@ func (r *Registry) count(db string, inBlock bool, ev pgwire.StatementEvent) {
 	if ta, ok := ev.Stmt.(TableAccessor); ok {
 		acc = ta.TableAccess()
 	}
+	if len(acc) == 0 {
+		return // BEGIN, COMMIT: no table's last access to stamp
+	}
+	now := time.Now()
 	reads := 0
 	for _, a := range acc {
 		if a.Write == "" {

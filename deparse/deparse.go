@@ -28,12 +28,7 @@ type Scope struct {
 // expression holds something the deparser does not reproduce; callers
 // show the text as written then.
 func Expr(text string, sc Scope, pretty bool) (string, error) {
-	x, err := sql.ParseExprText(text)
-	if err != nil {
-		return "", err
-	}
-	a := &analyzer{cols: sc.Columns, value: sc.Value}
-	n, err := a.expr(x.Tree)
+	_, n, err := analyze(text, sc)
 	if err != nil {
 		return "", err
 	}
@@ -47,12 +42,7 @@ func Expr(text string, sc Scope, pretty bool) (string, error) {
 // PostgreSQL stores (and prints only where it changes the text: an
 // unknown literal becomes a constant of the column's type, 'x'::text).
 func Default(text string, sc Scope, t types.T, pretty bool) (string, error) {
-	x, err := sql.ParseExprText(text)
-	if err != nil {
-		return "", err
-	}
-	a := &analyzer{cols: sc.Columns, value: sc.Value}
-	n, err := a.expr(x.Tree)
+	a, n, err := analyze(text, sc)
 	if err != nil {
 		return "", err
 	}
@@ -68,12 +58,7 @@ func Default(text string, sc Scope, t types.T, pretty bool) (string, error) {
 // expression text: CHECK (expr), NOT VALID after it when the constraint
 // was not validated.
 func Check(text string, sc Scope, notValid, pretty bool) (string, error) {
-	x, err := sql.ParseExprText(text)
-	if err != nil {
-		return "", err
-	}
-	a := &analyzer{cols: sc.Columns, value: sc.Value}
-	n, err := a.expr(x.Tree)
+	a, n, err := analyze(text, sc)
 	if err != nil {
 		return "", err
 	}
@@ -88,6 +73,19 @@ func Check(text string, sc Scope, notValid, pretty bool) (string, error) {
 		sb.WriteString(" NOT VALID")
 	}
 	return sb.String(), nil
+}
+
+// analyze parses an expression's text and rebuilds the tree PostgreSQL's
+// parse analysis would make of it over sc, returning the analyzer for
+// the conversions its caller adds.
+func analyze(text string, sc Scope) (*analyzer, node, error) {
+	x, err := sql.ParseExprText(text)
+	if err != nil {
+		return nil, nil, err
+	}
+	a := &analyzer{cols: sc.Columns, value: sc.Value}
+	n, err := a.expr(x.Tree)
+	return a, n, err
 }
 
 // assign is the conversion of a value stored into a column of type t

@@ -169,7 +169,10 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 		changed:  map[string]string{},
 	}
 	s.settings = s.defaults()
-	s.statusFn, s.setFn, s.preparedFn = s.Status, s.setConfig, s.preparedStatements
+	// the executor reads settings from its workers too (a parallel
+	// aggregation's current_setting): the memo's writes are the session
+	// goroutine's alone, so the executor's lookup does without it
+	s.statusFn, s.setFn, s.preparedFn = s.status, s.setConfig, s.preparedStatements
 	s.cursorsFn = s.listCursors
 	s.parser.SetDatabase(info.Database) // db.schema.table names (sql/catalogs.go)
 	_, s.superuser = e.roles.Role(info.User)

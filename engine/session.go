@@ -71,7 +71,8 @@ type session struct {
 	// (location).
 	zoneSetting string
 	zoneLoc     *time.Location
-	// statusFn and setFn are s.Status and s.setConfig as func values,
+	// statusFn and setFn are s.status (Status without its memo, which only
+	// the session goroutine may write) and s.setConfig as func values,
 	// made once: every execution hands them to the session functions,
 	// and a method value allocates each time it is taken.
 	statusFn   func(string) (string, bool)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -1026,6 +1027,7 @@ func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pg
 			}
 		}
 	}
+	prior := maps.Clone(s.fkq.setDeferred)
 	if c.Names == nil {
 		s.fkq.setDeferred = map[string]bool{"": c.Deferred}
 	} else {
@@ -1051,18 +1053,27 @@ func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pg
 			}
 		}
 		s.fkq.deferred = keep
-		defer func() {
-			for _, ch := range run {
-				ch.release()
-			}
-		}()
-		for _, ch := range run {
+		for i, ch := range run {
 			if err := s.runFKCheck(ctx, ch); err != nil {
+				// the statement failed: its mode change is undone and
+				// the checks not passed stay deferred, so that after
+				// ROLLBACK TO the COMMIT still runs them
+				s.fkq.setDeferred = prior
+				s.fkq.deferred = append(s.fkq.deferred, run[i:]...)
+				releaseChecks(run[:i])
 				return nil, err
 			}
 		}
+		releaseChecks(run)
 	}
 	return tagOnly("SET CONSTRAINTS"), nil
+}
+
+// releaseChecks releases checks that ran.
+func releaseChecks(checks []fkCheck) {
+	for _, c := range checks {
+		c.release()
+	}
 }
 
 // noActiveTransactionCode is PostgreSQL's no_active_sql_transaction.

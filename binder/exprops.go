@@ -390,6 +390,9 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	if !ok {
 		return nil, b.binaryOpError(n, op, lt, rt)
 	}
+	if op.IsComparison() {
+		common = bpcharComparison(lt, rt, common)
+	}
 	resT := common.Nullable()
 	switch {
 	case op.IsComparison():
@@ -767,6 +770,21 @@ func withLiteralInput(t types.T) types.T {
 		}
 	}
 	return t
+}
+
+// bpcharComparison is the type a comparison of a character(n) with a
+// character varying compares as, in either order: PostgreSQL has no
+// bpchar-varchar operator and picks bpchar's (varchar converts to bpchar
+// implicitly), so trailing spaces do not count ('a '::varchar =
+// 'a'::char(3) is true). commonType keeps the first of the two, as
+// select_common_type does for a result, which made the varchar-first
+// comparison a text one. Against text, PostgreSQL compares as text.
+func bpcharComparison(lt, rt, common types.T) types.T {
+	isVarchar := func(t types.T) bool { return t.Kind == types.String && t.Length != 0 }
+	if lt.Kind == types.Char && isVarchar(rt) || rt.Kind == types.Char && isVarchar(lt) {
+		return types.T{Kind: types.Char}
+	}
+	return common
 }
 
 // commonType is the type both operands are cast to: the same kind, or the

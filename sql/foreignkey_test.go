@@ -50,3 +50,28 @@ func TestForeignKeyClauses(t *testing.T) {
 		}
 	}
 }
+
+// TestSetConstraints: SET CONSTRAINTS takes ALL or names, quoted ones too
+// (a bare quoted name was a syntax error), [schema.]name keeping the name.
+func TestSetConstraints(t *testing.T) {
+	cases := []struct {
+		sql  string
+		want SetConstraints
+	}{
+		{`SET CONSTRAINTS ALL DEFERRED`, SetConstraints{Deferred: true}},
+		{`SET CONSTRAINTS c_pid_fkey IMMEDIATE`, SetConstraints{Names: []string{"c_pid_fkey"}}},
+		{`SET CONSTRAINTS "Mixed_Fkey", b DEFERRED`, SetConstraints{Names: []string{"Mixed_Fkey", "b"}, Deferred: true}},
+		{`SET CONSTRAINTS public."Ab" IMMEDIATE`, SetConstraints{Names: []string{"Ab"}}},
+	}
+	p := NewParser()
+	for _, c := range cases {
+		stmts, err := p.Parse(c.sql)
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		if got := stmts[0].Set; got == nil || got.Constraints == nil || !reflect.DeepEqual(*got.Constraints, c.want) {
+			t.Errorf("%s: got %+v, want %+v", c.sql, got, c.want)
+		}
+	}
+}

@@ -364,7 +364,8 @@ func (p *sessionParser) parseSet(st *Statement) error {
 	st.Kind = Set
 	s := &SetStmt{}
 	st.Set = s
-	if p.word(0) == "CONSTRAINTS" && p.word(1) != "" && !(p.pos+1 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, "=")) && p.word(1) != "TO" {
+	quotedNext := p.pos+1 < len(p.toks) && p.toks[p.pos+1].kind == tkQIdent // SET CONSTRAINTS "Name" ...
+	if p.word(0) == "CONSTRAINTS" && (p.word(1) != "" || quotedNext) && !(p.pos+1 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, "=")) && p.word(1) != "TO" {
 		p.pos++
 		return p.setConstraints(s)
 	}

@@ -159,11 +159,7 @@ func (s *session) fkAlter(ctx context.Context, c *checkActions, a sql.AlterActio
 		if !fk.NotValid {
 			c.fkPending = append(c.fkPending, fk)
 		}
-		n := 1
-		if numbers := fluss.FKeyNumbers(c.work.Descriptor); len(numbers) > 0 {
-			n += slices.Max(numbers)
-		}
-		props := fluss.FKeyProperties(n, fk)
+		props := fluss.FKeyProperties(fluss.NextFKeyNumber(c.work.Descriptor), fk)
 		for _, k := range slices.Sorted(maps.Keys(props)) {
 			changes = append(changes, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: k, Value: props[k]})
 		}

@@ -504,8 +504,33 @@ func FKeyProperties(k int, fk ForeignKey) map[string]string {
 // FKeyKeyPrefix is the prefix of every metadata key of foreign key k.
 func FKeyKeyPrefix(k int) string { return fmt.Sprintf("%s%d.", metaFKeyPrefix, k) }
 
-// FKeyNumbers are the numbers of d's foreign keys, in MetaOf's order.
+// FKeyNumbers are the numbers of d's foreign keys, in MetaOf's order: the
+// k-th of MetaOf(d).ForeignKeys is numbered FKeyNumbers(d)[k] (both keep
+// the complete keys only, completeFKey).
 func FKeyNumbers(d TableDescriptor) []int {
+	fkeys := fkeysOf(d)
+	var out []int
+	for _, n := range slices.Sorted(maps.Keys(fkeys)) {
+		if completeFKey(fkeys[n], len(d.Schema.Columns)) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// NextFKeyNumber is the number for a new foreign key of d: above every
+// number d's metadata uses, a leftover of an incomplete key's too (whose
+// stale fields a new key must not inherit).
+func NextFKeyNumber(d TableDescriptor) int {
+	n := 1
+	for k := range fkeysOf(d) {
+		n = max(n, k+1)
+	}
+	return n
+}
+
+// fkeysOf reads d's foreign-key metadata keys, complete or not.
+func fkeysOf(d TableDescriptor) map[int]*ForeignKey {
 	fkeys := map[int]*ForeignKey{}
 	for _, props := range []map[string]string{d.Properties, d.CustomProperties} {
 		for k, v := range props {
@@ -514,13 +539,7 @@ func FKeyNumbers(d TableDescriptor) []int {
 			}
 		}
 	}
-	var out []int
-	for _, n := range slices.Sorted(maps.Keys(fkeys)) {
-		if fkeys[n].Name != "" && len(fkeys[n].Columns) > 0 {
-			out = append(out, n)
-		}
-	}
-	return out
+	return fkeys
 }
 
 // positions writes 0-based indexes as comma-separated 1-based positions.
@@ -586,12 +605,17 @@ func readFKeyKey(fkeys map[int]*ForeignKey, key, v string) {
 func sortedFKeys(fkeys map[int]*ForeignKey, ncols int) []ForeignKey {
 	var out []ForeignKey
 	for _, n := range slices.Sorted(maps.Keys(fkeys)) {
-		fk := fkeys[n]
-		if fk.Name == "" || len(fk.Columns) == 0 || len(fk.Columns) != len(fk.RefColumns) || fk.RefTable.Table == "" ||
-			slices.ContainsFunc(fk.Columns, func(c int) bool { return c >= ncols }) {
-			continue
+		if fk := fkeys[n]; completeFKey(fk, ncols) {
+			out = append(out, *fk)
 		}
-		out = append(out, *fk)
 	}
 	return out
+}
+
+// completeFKey reports whether fk's metadata is whole and names columns a
+// table of ncols columns has (an ADD COLUMN ... REFERENCES whose column a
+// cluster refused leaves one that is not).
+func completeFKey(fk *ForeignKey, ncols int) bool {
+	return fk.Name != "" && len(fk.Columns) > 0 && len(fk.Columns) == len(fk.RefColumns) && fk.RefTable.Table != "" &&
+		!slices.ContainsFunc(fk.Columns, func(c int) bool { return c >= ncols })
 }

@@ -1,7 +1,9 @@
 package fluss
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/types"
@@ -43,5 +45,15 @@ func TestForeignKeyMetadataRoundTrips(t *testing.T) {
 		RefTable: TablePath{Database: "public", Table: "p"}, RefColumns: []int{0}, Match: 's', OnDelete: 'a', OnUpdate: 'a'})}
 	if got := MetaOf(d).ForeignKeys; len(got) != 0 {
 		t.Errorf("a key on a missing column read back: %+v", got)
+	}
+	// beside a complete key numbered 2, the numbers stay aligned with
+	// MetaOf's keys, and a new key is numbered above both
+	maps.Copy(d.CustomProperties, FKeyProperties(2, ForeignKey{Name: "good", Columns: []int{1},
+		RefTable: TablePath{Database: "public", Table: "p"}, RefColumns: []int{0}, Match: 's', OnDelete: 'a', OnUpdate: 'a'}))
+	if got, n := MetaOf(d).ForeignKeys, FKeyNumbers(d); len(got) != 1 || got[0].Name != "good" || !slices.Equal(n, []int{2}) {
+		t.Errorf("keys %+v numbered %v, want good numbered 2", got, n)
+	}
+	if n := NextFKeyNumber(d); n != 3 {
+		t.Errorf("NextFKeyNumber = %d, want 3", n)
 	}
 }

@@ -133,11 +133,11 @@ func FKeyDef(fk fluss.ForeignKey, cols, refCols []fluss.Column, ref string) stri
 	if fk.Match == 'f' {
 		b.WriteString(" MATCH FULL")
 	}
-	actions := map[byte]string{'r': "RESTRICT", 'c': "CASCADE", 'n': "SET NULL", 'd': "SET DEFAULT"}
-	if a, ok := actions[fk.OnUpdate]; ok {
+	// NO ACTION, the default, is not written
+	if a := fkRules[fk.OnUpdate]; a != "" && fk.OnUpdate != 'a' {
 		b.WriteString(" ON UPDATE " + a)
 	}
-	if a, ok := actions[fk.OnDelete]; ok {
+	if a := fkRules[fk.OnDelete]; a != "" && fk.OnDelete != 'a' {
 		b.WriteString(" ON DELETE " + a)
 		if fk.DeleteSetColumns != nil {
 			b.WriteString(" (" + names(cols, fk.DeleteSetColumns) + ")")
@@ -212,6 +212,7 @@ func (c *Catalog) fkKeyColumnRows(s *snapshot) []row {
 	return rows
 }
 
+// fkRules name pg_constraint's confupdtype / confdeltype codes.
 var fkRules = map[byte]string{'a': "NO ACTION", 'r': "RESTRICT", 'c': "CASCADE", 'n': "SET NULL", 'd': "SET DEFAULT"}
 
 // infoReferentialRows are referential_constraints' rows.

@@ -120,6 +120,15 @@ func firstFalseRow(b *array.Boolean) int {
 	return -1
 }
 
+// detailValue is a value of type t as an error's DETAIL prints it: its
+// text form, null for NULL.
+func detailValue(v any, t types.T, loc *time.Location) string {
+	if v == nil {
+		return "null"
+	}
+	return types.FormatTextIn(v, t, loc)
+}
+
 // failingRow is a row as PostgreSQL's errdetail prints it: (v1, v2, ...),
 // each value in its text form, null for NULL.
 func failingRow(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch, i int) string {
@@ -130,12 +139,7 @@ func failingRow(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch
 		if c > 0 {
 			sb.WriteString(", ")
 		}
-		v := types.ValueAt(rec.Column(c), i)
-		if v == nil {
-			sb.WriteString("null")
-			continue
-		}
-		sb.WriteString(types.FormatTextIn(v, info.Descriptor.Schema.Columns[c].Type, loc))
+		sb.WriteString(detailValue(types.ValueAt(rec.Column(c), i), info.Descriptor.Schema.Columns[c].Type, loc))
 	}
 	sb.WriteByte(')')
 	return sb.String()

@@ -700,12 +700,7 @@ func (s *session) rowValues(table fluss.TableInfo, rows arrow.RecordBatch, idx [
 	loc := s.location()
 	vals := make([]string, len(idx))
 	for k, c := range idx {
-		v := types.ValueAt(rows.Column(c), r)
-		if v == nil {
-			vals[k] = "null"
-			continue
-		}
-		vals[k] = types.FormatTextIn(v, table.Descriptor.Schema.Columns[c].Type, loc)
+		vals[k] = detailValue(types.ValueAt(rows.Column(c), r), table.Descriptor.Schema.Columns[c].Type, loc)
 	}
 	return strings.Join(vals, ", ")
 }
@@ -917,13 +912,7 @@ func (s *session) fkAction(ctx context.Context, ref fkRef, action byte, oldKeys,
 			// RI_FKey_setdefault looks again and fails as NO ACTION would
 			return s.stillReferenced(ref, parentInfo, oldKeys, which[r])
 		}
-		for c, v := range row {
-			if v == nil && cinfo.Descriptor.Schema.Columns[c].Type.NotNull {
-				return sqlerr.NullInNotNull(cinfo.Descriptor.Schema.Columns[c].Name, cinfo.Path.Table).
-					WithDetail("Failing row contains %s.", failingValues(s, cinfo, row))
-			}
-		}
-		out[r] = row
+		out[r] = row // a NULL in a NOT NULL column is the Upsert's 23502 (fluss.CheckNotNull)
 	}
 	newRec, err := buildRows(cinfo.ArrowSchema(), out)
 	if err != nil {
@@ -942,20 +931,6 @@ func (s *session) fkAction(ctx context.Context, ref fkRef, action byte, oldKeys,
 		pt.fk.moving = false
 	}
 	return err
-}
-
-// failingValues prints a row as a 23502's DETAIL does.
-func failingValues(s *session, info fluss.TableInfo, row []any) string {
-	loc := s.location()
-	vals := make([]string, len(row))
-	for c, v := range row {
-		if v == nil {
-			vals[c] = "null"
-			continue
-		}
-		vals[c] = types.FormatTextIn(v, info.Descriptor.Schema.Columns[c].Type, loc)
-	}
-	return "(" + strings.Join(vals, ", ") + ")"
 }
 
 // projectRows copies columns idx of rec.

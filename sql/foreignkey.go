@@ -41,7 +41,7 @@ type ForeignKeyClause struct {
 // REFERENCES ... when column is "" (a table constraint), else REFERENCES
 // ... of column. It returns the index after it.
 func foreignKeyClause(src string, toks []token, i int, column, name string) (ForeignKeyClause, int, error) {
-	p := &fkParser{src: src, toks: toks, pos: i}
+	p := &fkParser{sessionParser{src: src, toks: toks, pos: i}}
 	fk := ForeignKeyClause{Name: name, Match: 's', OnDelete: 'a', OnUpdate: 'a', Pos: charPos(src, toks[i].start)}
 	if column == "" {
 		if !p.accept("FOREIGN") || !p.accept("KEY") {
@@ -84,14 +84,9 @@ func foreignKeyClause(src string, toks []token, i int, column, name string) (For
 	return fk, p.pos, nil
 }
 
-// fkParser walks the tokens of one foreign key clause.
-type fkParser struct {
-	src  string
-	toks []token
-	pos  int
-}
-
-func (p *fkParser) err() error { return syntaxErrorAt(p.src, p.toks, p.pos) }
+// fkParser walks the tokens of one foreign key clause: a sessionParser
+// (its err and ident) whose accept and at match a word token for token.
+type fkParser struct{ sessionParser }
 
 // accept consumes the bare word w when it is next.
 func (p *fkParser) accept(w string) bool {
@@ -110,18 +105,6 @@ func (p *fkParser) at(ws ...string) bool {
 		}
 	}
 	return true
-}
-
-func (p *fkParser) ident() (string, error) {
-	if p.pos >= len(p.toks) {
-		return "", p.err()
-	}
-	n, ok := identName(p.src, p.toks[p.pos])
-	if !ok {
-		return "", p.err()
-	}
-	p.pos++
-	return n, nil
 }
 
 // columnList reads ( name [, ...] ).

@@ -1,30 +1,13 @@
 package engine_test
 
-import (
-	"context"
-	"testing"
-
-	"github.com/sqlgate/sqlgate/engine"
-	"github.com/sqlgate/sqlgate/fluss/embedded"
-	"github.com/sqlgate/sqlgate/pgwire"
-)
+import "testing"
 
 // TestStatusAfterChanges: Status remembers its answers for the names asked
 // again and again (pgwire's TimeZone and timeouts), and a remembered answer
 // never outlives a change of the setting by SET, RESET, RESET ALL,
 // SET SESSION CHARACTERISTICS, BEGIN's isolation level or the block's end.
 func TestStatusAfterChanges(t *testing.T) {
-	ctx := context.Background()
-	store, err := embedded.Open(t.TempDir(), embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	s, err := engine.New(store, engine.Options{}).NewSession(ctx, pgwire.SessionInfo{User: "u", ProcessID: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newSession(t) // engine_test.go
 	steps := []struct {
 		sql        string // "" asks only
 		name, want string // "": not set
@@ -62,17 +45,7 @@ func TestStatusAfterChanges(t *testing.T) {
 // settings at once (current_setting per row); under the race detector
 // this fails if the executor's lookup writes the session's memo.
 func TestSettingReadByParallelWorkers(t *testing.T) {
-	ctx := context.Background()
-	store, err := embedded.Open(t.TempDir(), embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	s, err := engine.New(store, engine.Options{}).NewSession(ctx, pgwire.SessionInfo{User: "u", ProcessID: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newSession(t) // engine_test.go
 	for _, q := range []string{
 		"CREATE TABLE big (id int PRIMARY KEY, tag text)",
 		"INSERT INTO big SELECT g, 'x' || (g % 7) FROM generate_series(1, 250000) g",

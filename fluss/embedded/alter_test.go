@@ -53,19 +53,7 @@ func TestAlterAddColumn(t *testing.T) {
 			d.Schema.PrimaryKey = []string{"k"}
 		}
 		tb := createTable(t, s, name, d)
-		write := func(tb fluss.Table, rec arrow.RecordBatch) {
-			t.Helper()
-			defer rec.Release()
-			var err error
-			if pk {
-				_, err = tb.Upsert(ctx, rec, fluss.UpsertOptions{})
-			} else {
-				_, err = tb.Append(ctx, rec)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		write := func(tb fluss.Table, rec arrow.RecordBatch) { writeRows(t, tb, pk, rec) } // helpers_test.go
 		write(tb, intRecord([]string{"k", "a"}, []int32{1, 1}, []int32{2, 2}))
 		info, err := s.AlterTable(ctx, path(name), []fluss.TableChange{{Kind: fluss.ChangeAddColumn, Column: fluss.Column{Name: "b", Type: types.Int32Type}}})
 		if err != nil {

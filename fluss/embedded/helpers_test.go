@@ -213,3 +213,19 @@ func readChangelog(t testing.TB, s *Store, name string) []logEntry {
 	}
 	return out
 }
+
+// writeRows upserts rec into a primary-key table (pk) or appends it to a
+// log table, and releases it.
+func writeRows(t *testing.T, tb fluss.Table, pk bool, rec arrow.RecordBatch) {
+	t.Helper()
+	defer rec.Release()
+	var err error
+	if pk {
+		_, err = tb.Upsert(context.Background(), rec, fluss.UpsertOptions{})
+	} else {
+		_, err = tb.Append(context.Background(), rec)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,9 +1,8 @@
 package pgcatalog
 
 import (
-	"strings"
-
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -13,7 +12,7 @@ import (
 // {"a b"}).
 func withMissing(r row, m fluss.ColumnMeta) row {
 	if m.Missing != "" && !rewritesFor(m) {
-		r["atthasmissing"], r["attmissingval"] = true, "{"+arrayElement(m.MissingText)+"}"
+		r["atthasmissing"], r["attmissingval"] = true, "{"+pgtypes.ArrayElementText(m.MissingText)+"}"
 	}
 	return r
 }
@@ -36,23 +35,4 @@ func rewritesFor(m fluss.ColumnMeta) bool {
 		}
 	}
 	return false
-}
-
-// arrayElement is s as an element of an array's text: quoted (with \ before
-// " and \) when it is empty, NULL, or holds a brace, comma, quote,
-// backslash or white space, as array_out quotes.
-func arrayElement(s string) string {
-	if s != "" && !strings.EqualFold(s, "NULL") && !strings.ContainsAny(s, "{},\"\\ \t\n\r\v\f") {
-		return s
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		if r == '"' || r == '\\' {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	b.WriteByte('"')
-	return b.String()
 }

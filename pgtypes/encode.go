@@ -820,6 +820,13 @@ func (e *pgArrayEncoder) appendValue(dst []byte, row int) []byte {
 	return append(dst, '}')
 }
 
+// ArrayElementText is s as an element of an array's text form, quoted
+// where array_out would quote it (quoteArrayElem).
+func ArrayElementText(s string) string {
+	var scratch []byte
+	return string(quoteArrayElem([]byte(s), 0, &scratch))
+}
+
 // quoteArrayElem double-quotes the element text appended to dst from at
 // on where array_out would (needsArrayQuotes), escaping quotes and
 // backslashes.

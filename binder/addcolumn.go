@@ -30,7 +30,8 @@ func AddColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, i 
 
 // isVolatile reports whether e calls a function PostgreSQL marks volatile
 // (random(), nextval(), gen_random_uuid(); now() is stable) or a UDF,
-// volatile unless declared otherwise, or holds a subquery.
+// volatile unless declared otherwise, or holds a subquery that does
+// (callsVolatile is the same over a plan).
 func isVolatile(e Expr) bool {
 	found := false
 	Walk(e, func(x Expr) {

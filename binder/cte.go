@@ -285,18 +285,7 @@ func (b *binder) mayCallVolatile(q pt.Query) bool {
 // sqlgate's are treated as such).
 func callsVolatile(n Node) bool {
 	found := false
-	visitExprs(n, func(e Expr) {
-		Walk(e, func(x Expr) {
-			switch f := x.(type) {
-			case *FuncCall:
-				found = found || functions.VolatileInPostgres(f.Name)
-			case *UDFCall:
-				found = true
-			case *Subquery:
-				found = found || callsVolatile(f.Plan)
-			}
-		})
-	})
+	visitExprs(n, func(e Expr) { found = found || isVolatile(e) }) // addcolumn.go
 	return found
 }
 

@@ -43,7 +43,8 @@ func fkeyRows(s *snapshot) []row {
 		numbers := fluss.FKeyNumbers(t.Descriptor)
 		for k, fk := range fluss.MetaOf(t.Descriptor).ForeignKeys {
 			var confrelid uint32
-			if p, ok := tableByPath(s.tables, fk.RefTable); ok {
+			p, referenced := tableByPath(s.tables, fk.RefTable)
+			if referenced {
 				confrelid = RelationOID(p.TableID)
 			}
 			r := row{
@@ -54,7 +55,7 @@ func fkeyRows(s *snapshot) []row {
 				"conislocal": true, "coninhcount": 0, "connoinherit": true,
 				"conkey": int2s(attnums(fk.Columns)), "confkey": int2s(attnums(fk.RefColumns)),
 			}
-			if p, ok := tableByPath(s.tables, fk.RefTable); ok && p.HasPrimaryKey() {
+			if referenced && p.HasPrimaryKey() {
 				r["conindid"] = pkIndexOID(p.TableID)
 			}
 			if fk.DeleteSetColumns != nil {
@@ -66,21 +67,18 @@ func fkeyRows(s *snapshot) []row {
 	return rows
 }
 
-// hasFKeys reports whether t has a foreign key or is referenced by one
-// of ts's: PostgreSQL's relhastriggers (its foreign keys are triggers on
-// both tables), which psql's \d asks before it lists them.
-func hasFKeys(t fluss.TableInfo, ts []fluss.TableInfo) bool {
-	if len(fluss.MetaOf(t.Descriptor).ForeignKeys) > 0 {
-		return true
-	}
-	for _, o := range ts {
-		for _, fk := range fluss.MetaOf(o.Descriptor).ForeignKeys {
-			if fk.RefTable == t.Path {
-				return true
-			}
+// fkeyTables are the tables that have a foreign key or are referenced by
+// one: PostgreSQL's relhastriggers (its foreign keys are triggers on both
+// tables), which psql's \d asks before it lists them. One pass over the
+// snapshot's tables, for all of pg_class's rows.
+func fkeyTables(ts []fluss.TableInfo) map[fluss.TablePath]bool {
+	out := map[fluss.TablePath]bool{}
+	for _, t := range ts {
+		for _, fk := range fluss.MetaOf(t.Descriptor).ForeignKeys {
+			out[t.Path], out[fk.RefTable] = true, true
 		}
 	}
-	return false
+	return out
 }
 
 // fkeyDef is pg_get_constraintdef of a foreign key's OID.
@@ -172,12 +170,6 @@ func fkInfoRows(s *snapshot, fn func(t fluss.TableInfo, fk fluss.ForeignKey, p f
 	}
 }
 
-func yesNoOf(b bool) string {
-	if b {
-		return "YES"
-	}
-	return "NO"
-}
 
 // fkTableConstraintRows are table_constraints' rows of the foreign keys.
 func (c *Catalog) fkTableConstraintRows(s *snapshot) []row {
@@ -185,8 +177,8 @@ func (c *Catalog) fkTableConstraintRows(s *snapshot) []row {
 	fkInfoRows(s, func(t fluss.TableInfo, fk fluss.ForeignKey, _ fluss.TableInfo, _ bool) {
 		rows = append(rows, row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database,
 			"constraint_name": fk.Name, "table_catalog": c.opts.Database, "table_schema": t.Path.Database,
-			"table_name": t.Path.Table, "constraint_type": "FOREIGN KEY", "is_deferrable": yesNoOf(fk.Deferrable),
-			"initially_deferred": yesNoOf(fk.Deferred), "enforced": "YES"})
+			"table_name": t.Path.Table, "constraint_type": "FOREIGN KEY", "is_deferrable": yesNo(fk.Deferrable),
+			"initially_deferred": yesNo(fk.Deferred), "enforced": "YES"})
 	})
 	return rows
 }

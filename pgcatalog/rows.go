@@ -104,6 +104,7 @@ func classBase(oid uint32, name string, ns uint32, kind string, natts int) row {
 }
 
 func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
+	withFKeys := fkeyTables(s.tables) // fkeys.go
 	var rows []row
 	for _, t := range s.tables {
 		r := classBase(RelationOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), relkindOf(t), len(t.Descriptor.Schema.Columns)) // partitions.go
@@ -117,7 +118,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
 		r["relchecks"] = len(fluss.MetaOf(t.Descriptor).Checks)
-		r["relhastriggers"] = hasFKeys(t, s.tables) // fkeys.go
+		r["relhastriggers"] = withFKeys[t.Path]
 		r["relowner"] = c.roleOID(c.storedTableOwner(t))
 		if c.opts.Roles != nil {
 			if acl := c.opts.Roles.TableACL(t.TableID); acl != nil {

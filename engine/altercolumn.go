@@ -73,29 +73,28 @@ func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableCha
 	}
 	i := work.ColumnIndex(a.Column)
 	var out []fluss.TableChange
-	fill := "" // the expression the stored rows read
+	// the expression the stored rows read: the column's DEFAULT, bound
+	// once here, else its domain's
+	var (
+		e        binder.Expr
+		volatile bool
+	)
 	if a.DefaultPos != 0 {
-		display, e, _, err := binder.AddColumnDefault(ctx, n.s.eng.tables, work, i, a.Default)
-		if err != nil {
+		var display string
+		if display, e, volatile, err = binder.AddColumnDefault(ctx, n.s.eng.tables, work, i, a.Default); err != nil {
 			return nil, err
 		}
 		if display != "" {
 			out = append(out, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: fluss.ColumnDefaultKey(i + 1), Value: display})
 		}
-		if e != nil {
-			fill = a.Default
-		}
-	} else if dom != nil {
-		fill = dom.Default
-	}
-	filled := false
-	if fill != "" {
-		_, e, volatile, err := binder.AddColumnDefault(ctx, n.s.eng.tables, work, i, fill)
-		if err != nil {
+	} else if dom != nil && dom.Default != "" {
+		if _, e, volatile, err = binder.AddColumnDefault(ctx, n.s.eng.tables, work, i, dom.Default); err != nil {
 			return nil, err
 		}
+	}
+	filled := false
+	if e != nil {
 		switch {
-		case e == nil:
 		case volatile:
 			if err := n.refuseVolatile(ctx, a.Column); err != nil {
 				return nil, err
@@ -132,7 +131,7 @@ func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableCha
 // refuseVolatile is the 0A000 of a volatile DEFAULT added to a table that
 // holds rows (an empty one takes it: there is no row to rewrite).
 func (n *notNullActions) refuseVolatile(ctx context.Context, column string) error {
-	rows, err := n.s.anyBatch(ctx, n.stored.Path, nil, func(b arrow.RecordBatch) (bool, error) { return b.NumRows() > 0, nil })
+	rows, err := n.s.tableHasRows(ctx, n.stored) // domains.go
 	if err != nil || !rows {
 		return err
 	}

@@ -51,6 +51,11 @@ func TestCheckAddedDuringTransaction(t *testing.T) {
 			if got := mustRun(t, b, "SELECT count(*) FROM h"); len(got) != 1 || got[0] != want {
 				t.Errorf("rows after COMMIT: %v, want %s", got, want)
 			}
+			if c.other { // the other table's row commits, or not, with h's
+				if got := mustRun(t, b, "SELECT count(*) FROM h2"); len(got) != 1 || got[0] != want {
+					t.Errorf("h2's rows after COMMIT: %v, want %s", got, want)
+				}
+			}
 		})
 	}
 }

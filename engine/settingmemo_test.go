@@ -40,22 +40,3 @@ func TestStatusAfterChanges(t *testing.T) {
 		}
 	}
 }
-
-// TestSettingReadByParallelWorkers: a parallel aggregation's workers read
-// settings at once (current_setting per row); under the race detector
-// this fails if the executor's lookup writes the session's memo.
-func TestSettingReadByParallelWorkers(t *testing.T) {
-	s := newSession(t) // engine_test.go
-	for _, q := range []string{
-		"CREATE TABLE big (id int PRIMARY KEY, tag text)",
-		"INSERT INTO big SELECT g, 'x' || (g % 7) FROM generate_series(1, 250000) g",
-	} {
-		if _, err := execB(s, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	rows, _, err := run(t, s, "SELECT count(*) FROM big WHERE tag <> current_setting('application_name') || 'x0'")
-	if err != nil || len(rows) != 1 || rows[0] != "214286" {
-		t.Fatalf("count = %v, %v; want 214286", rows, err)
-	}
-}

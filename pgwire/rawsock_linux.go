@@ -34,9 +34,11 @@ import (
 //
 // What does cost more than PostgreSQL is the park itself: bench/cmd/waitbench
 // (one connection's ping-pong, the client busy 20 µs between round trips)
-// measured 10.7 µs of server CPU per round trip through the netpoller, 7.4
-// µs for a socket taken out of it with the thread blocking in read(2), and
-// 5.8 µs for PostgreSQL's loop in C (recv, epoll_wait on EAGAIN). A
+// measured 10.7 µs of server CPU per round trip through the netpoller and
+// 7.4 µs for a socket taken out of it with the thread blocking in read(2);
+// a C server with PostgreSQL's loop (recv, epoll_wait on EAGAIN), measured
+// beside it and not kept in the tree, took 5.8 µs (bench/LEDGER.md,
+// 2026-12-05 03:41). A
 // blocking read needs the socket out of the netpoller for the whole
 // connection: its own read deadlines (idle timeouts), shutdown and
 // terminate interruption, write waits and send timeouts, and the

@@ -25,7 +25,7 @@ func (b *binder) bindInList(s *scope, n *pt.InList) (Expr, error) {
 	if len(n.List) == 0 {
 		return nil, b.errAt(n, sqlerr.NotSupported("IN with an empty list"))
 	}
-	at := expansion{at: b.keywordOffset(n, n.List[0].Pos(), "in")}
+	at := expansion{b: b, from: n, end: n.List[0].Pos(), kw: "in"}
 	cmp, join := OpEq, OpOr
 	if n.Not {
 		cmp, join = OpNe, OpAnd
@@ -132,7 +132,7 @@ func readsColumns(e Expr) bool {
 // NULL bounds included, their errors at the BETWEEN (or NOT) keyword. x is
 // bound for each comparison as the expansion would bind it.
 func (b *binder) bindBetween(s *scope, n *pt.Between) (Expr, error) {
-	at := expansion{at: b.keywordOffset(n, n.Lo.Pos(), "between")}
+	at := expansion{b: b, from: n, end: n.Lo.Pos(), kw: "between"}
 	ordered := func(lo, hi pt.Expr) (Expr, error) {
 		geLo, leHi, join := OpGe, OpLe, OpAnd
 		if n.Not {
@@ -216,9 +216,22 @@ func wholeWord(s string, i, n int) bool {
 
 // expansion is the syntax node errors name for the operators of an
 // expansion (x IN (a, b) is x = a OR x = b): the place of the keyword the
-// expansion comes from (0 when unknown: errAt then reports none). It is
-// one int, so passing one costs nothing; the binder used to embed a
-// 240-byte TiDB operator node for this, half of its size.
-type expansion struct{ at int }
+// expansion comes from (0 when unknown: errAt then reports none), either
+// known (at) or found in the text when an error asks for it (kw between
+// from's start and end: keywordOffset), so that binding, which rarely
+// fails, does not search the text. (The binder used to embed a 240-byte
+// TiDB operator node for this.)
+type expansion struct {
+	at   int
+	b    *binder
+	from sourceNode
+	end  int
+	kw   string
+}
 
-func (e expansion) OriginTextPosition() int { return e.at }
+func (e expansion) OriginTextPosition() int {
+	if e.b != nil {
+		return e.b.keywordOffset(e.from, e.end, e.kw)
+	}
+	return e.at
+}

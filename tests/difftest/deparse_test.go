@@ -22,7 +22,7 @@ import (
 func TestCatalogExprDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_EXPRTABLES", 8)
-	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
 	rng := rand.New(rand.NewPCG(uint64(seed), 36))

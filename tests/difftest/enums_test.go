@@ -75,14 +75,7 @@ func TestEnumDifferential(t *testing.T) {
 			rows = append(rows, fmt.Sprintf("(%d, %s, %s, %s, %s, %s)", i, pick(), pick(), pickArray(), pickArray(), pick()))
 		}
 		setup = append(setup, fmt.Sprintf("INSERT INTO t_%s VALUES %s", name, strings.Join(rows, ", ")))
-		for _, s := range setup {
-			if o := r.SQLGate.Run(ctx, s); o.Err != nil {
-				t.Fatalf("sqlgate: %s: %s", s, describeErr(o))
-			}
-			if o := r.Postgres.Run(ctx, s); o.Err != nil {
-				t.Fatalf("postgres: %s: %s", s, describeErr(o))
-			}
-		}
+		runOnBoth(t, ctx, r, setup...)
 		oids := typeOIDMap(t, ctx, r, name) // composite_test.go
 		bad := lit("no-such-" + strconv.Itoa(k))
 		l1, l2 := lit(all[rng.IntN(len(all))]), lit(all[rng.IntN(len(all))])

@@ -13,7 +13,7 @@ var fkActions = []string{"", "NO ACTION", "RESTRICT", "CASCADE", "SET NULL", "SE
 // TestForeignKeysDifferential declares random chains of foreign keys on
 // sqlgate and PostgreSQL 15 — a parent, a child referencing it, a
 // grandchild referencing the child (or itself), each with random ON
-// DELETE / ON UPDATE actions and MATCH — then runs random single-row
+// DELETE / ON UPDATE actions — then runs random single-row
 // INSERTs, UPDATEs (of keys and of referencing columns), DELETEs and
 // TRUNCATEs on all three, and compares every outcome (the same SQLSTATE
 // and message, or success) and the rows left. sqlgate refused the

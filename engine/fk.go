@@ -152,7 +152,10 @@ func (s *session) attachFKeys(ctx context.Context, pt *pendingTable, verb string
 // key's columns), with the rows that replaced them when an UPDATE moved
 // them (newRows, aligned; nil for a delete).
 type fkEvent struct {
-	table            fluss.TableInfo
+	table fluss.TableInfo
+	// fks are table's own foreign keys, a rows event's checks (the
+	// fkTable's, read once per catalog version)
+	fks              []fluss.ForeignKey
 	rows             arrow.RecordBatch
 	oldKeys, newRows arrow.RecordBatch
 }
@@ -195,7 +198,7 @@ func (f *fkTable) noteRows(info fluss.TableInfo, rec arrow.RecordBatch) {
 		return
 	}
 	rec.Retain()
-	f.s.fkq.events = append(f.s.fkq.events, fkEvent{table: info, rows: rec})
+	f.s.fkq.events = append(f.s.fkq.events, fkEvent{table: info, fks: f.own, rows: rec})
 }
 
 // Delete implements fluss.Table: the keys deleted from a referenced table
@@ -331,7 +334,7 @@ func (s *session) fkEndStatement(ctx context.Context) error {
 		}
 		e := s.fkq.events[i]
 		if e.rows != nil {
-			for _, fk := range fluss.MetaOf(e.table.Descriptor).ForeignKeys {
+			for _, fk := range e.fks {
 				e.rows.Retain()
 				checks = append(checks, fkCheck{table: e.table, fk: fk, rows: e.rows})
 			}

@@ -10,11 +10,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
-	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
@@ -950,24 +948,15 @@ func projectRows(rec arrow.RecordBatch, idx []int) (arrow.RecordBatch, error) {
 // fkDefaults evaluates the defaults of columns cols of info for n rows
 // (NULL for a column without one).
 func (s *session) fkDefaults(ctx context.Context, info fluss.TableInfo, cols []int, n int) ([]arrow.Array, error) {
-	bound, err := binder.ColumnDefaults(ctx, s.eng.tables, info)
+	fill, err := s.copyDefaults(ctx, info, nil) // coldefs.go: a COPY's omitted columns are filled alike
 	if err != nil {
 		return nil, err
 	}
-	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
-	empty := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, int64(n))
-	defer empty.Release()
 	out := make([]arrow.Array, len(cols))
 	for k, c := range cols {
-		if bound[c] == nil {
+		if fill == nil { // no column has a default
 			out[k] = array.MakeArrayOfNull(s.eng.mem, info.Descriptor.Schema.Columns[c].Type.ArrowType(), n)
-			continue
-		}
-		es, err := lower.LowerExprs([]binder.Expr{bound[c]})
-		if err != nil {
-			return nil, err
-		}
-		if out[k], err = es[0].Eval(ec, empty); err != nil {
+		} else if out[k], err = fill(c, int64(n)); err != nil {
 			return nil, err
 		}
 	}

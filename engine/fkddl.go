@@ -90,18 +90,27 @@ func (s *session) dropFKey(ctx context.Context, r fkRef) error {
 // fkDropChanges are the property changes that remove info's foreign key
 // named name (none when it has no such key).
 func fkDropChanges(info fluss.TableInfo, name string) []fluss.TableChange {
-	numbers := fluss.FKeyNumbers(info.Descriptor)
-	for k, fk := range fluss.MetaOf(info.Descriptor).ForeignKeys {
-		if fk.Name != name || k >= len(numbers) {
-			continue
-		}
-		var changes []fluss.TableChange
-		for _, key := range slices.Sorted(maps.Keys(fluss.FKeyProperties(numbers[k], fluss.ForeignKey{DeleteSetColumns: []int{}, Deferrable: true}))) {
-			changes = append(changes, fluss.TableChange{Kind: fluss.ChangeResetProperty, Key: key})
-		}
-		return changes
+	_, n, ok := fkNamed(info.Descriptor, name)
+	if !ok {
+		return nil
 	}
-	return nil
+	var changes []fluss.TableChange
+	for _, key := range slices.Sorted(maps.Keys(fluss.FKeyProperties(n, fluss.ForeignKey{DeleteSetColumns: []int{}, Deferrable: true}))) {
+		changes = append(changes, fluss.TableChange{Kind: fluss.ChangeResetProperty, Key: key})
+	}
+	return changes
+}
+
+// fkNamed is d's foreign key named name and the number its metadata keys
+// carry (fluss.FKeyNumbers, in MetaOf's order).
+func fkNamed(d fluss.TableDescriptor, name string) (fluss.ForeignKey, int, bool) {
+	numbers := fluss.FKeyNumbers(d)
+	for k, fk := range fluss.MetaOf(d).ForeignKeys {
+		if fk.Name == name && k < len(numbers) {
+			return fk, numbers[k], true
+		}
+	}
+	return fluss.ForeignKey{}, 0, false
 }
 
 // fkTruncate is TRUNCATE's rule for the tables referencing those it
@@ -170,11 +179,7 @@ func (s *session) fkAlter(ctx context.Context, c *checkActions, a sql.AlterActio
 		}
 		return changes, true, nil
 	case sql.AlterValidateConstraint:
-		numbers := fluss.FKeyNumbers(c.work.Descriptor)
-		for k, fk := range fluss.MetaOf(c.work.Descriptor).ForeignKeys {
-			if fk.Name != a.Constraint || k >= len(numbers) {
-				continue
-			}
+		if fk, n, ok := fkNamed(c.work.Descriptor, a.Constraint); ok {
 			if !fk.NotValid {
 				return nil, true, nil
 			}
@@ -182,8 +187,8 @@ func (s *session) fkAlter(ctx context.Context, c *checkActions, a sql.AlterActio
 				return nil, true, err
 			}
 			fk.NotValid = false
-			key := fluss.FKeyKeyPrefix(numbers[k]) + "flags"
-			if v, ok := fluss.FKeyProperties(numbers[k], fk)[key]; ok {
+			key := fluss.FKeyKeyPrefix(n) + "flags"
+			if v, ok := fluss.FKeyProperties(n, fk)[key]; ok {
 				return []fluss.TableChange{{Kind: fluss.ChangeSetProperty, Key: key, Value: v}}, true, nil
 			}
 			return []fluss.TableChange{{Kind: fluss.ChangeResetProperty, Key: key}}, true, nil
@@ -240,12 +245,8 @@ func (s *session) fkFollowRename(ctx context.Context, from, to fluss.TablePath) 
 		if err != nil {
 			return err
 		}
-		numbers := fluss.FKeyNumbers(info.Descriptor)
-		for k, fk := range fluss.MetaOf(info.Descriptor).ForeignKeys {
-			if fk.Name != r.fk.Name || k >= len(numbers) {
-				continue
-			}
-			p := fluss.FKeyKeyPrefix(numbers[k])
+		if _, n, ok := fkNamed(info.Descriptor, r.fk.Name); ok {
+			p := fluss.FKeyKeyPrefix(n)
 			s.eng.catalog.Add(1)
 			if _, err := alt.AlterTable(ctx, r.child, []fluss.TableChange{
 				{Kind: fluss.ChangeSetProperty, Key: p + "refdb", Value: to.Database},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -163,12 +164,13 @@ func withColumnMeta(r row, m fluss.ColumnMeta) row {
 
 // withInfoColumnMeta completes an information_schema.columns row of
 // column i of t: its default and generation expression as pg_get_expr
-// prints them (exprs.go).
-func (c *Catalog) withInfoColumnMeta(r row, t fluss.TableInfo, i int, m fluss.ColumnMeta, s *snapshot) row {
+// prints them (exprs.go) over the table's scope (made once per table, by
+// the first column that needs it).
+func (c *Catalog) withInfoColumnMeta(r row, t fluss.TableInfo, i int, m fluss.ColumnMeta, s *snapshot, scope func() deparse.Scope) row {
 	if m.Generated != "" {
-		r["is_generated"], r["generation_expression"] = "ALWAYS", defaultText(t, i, m.Generated, false)
+		r["is_generated"], r["generation_expression"] = "ALWAYS", defaultText(scope(), i, m.Generated, false)
 	} else if d, ok := columnDefault(m); ok {
-		r["column_default"] = defaultText(t, i, d, false)
+		r["column_default"] = defaultText(scope(), i, d, false)
 	}
 	if m.Identity == 0 {
 		return r

@@ -51,8 +51,10 @@ func parseAdbin(s string) (attnum int, text string, ok bool) {
 
 // tableScope is the scope a table's stored expressions are bound over:
 // its columns with the types they show.
-func tableScope(t fluss.TableInfo) deparse.Scope {
-	meta := fluss.MetaOf(t.Descriptor)
+func tableScope(t fluss.TableInfo) deparse.Scope { return scopeOf(t, fluss.MetaOf(t.Descriptor)) }
+
+// scopeOf is tableScope given t's metadata.
+func scopeOf(t fluss.TableInfo, meta fluss.TableMeta) deparse.Scope {
 	var sc deparse.Scope
 	for i, col := range t.Descriptor.Schema.Columns {
 		sc.Columns = append(sc.Columns, deparse.Column{Name: col.Name, Type: shownType(col.Type, meta.Column(i))})
@@ -61,9 +63,8 @@ func tableScope(t fluss.TableInfo) deparse.Scope {
 }
 
 // defaultText is pg_get_expr of column i's default (or generation
-// expression) text.
-func defaultText(t fluss.TableInfo, i int, text string, pretty bool) string {
-	sc := tableScope(t)
+// expression) text, over its table's scope sc.
+func defaultText(sc deparse.Scope, i int, text string, pretty bool) string {
 	if out, err := deparse.Default(text, sc, sc.Columns[i].Type, pretty); err == nil {
 		return out
 	}
@@ -100,7 +101,7 @@ func (c *Catalog) ExprDef(ctx context.Context, expr string, relid uint32, pretty
 		if attnum < 1 || attnum > len(t.Descriptor.Schema.Columns) {
 			return text, true, nil
 		}
-		return defaultText(t, attnum-1, text, pretty), true, nil
+		return defaultText(tableScope(t), attnum-1, text, pretty), true, nil
 	}
 	out, err := deparse.Expr(expr, tableScope(t), pretty)
 	if err != nil {

@@ -170,7 +170,6 @@ func fkInfoRows(s *snapshot, fn func(t fluss.TableInfo, fk fluss.ForeignKey, p f
 	}
 }
 
-
 // fkTableConstraintRows are table_constraints' rows of the foreign keys.
 func (c *Catalog) fkTableConstraintRows(s *snapshot) []row {
 	var rows []row

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
@@ -107,9 +108,17 @@ func (c *Catalog) infoColumnsRows(_ context.Context, s *snapshot) ([]row, error)
 	var rows []row
 	for _, t := range s.tables {
 		meta := fluss.MetaOf(t.Descriptor)
+		var sc *deparse.Scope
+		scope := func() deparse.Scope {
+			if sc == nil {
+				v := scopeOf(t, meta) // exprs.go
+				sc = &v
+			}
+			return *sc
+		}
 		for i, col := range t.Descriptor.Schema.Columns {
 			m := meta.Column(i)
-			rows = append(rows, c.withInfoDomain(c.withInfoColumnMeta(c.columnRow(t.Path.Database, t.Path.Table, i+1, col.Name, shownType(col.Type, m)), t, i, m, s), m)) // domains.go
+			rows = append(rows, c.withInfoDomain(c.withInfoColumnMeta(c.columnRow(t.Path.Database, t.Path.Table, i+1, col.Name, shownType(col.Type, m)), t, i, m, s, scope), m)) // domains.go
 		}
 	}
 	for i := range relationSpecs {

@@ -127,7 +127,7 @@ func pgFormat(f string, args []*string) (any, error) {
 			if v == nil {
 				return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "null values cannot be formatted as an SQL identifier")
 			}
-			s = quoteIdent(*v)
+			s = QuoteIdent(*v)
 		case 'L':
 			if v == nil {
 				s = "NULL"

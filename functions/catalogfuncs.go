@@ -218,7 +218,7 @@ func catalogFuncs() []*Func {
 		})},
 		{Name: "pg_size_pretty", Args: []types.T{tNumeric}, Ret: tText, Strict: true, specialize: sizePrettyNumericSpecialize},
 		{Name: "quote_ident", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
-			return quoteIdent(a[0].(string)), nil
+			return QuoteIdent(a[0].(string)), nil
 		})},
 		{Name: "quote_literal", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return quoteLiteral(a[0].(string)), nil
@@ -523,11 +523,11 @@ func regOutput(ctx context.Context, c CatalogInfo, v types.Variant, oid uint32) 
 		}
 	case types.RegNamespace:
 		if n, ok := c.NamespaceName(oid); ok {
-			return quoteIdent(n), nil
+			return QuoteIdent(n), nil
 		}
 	case types.RegRole:
 		if n, ok := c.RoleName(oid); ok {
-			return quoteIdent(n), nil
+			return QuoteIdent(n), nil
 		}
 	case types.RegProc, types.RegProcedure:
 		return regprocText(c, oid, v == types.RegProcedure), nil
@@ -638,10 +638,10 @@ func sizePretty(n int64) string {
 	return ""
 }
 
-// quoteIdent quotes s unless it is a lower-case identifier that needs no
-// quotes and no keyword (PostgreSQL quotes every keyword but the
-// unreserved ones).
-func quoteIdent(s string) string {
+// QuoteIdent is quote_ident: s quoted unless it is a lower-case
+// identifier that needs no quotes and no keyword (PostgreSQL quotes every
+// keyword but the unreserved ones). The deparser prints names with it.
+func QuoteIdent(s string) string {
 	safe := s != ""
 	for i, r := range s {
 		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && (r >= '0' && r <= '9')) {

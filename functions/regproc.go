@@ -179,11 +179,11 @@ func regprocText(c CatalogInfo, oid uint32, withArgs bool) string {
 		return strconv.FormatUint(uint64(oid), 10)
 	}
 	if !withArgs {
-		return quoteIdent(name)
+		return QuoteIdent(name)
 	}
 	ts := make([]string, len(args))
 	for i, t := range args {
 		ts[i] = c.FormatType(t, -1, false)
 	}
-	return quoteIdent(name) + "(" + strings.Join(ts, ",") + ")"
+	return QuoteIdent(name) + "(" + strings.Join(ts, ",") + ")"
 }

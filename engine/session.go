@@ -167,6 +167,14 @@ func (s *session) memoize(name, v string, ok bool) {
 	if name == "" {
 		return
 	}
+	for i := range s.memo {
+		// a name remembered under an older generation takes its new
+		// answer in its own slot: no second copy of the name, no stale one
+		if m := &s.memo[i]; m.name == name {
+			m.gen, m.v, m.ok = s.settingsGen, v, ok
+			return
+		}
+	}
 	s.memo[s.memoNext] = settingMemo{name: strings.Clone(name), gen: s.settingsGen, v: v, ok: ok}
 	s.memoNext = (s.memoNext + 1) % settingMemos
 }

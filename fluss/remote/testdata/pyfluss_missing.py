@@ -13,6 +13,7 @@ import json
 import sys
 
 import fluss
+import quick_exit
 
 
 async def main(bootstrap, db, log_name, pk_name):
@@ -49,4 +50,4 @@ async def main(bootstrap, db, log_name, pk_name):
 
 
 if __name__ == "__main__":
-    asyncio.run(main(*sys.argv[1:5]))
+    quick_exit.run(lambda: asyncio.run(main(*sys.argv[1:5])))

@@ -87,7 +87,11 @@ type commitLog struct {
 	broken bool
 	// replayed counts the records Open committed again.
 	replayed int
-	buf      []byte
+	// full counts the lone groups the log had no room left for (pebble
+	// commits them, synced, and the log starts again): the tests of its
+	// wrapping assert that it filled.
+	full int
+	buf  []byte
 	// syncData is the log's fdatasync, made once: a closure built per
 	// commit escaped to the heap through the Syncer.
 	syncData func() error
@@ -96,7 +100,14 @@ type commitLog struct {
 // takes says whether a group's batch can commit through the log.
 func (l *commitLog) takes(batch *pebble.Batch) bool {
 	n := int64(batch.Len() + commitLogHeader + 16) // the sequence key
-	return l.f != nil && !l.broken && n <= commitLogRecordMax && l.pos+n <= commitLogSpan
+	if l.f == nil || l.broken || n > commitLogRecordMax {
+		return false
+	}
+	if l.pos+n > commitLogSpan {
+		l.full++
+		return false
+	}
+	return true
 }
 
 // pebbleSynced says that pebble's write-ahead log is durable past every

@@ -19,12 +19,14 @@ import (
 
 // powerSyncer remembers what a power loss would leave of the files whose
 // writes are made durable by syncs: each bucket log's size at its last
-// fsync, and each pebble write-ahead log's bytes at its last sync.
+// fsync, and each pebble write-ahead log's and the commit log's bytes at
+// their last sync.
 type powerSyncer struct {
 	mu      sync.Mutex
 	buckets map[string]int64
 	wals    map[string][]byte
-	logged  int // syncs of the commit log
+	clog    []byte // commit.wal at its last sync (nil before one)
+	logged  int    // syncs of the commit log
 }
 
 func (p *powerSyncer) Sync(name string, kind SyncKind, sync func() error) error {
@@ -39,6 +41,9 @@ func (p *powerSyncer) Sync(name string, kind SyncKind, sync func() error) error 
 	switch {
 	case filepath.Base(name) == commitLogName:
 		p.logged++
+		if b, err := os.ReadFile(name); err == nil {
+			p.clog = b
+		}
 	case strings.HasPrefix(filepath.Base(name), "bucket-"):
 		if st, err := os.Stat(name); err == nil {
 			p.buckets[name] = st.Size()
@@ -53,9 +58,9 @@ func (p *powerSyncer) Sync(name string, kind SyncKind, sync func() error) error 
 
 // powerLoss copies the open store's directory at src to dst as a power
 // loss would leave it: pebble's buffered records are not in it (they were
-// never written), its write-ahead logs hold what their last sync made
-// durable and nothing written since, and each bucket log what its last
-// fsync did (nothing if it had none).
+// never written), its write-ahead logs and the commit log hold what their
+// last sync made durable and nothing written since, and each bucket log
+// what its last fsync did (nothing if it had none).
 func (p *powerSyncer) powerLoss(t *testing.T, src, dst string) {
 	t.Helper()
 	p.mu.Lock()
@@ -79,7 +84,9 @@ func (p *powerSyncer) powerLoss(t *testing.T, src, dst string) {
 		switch {
 		case strings.HasPrefix(d.Name(), "bucket-"):
 			b = b[:min(int64(len(b)), p.buckets[name])]
-		case isWAL(name) && d.Name() != commitLogName:
+		case d.Name() == commitLogName:
+			b = p.clog
+		case isWAL(name):
 			if synced, ok := p.wals[name]; ok {
 				b = synced
 			} else {
@@ -102,7 +109,8 @@ func (p *powerSyncer) powerLoss(t *testing.T, src, dst string) {
 // carried. With a short commit log it also starts again from its start
 // many times.
 func TestCommitLogAfterPowerLoss(t *testing.T) {
-	for _, span := range []int64{commitLogSpan, 3 << 10} {
+	defaultSpan := commitLogSpan
+	for _, span := range []int64{defaultSpan, 3 << 10} {
 		t.Run(fmt.Sprintf("span=%d", span), func(t *testing.T) {
 			defer func(old int64) { commitLogSpan = old }(commitLogSpan)
 			commitLogSpan = span
@@ -168,6 +176,10 @@ func TestCommitLogAfterPowerLoss(t *testing.T) {
 			if ps.logged < 80 {
 				t.Fatalf("%d commits synced the commit log, want most of the 120", ps.logged)
 			}
+			if span < defaultSpan && s.clog.full < 3 {
+				t.Fatalf("the commit log filled %d times with a span of %d bytes: the test does not wrap it", s.clog.full, span)
+			}
+			t.Logf("the commit log filled %d times", s.clog.full)
 			ps.powerLoss(t, dir, lost)
 
 			s2, err := Open(lost, Options{})

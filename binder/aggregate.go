@@ -129,6 +129,13 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 					return nil, err
 				}
 			}
+			if name == "string_agg" && len(call.Args) == 1 && call.Args[0].Type().Kind == types.Bytes && isUnknown(e.Type()) {
+				// string_agg(bytea, unknown) is string_agg(bytea, bytea), the
+				// one candidate that takes a bytea value
+				if e, err = b.coerceUnknown(a, e, types.BytesType); err != nil {
+					return nil, err
+				}
+			}
 			e = b.resolveUnknown(e, types.StringType)
 			if name == "string_agg" && e.Type().Kind == types.Name {
 				e = b.castTo(e, types.StringType) // name -> text, as PostgreSQL's implicit cast
@@ -161,6 +168,17 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 		call.OrderBy = keys
 	} else if distinct && orderShowsAggregates[name] {
 		call.OrderBy = b.distinctOrder(call.Args)
+	}
+	if name == "string_agg" {
+		// string_agg takes text: a bpchar value or separator casts to it
+		// implicitly, which drops its trailing blanks (rtrim). After the
+		// ORDER BY's binding, which PostgreSQL matches against the
+		// arguments as written (string_agg(DISTINCT c, ',' ORDER BY c)).
+		for i, a := range call.Args {
+			if a.Type().Kind == types.Char {
+				call.Args[i] = b.castTo(a, types.StringType)
+			}
+		}
 	}
 	var argTypes []types.T
 	for _, a := range call.Args {
@@ -281,7 +299,10 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		return types.T{Kind: types.Int64, NotNull: true}, nil
 	}
 	if name == "string_agg" {
-		if len(args) != 2 || !args[0].IsString() || !args[1].IsString() {
+		switch {
+		case len(args) == 2 && args[0].Kind == types.Bytes && args[1].Kind == types.Bytes:
+			return types.BytesType, nil // string_agg(bytea, bytea)
+		case len(args) != 2 || !args[0].IsString() || !args[1].IsString():
 			return noFunc()
 		}
 		return types.StringType, nil

@@ -140,6 +140,42 @@ func numericLiteral(text string) (Expr, error) {
 	return &Const{Value: v, T: types.NumericType}, nil
 }
 
+// negatedLiteral is an integer literal under prefix minus signs: under
+// an odd number c is its negation, typed as PostgreSQL's grammar types it: doNegate writes the
+// sign into the literal itself (through parentheses and again for each
+// further minus), and make_const types the signed text by its value, so
+// -2147483648 is an integer, -9223372036854775808 a bigint, and
+// -(-2147483648) the bigint 2147483648; under an even number c is nil
+// and lit is the literal to bind as written. ok is false for anything else
+// (a cast, a unary plus or a column between a minus and the literal: a
+// negation there keeps the operand's type).
+func negatedLiteral(n *pt.Unary) (lit *pt.Literal, c *Const, ok bool) {
+	odd := false
+	var x pt.Expr = n
+	for {
+		u, ok := x.(*pt.Unary)
+		if !ok || u.Op != pt.UMinus {
+			break
+		}
+		odd, x = !odd, u.X
+	}
+	lit, ok = x.(*pt.Literal)
+	if !ok || (lit.Kind != pt.LitInt && lit.Kind != pt.LitUint) || (lit.Kind == pt.LitInt && lit.Int < 0) {
+		return nil, nil, false
+	}
+	switch {
+	case !odd:
+		return lit, nil, true // the literal itself: the caller binds it
+	case lit.Kind == pt.LitInt && -lit.Int >= math.MinInt32:
+		return lit, &Const{Value: -lit.Int, T: types.Int32Type}, true
+	case lit.Kind == pt.LitInt:
+		return lit, &Const{Value: -lit.Int, T: types.Int64Type}, true
+	case lit.Uint == 1<<63:
+		return lit, &Const{Value: int64(math.MinInt64), T: types.Int64Type}, true
+	}
+	return nil, nil, false // -numeric: the fold below
+}
+
 func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
 	if n.Op == pt.UNot {
 		if e, ok, err := b.bindBangPrefix(s, n); ok { // operators.go
@@ -157,14 +193,18 @@ func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
 		if err := prefixMinusAmbiguity(x); err != nil { // operators.go
 			return nil, b.errAt(n, err)
 		}
-		// Fold -literal so that -2147483648 is an int4 and -9223372036854775808 an int8.
-		// (a typed datetime constant holds an int64 too: no - takes it)
+		if lit, c, ok := negatedLiteral(n); ok {
+			if c != nil {
+				return c, nil
+			}
+			return b.bindTree(s, lit) // an even number of minus signs
+		}
+		// Fold -constant where the type stays: the negation a run would
+		// compute. (a typed datetime constant holds an int64 too: no -
+		// takes it)
 		if c, ok := x.(*Const); ok && c.Value != nil && c.T.IsNumeric() {
 			switch v := c.Value.(type) {
 			case int64:
-				if c.T.Kind == types.Int64 && v == -math.MinInt32 {
-					return &Const{Value: int64(math.MinInt32), T: types.Int32Type}, nil
-				}
 				// Fold only when the result fits; otherwise the negation
 				// runs and reports 22003 as PostgreSQL does.
 				if lo, hi := types.IntRange(c.T.Kind); v != math.MinInt64 && -v >= lo && -v <= hi {
@@ -174,9 +214,6 @@ func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
 				return &Const{Value: -v, T: c.T}, nil
 			case *apd.Decimal:
 				if c.T.Kind == types.Decimal && c.T.Precision == 0 {
-					if v.Form == apd.Finite && v.Exponent == 0 && !v.Negative && v.Coeff.IsUint64() && v.Coeff.Uint64() == 1<<63 {
-						return &Const{Value: int64(math.MinInt64), T: types.Int64Type}, nil
-					}
 					return &Const{Value: numeric.Neg(v), T: c.T}, nil
 				}
 			}

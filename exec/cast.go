@@ -330,7 +330,13 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		}
 		switch to.Kind {
 		case types.Date, types.Timestamp, types.TimestampTZ:
-			return types.TimeToValue(tm, to)
+			out, err := types.TimeToValue(tm, to)
+			if err != nil && from.Kind == types.Date && to.Kind != types.Date {
+				// date2timestamp's own message, for a date past the
+				// timestamp range
+				return nil, types.DateOutOfRangeForTimestamp()
+			}
+			return out, err
 		case types.Time:
 			if from.Kind == types.Date {
 				break

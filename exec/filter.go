@@ -298,6 +298,10 @@ func gather(ctx context.Context, mem memory.Allocator, a arrow.Array, mask *arra
 		return gatherFixed(mem, a.DataType(), x.TimestampValues(), sel, validity, nulls), nil
 	case *array.Uint32:
 		return gatherFixed(mem, a.DataType(), x.Uint32Values(), sel, validity, nulls), nil
+	case *array.MonthDayNanoInterval:
+		// arrow-go's filter has no kernel for 16-byte values ("invalid
+		// values bit width"): an interval column under a WHERE failed
+		return gatherFixed(mem, a.DataType(), x.MonthDayNanoIntervalValues(), sel, validity, nulls), nil
 	case *array.Boolean:
 		buf := newOutputBuffer(mem, int(bitutil.BytesForBits(int64(n))))
 		out := buf.Bytes()
@@ -318,9 +322,30 @@ func gather(ctx context.Context, mem memory.Allocator, a arrow.Array, mask *arra
 	case *array.Map:
 		return gatherValues(mem, a, sel) // arrow-go's filter has no MAP kernel
 	}
+	if HoldsInterval(a.DataType()) {
+		return gatherValues(mem, a, sel) // an array of intervals: as a map
+	}
 	// nested and other layouts (lists, maps, structs, decimals): arrow-go's
 	// filter, as before the native backend existed
 	return compute.FilterArray(compute.WithAllocator(ctx, mem), a, mask, *compute.DefaultFilterOptions())
+}
+
+// HoldsInterval reports a nested type with intervals inside (an array of
+// intervals): arrow-go's filter and take have no kernel for their 16-byte
+// values ("invalid values byte width for take"), so such columns are
+// copied value by value.
+func HoldsInterval(dt arrow.DataType) bool {
+	switch t := dt.(type) {
+	case arrow.ListLikeType:
+		return t.Elem().ID() == arrow.INTERVAL_MONTH_DAY_NANO || HoldsInterval(t.Elem())
+	case *arrow.StructType:
+		for _, f := range t.Fields() {
+			if f.Type.ID() == arrow.INTERVAL_MONTH_DAY_NANO || HoldsInterval(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func gatherFixed[T arrow.FixedWidthType](mem memory.Allocator, dt arrow.DataType, src []T, sel []int32, validity *memory.Buffer, nulls int) arrow.Array {

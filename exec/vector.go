@@ -36,6 +36,8 @@ func sizeOf[T arrow.FixedWidthType](v T) uintptr {
 		return 2
 	case int32, uint32, float32:
 		return 4
+	case arrow.MonthDayNanoInterval:
+		return 16
 	}
 	return 8
 }

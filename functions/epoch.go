@@ -45,7 +45,8 @@ func epochToTimestamp(sec float64) (any, error) {
 	// PostgreSQL's range: 4714-11-24 BC to 294276-12-31 AD
 	const minSec, maxSec = -210866803200, 9224318016000
 	if sec < minSec || sec >= maxSec {
-		return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", strconv.FormatFloat(sec, 'g', -1, 64))
+		// the seconds as PostgreSQL's "%g" prints them: six digits
+		return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", strconv.FormatFloat(sec, 'g', 6, 64))
 	}
 	us := math.RoundToEven((sec - pgEpochOffset) * 1e6)
 	return int64(us) + pgEpochOffset*1_000_000, nil

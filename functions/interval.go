@@ -298,7 +298,16 @@ func datePlusTime(ctx context.Context, mem memory.Allocator, args []arrow.Array,
 			case math.MinInt32:
 				return int64(math.MinInt64), nil
 			}
-			return int64(d.Value(i))*types.USecsPerDay + int64(tm.Value(i)), nil
+			// date2timestamp first (its error past the range), then the
+			// time, which may take the sum past the end
+			us, err := types.DateMicros(int32(d.Value(i)))
+			if err != nil {
+				return nil, err
+			}
+			if us += int64(tm.Value(i)); us >= math.MaxInt64 {
+				return nil, sqlerr.TimestampOutOfRange()
+			}
+			return us, nil
 		}, nil
 	})(ctx, mem, args, n)
 }

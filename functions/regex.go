@@ -66,8 +66,12 @@ func parseFlags(s string, fn string, allowGlobal bool) (areFlags, error) {
 		switch c {
 		case 'g':
 			if !allowGlobal {
-				return f, sqlerr.New(sqlerr.InvalidParameterValue, "%s() does not support the \"global\" option", fn).
-					WithHint("Use the regexp_matches function instead.")
+				err := sqlerr.New(sqlerr.InvalidParameterValue, "%s() does not support the \"global\" option", fn)
+				if fn == "regexp_match" {
+					// the one of them PostgreSQL points elsewhere
+					err = err.WithHint("Use the regexp_matches function instead.")
+				}
+				return f, err
 			}
 			f.global = true
 		case 'i':

@@ -628,6 +628,23 @@ func TimestampOutOfRange(input string) error {
 	return sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range: %q", input)
 }
 
+// DateOutOfRangeForTimestamp is PostgreSQL's error for a date that has no
+// timestamp (date2timestamp: a date past the timestamp range).
+func DateOutOfRangeForTimestamp() error {
+	return sqlerr.New(sqlerr.DatetimeFieldOverflow, "date out of range for timestamp")
+}
+
+// DateMicros is date d (days since 1970) as a timestamp: microseconds
+// since 1970, or DateOutOfRangeForTimestamp where that leaves the
+// timestamp range.
+func DateMicros(d int32) (int64, error) {
+	us := int64(d) * USecsPerDay
+	if us/USecsPerDay != int64(d) || us < minTimestamp.UnixMicro() {
+		return 0, DateOutOfRangeForTimestamp()
+	}
+	return us, nil
+}
+
 // roundHalfUp rounds v to a multiple of div, halves away from zero.
 func roundHalfUp(v, div int64) int64 {
 	q, r := v/div, v%div

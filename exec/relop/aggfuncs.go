@@ -1235,8 +1235,10 @@ func (a *minMaxFloat) update(cols []arrow.Array, groups []uint32, rows []int32) 
 			a.vals[g], a.has[g] = v, true
 			return
 		}
+		// on a tie the later value wins, as float8larger/smaller return
+		// their second argument: of 0 and -0 the one met last prints
 		c := types.CompareFloat64(v, a.vals[g])
-		if (a.max && c > 0) || (!a.max && c < 0) {
+		if (a.max && c >= 0) || (!a.max && c <= 0) {
 			a.vals[g] = v
 		}
 	})
@@ -1304,14 +1306,27 @@ func (a *minMaxDecimal) finish(mem memory.Allocator, groups []uint32) (arrow.Arr
 	return b.NewArray(), nil
 }
 
-// minMaxBytes covers text (bytewise, C collation), bytea and binary(n).
+// minMaxBytes covers text (bytewise, C collation), bytea and binary(n),
+// and bpchar (blankPadded) as bpchar_larger/smaller compare it: without
+// trailing blanks, the value met first staying on a tie ('a ' and 'a'
+// are equal and print differently).
 type minMaxBytes struct {
-	arg  int
-	max  bool
-	dt   arrow.DataType
-	vals [][]byte
-	has  []bool
-	held int64
+	arg         int
+	max         bool
+	blankPadded bool
+	dt          arrow.DataType
+	vals        [][]byte
+	has         []bool
+	held        int64
+}
+
+// compare orders v against the group's value w as the aggregate's type
+// does.
+func (a *minMaxBytes) compare(v, w []byte) int {
+	if a.blankPadded {
+		return bytes.Compare(bytes.TrimRight(v, " "), bytes.TrimRight(w, " "))
+	}
+	return bytes.Compare(v, w)
 }
 
 func bytesGetter(a arrow.Array) func(int) []byte {
@@ -1344,7 +1359,7 @@ func (a *minMaxBytes) update(cols []arrow.Array, groups []uint32, rows []int32) 
 			a.held += int64(len(v))
 			return
 		}
-		c := bytes.Compare(v, a.vals[g])
+		c := a.compare(v, a.vals[g])
 		if (a.max && c > 0) || (!a.max && c < 0) {
 			a.held += int64(len(v) - len(a.vals[g]))
 			a.vals[g] = bytes.Clone(v)
@@ -1602,10 +1617,19 @@ type distinctAcc struct {
 	seen  map[string]struct{}
 	held  int64
 	sel   []int32
+	// sorted, for sum, avg and the variance family over floats, holds
+	// the values to feed in sorted order when the groups finish
+	// (distinctfloat.go)
+	sorted *sortedFloats
 }
 
-func (a *distinctAcc) resize(n int) { a.inner.resize(n) }
-func (a *distinctAcc) size() int64  { return a.inner.size() + a.held }
+func (a *distinctAcc) resize(n int) {
+	a.inner.resize(n)
+	if a.sorted != nil {
+		a.sorted.resize(n)
+	}
+}
+func (a *distinctAcc) size() int64 { return a.inner.size() + a.held }
 func (a *distinctAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
 	arr := cols[a.arg]
 	keys, _ := keyBuffers(arr.Len(), 13, nil)
@@ -1627,10 +1651,30 @@ func (a *distinctAcc) update(cols []arrow.Array, groups []uint32, rows []int32) 
 	if len(a.sel) == 0 {
 		return nil
 	}
+	if a.sorted != nil {
+		a.sorted.add(arr, groups, a.sel)
+		a.held += 8 * int64(len(a.sel))
+		return nil
+	}
 	return a.inner.update(cols, groups, a.sel)
 }
 func (a *distinctAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	if a.sorted != nil {
+		if err := a.sorted.feed(mem, a.inner, a.arg, groups); err != nil {
+			return nil, err
+		}
+	}
 	return a.inner.finish(mem, groups)
+}
+
+// orderedFloatAgg reports the aggregates whose result over floats depends
+// on the order of their input (rounding, and where an overflow is met).
+func orderedFloatAgg(fn string) bool {
+	switch fn {
+	case "sum", "avg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		return true
+	}
+	return false
 }
 
 // newAccumulator builds the accumulator of spec over an input schema, with
@@ -1700,7 +1744,7 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		case argType.ID() == arrow.INTERVAL_MONTH_DAY_NANO:
 			acc = &intervalAcc{arg: spec.Arg, kind: map[bool]intervalKind{false: intervalMin, true: intervalMax}[isMax]}
 		case argType.ID() == arrow.STRING || argType.ID() == arrow.BINARY || argType.ID() == arrow.FIXED_SIZE_BINARY || argType.ID() == arrow.LARGE_STRING:
-			acc = &minMaxBytes{arg: spec.Arg, max: isMax, dt: argType}
+			acc = &minMaxBytes{arg: spec.Arg, max: isMax, dt: argType, blankPadded: spec.Form == types.KeyBlankPadded}
 		default:
 			return unsupported()
 		}
@@ -1738,7 +1782,11 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", fn)
 	}
 	if spec.Distinct && spec.Arg >= 0 {
-		acc = &distinctAcc{inner: acc, arg: spec.Arg, form: spec.Form, seen: map[string]struct{}{}}
+		d := &distinctAcc{inner: acc, arg: spec.Arg, form: spec.Form, seen: map[string]struct{}{}}
+		if orderedFloatAgg(fn) && (argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64) {
+			d.sorted = &sortedFloats{is32: argType.ID() == arrow.FLOAT32}
+		}
+		acc = d
 	}
 	return acc, nil
 }

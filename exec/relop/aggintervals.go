@@ -19,8 +19,9 @@ const (
 
 // intervalAcc is min, max, sum and avg over intervals, as PostgreSQL's
 // interval_smaller/larger (ordered by span, 30-day months and 24-hour
-// days), interval_pl (field by field) and interval_avg (the sum divided by
-// the count with interval_div) compute them.
+// days; of equal ones the later), interval_pl (field by field) and
+// interval_avg (the sum divided by the count with interval_div) compute
+// them.
 type intervalAcc struct {
 	arg    int
 	kind   intervalKind
@@ -41,12 +42,14 @@ func (a *intervalAcc) update(cols []arrow.Array, groups []uint32, rows []int32) 
 		switch {
 		case a.counts[g] == 0:
 			a.vals[g] = v
+		// on a tie the later value wins, as interval_smaller/larger
+		// return their second argument ('1 mon' and '30 days' are equal)
 		case a.kind == intervalMin:
-			if types.CompareIntervals(v, a.vals[g]) < 0 {
+			if types.CompareIntervals(v, a.vals[g]) <= 0 {
 				a.vals[g] = v
 			}
 		case a.kind == intervalMax:
-			if types.CompareIntervals(v, a.vals[g]) > 0 {
+			if types.CompareIntervals(v, a.vals[g]) >= 0 {
 				a.vals[g] = v
 			}
 		default:

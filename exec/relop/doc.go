@@ -48,7 +48,9 @@
 // sum(double precision) adds a batch of finite values unchecked and tests
 // its sums for an overflow after it, in the same order, so bit for bit.
 // bit_and, bit_or and bit_xor fold integers (bitagg.go) and bit strings
-// (bitstringagg.go).
+// (bitstringagg.go). A DISTINCT sum, avg or variance over floats feeds its
+// values sorted when its groups finish, as PostgreSQL's sort-based
+// DISTINCT does (distinctfloat.go).
 // One integer key whose groups are in the dense array, with count and one
 // integer sum (or avg), is aggregated in one pass a row (fusedsum.go: key,
 // group, count and sum together) while the batch's bound allows. Without

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // rowRef names row r of source batch b; b == nullBatch stands for a row of
@@ -530,6 +531,9 @@ func gatherByTake(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, r
 		b.AppendNulls(len(refs))
 		return b.NewArray(), nil
 	}
+	if exec.HoldsInterval(dt) {
+		return gatherByValue(mem, dt, srcs, refs)
+	}
 	all, err := array.Concatenate(srcs, mem)
 	if err != nil {
 		return nil, err
@@ -583,4 +587,22 @@ func fixedWidthArray(dt arrow.DataType, n int, vbuf, buf *memory.Buffer, nulls i
 	}
 	defer data.Release()
 	return array.MakeFromData(data)
+}
+
+// gatherByValue is gather value by value, for the types arrow-go's take
+// has no kernel for (exec.HoldsInterval: arrays of intervals).
+func gatherByValue(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, refs []rowRef) (arrow.Array, error) {
+	b := array.NewBuilder(mem, dt)
+	defer b.Release()
+	b.Reserve(len(refs))
+	for _, r := range refs {
+		if r.b == nullBatch {
+			b.AppendNull()
+			continue
+		}
+		if err := types.AppendValue(b, types.ValueAt(srcs[r.b], int(r.r))); err != nil {
+			return nil, err
+		}
+	}
+	return b.NewArray(), nil
 }

@@ -35,6 +35,12 @@ func (a *pairStatsAcc) update(cols []arrow.Array, groups []uint32, rows []int32)
 		if err != nil || ys.IsNull(i) || xs.IsNull(i) {
 			return
 		}
+		if a.fn == "regr_count" {
+			// int8inc_float8_float8: a count alone, which no value can
+			// overflow (float8_regr_accum's sums can)
+			a.st[groups[i]][0]++
+			return
+		}
 		if e := regrAccum(&a.st[groups[i]], ys.Value(i), xs.Value(i)); e != nil {
 			err = e
 		}

@@ -4,7 +4,11 @@ package pgwire
 
 import (
 	"io"
+	"net"
+	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // rawSock reads and writes a plain socket with raw read(2) and write(2)
@@ -52,6 +56,7 @@ import (
 // struct. One reader and one writer at a time (the conn's rules).
 type rawSock struct {
 	rc syscall.RawConn
+	nc net.Conn // rc's connection: deadlines, closing
 
 	rbuf   []byte
 	rn     int
@@ -62,11 +67,43 @@ type rawSock struct {
 	wn      int
 	werr    syscall.Errno
 	writeFn func(uintptr) bool
+
+	// The blocking wait (blockwait_linux.go). fd is the socket's own
+	// descriptor while it is out of the netpoller (nc is closed then), -1
+	// while on it; only the executor changes it, under mu's write lock,
+	// and the other goroutines (the watcher, interrupt, abort, a COPY's
+	// reader) use the descriptor under its read lock, so that it is never
+	// closed under them (a reused descriptor number would be another
+	// connection's socket). Only the executor reads fd without mu.
+	mu sync.RWMutex
+	fd atomic.Int64
+	// rdl and wdl are the read and write deadlines (SetReadDeadline,
+	// SetWriteDeadline), kept for the blocking wait and carried from one
+	// mode to the other.
+	rdl, wdl time.Time
+	// interrupted: the connection's context ended (interrupt); sticky
+	// across mode changes.
+	interrupted atomic.Bool
+	// shared: a reader goroutine reads the socket (COPY FROM's data), so
+	// the socket must not change modes inside a read.
+	shared atomic.Bool
+	// closed: the connection ended (close); guarded by mu.
+	closed bool
+	// srv is the server whose connections' waits decide the mode; nil:
+	// always on the netpoller. last is the server's wait count after this
+	// connection's last wait, sole how many of its waits in a row nobody
+	// else's came between.
+	srv  *Server
+	last uint64
+	sole int
 }
 
-func newRawSock(rc syscall.RawConn) *rawSock {
-	s := &rawSock{rc: rc}
+// newRawSock returns the rawSock of nc, whose RawConn is rc; srv (may be
+// nil) is the server whose connections' activity allows the blocking wait.
+func newRawSock(nc net.Conn, rc syscall.RawConn, srv *Server) *rawSock {
+	s := &rawSock{rc: rc, nc: nc, srv: srv}
 	s.readFn, s.writeFn = s.readOnce, s.writeSome
+	s.fd.Store(-1)
 	return s
 }
 
@@ -75,6 +112,13 @@ func newRawSock(rc syscall.RawConn) *rawSock {
 func (s *rawSock) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	for s.fd.Load() >= 0 {
+		n, err, leave := s.readBlocking(p)
+		if !leave {
+			return n, err
+		}
+		s.leaveBlock() // another connection became busy while this one waited
 	}
 	s.rbuf, s.rn, s.rerr = p, 0, 0
 	err := s.rc.Read(s.readFn)
@@ -113,6 +157,9 @@ func (s *rawSock) readOnce(fd uintptr) bool {
 func (s *rawSock) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	if fd := s.fd.Load(); fd >= 0 {
+		return s.writeBlocking(int(fd), p)
 	}
 	s.wbuf, s.wn, s.werr = p, 0, 0
 	err := s.rc.Write(s.writeFn)

@@ -40,7 +40,7 @@ func tcpPair(t *testing.T) (client, server net.Conn) {
 // end of stream and a dead peer are errors.
 func TestRawSock(t *testing.T) {
 	client, server := tcpPair(t)
-	s := newRawSock(rawConnOf(server))
+	s := newRawSock(server, rawConnOf(server), nil)
 
 	// Larger than loopback's socket buffers: the write must wait.
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<18) // 4 MiB
@@ -96,7 +96,7 @@ func TestRawSock(t *testing.T) {
 // nothing (a query does one of each).
 func TestRawSockNoAllocs(t *testing.T) {
 	client, server := tcpPair(t)
-	s := newRawSock(rawConnOf(server))
+	s := newRawSock(server, rawConnOf(server), nil)
 	msg := []byte("ping")
 	buf := make([]byte, 4)
 	allocs := testing.AllocsPerRun(100, func() {

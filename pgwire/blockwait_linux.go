@@ -32,7 +32,8 @@ import (
 // server's one blocker token and moves its socket out of the netpoller. It
 // gives the token back, returning to the netpoller, at its first wait that
 // finds the counter moved by someone else, or, while it waits idle, within
-// one blockSlice of another connection's wait or arrival. Idle sessions
+// one blockSlice of another connection's wait or arrival, or after a
+// second of idleness (blockIdleSlices). Idle sessions
 // (a pool's spare connections, a monitoring session between its polls) do
 // not count, which is why the rule is activity rather than the number of
 // sessions: pgbench-like drivers, the bench harness among them, keep a
@@ -71,6 +72,13 @@ import (
 // connection became busy. A connection idle in the blocking wait wakes
 // 1/blockSlice times a second, a few µs each.
 const blockSlice = 5 * time.Millisecond
+
+// blockIdleSlices is how many empty blockSlices in a row (one second) an
+// idle connection waits blocked before it goes back to the netpoller,
+// where waiting costs nothing: an idle session does not wake the server
+// 1/blockSlice times a second for ever. It blocks again after
+// soleWaitsToBlock waits once it is busy.
+const blockIdleSlices = int(time.Second / blockSlice)
 
 // soleWaitsToBlock is how many waits in a row a connection must make with
 // no other connection's in between before it blocks: enough that a busy
@@ -203,12 +211,12 @@ func (s *rawSock) blocking() bool {
 
 // readBlocking is Read in the blocking wait: one read(2), repeated when
 // the bounded wait ends empty, until data, end of stream, an error, the
-// read deadline, or (leave) another connection's activity while the
-// executor waits alone on the socket.
+// read deadline, or (leave) another connection's activity or a second of
+// idleness while the executor waits alone on the socket.
 func (s *rawSock) readBlocking(p []byte) (n int, err error, leave bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for {
+	for empty := 0; ; {
 		fd := int(s.fd.Load())
 		if fd < 0 {
 			if s.closed {
@@ -228,7 +236,7 @@ func (s *rawSock) readBlocking(p []byte) (n int, err error, leave bool) {
 			if !s.rdl.IsZero() && !time.Now().Before(s.rdl) {
 				return 0, os.ErrDeadlineExceeded, false
 			}
-			if !s.shared.Load() && s.othersBusy() {
+			if empty++; !s.shared.Load() && (s.othersBusy() || empty >= blockIdleSlices) {
 				return 0, nil, true
 			}
 		default:

@@ -415,3 +415,57 @@ func TestRawSockBlockingMode(t *testing.T) {
 		t.Fatal("Read after close succeeded")
 	}
 }
+
+// TestBlockingWaitIdleReturns: a session idle in the blocking wait goes
+// back to the netpoller (blockIdleSlices), gives the token back, and
+// blocks again once it is busy.
+func TestBlockingWaitIdleReturns(t *testing.T) {
+	ts := startServer(t, nil)
+	a := dialRaw(t, ts.addr, "tester")
+	a.until("ReadyForQuery")
+	s := driveToBlocking(t, ts, a, "I")
+	waitFor(t, func() bool { return !s.blocking() && ts.srv.blocker.Load() == nil })
+	if got := a.query("SELECT series 1"); got != oneRow+"I" {
+		t.Fatalf("after the return: %s", got)
+	}
+	driveToBlocking(t, ts, a, "I")
+}
+
+// TestBlockingWaitUnixSocket: a session on a Unix-domain socket blocks,
+// answers, and is terminated as one on TCP.
+func TestBlockingWaitUnixSocket(t *testing.T) {
+	path := t.TempDir() + "/.s.PGSQL.5432"
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := newFakeBackend()
+	srv := NewServer(Config{Backend: backend})
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(context.Background(), ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		<-served
+	})
+	ts := &testServer{srv: srv, backend: backend}
+	nc, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = nc.Close() })
+	_ = nc.SetDeadline(time.Now().Add(10 * time.Second))
+	a := &rawConn{t: t, nc: nc, fe: pgproto3.NewFrontend(nc, nc)}
+	a.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber, Parameters: map[string]string{"user": "tester", "database": "db"}})
+	a.until("ReadyForQuery")
+	driveToBlocking(t, ts, a, "I")
+	if got := a.query("SELECT series 2"); got != "RowDescription 1|DataRow 1|DataRow 2|CommandComplete SELECT 2|ReadyForQuery I" {
+		t.Fatalf("blocked Unix session: %s", got)
+	}
+	connOf(t, ts, a).Terminate()
+	if got := strings.Join(a.until("ErrorResponse"), "|"); got != "ErrorResponse FATAL 57P01" {
+		t.Errorf("terminated: %s", got)
+	}
+	waitFor(t, func() bool { return srv.sessions.Load() == 0 && srv.blocker.Load() == nil })
+}

@@ -22,9 +22,11 @@ import (
 // a nanosleep per query, measured with strace) on top of the read and the
 // write themselves.
 //
-// A read that finds nothing parks the goroutine on the netpoller, and
-// nothing cheaper was found that keeps the socket there (twenty-seventh and
-// twenty-eighth sessions, bench/LEDGER.md):
+// A read that finds nothing parks the goroutine on the netpoller, except
+// in the blocking wait (blockwait_linux.go), where the only busy
+// connection's thread blocks in read(2) on the socket taken out of the
+// netpoller. Tried and dropped on the way (twenty-seventh and twenty-eighth
+// sessions, bench/LEDGER.md):
 //   - Retrying the non-blocking read for up to 10 or 50 µs before parking
 //     (holding the P): at one client W10's server CPU per transaction rose
 //     from about 100 to 140-165 µs and its rate fell by a quarter. pgx's
@@ -34,21 +36,20 @@ import (
 //   - Waiting in ppoll(2) inside the read callback: the socket stays in the
 //     runtime's edge-triggered epoll set, so each message also woke the
 //     thread parked in epoll_wait (7.8 context switches per transaction
-//     against 4.4).
+//     against 4.4): the blocking wait takes the socket out of that set.
+//   - Blocking every connection in read(2): it lost at 8 and 32 clients (a
+//     thread per waiting connection, a P to win back at each wake-up), so
+//     only one connection at a time may block, and only while the others
+//     are idle.
 //
-// What does cost more than PostgreSQL is the park itself: bench/cmd/waitbench
-// (one connection's ping-pong, the client busy 20 µs between round trips)
+// What the park costs more than PostgreSQL: bench/cmd/waitbench (one
+// connection's ping-pong, the client busy 20 µs between round trips)
 // measured 10.7 µs of server CPU per round trip through the netpoller and
 // 7.4 µs for a socket taken out of it with the thread blocking in read(2);
 // a C server with PostgreSQL's loop (recv, epoll_wait on EAGAIN), measured
 // beside it and not kept in the tree, took 5.8 µs (bench/LEDGER.md,
-// 2026-12-05 03:41). A
-// blocking read needs the socket out of the netpoller for the whole
-// connection: its own read deadlines (idle timeouts), shutdown and
-// terminate interruption, write waits and send timeouts, and the
-// netpoller again when more connections are active (a prototype lost at 8
-// and 32 clients: a thread per waiting connection, a P to win back at
-// each wake-up). Not built.
+// 2026-12-05 03:41); bench/cmd/wirewait measures the same on the bench
+// server itself (2026-12-05, twenty-ninth session).
 //
 // Under the race detector the calls go through package syscall instead
 // (rawsys_linux_race.go). The functions handed to RawConn are method values made once, so that a

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -80,6 +81,11 @@ const blockSlice = 5 * time.Millisecond
 // soleWaitsToBlock waits once it is busy.
 const blockIdleSlices = int(time.Second / blockSlice)
 
+// With GOMAXPROCS=1 the blocking wait is not used (settle): the runtime's
+// monitor takes the only P from the blocked thread at each wait, and
+// waitbench measured the blocking read dearer than the netpoller there
+// (10.4 against 9.7 µs per round trip, bench/LEDGER.md 2026-12-05 03:41).
+
 // soleWaitsToBlock is how many waits in a row a connection must make with
 // no other connection's in between before it blocks: enough that a busy
 // connection among several (8 clients whose others sit in a commit) rarely
@@ -107,7 +113,7 @@ func (s *rawSock) settle() {
 		s.sole = 0
 		return
 	}
-	if s.sole++; s.sole < soleWaitsToBlock || s.interrupted.Load() {
+	if s.sole++; s.sole < soleWaitsToBlock || s.interrupted.Load() || runtime.GOMAXPROCS(0) < 2 {
 		return
 	}
 	if !s.srv.blocker.CompareAndSwap(nil, s) {

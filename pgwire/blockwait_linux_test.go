@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,11 @@ const oneRow = "RowDescription 1|DataRow 1|CommandComplete SELECT 1|ReadyForQuer
 // few for the server's own count to settle); txStatus is the session's.
 func driveToBlocking(t *testing.T, ts *testServer, rc *rawConn, txStatus string) *rawSock {
 	t.Helper()
+	if runtime.GOMAXPROCS(0) < 2 {
+		// One P: the blocking wait is off (settle); these tests need it.
+		prev := runtime.GOMAXPROCS(2)
+		t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+	}
 	s := sockOf(t, ts, rc)
 	for i := 0; i < 4*soleWaitsToBlock && !s.blocking(); i++ {
 		if got := rc.query("SELECT series 1"); got != oneRow+txStatus {

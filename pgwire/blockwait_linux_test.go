@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -314,10 +315,19 @@ func TestBlockingWaitCopyAndLargeResults(t *testing.T) {
 		t.Error("COPY moved the session out of the blocking wait")
 	}
 
-	// About 9 MB of DataRows, read only after the server has filled the
-	// socket's buffers.
-	const n = 500000
-	a.send(&pgproto3.Query{String: "SELECT series 500000"})
+	// About 1.7 MB of DataRows through small socket buffers, read only
+	// after the server has filled them: its sends wait in poll(2) (seen
+	// with strace when written). A minute's deadline: the race detector
+	// is slow at this.
+	const n = 100000
+	if err := a.nc.(*net.TCPConn).SetReadBuffer(8 << 10); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.SetsockoptInt(int(s.fd.Load()), syscall.SOL_SOCKET, syscall.SO_SNDBUF, 8<<10); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.nc.SetDeadline(time.Now().Add(time.Minute))
+	a.send(&pgproto3.Query{String: "SELECT series 100000"})
 	time.Sleep(100 * time.Millisecond)
 	rows := 0
 	for {

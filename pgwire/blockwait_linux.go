@@ -76,9 +76,10 @@ import (
 // (the runtime's monitor ticks while a P sits in a system call; it takes
 // the P from the blocked thread when other goroutines need it, so the
 // garbage collector and the store's goroutines never wait for a client).
-// The server's CPU per transaction fell by about a tenth (about 95 -> 84
-// µs), enough to bring that figure from 0.74-0.97x PostgreSQL's to
-// 1.02-1.08x in the same runs.
+// The server's CPU per W10 transaction fell by about an eighth (medians of
+// seven runs 99 -> 86 µs), from 0.74-0.97x PostgreSQL's to 1.02-1.08x in
+// the same runs; bench/cmd/wirewait's empty Query, the cheapest round trip,
+// 0.5-1.9 µs less per round trip.
 
 // blockSlice bounds one blocking read: how late an idle timeout fires and
 // how long an idle blocked connection may hold its thread after another

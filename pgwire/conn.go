@@ -56,6 +56,9 @@ type conn struct {
 	// without the runtime's syscall bookkeeping (rawsock_linux.go).
 	src sockReader
 	raw *rawSock
+	// sock is raw from before the session is registered, for Shutdown's
+	// abortSocket (raw is set only once the session serves messages).
+	sock *rawSock
 	// bind is the last Bind message, decoded into reused slices.
 	bind bindMessage
 
@@ -191,6 +194,11 @@ func (s *Server) serveConn(nc net.Conn) {
 		return
 	}
 	defer s.releaseUser(params["user"])
+	if rc := rawConnOf(c.nc); rc != nil {
+		if c.sock = newRawSock(c.nc, rc, s); c.sock != nil {
+			defer c.sock.close()
+		}
+	}
 	s.register(c)
 	defer s.unregister(c)
 
@@ -232,17 +240,58 @@ func (s *Server) serveConn(nc net.Conn) {
 	if rc := rawConnOf(c.nc); rc != nil {
 		// The executor reads the socket itself; the watcher covers the
 		// time a statement runs; shutdown or a vanished client interrupts
-		// a read in progress through its deadline.
-		c.watch = newSockWatch(rc)
-		c.raw = newRawSock(rc)
+		// a read in progress (interruptRead).
+		c.watch = newSockWatch(rc, c.sock)
+		c.raw = c.sock
 		c.src.raw = c.raw
 		go c.watchLoop(c.watch)
-		stop := context.AfterFunc(c.ctx, func() { _ = c.nc.SetReadDeadline(time.Unix(1, 0)) })
+		stop := context.AfterFunc(c.ctx, c.interruptRead)
 		defer stop()
 	} else {
 		c.startReader(false)
 	}
 	c.run()
+}
+
+// interruptRead makes a wait for the next message (or a COPY's data) end
+// now: the connection's context ended. On the netpoller a past read
+// deadline; a thread blocked in read(2) is woken by shutdown(2) of the
+// socket's reading side (rawSock.interrupt).
+func (c *conn) interruptRead() {
+	if c.sock != nil {
+		c.sock.interrupt()
+		return
+	}
+	_ = c.nc.SetReadDeadline(time.Unix(1, 0))
+}
+
+// abortSocket is Shutdown's last resort for a connection that did not end
+// in time: the socket is cut (closed, or shut down both ways when a
+// thread may be blocked in it). Any goroutine.
+func (c *conn) abortSocket() {
+	if c.sock != nil {
+		c.sock.abort()
+		return
+	}
+	_ = c.nc.Close()
+}
+
+// setReadDeadline and setWriteDeadline set the socket's deadlines, through
+// raw when it serves the socket (its blocking mode keeps its own).
+func (c *conn) setReadDeadline(t time.Time) {
+	if c.raw != nil {
+		c.raw.SetReadDeadline(t)
+		return
+	}
+	_ = c.nc.SetReadDeadline(t)
+}
+
+func (c *conn) setWriteDeadline(t time.Time) {
+	if c.raw != nil {
+		c.raw.SetWriteDeadline(t)
+		return
+	}
+	_ = c.nc.SetWriteDeadline(t)
 }
 
 func (c *conn) newSession(info SessionInfo) (s Session, err error) {
@@ -451,6 +500,9 @@ type frameReader struct {
 func (c *conn) startReader(copyOnly bool) {
 	r := &frameReader{frames: make(chan frame, 4)}
 	c.rd, c.frames = r, r.frames
+	if c.raw != nil {
+		c.raw.shared.Store(true) // the reader reads the socket now
+	}
 	if copyOnly && c.spareBodies == nil {
 		c.spareBodies = make(chan []byte, spareBodies) // copy.go
 	}
@@ -582,6 +634,9 @@ func (c *conn) nextFrame(idle bool) (frame, bool) {
 			return f, ok
 		}
 		c.rd, c.frames = nil, nil
+		if c.raw != nil {
+			c.raw.shared.Store(false) // the executor's alone again
+		}
 	}
 	return c.readInline(idle)
 }
@@ -589,6 +644,11 @@ func (c *conn) nextFrame(idle bool) (frame, bool) {
 // receive takes the next frame from the reader goroutine; closed reports
 // that its channel closed.
 func (c *conn) receive(idle bool) (f frame, ok, closed bool) {
+	if c.raw == nil {
+		// A connection the blocking wait does not serve (TLS) counts as
+		// busy for the one that may use it (blockwait_linux.go).
+		c.srv.waits.Add(1)
+	}
 	var idleC <-chan time.Time
 	var idleErr *sqlerr.Error
 	if idle {
@@ -613,10 +673,15 @@ func (c *conn) receive(idle bool) (f frame, ok, closed bool) {
 // goroutine: no hand-off between goroutines, and no timer unless an idle
 // timeout is set (then as the socket's read deadline).
 func (c *conn) readInline(idle bool) (frame, bool) {
+	if c.raw != nil && c.br.Buffered() == 0 {
+		// A wait on the socket: counted, and the socket moved to or from
+		// the blocking wait (blockwait_linux.go).
+		c.raw.settle()
+	}
 	var idleErr *sqlerr.Error
 	if idle {
 		if d, e := c.idleLimit(); d > 0 {
-			_ = c.nc.SetReadDeadline(time.Now().Add(d))
+			c.setReadDeadline(time.Now().Add(d))
 			c.deadline, idleErr = true, e
 		}
 	}
@@ -628,7 +693,7 @@ func (c *conn) readInline(idle bool) (frame, bool) {
 	}
 	f, err := c.readFrame(true)
 	if c.deadline {
-		_ = c.nc.SetReadDeadline(time.Time{})
+		c.setReadDeadline(time.Time{})
 		c.deadline = false
 	}
 	if err != nil {

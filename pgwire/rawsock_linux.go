@@ -4,7 +4,11 @@ package pgwire
 
 import (
 	"io"
+	"net"
+	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // rawSock reads and writes a plain socket with raw read(2) and write(2)
@@ -18,9 +22,11 @@ import (
 // a nanosleep per query, measured with strace) on top of the read and the
 // write themselves.
 //
-// A read that finds nothing parks the goroutine on the netpoller, and
-// nothing cheaper was found that keeps the socket there (twenty-seventh and
-// twenty-eighth sessions, bench/LEDGER.md):
+// A read that finds nothing parks the goroutine on the netpoller, except
+// in the blocking wait (blockwait_linux.go), where the only busy
+// connection's thread blocks in read(2) on the socket taken out of the
+// netpoller. Tried and dropped on the way (twenty-seventh and twenty-eighth
+// sessions, bench/LEDGER.md):
 //   - Retrying the non-blocking read for up to 10 or 50 µs before parking
 //     (holding the P): at one client W10's server CPU per transaction rose
 //     from about 100 to 140-165 µs and its rate fell by a quarter. pgx's
@@ -30,21 +36,20 @@ import (
 //   - Waiting in ppoll(2) inside the read callback: the socket stays in the
 //     runtime's edge-triggered epoll set, so each message also woke the
 //     thread parked in epoll_wait (7.8 context switches per transaction
-//     against 4.4).
+//     against 4.4): the blocking wait takes the socket out of that set.
+//   - Blocking every connection in read(2): it lost at 8 and 32 clients (a
+//     thread per waiting connection, a P to win back at each wake-up), so
+//     only one connection at a time may block, and only while the others
+//     are idle.
 //
-// What does cost more than PostgreSQL is the park itself: bench/cmd/waitbench
-// (one connection's ping-pong, the client busy 20 µs between round trips)
+// What the park costs more than PostgreSQL: bench/cmd/waitbench (one
+// connection's ping-pong, the client busy 20 µs between round trips)
 // measured 10.7 µs of server CPU per round trip through the netpoller and
 // 7.4 µs for a socket taken out of it with the thread blocking in read(2);
 // a C server with PostgreSQL's loop (recv, epoll_wait on EAGAIN), measured
 // beside it and not kept in the tree, took 5.8 µs (bench/LEDGER.md,
-// 2026-12-05 03:41). A
-// blocking read needs the socket out of the netpoller for the whole
-// connection: its own read deadlines (idle timeouts), shutdown and
-// terminate interruption, write waits and send timeouts, and the
-// netpoller again when more connections are active (a prototype lost at 8
-// and 32 clients: a thread per waiting connection, a P to win back at
-// each wake-up). Not built.
+// 2026-12-05 03:41); bench/cmd/wirewait measures the same on the bench
+// server itself (2026-12-05, twenty-ninth session).
 //
 // Under the race detector the calls go through package syscall instead
 // (rawsys_linux_race.go). The functions handed to RawConn are method values made once, so that a
@@ -52,6 +57,7 @@ import (
 // struct. One reader and one writer at a time (the conn's rules).
 type rawSock struct {
 	rc syscall.RawConn
+	nc net.Conn // rc's connection: deadlines, closing
 
 	rbuf   []byte
 	rn     int
@@ -62,11 +68,43 @@ type rawSock struct {
 	wn      int
 	werr    syscall.Errno
 	writeFn func(uintptr) bool
+
+	// The blocking wait (blockwait_linux.go). fd is the socket's own
+	// descriptor while it is out of the netpoller (nc is closed then), -1
+	// while on it; only the executor changes it, under mu's write lock,
+	// and the other goroutines (the watcher, interrupt, abort, a COPY's
+	// reader) use the descriptor under its read lock, so that it is never
+	// closed under them (a reused descriptor number would be another
+	// connection's socket). Only the executor reads fd without mu.
+	mu sync.RWMutex
+	fd atomic.Int64
+	// rdl and wdl are the read and write deadlines (SetReadDeadline,
+	// SetWriteDeadline), kept for the blocking wait and carried from one
+	// mode to the other.
+	rdl, wdl time.Time
+	// interrupted: the connection's context ended (interrupt); sticky
+	// across mode changes.
+	interrupted atomic.Bool
+	// shared: a reader goroutine reads the socket (COPY FROM's data), so
+	// the socket must not change modes inside a read.
+	shared atomic.Bool
+	// closed: the connection ended (close); guarded by mu.
+	closed bool
+	// srv is the server whose connections' waits decide the mode; nil:
+	// always on the netpoller. last is the server's wait count after this
+	// connection's last wait, sole how many of its waits in a row nobody
+	// else's came between.
+	srv  *Server
+	last uint64
+	sole int
 }
 
-func newRawSock(rc syscall.RawConn) *rawSock {
-	s := &rawSock{rc: rc}
+// newRawSock returns the rawSock of nc, whose RawConn is rc; srv (may be
+// nil) is the server whose connections' activity allows the blocking wait.
+func newRawSock(nc net.Conn, rc syscall.RawConn, srv *Server) *rawSock {
+	s := &rawSock{rc: rc, nc: nc, srv: srv}
 	s.readFn, s.writeFn = s.readOnce, s.writeSome
+	s.fd.Store(-1)
 	return s
 }
 
@@ -75,6 +113,13 @@ func newRawSock(rc syscall.RawConn) *rawSock {
 func (s *rawSock) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	for s.fd.Load() >= 0 {
+		n, err, leave := s.readBlocking(p)
+		if !leave {
+			return n, err
+		}
+		s.leaveBlock() // another connection became busy while this one waited
 	}
 	s.rbuf, s.rn, s.rerr = p, 0, 0
 	err := s.rc.Read(s.readFn)
@@ -113,6 +158,9 @@ func (s *rawSock) readOnce(fd uintptr) bool {
 func (s *rawSock) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	if fd := s.fd.Load(); fd >= 0 {
+		return s.writeBlocking(int(fd), p)
 	}
 	s.wbuf, s.wn, s.werr = p, 0, 0
 	err := s.rc.Write(s.writeFn)

@@ -40,7 +40,7 @@ func tcpPair(t *testing.T) (client, server net.Conn) {
 // end of stream and a dead peer are errors.
 func TestRawSock(t *testing.T) {
 	client, server := tcpPair(t)
-	s := newRawSock(rawConnOf(server))
+	s := newRawSock(server, rawConnOf(server), nil)
 
 	// Larger than loopback's socket buffers: the write must wait.
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<18) // 4 MiB
@@ -93,10 +93,20 @@ func TestRawSock(t *testing.T) {
 }
 
 // TestRawSockNoAllocs: a read or a write of a ready socket allocates
-// nothing (a query does one of each).
+// nothing (a query does one of each), on the netpoller and in the blocking
+// wait (blockwait_linux.go).
 func TestRawSockNoAllocs(t *testing.T) {
-	client, server := tcpPair(t)
-	s := newRawSock(rawConnOf(server))
+	for _, blocking := range []bool{false, true} {
+		client, server := tcpPair(t)
+		s := newRawSock(server, rawConnOf(server), nil)
+		if blocking && !s.enterBlock() {
+			t.Fatal("enterBlock failed")
+		}
+		rawSockRoundTripAllocs(t, client, s)
+	}
+}
+
+func rawSockRoundTripAllocs(t *testing.T, client net.Conn, s *rawSock) {
 	msg := []byte("ping")
 	buf := make([]byte, 4)
 	allocs := testing.AllocsPerRun(100, func() {

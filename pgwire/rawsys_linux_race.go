@@ -2,7 +2,11 @@
 
 package pgwire
 
-import "syscall"
+import (
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
 
 // Under the race detector the socket goes through syscall.Read and
 // syscall.Write: they tell the detector that what a goroutine did before
@@ -18,6 +22,15 @@ func sysRead(fd uintptr, p []byte) (uintptr, syscall.Errno) {
 
 func sysWrite(fd uintptr, p []byte) (uintptr, syscall.Errno) {
 	n, err := syscall.Write(int(fd), p)
+	return uintptr(max(n, 0)), errnoOf(err)
+}
+
+// sysSend: a write of nothing through syscall.Write first, for the
+// detector's release that syscall.Write makes before every write (sendmsg
+// makes none); it sends nothing.
+func sysSend(fd uintptr, p []byte) (uintptr, syscall.Errno) {
+	_, _ = syscall.Write(int(fd), p[:0])
+	n, err := unix.SendmsgN(int(fd), p, nil, nil, unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL)
 	return uintptr(max(n, 0)), errnoOf(err)
 }
 

@@ -75,6 +75,12 @@ type Server struct {
 	nextPID  atomic.Uint32
 	sessions atomic.Int64 // connections past the MaxConnections check
 	wg       sync.WaitGroup
+
+	// waits counts the waits of every connection for its next message (and
+	// each new session), blocker is the one connection whose wait may block
+	// a thread in read(2): blockwait_linux.go.
+	waits   atomic.Uint64
+	blocker atomic.Pointer[rawSock]
 }
 
 // NewServer returns a server for cfg.
@@ -202,7 +208,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		s.mu.Lock()
 		for _, c := range s.conns {
-			_ = c.nc.Close()
+			c.abortSocket()
 		}
 		s.mu.Unlock()
 		// A statement that ignores its context may still hold its
@@ -224,6 +230,7 @@ func (s *Server) register(c *conn) {
 	}
 	_, _ = rand.Read(c.secret[:])
 	s.conns[c.pid] = c
+	s.waits.Add(1) // a new session ends another's sole run (blockwait_linux.go)
 }
 
 // admitUser counts a session of user against MaxConnectionsPerUser; it

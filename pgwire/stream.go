@@ -46,7 +46,7 @@ func (c *conn) beforeStreamWait(res Result) error {
 
 // armStreamWrite sets the deadline of the write flush is about to make.
 func (c *conn) armStreamWrite() {
-	_ = c.nc.SetWriteDeadline(time.Now().Add(c.streamSend))
+	c.setWriteDeadline(time.Now().Add(c.streamSend))
 }
 
 // endStream ends the bound once the result stops sending (the
@@ -63,6 +63,6 @@ func (c *conn) endStream() {
 		return
 	}
 	if c.writeErr == nil {
-		_ = c.nc.SetWriteDeadline(time.Time{})
+		c.setWriteDeadline(time.Time{})
 	}
 }

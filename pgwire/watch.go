@@ -27,6 +27,10 @@ const watchInterval = 100 * time.Millisecond
 // sockWatch is the state the executor shares with the watcher goroutine.
 type sockWatch struct {
 	rc syscall.RawConn
+	// sock, when set, is the socket's rawSock: the watcher peeks through it,
+	// since the descriptor under rc is closed while the socket is in the
+	// blocking wait (blockwait_linux.go).
+	sock *rawSock
 	// busy is the sequence number of the message being handled, 0 between
 	// messages. Only the executor writes it.
 	busy atomic.Uint64
@@ -59,8 +63,8 @@ func rawConnOf(nc net.Conn) syscall.RawConn {
 	return nil
 }
 
-func newSockWatch(rc syscall.RawConn) *sockWatch {
-	w := &sockWatch{rc: rc, kick: make(chan struct{}, 1)}
+func newSockWatch(rc syscall.RawConn, sock *rawSock) *sockWatch {
+	w := &sockWatch{rc: rc, sock: sock, kick: make(chan struct{}, 1)}
 	w.parked.Store(true) // the watcher starts parked
 	return w
 }
@@ -112,7 +116,7 @@ func (c *conn) watchLoop(w *sockWatch) {
 				w.parked.Store(false)
 				continue
 			}
-			if b == last && peerGone(w.rc) {
+			if b == last && w.peerGone() {
 				c.logger.Debug("pgwire: client gone while a statement ran")
 				c.cancel()
 				return
@@ -122,19 +126,30 @@ func (c *conn) watchLoop(w *sockWatch) {
 	}
 }
 
+// peerGone peeks at the connection's socket wherever it is now.
+func (w *sockWatch) peerGone() bool {
+	if w.sock != nil {
+		return w.sock.peerGone()
+	}
+	return peerGone(w.rc)
+}
+
 // peerGone peeks at the socket: true on end of stream or a socket error,
 // false when data is pending or none has arrived yet.
 func peerGone(rc syscall.RawConn) bool {
 	gone := false
-	err := rc.Control(func(fd uintptr) {
-		n, err := peek(fd)
-		switch {
-		case err == nil:
-			gone = n == 0
-		case errors.Is(err, syscall.EAGAIN), errors.Is(err, syscall.EWOULDBLOCK), errors.Is(err, syscall.EINTR):
-		default:
-			gone = true
-		}
-	})
+	err := rc.Control(func(fd uintptr) { gone = peekGone(fd) })
 	return gone || err != nil
+}
+
+// peekGone is peerGone's peek at the descriptor fd.
+func peekGone(fd uintptr) bool {
+	n, err := peek(fd)
+	switch {
+	case err == nil:
+		return n == 0
+	case errors.Is(err, syscall.EAGAIN), errors.Is(err, syscall.EWOULDBLOCK), errors.Is(err, syscall.EINTR):
+		return false
+	}
+	return true
 }

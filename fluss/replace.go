@@ -29,3 +29,9 @@ type StagedReplacement interface {
 	// Discard removes the staged table; after Replace it does nothing.
 	Discard(ctx context.Context) error
 }
+
+// RewrittenFromProperty names, on a table ALTER TABLE rewrote, the id of
+// the table it replaced: a transaction that wrote the old table fails its
+// COMMIT with 40001 (engine/txnstore) rather than the 55000 of a table
+// dropped and created again.
+const RewrittenFromProperty = ReservedPropertyPrefix + "rewritten_from"

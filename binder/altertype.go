@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
-	"github.com/sqlgate/sqlgate/sqlerr"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 

@@ -133,6 +133,12 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 	s.eng.ddl.Lock()
 	defer s.eng.ddl.Unlock()
 	s.eng.catalog.Add(1)
+	// the table as the DDL lock leaves it (another statement's change
+	// came first)
+	info, err := s.eng.store.GetTable(ctx, info.Path)
+	if err != nil {
+		return nil, err
+	}
 	p := s.newRewritePlan(info)
 	for _, a := range inPasses(d.Actions) {
 		if err := p.apply(ctx, a); err != nil {

@@ -97,9 +97,9 @@ func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table)
 	missing := fluss.MissingOf(p.old.Descriptor)
 	full := p.old.ArrowSchema()
 	table := p.old.Path.Table
-	_, err = s.anyBatch(ctx, p.old.Path, nil, func(b arrow.RecordBatch) (bool, error) { // domains.go
+	err = s.eachBatch(ctx, p.old.Path, copyBatchRows, func(b arrow.RecordBatch) (bool, error) {
 		if int(b.NumCols()) < len(p.old.Descriptor.Schema.Columns) {
-			b.Retain() // (WidenRecord takes a reference; anyBatch releases its own)
+			b.Retain() // (WidenRecord takes a reference; eachBatch releases its own)
 			wide, err := missing.WidenRecord(b, full)
 			if err != nil {
 				return false, err
@@ -154,6 +154,37 @@ func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table)
 	committed = true
 	_, err = w.Commit(ctx)
 	return err
+}
+
+// copyBatchRows is the rows of the copy's batches: a bulk upsert encodes
+// a part that large on two cores (fluss/embedded's bulkencode.go), and
+// the store's default batch (8192 rows) made the copy of a primary-key
+// table take twice COPY's time.
+const copyBatchRows = 1 << 16
+
+// eachBatch scans path's committed rows in batches of up to rows rows
+// and calls f with each (f does not keep it) until f says stop.
+func (s *session) eachBatch(ctx context.Context, path fluss.TablePath, rows int, f func(arrow.RecordBatch) (bool, error)) error {
+	t, err := s.eng.store.Table(ctx, path)
+	if err != nil {
+		return err
+	}
+	r, err := t.Scan(ctx, fluss.ScanOptions{BatchRows: rows})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		b, err := r.Next(ctx)
+		if err != nil || b == nil {
+			return err
+		}
+		stop, err := f(b)
+		b.Release()
+		if err != nil || stop {
+			return err
+		}
+	}
 }
 
 // beginBulk starts the one write that fills a staged table: a bulk

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -408,8 +409,11 @@ func (p *rewritePlan) dropColumn(ctx context.Context, a sql.AlterAction) error {
 }
 
 // renameColumn is RENAME COLUMN c TO n. The expressions sqlgate keeps as
-// text (CHECKs, defaults, generated columns, views) name columns: one that
-// names c is refused (0A000) rather than left naming a column that is gone.
+// text name columns: the table's CHECKs and generated columns have c's
+// name rewritten; a view that names c refuses the rename (0A000: a view's
+// query may name other relations' columns alike, which a rewrite of its
+// text could not tell apart) rather than be left naming a column that is
+// gone.
 func (p *rewritePlan) renameColumn(ctx context.Context, a sql.AlterAction) error {
 	table := p.old.Path.Table
 	i := p.find(a.Column)
@@ -423,18 +427,35 @@ func (p *rewritePlan) renameColumn(ctx context.Context, a sql.AlterAction) error
 		return nil
 	}
 	refuse := func(what string) error {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "cannot rename column \"%s\" of relation \"%s\": %s names it, and sqlgate keeps that expression as text it does not rewrite", a.Column, table, what).
+		return sqlerr.New(sqlerr.FeatureNotSupported, "cannot rename column \"%s\" of relation \"%s\": %s names it, and sqlgate keeps that expression as text it cannot rewrite", a.Column, table, what).
 			WithHint("Drop it, rename the column, then create it again naming the new name.")
 	}
-	for _, ch := range p.checks {
-		if slices.Contains(p.reads(ctx, ch.Expr), a.Column) {
+	// The table's own expressions (a CHECK's, a generated column's) read
+	// its columns alone: the name is rewritten in their text
+	// (sql.RenameColumnInExpr), and the text bound again over the new
+	// columns before anything changes (descriptor).
+	renameIn := func(text string) (string, bool) {
+		if !slices.Contains(p.reads(ctx, text), a.Column) {
+			return text, true
+		}
+		return sql.RenameColumnInExpr(text, a.Column, functions.QuoteIdent(a.NewName))
+	}
+	for k, ch := range p.checks {
+		text, ok := renameIn(ch.Expr)
+		if !ok {
 			return refuse(fmt.Sprintf("check constraint \"%s\"", ch.Name))
 		}
+		p.checks[k].Expr = text
 	}
-	for _, o := range p.cols {
-		if o.meta.Generated != "" && slices.Contains(p.reads(ctx, o.meta.Generated), a.Column) {
+	for k, o := range p.cols {
+		if o.meta.Generated == "" {
+			continue
+		}
+		text, ok := renameIn(o.meta.Generated)
+		if !ok {
 			return refuse(fmt.Sprintf("generated column \"%s\"", o.col.Name))
 		}
+		p.cols[k].meta.Generated = text
 	}
 	if v, ok := p.viewReading(a.Column); ok {
 		return refuse(fmt.Sprintf("view \"%s\"", v.Path.Table))
@@ -550,6 +571,21 @@ func (p *rewritePlan) descriptor(ctx context.Context) (fluss.TableDescriptor, er
 	d.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(p.old.TableID, 10)
 	d.CustomProperties[fluss.RewrittenFromProperty] = strconv.FormatInt(p.old.TableID, 10)
 	work := fluss.TableInfo{Path: p.old.Path, Descriptor: d}
+	// the table's expressions bind over the new columns (a renamed
+	// column's name was rewritten in them)
+	for _, c := range p.cols {
+		if c.meta.Generated == "" {
+			continue
+		}
+		if _, ok := binder.ColumnReadsOf(ctx, p.s.eng.tables, work, c.meta.Generated); !ok {
+			return d, sqlerr.New(sqlerr.FeatureNotSupported, "cannot change table \"%s\": the expression of generated column \"%s\" would no longer bind", p.old.Path.Table, c.col.Name)
+		}
+	}
+	for _, ch := range p.checks {
+		if _, ok := binder.ColumnReadsOf(ctx, p.s.eng.tables, work, ch.Expr); !ok {
+			return d, sqlerr.New(sqlerr.FeatureNotSupported, "cannot change table \"%s\": check constraint \"%s\" would no longer bind", p.old.Path.Table, ch.Name)
+		}
+	}
 	for i, c := range p.cols {
 		if c.defaultText == "" {
 			continue

@@ -1,5 +1,7 @@
 package sql
 
+import "strings"
+
 // ALTER TABLE's actions that the engine carries out by rewriting the table
 // (engine/rewrite.go): a column's new type, a dropped column, a renamed
 // column.
@@ -81,4 +83,40 @@ func (p *ddlParser) renameColumn() (AlterAction, error) {
 		return a, err
 	}
 	return a, nil
+}
+
+// RenameColumnInExpr rewrites a stored expression of one table (a CHECK
+// constraint's, a generated column's: they read the table's own columns
+// only, no subquery) after its column from was renamed: every
+// identifier naming from where a column reference stands (not a
+// function's name before "(", a type's after "::" or CAST's AS, a typed
+// literal's before a string) becomes to, which the caller quotes as
+// needed. ok is false when the text does not lex, or names no such column.
+func RenameColumnInExpr(text, from, to string) (string, bool) {
+	toks, err := lexInto(text, nil)
+	if err != nil {
+		return text, false
+	}
+	var b strings.Builder
+	last, found := 0, false
+	for k, t := range toks {
+		name, ok := identName(text, t)
+		if !ok || name != from {
+			continue
+		}
+		if k+1 < len(toks) && (toks[k+1].isPunct(text, "(") || toks[k+1].kind == tkString) {
+			continue // a function call, a typed literal
+		}
+		if k > 0 && (toks[k-1].isPunct(text, "::") || toks[k-1].is(text, "AS")) {
+			continue // a type name
+		}
+		b.WriteString(text[last:t.start])
+		b.WriteString(to)
+		last, found = t.end, true
+	}
+	if !found {
+		return text, false
+	}
+	b.WriteString(text[last:])
+	return b.String(), true
 }

@@ -85,3 +85,20 @@ func TestParseRewriteActions(t *testing.T) {
 		}
 	}
 }
+
+func TestRenameColumnInExpr(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"c > 0", "d > 0"},
+		{`"c" > 0 AND t.c < 9`, "d > 0 AND t.d < 9"},
+		{"c(c) + c::c + CAST(c AS c)", "c(d) + d::c + CAST(d AS c)"},
+		{"C > c2", "d > c2"},
+	} {
+		got, ok := RenameColumnInExpr(c.in, "c", "d")
+		if !ok || got != c.want {
+			t.Errorf("%s: %q %v, want %q", c.in, got, ok, c.want)
+		}
+	}
+	if _, ok := RenameColumnInExpr("a > 0", "c", "d"); ok {
+		t.Error("a text without c renamed")
+	}
+}

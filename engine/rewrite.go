@@ -280,14 +280,14 @@ func (p *rewritePlan) columnType(ctx context.Context, a sql.AlterAction) error {
 				WithDetail("Column \"%s\" is used by generated column \"%s\".", a.Column, o.col.Name)
 		}
 	}
-	if v, ok := p.viewReading(c.col.Name); ok {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "cannot alter type of a column used by a view or rule").
-			WithDetail("rule _RETURN on view %s depends on column \"%s\"", v.Path.Table, a.Column)
-	}
 	old := c.col.Type
 	conv, err := binder.ColumnConversion(ctx, s.eng.tables, p.old, c.src, a.Default, t)
 	if err != nil {
 		return err
+	}
+	if v, ok := p.viewReading(c.col.Name); ok { // (after the conversion's errors, as PostgreSQL)
+		return sqlerr.New(sqlerr.FeatureNotSupported, "cannot alter type of a column used by a view or rule").
+			WithDetail("rule _RETURN on view %s depends on column \"%s\"", v.Path.Table, a.Column)
 	}
 	t.NotNull = old.NotNull
 	c.col.Type = t
@@ -571,21 +571,6 @@ func (p *rewritePlan) descriptor(ctx context.Context) (fluss.TableDescriptor, er
 	d.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(p.old.TableID, 10)
 	d.CustomProperties[fluss.RewrittenFromProperty] = strconv.FormatInt(p.old.TableID, 10)
 	work := fluss.TableInfo{Path: p.old.Path, Descriptor: d}
-	// the table's expressions bind over the new columns (a renamed
-	// column's name was rewritten in them)
-	for _, c := range p.cols {
-		if c.meta.Generated == "" {
-			continue
-		}
-		if _, ok := binder.ColumnReadsOf(ctx, p.s.eng.tables, work, c.meta.Generated); !ok {
-			return d, sqlerr.New(sqlerr.FeatureNotSupported, "cannot change table \"%s\": the expression of generated column \"%s\" would no longer bind", p.old.Path.Table, c.col.Name)
-		}
-	}
-	for _, ch := range p.checks {
-		if _, ok := binder.ColumnReadsOf(ctx, p.s.eng.tables, work, ch.Expr); !ok {
-			return d, sqlerr.New(sqlerr.FeatureNotSupported, "cannot change table \"%s\": check constraint \"%s\" would no longer bind", p.old.Path.Table, ch.Name)
-		}
-	}
 	for i, c := range p.cols {
 		if c.defaultText == "" {
 			continue
@@ -602,6 +587,21 @@ func (p *rewritePlan) descriptor(ctx context.Context) (fluss.TableDescriptor, er
 			delete(d.CustomProperties, key)
 		} else {
 			d.CustomProperties[key] = display
+		}
+	}
+	// the table's expressions bind over the new columns (a renamed
+	// column's name was rewritten in them)
+	for _, c := range p.cols {
+		if c.meta.Generated == "" {
+			continue
+		}
+		if _, ok := binder.ColumnReadsOf(ctx, p.s.eng.tables, work, c.meta.Generated); !ok {
+			return d, sqlerr.New(sqlerr.FeatureNotSupported, "cannot change table \"%s\": the expression of generated column \"%s\" would no longer bind", p.old.Path.Table, c.col.Name)
+		}
+	}
+	for _, ch := range p.checks { // PostgreSQL's error of a CHECK over a retyped column (42883, ...)
+		if _, err := binder.BindCheck(ctx, p.s.eng.tables, work, ch); err != nil {
+			return d, err
 		}
 	}
 	return d, nil

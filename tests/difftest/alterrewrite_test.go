@@ -24,7 +24,8 @@ var rewriteTypes = map[string][]string{
 // ALTER COLUMN TYPE [USING], DROP COLUMN [IF EXISTS] [CASCADE], RENAME
 // COLUMN, DROP / SET NOT NULL (of NOT NULLs declared in CREATE TABLE too),
 // INSERT, UPDATE and DELETE over random tables (primary-key and log
-// tables, a CHECK on one column, NOT NULL columns) on sqlgate and
+// tables, a CHECK on one column, NOT NULL columns, a view over one
+// column) on sqlgate and
 // PostgreSQL 15, and compares each statement's outcome (SQLSTATE and
 // message; for ALTER COLUMN TYPE the SQLSTATE alone, since which stored
 // row fails a conversion first depends on the row order), the rows after
@@ -76,6 +77,13 @@ func TestAlterRewriteDifferential(t *testing.T) {
 			defs = append(defs, d)
 		}
 		runOnBoth(t, ctx, r, fmt.Sprintf("CREATE TABLE %s (%s)", tbl, strings.Join(defs, ", ")))
+		// every other table has a view that reads b: b's drop needs
+		// CASCADE, its type cannot change
+		view := ""
+		if k%2 == 0 {
+			view = tbl + "_v"
+			runOnBoth(t, ctx, r, fmt.Sprintf("CREATE VIEW %s AS SELECT id, b FROM %s", view, tbl))
+		}
 		id := 0
 		value := func(c col) string {
 			if rng.IntN(5) == 0 {
@@ -106,6 +114,13 @@ func TestAlterRewriteDifferential(t *testing.T) {
 			altered := true
 			switch rng.IntN(12) {
 			case 0, 1, 2: // ALTER COLUMN TYPE
+				if c.name == "n" && c.typ != "int" {
+					// PostgreSQL keeps a CHECK bound, so a retyped column's
+					// CHECK reads (n)::numeric > ... from then on, which
+					// binds over a second new type where sqlgate's text
+					// n > -100 may not: a known gap, left out
+					continue
+				}
 				to := pick(typeNames)
 				q := fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s TYPE %s", tbl, c.name, to)
 				switch rng.IntN(4) {
@@ -138,8 +153,8 @@ func TestAlterRewriteDifferential(t *testing.T) {
 				if rng.IntN(5) == 0 {
 					to = cols[rng.IntN(len(cols))].name // 42701 (or itself)
 				}
-				if c.name == "n" && to != c.name {
-					to = "n" // the CHECK names n: sqlgate refuses its rename (0A000)
+				if c.name == "b" && view != "" {
+					to = "b" // a view names b: sqlgate refuses its rename (0A000), where PostgreSQL's view follows it
 				}
 				if step(fmt.Sprintf("ALTER TABLE %s RENAME COLUMN %s TO %s", tbl, c.name, to), tallyRule{}) {
 					cols[ci].name = to
@@ -176,7 +191,11 @@ func TestAlterRewriteDifferential(t *testing.T) {
 		// its column's new type, (n)::numeric > ..., where sqlgate keeps
 		// its text as written)
 		step("SELECT conname, contype FROM pg_constraint WHERE conrelid = '"+tbl+"'::regclass ORDER BY conname", tallyRule{ordered: true})
-		runOnBoth(t, ctx, r, "DROP TABLE "+tbl)
+		if view != "" {
+			step("SELECT * FROM "+view+" ORDER BY id", tallyRule{ordered: true})
+			step("SELECT count(*) FROM information_schema.views WHERE table_name = '"+view+"'", tallyRule{})
+		}
+		runOnBoth(t, ctx, r, "DROP TABLE "+tbl+" CASCADE")
 	}
 	t.Logf("%v", stats)
 	if stats["same"] < 100 || stats["refused alike"] < 5 {

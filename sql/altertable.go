@@ -7,7 +7,9 @@ import "github.com/sqlgate/sqlgate/sqlerr"
 // change through AlterTable's config changes): ADD COLUMN (with DEFAULT and
 // NOT NULL), SET / RESET (properties) and ALTER COLUMN SET / DROP DEFAULT
 // and SET / DROP NOT NULL (sqlgate's metadata, kept in the table's custom
-// properties) are parsed into actions, every other action into an
+// properties) are parsed into actions, and so are ALTER COLUMN TYPE, DROP
+// COLUMN and RENAME COLUMN (altercolumn.go), which the engine carries out
+// by rewriting the table; every other action into an
 // AlterUnsupported action naming the Fluss limit and what to do instead,
 // which the engine reports once it knows the table exists (42P01 first, as
 // PostgreSQL does).

@@ -17,7 +17,8 @@
 // (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE
 // TABLE [AS] and DROP TABLE | VIEW, coldefs.go CREATE TABLE's DEFAULT,
 // identity, SERIAL and CHECK (addcolumn.go ALTER TABLE ... ADD COLUMN's
-// DEFAULT and its volatility), fkeys.go FOREIGN KEY constraints (CREATE
+// DEFAULT and its volatility; altertype.go ALTER COLUMN ... TYPE's
+// conversion, USING or the assignment cast, over the stored rows), fkeys.go FOREIGN KEY constraints (CREATE
 // TABLE's and ALTER TABLE ... ADD's, resolved against the referenced
 // primary key and named as PostgreSQL names them), generated.go stored generated columns
 // (GENERATED ALWAYS AS (expr) STORED: CREATE TABLE's checks, and the one

@@ -33,6 +33,9 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	if err := s.blockDDL("ALTER TABLE", pathIn([]fluss.TablePath{info.Path})); err != nil {
 		return nil, err
 	}
+	if needsRewrite(info, d.Actions) { // rewrite.go
+		return s.alterByRewrite(ctx, info, d)
+	}
 	var changes []fluss.TableChange
 	var notices []*sqlerr.Error
 	var partitions []sql.AlterAction      // ADD / DROP PARTITION (partitions.go)
@@ -229,8 +232,10 @@ func inPasses(actions []sql.AlterAction) []sql.AlterAction {
 		switch a.Kind {
 		case sql.AlterUnsupported:
 			return -1
-		case sql.AlterDropDefault, sql.AlterDropConstraint, sql.AlterDropNotNull:
+		case sql.AlterDropDefault, sql.AlterDropConstraint, sql.AlterDropNotNull, sql.AlterDropColumn:
 			return 0
+		case sql.AlterColumnType:
+			return 1
 		case sql.AlterAddColumn:
 			return 4
 		case sql.AlterAddCheck, sql.AlterAddForeignKey:

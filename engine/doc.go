@@ -61,7 +61,7 @@
 //     the statement reads), query.go, currentof.go, partitions.go (partition pruning's EXPLAIN,
 //     SHOW / ADD / DROP PARTITION);
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
-//     altertable.go, rename.go, cascade.go, schemas.go, temptables.go,
+//     altertable.go, rewrite.go, rewritecopy.go, rename.go, cascade.go, schemas.go, temptables.go,
 //     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
 //     pyfunctions.go, tables.go (what the binder and executor see);
 //   - cursors and streams: cursors.go, cursorparams.go, cursorscroll.go,
@@ -77,7 +77,9 @@
 // CONSTRAINT ... CHECK change sqlgate's metadata, altercheck.go checking
 // the stored rows against an added constraint; altercolumn.go ADD COLUMN's
 // DEFAULT, which gives the stored rows its value, and NOT NULL, and ALTER
-// COLUMN SET / DROP NOT NULL), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
+// COLUMN SET / DROP NOT NULL; ALTER COLUMN TYPE, DROP COLUMN, RENAME
+// COLUMN and DROP NOT NULL of CREATE TABLE's NOT NULL by table rewrite:
+// rewrite.go, its copy rewritecopy.go, onto fluss.TableReplacer), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
 // the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
 // cursors (DECLARE, FETCH, MOVE, CLOSE and pg_cursors: cursors.go, whose
 // comment says how they stream and end with transactions; BINARY and $n

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // TableChangeKind says what a TableChange does.
@@ -31,6 +32,11 @@ const (
 	ChangeTableComment
 	// ChangeColumnComment sets column Column.Name's comment.
 	ChangeColumnComment
+	// ChangeColumnType gives column Column.Name the type Column.Type,
+	// which Fluss stores as it stores the old one (ALTER COLUMN TYPE
+	// widening varchar(n): the same STRING, a longer limit): no row
+	// changes and the schema id stays.
+	ChangeColumnType
 )
 
 // TableChange is one change of an ALTER TABLE.
@@ -103,6 +109,15 @@ func ApplyTableChanges(info TableInfo, changes []TableChange) (TableDescriptor, 
 			}
 			d.Schema.Columns = append(d.Schema.Columns, c.Column)
 			schemaChanged = true
+		case ChangeColumnType:
+			i := slices.IndexFunc(d.Schema.Columns, func(col Column) bool { return col.Name == c.Column.Name })
+			if i < 0 {
+				return d, false, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.Column.Name, info.Path.Table)
+			}
+			if old := d.Schema.Columns[i].Type; old.Kind != c.Column.Type.Kind || old.Kind != types.String || old.Variant != c.Column.Type.Variant {
+				return d, false, sqlerr.New(sqlerr.FeatureNotSupported, "cannot change the type of column \"%s\" in place: Fluss 0.9.1 cannot change a column's type", c.Column.Name)
+			}
+			d.Schema.Columns[i].Type = c.Column.Type
 		case ChangeTableComment:
 			d.Comment = c.Comment
 		case ChangeColumnComment:

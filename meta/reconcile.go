@@ -2,6 +2,7 @@ package meta
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -111,6 +112,7 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 		}
 	}
 	gone := map[fluss.TablePath]bool{}
+	retarget := map[fluss.TablePath][][2]int64{} // views to move from a replaced table's id to its successor's
 	all := vs.List("")
 	for changed := true; changed; {
 		changed = false
@@ -126,7 +128,13 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 					if err != nil {
 						return err
 					}
-					if got != u.TableID {
+					if got != u.TableID && got != 0 && grantsFrom[got] == u.TableID {
+						// the table at the path replaced the one the view
+						// used (TRUNCATE's re-creation, ALTER TABLE's
+						// rewrite: fluss.GrantsFromProperty): the view
+						// follows it
+						retarget[v.Path] = append(retarget[v.Path], [2]int64{u.TableID, got})
+					} else if got != u.TableID {
 						to, found, err := whereIs(u.TableID, u.Path.Database)
 						if err != nil {
 							return err
@@ -184,10 +192,32 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 			delete(adopt, to)
 		}
 	}
-	if len(staleACL) == 0 && len(gone) == 0 && len(adopt) == 0 && len(moved) == 0 && len(follow) == 0 && len(carry) == 0 {
+	for p := range retarget {
+		if gone[p] {
+			delete(retarget, p)
+		}
+	}
+	if len(staleACL) == 0 && len(gone) == 0 && len(adopt) == 0 && len(moved) == 0 && len(follow) == 0 && len(carry) == 0 && len(retarget) == 0 {
 		return nil
 	}
 	return m.Update(ctx, func(tx *Tx) error {
+		for p, ids := range retarget {
+			v, ok := tx.Views.Get(p)
+			if !ok {
+				continue
+			}
+			v.Uses = slices.Clone(v.Uses)
+			for i := range v.Uses {
+				for _, id := range ids {
+					if v.Uses[i].TableID == id[0] {
+						v.Uses[i].TableID = id[1]
+					}
+				}
+			}
+			if _, err := tx.Views.Create(v, true); err != nil {
+				return err
+			}
+		}
 		for p, moves := range follow {
 			v, ok := tx.Views.Get(p)
 			if !ok {

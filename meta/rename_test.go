@@ -1,6 +1,8 @@
 package meta
 
 import (
+	"maps"
+	"strconv"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/access"
@@ -74,5 +76,41 @@ func TestReconcileMakesViewsFollowARenamedTable(t *testing.T) {
 	}
 	if len(got.Uses) != 1 || got.Uses[0].Path != to || got.Uses[0].TableID != info.TableID {
 		t.Fatalf("uses %+v", got.Uses)
+	}
+}
+
+// A view over a table that TRUNCATE re-created or ALTER TABLE rewrote (a
+// new id at the same path, naming the old one in
+// fluss.GrantsFromProperty) follows the new table when a crash came before
+// its dependency moved, instead of being swept as a view over a table
+// that is gone.
+func TestReconcileMakesViewsFollowAReplacedTable(t *testing.T) {
+	st := openEmbedded(t)
+	old := createTable(t, st, "base", "alice")
+	m := Memory()
+	v := view("public", "over", views.Relation{Path: old.Path, TableID: old.TableID})
+	err := m.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Views.Create(v, false)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc := old.Descriptor
+	desc.CustomProperties = maps.Clone(desc.CustomProperties)
+	desc.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(old.TableID, 10)
+	created, err := st.RecreateTable(ctx, old.Path, desc) // then the "crash"
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Reconcile(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := m.Views().Get(v.Path)
+	if !ok {
+		t.Fatal("the view over the replaced table was swept")
+	}
+	if len(got.Uses) != 1 || got.Uses[0].TableID != created.TableID {
+		t.Fatalf("uses %+v, want table id %d", got.Uses, created.TableID)
 	}
 }

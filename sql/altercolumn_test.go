@@ -53,3 +53,52 @@ func TestAlterColumnActions(t *testing.T) {
 		}
 	}
 }
+
+func TestParseRewriteActions(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want AlterAction
+	}{
+		{`ALTER TABLE t ALTER COLUMN a TYPE bigint USING "a"::bigint`, AlterAction{Kind: AlterColumnType, Column: "a", Default: `"a"::bigint`, DefaultPos: 48}},
+		{`ALTER TABLE t ALTER a SET DATA TYPE varchar(5)`, AlterAction{Kind: AlterColumnType, Column: "a"}},
+		{`ALTER TABLE t ALTER a TYPE text COLLATE "C"`, AlterAction{Kind: AlterColumnType, Column: "a"}},
+		{`ALTER TABLE t DROP COLUMN IF EXISTS a CASCADE`, AlterAction{Kind: AlterDropColumn, Column: "a", IfNotExists: true, Cascade: true}},
+		{`ALTER TABLE t DROP a RESTRICT`, AlterAction{Kind: AlterDropColumn, Column: "a"}},
+		{`ALTER TABLE t RENAME COLUMN a TO b`, AlterAction{Kind: AlterRenameColumn, Column: "a", NewName: "b"}},
+		{`ALTER TABLE t RENAME a TO "B"`, AlterAction{Kind: AlterRenameColumn, Column: "a", NewName: "B"}},
+	} {
+		sts, err := NewParser().Parse(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		a := sts[0].DDL.Actions[0]
+		a.Type = nil
+		if a.Kind != c.want.Kind || a.Column != c.want.Column || a.NewName != c.want.NewName || a.Default != c.want.Default ||
+			a.DefaultPos != c.want.DefaultPos || a.IfNotExists != c.want.IfNotExists || a.Cascade != c.want.Cascade {
+			t.Errorf("%s: %+v", c.q, a)
+		}
+	}
+	for _, q := range []string{`ALTER TABLE t RENAME COLUMN a b`, `ALTER TABLE t ALTER a TYPE`, `ALTER TABLE t ALTER a TYPE int USING`,
+		`ALTER TABLE t RENAME a TO b, ADD c int`} {
+		if _, err := NewParser().Parse(q); err == nil {
+			t.Errorf("%s parsed", q)
+		}
+	}
+}
+
+func TestRenameColumnInExpr(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"c > 0", "d > 0"},
+		{`"c" > 0 AND t.c < 9`, "d > 0 AND t.d < 9"},
+		{"c(c) + c::c + CAST(c AS c)", "c(d) + d::c + CAST(d AS c)"},
+		{"C > c2", "d > c2"},
+	} {
+		got, ok := RenameColumnInExpr(c.in, "c", "d")
+		if !ok || got != c.want {
+			t.Errorf("%s: %q %v, want %q", c.in, got, ok, c.want)
+		}
+	}
+	if _, ok := RenameColumnInExpr("a > 0", "c", "d"); ok {
+		t.Error("a text without c renamed")
+	}
+}

@@ -7,7 +7,9 @@ import "github.com/sqlgate/sqlgate/sqlerr"
 // change through AlterTable's config changes): ADD COLUMN (with DEFAULT and
 // NOT NULL), SET / RESET (properties) and ALTER COLUMN SET / DROP DEFAULT
 // and SET / DROP NOT NULL (sqlgate's metadata, kept in the table's custom
-// properties) are parsed into actions, every other action into an
+// properties) are parsed into actions, and so are ALTER COLUMN TYPE, DROP
+// COLUMN and RENAME COLUMN (altercolumn.go), which the engine carries out
+// by rewriting the table; every other action into an
 // AlterUnsupported action naming the Fluss limit and what to do instead,
 // which the engine reports once it knows the table exists (42P01 first, as
 // PostgreSQL does).
@@ -38,7 +40,7 @@ func (p *ddlParser) alterTable(st *Statement) error {
 			return err
 		}
 		d.Actions = append(d.Actions, a)
-		if a.Kind == AlterRename {
+		if a.Kind == AlterRename || a.Kind == AlterRenameColumn {
 			if len(d.Actions) > 1 {
 				return p.renameNotAlone()
 			}
@@ -174,7 +176,7 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 			}
 			return a, nil
 		}
-		return p.unsupported("ALTER TABLE ... DROP COLUMN is not supported: Fluss 0.9.1 cannot drop a column of a table", insteadCopy)
+		return p.dropColumn() // altercolumn.go
 	case p.accept("ALTER"):
 		p.accept("COLUMN")
 		column, err := p.ident()
@@ -182,9 +184,8 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 			return AlterAction{}, err
 		}
 		switch {
-		case p.word(0) == "TYPE" || p.word(0) == "SET" && p.word(1) == "DATA":
-			return p.unsupported("ALTER TABLE ... ALTER COLUMN TYPE is not supported: Fluss 0.9.1 cannot change a column's type",
-				"Copy the rows into a new table with the column cast: CREATE TABLE new AS SELECT ..., CAST(c AS newtype) AS c FROM t; then DROP TABLE t.")
+		case p.word(0) == "TYPE" || p.word(0) == "SET" && p.word(1) == "DATA" && p.word(2) == "TYPE":
+			return p.columnType(column) // altercolumn.go
 		case p.word(0) == "SET" && p.word(1) == "NOT" && p.word(2) == "NULL":
 			p.pos += 3
 			return AlterAction{Kind: AlterSetNotNull, Column: column}, nil
@@ -210,8 +211,10 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		if p.word(0) == "TO" {
 			return p.renameTo() // rename.go
 		}
-		return p.unsupported("ALTER TABLE ... RENAME COLUMN is not supported: Fluss 0.9.1 cannot rename a column",
-			"Name it differently in a view (CREATE VIEW v AS SELECT c AS new_name, ... FROM t), or "+insteadCopy)
+		if p.word(0) == "CONSTRAINT" {
+			return p.unsupported("ALTER TABLE ... RENAME CONSTRAINT is not supported", "Drop the constraint and add it again under the new name.")
+		}
+		return p.renameColumn() // altercolumn.go
 	case p.word(0) == "SET" && p.pos+1 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, "("):
 		p.pos += 2
 		a := AlterAction{Kind: AlterSetProperties}

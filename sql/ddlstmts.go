@@ -121,6 +121,16 @@ const (
 	// AlterAddForeignKey: ADD [CONSTRAINT name] FOREIGN KEY ...
 	// (ForeignKey; foreignkey.go).
 	AlterAddForeignKey
+	// AlterColumnType: ALTER [COLUMN] Column [SET DATA] TYPE Type
+	// [COLLATE c] [USING expr] (Default holds USING's text, at
+	// DefaultPos; 0 without USING). The engine rewrites the table.
+	AlterColumnType
+	// AlterDropColumn: DROP [COLUMN] [IF EXISTS] Column [RESTRICT |
+	// CASCADE] (IfNotExists holds IF EXISTS).
+	AlterDropColumn
+	// AlterRenameColumn: RENAME [COLUMN] Column TO NewName, alone in its
+	// statement.
+	AlterRenameColumn
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -152,6 +162,8 @@ type AlterAction struct {
 	NotNull bool
 	// ForeignKey is AlterAddForeignKey's constraint.
 	ForeignKey *ForeignKeyClause
+	// Cascade is AlterDropColumn's CASCADE.
+	Cascade bool
 }
 
 // ddlParser parses the statements of this file over a sessionParser.

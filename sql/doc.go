@@ -11,7 +11,7 @@
 //     SAVEPOINT/RELEASE, DISCARD, DEALLOCATE, COPY): AST nil, details in
 //     Statement.Set/Show/Tx/...;
 //   - the same for the schema-management statements tools send
-//     (ddlstmts.go, altertable.go: CREATE/DROP SCHEMA, CREATE/DROP INDEX,
+//     (ddlstmts.go, altertable.go, altercolumn.go: CREATE/DROP SCHEMA, CREATE/DROP INDEX,
 //     COMMENT ON, ANALYZE, VACUUM, PREPARE, EXECUTE, ALTER TABLE, ALTER
 //     VIEW and RENAME TO (rename.go), SHOW DATABASES / CREATE TABLE /
 //     PARTITIONS, CLUSTER, REINDEX, CREATE / DROP EXTENSION, ALTER DEFAULT

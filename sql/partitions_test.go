@@ -51,7 +51,7 @@ func TestParsePartitionActions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := sts[0].DDL.Actions; a[0].Kind != AlterAddColumn || a[1].Kind != AlterUnsupported {
+	if a := sts[0].DDL.Actions; a[0].Kind != AlterAddColumn || a[1].Kind != AlterDropColumn || a[1].Column != "x" {
 		t.Fatalf("actions %+v", a)
 	}
 	if _, err := NewParser().Parse(`ALTER TABLE t ADD PARTITION dt = 'x'`); err == nil {

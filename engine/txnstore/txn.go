@@ -3,6 +3,7 @@ package txnstore
 import (
 	"context"
 	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -360,7 +361,7 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 			return err
 		}
 		if t.Info().TableID != w.TableID {
-			return droppedTable(w.Path)
+			return droppedTable(w.Path, w.TableID, t.Info())
 		}
 		if pt := tx.Lookup(w.TableID); pt != nil {
 			if err := checksAdded(pt.info, t.Info()); err != nil {
@@ -377,6 +378,9 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 		t, err := store.Table(ctx, pt.info.Path)
 		if err != nil {
 			return err
+		}
+		if t.Info().TableID != pt.info.TableID && rewritten(pt.info.TableID, t.Info()) {
+			return droppedTable(pt.info.Path, pt.info.TableID, t.Info())
 		}
 		if err := checksAdded(pt.info, t.Info()); err != nil {
 			return err
@@ -418,8 +422,21 @@ func checksAdded(written, now fluss.TableInfo) error {
 	return nil
 }
 
-// droppedTable is Commit's error when the table the transaction wrote was
-// dropped and created again under its name since it opened it.
-func droppedTable(p fluss.TablePath) error {
+// rewritten reports whether now is the table ALTER TABLE rewrote table id
+// into.
+func rewritten(id int64, now fluss.TableInfo) bool {
+	return now.Descriptor.CustomProperties[fluss.RewrittenFromProperty] == strconv.FormatInt(id, 10)
+}
+
+// droppedTable is Commit's error when the table the transaction wrote
+// (id) was dropped and created again under its name since it opened it
+// (now): 40001 when ALTER TABLE rewrote it (fluss.RewrittenFromProperty),
+// as for a CHECK added meanwhile.
+func droppedTable(p fluss.TablePath, id int64, now fluss.TableInfo) error {
+	if rewritten(id, now) {
+		return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent ALTER TABLE: relation \"%s\" was rewritten after this transaction wrote to it", p.Table).
+			WithDetail("Nothing was written: the transaction's rows were made for the table as it was.").
+			WithHint("Run the transaction again.")
+	}
 	return sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created during the transaction", p.Table)
 }

@@ -95,6 +95,12 @@
 // crash left. The engine stages a large transaction's writes through the
 // same two calls (engine/txnspill.go).
 //
+// A table rewrite (fluss.TableReplacer, replace.go: ALTER TABLE's new
+// column types, dropped and renamed columns) fills a table of a new id
+// that no catalog entry names, then swaps it in by one catalog write after
+// retiring the old state through the committer; a crash before leaves an
+// id Open removes (TestCrashReplace).
+//
 // Each table keeps a HyperLogLog sketch per column (ndv.go): writers hash
 // their records, the committer folds the hashes in, and the sketches are
 // stored in pebble beside the state at most once a second and at Close;

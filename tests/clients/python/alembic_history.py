@@ -5,11 +5,10 @@ revision's DDL and the alembic_version row changes run inside it
 (engine/txddl.go). Prints one "== step" section each; the Go test runs it
 against sqlgate and PostgreSQL 15 and compares the outputs.
 
-The revisions: 1 creates two tables, 2 adds a column, 3 creates an index,
-4 sets a table comment (the rename a history would have here, ALTER TABLE
-... RENAME COLUMN, is refused by Fluss 0.9.1: the "rename attempt" section
-shows it), 5 drops a table. Revision 2's downgrade rebuilds the table
-instead of dropping the column, which Fluss cannot do either.
+The revisions: 1 creates two tables, 2 adds a column and widens another
+(its downgrade narrows it back and drops the column: table rewrites on
+sqlgate), 3 creates an index, 4 sets a table comment, 5 drops a table. The
+"rename attempt" section renames a column and back in one transaction.
 
 Usage: python3 alembic_history.py SQLALCHEMY_URL
 """
@@ -70,16 +69,13 @@ def downgrade():
     ("r2", "r1", '''
 def upgrade():
     op.add_column("account", sa.Column("email", sa.String(100), nullable=True))
+    op.alter_column("account", "name", type_=sa.String(80), existing_nullable=False)
 
 
 def downgrade():
-    # Fluss cannot drop a column: the table is rebuilt without it.
-    op.drop_table("account")
-    op.create_table(
-        "account",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
-        sa.Column("name", sa.String(40), nullable=False),
-    )
+    # (sqlgate rewrites the table for both: engine/rewrite.go)
+    op.alter_column("account", "name", type_=sa.String(40), existing_nullable=False)
+    op.drop_column("account", "email")
 '''),
     ("r3", "r2", '''
 def upgrade():
@@ -134,16 +130,19 @@ def version(engine):
 
 
 def rename_attempt(engine):
-    """ALTER TABLE ... RENAME COLUMN through Alembic's op, in a transaction
-    rolled back afterwards: PostgreSQL renames (and the rollback undoes
-    it); Fluss cannot rename a column."""
+    """ALTER TABLE ... RENAME COLUMN through Alembic's op, and back, in one
+    transaction (sqlgate's DDL takes effect at once, which a rollback would
+    not undo: engine/txddl.go)."""
     with engine.connect() as c:
         tx = c.begin()
         try:
-            Operations(MigrationContext.configure(c)).alter_column("account", "name", new_column_name="full_name")
-            return "renamed"
+            ops = Operations(MigrationContext.configure(c))
+            ops.alter_column("account", "name", new_column_name="full_name")
+            cols = [col["name"] for col in sa.inspect(c).get_columns("account", schema="public")]
+            ops.alter_column("account", "full_name", new_column_name="name")
+            return ["renamed"] + cols
         finally:
-            tx.rollback()
+            tx.commit()
 
 
 def main():

@@ -1,0 +1,363 @@
+package engine
+
+import (
+	"context"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/meta"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/views"
+)
+
+// The copy of a table rewrite (rewrite.go): the old table's committed
+// rows, batch by batch (its scan's batches: bounded memory), each
+// converted (a column's USING or assignment cast, the rows read as the
+// old table's schema gives them, missing values included), checked (NOT
+// NULL, the CHECK constraints over the new columns, as PostgreSQL checks
+// a rewritten table's constraints) and written to the staged table by
+// one bulk upsert or append, which stages large writes on disk. A
+// conversion's error (22P02, 22001, ...) or a failed check leaves
+// nothing: the staged table is discarded. Rows written to the old table
+// while it was copied make Replace fail (fluss.TableReplacer); the copy
+// then runs again, at most rewriteAttempts times.
+
+// rewriteAttempts is how many times a copy runs before the rewrite gives
+// up with the 40001 of a table written throughout.
+const rewriteAttempts = 3
+
+// rewriteRows copies p's table into a staged table with desc and swaps it
+// in; it returns the new table's info.
+func (s *session) rewriteRows(ctx context.Context, rep fluss.TableReplacer, p *rewritePlan, desc fluss.TableDescriptor) (fluss.TableInfo, error) {
+	for attempt := 1; ; attempt++ {
+		st, err := rep.StageReplacement(ctx, p.old.Path, desc)
+		if err != nil {
+			return fluss.TableInfo{}, err
+		}
+		if err := s.copyRows(ctx, p, st.Table()); err != nil {
+			_ = st.Discard(context.WithoutCancel(ctx))
+			return fluss.TableInfo{}, err
+		}
+		created, err := st.Replace(ctx)
+		if err == nil {
+			return created, nil
+		}
+		_ = st.Discard(context.WithoutCancel(ctx))
+		if sqlerr.CodeOf(err) != sqlerr.SerializationFailure || attempt == rewriteAttempts {
+			return fluss.TableInfo{}, err
+		}
+	}
+}
+
+// copyRows writes the old table's rows, converted, into dst.
+func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table) error {
+	newInfo := dst.Info()
+	convs := make([]binder.Expr, 0, len(p.cols))
+	convAt := make([]int, len(p.cols)) // column -> index in convs, -1 for a copy
+	for i, c := range p.cols {
+		convAt[i] = -1
+		if c.conv != nil {
+			convAt[i] = len(convs)
+			convs = append(convs, c.conv)
+		}
+	}
+	lowered, err := lower.LowerExprs(convs)
+	if err != nil {
+		return err
+	}
+	checks, err := binder.TableChecks(ctx, s.eng.tables, newInfo)
+	if err != nil {
+		return err
+	}
+	var checkExprs []binder.Expr
+	for _, c := range checks {
+		checkExprs = append(checkExprs, c.Expr)
+	}
+	loweredChecks, err := lower.LowerExprs(checkExprs)
+	if err != nil {
+		return err
+	}
+	w, err := beginBulk(ctx, dst)
+	if err != nil {
+		return err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			w.Discard()
+		}
+	}()
+	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
+	missing := fluss.MissingOf(p.old.Descriptor)
+	full := p.old.ArrowSchema()
+	table := p.old.Path.Table
+	err = s.eachBatch(ctx, p.old.Path, copyBatchRows, func(b arrow.RecordBatch) (bool, error) {
+		if int(b.NumCols()) < len(p.old.Descriptor.Schema.Columns) {
+			b.Retain() // (WidenRecord takes a reference; eachBatch releases its own)
+			wide, err := missing.WidenRecord(b, full)
+			if err != nil {
+				return false, err
+			}
+			defer wide.Release()
+			b = wide
+		}
+		if b.NumRows() == 0 {
+			return false, nil
+		}
+		cols := make([]arrow.Array, len(p.cols))
+		defer func() {
+			for _, a := range cols {
+				if a != nil {
+					a.Release()
+				}
+			}
+		}()
+		fields := make([]arrow.Field, len(p.cols))
+		for i, c := range p.cols {
+			if k := convAt[i]; k >= 0 {
+				v, err := lowered[k].Eval(ec, b)
+				if err != nil {
+					return false, err
+				}
+				cols[i] = v
+			} else {
+				cols[i] = b.Column(c.src)
+				cols[i].Retain()
+			}
+			if (c.col.Type.NotNull || c.checkNull) && cols[i].NullN() > 0 {
+				return false, sqlerr.New(sqlerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", c.col.Name, table)
+			}
+			fields[i] = arrow.Field{Name: c.col.Name, Type: cols[i].DataType(), Nullable: true}
+		}
+		rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
+		defer rec.Release()
+		if len(loweredChecks) > 0 {
+			k, err := firstFalse(ec, loweredChecks, rec) // altercheck.go
+			if err != nil {
+				return false, err
+			}
+			if k >= 0 {
+				return false, sqlerr.New(checkViolationCode, "check constraint \"%s\" of relation \"%s\" is violated by some row", checks[k].Name, table)
+			}
+		}
+		return false, w.Add(ctx, rec)
+	})
+	if err != nil {
+		return err
+	}
+	committed = true
+	_, err = w.Commit(ctx)
+	return err
+}
+
+// copyBatchRows is the rows of the copy's batches: a bulk upsert encodes
+// a part that large on two cores (fluss/embedded's bulkencode.go), and
+// the store's default batch (8192 rows) made the copy of a primary-key
+// table take twice COPY's time.
+const copyBatchRows = 1 << 16
+
+// eachBatch scans path's committed rows in batches of up to rows rows
+// and calls f with each (f does not keep it) until f says stop.
+func (s *session) eachBatch(ctx context.Context, path fluss.TablePath, rows int, f func(arrow.RecordBatch) (bool, error)) error {
+	t, err := s.eng.store.Table(ctx, path)
+	if err != nil {
+		return err
+	}
+	r, err := t.Scan(ctx, fluss.ScanOptions{BatchRows: rows})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		b, err := r.Next(ctx)
+		if err != nil || b == nil {
+			return err
+		}
+		stop, err := f(b)
+		b.Release()
+		if err != nil || stop {
+			return err
+		}
+	}
+}
+
+// beginBulk starts the one write that fills a staged table: a bulk
+// upsert of a primary-key table, a bulk append of a log table (both stage
+// what does not fit in memory on disk).
+func beginBulk(ctx context.Context, t fluss.Table) (fluss.BulkUpsert, error) {
+	if t.Info().HasPrimaryKey() {
+		if bu, ok := t.(fluss.BulkUpserter); ok {
+			return bu.BeginUpsert(ctx)
+		}
+	} else if ba, ok := t.(fluss.BulkAppender); ok {
+		return ba.BeginAppend(ctx)
+	}
+	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "this store cannot rewrite table \"%s\"", t.Info().Path.Table)
+}
+
+// afterRewrite moves to the new table what sqlgate keeps by table id (its
+// grants, the views' dependencies), drops what CASCADE took, and renumbers
+// the other tables' foreign keys that reference a column that moved.
+func (s *session) afterRewrite(ctx context.Context, old, created fluss.TableInfo, p *rewritePlan) error {
+	drop := p.cascadedViews()
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		if err := tx.Access.Move(old.TableID, created.TableID); err != nil {
+			return err
+		}
+		if err := dropViewsIn(tx, drop); err != nil { // cascade.go
+			return err
+		}
+		return retargetViews(tx, old.TableID, created.TableID)
+	})
+	if err != nil {
+		return metaErr(err)
+	}
+	s.dropBackingHeld(ctx, drop) // matview.go
+	for _, r := range p.dropRefs {
+		if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
+			return err
+		}
+	}
+	return s.renumberReferences(ctx, old, p)
+}
+
+// cascadedViews are the views DROP COLUMN ... CASCADE took and the views
+// over them, each once.
+func (p *rewritePlan) cascadedViews() []views.View {
+	var out []views.View
+	seen := map[fluss.TablePath]bool{}
+	var walk func(v views.View)
+	walk = func(v views.View) {
+		if seen[v.Path] {
+			return
+		}
+		seen[v.Path] = true
+		out = append(out, v)
+		for _, d := range p.s.eng.meta.Views().Dependents(v.Path) {
+			walk(d)
+		}
+	}
+	for _, v := range p.dropViews {
+		walk(v)
+	}
+	return out
+}
+
+// retargetViews makes the views that used table id from use id to.
+func retargetViews(tx *meta.Tx, from, to int64) error {
+	for _, v := range tx.Views.List("") {
+		if !slices.ContainsFunc(v.Uses, func(u views.Relation) bool { return u.TableID == from }) {
+			continue
+		}
+		v.Uses = slices.Clone(v.Uses)
+		for i := range v.Uses {
+			if v.Uses[i].TableID == from {
+				v.Uses[i].TableID = to
+			}
+		}
+		if _, err := tx.Views.Create(v, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renumberReferences rewrites the referenced columns of other tables'
+// foreign keys on the rewritten table where a dropped column moved them.
+func (s *session) renumberReferences(ctx context.Context, old fluss.TableInfo, p *rewritePlan) error {
+	pos := map[int]int{}
+	for i, c := range p.cols {
+		pos[c.src] = i
+	}
+	refs, err := s.fkOthers(ctx, old.Path, nil)
+	if err != nil {
+		return err
+	}
+	alt, ok := s.eng.store.(fluss.TableAlterer)
+	if !ok {
+		return nil
+	}
+	for _, r := range refs {
+		moved := remapColumns(r.fk.RefColumns, pos)
+		if slices.Equal(moved, r.fk.RefColumns) {
+			continue
+		}
+		info, err := s.eng.store.GetTable(ctx, r.child)
+		if err != nil {
+			return err
+		}
+		fk, n, ok := fkNamed(info.Descriptor, r.fk.Name) // fkddl.go
+		if !ok {
+			continue
+		}
+		fk.RefColumns = moved
+		key := fluss.FKeyKeyPrefix(n) + "refcols"
+		if _, err := alt.AlterTable(ctx, r.child, []fluss.TableChange{{Kind: fluss.ChangeSetProperty, Key: key, Value: fluss.FKeyProperties(n, fk)[key]}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// followColumns makes the sequences the table's columns own follow the
+// statement: a renamed column's keep owning it, a dropped column's are
+// dropped, and an identity column's take its new integer type (with the
+// old type's bounds replaced by the new one's), as PostgreSQL's do.
+func (s *session) followColumns(ctx context.Context, path fluss.TablePath, p *rewritePlan) error {
+	q, seqs, err := s.ownedSequences(ctx, map[fluss.TablePath]bool{path: true}) // sequences.go
+	if err != nil || q == nil {
+		return err
+	}
+	for _, sq := range seqs {
+		def := sq.Def
+		if slices.Contains(p.dropSeqs, sq.Path.Table) {
+			if err := q.DropSequence(ctx, sq.Path, true); err != nil {
+				return err
+			}
+			continue
+		}
+		changed := false
+		if to, ok := p.renamed[def.OwnedColumn]; ok {
+			def.OwnedColumn, changed = to, true
+		}
+		if t, ok := p.retyped[def.OwnedColumn]; ok && def.Identity {
+			if typ := sequenceTypeOf(t); typ != "" && typ != def.Type {
+				lo, hi := fluss.SequenceTypeRange(def.Type)
+				nlo, nhi := fluss.SequenceTypeRange(typ)
+				if def.Max == hi {
+					def.Max = nhi
+				}
+				if def.Min == lo {
+					def.Min = nlo
+				}
+				def.Type, changed = typ, true
+			}
+		}
+		if changed {
+			if err := q.AlterSequence(ctx, sq.Path, def, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sequenceTypeOf is a sequence's data type for an integer column type
+// ("" for another type).
+func sequenceTypeOf(t types.T) string {
+	switch t.Kind {
+	case types.Int16:
+		return "smallint"
+	case types.Int32:
+		return "integer"
+	case types.Int64:
+		return "bigint"
+	}
+	return ""
+}

@@ -1,0 +1,122 @@
+package sql
+
+import "strings"
+
+// ALTER TABLE's actions that the engine carries out by rewriting the table
+// (engine/rewrite.go): a column's new type, a dropped column, a renamed
+// column.
+
+// columnType parses [SET DATA] TYPE type [COLLATE name] [USING expr] of
+// ALTER COLUMN column; USING's expression runs to the action's end.
+func (p *ddlParser) columnType(column string) (AlterAction, error) {
+	if p.accept("SET", "DATA") {
+		p.accept("TYPE")
+	} else {
+		p.accept("TYPE")
+	}
+	a := AlterAction{Kind: AlterColumnType, Column: column}
+	ts := p.pos
+	p.pos = typeEnd(p.src, p.toks, p.pos)
+	for i := ts; i < p.pos; i++ { // the type ends before USING (which typeEnd does not know)
+		if p.toks[i].is(p.src, "USING") {
+			p.pos = i
+			break
+		}
+	}
+	if ts == p.pos {
+		return a, p.err()
+	}
+	tn, err := ParseTypeName(p.src[p.toks[ts].start:p.toks[p.pos-1].end])
+	if err != nil {
+		return a, err
+	}
+	a.Type = tn
+	if p.accept("COLLATE") {
+		if _, err := p.ident(); err != nil {
+			return a, err
+		}
+	}
+	if p.accept("USING") {
+		start := p.pos
+		p.skipAction()
+		if p.pos == start {
+			return a, p.err()
+		}
+		if err := exprSyntaxIn(p.src, p.toks, start, p.pos); err != nil {
+			return a, err
+		}
+		a.Default = p.src[p.toks[start].start:p.toks[p.pos-1].end]
+		a.DefaultPos = charPos(p.src, p.toks[start].start)
+	}
+	return a, nil
+}
+
+// dropColumn parses [COLUMN] [IF EXISTS] column [RESTRICT | CASCADE]
+// after DROP.
+func (p *ddlParser) dropColumn() (AlterAction, error) {
+	p.accept("COLUMN")
+	a := AlterAction{Kind: AlterDropColumn, IfNotExists: p.accept("IF", "EXISTS")}
+	n, err := p.ident()
+	if err != nil {
+		return a, err
+	}
+	a.Column = n
+	if !p.accept("RESTRICT") {
+		a.Cascade = p.accept("CASCADE")
+	}
+	return a, nil
+}
+
+// renameColumn parses [COLUMN] column TO new after RENAME.
+func (p *ddlParser) renameColumn() (AlterAction, error) {
+	p.accept("COLUMN")
+	a := AlterAction{Kind: AlterRenameColumn}
+	n, err := p.ident()
+	if err != nil {
+		return a, err
+	}
+	a.Column = n
+	if !p.accept("TO") {
+		return a, p.err()
+	}
+	if a.NewName, err = p.ident(); err != nil {
+		return a, err
+	}
+	return a, nil
+}
+
+// RenameColumnInExpr rewrites a stored expression of one table (a CHECK
+// constraint's, a generated column's: they read the table's own columns
+// only, no subquery) after its column from was renamed: every
+// identifier naming from where a column reference stands (not a
+// function's name before "(", a type's after "::" or CAST's AS, a typed
+// literal's before a string) becomes to, which the caller quotes as
+// needed. ok is false when the text does not lex, or names no such column.
+func RenameColumnInExpr(text, from, to string) (string, bool) {
+	toks, err := lexInto(text, nil)
+	if err != nil {
+		return text, false
+	}
+	var b strings.Builder
+	last, found := 0, false
+	for k, t := range toks {
+		name, ok := identName(text, t)
+		if !ok || name != from {
+			continue
+		}
+		if k+1 < len(toks) && (toks[k+1].isPunct(text, "(") || toks[k+1].kind == tkString) {
+			continue // a function call, a typed literal
+		}
+		if k > 0 && (toks[k-1].isPunct(text, "::") || toks[k-1].is(text, "AS")) {
+			continue // a type name
+		}
+		b.WriteString(text[last:t.start])
+		b.WriteString(to)
+		last, found = t.end, true
+	}
+	if !found {
+		return text, false
+	}
+	b.WriteString(text[last:])
+	return b.String(), true
+}

@@ -172,7 +172,15 @@ func (pt *pendingTable) Delete(ctx context.Context, keys arrow.RecordBatch) (flu
 
 // Upsert implements fluss.Table: an UPDATE's rows written after it
 // deleted their old keys are paired with them.
+// The moved keys' event goes before the rows' own (queued by Check while
+// the upsert runs): PostgreSQL fires an updated row's referenced-side
+// triggers (RI_ConstraintTrigger_a_*) before its referencing-side checks
+// (_c_*), which matters to a row referencing itself.
 func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
+	var at int
+	if pt.fk != nil {
+		at = len(pt.fk.s.fkq.events)
+	}
 	res, err := pt.Table.Upsert(ctx, rec, opts)
 	if err != nil || pt.fk == nil || len(pt.fk.unpaired) == 0 {
 		return res, err
@@ -183,7 +191,7 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 	}
 	pt.fk.unpaired = pt.fk.unpaired[1:]
 	rec.Retain()
-	pt.fk.s.fkq.events = append(pt.fk.s.fkq.events, fkEvent{table: pt.Info(), oldKeys: old, newRows: rec})
+	pt.fk.s.fkq.events = slices.Insert(pt.fk.s.fkq.events, at, fkEvent{table: pt.Info(), oldKeys: old, newRows: rec})
 	return res, nil
 }
 
@@ -209,12 +217,17 @@ func (s *session) flushUnpaired() {
 	}
 }
 
-// fkDropStatement forgets a failed statement's events.
+// fkDropStatement forgets a failed statement's events (and, outside a
+// transaction, its deferred checks).
 func (s *session) fkDropStatement() {
 	for _, e := range s.fkq.events {
 		e.release()
 	}
 	s.fkq.events = nil
+	if !s.inTransaction() {
+		releaseChecks(s.fkq.deferred)
+		s.fkq.deferred = nil
+	}
 	tx := s.tx
 	if tx == nil {
 		tx = s.implicit
@@ -293,6 +306,9 @@ func (s *session) fkEndStatement(ctx context.Context) error {
 		e.release()
 	}
 	s.fkq.events = nil
+	if !s.inTransaction() {
+		return s.fkRunDeferred(ctx) // the statement's own transaction commits
+	}
 	return nil
 }
 
@@ -326,12 +342,7 @@ func (s *session) fkRun(ctx context.Context, run []fkEvent) error {
 			return err
 		}
 		defer rows.Release()
-		for _, fk := range e.fks {
-			if err := s.fkCheckNow(ctx, fkCheck{table: e.table, fk: fk, rows: rows}); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s.fkRowChecks(ctx, e.table, e.fks, rows)
 	}
 	var err error
 	if e.oldKeys, err = concatRecords(eventRecords(run, func(e fkEvent) arrow.RecordBatch { return e.oldKeys })); err != nil {
@@ -379,14 +390,38 @@ func (s *session) fkRun(ctx context.Context, run []fkEvent) error {
 	return nil
 }
 
+// fkRowChecks checks rows written to table against its foreign keys fks
+// (those deferred kept for COMMIT): the error is the first failing row's,
+// of the first key it fails, as PostgreSQL fires the triggers row by row.
+func (s *session) fkRowChecks(ctx context.Context, table fluss.TableInfo, fks []fluss.ForeignKey, rows arrow.RecordBatch) error {
+	first, firstErr := -1, error(nil)
+	for _, fk := range fks {
+		if s.isDeferred(fk) {
+			if err := s.fkCheckNow(ctx, fkCheck{table: table, fk: fk, rows: rows}); err != nil {
+				return err
+			}
+			continue
+		}
+		r, err := s.fkOrphan(ctx, table, fk, rows)
+		if err != nil && r < 0 {
+			return err // not a violation
+		}
+		if err != nil && (first < 0 || r < first) {
+			first, firstErr = r, err
+		}
+	}
+	return firstErr
+}
+
 // fkCheckNow runs check c, or keeps it for COMMIT when its constraint is
-// deferred (retaining its rows).
+// deferred (retaining its rows): of a statement's own transaction too,
+// whose deferred checks run after its others (fkEndStatement).
 func (s *session) fkCheckNow(ctx context.Context, c fkCheck) error {
 	fk := c.fk
 	if c.oldKeys != nil {
 		fk = c.ref.fk
 	}
-	if s.isDeferred(fk) && s.inTransaction() {
+	if s.isDeferred(fk) {
 		for _, r := range []arrow.RecordBatch{c.rows, c.oldKeys} {
 			if r != nil {
 				r.Retain()
@@ -541,6 +576,15 @@ func (s *session) fkCommit(ctx context.Context) error {
 	if err := s.fkEndStatement(ctx); err != nil {
 		return err
 	}
+	return s.fkRunDeferred(ctx)
+}
+
+// fkRunDeferred runs (and forgets) the deferred checks, those of one
+// constraint together.
+func (s *session) fkRunDeferred(ctx context.Context) error {
+	if len(s.fkq.deferred) == 0 {
+		return nil
+	}
 	checks, err := mergeChecks(s.fkq.deferred)
 	s.fkq.deferred = nil
 	if err != nil {
@@ -663,9 +707,18 @@ func (s *session) readTable(ctx context.Context, p fluss.TablePath) (fluss.Table
 // key of fk in the referenced table: 23503 for the first that does not
 // (unless the row is no longer the table's: a later write replaced it).
 func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk fluss.ForeignKey, rows arrow.RecordBatch) error {
+	_, err := s.fkOrphan(ctx, table, fk, rows)
+	return err
+}
+
+// fkOrphan is fkParentsExist that also returns the row of its 23503 (the
+// first row of rows that fails fk), so that a write's checks against its
+// table's foreign keys report the first failing row, as PostgreSQL's
+// triggers, fired row by row, do.
+func (s *session) fkOrphan(ctx context.Context, table fluss.TableInfo, fk fluss.ForeignKey, rows arrow.RecordBatch) (int, error) {
 	parent, err := s.readTable(ctx, fk.RefTable)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	pinfo := parent.Info()
 	pk := keyIndexes(pinfo)
@@ -674,9 +727,10 @@ func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk 
 	for j, c := range pk {
 		order[j] = slices.Index(fk.RefColumns, c)
 		if order[j] < 0 {
-			return sqlerr.New(sqlerr.InternalError, "foreign key %q does not match the key of %q", fk.Name, pinfo.Path.Table)
+			return -1, sqlerr.New(sqlerr.InternalError, "foreign key %q does not match the key of %q", fk.Name, pinfo.Path.Table)
 		}
 	}
+	mixed := -1 // MATCH FULL's first row mixing NULL and non-NULL values
 	var need [][]any
 	var needRows []int
 	seen := map[string]bool{}
@@ -693,9 +747,8 @@ func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk 
 		case nulls == len(vals):
 			continue
 		case nulls > 0 && fk.Match == 'f':
-			if s.rowStillThere(ctx, table, rows, r) {
-				return sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
-					WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
+			if mixed < 0 && s.rowStillThere(ctx, table, rows, r) {
+				mixed = r
 			}
 			continue
 		case nulls > 0:
@@ -713,28 +766,38 @@ func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk 
 		need = append(need, key)
 		needRows = append(needRows, r)
 	}
+	mixedErr := func() (int, error) {
+		if mixed < 0 {
+			return -1, nil
+		}
+		return mixed, sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
+			WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
+	}
 	if len(need) == 0 {
-		return nil
+		return mixedErr()
 	}
 	if err := s.lockKeyShare(ctx, pinfo, need); err != nil {
-		return err
+		return -1, err
 	}
 	found, err := lookupKeys(ctx, parent, pinfo, need)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	for k, key := range need {
 		if found[rowKeyText(key)] {
 			continue
 		}
 		r := needRows[k]
+		if mixed >= 0 && mixed < r {
+			break
+		}
 		if !s.rowStillThere(ctx, table, rows, r) {
 			continue
 		}
-		return sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
+		return r, sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
 			WithDetail("Key (%s)=(%s) is not present in table \"%s\".", columnNames(table, fk.Columns), s.rowValues(table, rows, fk.Columns, r), pinfo.Path.Table)
 	}
-	return nil
+	return mixedErr()
 }
 
 // convertKey converts a referencing value to the referenced column's

@@ -154,19 +154,10 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 }
 
 // sequenceName is the name PostgreSQL gives a SERIAL or identity column's
-// sequence: table_column_seq (shortened to 63 bytes as ChooseRelationName
-// would, table and column names cut alike).
+// sequence: table_column_seq, shortened as makeObjectName does
+// (objectName, fkeys.go).
 func sequenceName(table, column string) string {
-	const maxIdent = 63
-	t, c := table, column
-	for len(t)+len(c)+len("__seq")-1 > maxIdent {
-		if len(t) >= len(c) {
-			t = t[:len(t)-1]
-		} else {
-			c = c[:len(c)-1]
-		}
-	}
-	return t + "_" + c + "_seq"
+	return objectName(table, column, "seq")
 }
 
 // NextvalText is the default of a SERIAL column drawing from seq, as
@@ -414,15 +405,16 @@ func ColumnDefaults(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]E
 
 // checkName is the name PostgreSQL gives an unnamed CHECK constraint:
 // table_column_check when it references one column, else table_check,
-// with a number appended until it is unique among taken.
+// with a number appended until it is unique among taken, shortened as
+// makeObjectName does.
 func checkName(table string, refs []string, taken map[string]bool) string {
-	base := table
+	col := ""
 	if len(refs) == 1 {
-		base += "_" + refs[0]
+		col = refs[0]
 	}
-	name := base + "_check"
+	name := objectName(table, col, "check") // ChooseConstraintName: shortened within 63 bytes
 	for n := 1; taken[name]; n++ {
-		name = fmt.Sprintf("%s_check%d", base, n)
+		name = objectName(table, col, fmt.Sprintf("check%d", n))
 	}
 	return name
 }

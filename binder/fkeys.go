@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
@@ -198,18 +199,38 @@ func fkeyName(table string, cols []string, taken map[string]bool) string {
 	}
 }
 
-// objectName is makeObjectName: name1_name2_label within 63 bytes, the
-// longer of the two names cut first.
+// objectName is PostgreSQL's makeObjectName: name1_name2_label (name1_label
+// when name2 is ""), within NAMEDATALEN-1 (63) bytes: while too long, the
+// longer name loses a byte (name2 when they are as long), then each is cut
+// back to a whole character (pg_mbcliplen). Every generated name uses it:
+// foreign keys', CHECK constraints', SERIAL sequences'.
 func objectName(name1, name2, label string) string {
 	const maxIdent = 63
-	for len(name1)+len(name2)+len(label)+2 > maxIdent {
-		if len(name1) >= len(name2) {
-			name1 = name1[:len(name1)-1]
+	overhead := len(label) + 1
+	if name2 != "" {
+		overhead++
+	}
+	n1, n2 := len(name1), len(name2)
+	for n1+n2 > maxIdent-overhead {
+		if n1 > n2 {
+			n1--
 		} else {
-			name2 = name2[:len(name2)-1]
+			n2--
 		}
 	}
+	name1, name2 = clipChars(name1, n1), clipChars(name2, n2)
+	if name2 == "" {
+		return name1 + "_" + label
+	}
 	return name1 + "_" + name2 + "_" + label
+}
+
+// clipChars is s cut to at most n bytes at a character's start.
+func clipChars(s string, n int) string {
+	for n < len(s) && n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // fkComparable reports whether a referencing column of type fk can be

@@ -51,7 +51,8 @@
 //     rr.go (REPEATABLE READ's snapshot), coldefs.go (defaults and CHECK
 //     constraints), fk.go (FOREIGN KEY enforcement: the events a write
 //     queues, run at the end of its statement or at COMMIT; SET
-//     CONSTRAINTS), fkddl.go (foreign keys and DDL: ALTER TABLE's ADD /
+//     CONSTRAINTS), fkindex.go (the store's foreign keys, indexed once per
+//     catalog count for every session), fkddl.go (foreign keys and DDL: ALTER TABLE's ADD /
 //     VALIDATE / DROP CONSTRAINT, DROP TABLE, TRUNCATE, RENAME), and
 //     package txnstore (the pending writes);
 //   - writes and queries: write.go, returning.go, explainwrite.go,

@@ -108,6 +108,9 @@ type Engine struct {
 	// prepared statement bound at another count is bound and planned again
 	// before it runs (statement.replan), as PostgreSQL's plan cache does.
 	catalog atomic.Uint64
+	// fkeys is the store's foreign keys, built once per catalog count and
+	// shared by the sessions (fkindex.go).
+	fkeys fkIndexCache
 
 	// locks is the row-lock manager of every session; nil when the store
 	// cannot be locked by this server alone (then read-modify-write

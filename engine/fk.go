@@ -32,13 +32,20 @@ import (
 //     referenced table (pendingTable.Delete / Upsert), whose referencing
 //     rows the constraint's action handles.
 //
-// At the end of the statement (fkEndStatement) the events run in order:
-// a CASCADE, SET NULL or SET DEFAULT action writes the referencing rows
-// (whose own events join the queue), RESTRICT fails at once if a row
-// still references the key, and NO ACTION and the referencing rows' checks
-// run once every action is done (so a statement that deletes a parent and
-// its children together passes). A DEFERRABLE constraint whose checks are
-// deferred (INITIALLY DEFERRED, SET CONSTRAINTS) keeps them until COMMIT.
+// At the end of the statement (fkEndStatement) the events run in the
+// order they were queued, as PostgreSQL fires its RI triggers, a run of
+// them at a time (the batches of one write of one table: one read of the
+// referencing table per run, a lookup when its key is the foreign key's
+// columns): a CASCADE, SET NULL or SET DEFAULT action writes the
+// referencing rows (whose own events join the queue's end), RESTRICT and
+// NO ACTION fail if a row still references the key, and the rows written
+// are checked against the referenced tables. A DEFERRABLE constraint
+// whose checks are deferred (INITIALLY DEFERRED, SET CONSTRAINTS) keeps
+// its NO ACTION and row checks until COMMIT (of a block, or of the
+// implicit transaction of a Query string of several statements or of a
+// pipeline), where the checks of one constraint run together; its
+// actions are not deferred (PostgreSQL 15's action triggers are not
+// deferrable).
 //
 // Every check reads the tables as the transaction sees them, so an event
 // of a write a later one undid (a row updated again, a savepoint rolled
@@ -51,58 +58,6 @@ const foreignKeyViolationCode sqlerr.Code = "23503"
 type fkRef struct {
 	child fluss.TablePath
 	fk    fluss.ForeignKey
-}
-
-// fkIndex is every foreign key of the store by the table it references,
-// built once per catalog version.
-type fkIndex struct {
-	version     uint64
-	referencing map[fluss.TablePath][]fkRef
-	// byName are the foreign keys by name; others the names of the other
-	// constraints (primary keys, CHECKs), for SET CONSTRAINTS.
-	byName map[string][]fluss.ForeignKey
-	others map[string]bool
-	// own are each table's own foreign keys (read once here, not per
-	// write: fluss.MetaOf parses the properties).
-	own map[fluss.TablePath][]fluss.ForeignKey
-}
-
-// fkIndexNow returns the session's index of the store's foreign keys,
-// rebuilt when the catalog changed.
-func (s *session) fkIndexNow(ctx context.Context) (*fkIndex, error) {
-	v := s.eng.catalog.Load()
-	if s.fkIdx != nil && s.fkIdx.version == v {
-		return s.fkIdx, nil
-	}
-	idx := &fkIndex{version: v, referencing: map[fluss.TablePath][]fkRef{}, byName: map[string][]fluss.ForeignKey{}, others: map[string]bool{}, own: map[fluss.TablePath][]fluss.ForeignKey{}}
-	dbs, err := s.eng.store.ListDatabases(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, db := range dbs {
-		ts, err := s.eng.store.ListTables(ctx, db)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range ts {
-			m := fluss.MetaOf(t.Descriptor)
-			if len(m.ForeignKeys) > 0 {
-				idx.own[t.Path] = m.ForeignKeys
-			}
-			for _, fk := range m.ForeignKeys {
-				idx.referencing[fk.RefTable] = append(idx.referencing[fk.RefTable], fkRef{child: t.Path, fk: fk})
-				idx.byName[fk.Name] = append(idx.byName[fk.Name], fk)
-			}
-			for _, c := range m.Checks {
-				idx.others[c.Name] = true
-			}
-			if t.HasPrimaryKey() {
-				idx.others[pkeyIndexName(t.Path.Table)] = true
-			}
-		}
-	}
-	s.fkIdx = idx
-	return idx, nil
 }
 
 // fkTable is what a written table's foreign keys need: its own, those
@@ -217,7 +172,15 @@ func (pt *pendingTable) Delete(ctx context.Context, keys arrow.RecordBatch) (flu
 
 // Upsert implements fluss.Table: an UPDATE's rows written after it
 // deleted their old keys are paired with them.
+// The moved keys' event goes before the rows' own (queued by Check while
+// the upsert runs): PostgreSQL fires an updated row's referenced-side
+// triggers (RI_ConstraintTrigger_a_*) before its referencing-side checks
+// (_c_*), which matters to a row referencing itself.
 func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
+	var at int
+	if pt.fk != nil {
+		at = len(pt.fk.s.fkq.events)
+	}
 	res, err := pt.Table.Upsert(ctx, rec, opts)
 	if err != nil || pt.fk == nil || len(pt.fk.unpaired) == 0 {
 		return res, err
@@ -228,7 +191,7 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 	}
 	pt.fk.unpaired = pt.fk.unpaired[1:]
 	rec.Retain()
-	pt.fk.s.fkq.events = append(pt.fk.s.fkq.events, fkEvent{table: pt.Info(), oldKeys: old, newRows: rec})
+	pt.fk.s.fkq.events = slices.Insert(pt.fk.s.fkq.events, at, fkEvent{table: pt.Info(), oldKeys: old, newRows: rec})
 	return res, nil
 }
 
@@ -254,12 +217,17 @@ func (s *session) flushUnpaired() {
 	}
 }
 
-// fkDropStatement forgets a failed statement's events.
+// fkDropStatement forgets a failed statement's events (and, outside a
+// transaction, its deferred checks).
 func (s *session) fkDropStatement() {
 	for _, e := range s.fkq.events {
 		e.release()
 	}
 	s.fkq.events = nil
+	if !s.inTransaction() {
+		releaseChecks(s.fkq.deferred)
+		s.fkq.deferred = nil
+	}
 	tx := s.tx
 	if tx == nil {
 		tx = s.implicit
@@ -311,86 +279,285 @@ func (s *session) isDeferred(fk fluss.ForeignKey) bool {
 }
 
 // fkEndStatement runs the statement's queued events (see the top of the
-// file).
+// file) in order, a run of them at a time: the events of one write of
+// one table (the record batches of a statement's rows, or of its deleted
+// or moved keys), handled together so that each check or action reads the
+// referencing table once per run, not once per batch or key.
 func (s *session) fkEndStatement(ctx context.Context) error {
 	if !s.fkq.active && len(s.fkq.events) == 0 {
 		return nil
 	}
 	s.flushUnpaired()
-	if len(s.fkq.events) == 0 {
-		return nil
-	}
-	var checks []fkCheck
-	defer func() {
-		for _, c := range checks {
-			c.release()
-		}
-	}()
-	for i := 0; i < len(s.fkq.events); i++ {
-		if i > 100000 {
+	for i := 0; i < len(s.fkq.events); {
+		if i > 1000000 {
 			return sqlerr.New(sqlerr.InternalError, "foreign key actions did not end")
 		}
-		e := s.fkq.events[i]
-		if e.rows != nil {
-			for _, fk := range e.fks {
-				e.rows.Retain()
-				checks = append(checks, fkCheck{table: e.table, fk: fk, rows: e.rows})
-			}
-			continue
+		j := i + 1
+		for j < len(s.fkq.events) && sameRun(s.fkq.events[i], s.fkq.events[j]) {
+			j++
 		}
-		idx, err := s.fkIndexNow(ctx)
-		if err != nil {
+		// (the run's actions append their own events: a copy of the run)
+		if err := s.fkRun(ctx, slices.Clone(s.fkq.events[i:j])); err != nil {
 			return err
 		}
-		for _, ref := range idx.referencing[e.table.Path] {
-			action := ref.fk.OnDelete
-			if e.newRows != nil {
-				action = ref.fk.OnUpdate
-			}
-			oldKeys, newRows, err := movedKeys(e, ref.fk)
-			if err != nil {
-				return err
-			}
-			if oldKeys == nil {
-				continue // an UPDATE that left the keys as they were
-			}
-			switch action {
-			case 'r':
-				err = s.fkNoReference(ctx, ref, e.table, oldKeys, false)
-				oldKeys.Release()
-			case 'a':
-				checks = append(checks, fkCheck{table: e.table, ref: ref, oldKeys: oldKeys})
-			default:
-				err = s.fkAction(ctx, ref, action, oldKeys, newRows)
-				oldKeys.Release()
-			}
-			if newRows != nil {
-				newRows.Release()
-			}
-			if err != nil {
-				return err
-			}
-		}
+		i = j
 	}
 	for _, e := range s.fkq.events {
 		e.release()
 	}
 	s.fkq.events = nil
-	for k, c := range checks {
-		fk := c.fk
-		if c.oldKeys != nil {
-			fk = c.ref.fk
+	if !s.inTransaction() {
+		return s.fkRunDeferred(ctx) // the statement's own transaction commits
+	}
+	return nil
+}
+
+// sameRun reports whether b continues a's run: the same table and kind
+// of event (rows written, keys deleted, keys moved).
+func sameRun(a, b fkEvent) bool {
+	kind := func(e fkEvent) int {
+		switch {
+		case e.rows != nil:
+			return 0
+		case e.newRows == nil:
+			return 1
 		}
-		if s.isDeferred(fk) && (s.tx != nil) {
-			s.fkq.deferred = append(s.fkq.deferred, c)
-			checks[k] = fkCheck{}
-			continue
+		return 2
+	}
+	return a.table.Path == b.table.Path && a.table.TableID == b.table.TableID && kind(a) == kind(b)
+}
+
+// fkRun runs one run of events, as PostgreSQL fires the RI triggers of
+// their rows at the end of the statement: for the rows written, each
+// foreign key's check; for the keys deleted or moved, each referencing
+// foreign key's action (in the order of fkIndex.referencing): CASCADE,
+// SET NULL and SET DEFAULT write the referencing rows (whose events join
+// the queue's end), RESTRICT and NO ACTION check that no row still
+// references a key. A check of a deferred constraint waits for COMMIT.
+func (s *session) fkRun(ctx context.Context, run []fkEvent) error {
+	e := run[0]
+	if e.rows != nil {
+		rows, err := concatRecords(eventRecords(run, func(e fkEvent) arrow.RecordBatch { return e.rows }))
+		if err != nil {
+			return err
 		}
-		if err := s.runFKCheck(ctx, c); err != nil {
+		defer rows.Release()
+		return s.fkRowChecks(ctx, e.table, e.fks, rows)
+	}
+	var err error
+	if e.oldKeys, err = concatRecords(eventRecords(run, func(e fkEvent) arrow.RecordBatch { return e.oldKeys })); err != nil {
+		return err
+	}
+	defer e.oldKeys.Release()
+	if e.newRows != nil {
+		if e.newRows, err = concatRecords(eventRecords(run, func(e fkEvent) arrow.RecordBatch { return e.newRows })); err != nil {
+			return err
+		}
+		defer e.newRows.Release()
+	}
+	idx, err := s.fkIndexNow(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ref := range idx.referencing[e.table.Path] {
+		action := ref.fk.OnDelete
+		if e.newRows != nil {
+			action = ref.fk.OnUpdate
+		}
+		oldKeys, newRows, err := movedKeys(e, ref.fk)
+		if err != nil {
+			return err
+		}
+		if oldKeys == nil {
+			continue // an UPDATE that left the keys as they were
+		}
+		switch action {
+		case 'r':
+			err = s.fkNoReference(ctx, ref, e.table, oldKeys, false)
+		case 'a':
+			err = s.fkCheckNow(ctx, fkCheck{table: e.table, ref: ref, oldKeys: oldKeys})
+		default:
+			err = s.fkAction(ctx, ref, e.table, action, oldKeys, newRows)
+		}
+		oldKeys.Release()
+		if newRows != nil {
+			newRows.Release()
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// fkRowChecks checks rows written to table against its foreign keys fks
+// (those deferred kept for COMMIT): the error is the first failing row's,
+// of the first key it fails, as PostgreSQL fires the triggers row by row.
+func (s *session) fkRowChecks(ctx context.Context, table fluss.TableInfo, fks []fluss.ForeignKey, rows arrow.RecordBatch) error {
+	first, firstErr := -1, error(nil)
+	for _, fk := range fks {
+		if s.isDeferred(fk) {
+			if err := s.fkCheckNow(ctx, fkCheck{table: table, fk: fk, rows: rows}); err != nil {
+				return err
+			}
+			continue
+		}
+		r, err := s.fkOrphan(ctx, table, fk, rows)
+		if err != nil && r < 0 {
+			return err // not a violation
+		}
+		if err != nil && (first < 0 || r < first) {
+			first, firstErr = r, err
+		}
+	}
+	return firstErr
+}
+
+// fkCheckNow runs check c, or keeps it for COMMIT when its constraint is
+// deferred (retaining its rows): of a statement's own transaction too,
+// whose deferred checks run after its others (fkEndStatement).
+func (s *session) fkCheckNow(ctx context.Context, c fkCheck) error {
+	fk := c.fk
+	if c.oldKeys != nil {
+		fk = c.ref.fk
+	}
+	if s.isDeferred(fk) {
+		for _, r := range []arrow.RecordBatch{c.rows, c.oldKeys} {
+			if r != nil {
+				r.Retain()
+			}
+		}
+		s.fkq.deferred = append(s.fkq.deferred, c)
+		return nil
+	}
+	return s.runFKCheck(ctx, c)
+}
+
+// inTransaction reports whether the statement runs in a transaction that
+// outlasts it: a block, or the implicit transaction of a pipeline or of a
+// Query string of several statements, which PostgreSQL commits (and runs
+// the deferred checks of) at Sync or at the string's end.
+func (s *session) inTransaction() bool { return s.tx != nil || s.held }
+
+// concatRecords is recs (at least one, of one table's columns) as one
+// record.
+func concatRecords(recs []arrow.RecordBatch) (arrow.RecordBatch, error) {
+	first := recs[0]
+	if len(recs) == 1 {
+		first.Retain()
+		return first, nil
+	}
+	var n int64
+	for _, r := range recs {
+		n += r.NumRows()
+		if !r.Schema().Equal(first.Schema()) {
+			return valuesConcat(recs) // a representation differs: value by value
+		}
+	}
+	cols := make([]arrow.Array, first.NumCols())
+	for c := range cols {
+		parts := make([]arrow.Array, len(recs))
+		for k, r := range recs {
+			parts[k] = r.Column(c)
+		}
+		col, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			releaseArrays(cols[:c])
+			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "joining a foreign key's events: %v", err)
+		}
+		cols[c] = col
+	}
+	rec := array.NewRecordBatch(first.Schema(), cols, n)
+	releaseArrays(cols)
+	return rec, nil
+}
+
+func releaseArrays(cols []arrow.Array) {
+	for _, c := range cols {
+		c.Release()
+	}
+}
+
+// valuesConcat is concatRecords value by value, into the first record's
+// schema.
+func valuesConcat(recs []arrow.RecordBatch) (arrow.RecordBatch, error) {
+	var rows [][]any
+	for _, rec := range recs {
+		for r := 0; r < int(rec.NumRows()); r++ {
+			row := make([]any, rec.NumCols())
+			for c := range row {
+				row[c] = types.ValueAt(rec.Column(c), r)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return buildRows(recs[0].Schema(), rows)
+}
+
+// eventRecords is one record of each event of run.
+func eventRecords(run []fkEvent, of func(fkEvent) arrow.RecordBatch) []arrow.RecordBatch {
+	out := make([]arrow.RecordBatch, len(run))
+	for k, e := range run {
+		out[k] = of(e)
+	}
+	return out
+}
+
+// mergeChecks joins checks of the same constraint and kind (the rows of
+// one table against one foreign key, or the keys of one table against one
+// referencing foreign key) into one, in the order of their first: the
+// deferred checks of a transaction's statements, run at COMMIT with one
+// read of each table instead of one per statement. checks are released.
+func mergeChecks(checks []fkCheck) ([]fkCheck, error) {
+	if len(checks) < 2 {
+		return checks, nil
+	}
+	type group struct {
+		c    fkCheck
+		recs []arrow.RecordBatch
+	}
+	var order []string
+	groups := map[string]*group{}
+	for _, c := range checks {
+		key := fmt.Sprintf("r\x00%s\x00%d\x00%s", c.table.Path, c.table.TableID, c.fk.Name)
+		rec := c.rows
+		if c.oldKeys != nil {
+			key = fmt.Sprintf("k\x00%s\x00%d\x00%s\x00%s", c.table.Path, c.table.TableID, c.ref.child, c.ref.fk.Name)
+			rec = c.oldKeys
+		}
+		g, ok := groups[key]
+		if !ok {
+			g = &group{c: c}
+			groups[key] = g
+			order = append(order, key)
+		}
+		g.recs = append(g.recs, rec)
+	}
+	out := make([]fkCheck, 0, len(order))
+	var err error
+	for _, key := range order {
+		g := groups[key]
+		if err != nil {
+			continue
+		}
+		var rec arrow.RecordBatch
+		if rec, err = concatRecords(g.recs); err != nil {
+			continue
+		}
+		c := g.c
+		if c.oldKeys != nil {
+			c.oldKeys = rec
+		} else {
+			c.rows = rec
+		}
+		out = append(out, c)
+	}
+	releaseChecks(checks)
+	if err != nil {
+		releaseChecks(out)
+		return nil, err
+	}
+	return out, nil
 }
 
 // runFKCheck runs one check.
@@ -409,8 +576,20 @@ func (s *session) fkCommit(ctx context.Context) error {
 	if err := s.fkEndStatement(ctx); err != nil {
 		return err
 	}
-	checks := s.fkq.deferred
+	return s.fkRunDeferred(ctx)
+}
+
+// fkRunDeferred runs (and forgets) the deferred checks, those of one
+// constraint together.
+func (s *session) fkRunDeferred(ctx context.Context) error {
+	if len(s.fkq.deferred) == 0 {
+		return nil
+	}
+	checks, err := mergeChecks(s.fkq.deferred)
 	s.fkq.deferred = nil
+	if err != nil {
+		return err
+	}
 	defer func() {
 		for _, c := range checks {
 			c.release()
@@ -422,6 +601,18 @@ func (s *session) fkCommit(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// fkEndImplicit ends the foreign keys' part of a held implicit
+// transaction: its deferred checks run when it commits (commit), and are
+// forgotten with its SET CONSTRAINTS choices either way.
+func (s *session) fkEndImplicit(ctx context.Context, commit bool) error {
+	var err error
+	if commit {
+		err = s.fkCommit(ctx)
+	}
+	s.fkEndTransaction()
+	return err
 }
 
 // movedKeys returns the keys of a parent event that matter to fk: a
@@ -516,9 +707,18 @@ func (s *session) readTable(ctx context.Context, p fluss.TablePath) (fluss.Table
 // key of fk in the referenced table: 23503 for the first that does not
 // (unless the row is no longer the table's: a later write replaced it).
 func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk fluss.ForeignKey, rows arrow.RecordBatch) error {
+	_, err := s.fkOrphan(ctx, table, fk, rows)
+	return err
+}
+
+// fkOrphan is fkParentsExist that also returns the row of its 23503 (the
+// first row of rows that fails fk), so that a write's checks against its
+// table's foreign keys report the first failing row, as PostgreSQL's
+// triggers, fired row by row, do.
+func (s *session) fkOrphan(ctx context.Context, table fluss.TableInfo, fk fluss.ForeignKey, rows arrow.RecordBatch) (int, error) {
 	parent, err := s.readTable(ctx, fk.RefTable)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	pinfo := parent.Info()
 	pk := keyIndexes(pinfo)
@@ -527,9 +727,10 @@ func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk 
 	for j, c := range pk {
 		order[j] = slices.Index(fk.RefColumns, c)
 		if order[j] < 0 {
-			return sqlerr.New(sqlerr.InternalError, "foreign key %q does not match the key of %q", fk.Name, pinfo.Path.Table)
+			return -1, sqlerr.New(sqlerr.InternalError, "foreign key %q does not match the key of %q", fk.Name, pinfo.Path.Table)
 		}
 	}
+	mixed := -1 // MATCH FULL's first row mixing NULL and non-NULL values
 	var need [][]any
 	var needRows []int
 	seen := map[string]bool{}
@@ -546,9 +747,8 @@ func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk 
 		case nulls == len(vals):
 			continue
 		case nulls > 0 && fk.Match == 'f':
-			if s.rowStillThere(ctx, table, rows, r) {
-				return sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
-					WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
+			if mixed < 0 && s.rowStillThere(ctx, table, rows, r) {
+				mixed = r
 			}
 			continue
 		case nulls > 0:
@@ -566,28 +766,38 @@ func (s *session) fkParentsExist(ctx context.Context, table fluss.TableInfo, fk 
 		need = append(need, key)
 		needRows = append(needRows, r)
 	}
+	mixedErr := func() (int, error) {
+		if mixed < 0 {
+			return -1, nil
+		}
+		return mixed, sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
+			WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
+	}
 	if len(need) == 0 {
-		return nil
+		return mixedErr()
 	}
 	if err := s.lockKeyShare(ctx, pinfo, need); err != nil {
-		return err
+		return -1, err
 	}
 	found, err := lookupKeys(ctx, parent, pinfo, need)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	for k, key := range need {
 		if found[rowKeyText(key)] {
 			continue
 		}
 		r := needRows[k]
+		if mixed >= 0 && mixed < r {
+			break
+		}
 		if !s.rowStillThere(ctx, table, rows, r) {
 			continue
 		}
-		return sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
+		return r, sqlerr.New(foreignKeyViolationCode, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table.Path.Table, fk.Name).
 			WithDetail("Key (%s)=(%s) is not present in table \"%s\".", columnNames(table, fk.Columns), s.rowValues(table, rows, fk.Columns, r), pinfo.Path.Table)
 	}
-	return nil
+	return mixedErr()
 }
 
 // convertKey converts a referencing value to the referenced column's
@@ -609,9 +819,9 @@ func rowKeyText(vals []any) string {
 	return sb.String()
 }
 
-// lookupKeys looks keys (in the table's key order) up in t and returns
-// the set of those found.
-func lookupKeys(ctx context.Context, t fluss.Table, info fluss.TableInfo, keys [][]any) (map[string]bool, error) {
+// keyRecord is keys (values of info's primary key, in key order) as a
+// record of the key's columns: what Lookup and a row lock take.
+func keyRecord(info fluss.TableInfo, keys [][]any) (arrow.RecordBatch, error) {
 	pk := keyIndexes(info)
 	schema := info.ArrowSchema()
 	fs := make([]arrow.Field, len(pk))
@@ -619,12 +829,28 @@ func lookupKeys(ctx context.Context, t fluss.Table, info fluss.TableInfo, keys [
 		fs[j] = schema.Field(c)
 		fs[j].Nullable = true
 	}
-	rec, err := buildRows(arrow.NewSchema(fs, nil), keys)
+	return buildRows(arrow.NewSchema(fs, nil), keys)
+}
+
+// lookupRows looks keys (in the table's key order) up in t, projected
+// (nil: every column); nil when none is found.
+func lookupRows(ctx context.Context, t fluss.Table, info fluss.TableInfo, keys [][]any, projection []int) (arrow.RecordBatch, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	rec, err := keyRecord(info, keys)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Release()
-	got, err := t.Lookup(ctx, rec, pk)
+	return t.Lookup(ctx, rec, projection)
+}
+
+// lookupKeys looks keys (in the table's key order) up in t and returns
+// the set of those found.
+func lookupKeys(ctx context.Context, t fluss.Table, info fluss.TableInfo, keys [][]any) (map[string]bool, error) {
+	pk := keyIndexes(info)
+	got, err := lookupRows(ctx, t, info, keys, pk)
 	if err != nil {
 		return nil, err
 	}
@@ -661,12 +887,7 @@ func (s *session) rowStillThere(ctx context.Context, table fluss.TableInfo, rows
 	for j, c := range pk {
 		key[j] = types.ValueAt(rows.Column(c), r)
 	}
-	schema := table.ArrowSchema()
-	fs := make([]arrow.Field, len(pk))
-	for j, c := range pk {
-		fs[j] = schema.Field(c)
-	}
-	rec, err := buildRows(arrow.NewSchema(fs, nil), [][]any{key})
+	rec, err := keyRecord(table, [][]any{key})
 	if err != nil {
 		return true
 	}
@@ -718,11 +939,13 @@ func (s *session) fkReferencing(ctx context.Context, ref fkRef, parent fluss.Tab
 }
 
 // referencingIn is fkReferencing over the rows of child (a view of ref's
-// table).
+// table): one read of it for all of oldKeys, a lookup of them when the
+// foreign key's columns are child's primary key, else a scan.
 func (s *session) referencingIn(ctx context.Context, child fluss.Table, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch) (fluss.TableInfo, arrow.RecordBatch, []int, error) {
 	cinfo := child.Info()
 	pk := keyIndexes(parent)
 	wanted := map[string]int{}
+	var wantedKeys [][]any // the distinct keys, in ref.fk.Columns' order
 	for r := 0; r < int(oldKeys.NumRows()); r++ {
 		key := make([]any, len(ref.fk.Columns))
 		for k, c := range ref.fk.RefColumns {
@@ -731,23 +954,12 @@ func (s *session) referencingIn(ctx context.Context, child fluss.Table, ref fkRe
 		}
 		if _, dup := wanted[rowKeyText(key)]; !dup {
 			wanted[rowKeyText(key)] = r
+			wantedKeys = append(wantedKeys, key)
 		}
 	}
-	reader, err := child.Scan(ctx, fluss.ScanOptions{})
-	if err != nil {
-		return cinfo, nil, nil, err
-	}
-	defer reader.Close()
 	var rows [][]any
 	var which []int
-	for {
-		b, err := reader.Next(ctx)
-		if err != nil {
-			return cinfo, nil, nil, err
-		}
-		if b == nil {
-			break
-		}
+	keep := func(b arrow.RecordBatch) {
 		for r := 0; r < int(b.NumRows()); r++ {
 			key := make([]any, len(ref.fk.Columns))
 			for k, c := range ref.fk.Columns {
@@ -762,13 +974,66 @@ func (s *session) referencingIn(ctx context.Context, child fluss.Table, ref fkRe
 				which = append(which, at)
 			}
 		}
-		b.Release()
+	}
+	if order, ok := fkIsChildKey(cinfo, parent, ref.fk); ok {
+		keys := make([][]any, len(wantedKeys))
+		for k, key := range wantedKeys {
+			keys[k] = make([]any, len(order))
+			for j, o := range order {
+				keys[k][j] = key[o]
+			}
+		}
+		got, err := lookupRows(ctx, child, cinfo, keys, nil)
+		if err != nil {
+			return cinfo, nil, nil, err
+		}
+		if got != nil {
+			keep(got)
+			got.Release()
+		}
+	} else {
+		reader, err := child.Scan(ctx, fluss.ScanOptions{})
+		if err != nil {
+			return cinfo, nil, nil, err
+		}
+		defer reader.Close()
+		for {
+			b, err := reader.Next(ctx)
+			if err != nil {
+				return cinfo, nil, nil, err
+			}
+			if b == nil {
+				break
+			}
+			keep(b)
+			b.Release()
+		}
 	}
 	rec, err := buildRows(cinfo.ArrowSchema(), rows)
 	if err != nil {
 		return cinfo, nil, nil, err
 	}
 	return cinfo, rec, which, nil
+}
+
+// fkIsChildKey reports whether fk's columns are its table's (child's)
+// whole primary key, each of the referenced column's type, so that the
+// referencing rows of a key are found by a lookup: order[j] is the
+// position in fk.Columns of the key's column j.
+func fkIsChildKey(child, parent fluss.TableInfo, fk fluss.ForeignKey) (order []int, ok bool) {
+	ck := keyIndexes(child)
+	if len(ck) != len(fk.Columns) {
+		return nil, false
+	}
+	order = make([]int, len(ck))
+	for j, c := range ck {
+		k := slices.Index(fk.Columns, c)
+		if k < 0 || child.Descriptor.Schema.Columns[c].Type.Kind != parent.Descriptor.Schema.Columns[fk.RefColumns[k]].Type.Kind {
+			return nil, false
+		}
+		order[j] = k
+	}
+	return order, true
 }
 
 // fkNoReference fails with 23503 if a row of ref's table references one
@@ -836,12 +1101,9 @@ func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, keys arrow.
 // fkAction runs a CASCADE, SET NULL or SET DEFAULT action on the rows of
 // ref's table that reference oldKeys: deletes them (CASCADE of a
 // delete), gives them the new key (CASCADE of an update, newRows), NULL
-// or their default. The writes queue their own events.
-func (s *session) fkAction(ctx context.Context, ref fkRef, action byte, oldKeys, newRows arrow.RecordBatch) error {
-	parentInfo, err := s.eng.store.GetTable(ctx, ref.fk.RefTable)
-	if err != nil {
-		return err
-	}
+// or their default. The writes queue their own events. parentInfo is
+// the referenced table's, whose keys oldKeys are.
+func (s *session) fkAction(ctx context.Context, ref fkRef, parentInfo fluss.TableInfo, action byte, oldKeys, newRows arrow.RecordBatch) error {
 	cinfo, rows, which, err := s.fkReferencing(ctx, ref, parentInfo, oldKeys)
 	if err != nil {
 		return err
@@ -963,18 +1225,16 @@ func (s *session) fkDefaults(ctx context.Context, info fluss.TableInfo, cols []i
 	return out, nil
 }
 
-// setConstraints is SET CONSTRAINTS: outside a transaction block a
-// WARNING and nothing else (25P01); a name that is no constraint 42704,
-// one that is not DEFERRABLE 55000. IMMEDIATE runs at once the deferred
-// checks of the constraints it makes immediate, as PostgreSQL does.
+// setConstraints is SET CONSTRAINTS, as PostgreSQL's
+// AfterTriggerSetState: a name that is no constraint is 42704, DEFERRED
+// of one that is not DEFERRABLE 42809 (IMMEDIATE of it does nothing).
+// Outside a transaction it is a WARNING (25P01) after those checks, and
+// nothing else; in the implicit transaction of a Query string of several
+// statements (or a pipeline) it lasts to that transaction's end. IMMEDIATE
+// runs at once the deferred checks of the constraints it makes immediate.
 func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pgwire.Result, error) {
 	if s.txStatus == 'E' {
 		return nil, sqlerr.TransactionAborted()
-	}
-	if s.tx == nil {
-		w := sqlerr.New(noActiveTransactionCode, "SET CONSTRAINTS can only be used in transaction blocks")
-		w.Severity = "WARNING"
-		return &noticeTagResult{tagResult: tagResult{tag: "SET CONSTRAINTS"}, notices: []*sqlerr.Error{w}}, nil
 	}
 	idx, err := s.fkIndexNow(ctx)
 	if err != nil {
@@ -984,15 +1244,22 @@ func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pg
 		fks, ok := idx.byName[n]
 		switch {
 		case !ok && idx.others[n]:
-			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "constraint \"%s\" is not deferrable", n)
+			if c.Deferred {
+				return nil, notDeferrable(n)
+			}
 		case !ok:
 			return nil, sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" does not exist", n)
 		}
 		for _, fk := range fks {
-			if !fk.Deferrable {
-				return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "constraint \"%s\" is not deferrable", n)
+			if c.Deferred && !fk.Deferrable {
+				return nil, notDeferrable(n)
 			}
 		}
+	}
+	if !s.inTransaction() {
+		w := sqlerr.New(noActiveTransactionCode, "SET CONSTRAINTS can only be used in transaction blocks")
+		w.Severity = "WARNING"
+		return &noticeTagResult{tagResult: tagResult{tag: "SET CONSTRAINTS"}, notices: []*sqlerr.Error{w}}, nil
 	}
 	prior := maps.Clone(s.fkq.setDeferred)
 	if c.Names == nil {
@@ -1020,6 +1287,9 @@ func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pg
 			}
 		}
 		s.fkq.deferred = keep
+		if run, err = mergeChecks(run); err != nil {
+			return nil, err
+		}
 		for i, ch := range run {
 			if err := s.runFKCheck(ctx, ch); err != nil {
 				// the statement failed: its mode change is undone and
@@ -1034,6 +1304,12 @@ func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pg
 		releaseChecks(run)
 	}
 	return tagOnly("SET CONSTRAINTS"), nil
+}
+
+// notDeferrable is SET CONSTRAINTS ... DEFERRED's error for a constraint
+// that is not DEFERRABLE (PostgreSQL's wrong_object_type).
+func notDeferrable(name string) error {
+	return sqlerr.New(sqlerr.WrongObjectType, "constraint \"%s\" is not deferrable", name)
 }
 
 // releaseChecks releases checks that ran.
@@ -1078,12 +1354,7 @@ func (s *session) lockKeyShare(ctx context.Context, info fluss.TableInfo, keys [
 	for _, c := range keyIndexes(info) {
 		kt = append(kt, info.Descriptor.Schema.Columns[c].Type)
 	}
-	schema := info.ArrowSchema()
-	fs := make([]arrow.Field, len(kt))
-	for j, c := range keyIndexes(info) {
-		fs[j] = schema.Field(c)
-	}
-	rec, err := buildRows(arrow.NewSchema(fs, nil), keys)
+	rec, err := keyRecord(info, keys)
 	if err != nil {
 		return err
 	}

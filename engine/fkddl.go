@@ -116,9 +116,15 @@ func fkNamed(d fluss.TableDescriptor, name string) (fluss.ForeignKey, int, bool)
 // fkTruncate is TRUNCATE's rule for the tables referencing those it
 // empties: without CASCADE, 0A000 for the first table that references one
 // and is not truncated too; with it, those tables are added (and theirs,
-// in turn), each with PostgreSQL's notice.
+// in turn), each with PostgreSQL's notice. A table with deferred checks
+// pending is 55006 first, as PostgreSQL's truncate_check_activity.
 func (s *session) fkTruncate(ctx context.Context, infos []fluss.TableInfo, seen map[fluss.TablePath]bool, cascade bool) ([]fluss.TableInfo, []*sqlerr.Error, error) {
 	var notices []*sqlerr.Error
+	for _, info := range infos { // PostgreSQL's truncate_check_activity, before the foreign keys' rule
+		if err := s.fkPendingErr(info.Path); err != nil {
+			return nil, nil, err
+		}
+	}
 	for i := 0; i < len(infos); i++ {
 		refs, err := s.fkOthers(ctx, infos[i].Path, seen)
 		if err != nil {
@@ -137,12 +143,31 @@ func (s *session) fkTruncate(ctx context.Context, infos []fluss.TableInfo, seen 
 			if err != nil {
 				return nil, nil, err
 			}
+			if err := s.fkPendingErr(r.child); err != nil {
+				return nil, nil, err
+			}
 			seen[r.child] = true
 			infos = append(infos, info)
 			notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "truncate cascades to table \"%s\"", r.child.Table))
 		}
 	}
 	return infos, notices, nil
+}
+
+// fkPendingErr is TRUNCATE's 55006 for a table with deferred checks
+// pending (fkPendingOn).
+func (s *session) fkPendingErr(path fluss.TablePath) error {
+	if !s.fkPendingOn(path) {
+		return nil
+	}
+	return sqlerr.New(sqlerr.ObjectInUse, "cannot TRUNCATE \"%s\" because it has pending trigger events", path.Table)
+}
+
+// fkPendingOn reports whether the transaction keeps deferred checks of
+// the table at path (of its rows, or of the keys deleted from it), which
+// PostgreSQL's TRUNCATE refuses (55006): they would check rows it empties.
+func (s *session) fkPendingOn(path fluss.TablePath) bool {
+	return slices.ContainsFunc(s.fkq.deferred, func(c fkCheck) bool { return c.table.Path == path })
 }
 
 // pathSet is paths as a set.

@@ -30,10 +30,8 @@ type session struct {
 	// checks caches the CHECK constraints of the tables the session
 	// writes (coldefs.go cachedChecks).
 	checks map[int64]checksEntry
-	// fkq and fkIdx are the foreign keys' queued events and the index of
-	// the store's foreign keys (fk.go).
-	fkq   fkQueue
-	fkIdx *fkIndex
+	// fkq is the foreign keys' queued events (fk.go).
+	fkq fkQueue
 	// Settings every statement or write reads, parsed once per value:
 	// the backend setting (backend.go) and the lock timeouts
 	// (rowlocks.go startLocking).

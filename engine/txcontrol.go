@@ -52,7 +52,7 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 		s.chain(chain)
 		return notUndone("ROLLBACK", ddl), nil // txddl.go
 	}
-	if s.tx != nil {
+	if s.tx != nil || s.implicit != nil {
 		err := s.fkCommit(ctx) // fk.go: the deferred foreign key checks
 		s.fkEndTransaction()
 		if err != nil {

@@ -145,6 +145,13 @@ func (s *session) HoldImplicit() {
 // now) or rolls it back.
 func (s *session) EndImplicit(ctx context.Context, commit bool) error {
 	s.held = false
+	if s.tx == nil { // fk.go: the implicit transaction's deferred checks
+		err := s.fkEndImplicit(ctx, commit && s.implicit != nil)
+		if err != nil {
+			s.dropImplicit()
+			return err
+		}
+	}
 	if s.txStatus == 'I' {
 		if err := s.endCursors(ctx, commit); err != nil { // cursors.go
 			s.dropImplicit()

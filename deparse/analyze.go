@@ -26,6 +26,12 @@ import (
 type analyzer struct {
 	cols  []Column
 	value *types.T // a domain CHECK's VALUE
+	// lv is a view query's level its column references resolve in (nil
+	// for a stored expression), qa the analysis it belongs to and ctes
+	// the WITH items its subqueries see.
+	lv   *level
+	qa   *queryAnalyzer
+	ctes []*cteDef
 }
 
 // errUnsupported is the error of a construct the deparser does not
@@ -150,7 +156,36 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 		return a.syntax(kind, typeOfOID(oidText), []typ{typeOfOID(oidText), typeOfOID(oidText)}, x, chars)
 	case *pt.Array:
 		return a.array(n.Elems)
+	case *pt.Subquery:
+		return a.subLink(subLinkExpr, nil, "", n)
+	case *pt.Exists:
+		x, err := a.subLink(subLinkExists, nil, "", n.Query)
+		if err != nil || !n.Not {
+			return x, err
+		}
+		return &boolNode{kind: boolNot, args: []node{x}}, nil
+	case *pt.InSubquery:
+		l, err := a.expr(n.X)
+		if err != nil {
+			return nil, err
+		}
+		x, err := a.subLink(subLinkAny, l, "=", n.Query)
+		if err != nil || !n.Not {
+			return x, err
+		}
+		return &boolNode{kind: boolNot, args: []node{x}}, nil
 	case *pt.Quantified:
+		if sq, ok := n.Right.(*pt.Subquery); ok {
+			l, err := a.expr(n.X)
+			if err != nil {
+				return nil, err
+			}
+			kind := subLinkAny
+			if n.All {
+				kind = subLinkAll
+			}
+			return a.subLink(kind, l, n.Op, sq)
+		}
 		arr, ok := n.Right.(*pt.Array)
 		if !ok {
 			return nil, errUnsupported("ANY/ALL over %T", n.Right)
@@ -169,6 +204,9 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 }
 
 func (a *analyzer) column(n *pt.ColumnRef) (node, error) {
+	if a.lv != nil {
+		return a.lv.lookup(n)
+	}
 	if a.value != nil && n.Table == "" && n.Name == "value" {
 		return &varNode{t: typeOfT(*a.value)}, nil
 	}
@@ -760,6 +798,9 @@ var sqlValues = map[string]uint32{
 }
 
 func (a *analyzer) call(n *pt.FuncCall) (node, error) {
+	if a.lv != nil && isAggregate(strings.ToLower(n.Name)) && n.Schema == "" {
+		return a.aggregate(n, strings.ToLower(n.Name))
+	}
 	if n.Schema != "" && n.Schema != "pg_catalog" || n.Over != nil || n.Filter != nil || n.Distinct || len(n.OrderBy) > 0 {
 		return nil, errUnsupported("call of %s", n.Name)
 	}
@@ -895,6 +936,16 @@ func walk(n node, f func(node)) {
 		}
 	case *arrayNode:
 		for _, c := range x.elems {
+			walk(c, f)
+		}
+	case *aggNode:
+		for _, c := range x.args {
+			walk(c, f)
+		}
+	case *subLinkNode:
+		walk(x.test, f)
+	case *syntaxNode:
+		for _, c := range x.args {
 			walk(c, f)
 		}
 	}

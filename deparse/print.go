@@ -22,6 +22,10 @@ type printer struct {
 	sb     strings.Builder
 	pretty bool
 	indent int
+	// wrap is a view's wrap column; taken the range-table names of the
+	// query levels around the expression (for a subquery's names).
+	wrap  int
+	taken []string
 }
 
 // expr is get_rule_expr: showImplicit says whether an implicit coercion
@@ -29,7 +33,9 @@ type printer struct {
 func (p *printer) expr(n node, showImplicit bool) {
 	switch x := n.(type) {
 	case *varNode:
-		if x.name == "" {
+		if x.rte != nil {
+			p.sb.WriteString(quoteIdent(x.rte.refname) + "." + quoteIdent(x.rte.cols[x.col]))
+		} else if x.name == "" {
 			p.sb.WriteString("VALUE")
 		} else {
 			p.sb.WriteString(quoteIdent(x.name))
@@ -118,6 +124,18 @@ func (p *printer) expr(n node, showImplicit bool) {
 		p.sb.WriteString("ARRAY[")
 		p.list(x.elems)
 		p.sb.WriteByte(']')
+	case *aggNode:
+		p.sb.WriteString(quoteIdent(x.name) + "(")
+		switch {
+		case x.star:
+			p.sb.WriteByte('*')
+		case x.distinct:
+			p.sb.WriteString("DISTINCT ")
+		}
+		p.list(x.args)
+		p.sb.WriteByte(')')
+	case *subLinkNode:
+		p.subLink(x)
 	case *caseNode:
 		p.keyword("CASE", 0, prettyIndent)
 		if x.arg != nil {
@@ -202,15 +220,27 @@ func (p *printer) list(xs []node) {
 	}
 }
 
-// keyword is appendContextKeyword: with PRETTYFLAG_INDENT (always set
-// here) a new line, indented, before str.
-func (p *printer) keyword(str string, before, after int) {
+// keyword is appendContextKeyword with no extra indentation.
+func (p *printer) keyword(str string, before, after int) { p.contextKeyword(str, before, after, 0) }
+
+// prettyIndentLimit is PRETTYINDENT_LIMIT: past it, indentation grows
+// by half and wraps around.
+const prettyIndentLimit = 40
+
+// contextKeyword is appendContextKeyword: with PRETTYFLAG_INDENT (always
+// set here) the trailing spaces dropped, a new line indented by the
+// level (plus plus), then str.
+func (p *printer) contextKeyword(str string, before, after, plus int) {
 	p.indent += before
 	s := strings.TrimRight(p.sb.String(), " ")
 	p.sb.Reset()
 	p.sb.WriteString(s)
 	p.sb.WriteByte('\n')
-	p.sb.WriteString(strings.Repeat(" ", max(p.indent, 0)))
+	amount := max(p.indent, 0) + plus
+	if p.indent >= prettyIndentLimit {
+		amount = (prettyIndentLimit+(p.indent-prettyIndentLimit)/(prettyIndentStd/2))%prettyIndentLimit + plus
+	}
+	p.sb.WriteString(strings.Repeat(" ", amount))
 	p.sb.WriteString(str)
 	p.indent = max(p.indent+after, 0)
 }
@@ -298,7 +328,7 @@ func (p *printer) constant(k *constNode, showType int) {
 // under parent in pretty mode.
 func isSimple(n, parent node) bool {
 	switch x := n.(type) {
-	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode:
+	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode, *aggNode:
 		return true
 	case *coerceNode:
 		if !isRelabel(x) {
@@ -324,7 +354,7 @@ func isSimple(n, parent node) bool {
 			return po.args[0] == n
 		}
 		return simpleUnder(parent)
-	case *nullTestNode, *boolTestNode, *distinctNode:
+	case *nullTestNode, *boolTestNode, *distinctNode, *subLinkNode:
 		return simpleUnder(parent)
 	case *boolNode:
 		if pb, ok := parent.(*boolNode); ok {
@@ -345,7 +375,7 @@ func isSimple(n, parent node) bool {
 // bring no parentheses of their own.
 func simpleUnder(parent node) bool {
 	switch parent.(type) {
-	case *funcNode, *arrayNode, *listFuncNode, *caseNode, *boolNode:
+	case *funcNode, *arrayNode, *listFuncNode, *caseNode, *boolNode, *aggNode:
 		return true
 	}
 	return false

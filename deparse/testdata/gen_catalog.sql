@@ -44,3 +44,12 @@ select 'var pgBinaryCasts = map[uint64]bool{';
 select format(E'\t%s<<32 | %s: true,', castsource, casttarget) from pg_cast
 where castmethod = 'b' and castsource in :types and casttarget in :types order by castsource, casttarget;
 select '}';
+select '';
+select '// pgAggregates are the aggregates a view''s query may call (count(*) is count with no arguments).';
+select 'var pgAggregates = []proc{';
+select format(E'\t{"%s", %s, %s, %s, %s},', proname, pronargs, coalesce(proargtypes[0], 0), coalesce(proargtypes[1], 0), prorettype)
+from pg_proc where pronamespace = 11 and prokind = 'a' and pronargs <= 2 and provariadic = 0
+  and prorettype in :types and (pronargs < 1 or proargtypes[0] in :types) and (pronargs < 2 or proargtypes[1] in :types)
+  and proname in ('count','sum','avg','min','max','bool_and','bool_or','every','string_agg','array_agg','stddev','variance','bit_and','bit_or')
+order by proname, pronargs, proargtypes::text;
+select '}';

@@ -273,7 +273,7 @@ func (p *printer) coercion(x *coerceNode) {
 }
 
 // constant is get_const_expr: showType -1 leaves the type out, 0 adds it
-// unless the literal reads back as that type by itself.
+// unless the literal reads back as that type by itself, 1 always adds it.
 func (p *printer) constant(k *constNode, showType int) {
 	if k.isNull {
 		p.sb.WriteString("NULL")
@@ -308,6 +308,10 @@ func (p *printer) constant(k *constNode, showType int) {
 		p.sb.WriteString("'" + strings.ReplaceAll(k.text, "'", "''") + "'")
 	}
 	if showType < 0 {
+		return
+	}
+	if showType > 0 {
+		p.sb.WriteString("::" + formatType(k.t))
 		return
 	}
 	switch k.t.oid {
@@ -399,6 +403,17 @@ func isRelabel(x *coerceNode) bool {
 		return x.t.mod < 0 // to the type without a modifier: a RelabelType
 	}
 	return pgBinaryCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
+}
+
+// isFuncCast reports whether a coercion is a FuncExpr: a length
+// coercion to the type's modifier, or a cast by a function (pg_cast's
+// method f).
+func isFuncCast(x *coerceNode) bool {
+	from := x.arg.typeOf()
+	if from.oid == x.t.oid {
+		return x.t.mod >= 0
+	}
+	return pgFunctionCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
 }
 
 // formatType is format_type_with_typemod.

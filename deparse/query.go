@@ -1,7 +1,9 @@
 package deparse
 
 import (
+	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sql"
@@ -175,7 +177,7 @@ func parseView(text string) (pt.Query, string, error) {
 func (qa *queryAnalyzer) query(q pt.Query, parent *level, ctes []*cteDef) (*query, error) {
 	switch x := q.(type) {
 	case *pt.Select:
-		return qa.selectQuery(x, parent, ctes)
+		return qa.selectQuery(x, parent, ctes, false)
 	case *pt.SetOp:
 		return qa.setOpQuery(x, parent, ctes)
 	}
@@ -234,7 +236,7 @@ func (qa *queryAnalyzer) setOpQuery(s *pt.SetOp, parent *level, ctes []*cteDef) 
 		if !ok {
 			return nil, errUnsupported("set operation over %T", q)
 		}
-		sub, err := qa.selectQuery(sel, parent, ctes)
+		sub, err := qa.selectQuery(sel, parent, ctes, true)
 		if err != nil {
 			return nil, err
 		}
@@ -378,6 +380,9 @@ func (qa *queryAnalyzer) limits(c *pt.QueryClauses, lv *level, ctes []*cteDef) (
 		if l, ok := e.(*pt.Literal); ok && l.Kind == pt.LitNull {
 			return &constNode{t: typeOfOID(oidInt8), isNull: true}, nil
 		}
+		if l, ok := e.(*pt.Literal); ok && (l.Kind == pt.LitInt && l.Int == math.MaxInt64 || l.Kind == pt.LitUint && l.Uint >= math.MaxInt64) {
+			return nil, nil // OFFSET without LIMIT: TiDB's grammar reads LIMIT max
+		}
 		x, err := a.expr(e)
 		if err != nil {
 			return nil, err
@@ -391,7 +396,10 @@ func (qa *queryAnalyzer) limits(c *pt.QueryClauses, lv *level, ctes []*cteDef) (
 	return limit, offset, err
 }
 
-func (qa *queryAnalyzer) selectQuery(s *pt.Select, parent *level, ctes []*cteDef) (*query, error) {
+// selectQuery analyses a SELECT; leaf says it is a set operation's
+// operand, whose unknown literals its column's common type resolves
+// (resolveTargetListUnknowns makes them text elsewhere).
+func (qa *queryAnalyzer) selectQuery(s *pt.Select, parent *level, ctes []*cteDef, leaf bool) (*query, error) {
 	if s.Table || len(s.DistinctOn) > 0 || s.GroupDistinct || len(s.Windows) > 0 || s.Locking != nil {
 		return nil, errUnsupported("SELECT clause")
 	}
@@ -426,6 +434,11 @@ func (qa *queryAnalyzer) selectQuery(s *pt.Select, parent *level, ctes []*cteDef
 		if err != nil {
 			return nil, err
 		}
+		if k, ok := x.(*constNode); ok && k.t.oid == oidUnknown && !leaf {
+			if x, err = a.coerce(k, typeOfOID(oidText), castImplicit); err != nil {
+				return nil, err
+			}
+		}
 		te := targetEntry{n: x, name: t.Alias}
 		if v, ok := x.(*varNode); ok && v.rte != nil {
 			te.isVar, te.varName = true, v.rte.cols[v.col]
@@ -449,7 +462,9 @@ func (qa *queryAnalyzer) selectQuery(s *pt.Select, parent *level, ctes []*cteDef
 		if err != nil {
 			return nil, err
 		}
-		out.groupBy = append(out.groupBy, idx)
+		if !slices.Contains(out.groupBy, idx) { // addTargetToGroupList skips a repeated key
+			out.groupBy = append(out.groupBy, idx)
+		}
 	}
 	if s.Having != nil {
 		if out.having, err = a.boolArg(s.Having); err != nil {
@@ -464,7 +479,9 @@ func (qa *queryAnalyzer) selectQuery(s *pt.Select, parent *level, ctes []*cteDef
 		if err != nil {
 			return nil, err
 		}
-		out.orderBy = append(out.orderBy, sortItem{tle: idx, desc: o.Desc, nullsFirst: nullsFirst(o)})
+		if !slices.ContainsFunc(out.orderBy, func(s sortItem) bool { return s.tle == idx }) { // addTargetToSortList skips a repeated key
+			out.orderBy = append(out.orderBy, sortItem{tle: idx, desc: o.Desc, nullsFirst: nullsFirst(o)})
+		}
 	}
 	if out.limit, out.offset, err = qa.limits(&s.QueryClauses, lv, ctes); err != nil {
 		return nil, err
@@ -483,6 +500,10 @@ func (qa *queryAnalyzer) orderTarget(e pt.Expr, q *query, a *analyzer) (int, err
 	switch x := e.(type) {
 	case *pt.Ordinal:
 		return ordinalTarget(x, q)
+	case *pt.Literal:
+		if x.Kind == pt.LitInt {
+			return ordinalTarget(&pt.Ordinal{N: int(x.Int)}, q)
+		}
 	case *pt.ColumnRef:
 		if x.Table == "" {
 			found := -1
@@ -508,6 +529,10 @@ func (qa *queryAnalyzer) groupTarget(e pt.Expr, q *query, a *analyzer) (int, err
 	switch x := e.(type) {
 	case *pt.Ordinal:
 		return ordinalTarget(x, q)
+	case *pt.Literal:
+		if x.Kind == pt.LitInt {
+			return ordinalTarget(&pt.Ordinal{N: int(x.Int)}, q)
+		}
 	case *pt.GroupingSet:
 		return 0, errUnsupported("grouping sets")
 	case *pt.ColumnRef:

@@ -464,9 +464,11 @@ func (p *printer) sortGroupClause(q *query, tle int, forceColno bool, taken []st
 		return
 	}
 	need := p.pretty
-	switch te.n.(type) {
+	switch x := te.n.(type) {
 	case *funcNode, *aggNode:
 		need = true
+	case *coerceNode:
+		need = need || isFuncCast(x)
 	}
 	if need {
 		p.sb.WriteByte('(')

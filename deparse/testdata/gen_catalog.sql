@@ -53,3 +53,9 @@ from pg_proc where pronamespace = 11 and prokind = 'a' and pronargs <= 2 and pro
   and proname in ('count','sum','avg','min','max','bool_and','bool_or','every','string_agg','array_agg','stddev','variance','bit_and','bit_or')
 order by proname, pronargs, proargtypes::text;
 select '}';
+select '';
+select '// pgFunctionCasts are the casts by a function (castmethod f: a FuncExpr), as source<<32|target.';
+select 'var pgFunctionCasts = map[uint64]bool{';
+select format(E'\t%s<<32 | %s: true,', castsource, casttarget) from pg_cast
+where castmethod = 'f' and castsource in :types and casttarget in :types order by castsource, casttarget;
+select '}';

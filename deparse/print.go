@@ -26,6 +26,9 @@ type printer struct {
 	// query levels around the expression (for a subquery's names).
 	wrap  int
 	taken []string
+	// identity prints a view query's column by its entry's identity (for
+	// comparing expressions before the entries are named).
+	identity bool
 }
 
 // expr is get_rule_expr: showImplicit says whether an implicit coercion
@@ -33,7 +36,9 @@ type printer struct {
 func (p *printer) expr(n node, showImplicit bool) {
 	switch x := n.(type) {
 	case *varNode:
-		if x.rte != nil {
+		if x.rte != nil && p.identity {
+			fmt.Fprintf(&p.sb, "%p.%d", x.rte, x.col)
+		} else if x.rte != nil {
 			p.sb.WriteString(quoteIdent(x.rte.refname) + "." + quoteIdent(x.rte.cols[x.col]))
 		} else if x.name == "" {
 			p.sb.WriteString("VALUE")

@@ -579,7 +579,7 @@ func (qa *queryAnalyzer) exprTarget(e pt.Expr, q *query, a *analyzer) (int, erro
 
 // exprKey is a node's text, for comparing two analysed expressions.
 func exprKey(n node) string {
-	p := &printer{}
+	p := &printer{identity: true}
 	p.expr(n, true)
 	return p.sb.String()
 }

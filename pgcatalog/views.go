@@ -150,6 +150,15 @@ func (c *Catalog) ViewDef(ctx context.Context, oid uint32, pretty bool) (string,
 	return c.viewDefinition(ctx, v, pretty, 0), true, nil
 }
 
+// WrappedViewDef implements functions.WrappedViewDefs.
+func (c *Catalog) WrappedViewDef(ctx context.Context, oid uint32, wrap int) (string, bool, error) {
+	v, ok := c.viewByOID(oid)
+	if !ok {
+		return "", false, nil
+	}
+	return c.viewDefinition(ctx, v, true, wrap), true, nil
+}
+
 // withViewRows adds the views' rows to the generators of the relations
 // that list them.
 func (c *Catalog) withViewRows() {

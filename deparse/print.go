@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/pgtypes"
 )
 
 // The printer: ruleutils.c's get_rule_expr over the analysed tree. With
@@ -421,53 +422,30 @@ func isFuncCast(x *coerceNode) bool {
 	return pgFunctionCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
 }
 
-// formatType is format_type_with_typemod.
+// formatType is format_type_with_typemod: the SQL-named types by
+// pgtypes.FormatTypeName (format_type's own rule), the others by their
+// catalog names.
 func formatType(t typ) string {
 	if t.elem != nil {
 		return formatType(*t.elem) + "[]"
 	}
-	mod := t.mod
-	switch t.oid {
-	case oidVarchar, oidBPChar:
-		base := "character varying"
-		if t.oid == oidBPChar {
-			if mod < 0 {
-				return "bpchar"
-			}
-			base = "character"
-		}
-		if mod > 4 {
-			return fmt.Sprintf("%s(%d)", base, mod-4)
-		}
-		return base
-	case oidNumeric:
-		if mod >= 4 {
-			return fmt.Sprintf("numeric(%d,%d)", ((mod-4)>>16)&0xffff, (((mod-4)&0x7ff)^1024)-1024)
-		}
-		return "numeric"
-	case oidTimestamp, oidTimestampTZ, oidTime, oidTimeTZ:
-		base, suffix := "timestamp", " without time zone"
-		if t.oid == oidTime || t.oid == oidTimeTZ {
-			base = "time"
-		}
-		if t.oid == oidTimestampTZ || t.oid == oidTimeTZ {
-			suffix = " with time zone"
-		}
-		if mod >= 0 {
-			return fmt.Sprintf("%s(%d)%s", base, mod, suffix)
-		}
-		return base + suffix
+	if name, ok := pgtypes.FormatTypeName(t.oid, t.mod, true); ok {
+		return name
 	}
 	if n, ok := simpleTypeNames[t.oid]; ok {
 		return n
 	}
+	if name, ok := userTypeName(t); ok {
+		return name
+	}
 	return fmt.Sprintf("type%d", t.oid)
 }
 
+// simpleTypeNames are the catalog names of the built-in types
+// pgtypes.FormatTypeName leaves to their names.
 var simpleTypeNames = map[uint32]string{
-	oidBool: "boolean", oidBytea: "bytea", oidName: "name", oidInt8: "bigint", oidInt2: "smallint", oidInt4: "integer",
-	oidText: "text", oidJSON: "json", oidFloat4: "real", oidFloat8: "double precision", oidDate: "date",
-	oidInterval: "interval", oidRegclass: "regclass", oidUUID: "uuid", oidJSONB: "jsonb", oidUnknown: "unknown",
+	oidBytea: "bytea", oidName: "name", oidText: "text", oidJSON: "json", oidDate: "date",
+	oidRegclass: "regclass", oidUUID: "uuid", oidJSONB: "jsonb", oidUnknown: "unknown",
 }
 
 // quoteIdent is quote_identifier (functions.QuoteIdent: PostgreSQL 15's

@@ -215,3 +215,16 @@ func commonType(ts []typ) (typ, bool) {
 	}
 	return p, true
 }
+
+// userTypeName is format_type's name of a user-defined type the
+// deparser meets: an enum's, schema-qualified outside public.
+func userTypeName(t typ) (string, bool) {
+	e := types.EnumOf(t.oid)
+	if e == nil {
+		return "", false
+	}
+	if e.Schema == "" || e.Schema == "public" {
+		return quoteIdent(e.Name), true
+	}
+	return quoteIdent(e.Schema) + "." + quoteIdent(e.Name), true
+}

@@ -102,10 +102,10 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 	case *pt.InList:
 		return a.inList(n)
 	case *pt.Like:
-		if n.Escape != '\\' {
-			return nil, errUnsupported("LIKE with ESCAPE")
-		}
 		op := map[[2]bool]string{{false, false}: "~~", {true, false}: "!~~", {false, true}: "~~*", {true, true}: "!~~*"}[[2]bool{n.Not, n.ILike}]
+		if n.Escape != '\\' {
+			return a.likeEscape(op, n)
+		}
 		return a.binaryOp(op, n.X, n.Pattern)
 	case *pt.Regexp:
 		op := map[[2]bool]string{{false, false}: "~", {true, false}: "!~", {false, true}: "~*", {true, true}: "!~*"}[[2]bool{n.Not, n.IgnoreCase}]
@@ -156,6 +156,8 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 		return a.syntax(kind, typeOfOID(oidText), []typ{typeOfOID(oidText), typeOfOID(oidText)}, x, chars)
 	case *pt.Array:
 		return a.array(n.Elems)
+	case *pt.Subscript:
+		return a.subscript(n)
 	case *pt.Subquery:
 		return a.subLink(subLinkExpr, nil, "", n)
 	case *pt.Exists:
@@ -425,6 +427,8 @@ func (a *analyzer) apply(list []proc, name string, args []node) (proc, []node, t
 	for i, o := range params {
 		want := typeOfOID(o)
 		switch {
+		case isPolymorphic(o) && ts[i].oid == oidUnknown && (o == oidAnyArray || o == oidAnyCompatibleArray):
+			want = arrayOf(poly) // an unknown literal at an array's place is an array
 		case isPolymorphic(o) && ts[i].oid == oidUnknown:
 			want = poly
 		case isPolymorphic(o):
@@ -535,6 +539,15 @@ func typedConst(k *constNode, t typ) (node, error) {
 		}
 		return &constNode{t: t, text: strconv.FormatFloat(f, 'g', -1, bits)}, nil
 	}
+	if t.t.IsEnum() {
+		if _, err := types.ParseEnum(s, t.t.TypeOID); err != nil {
+			return nil, err
+		}
+		return &constNode{t: t, text: s}, nil
+	}
+	if t.elem != nil {
+		return arrayConst(s, t)
+	}
 	if t.t.Kind == 0 {
 		return nil, errUnsupported("constant of type %d", t.oid)
 	}
@@ -557,9 +570,31 @@ func regclassText(s string) string {
 	return quoteIdent(s)
 }
 
+// likeEscape is x LIKE p ESCAPE e: the pattern is like_escape(p, e)
+// (transformAExprOp's rewrite of the grammar's call).
+func (a *analyzer) likeEscape(op string, n *pt.Like) (node, error) {
+	x, err := a.expr(n.X)
+	if err != nil {
+		return nil, err
+	}
+	pat, err := a.expr(n.Pattern)
+	if err != nil {
+		return nil, err
+	}
+	esc := ""
+	if n.Escape != 0 {
+		esc = string(rune(n.Escape))
+	}
+	p, args, t, err := a.apply(pgFunctions, "like_escape", []node{pat, &constNode{t: unknownType, text: esc}})
+	if err != nil {
+		return nil, err
+	}
+	return a.op(op, x, &funcNode{name: p.name, args: args, t: t})
+}
+
 func (a *analyzer) between(n *pt.Between) (node, error) {
 	if n.Symmetric {
-		return nil, errUnsupported("BETWEEN SYMMETRIC")
+		return a.betweenSymmetric(n)
 	}
 	// x BETWEEN a AND b is x >= a AND x <= b; NOT BETWEEN x < a OR x > b
 	lo, hi, kind := ">=", "<=", boolAnd
@@ -575,6 +610,28 @@ func (a *analyzer) between(n *pt.Between) (node, error) {
 		return nil, err
 	}
 	return &boolNode{kind: kind, args: []node{l, h}}, nil
+}
+
+// betweenSymmetric is x BETWEEN SYMMETRIC a AND b: (x >= a AND x <= b)
+// OR (x >= b AND x <= a); NOT: (x < a OR x > b) AND (x < b OR x > a).
+func (a *analyzer) betweenSymmetric(n *pt.Between) (node, error) {
+	lo, hi, inner, outer := ">=", "<=", boolAnd, boolOr
+	if n.Not {
+		lo, hi, inner, outer = "<", ">", boolOr, boolAnd
+	}
+	var parts []node
+	for _, ends := range [][2]pt.Expr{{n.Lo, n.Hi}, {n.Hi, n.Lo}} {
+		l, err := a.binaryOp(lo, n.X, ends[0])
+		if err != nil {
+			return nil, err
+		}
+		h, err := a.binaryOp(hi, n.X, ends[1])
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, &boolNode{kind: inner, args: []node{l, h}})
+	}
+	return &boolNode{kind: outer, args: parts}, nil
 }
 
 // inList is transformAExprIn: the items without column references, when
@@ -609,7 +666,7 @@ func (a *analyzer) inList(n *pt.InList) (node, error) {
 			ts = append(ts, c.typeOf())
 		}
 		common, ok := commonType(ts)
-		if !ok || pgArrayTypes[common.oid] == 0 {
+		if !ok || arrayOID(common.oid) == 0 {
 			return nil, errUnsupported("IN list without a common type")
 		}
 		common.mod = -1
@@ -707,7 +764,7 @@ func (a *analyzer) array(items []pt.Expr) (node, error) {
 		ts = append(ts, v.typeOf())
 	}
 	common, ok := commonType(ts)
-	if !ok || pgArrayTypes[common.oid] == 0 {
+	if !ok || arrayOID(common.oid) == 0 {
 		return nil, errUnsupported("ARRAY without a common type")
 	}
 	for i, e := range elems {
@@ -948,6 +1005,9 @@ func walk(n node, f func(node)) {
 		for _, c := range x.args {
 			walk(c, f)
 		}
+	case *subscriptNode:
+		walk(x.arg, f)
+		walk(x.index, f)
 	}
 }
 

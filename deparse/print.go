@@ -142,6 +142,19 @@ func (p *printer) expr(n node, showImplicit bool) {
 		p.sb.WriteByte(')')
 	case *subLinkNode:
 		p.subLink(x)
+	case *subscriptNode:
+		// the array in parentheses unless it is a column
+		_, isVar := x.arg.(*varNode)
+		if !isVar {
+			p.sb.WriteByte('(')
+		}
+		p.expr(x.arg, showImplicit)
+		if !isVar {
+			p.sb.WriteByte(')')
+		}
+		p.sb.WriteByte('[')
+		p.expr(x.index, false)
+		p.sb.WriteByte(']')
 	case *caseNode:
 		p.keyword("CASE", 0, prettyIndent)
 		if x.arg != nil {
@@ -338,7 +351,7 @@ func (p *printer) constant(k *constNode, showType int) {
 // under parent in pretty mode.
 func isSimple(n, parent node) bool {
 	switch x := n.(type) {
-	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode, *aggNode:
+	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode, *aggNode, *subscriptNode:
 		return true
 	case *coerceNode:
 		if !isRelabel(x) {

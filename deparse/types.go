@@ -39,6 +39,7 @@ const (
 	oidAnyCompatibleArray  = 5078
 	oidAnyCompatibleNonArr = 5079
 	oidInternal            = 2281
+	oidAnyEnum             = 3500
 )
 
 // typ is an expression's type as PostgreSQL's parse tree has it: the
@@ -111,6 +112,9 @@ func typeOfOID(oid uint32) typ {
 	if oid == oidUnknown {
 		return unknownType
 	}
+	if e := types.EnumOf(oid); e != nil {
+		return typ{oid: oid, mod: -1, t: e.T()}
+	}
 	for elem, arr := range pgArrayTypes {
 		if arr == oid {
 			e := typeOfOID(elem)
@@ -136,14 +140,29 @@ func typeOfOID(oid uint32) typ {
 // arrayOf is the array type of elements of type e (oid 0 when the
 // catalog tables know none).
 func arrayOf(e typ) typ {
-	out := typ{oid: pgArrayTypes[e.oid], mod: e.mod, elem: &e}
+	out := typ{oid: arrayOID(e.oid), mod: e.mod, elem: &e}
 	if e.t.Kind != 0 {
 		out.t = types.ArrayOf(e.t)
 	}
 	return out
 }
 
+// arrayOID is the array type of elements of type oid (0: none known):
+// the catalog tables' or an enum's.
+func arrayOID(oid uint32) uint32 {
+	if a := pgArrayTypes[oid]; a != 0 {
+		return a
+	}
+	if e := types.EnumOf(oid); e != nil {
+		return e.ArrayOID
+	}
+	return 0
+}
+
 func categoryOf(oid uint32) category {
+	if types.EnumOf(oid) != nil {
+		return category{cat: 'E'}
+	}
 	if c, ok := pgTypeCategories[oid]; ok {
 		return c
 	}
@@ -154,7 +173,7 @@ func categoryOf(oid uint32) category {
 // or operator takes any type through.
 func isPolymorphic(oid uint32) bool {
 	switch oid {
-	case oidAny, oidAnyArray, oidAnyElement, oidAnyNonArray, oidAnyCompatible, oidAnyCompatibleArray, oidAnyCompatibleNonArr:
+	case oidAny, oidAnyArray, oidAnyElement, oidAnyNonArray, oidAnyCompatible, oidAnyCompatibleArray, oidAnyCompatibleNonArr, oidAnyEnum:
 		return true
 	}
 	return false
@@ -172,6 +191,8 @@ func canCoerce(from typ, to uint32) bool {
 		return from.elem == nil
 	case to == oidAnyArray, to == oidAnyCompatibleArray:
 		return from.elem != nil
+	case to == oidAnyEnum:
+		return types.EnumOf(from.oid) != nil
 	}
 	return pgImplicitCasts[uint64(from.oid)<<32|uint64(to)]
 }

@@ -638,7 +638,8 @@ func refuseIdentityUpdate(info fluss.TableInfo, i int) error {
 // (text "" for DROP DEFAULT) of column i of info's table as CREATE TABLE
 // binds a DEFAULT, and returns the default as its metadata keeps it ("":
 // none, which SET DEFAULT NULL is too, as PostgreSQL stores no default
-// for a NULL constant). An identity or generated column's default is not
+// for a NULL constant - except under a type modifier's length coercion,
+// nullDefaultKept). An identity or generated column's default is not
 // ALTER COLUMN's to change (42601, PostgreSQL's ATExecColumnDefault).
 // Its errors have no position, as PostgreSQL's have none there.
 func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, i int, text string) (string, error) {

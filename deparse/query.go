@@ -108,6 +108,7 @@ type targetEntry struct {
 	isVar   bool
 	varName string
 	junk    bool
+	star    bool // expanded from * or t.*
 }
 
 // sortItem is an ORDER BY key: the target entry it sorts by.
@@ -426,7 +427,7 @@ func (qa *queryAnalyzer) selectQuery(s *pt.Select, parent *level, ctes []*cteDef
 			}
 			for _, c := range cols {
 				v, _ := c.n.(*varNode)
-				out.targets = append(out.targets, targetEntry{n: c.n, name: c.name, isVar: v != nil, varName: c.name})
+				out.targets = append(out.targets, targetEntry{n: c.n, name: c.name, isVar: v != nil, varName: c.name, star: true})
 			}
 			continue
 		}

@@ -43,6 +43,12 @@ func View(text string, rels Relations, names []string, pretty bool, wrap int) (s
 		// the columns it had
 		return "", errUnsupported("the view's columns changed")
 	}
+	for i, te := range q.targets {
+		if te.star && i < len(names) && te.name != names[i] && q.setop == nil {
+			// a * that names other columns today than when the view was made
+			return "", errUnsupported("the view's columns changed")
+		}
+	}
 	p := &printer{pretty: pretty, wrap: wrap}
 	// the view's rule query ranges over OLD and NEW first (PostgreSQL 15)
 	p.query(q, []string{"old", "new"}, names, true, 0)

@@ -17,11 +17,15 @@ import (
 // (no system columns, as PostgreSQL), pg_type (their row type),
 // pg_views, information_schema.tables (VIEW), .columns and .views.
 //
-// Known differences: the definition (pg_views.definition,
-// pg_get_viewdef, information_schema.views.view_definition) is printed
-// as PostgreSQL prints it for simple views only (binder/viewdef.go); for
-// the others it is the text the user wrote, framed as PostgreSQL frames
-// its own (a leading space, a trailing semicolon);
+// The definition (pg_views.definition, pg_get_viewdef in its three forms,
+// information_schema.views.view_definition) is printed by package
+// deparse from the query as written, as PostgreSQL re-prints its parsed
+// tree; a view the deparser does not reproduce shows the simple views'
+// text binder/viewdef.go printed when it was made, else the text the
+// user wrote, framed as PostgreSQL frames its own (a leading space, a
+// trailing semicolon).
+//
+// Known differences:
 // views are not updatable (is_updatable NO). Each view has its _RETURN
 // rule in pg_rewrite and PostgreSQL's pg_depend rows for it: the rule
 // depends internally on the view ('i') and normally on each relation the

@@ -214,7 +214,7 @@ func (a *analyzer) column(n *pt.ColumnRef) (node, error) {
 	}
 	for _, c := range a.cols {
 		if c.Name == n.Name {
-			return &varNode{name: c.Name, t: typeOfT(c.Type)}, nil
+			return &varNode{name: c.Name, t: columnType(c)}, nil
 		}
 	}
 	return nil, errUnsupported("column %q", n.Name)
@@ -399,6 +399,7 @@ func (a *analyzer) op(name string, args ...node) (node, error) {
 // apply resolves name over args among list, and returns the chosen proc,
 // the arguments coerced to its argument types and the result type.
 func (a *analyzer) apply(list []proc, name string, args []node) (proc, []node, typ, error) {
+	args = toBaseTypes(args)
 	ts := make([]typ, len(args))
 	for i, x := range args {
 		ts[i] = x.typeOf()
@@ -712,6 +713,7 @@ func hasVar(n node) bool {
 // element type, the array coerced to the array of the operator's right
 // type.
 func (a *analyzer) arrayOp(op string, useOr bool, x, arr node) (node, error) {
+	x = toBaseTypes([]node{x})[0]
 	at := arr.typeOf()
 	if at.elem == nil {
 		return nil, errUnsupported("ANY over a non-array")

@@ -31,7 +31,8 @@
 // get_query_def's clauses on indented lines, set_rtable_names' unique
 // names (t1_1), the target list's AS names against the view's column
 // names, joins parenthesised unless pretty, the wrap column); arrays.go
-// holds array constants and subscripts.
+// holds array constants and subscripts. A domain-typed column (Column.Domain)
+// converts as its base type, with the relabelling shown ((p)::integer).
 //
 // Why the text as written is kept, and printed at catalog read time:
 // sqlgate stores a DEFAULT's and a CHECK's text (fluss.ColumnMeta,
@@ -54,8 +55,8 @@
 //
 // Known differences from PostgreSQL 15: the operators and functions are
 // those of pgcatalog_gen.go's list (others show as written); subqueries
-// in stored expressions (PostgreSQL refuses them in CHECK) and domains
-// are not deparsed; substring(x, 1, 2) prints as SUBSTRING(x FROM 1 FOR
+// in stored expressions (PostgreSQL refuses them in CHECK), arrays of
+// domains and enums, and constants typed as a domain are not deparsed; substring(x, 1, 2) prints as SUBSTRING(x FROM 1 FOR
 // 2) and timezone(z, x) as x AT TIME ZONE z (the tree holds both
 // spellings alike); NOT (x IS NOT DISTINCT FROM y) prints as x IS
 // DISTINCT FROM y (the parsed tree does not tell them apart). Views not

@@ -421,6 +421,9 @@ func isRelabel(x *coerceNode) bool {
 	if from.oid == x.t.oid {
 		return x.t.mod < 0 // to the type without a modifier: a RelabelType
 	}
+	if from.base != nil && from.base.oid == x.t.oid {
+		return true // a domain's value as its base type
+	}
 	return pgBinaryCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
 }
 

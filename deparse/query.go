@@ -708,7 +708,7 @@ func (qa *queryAnalyzer) tableRef(x *pt.TableRef, lv *level) (*rangeEntry, error
 	names := make([]string, len(cols))
 	ts := make([]typ, len(cols))
 	for i, c := range cols {
-		names[i], ts[i] = c.Name, typeOfT(c.Type)
+		names[i], ts[i] = c.Name, columnType(c)
 	}
 	return rte, rte.setColumns(names, ts)
 }

@@ -51,6 +51,8 @@ type typ struct {
 	t   types.T
 	// elem is an array type's element type (nil for others).
 	elem *typ
+	// base is a domain's base type (nil for others).
+	base *typ
 }
 
 var unknownType = typ{oid: oidUnknown, mod: -1}
@@ -182,6 +184,9 @@ func isPolymorphic(oid uint32) bool {
 // canCoerce reports whether a value of type from converts implicitly to
 // to (PostgreSQL's can_coerce_type for one argument, COERCION_IMPLICIT).
 func canCoerce(from typ, to uint32) bool {
+	if from.base != nil && from.oid != to { // a domain converts as its base type
+		return canCoerce(*from.base, to)
+	}
 	switch {
 	case from.oid == to, from.oid == oidUnknown, to == oidAny:
 		return true
@@ -204,6 +209,7 @@ func canCoerce(from typ, to uint32) bool {
 func commonType(ts []typ) (typ, bool) {
 	var p typ
 	found := false
+	ts = baseTypes(ts)
 	for _, t := range ts {
 		if t.oid == oidUnknown {
 			continue
@@ -238,14 +244,63 @@ func commonType(ts []typ) (typ, bool) {
 }
 
 // userTypeName is format_type's name of a user-defined type the
-// deparser meets: an enum's, schema-qualified outside public.
+// deparser meets: an enum's or a domain's, schema-qualified outside
+// public.
 func userTypeName(t typ) (string, bool) {
-	e := types.EnumOf(t.oid)
-	if e == nil {
+	var schema, name string
+	if e := types.EnumOf(t.oid); e != nil {
+		schema, name = e.Schema, e.Name
+	} else if d := types.DomainOf(t.oid); d != nil {
+		schema, name = d.Schema, d.Name
+	} else {
 		return "", false
 	}
-	if e.Schema == "" || e.Schema == "public" {
-		return quoteIdent(e.Name), true
+	if schema == "" || schema == "public" {
+		return quoteIdent(name), true
 	}
-	return quoteIdent(e.Schema) + "." + quoteIdent(e.Name), true
+	return quoteIdent(schema) + "." + quoteIdent(name), true
+}
+
+// columnType is a column's type as the parse tree has it: its domain
+// over the base type, or the type.
+func columnType(c Column) typ {
+	t := typeOfT(c.Type)
+	if c.Domain == 0 || types.DomainOf(c.Domain) == nil {
+		return t
+	}
+	return typ{oid: c.Domain, mod: -1, t: t.t, base: &t}
+}
+
+// baseTypes are ts with each domain replaced by its base type
+// (select_common_type resolves domains as their base types).
+func baseTypes(ts []typ) []typ {
+	out := ts
+	for i, t := range ts {
+		if t.base != nil {
+			if &out[0] == &ts[0] {
+				out = append([]typ{}, ts...)
+			}
+			out[i] = *t.base
+		}
+	}
+	return out
+}
+
+// toBaseTypes relabels the domain-typed arguments of an operator or
+// function to their base types, as PostgreSQL's resolution does (the
+// implicit cast ruleutils shows: (p)::integer).
+func toBaseTypes(args []node) []node {
+	var out []node
+	for i, x := range args {
+		if b := x.typeOf().base; b != nil {
+			if out == nil {
+				out = append([]node{}, args...)
+			}
+			out[i] = &coerceNode{arg: x, t: *b, form: castImplicit}
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }

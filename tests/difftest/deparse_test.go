@@ -77,22 +77,24 @@ func TestCatalogExprDifferential(t *testing.T) {
 				fmt.Sprintf("SELECT pg_get_constraintdef(oid), pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conname = '%s'", name))
 		}
 	}
-	// the forms beyond the random tables' columns: enums, arrays,
-	// subscripts, SET DEFAULT NULL on a column with a modifier
-	for _, stmt := range []string{"CREATE TYPE dpmood AS ENUM ('sad', 'ok', 'happy')",
-		"CREATE TABLE dpg (i int, t text, v varchar(5), n numeric(8,2), m dpmood, a int[], b text[], ts timestamp(3))"} {
+	// the forms beyond the random tables' columns: enums, domains,
+	// arrays, subscripts, SET DEFAULT NULL on a column with a modifier
+	for _, stmt := range []string{"CREATE TYPE dpmood AS ENUM ('sad', 'ok', 'happy')", "CREATE DOMAIN dpint AS int CHECK (VALUE > 0)",
+		"CREATE DOMAIN dpcode AS varchar(5)", "CREATE DOMAIN dpflag AS boolean",
+		"CREATE TABLE dpg (i int, t text, v varchar(5), n numeric(8,2), m dpmood, a int[], b text[], ts timestamp(3), dp dpint, dc dpcode, df dpflag)"} {
 		if kind, why := verdict(r.SQLGate.Run(ctx, stmt), r.Postgres.Run(ctx, stmt), tallyRule{}); kind != "same" {
 			t.Fatalf("%s: %s", stmt, why)
 		}
 	}
 	for i, c := range []string{"m <> 'sad'", "m IN ('ok', 'happy')", "m > 'sad' OR m IS NULL", "a <> '{}'", "a = '{1,2,NULL}'", "b <> '{\"a b\",c}'",
 		"a[1] > 0", "a <> ARRAY[1, 2]", "b[2] <> 'x'", "i BETWEEN SYMMETRIC 5 AND 1", "i NOT BETWEEN SYMMETRIC 1 AND 5",
-		"t LIKE 'a!%' ESCAPE '!'", "v NOT ILIKE 'q#_' ESCAPE '#'", "t SIMILAR TO 'a%'", "v NOT SIMILAR TO 'b%' ESCAPE '#'"} {
+		"t LIKE 'a!%' ESCAPE '!'", "v NOT ILIKE 'q#_' ESCAPE '#'", "t SIMILAR TO 'a%'", "v NOT SIMILAR TO 'b%' ESCAPE '#'",
+		"dp < 100", "dp IN (1, 2)", "coalesce(dp, 0) < 9", "dp + i > 2", "dc <> 'x'", "dc IN ('a', 'b')", "df", "df OR dp IS NULL", "upper(dc) <> dc"} {
 		name := fmt.Sprintf("dpg_c%d", i)
 		compare("gaps", fmt.Sprintf("ALTER TABLE dpg ADD CONSTRAINT %s CHECK (%s)", name, c),
 			fmt.Sprintf("SELECT pg_get_constraintdef(oid), pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conname = '%s'", name))
 	}
-	for _, d := range [][2]string{{"m", "'ok'"}, {"a", "'{1,2}'"}, {"b", "ARRAY['x', 'y']"}, {"n", "NULL"}, {"v", "NULL"}, {"ts", "NULL"}, {"t", "NULL"}, {"i", "NULL"}} {
+	for _, d := range [][2]string{{"m", "'ok'"}, {"a", "'{1,2}'"}, {"b", "ARRAY['x', 'y']"}, {"n", "NULL"}, {"v", "NULL"}, {"ts", "NULL"}, {"t", "NULL"}, {"i", "NULL"}, {"dp", "5"}, {"dc", "'ab'"}, {"df", "true"}} {
 		compare("gaps", fmt.Sprintf("ALTER TABLE dpg ALTER COLUMN %s SET DEFAULT %s", d[0], d[1]),
 			fmt.Sprintf("SELECT a.attname, pg_get_expr(adbin, adrelid), pg_get_expr(adbin, adrelid, true) FROM pg_attribute a LEFT JOIN pg_attrdef ON adrelid = attrelid AND adnum = attnum WHERE attrelid = 'dpg'::regclass AND attname = '%s'", d[0]),
 			fmt.Sprintf("SELECT column_default FROM information_schema.columns WHERE table_name = 'dpg' AND column_name = '%s'", d[0]))

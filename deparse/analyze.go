@@ -32,6 +32,9 @@ type analyzer struct {
 	lv   *level
 	qa   *queryAnalyzer
 	ctes []*cteDef
+	// q is the query whose select list, WHERE ... is analysed (window
+	// functions register there)
+	q *query
 }
 
 // errUnsupported is the error of a construct the deparser does not
@@ -857,6 +860,9 @@ var sqlValues = map[string]uint32{
 }
 
 func (a *analyzer) call(n *pt.FuncCall) (node, error) {
+	if n.Over != nil && n.Schema == "" {
+		return a.window(n, strings.ToLower(n.Name))
+	}
 	if a.lv != nil && isAggregate(strings.ToLower(n.Name)) && n.Schema == "" {
 		return a.aggregate(n, strings.ToLower(n.Name))
 	}
@@ -1010,6 +1016,10 @@ func walk(n node, f func(node)) {
 	case *subscriptNode:
 		walk(x.arg, f)
 		walk(x.index, f)
+	case *winNode:
+		for _, c := range x.args {
+			walk(c, f)
+		}
 	}
 }
 

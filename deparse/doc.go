@@ -31,7 +31,8 @@
 // get_query_def's clauses on indented lines, set_rtable_names' unique
 // names (t1_1), the target list's AS names against the view's column
 // names, joins parenthesised unless pretty, the wrap column); arrays.go
-// holds array constants and subscripts. A domain-typed column (Column.Domain)
+// holds array constants and subscripts, window.go window functions
+// (f(..) OVER (PARTITION BY .. ORDER BY ..), its keys target entries). A domain-typed column (Column.Domain)
 // converts as its base type, with the relabelling shown ((p)::integer).
 //
 // Why the text as written is kept, and printed at catalog read time:
@@ -61,8 +62,8 @@
 // spellings alike); NOT (x IS NOT DISTINCT FROM y) prints as x IS
 // DISTINCT FROM y (the parsed tree does not tell them apart). Views not
 // reproduced (shown as written): WITH RECURSIVE, SEARCH / CYCLE, VALUES,
-// LATERAL, functions in FROM, window functions, FILTER / ORDER BY in an
-// aggregate, DISTINCT ON, GROUP BY DISTINCT and grouping sets, locking
+// LATERAL, functions in FROM, named windows (WINDOW w, OVER w) and frame
+// clauses, FILTER / ORDER BY in an aggregate, DISTINCT ON, GROUP BY DISTINCT and grouping sets, locking
 // clauses, FULL JOIN USING, a join with an alias, a FROM list that mixes
 // commas with CROSS JOIN (the tree holds both alike), a column list on
 // CREATE VIEW over *; after a rename of a relation a view names, its

@@ -848,3 +848,20 @@ var pgFunctionCasts = map[uint64]bool{
 	3802<<32 | 701:  true,
 	3802<<32 | 1700: true,
 }
+
+// pgWindowFunctions are the window functions (prokind w) a view's query may call.
+var pgWindowFunctions = []proc{
+	{"cume_dist", 0, 0, 0, 701},
+	{"dense_rank", 0, 0, 0, 20},
+	{"first_value", 1, 2283, 0, 2283},
+	{"lag", 1, 2283, 0, 2283},
+	{"lag", 2, 2283, 23, 2283},
+	{"last_value", 1, 2283, 0, 2283},
+	{"lead", 1, 2283, 0, 2283},
+	{"lead", 2, 2283, 23, 2283},
+	{"nth_value", 2, 2283, 23, 2283},
+	{"ntile", 1, 23, 0, 23},
+	{"percent_rank", 0, 0, 0, 701},
+	{"rank", 0, 0, 0, 20},
+	{"row_number", 0, 0, 0, 20},
+}

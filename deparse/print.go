@@ -30,6 +30,9 @@ type printer struct {
 	// identity prints a view query's column by its entry's identity (for
 	// comparing expressions before the entries are named).
 	identity bool
+	// q is the query level being printed (a window's keys are its
+	// target entries).
+	q *query
 }
 
 // expr is get_rule_expr: showImplicit says whether an implicit coercion
@@ -142,6 +145,12 @@ func (p *printer) expr(n node, showImplicit bool) {
 		p.sb.WriteByte(')')
 	case *subLinkNode:
 		p.subLink(x)
+	case *winNode:
+		if p.identity {
+			fmt.Fprintf(&p.sb, "window%p", x)
+			return
+		}
+		p.windowFunc(x)
 	case *subscriptNode:
 		// the array in parentheses unless it is a column
 		_, isVar := x.arg.(*varNode)
@@ -351,7 +360,7 @@ func (p *printer) constant(k *constNode, showType int) {
 // under parent in pretty mode.
 func isSimple(n, parent node) bool {
 	switch x := n.(type) {
-	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode, *aggNode, *subscriptNode:
+	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode, *aggNode, *subscriptNode, *winNode:
 		return true
 	case *coerceNode:
 		if !isRelabel(x) {
@@ -398,7 +407,7 @@ func isSimple(n, parent node) bool {
 // bring no parentheses of their own.
 func simpleUnder(parent node) bool {
 	switch parent.(type) {
-	case *funcNode, *arrayNode, *listFuncNode, *caseNode, *boolNode, *aggNode:
+	case *funcNode, *arrayNode, *listFuncNode, *caseNode, *boolNode, *aggNode, *winNode:
 		return true
 	}
 	return false

@@ -134,6 +134,7 @@ type query struct {
 	offset    node
 	rtable    []*rangeEntry
 	setop     *setOpItem
+	windows   []*winNode
 	// colNames are the output column names (the setop's first leaf's).
 	colNames []string
 	colTypes []typ
@@ -418,7 +419,7 @@ func (qa *queryAnalyzer) selectQuery(s *pt.Select, parent *level, ctes []*cteDef
 		}
 		out.from = items
 	}
-	a := &analyzer{lv: lv, qa: qa, ctes: ctes}
+	a := &analyzer{lv: lv, qa: qa, ctes: ctes, q: out}
 	for _, t := range s.Targets {
 		if st, ok := t.X.(*pt.Star); ok {
 			cols, err := lv.star(st)
@@ -483,6 +484,9 @@ func (qa *queryAnalyzer) selectQuery(s *pt.Select, parent *level, ctes []*cteDef
 		if !slices.ContainsFunc(out.orderBy, func(s sortItem) bool { return s.tle == idx }) { // addTargetToSortList skips a repeated key
 			out.orderBy = append(out.orderBy, sortItem{tle: idx, desc: o.Desc, nullsFirst: nullsFirst(o)})
 		}
+	}
+	if err := qa.resolveWindows(out, a); err != nil {
+		return nil, err
 	}
 	if out.limit, out.offset, err = qa.limits(&s.QueryClauses, lv, ctes); err != nil {
 		return nil, err

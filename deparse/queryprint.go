@@ -61,8 +61,8 @@ func View(text string, rels Relations, names []string, pretty bool, wrap int) (s
 // resultNames the output names (nil: the query's own) and colNamesVisible
 // whether every non-column target shows its name.
 func (p *printer) query(q *query, taken []string, resultNames []string, colNamesVisible bool, startIndent int) {
-	save, saveTaken := p.indent, p.taken
-	p.indent = startIndent
+	save, saveTaken, saveQ := p.indent, p.taken, p.q
+	p.indent, p.q = startIndent, q
 	names := setRtableNames(q, taken)
 	inner := append(append([]string{}, taken...), names...)
 	p.taken = inner
@@ -76,20 +76,7 @@ func (p *printer) query(q *query, taken []string, resultNames []string, colNames
 	}
 	if len(q.orderBy) > 0 {
 		p.contextKeyword(" ORDER BY ", -prettyIndentStd, prettyIndentStd, 1)
-		for i, o := range q.orderBy {
-			if i > 0 {
-				p.sb.WriteString(", ")
-			}
-			p.sortGroupClause(q, o.tle, q.setop != nil, inner)
-			switch {
-			case !o.desc && o.nullsFirst:
-				p.sb.WriteString(" NULLS FIRST")
-			case o.desc && !o.nullsFirst:
-				p.sb.WriteString(" DESC NULLS LAST")
-			case o.desc:
-				p.sb.WriteString(" DESC")
-			}
-		}
+		p.orderBy(q, q.orderBy, q.setop != nil)
 	}
 	if q.offset != nil {
 		p.contextKeyword(" OFFSET ", -prettyIndentStd, prettyIndentStd, 0)
@@ -103,7 +90,7 @@ func (p *printer) query(q *query, taken []string, resultNames []string, colNames
 			p.expr(q.limit, false)
 		}
 	}
-	p.indent, p.taken = save, saveTaken
+	p.indent, p.taken, p.q = save, saveTaken, saveQ
 }
 
 // setRtableNames is set_rtable_names: each entry's alias, relation name
@@ -271,7 +258,7 @@ func (p *printer) basicSelect(q *query, taken []string, resultNames []string, co
 // sub is a printer for a piece printed apart (a target, a FROM item):
 // the same flags and level, its own buffer.
 func (p *printer) sub() *printer {
-	return &printer{pretty: p.pretty, indent: p.indent, wrap: p.wrap, taken: p.taken}
+	return &printer{pretty: p.pretty, indent: p.indent, wrap: p.wrap, taken: p.taken, q: p.q}
 }
 
 // lastLine is the length of the buffer's text after its last new line.
@@ -471,7 +458,7 @@ func (p *printer) sortGroupClause(q *query, tle int, forceColno bool, taken []st
 	}
 	need := p.pretty
 	switch x := te.n.(type) {
-	case *funcNode, *aggNode:
+	case *funcNode, *aggNode, *winNode:
 		need = true
 	case *coerceNode:
 		need = need || isFuncCast(x)

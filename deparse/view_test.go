@@ -47,6 +47,7 @@ func TestView(t *testing.T) {
 		{"SELECT t1.a FROM t1 WHERE t1.a IN (SELECT a FROM t1 WHERE b LIKE 'x%') ORDER BY 1 NULLS FIRST", "a", " SELECT t1.a\n   FROM t1\n  WHERE (t1.a IN ( SELECT t1_1.a\n           FROM t1 t1_1\n          WHERE (t1_1.b ~~ 'x%'::text)))\n  ORDER BY t1.a NULLS FIRST;", " SELECT t1.a\n   FROM t1\n  WHERE (t1.a IN ( SELECT t1_1.a\n           FROM t1 t1_1\n          WHERE t1_1.b ~~ 'x%'::text))\n  ORDER BY t1.a NULLS FIRST;"},
 		{"SELECT t1.a, t2.x FROM t1 CROSS JOIN t2 WHERE t1.b SIMILAR TO 'a%' OR t2.x BETWEEN SYMMETRIC 5 AND 1", "a,x", " SELECT t1.a,\n    t2.x\n   FROM (t1\n     CROSS JOIN t2)\n  WHERE ((t1.b ~ similar_to_escape('a%'::text)) OR (((t2.x >= 5) AND (t2.x <= 1)) OR ((t2.x >= 1) AND (t2.x <= 5))));", " SELECT t1.a,\n    t2.x\n   FROM t1\n     CROSS JOIN t2\n  WHERE t1.b ~ similar_to_escape('a%'::text) OR t2.x >= 5 AND t2.x <= 1 OR t2.x >= 1 AND t2.x <= 5;"},
 		{"SELECT c::numeric(12,3) AS n FROM t1 ORDER BY 1 OFFSET 3", "n", " SELECT (t1.c)::numeric(12,3) AS n\n   FROM t1\n  ORDER BY ((t1.c)::numeric(12,3))\n OFFSET 3;", " SELECT t1.c::numeric(12,3) AS n\n   FROM t1\n  ORDER BY (t1.c::numeric(12,3))\n OFFSET 3;"},
+		{"SELECT a, row_number() OVER (PARTITION BY b ORDER BY c DESC) AS rn, sum(c) OVER (PARTITION BY a + 1) AS s, count(*) OVER () AS n FROM t1 ORDER BY 2", "a,rn,s,n", " SELECT t1.a,\n    row_number() OVER (PARTITION BY t1.b ORDER BY t1.c DESC) AS rn,\n    sum(t1.c) OVER (PARTITION BY (t1.a + 1)) AS s,\n    count(*) OVER () AS n\n   FROM t1\n  ORDER BY (row_number() OVER (PARTITION BY t1.b ORDER BY t1.c DESC));", " SELECT t1.a,\n    row_number() OVER (PARTITION BY t1.b ORDER BY t1.c DESC) AS rn,\n    sum(t1.c) OVER (PARTITION BY (t1.a + 1)) AS s,\n    count(*) OVER () AS n\n   FROM t1\n  ORDER BY (row_number() OVER (PARTITION BY t1.b ORDER BY t1.c DESC));"},
 	} {
 		names := strings.Split(c.names, ",")
 		for _, pretty := range []bool{false, true} {
@@ -71,6 +72,8 @@ func TestViewRefused(t *testing.T) {
 		{"SELECT * FROM t1", "a,b"}, // a column was added under SELECT *
 		{"SELECT a FROM t1, t2 CROSS JOIN t1 x", "a"},
 		{"WITH RECURSIVE r AS (SELECT 1 AS n) SELECT n FROM r", "n"},
+		{"SELECT sum(a) OVER w FROM t1 WINDOW w AS (PARTITION BY b)", "sum"},
+		{"SELECT sum(a) OVER (ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t1", "sum"},
 		{"SELECT x FROM t1 FULL JOIN t2 USING (a)", "x"},
 	} {
 		if got, err := View(c.query, rels, strings.Split(c.names, ","), false, 0); err == nil {

@@ -59,3 +59,11 @@ select 'var pgFunctionCasts = map[uint64]bool{';
 select format(E'\t%s<<32 | %s: true,', castsource, casttarget) from pg_cast
 where castmethod = 'f' and castsource in :types and casttarget in :types order by castsource, casttarget;
 select '}';
+select '';
+select '// pgWindowFunctions are the window functions (prokind w) a view''s query may call.';
+select 'var pgWindowFunctions = []proc{';
+select format(E'\t{"%s", %s, %s, %s, %s},', proname, pronargs, coalesce(proargtypes[0], 0), coalesce(proargtypes[1], 0), prorettype)
+from pg_proc where pronamespace = 11 and prokind = 'w' and pronargs <= 2 and provariadic = 0
+  and prorettype in :types and (pronargs < 1 or proargtypes[0] in :types) and (pronargs < 2 or proargtypes[1] in :types)
+order by proname, pronargs, proargtypes::text;
+select '}';

@@ -218,7 +218,11 @@ func (g *viewGen) query() string {
 			"SELECT id FROM vg1 WHERE id IN (SELECT id FROM vg1 WHERE qty > 2)",
 			"SELECT vg1.name FROM vg1 WHERE NOT EXISTS (SELECT 1 FROM vg2 WHERE vg2.vg1_id = vg1.id AND vg2.flag)",
 			"SELECT k, label FROM vg3 WHERE score > ALL (SELECT score FROM vg3 WHERE k < 0)",
-			"SELECT s.* FROM (SELECT k + 1, label FROM vg3) s") + g.pick("", " ORDER BY 1")
+			"SELECT s.* FROM (SELECT k + 1, label FROM vg3) s",
+			"SELECT id, row_number() OVER (PARTITION BY code ORDER BY made DESC) AS rn FROM vg1",
+			"SELECT k, rank() OVER (ORDER BY score DESC NULLS LAST, k), sum(score) OVER (PARTITION BY label) AS s FROM vg3",
+			"SELECT id, lag(price) OVER (PARTITION BY id + 1 ORDER BY qty) AS prev, count(*) OVER () AS n FROM vg1 WHERE qty > 0",
+			"SELECT name, avg(qty) OVER (PARTITION BY name, code) AS a, first_value(made) OVER (ORDER BY made DESC) AS f FROM vg1") + g.pick("", " ORDER BY 1")
 	}
 	from, srcs := g.from()
 	var items []string

@@ -631,11 +631,16 @@ func (qa *queryAnalyzer) isComma(*pt.Join) (bool, error) {
 	return false, errUnsupported("FROM mixing commas and CROSS JOIN")
 }
 
-var crossJoinWords = regexp.MustCompile(`(?i)\bcross\s+join\b`)
+var (
+	crossJoinWords = regexp.MustCompile(`(?i)\bcross\s+join\b`)
+	quotedText     = regexp.MustCompile(`'(?:[^']|'')*'|"(?:[^"]|"")*"`)
+)
 
 // countCrossJoins sets the counts isComma compares.
 func (qa *queryAnalyzer) countCrossJoins(q pt.Query) {
-	qa.crossWritten = len(crossJoinWords.FindAllStringIndex(qa.text, -1))
+	// the words inside a string literal or quoted name are no join
+	text := quotedText.ReplaceAllString(qa.text, "''")
+	qa.crossWritten = len(crossJoinWords.FindAllStringIndex(text, -1))
 	pt.Inspect(q, func(n pt.Node) bool {
 		if j, ok := n.(*pt.Join); ok && j.Kind == pt.CrossJoin && j.On == nil && len(j.Using) == 0 && !j.Natural {
 			qa.crossJoins++

@@ -81,3 +81,14 @@ func TestViewRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestViewCommaBesideCrossJoinText: FROM a, b is a comma whatever a string
+// literal of the query says (the tree holds CROSS JOIN and the comma
+// alike; the text decides).
+func TestViewCommaBesideCrossJoinText(t *testing.T) {
+	got, err := View("SELECT x FROM t1, t2 WHERE b <> 'cross join'", testRelations(t), []string{"x"}, true, 0)
+	want := " SELECT t2.x\n   FROM t1,\n    t2\n  WHERE t1.b <> 'cross join'::text;"
+	if err != nil || got != want {
+		t.Errorf("got %q, %v\nwant %q", got, err, want)
+	}
+}

@@ -3,6 +3,7 @@ package binder
 import (
 	"context"
 	"fmt"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"math"
 	"regexp"
 	"slices"
@@ -138,7 +139,7 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 				}
 				return nil, err
 			}
-			if k, ok := e.(*Const); ok && k.Value == nil {
+			if k, ok := e.(*Const); ok && k.Value == nil && !nullDefaultKept(c.Type, *m) {
 				break // PostgreSQL keeps no default for DEFAULT NULL
 			}
 			m.Default = keptExprText(def.Expr)
@@ -629,7 +630,8 @@ func refuseIdentityUpdate(info fluss.TableInfo, i int) error {
 // (text "" for DROP DEFAULT) of column i of info's table as CREATE TABLE
 // binds a DEFAULT, and returns the default as its metadata keeps it ("":
 // none, which SET DEFAULT NULL is too, as PostgreSQL stores no default
-// for a NULL constant). An identity or generated column's default is not
+// for a NULL constant - except under a type modifier's length coercion,
+// nullDefaultKept). An identity or generated column's default is not
 // ALTER COLUMN's to change (42601, PostgreSQL's ATExecColumnDefault).
 // Its errors have no position, as PostgreSQL's have none there.
 func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, i int, text string) (string, error) {
@@ -658,10 +660,25 @@ func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, 
 	if err != nil {
 		return "", withoutPosition(err)
 	}
-	if k, ok := e.(*Const); ok && k.Value == nil {
+	if k, ok := e.(*Const); ok && k.Value == nil && !nullDefaultKept(c.Type, m) {
 		return "", nil
 	}
 	return keptExprText(text), nil
+}
+
+// nullDefaultKept reports whether PostgreSQL keeps DEFAULT NULL for a
+// column of type t: it drops a default that is a bare NULL constant, but
+// for a type with a modifier (numeric(8,2), varchar(5), timestamp(3);
+// interval's is the constant's own) the NULL is under a length coercion,
+// which it keeps and pg_get_expr shows (NULL::numeric). m is the
+// column's metadata: an unconstrained numeric (stored as a DECIMAL) or a
+// domain's column (PGType) keeps none here.
+func nullDefaultKept(t types.T, m fluss.ColumnMeta) bool {
+	if m.PGType != "" {
+		return false
+	}
+	oid, mod, _ := pgtypes.OIDOf(t.Nullable())
+	return mod >= 0 && oid != pgtypes.OIDInterval
 }
 
 // keptExprText is the text a table's DEFAULT or generation expression is

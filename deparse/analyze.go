@@ -26,6 +26,15 @@ import (
 type analyzer struct {
 	cols  []Column
 	value *types.T // a domain CHECK's VALUE
+	// lv is a view query's level its column references resolve in (nil
+	// for a stored expression), qa the analysis it belongs to and ctes
+	// the WITH items its subqueries see.
+	lv   *level
+	qa   *queryAnalyzer
+	ctes []*cteDef
+	// q is the query whose select list, WHERE ... is analysed (window
+	// functions register there)
+	q *query
 }
 
 // errUnsupported is the error of a construct the deparser does not
@@ -96,10 +105,10 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 	case *pt.InList:
 		return a.inList(n)
 	case *pt.Like:
-		if n.Escape != '\\' {
-			return nil, errUnsupported("LIKE with ESCAPE")
-		}
 		op := map[[2]bool]string{{false, false}: "~~", {true, false}: "!~~", {false, true}: "~~*", {true, true}: "!~~*"}[[2]bool{n.Not, n.ILike}]
+		if n.Escape != '\\' {
+			return a.likeEscape(op, n)
+		}
 		return a.binaryOp(op, n.X, n.Pattern)
 	case *pt.Regexp:
 		op := map[[2]bool]string{{false, false}: "~", {true, false}: "!~", {false, true}: "~*", {true, true}: "!~*"}[[2]bool{n.Not, n.IgnoreCase}]
@@ -150,7 +159,38 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 		return a.syntax(kind, typeOfOID(oidText), []typ{typeOfOID(oidText), typeOfOID(oidText)}, x, chars)
 	case *pt.Array:
 		return a.array(n.Elems)
+	case *pt.Subscript:
+		return a.subscript(n)
+	case *pt.Subquery:
+		return a.subLink(subLinkExpr, nil, "", n)
+	case *pt.Exists:
+		x, err := a.subLink(subLinkExists, nil, "", n.Query)
+		if err != nil || !n.Not {
+			return x, err
+		}
+		return &boolNode{kind: boolNot, args: []node{x}}, nil
+	case *pt.InSubquery:
+		l, err := a.expr(n.X)
+		if err != nil {
+			return nil, err
+		}
+		x, err := a.subLink(subLinkAny, l, "=", n.Query)
+		if err != nil || !n.Not {
+			return x, err
+		}
+		return &boolNode{kind: boolNot, args: []node{x}}, nil
 	case *pt.Quantified:
+		if sq, ok := n.Right.(*pt.Subquery); ok {
+			l, err := a.expr(n.X)
+			if err != nil {
+				return nil, err
+			}
+			kind := subLinkAny
+			if n.All {
+				kind = subLinkAll
+			}
+			return a.subLink(kind, l, n.Op, sq)
+		}
 		arr, ok := n.Right.(*pt.Array)
 		if !ok {
 			return nil, errUnsupported("ANY/ALL over %T", n.Right)
@@ -169,12 +209,15 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 }
 
 func (a *analyzer) column(n *pt.ColumnRef) (node, error) {
+	if a.lv != nil {
+		return a.lv.lookup(n)
+	}
 	if a.value != nil && n.Table == "" && n.Name == "value" {
 		return &varNode{t: typeOfT(*a.value)}, nil
 	}
 	for _, c := range a.cols {
 		if c.Name == n.Name {
-			return &varNode{name: c.Name, t: typeOfT(c.Type)}, nil
+			return &varNode{name: c.Name, t: columnType(c)}, nil
 		}
 	}
 	return nil, errUnsupported("column %q", n.Name)
@@ -359,6 +402,7 @@ func (a *analyzer) op(name string, args ...node) (node, error) {
 // apply resolves name over args among list, and returns the chosen proc,
 // the arguments coerced to its argument types and the result type.
 func (a *analyzer) apply(list []proc, name string, args []node) (proc, []node, typ, error) {
+	args = toBaseTypes(args)
 	ts := make([]typ, len(args))
 	for i, x := range args {
 		ts[i] = x.typeOf()
@@ -387,6 +431,8 @@ func (a *analyzer) apply(list []proc, name string, args []node) (proc, []node, t
 	for i, o := range params {
 		want := typeOfOID(o)
 		switch {
+		case isPolymorphic(o) && ts[i].oid == oidUnknown && (o == oidAnyArray || o == oidAnyCompatibleArray):
+			want = arrayOf(poly) // an unknown literal at an array's place is an array
 		case isPolymorphic(o) && ts[i].oid == oidUnknown:
 			want = poly
 		case isPolymorphic(o):
@@ -497,6 +543,15 @@ func typedConst(k *constNode, t typ) (node, error) {
 		}
 		return &constNode{t: t, text: strconv.FormatFloat(f, 'g', -1, bits)}, nil
 	}
+	if t.t.IsEnum() {
+		if _, err := types.ParseEnum(s, t.t.TypeOID); err != nil {
+			return nil, err
+		}
+		return &constNode{t: t, text: s}, nil
+	}
+	if t.elem != nil {
+		return arrayConst(s, t)
+	}
 	if t.t.Kind == 0 {
 		return nil, errUnsupported("constant of type %d", t.oid)
 	}
@@ -519,9 +574,31 @@ func regclassText(s string) string {
 	return quoteIdent(s)
 }
 
+// likeEscape is x LIKE p ESCAPE e: the pattern is like_escape(p, e)
+// (transformAExprOp's rewrite of the grammar's call).
+func (a *analyzer) likeEscape(op string, n *pt.Like) (node, error) {
+	x, err := a.expr(n.X)
+	if err != nil {
+		return nil, err
+	}
+	pat, err := a.expr(n.Pattern)
+	if err != nil {
+		return nil, err
+	}
+	esc := ""
+	if n.Escape != 0 {
+		esc = string(rune(n.Escape))
+	}
+	p, args, t, err := a.apply(pgFunctions, "like_escape", []node{pat, &constNode{t: unknownType, text: esc}})
+	if err != nil {
+		return nil, err
+	}
+	return a.op(op, x, &funcNode{name: p.name, args: args, t: t})
+}
+
 func (a *analyzer) between(n *pt.Between) (node, error) {
 	if n.Symmetric {
-		return nil, errUnsupported("BETWEEN SYMMETRIC")
+		return a.betweenSymmetric(n)
 	}
 	// x BETWEEN a AND b is x >= a AND x <= b; NOT BETWEEN x < a OR x > b
 	lo, hi, kind := ">=", "<=", boolAnd
@@ -537,6 +614,28 @@ func (a *analyzer) between(n *pt.Between) (node, error) {
 		return nil, err
 	}
 	return &boolNode{kind: kind, args: []node{l, h}}, nil
+}
+
+// betweenSymmetric is x BETWEEN SYMMETRIC a AND b: (x >= a AND x <= b)
+// OR (x >= b AND x <= a); NOT: (x < a OR x > b) AND (x < b OR x > a).
+func (a *analyzer) betweenSymmetric(n *pt.Between) (node, error) {
+	lo, hi, inner, outer := ">=", "<=", boolAnd, boolOr
+	if n.Not {
+		lo, hi, inner, outer = "<", ">", boolOr, boolAnd
+	}
+	var parts []node
+	for _, ends := range [][2]pt.Expr{{n.Lo, n.Hi}, {n.Hi, n.Lo}} {
+		l, err := a.binaryOp(lo, n.X, ends[0])
+		if err != nil {
+			return nil, err
+		}
+		h, err := a.binaryOp(hi, n.X, ends[1])
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, &boolNode{kind: inner, args: []node{l, h}})
+	}
+	return &boolNode{kind: outer, args: parts}, nil
 }
 
 // inList is transformAExprIn: the items without column references, when
@@ -571,7 +670,7 @@ func (a *analyzer) inList(n *pt.InList) (node, error) {
 			ts = append(ts, c.typeOf())
 		}
 		common, ok := commonType(ts)
-		if !ok || pgArrayTypes[common.oid] == 0 {
+		if !ok || arrayOID(common.oid) == 0 {
 			return nil, errUnsupported("IN list without a common type")
 		}
 		common.mod = -1
@@ -617,6 +716,7 @@ func hasVar(n node) bool {
 // element type, the array coerced to the array of the operator's right
 // type.
 func (a *analyzer) arrayOp(op string, useOr bool, x, arr node) (node, error) {
+	x = toBaseTypes([]node{x})[0]
 	at := arr.typeOf()
 	if at.elem == nil {
 		return nil, errUnsupported("ANY over a non-array")
@@ -669,7 +769,7 @@ func (a *analyzer) array(items []pt.Expr) (node, error) {
 		ts = append(ts, v.typeOf())
 	}
 	common, ok := commonType(ts)
-	if !ok || pgArrayTypes[common.oid] == 0 {
+	if !ok || arrayOID(common.oid) == 0 {
 		return nil, errUnsupported("ARRAY without a common type")
 	}
 	for i, e := range elems {
@@ -760,6 +860,12 @@ var sqlValues = map[string]uint32{
 }
 
 func (a *analyzer) call(n *pt.FuncCall) (node, error) {
+	if n.Over != nil && n.Schema == "" {
+		return a.window(n, strings.ToLower(n.Name))
+	}
+	if a.lv != nil && isAggregate(strings.ToLower(n.Name)) && n.Schema == "" {
+		return a.aggregate(n, strings.ToLower(n.Name))
+	}
 	if n.Schema != "" && n.Schema != "pg_catalog" || n.Over != nil || n.Filter != nil || n.Distinct || len(n.OrderBy) > 0 {
 		return nil, errUnsupported("call of %s", n.Name)
 	}
@@ -895,6 +1001,23 @@ func walk(n node, f func(node)) {
 		}
 	case *arrayNode:
 		for _, c := range x.elems {
+			walk(c, f)
+		}
+	case *aggNode:
+		for _, c := range x.args {
+			walk(c, f)
+		}
+	case *subLinkNode:
+		walk(x.test, f)
+	case *syntaxNode:
+		for _, c := range x.args {
+			walk(c, f)
+		}
+	case *subscriptNode:
+		walk(x.arg, f)
+		walk(x.index, f)
+	case *winNode:
+		for _, c := range x.args {
 			walk(c, f)
 		}
 	}

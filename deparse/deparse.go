@@ -7,10 +7,13 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// Column is a column an expression may name, with its type.
+// Column is a column an expression may name, with its type; Domain is
+// the OID of the domain it was declared with (0: none), Type then the
+// domain's base type.
 type Column struct {
-	Name string
-	Type types.T
+	Name   string
+	Type   types.T
+	Domain uint32
 }
 
 // Scope is what a stored expression is bound over: a table's columns, or

@@ -11,6 +11,10 @@ type node interface{ typeOf() typ }
 type varNode struct {
 	name string
 	t    typ
+	// rte and col: a view query's column, printed qualified by the
+	// entry's name (nil for a stored expression's column)
+	rte *rangeEntry
+	col int
 }
 
 // constNode is a constant: text is its value as the type's output
@@ -154,3 +158,36 @@ type syntaxNode struct {
 }
 
 func (n *syntaxNode) typeOf() typ { return n.t }
+
+// aggNode is an aggregate call (Aggref): star is count(*).
+type aggNode struct {
+	name     string
+	args     []node
+	star     bool
+	distinct bool
+	t        typ
+}
+
+func (n *aggNode) typeOf() typ { return n.t }
+
+// subLinkKind is a SubLink's type.
+type subLinkKind uint8
+
+const (
+	subLinkExists subLinkKind = iota + 1
+	subLinkAny
+	subLinkAll
+	subLinkExpr
+)
+
+// subLinkNode is a subquery in an expression (SubLink): EXISTS (q),
+// test op ANY|ALL (q) (IN is = ANY), or (q) as a value.
+type subLinkNode struct {
+	kind subLinkKind
+	test node
+	op   string
+	q    *query
+	t    typ
+}
+
+func (n *subLinkNode) typeOf() typ { return n.t }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/pgtypes"
 )
 
 // The printer: ruleutils.c's get_rule_expr over the analysed tree. With
@@ -22,6 +23,16 @@ type printer struct {
 	sb     strings.Builder
 	pretty bool
 	indent int
+	// wrap is a view's wrap column; taken the range-table names of the
+	// query levels around the expression (for a subquery's names).
+	wrap  int
+	taken []string
+	// identity prints a view query's column by its entry's identity (for
+	// comparing expressions before the entries are named).
+	identity bool
+	// q is the query level being printed (a window's keys are its
+	// target entries).
+	q *query
 }
 
 // expr is get_rule_expr: showImplicit says whether an implicit coercion
@@ -29,7 +40,11 @@ type printer struct {
 func (p *printer) expr(n node, showImplicit bool) {
 	switch x := n.(type) {
 	case *varNode:
-		if x.name == "" {
+		if x.rte != nil && p.identity {
+			fmt.Fprintf(&p.sb, "%p.%d", x.rte, x.col)
+		} else if x.rte != nil {
+			p.sb.WriteString(quoteIdent(x.rte.refname) + "." + quoteIdent(x.rte.cols[x.col]))
+		} else if x.name == "" {
 			p.sb.WriteString("VALUE")
 		} else {
 			p.sb.WriteString(quoteIdent(x.name))
@@ -118,6 +133,37 @@ func (p *printer) expr(n node, showImplicit bool) {
 		p.sb.WriteString("ARRAY[")
 		p.list(x.elems)
 		p.sb.WriteByte(']')
+	case *aggNode:
+		p.sb.WriteString(quoteIdent(x.name) + "(")
+		switch {
+		case x.star:
+			p.sb.WriteByte('*')
+		case x.distinct:
+			p.sb.WriteString("DISTINCT ")
+		}
+		p.list(x.args)
+		p.sb.WriteByte(')')
+	case *subLinkNode:
+		p.subLink(x)
+	case *winNode:
+		if p.identity {
+			fmt.Fprintf(&p.sb, "window%p", x)
+			return
+		}
+		p.windowFunc(x)
+	case *subscriptNode:
+		// the array in parentheses unless it is a column
+		_, isVar := x.arg.(*varNode)
+		if !isVar {
+			p.sb.WriteByte('(')
+		}
+		p.expr(x.arg, showImplicit)
+		if !isVar {
+			p.sb.WriteByte(')')
+		}
+		p.sb.WriteByte('[')
+		p.expr(x.index, false)
+		p.sb.WriteByte(']')
 	case *caseNode:
 		p.keyword("CASE", 0, prettyIndent)
 		if x.arg != nil {
@@ -202,15 +248,27 @@ func (p *printer) list(xs []node) {
 	}
 }
 
-// keyword is appendContextKeyword: with PRETTYFLAG_INDENT (always set
-// here) a new line, indented, before str.
-func (p *printer) keyword(str string, before, after int) {
+// keyword is appendContextKeyword with no extra indentation.
+func (p *printer) keyword(str string, before, after int) { p.contextKeyword(str, before, after, 0) }
+
+// prettyIndentLimit is PRETTYINDENT_LIMIT: past it, indentation grows
+// by half and wraps around.
+const prettyIndentLimit = 40
+
+// contextKeyword is appendContextKeyword: with PRETTYFLAG_INDENT (always
+// set here) the trailing spaces dropped, a new line indented by the
+// level (plus plus), then str.
+func (p *printer) contextKeyword(str string, before, after, plus int) {
 	p.indent += before
 	s := strings.TrimRight(p.sb.String(), " ")
 	p.sb.Reset()
 	p.sb.WriteString(s)
 	p.sb.WriteByte('\n')
-	p.sb.WriteString(strings.Repeat(" ", max(p.indent, 0)))
+	amount := max(p.indent, 0) + plus
+	if p.indent >= prettyIndentLimit {
+		amount = (prettyIndentLimit+(p.indent-prettyIndentLimit)/(prettyIndentStd/2))%prettyIndentLimit + plus
+	}
+	p.sb.WriteString(strings.Repeat(" ", amount))
 	p.sb.WriteString(str)
 	p.indent = max(p.indent+after, 0)
 }
@@ -243,7 +301,7 @@ func (p *printer) coercion(x *coerceNode) {
 }
 
 // constant is get_const_expr: showType -1 leaves the type out, 0 adds it
-// unless the literal reads back as that type by itself.
+// unless the literal reads back as that type by itself, 1 always adds it.
 func (p *printer) constant(k *constNode, showType int) {
 	if k.isNull {
 		p.sb.WriteString("NULL")
@@ -280,6 +338,10 @@ func (p *printer) constant(k *constNode, showType int) {
 	if showType < 0 {
 		return
 	}
+	if showType > 0 {
+		p.sb.WriteString("::" + formatType(k.t))
+		return
+	}
 	switch k.t.oid {
 	case oidBool, oidUnknown:
 		needLabel = false
@@ -298,7 +360,7 @@ func (p *printer) constant(k *constNode, showType int) {
 // under parent in pretty mode.
 func isSimple(n, parent node) bool {
 	switch x := n.(type) {
-	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode:
+	case *varNode, *constNode, *funcNode, *sqlValueNode, *listFuncNode, *arrayNode, *caseNode, *syntaxNode, *aggNode, *subscriptNode, *winNode:
 		return true
 	case *coerceNode:
 		if !isRelabel(x) {
@@ -324,7 +386,7 @@ func isSimple(n, parent node) bool {
 			return po.args[0] == n
 		}
 		return simpleUnder(parent)
-	case *nullTestNode, *boolTestNode, *distinctNode:
+	case *nullTestNode, *boolTestNode, *distinctNode, *subLinkNode:
 		return simpleUnder(parent)
 	case *boolNode:
 		if pb, ok := parent.(*boolNode); ok {
@@ -345,7 +407,7 @@ func isSimple(n, parent node) bool {
 // bring no parentheses of their own.
 func simpleUnder(parent node) bool {
 	switch parent.(type) {
-	case *funcNode, *arrayNode, *listFuncNode, *caseNode, *boolNode:
+	case *funcNode, *arrayNode, *listFuncNode, *caseNode, *boolNode, *aggNode, *winNode:
 		return true
 	}
 	return false
@@ -368,56 +430,47 @@ func isRelabel(x *coerceNode) bool {
 	if from.oid == x.t.oid {
 		return x.t.mod < 0 // to the type without a modifier: a RelabelType
 	}
+	if from.base != nil && from.base.oid == x.t.oid {
+		return true // a domain's value as its base type
+	}
 	return pgBinaryCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
 }
 
-// formatType is format_type_with_typemod.
+// isFuncCast reports whether a coercion is a FuncExpr: a length
+// coercion to the type's modifier, or a cast by a function (pg_cast's
+// method f).
+func isFuncCast(x *coerceNode) bool {
+	from := x.arg.typeOf()
+	if from.oid == x.t.oid {
+		return x.t.mod >= 0
+	}
+	return pgFunctionCasts[uint64(from.oid)<<32|uint64(x.t.oid)]
+}
+
+// formatType is format_type_with_typemod: the SQL-named types by
+// pgtypes.FormatTypeName (format_type's own rule), the others by their
+// catalog names.
 func formatType(t typ) string {
 	if t.elem != nil {
 		return formatType(*t.elem) + "[]"
 	}
-	mod := t.mod
-	switch t.oid {
-	case oidVarchar, oidBPChar:
-		base := "character varying"
-		if t.oid == oidBPChar {
-			if mod < 0 {
-				return "bpchar"
-			}
-			base = "character"
-		}
-		if mod > 4 {
-			return fmt.Sprintf("%s(%d)", base, mod-4)
-		}
-		return base
-	case oidNumeric:
-		if mod >= 4 {
-			return fmt.Sprintf("numeric(%d,%d)", ((mod-4)>>16)&0xffff, (((mod-4)&0x7ff)^1024)-1024)
-		}
-		return "numeric"
-	case oidTimestamp, oidTimestampTZ, oidTime, oidTimeTZ:
-		base, suffix := "timestamp", " without time zone"
-		if t.oid == oidTime || t.oid == oidTimeTZ {
-			base = "time"
-		}
-		if t.oid == oidTimestampTZ || t.oid == oidTimeTZ {
-			suffix = " with time zone"
-		}
-		if mod >= 0 {
-			return fmt.Sprintf("%s(%d)%s", base, mod, suffix)
-		}
-		return base + suffix
+	if name, ok := pgtypes.FormatTypeName(t.oid, t.mod, true); ok {
+		return name
 	}
 	if n, ok := simpleTypeNames[t.oid]; ok {
 		return n
 	}
+	if name, ok := userTypeName(t); ok {
+		return name
+	}
 	return fmt.Sprintf("type%d", t.oid)
 }
 
+// simpleTypeNames are the catalog names of the built-in types
+// pgtypes.FormatTypeName leaves to their names.
 var simpleTypeNames = map[uint32]string{
-	oidBool: "boolean", oidBytea: "bytea", oidName: "name", oidInt8: "bigint", oidInt2: "smallint", oidInt4: "integer",
-	oidText: "text", oidJSON: "json", oidFloat4: "real", oidFloat8: "double precision", oidDate: "date",
-	oidInterval: "interval", oidRegclass: "regclass", oidUUID: "uuid", oidJSONB: "jsonb", oidUnknown: "unknown",
+	oidBytea: "bytea", oidName: "name", oidText: "text", oidJSON: "json", oidDate: "date",
+	oidRegclass: "regclass", oidUUID: "uuid", oidJSONB: "jsonb", oidUnknown: "unknown",
 }
 
 // quoteIdent is quote_identifier (functions.QuoteIdent: PostgreSQL 15's

@@ -39,6 +39,7 @@ const (
 	oidAnyCompatibleArray  = 5078
 	oidAnyCompatibleNonArr = 5079
 	oidInternal            = 2281
+	oidAnyEnum             = 3500
 )
 
 // typ is an expression's type as PostgreSQL's parse tree has it: the
@@ -50,6 +51,8 @@ type typ struct {
 	t   types.T
 	// elem is an array type's element type (nil for others).
 	elem *typ
+	// base is a domain's base type (nil for others).
+	base *typ
 }
 
 var unknownType = typ{oid: oidUnknown, mod: -1}
@@ -111,6 +114,9 @@ func typeOfOID(oid uint32) typ {
 	if oid == oidUnknown {
 		return unknownType
 	}
+	if e := types.EnumOf(oid); e != nil {
+		return typ{oid: oid, mod: -1, t: e.T()}
+	}
 	for elem, arr := range pgArrayTypes {
 		if arr == oid {
 			e := typeOfOID(elem)
@@ -136,14 +142,29 @@ func typeOfOID(oid uint32) typ {
 // arrayOf is the array type of elements of type e (oid 0 when the
 // catalog tables know none).
 func arrayOf(e typ) typ {
-	out := typ{oid: pgArrayTypes[e.oid], mod: e.mod, elem: &e}
+	out := typ{oid: arrayOID(e.oid), mod: e.mod, elem: &e}
 	if e.t.Kind != 0 {
 		out.t = types.ArrayOf(e.t)
 	}
 	return out
 }
 
+// arrayOID is the array type of elements of type oid (0: none known):
+// the catalog tables' or an enum's.
+func arrayOID(oid uint32) uint32 {
+	if a := pgArrayTypes[oid]; a != 0 {
+		return a
+	}
+	if e := types.EnumOf(oid); e != nil {
+		return e.ArrayOID
+	}
+	return 0
+}
+
 func categoryOf(oid uint32) category {
+	if types.EnumOf(oid) != nil {
+		return category{cat: 'E'}
+	}
 	if c, ok := pgTypeCategories[oid]; ok {
 		return c
 	}
@@ -154,7 +175,7 @@ func categoryOf(oid uint32) category {
 // or operator takes any type through.
 func isPolymorphic(oid uint32) bool {
 	switch oid {
-	case oidAny, oidAnyArray, oidAnyElement, oidAnyNonArray, oidAnyCompatible, oidAnyCompatibleArray, oidAnyCompatibleNonArr:
+	case oidAny, oidAnyArray, oidAnyElement, oidAnyNonArray, oidAnyCompatible, oidAnyCompatibleArray, oidAnyCompatibleNonArr, oidAnyEnum:
 		return true
 	}
 	return false
@@ -163,6 +184,9 @@ func isPolymorphic(oid uint32) bool {
 // canCoerce reports whether a value of type from converts implicitly to
 // to (PostgreSQL's can_coerce_type for one argument, COERCION_IMPLICIT).
 func canCoerce(from typ, to uint32) bool {
+	if from.base != nil && from.oid != to { // a domain converts as its base type
+		return canCoerce(*from.base, to)
+	}
 	switch {
 	case from.oid == to, from.oid == oidUnknown, to == oidAny:
 		return true
@@ -172,6 +196,8 @@ func canCoerce(from typ, to uint32) bool {
 		return from.elem == nil
 	case to == oidAnyArray, to == oidAnyCompatibleArray:
 		return from.elem != nil
+	case to == oidAnyEnum:
+		return types.EnumOf(from.oid) != nil
 	}
 	return pgImplicitCasts[uint64(from.oid)<<32|uint64(to)]
 }
@@ -183,6 +209,7 @@ func canCoerce(from typ, to uint32) bool {
 func commonType(ts []typ) (typ, bool) {
 	var p typ
 	found := false
+	ts = baseTypes(ts)
 	for _, t := range ts {
 		if t.oid == oidUnknown {
 			continue
@@ -214,4 +241,66 @@ func commonType(ts []typ) (typ, bool) {
 		}
 	}
 	return p, true
+}
+
+// userTypeName is format_type's name of a user-defined type the
+// deparser meets: an enum's or a domain's, schema-qualified outside
+// public.
+func userTypeName(t typ) (string, bool) {
+	var schema, name string
+	if e := types.EnumOf(t.oid); e != nil {
+		schema, name = e.Schema, e.Name
+	} else if d := types.DomainOf(t.oid); d != nil {
+		schema, name = d.Schema, d.Name
+	} else {
+		return "", false
+	}
+	if schema == "" || schema == "public" {
+		return quoteIdent(name), true
+	}
+	return quoteIdent(schema) + "." + quoteIdent(name), true
+}
+
+// columnType is a column's type as the parse tree has it: its domain
+// over the base type, or the type.
+func columnType(c Column) typ {
+	t := typeOfT(c.Type)
+	if c.Domain == 0 || types.DomainOf(c.Domain) == nil {
+		return t
+	}
+	return typ{oid: c.Domain, mod: -1, t: t.t, base: &t}
+}
+
+// baseTypes are ts with each domain replaced by its base type
+// (select_common_type resolves domains as their base types).
+func baseTypes(ts []typ) []typ {
+	out := ts
+	for i, t := range ts {
+		if t.base != nil {
+			if &out[0] == &ts[0] {
+				out = append([]typ{}, ts...)
+			}
+			out[i] = *t.base
+		}
+	}
+	return out
+}
+
+// toBaseTypes relabels the domain-typed arguments of an operator or
+// function to their base types, as PostgreSQL's resolution does (the
+// implicit cast ruleutils shows: (p)::integer).
+func toBaseTypes(args []node) []node {
+	var out []node
+	for i, x := range args {
+		if b := x.typeOf().base; b != nil {
+			if out == nil {
+				out = append([]node{}, args...)
+			}
+			out[i] = &coerceNode{arg: x, t: *b, form: castImplicit}
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }

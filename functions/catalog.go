@@ -62,6 +62,13 @@ type ViewDefs interface {
 	ViewDef(ctx context.Context, oid uint32, pretty bool) (def string, ok bool, err error)
 }
 
+// WrappedViewDefs is implemented by a ViewDefs that wraps a definition's
+// lines at a column: pg_get_viewdef(oid, wrap) (pretty, each select-list
+// and FROM item on the line before it unless that passes wrap).
+type WrappedViewDefs interface {
+	WrappedViewDef(ctx context.Context, oid uint32, wrap int) (def string, ok bool, err error)
+}
+
 // ExprDefs is implemented by a CatalogInfo whose relations keep
 // expressions (defaults, generated columns, CHECKs): pg_get_expr prints
 // one as PostgreSQL's deparser does (ok false: the expression's text as

@@ -339,7 +339,10 @@ var (
 		if len(a) == 2 {
 			// pg_get_viewdef(oid, wrap int) always pretty-prints
 			pretty, _ = a[1].(bool)
-			if _, wrap := a[1].(int64); wrap {
+			if wrap, isWrap := a[1].(int64); isWrap {
+				if wd, ok := c.(WrappedViewDefs); ok {
+					return optional(wd.WrappedViewDef(ctx, oid, int(wrap)))
+				}
 				pretty = true
 			}
 		}

@@ -57,7 +57,12 @@ func tableScope(t fluss.TableInfo) deparse.Scope { return scopeOf(t, fluss.MetaO
 func scopeOf(t fluss.TableInfo, meta fluss.TableMeta) deparse.Scope {
 	var sc deparse.Scope
 	for i, col := range t.Descriptor.Schema.Columns {
-		sc.Columns = append(sc.Columns, deparse.Column{Name: col.Name, Type: shownType(col.Type, meta.Column(i))})
+		m := meta.Column(i)
+		dc := deparse.Column{Name: col.Name, Type: shownType(col.Type, m)}
+		if oid, array, ok := fluss.ParseOIDPGType("domain", m.PGType); ok && !array {
+			dc.Domain = oid
+		}
+		sc.Columns = append(sc.Columns, dc)
 	}
 	return sc
 }

@@ -362,76 +362,16 @@ func FormatType(oid uint32, typmod int32, hasTypmod bool) string {
 	if strings.HasPrefix(ts.name, "_") && ts.elem != 0 { // an array type (not int2vector/oidvector)
 		return FormatType(ts.elem, typmod, hasTypmod) + "[]"
 	}
-	// As format_type_extended: the SQL-named types ignore typmods; others
-	// show one only when given and >= 0, through the type's typmodout
-	// function where it has one, else as (n).
-	withMod := hasTypmod && typmod >= 0
-	charMod := func(base string) string {
-		if withMod && typmod > 4 {
-			return fmt.Sprintf("%s(%d)", base, typmod-4)
-		}
-		return base
+	// As format_type_extended: the SQL-named types show their modifiers
+	// their own way (pgtypes.FormatTypeName); others show one only when
+	// given and >= 0, as (n).
+	if name, ok := pgtypes.FormatTypeName(oid, typmod, hasTypmod); ok {
+		return name
 	}
-	timeMod := func(base, suffix string) string {
-		if withMod {
-			return fmt.Sprintf("%s(%d)%s", base, typmod, suffix)
-		}
-		return base + suffix
+	if hasTypmod && typmod >= 0 {
+		return fmt.Sprintf("%s(%d)", quoteIdent(ts.name), typmod)
 	}
-	var base string
-	switch oid {
-	case pgtypes.OIDBPChar:
-		if !withMod && hasTypmod {
-			return "bpchar"
-		}
-		return charMod("character")
-	case pgtypes.OIDVarchar:
-		return charMod("character varying")
-	case pgtypes.OIDNumeric:
-		if withMod && typmod >= 4 {
-			precision := ((typmod - 4) >> 16) & 0xffff
-			scale := (((typmod - 4) & 0x7ff) ^ 1024) - 1024
-			return fmt.Sprintf("numeric(%d,%d)", precision, scale)
-		}
-		return "numeric"
-	case pgtypes.OIDTime:
-		return timeMod("time", " without time zone")
-	case pgtypes.OIDTimestamp:
-		return timeMod("timestamp", " without time zone")
-	case pgtypes.OIDTimestampTZ:
-		return timeMod("timestamp", " with time zone")
-	case pgtypes.OIDTimeTZ:
-		return timeMod("time", " with time zone")
-	case pgtypes.OIDInterval:
-		return "interval" // intervaltypmodout's field names are not reproduced
-	case pgtypes.OIDBit:
-		if !withMod && hasTypmod {
-			return `"bit"` // bit without a typmod is not BIT, which is bit(1)
-		}
-		base = "bit"
-	case pgtypes.OIDVarBit:
-		base = "bit varying"
-	case pgtypes.OIDBool:
-		return "boolean"
-	case pgtypes.OIDInt2:
-		return "smallint"
-	case pgtypes.OIDInt4:
-		return "integer"
-	case pgtypes.OIDInt8:
-		return "bigint"
-	case pgtypes.OIDFloat4:
-		return "real"
-	case pgtypes.OIDFloat8:
-		return "double precision"
-	case 18:
-		base = `"char"`
-	default:
-		base = quoteIdent(ts.name)
-	}
-	if withMod {
-		return fmt.Sprintf("%s(%d)", base, typmod)
-	}
-	return base
+	return quoteIdent(ts.name)
 }
 
 // LookupNamespace implements functions.CatalogInfo.

@@ -1,6 +1,8 @@
 package pgcatalog
 
 import (
+	"context"
+
 	"github.com/sqlgate/sqlgate/views"
 )
 
@@ -39,14 +41,14 @@ func matviews(vs []views.View) []views.View {
 // withMatviewRows adds the materialized views' rows to the generators of
 // the relations that list them.
 func (c *Catalog) withMatviewRows() {
-	add := map[string]func([]views.View) []row{
-		"pg_class":     c.matviewClassRows,
-		"pg_attribute": c.viewAttributeRows,
-		"pg_type":      c.viewTypeRows,
+	add := map[string]func(context.Context, []views.View) []row{
+		"pg_class":     noCtx(c.matviewClassRows),
+		"pg_attribute": noCtx(c.viewAttributeRows),
+		"pg_type":      noCtx(c.viewTypeRows),
 		"pg_matviews":  c.pgMatviewsRows,
 	}
 	for name, fn := range add {
-		c.appendViewRows(name, func() []row { return fn(matviews(c.listViews())) })
+		c.appendViewRows(name, func(ctx context.Context) []row { return fn(ctx, matviews(c.listViews())) })
 	}
 }
 
@@ -64,13 +66,13 @@ func (c *Catalog) matviewClassRows(vs []views.View) []row {
 	return rows
 }
 
-func (c *Catalog) pgMatviewsRows(vs []views.View) []row {
+func (c *Catalog) pgMatviewsRows(ctx context.Context, vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		rows = append(rows, row{"schemaname": v.Path.Database, "matviewname": v.Path.Table,
 			"matviewowner": c.tableOwner(v.ACLKey()), "tablespace": nil,
 			"hasindexes": len(v.Matview.Indexes) > 0, "ispopulated": v.Populated(),
-			"definition": viewDefinition(v, false)})
+			"definition": c.viewDefinition(ctx, v, false, 0)})
 	}
 	return rows
 }

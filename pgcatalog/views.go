@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 
+	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/views"
 )
@@ -16,11 +17,15 @@ import (
 // (no system columns, as PostgreSQL), pg_type (their row type),
 // pg_views, information_schema.tables (VIEW), .columns and .views.
 //
-// Known differences: the definition (pg_views.definition,
-// pg_get_viewdef, information_schema.views.view_definition) is printed
-// as PostgreSQL prints it for simple views only (binder/viewdef.go); for
-// the others it is the text the user wrote, framed as PostgreSQL frames
-// its own (a leading space, a trailing semicolon);
+// The definition (pg_views.definition, pg_get_viewdef in its three forms,
+// information_schema.views.view_definition) is printed by package
+// deparse from the query as written, as PostgreSQL re-prints its parsed
+// tree; a view the deparser does not reproduce shows the simple views'
+// text binder/viewdef.go printed when it was made, else the text the
+// user wrote, framed as PostgreSQL frames its own (a leading space, a
+// trailing semicolon).
+//
+// Known differences:
 // views are not updatable (is_updatable NO). Each view has its _RETURN
 // rule in pg_rewrite and PostgreSQL's pg_depend rows for it: the rule
 // depends internally on the view ('i') and normally on each relation the
@@ -86,10 +91,20 @@ func (c *Catalog) viewOIDByName(schema, name string) (uint32, bool) {
 	return 0, false
 }
 
-// viewDefinition is the definition as PostgreSQL prints it when the
-// engine could print it so (simple views), else the text as written,
-// framed as PostgreSQL frames its own.
-func viewDefinition(v views.View, pretty bool) string {
+// viewDefinition is pg_get_viewdef's text of v (pretty: its PRETTY_PAREN
+// form; wrap: its wrap column, 0 for every form but pg_get_viewdef(oid,
+// int)), printed by the deparser from the query as written when it
+// reproduces it; else the simple views' text the binder printed when the
+// view was made; else the text as written, framed as PostgreSQL frames
+// its own (a leading space, a trailing semicolon).
+func (c *Catalog) viewDefinition(ctx context.Context, v views.View, pretty bool, wrap int) string {
+	names := make([]string, len(v.Columns))
+	for i, col := range v.Columns {
+		names[i] = col.Name
+	}
+	if out, err := deparse.View(v.Definition, c.viewRelations(ctx, v), names, pretty, wrap); err == nil {
+		return out
+	}
 	switch {
 	case pretty && v.Pretty != "":
 		return v.Pretty
@@ -99,43 +114,88 @@ func viewDefinition(v views.View, pretty bool) string {
 	return " " + v.Definition + ";"
 }
 
+// viewRelations finds the relations v's query names, for the deparser:
+// those it named when it was made (v.Uses: an unqualified name is the
+// one it resolved to then), each with its columns as they show now.
+func (c *Catalog) viewRelations(ctx context.Context, v views.View) deparse.Relations {
+	return func(schema, name string) ([]deparse.Column, bool) {
+		for _, u := range v.Uses {
+			if u.Path.Table != name || schema != "" && u.Path.Database != schema {
+				continue
+			}
+			if u.ViewID != 0 {
+				for _, w := range c.listViews() {
+					if w.ID == u.ViewID {
+						cols := make([]deparse.Column, len(w.Columns))
+						for i, col := range w.Columns {
+							cols[i] = deparse.Column{Name: col.Name, Type: col.Type}
+						}
+						return cols, true
+					}
+				}
+				return nil, false
+			}
+			t, err := c.store.GetTable(ctx, u.Path)
+			if err != nil || t.TableID != u.TableID {
+				return nil, false
+			}
+			return tableScope(t).Columns, true
+		}
+		return nil, false
+	}
+}
+
 // ViewDef implements functions.ViewDefs.
-func (c *Catalog) ViewDef(_ context.Context, oid uint32, pretty bool) (string, bool, error) {
+func (c *Catalog) ViewDef(ctx context.Context, oid uint32, pretty bool) (string, bool, error) {
 	v, ok := c.viewByOID(oid)
 	if !ok {
 		return "", false, nil
 	}
-	return viewDefinition(v, pretty), true, nil
+	return c.viewDefinition(ctx, v, pretty, 0), true, nil
+}
+
+// WrappedViewDef implements functions.WrappedViewDefs.
+func (c *Catalog) WrappedViewDef(ctx context.Context, oid uint32, wrap int) (string, bool, error) {
+	v, ok := c.viewByOID(oid)
+	if !ok {
+		return "", false, nil
+	}
+	return c.viewDefinition(ctx, v, true, wrap), true, nil
 }
 
 // withViewRows adds the views' rows to the generators of the relations
 // that list them.
 func (c *Catalog) withViewRows() {
-	add := map[string]func([]views.View) []row{
-		"pg_class":     c.viewClassRows,
-		"pg_attribute": c.viewAttributeRows,
-		"pg_type":      c.viewTypeRows,
+	add := map[string]func(context.Context, []views.View) []row{
+		"pg_class":     noCtx(c.viewClassRows),
+		"pg_attribute": noCtx(c.viewAttributeRows),
+		"pg_type":      noCtx(c.viewTypeRows),
 		"pg_views":     c.pgViewsRows,
-		"tables":       c.viewInfoTablesRows,
-		"columns":      c.viewInfoColumnsRows,
+		"tables":       noCtx(c.viewInfoTablesRows),
+		"columns":      noCtx(c.viewInfoColumnsRows),
 		"views":        c.viewInfoViewsRows,
-		"pg_rewrite":   c.viewRewriteRows,
-		"pg_depend":    c.viewDependRows,
+		"pg_rewrite":   noCtx(c.viewRewriteRows),
+		"pg_depend":    noCtx(c.viewDependRows),
 	}
 	for name, fn := range add {
-		c.appendViewRows(name, func() []row {
+		c.appendViewRows(name, func(ctx context.Context) []row {
 			vs := c.listViews()
 			if name != "pg_rewrite" && name != "pg_depend" { // a materialized view's are a view's
 				vs = plainViews(vs) // matviews.go
 			}
-			return fn(vs)
+			return fn(ctx, vs)
 		})
 	}
 }
 
+// noCtx adapts a row generator that reads no store to withViewRows' form.
+func noCtx(f func([]views.View) []row) func(context.Context, []views.View) []row {
+	return func(_ context.Context, vs []views.View) []row { return f(vs) }
+}
+
 // appendViewRows makes relation name's generator list more's rows after
 // those it listed before.
-func (c *Catalog) appendViewRows(name string, more func() []row) {
+func (c *Catalog) appendViewRows(name string, more func(context.Context) []row) {
 	prev := c.rows[name]
 	c.rows[name] = func(ctx context.Context, s *snapshot) ([]row, error) {
 		var rows []row
@@ -145,7 +205,7 @@ func (c *Catalog) appendViewRows(name string, more func() []row) {
 				return nil, err
 			}
 		}
-		return append(rows, more()...), nil
+		return append(rows, more(ctx)...), nil
 	}
 }
 
@@ -190,11 +250,11 @@ func (c *Catalog) viewTypeRows(vs []views.View) []row {
 	return rows
 }
 
-func (c *Catalog) pgViewsRows(vs []views.View) []row {
+func (c *Catalog) pgViewsRows(ctx context.Context, vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		rows = append(rows, row{"schemaname": v.Path.Database, "viewname": v.Path.Table,
-			"viewowner": c.tableOwner(v.ACLKey()), "definition": viewDefinition(v, false)})
+			"viewowner": c.tableOwner(v.ACLKey()), "definition": c.viewDefinition(ctx, v, false, 0)})
 	}
 	return rows
 }
@@ -220,11 +280,11 @@ func (c *Catalog) viewInfoColumnsRows(vs []views.View) []row {
 	return rows
 }
 
-func (c *Catalog) viewInfoViewsRows(vs []views.View) []row {
+func (c *Catalog) viewInfoViewsRows(ctx context.Context, vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": v.Path.Database,
-			"table_name": v.Path.Table, "view_definition": viewDefinition(v, false), "check_option": "NONE",
+			"table_name": v.Path.Table, "view_definition": c.viewDefinition(ctx, v, false, 0), "check_option": "NONE",
 			"is_updatable": "NO", "is_insertable_into": "NO", "is_trigger_updatable": "NO",
 			"is_trigger_deletable": "NO", "is_trigger_insertable_into": "NO"})
 	}

@@ -175,9 +175,10 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 		proj.Cols = append(proj.Cols, c)
 	}
 	s := &Sort{Input: n}
-	for _, item := range items {
+	for i, item := range items {
 		expr := item.X
-		idx, err := b.orderKeyColumn(proj, expr)
+		floor, first := b.itemsBefore(items, i, 0)
+		idx, err := b.orderKeyColumn(proj, expr, orderAt{visible: len(proj.Cols), floor: floor, first: first})
 		if err != nil {
 			return nil, err
 		}

@@ -76,7 +76,7 @@ func (b *binder) bindGroupBy(st *aggState, in *scope, targets []*pt.Target, item
 	}
 	if !constructs {
 		for i, e := range items {
-			floor, first := b.listBefore(i, targetsEnd(targets), func(j int) pt.Expr { return items[j] })
+			floor, first := b.exprsBefore(items, i, targetsEnd(targets))
 			k, err := b.bindGroupKey(in, targets, e, floor, first)
 			if err != nil {
 				return err

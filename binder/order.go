@@ -319,33 +319,39 @@ func orderableRecord(t types.T) bool {
 	return true
 }
 
-// itemsBefore is where items[i] follows its list's earlier items
-// (listBefore).
+// itemsBefore is where items[i] follows its list's earlier items: the
+// offset of the last of them whose place is known (floor, the list's own,
+// when none is: 0 for ORDER BY, the select list's end for GROUP BY), and
+// whether none is (first: then the item follows BY).
 func (b *binder) itemsBefore(items []pt.OrderItem, i, floor int) (int, bool) {
-	return b.listBefore(i, floor, func(j int) pt.Expr { return items[j].X })
+	first := true
+	for _, it := range items[:i] {
+		floor, first = b.placeAfter(it.X, floor, first)
+	}
+	return floor, first
 }
 
-// listBefore is where item i of a list of ORDER BY or GROUP BY keys
-// follows the earlier ones, item(j): the offset of the last of them whose
-// place is known (floor, the list's own, when none is: 0 for ORDER BY, the
-// select list's end for GROUP BY), and whether none is (first: then the
-// item follows BY). An earlier ordinal's place is found as errAtOrdinal
-// finds it.
-func (b *binder) listBefore(i, floor int, item func(j int) pt.Expr) (int, bool) {
+// exprsBefore is itemsBefore for GROUP BY's list.
+func (b *binder) exprsBefore(items []pt.Expr, i, floor int) (int, bool) {
 	first := true
-	for j := 0; j < i; j++ {
-		x := item(j)
-		if x == nil {
-			continue
-		}
-		if p := x.Pos(); p > 0 {
-			floor, first = max(floor, p), false
-			continue
-		}
-		if o, ok := x.(*pt.Ordinal); ok && b.stmt != nil {
-			if off := ordinalOffset(b.stmt.Rewritten, floor, o.N, first); off > 0 {
-				floor, first = off, false
-			}
+	for _, x := range items[:i] {
+		floor, first = b.placeAfter(x, floor, first)
+	}
+	return floor, first
+}
+
+// placeAfter moves floor and first (itemsBefore) past the list item x: to
+// its offset, or for an ordinal without one where errAtOrdinal finds it.
+func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
+	if x == nil {
+		return floor, first
+	}
+	if p := x.Pos(); p > 0 {
+		return max(floor, p), false
+	}
+	if o, ok := x.(*pt.Ordinal); ok && b.stmt != nil {
+		if off := ordinalOffset(b.stmt.Rewritten, floor, o.N, first); off > 0 {
+			return off, false
 		}
 	}
 	return floor, first

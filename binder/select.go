@@ -352,7 +352,7 @@ func (b *binder) isAggregating(sel *pt.Select, targets []*pt.Target) bool {
 
 // bindGroupKey is the GROUP BY binder: an output-column ordinal, an input
 // column, an output alias (PostgreSQL's fallback), or an expression; floor
-// and first say where it follows the list's earlier items (listBefore).
+// and first say where it follows the list's earlier items (exprsBefore).
 func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr, floor int, first bool) (Expr, error) {
 	orig := e
 	if err := b.noAggregateInGroupBy(e); err != nil {

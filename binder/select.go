@@ -61,8 +61,9 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 			}
 			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
 		}
+		from := input
 		if input, err = b.bindWhere(input, sel.Where); err != nil {
-			return nil, err
+			return nil, b.targetNamesFirst(from, targets, err)
 		}
 	}
 	inScope := newScope(input)
@@ -79,10 +80,11 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		if sel.GroupBy != nil || sel.GroupDistinct {
 			prevWin := b.winPlace
 			b.winPlace = "GROUP BY"
+			from := input
 			grouped, err = b.bindGroupByTree(st, &input, &inScope, targets, sel)
 			b.winPlace = prevWin
 			if err != nil {
-				return nil, err
+				return nil, b.targetNamesFirst(from, targets, err)
 			}
 		}
 		bindOut = func(e pt.Expr) (Expr, error) {
@@ -676,6 +678,62 @@ func (f *treeFinder) find(e pt.Expr, win bool) bool {
 		pt.Walk(e, f.visit)
 	}
 	return f.found
+}
+
+// targetNamesFirst is err, an error of WHERE or GROUP BY, unless a name of
+// the select list is wrong over the FROM items from: PostgreSQL binds the
+// select list before those clauses, so its name errors come first. Only
+// the errors a name decides alone are looked for (an ambiguous name, a
+// column a FROM item of this query lacks), outside subqueries, without
+// binding anything.
+func (b *binder) targetNamesFirst(from Node, targets []*pt.Target, err error) error {
+	s := newScope(from)
+	var first error
+	for _, t := range targets {
+		if _, star := t.X.(*pt.Star); star || t.X == nil || first != nil {
+			continue
+		}
+		pt.Inspect(t.X, func(n pt.Node) bool {
+			if first != nil {
+				return false
+			}
+			switch x := n.(type) {
+			case *pt.Subquery, *pt.Exists, *pt.ArraySubquery:
+				return false
+			case *pt.ColumnRef:
+				first = b.nameError(s, x)
+			}
+			return true
+		})
+	}
+	if first != nil {
+		return first
+	}
+	return err
+}
+
+// nameError is the error resolve would give for the column reference x
+// over s when it is one the query's own FROM items decide (ambiguous, or
+// a table of s lacking the column), else nil.
+func (b *binder) nameError(s *scope, x *pt.ColumnRef) error {
+	if x.Schema != "" || (x.Table != "" && !s.hasTable(x.Table)) {
+		return nil
+	}
+	found := 0
+	for i := range s.cols {
+		c := &s.cols[i]
+		if c.Name != x.Name || (x.Table != "" && c.Table != x.Table) || x.Table == "" && c.Hidden {
+			continue
+		}
+		found++
+	}
+	switch {
+	case found > 1:
+		return b.errAt(x, sqlerr.New(sqlerr.AmbiguousColumn, "column reference %q is ambiguous", x.Name))
+	case found == 0 && x.Table != "":
+		return b.errAt(x, sqlerr.New(sqlerr.UndefinedColumn, "column %s.%s does not exist", x.Table, x.Name))
+	}
+	return nil
 }
 
 // noAggregateInGroupBy is 42803 when a GROUP BY key calls an aggregate or

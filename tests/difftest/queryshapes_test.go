@@ -187,11 +187,22 @@ func (g *shapeGen) outerJoin() (string, bool) {
 }
 
 // usingJoin is USING or NATURAL, reading the merged columns (a FULL
-// join's COALESCE) and the sides' own. (A name both sides have but USING
-// does not merge is ambiguous: PostgreSQL reports it where the select
-// list names it, before WHERE and GROUP BY, and sqlgate where it binds it
-// first; such names stay out.)
+// join's COALESCE) and the sides' own; or a name both sides have that
+// USING does not merge, ambiguous, in the select list and in WHERE or
+// GROUP BY (PostgreSQL binds the select list first: its error is the
+// one).
 func (g *shapeGen) usingJoin() (string, bool) {
+	if g.r.IntN(4) == 0 {
+		using, other := g.pick("id", "a"), "a"
+		if using == "a" {
+			other = "id"
+		}
+		from := fmt.Sprintf("qa x %sJOIN qb y USING (%s)", g.pick("", "LEFT ", "FULL "), using)
+		if g.r.IntN(2) == 0 {
+			return fmt.Sprintf("SELECT %s, count(*) FROM %s GROUP BY %s", other, from, g.pick(other, using)), false
+		}
+		return fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s", g.pick(other, "x.nope", using), using, from, g.pick(other+" > 1", "nope > 1", using+" > 1")), false
+	}
 	kind := g.pick("", "LEFT ", "RIGHT ", "FULL ", "INNER ")
 	var from string
 	merged := []string{"id", "a"}

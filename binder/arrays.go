@@ -532,7 +532,13 @@ func (b *binder) makeArrayComparison(n sourceNode, op Op, l, r Expr) (Expr, erro
 		return nil, b.binaryOpError(n, op, lt, rt)
 	}
 	if sameType, err := comparableRecordLeaves(lt, rt); !sameType {
-		return nil, b.errAtOperator(n, op.String(), sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s %s", recordArrayName(lt), op, recordArrayName(rt)).
+		// named as binaryOpError names it: IS [NOT] DISTINCT FROM is =,
+		// spelled <=> by the rewrite
+		name, tok := op.String(), op.String()
+		if op == OpIsDistinct || op == OpIsNotDistinct {
+			name, tok = "=", "<=>"
+		}
+		return nil, b.errAtOperator(n, tok, sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s %s", recordArrayName(lt), name, recordArrayName(rt)).
 			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts."))
 	} else if err != nil {
 		return nil, err

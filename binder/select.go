@@ -278,9 +278,13 @@ func (b *binder) bindDistinctOn(proj *Project, visible int, exprs []pt.Expr, sor
 		return b.errAt(exprs[i], sqlerr.New(sqlerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions"))
 	}
 	skipped := false
-	sorted := map[int]bool{}
+	sorted, seen := map[int]bool{}, map[int]bool{}
 	for _, k := range sortKeys {
 		idx := k.Expr.(*ColumnRef).Index
+		if seen[idx] {
+			continue // a repeated key is no key of PostgreSQL's sort list
+		}
+		seen[idx] = true
 		if !want[idx] {
 			skipped = true
 			continue

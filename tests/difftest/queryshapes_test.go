@@ -147,11 +147,15 @@ func (g *shapeGen) onCond(l, r string) string {
 
 // query returns one query and whether its rows are completely ordered.
 func (g *shapeGen) query() (string, bool) {
-	switch g.r.IntN(15) {
+	switch g.r.IntN(17) {
 	case 13:
 		return g.ordinals()
 	case 14:
 		return g.recordArrays()
+	case 15:
+		return g.subqueryPlaces()
+	case 16:
+		return g.setOpTypes()
 	case 0, 1:
 		return g.outerJoin()
 	case 2:
@@ -370,7 +374,8 @@ func (g *shapeGen) grouping() (string, bool) {
 
 func (g *shapeGen) setOp() (string, bool) {
 	left := g.pick("SELECT a, b FROM qa", "SELECT a, d FROM qb", "SELECT id, NULL FROM qa", "SELECT 1, 'x'", "SELECT e, 'e' FROM qc")
-	right := g.pick("SELECT a, d FROM qb", "SELECT e, NULL FROM qc", "SELECT c, b FROM qa", "SELECT NULL, NULL", "SELECT a, 'q' FROM qe", "SELECT 1.5, 'x'")
+	// (no numeric column beside integers: setOpTypes says why)
+	right := g.pick("SELECT a, d FROM qb", "SELECT e, NULL FROM qc", "SELECT id + 10, b FROM qa", "SELECT NULL, NULL", "SELECT a, 'q' FROM qe", "SELECT 1.5, 'x'")
 	op := g.pick("UNION", "UNION ALL", "INTERSECT", "INTERSECT ALL", "EXCEPT", "EXCEPT ALL")
 	q := left + " " + op + " " + right
 	if g.r.IntN(3) == 0 {
@@ -411,6 +416,56 @@ func (g *shapeGen) values() (string, bool) {
 		if cols == "*" {
 			q = strings.Replace(q, "qa.id = *", "qa.id = 1", 1)
 		}
+	}
+	return q, false
+}
+
+// subqueryPlaces puts subqueries in HAVING, ORDER BY, GROUP BY, ON and
+// the select list of grouped and set-operation queries, correlated with
+// the outer query's group keys or rows.
+func (g *shapeGen) subqueryPlaces() (string, bool) {
+	switch g.r.IntN(6) {
+	case 0:
+		return "SELECT x.a, count(*) FROM qa x GROUP BY x.a HAVING " + g.pick(
+			"x.a IN (SELECT qc.a FROM qc)", "x.a NOT IN (SELECT qc.a FROM qc)", "EXISTS (SELECT 1 FROM qc WHERE qc.a = x.a)",
+			"count(*) > (SELECT count(*) FROM qe)", "x.a = ANY (SELECT qb.a FROM qb WHERE qb.id > 1)", "max(x.id) > ALL (SELECT qc.id FROM qc WHERE qc.a = x.a)"), false
+	case 1:
+		return "SELECT x.id FROM qa x ORDER BY " + g.pick("x.a IN (SELECT qc.a FROM qc)", "(SELECT count(*) FROM qc WHERE qc.a = x.a) DESC", "EXISTS (SELECT 1 FROM qb WHERE qb.id = x.id)") + ", x.id", true
+	case 2:
+		return "SELECT x.a IN (SELECT qc.a FROM qc) AS m, count(*) FROM qa x GROUP BY 1", false
+	case 3:
+		return fmt.Sprintf("SELECT x.id, y.id FROM qa x %s JOIN qb y ON %s", g.pick("LEFT", "RIGHT", "INNER", "FULL"), g.pick(
+			"x.id = y.id AND EXISTS (SELECT 1 FROM qc WHERE qc.a = x.a)",
+			"x.id = y.id AND y.a NOT IN (SELECT qc.a FROM qc WHERE qc.a IS NOT NULL)",
+			"x.id = y.id AND (SELECT count(*) FROM qc WHERE qc.a = y.a) > 0",
+			"x.id = (SELECT min(qc.id) FROM qc WHERE qc.a = y.a)")), false
+	case 4:
+		return "SELECT a, (SELECT max(qc.e) FROM qc WHERE qc.a = s.a) FROM (SELECT a FROM qa UNION SELECT a FROM qb) s", false
+	}
+	return "SELECT x.id, (SELECT y.d FROM qb y WHERE y.a = x.a ORDER BY y.id LIMIT 1), (SELECT array_agg(z.id ORDER BY z.id) FROM qc z WHERE z.a IS NOT DISTINCT FROM x.a) FROM qa x", false
+}
+
+// setOpTypes resolves column types across branches (int with bigint,
+// numeric, NULL, unknown literals; text against int: 42804 at the right
+// operand's column), nested and parenthesised, with ORDER BY / LIMIT on
+// the result and in a branch.
+func (g *shapeGen) setOpTypes() (string, bool) {
+	branch := func() string {
+		// (no numeric column beside integers: equal values of different
+		// scales, 1 and 1.0, print differently and their order and which
+		// one INTERSECT keeps are the plan's)
+		return g.pick("SELECT a FROM qa", "SELECT e FROM qc", "SELECT b FROM qa", "SELECT NULL", "SELECT '5'", "SELECT 2.5",
+			"SELECT a::bigint FROM qb", "(SELECT id FROM qa ORDER BY id DESC LIMIT 2)", "SELECT 1 WHERE false", "VALUES (7)")
+	}
+	op := func() string {
+		return g.pick(" UNION ", " UNION ALL ", " INTERSECT ", " EXCEPT ", " EXCEPT ALL ", " INTERSECT ALL ")
+	}
+	q := branch() + op() + branch()
+	if g.r.IntN(2) == 0 {
+		q = "(" + q + ")" + op() + branch()
+	}
+	if g.r.IntN(2) == 0 {
+		return q + " ORDER BY 1 NULLS FIRST" + g.pick("", " LIMIT 2", " OFFSET 1"), true
 	}
 	return q, false
 }

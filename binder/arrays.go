@@ -455,6 +455,51 @@ func comparableRecords(a, c types.T) error {
 	return nil
 }
 
+// comparableRecordLeaves is comparableRecords of two arrays of records:
+// PostgreSQL's array_eq and array_cmp compare their elements with
+// record_eq and record_cmp, which refuse fields of different types (int
+// against numeric, text against varchar) and records of different lengths
+// rather than bring them to a common type. sameType is false for arrays
+// of two different composite types (or one and record[]): anyarray's
+// operators take one array type, so there is no operator (42883).
+func comparableRecordLeaves(l, r types.T) (sameType bool, err error) {
+	for l.Kind == types.Array && r.Kind == types.Array && l.Elem != nil && r.Elem != nil {
+		l, r = *l.Elem, *r.Elem
+	}
+	if l.Kind != types.Row || r.Kind != types.Row {
+		return true, nil
+	}
+	if compositeOID(l) != compositeOID(r) {
+		return false, nil
+	}
+	return true, comparableRecords(l, r)
+}
+
+// recordArrayName is the name of an array of records in a message: of the
+// composite type (qa[]) when its records have one, else record[] (one
+// pair of brackets whatever the dimensions: PostgreSQL's array types have
+// none).
+func recordArrayName(t types.T) string {
+	leaf := t
+	for leaf.Kind == types.Array && leaf.Elem != nil {
+		leaf = *leaf.Elem
+	}
+	if compositeOID(leaf) != 0 {
+		return types.CompositeName(leaf.TypeOID) + "[]"
+	}
+	return "record[]"
+}
+
+// compositeOID is the composite type a record value has (a table's row
+// is typed as a record whose TypeOID names the table's type, wholerow.go),
+// 0 for an anonymous record.
+func compositeOID(t types.T) uint32 {
+	if t.TypeOID == 2249 { // record's own OID (pgtypes.OIDRecord)
+		return 0
+	}
+	return t.TypeOID
+}
+
 // bindArraySubquery binds ARRAY(SELECT ...): the subquery's one column
 // as an array, empty over no rows.
 func (b *binder) bindArraySubquery(s *scope, n *pt.ArraySubquery) (Expr, error) {
@@ -486,13 +531,25 @@ func (b *binder) makeArrayComparison(n sourceNode, op Op, l, r Expr) (Expr, erro
 	if lt.Kind != types.Array || rt.Kind != types.Array || !functions.SamePGType(lt, rt) {
 		return nil, b.binaryOpError(n, op, lt, rt)
 	}
+	if sameType, err := comparableRecordLeaves(lt, rt); !sameType {
+		// named as binaryOpError names it: IS [NOT] DISTINCT FROM is =,
+		// spelled <=> by the rewrite
+		name, tok := op.String(), op.String()
+		if op == OpIsDistinct || op == OpIsNotDistinct {
+			name, tok = "=", "<=>"
+		}
+		return nil, b.errAtOperator(n, tok, sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s %s", recordArrayName(lt), name, recordArrayName(rt)).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts."))
+	} else if err != nil {
+		return nil, err
+	}
 	at, err := functions.CommonType("", []types.T{lt, rt})
 	if err != nil || at.Elem == nil {
 		return nil, b.binaryOpError(n, op, lt, rt)
 	}
 	elem := *at.Elem
 	for leaf := elem; ; leaf = *leaf.Elem {
-		if leaf.Kind == types.Map || leaf.Kind == types.Row {
+		if leaf.Kind == types.Map {
 			return nil, b.binaryOpError(n, op, lt, rt)
 		}
 		if leaf.Kind == types.String && leaf.Variant == types.JSON {

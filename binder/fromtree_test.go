@@ -18,7 +18,7 @@ func TestFromAndOrderFromTreeKeepErrors(t *testing.T) {
 	}{
 		{"SELECT * FROM t JOIN missing ON true", sqlerr.UndefinedTable, `relation "missing" does not exist`, 22},
 		{"SELECT * FROM t LEFT JOIN u ON t.id = nope", sqlerr.UndefinedColumn, `column "nope" does not exist`, 39},
-		{"SELECT id FROM t ORDER BY 9", sqlerr.InvalidColumnReference, "ORDER BY position 9 is not in select list", 1},
+		{"SELECT id FROM t ORDER BY 9", sqlerr.InvalidColumnReference, "ORDER BY position 9 is not in select list", 27},
 		{"SELECT id FROM t ORDER BY nope NULLS FIRST", sqlerr.UndefinedColumn, `column "nope" does not exist`, 27},
 		{"SELECT * FROM t FULL JOIN u USING (nope)", sqlerr.UndefinedColumn, `column "nope" specified in USING clause does not exist in left table`, 0},
 		{"SELECT * FROM t, LATERAL (SELECT nope) s", sqlerr.UndefinedColumn, `column "nope" does not exist`, 34},

@@ -75,8 +75,9 @@ func (b *binder) bindGroupBy(st *aggState, in *scope, targets []*pt.Target, item
 		}
 	}
 	if !constructs {
-		for _, e := range items {
-			k, err := b.bindGroupKey(in, targets, e)
+		for i, e := range items {
+			floor, first := b.exprsBefore(items, i, targetsEnd(targets))
+			k, err := b.bindGroupKey(in, targets, e, floor, first)
 			if err != nil {
 				return err
 			}
@@ -154,7 +155,7 @@ type groupingExpander struct {
 
 // key binds a grouping expression and returns its key index.
 func (g *groupingExpander) key(e pt.Expr) (int, error) {
-	k, err := g.b.bindGroupKey(g.in, g.targets, e)
+	k, err := g.b.bindGroupKey(g.in, g.targets, e, targetsEnd(g.targets), true)
 	if err != nil {
 		return 0, err
 	}

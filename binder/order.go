@@ -3,6 +3,7 @@ package binder
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/functions"
@@ -21,8 +22,10 @@ import (
 // ascending and first descending.
 func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut func(pt.Expr) (Expr, error), distinct bool) ([]SortKey, error) {
 	keys := make([]SortKey, 0, len(items))
-	for _, item := range items {
-		k, err := b.bindOrderItem(proj, item, bindOut, distinct)
+	visible := len(proj.Cols) // the keys' hidden columns follow
+	for i, item := range items {
+		floor, first := b.itemsBefore(items, i, 0)
+		k, err := b.bindOrderItem(proj, item, orderAt{visible: visible, floor: floor, first: first}, bindOut, distinct)
 		if err != nil {
 			return nil, err
 		}
@@ -34,10 +37,19 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 	return keys, nil
 }
 
+// orderAt is where an ORDER BY item stands: visible is the number of
+// output columns its ordinals and names count (the hidden columns of the
+// keys before it follow them), floor the offset of the item before it and
+// first whether there is none (errAtOrdinal).
+type orderAt struct {
+	visible, floor int
+	first          bool
+}
+
 // bindOrderItem binds one ORDER BY item (bindOrderItems).
-func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt.Expr) (Expr, error), distinct bool) (SortKey, error) {
+func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bindOut func(pt.Expr) (Expr, error), distinct bool) (SortKey, error) {
 	expr := item.X
-	idx, err := b.orderKeyColumn(proj, expr)
+	idx, err := b.orderKeyColumn(proj, expr, at)
 	if err != nil {
 		return SortKey{}, err
 	}
@@ -92,22 +104,24 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt
 	return SortKey{Expr: b.newColumnRef(idx, c.Name, c.T), Desc: item.Desc, NullsFirst: nullsFirst}, nil
 }
 
-// orderKeyColumn returns the output column an ORDER BY item names by ordinal
-// or by alias, or -1 when it is an expression to bind over the input.
-func (b *binder) orderKeyColumn(proj *Project, e pt.Expr) (int, error) {
+// orderKeyColumn returns the visible output column an ORDER BY item names
+// by ordinal or by alias, or -1 when it is an expression to bind over the
+// input.
+func (b *binder) orderKeyColumn(proj *Project, e pt.Expr, at orderAt) (int, error) {
+	cols := proj.Cols[:at.visible]
 	switch x := e.(type) {
 	case *pt.Ordinal:
 		if x.Param != nil {
 			return -1, nil
 		}
-		if x.N < 1 || x.N > len(proj.Cols) {
-			return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", x.N))
+		if x.N < 1 || x.N > len(cols) {
+			return 0, b.errAtOrdinal(e, at.floor, at.first, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", x.N))
 		}
 		return x.N - 1, nil
 	case *pt.Literal:
 		if n, ok := goValue(x.Value); ok {
 			if n, ok := n.(int64); ok {
-				if n < 1 || int(n) > len(proj.Cols) {
+				if n < 1 || int(n) > len(cols) {
 					return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", n))
 				}
 				return int(n) - 1, nil
@@ -118,7 +132,7 @@ func (b *binder) orderKeyColumn(proj *Project, e pt.Expr) (int, error) {
 			return -1, nil
 		}
 		found := -1
-		for i, c := range proj.Cols {
+		for i, c := range cols {
 			if c.Name == x.Name {
 				if found >= 0 && !sameExpr(proj.Exprs[found], proj.Exprs[i]) {
 					return 0, b.errAt(e, sqlerr.New(sqlerr.AmbiguousColumn, "ORDER BY %q is ambiguous", x.Name))
@@ -304,3 +318,86 @@ func orderableRecord(t types.T) bool {
 	}
 	return true
 }
+
+// itemsBefore is where items[i] follows its list's earlier items: the
+// offset of the last of them whose place is known (floor, the list's own,
+// when none is: 0 for ORDER BY, the select list's end for GROUP BY), and
+// whether none is (first: then the item follows BY).
+func (b *binder) itemsBefore(items []pt.OrderItem, i, floor int) (int, bool) {
+	first := true
+	for _, it := range items[:i] {
+		floor, first = b.placeAfter(it.X, floor, first)
+	}
+	return floor, first
+}
+
+// exprsBefore is itemsBefore for GROUP BY's list.
+func (b *binder) exprsBefore(items []pt.Expr, i, floor int) (int, bool) {
+	first := true
+	for _, x := range items[:i] {
+		floor, first = b.placeAfter(x, floor, first)
+	}
+	return floor, first
+}
+
+// placeAfter moves floor and first (itemsBefore) past the list item x: to
+// its offset, or for an ordinal without one where errAtOrdinal finds it.
+func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
+	if x == nil {
+		return floor, first
+	}
+	if p := x.Pos(); p > 0 {
+		return max(floor, p), false
+	}
+	if o, ok := x.(*pt.Ordinal); ok && b.stmt != nil {
+		if off := ordinalOffset(b.stmt.Rewritten, floor, o.N, first); off > 0 {
+			return off, false
+		}
+	}
+	return floor, first
+}
+
+// errAtOrdinal is errAt for an ORDER BY or GROUP BY position outside the
+// select list: TiDB's grammar turns the number into a position node
+// without its offset (the fast parser keeps it), so then the number is
+// looked for in the text after floor, the offset of what precedes it (the
+// list's previous item, or the select list), after BY when it is its
+// list's first item.
+func (b *binder) errAtOrdinal(e pt.Expr, floor int, first bool, err *sqlerr.Error) *sqlerr.Error {
+	if n, ok := e.(*pt.Ordinal); ok && e.Pos() == 0 && b.stmt != nil {
+		if off := ordinalOffset(b.stmt.Rewritten, floor, n.N, first); off > 0 {
+			return err.WithPosition(b.stmt.Position(off))
+		}
+	}
+	return b.errAt(e, err)
+}
+
+// ordinalOffset is the offset of the first whole number n in text after
+// floor, outside quotes, that follows BY (or, unless afterBy, a comma):
+// where a list of ORDER BY or GROUP BY keys puts it; or 0.
+func ordinalOffset(text string, floor, n int, afterBy bool) int {
+	num, text := strconv.Itoa(n), strings.ToLower(text)
+	inString := false
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\'' {
+			inString = !inString
+			continue
+		}
+		if inString || i <= floor || !strings.HasPrefix(text[i:], num) {
+			continue
+		}
+		end := i + len(num)
+		if isNumberByte(text[i-1]) || (end < len(text) && isNumberByte(text[end])) {
+			continue
+		}
+		prev := strings.TrimRight(text[:i], " \t\r\n")
+		if (!afterBy && strings.HasSuffix(prev, ",")) ||
+			(strings.HasSuffix(prev, "by") && (len(prev) == 2 || !isIdentByte(prev[len(prev)-3]))) {
+			return i
+		}
+	}
+	return 0
+}
+
+// isNumberByte reports whether c continues a number or a name around one.
+func isNumberByte(c byte) bool { return isIdentByte(c) || c == '.' }

@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/rowlock"
@@ -60,8 +61,9 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 			}
 			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
 		}
+		from := input
 		if input, err = b.bindWhere(input, sel.Where); err != nil {
-			return nil, err
+			return nil, b.targetNamesFirst(from, targets, err)
 		}
 	}
 	inScope := newScope(input)
@@ -78,10 +80,11 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		if sel.GroupBy != nil || sel.GroupDistinct {
 			prevWin := b.winPlace
 			b.winPlace = "GROUP BY"
+			from := input
 			grouped, err = b.bindGroupByTree(st, &input, &inScope, targets, sel)
 			b.winPlace = prevWin
 			if err != nil {
-				return nil, err
+				return nil, b.targetNamesFirst(from, targets, err)
 			}
 		}
 		bindOut = func(e pt.Expr) (Expr, error) {
@@ -146,7 +149,7 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	}
 	var onKeys []int
 	if sel.DistinctOn != nil {
-		if onKeys, sortKeys, err = b.bindDistinctOn(proj, sel.DistinctOn, sortKeys, bindOut); err != nil {
+		if onKeys, sortKeys, err = b.bindDistinctOn(proj, visible, sel.DistinctOn, sortKeys, bindOut); err != nil {
 			return nil, err
 		}
 	}
@@ -245,10 +248,10 @@ func (b *binder) bindGroupByTree(st *aggState, input *Node, in **scope, targets 
 // returns their columns in proj and the sort keys: PostgreSQL requires the
 // ORDER BY to start with them (42P10), and sorts by them when there is no
 // ORDER BY.
-func (b *binder) bindDistinctOn(proj *Project, exprs []pt.Expr, sortKeys []SortKey, bindOut func(pt.Expr) (Expr, error)) ([]int, []SortKey, error) {
+func (b *binder) bindDistinctOn(proj *Project, visible int, exprs []pt.Expr, sortKeys []SortKey, bindOut func(pt.Expr) (Expr, error)) ([]int, []SortKey, error) {
 	keys := make([]SortKey, 0, len(exprs))
 	for _, e := range exprs {
-		k, err := b.bindOrderItem(proj, pt.OrderItem{X: e}, bindOut, false)
+		k, err := b.bindOrderItem(proj, pt.OrderItem{X: e}, orderAt{visible: visible, first: true}, bindOut, false)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -266,15 +269,43 @@ func (b *binder) bindDistinctOn(proj *Project, exprs []pt.Expr, sortKeys []SortK
 	if len(sortKeys) == 0 {
 		return on, keys, nil
 	}
-	if len(sortKeys) < len(on) {
-		return nil, nil, sqlerr.New(sqlerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+	// PostgreSQL's rule (transformDistinctOnClause): an ORDER BY key that
+	// is a DISTINCT ON key may not follow one that is not; a DISTINCT ON
+	// key the ORDER BY does not name is sorted by after its keys, unless
+	// the ORDER BY skipped one. The error points at the DISTINCT ON
+	// expression.
+	mismatch := func(i int) error {
+		return b.errAt(exprs[i], sqlerr.New(sqlerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions"))
 	}
-	for _, k := range sortKeys[:len(on)] {
-		if !want[k.Expr.(*ColumnRef).Index] {
-			return nil, nil, sqlerr.New(sqlerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+	skipped := false
+	sorted, seen := map[int]bool{}, map[int]bool{}
+	for _, k := range sortKeys {
+		idx := k.Expr.(*ColumnRef).Index
+		if seen[idx] {
+			continue // a repeated key is no key of PostgreSQL's sort list
 		}
+		seen[idx] = true
+		if !want[idx] {
+			skipped = true
+			continue
+		}
+		if skipped {
+			return nil, nil, mismatch(slices.Index(on, idx))
+		}
+		sorted[idx] = true
 	}
-	return on, sortKeys, nil
+	out := sortKeys
+	for i, idx := range on {
+		if sorted[idx] {
+			continue
+		}
+		if skipped {
+			return nil, nil, mismatch(i)
+		}
+		out = append(slices.Clip(out), keys[i])
+		sorted[idx] = true
+	}
+	return on, out, nil
 }
 
 // hasWindows reports whether the select list or ORDER BY calls a window function.
@@ -326,18 +357,25 @@ func (b *binder) isAggregating(sel *pt.Select, targets []*pt.Target) bool {
 }
 
 // bindGroupKey is the GROUP BY binder: an output-column ordinal, an input
-// column, an output alias (PostgreSQL's fallback), or an expression.
-func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr) (Expr, error) {
+// column, an output alias (PostgreSQL's fallback), or an expression; floor
+// and first say where it follows the list's earlier items (exprsBefore).
+func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr, floor int, first bool) (Expr, error) {
 	orig := e
-	if b.containsAggregateTree(e) {
-		return nil, b.errAt(e, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in GROUP BY"))
+	if err := b.noAggregateInGroupBy(e); err != nil {
+		return nil, err
 	}
 	pick := func(n int) (pt.Expr, error) {
 		if n < 1 || n > len(targets) {
-			return nil, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
+			return nil, b.errAtOrdinal(e, floor, first, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
 		}
 		if _, star := targets[n-1].X.(*pt.Star); star {
-			return nil, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
+			return nil, b.errAtOrdinal(e, floor, first, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
+		}
+		// a position naming an aggregate is refused as the aggregate
+		// written in GROUP BY is (PostgreSQL's position: the call in the
+		// select list)
+		if err := b.noAggregateInGroupBy(targets[n-1].X); err != nil {
+			return nil, err
 		}
 		return targets[n-1].X, nil
 	}
@@ -644,6 +682,87 @@ func (f *treeFinder) find(e pt.Expr, win bool) bool {
 		pt.Walk(e, f.visit)
 	}
 	return f.found
+}
+
+// targetNamesFirst is err, an error of WHERE or GROUP BY, unless a name of
+// the select list is wrong over the FROM items from: PostgreSQL binds the
+// select list before those clauses, so its name errors come first. Only
+// the errors a name decides alone are looked for (an ambiguous name, a
+// column a FROM item of this query lacks), outside subqueries, without
+// binding anything.
+func (b *binder) targetNamesFirst(from Node, targets []*pt.Target, err error) error {
+	s := newScope(from)
+	var first error
+	for _, t := range targets {
+		if _, star := t.X.(*pt.Star); star || t.X == nil || first != nil {
+			continue
+		}
+		pt.Inspect(t.X, func(n pt.Node) bool {
+			if first != nil {
+				return false
+			}
+			switch x := n.(type) {
+			case *pt.Subquery, *pt.Exists, *pt.ArraySubquery:
+				return false
+			case *pt.ColumnRef:
+				first = b.nameError(s, x)
+			}
+			return true
+		})
+	}
+	if first != nil {
+		return first
+	}
+	return err
+}
+
+// nameError is the error resolve would give for the column reference x
+// over s when it is one the query's own FROM items decide (ambiguous, or
+// a table of s lacking the column), else nil.
+func (b *binder) nameError(s *scope, x *pt.ColumnRef) error {
+	if x.Schema != "" || (x.Table != "" && !s.hasTable(x.Table)) {
+		return nil
+	}
+	found := 0
+	for i := range s.cols {
+		c := &s.cols[i]
+		if c.Name != x.Name || (x.Table != "" && c.Table != x.Table) || x.Table == "" && c.Hidden {
+			continue
+		}
+		found++
+	}
+	switch {
+	case found > 1:
+		return b.errAt(x, sqlerr.New(sqlerr.AmbiguousColumn, "column reference %q is ambiguous", x.Name))
+	case found == 0 && x.Table != "":
+		return b.errAt(x, sqlerr.New(sqlerr.UndefinedColumn, "column %s.%s does not exist", x.Table, x.Name))
+	}
+	return nil
+}
+
+// noAggregateInGroupBy is 42803 when a GROUP BY key calls an aggregate or
+// GROUPING(..), at the call.
+func (b *binder) noAggregateInGroupBy(e pt.Expr) error {
+	if !b.containsAggregateTree(e) {
+		return nil
+	}
+	at := b.finders.tree.at
+	if b.finders.tree.grouping {
+		return b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in GROUP BY"))
+	}
+	return b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in GROUP BY"))
+}
+
+// targetsEnd is the offset of the last select-list item that has one: a
+// GROUP BY follows it.
+func targetsEnd(targets []*pt.Target) int {
+	off := 0
+	for _, t := range targets {
+		if _, star := t.X.(*pt.Star); !star && t.X != nil {
+			off = max(off, t.X.Pos())
+		}
+	}
+	return off
 }
 
 // containsAggregateTree reports whether an expression calls an aggregate

@@ -60,9 +60,9 @@ func TestSelectFromTreeKeepsErrors(t *testing.T) {
 	}{
 		{"SELECT * FROM t WHERE count(*) > 1", sqlerr.GroupingError, "aggregate functions are not allowed in WHERE", 23},
 		{"SELECT * FROM t WHERE id > 1 AND GROUPING(id) = 1", sqlerr.GroupingError, "grouping operations are not allowed in WHERE", 34},
-		{"SELECT n FROM t GROUP BY 7", sqlerr.InvalidColumnReference, "GROUP BY position 7 is not in select list", 1},
+		{"SELECT n FROM t GROUP BY 7", sqlerr.InvalidColumnReference, "GROUP BY position 7 is not in select list", 26},
 		{"SELECT n FROM t GROUP BY count(*)", sqlerr.GroupingError, "aggregate functions are not allowed in GROUP BY", 26},
-		{"SELECT DISTINCT ON (n) n, id FROM t ORDER BY id", sqlerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions", 0},
+		{"SELECT DISTINCT ON (n) n, id FROM t ORDER BY id", sqlerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions", 21},
 		{"VALUES (1, 2), (3)", sqlerr.SyntaxError, "VALUES lists must all be the same length", 17},
 		{"VALUES (DEFAULT)", sqlerr.SyntaxError, "DEFAULT is not allowed in this context", 9},
 		{"SELECT id FROM t HAVING id > 1", sqlerr.GroupingError, `column "t.id" must appear in the GROUP BY clause or be used in an aggregate function`, 8},

@@ -112,9 +112,9 @@ func (b *binder) bindSetOpBody(q pt.Query) (Node, error) {
 	case pt.Except:
 		kind = Except
 	}
-	m, err := b.makeSetOp(l, r, kind, so.All)
-	if err != nil {
-		return nil, err
+	m, col, typeErr := b.makeSetOpAt(l, r, kind, so.All)
+	if typeErr != nil {
+		return nil, b.setOpColumnError(so.R, col, typeErr)
 	}
 	if err := b.checkSetOpKeys(so, m.Columns()); err != nil { // typeops.go
 		return nil, err
@@ -122,10 +122,55 @@ func (b *binder) bindSetOpBody(q pt.Query) (Node, error) {
 	return looseSetOp(m), nil // bpchar compared without trailing blanks (bpchargroups.go)
 }
 
+// setOpColumnError positions makeSetOpAt's error of column col (-1: of
+// no column) where PostgreSQL's transformSetOperationTree does: at that
+// column of the right operand (setOpColumn).
+func (b *binder) setOpColumnError(right pt.Query, col int, err *sqlerr.Error) error {
+	if col < 0 {
+		return err
+	}
+	if at := setOpColumn(right, col); at != nil && at.Pos() > 0 {
+		return b.errAt(at, err)
+	}
+	return err
+}
+
+// setOpColumn is the expression that stands for column i of a set
+// operation's operand: of a SELECT its target, of a set operation its
+// left operand's (PostgreSQL's location of the column is its first
+// input's when their types agree).
+func setOpColumn(q pt.Query, i int) pt.Expr {
+	switch x := q.(type) {
+	case *pt.SetOp:
+		return setOpColumn(x.L, i)
+	case *pt.ParenQuery:
+		return setOpColumn(x.Query, i)
+	case *pt.Select:
+		if i < len(x.Targets) {
+			if _, star := x.Targets[i].X.(*pt.Star); !star {
+				return x.Targets[i].X
+			}
+		}
+	}
+	return nil // VALUES: PostgreSQL's column has no location
+}
+
+// makeSetOp is makeSetOpAt without the column of its error.
 func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
+	n, _, err := b.makeSetOpAt(l, r, kind, all)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// makeSetOpAt joins l and r by the set operation, its columns' types
+// resolved across the two; an error says which column it is about (-1:
+// none).
+func (b *binder) makeSetOpAt(l, r Node, kind SetOpKind, all bool) (Node, int, *sqlerr.Error) {
 	lc, rc := l.Columns(), r.Columns()
 	if len(lc) != len(rc) {
-		return nil, sqlerr.New(sqlerr.SyntaxError, "each %s query must have the same number of columns", kind)
+		return nil, -1, sqlerr.New(sqlerr.SyntaxError, "each %s query must have the same number of columns", kind)
 	}
 	ts := make([]types.T, len(lc))
 	needL, needR := false, false
@@ -135,7 +180,7 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 		// type modifier (the literal has none)
 		t, _, err := selectCommonType(kind.String(), []types.T{lc[i].T, rc[i].T}, false) // exprops.go
 		if err != nil {
-			return nil, err
+			return nil, i, err
 		}
 		ts[i] = t
 		needL = needL || !lc[i].T.Nullable().Equal(ts[i])
@@ -162,7 +207,7 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 	for i, c := range lc {
 		out.cols = append(out.cols, Column{Name: c.Name, T: ts[i]})
 	}
-	return out, nil
+	return out, -1, nil
 }
 
 // bindSetOpOrder orders a set operation's result by output columns
@@ -175,9 +220,10 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 		proj.Cols = append(proj.Cols, c)
 	}
 	s := &Sort{Input: n}
-	for _, item := range items {
+	for i, item := range items {
 		expr := item.X
-		idx, err := b.orderKeyColumn(proj, expr)
+		floor, first := b.itemsBefore(items, i, 0)
+		idx, err := b.orderKeyColumn(proj, expr, orderAt{visible: len(proj.Cols), floor: floor, first: first})
 		if err != nil {
 			return nil, err
 		}

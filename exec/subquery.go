@@ -52,9 +52,9 @@ type SubqueryExpr struct {
 func (e *SubqueryExpr) Type() types.T  { return e.T }
 func (e *SubqueryExpr) String() string { return "(subquery)" }
 
-// subqueryRows is a subquery's cached result: its first column, and for a
-// row-wise IN or NOT IN its rows in order (rowindex.go), made when first
-// needed.
+// subqueryRows is a subquery's cached result: its first column, and for an
+// IN or NOT IN (of one value or row-wise) its rows in order (rowindex.go),
+// made when first needed.
 type subqueryRows struct {
 	values arrow.Array
 	index  *rowIndex
@@ -171,13 +171,8 @@ func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 		return nil, err
 	}
 	fold := func(i int) (bool, bool) { return e.fold(pair, i, r.values.Len()) }
-	if e.RowWise && e.rowMembership() {
-		if r.index == nil {
-			if r.index, err = newRowIndex(r.values.(*array.Struct)); err != nil {
-				return nil, err
-			}
-		}
-		if fold, err = e.foldIndexed(r.index, x.(*array.Struct), pair); err != nil {
+	if e.rowMembership() {
+		if fold, err = e.membershipFold(r, x, pair); err != nil {
 			return nil, err
 		}
 	}
@@ -190,6 +185,22 @@ func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 		}
 	}
 	return out.finish(), nil
+}
+
+// membershipFold is fold for x IN | NOT IN the subquery's rows r, of one
+// value or row-wise, through their index (rowindex.go), made when first
+// needed: a binary search per row of x instead of a comparison with each
+// of r's rows.
+func (e *SubqueryExpr) membershipFold(r *subqueryRows, x arrow.Array, pair func(i, j int) (bool, bool)) (func(int) (bool, bool), error) {
+	m := r.values.Len()
+	if r.index == nil {
+		ix, err := newRowIndex(membershipFields(r.values, e.RowWise), m)
+		if err != nil {
+			return nil, err
+		}
+		r.index = ix
+	}
+	return e.foldIndexed(r.index, membershipFields(x, e.RowWise), m, pair)
 }
 
 func cmpResult(op CmpOp, r int) bool {
@@ -366,7 +377,7 @@ func comparePairs(op CmpOp, x, y arrow.Array, rowWise bool) (func(i, j int) (res
 	}
 	xs, ys := x.(*array.Struct), y.(*array.Struct)
 	n := xs.NumField()
-	fields, err := fieldComparators(xs, ys, idx) // rowindex.go
+	fields, err := fieldComparators(membershipFields(xs, true), membershipFields(ys, true), idx) // rowindex.go
 	if err != nil {
 		return nil, err
 	}

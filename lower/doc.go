@@ -25,8 +25,9 @@
 // conjuncts EXISTS / IN / NOT IN into semi and anti joins and correlated
 // scalar aggregates into a left join with a grouped aggregate; the rest
 // keeps the per-outer-row apply. Other rules simplify constant conditions,
-// reduce outer joins whose WHERE rejects the NULL-extended side to inner
-// ones (outerjoin.go, PostgreSQL's reduce_outer_joins), push predicates and
+// reduce outer joins whose WHERE, or the condition of the join above them,
+// rejects the NULL-extended side to inner ones (outerjoin.go, PostgreSQL's
+// reduce_outer_joins), push predicates and
 // LIMITs down, order inner joins greedily over their
 // equality graph by estimated rows (joinorder.go; table sizes and, through
 // DistinctStats, per-column distinct counts come from Stats, estimate.go),

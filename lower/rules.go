@@ -590,6 +590,9 @@ func remapColumns(e binder.Expr, remap map[int]int) binder.Expr {
 func filterIntoJoin(n binder.Node) binder.Node {
 	f, ok := n.(*binder.Filter)
 	if !ok {
+		if j, ok := n.(*binder.Join); ok {
+			n = reduceBelowJoin(j) // outerjoin.go
+		}
 		return rewriteChildren(n, filterIntoJoin)
 	}
 	j, ok := f.Input.(*binder.Join)
@@ -601,6 +604,11 @@ func filterIntoJoin(n binder.Node) binder.Node {
 		reduced := *j
 		reduced.Type = t
 		j = &reduced
+		f = &binder.Filter{Input: j, Cond: f.Cond}
+		n = f
+	}
+	if r := reduceBelowJoin(j); r != j {
+		j = r
 		f = &binder.Filter{Input: j, Cond: f.Cond}
 		n = f
 	}

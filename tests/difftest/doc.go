@@ -67,6 +67,18 @@
 // SQLGATE_DIFF_SRF_QUERIES, default 300): rows in order where PostgreSQL
 // defines it, column types and names, SQLSTATE and message, no allowance.
 //
+// queryshapes_test.go (TestQueryShapesDifferential,
+// SQLGATE_DIFF_SHAPES_QUERIES, default 400, on the row and the columnar
+// path) draws query shapes over small tables with NULLs and an empty one:
+// outer joins with ON conditions of constants, one side's columns and
+// subqueries, three-table joins nested in parentheses (FULL JOINs that
+// outer-join reduction makes acceptable), USING and NATURAL, IN / NOT IN /
+// ANY / ALL / EXISTS with NULLs and empty subqueries in WHERE, the select
+// list, CASE and ON, correlated subqueries, DISTINCT ON under its ORDER BY
+// rule, GROUP BY and ORDER BY positions, set operations, recursive CTEs,
+// VALUES aliases and arrays of records; rows, SQLSTATEs, messages and
+// positions, no allowance.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

@@ -175,6 +175,9 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 	if err := s.attachFKeys(ctx, pt, verb); err != nil { // fk.go
 		return nil, err
 	}
+	if err := s.attachUniques(ctx, pt, tx); err != nil { // unique.go
+		return nil, err
+	}
 	return pt, nil
 }
 

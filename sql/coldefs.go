@@ -117,6 +117,14 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			st.ForeignKeys = append(st.ForeignKeys, fk)
 			tookCheck = true
 			i = k
+		case t.is(src, "UNIQUE"):
+			u, k, err := uniqueClause(src, toks, i, column, pendingName) // unique.go
+			if err != nil {
+				return 0, nil, false, err
+			}
+			st.Uniques = append(st.Uniques, u)
+			tookCheck = true
+			i = k
 		case t.is(src, "GENERATED") && column != "" && generatedAt(src, toks, i+1):
 			k, err := generatedClause(src, toks, i, column, st)
 			if err != nil {
@@ -183,7 +191,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 				refs = refs || t.is(src, "REFERENCES")
 				out = append(out, t)
 				i++
-				if depth == 0 && !refs && i < len(toks) && (toks[i].is(src, "DEFAULT") && column != "" || toks[i].is(src, "CHECK") || toks[i].is(src, "CONSTRAINT") || toks[i].is(src, "REFERENCES") && column != "" ||
+				if depth == 0 && !refs && i < len(toks) && (toks[i].is(src, "DEFAULT") && column != "" || toks[i].is(src, "CHECK") || toks[i].is(src, "UNIQUE") || toks[i].is(src, "CONSTRAINT") || toks[i].is(src, "REFERENCES") && column != "" ||
 					toks[i].is(src, "GENERATED") && column != "" && (identityAt(src, toks, i+1) || generatedAt(src, toks, i+1))) {
 					break
 				}

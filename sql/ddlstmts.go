@@ -63,6 +63,8 @@ type DDLStmt struct {
 	Unique        bool
 	IndexColumns  []string
 	UniqueRefused error
+	// IndexPartial: CREATE INDEX ... WHERE (a partial index).
+	IndexPartial bool
 }
 
 // PrepareStmt is PREPARE name [(types)] AS statement.
@@ -121,6 +123,9 @@ const (
 	// AlterAddForeignKey: ADD [CONSTRAINT name] FOREIGN KEY ...
 	// (ForeignKey; foreignkey.go).
 	AlterAddForeignKey
+	// AlterAddUnique: ADD [CONSTRAINT name] UNIQUE (cols) (Unique;
+	// unique.go).
+	AlterAddUnique
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -152,6 +157,8 @@ type AlterAction struct {
 	NotNull bool
 	// ForeignKey is AlterAddForeignKey's constraint.
 	ForeignKey *ForeignKeyClause
+	// Unique is AlterAddUnique's constraint.
+	Unique *UniqueClause
 }
 
 // ddlParser parses the statements of this file over a sessionParser.
@@ -400,6 +407,9 @@ func (p *ddlParser) createIndex(st *Statement, unique bool) error {
 		return err
 	}
 	d.IndexColumns = cols
+	for _, t := range p.toks[p.pos:] {
+		d.IndexPartial = d.IndexPartial || t.is(p.src, "WHERE")
+	}
 	p.pos = len(p.toks) // INCLUDE, WITH, WHERE: nothing to keep
 	return nil
 }

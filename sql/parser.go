@@ -176,7 +176,9 @@ type Statement struct {
 	// ForeignKeys are CREATE TABLE's REFERENCES and FOREIGN KEY
 	// constraints (foreignkey.go).
 	ForeignKeys []ForeignKeyClause
-	Identity    map[string]*IdentityClause
+	// Uniques are CREATE TABLE's UNIQUE constraints (unique.go).
+	Uniques  []UniqueClause
+	Identity map[string]*IdentityClause
 	// Generated are CREATE TABLE's GENERATED ALWAYS AS (expr) STORED
 	// clauses, by column (coldefs.go).
 	Generated   map[string]*GeneratedClause

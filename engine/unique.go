@@ -444,7 +444,10 @@ func (u *uniqueTable) beforeUpsert(ctx context.Context, pt *pendingTable, rec ar
 		keep = append(keep, r)
 	}
 	if !skipped {
-		keep = nil
+		return nil, states, nil
+	}
+	if keep == nil {
+		keep = []int{} // every row skipped: none to write, not all
 	}
 	return keep, states, nil
 }

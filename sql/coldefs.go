@@ -57,7 +57,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 	endOfElement := func(k int) bool {
 		return k >= len(toks) || toks[k].isPunct(src, ",") || toks[k].isPunct(src, ")")
 	}
-	pendingName := ""
+	pendingName, pendingAt := "", 0
 	kept, tookCheck := false, false
 	for !endOfElement(i) {
 		t := toks[i]
@@ -70,7 +70,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			if !ok {
 				return 0, nil, false, syntaxErrorAt(src, toks, i+1)
 			}
-			pendingName = n
+			pendingName, pendingAt = n, charPos(src, t.start)
 			i += 2
 			continue
 		case t.is(src, "DEFAULT") && column != "":
@@ -121,6 +121,9 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			u, k, err := uniqueClause(src, toks, i, column, pendingName) // unique.go
 			if err != nil {
 				return 0, nil, false, err
+			}
+			if pendingName != "" {
+				u.Pos = pendingAt // PostgreSQL points at the constraint's start
 			}
 			st.Uniques = append(st.Uniques, u)
 			tookCheck = true
@@ -197,7 +200,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 				}
 			}
 		}
-		pendingName = ""
+		pendingName, pendingAt = "", 0
 	}
 	return i, out, column == "" && !kept && tookCheck, nil
 }

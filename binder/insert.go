@@ -183,10 +183,18 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if oc == nil {
 		oc = &pt.OnConflict{}
 	}
-	if err := checkConflictTarget(oc.Target, oc.TargetPos, info); err != nil {
+	uniqueArbiter, err := checkConflictTarget(oc.Target, oc.TargetPos, info)
+	if err == nil && b.stmt.ConflictConstraint != "" {
+		uniqueArbiter, err = checkConflictConstraint(b.stmt.ConflictConstraint, info) // unique.go
+	}
+	arbiter := conflictArbiter(oc.Target, b.stmt.ConflictConstraint, info) // unique.go
+	if err == nil && uniqueArbiter && len(oc.Update) > 0 {
+		err = errConflictUpdateUnique()
+	}
+	if err != nil {
 		return nil, err
 	}
-	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: oc.DoNothing, params: b.params}
+	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: oc.DoNothing, Arbiter: arbiter, params: b.params}
 	if len(oc.Update) > 0 {
 		if !info.HasPrimaryKey() {
 			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").
@@ -567,17 +575,17 @@ func finishParamsExpr(b *binder, e Expr) Expr {
 	return e
 }
 
-// checkConflictTarget checks that ON CONFLICT (cols) names the primary key,
-// a Fluss table's only unique constraint (in any order), as PostgreSQL
-// requires a matching unique index.
-func checkConflictTarget(target []string, pos int, info fluss.TableInfo) error {
+// checkConflictTarget checks that ON CONFLICT (cols) names the primary key
+// or a unique constraint's or index's columns (in any order), as
+// PostgreSQL requires a matching unique index; unique reports the second.
+func checkConflictTarget(target []string, pos int, info fluss.TableInfo) (unique bool, err error) {
 	if target == nil {
-		return nil
+		return false, nil
 	}
 	pk := info.Descriptor.Schema.PrimaryKey
 	for _, c := range target {
 		if info.ColumnIndex(c) < 0 {
-			return sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" does not exist", c).WithPosition(pos)
+			return false, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" does not exist", c).WithPosition(pos)
 		}
 	}
 	same := len(target) == len(pk)
@@ -588,8 +596,11 @@ func checkConflictTarget(target []string, pos int, info fluss.TableInfo) error {
 		}
 		same = same && found
 	}
-	if !same {
-		return sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	if same {
+		return false, nil
 	}
-	return nil
+	if uniqueTargetOf(target, info) { // unique.go
+		return true, nil
+	}
+	return false, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 }

@@ -158,3 +158,58 @@ func AddUnique(ctx context.Context, cat Catalog, info fluss.TableInfo, c sql.Uni
 	}
 	return fluss.UniqueConstraint{Name: name, Columns: cols, Index: index, ID: fluss.NextUniqueID(meta)}, nil
 }
+
+// uniqueTargetOf reports whether ON CONFLICT (target) names the columns
+// of one of info's unique constraints or indexes (in any order).
+func uniqueTargetOf(target []string, info fluss.TableInfo) bool {
+	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
+		if sameSet(target, columnNames(info.Descriptor.Schema.Columns, u.Columns)) { // fkeys.go
+			return true
+		}
+	}
+	return false
+}
+
+// checkConflictConstraint checks ON CONFLICT ON CONSTRAINT name: the
+// table's primary key or one of its UNIQUE constraints (unique true),
+// else PostgreSQL's 42704.
+func checkConflictConstraint(name string, info fluss.TableInfo) (unique bool, err error) {
+	if info.HasPrimaryKey() && name == fluss.PrimaryKeyName(info.Path.Table) {
+		return false, nil
+	}
+	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
+		if u.Name == name && !u.Index {
+			return true, nil
+		}
+	}
+	return false, sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", name, info.Path.Table)
+}
+
+// errConflictUpdateUnique refuses ON CONFLICT ... DO UPDATE whose arbiter
+// is a unique constraint other than the primary key: the row it would
+// update is found by its key, which a unique value does not give the
+// plan.
+func errConflictUpdateUnique() error {
+	return sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT ... DO UPDATE on a unique constraint other than the primary key is not supported").
+		WithHint("Name the primary key's columns in ON CONFLICT, or use ON CONFLICT ... DO NOTHING.")
+}
+
+// conflictArbiter names the constraint ON CONFLICT (target) or ON
+// CONSTRAINT name infers (checked before): the primary key's name when
+// the target is its columns, a unique constraint's; "" without either.
+func conflictArbiter(target []string, constraint string, info fluss.TableInfo) string {
+	switch {
+	case constraint != "":
+		return constraint
+	case target == nil:
+		return ""
+	case sameSet(target, info.Descriptor.Schema.PrimaryKey):
+		return fluss.PrimaryKeyName(info.Path.Table)
+	}
+	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
+		if sameSet(target, columnNames(info.Descriptor.Schema.Columns, u.Columns)) {
+			return u.Name
+		}
+	}
+	return ""
+}

@@ -61,6 +61,26 @@ type uniqueTable struct {
 	info    fluss.TableInfo
 	pk      []int
 	cons    []*uniqueIndex
+	// arbiter is the running INSERT's ON CONFLICT constraint (arbitrate):
+	// DO NOTHING skips the rows only it refuses ("": every constraint).
+	arbiter string
+}
+
+// arbitrate sets the arbiter of the INSERT about to write t (the
+// binder's Insert.Arbiter) and returns its reset.
+func arbitrate(t fluss.Table, name string) func() {
+	pt, ok := t.(*pendingTable)
+	if !ok || pt.uq == nil || name == "" {
+		return func() {}
+	}
+	pt.uq.arbiter = name
+	return func() { pt.uq.arbiter = "" }
+}
+
+// skips reports whether a write with ON CONFLICT DO NOTHING (ignore)
+// skips a row constraint ui refuses, rather than failing.
+func (u *uniqueTable) skips(ui *uniqueIndex, ignore bool) bool {
+	return ignore && (u.arbiter == "" || u.arbiter == ui.c.Name)
 }
 
 // uniqueIndex is one enforced constraint.
@@ -399,7 +419,10 @@ func (u *uniqueTable) beforeUpsert(ctx context.Context, pt *pendingTable, rec ar
 			skipped = true
 			continue
 		}
-		refused := -1
+		// As PostgreSQL's speculative insertion, a row an arbiter of ON
+		// CONFLICT DO NOTHING refuses is skipped whatever the others say;
+		// else the first constraint refusing it fails the statement.
+		refused, skip := -1, false
 		for i, ui := range u.cons {
 			nk := u.keyOf(row.vals, ui.c.Columns)
 			if nk == "" || had && nk == u.keyOf(prev.vals, ui.c.Columns) {
@@ -409,16 +432,16 @@ func (u *uniqueTable) beforeUpsert(ctx context.Context, pt *pendingTable, rec ar
 			if err != nil {
 				return nil, nil, err
 			}
-			if c {
+			if c && refused < 0 {
 				refused = i
-				break
 			}
+			skip = skip || c && u.skips(ui, ignore)
+		}
+		if skip {
+			skipped = true
+			continue
 		}
 		if refused >= 0 {
-			if ignore {
-				skipped = true
-				continue
-			}
 			return nil, nil, u.violation(u.cons[refused], row)
 		}
 		for i, ui := range u.cons {

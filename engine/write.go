@@ -72,6 +72,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			return nil, 0, err
 		}
 		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, Returning: ps.ret, Ret: ret}
+		defer arbitrate(t, b.Arbiter)() // unique.go
 		if err := ins.Run(ctx); err != nil {
 			ret.Release()
 			return nil, 0, err

@@ -203,6 +203,8 @@ type Statement struct {
 	// it for errors.
 	ConflictTarget    []string
 	ConflictTargetPos int
+	// ConflictConstraint is ON CONFLICT ON CONSTRAINT name's name.
+	ConflictConstraint string
 	// RowLockStrength is "no key update" or "key share" for SELECT ... FOR
 	// NO KEY UPDATE / FOR KEY SHARE, which reach TiDB as FOR UPDATE / FOR
 	// SHARE; "" otherwise.

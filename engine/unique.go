@@ -147,10 +147,23 @@ func (u *uniqueTable) index(ctx context.Context, ui *uniqueIndex) (*pendingTable
 		return nil, err
 	}
 	if pt == nil {
-		pt = u.tx.openPending(t)
+		u.newest(func() error { pt = u.tx.openPending(t); return nil })
 	}
 	ui.idx = pt
 	return pt, nil
+}
+
+// newest runs fn with the transaction's REPEATABLE READ snapshot set
+// aside: an index table is read, and its keys locked, at the newest
+// committed state (with the transaction's own writes over it), as
+// PostgreSQL checks a unique index whatever the isolation level — a
+// value another transaction committed since the snapshot is a 23505, not
+// a 40001.
+func (u *uniqueTable) newest(fn func() error) error {
+	snap := u.tx.Snap
+	u.tx.Snap = nil
+	defer func() { u.tx.Snap = snap }()
+	return fn()
 }
 
 // uniqueRow is a row of the table as the unique constraints see it: its
@@ -185,7 +198,7 @@ func (u *uniqueTable) keyOf(vals []any, idx []int) string {
 
 // current reads the rows of the table with the primary keys of rows, as
 // the transaction sees them, by key text.
-func (u *uniqueTable) current(ctx context.Context, pt *pendingTable, rows []uniqueRow) (map[string]uniqueRow, error) {
+func (u *uniqueTable) current(ctx context.Context, pt fluss.Table, rows []uniqueRow) (map[string]uniqueRow, error) {
 	out := map[string]uniqueRow{}
 	if len(rows) == 0 {
 		return out, nil
@@ -207,7 +220,10 @@ func (u *uniqueTable) current(ctx context.Context, pt *pendingTable, rows []uniq
 	if err != nil {
 		return nil, err
 	}
-	found, err := pt.Table.Lookup(ctx, rec, nil)
+	if p, ok := pt.(*pendingTable); ok {
+		pt = &p.Table // the overlay's own Lookup
+	}
+	found, err := pt.Lookup(ctx, rec, nil)
 	rec.Release()
 	if err != nil || found == nil {
 		return out, err
@@ -300,13 +316,18 @@ func (u *uniqueTable) load(ctx context.Context, ui *uniqueIndex, entries map[str
 	// Locked before they are read, so that a concurrent writer of the
 	// same value is waited for and its outcome read (in sorted order:
 	// two writers of the same values lock them in one order).
-	if err := idx.LockInsert(ctx, rec); err != nil {
-		return err
-	}
 	nk := len(ui.c.Columns)
-	probe := array.NewRecordBatch(arrow.NewSchema(schema.Fields()[:nk], nil), rec.Columns()[:nk], rec.NumRows())
-	found, err := idx.Table.Lookup(ctx, probe, nil)
-	probe.Release()
+	var found arrow.RecordBatch
+	err = u.newest(func() error {
+		if err := idx.LockInsert(ctx, rec); err != nil {
+			return err
+		}
+		probe := array.NewRecordBatch(arrow.NewSchema(schema.Fields()[:nk], nil), rec.Columns()[:nk], rec.NumRows())
+		defer probe.Release()
+		var err error
+		found, err = idx.Table.Lookup(ctx, probe, nil)
+		return err
+	})
 	if err != nil || found == nil {
 		return err
 	}
@@ -363,16 +384,44 @@ func (u *uniqueTable) conflicts(ctx context.Context, pt *pendingTable, ui *uniqu
 	for i, c := range u.pk {
 		vals[c] = e[len(ui.c.Columns)+i]
 	}
-	cur, err := u.current(ctx, pt, []uniqueRow{{key: owner, vals: vals}})
-	if err != nil {
+	held, err := u.holds(ctx, pt, ui, owner, vals, key)
+	if err != nil || !held {
+		if err == nil {
+			delete(st.loaded, key)
+		}
 		return false, err
-	}
-	if row, ok := cur[owner]; !ok || u.keyOf(row.vals, ui.c.Columns) != key {
-		delete(st.loaded, key)
-		return false, nil
 	}
 	st.checked[key] = true
 	return true, nil
+}
+
+// holds reports whether the row with key text owner (its key in vals)
+// holds value text key of ui: as the transaction sees the row, or, under
+// REPEATABLE READ, as the newest committed state has it (a row committed
+// since the snapshot holds its value too, as PostgreSQL's unique check
+// sees it).
+func (u *uniqueTable) holds(ctx context.Context, pt *pendingTable, ui *uniqueIndex, owner string, vals []any, key string) (bool, error) {
+	rows := []uniqueRow{{key: owner, vals: vals}}
+	cur, err := u.current(ctx, pt, rows)
+	if err != nil {
+		return false, err
+	}
+	if row, ok := cur[owner]; ok && u.keyOf(row.vals, ui.c.Columns) == key {
+		return true, nil
+	}
+	if u.tx.Snap == nil {
+		return false, nil
+	}
+	t, err := u.s.eng.store.Table(ctx, u.info.Path)
+	if err != nil {
+		return false, err
+	}
+	cur, err = u.current(ctx, t, rows)
+	if err != nil {
+		return false, err
+	}
+	row, ok := cur[owner]
+	return ok && u.keyOf(row.vals, ui.c.Columns) == key, nil
 }
 
 // beforeUpsert checks the rows of rec (the table's columns) against the

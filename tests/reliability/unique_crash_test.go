@@ -218,7 +218,6 @@ func TestCrashUniqueIndexAgrees(t *testing.T) {
 	}
 }
 
-
 // show prints a nullable value.
 func show(a *int) string {
 	if a == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -270,6 +271,9 @@ func (s *session) uniqueAlter(ctx context.Context, c *checkActions, a sql.AlterA
 		if err := s.checkUniqueTypes(c.work, u); err != nil {
 			return nil, true, err
 		}
+		if err := s.lockForBuild(ctx, c.stored); err != nil {
+			return nil, true, err
+		}
 		if slices.ContainsFunc(u.Columns, func(col int) bool { return col >= len(c.stored.Descriptor.Schema.Columns) }) {
 			// a column the statement adds: null in every stored row
 			if _, err := s.eng.store.CreateTable(ctx, fluss.IndexTablePath(c.work.TableID, u.ID), indexDescriptor(c.work, u), true); err != nil {
@@ -340,6 +344,9 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 	alt, ok := s.eng.store.(fluss.TableAlterer)
 	if !ok {
 		return nil, s.uniqueStore()
+	}
+	if err := s.lockForBuild(ctx, info); err != nil {
+		return nil, err
 	}
 	if err := s.buildIndex(ctx, info, u, false); err != nil {
 		return nil, err
@@ -478,4 +485,20 @@ func (s *session) clearIndexes(ctx context.Context, info fluss.TableInfo) error 
 		}
 	}
 	return nil
+}
+
+// lockForBuild locks info's table whole until the statement's transaction
+// ends, as PostgreSQL's index build holds a SHARE lock: it waits for the
+// transactions writing the table, so that the build reads their rows, and
+// makes later writers wait until the constraint is in the table's
+// metadata (a writer that opened the table before fails its COMMIT with
+// 40001: txnstore's checksAdded).
+func (s *session) lockForBuild(ctx context.Context, info fluss.TableInfo) error {
+	if s.eng.locks == nil {
+		return nil
+	}
+	tx := s.writeTxn()
+	s.startLocking(tx)
+	return tx.Locks.LockWhole(ctx, rowlock.Request{Table: info.TableID, Name: info.Path.Table, Timeout: tx.LockTimeout,
+		DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
 }

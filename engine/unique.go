@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -61,6 +62,7 @@ type uniqueTable struct {
 	info    fluss.TableInfo
 	pk      []int
 	cons    []*uniqueIndex
+	cols    []int // needed's
 	// arbiter is the running INSERT's ON CONFLICT constraint (arbitrate):
 	// DO NOTHING skips the rows only it refuses ("": every constraint).
 	arbiter string
@@ -176,24 +178,55 @@ type uniqueRow struct {
 // rowOf reads row r of rec (the table's columns).
 func (u *uniqueTable) rowOf(rec arrow.RecordBatch, r int) uniqueRow {
 	vals := make([]any, rec.NumCols())
-	for c := range vals {
+	for _, c := range u.needed() {
 		vals[c] = types.ValueAt(rec.Column(c), r)
 	}
 	return uniqueRow{key: u.keyOf(vals, u.pk), vals: vals}
 }
 
-// keyOf is the text of vals' columns idx ("" when one is null: a row
-// with a null has no index entry).
-func (u *uniqueTable) keyOf(vals []any, idx []int) string {
-	var sb strings.Builder
-	for _, c := range idx {
-		if vals[c] == nil {
-			return ""
+// needed are the columns the constraints read: the primary key's and the
+// constrained ones (a row's other values are never decoded).
+func (u *uniqueTable) needed() []int {
+	if u.cols == nil {
+		u.cols = slices.Clone(u.pk)
+		for _, ui := range u.cons {
+			for _, c := range ui.c.Columns {
+				if !slices.Contains(u.cols, c) {
+					u.cols = append(u.cols, c)
+				}
+			}
 		}
-		t := keyText(vals[c]) // fk.go
-		fmt.Fprintf(&sb, "%d:%s", len(t), t)
 	}
-	return sb.String()
+	return u.cols
+}
+
+// keyOf is the text of vals' columns idx ("" when one is null: a row
+// with a null has no index entry): each value's length-prefixed text,
+// the common key types written without fmt.
+func (u *uniqueTable) keyOf(vals []any, idx []int) string {
+	var b []byte
+	for _, c := range idx {
+		var t string
+		switch v := vals[c].(type) {
+		case nil:
+			return ""
+		case int64:
+			b = strconv.AppendInt(append(b, 'i'), v, 10)
+			b = append(b, 0)
+			continue
+		case int32:
+			b = strconv.AppendInt(append(b, 'i'), int64(v), 10)
+			b = append(b, 0)
+			continue
+		case string:
+			t = "s" + v
+		default:
+			t = keyText(v) // fk.go
+		}
+		b = strconv.AppendInt(b, int64(len(t)), 10)
+		b = append(append(b, ':'), t...)
+	}
+	return string(b)
 }
 
 // current reads the rows of the table with the primary keys of rows, as
@@ -443,13 +476,20 @@ func (u *uniqueTable) beforeUpsert(ctx context.Context, pt *pendingTable, rec ar
 	for i, ui := range u.cons {
 		want := map[string][]any{}
 		for _, row := range rows {
-			if k := u.keyOf(row.vals, ui.c.Columns); k != "" {
-				want[k] = u.entry(ui, row)
+			nk := u.keyOf(row.vals, ui.c.Columns)
+			old, had := cur[row.key]
+			ok := ""
+			if had {
+				ok = u.keyOf(old.vals, ui.c.Columns)
 			}
-			if old, ok := cur[row.key]; ok {
-				if k := u.keyOf(old.vals, ui.c.Columns); k != "" {
-					want[k] = u.entry(ui, old)
-				}
+			if had && nk == ok && !ignore {
+				continue // a value the row keeps (an UPDATE of other columns): nothing to read
+			}
+			if nk != "" {
+				want[nk] = u.entry(ui, row)
+			}
+			if ok != "" {
+				want[ok] = u.entry(ui, old)
 			}
 		}
 		states[i] = newIndexState()

@@ -130,8 +130,8 @@ func (s *session) buildIndex(ctx context.Context, info fluss.TableInfo, c fluss.
 	if err != nil {
 		return fail(err)
 	}
-	u := &uniqueTable{s: s, info: info, pk: keyIndexes(info)}
 	ui := &uniqueIndex{c: c, path: path}
+	u := &uniqueTable{s: s, info: info, pk: keyIndexes(info), cons: []*uniqueIndex{ui}}
 	r, err := t.Scan(ctx, fluss.ScanOptions{})
 	if err != nil {
 		return fail(err)

@@ -361,27 +361,37 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 // optionally with ASC / DESC / NULLS FIRST | LAST (which a unique
 // index's equality ignores).
 func plainIndexColumn(text string) (string, bool) {
-	f := strings.Fields(text)
-	if len(f) == 0 {
-		return "", false
+	text = strings.TrimSpace(text)
+	var name, rest string
+	if strings.HasPrefix(text, `"`) { // a quoted name, "" inside for "
+		end := 1
+		for end < len(text) && (text[end] != '"' || end+1 < len(text) && text[end+1] == '"') {
+			if text[end] == '"' {
+				end++
+			}
+			end++
+		}
+		if end >= len(text) {
+			return "", false
+		}
+		name, rest = strings.ReplaceAll(text[1:end], `""`, `"`), text[end+1:]
+	} else {
+		n, r, _ := strings.Cut(text, " ")
+		for _, c := range n {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$') {
+				return "", false
+			}
+		}
+		name, rest = strings.ToLower(n), r
 	}
-	for _, w := range f[1:] {
+	for _, w := range strings.Fields(rest) {
 		switch strings.ToUpper(w) {
 		case "ASC", "DESC", "NULLS", "FIRST", "LAST":
 		default:
 			return "", false
 		}
 	}
-	n := f[0]
-	if strings.HasPrefix(n, `"`) && strings.HasSuffix(n, `"`) && len(n) > 1 {
-		return strings.ReplaceAll(n[1:len(n)-1], `""`, `"`), true
-	}
-	for _, r := range n {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '$') {
-			return "", false
-		}
-	}
-	return strings.ToLower(n), true
+	return name, name != ""
 }
 
 // uniqueIndexOf finds the unique constraint or index named name in

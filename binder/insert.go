@@ -183,14 +183,11 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if oc == nil {
 		oc = &pt.OnConflict{}
 	}
-	uniqueArbiter, err := checkConflictTarget(oc.Target, oc.TargetPos, info)
+	_, err = checkConflictTarget(oc.Target, oc.TargetPos, info)
 	if err == nil && b.stmt.ConflictConstraint != "" {
-		uniqueArbiter, err = checkConflictConstraint(b.stmt.ConflictConstraint, info) // unique.go
+		_, err = checkConflictConstraint(b.stmt.ConflictConstraint, info) // unique.go
 	}
 	arbiter := conflictArbiter(oc.Target, b.stmt.ConflictConstraint, info) // unique.go
-	if err == nil && uniqueArbiter && len(oc.Update) > 0 {
-		err = errConflictUpdateUnique()
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -185,14 +185,6 @@ func checkConflictConstraint(name string, info fluss.TableInfo) (unique bool, er
 	return false, sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", name, info.Path.Table)
 }
 
-// errConflictUpdateUnique refuses ON CONFLICT ... DO UPDATE whose arbiter
-// is a unique constraint other than the primary key: the row it would
-// update is found by its key, which a unique value does not give the
-// plan.
-func errConflictUpdateUnique() error {
-	return sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT ... DO UPDATE on a unique constraint other than the primary key is not supported").
-		WithHint("Name the primary key's columns in ON CONFLICT, or use ON CONFLICT ... DO NOTHING.")
-}
 
 // conflictArbiter names the constraint ON CONFLICT (target) or ON
 // CONSTRAINT name infers (checked before): the primary key's name when

@@ -71,6 +71,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 		if err != nil {
 			return nil, 0, err
 		}
+		src = arbiterSourceOf(t, src, b.Arbiter, ps.merge != nil) // uniqueupsert.go
 		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, Returning: ps.ret, Ret: ret}
 		defer arbitrate(t, b.Arbiter)() // unique.go
 		if err := ins.Run(ctx); err != nil {

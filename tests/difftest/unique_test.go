@@ -12,7 +12,7 @@ import (
 // column's UNIQUE, a table's UNIQUE (b, c), a named one, or CREATE UNIQUE
 // INDEX / ALTER TABLE ... ADD UNIQUE over the rows already there — then
 // runs random INSERTs (of one row and of several), ON CONFLICT DO
-// NOTHING (with and without a target), UPDATEs, DELETEs, TRUNCATEs and
+// NOTHING (with and without a target) and DO UPDATE, UPDATEs, DELETEs, TRUNCATEs and
 // DROP CONSTRAINTs, and compares every outcome (the same SQLSTATE,
 // message and DETAIL, or success) and the rows left. Values are drawn
 // from a few so that they collide, with NULLs (which never do). The
@@ -73,7 +73,11 @@ func TestUniqueConstraintsDifferential(t *testing.T) {
 				qs = append(qs, fmt.Sprintf("INSERT INTO %s VALUES %s, %s", tbl, row(), row()))
 			case 4:
 				target := []string{"", " (a)", " (b, c)", " (c, b)"}[rng.IntN(4)]
-				qs = append(qs, fmt.Sprintf("INSERT INTO %s VALUES %s, %s ON CONFLICT%s DO NOTHING", tbl, row(), row(), target))
+				if target != "" && rng.IntN(2) == 0 { // the row holding the value is updated
+					qs = append(qs, fmt.Sprintf("INSERT INTO %s VALUES %s, %s ON CONFLICT%s DO UPDATE SET c = EXCLUDED.c + %s.c", tbl, row(), row(), target, tbl))
+				} else {
+					qs = append(qs, fmt.Sprintf("INSERT INTO %s VALUES %s, %s ON CONFLICT%s DO NOTHING", tbl, row(), row(), target))
+				}
 			case 5, 6:
 				qs = append(qs, fmt.Sprintf("UPDATE %s SET a = %s WHERE id = %d", tbl, val(), 1+rng.IntN(id+1)))
 			case 7:

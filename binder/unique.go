@@ -185,7 +185,6 @@ func checkConflictConstraint(name string, info fluss.TableInfo) (unique bool, er
 	return false, sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", name, info.Path.Table)
 }
 
-
 // conflictArbiter names the constraint ON CONFLICT (target) or ON
 // CONSTRAINT name infers (checked before): the primary key's name when
 // the target is its columns, a unique constraint's; "" without either.

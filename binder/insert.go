@@ -183,9 +183,9 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if oc == nil {
 		oc = &pt.OnConflict{}
 	}
-	_, err = checkConflictTarget(oc.Target, oc.TargetPos, info)
+	err = checkConflictTarget(oc.Target, oc.TargetPos, info)
 	if err == nil && b.stmt.ConflictConstraint != "" {
-		_, err = checkConflictConstraint(b.stmt.ConflictConstraint, info) // unique.go
+		err = checkConflictConstraint(b.stmt.ConflictConstraint, info) // unique.go
 	}
 	arbiter := conflictArbiter(oc.Target, b.stmt.ConflictConstraint, info) // unique.go
 	if err != nil {
@@ -574,15 +574,15 @@ func finishParamsExpr(b *binder, e Expr) Expr {
 
 // checkConflictTarget checks that ON CONFLICT (cols) names the primary key
 // or a unique constraint's or index's columns (in any order), as
-// PostgreSQL requires a matching unique index; unique reports the second.
-func checkConflictTarget(target []string, pos int, info fluss.TableInfo) (unique bool, err error) {
+// PostgreSQL requires a matching unique index.
+func checkConflictTarget(target []string, pos int, info fluss.TableInfo) error {
 	if target == nil {
-		return false, nil
+		return nil
 	}
 	pk := info.Descriptor.Schema.PrimaryKey
 	for _, c := range target {
 		if info.ColumnIndex(c) < 0 {
-			return false, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" does not exist", c).WithPosition(pos)
+			return sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" does not exist", c).WithPosition(pos)
 		}
 	}
 	same := len(target) == len(pk)
@@ -593,11 +593,8 @@ func checkConflictTarget(target []string, pos int, info fluss.TableInfo) (unique
 		}
 		same = same && found
 	}
-	if same {
-		return false, nil
+	if same || uniqueTargetOf(target, info) { // unique.go
+		return nil
 	}
-	if uniqueTargetOf(target, info) { // unique.go
-		return true, nil
-	}
-	return false, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	return sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 }

@@ -171,18 +171,18 @@ func uniqueTargetOf(target []string, info fluss.TableInfo) bool {
 }
 
 // checkConflictConstraint checks ON CONFLICT ON CONSTRAINT name: the
-// table's primary key or one of its UNIQUE constraints (unique true),
-// else PostgreSQL's 42704.
-func checkConflictConstraint(name string, info fluss.TableInfo) (unique bool, err error) {
+// table's primary key or one of its UNIQUE constraints, else
+// PostgreSQL's 42704.
+func checkConflictConstraint(name string, info fluss.TableInfo) error {
 	if info.HasPrimaryKey() && name == fluss.PrimaryKeyName(info.Path.Table) {
-		return false, nil
+		return nil
 	}
 	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
 		if u.Name == name && !u.Index {
-			return true, nil
+			return nil
 		}
 	}
-	return false, sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", name, info.Path.Table)
+	return sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", name, info.Path.Table)
 }
 
 // conflictArbiter names the constraint ON CONFLICT (target) or ON

@@ -155,6 +155,9 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	applyLikeMeta(&desc, likeMeta)
 	seqs, err := b.bindColumnMeta(path, &desc, serial, unconstrained) // coldefs.go
 	if err == nil {
+		err = b.bindUniques(path, &desc) // unique.go
+	}
+	if err == nil {
 		err = b.bindForeignKeys(path, &desc) // fkeys.go
 	}
 	if err != nil {

@@ -29,9 +29,13 @@ func TestDDLRefusalsKeepTheirErrors(t *testing.T) {
 		// TiDB keeps no offset for a column definition: a column's refusal
 		// points at the statement's start
 		{"CREATE TABLE x (a int, e text UNIQUE)", sqlerr.FeatureNotSupported,
-			"UNIQUE constraints other than the primary key are not supported", 1},
+			"UNIQUE constraints on a table without a primary key are not supported", 0},
 		{"CREATE TABLE x (a int, e text, UNIQUE (e))", sqlerr.FeatureNotSupported,
-			"UNIQUE constraints other than the primary key are not supported", 0},
+			"UNIQUE constraints on a table without a primary key are not supported", 0},
+		{"CREATE TABLE x (a int PRIMARY KEY, e text, UNIQUE (e, nope))", sqlerr.UndefinedColumn,
+			`column "nope" named in key does not exist`, 44},
+		{"CREATE TABLE x (a int PRIMARY KEY, e text, CONSTRAINT n UNIQUE (e, e))", sqlerr.DuplicateColumn,
+			`column "e" appears twice in unique constraint`, 44},
 		{"CREATE TABLE x (a int REFERENCES t (nope))", sqlerr.UndefinedColumn,
 			`column "nope" referenced in foreign key constraint does not exist`, 0},
 		{"CREATE TABLE x (a int, FOREIGN KEY (a, a) REFERENCES t (id))", "42830",

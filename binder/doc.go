@@ -20,7 +20,10 @@
 // DEFAULT and its volatility; altertype.go ALTER COLUMN ... TYPE's
 // conversion, USING or the assignment cast, over the stored rows), fkeys.go FOREIGN KEY constraints (CREATE
 // TABLE's and ALTER TABLE ... ADD's, resolved against the referenced
-// primary key and named as PostgreSQL names them), generated.go stored generated columns
+// primary key and named as PostgreSQL names them), unique.go UNIQUE
+// constraints (CREATE TABLE's, ALTER TABLE ... ADD's, CREATE UNIQUE
+// INDEX's: their columns, PostgreSQL's names, ON CONFLICT's arbiter),
+// generated.go stored generated columns
 // (GENERATED ALWAYS AS (expr) STORED: CREATE TABLE's checks, and the one
 // projection that computes them over every new row), schemas.go relation names over the
 // search_path, binlog.go a table's $binlog,

@@ -86,6 +86,9 @@ func ConstraintNames(table string, meta fluss.TableMeta, hasPK bool) map[string]
 	for _, fk := range meta.ForeignKeys {
 		taken[fk.Name] = true
 	}
+	for _, u := range meta.Uniques {
+		taken[u.Name] = true
+	}
 	return taken
 }
 

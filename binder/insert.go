@@ -183,10 +183,15 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if oc == nil {
 		oc = &pt.OnConflict{}
 	}
-	if err := checkConflictTarget(oc.Target, oc.TargetPos, info); err != nil {
+	err = checkConflictTarget(oc.Target, oc.TargetPos, info)
+	if err == nil && b.stmt.ConflictConstraint != "" {
+		err = checkConflictConstraint(b.stmt.ConflictConstraint, info) // unique.go
+	}
+	arbiter := conflictArbiter(oc.Target, b.stmt.ConflictConstraint, info) // unique.go
+	if err != nil {
 		return nil, err
 	}
-	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: oc.DoNothing, params: b.params}
+	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: oc.DoNothing, Arbiter: arbiter, params: b.params}
 	if len(oc.Update) > 0 {
 		if !info.HasPrimaryKey() {
 			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").
@@ -567,9 +572,9 @@ func finishParamsExpr(b *binder, e Expr) Expr {
 	return e
 }
 
-// checkConflictTarget checks that ON CONFLICT (cols) names the primary key,
-// a Fluss table's only unique constraint (in any order), as PostgreSQL
-// requires a matching unique index.
+// checkConflictTarget checks that ON CONFLICT (cols) names the primary key
+// or a unique constraint's or index's columns (in any order), as
+// PostgreSQL requires a matching unique index.
 func checkConflictTarget(target []string, pos int, info fluss.TableInfo) error {
 	if target == nil {
 		return nil
@@ -588,8 +593,8 @@ func checkConflictTarget(target []string, pos int, info fluss.TableInfo) error {
 		}
 		same = same && found
 	}
-	if !same {
-		return sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	if same || uniqueTargetOf(target, info) { // unique.go
+		return nil
 	}
-	return nil
+	return sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 }

@@ -146,7 +146,12 @@ type Insert struct {
 	// row with the same key: one expression per table column over the
 	// existing row's columns followed by the proposed row's.
 	OnConflictUpdate []Expr
-	params           []types.T
+	// Arbiter is the constraint ON CONFLICT names (its columns or ON
+	// CONSTRAINT): the primary key's name, or a unique constraint's,
+	// whose conflicts alone DO NOTHING skips; "" for every constraint
+	// (binder/unique.go).
+	Arbiter string
+	params  []types.T
 
 	// Returning is the RETURNING list (nil when none).
 	Returning *Returning

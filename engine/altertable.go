@@ -42,6 +42,18 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	checks := s.newCheckActions(info)     // altercheck.go
 	notNulls := s.newNotNullActions(info) // altercolumn.go
 	for _, a := range inPasses(d.Actions) {
+		if a.Kind == sql.AlterAddUnique || a.Kind == sql.AlterDropConstraint {
+			if err := checks.at(changes); err != nil {
+				return nil, err
+			}
+			if cs, ok, err := s.uniqueAlter(ctx, checks, a); ok || err != nil { // uniqueddl.go
+				if err != nil {
+					return nil, err
+				}
+				changes = append(changes, cs...)
+				continue
+			}
+		}
 		if a.Kind == sql.AlterAddCheck || a.Kind == sql.AlterDropConstraint || a.Kind == sql.AlterValidateConstraint || a.Kind == sql.AlterAddForeignKey {
 			// the table as the statement's earlier actions leave it
 			if err := checks.at(changes); err != nil {

@@ -243,7 +243,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if ps.generate, err = s.copyGenerated(ctx, info); err != nil { // generated.go
 		return "", err
 	}
-	if s.tx == nil && !s.held && (t.fk == nil || len(t.fk.own) == 0) { // (fk.go: a referencing table's rows are checked at the end)
+	if s.tx == nil && !s.held && (t.fk == nil || len(t.fk.own) == 0) && t.uq == nil { // (unique.go: each row checked) // (fk.go: a referencing table's rows are checked at the end)
 		if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() {
 			up, err := bu.BeginUpsert(ctx)
 			if err != nil {

@@ -99,6 +99,9 @@ func (s *session) truncateInBlock(ctx context.Context, infos []fluss.TableInfo, 
 		if err := pt.Truncate(); err != nil {
 			return nil, err
 		}
+		if err := pt.truncateIndexes(ctx); err != nil { // unique.go
+			return nil, err
+		}
 	}
 	s.tx.Recreate = func(ctx context.Context, info fluss.TableInfo) (fluss.Table, error) {
 		s.eng.ddl.Lock()
@@ -193,6 +196,9 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 		if _, err := t.Delete(ctx, k); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.clearIndexes(ctx, info); err != nil { // uniqueddl.go
+		return nil, err
 	}
 	return tagOnly("TRUNCATE TABLE"), nil
 }

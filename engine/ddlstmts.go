@@ -116,7 +116,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			return res, err
 		}
 		if d.Unique {
-			return nil, d.UniqueRefused
+			return s.createUniqueIndex(ctx, d) // uniqueddl.go
 		}
 		if _, err := s.resolveTable(ctx, d.Table); err != nil {
 			return nil, err
@@ -131,6 +131,14 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	case sql.DropIndex:
 		if res, done, err := s.dropMatviewIndexes(ctx, d); done { // matview.go
 			return res, err
+		}
+		if len(d.Names) == 1 {
+			if done, err := s.dropUniqueIndex(ctx, d, d.Names[0]); done { // uniqueddl.go
+				if err != nil {
+					return nil, err
+				}
+				return tagOnly("DROP INDEX"), nil
+			}
 		}
 		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
 			"index \"%s\" does not exist, skipping (Fluss tables have no secondary indexes)", d.Names[0])), nil

@@ -157,7 +157,7 @@ func (f *fkTable) noteRows(info fluss.TableInfo, rec arrow.RecordBatch) {
 // Delete implements fluss.Table: the keys deleted from a referenced table
 // are queued (held for pairing while an UPDATE moves them).
 func (pt *pendingTable) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.WriteResult, error) {
-	res, err := pt.Table.Delete(ctx, keys)
+	res, err := pt.deleteRows(ctx, keys) // unique.go
 	if err != nil || pt.fk == nil || len(pt.fk.referenced) == 0 || keys.NumRows() == 0 {
 		return res, err
 	}
@@ -181,7 +181,7 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 	if pt.fk != nil {
 		at = len(pt.fk.s.fkq.events)
 	}
-	res, err := pt.Table.Upsert(ctx, rec, opts)
+	res, err := pt.upsertRows(ctx, rec, opts) // unique.go
 	if err != nil || pt.fk == nil || len(pt.fk.unpaired) == 0 {
 		return res, err
 	}

@@ -65,11 +65,17 @@ func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss
 			return fluss.TableInfo{}, sqlerr.RelationExists(b.Path.Table)
 		}
 	}
+	if err := s.beforeCreate(b.Path, desc); err != nil { // uniqueddl.go
+		return fluss.TableInfo{}, err
+	}
 	undo, err := s.createTableSequences(ctx, b.Sequences)
 	if err != nil {
 		return fluss.TableInfo{}, err
 	}
 	info, err := s.eng.store.CreateTable(ctx, b.Path, desc, b.IfNotExists)
+	if err == nil {
+		err = s.createIndexes(ctx, info) // uniqueddl.go
+	}
 	if err != nil {
 		undo()
 		return info, err
@@ -107,6 +113,7 @@ func (s *session) dropTable(ctx context.Context, info fluss.TableInfo, ifExists 
 	if err := s.eng.store.DropTable(ctx, info.Path, ifExists); err != nil {
 		return err
 	}
+	s.dropIndexes(ctx, info) // uniqueddl.go
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return tx.Access.Forget(info.TableID) })
 	if err != nil {
 		s.eng.log.Error("forgetting the privileges of a dropped table (swept at the next start)", "table", info.Path.String(), "error", err)

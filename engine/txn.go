@@ -88,6 +88,8 @@ type pendingTable struct {
 	// fk is the table's foreign keys, own and referencing it (fk.go);
 	// nil: none.
 	fk *fkTable
+	// uq is the table's unique constraints (unique.go); nil: none.
+	uq *uniqueTable
 }
 
 // Check implements txnstore.Checker.

@@ -71,7 +71,9 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 		if err != nil {
 			return nil, 0, err
 		}
+		src = arbiterSourceOf(t, src, b.Arbiter, ps.merge != nil) // uniqueupsert.go
 		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, Returning: ps.ret, Ret: ret}
+		defer arbitrate(t, b.Arbiter)() // unique.go
 		if err := ins.Run(ctx); err != nil {
 			ret.Release()
 			return nil, 0, err
@@ -173,6 +175,9 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 		return nil, err
 	}
 	if err := s.attachFKeys(ctx, pt, verb); err != nil { // fk.go
+		return nil, err
+	}
+	if err := s.attachUniques(ctx, pt, tx); err != nil { // unique.go
 		return nil, err
 	}
 	return pt, nil

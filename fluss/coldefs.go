@@ -99,6 +99,8 @@ type TableMeta struct {
 	Checks  []CheckConstraint
 	// ForeignKeys are the table's FOREIGN KEY constraints.
 	ForeignKeys []ForeignKey
+	// Uniques are its UNIQUE constraints and unique indexes (unique.go).
+	Uniques []UniqueConstraint
 }
 
 // Column returns the metadata of column i (zero when there is none).
@@ -116,6 +118,7 @@ func MetaOf(d TableDescriptor) TableMeta {
 	m := TableMeta{Columns: make([]ColumnMeta, len(d.Schema.Columns))}
 	checks := map[int]*CheckConstraint{}
 	fkeys := map[int]*ForeignKey{}
+	uniques := map[int]*UniqueConstraint{}
 	props := d.CustomProperties
 	if hasMetaKeys(d.Properties) {
 		props = maps.Clone(d.Properties)
@@ -171,9 +174,12 @@ func MetaOf(d TableDescriptor) TableMeta {
 			}
 		case strings.HasPrefix(k, metaFKeyPrefix):
 			readFKeyKey(fkeys, k[len(metaFKeyPrefix):], v)
+		case strings.HasPrefix(k, metaUniquePrefix):
+			readUniqueKey(uniques, k[len(metaUniquePrefix):], v) // unique.go
 		}
 	}
 	m.ForeignKeys = sortedFKeys(fkeys, len(m.Columns))
+	m.Uniques = sortedUniques(uniques, len(m.Columns))
 	for _, n := range slices.Sorted(maps.Keys(checks)) {
 		if c := checks[n]; c.Name != "" && c.Expr != "" {
 			m.Checks = append(m.Checks, *c)
@@ -185,7 +191,7 @@ func MetaOf(d TableDescriptor) TableMeta {
 // hasMetaKeys reports metadata keys among props.
 func hasMetaKeys(props map[string]string) bool {
 	for k := range props {
-		if strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix) || strings.HasPrefix(k, metaFKeyPrefix) {
+		if strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix) || strings.HasPrefix(k, metaFKeyPrefix) || strings.HasPrefix(k, metaUniquePrefix) {
 			return true
 		}
 	}
@@ -210,7 +216,7 @@ func metaKey(s string) (int, string, bool) {
 // are kept); zero fields write no key.
 func SetTableMeta(d *TableDescriptor, m TableMeta) {
 	isMeta := func(k, _ string) bool {
-		return strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix) || strings.HasPrefix(k, metaFKeyPrefix)
+		return strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix) || strings.HasPrefix(k, metaFKeyPrefix) || strings.HasPrefix(k, metaUniquePrefix)
 	}
 	if hasMetaKeys(d.Properties) {
 		d.Properties = maps.Clone(d.Properties)
@@ -255,6 +261,9 @@ func SetTableMeta(d *TableDescriptor, m TableMeta) {
 	}
 	for i, fk := range m.ForeignKeys {
 		maps.Copy(props, FKeyProperties(i+1, fk))
+	}
+	for i, u := range m.Uniques {
+		maps.Copy(props, UniqueProperties(i+1, u)) // unique.go
 	}
 	d.CustomProperties = props
 }

@@ -11,6 +11,9 @@
 // here, shared by the stores, and so are sqlgate's column metadata kept
 // in a table's properties (coldefs.go: PostgreSQL types, defaults,
 // identity, generation expressions, CHECK and FOREIGN KEY constraints;
+// unique.go UNIQUE constraints and the hidden index table each is
+// enforced through, IndexTablePath, which the embedded store's ListTables
+// leaves out;
 // missing.go the value the rows stored before ADD COLUMN ... DEFAULT read,
 // which both stores fill in when they widen such rows, and NOT NULL set by
 // ALTER TABLE, which Fluss cannot hold) and the sequence model a store may keep

@@ -101,6 +101,11 @@
 //     key_column_usage, referential_constraints and
 //     constraint_column_usage, and relhastriggers (which psql's \d asks
 //     before listing them), from the tables' metadata.
+//   - UNIQUE constraints and unique indexes (unique.go): pg_class (relkind
+//     'i'), pg_attribute, pg_index, pg_indexes, pg_constraint (contype
+//     'u'), pg_get_indexdef, pg_get_constraintdef, regclass names and
+//     information_schema's constraint views; their index tables
+//     (fluss.IndexTablePath) are listed nowhere.
 //   - Views (views.go) show their definition as written, not re-printed;
 //     they are not updatable, and pg_rewrite / pg_depend have no rows.
 package pgcatalog

@@ -236,6 +236,13 @@ func (c *Catalog) infoConstraintColumnRows(_ context.Context, s *snapshot) ([]ro
 		for _, n := range t.Descriptor.Schema.PrimaryKey {
 			rows = append(rows, mk(t, n, t.Path.Database, pkName(t)))
 		}
+		for _, u := range uniquesOf(t) { // unique.go
+			for _, col := range u.Columns {
+				if !u.Index {
+					rows = append(rows, mk(t, t.Descriptor.Schema.Columns[col].Name, t.Path.Database, u.Name))
+				}
+			}
+		}
 	}
 	fkInfoRows(s, func(t fluss.TableInfo, fk fluss.ForeignKey, p fluss.TableInfo, ok bool) {
 		if !ok {

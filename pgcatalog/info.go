@@ -131,6 +131,9 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 			if t.HasPrimaryKey() && pkName(t) == rel {
 				return pkIndexOID(t.TableID), true, nil
 			}
+			if oid, ok := uniqueIndexNamed(t, rel); ok { // unique.go
+				return oid, true, nil
+			}
 		}
 		if oid, ok := c.viewOIDByName(schema, rel); ok {
 			return oid, true, nil
@@ -153,6 +156,9 @@ func (c *Catalog) relation(ctx context.Context, oid uint32) (t fluss.TableInfo, 
 	}
 	if v, isView := c.viewByOID(oid); isView {
 		return viewTableInfo(v), false, nil, true, nil
+	}
+	if ut, _, found, err := c.uniqueByOID(ctx, oid, uniqueIndexOIDBase); found || err != nil { // unique.go
+		return ut, found, nil, found, err
 	}
 	id := int64(oid - firstUserOID)
 	switch {
@@ -188,6 +194,9 @@ func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, e
 			return quoteIdent(ct.Schema) + "." + quoteIdent(ct.Name), true, nil
 		}
 		return quoteIdent(ct.Name), true, nil
+	}
+	if name, ok, err := c.uniqueIndexName(ctx, oid); ok || err != nil { // unique.go
+		return name, ok, err
 	}
 	t, index, sp, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok {
@@ -431,6 +440,9 @@ func indexDef(t fluss.TableInfo, column int, pretty bool) string {
 
 // IndexDef implements functions.CatalogInfo.
 func (c *Catalog) IndexDef(ctx context.Context, oid uint32, column int, pretty bool) (string, bool, error) {
+	if t, u, ok, err := c.uniqueByOID(ctx, oid, uniqueIndexOIDBase); ok || err != nil { // unique.go
+		return uniqueIndexDef(t, u, column, pretty), ok, err
+	}
 	t, index, _, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok || !index {
 		return "", false, err
@@ -444,6 +456,9 @@ func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, pretty bool) (s
 		return def, true, nil
 	}
 	if def, ok, err := c.fkeyDef(ctx, oid); ok || err != nil { // fkeys.go
+		return def, ok, err
+	}
+	if def, ok, err := c.uniqueConstraintDef(ctx, oid); ok || err != nil { // unique.go
 		return def, ok, err
 	}
 	if oid < firstUserOID+3*oidStride || oid >= firstUserOID+4*oidStride {

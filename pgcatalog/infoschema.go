@@ -144,6 +144,11 @@ func (c *Catalog) infoTableConstraintRows(_ context.Context, s *snapshot) ([]row
 		if t.HasPrimaryKey() {
 			rows = append(rows, mk(t, pkName(t), "PRIMARY KEY"))
 		}
+		for _, u := range uniquesOf(t) { // unique.go
+			if !u.Index {
+				rows = append(rows, mk(t, u.Name, "UNIQUE"))
+			}
+		}
 		for i, col := range t.Descriptor.Schema.Columns {
 			if col.Type.NotNull {
 				name := strconv.FormatUint(uint64(namespaceOID(t.Path.Database)), 10) + "_" + strconv.FormatUint(uint64(RelationOID(t.TableID)), 10) +
@@ -162,6 +167,16 @@ func (c *Catalog) infoKeyColumnRows(_ context.Context, s *snapshot) ([]row, erro
 			rows = append(rows, row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database,
 				"constraint_name": pkName(t), "table_catalog": c.opts.Database, "table_schema": t.Path.Database,
 				"table_name": t.Path.Table, "column_name": name, "ordinal_position": k + 1})
+		}
+		for _, u := range uniquesOf(t) { // unique.go
+			if u.Index {
+				continue
+			}
+			for k, col := range u.Columns {
+				rows = append(rows, row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database,
+					"constraint_name": u.Name, "table_catalog": c.opts.Database, "table_schema": t.Path.Database,
+					"table_name": t.Path.Table, "column_name": t.Descriptor.Schema.Columns[col].Name, "ordinal_position": k + 1})
+			}
 		}
 	}
 	return append(rows, c.fkKeyColumnRows(s)...), nil // fkeys.go

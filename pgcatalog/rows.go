@@ -138,6 +138,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 			ir["relpages"] = 1 // an empty btree index is its metapage, as in PostgreSQL
 			rows = append(rows, ir)
 		}
+		rows = append(rows, c.uniqueClassRows(t, r["relowner"])...) // unique.go
 	}
 	rows = append(rows, c.sequenceClassRows(s)...)
 	rows = append(rows, c.compositeClassRows()...) // composites.go
@@ -219,6 +220,7 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 				rows = append(rows, r)
 			}
 		}
+		rows = append(rows, c.uniqueAttributeRows(t)...) // unique.go
 	}
 	for i := range relationSpecs {
 		sp := &relationSpecs[i]
@@ -285,6 +287,7 @@ var btreeOpclass = map[uint32]int{
 func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
+		rows = append(rows, c.uniqueIndexRows(t)...) // unique.go
 		if !t.HasPrimaryKey() {
 			continue
 		}
@@ -316,6 +319,7 @@ func (c *Catalog) indexesViewRows(_ context.Context, s *snapshot) ([]row, error)
 			rows = append(rows, row{"schemaname": t.Path.Database, "tablename": t.Path.Table,
 				"indexname": pkName(t), "indexdef": indexDef(t, 0, false)})
 		}
+		rows = append(rows, uniqueIndexesViewRows(t)...) // unique.go
 	}
 	return rows, nil
 }
@@ -323,6 +327,7 @@ func (c *Catalog) indexesViewRows(_ context.Context, s *snapshot) ([]row, error)
 func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
+		rows = append(rows, uniqueConstraintRows(t)...) // unique.go
 		if !t.HasPrimaryKey() {
 			continue
 		}

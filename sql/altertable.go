@@ -105,9 +105,15 @@ func (p *ddlParser) addConstraint() (AlterAction, error) {
 	}
 	switch {
 	case p.accept("CHECK"):
-	case p.word(0) == "UNIQUE" || p.word(0) == "PRIMARY":
-		what := map[string]string{"UNIQUE": "UNIQUE", "PRIMARY": "PRIMARY KEY"}[p.word(0)]
-		return p.unsupported("ALTER TABLE ... ADD "+what+" is not supported: a Fluss table has one unique key, its primary key, declared when it is created",
+	case p.word(0) == "UNIQUE":
+		u, next, err := uniqueClause(p.src, p.toks, p.pos, "", a.Constraint) // unique.go
+		if err != nil {
+			return a, err
+		}
+		p.pos = next
+		return AlterAction{Kind: AlterAddUnique, Constraint: a.Constraint, Unique: &u}, nil
+	case p.word(0) == "PRIMARY":
+		return p.unsupported("ALTER TABLE ... ADD PRIMARY KEY is not supported: a Fluss table has one unique key, its primary key, declared when it is created",
 			"Declare the columns as the PRIMARY KEY in CREATE TABLE: "+insteadCopy)
 	case p.word(0) == "FOREIGN":
 		fk, next, err := foreignKeyClause(p.src, p.toks, p.pos, "", a.Constraint) // foreignkey.go

@@ -57,7 +57,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 	endOfElement := func(k int) bool {
 		return k >= len(toks) || toks[k].isPunct(src, ",") || toks[k].isPunct(src, ")")
 	}
-	pendingName := ""
+	pendingName, pendingAt := "", 0
 	kept, tookCheck := false, false
 	for !endOfElement(i) {
 		t := toks[i]
@@ -70,7 +70,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			if !ok {
 				return 0, nil, false, syntaxErrorAt(src, toks, i+1)
 			}
-			pendingName = n
+			pendingName, pendingAt = n, charPos(src, t.start)
 			i += 2
 			continue
 		case t.is(src, "DEFAULT") && column != "":
@@ -115,6 +115,17 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 				return 0, nil, false, err
 			}
 			st.ForeignKeys = append(st.ForeignKeys, fk)
+			tookCheck = true
+			i = k
+		case t.is(src, "UNIQUE"):
+			u, k, err := uniqueClause(src, toks, i, column, pendingName) // unique.go
+			if err != nil {
+				return 0, nil, false, err
+			}
+			if pendingName != "" {
+				u.Pos = pendingAt // PostgreSQL points at the constraint's start
+			}
+			st.Uniques = append(st.Uniques, u)
 			tookCheck = true
 			i = k
 		case t.is(src, "GENERATED") && column != "" && generatedAt(src, toks, i+1):
@@ -183,13 +194,13 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 				refs = refs || t.is(src, "REFERENCES")
 				out = append(out, t)
 				i++
-				if depth == 0 && !refs && i < len(toks) && (toks[i].is(src, "DEFAULT") && column != "" || toks[i].is(src, "CHECK") || toks[i].is(src, "CONSTRAINT") || toks[i].is(src, "REFERENCES") && column != "" ||
+				if depth == 0 && !refs && i < len(toks) && (toks[i].is(src, "DEFAULT") && column != "" || toks[i].is(src, "CHECK") || toks[i].is(src, "UNIQUE") || toks[i].is(src, "CONSTRAINT") || toks[i].is(src, "REFERENCES") && column != "" ||
 					toks[i].is(src, "GENERATED") && column != "" && (identityAt(src, toks, i+1) || generatedAt(src, toks, i+1))) {
 					break
 				}
 			}
 		}
-		pendingName = ""
+		pendingName, pendingAt = "", 0
 	}
 	return i, out, column == "" && !kept && tookCheck, nil
 }

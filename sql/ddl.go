@@ -322,6 +322,9 @@ func rewriteOnConflict(src string, toks []token, st *Statement) ([]token, error)
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT ... WHERE is not supported").WithPosition(charPos(src, toks[i].start))
 		}
 	} else if i+2 < len(toks) && toks[i].is(src, "ON") && toks[i+1].is(src, "CONSTRAINT") {
+		if n, ok := identName(src, toks[i+2]); ok { // the binder checks it names the table's (binder/unique.go)
+			st.ConflictConstraint = n
+		}
 		i += 3
 	}
 	if i+1 >= len(toks) || !toks[i].is(src, "DO") {

@@ -63,6 +63,8 @@ type DDLStmt struct {
 	Unique        bool
 	IndexColumns  []string
 	UniqueRefused error
+	// IndexPartial: CREATE INDEX ... WHERE (a partial index).
+	IndexPartial bool
 }
 
 // PrepareStmt is PREPARE name [(types)] AS statement.
@@ -131,6 +133,9 @@ const (
 	// AlterRenameColumn: RENAME [COLUMN] Column TO NewName, alone in its
 	// statement.
 	AlterRenameColumn
+	// AlterAddUnique: ADD [CONSTRAINT name] UNIQUE (cols) (Unique;
+	// unique.go).
+	AlterAddUnique
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -164,6 +169,8 @@ type AlterAction struct {
 	ForeignKey *ForeignKeyClause
 	// Cascade is AlterDropColumn's CASCADE.
 	Cascade bool
+	// Unique is AlterAddUnique's constraint.
+	Unique *UniqueClause
 }
 
 // ddlParser parses the statements of this file over a sessionParser.
@@ -412,6 +419,9 @@ func (p *ddlParser) createIndex(st *Statement, unique bool) error {
 		return err
 	}
 	d.IndexColumns = cols
+	for _, t := range p.toks[p.pos:] {
+		d.IndexPartial = d.IndexPartial || t.is(p.src, "WHERE")
+	}
 	p.pos = len(p.toks) // INCLUDE, WITH, WHERE: nothing to keep
 	return nil
 }

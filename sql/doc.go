@@ -29,7 +29,9 @@
 //     DOMAIN (domains.go) in Statement.Domain; CREATE TABLE's REFERENCES
 //     and FOREIGN KEY clauses, ALTER TABLE ... ADD FOREIGN KEY and SET
 //     CONSTRAINTS (foreignkey.go) in Statement.ForeignKeys,
-//     AlterAction.ForeignKey and Statement.Set.Constraints;
+//     AlterAction.ForeignKey and Statement.Set.Constraints; CREATE TABLE's
+//     and ALTER TABLE ... ADD's UNIQUE clauses (unique.go) in
+//     Statement.Uniques and AlterAction.Unique;
 //   - catalog-qualified names (catalogs.go): db.schema.relation and
 //     db.schema.table.column lose the db part when it is the session's
 //     database (Parser.SetDatabase), else 0A000;

@@ -176,7 +176,9 @@ type Statement struct {
 	// ForeignKeys are CREATE TABLE's REFERENCES and FOREIGN KEY
 	// constraints (foreignkey.go).
 	ForeignKeys []ForeignKeyClause
-	Identity    map[string]*IdentityClause
+	// Uniques are CREATE TABLE's UNIQUE constraints (unique.go).
+	Uniques  []UniqueClause
+	Identity map[string]*IdentityClause
 	// Generated are CREATE TABLE's GENERATED ALWAYS AS (expr) STORED
 	// clauses, by column (coldefs.go).
 	Generated   map[string]*GeneratedClause
@@ -201,6 +203,8 @@ type Statement struct {
 	// it for errors.
 	ConflictTarget    []string
 	ConflictTargetPos int
+	// ConflictConstraint is ON CONFLICT ON CONSTRAINT name's name.
+	ConflictConstraint string
 	// RowLockStrength is "no key update" or "key share" for SELECT ... FOR
 	// NO KEY UPDATE / FOR KEY SHARE, which reach TiDB as FOR UPDATE / FOR
 	// SHARE; "" otherwise.

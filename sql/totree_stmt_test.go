@@ -155,8 +155,9 @@ func TestStatementToTree(t *testing.T) {
 		{"CREATE TABLE t (a int PRIMARY KEY, b text NOT NULL)", `CREATE TABLE "t" ("a" text PRIMARY KEY, "b" text NOT NULL)`},
 		{"create table if not exists S.T (A bigint, \"B\" text, primary key (A, \"B\"))",
 			`CREATE TABLE IF NOT EXISTS "s"."t" ("a" text, "B" text, PRIMARY KEY ("a", "B"))`},
-		{"CREATE TABLE t (a int UNIQUE, b int NULL)", `CREATE TABLE "t" ("a" text UNIQUE, "b" text NULL)`},
-		{"CREATE TABLE t (a int, UNIQUE (a))", `CREATE TABLE "t" ("a" text, UNIQUE ("a"))`},
+		// UNIQUE is taken out before TiDB parses (Statement.Uniques, unique.go)
+		{"CREATE TABLE t (a int UNIQUE, b int NULL)", `CREATE TABLE "t" ("a" text, "b" text NULL)`},
+		{"CREATE TABLE t (a int, UNIQUE (a))", `CREATE TABLE "t" ("a" text)`},
 		// foreign keys are the rewrite's (foreignkey.go): TiDB sees none
 		{"CREATE TABLE t (a int, FOREIGN KEY (a) REFERENCES u (b))", `CREATE TABLE "t" ("a" text)`},
 		{"CREATE TABLE t (a int REFERENCES u (b) NOT NULL)", `CREATE TABLE "t" ("a" text NOT NULL)`},

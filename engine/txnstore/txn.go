@@ -412,9 +412,23 @@ func checksAdded(written, now fluss.TableInfo) error {
 	for _, c := range fluss.MetaOf(written.Descriptor).Checks {
 		had[[2]string{c.Name, c.Expr}] = true
 	}
-	for _, c := range fluss.MetaOf(now.Descriptor).Checks {
+	nowMeta := fluss.MetaOf(now.Descriptor)
+	for _, c := range nowMeta.Checks {
 		if !had[[2]string{c.Name, c.Expr}] {
 			return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent ALTER TABLE: check constraint \"%s\" was added to relation \"%s\" after this transaction wrote to it", c.Name, now.Path.Table).
+				WithDetail("Nothing was written: the transaction's rows were checked against the table's constraints as they were.").
+				WithHint("Run the transaction again.")
+		}
+	}
+	// a unique constraint added since (engine/uniqueddl.go) has an index
+	// the transaction's rows are not in
+	hadUnique := map[int]bool{}
+	for _, u := range fluss.MetaOf(written.Descriptor).Uniques {
+		hadUnique[u.ID] = true
+	}
+	for _, u := range nowMeta.Uniques {
+		if !hadUnique[u.ID] {
+			return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent ALTER TABLE: unique constraint \"%s\" was added to relation \"%s\" after this transaction wrote to it", u.Name, now.Path.Table).
 				WithDetail("Nothing was written: the transaction's rows were checked against the table's constraints as they were.").
 				WithHint("Run the transaction again.")
 		}

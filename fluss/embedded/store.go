@@ -646,7 +646,9 @@ func (s *Store) ListTables(ctx context.Context, database string) ([]fluss.TableI
 	defer s.catMu.RUnlock()
 	var out []fluss.TableInfo
 	for p, t := range s.tables {
-		if p.Database == database {
+		// (an index table is sqlgate's metadata, fluss.IsIndexTable:
+		// found by its path, listed by no catalog)
+		if p.Database == database && !fluss.IsIndexTable(p.Table) {
 			out = append(out, t.info)
 		}
 	}

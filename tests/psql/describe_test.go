@@ -156,7 +156,8 @@ func TestPsqlAgainstPostgres(t *testing.T) {
 	t.Run("queries", func(t *testing.T) { describeQueriesMatchPostgres(t, pg, sg) })
 	t.Run("errors", func(t *testing.T) { unknownObjectsFailAsOnPostgres(t, pg, sg) })
 	t.Run("introspection", func(t *testing.T) { introspectionMatchesPostgres(t, pg, sg) })
-	t.Run("foreign keys", func(t *testing.T) { foreignKeysMatchPostgres(t, pg, sg) }) // fkeys_test.go
+	t.Run("foreign keys", func(t *testing.T) { foreignKeysMatchPostgres(t, pg, sg) })    // fkeys_test.go
+	t.Run("unique constraints", func(t *testing.T) { uniqueMatchesPostgres(t, pg, sg) }) // unique_test.go
 	t.Run("views", func(t *testing.T) { viewsMatchPostgres(t, pg, sg) })              // views_test.go
 }
 

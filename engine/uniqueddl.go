@@ -1,0 +1,514 @@
+package engine
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Unique constraints and DDL (unique.go enforces them): CREATE TABLE
+// makes a constraint's index table (empty) after the table; ALTER TABLE
+// ... ADD UNIQUE and CREATE UNIQUE INDEX build it from the stored rows
+// first (23505 "could not create unique index" for a duplicate, as
+// PostgreSQL's index build reports it) and then add the constraint to
+// the table's metadata; DROP CONSTRAINT, DROP INDEX and DROP TABLE drop
+// it. Index tables are named by the table's id and the constraint's
+// (fluss.IndexTablePath), so that RENAME of the table or a column moves
+// nothing. A crash between the steps leaves an index table no constraint
+// names (never read; a later constraint of the same number drops it
+// first) or a constraint whose index table is missing (built again, from
+// the rows, by the first write that needs it: unique.go).
+
+// uniqueStore refuses unique constraints on a store that cannot enforce
+// them: a Fluss cluster writes no two tables atomically and has no lock
+// that other servers' writers honour.
+func (s *session) uniqueStore() error {
+	_, atomic := s.eng.store.(fluss.AtomicWriter)
+	rl, ok := s.eng.store.(fluss.RowLockable)
+	if atomic && ok && rl.RowLocksSerializeWriters() {
+		return nil
+	}
+	return sqlerr.New(sqlerr.FeatureNotSupported, "UNIQUE constraints other than the primary key are not supported on a Fluss cluster").
+		WithDetail("A Fluss table has no secondary unique index, and on a cluster sqlgate can neither write a table and an index of its own atomically nor lock a value against other servers' writers.").
+		WithHint("Make the columns the PRIMARY KEY, or drop the UNIQUE constraint.")
+}
+
+// checkUniqueTypes refuses a unique constraint whose columns the store
+// cannot use as an index table's key (the store's error for a primary key
+// of those types).
+func (s *session) checkUniqueTypes(info fluss.TableInfo, c fluss.UniqueConstraint) error {
+	if _, err := fluss.ValidateDescriptor(indexDescriptor(info, c)); err != nil {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "UNIQUE constraint \"%s\" is not supported on its column types", c.Name).
+			WithDetail("%s", strings.TrimSpace(err.Error()))
+	}
+	return nil
+}
+
+// beforeCreate checks a new table's unique constraints before CREATE
+// TABLE makes it.
+func (s *session) beforeCreate(path fluss.TablePath, desc fluss.TableDescriptor) error {
+	if !hasUniques(desc) {
+		return nil
+	}
+	if err := s.uniqueStore(); err != nil {
+		return err
+	}
+	info := fluss.TableInfo{Path: path, Descriptor: desc}
+	for _, c := range fluss.MetaOf(desc).Uniques {
+		if err := s.checkUniqueTypes(info, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// createIndexes makes the (empty) index tables of a table CREATE TABLE
+// made; on failure the table is dropped again.
+func (s *session) createIndexes(ctx context.Context, info fluss.TableInfo) error {
+	if !hasUniques(info.Descriptor) {
+		return nil
+	}
+	pk := keyIndexes(info)
+	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
+		if !enforced(c, pk) {
+			continue
+		}
+		if _, err := s.eng.store.CreateTable(ctx, fluss.IndexTablePath(info.TableID, c.ID), indexDescriptor(info, c), true); err != nil {
+			_ = s.eng.store.DropTable(ctx, info.Path, true)
+			return err
+		}
+	}
+	return nil
+}
+
+// dropIndexes drops the index tables of a dropped table (from its
+// constraints' ids; one a crash left behind is never read).
+func (s *session) dropIndexes(ctx context.Context, info fluss.TableInfo) {
+	if !hasUniques(info.Descriptor) {
+		return
+	}
+	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
+		if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(info.TableID, c.ID), true); err != nil {
+			s.eng.log.Error("dropping a unique constraint's index table (never read again)", "table", info.Path.String(), "constraint", c.Name, "error", err)
+		}
+	}
+}
+
+// buildIndex makes c's index table of info's table and fills it from the
+// table's committed rows: 23505 for two rows with the same value (unless
+// repair, when it rebuilds an index a crash lost and a duplicate cannot
+// be). An index table already there (left by a crash) is dropped first.
+func (s *session) buildIndex(ctx context.Context, info fluss.TableInfo, c fluss.UniqueConstraint, repair bool) error {
+	if !enforced(c, keyIndexes(info)) {
+		return nil
+	}
+	path := fluss.IndexTablePath(info.TableID, c.ID)
+	if err := s.eng.store.DropTable(ctx, path, true); err != nil {
+		return err
+	}
+	created, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(info, c), false)
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		_ = s.eng.store.DropTable(ctx, path, true)
+		return err
+	}
+	t, err := s.eng.store.Table(ctx, info.Path)
+	if err != nil {
+		return fail(err)
+	}
+	it, err := s.eng.store.Table(ctx, path)
+	if err != nil {
+		return fail(err)
+	}
+	ui := &uniqueIndex{c: c, path: path}
+	u := &uniqueTable{s: s, info: info, pk: keyIndexes(info), cons: []*uniqueIndex{ui}}
+	r, err := t.Scan(ctx, fluss.ScanOptions{})
+	if err != nil {
+		return fail(err)
+	}
+	defer r.Close()
+	seen := map[string]bool{}
+	schema := created.ArrowSchema()
+	for {
+		b, err := r.Next(ctx)
+		if err != nil {
+			return fail(err)
+		}
+		if b == nil {
+			break
+		}
+		var rows [][]any
+		for i := 0; i < int(b.NumRows()); i++ {
+			row := u.rowOf(b, i)
+			k := u.keyOf(row.vals, c.Columns)
+			if k == "" {
+				continue
+			}
+			if seen[k] && !repair {
+				b.Release()
+				return fail(s.duplicateIn(info, c, row))
+			}
+			seen[k] = true
+			rows = append(rows, u.entry(ui, row))
+		}
+		b.Release()
+		if len(rows) == 0 {
+			continue
+		}
+		rec, err := buildRows(schema, rows) // fk.go
+		if err != nil {
+			return fail(err)
+		}
+		_, err = it.Upsert(ctx, rec, fluss.UpsertOptions{})
+		rec.Release()
+		if err != nil {
+			return fail(err)
+		}
+	}
+	return nil
+}
+
+// duplicateIn is PostgreSQL's error of an index build that met a value
+// twice.
+func (s *session) duplicateIn(info fluss.TableInfo, c fluss.UniqueConstraint, row uniqueRow) error {
+	loc := s.location()
+	cols := info.Descriptor.Schema.Columns
+	names := make([]string, len(c.Columns))
+	vals := make([]string, len(c.Columns))
+	for k, col := range c.Columns {
+		names[k] = cols[col].Name
+		vals[k] = detailValue(row.vals[col], cols[col].Type, loc)
+	}
+	return sqlerr.New(sqlerr.UniqueViolation, "could not create unique index \"%s\"", c.Name).
+		WithDetail("Key (%s)=(%s) is duplicated.", strings.Join(names, ", "), strings.Join(vals, ", "))
+}
+
+// uniqueNumbers are the numbers of d's unique constraints' metadata keys
+// (sqlgate.unique.K.*), by constraint name.
+func uniqueNumbers(d fluss.TableDescriptor) (map[string]int, int) {
+	byName := map[string]int{}
+	next := 1
+	for _, props := range []map[string]string{d.Properties, d.CustomProperties} {
+		for k, v := range props {
+			rest, ok := strings.CutPrefix(k, fluss.MetaPrefix+"unique.")
+			if !ok {
+				continue
+			}
+			num, field, _ := strings.Cut(rest, ".")
+			n := 0
+			for _, ch := range num {
+				if ch < '0' || ch > '9' {
+					n = -1
+					break
+				}
+				n = n*10 + int(ch-'0')
+			}
+			if n < 1 {
+				continue
+			}
+			next = max(next, n+1)
+			if field == "name" {
+				byName[v] = n
+			}
+		}
+	}
+	return byName, next
+}
+
+// addUniqueChanges are the metadata changes that add c to work's table.
+func addUniqueChanges(work fluss.TableInfo, c fluss.UniqueConstraint) []fluss.TableChange {
+	_, n := uniqueNumbers(work.Descriptor)
+	props := fluss.UniqueProperties(n, c)
+	var out []fluss.TableChange
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		out = append(out, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: k, Value: props[k]})
+	}
+	return out
+}
+
+// dropUniqueChanges are the metadata changes that drop the constraint
+// named name of work's table (nil when it has none of that name).
+func dropUniqueChanges(work fluss.TableInfo, name string) ([]fluss.TableChange, *fluss.UniqueConstraint) {
+	m := fluss.MetaOf(work.Descriptor)
+	k := slices.IndexFunc(m.Uniques, func(u fluss.UniqueConstraint) bool { return u.Name == name })
+	if k < 0 {
+		return nil, nil
+	}
+	byName, _ := uniqueNumbers(work.Descriptor)
+	n := byName[name]
+	var out []fluss.TableChange
+	for key := range fluss.UniqueProperties(n, m.Uniques[k]) {
+		out = append(out, fluss.TableChange{Kind: fluss.ChangeResetProperty, Key: key})
+	}
+	slices.SortFunc(out, func(a, b fluss.TableChange) int { return strings.Compare(a.Key, b.Key) })
+	return out, &m.Uniques[k]
+}
+
+// uniqueAlter runs ALTER TABLE ... ADD UNIQUE and DROP CONSTRAINT of a
+// unique constraint (handled false for a DROP of another constraint).
+// An added constraint's index is built (and the stored rows checked)
+// at once; a dropped one's index table is dropped.
+func (s *session) uniqueAlter(ctx context.Context, c *checkActions, a sql.AlterAction) (changes []fluss.TableChange, handled bool, err error) {
+	switch a.Kind {
+	case sql.AlterAddUnique:
+		if err := s.uniqueStore(); err != nil {
+			return nil, true, err
+		}
+		u, err := binder.AddUnique(ctx, s.eng.tables, c.work, *a.Unique, false)
+		if err != nil {
+			return nil, true, err
+		}
+		if err := s.checkUniqueTypes(c.work, u); err != nil {
+			return nil, true, err
+		}
+		if err := s.lockForBuild(ctx, c.stored); err != nil {
+			return nil, true, err
+		}
+		if slices.ContainsFunc(u.Columns, func(col int) bool { return col >= len(c.stored.Descriptor.Schema.Columns) }) {
+			// a column the statement adds: null in every stored row
+			if _, err := s.eng.store.CreateTable(ctx, fluss.IndexTablePath(c.work.TableID, u.ID), indexDescriptor(c.work, u), true); err != nil {
+				return nil, true, err
+			}
+		} else if err := s.buildIndex(ctx, c.stored, u, false); err != nil {
+			return nil, true, err
+		}
+		return addUniqueChanges(c.work, u), true, nil
+	case sql.AlterDropConstraint:
+		changes, u := dropUniqueChanges(c.work, a.Constraint)
+		if u == nil || u.Index {
+			return nil, false, nil
+		}
+		if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(c.work.TableID, u.ID), true); err != nil {
+			return nil, true, err
+		}
+		return changes, true, nil
+	}
+	return nil, false, nil
+}
+
+// createUniqueIndex is CREATE UNIQUE INDEX [IF NOT EXISTS] [name] ON t
+// (cols): a unique index of plain columns, kept and enforced as a unique
+// constraint is, listed as an index only. An expression or partial
+// unique index is refused (0A000).
+func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+	info, err := s.resolveTable(ctx, d.Table)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.uniqueStore(); err != nil {
+		return nil, err
+	}
+	if d.IndexPartial {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "partial unique indexes are not supported").
+			WithHint("Index the columns without a WHERE clause, or enforce the rule in a CHECK constraint.")
+	}
+	var cols []string
+	for _, text := range d.IndexColumns {
+		name, ok := plainIndexColumn(text)
+		if !ok {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "unique indexes on expressions are not supported").
+				WithDetail("Index element %s is not a plain column.", strings.TrimSpace(text)).
+				WithHint("Index the table's columns; store the expression in a generated column and index that.")
+		}
+		cols = append(cols, name)
+	}
+	if d.Index != "" && d.IfNotExists && s.indexNamed(ctx, info.Path.Database, d.Index) {
+		return noticeResult("CREATE INDEX", sqlerr.New(sqlerr.SuccessfulCompletion, "relation \"%s\" already exists, skipping", d.Index)), nil
+	}
+	if d.Index != "" && s.indexNamed(ctx, info.Path.Database, d.Index) {
+		return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", d.Index)
+	}
+	if err := s.blockDDL("CREATE INDEX", pathIn([]fluss.TablePath{info.Path})); err != nil {
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	u, err := binder.AddUnique(ctx, s.eng.tables, info, sql.UniqueClause{Name: d.Index, Columns: cols}, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkUniqueTypes(info, u); err != nil {
+		return nil, err
+	}
+	alt, ok := s.eng.store.(fluss.TableAlterer)
+	if !ok {
+		return nil, s.uniqueStore()
+	}
+	if err := s.lockForBuild(ctx, info); err != nil {
+		return nil, err
+	}
+	if err := s.buildIndex(ctx, info, u, false); err != nil {
+		return nil, err
+	}
+	if _, err := alt.AlterTable(ctx, info.Path, addUniqueChanges(info, u)); err != nil {
+		return nil, err
+	}
+	return tagOnly("CREATE INDEX"), nil
+}
+
+// plainIndexColumn reads an index element that is a column name,
+// optionally with ASC / DESC / NULLS FIRST | LAST (which a unique
+// index's equality ignores).
+func plainIndexColumn(text string) (string, bool) {
+	text = strings.TrimSpace(text)
+	var name, rest string
+	if strings.HasPrefix(text, `"`) { // a quoted name, "" inside for "
+		end := 1
+		for end < len(text) && (text[end] != '"' || end+1 < len(text) && text[end+1] == '"') {
+			if text[end] == '"' {
+				end++
+			}
+			end++
+		}
+		if end >= len(text) {
+			return "", false
+		}
+		name, rest = strings.ReplaceAll(text[1:end], `""`, `"`), text[end+1:]
+	} else {
+		n, r, _ := strings.Cut(text, " ")
+		for _, c := range n {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$') {
+				return "", false
+			}
+		}
+		name, rest = strings.ToLower(n), r
+	}
+	for _, w := range strings.Fields(rest) {
+		switch strings.ToUpper(w) {
+		case "ASC", "DESC", "NULLS", "FIRST", "LAST":
+		default:
+			return "", false
+		}
+	}
+	return name, name != ""
+}
+
+// uniqueIndexOf finds the unique constraint or index named name in
+// database db: its table and the constraint.
+func (s *session) uniqueIndexOf(ctx context.Context, db, name string) (fluss.TableInfo, fluss.UniqueConstraint, bool) {
+	ts, err := s.eng.store.ListTables(ctx, db)
+	if err != nil {
+		return fluss.TableInfo{}, fluss.UniqueConstraint{}, false
+	}
+	for _, t := range ts {
+		if !hasUniques(t.Descriptor) {
+			continue
+		}
+		for _, u := range fluss.MetaOf(t.Descriptor).Uniques {
+			if u.Name == name {
+				return t, u, true
+			}
+		}
+	}
+	return fluss.TableInfo{}, fluss.UniqueConstraint{}, false
+}
+
+// indexNamed reports whether a relation named name exists in db: a
+// table, or a unique constraint's or primary key's index.
+func (s *session) indexNamed(ctx context.Context, db, name string) bool {
+	if _, _, ok := s.uniqueIndexOf(ctx, db, name); ok {
+		return true
+	}
+	if _, err := s.eng.store.GetTable(ctx, fluss.TablePath{Database: db, Table: name}); err == nil {
+		return true
+	}
+	t, ok := strings.CutSuffix(name, "_pkey")
+	if !ok {
+		return false
+	}
+	info, err := s.eng.store.GetTable(ctx, fluss.TablePath{Database: db, Table: t})
+	return err == nil && info.HasPrimaryKey()
+}
+
+// dropUniqueIndex is DROP INDEX of a unique index CREATE UNIQUE INDEX
+// made (done false for another name). The index of a UNIQUE constraint
+// is refused as PostgreSQL refuses it (2BP01).
+func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name string) (done bool, err error) {
+	var info fluss.TableInfo
+	var u fluss.UniqueConstraint
+	found := false
+	dbs, err := s.eng.store.ListDatabases(ctx)
+	if err != nil {
+		return true, err
+	}
+	for _, db := range dbs {
+		if info, u, found = s.uniqueIndexOf(ctx, db, name); found {
+			break
+		}
+	}
+	if !found {
+		return false, nil
+	}
+	if !u.Index {
+		return true, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, info.Path.Table).
+			WithHint("You can drop constraint %s on table %s instead.", name, info.Path.Table)
+	}
+	if err := s.blockDDL("DROP INDEX", pathIn([]fluss.TablePath{info.Path})); err != nil {
+		return true, err
+	}
+	alt, ok := s.eng.store.(fluss.TableAlterer)
+	if !ok {
+		return true, s.uniqueStore()
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	changes, _ := dropUniqueChanges(info, name)
+	if _, err := alt.AlterTable(ctx, info.Path, changes); err != nil {
+		return true, err
+	}
+	if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(info.TableID, u.ID), true); err != nil {
+		s.eng.log.Error("dropping a unique index's table (never read again)", "table", info.Path.String(), "index", name, "error", err)
+	}
+	return true, nil
+}
+
+// clearIndexes empties the index tables of a table TRUNCATE emptied
+// outside a transaction block (made again, empty). A crash before it
+// leaves entries whose rows are gone, which count as none (unique.go).
+func (s *session) clearIndexes(ctx context.Context, info fluss.TableInfo) error {
+	if !hasUniques(info.Descriptor) {
+		return nil
+	}
+	pk := keyIndexes(info)
+	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
+		if !enforced(c, pk) {
+			continue
+		}
+		path := fluss.IndexTablePath(info.TableID, c.ID)
+		if err := s.eng.store.DropTable(ctx, path, true); err != nil {
+			return err
+		}
+		if _, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(info, c), true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockForBuild locks info's table whole until the statement's transaction
+// ends, as PostgreSQL's index build holds a SHARE lock: it waits for the
+// transactions writing the table, so that the build reads their rows, and
+// makes later writers wait until the constraint is in the table's
+// metadata (a writer that opened the table before fails its COMMIT with
+// 40001: txnstore's checksAdded).
+func (s *session) lockForBuild(ctx context.Context, info fluss.TableInfo) error {
+	if s.eng.locks == nil {
+		return nil
+	}
+	tx := s.writeTxn()
+	s.startLocking(tx)
+	return tx.Locks.LockWhole(ctx, rowlock.Request{Table: info.TableID, Name: info.Path.Table, Timeout: tx.LockTimeout,
+		DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
+}

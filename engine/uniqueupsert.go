@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// INSERT ... ON CONFLICT (cols) | ON CONSTRAINT name DO UPDATE whose
+// arbiter is a unique constraint (unique.go): the row a proposed row
+// conflicts with is found through the constraint's index, and the
+// proposed row is given that row's primary key, so that exec.Insert's
+// merge (which finds the existing row by key) updates it, as PostgreSQL
+// updates the conflicting row. A proposed row whose value no row holds is
+// inserted as it is.
+
+// arbiterSource is an INSERT's source whose rows are given the key of
+// the row holding their value of ui.
+type arbiterSource struct {
+	exec.Operator
+	pt *pendingTable
+	ui *uniqueIndex
+	// seen are the values the statement proposed so far: a second row
+	// with one would insert or update the row the first one did.
+	seen map[string]bool
+}
+
+// arbiterSource wraps src when the INSERT's ON CONFLICT DO UPDATE names
+// a unique constraint of t (arbiter), else returns src.
+func arbiterSourceOf(t fluss.Table, src exec.Operator, arbiter string, merging bool) exec.Operator {
+	pt, ok := t.(*pendingTable)
+	if !ok || pt.uq == nil || !merging || arbiter == "" {
+		return src
+	}
+	for _, ui := range pt.uq.cons {
+		if ui.c.Name == arbiter {
+			return &arbiterSource{Operator: src, pt: pt, ui: ui, seen: map[string]bool{}}
+		}
+	}
+	return src
+}
+
+// Next implements exec.Operator.
+func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	b, err := a.Operator.Next(ctx)
+	if err != nil || b == nil {
+		return b, err
+	}
+	u, ui := a.pt.uq, a.ui
+	n := int(b.NumRows())
+	rows := make([]uniqueRow, n)
+	want := map[string][]any{}
+	for r := range rows {
+		vals := make([]any, b.NumCols())
+		for c := range vals {
+			vals[c] = types.ValueAt(b.Column(c), r)
+		}
+		rows[r] = uniqueRow{key: u.keyOf(vals, u.pk), vals: vals}
+		if k := u.keyOf(vals, ui.c.Columns); k != "" {
+			if a.seen[k] {
+				b.Release()
+				return nil, sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+					WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+			}
+			a.seen[k] = true
+			want[k] = u.entry(ui, rows[r])
+		}
+	}
+	st := newIndexState()
+	if err := u.load(ctx, ui, want, st); err != nil {
+		b.Release()
+		return nil, err
+	}
+	changed := false
+	for r, row := range rows {
+		k := u.keyOf(row.vals, ui.c.Columns)
+		if k == "" {
+			continue
+		}
+		held, err := u.conflicts(ctx, a.pt, ui, st, k, row.key)
+		if err != nil {
+			b.Release()
+			return nil, err
+		}
+		if !held {
+			continue
+		}
+		e := st.loaded[k]
+		for i, c := range u.pk {
+			rows[r].vals[c] = e[len(ui.c.Columns)+i]
+		}
+		changed = true
+	}
+	if !changed {
+		return b, nil
+	}
+	out := make([][]any, n)
+	for r := range rows {
+		out[r] = rows[r].vals
+	}
+	rec, err := buildRows(b.Schema(), out) // fk.go
+	b.Release()
+	return rec, err
+}

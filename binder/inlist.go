@@ -25,7 +25,7 @@ func (b *binder) bindInList(s *scope, n *pt.InList) (Expr, error) {
 	if len(n.List) == 0 {
 		return nil, b.errAt(n, sqlerr.NotSupported("IN with an empty list"))
 	}
-	at := expansion{b: b, from: n, end: n.List[0].Pos(), kw: "in"}
+	at := &expansion{b: b, from: n, end: n.List[0].Pos(), kw: "in"}
 	cmp, join := OpEq, OpOr
 	if n.Not {
 		cmp, join = OpNe, OpAnd
@@ -75,7 +75,9 @@ func (b *binder) bindInList(s *scope, n *pt.InList) (Expr, error) {
 // the items left to compare one by one: those that read columns, or all
 // when fewer than two do not or they have no common type.
 func (b *binder) inListArray(at sourceNode, x Expr, items []Expr, cmp Op, add func(Expr) error) ([]Expr, error) {
-	var consts, vars []Expr
+	// room for x too (all, below): one allocation for the list
+	consts := make([]Expr, 0, len(items)+1)
+	var vars []Expr
 	for _, e := range items {
 		if readsColumns(e) {
 			vars = append(vars, e)
@@ -132,7 +134,7 @@ func readsColumns(e Expr) bool {
 // NULL bounds included, their errors at the BETWEEN (or NOT) keyword. x is
 // bound for each comparison as the expansion would bind it.
 func (b *binder) bindBetween(s *scope, n *pt.Between) (Expr, error) {
-	at := expansion{b: b, from: n, end: n.Lo.Pos(), kw: "between"}
+	at := &expansion{b: b, from: n, end: n.Lo.Pos(), kw: "between"}
 	ordered := func(lo, hi pt.Expr) (Expr, error) {
 		geLo, leHi, join := OpGe, OpLe, OpAnd
 		if n.Not {
@@ -166,7 +168,7 @@ func (b *binder) bindBetween(s *scope, n *pt.Between) (Expr, error) {
 // bindComparison binds x op y from syntax, x bound afresh for this one
 // comparison: the expansions of IN and BETWEEN bind their left operand once
 // per comparison, so each comparison types its own copy.
-func (b *binder) bindComparison(s *scope, at expansion, op Op, x, y pt.Expr) (Expr, error) {
+func (b *binder) bindComparison(s *scope, at *expansion, op Op, x, y pt.Expr) (Expr, error) {
 	l, err := b.bindTree(s, x)
 	if err != nil {
 		return nil, err
@@ -229,7 +231,7 @@ type expansion struct {
 	kw   string
 }
 
-func (e expansion) OriginTextPosition() int {
+func (e *expansion) OriginTextPosition() int {
 	if e.b != nil {
 		return e.b.keywordOffset(e.from, e.end, e.kw)
 	}

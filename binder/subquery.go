@@ -225,15 +225,15 @@ func (b *binder) operatorNode(node sourceNode) sourceNode {
 	switch n := node.(type) {
 	case *pt.InSubquery:
 		if off := b.keywordOffset(n, n.Query.Pos(), "in"); off > 0 { // inlist.go
-			return expansion{at: off}
+			return &expansion{at: off}
 		}
 	case *pt.Quantified:
 		if off, ok := b.operatorOffset(n, n.Op); ok {
-			return expansion{at: off}
+			return &expansion{at: off}
 		}
 	case *pt.Binary:
 		if off, ok := b.operatorOffset(n, n.Op.String()); ok {
-			return expansion{at: off}
+			return &expansion{at: off}
 		}
 	}
 	return node

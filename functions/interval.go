@@ -304,12 +304,20 @@ func datePlusTime(ctx context.Context, mem memory.Allocator, args []arrow.Array,
 			if err != nil {
 				return nil, err
 			}
-			if us += int64(tm.Value(i)); us >= math.MaxInt64 {
-				return nil, sqlerr.TimestampOutOfRange()
-			}
-			return us, nil
+			return addTimeOfDay(us, int64(tm.Value(i)))
 		}, nil
 	})(ctx, mem, args, n)
+}
+
+// addTimeOfDay adds a time of day (or a time zone's shift of one, either
+// sign) to a date's microseconds, 22008 when the sum leaves int64's
+// range short of its end (the infinity sentinel): checked before the
+// addition, which would wrap.
+func addTimeOfDay(us, t int64) (int64, error) {
+	if (t > 0 && us >= math.MaxInt64-t) || (t < 0 && us <= math.MinInt64-t) {
+		return 0, sqlerr.TimestampOutOfRange()
+	}
+	return us + t, nil
 }
 
 // justifyHours moves whole 24-hour periods of the time part into days,

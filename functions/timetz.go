@@ -110,8 +110,12 @@ func datePlusTimeTZ(ctx context.Context, mem memory.Allocator, args []arrow.Arra
 				v, _ := types.InfiniteValue(sign, tstzT) // an infinite date stays infinite
 				return v, nil
 			}
+			day, err := types.DateMicros(int32(d.Value(i)))
+			if err != nil {
+				return nil, err
+			}
 			us, zone := types.TimeTZParts(tz.Value(i))
-			return int64(d.Value(i))*types.USecsPerDay + us + int64(zone)*1e6, nil
+			return addTimeOfDay(day, us+int64(zone)*1e6) // interval.go
 		}, nil
 	})(ctx, mem, args, n)
 }

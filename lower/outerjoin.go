@@ -75,8 +75,13 @@ func reduceBelowJoin(j *binder.Join) *binder.Join {
 	switch j.Type {
 	case binder.InnerJoin, binder.CrossJoin, binder.SemiJoin:
 		toLeft, toRight = true, true
-	case binder.LeftJoin, binder.AntiJoin:
+	case binder.LeftJoin:
 		toRight = true
+	case binder.AntiJoin:
+		// NOT IN's anti join (NullAware) drops a left row that meets a
+		// NULL comparison, so a NULL-extended right row matters to it:
+		// only NOT EXISTS's rejects them as a filter would.
+		toRight = !j.NullAware
 	case binder.RightJoin:
 		toLeft = true
 	}

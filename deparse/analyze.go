@@ -246,6 +246,9 @@ func literal(n *pt.Literal, negative bool) (node, error) {
 		}
 		return &constNode{t: typeOfOID(oidInt8), text: strconv.FormatInt(v, 10)}, nil
 	case pt.LitUint:
+		if negative && n.Uint == 1<<63 { // -9223372036854775808 fits int8
+			return &constNode{t: typeOfOID(oidInt8), text: strconv.FormatInt(math.MinInt64, 10)}, nil
+		}
 		return numericConst(sign + strconv.FormatUint(n.Uint, 10))
 	case pt.LitDecimal:
 		return numericConst(sign + n.Text)
@@ -258,6 +261,31 @@ func literal(n *pt.Literal, negative bool) (node, error) {
 		return &constNode{t: unknownType, text: n.Text}, nil
 	}
 	return nil, errUnsupported("literal of kind %v", n.Kind)
+}
+
+// signedNumber peels the minus signs over a number literal, through
+// parentheses: PostgreSQL's grammar writes each into the constant
+// (doNegate), so -(-5) is the integer 5 and -(-2147483648) the bigint
+// 2147483648, typed by the signed text's value as the binder types them
+// (binder/exprops.go, negatedLiteral). odd: the literal is negated.
+func signedNumber(n *pt.Unary) (lit *pt.Literal, odd bool, ok bool) {
+	var x pt.Expr = n
+	for {
+		u, isUnary := x.(*pt.Unary)
+		if !isUnary || u.Op != pt.UMinus {
+			break
+		}
+		odd, x = !odd, u.X
+	}
+	lit, ok = x.(*pt.Literal)
+	if !ok {
+		return nil, false, false
+	}
+	switch lit.Kind {
+	case pt.LitInt, pt.LitUint, pt.LitDecimal, pt.LitFloat:
+		return lit, odd, true
+	}
+	return nil, false, false
 }
 
 func numericConst(s string) (node, error) {
@@ -274,8 +302,8 @@ func numericConst(s string) (node, error) {
 func (a *analyzer) unary(n *pt.Unary) (node, error) {
 	switch n.Op {
 	case pt.UMinus:
-		if l, ok := n.X.(*pt.Literal); ok && l.Kind != pt.LitString && l.Kind != pt.LitNull && l.Kind != pt.LitBool {
-			return literal(l, true)
+		if l, odd, ok := signedNumber(n); ok {
+			return literal(l, odd)
 		}
 		x, err := a.expr(n.X)
 		if err != nil {

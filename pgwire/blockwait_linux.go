@@ -76,10 +76,12 @@ import (
 // (the runtime's monitor ticks while a P sits in a system call; it takes
 // the P from the blocked thread when other goroutines need it, so the
 // garbage collector and the store's goroutines never wait for a client).
-// The server's CPU per W10 transaction fell by about an eighth (medians of
-// seven runs 99 -> 86 µs), from 0.74-0.97x PostgreSQL's to 1.02-1.08x in
-// the same runs; bench/cmd/wirewait's empty Query, the cheapest round trip,
-// 0.5-1.9 µs less per round trip.
+// Under load 14-33 the server's CPU per W10 transaction fell from a median
+// of 99 to 86 µs (seven alternated runs each); on a quieter host the
+// ratio to PostgreSQL moved ±0.2 between runs of the same binary and no
+// run separated the two (bench/LEDGER.md, twenty-ninth session): not yet
+// confirmed there. bench/cmd/wirewait's empty Query, the cheapest round
+// trip, took 0.5-1.9 µs less per round trip.
 
 // blockSlice bounds one blocking read: how late an idle timeout fires and
 // how long an idle blocked connection may hold its thread after another
@@ -87,8 +89,8 @@ import (
 // 1/blockSlice times a second, a few µs each.
 const blockSlice = 5 * time.Millisecond
 
-// blockIdleSlices is how many empty blockSlices in a row (one second) an
-// idle connection waits blocked before it goes back to the netpoller,
+// blockIdleSlices is how many empty blockSlices in a row (a second on an
+// idle host; longer when a slice ends late) an idle connection waits blocked before it goes back to the netpoller,
 // where waiting costs nothing: an idle session does not wake the server
 // 1/blockSlice times a second for ever. It blocks again after
 // soleWaitsToBlock waits once it is busy.
@@ -243,6 +245,18 @@ func (s *rawSock) readBlocking(p []byte) (n int, err error, leave bool) {
 			}
 			return 0, nil, true // back on the netpoller already
 		}
+		// Before every read, as the netpoller refuses a read past its
+		// deadline: a client that sends a message a byte at a time faster
+		// than blockSlice must not outlive its idle timeout. And after an
+		// interrupt, data that arrives later is still readable after
+		// shutdown(2) of the reading side: end of stream, as the
+		// netpoller's past deadline refuses it.
+		if s.interrupted.Load() {
+			return 0, io.EOF, false
+		}
+		if !s.rdl.IsZero() && !time.Now().Before(s.rdl) {
+			return 0, os.ErrDeadlineExceeded, false
+		}
 		n, err := syscall.Read(fd, p)
 		switch err {
 		case nil:
@@ -252,10 +266,7 @@ func (s *rawSock) readBlocking(p []byte) (n int, err error, leave bool) {
 			return n, nil, false
 		case syscall.EINTR:
 		case syscall.EAGAIN: // SO_RCVTIMEO: a blockSlice went by
-			if !s.rdl.IsZero() && !time.Now().Before(s.rdl) {
-				return 0, os.ErrDeadlineExceeded, false
-			}
-			if empty++; !s.shared.Load() && (s.othersBusy() || empty >= blockIdleSlices) {
+			if empty++; !s.shared.Load() && (s.othersBusy() || empty >= s.idleSlices) {
 				return 0, nil, true
 			}
 		default:

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"os"
 	"runtime"
@@ -17,6 +18,15 @@ import (
 
 	"github.com/jackc/pgx/v5/pgproto3"
 )
+
+// noIdleReturn keeps srv's blocked sessions from going back to the
+// netpoller when idle (blockIdleSlices): after it, the netpoller's own
+// deadlines and close cannot stand in for the blocking wait's wake-ups
+// (interrupt, the read deadline, another session's activity), so a test
+// of those fails when they break instead of passing a second late.
+func noIdleReturn(srv *Server) {
+	srv.blockIdle.Store(math.MaxInt32)
+}
 
 // sockOf returns the rawSock of the session whose BackendKeyData rc got.
 func sockOf(t *testing.T, ts *testServer, rc *rawConn) *rawSock {
@@ -81,6 +91,7 @@ func driveToBlocking(t *testing.T, ts *testServer, rc *rawConn, txStatus string)
 // throughout, and returns to the blocking wait once it is alone again.
 func TestBlockingWaitSwitches(t *testing.T) {
 	ts := startServer(t, nil)
+	noIdleReturn(ts.srv)
 	a := dialRaw(t, ts.addr, "tester")
 	a.until("ReadyForQuery")
 	s := driveToBlocking(t, ts, a, "I")
@@ -157,6 +168,7 @@ func TestBlockingWaitSwitches(t *testing.T) {
 // blocking wait with their FATAL errors, as on the netpoller.
 func TestBlockingWaitIdleTimeouts(t *testing.T) {
 	ts := startServer(t, nil)
+	noIdleReturn(ts.srv)
 	a := dialRaw(t, ts.addr, "tester")
 	a.until("ReadyForQuery")
 	s := driveToBlocking(t, ts, a, "I")
@@ -187,12 +199,45 @@ func TestBlockingWaitIdleTimeouts(t *testing.T) {
 	waitFor(t, func() bool { return ts.srv.sessions.Load() == 0 && ts.srv.blocker.Load() == nil })
 }
 
+// TestBlockingWaitTrickledMessageTimesOut: a message that arrives a byte
+// at a time, each sooner than blockSlice, still ends at the idle timeout
+// (57P05), as on the netpoller: the deadline is checked before every
+// read, not only when a slice ends empty.
+func TestBlockingWaitTrickledMessageTimesOut(t *testing.T) {
+	ts := startServer(t, nil)
+	noIdleReturn(ts.srv)
+	a := dialRaw(t, ts.addr, "tester")
+	a.until("ReadyForQuery")
+	s := driveToBlocking(t, ts, a, "I")
+	a.query("SETTING idle_session_timeout 100ms")
+	if !s.blocking() {
+		t.Fatal("the session left the blocking wait")
+	}
+	msg, err := (&pgproto3.Query{String: "SELECT series 1 " + strings.Repeat("-", 400)}).Encode(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Bytes one at a time until the server closes the connection (or the
+	// whole message went, which the FATAL check below then fails).
+	for _, c := range msg {
+		if _, err := a.nc.Write([]byte{c}); err != nil {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	e := receiveError(t, a)
+	if e.Severity != "FATAL" || e.Code != "57P05" {
+		t.Errorf("a message trickled past the idle timeout: %s %s %q", e.Severity, e.Code, e.Message)
+	}
+}
+
 // TestBlockingWaitCancelAndStatementTimeout: a session in the blocking
 // wait runs a statement that statement_timeout cancels, then one a
 // CancelRequest cancels (its connection is no session: the first stays
 // in the blocking wait), and goes on.
 func TestBlockingWaitCancelAndStatementTimeout(t *testing.T) {
 	ts := startServer(t, nil)
+	noIdleReturn(ts.srv)
 	a := dialRaw(t, ts.addr, "tester")
 	a.until("ReadyForQuery")
 	s := driveToBlocking(t, ts, a, "I")
@@ -226,6 +271,7 @@ func TestBlockingWaitCancelAndStatementTimeout(t *testing.T) {
 // frees its slot and the server's token.
 func TestBlockingWaitTerminate(t *testing.T) {
 	ts := startServer(t, nil)
+	noIdleReturn(ts.srv)
 	a := dialRaw(t, ts.addr, "tester")
 	a.until("ReadyForQuery")
 	driveToBlocking(t, ts, a, "I")
@@ -249,6 +295,7 @@ func TestBlockingWaitShutdown(t *testing.T) {
 	}
 	backend := newFakeBackend()
 	srv := NewServer(Config{Backend: backend})
+	noIdleReturn(srv)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(context.Background(), ln) }()
 	ts := &testServer{srv: srv, backend: backend, addr: ln.Addr().String()}
@@ -272,6 +319,7 @@ func TestBlockingWaitShutdown(t *testing.T) {
 // the token is free for the next session, which blocks in turn.
 func TestBlockingWaitClientGone(t *testing.T) {
 	ts := startServer(t, nil)
+	noIdleReturn(ts.srv)
 	a := dialRaw(t, ts.addr, "tester")
 	a.until("ReadyForQuery")
 	driveToBlocking(t, ts, a, "I")
@@ -294,6 +342,7 @@ func TestBlockingWaitClientGone(t *testing.T) {
 // the blocking wait.
 func TestBlockingWaitCopyAndLargeResults(t *testing.T) {
 	ts := startServer(t, nil)
+	noIdleReturn(ts.srv)
 	a := dialRaw(t, ts.addr, "tester")
 	a.until("ReadyForQuery")
 	s := driveToBlocking(t, ts, a, "I")
@@ -358,6 +407,7 @@ func TestBlockingWaitCopyAndLargeResults(t *testing.T) {
 func TestRawSockBlockingMode(t *testing.T) {
 	client, server := tcpPair(t)
 	s := newRawSock(server, rawConnOf(server), nil)
+	s.idleSlices = math.MaxInt // only the deadline or the interrupt may end a read
 	if !s.enterBlock() || !s.blocking() {
 		t.Fatal("enterBlock failed")
 	}
@@ -457,6 +507,7 @@ func TestBlockingWaitUnixSocket(t *testing.T) {
 	}
 	backend := newFakeBackend()
 	srv := NewServer(Config{Backend: backend})
+	noIdleReturn(srv)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(context.Background(), ln) }()
 	t.Cleanup(func() {

@@ -78,8 +78,8 @@
 //     next message parks the goroutine on the runtime's netpoller, except
 //     for the only busy connection of the server: it blocks its thread in
 //     read(2) on a socket taken out of the netpoller, as a PostgreSQL
-//     backend does, which costs less server CPU per round trip (some 13 µs
-//     per W10 transaction of four round trips at one client), and goes back to the
+//     backend does, which spares the netpoller's park on each round trip
+//     (measured under load; bench/LEDGER.md), and goes back to the
 //     netpoller as soon as another connection waits for a message or
 //     arrives, since a blocked thread per waiting connection loses at 8
 //     clients (blockwait_linux.go: who may block, the deadlines, shutdown

@@ -97,12 +97,21 @@ type rawSock struct {
 	srv  *Server
 	last uint64
 	sole int
+	// idleSlices is how many empty blockSlices the blocking wait takes
+	// before it returns to the netpoller (blockIdleSlices; Server.blockIdle
+	// for tests).
+	idleSlices int
 }
 
 // newRawSock returns the rawSock of nc, whose RawConn is rc; srv (may be
 // nil) is the server whose connections' activity allows the blocking wait.
 func newRawSock(nc net.Conn, rc syscall.RawConn, srv *Server) *rawSock {
-	s := &rawSock{rc: rc, nc: nc, srv: srv}
+	s := &rawSock{rc: rc, nc: nc, srv: srv, idleSlices: blockIdleSlices}
+	if srv != nil {
+		if n := srv.blockIdle.Load(); n > 0 {
+			s.idleSlices = int(n)
+		}
+	}
 	s.readFn, s.writeFn = s.readOnce, s.writeSome
 	s.fd.Store(-1)
 	return s

@@ -81,6 +81,11 @@ type Server struct {
 	// a thread in read(2): blockwait_linux.go.
 	waits   atomic.Uint64
 	blocker atomic.Pointer[rawSock]
+	// blockIdle overrides blockIdleSlices for the connections accepted
+	// after it is set (0: the constant): the tests of what must wake a
+	// blocked wait set it out of reach, so that the idle return to the
+	// netpoller cannot do the waking for them.
+	blockIdle atomic.Int64
 }
 
 // NewServer returns a server for cfg.

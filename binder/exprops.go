@@ -150,16 +150,7 @@ func numericLiteral(text string) (Expr, error) {
 // (a cast, a unary plus or a column between a minus and the literal: a
 // negation there keeps the operand's type).
 func negatedLiteral(n *pt.Unary) (lit *pt.Literal, c *Const, ok bool) {
-	odd := false
-	var x pt.Expr = n
-	for {
-		u, ok := x.(*pt.Unary)
-		if !ok || u.Op != pt.UMinus {
-			break
-		}
-		odd, x = !odd, u.X
-	}
-	lit, ok = x.(*pt.Literal)
+	lit, odd, ok := pt.SignedLiteral(n)
 	if !ok || (lit.Kind != pt.LitInt && lit.Kind != pt.LitUint) || (lit.Kind == pt.LitInt && lit.Int < 0) {
 		return nil, nil, false
 	}

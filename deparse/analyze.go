@@ -269,15 +269,7 @@ func literal(n *pt.Literal, negative bool) (node, error) {
 // 2147483648, typed by the signed text's value as the binder types them
 // (binder/exprops.go, negatedLiteral). odd: the literal is negated.
 func signedNumber(n *pt.Unary) (lit *pt.Literal, odd bool, ok bool) {
-	var x pt.Expr = n
-	for {
-		u, isUnary := x.(*pt.Unary)
-		if !isUnary || u.Op != pt.UMinus {
-			break
-		}
-		odd, x = !odd, u.X
-	}
-	lit, ok = x.(*pt.Literal)
+	lit, odd, ok = pt.SignedLiteral(n)
 	if !ok {
 		return nil, false, false
 	}

@@ -118,6 +118,24 @@ type Unary struct {
 	X  Expr
 }
 
+// SignedLiteral peels the minus signs over a number literal, through
+// parentheses (the tree keeps none): PostgreSQL's grammar writes each
+// into the constant (doNegate), so the binder types and the deparser
+// prints the signed value. odd: the literal is negated; ok false when x
+// is no chain of minus signs over a literal.
+func SignedLiteral(x *Unary) (lit *Literal, odd, ok bool) {
+	var e Expr = x
+	for {
+		u, isUnary := e.(*Unary)
+		if !isUnary || u.Op != UMinus {
+			break
+		}
+		odd, e = !odd, u.X
+	}
+	lit, ok = e.(*Literal)
+	return lit, odd, ok
+}
+
 // BinaryOp is an infix operator the tree names (the rest are Operator).
 type BinaryOp uint8
 

@@ -140,16 +140,8 @@ func bindForeignKey(ctx context.Context, b *binder, self fkTable, c sql.ForeignK
 		fk.Name = fkeyName(self.path.Table, c.Columns, taken)
 	}
 	for k, i := range fk.Columns {
-		ft, pt := self.cols[i].Type, parent.cols[fk.RefColumns[k]].Type
-		if fkCastOnly(ft, pt) {
-			// PostgreSQL casts these to compare them; sqlgate compares a
-			// key's values as stored
-			return fk, sqlerr.New(sqlerr.FeatureNotSupported, "foreign key constraint \"%s\" from type %s to type %s is not supported", fk.Name, ft.PGName(), pt.PGName()).
-				WithHint("Declare the referencing column with the referenced column's type.")
-		}
-		if !fkComparable(ft, pt) {
-			return fk, sqlerr.New(sqlerr.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", fk.Name).
-				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", self.cols[i].Name, parent.cols[fk.RefColumns[k]].Name, ft.PGName(), pt.PGName())
+		if err := ForeignKeyTypes(fk.Name, self.cols[i].Name, parent.cols[fk.RefColumns[k]].Name, self.cols[i].Type, parent.cols[fk.RefColumns[k]].Type); err != nil {
+			return fk, err
 		}
 	}
 	for _, name := range c.DeleteSetColumns {
@@ -163,6 +155,25 @@ func bindForeignKey(ctx context.Context, b *binder, self fkTable, c sql.ForeignK
 		fk.DeleteSetColumns = append(fk.DeleteSetColumns, i)
 	}
 	return fk, nil
+}
+
+// ForeignKeyTypes is the rule for one pair of a foreign key's columns:
+// referencing column col of type ft, referenced column ref of type pt.
+// CREATE TABLE and ADD CONSTRAINT check it, and so does ALTER COLUMN ...
+// TYPE on either side of an existing key (PostgreSQL rebuilds the key
+// after the change and refuses it alike).
+func ForeignKeyTypes(name, col, ref string, ft, pt types.T) error {
+	if fkCastOnly(ft, pt) {
+		// PostgreSQL casts these to compare them; sqlgate compares a
+		// key's values as stored
+		return sqlerr.New(sqlerr.FeatureNotSupported, "foreign key constraint \"%s\" from type %s to type %s is not supported", name, ft.PGName(), pt.PGName()).
+			WithHint("Declare the referencing column with the referenced column's type.")
+	}
+	if !fkComparable(ft, pt) {
+		return sqlerr.New(sqlerr.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", name).
+			WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", col, ref, ft.PGName(), pt.PGName())
+	}
+	return nil
 }
 
 func errFKColumn(name string) error {

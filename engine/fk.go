@@ -596,11 +596,66 @@ func (s *session) fkRunDeferred(ctx context.Context) error {
 		}
 	}()
 	for _, c := range checks {
+		c, ok, err := s.refreshCheck(ctx, c)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
 		if err := s.runFKCheck(ctx, c); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// refreshCheck is deferred check c with its foreign key read again, by
+// name, from the catalog as COMMIT finds it: a DDL of another session
+// since the check was queued may have rewritten the referenced table
+// (its columns renumbered: the key's referenced positions moved,
+// renumberReferences) or the referencing one, or dropped the key. As in
+// PostgreSQL, a dropped key (or table) has nothing left to check (ok
+// false); so has a table the transaction wrote that was rewritten since
+// (its queued rows hold the old columns' positions, and its COMMIT fails
+// with 40001: txnstore).
+func (s *session) refreshCheck(ctx context.Context, c fkCheck) (fkCheck, bool, error) {
+	current := func(p fluss.TablePath, id int64) (fluss.TableInfo, bool, error) {
+		info, err := s.eng.store.GetTable(ctx, p)
+		if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+			return info, false, nil
+		}
+		if err != nil {
+			return info, false, err
+		}
+		return info, id == 0 || info.TableID == id, nil
+	}
+	if c.oldKeys != nil { // keys deleted from c.table, which c.ref.child references
+		parent, ok, err := current(c.table.Path, c.table.TableID)
+		if !ok || err != nil {
+			return c, false, err
+		}
+		child, ok, err := current(c.ref.child, 0)
+		if !ok || err != nil {
+			return c, false, err
+		}
+		fk, _, ok := fkNamed(child.Descriptor, c.ref.fk.Name) // fkddl.go
+		if !ok || fk.RefTable != c.table.Path {
+			return c, false, nil
+		}
+		c.table, c.ref.fk = parent, fk
+		return c, true, nil
+	}
+	child, ok, err := current(c.table.Path, c.table.TableID)
+	if !ok || err != nil {
+		return c, false, err
+	}
+	fk, _, ok := fkNamed(child.Descriptor, c.fk.Name)
+	if !ok {
+		return c, false, nil
+	}
+	c.table, c.fk = child, fk
+	return c, true, nil
 }
 
 // fkEndImplicit ends the foreign keys' part of a held implicit

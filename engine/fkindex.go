@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sqlgate/sqlgate/fluss"
 )
@@ -39,15 +40,30 @@ type fkIndexCache struct {
 // fkIndexNow returns the index of the store's foreign keys at the
 // current catalog count.
 func (s *session) fkIndexNow(ctx context.Context) (*fkIndex, error) {
-	return s.eng.fkeys.at(ctx, s.eng.store, s.eng.catalog.Load())
+	return s.eng.fkeys.at(ctx, s.eng.store, &s.eng.ddl, &s.eng.catalog)
 }
 
-// at returns the index at catalog count v, building it when the one held
-// is older. One built while a DDL ran carries the count read before it,
-// so the next caller builds it again.
-func (c *fkIndexCache) at(ctx context.Context, store fluss.Store, v uint64) (*fkIndex, error) {
+// at returns the index at the current catalog count, building it when
+// the one held is older. A DDL bumps the count at its start, under the
+// DDL lock's write side, and changes the store after: an index built
+// while one runs may hold the store before its change, under the count
+// after it, and must not be kept (it would be reused until the next DDL:
+// a new foreign key unenforced). So an index is kept only when built
+// under the DDL lock's read side, which no DDL holds meanwhile; one built
+// while a DDL runs (the DDL's own session's, or a session's that finds a
+// DDL holding or awaiting the lock) serves that caller alone.
+func (c *fkIndexCache) at(ctx context.Context, store fluss.Store, ddl *sync.RWMutex, catalog *atomic.Uint64) (*fkIndex, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.cur != nil && c.cur.version == catalog.Load() {
+		return c.cur, nil
+	}
+	if !ddl.TryRLock() {
+		// (never blocks: the caller may hold either side already)
+		return buildFKIndex(ctx, store, catalog.Load())
+	}
+	defer ddl.RUnlock()
+	v := catalog.Load()
 	if c.cur != nil && c.cur.version == v {
 		return c.cur, nil
 	}

@@ -146,6 +146,9 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 			return nil, err
 		}
 	}
+	if err := p.checkKeyTypes(ctx); err != nil {
+		return nil, err
+	}
 	if len(p.cols) == 0 {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot drop the last column of table \"%s\": a Fluss table has at least one column", info.Path.Table).
 			WithHint("Drop the table instead, or add the column you want first.")
@@ -316,6 +319,93 @@ func (p *rewritePlan) columnType(ctx context.Context, a sql.AlterAction) error {
 	}
 	c.conv, p.copy = conv, true
 	return nil
+}
+
+// checkKeyTypes holds the foreign keys on either side of a retyped column
+// to the rule CREATE TABLE holds them to (binder.ForeignKeyTypes), with
+// the columns' new types: PostgreSQL rebuilds such a key after ALTER
+// COLUMN ... TYPE and refuses the statement (42804) where the types no
+// longer compare (integer to text), while integer to bigint on either
+// side stays allowed. Checked once every action is in the plan, as
+// PostgreSQL rebuilds the keys after all of a statement's changes (a
+// self-referencing key whose two columns change together stays), and
+// before any row is copied.
+func (p *rewritePlan) checkKeyTypes(ctx context.Context) error {
+	if len(p.retyped) == 0 {
+		return nil
+	}
+	col := map[int]fluss.Column{} // old index -> the column it becomes
+	for _, c := range p.cols {
+		col[c.src] = c.col
+	}
+	retyped := func(cols []int) bool {
+		return slices.ContainsFunc(cols, func(i int) bool {
+			c, ok := col[i]
+			_, changed := p.retyped[c.Name]
+			return ok && changed
+		})
+	}
+	pair := func(name string, child, parent func(int) (fluss.Column, bool), cols, refs []int) error {
+		for k := range cols {
+			fc, ok1 := child(cols[k])
+			pc, ok2 := parent(refs[k])
+			if !ok1 || !ok2 {
+				continue // a dropped column's key goes with it
+			}
+			if err := binder.ForeignKeyTypes(name, fc.Name, pc.Name, fc.Type, pc.Type); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	self := func(i int) (fluss.Column, bool) { c, ok := col[i]; return c, ok }
+	// the table's own keys
+	for _, fk := range p.fks {
+		refSelf := fk.RefTable == p.old.Path
+		if !retyped(fk.Columns) && !(refSelf && retyped(fk.RefColumns)) {
+			continue
+		}
+		parent := self
+		if !refSelf {
+			info, err := p.s.eng.store.GetTable(ctx, fk.RefTable)
+			if err != nil {
+				return err
+			}
+			parent = columnOf(info)
+		}
+		if err := pair(fk.Name, self, parent, fk.Columns, fk.RefColumns); err != nil {
+			return err
+		}
+	}
+	// other tables' keys that reference it
+	refs, err := p.s.fkOthers(ctx, p.old.Path, nil) // fkddl.go
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		if !retyped(r.fk.RefColumns) {
+			continue
+		}
+		info, err := p.s.eng.store.GetTable(ctx, r.child)
+		if err != nil {
+			return err
+		}
+		if err := pair(r.fk.Name, columnOf(info), self, r.fk.Columns, r.fk.RefColumns); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// columnOf looks a column of info up by index.
+func columnOf(info fluss.TableInfo) func(int) (fluss.Column, bool) {
+	cols := info.Descriptor.Schema.Columns
+	return func(i int) (fluss.Column, bool) {
+		if i < 0 || i >= len(cols) {
+			return fluss.Column{}, false
+		}
+		return cols[i], true
+	}
 }
 
 // sameStoredString reports whether a column of type from keeps its

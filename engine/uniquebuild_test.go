@@ -1,0 +1,47 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/engine"
+)
+
+// TestCreateUniqueIndexWaitsOutsideDDLLock: CREATE UNIQUE INDEX waits for
+// a transaction that wrote the table (its rows are built into the index)
+// without holding the server-wide DDL lock: that transaction's next
+// statement runs (it deadlocked with the build before), and another
+// session's SELECT of another table answers while the build waits.
+func TestCreateUniqueIndexWaitsOutsideDDLLock(t *testing.T) {
+	open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+	a, b, c := open(), open(), open()
+	mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	mustRun(t, a, "CREATE TABLE other (id INT PRIMARY KEY)")
+	mustRun(t, a, "INSERT INTO other VALUES (1)")
+	mustRun(t, a, "BEGIN; INSERT INTO t VALUES (1, 1)")
+	build := runAsync(t, b, "CREATE UNIQUE INDEX t_v ON t (v)")
+	if !waiting(build) {
+		t.Fatalf("CREATE UNIQUE INDEX did not wait for the writing transaction")
+	}
+	sel := runAsync(t, c, "SELECT count(*) FROM other")
+	if r := answer(t, sel, "SELECT of another table during the build"); r.err != nil || strings.Join(r.lines, ",") != "1" {
+		t.Fatalf("SELECT of another table during the build: %v %v", r.lines, r.err)
+	}
+	select {
+	case r := <-build:
+		t.Fatalf("the build answered before the writer's COMMIT: %v %v", r.lines, r.err)
+	default:
+	}
+	next := runAsync(t, a, "INSERT INTO t VALUES (2, 2)")
+	if r := answer(t, next, "the writer's next statement during the build"); r.err != nil {
+		t.Fatalf("the writer's next statement: %v", r.err)
+	}
+	mustRun(t, a, "COMMIT")
+	if r := answer(t, build, "CREATE UNIQUE INDEX after COMMIT"); r.err != nil {
+		t.Fatalf("CREATE UNIQUE INDEX: %v", r.err)
+	}
+	_, _, err := run(t, c, "INSERT INTO t VALUES (3, 2)")
+	if err == nil || !strings.Contains(err.Error(), `"t_v"`) {
+		t.Fatalf("a duplicate of a row the build waited for: %v", err)
+	}
+}

@@ -1,10 +1,12 @@
 package engine_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/fluss"
 )
 
 // TestCreateUniqueIndexWaitsOutsideDDLLock: CREATE UNIQUE INDEX waits for
@@ -43,5 +45,37 @@ func TestCreateUniqueIndexWaitsOutsideDDLLock(t *testing.T) {
 	_, _, err := run(t, c, "INSERT INTO t VALUES (3, 2)")
 	if err == nil || !strings.Contains(err.Error(), `"t_v"`) {
 		t.Fatalf("a duplicate of a row the build waited for: %v", err)
+	}
+}
+
+// TestDropSchemaDropsIndexTables: DROP SCHEMA ... CASCADE drops the index
+// tables of its tables' unique constraints (kept in the default
+// database, under the table's id), as DROP TABLE does.
+func TestDropSchemaDropsIndexTables(t *testing.T) {
+	ctx := context.Background()
+	store := openStore(t)
+	open := sessionsOf(t, engine.New(store, engine.Options{}))
+	a := open()
+	mustRun(t, a, "CREATE SCHEMA s")
+	mustRun(t, a, "CREATE TABLE s.t (id INT PRIMARY KEY, u INT UNIQUE, v TEXT, UNIQUE (v))")
+	mustRun(t, a, "INSERT INTO s.t VALUES (1, 1, 'a')")
+	info, err := store.GetTable(ctx, fluss.TablePath{Database: "s", Table: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exists := func(id int) bool {
+		_, err := store.GetTable(ctx, fluss.IndexTablePath(info.TableID, id))
+		return err == nil
+	}
+	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
+		if !exists(c.ID) {
+			t.Fatalf("no index table for %s after CREATE TABLE", c.Name)
+		}
+	}
+	mustRun(t, a, "DROP SCHEMA s CASCADE")
+	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
+		if exists(c.ID) {
+			t.Errorf("the index table of %s is left after DROP SCHEMA ... CASCADE", c.Name)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // TestCreateUniqueIndexWaitsOutsideDDLLock: CREATE UNIQUE INDEX waits for
@@ -77,5 +78,31 @@ func TestDropSchemaDropsIndexTables(t *testing.T) {
 		if exists(c.ID) {
 			t.Errorf("the index table of %s is left after DROP SCHEMA ... CASCADE", c.Name)
 		}
+	}
+}
+
+// TestCommitAfterUniqueIndexChanged: a transaction that wrote a table
+// whose unique constraint's index table another session then dropped
+// (DROP CONSTRAINT) or made again (TRUNCATE) fails its COMMIT with 40001
+// naming the table (it named the hidden index table: 42P01 or 55000), and
+// writes nothing.
+func TestCommitAfterUniqueIndexChanged(t *testing.T) {
+	for _, ddl := range []string{"ALTER TABLE t DROP CONSTRAINT t_u_key", "TRUNCATE t"} {
+		t.Run(ddl, func(t *testing.T) {
+			open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+			a, b := open(), open()
+			mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, u INT UNIQUE)")
+			mustRun(t, a, "BEGIN; INSERT INTO t VALUES (1, 1)")
+			if d := answer(t, runAsync(t, b, ddl), ddl); d.err != nil {
+				t.Fatalf("%s: %v", ddl, d.err)
+			}
+			_, _, err := run(t, a, "COMMIT")
+			if sqlerr.CodeOf(err) != sqlerr.SerializationFailure || !strings.Contains(err.Error(), `"t"`) {
+				t.Fatalf("COMMIT after %s: %v", ddl, err)
+			}
+			if got := mustRun(t, b, "SELECT count(*) FROM t"); got[0] != "0" {
+				t.Errorf("rows after the failed COMMIT: %v", got)
+			}
+		})
 	}
 }

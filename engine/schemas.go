@@ -241,6 +241,9 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			if err := s.eng.store.DropDatabase(ctx, name, false, d.Cascade); err != nil {
 				return nil, err
 			}
+			for _, t := range tables { // their unique constraints' index tables live elsewhere
+				s.dropIndexes(ctx, t) // uniqueddl.go
+			}
 			// The tables' grants go after them; when that fails they stay
 			// under ids no table has again, and Reconcile sweeps them.
 			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {

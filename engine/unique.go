@@ -499,10 +499,30 @@ func (u *uniqueTable) beforeUpsert(ctx context.Context, pt *pendingTable, rec ar
 	}
 	latest := map[string]uniqueRow{} // the rows written before, by key
 	skipped := false
+	arb := u.arbiterIndex()
 	for r, row := range rows {
 		prev, had := latest[row.key]
 		if !had {
 			prev, had = cur[row.key]
+		}
+		if ignore && had && arb >= 0 {
+			// ON CONFLICT (u) DO NOTHING with u a unique constraint: the
+			// row is skipped only when u refuses it (the existing row holds
+			// its value, or another does); else it is a plain insert, and
+			// the primary key refuses it, as PostgreSQL's.
+			ui := u.cons[arb]
+			nk := u.keyOf(row.vals, ui.c.Columns)
+			refused := nk != "" && nk == u.keyOf(prev.vals, ui.c.Columns)
+			if !refused && nk != "" {
+				c, err := u.conflicts(ctx, pt, ui, states[arb], nk, row.key)
+				if err != nil {
+					return nil, nil, err
+				}
+				refused = c
+			}
+			if !refused {
+				return nil, nil, u.keyViolation(row)
+			}
 		}
 		if ignore && had {
 			skipped = true
@@ -661,6 +681,32 @@ func (u *uniqueTable) violation(ui *uniqueIndex, row uniqueRow) error {
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", ui.c.Name).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
+}
+
+// keyViolation is PostgreSQL's 23505 for row colliding with another on
+// the primary key: what an INSERT whose ON CONFLICT arbiter is a unique
+// constraint (not the key) meets when the arbiter does not refuse the row
+// (the row is a plain insert then, and the key index refuses it).
+func (u *uniqueTable) keyViolation(row uniqueRow) error {
+	loc := u.s.location()
+	cols := u.info.Descriptor.Schema.Columns
+	names := make([]string, len(u.pk))
+	vals := make([]string, len(u.pk))
+	for k, c := range u.pk {
+		names[k] = cols[c].Name
+		vals[k] = detailValue(row.vals[c], cols[c].Type, loc) // coldefs.go
+	}
+	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", fluss.PrimaryKeyName(u.info.Path.Table)).
+		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
+}
+
+// arbiterIndex is the position in cons of the running INSERT's arbiter
+// when it is a unique constraint other than the primary key (-1: none).
+func (u *uniqueTable) arbiterIndex() int {
+	if u.arbiter == "" {
+		return -1
+	}
+	return slices.IndexFunc(u.cons, func(ui *uniqueIndex) bool { return ui.c.Name == u.arbiter })
 }
 
 // upsert is pendingTable.Upsert of a table with unique constraints: the

@@ -331,9 +331,21 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 	if err := s.blockDDL("CREATE INDEX", pathIn([]fluss.TablePath{info.Path})); err != nil {
 		return nil, err
 	}
-	s.eng.ddl.Lock()
-	s.eng.catalog.Add(1)
-	defer s.eng.ddl.Unlock()
+	alt, ok := s.eng.store.(fluss.TableAlterer)
+	if !ok {
+		return nil, s.uniqueStore()
+	}
+	// The build waits for the table's writers (lockForBuild) and reads its
+	// rows before the server-wide DDL lock, as ALTER TABLE ... ADD UNIQUE
+	// does: a writer's next statement takes that lock's read side, so
+	// holding it while waiting for the writer deadlocked the two across
+	// lock systems and stalled every other session for the build.
+	if err := s.lockForBuild(ctx, info); err != nil {
+		return nil, err
+	}
+	if info, err = s.resolveTable(ctx, d.Table); err != nil { // as it is once the writers are done
+		return nil, err
+	}
 	u, err := binder.AddUnique(ctx, s.eng.tables, info, sql.UniqueClause{Name: d.Index, Columns: cols}, true)
 	if err != nil {
 		return nil, err
@@ -341,20 +353,44 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 	if err := s.checkUniqueTypes(info, u); err != nil {
 		return nil, err
 	}
-	alt, ok := s.eng.store.(fluss.TableAlterer)
-	if !ok {
-		return nil, s.uniqueStore()
-	}
-	if err := s.lockForBuild(ctx, info); err != nil {
+	if err := s.buildIndex(ctx, info, u, false); err != nil {
 		return nil, err
 	}
-	if err := s.buildIndex(ctx, info, u, false); err != nil {
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	if err := s.sameTableAsBuilt(ctx, d, info, u); err != nil {
 		return nil, err
 	}
 	if _, err := alt.AlterTable(ctx, info.Path, addUniqueChanges(info, u)); err != nil {
 		return nil, err
 	}
 	return tagOnly("CREATE INDEX"), nil
+}
+
+// sameTableAsBuilt re-checks, under the DDL lock, that the table the
+// index u was built for (info) is still the table named and has taken no
+// constraint with u's id or name since: else (a DDL of another session
+// in between) the built index table is dropped and the statement fails
+// with 40001, to be retried.
+func (s *session) sameTableAsBuilt(ctx context.Context, d *sql.DDLStmt, info fluss.TableInfo, u fluss.UniqueConstraint) error {
+	now, err := s.resolveTable(ctx, d.Table)
+	same := err == nil && now.TableID == info.TableID
+	taken, idTaken := false, false
+	if same {
+		for _, c := range fluss.MetaOf(now.Descriptor).Uniques {
+			taken = taken || c.ID == u.ID || c.Name == u.Name
+			idTaken = idTaken || c.ID == u.ID
+		}
+		if !taken {
+			return nil
+		}
+	}
+	if !idTaken { // the index table built is nobody else's
+		_ = s.eng.store.DropTable(ctx, fluss.IndexTablePath(info.TableID, u.ID), true)
+	}
+	return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent update").
+		WithDetail("Table \"%s\" was altered while its unique index \"%s\" was built.", info.Path.Table, u.Name)
 }
 
 // plainIndexColumn reads an index element that is a column name,

@@ -27,6 +27,9 @@ type arbiterSource struct {
 	// seen are the values the statement proposed so far: a second row
 	// with one would insert or update the row the first one did.
 	seen map[string]bool
+	// inserted are the keys of the rows the statement inserts (rows the
+	// arbiter does not refuse): a later row with one collides with it.
+	inserted map[string]bool
 }
 
 // arbiterSource wraps src when the INSERT's ON CONFLICT DO UPDATE names
@@ -38,7 +41,7 @@ func arbiterSourceOf(t fluss.Table, src exec.Operator, arbiter string, merging b
 	}
 	for _, ui := range pt.uq.cons {
 		if ui.c.Name == arbiter {
-			return &arbiterSource{Operator: src, pt: pt, ui: ui, seen: map[string]bool{}}
+			return &arbiterSource{Operator: src, pt: pt, ui: ui, seen: map[string]bool{}, inserted: map[string]bool{}}
 		}
 	}
 	return src
@@ -75,18 +78,34 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		b.Release()
 		return nil, err
 	}
+	cur, err := u.current(ctx, a.pt, rows) // the rows holding the proposed keys
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
 	changed := false
 	for r, row := range rows {
 		k := u.keyOf(row.vals, ui.c.Columns)
-		if k == "" {
-			continue
-		}
-		held, err := u.conflicts(ctx, a.pt, ui, st, k, row.key)
-		if err != nil {
-			b.Release()
-			return nil, err
+		held := false
+		if k != "" {
+			if held, err = u.conflicts(ctx, a.pt, ui, st, k, row.key); err != nil {
+				b.Release()
+				return nil, err
+			}
 		}
 		if !held {
+			// The arbiter refuses the row only when the row with its key
+			// holds its value (the merge updates that row); else the row is
+			// a plain insert, which the primary key refuses when a row (or
+			// an earlier proposed one) has its key: 23505 as PostgreSQL.
+			old, had := cur[row.key]
+			if had && (k == "" || u.keyOf(old.vals, ui.c.Columns) != k) || a.inserted[row.key] {
+				b.Release()
+				return nil, u.keyViolation(row)
+			}
+			if !had {
+				a.inserted[row.key] = true
+			}
 			continue
 		}
 		e := st.loaded[k]

@@ -146,7 +146,12 @@ func (c *Catalog) infoTableConstraintRows(_ context.Context, s *snapshot) ([]row
 		}
 		for _, u := range uniquesOf(t) { // unique.go
 			if !u.Index {
-				rows = append(rows, mk(t, u.Name, "UNIQUE"))
+				r := mk(t, u.Name, "UNIQUE")
+				// PostgreSQL 15 shows YES for a NULLS DISTINCT unique
+				// constraint (the only kind binder accepts) and NULL for
+				// every other constraint type.
+				r["nulls_distinct"] = "YES"
+				rows = append(rows, r)
 			}
 		}
 		for i, col := range t.Descriptor.Schema.Columns {

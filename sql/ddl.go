@@ -282,6 +282,16 @@ func propertyKey(src string, toks []token, j int) (string, int, bool) {
 	return strings.Join(parts, "."), j, true
 }
 
+// wordOrRequoted reports whether t is the word w, also when the name
+// quoting (names.go) made it a quoted name: it quotes CONFLICT before ON
+// CONSTRAINT (a word followed by ON reads as a table name there).
+func wordOrRequoted(src string, t token, w string) bool {
+	if t.is(src, w) {
+		return true
+	}
+	return t.kind == tkQIdent && t.inPlace && t.end > t.start && src[t.start] != '"' && strings.EqualFold(src[t.start:t.end], w)
+}
+
 // rewriteOnConflict turns INSERT ... ON CONFLICT [(cols)] DO NOTHING into
 // a plain INSERT (recording st.OnConflictDoNothing) and ON CONFLICT ... DO
 // UPDATE SET a = EXCLUDED.a into ON DUPLICATE KEY UPDATE a = VALUES(a).
@@ -293,7 +303,7 @@ func rewriteOnConflict(src string, toks []token, st *Statement) ([]token, error)
 			depth++
 		} else if t.isPunct(src, ")") {
 			depth--
-		} else if depth == 0 && t.is(src, "ON") && i+1 < len(toks) && toks[i+1].is(src, "CONFLICT") {
+		} else if depth == 0 && t.is(src, "ON") && i+1 < len(toks) && wordOrRequoted(src, toks[i+1], "CONFLICT") {
 			on = i
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -376,6 +377,9 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 			continue
 		}
 		t, err := store.Table(ctx, pt.info.Path)
+		if fluss.IsIndexTable(pt.info.Path.Table) && (sqlerr.CodeOf(err) == sqlerr.UndefinedTable || err == nil && t.Info().TableID != pt.info.TableID) {
+			return tx.indexChanged(pt.info.Path.Table)
+		}
 		if err != nil {
 			return err
 		}
@@ -393,6 +397,25 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 	}
 	_, err = aw.WriteAtomically(ctx, ws)
 	return err
+}
+
+// indexChanged is Commit's error when a unique constraint's index table
+// (fluss.IndexTablePath) the transaction wrote was dropped (ALTER TABLE
+// ... DROP CONSTRAINT) or made again (TRUNCATE) by another session since:
+// 40001 naming the user's table, whose id the index table's name holds
+// (the index table itself is sqlgate's metadata, never named to users).
+func (tx *Txn) indexChanged(index string) error {
+	table := "?"
+	if f := strings.Split(index, "$"); len(f) >= 2 {
+		if id, err := strconv.ParseInt(f[len(f)-2], 10, 64); err == nil {
+			if pt := tx.Lookup(id); pt != nil {
+				table = pt.info.Path.Table
+			}
+		}
+	}
+	return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent ALTER TABLE or TRUNCATE: the unique constraints of relation \"%s\" changed after this transaction wrote to it", table).
+		WithDetail("Nothing was written.").
+		WithHint("Run the transaction again.")
 }
 
 // checksAdded is Commit's error when a CHECK constraint was added to a

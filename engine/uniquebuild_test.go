@@ -1,0 +1,108 @@
+package engine_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// TestCreateUniqueIndexWaitsOutsideDDLLock: CREATE UNIQUE INDEX waits for
+// a transaction that wrote the table (its rows are built into the index)
+// without holding the server-wide DDL lock: that transaction's next
+// statement runs (it deadlocked with the build before), and another
+// session's SELECT of another table answers while the build waits.
+func TestCreateUniqueIndexWaitsOutsideDDLLock(t *testing.T) {
+	open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+	a, b, c := open(), open(), open()
+	mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+	mustRun(t, a, "CREATE TABLE other (id INT PRIMARY KEY)")
+	mustRun(t, a, "INSERT INTO other VALUES (1)")
+	mustRun(t, a, "BEGIN; INSERT INTO t VALUES (1, 1)")
+	build := runAsync(t, b, "CREATE UNIQUE INDEX t_v ON t (v)")
+	if !waiting(build) {
+		t.Fatalf("CREATE UNIQUE INDEX did not wait for the writing transaction")
+	}
+	sel := runAsync(t, c, "SELECT count(*) FROM other")
+	if r := answer(t, sel, "SELECT of another table during the build"); r.err != nil || strings.Join(r.lines, ",") != "1" {
+		t.Fatalf("SELECT of another table during the build: %v %v", r.lines, r.err)
+	}
+	select {
+	case r := <-build:
+		t.Fatalf("the build answered before the writer's COMMIT: %v %v", r.lines, r.err)
+	default:
+	}
+	next := runAsync(t, a, "INSERT INTO t VALUES (2, 2)")
+	if r := answer(t, next, "the writer's next statement during the build"); r.err != nil {
+		t.Fatalf("the writer's next statement: %v", r.err)
+	}
+	mustRun(t, a, "COMMIT")
+	if r := answer(t, build, "CREATE UNIQUE INDEX after COMMIT"); r.err != nil {
+		t.Fatalf("CREATE UNIQUE INDEX: %v", r.err)
+	}
+	_, _, err := run(t, c, "INSERT INTO t VALUES (3, 2)")
+	if err == nil || !strings.Contains(err.Error(), `"t_v"`) {
+		t.Fatalf("a duplicate of a row the build waited for: %v", err)
+	}
+}
+
+// TestDropSchemaDropsIndexTables: DROP SCHEMA ... CASCADE drops the index
+// tables of its tables' unique constraints (kept in the default
+// database, under the table's id), as DROP TABLE does.
+func TestDropSchemaDropsIndexTables(t *testing.T) {
+	ctx := context.Background()
+	store := openStore(t)
+	open := sessionsOf(t, engine.New(store, engine.Options{}))
+	a := open()
+	mustRun(t, a, "CREATE SCHEMA s")
+	mustRun(t, a, "CREATE TABLE s.t (id INT PRIMARY KEY, u INT UNIQUE, v TEXT, UNIQUE (v))")
+	mustRun(t, a, "INSERT INTO s.t VALUES (1, 1, 'a')")
+	info, err := store.GetTable(ctx, fluss.TablePath{Database: "s", Table: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exists := func(id int) bool {
+		_, err := store.GetTable(ctx, fluss.IndexTablePath(info.TableID, id))
+		return err == nil
+	}
+	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
+		if !exists(c.ID) {
+			t.Fatalf("no index table for %s after CREATE TABLE", c.Name)
+		}
+	}
+	mustRun(t, a, "DROP SCHEMA s CASCADE")
+	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
+		if exists(c.ID) {
+			t.Errorf("the index table of %s is left after DROP SCHEMA ... CASCADE", c.Name)
+		}
+	}
+}
+
+// TestCommitAfterUniqueIndexChanged: a transaction that wrote a table
+// whose unique constraint's index table another session then dropped
+// (DROP CONSTRAINT) or made again (TRUNCATE) fails its COMMIT with 40001
+// naming the table (it named the hidden index table: 42P01 or 55000), and
+// writes nothing.
+func TestCommitAfterUniqueIndexChanged(t *testing.T) {
+	for _, ddl := range []string{"ALTER TABLE t DROP CONSTRAINT t_u_key", "TRUNCATE t"} {
+		t.Run(ddl, func(t *testing.T) {
+			open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+			a, b := open(), open()
+			mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, u INT UNIQUE)")
+			mustRun(t, a, "BEGIN; INSERT INTO t VALUES (1, 1)")
+			if d := answer(t, runAsync(t, b, ddl), ddl); d.err != nil {
+				t.Fatalf("%s: %v", ddl, d.err)
+			}
+			_, _, err := run(t, a, "COMMIT")
+			if sqlerr.CodeOf(err) != sqlerr.SerializationFailure || !strings.Contains(err.Error(), `"t"`) {
+				t.Fatalf("COMMIT after %s: %v", ddl, err)
+			}
+			if got := mustRun(t, b, "SELECT count(*) FROM t"); got[0] != "0" {
+				t.Errorf("rows after the failed COMMIT: %v", got)
+			}
+		})
+	}
+}

@@ -32,18 +32,17 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
-	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/sqlgate/sqlgate/bench/internal/procstat"
 )
 
 func main() {
@@ -123,7 +122,7 @@ func runClient(mode string, n int, think time.Duration) error {
 		}
 	}
 	pid := cmd.Process.Pid
-	cpu0, cs0, err := taskStats(pid)
+	cpu0, cs0, err := procstat.TaskStats(pid)
 	if err != nil {
 		return err
 	}
@@ -134,7 +133,7 @@ func runClient(mode string, n int, think time.Duration) error {
 		}
 	}
 	elapsed := time.Since(t0)
-	cpu1, cs1, err := taskStats(pid)
+	cpu1, cs1, err := procstat.TaskStats(pid)
 	if err != nil {
 		return err
 	}
@@ -142,37 +141,6 @@ func runClient(mode string, n int, think time.Duration) error {
 		mode, think, float64(elapsed.Microseconds())/float64(n),
 		float64((cpu1-cpu0).Nanoseconds())/1e3/float64(n), float64(cs1-cs0)/float64(n))
 	return nil
-}
-
-// taskStats sums the CPU time (schedstat) and the context switches
-// (voluntary and not) of the threads of pid.
-func taskStats(pid int) (time.Duration, int64, error) {
-	dirs, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	var cpu time.Duration
-	var cs int64
-	for _, d := range dirs {
-		b, err := os.ReadFile(d + "/schedstat")
-		if err != nil {
-			continue // the thread ended meanwhile
-		}
-		first, _, _ := bytes.Cut(b, []byte{' '})
-		ns, _ := strconv.ParseInt(string(first), 10, 64)
-		cpu += time.Duration(ns)
-		st, err := os.ReadFile(d + "/status")
-		if err != nil {
-			continue
-		}
-		for _, line := range bytes.Split(st, []byte{'\n'}) {
-			if k, v, ok := bytes.Cut(line, []byte{':'}); ok && bytes.HasSuffix(k, []byte("ctxt_switches")) {
-				x, _ := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
-				cs += x
-			}
-		}
-	}
-	return cpu, cs, nil
 }
 
 // detach takes c's socket out of the runtime's netpoller: a duplicate of

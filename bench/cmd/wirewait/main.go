@@ -21,7 +21,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,12 +29,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/sqlgate/sqlgate/bench/internal/procstat"
 )
 
 func main() {
@@ -138,7 +137,7 @@ func round(bin string, n int, think time.Duration, sql string, idle bool) (cpuUS
 		}
 	}
 	pid := cmd.Process.Pid
-	cpu0, cs0, err := taskStats(pid)
+	cpu0, cs0, err := procstat.TaskStats(pid)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -147,7 +146,7 @@ func round(bin string, n int, think time.Duration, sql string, idle bool) (cpuUS
 			return 0, 0, err
 		}
 	}
-	cpu1, cs1, err := taskStats(pid)
+	cpu1, cs1, err := procstat.TaskStats(pid)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -181,35 +180,4 @@ func session(addr string) (net.Conn, error) {
 			return c, nil
 		}
 	}
-}
-
-// taskStats sums the CPU time (schedstat) and the context switches
-// (voluntary and not) of the threads of pid.
-func taskStats(pid int) (time.Duration, int64, error) {
-	dirs, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	var cpu time.Duration
-	var cs int64
-	for _, d := range dirs {
-		b, err := os.ReadFile(d + "/schedstat")
-		if err != nil {
-			continue // the thread ended meanwhile
-		}
-		first, _, _ := bytes.Cut(b, []byte{' '})
-		ns, _ := strconv.ParseInt(string(first), 10, 64)
-		cpu += time.Duration(ns)
-		st, err := os.ReadFile(d + "/status")
-		if err != nil {
-			continue
-		}
-		for _, line := range bytes.Split(st, []byte{'\n'}) {
-			if k, v, ok := bytes.Cut(line, []byte{':'}); ok && bytes.HasSuffix(k, []byte("ctxt_switches")) {
-				x, _ := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
-				cs += x
-			}
-		}
-	}
-	return cpu, cs, nil
 }

@@ -28,6 +28,17 @@ func noIdleReturn(srv *Server) {
 	srv.blockIdle.Store(math.MaxInt32)
 }
 
+// blockedSession starts a server whose sessions never take the idle
+// return (noIdleReturn) and a session driven into the blocking wait.
+func blockedSession(t *testing.T) (*testServer, *rawConn, *rawSock) {
+	t.Helper()
+	ts := startServer(t, nil)
+	noIdleReturn(ts.srv)
+	a := dialRaw(t, ts.addr, "tester")
+	a.until("ReadyForQuery")
+	return ts, a, driveToBlocking(t, ts, a, "I")
+}
+
 // sockOf returns the rawSock of the session whose BackendKeyData rc got.
 func sockOf(t *testing.T, ts *testServer, rc *rawConn) *rawSock {
 	t.Helper()
@@ -90,11 +101,7 @@ func driveToBlocking(t *testing.T, ts *testServer, rc *rawConn, txStatus string)
 // the middle of a message it is reading); it keeps answering right
 // throughout, and returns to the blocking wait once it is alone again.
 func TestBlockingWaitSwitches(t *testing.T) {
-	ts := startServer(t, nil)
-	noIdleReturn(ts.srv)
-	a := dialRaw(t, ts.addr, "tester")
-	a.until("ReadyForQuery")
-	s := driveToBlocking(t, ts, a, "I")
+	ts, a, s := blockedSession(t)
 	if ts.srv.blocker.Load() != s {
 		t.Error("the blocking session does not hold the server's token")
 	}
@@ -167,11 +174,7 @@ func TestBlockingWaitSwitches(t *testing.T) {
 // idle_in_transaction_session_timeout end a session waiting in the
 // blocking wait with their FATAL errors, as on the netpoller.
 func TestBlockingWaitIdleTimeouts(t *testing.T) {
-	ts := startServer(t, nil)
-	noIdleReturn(ts.srv)
-	a := dialRaw(t, ts.addr, "tester")
-	a.until("ReadyForQuery")
-	s := driveToBlocking(t, ts, a, "I")
+	ts, a, s := blockedSession(t)
 	a.query("SETTING idle_session_timeout 100ms")
 	if !s.blocking() {
 		t.Fatal("the session left the blocking wait")
@@ -204,11 +207,7 @@ func TestBlockingWaitIdleTimeouts(t *testing.T) {
 // (57P05), as on the netpoller: the deadline is checked before every
 // read, not only when a slice ends empty.
 func TestBlockingWaitTrickledMessageTimesOut(t *testing.T) {
-	ts := startServer(t, nil)
-	noIdleReturn(ts.srv)
-	a := dialRaw(t, ts.addr, "tester")
-	a.until("ReadyForQuery")
-	s := driveToBlocking(t, ts, a, "I")
+	_, a, s := blockedSession(t)
 	a.query("SETTING idle_session_timeout 100ms")
 	if !s.blocking() {
 		t.Fatal("the session left the blocking wait")
@@ -236,11 +235,7 @@ func TestBlockingWaitTrickledMessageTimesOut(t *testing.T) {
 // CancelRequest cancels (its connection is no session: the first stays
 // in the blocking wait), and goes on.
 func TestBlockingWaitCancelAndStatementTimeout(t *testing.T) {
-	ts := startServer(t, nil)
-	noIdleReturn(ts.srv)
-	a := dialRaw(t, ts.addr, "tester")
-	a.until("ReadyForQuery")
-	s := driveToBlocking(t, ts, a, "I")
+	ts, a, s := blockedSession(t)
 
 	a.send(&pgproto3.Query{String: "SETTING statement_timeout 100ms; SLEEP"})
 	e := receiveError(t, a)
@@ -270,11 +265,7 @@ func TestBlockingWaitCancelAndStatementTimeout(t *testing.T) {
 // Terminate) of a session blocked in read(2) ends it with FATAL 57P01 and
 // frees its slot and the server's token.
 func TestBlockingWaitTerminate(t *testing.T) {
-	ts := startServer(t, nil)
-	noIdleReturn(ts.srv)
-	a := dialRaw(t, ts.addr, "tester")
-	a.until("ReadyForQuery")
-	driveToBlocking(t, ts, a, "I")
+	ts, a, _ := blockedSession(t)
 	connOf(t, ts, a).Terminate()
 	if got := strings.Join(a.until("ErrorResponse"), "|"); got != "ErrorResponse FATAL 57P01" {
 		t.Errorf("terminated: %s", got)
@@ -318,11 +309,7 @@ func TestBlockingWaitShutdown(t *testing.T) {
 // is blocked in read(2) ends the session: the server's count drops and
 // the token is free for the next session, which blocks in turn.
 func TestBlockingWaitClientGone(t *testing.T) {
-	ts := startServer(t, nil)
-	noIdleReturn(ts.srv)
-	a := dialRaw(t, ts.addr, "tester")
-	a.until("ReadyForQuery")
-	driveToBlocking(t, ts, a, "I")
+	ts, a, _ := blockedSession(t)
 	_ = a.nc.Close()
 	waitFor(t, func() bool { return ts.srv.sessions.Load() == 0 && ts.srv.blocker.Load() == nil })
 	ts.backend.mu.Lock()
@@ -341,11 +328,7 @@ func TestBlockingWaitClientGone(t *testing.T) {
 // than the socket's buffers (the writes wait in poll(2)) on a session in
 // the blocking wait.
 func TestBlockingWaitCopyAndLargeResults(t *testing.T) {
-	ts := startServer(t, nil)
-	noIdleReturn(ts.srv)
-	a := dialRaw(t, ts.addr, "tester")
-	a.until("ReadyForQuery")
-	s := driveToBlocking(t, ts, a, "I")
+	ts, a, s := blockedSession(t)
 
 	a.send(&pgproto3.Query{String: "COPYIN text"})
 	if got := strings.Join(a.until("CopyInResponse"), ";"); got != "CopyInResponse" {

@@ -24,8 +24,7 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 	keys := make([]SortKey, 0, len(items))
 	visible := len(proj.Cols) // the keys' hidden columns follow
 	for i, item := range items {
-		floor, first := b.itemsBefore(items, i, 0)
-		k, err := b.bindOrderItem(proj, item, orderAt{visible: visible, floor: floor, first: first}, bindOut, distinct)
+		k, err := b.bindOrderItem(proj, item, orderAt{visible: visible, place: listPlace{order: items[:i]}}, bindOut, distinct)
 		if err != nil {
 			return nil, err
 		}
@@ -42,8 +41,8 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 // keys before it follow them), floor the offset of the item before it and
 // first whether there is none (errAtOrdinal).
 type orderAt struct {
-	visible, floor int
-	first          bool
+	visible int
+	place   listPlace
 }
 
 // bindOrderItem binds one ORDER BY item (bindOrderItems).
@@ -115,7 +114,7 @@ func (b *binder) orderKeyColumn(proj *Project, e pt.Expr, at orderAt) (int, erro
 			return -1, nil
 		}
 		if x.N < 1 || x.N > len(cols) {
-			return 0, b.errAtOrdinal(e, at.floor, at.first, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", x.N))
+			return 0, b.errAtOrdinal(e, at.place, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", x.N))
 		}
 		return x.N - 1, nil
 	case *pt.Literal:
@@ -319,28 +318,32 @@ func orderableRecord(t types.T) bool {
 	return true
 }
 
-// itemsBefore is where items[i] follows its list's earlier items: the
-// offset of the last of them whose place is known (floor, the list's own,
-// when none is: 0 for ORDER BY, the select list's end for GROUP BY), and
-// whether none is (first: then the item follows BY).
-func (b *binder) itemsBefore(items []pt.OrderItem, i, floor int) (int, bool) {
-	first := true
-	for _, it := range items[:i] {
-		floor, first = b.placeAfter(it.X, floor, first)
-	}
-	return floor, first
+// listPlace is where an ORDER BY or GROUP BY item stands in its list:
+// the items before it (order or exprs) and base, the list's own place (0
+// for ORDER BY, the select list's end for GROUP BY). Only an error at an
+// ordinal needs the offset it leads to (before), so binding carries the
+// list and the text is searched when an error asks.
+type listPlace struct {
+	order []pt.OrderItem
+	exprs []pt.Expr
+	base  int
 }
 
-// exprsBefore is itemsBefore for GROUP BY's list.
-func (b *binder) exprsBefore(items []pt.Expr, i, floor int) (int, bool) {
-	first := true
-	for _, x := range items[:i] {
+// before is where the item follows its list's earlier items: the offset
+// of the last of them whose place is known (the base when none is), and
+// whether none is (first: then the item follows BY).
+func (b *binder) before(p listPlace) (floor int, first bool) {
+	floor, first = p.base, true
+	for _, it := range p.order {
+		floor, first = b.placeAfter(it.X, floor, first)
+	}
+	for _, x := range p.exprs {
 		floor, first = b.placeAfter(x, floor, first)
 	}
 	return floor, first
 }
 
-// placeAfter moves floor and first (itemsBefore) past the list item x: to
+// placeAfter moves floor and first (before) past the list item x: to
 // its offset, or for an ordinal without one where errAtOrdinal finds it.
 func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
 	if x == nil {
@@ -360,11 +363,12 @@ func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
 // errAtOrdinal is errAt for an ORDER BY or GROUP BY position outside the
 // select list: TiDB's grammar turns the number into a position node
 // without its offset (the fast parser keeps it), so then the number is
-// looked for in the text after floor, the offset of what precedes it (the
-// list's previous item, or the select list), after BY when it is its
-// list's first item.
-func (b *binder) errAtOrdinal(e pt.Expr, floor int, first bool, err *sqlerr.Error) *sqlerr.Error {
+// looked for in the text after what precedes it (the list's previous
+// item, or the select list: place), after BY when it is its list's first
+// item.
+func (b *binder) errAtOrdinal(e pt.Expr, place listPlace, err *sqlerr.Error) *sqlerr.Error {
 	if n, ok := e.(*pt.Ordinal); ok && e.Pos() == 0 && b.stmt != nil {
+		floor, first := b.before(place)
 		if off := ordinalOffset(b.stmt.Rewritten, floor, n.N, first); off > 0 {
 			return err.WithPosition(b.stmt.Position(off))
 		}

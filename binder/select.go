@@ -251,7 +251,7 @@ func (b *binder) bindGroupByTree(st *aggState, input *Node, in **scope, targets 
 func (b *binder) bindDistinctOn(proj *Project, visible int, exprs []pt.Expr, sortKeys []SortKey, bindOut func(pt.Expr) (Expr, error)) ([]int, []SortKey, error) {
 	keys := make([]SortKey, 0, len(exprs))
 	for _, e := range exprs {
-		k, err := b.bindOrderItem(proj, pt.OrderItem{X: e}, orderAt{visible: visible, first: true}, bindOut, false)
+		k, err := b.bindOrderItem(proj, pt.OrderItem{X: e}, orderAt{visible: visible}, bindOut, false)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -357,19 +357,19 @@ func (b *binder) isAggregating(sel *pt.Select, targets []*pt.Target) bool {
 }
 
 // bindGroupKey is the GROUP BY binder: an output-column ordinal, an input
-// column, an output alias (PostgreSQL's fallback), or an expression; floor
-// and first say where it follows the list's earlier items (exprsBefore).
-func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr, floor int, first bool) (Expr, error) {
+// column, an output alias (PostgreSQL's fallback), or an expression; place
+// says where it follows the list's earlier items (listPlace).
+func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr, place listPlace) (Expr, error) {
 	orig := e
 	if err := b.noAggregateInGroupBy(e); err != nil {
 		return nil, err
 	}
 	pick := func(n int) (pt.Expr, error) {
 		if n < 1 || n > len(targets) {
-			return nil, b.errAtOrdinal(e, floor, first, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
+			return nil, b.errAtOrdinal(e, place, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
 		}
 		if _, star := targets[n-1].X.(*pt.Star); star {
-			return nil, b.errAtOrdinal(e, floor, first, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
+			return nil, b.errAtOrdinal(e, place, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
 		}
 		// a position naming an aggregate is refused as the aggregate
 		// written in GROUP BY is (PostgreSQL's position: the call in the

@@ -222,8 +222,7 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 	s := &Sort{Input: n}
 	for i, item := range items {
 		expr := item.X
-		floor, first := b.itemsBefore(items, i, 0)
-		idx, err := b.orderKeyColumn(proj, expr, orderAt{visible: len(proj.Cols), floor: floor, first: first})
+		idx, err := b.orderKeyColumn(proj, expr, orderAt{visible: len(proj.Cols), place: listPlace{order: items[:i]}})
 		if err != nil {
 			return nil, err
 		}

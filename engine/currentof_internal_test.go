@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgate/sqlgate/fluss/embedded"
-	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -16,16 +14,7 @@ import (
 // a log table has no primary key (nor ctid) to find the row by, and a
 // cursor must return the key columns of the row it is on.
 func TestCurrentOfRefusals(t *testing.T) {
-	store, err := embedded.Open(t.TempDir(), embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	ps, err := New(store, Options{}).NewSession(context.Background(), pgwire.SessionInfo{User: "u"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ps.Close)
+	ps := internalSession(t)
 	execAll(t, ps, "CREATE TABLE lg (a INT, b TEXT)")
 	execAll(t, ps, "INSERT INTO lg VALUES (1, 'x')")
 	execAll(t, ps, "CREATE TABLE pk (id INT PRIMARY KEY, v TEXT)")

@@ -13,6 +13,23 @@ import (
 
 // execAll runs each statement of text and returns the last one's row
 // count and tag.
+// internalSession opens a session of a new engine over a new embedded
+// store, both closed when the test ends.
+func internalSession(t testing.TB) *session {
+	t.Helper()
+	store, err := embedded.Open(t.TempDir(), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	ps, err := New(store, Options{}).NewSession(context.Background(), pgwire.SessionInfo{User: "u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ps.Close)
+	return ps.(*session)
+}
+
 func execAll(t testing.TB, s pgwire.Session, text string) (int64, string) {
 	t.Helper()
 	ctx := context.Background()
@@ -50,17 +67,8 @@ func execAll(t testing.TB, s pgwire.Session, text string) (int64, string) {
 // FETCH), whatever the length of its result; a SCROLL cursor keeps every
 // row it read.
 func TestCursorMemoryBounded(t *testing.T) {
-	store, err := embedded.Open(t.TempDir(), embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	ps, err := New(store, Options{}).NewSession(context.Background(), pgwire.SessionInfo{User: "u"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ps.Close)
-	s := ps.(*session)
+	ps := internalSession(t)
+	s := ps
 	const total = 200000
 	execAll(t, s, "BEGIN")
 	execAll(t, s, "DECLARE f NO SCROLL CURSOR FOR SELECT g, g * 2 AS h FROM generate_series(1, 200000) g")

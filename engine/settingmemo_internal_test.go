@@ -1,12 +1,8 @@
 package engine
 
 import (
-	"context"
 	"sync"
 	"testing"
-
-	"github.com/sqlgate/sqlgate/fluss/embedded"
-	"github.com/sqlgate/sqlgate/pgwire"
 )
 
 // TestExecutorSettingsConcurrently: the settings lookup the session hands
@@ -15,17 +11,8 @@ import (
 // detector (make test) this fails if that lookup writes the session's
 // memo of Status answers, as it did.
 func TestExecutorSettingsConcurrently(t *testing.T) {
-	store, err := embedded.Open(t.TempDir(), embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	ps, err := New(store, Options{}).NewSession(context.Background(), pgwire.SessionInfo{User: "u"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ps.Close)
-	setting := ps.(*session).statusFn
+	ps := internalSession(t)
+	setting := ps.statusFn
 	names := []string{"application_name", "TimeZone", "search_path", "DateStyle", "statement_timeout"}
 	var wg sync.WaitGroup
 	for w := 0; w < 4; w++ {

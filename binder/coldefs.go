@@ -53,10 +53,12 @@ func sequenceTypeName(t types.T) (string, bool) {
 
 // bindColumnMeta completes desc (whose columns are bound) with the
 // statement's DEFAULT clauses, SERIAL and identity columns and CHECK
-// constraints, and returns the sequences those columns need.
-func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescriptor, serial map[string]bool, unconstrained map[int]bool) ([]NewSequence, error) {
+// constraints, with the CHECK constraints and identity columns LIKE
+// copied (like, createlike.go), and returns the sequences those columns
+// need.
+func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescriptor, serial map[string]bool, unconstrained map[int]bool, like *likeExtras) ([]NewSequence, error) {
 	st := b.stmt
-	if len(st.ColumnDefaults) == 0 && len(st.Identity) == 0 && len(st.Checks) == 0 && len(serial) == 0 && len(unconstrained) == 0 && len(st.Generated) == 0 {
+	if len(st.ColumnDefaults) == 0 && len(st.Identity) == 0 && len(st.Checks) == 0 && len(serial) == 0 && len(unconstrained) == 0 && len(st.Generated) == 0 && like.empty() {
 		return nil, nil
 	}
 	table := path.Table
@@ -71,7 +73,19 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 		}
 		id := st.Identity[c.Name]
 		def, hasDefault := st.ColumnDefaults[c.Name]
+		var likeID fluss.SequenceDef
+		isLikeID := false
+		if like != nil {
+			likeID, isLikeID = like.identity[i]
+		}
 		switch {
+		case isLikeID:
+			// LIKE ... INCLUDING IDENTITY: a sequence of its own with the
+			// source's options (its identity kind came with the column).
+			likeID.OwnedBy, likeID.OwnedColumn, likeID.Identity = path, c.Name, true
+			name := sequenceName(table, c.Name)
+			m.Sequence = name
+			seqs = append(seqs, NewSequence{Path: fluss.TablePath{Database: path.Database, Table: name}, Def: likeID, Column: i})
 		case st.Generated[c.Name] != nil:
 			if serial[c.Name] {
 				return nil, errDefaultAndGenerated(c.Name, table, st.Generated[c.Name].At)
@@ -145,7 +159,11 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 			m.Default = keptExprText(def.Expr)
 		}
 	}
-	checks, err := b.bindChecks(path, cols, st.Checks)
+	var copied []fluss.CheckConstraint
+	if like != nil {
+		copied = like.checks
+	}
+	checks, err := b.bindChecks(path, cols, copied, st.Checks)
 	if err != nil {
 		return nil, err
 	}
@@ -457,20 +475,44 @@ func (b *binder) bindCheckText(text, table string, cols []fluss.Column) (Expr, e
 	return e, nil
 }
 
-// bindChecks binds CREATE TABLE's CHECK constraints and names the unnamed
-// ones as PostgreSQL does.
-func (b *binder) bindChecks(path fluss.TablePath, cols []fluss.Column, clauses []sql.CheckClause) ([]fluss.CheckConstraint, error) {
+// bindChecks binds CREATE TABLE's CHECK constraints, after those its LIKE
+// elements copied (copied), and names the unnamed ones as PostgreSQL
+// does, clear of the copied names.
+func (b *binder) bindChecks(path fluss.TablePath, cols []fluss.Column, copied []fluss.CheckConstraint, clauses []sql.CheckClause) ([]fluss.CheckConstraint, error) {
 	taken := map[string]bool{}
+	var out []fluss.CheckConstraint
+	for _, c := range copied {
+		if taken[c.Name] {
+			// Two LIKE sources with a constraint of the same name: PostgreSQL
+			// merges equal ones and refuses different ones (42710 either
+			// way for differing expressions).
+			if i := slices.IndexFunc(out, func(o fluss.CheckConstraint) bool { return o.Name == c.Name }); i >= 0 && out[i].Expr == c.Expr {
+				continue
+			}
+			return nil, sqlerr.ConstraintExists(c.Name, path.Table)
+		}
+		if _, err := b.bindCheckText(c.Expr, path.Table, cols); err != nil {
+			return nil, err
+		}
+		taken[c.Name] = true
+		out = append(out, c)
+	}
+	named := map[string]bool{}
 	for _, c := range clauses {
 		if c.Name == "" {
 			continue
 		}
-		if taken[c.Name] {
+		if named[c.Name] {
 			return nil, sqlerr.New(sqlerr.DuplicateObject, "check constraint \"%s\" already exists", c.Name)
 		}
-		taken[c.Name] = true
+		if taken[c.Name] {
+			return nil, sqlerr.ConstraintExists(c.Name, path.Table)
+		}
+		named[c.Name] = true
 	}
-	var out []fluss.CheckConstraint
+	for n := range named {
+		taken[n] = true
+	}
 	for _, c := range clauses {
 		// NO INHERIT changes nothing: sqlgate has no table inheritance.
 		e, err := b.bindCheckText(c.Expr, path.Table, cols)
@@ -715,7 +757,7 @@ func AddCheck(ctx context.Context, cat Catalog, info fluss.TableInfo, name, text
 		taken[fluss.PrimaryKeyName(table)] = true
 	}
 	if name != "" && taken[name] {
-		return fluss.CheckConstraint{}, nil, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, table)
+		return fluss.CheckConstraint{}, nil, sqlerr.ConstraintExists(name, table)
 	}
 	b := &binder{ctx: ctx, cat: cat}
 	e, err := b.bindCheckText(text, table, info.Descriptor.Schema.Columns)

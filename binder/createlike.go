@@ -1,12 +1,62 @@
 package binder
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
+
+// SequenceCatalog is the part of a catalog that reads sequences, which
+// CREATE TABLE (LIKE ... INCLUDING IDENTITY) needs for the options of a
+// source identity column's sequence. A catalog without it refuses that
+// copy (0A000).
+type SequenceCatalog interface {
+	GetSequence(ctx context.Context, path fluss.TablePath) (fluss.SequenceInfo, error)
+}
+
+// likeCopy is what one LIKE element copies from its source table.
+type likeCopy struct {
+	cols []fluss.Column
+	meta []fluss.ColumnMeta
+	// pk is the source's primary key (INCLUDING INDEXES).
+	pk []string
+	// checks are the source's CHECK constraints (INCLUDING CONSTRAINTS),
+	// named as in the source and valid: PostgreSQL skips their validation
+	// because the new table is empty.
+	checks []fluss.CheckConstraint
+	// identity holds, by index in cols, the sequence options of the
+	// source's identity columns (INCLUDING IDENTITY): each gets a new
+	// sequence of the same options, as PostgreSQL's
+	// transformTableLikeClause makes through sequence_options.
+	identity map[int]fluss.SequenceDef
+}
+
+// likeExtras are the CHECK constraints and identity sequences that a
+// CREATE TABLE's LIKE elements copied, the identity columns by their
+// index in the new table; bindColumnMeta applies them.
+type likeExtras struct {
+	checks   []fluss.CheckConstraint
+	identity map[int]fluss.SequenceDef
+}
+
+func (x *likeExtras) empty() bool {
+	return x == nil || len(x.checks) == 0 && len(x.identity) == 0
+}
+
+// add takes in one LIKE element's copy, whose first column is the new
+// table's column at.
+func (x *likeExtras) add(c *likeCopy, at int) {
+	x.checks = append(x.checks, c.checks...)
+	for i, def := range c.identity {
+		if x.identity == nil {
+			x.identity = map[int]fluss.SequenceDef{}
+		}
+		x.identity[at+i] = def
+	}
+}
 
 // likeColumns expands the placeholder column of a CREATE TABLE (LIKE
 // source ...) element (sql.LikeClause) into the source's columns, as
@@ -15,57 +65,83 @@ import (
 // defaults with INCLUDING DEFAULTS (a SERIAL's nextval default then reads
 // the source's sequence, as in PostgreSQL); the primary key with
 // INCLUDING INDEXES (a Fluss table's only index); generation expressions
-// with INCLUDING GENERATED. Copying an identity
-// column's generator or CHECK constraints is not built: INCLUDING
-// IDENTITY or CONSTRAINTS of a source that has them is 0A000. ok is false
-// when name is no placeholder; meta holds each copied column's metadata.
-func (b *binder) likeColumns(name string) (cols []fluss.Column, meta []fluss.ColumnMeta, pk []string, ok bool, err error) {
+// with INCLUDING GENERATED; CHECK constraints with INCLUDING CONSTRAINTS;
+// identity columns, each with a new sequence of its source's options,
+// with INCLUDING IDENTITY. ok is false when name is no placeholder.
+func (b *binder) likeColumns(name string) (lc *likeCopy, ok bool, err error) {
 	rest, found := strings.CutPrefix(name, "pg__like_")
 	if !found {
-		return nil, nil, nil, false, nil
+		return nil, false, nil
 	}
 	k, err := strconv.Atoi(rest)
 	if err != nil || k < 0 || k >= len(b.stmt.CreateLike) {
-		return nil, nil, nil, false, nil
+		return nil, false, nil
 	}
-	lc := b.stmt.CreateLike[k]
-	path := fluss.TablePath{Database: lc.Schema, Table: lc.Table}
+	clause := b.stmt.CreateLike[k]
+	path := fluss.TablePath{Database: clause.Schema, Table: clause.Table}
 	if path.Database == "" {
 		path.Database = fluss.DefaultDatabase
 	}
 	info, err := b.cat.GetTable(b.ctx, path)
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {
-			return nil, nil, nil, true, se.WithPosition(lc.Pos)
+			return nil, true, se.WithPosition(clause.Pos)
 		}
-		return nil, nil, nil, true, err
+		return nil, true, err
 	}
 	src := fluss.MetaOf(info.Descriptor)
-	if lc.Including["constraints"] && len(src.Checks) > 0 {
-		return nil, nil, nil, true, sqlerr.NotSupported("CREATE TABLE (LIKE ... INCLUDING CONSTRAINTS) of a table with CHECK constraints")
+	lc = &likeCopy{}
+	if clause.Including["constraints"] {
+		for _, c := range src.Checks {
+			lc.checks = append(lc.checks, fluss.CheckConstraint{Name: c.Name, Expr: c.Expr})
+		}
 	}
 	for i, c := range info.Descriptor.Schema.Columns {
-		if !lc.Including["comments"] {
+		if !clause.Including["comments"] {
 			c.Comment = ""
 		}
 		m := src.Column(i)
-		if m.Identity != 0 && lc.Including["identity"] {
-			return nil, nil, nil, true, sqlerr.NotSupported("CREATE TABLE (LIKE ... INCLUDING IDENTITY) of a table with an identity column")
-		}
 		out := fluss.ColumnMeta{PGType: m.PGType}
-		if lc.Including["defaults"] && m.Identity == 0 {
+		if m.Identity != 0 && clause.Including["identity"] {
+			def, err := b.identityOptions(info.Path, m.Sequence)
+			if err != nil {
+				return nil, true, err
+			}
+			if lc.identity == nil {
+				lc.identity = map[int]fluss.SequenceDef{}
+			}
+			lc.identity[i] = def
+			out.Identity = m.Identity
+		}
+		if clause.Including["defaults"] && m.Identity == 0 {
 			out.Default = m.Default
 		}
-		if lc.Including["generated"] {
+		if clause.Including["generated"] {
 			out.Generated = m.Generated // without it, a plain column (generated.go)
 		}
-		cols = append(cols, c)
-		meta = append(meta, out)
+		lc.cols = append(lc.cols, c)
+		lc.meta = append(lc.meta, out)
 	}
-	if lc.Including["indexes"] {
-		pk = append(pk, info.Descriptor.Schema.PrimaryKey...)
+	if clause.Including["indexes"] {
+		lc.pk = append(lc.pk, info.Descriptor.Schema.PrimaryKey...)
 	}
-	return cols, meta, pk, true, nil
+	return lc, true, nil
+}
+
+// identityOptions reads the options of the sequence seq (in table's
+// schema) of an identity column that LIKE ... INCLUDING IDENTITY copies.
+func (b *binder) identityOptions(table fluss.TablePath, seq string) (fluss.SequenceDef, error) {
+	sc, ok := b.cat.(SequenceCatalog)
+	if !ok {
+		return fluss.SequenceDef{}, sqlerr.NotSupported("CREATE TABLE (LIKE ... INCLUDING IDENTITY) on a store without sequences")
+	}
+	si, err := sc.GetSequence(b.ctx, fluss.TablePath{Database: table.Database, Table: seq})
+	if err != nil {
+		return fluss.SequenceDef{}, err
+	}
+	def := si.Def
+	def.OwnedBy, def.OwnedColumn, def.Identity = fluss.TablePath{}, "", false
+	return def, nil
 }
 
 // applyLikeMeta writes the copied columns' metadata (by column index)

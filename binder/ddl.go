@@ -38,16 +38,18 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	serial := map[string]bool{}
 	unconstrained := map[int]bool{}
 	var likeMeta map[int]fluss.ColumnMeta // columns copied by LIKE (createlike.go)
+	like := &likeExtras{}                 // their CHECK constraints and identity sequences
 	for _, cd := range ct.Columns {
 		name := cd.Name
-		if cols, meta, likePK, ok, err := b.likeColumns(name); ok { // LIKE source (createlike.go)
+		if lc, ok, err := b.likeColumns(name); ok { // LIKE source (createlike.go)
 			if err != nil {
 				return nil, err
 			}
-			if len(likePK) > 0 && len(pk) > 0 {
+			if len(lc.pk) > 0 && len(pk) > 0 {
 				return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", ct.Name.Name)
 			}
-			for j, m := range meta {
+			like.add(lc, len(desc.Schema.Columns))
+			for j, m := range lc.meta {
 				if !m.IsZero() {
 					if likeMeta == nil {
 						likeMeta = map[int]fluss.ColumnMeta{}
@@ -55,8 +57,8 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 					likeMeta[len(desc.Schema.Columns)+j] = m
 				}
 			}
-			desc.Schema.Columns = append(desc.Schema.Columns, cols...)
-			pk = append(pk, likePK...)
+			desc.Schema.Columns = append(desc.Schema.Columns, lc.cols...)
+			pk = append(pk, lc.pk...)
 			continue
 		}
 		tn := b.stmt.ColumnTypes[name]
@@ -103,6 +105,9 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 			}
 		}
 		desc.Schema.Columns = append(desc.Schema.Columns, col)
+	}
+	if err := refuseDuplicateColumns(desc.Schema.Columns); err != nil {
+		return nil, err
 	}
 	for _, c := range ct.Constraints {
 		switch c.Kind {
@@ -153,7 +158,7 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 		return nil, err
 	}
 	applyLikeMeta(&desc, likeMeta)
-	seqs, err := b.bindColumnMeta(path, &desc, serial, unconstrained) // coldefs.go
+	seqs, err := b.bindColumnMeta(path, &desc, serial, unconstrained, like) // coldefs.go
 	if err == nil {
 		err = b.bindUniques(path, &desc) // unique.go
 	}
@@ -165,6 +170,21 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	}
 	b.noteDomainColumns(&desc) // domains.go
 	return &CreateTable{Path: path, Descriptor: desc, IfNotExists: ct.IfNotExists, Sequences: seqs}, nil
+}
+
+// refuseDuplicateColumns is 42701 for a column name a CREATE TABLE has
+// twice through its LIKE elements (sql/ refuses two written columns of
+// one name, with their position), before the copied CHECK constraints are
+// bound over the columns, where the name would be ambiguous instead.
+func refuseDuplicateColumns(cols []fluss.Column) error {
+	seen := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		if seen[c.Name] {
+			return sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" specified more than once", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	return nil
 }
 
 func countInline(ct *pt.CreateTable) int {

@@ -71,6 +71,16 @@ type recordingCatalog struct {
 // UDFs are the server's Go UDFs (binder.UDFCatalog).
 func (c *recordingCatalog) UDFs() *udf.Registry { return c.udfs }
 
+// GetSequence reads a sequence of a store that keeps them
+// (binder.SequenceCatalog: LIKE ... INCLUDING IDENTITY).
+func (c *recordingCatalog) GetSequence(ctx context.Context, p fluss.TablePath) (fluss.SequenceInfo, error) {
+	q, ok := c.tables.store.(fluss.SequenceStore)
+	if !ok {
+		return fluss.SequenceInfo{}, sqlerr.NotSupported("sequences on this store")
+	}
+	return q.GetSequence(ctx, p)
+}
+
 func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
 	if err := systemTable(p); err != nil {
 		return fluss.TableInfo{}, err

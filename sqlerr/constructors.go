@@ -143,6 +143,12 @@ func RelationExists(name string) *Error {
 	return New(DuplicateTable, "relation \"%s\" already exists", name)
 }
 
+// ConstraintExists is 42710 for a constraint added (or copied by CREATE
+// TABLE ... LIKE) under a name its table's constraints already have.
+func ConstraintExists(name, relation string) *Error {
+	return New(DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, relation)
+}
+
 // UndefinedSchema is 3F000 for a schema name that names nothing.
 func UndefinedSchema(name string) *Error {
 	return New(InvalidSchemaName, "schema \"%s\" does not exist", name)

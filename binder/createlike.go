@@ -27,6 +27,9 @@ type likeCopy struct {
 	// named as in the source and valid: PostgreSQL skips their validation
 	// because the new table is empty.
 	checks []fluss.CheckConstraint
+	// uniques are the source's UNIQUE constraints and unique indexes
+	// (INCLUDING INDEXES), by column names.
+	uniques []likeUnique
 	// identity holds, by index in cols, the sequence options of the
 	// source's identity columns (INCLUDING IDENTITY): each gets a new
 	// sequence of the same options, as PostgreSQL's
@@ -34,11 +37,21 @@ type likeCopy struct {
 	identity map[int]fluss.SequenceDef
 }
 
-// likeExtras are the CHECK constraints and identity sequences that a
-// CREATE TABLE's LIKE elements copied, the identity columns by their
-// index in the new table; bindColumnMeta applies them.
+// likeUnique is a UNIQUE constraint (or, index, a unique index) LIKE ...
+// INCLUDING INDEXES copies: PostgreSQL's generateClonedIndexStmt leaves
+// its name for the new table to choose.
+type likeUnique struct {
+	columns []string
+	index   bool
+}
+
+// likeExtras are the CHECK constraints, unique constraints and identity
+// sequences that a CREATE TABLE's LIKE elements copied, the identity
+// columns by their index in the new table; bindColumnMeta and bindUniques
+// apply them.
 type likeExtras struct {
 	checks   []fluss.CheckConstraint
+	uniques  []likeUnique
 	identity map[int]fluss.SequenceDef
 }
 
@@ -50,6 +63,7 @@ func (x *likeExtras) empty() bool {
 // table's column at.
 func (x *likeExtras) add(c *likeCopy, at int) {
 	x.checks = append(x.checks, c.checks...)
+	x.uniques = append(x.uniques, c.uniques...)
 	for i, def := range c.identity {
 		if x.identity == nil {
 			x.identity = map[int]fluss.SequenceDef{}
@@ -63,8 +77,8 @@ func (x *likeExtras) add(c *likeCopy, at int) {
 // PostgreSQL copies them: names, types (the declared PostgreSQL type too:
 // numeric, jsonb) and NOT NULL always; comments with INCLUDING COMMENTS;
 // defaults with INCLUDING DEFAULTS (a SERIAL's nextval default then reads
-// the source's sequence, as in PostgreSQL); the primary key with
-// INCLUDING INDEXES (a Fluss table's only index); generation expressions
+// the source's sequence, as in PostgreSQL); the primary key and the
+// UNIQUE constraints and indexes with INCLUDING INDEXES; generation expressions
 // with INCLUDING GENERATED; CHECK constraints with INCLUDING CONSTRAINTS;
 // identity columns, each with a new sequence of its source's options,
 // with INCLUDING IDENTITY. ok is false when name is no placeholder.
@@ -124,6 +138,9 @@ func (b *binder) likeColumns(name string) (lc *likeCopy, ok bool, err error) {
 	}
 	if clause.Including["indexes"] {
 		lc.pk = append(lc.pk, info.Descriptor.Schema.PrimaryKey...)
+		for _, u := range src.Uniques {
+			lc.uniques = append(lc.uniques, likeUnique{columns: columnNames(info.Descriptor.Schema.Columns, u.Columns), index: u.Index})
+		}
 	}
 	return lc, true, nil
 }

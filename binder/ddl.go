@@ -160,7 +160,7 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	applyLikeMeta(&desc, likeMeta)
 	seqs, err := b.bindColumnMeta(path, &desc, serial, unconstrained, like) // coldefs.go
 	if err == nil {
-		err = b.bindUniques(path, &desc) // unique.go
+		err = b.bindUniques(path, &desc, like.uniques) // unique.go
 	}
 	if err == nil {
 		err = b.bindForeignKeys(path, &desc) // fkeys.go

@@ -19,12 +19,14 @@ import (
 // table of the store (engine/unique*.go).
 
 // bindUniques binds CREATE TABLE's UNIQUE constraints over desc into its
-// metadata. As PostgreSQL's transformIndexConstraints, a constraint on
+// metadata, then those its LIKE elements copied (copied: named afresh, as
+// PostgreSQL's expandTableLikeClause makes them after the table). As
+// PostgreSQL's transformIndexConstraints, a constraint on
 // the primary key's columns (in its order), or on another's, is dropped as
 // redundant, its name passed to an unnamed one it repeats.
-func (b *binder) bindUniques(path fluss.TablePath, desc *fluss.TableDescriptor) error {
+func (b *binder) bindUniques(path fluss.TablePath, desc *fluss.TableDescriptor, copied []likeUnique) error {
 	clauses := b.stmt.Uniques
-	if len(clauses) == 0 {
+	if len(clauses) == 0 && len(copied) == 0 {
 		return nil
 	}
 	meta := fluss.MetaOf(*desc)
@@ -67,6 +69,24 @@ func (b *binder) bindUniques(path fluss.TablePath, desc *fluss.TableDescriptor) 
 		}
 		u.Name = uniqueName(path.Table, columnNames(desc.Schema.Columns, u.Columns), "key", taken)
 		taken[u.Name] = true
+	}
+	for _, lu := range copied {
+		var cols []int
+		for _, name := range lu.columns {
+			cols = append(cols, slices.IndexFunc(desc.Schema.Columns, func(c fluss.Column) bool { return c.Name == name }))
+		}
+		if slices.Contains(cols, -1) {
+			continue // no such column: the LIKE copied it, so never here
+		}
+		// Not merged with the table's own constraint on the same columns:
+		// PostgreSQL makes the copy a second index (name_key1).
+		label := "key"
+		if lu.index {
+			label = "idx"
+		}
+		name := uniqueName(path.Table, lu.columns, label, taken)
+		taken[name] = true
+		meta.Uniques = append(meta.Uniques, fluss.UniqueConstraint{Name: name, Columns: cols, Index: lu.index, ID: fluss.NextUniqueID(meta)})
 	}
 	fluss.SetTableMeta(desc, meta)
 	return nil

@@ -160,7 +160,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	switch st.Kind {
 	case sql.Copy:
 		return s.prepareCopy(ctx, st)
-	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
+	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint, sql.PrepareTransaction, sql.CommitPrepared, sql.RollbackPrepared:
 		return ps, nil
 	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate, sql.Grant, sql.Revoke, sql.Role:
 		if st.Kind == sql.Show {

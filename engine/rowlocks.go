@@ -104,6 +104,36 @@ func (s *session) isolationLevel(level string) (string, error) {
 	}
 }
 
+// setAccessModes applies SET TRANSACTION's or SET SESSION
+// CHARACTERISTICS AS TRANSACTION's READ ONLY | READ WRITE and [NOT]
+// DEFERRABLE: to the open block, or to the session's defaults (which,
+// outside a block, are also what transaction_read_only and
+// transaction_deferrable show).
+func (s *session) setAccessModes(st *sql.SetStmt) {
+	tx := st.Tx
+	set := func(name string, on bool) {
+		if st.SessionDefaults {
+			s.changeSetting("default_"+name, onOff(on), false) // settingstack.go
+			if s.txStatus == 'I' {
+				s.setSetting(name, onOff(on))
+			}
+			return
+		}
+		if s.tx != nil {
+			s.setSetting(name, onOff(on))
+		}
+	}
+	if tx.ReadOnly || tx.ReadWrite {
+		set("transaction_read_only", tx.ReadOnly)
+		if !st.SessionDefaults && s.tx != nil {
+			s.tx.readOnly = tx.ReadOnly
+		}
+	}
+	if tx.Deferrable || tx.NotDeferrable {
+		set("transaction_deferrable", tx.Deferrable)
+	}
+}
+
 // normalizeIsolation spells an isolation level as SHOW does: lower case,
 // words separated by one space, quotes dropped. A level already spelt so
 // (the setting's own value, which BEGIN reads) comes back as it is, without
@@ -166,7 +196,11 @@ func (s *session) beginIsolation(tx *sql.TxStmt) error {
 // setTransaction applies SET TRANSACTION / SET SESSION CHARACTERISTICS AS
 // TRANSACTION's isolation level.
 func (s *session) setTransaction(st *sql.SetStmt) error {
-	if st.Tx == nil || st.Tx.Isolation == "" {
+	if st.Tx == nil {
+		return nil
+	}
+	s.setAccessModes(st)
+	if st.Tx.Isolation == "" {
 		return nil
 	}
 	l, err := s.isolationLevel(st.Tx.Isolation)

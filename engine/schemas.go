@@ -86,8 +86,17 @@ func (c *recordingCatalog) SchemaExists(ctx context.Context, name string) (bool,
 	return slices.Contains(dbs, name), nil
 }
 
-// ResolveSchema implements binder.SchemaResolver.
+// ResolveSchema implements binder.SchemaResolver. An unqualified name
+// of a catalog relation is pg_catalog's whatever the search_path, as
+// PostgreSQL searches pg_catalog before the path's schemas when the path
+// does not list it (and, listed later, no table of another schema could
+// shadow it: CREATE TABLE refuses pg_ names).
 func (c *recordingCatalog) ResolveSchema(ctx context.Context, name string, create bool) (string, error) {
+	if !create {
+		if _, ok := c.tables.virtualTable(ctx, fluss.TablePath{Database: "pg_catalog", Table: name}); ok {
+			return "pg_catalog", nil
+		}
+	}
 	path, err := c.tables.existingPath(ctx)
 	if err != nil {
 		return "", err

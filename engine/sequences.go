@@ -268,6 +268,15 @@ type sessionSequences struct {
 	list []fluss.SequenceInfo
 }
 
+// discard forgets the values currval and lastval would return (DISCARD
+// SEQUENCES).
+func (ss *sessionSequences) discard() {
+	ss.mu.Lock()
+	clear(ss.curr)
+	ss.last = 0
+	ss.mu.Unlock()
+}
+
 // newStatement forgets the sequences read by the previous statement.
 func (ss *sessionSequences) newStatement() {
 	ss.mu.Lock()

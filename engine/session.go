@@ -50,6 +50,10 @@ type session struct {
 	memoNext    int
 	settingsGen uint64
 	changed     map[string]string
+	// savedSettings are the values SET and SET LOCAL replaced in the
+	// open transaction, for its end or a savepoint's to restore
+	// (settingstack.go).
+	savedSettings settingStack
 	// txStart is when the current transaction (block or statement) began:
 	// now() within a transaction block returns it.
 	txStart time.Time
@@ -302,8 +306,15 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case ps.file != nil:
 		return s.execCopyFile(ctx, ps, params) // copyfile.go
 	}
-	// The statements that never reach the binder; most of them run in an
-	// aborted block too.
+	// The statements that never reach the binder. In a failed block only
+	// those that end it run (PostgreSQL's IsTransactionExitStmt: COMMIT,
+	// ROLLBACK, ROLLBACK TO, PREPARE TRANSACTION); the others fail 25P02.
+	switch ps.parsed.Kind {
+	case sql.Set, sql.Reset, sql.Show, sql.Discard, sql.Deallocate, sql.Begin, sql.Savepoint, sql.ReleaseSavepoint:
+		if s.txStatus == 'E' {
+			return nil, sqlerr.TransactionAborted()
+		}
+	}
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:
 		if c := ps.parsed.Set.Constraints; c != nil {
@@ -322,6 +333,10 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.execDiscard(ps.parsed.Discard) // txcontrol.go
 	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
 		return s.execSavepoint(ps.parsed.Kind, ps.parsed.Tx) // txcontrol.go
+	case sql.PrepareTransaction:
+		return s.execPrepareTransaction(ctx) // txcontrol.go
+	case sql.CommitPrepared, sql.RollbackPrepared:
+		return s.execFinishPrepared(ps.parsed.Kind, ps.parsed.Tx.GID) // txcontrol.go
 	case sql.Deallocate:
 		return s.deallocate(ps.parsed.Deallocate) // sqlprepare.go
 	case sql.Grant, sql.Revoke:

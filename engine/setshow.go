@@ -7,6 +7,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -20,10 +21,7 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 	if st.ResetAll {
 		for k, v := range s.defaults() { // logsettings.go
 			if s.settings[k] != v {
-				s.setSetting(k, v)
-				if reported[k] {
-					s.changed[displayName(k)] = v
-				}
+				s.changeSetting(k, v, false) // settingstack.go
 			}
 		}
 		return tagOnly("RESET"), nil
@@ -31,6 +29,9 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 	if st.Name == "" { // SET [SESSION CHARACTERISTICS AS] TRANSACTION ...
 		if err := s.setTransaction(st); err != nil {
 			return nil, err
+		}
+		if !st.SessionDefaults && s.settingLevel() == 0 {
+			return warningResult("SET", outsideTransactionBlock("SET TRANSACTION")), nil
 		}
 		return tagOnly("SET"), nil
 	}
@@ -41,6 +42,9 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		v = s.defaults()[name]
 	default:
 		v = strings.Join(st.Values, ", ")
+	}
+	if name == "search_path" && !st.Raw && !st.Reset && !st.Default {
+		v = functions.SearchPathSetting(st.Values) // each name quoted as PostgreSQL keeps the list
 	}
 	switch name {
 	case "server_version", "server_encoding", "integer_datetimes", "is_superuser", "in_hot_standby", "server_version_num":
@@ -77,6 +81,20 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		if v, err = synchronousCommitValue(v); err != nil {
 			return nil, err
 		}
+	case "transaction_read_only", "transaction_deferrable":
+		// SET TRANSACTION's modes as settings: the open block's; outside
+		// one they would end with the statement's own transaction.
+		b, err := boolSetting(name, v)
+		if err != nil {
+			return nil, err
+		}
+		if s.tx == nil {
+			return tagOnly("SET"), nil
+		}
+		if name == "transaction_read_only" {
+			s.tx.readOnly = b
+		}
+		v = onOff(b)
 	case "timezone":
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023
@@ -86,23 +104,44 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		}
 		v = canon
 	}
-	if s.settings[name] != v {
-		s.setSetting(name, v)
-		if reported[name] {
-			s.changed[displayName(name)] = v
+	if boolSettings[name] && !st.Reset && !st.Default {
+		b, err := boolSetting(name, v)
+		if err != nil {
+			return nil, err
 		}
+		v = onOff(b)
 	}
+	// Saved even when the value does not change: what the level did
+	// decides what its end restores (settingstack.go).
+	s.changeSetting(name, v, st.IsLocal)
 	if st.Reset {
 		return tagOnly("RESET"), nil
+	}
+	if st.IsLocal && s.settingLevel() == 0 {
+		return warningResult("SET", outsideTransactionBlock("SET LOCAL")), nil
 	}
 	return tagOnly("SET"), nil
 }
 
-// setConfig is set_config(name, value, is_local): SET through the same
-// rules, returning the value now in force. (SET LOCAL is taken as a
-// session-level SET, as sqlgate's SET LOCAL is.)
+// setConfig is set_config(name, value, is_local): SET or SET LOCAL
+// through the same rules, returning the value now in force. Outside a
+// transaction a local value lasts only for its own statement, whose
+// result it still is.
 func (s *session) setConfig(name, value string, reset, local bool) (string, error) {
-	st := &sql.SetStmt{Name: name, Values: []string{value}, Default: reset}
+	st := &sql.SetStmt{Name: name, Values: []string{value}, Default: reset, IsLocal: local, Raw: true}
+	if local && s.settingLevel() == 0 {
+		key := strings.ToLower(name)
+		prior, had := s.settings[key]
+		st.IsLocal = false
+		if _, err := s.execSet(st); err != nil {
+			return "", err
+		}
+		v, _ := s.Status(name)
+		if had {
+			s.putSetting(key, prior) // settingstack.go
+		}
+		return v, nil
+	}
 	if _, err := s.execSet(st); err != nil {
 		return "", err
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -40,6 +41,9 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		"search_path":                         `"$user", public`,
 		"extra_float_digits":                  "1",
 		"transaction_isolation":               "read committed",
+		"transaction_read_only":               "off",
+		"transaction_deferrable":              "off",
+		"default_transaction_deferrable":      "off",
 		"default_transaction_isolation":       "read committed",
 		"statement_timeout":                   "0",
 		"lock_timeout":                        "0",
@@ -103,4 +107,48 @@ func displayName(name string) string {
 		return c
 	}
 	return name
+}
+
+// boolSettings are the settings whose values are booleans, which SET
+// takes in any of PostgreSQL's spellings (parse_bool) and SHOW prints as
+// on or off.
+var boolSettings = map[string]bool{
+	"default_transaction_read_only": true, "transaction_read_only": true,
+	"default_transaction_deferrable": true, "transaction_deferrable": true,
+	"standard_conforming_strings": true,
+}
+
+// boolSetting is PostgreSQL's parse_bool of a boolean setting's value:
+// on, off, true, false, yes, no, 1, 0 and their unique prefixes, any case;
+// 22023 otherwise.
+func boolSetting(name, v string) (bool, error) {
+	l := strings.ToLower(strings.TrimSpace(v))
+	switch l {
+	case "1":
+		return true, nil
+	case "0":
+		return false, nil
+	case "o", "":
+		// "o" is on or off
+	default:
+		for _, w := range []string{"true", "yes", "on"} {
+			if strings.HasPrefix(w, l) && (w != "on" || len(l) > 1) {
+				return true, nil
+			}
+		}
+		for _, w := range []string{"false", "no", "off"} {
+			if strings.HasPrefix(w, l) && (w != "off" || len(l) > 2 || l == "of") {
+				return false, nil
+			}
+		}
+	}
+	return false, sqlerr.New(sqlerr.InvalidParameterValue, "parameter \"%s\" requires a Boolean value", name)
+}
+
+// onOff is a boolean setting's value as SHOW prints it.
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }

@@ -42,6 +42,9 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 	if tx == nil {
 		tx = s.implicit // a pipeline's held transaction holds rows too
 	}
+	if s.tx == nil && s.settings["default_transaction_read_only"] == "on" {
+		return readOnlyTransaction(what) // the statement's own transaction is read-only
+	}
 	if s.tx != nil {
 		if s.tx.readOnly {
 			return readOnlyTransaction(what)
@@ -104,8 +107,7 @@ func notUndone(tag string, ddl []string) pgwire.Result {
 	w := sqlerr.New(warningCode, "%d schema change(s) of this transaction were not rolled back", len(ddl)).
 		WithDetail("sqlgate applies DDL at once (Fluss's catalog is not transactional); still in effect: %s", strings.Join(names, "; ")).
 		WithHint("Undo them with the inverse statements if they are not wanted.")
-	w.Severity = "WARNING"
-	return &noticeTagResult{tagResult: tagResult{tag: tag}, notices: []*sqlerr.Error{w}}
+	return warningResult(tag, w) // txcontrol.go
 }
 
 // shortStatement is a statement's text on one line, cut to a readable

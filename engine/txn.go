@@ -145,7 +145,12 @@ func (s *session) HoldImplicit() {
 // EndImplicit implements pgwire.ImplicitTransactions: it commits the held
 // implicit transaction (its writes become visible to other sessions only
 // now) or rolls it back.
-func (s *session) EndImplicit(ctx context.Context, commit bool) error {
+func (s *session) EndImplicit(ctx context.Context, commit bool) (err error) {
+	if s.tx == nil && s.held {
+		// The settings the implicit transaction changed end with it
+		// (settingstack.go); a block it opened (BEGIN) keeps them.
+		defer func() { s.endSettingLevels(commit && err == nil, 1, 1) }()
+	}
 	s.held = false
 	if s.tx == nil { // fk.go: the implicit transaction's deferred checks
 		err := s.fkEndImplicit(ctx, commit && s.implicit != nil)
@@ -212,7 +217,7 @@ func (s *session) endTxn() {
 		s.tx = nil
 	}
 	s.txStatus = 'I'
-	s.setSetting("transaction_isolation", s.setting("default_transaction_isolation"))
+	s.setTransactionModes(transactionModes{}) // txcontrol.go
 }
 
 // writeTxn is the transaction a write joins: the open block, or an
@@ -223,6 +228,7 @@ func (s *session) writeTxn() *txn {
 	}
 	if s.implicit == nil {
 		s.implicit = s.newTxn()
+		s.implicit.readOnly = s.settings["default_transaction_read_only"] == "on"
 	}
 	return s.implicit
 }

@@ -10,7 +10,7 @@ import (
 // unquoted ones are folded to lower case, as PostgreSQL reads the setting.
 func SearchPathSchemas(setting, user string) []string {
 	var out []string
-	for _, part := range strings.Split(setting, ",") {
+	for _, part := range splitSearchPath(setting) {
 		s := strings.TrimSpace(part)
 		if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 			s = strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
@@ -25,6 +25,36 @@ func SearchPathSchemas(setting, user string) []string {
 		}
 	}
 	return out
+}
+
+// splitSearchPath splits a search_path setting at its commas outside
+// double quotes (a quoted schema name may hold a comma).
+func splitSearchPath(setting string) []string {
+	var parts []string
+	quoted, start := false, 0
+	for i := 0; i < len(setting); i++ {
+		switch setting[i] {
+		case '"':
+			quoted = !quoted
+		case ',':
+			if !quoted {
+				parts = append(parts, setting[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, setting[start:])
+}
+
+// SearchPathSetting is the search_path setting SET gives for its list of
+// schema names: each quoted as quote_ident would, joined by ", ", as
+// PostgreSQL keeps a list setting (GUC_LIST_QUOTE) and SHOW prints it.
+func SearchPathSetting(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = QuoteIdent(n)
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // SearchPathOf is SearchPathSchemas of the session in ctx; ok is false

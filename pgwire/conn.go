@@ -1029,6 +1029,10 @@ func (c *conn) sendError(err error) {
 	if errors.As(err, &cd) {
 		where = cd.Where()
 	}
+	var warned Noticer
+	if errors.As(err, &warned) {
+		c.sendNoticesOf(warned)
+	}
 	c.sendErrorResponseWhere(c.toSQLError(err), where)
 }
 

@@ -62,10 +62,15 @@ func (s connStatements) DeallocateAll() {
 
 // sendNotices sends the notices a result carries, if any.
 func (c *conn) sendNotices(res Result) {
-	n, ok := res.(Noticer)
-	if !ok {
-		return
+	if n, ok := res.(Noticer); ok {
+		c.sendNoticesOf(n)
 	}
+}
+
+// sendNoticesOf sends n's notices: a result's, or those an error came
+// after (a WARNING before the ERROR of one statement, as PostgreSQL's
+// PREPARE TRANSACTION in an implicit transaction sends).
+func (c *conn) sendNoticesOf(n Noticer) {
 	for _, e := range n.Notices() {
 		sev := e.Severity
 		if sev == "" {

@@ -64,13 +64,19 @@ const (
 	Subscribe
 	// TRUNCATE (ddlstmts.go: Statement.DDL.Tables, RestartIdentity).
 	Truncate
+	// Two-phase commit (session.go: the identifier in Statement.Tx.GID):
+	// PREPARE TRANSACTION, COMMIT PREPARED, ROLLBACK PREPARED.
+	PrepareTransaction
+	CommitPrepared
+	RollbackPrepared
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
 	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
 	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
 	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
-	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor", "Subscribe", "Truncate"}
+	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor", "Subscribe", "Truncate",
+	"PrepareTransaction", "CommitPrepared", "RollbackPrepared"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {

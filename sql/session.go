@@ -17,6 +17,9 @@ type SetStmt struct {
 	Values []string
 	// IsLocal is SET LOCAL (for this transaction only).
 	IsLocal bool
+	// Raw marks a value given as the setting's text itself (set_config's),
+	// not as SET's list of values: Values holds that one text.
+	Raw bool
 	// Default is SET x TO DEFAULT / SET TIME ZONE LOCAL|DEFAULT.
 	Default bool
 	// Reset is RESET x; ResetAll is RESET ALL.
@@ -57,6 +60,9 @@ type TxStmt struct {
 	Chain bool
 	// Savepoint is the name in SAVEPOINT x, RELEASE x, ROLLBACK TO x.
 	Savepoint string
+	// GID is the transaction identifier of PREPARE TRANSACTION, COMMIT
+	// PREPARED and ROLLBACK PREPARED (a string literal).
+	GID string
 }
 
 // DeallocateStmt is DEALLOCATE [PREPARE] name | ALL.
@@ -159,6 +165,24 @@ func (p *sessionParser) value() (string, error) {
 		}
 	}
 	return "", syntaxErrorAt(p.src, p.toks, p.pos-1)
+}
+
+// gid reads the transaction identifier that ends PREPARE TRANSACTION,
+// COMMIT PREPARED and ROLLBACK PREPARED: a string constant (PostgreSQL's
+// Sconst), at most 199 bytes (GIDSIZE), as PostgreSQL refuses longer ones.
+func (p *sessionParser) gid(tx *TxStmt) error {
+	if p.pos >= len(p.toks) || (p.toks[p.pos].kind != tkString && p.toks[p.pos].kind != tkEString && p.toks[p.pos].kind != tkDollar) {
+		return p.err()
+	}
+	v, err := p.value()
+	if err != nil {
+		return err
+	}
+	if len(v) >= 200 {
+		return sqlerr.New(sqlerr.InvalidParameterValue, "transaction identifier \"%s\" is too long", v)
+	}
+	tx.GID = v
+	return p.done()
 }
 
 // paramName reads the parameter SHOW and RESET name, lower-case: a name
@@ -283,8 +307,12 @@ func parseSession(src string, toks []token, st *Statement) (bool, error) {
 			st.Kind = Rollback
 		}
 		st.Tx = &TxStmt{}
-		if w == "COMMIT" && p.word(0) == "PREPARED" {
-			return true, p.err()
+		if (w == "COMMIT" || w == "ROLLBACK") && p.accept("PREPARED") {
+			st.Kind = CommitPrepared
+			if w == "ROLLBACK" {
+				st.Kind = RollbackPrepared
+			}
+			return true, p.gid(st.Tx)
 		}
 		if !p.accept("TRANSACTION") {
 			p.accept("WORK")
@@ -305,6 +333,14 @@ func parseSession(src string, toks []token, st *Statement) (bool, error) {
 			p.accept("AND", "NO", "CHAIN")
 		}
 		return true, p.done()
+	case "PREPARE":
+		if p.word(1) != "TRANSACTION" {
+			return false, nil // PREPARE name AS ... (ddlstmts.go)
+		}
+		p.pos += 2
+		st.Kind = PrepareTransaction
+		st.Tx = &TxStmt{}
+		return true, p.gid(st.Tx)
 	case "SAVEPOINT", "RELEASE":
 		st.Kind = Savepoint
 		if p.word(0) == "RELEASE" {

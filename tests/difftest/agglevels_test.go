@@ -131,6 +131,9 @@ var aggLevelPlaces = []string{
 	"SELECT (SELECT sum(al_t.a + max(al_u.x)) FROM al_u) FROM al_t",
 	"SELECT sum((SELECT max(al_t.a) FROM al_u)) FROM al_t",
 	"SELECT (SELECT max(sum(al_t.a) + al_u.x) FROM al_u) FROM al_t",
+	"SELECT (SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY al_t.a) FROM al_u LIMIT 1) FROM al_t",
+	"SELECT b, (SELECT mode() WITHIN GROUP (ORDER BY al_t.a) + count(*) FROM al_u) FROM al_t GROUP BY b",
+	"SELECT a FROM al_t WHERE a > (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY al_t.a))",
 }
 
 // TestAggregateLevelsDifferential runs generated queries with aggregates

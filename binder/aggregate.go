@@ -56,6 +56,11 @@ type aggState struct {
 	grouping map[int][]int
 	// inCall is set while an aggregate's arguments are bound (nesting is an error).
 	inCall bool
+	// ungrouped is the first error of a column neither grouped nor
+	// aggregated, which the query reports once every clause is bound;
+	// ungroupedHaving HAVING's (inHaving: HAVING is being bound).
+	ungrouped, ungroupedHaving error
+	inHaving                   bool
 }
 
 // aggRef stands for output column Index of the Aggregate node (a group key
@@ -93,6 +98,12 @@ func (b *binder) bindAggregateCall(n *pt.FuncCall) (Expr, error) {
 // bindAggregateCallFiltered registers name(args) [FILTER (WHERE filter)]
 // [ORDER BY order] with the aggregate binder; node positions its errors.
 func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []pt.Expr, distinct bool, filter pt.Expr, order []pt.OrderItem) (Expr, error) {
+	if level, nested := b.aggLevel(args, filter, order); level > 0 {
+		// an aggregate of an enclosing query (agglevels.go)
+		return b.bindOuterAggregate(node, level, nested, func() (Expr, error) {
+			return b.bindAggregateCallFiltered(node, name, args, distinct, filter, order)
+		})
+	}
 	switch name {
 	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
 		return b.bindJSONAggregate(node, name, args, distinct, filter, order)
@@ -395,11 +406,18 @@ func (b *binder) rebase(node sourceNode, e Expr) (Expr, error) {
 	switch x := e.(type) {
 	case *aggRef:
 		return &ColumnRef{Index: x.Index, Name: x.Name, T: x.T}, nil
+	case *Subquery:
+		return b.rebaseSubquery(node, x)
 	case *ColumnRef:
 		c := st.input.cols[x.Index]
 		name := c.Name
 		if c.Table != "" {
 			name = c.Table + "." + c.Name
+		}
+		if at, ok := b.outerRefAt[x]; ok {
+			// a subquery's outer value: PostgreSQL names the subquery,
+			// at the column inside it
+			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "subquery uses ungrouped column %q from outer query", name))
 		}
 		return nil, groupingError(b, node, name)
 	case *FuncCall:
@@ -410,6 +428,42 @@ func (b *binder) rebase(node sourceNode, e Expr) (Expr, error) {
 		}
 	}
 	return MapChildren(e, func(c Expr) (Expr, error) { return b.rebase(node, c) })
+}
+
+// rebaseSubquery is rebase of a subquery's operand and outer values. Of
+// its ungrouped outer columns it names the first in the text, as
+// PostgreSQL's walk of the subquery (select list, then WHERE ...) finds
+// it, not the first given a slot (WHERE is bound first).
+func (b *binder) rebaseSubquery(node sourceNode, x *Subquery) (Expr, error) {
+	c := *x
+	if x.X != nil {
+		in, err := b.rebase(node, x.X)
+		if err != nil {
+			return nil, err
+		}
+		c.X = in
+	}
+	c.Outer = make([]Expr, len(x.Outer))
+	var first error
+	firstAt := -1
+	for i, o := range x.Outer {
+		r, err := b.rebase(node, o)
+		if err == nil {
+			c.Outer[i] = r
+			continue
+		}
+		at := -1
+		if se := sqlerr.As(err); se != nil && se.Position > 0 {
+			at = se.Position
+		}
+		if first == nil || at >= 0 && (firstAt < 0 || at < firstAt) {
+			first, firstAt = err, at
+		}
+	}
+	if first != nil {
+		return nil, first
+	}
+	return &c, nil
 }
 
 // groupingError is the error of a column (or whole row, "t.*") used

@@ -381,7 +381,7 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 	if x.Type().Kind == types.Row && elem.Kind == types.Row {
 		// a record against an array of records: record_eq and
 		// record_cmp field by field, which take fields of one type only
-		if err := comparableRecords(x.Type(), elem); err != nil {
+		if err := comparableRecords(x.Type(), elem, op == "=" || op == "<>" || op == "!="); err != nil {
 			return nil, err
 		}
 		kernel, err := functions.QuantifiedArrayKernel(op, all, elem, arrayOfDims(elem, depth))
@@ -439,30 +439,22 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 }
 
 // comparableRecords checks that records a and b can be compared as
-// PostgreSQL's record_eq and record_cmp compare them, with their errors
-// (functions/recordcmp.go), which have no position: PostgreSQL raises
-// them running the comparison.
-func comparableRecords(a, c types.T) error {
-	n := min(len(a.Fields), len(c.Fields))
-	for i := 0; i < n; i++ {
-		if !functions.SameRecordFieldType(a.Fields[i].Type, c.Fields[i].Type) {
-			return functions.DissimilarColumns(a.Fields[i].Type, c.Fields[i].Type, i)
-		}
-	}
-	if len(a.Fields) != len(c.Fields) {
-		return functions.DifferentRecordLengths()
-	}
-	return nil
+// PostgreSQL's record_eq (eq) and record_cmp compare them, with their
+// errors (functions/recordcmp.go, recordFieldsError), which have no
+// position: PostgreSQL raises them running the comparison.
+func comparableRecords(a, c types.T, eq bool) error {
+	return recordFieldsError(a, c, eq, true)
 }
 
 // comparableRecordLeaves is comparableRecords of two arrays of records:
 // PostgreSQL's array_eq and array_cmp compare their elements with
 // record_eq and record_cmp, which refuse fields of different types (int
-// against numeric, text against varchar) and records of different lengths
-// rather than bring them to a common type. sameType is false for arrays
-// of two different composite types (or one and record[]): anyarray's
-// operators take one array type, so there is no operator (42883).
-func comparableRecordLeaves(l, r types.T) (sameType bool, err error) {
+// against numeric, text against varchar), fields without the operator
+// (json) and records of different lengths rather than bring them to a
+// common type. sameType is false for arrays of two different composite
+// types (or one and record[]): anyarray's operators take one array type,
+// so there is no operator (42883).
+func comparableRecordLeaves(l, r types.T, eq bool) (sameType bool, err error) {
 	for l.Kind == types.Array && r.Kind == types.Array && l.Elem != nil && r.Elem != nil {
 		l, r = *l.Elem, *r.Elem
 	}
@@ -472,7 +464,7 @@ func comparableRecordLeaves(l, r types.T) (sameType bool, err error) {
 	if compositeOID(l) != compositeOID(r) {
 		return false, nil
 	}
-	return true, comparableRecords(l, r)
+	return true, comparableRecords(l, r, eq)
 }
 
 // recordArrayName is the name of an array of records in a message: of the
@@ -531,7 +523,7 @@ func (b *binder) makeArrayComparison(n sourceNode, op Op, l, r Expr) (Expr, erro
 	if lt.Kind != types.Array || rt.Kind != types.Array || !functions.SamePGType(lt, rt) {
 		return nil, b.binaryOpError(n, op, lt, rt)
 	}
-	if sameType, err := comparableRecordLeaves(lt, rt); !sameType {
+	if sameType, err := comparableRecordLeaves(lt, rt, equalityOp(op)); !sameType {
 		// named as binaryOpError names it: IS [NOT] DISTINCT FROM is =,
 		// spelled <=> by the rewrite
 		name, tok := op.String(), op.String()

@@ -58,6 +58,13 @@ type binder struct {
 	outer *scope
 	// corr collects the outer references of the subquery being bound.
 	corr *corrState
+	// outerRefAt is where each column an outer slot of a subquery reads
+	// was first named inside it (scope.go): an aggregating query's error
+	// for an ungrouped one points there.
+	outerRefAt map[*ColumnRef]sourceNode
+	// level is the SELECT being bound, for aggregates of its level met
+	// in its subqueries (agglevels.go); nil outside one.
+	level *queryLevel
 	// ctes are the WITH queries visible to the query being bound: items
 	// of the tree's WITH lists, each transformed once with its statement,
 	// so that an item is the same node wherever it is seen and keys the

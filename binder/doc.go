@@ -148,7 +148,10 @@
 // FIRST | LAST) and LIMIT from tree expressions (bindLimitTree);
 // the expressions' remaining kinds bind from the tree too: arrays.go
 // ARRAY[..], subscripts and slices, ANY/ALL over an array and ARRAY(..),
-// subquery.go scalar subqueries, EXISTS, IN and ANY/ALL over a query,
+// subquery.go scalar subqueries, EXISTS, IN and ANY/ALL over a query
+// (agglevels.go an aggregate inside one that reads only an enclosing
+// query's columns: that query's, PostgreSQL's agglevelsup, with 42803
+// where that query's clause refuses aggregates),
 // exprtree.go EXTRACT, position, TRIM, ^, MySQL's time units and
 // VALUES(col), calls.go the rewrite's markers the transformer leaves as
 // calls (bindMarkerCall), exprops.go the leaves (columns, parameters,

@@ -169,8 +169,10 @@ func (b *binder) bindJoin(j *pt.Join, rowNames map[string]bool) (Node, error) {
 // a lateral one): a boolean ("argument of JOIN/ON"), without
 // set-returning functions.
 func (b *binder) bindJoinOn(join Node, on pt.Expr) (Expr, error) {
-	restore := b.refuseSetCalls("JOIN conditions") // srf.go
+	restore := b.refuseSetCalls("JOIN conditions")      // srf.go
+	restoreAgg := b.refuseAggregates("JOIN conditions") // agglevels.go
 	cond, err := b.bindTree(newScope(join), on)
+	restoreAgg()
 	restore()
 	if err != nil {
 		return nil, err

@@ -237,12 +237,16 @@ func (b *binder) bindLimitTree(input Node, count, offset pt.Expr) (Node, error) 
 	}
 	var err error
 	if count != nil {
-		if lim.Count, err = bind(count); err != nil {
+		restore := b.refuseAggregates("LIMIT") // agglevels.go
+		lim.Count, err = bind(count)
+		if restore(); err != nil {
 			return nil, err
 		}
 	}
 	if offset != nil {
-		if lim.Offset, err = bind(offset); err != nil {
+		restore := b.refuseAggregates("OFFSET")
+		lim.Offset, err = bind(offset)
+		if restore(); err != nil {
 			return nil, err
 		}
 	}

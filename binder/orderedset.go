@@ -34,6 +34,12 @@ func isHypothetical(name string) bool {
 // bindOrderedSet binds name(direct) WITHIN GROUP (ORDER BY order) [FILTER
 // (WHERE filter)].
 func (b *binder) bindOrderedSet(node *pt.FuncCall, name string, direct []pt.Expr, items []pt.OrderItem, filter pt.Expr) (Expr, error) {
+	if level, nested := b.aggLevel(direct, filter, items); level > 0 {
+		// an aggregate of an enclosing query (agglevels.go)
+		return b.bindOuterAggregate(node, level, nested, func() (Expr, error) {
+			return b.bindOrderedSet(node, name, direct, items, filter)
+		})
+	}
 	st := b.agg
 	if st == nil {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))

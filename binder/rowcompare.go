@@ -174,6 +174,9 @@ func sameFieldTypes(a, b types.T) bool {
 // x = y over record columns is true for (1,NULL) and (1,NULL) where
 // ROW(1, NULL) = ROW(1, NULL) is NULL.
 func recordComparison(op Op, l, r Expr) (Expr, error) {
+	if err := recordFieldsError(l.Type(), r.Type(), equalityOp(op), true); err != nil {
+		return nil, err
+	}
 	k, err := functions.RecordCompareKernel(l.Type(), op.String())
 	if err != nil {
 		return nil, err
@@ -204,9 +207,68 @@ func dissimilarRecords(a, b types.T) bool {
 // dissimilarRecordComparison is recordComparison for records of different
 // field types (functions.DissimilarRecordCompareKernel).
 func dissimilarRecordComparison(op Op, l, r Expr) (Expr, error) {
+	// the fields before the first dissimilar pair, which the kernel
+	// refuses itself
+	if err := recordFieldsError(l.Type(), r.Type(), equalityOp(op), false); err != nil {
+		return nil, err
+	}
 	k, err := functions.DissimilarRecordCompareKernel(l.Type(), r.Type(), op.String())
 	if err != nil {
 		return nil, err
 	}
 	return &FuncCall{Name: "record " + op.String(), Args: []Expr{l, r}, T: types.BoolType, Kernel: k}, nil
+}
+
+// equalityOp reports whether op compares for equality only (record_eq's
+// operators), not order (record_cmp's).
+func equalityOp(op Op) bool {
+	return op == OpEq || op == OpNe || op == OpIsDistinct || op == OpIsNotDistinct
+}
+
+// recordFieldsError is the first error record_eq (eq) or record_cmp
+// gives comparing records a and c, field by field as they do: a pair of
+// fields of different types (42804 "dissimilar column types", when
+// dissimilar is set; else the walk stops there, for a kernel that refuses
+// them itself), then a field type without an equality operator (record_eq)
+// or comparison function (record_cmp), as typeSortOps says (json has
+// neither: 42883), and last records of different lengths. Fields that are
+// records of one type (or arrays of them) are compared by record_eq
+// itself, so their fields are walked in turn; another array field is
+// named whole (json[]), as the type cache names it. PostgreSQL stops at
+// the first pair of unequal values, so it may answer where this refuses:
+// the binder refuses what a comparison of equal leading fields would.
+func recordFieldsError(a, c types.T, eq, dissimilar bool) error {
+	n := min(len(a.Fields), len(c.Fields))
+	for i := 0; i < n; i++ {
+		fa, fc := a.Fields[i].Type, c.Fields[i].Type
+		la, lc := fa, fc
+		for la.Kind == types.Array && lc.Kind == types.Array && la.Elem != nil && lc.Elem != nil {
+			la, lc = *la.Elem, *lc.Elem
+		}
+		if la.Kind == types.Row && lc.Kind == types.Row && compositeOID(la) == compositeOID(lc) &&
+			arrayDims(fa) == arrayDims(fc) {
+			// the kernels see two fields of one record type; their
+			// fields are record_eq's to refuse
+			if err := recordFieldsError(la, lc, eq, true); err != nil {
+				return err
+			}
+			continue
+		}
+		if !functions.SameRecordFieldType(fa, fc) {
+			if dissimilar {
+				return functions.DissimilarColumns(fa, fc, i)
+			}
+			return nil
+		}
+		switch ord, equal := typeSortOps(fa); {
+		case eq && !equal:
+			return errNoEquality(fa)
+		case !eq && !ord:
+			return errNoComparison(fa)
+		}
+	}
+	if len(a.Fields) != len(c.Fields) && dissimilar {
+		return functions.DifferentRecordLengths()
+	}
+	return nil
 }

@@ -119,7 +119,16 @@ func (b *binder) outerRefIn(c *corrState, cn sourceNode, table, name string) (Ex
 		}
 		return c.passDown(outer.(*OuterRef)), true, nil
 	}
-	return c.slotOf(found), true, nil
+	ref := c.slotOf(found)
+	if col, ok := c.refs[ref.Slot].(*ColumnRef); ok {
+		if _, seen := b.outerRefAt[col]; !seen {
+			if b.outerRefAt == nil {
+				b.outerRefAt = map[*ColumnRef]sourceNode{}
+			}
+			b.outerRefAt[col] = cn // the first use, for an ungrouped column's error (rebase)
+		}
+	}
+	return ref, true, nil
 }
 
 // slotOf is the OuterRef reading column found of the enclosing query's
@@ -142,6 +151,15 @@ func (c *corrState) rowSlot(w *FuncCall) *OuterRef {
 func (c *corrState) passDown(o *OuterRef) *OuterRef {
 	slot := corrSlot(c, &c.passSlots, o.Slot, func() Expr { return o })
 	return &OuterRef{Slot: slot, Name: o.Name, T: o.T}
+}
+
+// aggSlot is the OuterRef reading e, the result of an aggregate of the
+// enclosing query's level bound in that query's aggregate binder
+// (agglevels.go): a slot of its own per call.
+func (c *corrState) aggSlot(e Expr) *OuterRef {
+	slot := len(c.refs)
+	c.refs = append(c.refs, e)
+	return &OuterRef{Slot: slot, Name: e.String(), T: e.Type()}
 }
 
 // corrSlot is the slot of key in *slots, appending ref() to c.refs as a
@@ -172,6 +190,9 @@ type corrState struct {
 	// rowSlots are the slots of whole rows of the outer scope's FROM
 	// items, by the whole row's name (t.*).
 	rowSlots map[string]int
+	// level is the enclosing query's, for its aggregates met in this
+	// subquery (agglevels.go); nil when it is not a SELECT.
+	level *queryLevel
 }
 
 // OuterRef reads, inside a correlated subquery, the value of the enclosing

@@ -14,6 +14,44 @@ import (
 // BY and HAVING, the select list, DISTINCT, ORDER BY and LIMIT, each by its
 // own clause binder.
 func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
+	branch, keep := b.setOpBranch, b.keepUnknownOutputs
+	lvl := &queryLevel{}
+	n, err := b.bindSelectLevel(sel, lvl)
+	if err != nil && lvl.needAgg {
+		// a subquery holds an aggregate of this query's level, which
+		// isAggregating could not see: bind again, aggregating
+		// (agglevels.go)
+		b.setOpBranch, b.keepUnknownOutputs = branch, keep
+		lvl = &queryLevel{forceAgg: true}
+		n, err = b.bindSelectLevel(sel, lvl)
+	}
+	if err == nil && lvl.agg != nil {
+		// PostgreSQL checks the select list and ORDER BY (its target
+		// list) before HAVING
+		if lvl.agg.ungrouped != nil {
+			return nil, lvl.agg.ungrouped
+		}
+		if lvl.agg.ungroupedHaving != nil {
+			return nil, lvl.agg.ungroupedHaving
+		}
+	}
+	return n, err
+}
+
+// ungroupedError reports whether err is rebase's error for a column that
+// is neither grouped nor aggregated.
+func ungroupedError(err error) bool {
+	se := sqlerr.As(err)
+	return se != nil && se.Code == sqlerr.GroupingError &&
+		(strings.HasSuffix(se.Message, "must appear in the GROUP BY clause or be used in an aggregate function") ||
+			strings.HasPrefix(se.Message, "subquery uses ungrouped column"))
+}
+
+// bindSelectLevel is bindSelectTree at query level lvl.
+func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) {
+	prevLevel := b.level
+	b.level = lvl
+	defer func() { b.level = prevLevel }()
 	branch := b.setOpBranch
 	b.setOpBranch = false // not for the subqueries inside
 	keepUnknown := b.keepUnknownOutputs
@@ -33,11 +71,14 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	prevSrf := b.srf
 	b.srf = nil // only this SELECT's own list may hold set-returning calls
 	defer func() { b.srf = prevSrf }()
+	restoreAgg := b.refuseAggregates("FROM clause of their own query level") // a LATERAL item's (agglevels.go)
 	input, err := b.bindFromTree(sel.From, sel)
+	restoreAgg()
 	if err != nil {
 		return nil, err
 	}
-	aggregating := b.isAggregating(sel, targets)
+	lvl.scope = newScope(input)
+	aggregating := lvl.forceAgg || b.isAggregating(sel, targets)
 	windows := b.hasWindows(sel, targets)
 	// SELECT ... FOR UPDATE and the other locking clauses (lockrows.go).
 	var lockScan *Scan
@@ -55,6 +96,9 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	}
 	if sel.Where != nil {
 		if b.containsAggregateTree(sel.Where) {
+			if err := b.refusedOuterAggregate(targets); err != nil { // agglevels.go
+				return nil, err
+			}
 			at := b.finders.tree.at
 			if b.finders.tree.grouping {
 				return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
@@ -77,12 +121,15 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		defer func() { b.agg = prev }()
 		st := &aggState{input: inScope}
 		b.agg = st
+		lvl.agg = st
 		if sel.GroupBy != nil || sel.GroupDistinct {
 			prevWin := b.winPlace
 			b.winPlace = "GROUP BY"
+			restoreAgg := b.refuseAggregates("GROUP BY") // agglevels.go
 			from := input
 			grouped, err = b.bindGroupByTree(st, &input, &inScope, targets, sel)
 			b.winPlace = prevWin
+			restoreAgg()
 			if err != nil {
 				return nil, b.targetNamesFirst(from, targets, err)
 			}
@@ -92,7 +139,21 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			return b.rebase(e, x)
+			r, err := b.rebase(e, x)
+			if err != nil && ungroupedError(err) {
+				// PostgreSQL checks for ungrouped columns once the
+				// whole query is read (parseCheckAggregates): an error
+				// of a later clause comes first. The query fails at its
+				// end (bindSelectTree); NULL holds the place till then.
+				switch {
+				case st.inHaving && st.ungroupedHaving == nil:
+					st.ungroupedHaving = err
+				case !st.inHaving && st.ungrouped == nil:
+					st.ungrouped = err
+				}
+				return &Const{Value: nil, T: x.Type()}, nil
+			}
+			return r, err
 		}
 		// Bind the select list and HAVING first so that every aggregate
 		// call is registered before the Aggregate node's schema is fixed;
@@ -125,7 +186,9 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		// list's windows
 		prevWin, prevPlace := b.win, b.winPlace
 		b.win, b.winPlace = nil, "HAVING"
+		b.agg.inHaving = true
 		having, err = bindOut(sel.Having)
+		b.agg.inHaving = false
 		b.win, b.winPlace = prevWin, prevPlace
 		if err != nil {
 			return nil, err
@@ -422,6 +485,7 @@ func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr, place 
 // bindWhere is the WHERE clause binder: its expression must be boolean.
 func (b *binder) bindWhere(input Node, where pt.Expr) (Node, error) {
 	defer b.refuseSetCalls("WHERE")()
+	defer b.refuseAggregates("WHERE")() // agglevels.go
 	cond, err := b.bindTree(newScope(input), where)
 	if err != nil {
 		return nil, err
@@ -649,6 +713,9 @@ type treeFinder struct {
 	found, grouping bool
 	at              pt.Expr // the first call found (PostgreSQL's error position)
 	visit           func(pt.Expr) bool
+	// own reports whether an aggregate call is the query's own, not an
+	// enclosing query's (binder.ownAggregate); set once per binder.
+	own func(*pt.FuncCall) bool
 }
 
 func (f *treeFinder) find(e pt.Expr, win bool) bool {
@@ -671,6 +738,9 @@ func (f *treeFinder) find(e pt.Expr, win bool) bool {
 				}
 				return true
 			case !f.win && (c.Aggregate || aggregateNames[c.Name] || c.Name == "grouping"):
+				if f.own != nil && !f.own(c) {
+					return false // an enclosing query's (agglevels.go)
+				}
 				f.found, f.at, f.grouping = true, n, c.Name == "grouping" && !c.Aggregate
 				return false
 			}
@@ -767,7 +837,12 @@ func targetsEnd(targets []*pt.Target) int {
 
 // containsAggregateTree reports whether an expression calls an aggregate
 // or GROUPING(..); b.finders.tree.at and .grouping say which and where.
-func (b *binder) containsAggregateTree(e pt.Expr) bool { return b.finders.tree.find(e, false) }
+func (b *binder) containsAggregateTree(e pt.Expr) bool {
+	if b.finders.tree.own == nil {
+		b.finders.tree.own = b.ownAggregate
+	}
+	return b.finders.tree.find(e, false)
+}
 
 // containsWindowTree reports whether an expression calls a window function.
 func (b *binder) containsWindowTree(e pt.Expr) bool { return b.finders.tree.find(e, true) }

@@ -79,7 +79,7 @@ func (b *binder) bindSubqueryPlan(s *scope, q any) (Node, []Expr, error) {
 		ns := *s
 		ns.parent = b.outer
 		b.outer = &ns
-		b.corr = &corrState{outer: &ns, slots: map[int]int{}, parent: prevCorr}
+		b.corr = &corrState{outer: &ns, slots: map[int]int{}, parent: prevCorr, level: b.level}
 	}
 	// A derived table (s nil) sees no sibling FROM item (no LATERAL), but
 	// inside a subquery it sees the enclosing queries' rows, as in

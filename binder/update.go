@@ -216,8 +216,10 @@ func (b *binder) bindDMLFrom(scan *Scan, from pt.FromItem, noList bool, where pt
 	if where == nil {
 		return input, nil
 	}
-	restore := b.refuseSetCalls("WHERE") // PostgreSQL's place name (srf.go)
+	restore := b.refuseSetCalls("WHERE")      // PostgreSQL's place name (srf.go)
+	restoreAgg := b.refuseAggregates("WHERE") // agglevels.go
 	cond, err := b.bindTree(newScope(input), where)
+	restoreAgg()
 	restore()
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ func TestWalkVisitsEveryNodeInMapChildrenOrder(t *testing.T) {
 		"SELECT id FROM t WHERE id IN (1, 2, 3) AND name LIKE 'a%' AND n BETWEEN 1 AND 9",
 		"SELECT n * 2 + 1, name || '!', lower(name), CAST(n AS BIGINT), -n, n IS NULL FROM t",
 		"SELECT CASE WHEN n > 0 THEN coalesce(name, 'x') ELSE upper(name) END FROM t WHERE NOT (n <> 3 OR id = $1)",
-		"SELECT id FROM t WHERE n = (SELECT max(n) FROM u WHERE u.id = t.id)",
+		"SELECT id FROM t WHERE n = (SELECT max(u.id) FROM u WHERE u.id = t.id)",
 	}
 	for _, q := range cases {
 		st, err := bind(t, q)

@@ -717,10 +717,21 @@ func keyIndexes(info fluss.TableInfo) []int {
 // sameValue compares two physical values as a key compares them.
 func sameValue(a, b any) bool { return keyText(a) == keyText(b) }
 
-// keyText is a value's form in the sets of keys the checks build.
+// keyText is a value's form in the sets of keys the checks build: a
+// float's -0 is 0, as the store's key encoding makes it (format.AppendKey;
+// fmt prints every NaN as NaN).
 func keyText(v any) string {
-	if v == nil {
+	switch f := v.(type) {
+	case nil:
 		return "\x00null"
+	case float64:
+		if f == 0 {
+			v = float64(0)
+		}
+	case float32:
+		if f == 0 {
+			v = float32(0)
+		}
 	}
 	return fmt.Sprintf("%T:%v", v, v)
 }

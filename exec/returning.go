@@ -35,11 +35,24 @@ func (r *Returned) Release() {
 	r.Batches = nil
 }
 
-// rowKey is a row's value of columns cols, as a map key.
+// rowKey is a row's value of columns cols, as a map key: equal keys give
+// equal strings as the store's key encoding makes them (format.AppendKey),
+// so a float's -0 is 0 and every NaN one NaN (float8eq).
 func rowKey(b arrow.RecordBatch, row int, cols []int) string {
 	var sb []byte
 	for _, c := range cols {
-		sb = fmt.Appendf(sb, "%v\x00", valueAt(b.Column(c), row))
+		v := valueAt(b.Column(c), row)
+		switch f := v.(type) {
+		case float64:
+			if f == 0 {
+				v = float64(0)
+			}
+		case float32:
+			if f == 0 {
+				v = float32(0)
+			}
+		}
+		sb = fmt.Appendf(sb, "%v\x00", v)
 	}
 	return string(sb)
 }

@@ -540,13 +540,7 @@ func (o *Update) Run(ctx context.Context) error {
 	if len(batches) == 0 {
 		return nil
 	}
-	keyOf := func(b arrow.RecordBatch, row int, cols []int) string {
-		var sb []byte
-		for _, c := range cols {
-			sb = fmt.Appendf(sb, "%v\x00", valueAt(b.Column(c), row))
-		}
-		return string(sb)
-	}
+	keyOf := rowKey
 	newKeyCols := make([]int, len(pk))
 	oldKeyCols := make([]int, len(pk))
 	for i, k := range pk {
@@ -718,13 +712,7 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 		keyCols = append(keyCols, i)
 		keyFields = append(keyFields, schema.Field(i))
 	}
-	keyOf := func(b arrow.RecordBatch, row int) string {
-		var sb []byte
-		for _, c := range keyCols {
-			sb = fmt.Appendf(sb, "%v\x00", valueAt(b.Column(c), row))
-		}
-		return string(sb)
-	}
+	keyOf := func(b arrow.RecordBatch, row int) string { return rowKey(b, row, keyCols) }
 	n := int(rec.NumRows())
 	seen := make(map[string]bool, n)
 	for r := 0; r < n; r++ {

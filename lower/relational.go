@@ -633,7 +633,7 @@ func lowerWindow(x *binder.Window) (Node, error) {
 		}
 		switch i {
 		case 0:
-			spec.Arg = idx
+			spec.Arg, spec.Form = idx, a.Type().KeyForm()
 		case 1:
 			spec.Offset = idx
 		case 2:

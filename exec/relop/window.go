@@ -112,6 +112,9 @@ type WindowSpec struct {
 	// Frame is the frame (nil: DefaultFrame); ranking functions and
 	// lag/lead ignore it.
 	Frame *Frame
+	// Form is Arg's key form (SortKey.Form): min and max over bpchar
+	// compare without trailing blanks, as the plain aggregates do.
+	Form types.KeyForm
 }
 
 // WindowResultType is the type of window function fn over arg.
@@ -826,7 +829,7 @@ func (w *windowCtx) eval(f WindowSpec, outType arrow.DataType) (arrow.Array, err
 // aggregated row by row.
 func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (arrow.Array, error) {
 	n := int(w.region.NumRows())
-	spec := AggSpec{Func: fn, Arg: f.Arg, Filter: -1, Sep: -1}
+	spec := AggSpec{Func: fn, Arg: f.Arg, Filter: -1, Sep: -1, Form: f.Form}
 	acc, err := newAccumulator(spec, w.region.Schema(), outType)
 	if err != nil {
 		return nil, err

@@ -210,7 +210,14 @@ func AppendKey(dst []byte, ts []types.T, cols []arrow.Array, i int) ([]byte, err
 		}
 		// Keys are scalar (fluss.ValidateDescriptor): appendScalar, not
 		// AppendValue, keeps a point lookup's key buffer off the heap.
-		out, ok := appendScalar(dst, ts[f], c, i)
+		var out []byte
+		var ok bool
+		switch ts[f].Kind {
+		case types.Float32, types.Float64:
+			out, ok = appendFloatKey(dst, ts[f].Kind, c, i)
+		default:
+			out, ok = appendScalar(dst, ts[f], c, i)
+		}
 		if !ok && ts[f].Kind == types.Time {
 			if _, err := timeMillis(c, i); errors.Is(err, ErrTimeBelowMillis) {
 				// No stored key holds such a TIME (rows refuse it), so the
@@ -226,6 +233,36 @@ func AppendKey(dst []byte, ts []types.T, cols []arrow.Array, i int) ([]byte, err
 		dst = out
 	}
 	return dst, nil
+}
+
+// appendFloatKey appends a float key field as appendScalar would, with
+// the value PostgreSQL's float equality makes it one of: -0 is 0 and every
+// NaN is the one NaN (float8eq), so that a key written or looked up as -0
+// finds the row of 0 and a NaN key is one key. The row keeps the value as
+// written; only the key, which decides which row a write replaces and a
+// lookup finds, is canonical.
+func appendFloatKey(dst []byte, k types.Kind, a arrow.Array, i int) ([]byte, bool) {
+	switch x := a.(type) {
+	case *array.Float32:
+		v := x.Value(i)
+		switch {
+		case v == 0:
+			v = 0
+		case v != v:
+			v = float32(math.NaN())
+		}
+		return binary.LittleEndian.AppendUint32(dst, math.Float32bits(v)), k == types.Float32
+	case *array.Float64:
+		v := x.Value(i)
+		switch {
+		case v == 0:
+			v = 0
+		case math.IsNaN(v):
+			v = math.NaN()
+		}
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(v)), k == types.Float64
+	}
+	return nil, false
 }
 
 // SplitRow returns the encoded bytes of each field of a compacted row; a

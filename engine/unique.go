@@ -728,6 +728,20 @@ func (u *uniqueTable) upsert(ctx context.Context, pt *pendingTable, rec arrow.Re
 	if err != nil {
 		return res, err
 	}
+	if opts.IgnoreExisting {
+		// the rows written: RETURNING lists these, not those whose key
+		// alone was absent (exec.Insert)
+		res.Kept = make([]int32, 0, len(keep))
+		if keep == nil {
+			for r := range int(rec.NumRows()) {
+				res.Kept = append(res.Kept, int32(r))
+			}
+		} else {
+			for _, r := range keep {
+				res.Kept = append(res.Kept, int32(r))
+			}
+		}
+	}
 	return res, u.apply(ctx, states)
 }
 

@@ -391,6 +391,16 @@ func (o *Insert) Run(ctx context.Context) error {
 		} else {
 			res, err = o.Table.Append(ctx, rec)
 		}
+		if err == nil && res.Kept != nil && o.Returning != nil && o.IgnoreExisting {
+			// the table skipped rows the key alone did not (a UNIQUE
+			// constraint's conflict): its own list is the rows inserted
+			written.Release()
+			written, err = takeRows(o.EC, rec, res.Kept)
+			if err != nil {
+				rec.Release()
+				return err
+			}
+		}
 		rec.Release()
 		if err == nil && o.Returning != nil {
 			err = evalReturning(o.EC, o.Returning, written, o.Ret)

@@ -83,11 +83,10 @@ func TestDropSchemaDropsIndexTables(t *testing.T) {
 
 // TestCommitAfterUniqueIndexChanged: a transaction that wrote a table
 // whose unique constraint's index table another session then dropped
-// (DROP CONSTRAINT) or made again (TRUNCATE) fails its COMMIT with 40001
-// naming the table (it named the hidden index table: 42P01 or 55000), and
-// writes nothing.
+// (DROP CONSTRAINT) fails its COMMIT with 40001 naming the table (it
+// named the hidden index table: 42P01 or 55000), and writes nothing.
 func TestCommitAfterUniqueIndexChanged(t *testing.T) {
-	for _, ddl := range []string{"ALTER TABLE t DROP CONSTRAINT t_u_key", "TRUNCATE t"} {
+	for _, ddl := range []string{"ALTER TABLE t DROP CONSTRAINT t_u_key"} {
 		t.Run(ddl, func(t *testing.T) {
 			open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
 			a, b := open(), open()
@@ -102,6 +101,43 @@ func TestCommitAfterUniqueIndexChanged(t *testing.T) {
 			}
 			if got := mustRun(t, b, "SELECT count(*) FROM t"); got[0] != "0" {
 				t.Errorf("rows after the failed COMMIT: %v", got)
+			}
+		})
+	}
+}
+
+// TestTruncateWaitsForUniqueWriter: TRUNCATE (outside a block) of a table
+// with unique constraints waits for a transaction writing it, as
+// PostgreSQL's ACCESS EXCLUSIVE lock does, and that transaction's COMMIT
+// succeeds (it failed with 40001: TRUNCATE made the index tables again
+// under it). The truncated table's values are free again, and the index
+// still holds the values written after.
+func TestTruncateWaitsForUniqueWriter(t *testing.T) {
+	for _, stmt := range []string{"TRUNCATE t", "TRUNCATE t RESTART IDENTITY", "TRUNCATE t CASCADE"} {
+		t.Run(stmt, func(t *testing.T) {
+			open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+			a, b := open(), open()
+			mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, u INT UNIQUE, v TEXT, UNIQUE (v))")
+			mustRun(t, a, "INSERT INTO t VALUES (1, 1, 'a'), (2, 2, 'b')")
+			mustRun(t, a, "BEGIN; INSERT INTO t VALUES (3, 3, 'c')")
+			tr := runAsync(t, b, stmt)
+			if !waiting(tr) {
+				t.Fatalf("%s did not wait for the writing transaction", stmt)
+			}
+			if _, _, err := run(t, a, "COMMIT"); err != nil {
+				t.Fatalf("COMMIT of the writer %s waited for: %v", stmt, err)
+			}
+			if r := answer(t, tr, stmt); r.err != nil {
+				t.Fatalf("%s: %v", stmt, r.err)
+			}
+			if got := mustRun(t, b, "SELECT count(*) FROM t"); got[0] != "0" {
+				t.Fatalf("rows after %s: %v", stmt, got)
+			}
+			mustRun(t, b, "INSERT INTO t VALUES (4, 1, 'a'), (5, 3, 'c')")
+			for _, q := range []string{"INSERT INTO t VALUES (6, 1, 'z')", "INSERT INTO t VALUES (7, 7, 'c')"} {
+				if _, _, err := run(t, b, q); sqlerr.CodeOf(err) != sqlerr.UniqueViolation {
+					t.Errorf("%s after %s: %v, want 23505", q, stmt, err)
+				}
 			}
 		})
 	}

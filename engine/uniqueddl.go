@@ -510,27 +510,86 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name stri
 	return true, nil
 }
 
-// clearIndexes empties the index tables of a table TRUNCATE emptied
-// outside a transaction block (made again, empty). A crash before it
-// leaves entries whose rows are gone, which count as none (unique.go).
-func (s *session) clearIndexes(ctx context.Context, info fluss.TableInfo) error {
-	if !hasUniques(info.Descriptor) {
-		return nil
+// truncateUnique is TRUNCATE, outside a transaction block, of a table
+// with unique constraints: the table's keys and its index tables' entries
+// are deleted in one atomic write, the index tables kept (dropping and
+// making them again failed with 40001 the COMMIT of every transaction
+// that had written one meanwhile). The table is locked whole first, as
+// PostgreSQL's ACCESS EXCLUSIVE lock waits for its writers: a writer
+// between the reads of the keys and the write could otherwise insert a
+// value whose entry the write deletes (a row left with no entry). The
+// index tables are read before the table, so that an entry deleted names
+// a row the table's read saw (at worst an entry is left whose row is
+// gone: stale, which counts as none, unique.go).
+func (s *session) truncateUnique(ctx context.Context, info fluss.TableInfo) (pgwire.Result, error) {
+	aw, ok := s.eng.store.(fluss.AtomicWriter)
+	if !ok {
+		return nil, s.uniqueStore()
+	}
+	if err := s.lockForBuild(ctx, info); err != nil { // before the DDL lock: a writer's next statement takes its read side
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	if info2, err := s.eng.store.GetTable(ctx, info.Path); err != nil {
+		return nil, err
+	} else if info2.TableID == info.TableID {
+		info = info2 // its constraints as they are once the writers are done
+	}
+	var ws []fluss.TableWrite
+	defer func() {
+		for _, w := range ws {
+			w.Rec.Release()
+		}
+	}()
+	keysOf := func(ti fluss.TableInfo) error {
+		t, err := s.eng.store.Table(ctx, ti.Path)
+		if err != nil {
+			return err
+		}
+		r, err := t.Scan(ctx, fluss.ScanOptions{Projection: keyIndexes(ti)})
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		for {
+			b, err := r.Next(ctx)
+			if err != nil || b == nil {
+				return err
+			}
+			if b.NumRows() == 0 {
+				b.Release()
+				continue
+			}
+			ws = append(ws, fluss.TableWrite{Path: ti.Path, TableID: t.Info().TableID, Kind: fluss.WriteDelete, Rec: b})
+		}
 	}
 	pk := keyIndexes(info)
 	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
 		if !enforced(c, pk) {
 			continue
 		}
-		path := fluss.IndexTablePath(info.TableID, c.ID)
-		if err := s.eng.store.DropTable(ctx, path, true); err != nil {
-			return err
+		idx, err := s.eng.store.GetTable(ctx, fluss.IndexTablePath(info.TableID, c.ID))
+		if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+			continue // lost to a crash: built again, from the (then empty) table, by the first write that needs it
 		}
-		if _, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(info, c), true); err != nil {
-			return err
+		if err != nil {
+			return nil, err
+		}
+		if err := keysOf(idx); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	if err := keysOf(info); err != nil {
+		return nil, err
+	}
+	if len(ws) > 0 {
+		if _, err := aw.WriteAtomically(ctx, ws); err != nil {
+			return nil, err
+		}
+	}
+	return tagOnly("TRUNCATE TABLE"), nil
 }
 
 // lockForBuild locks info's table whole until the statement's transaction

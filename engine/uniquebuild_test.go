@@ -7,7 +7,9 @@ import (
 
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // TestCreateUniqueIndexWaitsOutsideDDLLock: CREATE UNIQUE INDEX waits for
@@ -141,4 +143,75 @@ func TestTruncateWaitsForUniqueWriter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStartDropsOrphanIndexTables: the server's start drops the index
+// tables no unique constraint names — one a crash left between making it
+// and the catalog write naming it (ADD UNIQUE), one whose constraint was
+// dropped from the catalog before the crash could drop it, one of a table
+// dropped alike — and keeps those of the live constraints, which still
+// refuse a duplicate.
+func TestStartDropsOrphanIndexTables(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	store, err := embedded.Open(dir, embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := sessionsOf(t, engine.New(store, engine.Options{}))()
+	mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, u INT UNIQUE, v INT UNIQUE, w INT)")
+	mustRun(t, a, "CREATE TABLE gone (id INT PRIMARY KEY, u INT UNIQUE)")
+	mustRun(t, a, "INSERT INTO t VALUES (1, 1, 1, 1)")
+	info, err := store.GetTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone, err := store.GetTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: "gone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vID int
+	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
+		if c.Name == "t_v_key" {
+			vID = c.ID
+		}
+	}
+	mustRun(t, a, "ALTER TABLE t DROP CONSTRAINT t_v_key")
+	mustRun(t, a, "DROP TABLE gone")
+	// what the crashes left: the index tables made again under the ids
+	// no constraint has any more, and one of a constraint never written
+	desc := fluss.TableDescriptor{BucketCount: 1}
+	desc.Schema.Columns = []fluss.Column{{Name: "k1", Type: types.T{Kind: types.Int32, NotNull: true}}, {Name: "p1", Type: types.T{Kind: types.Int32, NotNull: true}}}
+	desc.Schema.PrimaryKey = []string{"k1"}
+	orphans := []fluss.TablePath{fluss.IndexTablePath(info.TableID, vID), fluss.IndexTablePath(info.TableID, 99), fluss.IndexTablePath(gone.TableID, 1)}
+	for _, p := range orphans {
+		if _, err := store.CreateTable(ctx, p, desc, false); err != nil {
+			t.Fatalf("making orphan %s: %v", p, err)
+		}
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	store, err = embedded.Open(dir, embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	b := sessionsOf(t, engine.New(store, engine.Options{}))()
+	for _, p := range orphans {
+		if _, err := store.GetTable(ctx, p); sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+			t.Errorf("orphan index table %s after the restart: %v", p, err)
+		}
+	}
+	left, err := store.ListIndexTables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 1 {
+		t.Errorf("index tables after the restart: %v, want t_u_key's alone", left)
+	}
+	if _, _, err := run(t, b, "INSERT INTO t VALUES (2, 1, 2, 2)"); sqlerr.CodeOf(err) != sqlerr.UniqueViolation {
+		t.Errorf("a duplicate of t_u_key after the restart: %v", err)
+	}
+	mustRun(t, b, "INSERT INTO t VALUES (3, 3, 1, 3)")
 }

@@ -24,8 +24,9 @@ import (
 // (fluss.IndexTablePath), so that RENAME of the table or a column moves
 // nothing. A crash between the steps leaves an index table no constraint
 // names (never read; a later constraint of the same number drops it
-// first) or a constraint whose index table is missing (built again, from
-// the rows, by the first write that needs it: unique.go).
+// first, and the next start of the server drops it: dropOrphanIndexTables)
+// or a constraint whose index table is missing (built again, from the
+// rows, by the first write that needs it: unique.go).
 
 // uniqueStore refuses unique constraints on a store that cannot enforce
 // them: a Fluss cluster writes no two tables atomically and has no lock
@@ -606,4 +607,57 @@ func (s *session) lockForBuild(ctx context.Context, info fluss.TableInfo) error 
 	s.startLocking(tx)
 	return tx.Locks.LockWhole(ctx, rowlock.Request{Table: info.TableID, Name: info.Path.Table, Timeout: tx.LockTimeout,
 		DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
+}
+
+// dropOrphanIndexTables drops, when the server starts, the index tables
+// no table's unique constraint names: left by a crash between making an
+// index table and the catalog write naming it (ALTER TABLE ... ADD
+// UNIQUE, CREATE UNIQUE INDEX, CREATE TABLE), or between a constraint's
+// or table's removal from the catalog and its index table's drop. Only on
+// a store this server is alone on (no other server's DDL statement is
+// between its steps) and that lists its index tables.
+func (e *Engine) dropOrphanIndexTables() {
+	lister, ok := e.store.(fluss.IndexTableLister)
+	if !ok || !e.singleServer() {
+		return
+	}
+	ctx := context.Background()
+	idx, err := lister.ListIndexTables(ctx)
+	if err != nil || len(idx) == 0 {
+		return
+	}
+	dbs, err := e.store.ListDatabases(ctx)
+	if err != nil {
+		return
+	}
+	type key struct {
+		table int64
+		id    int
+	}
+	named := map[key]bool{}
+	for _, db := range dbs {
+		ts, err := e.store.ListTables(ctx, db)
+		if err != nil {
+			return // a catalog read failing: drop nothing rather than a live index
+		}
+		for _, t := range ts {
+			if !hasUniques(t.Descriptor) {
+				continue
+			}
+			for _, c := range fluss.MetaOf(t.Descriptor).Uniques {
+				named[key{t.TableID, c.ID}] = true
+			}
+		}
+	}
+	for _, p := range idx {
+		tid, id, ok := fluss.IndexTableOf(p.Table)
+		if !ok || named[key{tid, id}] {
+			continue
+		}
+		if err := e.store.DropTable(ctx, p, true); err != nil {
+			e.log.Error("dropping an index table no unique constraint names", "table", p.String(), "error", err)
+			continue
+		}
+		e.log.Info("dropped an index table no unique constraint names (left by a crash)", "table", p.String())
+	}
 }

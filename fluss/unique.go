@@ -1,6 +1,7 @@
 package fluss
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -93,6 +94,30 @@ func IndexTablePath(tableID int64, id int) TablePath {
 // IsIndexTable reports whether name is an index table's (IndexTablePath):
 // sqlgate's metadata, which no catalog lists.
 func IsIndexTable(name string) bool { return strings.HasPrefix(name, indexTablePrefix) }
+
+// IndexTableOf reads the name of an index table (IndexTablePath): the
+// ids of its table and of its constraint (ok false for another name).
+func IndexTableOf(name string) (tableID int64, id int, ok bool) {
+	rest, found := strings.CutPrefix(name, indexTablePrefix)
+	if !found {
+		return 0, 0, false
+	}
+	t, c, found := strings.Cut(rest, "$")
+	tid, err1 := strconv.ParseInt(t, 10, 64)
+	cid, err2 := strconv.Atoi(c)
+	if !found || err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return tid, cid, true
+}
+
+// IndexTableLister is a store that lists its index tables, which
+// ListTables leaves out: what the startup sweep of the index tables no
+// constraint names any more (a crash between a DDL statement's steps)
+// reads.
+type IndexTableLister interface {
+	ListIndexTables(ctx context.Context) ([]TablePath, error)
+}
 
 // NextUniqueID is the ID for a new unique constraint of m: above every
 // one its constraints use.

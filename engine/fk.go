@@ -120,7 +120,7 @@ type fkEvent struct {
 	table fluss.TableInfo
 	// fks are table's own foreign keys, a rows event's checks (the
 	// fkTable's, read once per catalog version)
-	fks              []fluss.ForeignKey
+	fks                       []fluss.ForeignKey
 	rows                      arrow.RecordBatch
 	oldKeys, newRows, oldRows arrow.RecordBatch
 }

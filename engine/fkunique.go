@@ -38,21 +38,6 @@ func fkRefsKey(info fluss.TableInfo, fk fluss.ForeignKey) bool {
 	return true
 }
 
-// fkUniqueOf is the unique constraint of info's table whose columns fk
-// references (ok false: fk references the primary key, or no constraint
-// has its columns any more).
-func fkUniqueOf(info fluss.TableInfo, fk fluss.ForeignKey) (fluss.UniqueConstraint, bool) {
-	if fkRefsKey(info, fk) {
-		return fluss.UniqueConstraint{}, false
-	}
-	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
-		if len(u.Columns) == len(fk.RefColumns) && !slices.ContainsFunc(fk.RefColumns, func(c int) bool { return !slices.Contains(u.Columns, c) }) {
-			return u, true
-		}
-	}
-	return fluss.UniqueConstraint{}, false
-}
-
 // rowsAsWere are the table's rows with keys (its primary key's columns,
 // in key order) as the transaction sees them, aligned with keys: a key
 // the table lacks has a row of NULLs but for its key (present false).

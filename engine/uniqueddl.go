@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -289,6 +290,25 @@ func (s *session) uniqueAlter(ctx context.Context, c *checkActions, a sql.AlterA
 		if u == nil || u.Index {
 			return nil, false, nil
 		}
+		refs, err := s.uniqueDependents(ctx, c.work, *u)
+		if err != nil {
+			return nil, true, err
+		}
+		if len(refs) > 0 && !a.Cascade {
+			return nil, true, dependentsError(fmt.Sprintf("constraint %s on table %s", u.Name, c.work.Path.Table), u.Name, refs)
+		}
+		for _, r := range refs { // CASCADE: the foreign keys go with it
+			if r.child == c.work.Path {
+				changes = append(changes, fkDropChanges(c.work, r.fk.Name)...)
+				continue
+			}
+			s.eng.ddl.Lock()
+			err := s.dropFKey(ctx, r) // fkddl.go
+			s.eng.ddl.Unlock()
+			if err != nil {
+				return nil, true, err
+			}
+		}
 		if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(c.work.TableID, u.ID), true); err != nil {
 			return nil, true, err
 		}
@@ -491,6 +511,13 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name stri
 		return true, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, info.Path.Table).
 			WithHint("You can drop constraint %s on table %s instead.", name, info.Path.Table)
 	}
+	refs, err := s.uniqueDependents(ctx, info, u)
+	if err != nil {
+		return true, err
+	}
+	if len(refs) > 0 && !d.Cascade {
+		return true, dependentsError("index "+name, name, refs)
+	}
 	if err := s.blockDDL("DROP INDEX", pathIn([]fluss.TablePath{info.Path})); err != nil {
 		return true, err
 	}
@@ -502,6 +529,13 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name stri
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	changes, _ := dropUniqueChanges(info, name)
+	for _, r := range refs { // CASCADE: the foreign keys go with it
+		if r.child == info.Path {
+			changes = append(changes, fkDropChanges(info, r.fk.Name)...)
+		} else if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
+			return true, err
+		}
+	}
 	if _, err := alt.AlterTable(ctx, info.Path, changes); err != nil {
 		return true, err
 	}
@@ -660,4 +694,34 @@ func (e *Engine) dropOrphanIndexTables() {
 		}
 		e.log.Info("dropped an index table no unique constraint names (left by a crash)", "table", p.String())
 	}
+}
+
+// uniqueDependents are the foreign keys that reference unique constraint
+// u of info's table, by name.
+func (s *session) uniqueDependents(ctx context.Context, info fluss.TableInfo, u fluss.UniqueConstraint) ([]fkRef, error) {
+	idx, err := s.fkIndexNow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []fkRef
+	for _, r := range idx.referencing[info.Path] {
+		if c, ok := fluss.ReferencedUnique(info, r.fk); ok && c.ID == u.ID {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b fkRef) int { return strings.Compare(a.fk.Name, b.fk.Name) })
+	return out, nil
+}
+
+// dependentsError is PostgreSQL's 2BP01 for dropping what (a unique
+// constraint or index, whose index is named index) that the foreign keys
+// refs depend on, without CASCADE.
+func dependentsError(what, index string, refs []fkRef) error {
+	lines := make([]string, len(refs))
+	for i, r := range refs {
+		lines[i] = fmt.Sprintf("constraint %s on table %s depends on index %s", r.fk.Name, r.child.Table, index)
+	}
+	return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+		WithDetail("%s", strings.Join(lines, "\n")).
+		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 }

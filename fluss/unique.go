@@ -128,3 +128,25 @@ func NextUniqueID(m TableMeta) int {
 	}
 	return n
 }
+
+// ReferencedUnique is the unique constraint of info's table whose columns
+// fk references, in any order (ok false: fk references the primary key,
+// whose columns are tried first, or no constraint has its columns).
+func ReferencedUnique(info TableInfo, fk ForeignKey) (UniqueConstraint, bool) {
+	sameCols := func(cols []int) bool {
+		return len(cols) == len(fk.RefColumns) && !slices.ContainsFunc(fk.RefColumns, func(c int) bool { return !slices.Contains(cols, c) })
+	}
+	var pk []int
+	for _, n := range info.Descriptor.Schema.PrimaryKey {
+		pk = append(pk, info.ColumnIndex(n))
+	}
+	if sameCols(pk) {
+		return UniqueConstraint{}, false
+	}
+	for _, u := range MetaOf(info.Descriptor).Uniques {
+		if sameCols(u.Columns) {
+			return u, true
+		}
+	}
+	return UniqueConstraint{}, false
+}

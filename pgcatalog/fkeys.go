@@ -223,9 +223,10 @@ func (c *Catalog) infoReferentialRows(_ context.Context, s *snapshot) ([]row, er
 		}
 		r := row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database, "constraint_name": fk.Name,
 			"match_option": match, "update_rule": fkRules[fk.OnUpdate], "delete_rule": fkRules[fk.OnDelete]}
-		if ok {
+		u, unique := fluss.ReferencedUnique(p, fk)
+		if ok && !(unique && u.Index) { // (a unique index is no constraint: NULL, as PostgreSQL's)
 			name := pkName(p)
-			if u, unique := fluss.ReferencedUnique(p, fk); unique {
+			if unique {
 				name = u.Name
 			}
 			r["unique_constraint_catalog"], r["unique_constraint_schema"], r["unique_constraint_name"] = c.opts.Database, p.Path.Database, name

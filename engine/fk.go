@@ -644,6 +644,15 @@ func (s *session) fkRunDeferred(ctx context.Context) error {
 			c.release()
 		}
 	}()
+	// A table's rows checked against several of its foreign keys fail on
+	// the first row failing one, as PostgreSQL's deferred triggers fire
+	// row by row: the checks of the rows of one table (merged alike, so
+	// with the same rows in the same order) all run, and the earliest
+	// failing row's error is the one returned.
+	var first error
+	var firstRow int
+	var firstTable fluss.TablePath
+	var firstRows int64
 	for _, c := range checks {
 		c, ok, err := s.refreshCheck(ctx, c)
 		if err != nil {
@@ -652,11 +661,27 @@ func (s *session) fkRunDeferred(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		if err := s.runFKCheck(ctx, c); err != nil {
-			return err
+		if c.rows == nil {
+			if first != nil {
+				return first
+			}
+			if err := s.runFKCheck(ctx, c); err != nil {
+				return err
+			}
+			continue
+		}
+		if first != nil && (c.table.Path != firstTable || c.rows.NumRows() != firstRows) {
+			return first
+		}
+		r, err := s.fkOrphan(ctx, c.table, c.fk, c.rows)
+		if err != nil && r < 0 {
+			return err // not a violation
+		}
+		if err != nil && (first == nil || r < firstRow) {
+			first, firstRow, firstTable, firstRows = err, r, c.table.Path, c.rows.NumRows()
 		}
 	}
-	return nil
+	return first
 }
 
 // refreshCheck is deferred check c with its foreign key read again, by

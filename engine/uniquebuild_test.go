@@ -215,3 +215,48 @@ func TestStartDropsOrphanIndexTables(t *testing.T) {
 	}
 	mustRun(t, b, "INSERT INTO t VALUES (3, 3, 1, 3)")
 }
+
+// TestUniqueForeignKeyLocks: a foreign key to a UNIQUE column locks the
+// referenced row as one to a key does. A transaction inserting a
+// referencing row holds the row FOR KEY SHARE, so an UPDATE changing the
+// referenced value in place waits for it (FOR UPDATE: it took FOR NO KEY
+// UPDATE and went through, leaving the committed row referencing
+// nothing) and then fails with 23503; a referencing row inserted while
+// such an UPDATE is under way waits for it and fails once the value is
+// gone.
+func TestUniqueForeignKeyLocks(t *testing.T) {
+	open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+	a, b := open(), open()
+	mustRun(t, a, "CREATE TABLE p (id INT PRIMARY KEY, u INT UNIQUE, v INT)")
+	mustRun(t, a, "CREATE TABLE c (id INT PRIMARY KEY, pu INT REFERENCES p (u))")
+	mustRun(t, a, "INSERT INTO p VALUES (1, 10, 0), (2, 20, 0)")
+
+	mustRun(t, a, "BEGIN; INSERT INTO c VALUES (1, 10)")
+	up := runAsync(t, b, "UPDATE p SET u = 11 WHERE id = 1")
+	if !waiting(up) {
+		t.Fatalf("the UPDATE of a referenced UNIQUE value did not wait for the referencing transaction")
+	}
+	mustRun(t, a, "COMMIT")
+	if r := answer(t, up, "UPDATE after the referencing COMMIT"); sqlerr.CodeOf(r.err) != "23503" {
+		t.Fatalf("UPDATE of a value referenced meanwhile: %v, want 23503", r.err)
+	}
+	// an UPDATE of another column keeps FOR NO KEY UPDATE: no wait
+	mustRun(t, a, "BEGIN; INSERT INTO c VALUES (2, 10)")
+	if r := answer(t, runAsync(t, b, "UPDATE p SET v = 1 WHERE id = 1"), "UPDATE of a column no key has"); r.err != nil {
+		t.Fatalf("UPDATE of a column no key has: %v", r.err)
+	}
+	mustRun(t, a, "COMMIT")
+
+	mustRun(t, b, "BEGIN; UPDATE p SET u = 21 WHERE id = 2")
+	ins := runAsync(t, a, "INSERT INTO c VALUES (3, 20)")
+	if !waiting(ins) {
+		t.Fatalf("the referencing INSERT did not wait for the UPDATE of the value")
+	}
+	mustRun(t, b, "COMMIT")
+	if r := answer(t, ins, "INSERT after the UPDATE's COMMIT"); sqlerr.CodeOf(r.err) != "23503" {
+		t.Fatalf("INSERT referencing a value an UPDATE moved meanwhile: %v, want 23503", r.err)
+	}
+	if got := mustRun(t, a, "SELECT count(*) FROM c"); got[0] != "2" {
+		t.Errorf("referencing rows: %v, want 2", got)
+	}
+}

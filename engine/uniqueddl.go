@@ -491,13 +491,13 @@ func (s *session) indexNamed(ctx context.Context, db, name string) bool {
 // dropUniqueIndex is DROP INDEX of a unique index CREATE UNIQUE INDEX
 // made (done false for another name). The index of a UNIQUE constraint
 // is refused as PostgreSQL refuses it (2BP01).
-func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name string) (done bool, err error) {
+func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name string) (done bool, notices []*sqlerr.Error, err error) {
 	var info fluss.TableInfo
 	var u fluss.UniqueConstraint
 	found := false
 	dbs, err := s.eng.store.ListDatabases(ctx)
 	if err != nil {
-		return true, err
+		return true, nil, err
 	}
 	for _, db := range dbs {
 		if info, u, found = s.uniqueIndexOf(ctx, db, name); found {
@@ -505,25 +505,25 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name stri
 		}
 	}
 	if !found {
-		return false, nil
+		return false, nil, nil
 	}
 	if !u.Index {
-		return true, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, info.Path.Table).
+		return true, nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, info.Path.Table).
 			WithHint("You can drop constraint %s on table %s instead.", name, info.Path.Table)
 	}
 	refs, err := s.uniqueDependents(ctx, info, u)
 	if err != nil {
-		return true, err
+		return true, nil, err
 	}
 	if len(refs) > 0 && !d.Cascade {
-		return true, dependentsError("index "+name, name, refs)
+		return true, nil, dependentsError("index "+name, name, refs)
 	}
 	if err := s.blockDDL("DROP INDEX", pathIn([]fluss.TablePath{info.Path})); err != nil {
-		return true, err
+		return true, nil, err
 	}
 	alt, ok := s.eng.store.(fluss.TableAlterer)
 	if !ok {
-		return true, s.uniqueStore()
+		return true, nil, s.uniqueStore()
 	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
@@ -533,16 +533,16 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name stri
 		if r.child == info.Path {
 			changes = append(changes, fkDropChanges(info, r.fk.Name)...)
 		} else if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
-			return true, err
+			return true, nil, err
 		}
 	}
 	if _, err := alt.AlterTable(ctx, info.Path, changes); err != nil {
-		return true, err
+		return true, nil, err
 	}
 	if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(info.TableID, u.ID), true); err != nil {
 		s.eng.log.Error("dropping a unique index's table (never read again)", "table", info.Path.String(), "index", name, "error", err)
 	}
-	return true, nil
+	return true, cascadeNotices(refs), nil
 }
 
 // truncateUnique is TRUNCATE, outside a transaction block, of a table
@@ -724,4 +724,20 @@ func dependentsError(what, index string, refs []fkRef) error {
 	return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
 		WithDetail("%s", strings.Join(lines, "\n")).
 		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+}
+
+// cascadeNotices are PostgreSQL's NOTICEs of a DROP ... CASCADE that
+// dropped the foreign keys refs.
+func cascadeNotices(refs []fkRef) []*sqlerr.Error {
+	switch len(refs) {
+	case 0:
+		return nil
+	case 1:
+		return []*sqlerr.Error{sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to constraint %s on table %s", refs[0].fk.Name, refs[0].child.Table)}
+	}
+	lines := make([]string, len(refs))
+	for i, r := range refs {
+		lines[i] = fmt.Sprintf("drop cascades to constraint %s on table %s", r.fk.Name, r.child.Table)
+	}
+	return []*sqlerr.Error{sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to %d other objects", len(refs)).WithDetail("%s", strings.Join(lines, "\n"))}
 }

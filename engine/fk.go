@@ -763,6 +763,10 @@ func movedKeys(e fkEvent, fk fluss.ForeignKey) (refVals, newRows arrow.RecordBat
 		src = e.oldRows
 		copy(cols, fk.RefColumns)
 	}
+	if e.newRows == nil && src == e.oldKeys {
+		refVals, err := projectRows(e.oldKeys, cols) // a delete's keys: every one, none NULL
+		return refVals, nil, err
+	}
 	var keep []int
 	for r := 0; r < int(src.NumRows()); r++ {
 		changed := e.newRows == nil

@@ -15,20 +15,42 @@ import (
 
 // FOREIGN KEY constraints of CREATE TABLE and ALTER TABLE ... ADD: the
 // referenced table's key resolved with PostgreSQL's rules and errors, and
-// the constraint named as PostgreSQL names it. A Fluss table's one unique
-// key is its primary key, so a foreign key references it (the engine
-// enforces it: engine/fk*.go).
+// the constraint named as PostgreSQL names it. A foreign key references
+// its table's primary key, or the columns of one of its UNIQUE
+// constraints or unique indexes (fluss.UniqueConstraint); the engine
+// enforces it (engine/fk*.go).
 
-// fkTable is a table a foreign key is bound against: its path, columns
-// and primary key.
+// fkTable is a table a foreign key is bound against: its path, columns,
+// primary key and unique constraints.
 type fkTable struct {
-	path fluss.TablePath
-	cols []fluss.Column
-	pk   []string
+	path    fluss.TablePath
+	cols    []fluss.Column
+	pk      []string
+	uniques []fluss.UniqueConstraint
 }
 
 func fkTableOf(info fluss.TableInfo) fkTable {
-	return fkTable{path: info.Path, cols: info.Descriptor.Schema.Columns, pk: info.Descriptor.Schema.PrimaryKey}
+	return fkTable{path: info.Path, cols: info.Descriptor.Schema.Columns, pk: info.Descriptor.Schema.PrimaryKey,
+		uniques: fluss.MetaOf(info.Descriptor).Uniques}
+}
+
+// uniqueKey reports whether names are the columns of the table's primary
+// key or of one of its unique constraints, in any order, as PostgreSQL
+// matches a foreign key's referenced columns to a unique index.
+func (t fkTable) uniqueKey(names []string) bool {
+	if sameSet(names, t.pk) {
+		return true
+	}
+	for _, u := range t.uniques {
+		cols := make([]string, len(u.Columns))
+		for k, c := range u.Columns {
+			cols[k] = t.cols[c].Name
+		}
+		if sameSet(names, cols) {
+			return true
+		}
+	}
+	return false
 }
 
 func (t fkTable) column(name string) int {
@@ -42,8 +64,8 @@ func (b *binder) bindForeignKeys(path fluss.TablePath, desc *fluss.TableDescript
 	if len(clauses) == 0 {
 		return nil
 	}
-	self := fkTable{path: path, cols: desc.Schema.Columns, pk: desc.Schema.PrimaryKey}
 	meta := fluss.MetaOf(*desc)
+	self := fkTable{path: path, cols: desc.Schema.Columns, pk: desc.Schema.PrimaryKey, uniques: meta.Uniques}
 	taken := ConstraintNames(self.path.Table, meta, len(self.pk) > 0)
 	for _, c := range clauses {
 		if c.Name != "" && taken[c.Name] {
@@ -132,7 +154,7 @@ func bindForeignKey(ctx context.Context, b *binder, self fkTable, c sql.ForeignK
 	if len(fk.Columns) != len(fk.RefColumns) {
 		return fk, sqlerr.New(invalidForeignKeyCode, "number of referencing and referenced columns for foreign key disagree")
 	}
-	if c.RefColumns != nil && !sameSet(c.RefColumns, parent.pk) {
+	if c.RefColumns != nil && !parent.uniqueKey(c.RefColumns) {
 		return fk, sqlerr.New(invalidForeignKeyCode, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.path.Table)
 	}
 	fk.Name = c.Name

@@ -17,9 +17,14 @@ type Update struct {
 	Table      fluss.TableInfo
 	Source     Node
 	KeyChanged bool
-	Joined     bool
-	Returning  *Returning
-	params     []types.T
+	// UniqueChanged: SET assigns a column of a UNIQUE constraint, which a
+	// foreign key may reference: the rows are locked FOR UPDATE, as
+	// PostgreSQL locks a row whose unique-indexed column an UPDATE changes
+	// (a concurrent referencing row's FOR KEY SHARE waits for it).
+	UniqueChanged bool
+	Joined        bool
+	Returning     *Returning
+	params        []types.T
 }
 
 // Delete removes the rows of a primary-key table whose keys Keys yields
@@ -136,7 +141,13 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 		return nil, err
 	}
 	keyChanged = keyChanged || generatedKey(info, pkIdx)
-	out := &Update{Table: info, KeyChanged: keyChanged, Joined: up.From != nil}
+	uniqueChanged := false
+	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
+		for _, c := range u.Columns {
+			uniqueChanged = uniqueChanged || c < len(set) && set[c] != nil
+		}
+	}
+	out := &Update{Table: info, KeyChanged: keyChanged, UniqueChanged: uniqueChanged, Joined: up.From != nil}
 	if up.Returning == nil {
 		if keyChanged {
 			old := keyProjection(input, info)

@@ -154,6 +154,9 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 	if s.txStatus != 'I' {
 		return s.truncateInBlock(ctx, []fluss.TableInfo{info}, map[fluss.TablePath]bool{info.Path: true}, false)
 	}
+	if hasUniques(info.Descriptor) && info.HasPrimaryKey() {
+		return s.truncateUnique(ctx, info) // uniqueddl.go
+	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
@@ -196,9 +199,6 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 		if _, err := t.Delete(ctx, k); err != nil {
 			return nil, err
 		}
-	}
-	if err := s.clearIndexes(ctx, info); err != nil { // uniqueddl.go
-		return nil, err
 	}
 	return tagOnly("TRUNCATE TABLE"), nil
 }

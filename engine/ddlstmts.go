@@ -133,11 +133,11 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			return res, err
 		}
 		if len(d.Names) == 1 {
-			if done, err := s.dropUniqueIndex(ctx, d, d.Names[0]); done { // uniqueddl.go
+			if done, notices, err := s.dropUniqueIndex(ctx, d, d.Names[0]); done { // uniqueddl.go
 				if err != nil {
 					return nil, err
 				}
-				return tagOnly("DROP INDEX"), nil
+				return noticeResult("DROP INDEX", notices...), nil
 			}
 		}
 		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,

@@ -53,12 +53,15 @@
 //     queues, run at the end of its statement or at COMMIT; SET
 //     CONSTRAINTS), fkindex.go (the store's foreign keys, indexed once per
 //     catalog count for every session), fkddl.go (foreign keys and DDL: ALTER TABLE's ADD /
-//     VALIDATE / DROP CONSTRAINT, DROP TABLE, TRUNCATE, RENAME), unique.go
+//     VALIDATE / DROP CONSTRAINT, DROP TABLE, TRUNCATE, RENAME), fkunique.go
+//     (foreign keys to a UNIQUE constraint's columns: the referenced rows
+//     found by their values, the referenced table's old rows kept), unique.go
 //     (UNIQUE constraints beyond the primary key: each row written checked
 //     against the constraint's hidden index table, written in the same
 //     transaction; its keys locked), uniqueddl.go (their index tables and
 //     DDL: CREATE TABLE, ALTER TABLE ... ADD UNIQUE / DROP CONSTRAINT,
-//     CREATE UNIQUE INDEX, DROP INDEX, DROP TABLE, TRUNCATE), and
+//     CREATE UNIQUE INDEX, DROP INDEX, DROP TABLE, TRUNCATE; the start's
+//     sweep of index tables no constraint names), and
 //     package txnstore (the pending writes);
 //   - writes and queries: write.go, returning.go, explainwrite.go,
 //     modifyingwith.go (data-modifying WITH queries: each run to its end,

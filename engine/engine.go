@@ -159,6 +159,7 @@ func New(store fluss.Store, opts Options) *Engine {
 		e.meta = meta.Memory()
 	}
 	e.dropStaleTempSchemas()
+	e.dropOrphanIndexTables() // uniqueddl.go
 	return e
 }
 

@@ -71,6 +71,14 @@ type fkTable struct {
 	// old keys of the rows its next upserts write (exec.Update).
 	moving   bool
 	unpaired []arrow.RecordBatch
+	// unpairedOld are the rows of unpaired's keys as they were (aligned;
+	// when oldRows: a foreign key references the table's UNIQUE columns,
+	// whose old values the key alone does not give).
+	unpairedOld []arrow.RecordBatch
+	// oldRows: a foreign key references columns of the table other than
+	// its primary key (a UNIQUE constraint's), so its events carry the
+	// written and deleted rows as they were (fkEvent.oldRows).
+	oldRows bool
 }
 
 // attachFKeys gives a table opened for a write (verb) its foreign keys.
@@ -96,6 +104,7 @@ func (s *session) attachFKeys(ctx context.Context, pt *pendingTable, verb string
 	// (an UPDATE's pairing lasts to the end of its statement: a lock a
 	// check takes on the same table mid-statement keeps it)
 	pt.fk.own, pt.fk.referenced = own, refs
+	pt.fk.oldRows = slices.ContainsFunc(refs, func(r fkRef) bool { return !fkRefsKey(info, r.fk) })
 	pt.fk.moving = pt.fk.moving || verb == "UPDATE"
 	return nil
 }
@@ -103,18 +112,21 @@ func (s *session) attachFKeys(ctx context.Context, pt *pendingTable, verb string
 // fkEvent is one queued event: rows written to a table with foreign keys
 // (rows), or keys deleted from a referenced table (oldKeys, its primary
 // key's columns), with the rows that replaced them when an UPDATE moved
-// them (newRows, aligned; nil for a delete).
+// them (newRows, aligned; nil for a delete). oldRows, when a foreign key
+// references the table's UNIQUE columns (fkTable.oldRows), are the rows
+// of oldKeys as they were (aligned): an UPDATE that changes such a
+// column in place queues the event too, with the key unchanged.
 type fkEvent struct {
 	table fluss.TableInfo
 	// fks are table's own foreign keys, a rows event's checks (the
 	// fkTable's, read once per catalog version)
-	fks              []fluss.ForeignKey
-	rows             arrow.RecordBatch
-	oldKeys, newRows arrow.RecordBatch
+	fks                       []fluss.ForeignKey
+	rows                      arrow.RecordBatch
+	oldKeys, newRows, oldRows arrow.RecordBatch
 }
 
 func (e fkEvent) release() {
-	for _, r := range []arrow.RecordBatch{e.rows, e.oldKeys, e.newRows} {
+	for _, r := range []arrow.RecordBatch{e.rows, e.oldKeys, e.newRows, e.oldRows} {
 		if r != nil {
 			r.Release()
 		}
@@ -135,14 +147,15 @@ type fkQueue struct {
 }
 
 // fkCheck is a check NO ACTION or a referencing row needs: of the rows
-// written to child (rows) against fk, or of the keys deleted from a
-// referenced table (oldKeys, referenced by fk of ref.child).
+// written to child (rows) against fk, or of the referenced values deleted
+// from (or moved in) a referenced table (refVals, referenced by fk of
+// ref.child: one column per ref.fk.RefColumns, in its order).
 type fkCheck struct {
 	table   fluss.TableInfo
 	fk      fluss.ForeignKey
 	rows    arrow.RecordBatch
 	ref     fkRef
-	oldKeys arrow.RecordBatch
+	refVals arrow.RecordBatch
 }
 
 // noteRows queues rows written to a table with foreign keys.
@@ -157,15 +170,26 @@ func (f *fkTable) noteRows(info fluss.TableInfo, rec arrow.RecordBatch) {
 // Delete implements fluss.Table: the keys deleted from a referenced table
 // are queued (held for pairing while an UPDATE moves them).
 func (pt *pendingTable) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.WriteResult, error) {
+	var old arrow.RecordBatch
+	if pt.fk != nil && pt.fk.oldRows && keys.NumRows() > 0 {
+		var err error
+		if old, _, err = pt.rowsAsWere(ctx, keys); err != nil { // fkunique.go
+			return fluss.WriteResult{}, err
+		}
+	}
 	res, err := pt.deleteRows(ctx, keys) // unique.go
 	if err != nil || pt.fk == nil || len(pt.fk.referenced) == 0 || keys.NumRows() == 0 {
+		if old != nil {
+			old.Release()
+		}
 		return res, err
 	}
 	keys.Retain()
 	if pt.fk.moving {
 		pt.fk.unpaired = append(pt.fk.unpaired, keys)
+		pt.fk.unpairedOld = append(pt.fk.unpairedOld, old)
 	} else {
-		pt.fk.s.fkq.events = append(pt.fk.s.fkq.events, fkEvent{table: pt.Info(), oldKeys: keys})
+		pt.fk.s.fkq.events = append(pt.fk.s.fkq.events, fkEvent{table: pt.Info(), oldKeys: keys, oldRows: old})
 	}
 	return res, nil
 }
@@ -178,20 +202,35 @@ func (pt *pendingTable) Delete(ctx context.Context, keys arrow.RecordBatch) (flu
 // (_c_*), which matters to a row referencing itself.
 func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
 	var at int
+	var inPlace fkEvent // the rows an UPDATE changes in place, when oldRows
 	if pt.fk != nil {
 		at = len(pt.fk.s.fkq.events)
+		if pt.fk.oldRows && !opts.IgnoreExisting && rec.NumRows() > 0 {
+			var err error
+			if inPlace, err = pt.replacedRows(ctx, rec); err != nil { // fkunique.go
+				return fluss.WriteResult{}, err
+			}
+		}
 	}
 	res, err := pt.upsertRows(ctx, rec, opts) // unique.go
+	if inPlace.oldKeys != nil {
+		if err != nil {
+			inPlace.release()
+		} else {
+			pt.fk.s.fkq.events = slices.Insert(pt.fk.s.fkq.events, at, inPlace)
+			at++
+		}
+	}
 	if err != nil || pt.fk == nil || len(pt.fk.unpaired) == 0 {
 		return res, err
 	}
-	old := pt.fk.unpaired[0]
+	old, oldRows := pt.fk.unpaired[0], pt.fk.unpairedOld[0]
 	if old.NumRows() != rec.NumRows() {
 		return res, nil // not the UPDATE's pairing: left to fkEndStatement as deletes
 	}
-	pt.fk.unpaired = pt.fk.unpaired[1:]
+	pt.fk.unpaired, pt.fk.unpairedOld = pt.fk.unpaired[1:], pt.fk.unpairedOld[1:]
 	rec.Retain()
-	pt.fk.s.fkq.events = slices.Insert(pt.fk.s.fkq.events, at, fkEvent{table: pt.Info(), oldKeys: old, newRows: rec})
+	pt.fk.s.fkq.events = slices.Insert(pt.fk.s.fkq.events, at, fkEvent{table: pt.Info(), oldKeys: old, newRows: rec, oldRows: oldRows})
 	return res, nil
 }
 
@@ -209,10 +248,10 @@ func (s *session) flushUnpaired() {
 		if !ok || pt.fk == nil {
 			continue
 		}
-		for _, k := range pt.fk.unpaired {
-			s.fkq.events = append(s.fkq.events, fkEvent{table: pt.Info(), oldKeys: k})
+		for i, k := range pt.fk.unpaired {
+			s.fkq.events = append(s.fkq.events, fkEvent{table: pt.Info(), oldKeys: k, oldRows: pt.fk.unpairedOld[i]})
 		}
-		pt.fk.unpaired = nil
+		pt.fk.unpaired, pt.fk.unpairedOld = nil, nil
 		pt.fk.moving = false
 	}
 }
@@ -237,10 +276,13 @@ func (s *session) fkDropStatement() {
 	}
 	for _, ot := range tx.Tables() {
 		if pt, ok := ot.Checker().(*pendingTable); ok && pt.fk != nil {
-			for _, k := range pt.fk.unpaired {
+			for i, k := range pt.fk.unpaired {
 				k.Release()
+				if o := pt.fk.unpairedOld[i]; o != nil {
+					o.Release()
+				}
 			}
-			pt.fk.unpaired, pt.fk.moving = nil, false
+			pt.fk.unpaired, pt.fk.unpairedOld, pt.fk.moving = nil, nil, false
 		}
 	}
 }
@@ -259,8 +301,8 @@ func (c fkCheck) release() {
 	if c.rows != nil {
 		c.rows.Release()
 	}
-	if c.oldKeys != nil {
-		c.oldKeys.Release()
+	if c.refVals != nil {
+		c.refVals.Release()
 	}
 }
 
@@ -324,7 +366,8 @@ func sameRun(a, b fkEvent) bool {
 		}
 		return 2
 	}
-	return a.table.Path == b.table.Path && a.table.TableID == b.table.TableID && kind(a) == kind(b)
+	return a.table.Path == b.table.Path && a.table.TableID == b.table.TableID && kind(a) == kind(b) &&
+		(a.oldRows == nil) == (b.oldRows == nil)
 }
 
 // fkRun runs one run of events, as PostgreSQL fires the RI triggers of
@@ -349,6 +392,12 @@ func (s *session) fkRun(ctx context.Context, run []fkEvent) error {
 		return err
 	}
 	defer e.oldKeys.Release()
+	if e.oldRows != nil {
+		if e.oldRows, err = concatRecords(eventRecords(run, func(e fkEvent) arrow.RecordBatch { return e.oldRows })); err != nil {
+			return err
+		}
+		defer e.oldRows.Release()
+	}
 	if e.newRows != nil {
 		if e.newRows, err = concatRecords(eventRecords(run, func(e fkEvent) arrow.RecordBatch { return e.newRows })); err != nil {
 			return err
@@ -364,22 +413,22 @@ func (s *session) fkRun(ctx context.Context, run []fkEvent) error {
 		if e.newRows != nil {
 			action = ref.fk.OnUpdate
 		}
-		oldKeys, newRows, err := movedKeys(e, ref.fk)
+		refVals, newRows, err := movedKeys(e, ref.fk)
 		if err != nil {
 			return err
 		}
-		if oldKeys == nil {
-			continue // an UPDATE that left the keys as they were
+		if refVals == nil {
+			continue // an UPDATE that left the referenced values as they were
 		}
 		switch action {
 		case 'r':
-			err = s.fkNoReference(ctx, ref, e.table, oldKeys, false)
+			err = s.fkNoReference(ctx, ref, e.table, refVals, false)
 		case 'a':
-			err = s.fkCheckNow(ctx, fkCheck{table: e.table, ref: ref, oldKeys: oldKeys})
+			err = s.fkCheckNow(ctx, fkCheck{table: e.table, ref: ref, refVals: refVals})
 		default:
-			err = s.fkAction(ctx, ref, e.table, action, oldKeys, newRows)
+			err = s.fkAction(ctx, ref, e.table, action, refVals, newRows)
 		}
-		oldKeys.Release()
+		refVals.Release()
 		if newRows != nil {
 			newRows.Release()
 		}
@@ -418,11 +467,11 @@ func (s *session) fkRowChecks(ctx context.Context, table fluss.TableInfo, fks []
 // whose deferred checks run after its others (fkEndStatement).
 func (s *session) fkCheckNow(ctx context.Context, c fkCheck) error {
 	fk := c.fk
-	if c.oldKeys != nil {
+	if c.refVals != nil {
 		fk = c.ref.fk
 	}
 	if s.isDeferred(fk) {
-		for _, r := range []arrow.RecordBatch{c.rows, c.oldKeys} {
+		for _, r := range []arrow.RecordBatch{c.rows, c.refVals} {
 			if r != nil {
 				r.Retain()
 			}
@@ -521,9 +570,9 @@ func mergeChecks(checks []fkCheck) ([]fkCheck, error) {
 	for _, c := range checks {
 		key := fmt.Sprintf("r\x00%s\x00%d\x00%s", c.table.Path, c.table.TableID, c.fk.Name)
 		rec := c.rows
-		if c.oldKeys != nil {
+		if c.refVals != nil {
 			key = fmt.Sprintf("k\x00%s\x00%d\x00%s\x00%s", c.table.Path, c.table.TableID, c.ref.child, c.ref.fk.Name)
-			rec = c.oldKeys
+			rec = c.refVals
 		}
 		g, ok := groups[key]
 		if !ok {
@@ -545,8 +594,8 @@ func mergeChecks(checks []fkCheck) ([]fkCheck, error) {
 			continue
 		}
 		c := g.c
-		if c.oldKeys != nil {
-			c.oldKeys = rec
+		if c.refVals != nil {
+			c.refVals = rec
 		} else {
 			c.rows = rec
 		}
@@ -562,8 +611,8 @@ func mergeChecks(checks []fkCheck) ([]fkCheck, error) {
 
 // runFKCheck runs one check.
 func (s *session) runFKCheck(ctx context.Context, c fkCheck) error {
-	if c.oldKeys != nil {
-		return s.fkNoReference(ctx, c.ref, c.table, c.oldKeys, true)
+	if c.refVals != nil {
+		return s.fkNoReference(ctx, c.ref, c.table, c.refVals, true)
 	}
 	if c.rows != nil {
 		return s.fkParentsExist(ctx, c.table, c.fk, c.rows)
@@ -595,6 +644,15 @@ func (s *session) fkRunDeferred(ctx context.Context) error {
 			c.release()
 		}
 	}()
+	// A table's rows checked against several of its foreign keys fail on
+	// the first row failing one, as PostgreSQL's deferred triggers fire
+	// row by row: the checks of the rows of one table (merged alike, so
+	// with the same rows in the same order) all run, and the earliest
+	// failing row's error is the one returned.
+	var first error
+	var firstRow int
+	var firstTable fluss.TablePath
+	var firstRows int64
 	for _, c := range checks {
 		c, ok, err := s.refreshCheck(ctx, c)
 		if err != nil {
@@ -603,11 +661,27 @@ func (s *session) fkRunDeferred(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		if err := s.runFKCheck(ctx, c); err != nil {
-			return err
+		if c.rows == nil {
+			if first != nil {
+				return first
+			}
+			if err := s.runFKCheck(ctx, c); err != nil {
+				return err
+			}
+			continue
+		}
+		if first != nil && (c.table.Path != firstTable || c.rows.NumRows() != firstRows) {
+			return first
+		}
+		r, err := s.fkOrphan(ctx, c.table, c.fk, c.rows)
+		if err != nil && r < 0 {
+			return err // not a violation
+		}
+		if err != nil && (first == nil || r < firstRow) {
+			first, firstRow, firstTable, firstRows = err, r, c.table.Path, c.rows.NumRows()
 		}
 	}
-	return nil
+	return first
 }
 
 // refreshCheck is deferred check c with its foreign key read again, by
@@ -630,7 +704,7 @@ func (s *session) refreshCheck(ctx context.Context, c fkCheck) (fkCheck, bool, e
 		}
 		return info, id == 0 || info.TableID == id, nil
 	}
-	if c.oldKeys != nil { // keys deleted from c.table, which c.ref.child references
+	if c.refVals != nil { // values deleted from c.table, which c.ref.child references
 		parent, ok, err := current(c.table.Path, c.table.TableID)
 		if !ok || err != nil {
 			return c, false, err
@@ -670,39 +744,62 @@ func (s *session) fkEndImplicit(ctx context.Context, commit bool) error {
 	return err
 }
 
-// movedKeys returns the keys of a parent event that matter to fk: a
-// delete's all, an UPDATE's those whose referenced values changed (with
-// their new rows); nil when none did.
-func movedKeys(e fkEvent, fk fluss.ForeignKey) (oldKeys, newRows arrow.RecordBatch, err error) {
-	if e.newRows == nil {
-		e.oldKeys.Retain()
-		return e.oldKeys, nil, nil
-	}
+// movedKeys returns the referenced values of a parent event that matter
+// to fk (one column per fk.RefColumns, in its order): a delete's all, an
+// UPDATE's those that changed (with their new rows); nil when none did.
+// Values with a NULL (a UNIQUE column's) are left out: no row references
+// them.
+func movedKeys(e fkEvent, fk fluss.ForeignKey) (refVals, newRows arrow.RecordBatch, err error) {
 	pk := keyIndexes(e.table)
+	src, cols := e.oldKeys, make([]int, len(fk.RefColumns)) // where each referenced value is read
+	if fkRefsKey(e.table, fk) {
+		for k, c := range fk.RefColumns {
+			cols[k] = slices.Index(pk, c)
+		}
+	} else {
+		if e.oldRows == nil {
+			return nil, nil, sqlerr.New(sqlerr.InternalError, "foreign key %q: the old rows of %q were not kept", fk.Name, e.table.Path.Table)
+		}
+		src = e.oldRows
+		copy(cols, fk.RefColumns)
+	}
+	if e.newRows == nil && src == e.oldKeys {
+		refVals, err := projectRows(e.oldKeys, cols) // a delete's keys: every one, none NULL
+		return refVals, nil, err
+	}
 	var keep []int
-	for r := 0; r < int(e.oldKeys.NumRows()); r++ {
-		changed := false
-		for _, c := range fk.RefColumns {
-			k := slices.Index(pk, c)
-			if k < 0 || !sameValue(types.ValueAt(e.oldKeys.Column(k), r), types.ValueAt(e.newRows.Column(c), r)) {
+	for r := 0; r < int(src.NumRows()); r++ {
+		changed := e.newRows == nil
+		null := false
+		for k, c := range fk.RefColumns {
+			v := types.ValueAt(src.Column(cols[k]), r)
+			null = null || v == nil
+			if e.newRows != nil && !sameValue(v, types.ValueAt(e.newRows.Column(c), r)) {
 				changed = true
 			}
 		}
-		if changed {
+		if changed && !null {
 			keep = append(keep, r)
 		}
 	}
 	if len(keep) == 0 {
 		return nil, nil, nil
 	}
-	if oldKeys, err = takeRows(e.oldKeys, keep); err != nil {
+	kept, err := takeRows(src, keep)
+	if err != nil {
 		return nil, nil, err
 	}
-	if newRows, err = takeRows(e.newRows, keep); err != nil {
-		oldKeys.Release()
+	defer kept.Release()
+	if refVals, err = projectRows(kept, cols); err != nil {
 		return nil, nil, err
 	}
-	return oldKeys, newRows, nil
+	if e.newRows != nil {
+		if newRows, err = takeRows(e.newRows, keep); err != nil {
+			refVals.Release()
+			return nil, nil, err
+		}
+	}
+	return refVals, newRows, nil
 }
 
 // keyIndexes are the column indexes of info's primary key, in key order.
@@ -787,15 +884,6 @@ func (s *session) fkOrphan(ctx context.Context, table fluss.TableInfo, fk fluss.
 		return -1, err
 	}
 	pinfo := parent.Info()
-	pk := keyIndexes(pinfo)
-	// the referencing values of each row, in the parent's key order
-	order := make([]int, len(pk)) // order[j]: the fk column feeding key column j
-	for j, c := range pk {
-		order[j] = slices.Index(fk.RefColumns, c)
-		if order[j] < 0 {
-			return -1, sqlerr.New(sqlerr.InternalError, "foreign key %q does not match the key of %q", fk.Name, pinfo.Path.Table)
-		}
-	}
 	mixed := -1 // MATCH FULL's first row mixing NULL and non-NULL values
 	var need [][]any
 	var needRows []int
@@ -820,9 +908,9 @@ func (s *session) fkOrphan(ctx context.Context, table fluss.TableInfo, fk fluss.
 		case nulls > 0:
 			continue // MATCH SIMPLE: a NULL in any column passes
 		}
-		key := make([]any, len(pk))
-		for j := range pk {
-			key[j] = convertKey(vals[order[j]], pinfo.Descriptor.Schema.Columns[pk[j]].Type)
+		key := make([]any, len(vals)) // in fk.RefColumns' order
+		for k, c := range fk.RefColumns {
+			key[k] = convertKey(vals[k], pinfo.Descriptor.Schema.Columns[c].Type)
 		}
 		t := rowKeyText(key)
 		if seen[t] {
@@ -842,10 +930,7 @@ func (s *session) fkOrphan(ctx context.Context, table fluss.TableInfo, fk fluss.
 	if len(need) == 0 {
 		return mixedErr()
 	}
-	if err := s.lockKeyShare(ctx, pinfo, need); err != nil {
-		return -1, err
-	}
-	found, err := lookupKeys(ctx, parent, pinfo, need)
+	found, err := s.parentHolds(ctx, fk.RefTable, fk, need, true) // fkunique.go
 	if err != nil {
 		return -1, err
 	}
@@ -994,29 +1079,28 @@ func (s *session) rowValues(table fluss.TableInfo, rows arrow.RecordBatch, idx [
 }
 
 // fkReferencing returns the rows of ref's table whose key of ref.fk is
-// one of oldKeys (the referenced table's primary keys, in key order):
-// the matching rows and, for each, the index of its key in oldKeys.
-func (s *session) fkReferencing(ctx context.Context, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch) (fluss.TableInfo, arrow.RecordBatch, []int, error) {
+// one of refVals (the referenced table's values, a column per
+// ref.fk.RefColumns): the matching rows and, for each, the index of its
+// key in refVals.
+func (s *session) fkReferencing(ctx context.Context, ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch) (fluss.TableInfo, arrow.RecordBatch, []int, error) {
 	child, err := s.readTable(ctx, ref.child)
 	if err != nil {
 		return fluss.TableInfo{}, nil, nil, err
 	}
-	return s.referencingIn(ctx, child, ref, parent, oldKeys)
+	return s.referencingIn(ctx, child, ref, parent, refVals)
 }
 
 // referencingIn is fkReferencing over the rows of child (a view of ref's
-// table): one read of it for all of oldKeys, a lookup of them when the
+// table): one read of it for all of refVals, a lookup of them when the
 // foreign key's columns are child's primary key, else a scan.
-func (s *session) referencingIn(ctx context.Context, child fluss.Table, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch) (fluss.TableInfo, arrow.RecordBatch, []int, error) {
+func (s *session) referencingIn(ctx context.Context, child fluss.Table, ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch) (fluss.TableInfo, arrow.RecordBatch, []int, error) {
 	cinfo := child.Info()
-	pk := keyIndexes(parent)
 	wanted := map[string]int{}
 	var wantedKeys [][]any // the distinct keys, in ref.fk.Columns' order
-	for r := 0; r < int(oldKeys.NumRows()); r++ {
+	for r := 0; r < int(refVals.NumRows()); r++ {
 		key := make([]any, len(ref.fk.Columns))
-		for k, c := range ref.fk.RefColumns {
-			j := slices.Index(pk, c)
-			key[k] = types.ValueAt(oldKeys.Column(j), r)
+		for k := range ref.fk.RefColumns {
+			key[k] = types.ValueAt(refVals.Column(k), r)
 		}
 		if _, dup := wanted[rowKeyText(key)]; !dup {
 			wanted[rowKeyText(key)] = r
@@ -1103,24 +1187,20 @@ func fkIsChildKey(child, parent fluss.TableInfo, fk fluss.ForeignKey) (order []i
 }
 
 // fkNoReference fails with 23503 if a row of ref's table references one
-// of oldKeys of parent: RESTRICT's check, and NO ACTION's (noAction: a
-// key the referenced table has again, an UPDATE having moved another row
-// onto it, is referenced rightly).
-func (s *session) fkNoReference(ctx context.Context, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch, noAction bool) error {
-	keys := oldKeys
+// of refVals of parent: RESTRICT's check, and NO ACTION's (noAction: a
+// value the referenced table holds again, an UPDATE having moved another
+// row onto it, is referenced rightly).
+func (s *session) fkNoReference(ctx context.Context, ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch, noAction bool) error {
+	vals := refVals
 	if noAction {
-		t, err := s.readTable(ctx, parent.Path)
-		if err != nil {
-			return err
-		}
-		all := make([][]any, oldKeys.NumRows())
+		all := make([][]any, refVals.NumRows())
 		for r := range all {
-			all[r] = make([]any, oldKeys.NumCols())
+			all[r] = make([]any, refVals.NumCols())
 			for c := range all[r] {
-				all[r][c] = types.ValueAt(oldKeys.Column(c), r)
+				all[r][c] = types.ValueAt(refVals.Column(c), r)
 			}
 		}
-		found, err := lookupKeys(ctx, t, parent, all)
+		found, err := s.parentHolds(ctx, parent.Path, ref.fk, all, false) // fkunique.go
 		if err != nil {
 			return err
 		}
@@ -1133,31 +1213,29 @@ func (s *session) fkNoReference(ctx context.Context, ref fkRef, parent fluss.Tab
 		if len(gone) == 0 {
 			return nil
 		}
-		if keys, err = takeRows(oldKeys, gone); err != nil {
+		if vals, err = takeRows(refVals, gone); err != nil {
 			return err
 		}
-		defer keys.Release()
+		defer vals.Release()
 	}
-	_, rows, which, err := s.fkReferencing(ctx, ref, parent, keys)
+	_, rows, which, err := s.fkReferencing(ctx, ref, parent, vals)
 	if err != nil {
 		return err
 	}
 	defer rows.Release()
 	if rows.NumRows() == 0 {
-		return s.fkCrossCheck(ctx, ref, parent, keys)
+		return s.fkCrossCheck(ctx, ref, parent, vals)
 	}
-	return s.stillReferenced(ref, parent, keys, which[0])
+	return s.stillReferenced(ref, parent, vals, which[0])
 }
 
-// stillReferenced is the 23503 of a referenced key (row r of keys, the
-// referenced table's primary keys) that a row of ref's table still
-// references.
-func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, keys arrow.RecordBatch, r int) error {
-	pk := keyIndexes(parent)
+// stillReferenced is the 23503 of a referenced value (row r of refVals)
+// that a row of ref's table still references.
+func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch, r int) error {
 	vals := make([]string, len(ref.fk.RefColumns))
 	loc := s.location()
 	for k, c := range ref.fk.RefColumns {
-		v := types.ValueAt(keys.Column(slices.Index(pk, c)), r)
+		v := types.ValueAt(refVals.Column(k), r)
 		vals[k] = types.FormatTextIn(v, parent.Descriptor.Schema.Columns[c].Type, loc)
 	}
 	return sqlerr.New(foreignKeyViolationCode, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", parent.Path.Table, ref.fk.Name, ref.child.Table).
@@ -1165,12 +1243,12 @@ func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, keys arrow.
 }
 
 // fkAction runs a CASCADE, SET NULL or SET DEFAULT action on the rows of
-// ref's table that reference oldKeys: deletes them (CASCADE of a
+// ref's table that reference refVals: deletes them (CASCADE of a
 // delete), gives them the new key (CASCADE of an update, newRows), NULL
 // or their default. The writes queue their own events. parentInfo is
-// the referenced table's, whose keys oldKeys are.
-func (s *session) fkAction(ctx context.Context, ref fkRef, parentInfo fluss.TableInfo, action byte, oldKeys, newRows arrow.RecordBatch) error {
-	cinfo, rows, which, err := s.fkReferencing(ctx, ref, parentInfo, oldKeys)
+// the referenced table's, whose values refVals are.
+func (s *session) fkAction(ctx context.Context, ref fkRef, parentInfo fluss.TableInfo, action byte, refVals, newRows arrow.RecordBatch) error {
+	cinfo, rows, which, err := s.fkReferencing(ctx, ref, parentInfo, refVals)
 	if err != nil {
 		return err
 	}
@@ -1236,10 +1314,10 @@ func (s *session) fkAction(ctx context.Context, ref fkRef, parentInfo fluss.Tabl
 				row[c] = types.ValueAt(newRows.Column(ref.fk.RefColumns[fkCol]), which[r])
 			}
 		}
-		if action == 'd' && s.stillKey(ref, parentInfo, row, oldKeys, which[r]) {
+		if action == 'd' && s.stillKey(ref, parentInfo, row, refVals, which[r]) {
 			// the default is the key being deleted: PostgreSQL's
 			// RI_FKey_setdefault looks again and fails as NO ACTION would
-			return s.stillReferenced(ref, parentInfo, oldKeys, which[r])
+			return s.stillReferenced(ref, parentInfo, refVals, which[r])
 		}
 		out[r] = row // a NULL in a NOT NULL column is the Upsert's 23502 (fluss.CheckNotNull)
 	}
@@ -1343,7 +1421,7 @@ func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pg
 		var run []fkCheck
 		for _, ch := range s.fkq.deferred {
 			fk := ch.fk
-			if ch.oldKeys != nil {
+			if ch.refVals != nil {
 				fk = ch.ref.fk
 			}
 			if s.isDeferred(fk) {
@@ -1389,11 +1467,10 @@ func releaseChecks(checks []fkCheck) {
 const noActiveTransactionCode sqlerr.Code = "25P01"
 
 // stillKey reports whether row (of ref's table) references key r of
-// oldKeys (the referenced table's primary keys).
-func (s *session) stillKey(ref fkRef, parent fluss.TableInfo, row []any, oldKeys arrow.RecordBatch, r int) bool {
-	pk := keyIndexes(parent)
+// refVals (the referenced table's values, a column per ref.fk.RefColumns).
+func (s *session) stillKey(ref fkRef, parent fluss.TableInfo, row []any, refVals arrow.RecordBatch, r int) bool {
 	for k, c := range ref.fk.Columns {
-		want := types.ValueAt(oldKeys.Column(slices.Index(pk, ref.fk.RefColumns[k])), r)
+		want := types.ValueAt(refVals.Column(k), r)
 		if !sameValue(convertKey(row[c], parent.Descriptor.Schema.Columns[ref.fk.RefColumns[k]].Type), want) {
 			return false
 		}
@@ -1438,12 +1515,12 @@ func (s *session) lockKeyShare(ctx context.Context, info fluss.TableInfo, keys [
 }
 
 // fkCrossCheck is REPEATABLE READ's second look for rows of ref's table
-// that reference oldKeys: a row a concurrent transaction committed after
+// that reference refVals: a row a concurrent transaction committed after
 // this one's snapshot (which the check read) would be left referencing
 // nothing, so its presence in the newest committed rows fails the check
 // (23503), as PostgreSQL's RI query run with the newest snapshot (and the
 // transaction's as a crosscheck) does.
-func (s *session) fkCrossCheck(ctx context.Context, ref fkRef, parent fluss.TableInfo, oldKeys arrow.RecordBatch) error {
+func (s *session) fkCrossCheck(ctx context.Context, ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch) error {
 	tx := s.tx
 	if tx == nil || tx.Snap == nil {
 		return nil
@@ -1454,7 +1531,7 @@ func (s *session) fkCrossCheck(ctx context.Context, ref fkRef, parent fluss.Tabl
 	}
 	snap, _ := tx.Snap.Table(latest)
 	cinfo := latest.Info()
-	_, rows, which, err := s.referencingIn(ctx, latest, ref, parent, oldKeys)
+	_, rows, which, err := s.referencingIn(ctx, latest, ref, parent, refVals)
 	if err != nil {
 		return err
 	}
@@ -1463,7 +1540,7 @@ func (s *session) fkCrossCheck(ctx context.Context, ref fkRef, parent fluss.Tabl
 		return nil
 	}
 	if !cinfo.HasPrimaryKey() {
-		return s.stillReferenced(ref, parent, oldKeys, which[0])
+		return s.stillReferenced(ref, parent, refVals, which[0])
 	}
 	pk := keyIndexes(cinfo)
 	keys := make([][]any, rows.NumRows())
@@ -1479,7 +1556,7 @@ func (s *session) fkCrossCheck(ctx context.Context, ref fkRef, parent fluss.Tabl
 	}
 	for r, k := range keys {
 		if !seen[rowKeyText(k)] {
-			return s.stillReferenced(ref, parent, oldKeys, which[r])
+			return s.stillReferenced(ref, parent, refVals, which[r])
 		}
 	}
 	return nil

@@ -33,9 +33,10 @@ import (
 // the index table), so that two transactions writing the same value take
 // turns: the second waits for the first and then finds its entry (23505)
 // or, if it rolled back, none. An entry whose row no longer holds the
-// value (left by a TRUNCATE outside a transaction, or a crash between a
-// DDL statement's steps) is stale, and is checked against the row before
-// it counts as a conflict.
+// value (left by a crash between a DDL statement's steps, or by a
+// TRUNCATE outside a block whose read of the index came before a row's
+// commit: uniqueddl.go's truncateUnique) is stale, and is checked against
+// the row before it counts as a conflict.
 //
 // Stores that are not fluss.AtomicWriter and fluss.RowLockable (a Fluss
 // cluster) refuse unique constraints (uniqueddl.go).
@@ -727,6 +728,20 @@ func (u *uniqueTable) upsert(ctx context.Context, pt *pendingTable, rec arrow.Re
 	res, err := pt.Table.Upsert(ctx, rec, opts)
 	if err != nil {
 		return res, err
+	}
+	if opts.IgnoreExisting {
+		// the rows written: RETURNING lists these, not those whose key
+		// alone was absent (exec.Insert)
+		res.Kept = make([]int32, 0, len(keep))
+		if keep == nil {
+			for r := range int(rec.NumRows()) {
+				res.Kept = append(res.Kept, int32(r))
+			}
+		} else {
+			for _, r := range keep {
+				res.Kept = append(res.Kept, int32(r))
+			}
+		}
 	}
 	return res, u.apply(ctx, states)
 }

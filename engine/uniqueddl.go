@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -24,8 +25,9 @@ import (
 // (fluss.IndexTablePath), so that RENAME of the table or a column moves
 // nothing. A crash between the steps leaves an index table no constraint
 // names (never read; a later constraint of the same number drops it
-// first) or a constraint whose index table is missing (built again, from
-// the rows, by the first write that needs it: unique.go).
+// first, and the next start of the server drops it: dropOrphanIndexTables)
+// or a constraint whose index table is missing (built again, from the
+// rows, by the first write that needs it: unique.go).
 
 // uniqueStore refuses unique constraints on a store that cannot enforce
 // them: a Fluss cluster writes no two tables atomically and has no lock
@@ -288,6 +290,25 @@ func (s *session) uniqueAlter(ctx context.Context, c *checkActions, a sql.AlterA
 		if u == nil || u.Index {
 			return nil, false, nil
 		}
+		refs, err := s.uniqueDependents(ctx, c.work, *u)
+		if err != nil {
+			return nil, true, err
+		}
+		if len(refs) > 0 && !a.Cascade {
+			return nil, true, dependentsError(fmt.Sprintf("constraint %s on table %s", u.Name, c.work.Path.Table), u.Name, refs)
+		}
+		for _, r := range refs { // CASCADE: the foreign keys go with it
+			if r.child == c.work.Path {
+				changes = append(changes, fkDropChanges(c.work, r.fk.Name)...)
+				continue
+			}
+			s.eng.ddl.Lock()
+			err := s.dropFKey(ctx, r) // fkddl.go
+			s.eng.ddl.Unlock()
+			if err != nil {
+				return nil, true, err
+			}
+		}
 		if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(c.work.TableID, u.ID), true); err != nil {
 			return nil, true, err
 		}
@@ -470,13 +491,13 @@ func (s *session) indexNamed(ctx context.Context, db, name string) bool {
 // dropUniqueIndex is DROP INDEX of a unique index CREATE UNIQUE INDEX
 // made (done false for another name). The index of a UNIQUE constraint
 // is refused as PostgreSQL refuses it (2BP01).
-func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name string) (done bool, err error) {
+func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name string) (done bool, notices []*sqlerr.Error, err error) {
 	var info fluss.TableInfo
 	var u fluss.UniqueConstraint
 	found := false
 	dbs, err := s.eng.store.ListDatabases(ctx)
 	if err != nil {
-		return true, err
+		return true, nil, err
 	}
 	for _, db := range dbs {
 		if info, u, found = s.uniqueIndexOf(ctx, db, name); found {
@@ -484,53 +505,126 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name stri
 		}
 	}
 	if !found {
-		return false, nil
+		return false, nil, nil
 	}
 	if !u.Index {
-		return true, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, info.Path.Table).
+		return true, nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, info.Path.Table).
 			WithHint("You can drop constraint %s on table %s instead.", name, info.Path.Table)
 	}
+	refs, err := s.uniqueDependents(ctx, info, u)
+	if err != nil {
+		return true, nil, err
+	}
+	if len(refs) > 0 && !d.Cascade {
+		return true, nil, dependentsError("index "+name, name, refs)
+	}
 	if err := s.blockDDL("DROP INDEX", pathIn([]fluss.TablePath{info.Path})); err != nil {
-		return true, err
+		return true, nil, err
 	}
 	alt, ok := s.eng.store.(fluss.TableAlterer)
 	if !ok {
-		return true, s.uniqueStore()
+		return true, nil, s.uniqueStore()
 	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	changes, _ := dropUniqueChanges(info, name)
+	for _, r := range refs { // CASCADE: the foreign keys go with it
+		if r.child == info.Path {
+			changes = append(changes, fkDropChanges(info, r.fk.Name)...)
+		} else if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
+			return true, nil, err
+		}
+	}
 	if _, err := alt.AlterTable(ctx, info.Path, changes); err != nil {
-		return true, err
+		return true, nil, err
 	}
 	if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(info.TableID, u.ID), true); err != nil {
 		s.eng.log.Error("dropping a unique index's table (never read again)", "table", info.Path.String(), "index", name, "error", err)
 	}
-	return true, nil
+	return true, cascadeNotices(refs), nil
 }
 
-// clearIndexes empties the index tables of a table TRUNCATE emptied
-// outside a transaction block (made again, empty). A crash before it
-// leaves entries whose rows are gone, which count as none (unique.go).
-func (s *session) clearIndexes(ctx context.Context, info fluss.TableInfo) error {
-	if !hasUniques(info.Descriptor) {
-		return nil
+// truncateUnique is TRUNCATE, outside a transaction block, of a table
+// with unique constraints: the table's keys and its index tables' entries
+// are deleted in one atomic write, the index tables kept (dropping and
+// making them again failed with 40001 the COMMIT of every transaction
+// that had written one meanwhile). The table is locked whole first, as
+// PostgreSQL's ACCESS EXCLUSIVE lock waits for its writers: a writer
+// between the reads of the keys and the write could otherwise insert a
+// value whose entry the write deletes (a row left with no entry). The
+// index tables are read before the table, so that an entry deleted names
+// a row the table's read saw (at worst an entry is left whose row is
+// gone: stale, which counts as none, unique.go).
+func (s *session) truncateUnique(ctx context.Context, info fluss.TableInfo) (pgwire.Result, error) {
+	aw, ok := s.eng.store.(fluss.AtomicWriter)
+	if !ok {
+		return nil, s.uniqueStore()
+	}
+	if err := s.lockForBuild(ctx, info); err != nil { // before the DDL lock: a writer's next statement takes its read side
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	if info2, err := s.eng.store.GetTable(ctx, info.Path); err != nil {
+		return nil, err
+	} else if info2.TableID == info.TableID {
+		info = info2 // its constraints as they are once the writers are done
+	}
+	var ws []fluss.TableWrite
+	defer func() {
+		for _, w := range ws {
+			w.Rec.Release()
+		}
+	}()
+	keysOf := func(ti fluss.TableInfo) error {
+		t, err := s.eng.store.Table(ctx, ti.Path)
+		if err != nil {
+			return err
+		}
+		r, err := t.Scan(ctx, fluss.ScanOptions{Projection: keyIndexes(ti)})
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		for {
+			b, err := r.Next(ctx)
+			if err != nil || b == nil {
+				return err
+			}
+			if b.NumRows() == 0 {
+				b.Release()
+				continue
+			}
+			ws = append(ws, fluss.TableWrite{Path: ti.Path, TableID: t.Info().TableID, Kind: fluss.WriteDelete, Rec: b})
+		}
 	}
 	pk := keyIndexes(info)
 	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
 		if !enforced(c, pk) {
 			continue
 		}
-		path := fluss.IndexTablePath(info.TableID, c.ID)
-		if err := s.eng.store.DropTable(ctx, path, true); err != nil {
-			return err
+		idx, err := s.eng.store.GetTable(ctx, fluss.IndexTablePath(info.TableID, c.ID))
+		if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+			continue // lost to a crash: built again, from the (then empty) table, by the first write that needs it
 		}
-		if _, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(info, c), true); err != nil {
-			return err
+		if err != nil {
+			return nil, err
+		}
+		if err := keysOf(idx); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	if err := keysOf(info); err != nil {
+		return nil, err
+	}
+	if len(ws) > 0 {
+		if _, err := aw.WriteAtomically(ctx, ws); err != nil {
+			return nil, err
+		}
+	}
+	return tagOnly("TRUNCATE TABLE"), nil
 }
 
 // lockForBuild locks info's table whole until the statement's transaction
@@ -547,4 +641,103 @@ func (s *session) lockForBuild(ctx context.Context, info fluss.TableInfo) error 
 	s.startLocking(tx)
 	return tx.Locks.LockWhole(ctx, rowlock.Request{Table: info.TableID, Name: info.Path.Table, Timeout: tx.LockTimeout,
 		DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
+}
+
+// dropOrphanIndexTables drops, when the server starts, the index tables
+// no table's unique constraint names: left by a crash between making an
+// index table and the catalog write naming it (ALTER TABLE ... ADD
+// UNIQUE, CREATE UNIQUE INDEX, CREATE TABLE), or between a constraint's
+// or table's removal from the catalog and its index table's drop. Only on
+// a store this server is alone on (no other server's DDL statement is
+// between its steps) and that lists its index tables.
+func (e *Engine) dropOrphanIndexTables() {
+	lister, ok := e.store.(fluss.IndexTableLister)
+	if !ok || !e.singleServer() {
+		return
+	}
+	ctx := context.Background()
+	idx, err := lister.ListIndexTables(ctx)
+	if err != nil || len(idx) == 0 {
+		return
+	}
+	dbs, err := e.store.ListDatabases(ctx)
+	if err != nil {
+		return
+	}
+	type key struct {
+		table int64
+		id    int
+	}
+	named := map[key]bool{}
+	for _, db := range dbs {
+		ts, err := e.store.ListTables(ctx, db)
+		if err != nil {
+			return // a catalog read failing: drop nothing rather than a live index
+		}
+		for _, t := range ts {
+			if !hasUniques(t.Descriptor) {
+				continue
+			}
+			for _, c := range fluss.MetaOf(t.Descriptor).Uniques {
+				named[key{t.TableID, c.ID}] = true
+			}
+		}
+	}
+	for _, p := range idx {
+		tid, id, ok := fluss.IndexTableOf(p.Table)
+		if !ok || named[key{tid, id}] {
+			continue
+		}
+		if err := e.store.DropTable(ctx, p, true); err != nil {
+			e.log.Error("dropping an index table no unique constraint names", "table", p.String(), "error", err)
+			continue
+		}
+		e.log.Info("dropped an index table no unique constraint names (left by a crash)", "table", p.String())
+	}
+}
+
+// uniqueDependents are the foreign keys that reference unique constraint
+// u of info's table, by name.
+func (s *session) uniqueDependents(ctx context.Context, info fluss.TableInfo, u fluss.UniqueConstraint) ([]fkRef, error) {
+	idx, err := s.fkIndexNow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []fkRef
+	for _, r := range idx.referencing[info.Path] {
+		if c, ok := fluss.ReferencedUnique(info, r.fk); ok && c.ID == u.ID {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b fkRef) int { return strings.Compare(a.fk.Name, b.fk.Name) })
+	return out, nil
+}
+
+// dependentsError is PostgreSQL's 2BP01 for dropping what (a unique
+// constraint or index, whose index is named index) that the foreign keys
+// refs depend on, without CASCADE.
+func dependentsError(what, index string, refs []fkRef) error {
+	lines := make([]string, len(refs))
+	for i, r := range refs {
+		lines[i] = fmt.Sprintf("constraint %s on table %s depends on index %s", r.fk.Name, r.child.Table, index)
+	}
+	return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+		WithDetail("%s", strings.Join(lines, "\n")).
+		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+}
+
+// cascadeNotices are PostgreSQL's NOTICEs of a DROP ... CASCADE that
+// dropped the foreign keys refs.
+func cascadeNotices(refs []fkRef) []*sqlerr.Error {
+	switch len(refs) {
+	case 0:
+		return nil
+	case 1:
+		return []*sqlerr.Error{sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to constraint %s on table %s", refs[0].fk.Name, refs[0].child.Table)}
+	}
+	lines := make([]string, len(refs))
+	for i, r := range refs {
+		lines[i] = fmt.Sprintf("drop cascades to constraint %s on table %s", r.fk.Name, r.child.Table)
+	}
+	return []*sqlerr.Error{sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to %d other objects", len(refs)).WithDetail("%s", strings.Join(lines, "\n"))}
 }

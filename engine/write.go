@@ -89,7 +89,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 		}
 		var rows int64
 		pass := func(src exec.Operator, rc *exec.Recheck) error {
-			up := exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
+			up := exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, KeyLock: b.UniqueChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
 			if b.Returning != nil {
 				up.RetAt = b.Returning.At
 			}

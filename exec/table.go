@@ -391,6 +391,16 @@ func (o *Insert) Run(ctx context.Context) error {
 		} else {
 			res, err = o.Table.Append(ctx, rec)
 		}
+		if err == nil && res.Kept != nil && o.Returning != nil && o.IgnoreExisting {
+			// the table skipped rows the key alone did not (a UNIQUE
+			// constraint's conflict): its own list is the rows inserted
+			written.Release()
+			written, err = takeRows(o.EC, rec, res.Kept)
+			if err != nil {
+				rec.Release()
+				return err
+			}
+		}
 		rec.Release()
 		if err == nil && o.Returning != nil {
 			err = evalReturning(o.EC, o.Returning, written, o.Ret)
@@ -422,7 +432,11 @@ type Update struct {
 	Table      fluss.Table
 	Source     Operator
 	KeyChanged bool
-	Rows       int64
+	// KeyLock takes the rows FOR UPDATE although their keys stay: the
+	// UPDATE changes a UNIQUE constraint's column, which a foreign key
+	// may reference (binder.Update.UniqueChanged).
+	KeyLock bool
+	Rows    int64
 
 	// Joined (UPDATE ... FROM): a target row may come several times; only
 	// its first one is written.
@@ -461,10 +475,11 @@ func (o *Update) Run(ctx context.Context) error {
 	}
 	var ktBuf [2]types.T
 	kt := appendKeyTypes(ktBuf[:0], info)
-	// An UPDATE that moves keys takes the rows FOR UPDATE, others FOR NO
-	// KEY UPDATE, as PostgreSQL does.
+	// An UPDATE that moves keys (or changes a UNIQUE constraint's
+	// column, KeyLock) takes the rows FOR UPDATE, others FOR NO KEY
+	// UPDATE, as PostgreSQL does.
 	mode := rowlock.NoKeyUpdate
-	if o.KeyChanged {
+	if o.KeyChanged || o.KeyLock {
 		mode = rowlock.Update
 	}
 	next := func() (arrow.RecordBatch, error) {

@@ -146,6 +146,12 @@ type UpsertOptions struct {
 type WriteResult struct {
 	// Rows is the number of rows written (inserted, replaced or deleted).
 	Rows int64
+	// Kept, when not nil, lists the rows of an IgnoreExisting upsert's
+	// record that were written, in order (the others were skipped): set by
+	// a table whose skips the key alone does not decide (a UNIQUE
+	// constraint's conflict skips a row too), so that RETURNING lists
+	// exactly the rows inserted.
+	Kept []int32
 }
 
 // ScanOptions choose what a scan reads.

@@ -1,6 +1,7 @@
 package fluss
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -94,6 +95,30 @@ func IndexTablePath(tableID int64, id int) TablePath {
 // sqlgate's metadata, which no catalog lists.
 func IsIndexTable(name string) bool { return strings.HasPrefix(name, indexTablePrefix) }
 
+// IndexTableOf reads the name of an index table (IndexTablePath): the
+// ids of its table and of its constraint (ok false for another name).
+func IndexTableOf(name string) (tableID int64, id int, ok bool) {
+	rest, found := strings.CutPrefix(name, indexTablePrefix)
+	if !found {
+		return 0, 0, false
+	}
+	t, c, found := strings.Cut(rest, "$")
+	tid, err1 := strconv.ParseInt(t, 10, 64)
+	cid, err2 := strconv.Atoi(c)
+	if !found || err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return tid, cid, true
+}
+
+// IndexTableLister is a store that lists its index tables, which
+// ListTables leaves out: what the startup sweep of the index tables no
+// constraint names any more (a crash between a DDL statement's steps)
+// reads.
+type IndexTableLister interface {
+	ListIndexTables(ctx context.Context) ([]TablePath, error)
+}
+
 // NextUniqueID is the ID for a new unique constraint of m: above every
 // one its constraints use.
 func NextUniqueID(m TableMeta) int {
@@ -102,4 +127,26 @@ func NextUniqueID(m TableMeta) int {
 		n = max(n, u.ID+1)
 	}
 	return n
+}
+
+// ReferencedUnique is the unique constraint of info's table whose columns
+// fk references, in any order (ok false: fk references the primary key,
+// whose columns are tried first, or no constraint has its columns).
+func ReferencedUnique(info TableInfo, fk ForeignKey) (UniqueConstraint, bool) {
+	sameCols := func(cols []int) bool {
+		return len(cols) == len(fk.RefColumns) && !slices.ContainsFunc(fk.RefColumns, func(c int) bool { return !slices.Contains(cols, c) })
+	}
+	var pk []int
+	for _, n := range info.Descriptor.Schema.PrimaryKey {
+		pk = append(pk, info.ColumnIndex(n))
+	}
+	if sameCols(pk) {
+		return UniqueConstraint{}, false
+	}
+	for _, u := range MetaOf(info.Descriptor).Uniques {
+		if sameCols(u.Columns) {
+			return u, true
+		}
+	}
+	return UniqueConstraint{}, false
 }

@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
@@ -55,7 +56,9 @@ func fkeyRows(s *snapshot) []row {
 				"conislocal": true, "coninhcount": 0, "connoinherit": true,
 				"conkey": int2s(attnums(fk.Columns)), "confkey": int2s(attnums(fk.RefColumns)),
 			}
-			if referenced && p.HasPrimaryKey() {
+			if u, ok := fluss.ReferencedUnique(p, fk); referenced && ok {
+				r["conindid"] = uniqueIndexOID(p.TableID, u.ID) // a UNIQUE constraint's columns
+			} else if referenced && p.HasPrimaryKey() {
 				r["conindid"] = pkIndexOID(p.TableID)
 			}
 			if fk.DeleteSetColumns != nil {
@@ -190,7 +193,11 @@ func (c *Catalog) fkKeyColumnRows(s *snapshot) []row {
 			r := row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database,
 				"constraint_name": fk.Name, "table_catalog": c.opts.Database, "table_schema": t.Path.Database,
 				"table_name": t.Path.Table, "column_name": t.Descriptor.Schema.Columns[col].Name, "ordinal_position": k + 1}
-			if ok {
+			if u, unique := fluss.ReferencedUnique(p, fk); ok && unique {
+				if j := slices.Index(u.Columns, fk.RefColumns[k]); j >= 0 {
+					r["position_in_unique_constraint"] = j + 1
+				}
+			} else if ok {
 				for j, name := range p.Descriptor.Schema.PrimaryKey {
 					if p.ColumnIndex(name) == fk.RefColumns[k] {
 						r["position_in_unique_constraint"] = j + 1
@@ -216,8 +223,13 @@ func (c *Catalog) infoReferentialRows(_ context.Context, s *snapshot) ([]row, er
 		}
 		r := row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database, "constraint_name": fk.Name,
 			"match_option": match, "update_rule": fkRules[fk.OnUpdate], "delete_rule": fkRules[fk.OnDelete]}
-		if ok {
-			r["unique_constraint_catalog"], r["unique_constraint_schema"], r["unique_constraint_name"] = c.opts.Database, p.Path.Database, pkName(p)
+		u, unique := fluss.ReferencedUnique(p, fk)
+		if ok && !(unique && u.Index) { // (a unique index is no constraint: NULL, as PostgreSQL's)
+			name := pkName(p)
+			if unique {
+				name = u.Name
+			}
+			r["unique_constraint_catalog"], r["unique_constraint_schema"], r["unique_constraint_name"] = c.opts.Database, p.Path.Database, name
 		}
 		rows = append(rows, r)
 	})

@@ -178,7 +178,7 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 			}
 			a.Constraint = n
 			if !p.accept("RESTRICT") {
-				p.accept("CASCADE") // (a CHECK constraint has no dependents)
+				a.Cascade = p.accept("CASCADE") // (a UNIQUE constraint's foreign keys)
 			}
 			return a, nil
 		}

@@ -167,7 +167,7 @@ type AlterAction struct {
 	NotNull bool
 	// ForeignKey is AlterAddForeignKey's constraint.
 	ForeignKey *ForeignKeyClause
-	// Cascade is AlterDropColumn's CASCADE.
+	// Cascade is AlterDropColumn's and AlterDropConstraint's CASCADE.
 	Cascade bool
 	// Unique is AlterAddUnique's constraint.
 	Unique *UniqueClause
@@ -443,7 +443,7 @@ func (p *ddlParser) dropIndex(st *Statement) error {
 			break
 		}
 	}
-	p.dropBehavior()
+	d.Cascade = p.dropBehavior() // (a unique index a foreign key depends on)
 	return p.done()
 }
 

@@ -159,7 +159,7 @@ func TestBulkUpsertMatchesUpsert(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got != want {
+				if got.Rows != want.Rows || got.Kept != nil || want.Kept != nil {
 					t.Fatalf("bulk upsert wrote %+v, Upsert %+v", got, want)
 				}
 				for _, read := range []struct {

@@ -656,6 +656,20 @@ func (s *Store) ListTables(ctx context.Context, database string) ([]fluss.TableI
 	return out, nil
 }
 
+// ListIndexTables implements fluss.IndexTableLister.
+func (s *Store) ListIndexTables(ctx context.Context) ([]fluss.TablePath, error) {
+	s.catMu.RLock()
+	defer s.catMu.RUnlock()
+	var out []fluss.TablePath
+	for p := range s.tables {
+		if fluss.IsIndexTable(p.Table) {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Table < out[j].Table })
+	return out, nil
+}
+
 // Table implements fluss.Store.
 func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, error) {
 	if s.closed.Load() {

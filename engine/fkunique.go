@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"context"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Foreign keys that reference the columns of a UNIQUE constraint (or
+// unique index) of their table rather than its primary key, as
+// PostgreSQL's REFERENCES parent (u) does when u is unique. fk.go's
+// events and checks carry the referenced values (a column per
+// fk.RefColumns); what differs from a key's is where they come from:
+//   - a referencing row's check finds the referenced row by its values
+//     (parentHolds: a read of the referenced table) rather than by key,
+//     and locks the rows it found FOR KEY SHARE by their keys;
+//   - the referenced table's writes keep its rows as they were
+//     (fkTable.oldRows): a DELETE's rows (rowsAsWere), and an UPDATE's
+//     that change a referenced column in place, its key unchanged
+//     (replacedRows), whose old values the actions and NO ACTION checks
+//     look for in the referencing table.
+
+// fkRefsKey reports whether fk references its table's (info's) primary
+// key: its referenced columns are the key's, in any order.
+func fkRefsKey(info fluss.TableInfo, fk fluss.ForeignKey) bool {
+	pk := keyIndexes(info)
+	if len(pk) != len(fk.RefColumns) {
+		return false
+	}
+	for _, c := range fk.RefColumns {
+		if !slices.Contains(pk, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsAsWere are the table's rows with keys (its primary key's columns,
+// in key order) as the transaction sees them, aligned with keys: a key
+// the table lacks has a row of NULLs but for its key (present false).
+func (pt *pendingTable) rowsAsWere(ctx context.Context, keys arrow.RecordBatch) (arrow.RecordBatch, []bool, error) {
+	info := pt.Info()
+	pk := keyIndexes(info)
+	ncols := len(info.Descriptor.Schema.Columns)
+	found, err := pt.Table.Lookup(ctx, keys, nil) // the overlay's own
+	if err != nil {
+		return nil, nil, err
+	}
+	byKey := map[string][]any{}
+	if found != nil {
+		for r := 0; r < int(found.NumRows()); r++ {
+			row := make([]any, ncols)
+			for c := range row {
+				row[c] = types.ValueAt(found.Column(c), r)
+			}
+			key := make([]any, len(pk))
+			for j, c := range pk {
+				key[j] = row[c]
+			}
+			byKey[rowKeyText(key)] = row
+		}
+		found.Release()
+	}
+	rows := make([][]any, keys.NumRows())
+	present := make([]bool, len(rows))
+	for r := range rows {
+		key := make([]any, len(pk))
+		for j := range pk {
+			key[j] = types.ValueAt(keys.Column(j), r)
+		}
+		if row, ok := byKey[rowKeyText(key)]; ok {
+			rows[r], present[r] = row, true
+			continue
+		}
+		rows[r] = make([]any, ncols)
+		for j, c := range pk {
+			rows[r][c] = key[j]
+		}
+	}
+	rec, err := buildRows(info.ArrowSchema(), rows)
+	return rec, present, err
+}
+
+// replacedRows is the event of an upsert of rec that replaces rows the
+// table holds (an UPDATE in place, ON CONFLICT DO UPDATE), read before
+// the write: their keys, their rows as they were and rec's rows that
+// replace them (fkEvent{} when rec replaces none).
+func (pt *pendingTable) replacedRows(ctx context.Context, rec arrow.RecordBatch) (fkEvent, error) {
+	info := pt.Info()
+	keys, err := projectRows(rec, keyIndexes(info))
+	if err != nil {
+		return fkEvent{}, err
+	}
+	defer keys.Release()
+	old, present, err := pt.rowsAsWere(ctx, keys)
+	if err != nil {
+		return fkEvent{}, err
+	}
+	defer old.Release()
+	var keep []int
+	for r, p := range present {
+		if p {
+			keep = append(keep, r)
+		}
+	}
+	if len(keep) == 0 {
+		return fkEvent{}, nil
+	}
+	e := fkEvent{table: info}
+	if e.oldKeys, err = takeRows(keys, keep); err != nil {
+		return fkEvent{}, err
+	}
+	if e.oldRows, err = takeRows(old, keep); err != nil {
+		e.release()
+		return fkEvent{}, err
+	}
+	if e.newRows, err = takeRows(rec, keep); err != nil {
+		e.release()
+		return fkEvent{}, err
+	}
+	return e, nil
+}
+
+// parentHolds reports which of vals (values of fk's referenced columns,
+// in fk.RefColumns' order) the referenced table at path holds, by
+// rowKeyText of each, as the transaction sees it. lock takes FOR KEY
+// SHARE locks on the rows found first (a referencing row's check), as
+// PostgreSQL's RI check does: a row found by a unique constraint's values
+// is read again after its lock, and counts only if it still holds them.
+func (s *session) parentHolds(ctx context.Context, path fluss.TablePath, fk fluss.ForeignKey, vals [][]any, lock bool) (map[string]bool, error) {
+	t, err := s.readTable(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	info := t.Info()
+	pk := keyIndexes(info)
+	out := map[string]bool{}
+	if fkRefsKey(info, fk) {
+		keys := make([][]any, len(vals))
+		for i, v := range vals {
+			keys[i] = make([]any, len(pk))
+			for j, c := range pk {
+				keys[i][j] = v[slices.Index(fk.RefColumns, c)]
+			}
+		}
+		if lock {
+			if err := s.lockKeyShare(ctx, info, keys); err != nil {
+				return nil, err
+			}
+		}
+		found, err := lookupKeys(ctx, t, info, keys)
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range vals {
+			out[rowKeyText(v)] = found[rowKeyText(keys[i])]
+		}
+		return out, nil
+	}
+	want := map[string]bool{}
+	for _, v := range vals {
+		want[rowKeyText(v)] = true
+	}
+	// the rows holding the values: a read of the table (fk.RefColumns,
+	// then the key)
+	proj := append(slices.Clone(fk.RefColumns), pk...)
+	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: proj})
+	if err != nil {
+		return nil, err
+	}
+	var keys [][]any
+	for {
+		b, err := r.Next(ctx)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		for row := 0; row < int(b.NumRows()); row++ {
+			v := make([]any, len(fk.RefColumns))
+			for k := range v {
+				v[k] = types.ValueAt(b.Column(k), row)
+			}
+			if !want[rowKeyText(v)] {
+				continue
+			}
+			out[rowKeyText(v)] = true
+			key := make([]any, len(pk))
+			for j := range pk {
+				key[j] = types.ValueAt(b.Column(len(v)+j), row)
+			}
+			keys = append(keys, key)
+		}
+		b.Release()
+	}
+	r.Close()
+	if !lock || len(keys) == 0 {
+		return out, nil
+	}
+	if err := s.lockKeyShare(ctx, info, keys); err != nil {
+		return nil, err
+	}
+	// read again once locked: a writer waited for may have moved a value
+	if t, err = s.readTable(ctx, path); err != nil {
+		return nil, err
+	}
+	got, err := lookupRows(ctx, t, info, keys, fk.RefColumns)
+	if err != nil {
+		return nil, err
+	}
+	out = map[string]bool{}
+	if got == nil {
+		return out, nil
+	}
+	defer got.Release()
+	for row := 0; row < int(got.NumRows()); row++ {
+		v := make([]any, len(fk.RefColumns))
+		for k := range v {
+			v[k] = types.ValueAt(got.Column(k), row)
+		}
+		if want[rowKeyText(v)] {
+			out[rowKeyText(v)] = true
+		}
+	}
+	return out, nil
+}

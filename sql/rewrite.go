@@ -90,6 +90,9 @@ type rewriter struct {
 	slab []piece
 	// upper is src with ASCII letters upper-cased, made on first use.
 	upper string
+	// tidbTailEnd is the end of the last LIMIT n OFFSET m tail left to
+	// TiDB as written (limit.go).
+	tidbTailEnd int
 	// items, when not nil, is a buffer for the output of the top-level
 	// run (the whole token range), handed over by the Parser.
 	items []item
@@ -908,6 +911,16 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				continue
 			}
 			switch text {
+			case "||":
+				// a || b -> a | pg__pipes() | b: TiDB's || (PIPES_AS_CONCAT)
+				// binds tighter than * and +, PostgreSQL's sits with the
+				// other operators, below + - and above comparisons, as
+				// TiDB's | does; QueryToTree reads the pair back as ||.
+				b := newComposite(r.leadOf(t))
+				b.add("| "+PipesMarker+"() |", t.start)
+				out = append(out, b.it)
+				k++
+				continue
 			case "::":
 				s := r.primaryStart(out)
 				if s < 0 {
@@ -961,6 +974,11 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: kw, orig: t.start}}})
 				if !strings.HasSuffix(text, "*") {
 					k++
+					if it, e, ok, err := r.patternOperand(k, j); err != nil { // pipes.go
+						return nil, err
+					} else if ok {
+						out, k = append(out, it), e
+					}
 					continue
 				}
 				// case-insensitive: wrap the pattern, PostgreSQL's ARE
@@ -1517,12 +1535,37 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out[:s], items...)
 				k += 2
 				continue
-			case w == "OFFSET" && !r.limitBefore(out):
-				// OFFSET without LIMIT: TiDB requires LIMIT first, so add a
-				// limit no table reaches (PostgreSQL's LIMIT ALL).
-				b := newComposite(r.leadOf(t))
-				b.add("LIMIT 9223372036854775807 OFFSET", t.start)
-				out = append(out, b.it)
+			case (w == "LIKE" || w == "ILIKE") && k+1 < j && len(out) > 0:
+				// x LIKE a || b: the pattern parenthesised (pipes.go)
+				it, e, ok, err := r.patternOperand(k+1, j)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					out = append(out, r.simple(t), it)
+					k = e
+					continue
+				}
+				out = append(out, r.simple(t))
+				k++
+				continue
+			case (w == "LIMIT" || w == "OFFSET" || w == "FETCH") && len(out) > 0 && k >= r.tidbTailEnd:
+				// a query's LIMIT / OFFSET / FETCH tail: limit.go
+				lt, err := r.parseLimitTail(k, j)
+				if err != nil {
+					return nil, err
+				}
+				if !lt.tidb {
+					it, err := r.limitTailItem(out, k, lt)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, it)
+					k = lt.end
+					continue
+				}
+				r.tidbTailEnd = lt.end // its OFFSET is TiDB's too
+				out = append(out, r.simple(t))
 				k++
 				continue
 			case w == "DISTINCT" && k+2 < j && r.toks[k+1].is(r.src, "ON") && r.toks[k+2].isPunct(r.src, "(") &&
@@ -2187,12 +2230,6 @@ func mapOffset(segs []segment, rw int, endOrig int) int {
 		return s.orig + (rw - s.rw)
 	}
 	return s.orig
-}
-
-// limitBefore reports whether a LIMIT stands earlier in the same query
-// level as the end of out (not inside parentheses, not in an enclosing query).
-func (r *rewriter) limitBefore(out []item) bool {
-	return r.walkLevelBack(out, func(_ int, t token) bool { return t.is(r.src, "LIMIT") }) == levelStopped
 }
 
 // aliasedJoinAt returns the index of the ")" closing a parenthesised join

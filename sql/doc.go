@@ -132,7 +132,10 @@
 //     looser than + - * / and tighter than comparisons, as TiDB's | does
 //     (TiDB's own || binds tighter than *); ToTree reads the pair back as
 //     the concat call; a LIKE / ILIKE / ~ pattern with an operator in it
-//     is parenthesised (TiDB takes a SimpleExpr there);
+//     is parenthesised (TiDB takes a SimpleExpr there); the fast path
+//     reads | (bitOrExpr);
+//   - substring(x [FROM n] FOR m) and substring(x FOR m FROM n) ->
+//     substring(x, n | 1, m) (similar.go);
 //   - a window's frame clause (frame.go: ROWS | RANGE | GROUPS, any offset
 //     expression, the single-bound form, EXCLUDE) -> the marker
 //     pg__frame('unit', 'exclusion', 'kind', [offset, ] ..) first in the

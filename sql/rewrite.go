@@ -722,9 +722,10 @@ func (r *rewriter) typeExtent(k, j int) (int, string, error) {
 	// A type is a few tokens; bounding the window keeps a long run of
 	// ARRAY<..> casts linear (splitAngles copies the window).
 	sub := r.toks[k:min(j, k+256)]
+	split := false
 	switch sub[0].word(r.src) {
 	case "ARRAY", "MAP", "ROW":
-		sub = splitAngles(r.src, sub)
+		sub, split = splitAngles(r.src, sub), true
 	}
 	tp := &typeParser{src: r.src, toks: sub}
 	if _, err := tp.parseType(false); err != nil {
@@ -734,10 +735,15 @@ func (r *rewriter) typeExtent(k, j int) (int, string, error) {
 		return 0, "", r.errNear(k)
 	}
 	lastTok := sub[tp.pos-1]
-	// map back to an index in r.toks (splitAngles may have split tokens)
-	end := k
-	for end < j && r.toks[end].start < lastTok.end {
-		end++
+	end := k + tp.pos
+	if split {
+		// map back to an index in r.toks (splitAngles may have split
+		// tokens); by offsets only here: a synthetic token after the type
+		// (a named call's ")", namedargs.go) stands at an earlier offset
+		end = k
+		for end < j && r.toks[end].start < lastTok.end {
+			end++
+		}
 	}
 	return end, r.src[r.toks[k].start:lastTok.end], nil
 }
@@ -1730,6 +1736,18 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				continue
 			case (w == "SUBSTRING" || w == "OVERLAY") && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
 				// substring(x SIMILAR p ESCAPE e), overlay(x PLACING y FROM n [FOR m]): similar.go
+				if w == "SUBSTRING" {
+					// substring(x [FROM n] FOR m), substring(x FOR m FROM n)
+					it, m, ok, err := r.substringFor(k, j) // similar.go
+					if err != nil {
+						return nil, err
+					}
+					if ok {
+						out = append(out, it)
+						k = m + 1
+						continue
+					}
+				}
 				kw, more, wrap := "SIMILAR", []string{"ESCAPE"}, "pg__cast"
 				if w == "OVERLAY" {
 					kw, more, wrap = "PLACING", []string{"FROM", "FOR"}, ""

@@ -136,6 +136,10 @@
 //     reads | (bitOrExpr);
 //   - substring(x [FROM n] FOR m) and substring(x FOR m FROM n) ->
 //     substring(x, n | 1, m) (similar.go);
+//   - alias.* as an item of ROW(..) or of a parenthesised list of two
+//     items or more -> pg__field(alias, '*'), which the binder's row
+//     constructor expands into alias's columns (f(alias.*) stays f(alias),
+//     the whole row);
 //   - a window's frame clause (frame.go: ROWS | RANGE | GROUPS, any offset
 //     expression, the single-bound form, EXCLUDE) -> the marker
 //     pg__frame('unit', 'exclusion', 'kind', [offset, ] ..) first in the

@@ -1186,6 +1186,19 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					continue
 				}
 			}
+			if text == "." && r.rowFieldStarAt(k, j) && len(out) > 0 {
+				// ROW(t.*, ..) and (t.*, ..): t's columns, as PostgreSQL
+				// expands them in a row constructor -> pg__field(t, '*'),
+				// which the binder's row constructor expands
+				name := out[len(out)-1]
+				b := newComposite(name.lead)
+				b.add("pg__field(", name.firstOrig())
+				b.addItems([]item{name}, true)
+				b.add(", '*')", r.toks[k+1].start)
+				out[len(out)-1] = b.it
+				k += 2
+				continue
+			}
 			if text == "." && r.wholeRowArgAt(k, j) {
 				// f(t.*) -> f(t): a FROM item's whole row as an argument
 				// (PostgreSQL's t.* there is the composite, not its
@@ -2419,6 +2432,61 @@ func (r *rewriter) topLevelTokens(i, e int) int {
 // a row of two values, at the row's start.
 func wrongOverlapsRow(side, src string, at int) error {
 	return sqlerr.New(sqlerr.SyntaxError, "wrong number of parameters on %s side of OVERLAPS expression", side).WithPosition(charPos(src, at))
+}
+
+// rowFieldStarAt reports whether the tokens at k ("." then "*") end an
+// item alias.* of a row constructor: ROW(.., alias.*, ..) or a
+// parenthesised list of two items or more ((alias.*, 1)), whose items
+// alias.* expands into its columns.
+func (r *rewriter) rowFieldStarAt(k, j int) bool {
+	if k < 2 || k+2 >= j || !r.toks[k+1].isPunct(r.src, "*") {
+		return false
+	}
+	if next := r.toks[k+2]; !next.isPunct(r.src, ")") && !next.isPunct(r.src, ",") {
+		return false
+	}
+	name := r.toks[k-1]
+	if name.kind != tkIdent && name.kind != tkQIdent || name.kind == tkIdent && nonOperandWords[name.word(r.src)] {
+		return false
+	}
+	if before := r.toks[k-2]; !before.isPunct(r.src, "(") && !before.isPunct(r.src, ",") {
+		return false
+	}
+	depth, commas := 0, 0
+	for i := k - 2; i >= 0; i-- {
+		switch t := r.toks[i]; {
+		case t.isPunct(r.src, ")"):
+			depth++
+		case depth == 0 && t.isPunct(r.src, ","):
+			commas++
+		case t.isPunct(r.src, "("):
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if i > 0 && r.toks[i-1].is(r.src, "ROW") {
+				return true
+			}
+			if i > 0 && (r.toks[i-1].kind == tkQIdent || r.toks[i-1].kind == tkIdent && !nonOperandWords[r.toks[i-1].word(r.src)]) {
+				return false // a call's argument (wholeRowArgAt)
+			}
+			m := r.matchClose(i, j)
+			if m < 0 {
+				return false
+			}
+			for q := k + 2; q < m; q++ { // a comma after the item
+				if t := r.toks[q]; t.isPunct(r.src, "(") || t.isPunct(r.src, "[") {
+					if c := r.matchClose(q, m); c > q {
+						q = c
+					}
+				} else if t.isPunct(r.src, ",") {
+					commas++
+				}
+			}
+			return commas > 0
+		}
+	}
+	return false
 }
 
 // wholeRowArgAt reports whether the tokens at k ("." then "*") end an

@@ -124,7 +124,13 @@ func (r *rewriter) parseLimitTail(k, j int) (limitTail, error) {
 			}
 			to := e
 			if e-pos > 2 && (r.toks[e-1].is(r.src, "ROW") || r.toks[e-1].is(r.src, "ROWS")) {
-				to = e - 1
+				// OFFSET n ROW | ROWS takes FETCH's value (a c_expr or a
+				// signed number), not any expression
+				end, err := r.fetchValueEnd(pos+1, e)
+				if err != nil {
+					return lt, err
+				}
+				to = end
 				w = "OFFSET ROWS"
 			}
 			lt.offset = [2]int{pos + 1, to}

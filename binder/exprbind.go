@@ -311,7 +311,7 @@ func (b *binder) bindParenQuery(p *pt.ParenQuery) (Node, error) {
 		if p.LimitRefused != nil {
 			return nil, b.transformError(p.LimitRefused)
 		}
-		return b.bindLimitTree(n, p.Limit, p.QueryClauses.Offset) // order.go
+		return b.bindLimitClauses(n, &p.QueryClauses) // order.go
 	}
 	return n, nil
 }

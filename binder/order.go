@@ -253,13 +253,28 @@ func (b *binder) bindLimitTree(input Node, count, offset pt.Expr) (Node, error) 
 	return lim, nil
 }
 
+// bindLimitClauses binds c's LIMIT / OFFSET / FETCH over input (input
+// itself when there is none).
+func (b *binder) bindLimitClauses(input Node, c *pt.QueryClauses) (Node, error) {
+	if c.Limit == nil && c.Offset == nil {
+		return input, nil
+	}
+	n, err := b.bindLimitTree(input, c.Limit, c.Offset)
+	if err != nil || !c.WithTies {
+		return n, err
+	}
+	return b.bindTies(n.(*Limit), c.Limit)
+}
+
 // limitOperand types a bound LIMIT or OFFSET operand (written at n) as
 // bigint.
 func (b *binder) limitOperand(n sourceNode, x Expr) (Expr, error) {
 	if isUnknown(x.Type()) {
 		return b.coerceUnknown(n, x, types.Int64Type)
 	}
-	if !x.Type().IsInteger() {
+	// numeric and the floats reach bigint by their assignment casts
+	// (coerce_to_specific_type), rounded: LIMIT 1.5 is LIMIT 2
+	if !x.Type().IsNumeric() || x.Type().IsEnum() {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "argument of LIMIT must be type bigint, not type %s", x.Type().PGName()))
 	}
 	return b.castTo(x, types.Int64Type), nil
@@ -409,3 +424,50 @@ func ordinalOffset(text string, floor, n int, afterBy bool) int {
 
 // isNumberByte reports whether c continues a number or a name around one.
 func isNumberByte(c byte) bool { return isIdentByte(c) || c == '.' }
+
+// bindTies is FETCH FIRST count ROWS WITH TIES over lim's sort (count
+// the clause as written): PostgreSQL skips offset rows, keeps count rows,
+// then every row that ties with the last under the ORDER BY. Over the
+// sorted rows, numbered p (row_number) with rank r (the number of the
+// first of their peers), that is p > offset AND r <= offset + count AND
+// count > 0. A Limit above keeps PostgreSQL's errors for a negative count
+// or offset (each passed on only when negative).
+func (b *binder) bindTies(lim *Limit, count pt.Expr) (Node, error) {
+	if l, ok := count.(*pt.Literal); ok && l.Kind == pt.LitNull {
+		return nil, sqlerr.New(sqlerr.InvalidRowCountInLimitClause, "row count cannot be null in FETCH FIRST ... WITH TIES clause") // no position, as PostgreSQL
+	}
+	s, ok := lim.Input.(*Sort)
+	if !ok {
+		return nil, b.errAt(count, sqlerr.New(sqlerr.FeatureNotSupported, "WITH TIES is not implemented here"))
+	}
+	width := len(s.Columns())
+	i64 := types.Int64Type
+	win := addWindows(s.Input, []WindowCall{
+		{Func: "rank", Order: s.Keys, T: i64},
+		{Func: "row_number", Order: s.Keys, T: i64},
+	})
+	zero := &Const{Value: int64(0), T: i64}
+	offset := Expr(zero)
+	if lim.Offset != nil {
+		offset = &Coalesce{Args: []Expr{lim.Offset, zero}, T: i64}
+	}
+	rank := &ColumnRef{Index: width, Name: "rank", T: i64}
+	num := &ColumnRef{Index: width + 1, Name: "row_number", T: i64}
+	bin := func(op Op, l, r Expr) Expr {
+		t := types.BoolType
+		if op == OpAdd {
+			t = i64
+		}
+		return &BinaryOp{Op: op, L: l, R: r, T: t}
+	}
+	cond := bin(OpAnd, bin(OpAnd, bin(OpGt, num, offset), bin(OpLe, rank, bin(OpAdd, offset, lim.Count))), bin(OpGt, lim.Count, zero))
+	var n Node = &Sort{Input: &Filter{Input: win, Cond: cond}, Keys: s.Keys}
+	negative := func(e Expr) Expr {
+		if e == nil {
+			return nil
+		}
+		return &Case{Whens: []When{{Cond: bin(OpLt, e, zero), Result: e}}, T: i64}
+	}
+	n = &Limit{Input: n, Count: negative(lim.Count), Offset: negative(lim.Offset)}
+	return dropHidden(n, width), nil
+}

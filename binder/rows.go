@@ -61,7 +61,7 @@ func (b *binder) bindRowConstructor(s *scope, n *pt.Row, values []pt.Expr) (Expr
 	if len(values) == 0 {
 		return nil, b.errAt(n, sqlerr.NotSupported("ROW() without fields"))
 	}
-	args, err := b.bindTreeList(s, values)
+	args, values, err := b.bindRowFields(s, values)
 	if err != nil {
 		return nil, err
 	}
@@ -336,4 +336,48 @@ func (b *binder) nullTest(n sourceNode, x Expr, not bool) (Expr, error) {
 		join = OpAnd // not NULL, and no field NULL
 	}
 	return b.makeBinary(n, join, acc, fields)
+}
+
+// bindRowFields binds a row constructor's items, an item alias.* (the
+// rewrite's pg__field(alias, '*')) expanded into one field per column of
+// alias's row, as PostgreSQL expands it there; values comes back matching
+// args (an expanded item once per field).
+func (b *binder) bindRowFields(s *scope, values []pt.Expr) ([]Expr, []pt.Expr, error) {
+	star := false
+	for _, v := range values {
+		if fs, ok := v.(*pt.FieldSelect); ok && fs.Field == "*" {
+			star = true
+		}
+	}
+	if !star {
+		args, err := b.bindTreeList(s, values)
+		return args, values, err
+	}
+	var args []Expr
+	var vals []pt.Expr
+	for _, v := range values {
+		fs, ok := v.(*pt.FieldSelect)
+		if !ok || fs.Field != "*" {
+			e, err := b.bindTree(s, v)
+			if err != nil {
+				return nil, nil, err
+			}
+			args, vals = append(args, e), append(vals, v)
+			continue
+		}
+		e, err := b.bindTree(s, fs.X)
+		if err != nil {
+			return nil, nil, err
+		}
+		t := e.Type()
+		if t.Kind != types.Row {
+			return nil, nil, b.errAt(fs, sqlerr.New(sqlerr.WrongObjectType, "column notation .* applied to type %s, which is not a composite type", t.PGName()))
+		}
+		for k, f := range t.Fields {
+			ft := f.Type.Nullable()
+			args = append(args, &FuncCall{Name: "fieldselect", Args: []Expr{e}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)})
+			vals = append(vals, v)
+		}
+	}
+	return args, vals, nil
 }

@@ -273,10 +273,8 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 			return nil, err
 		}
 	}
-	if sel.Limit != nil || sel.QueryClauses.Offset != nil {
-		if out, err = b.bindLimitTree(out, sel.Limit, sel.QueryClauses.Offset); err != nil {
-			return nil, err
-		}
+	if out, err = b.bindLimitClauses(out, &sel.QueryClauses); err != nil {
+		return nil, err
 	}
 	if len(out.Columns()) > visible {
 		out = dropHidden(out, visible)

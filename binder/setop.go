@@ -53,24 +53,19 @@ func (b *binder) bindSetOpTree(q *pt.SetOp) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.bindSetOpClauses(n, q.OrderBy, q.Limit, q.QueryClauses.Offset)
+	return b.bindSetOpClauses(n, &q.QueryClauses)
 }
 
 // bindSetOpClauses binds a set operation's ORDER BY and LIMIT over its
 // result n.
-func (b *binder) bindSetOpClauses(n Node, order []pt.OrderItem, limit, offset pt.Expr) (Node, error) {
+func (b *binder) bindSetOpClauses(n Node, c *pt.QueryClauses) (Node, error) {
 	var err error
-	if len(order) > 0 {
-		if n, err = b.bindSetOpOrder(n, order); err != nil {
+	if len(c.OrderBy) > 0 {
+		if n, err = b.bindSetOpOrder(n, c.OrderBy); err != nil {
 			return nil, err
 		}
 	}
-	if limit != nil || offset != nil {
-		if n, err = b.bindLimitTree(n, limit, offset); err != nil {
-			return nil, err
-		}
-	}
-	return n, nil
+	return b.bindLimitClauses(n, c)
 }
 
 // bindSetOpBody binds a set operation's tree of operands, each bound
@@ -92,7 +87,7 @@ func (b *binder) bindSetOpBody(q pt.Query) (Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			return b.bindSetOpClauses(n, inner.OrderBy, inner.Limit, inner.QueryClauses.Offset)
+			return b.bindSetOpClauses(n, &inner.QueryClauses)
 		}
 		b.setOpBranch = true
 		return b.bindSetOpLeaf(q)

@@ -91,10 +91,8 @@ func (b *binder) bindValuesTree(v *pt.Values) (Node, error) {
 		n = &Sort{Input: proj, Keys: keys}
 	}
 	var err error
-	if v.Limit != nil || v.QueryClauses.Offset != nil {
-		if n, err = b.bindLimitTree(n, v.Limit, v.QueryClauses.Offset); err != nil {
-			return nil, err
-		}
+	if n, err = b.bindLimitClauses(n, &v.QueryClauses); err != nil {
+		return nil, err
 	}
 	if len(n.Columns()) > width {
 		n = dropHidden(n, width)

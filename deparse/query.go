@@ -132,6 +132,7 @@ type query struct {
 	orderBy   []sortItem
 	limit     node
 	offset    node
+	withTies  bool // FETCH FIRST limit ROWS WITH TIES
 	rtable    []*rangeEntry
 	setop     *setOpItem
 	windows   []*winNode
@@ -289,6 +290,7 @@ func (qa *queryAnalyzer) setOpQuery(s *pt.SetOp, parent *level, ctes []*cteDef) 
 	for i := range out.colNames {
 		out.targets = append(out.targets, targetEntry{n: &varNode{name: out.colNames[i], t: out.colTypes[i]}, name: out.colNames[i]})
 	}
+	out.withTies = s.WithTies
 	if out.limit, out.offset, err = qa.limits(&s.QueryClauses, parent, ctes); err != nil {
 		return nil, err
 	}
@@ -488,6 +490,7 @@ func (qa *queryAnalyzer) selectQuery(s *pt.Select, parent *level, ctes []*cteDef
 	if err := qa.resolveWindows(out, a); err != nil {
 		return nil, err
 	}
+	out.withTies = s.WithTies
 	if out.limit, out.offset, err = qa.limits(&s.QueryClauses, lv, ctes); err != nil {
 		return nil, err
 	}

@@ -82,7 +82,14 @@ func (p *printer) query(q *query, taken []string, resultNames []string, colNames
 		p.contextKeyword(" OFFSET ", -prettyIndentStd, prettyIndentStd, 0)
 		p.expr(q.offset, false)
 	}
-	if q.limit != nil {
+	if q.limit != nil && q.withTies {
+		// get_select_query_def: the count parenthesised (its own
+		// parentheses from get_rule_expr kept)
+		p.contextKeyword(" FETCH FIRST ", -prettyIndentStd, prettyIndentStd, 0)
+		p.sb.WriteString("(")
+		p.expr(q.limit, false)
+		p.sb.WriteString(") ROWS WITH TIES")
+	} else if q.limit != nil {
 		p.contextKeyword(" LIMIT ", -prettyIndentStd, prettyIndentStd, 0)
 		if k, ok := q.limit.(*constNode); ok && k.isNull {
 			p.sb.WriteString("ALL")

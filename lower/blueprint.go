@@ -374,20 +374,7 @@ func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
 		return nil, err
 	}
 	count, offset := int64(-1), int64(0)
-	if n.count != nil {
-		v, err := exec.EvalScalar(rt.EC, n.count)
-		if err != nil {
-			in.Close()
-			return nil, err
-		}
-		if v != nil {
-			count = v.(int64)
-			if count < 0 {
-				in.Close()
-				return nil, sqlerr.New(sqlerr.InvalidRowCountInLimitClause, "LIMIT must not be negative")
-			}
-		}
-	}
+	// the offset first, as PostgreSQL's recompute_limits: its error wins
 	if n.offset != nil {
 		v, err := exec.EvalScalar(rt.EC, n.offset)
 		if err != nil {
@@ -399,6 +386,20 @@ func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
 			if offset < 0 {
 				in.Close()
 				return nil, sqlerr.New(sqlerr.InvalidRowCountInResultOffset, "OFFSET must not be negative")
+			}
+		}
+	}
+	if n.count != nil {
+		v, err := exec.EvalScalar(rt.EC, n.count)
+		if err != nil {
+			in.Close()
+			return nil, err
+		}
+		if v != nil {
+			count = v.(int64)
+			if count < 0 {
+				in.Close()
+				return nil, sqlerr.New(sqlerr.InvalidRowCountInLimitClause, "LIMIT must not be negative")
 			}
 		}
 	}

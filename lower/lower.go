@@ -360,16 +360,17 @@ func lowerNode(n binder.Node) (Node, error) {
 		l := &limitNode{input: in}
 		// LIMIT over a plain scan (through projections, no filter or sort):
 		// the scan stops once it has produced enough rows.
-		if n, ok := constInt(x.Count); ok && x.Count != nil && n >= 0 {
-			off, _ := constInt(x.Offset)
+		// (an offset known only when the query runs, LIMIT 1 OFFSET 2*1,
+		// cannot bound either)
+		off, offKnown := constInt(x.Offset)
+		if n, ok := constInt(x.Count); ok && offKnown && x.Count != nil && n >= 0 {
 			if sc := plainScanUnder(in); sc != nil {
 				sc.limit = n + max(off, 0)
 			}
 		}
 		// LIMIT n directly over a sort: keep only the first n (+ offset) rows.
 		if s, ok := in.(*sortNode); ok && s.topN == 0 {
-			if n, ok := constInt(x.Count); ok && n > 0 {
-				off, _ := constInt(x.Offset)
+			if n, ok := constInt(x.Count); ok && offKnown && n > 0 {
 				s.topN = n + max(off, 0)
 			}
 		}

@@ -307,6 +307,9 @@ func appendUintDecimal(dst []byte, v uint64) []byte {
 type float32Encoder struct {
 	mode mode
 	vals []float32
+	// extra is the session's extra_float_digits when it is 0 or less
+	// (RowEncoder's SetExtraFloatDigits); nil: the default, shortest
+	extra *int
 }
 
 func (e *float32Encoder) reset(arr arrow.Array) error {
@@ -333,6 +336,9 @@ func (e *float32Encoder) appendValue(dst []byte, row int) []byte {
 			return append(dst, '"')
 		}
 	}
+	if e.extra != nil {
+		return AppendFloatDigits(dst, float64(v), 32, *e.extra)
+	}
 	return AppendFloat32(dst, v)
 }
 
@@ -347,6 +353,8 @@ const (
 type float64Encoder struct {
 	mode mode
 	vals []float64
+	// extra: as float32Encoder's
+	extra *int
 }
 
 func (e *float64Encoder) reset(arr arrow.Array) error {
@@ -372,6 +380,9 @@ func (e *float64Encoder) appendValue(dst []byte, row int) []byte {
 			dst = AppendFloat64(dst, v)
 			return append(dst, '"')
 		}
+	}
+	if e.extra != nil {
+		return AppendFloatDigits(dst, v, 64, *e.extra)
 	}
 	return AppendFloat64(dst, v)
 }

@@ -26,6 +26,36 @@ func AppendFloat32(dst []byte, v float32) []byte {
 	return appendPGFloat(dst, float64(v), 32, 6)
 }
 
+// AppendFloatDigits appends v (a float8, or a float4 when bitSize is 32)
+// as PostgreSQL prints it under extra_float_digits extra: the shortest
+// round trip when extra > 0 (AppendFloat64, AppendFloat32), else C's
+// %.{DBL_DIG+extra}g (FLT_DIG for a float4), as float8out_internal does.
+func AppendFloatDigits(dst []byte, v float64, bitSize, extra int) []byte {
+	if extra > 0 {
+		if bitSize == 32 {
+			return AppendFloat32(dst, float32(v))
+		}
+		return AppendFloat64(dst, v)
+	}
+	digits := 15 // DBL_DIG
+	if bitSize == 32 {
+		digits = 6 // FLT_DIG
+	}
+	switch {
+	case math.IsNaN(v):
+		return append(dst, "NaN"...)
+	case math.IsInf(v, 1):
+		return append(dst, "Infinity"...)
+	case math.IsInf(v, -1):
+		return append(dst, "-Infinity"...)
+	case v == 0 && math.Signbit(v):
+		return append(dst, "-0"...)
+	}
+	// C's %g and Go's 'g' agree: the exponent form below 1e-4 and at
+	// the precision, two exponent digits at least, no trailing zeros
+	return strconv.AppendFloat(dst, v, 'g', max(digits+extra, 1), 64)
+}
+
 func appendPGFloat(dst []byte, v float64, bitSize, maxPlainExp int) []byte {
 	switch {
 	case math.IsNaN(v):

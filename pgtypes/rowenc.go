@@ -62,6 +62,30 @@ func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowE
 	return e, nil
 }
 
+// SetExtraFloatDigits makes the text of the result's real and double
+// precision columns follow extra_float_digits n (PostgreSQL's float4out and
+// float8out: n > 0 the shortest round trip, the default; n <= 0 FLT_DIG +
+// n or DBL_DIG + n significant digits). Binary values are the bits
+// whatever n; floats inside arrays, records and json keep the default.
+func (e *RowEncoder) SetExtraFloatDigits(n int) {
+	var extra *int // nil: the default, shortest (n > 0), no allocation
+	if n <= 0 {
+		extra = &n
+	}
+	for _, c := range e.cols {
+		switch f := c.(type) {
+		case *float32Encoder:
+			if f.mode == modeText {
+				f.extra = extra
+			}
+		case *float64Encoder:
+			if f.mode == modeText {
+				f.extra = extra
+			}
+		}
+	}
+}
+
 // FormatOf returns the format code of column or parameter i under the
 // extended protocol's rule for a list of format codes.
 func FormatOf(formats []int16, i int) int16 {

@@ -200,9 +200,22 @@ type RegNamers interface {
 	RegNamer(ctx context.Context) pgtypes.RegNamer
 }
 
-// nameRegs gives enc's reg* columns the session's namer.
+// nameRegs gives enc's reg* columns the session's namer, and its float
+// columns the session's extra_float_digits.
 func (c *conn) nameRegs(ctx context.Context, enc *pgtypes.RowEncoder) {
-	if enc == nil || !enc.HasReg() {
+	if enc == nil {
+		return
+	}
+	// the session's extra_float_digits, read for every result: a cached
+	// encoder (prepared.encoder) may have been made under another value
+	if v, ok := c.session.Status("extra_float_digits"); ok && v != "1" {
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+			enc.SetExtraFloatDigits(n)
+		}
+	} else {
+		enc.SetExtraFloatDigits(1)
+	}
+	if !enc.HasReg() {
 		return
 	}
 	if rn, ok := c.session.(RegNamers); ok {

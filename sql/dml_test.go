@@ -20,7 +20,7 @@ func TestDMLClausesMoveIntoExtraStatements(t *testing.T) {
 		params    []int
 	}{
 		{"INSERT INTO t VALUES (1) RETURNING *", Insert, "insert into t values (1) ; select *", 1, false, nil},
-		{"insert into t values ($1) returning id AS \"Id\", v || 'x'", Insert, `insert into t values (?) ; select id as "Id", v || 'x'`, 2, false, []int{1}},
+		{"insert into t values ($1) returning id AS \"Id\", v || 'x'", Insert, `insert into t values (?) ; select id as "Id", v | pg__pipes() | 'x'`, 2, false, []int{1}},
 		{"INSERT INTO t VALUES (1) ON CONFLICT (id) DO UPDATE SET v = EXCLUDED.v RETURNING v", Insert,
 			"insert into t values (1) on duplicate key update v = values (v ) ; select v", 1, false, nil},
 		{"INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING RETURNING id", Insert, "insert into t values (1) ; select id", 1, false, nil},

@@ -122,6 +122,24 @@
 //     binder checks PostgreSQL's rules);
 //   - a WITH item's [NOT] MATERIALIZED (cte.go): removed, the item marked by
 //     an extra column alias "pg__materialized" or "pg__not_materialized";
+//   - a query's LIMIT / OFFSET / FETCH tail TiDB cannot read (limit.go:
+//     expressions, LIMIT ALL / NULL, OFFSET n ROWS, either order, FETCH
+//     FIRST | NEXT [n] ROW | ROWS ONLY | WITH TIES) -> the marker
+//     pg__limit('only' | 'ties', count, offset) as the ORDER BY's last item,
+//     which QueryToTree takes back out into QueryClauses (Limit, Offset,
+//     WithTies); LIMIT n [OFFSET m] of integers or parameters stays TiDB's;
+//   - a || b -> a | pg__pipes() | b (pipes.go): PostgreSQL's || binds
+//     looser than + - * / and tighter than comparisons, as TiDB's | does
+//     (TiDB's own || binds tighter than *); ToTree reads the pair back as
+//     the concat call; a LIKE / ILIKE / ~ pattern with an operator in it
+//     is parenthesised (TiDB takes a SimpleExpr there); the fast path
+//     reads | (bitOrExpr);
+//   - substring(x [FROM n] FOR m) and substring(x FOR m FROM n) ->
+//     substring(x, n | 1, m) (similar.go);
+//   - alias.* as an item of ROW(..) or of a parenthesised list of two
+//     items or more -> pg__field(alias, '*'), which the binder's row
+//     constructor expands into alias's columns (f(alias.*) stays f(alias),
+//     the whole row);
 //   - a window's frame clause (frame.go: ROWS | RANGE | GROUPS, any offset
 //     expression, the single-bound form, EXCLUDE) -> the marker
 //     pg__frame('unit', 'exclusion', 'kind', [offset, ] ..) first in the

@@ -296,6 +296,7 @@ const (
 	opNullEQ
 	opGT
 	opGE
+	opBitOr // | (the rewrite's a | pg__pipes() | b, pipes.go)
 	opConcat
 )
 
@@ -353,6 +354,7 @@ const (
 	fPred                     // predicate: NOT IN BETWEEN LIKE REGEXP
 	fBool                     // boolPri: IS and the comparisons
 	fConcat                   // simpleExpr: || and COLLATE (which it refuses)
+	fBitOr                    // bitOrExpr: |
 )
 
 // wordFollow and opFollow are ftok.follow by keyword and operator id.
@@ -361,7 +363,7 @@ var (
 		kwBetween: fPred, kwLike: fPred, kwRegexp: fPred, kwIs: fBool, kwCollate: fConcat}
 	opFollow = [opConcat + 1]uint8{opMul: fTerm, opDiv: fTerm, opMod: fTerm, opPlus: fBit, opMinus: fBit,
 		opEQ: fBool, opLT: fBool, opLE: fBool, opNE: fBool, opNE2: fBool, opNullEQ: fBool, opGT: fBool, opGE: fBool,
-		opConcat: fConcat}
+		opBitOr: fBitOr, opConcat: fConcat}
 )
 
 // val is the token's text; for a string or quoted identifier its value.
@@ -626,6 +628,9 @@ func lexOp(s string) (fid, int) {
 	case '|':
 		if strings.HasPrefix(s, "||") {
 			return opConcat, 2
+		}
+		if !strings.HasPrefix(s, "|/") {
+			return opBitOr, 1
 		}
 	}
 	return opNone, 0
@@ -1287,7 +1292,7 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 // [NOT] LIKE, [NOT] REGEXP over a bit expression.
 func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 	first := fp.pos // its offset is read only for a node built here
-	l, ok := fp.bitExpr()
+	l, ok := fp.bitOrExpr()
 	if !ok {
 		return nil, false
 	}
@@ -1314,7 +1319,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 		return n, true
 	case fp.isWord(kwBetween):
 		fp.pos++
-		lo, ok := fp.bitExpr()
+		lo, ok := fp.bitOrExpr()
 		if !ok || !fp.acceptWord(kwAnd) {
 			return nil, false
 		}
@@ -1407,8 +1412,28 @@ func (fp *fastParser) listLen() int {
 	return n
 }
 
+// bitOrExpr is TiDB's BitExpr at its | level (left-associative, over
+// bitExpr): the rewrite writes PostgreSQL's a || b as a | pg__pipes() | b
+// (pipes.go).
+func (fp *fastParser) bitOrExpr() (ast.ExprNode, bool) {
+	first := fp.pos // its offset is read only for a node built here
+	l, ok := fp.bitExpr()
+	if !ok {
+		return nil, false
+	}
+	for fp.peek().follow&fBitOr != 0 {
+		fp.pos++
+		r, ok := fp.bitExpr()
+		if !ok {
+			return nil, false
+		}
+		l = fp.bin(opcode.Or, l, r, fp.tokStart(first))
+	}
+	return l, true
+}
+
 // bitExpr is TiDB's BitExpr restricted to + - * / % (left-associative, two
-// levels); | & << >> ^ DIV MOD go to TiDB.
+// levels); & << >> ^ DIV MOD go to TiDB.
 func (fp *fastParser) bitExpr() (ast.ExprNode, bool) {
 	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.term()

@@ -304,7 +304,7 @@ func TestFastPathCases(t *testing.T) {
 		// guessed (the slabs grow), flags of every node kind
 		{"SELECT a FROM t WHERE b IN (1, (2), f(3, 4), 5) AND c = $1 ORDER BY f(a, b), c DESC, 2", true},
 		{"SELECT a FROM t WHERE a BETWEEN 1 AND 2 AND b BETWEEN c AND d OR e NOT BETWEEN 1 + 1 AND 3", true},
-		{"SELECT '', 'a''b', '' || 'x' || '', 1000, -70000 FROM t", true},
+		{"SELECT '', 'a''b', '' || 'x' || '', 1000, -70000 FROM t", true}, // || is a | pg__pipes() | b (pipes.go)
 		{"SELECT t.a, t.b, t.c, t.d, t.e, t.f, s.t.g, h.i, j.k FROM t AS x, u y JOIN v ON v.a = y.b", true},
 		{"SELECT count(a + $1), sum(b) * 2, f(g(c), -d) IS NULL, (e || f) REGEXP 'x' FROM t GROUP BY 1 LIMIT $2", true},
 		// every operator after an operand (ftok.follow: each level must see its own)

@@ -82,7 +82,7 @@ var valueKeywords = map[string]bool{
 }
 
 // withOption are the words after a WITH that is no WITH clause.
-var withOption = map[string]bool{"ORDINALITY": true, "LOCAL": true, "CASCADED": true, "CHECK": true, "TIME": true}
+var withOption = map[string]bool{"ORDINALITY": true, "LOCAL": true, "CASCADED": true, "CHECK": true, "TIME": true, "TIES": true}
 
 // sqlValueFunctions are the keywords that are function calls without
 // parentheses (PostgreSQL's SQLValueFunction).

@@ -33,7 +33,8 @@ func plainReject(w string) bool {
 		"RETURNING", "DISTINCT", "IS", "ORDER", "OFFSET",
 		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE", "DIV",
 		"ROLLUP", "CUBE", "GROUPING", "SIMILAR", "PLACING", "NORMALIZE", "OVERLAPS",
-		"TRIM": // trim.go rewrites the forms TiDB does not read
+		"TRIM",          // trim.go rewrites the forms TiDB does not read
+		"LIKE", "ILIKE": // pipes.go parenthesises a pattern with operators
 		return true
 	}
 	return false
@@ -42,7 +43,7 @@ func plainReject(w string) bool {
 // plainOps are the operators the rewriter copies as they are.
 func plainOp(op string) bool {
 	switch op {
-	case "=", "<", ">", "<=", ">=", "<>", "!=", "+", "-", "*", "/", "%", "||":
+	case "=", "<", ">", "<=", ">=", "<>", "!=", "+", "-", "*", "/", "%": // not ||: its precedence is rewritten
 		return true
 	}
 	return false
@@ -179,12 +180,12 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 						prevAS = lb == "AS"
 					}
 				case "LIMIT":
-					if depth != 0 {
+					if depth != 0 || !plainLimitValue(src, toks, k) {
 						return "", nil, false
 					}
 					limitSeen = true
 				case "OFFSET":
-					if depth != 0 || !limitSeen {
+					if depth != 0 || !limitSeen || !plainLimitValue(src, toks, k) {
 						return "", nil, false
 					}
 				case "ORDER":
@@ -321,4 +322,19 @@ func appendLowerASCII(b []byte, w string) []byte {
 		}
 	}
 	return b
+}
+
+// plainLimitValue reports whether the LIMIT or OFFSET at k takes an
+// unsigned integer followed by the statement's end or OFFSET: the form
+// TiDB reads as PostgreSQL does (limit.go rewrites any other).
+func plainLimitValue(src string, toks []token, k int) bool {
+	if k+1 >= len(toks) || toks[k+1].kind != tkNumber {
+		return false
+	}
+	for _, c := range toks[k+1].text(src) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return k+2 == len(toks) || toks[k+2].is(src, "OFFSET") && toks[k].is(src, "LIMIT")
 }

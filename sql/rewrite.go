@@ -90,6 +90,9 @@ type rewriter struct {
 	slab []piece
 	// upper is src with ASCII letters upper-cased, made on first use.
 	upper string
+	// tidbTailEnd is the end of the last LIMIT n OFFSET m tail left to
+	// TiDB as written (limit.go).
+	tidbTailEnd int
 	// items, when not nil, is a buffer for the output of the top-level
 	// run (the whole token range), handed over by the Parser.
 	items []item
@@ -719,9 +722,10 @@ func (r *rewriter) typeExtent(k, j int) (int, string, error) {
 	// A type is a few tokens; bounding the window keeps a long run of
 	// ARRAY<..> casts linear (splitAngles copies the window).
 	sub := r.toks[k:min(j, k+256)]
+	split := false
 	switch sub[0].word(r.src) {
 	case "ARRAY", "MAP", "ROW":
-		sub = splitAngles(r.src, sub)
+		sub, split = splitAngles(r.src, sub), true
 	}
 	tp := &typeParser{src: r.src, toks: sub}
 	if _, err := tp.parseType(false); err != nil {
@@ -731,10 +735,15 @@ func (r *rewriter) typeExtent(k, j int) (int, string, error) {
 		return 0, "", r.errNear(k)
 	}
 	lastTok := sub[tp.pos-1]
-	// map back to an index in r.toks (splitAngles may have split tokens)
-	end := k
-	for end < j && r.toks[end].start < lastTok.end {
-		end++
+	end := k + tp.pos
+	if split {
+		// map back to an index in r.toks (splitAngles may have split
+		// tokens); by offsets only here: a synthetic token after the type
+		// (a named call's ")", namedargs.go) stands at an earlier offset
+		end = k
+		for end < j && r.toks[end].start < lastTok.end {
+			end++
+		}
 	}
 	return end, r.src[r.toks[k].start:lastTok.end], nil
 }
@@ -908,6 +917,16 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				continue
 			}
 			switch text {
+			case "||":
+				// a || b -> a | pg__pipes() | b: TiDB's || (PIPES_AS_CONCAT)
+				// binds tighter than * and +, PostgreSQL's sits with the
+				// other operators, below + - and above comparisons, as
+				// TiDB's | does; QueryToTree reads the pair back as ||.
+				b := newComposite(r.leadOf(t))
+				b.add("| "+PipesMarker+"() |", t.start)
+				out = append(out, b.it)
+				k++
+				continue
 			case "::":
 				s := r.primaryStart(out)
 				if s < 0 {
@@ -961,6 +980,11 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: kw, orig: t.start}}})
 				if !strings.HasSuffix(text, "*") {
 					k++
+					if it, e, ok, err := r.patternOperand(k, j); err != nil { // pipes.go
+						return nil, err
+					} else if ok {
+						out, k = append(out, it), e
+					}
 					continue
 				}
 				// case-insensitive: wrap the pattern, PostgreSQL's ARE
@@ -1161,6 +1185,19 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					k += 2
 					continue
 				}
+			}
+			if text == "." && r.rowFieldStarAt(k, j) && len(out) > 0 {
+				// ROW(t.*, ..) and (t.*, ..): t's columns, as PostgreSQL
+				// expands them in a row constructor -> pg__field(t, '*'),
+				// which the binder's row constructor expands
+				name := out[len(out)-1]
+				b := newComposite(name.lead)
+				b.add("pg__field(", name.firstOrig())
+				b.addItems([]item{name}, true)
+				b.add(", '*')", r.toks[k+1].start)
+				out[len(out)-1] = b.it
+				k += 2
+				continue
 			}
 			if text == "." && r.wholeRowArgAt(k, j) {
 				// f(t.*) -> f(t): a FROM item's whole row as an argument
@@ -1517,12 +1554,37 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out[:s], items...)
 				k += 2
 				continue
-			case w == "OFFSET" && !r.limitBefore(out):
-				// OFFSET without LIMIT: TiDB requires LIMIT first, so add a
-				// limit no table reaches (PostgreSQL's LIMIT ALL).
-				b := newComposite(r.leadOf(t))
-				b.add("LIMIT 9223372036854775807 OFFSET", t.start)
-				out = append(out, b.it)
+			case (w == "LIKE" || w == "ILIKE") && k+1 < j && len(out) > 0:
+				// x LIKE a || b: the pattern parenthesised (pipes.go)
+				it, e, ok, err := r.patternOperand(k+1, j)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					out = append(out, r.simple(t), it)
+					k = e
+					continue
+				}
+				out = append(out, r.simple(t))
+				k++
+				continue
+			case (w == "LIMIT" || w == "OFFSET" || w == "FETCH") && len(out) > 0 && k >= r.tidbTailEnd:
+				// a query's LIMIT / OFFSET / FETCH tail: limit.go
+				lt, err := r.parseLimitTail(k, j)
+				if err != nil {
+					return nil, err
+				}
+				if !lt.tidb {
+					it, err := r.limitTailItem(out, k, lt)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, it)
+					k = lt.end
+					continue
+				}
+				r.tidbTailEnd = lt.end // its OFFSET is TiDB's too
+				out = append(out, r.simple(t))
 				k++
 				continue
 			case w == "DISTINCT" && k+2 < j && r.toks[k+1].is(r.src, "ON") && r.toks[k+2].isPunct(r.src, "(") &&
@@ -1687,6 +1749,18 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				continue
 			case (w == "SUBSTRING" || w == "OVERLAY") && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
 				// substring(x SIMILAR p ESCAPE e), overlay(x PLACING y FROM n [FOR m]): similar.go
+				if w == "SUBSTRING" {
+					// substring(x [FROM n] FOR m), substring(x FOR m FROM n)
+					it, m, ok, err := r.substringFor(k, j) // similar.go
+					if err != nil {
+						return nil, err
+					}
+					if ok {
+						out = append(out, it)
+						k = m + 1
+						continue
+					}
+				}
 				kw, more, wrap := "SIMILAR", []string{"ESCAPE"}, "pg__cast"
 				if w == "OVERLAY" {
 					kw, more, wrap = "PLACING", []string{"FROM", "FOR"}, ""
@@ -2189,12 +2263,6 @@ func mapOffset(segs []segment, rw int, endOrig int) int {
 	return s.orig
 }
 
-// limitBefore reports whether a LIMIT stands earlier in the same query
-// level as the end of out (not inside parentheses, not in an enclosing query).
-func (r *rewriter) limitBefore(out []item) bool {
-	return r.walkLevelBack(out, func(_ int, t token) bool { return t.is(r.src, "LIMIT") }) == levelStopped
-}
-
 // aliasedJoinAt returns the index of the ")" closing a parenthesised join
 // that starts at k (a FROM item) and is followed by an alias, or -1.
 func (r *rewriter) aliasedJoinAt(out []item, k, j int) int {
@@ -2364,6 +2432,61 @@ func (r *rewriter) topLevelTokens(i, e int) int {
 // a row of two values, at the row's start.
 func wrongOverlapsRow(side, src string, at int) error {
 	return sqlerr.New(sqlerr.SyntaxError, "wrong number of parameters on %s side of OVERLAPS expression", side).WithPosition(charPos(src, at))
+}
+
+// rowFieldStarAt reports whether the tokens at k ("." then "*") end an
+// item alias.* of a row constructor: ROW(.., alias.*, ..) or a
+// parenthesised list of two items or more ((alias.*, 1)), whose items
+// alias.* expands into its columns.
+func (r *rewriter) rowFieldStarAt(k, j int) bool {
+	if k < 2 || k+2 >= j || !r.toks[k+1].isPunct(r.src, "*") {
+		return false
+	}
+	if next := r.toks[k+2]; !next.isPunct(r.src, ")") && !next.isPunct(r.src, ",") {
+		return false
+	}
+	name := r.toks[k-1]
+	if name.kind != tkIdent && name.kind != tkQIdent || name.kind == tkIdent && nonOperandWords[name.word(r.src)] {
+		return false
+	}
+	if before := r.toks[k-2]; !before.isPunct(r.src, "(") && !before.isPunct(r.src, ",") {
+		return false
+	}
+	depth, commas := 0, 0
+	for i := k - 2; i >= 0; i-- {
+		switch t := r.toks[i]; {
+		case t.isPunct(r.src, ")"):
+			depth++
+		case depth == 0 && t.isPunct(r.src, ","):
+			commas++
+		case t.isPunct(r.src, "("):
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if i > 0 && r.toks[i-1].is(r.src, "ROW") {
+				return true
+			}
+			if i > 0 && (r.toks[i-1].kind == tkQIdent || r.toks[i-1].kind == tkIdent && !nonOperandWords[r.toks[i-1].word(r.src)]) {
+				return false // a call's argument (wholeRowArgAt)
+			}
+			m := r.matchClose(i, j)
+			if m < 0 {
+				return false
+			}
+			for q := k + 2; q < m; q++ { // a comma after the item
+				if t := r.toks[q]; t.isPunct(r.src, "(") || t.isPunct(r.src, "[") {
+					if c := r.matchClose(q, m); c > q {
+						q = c
+					}
+				} else if t.isPunct(r.src, ",") {
+					commas++
+				}
+			}
+			return commas > 0
+		}
+	}
+	return false
 }
 
 // wholeRowArgAt reports whether the tokens at k ("." then "*") end an

@@ -122,3 +122,72 @@ func (r *rewriter) keywordCall(k, m, kwIdx int, fn string, more []string, wrap s
 	b.add(")", r.toks[m].start)
 	return b.it, nil
 }
+
+// substringFor rewrites substring(x [FROM n] FOR m) and substring(x FOR m
+// FROM n), PostgreSQL's substr_list forms with FOR, which TiDB's grammar
+// reads only as FROM n FOR m: substring(x, n, m), n 1 when not given. ok
+// false when the call at k has no FOR at its own depth.
+func (r *rewriter) substringFor(k, j int) (it item, closeIdx int, ok bool, err error) {
+	m, forIdx, found := r.keywordArgsAt(k, j, "SUBSTRING", "FOR")
+	if !found {
+		return item{}, 0, false, nil
+	}
+	fromIdx := -1
+	for q := k + 2; q < m; q++ {
+		t := r.toks[q]
+		if t.isPunct(r.src, "(") || t.isPunct(r.src, "[") {
+			if c := r.matchClose(q, m); c > q {
+				q = c
+			}
+			continue
+		}
+		if t.is(r.src, "FROM") {
+			fromIdx = q
+			break
+		}
+	}
+	xEnd := forIdx
+	if fromIdx >= 0 && fromIdx < forIdx {
+		xEnd = fromIdx
+	}
+	part := func(from, to int) ([]item, error) {
+		if from >= to {
+			return nil, r.errNear(to)
+		}
+		return r.run(from, to)
+	}
+	x, err := part(k+2, xEnd)
+	if err != nil {
+		return item{}, 0, false, err
+	}
+	var start []item
+	var count []item
+	switch {
+	case fromIdx < 0:
+		count, err = part(forIdx+1, m)
+	case fromIdx < forIdx:
+		if start, err = part(fromIdx+1, forIdx); err == nil {
+			count, err = part(forIdx+1, m)
+		}
+	default: // FOR m FROM n
+		if count, err = part(forIdx+1, fromIdx); err == nil {
+			start, err = part(fromIdx+1, m)
+		}
+	}
+	if err != nil {
+		return item{}, 0, false, err
+	}
+	b := newComposite(r.leadOf(r.toks[k]))
+	b.add("substring(", r.toks[k].start)
+	b.addItems(x, true)
+	if start == nil {
+		b.add(", 1", r.toks[forIdx].start)
+	} else {
+		b.add(", ", r.toks[fromIdx].start)
+		b.addItems(start, true)
+	}
+	b.add(", ", r.toks[forIdx].start)
+	b.addItems(count, true)
+	b.add(")", r.toks[m].start)
+	return b.it, m, true, nil
+}

@@ -229,6 +229,15 @@ func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 		}
 		return nil, refusal(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
 	case *ast.BinaryOperationExpr:
+		if x, at, ok := pipesOperand(n); ok {
+			// a | pg__pipes() | b: the rewrite's a || b, TiDB's concat
+			// call (binder's isPipes: the node's text is not "concat")
+			l, r, err := t.pair(x, n.R)
+			if err != nil {
+				return nil, err
+			}
+			return &pt.FuncCall{At: at, Name: "concat", Args: []pt.Expr{l, r}}, nil
+		}
 		op, ok := binaryOps[n.Op]
 		if !ok {
 			return nil, refusal(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
@@ -785,4 +794,25 @@ func orderItemMarkers(e ast.ExprNode, o *pt.OrderItem) ast.ExprNode {
 		}
 	}
 	return e
+}
+
+// PipesMarker is the marker of the rewrite's a || b: a | pg__pipes() | b.
+const PipesMarker = "pg__pipes"
+
+// pipesOperand reads n as the rewrite's a | pg__pipes() | b: a, and the
+// marker's place (the || in the user's text).
+func pipesOperand(n *ast.BinaryOperationExpr) (ast.ExprNode, pt.At, bool) {
+	if n.Op != opcode.Or {
+		return nil, pt.At{}, false
+	}
+	l, ok := n.L.(*ast.BinaryOperationExpr)
+	if !ok || l.Op != opcode.Or {
+		return nil, pt.At{}, false
+	}
+	f, ok := l.R.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != PipesMarker || len(f.Args) != 0 {
+		return nil, pt.At{}, false
+	}
+	// the node is the whole (its source, transformed again, is the tree)
+	return l.L, pt.At{Offset: f.OriginTextPosition(), Src: n}, true
 }

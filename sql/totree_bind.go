@@ -140,9 +140,16 @@ func (t *Transformer) parenQuery(n *ast.SetOprStmt, st *Statement) (pt.Query, er
 	default:
 		p.Query = q
 	}
-	if n.OrderBy != nil {
-		order, err := t.OrderItemsToTree(n.OrderBy)
+	orderBy, marker := splitLimitMarker(n.OrderBy) // limit.go
+	if orderBy != nil {
+		order, err := t.OrderItemsToTree(orderBy)
 		p.HasOrder, p.OrderBy, p.OrderRefused = true, order, err
+	}
+	if marker != nil {
+		p.HasLimit = true
+		if err := t.limitMarkerToTree(&p.QueryClauses, marker); err != nil {
+			p.LimitRefused = err
+		}
 	}
 	if n.Limit != nil {
 		p.HasLimit, p.LimitAt = true, n.Limit.OriginTextPosition()

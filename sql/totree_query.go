@@ -175,6 +175,12 @@ func (t queryTransformer) clauses(c *pt.QueryClauses, with *ast.WithClause, orde
 			return err
 		}
 	}
+	order, marker := splitLimitMarker(order) // limit.go
+	if marker != nil {
+		if err := t.limitMarkerToTree(c, marker); err != nil {
+			return err
+		}
+	}
 	if order != nil {
 		if c.OrderBy, err = t.byItems(order.Items); err != nil {
 			return err

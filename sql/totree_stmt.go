@@ -60,12 +60,13 @@ func tableName(n *ast.TableName) *pt.TableName {
 
 // statementQuery carries a statement's query (a TiDB statement until the
 // queries move into the tree) with its text as written in the rewritten
-// text.
+// text: OriginalText, not Text, which writes a string literal with a
+// control character (E'a\tb') as a hex literal.
 func statementQuery(q ast.Node) *pt.Subquery {
 	if q == nil {
 		return nil
 	}
-	return &pt.Subquery{At: at(q), Query: q, Text: q.Text()}
+	return &pt.Subquery{At: at(q), Query: q, Text: q.OriginalText()}
 }
 
 var columnOptionKinds = map[ast.ColumnOptionType]pt.ColumnOptionKind{

@@ -96,13 +96,23 @@ func (f *formatter) queryBody(q Query) {
 		f.WriteString(" ORDER BY ")
 		f.orderBy(c.OrderBy)
 	}
-	if c.Limit != nil {
-		f.WriteString(" LIMIT ")
+	if c.WithTies {
+		if c.Offset != nil {
+			f.WriteString(" OFFSET ")
+			f.expr(c.Offset)
+		}
+		f.WriteString(" FETCH FIRST (")
 		f.expr(c.Limit)
-	}
-	if c.Offset != nil {
-		f.WriteString(" OFFSET ")
-		f.expr(c.Offset)
+		f.WriteString(") ROWS WITH TIES")
+	} else {
+		if c.Limit != nil {
+			f.WriteString(" LIMIT ")
+			f.expr(c.Limit)
+		}
+		if c.Offset != nil {
+			f.WriteString(" OFFSET ")
+			f.expr(c.Offset)
+		}
 	}
 	if s, ok := q.(*Select); ok && s.Locking != nil {
 		f.locking(s.Locking)

@@ -18,6 +18,9 @@ type QueryClauses struct {
 	OrderBy []OrderItem
 	Limit   Expr // nil: none
 	Offset  Expr // nil: none
+	// WithTies: FETCH FIRST Limit ROWS WITH TIES (rows that tie with the
+	// last one under ORDER BY are kept too).
+	WithTies bool
 	// LimitAt is the LIMIT clause's position (where an error about the
 	// clause as a whole points); 0 without one.
 	LimitAt int

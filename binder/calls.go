@@ -261,7 +261,7 @@ func (b *binder) asOperatorError(n *pt.Operator, ts []types.T, err error) error 
 
 // markerCalls are the rewrite's markers for operator syntax and the
 // function each calls, when the transformer leaves one a call.
-var markerCalls = map[string]string{"pg__power": "power", "pg__position": "strpos", "pg__extract": "extract"}
+var markerCalls = map[string]string{"pg__power": "power", "pg__position": "position", "pg__extract": "extract"}
 
 // malformedMarkers are the errors of the array markers in a form the
 // rewrite does not make.

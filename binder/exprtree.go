@@ -85,8 +85,10 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		field := &pt.Literal{At: pt.At{Offset: n.Offset}, Value: pt.Value{Kind: pt.LitString, Text: n.Field}}
 		return b.bindSyntaxCall(s, "extract", &pt.FuncCall{At: n.At, Name: "extract", Args: []pt.Expr{field, n.X}})
 	case *pt.Position:
-		// position(sub IN str) is strpos(str, sub)
-		return b.bindSyntaxCall(s, "position", &pt.FuncCall{At: n.At, Name: "strpos", Args: []pt.Expr{n.Str, n.Sub}})
+		// position(sub IN str) is pg_catalog.position(str, sub), which
+		// PostgreSQL has for text, bytea and bit strings (strpos is text's
+		// and bit's only)
+		return b.bindSyntaxCall(s, "position", &pt.FuncCall{At: n.At, Name: "position", Args: []pt.Expr{n.Str, n.Sub}})
 	case *pt.Trim:
 		// TRIM(BOTH | LEADING | TRAILING chars FROM x) is btrim, ltrim or
 		// rtrim(x, chars)

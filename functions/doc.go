@@ -96,9 +96,10 @@
 //     to_timestamp parses it (fromchar.go) and an interval's fields printed
 //     as they are stored, calendar patterns refused for it (tochardt.go);
 //     TM prints English names. Numbers take all of PostgreSQL 15's patterns (9 0 . D , G S MI
-//     PL SG PR L V EEEE RN TH FM, tochar.go), L printing the blank of
-//     lc_monetary C; templates PostgreSQL refuses (S twice, V with a
-//     decimal point, EEEE with other patterns) are formatted, not refused.
+//     PL SG PR L V B EEEE RN TH FM, tochar.go), L printing the blank of
+//     lc_monetary C, and templates PostgreSQL refuses are refused with its
+//     message; a sign pattern (MI, PL, SG) after PR still places the
+//     brackets and blanks differently from PostgreSQL in some templates.
 //   - arrays have lower bound 1, and text input with explicit bounds
 //     ('[0:1]={1,2}') is 0A000. A multidimensional array is a nested list
 //     whose type fixes the number of dimensions (ARRAY[ARRAY[1,2]] is

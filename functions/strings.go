@@ -22,6 +22,11 @@ import (
 // than this fail with 54000 "requested length too large".
 const maxAllocBytes = 1<<30 - 1
 
+// varHdrSz is the length word before a text value's bytes: PostgreSQL's
+// repeat, lpad and rpad refuse a result whose bytes plus this header pass
+// maxAllocBytes.
+const varHdrSz = 4
+
 var (
 	tText    = types.StringType
 	tInt4    = types.Int32Type
@@ -469,7 +474,7 @@ func repeat(strs []string, ints []int64, buf []byte) ([]byte, error) {
 	if k <= 0 || s == "" {
 		return buf, nil
 	}
-	if int64(len(s))*k > maxAllocBytes {
+	if int64(len(s))*k+varHdrSz > maxAllocBytes {
 		return nil, errTooLong()
 	}
 	for ; k > 0; k-- {
@@ -480,7 +485,9 @@ func repeat(strs []string, ints []int64, buf []byte) ([]byte, error) {
 
 // pad is lpad/rpad: the result has exactly n characters, the string
 // truncated or filled (default fill: a space; an empty fill leaves the
-// string as it is, truncated to n).
+// string as it is, truncated to n). Like PostgreSQL it refuses a length
+// whose worst case (four bytes a character, and the header) passes
+// MaxAllocSize, after an empty fill has cut the length to the string's.
 func pad(leftSide bool) func(strs []string, ints []int64, buf []byte) ([]byte, error) {
 	return func(strs []string, ints []int64, buf []byte) ([]byte, error) {
 		s, n, fill := strs[0], ints[0], " "
@@ -490,10 +497,13 @@ func pad(leftSide bool) func(strs []string, ints []int64, buf []byte) ([]byte, e
 		if n <= 0 {
 			return buf, nil
 		}
-		if n*utf8.UTFMax > maxAllocBytes {
+		count := int64(utf8.RuneCountInString(s))
+		if fill == "" {
+			n = min(n, count)
+		}
+		if n*utf8.UTFMax+varHdrSz > maxAllocBytes {
 			return nil, errTooLong()
 		}
-		count := int64(utf8.RuneCountInString(s))
 		if count >= n || fill == "" {
 			return append(buf, s[:runeOffset(s, n)]...), nil
 		}

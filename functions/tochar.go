@@ -247,6 +247,7 @@ type numItem struct {
 	text  string // literal text; TH's case
 	frac  bool   // a digit after the decimal point
 	index int    // a digit's index among the integer or fraction positions
+	lower bool   // rn rather than RN
 }
 
 // numTemplate is a parsed numeric to_char template. Integer digit
@@ -270,10 +271,13 @@ type numTemplate struct {
 	roman      string // "RN" or "rn" when roman numerals are asked for
 	hasDecimal bool
 	prClose    int // the item after which PR's closing bracket prints (-1: none)
+	// minusPattern: MI or SG is in the template, which then writes the
+	// minus sign itself (PostgreSQL's sign_wrote), even with PL after it
+	minusPattern bool
 }
 
 var numCharKeywords = []string{"EEEE", "eeee", "FM", "fm", "MI", "mi", "PL", "pl", "PR", "pr", "RN", "rn", "SG", "sg", "SP", "sp", "TH", "th",
-	"S", "s", "D", "d", "G", "g", "L", "l", "V", "v", "9", "0", ".", ","}
+	"S", "s", "D", "d", "G", "g", "L", "l", "V", "v", "B", "b", "9", "0", ".", ","}
 
 func parseNumTemplate(format string) *numTemplate {
 	t := &numTemplate{zeroEnd: -1, zeroStart: -1, sign: niNone}
@@ -343,7 +347,9 @@ func parseNumTemplate(format string) *numTemplate {
 			if t.roman == "" {
 				t.roman = kw
 			}
-			it.text = "RN"
+			it.text, it.lower = "RN", kw == "rn"
+		case "B":
+			it.text = "B" // blank-if-zero in PostgreSQL's list, which prints nothing
 		case "TH":
 			it.kind, it.text = niTH, kw
 		case "L":
@@ -353,7 +359,10 @@ func parseNumTemplate(format string) *numTemplate {
 			t.sign = niS
 		case "MI", "PL", "SG", "PR":
 			it.kind = map[string]numItemKind{"MI": niMI, "PL": niPL, "SG": niSG, "PR": niPR}[strings.ToUpper(kw)]
-			t.sign = it.kind
+			if t.sign != niPR { // a sign pattern after PR leaves the brackets
+				t.sign = it.kind
+			}
+			t.minusPattern = t.minusPattern || it.kind == niMI || it.kind == niSG
 		}
 		t.items = append(t.items, it)
 	}
@@ -399,7 +408,8 @@ func parseNumTemplate(format string) *numTemplate {
 // check is NUMDesc_prepare's refusals of a template (42601), in its
 // order: each pattern is checked against those before it.
 func (t *numTemplate) check() error {
-	var decimal, multi, lsign, plus, minus, bracket, fill, roman, eeee bool
+	var decimal, multi, lsign, plus, minus, bracket, fill, roman, eeee, blank, zero bool
+	digits := 0
 	refuse := func(msg string) error { return sqlerr.New(sqlerr.SyntaxError, "%s", msg) }
 	for _, it := range t.items {
 		if it.kind == niLiteral {
@@ -413,6 +423,8 @@ func (t *numTemplate) check() error {
 			if bracket {
 				return refuse(`"` + it.text + `" must be ahead of "PR"`)
 			}
+			digits++
+			zero = zero || it.text == "0"
 		case niPoint:
 			if decimal {
 				return refuse("multiple decimal points")
@@ -446,6 +458,9 @@ func (t *numTemplate) check() error {
 				fill = true
 			case "RN":
 				roman = true
+			case "B":
+				// blank-if-zero, set only before any digit or 0
+				blank = blank || digits == 0 && !zero
 			case "V":
 				if decimal {
 					return refuse(`cannot use "V" and decimal point together`)
@@ -455,7 +470,7 @@ func (t *numTemplate) check() error {
 				if eeee {
 					return refuse(`cannot use "EEEE" twice`)
 				}
-				if fill || lsign || bracket || minus || plus || roman || multi {
+				if blank || fill || lsign || bracket || minus || plus || roman || multi {
 					return sqlerr.New(sqlerr.SyntaxError, `"EEEE" is incompatible with other formats`).
 						WithDetail(`"EEEE" may only be used together with digit and decimal point patterns.`)
 				}
@@ -524,13 +539,16 @@ func (t *numTemplate) format(v numValue) (string, error) {
 		switch {
 		case t.sign == niS && !t.trailingS:
 			b.WriteString(map[bool]string{true: "-", false: "+"}[neg])
+		case t.sign == niPR && t.minusPattern:
+			// MI or SG after PR writes the sign; only the closing
+			// bracket stays
 		case t.sign == niPR:
 			if neg {
 				b.WriteByte('<')
 			} else if !t.fm {
 				b.WriteByte(' ')
 			}
-		case t.sign == niNone || t.sign == niPL:
+		case (t.sign == niNone || t.sign == niPL) && !t.minusPattern:
 			if neg {
 				b.WriteByte('-')
 			} else if !t.fm {
@@ -575,9 +593,11 @@ func (t *numTemplate) format(v numValue) (string, error) {
 				}
 			case it.frac && overflow:
 				b.WriteByte('#')
+				started = true
 			case it.frac:
 				if it.index < len(fp) {
 					b.WriteByte(fp[it.index])
+					started = true
 				}
 			case overflow:
 				begin()
@@ -600,6 +620,9 @@ func (t *numTemplate) format(v numValue) (string, error) {
 			}
 			begin()
 			b.WriteByte('.')
+			// a group separator between the point and the next digit
+			// is a blank: PostgreSQL's num_in is false again there
+			started = false
 		case niGroup:
 			if started {
 				b.WriteByte(',')
@@ -624,7 +647,14 @@ func (t *numTemplate) format(v numValue) (string, error) {
 		case niL:
 			b.WriteByte(' ') // lc_monetary C has no currency symbol
 		case niTH:
-			if !neg && !overflow && t.post == 0 {
+			switch {
+			case neg || t.hasDecimal:
+			case t.pre == 0:
+				// no integer position: every number overflows them, and
+				// the overflow's text is the point alone, no '#' to
+				// skip TH for
+				return "", sqlerr.New(sqlerr.InvalidTextRepresentation, "\".\" is not a number")
+			case !overflow:
 				if v.special() { // get_th wants a last digit
 					return "", sqlerr.New(sqlerr.InvalidTextRepresentation, "\"%s\" is not a number", thValue)
 				}
@@ -638,26 +668,57 @@ func (t *numTemplate) format(v numValue) (string, error) {
 	return b.String(), nil
 }
 
+// formatRoman is NUM_processor with roman numerals: every RN (rn: in
+// lower case) prints the numeral, right-aligned in 15 characters unless
+// FM is anywhere in the template (fifteen '#' when the value is outside
+// 1..3999); text is copied, a group separator, MI and PL print a blank
+// (nothing under FM), L its blank, and the digit, sign, TH and other
+// patterns nothing. SG writes the sign, which a roman numeral does not
+// have: PostgreSQL's NUL byte, which ends the output there.
 func (t *numTemplate) formatRoman(v numValue) (string, error) {
 	n, ok, err := v.roman()
-	if err != nil || !ok {
-		return strings.Repeat("#", 15), err
+	if err != nil {
+		return "", err
+	}
+	numeral := strings.Repeat("#", 15)
+	if ok {
+		var b strings.Builder
+		for _, r := range romanNumerals {
+			for n >= r.v {
+				b.WriteString(r.s)
+				n -= r.v
+			}
+		}
+		numeral = b.String()
 	}
 	var b strings.Builder
-	for _, r := range romanNumerals {
-		for n >= r.v {
-			b.WriteString(r.s)
-			n -= r.v
+	for _, it := range t.items {
+		switch it.kind {
+		case niLiteral:
+			b.WriteString(it.text)
+		case niGroup, niMI, niPL:
+			if !t.fm {
+				b.WriteByte(' ')
+			}
+		case niL:
+			b.WriteByte(' ') // lc_monetary C has no currency symbol
+		case niSG:
+			return b.String(), nil
+		case niNone:
+			if it.text != "RN" {
+				continue
+			}
+			s := numeral
+			if it.lower {
+				s = strings.ToLower(s)
+			}
+			if !t.fm && len(s) < 15 {
+				b.WriteString(strings.Repeat(" ", 15-len(s)))
+			}
+			b.WriteString(s)
 		}
 	}
-	s := b.String()
-	if t.roman == "rn" {
-		s = strings.ToLower(s)
-	}
-	if !t.fm {
-		s = strings.Repeat(" ", 15-len(s)) + s
-	}
-	return s, nil
+	return b.String(), nil
 }
 
 var romanNumerals = []struct {

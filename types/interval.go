@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -222,6 +223,9 @@ func FormatInterval(v arrow.MonthDayNanoInterval) string {
 type intervalFields struct {
 	us          int64
 	days, month int32
+	// years is pg_itm_in's tm_year: it overflows on its own (22015), and
+	// only its sum with the months can leave the interval's range (22008)
+	years int32
 }
 
 func (f *intervalFields) addMicros(v int64) bool {
@@ -297,11 +301,12 @@ func (f *intervalFields) addFracDays(frac float64, scale int) bool {
 // addYears adds val*scale years plus PostgreSQL's rounding of the fraction
 // to whole months (AdjustYears, AdjustFractYears).
 func (f *intervalFields) addYears(val int64, frac float64, scale int64) bool {
-	m := val * scale * 12
-	if m/12/scale != val {
+	y := int64(f.years) + val*scale
+	if val != int64(int32(val)) || y != int64(int32(y)) {
 		return false
 	}
-	return f.addMonths(m) && f.addMonths(int64(math.Round(frac*float64(scale)*12)))
+	f.years = int32(y)
+	return f.addMonths(int64(math.RoundToEven(frac * float64(scale) * 12)))
 }
 
 func abs64(v int64) int64 {
@@ -346,6 +351,7 @@ var intervalUnitWords = map[string]intervalUnit{
 	"dec": unitDecade, "decs": unitDecade, "decade": unitDecade, "decades": unitDecade,
 	"c": unitCentury, "cent": unitCentury, "century": unitCentury, "centuries": unitCentury,
 	"mil": unitMillennium, "mils": unitMillennium, "millennium": unitMillennium, "millennia": unitMillennium,
+	"qtr": unitNoNumber, "quarter": unitNoNumber, "timezone": unitNoNumber,
 }
 
 func lookupIntervalUnit(w string) intervalUnit {
@@ -393,167 +399,10 @@ func parseIntervalRange(s string, r IntervalRange) (arrow.MonthDayNanoInterval, 
 	}
 	// within PostgreSQL's range but beyond the nanoseconds' is sqlgate's
 	// restriction, reported as NewInterval reports it everywhere (22008)
-	return NewInterval(int64(f.month), int64(f.days), f.us)
-}
-
-// splitIntervalFields splits the postgres form into words and numbers the
-// way PostgreSQL's ParseDateTime does for intervals: "1day" is "1" "day",
-// "+05:06" stays whole, "-4" stays signed.
-func splitIntervalFields(s string) []string {
-	var out []string
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',':
-			i++
-		case c == '@':
-			out = append(out, "@")
-			i++
-		case isDigit(c) || c == '.' || ((c == '+' || c == '-') && i+1 < len(s) && (isDigit(s[i+1]) || s[i+1] == '.')):
-			j := i + 1
-			for j < len(s) && (isDigit(s[j]) || s[j] == '.' || s[j] == ':' || s[j] == '-') {
-				j++
-			}
-			out = append(out, s[i:j])
-			i = j
-		case c >= 'a' && c <= 'z':
-			j := i + 1
-			for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
-				j++
-			}
-			out = append(out, s[i:j])
-			i = j
-		default:
-			out = append(out, s[i:i+1]) // rejected by the caller
-			i++
-		}
-	}
-	return out
+	return NewInterval(int64(f.years)*12+int64(f.month), int64(f.days), f.us)
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// parsePostgresInterval follows DecodeInterval: fields are read from last
-// to first so that a unit word applies to the number before it, a time
-// field makes a bare number before it a count of days, and a trailing bare
-// number is seconds. It returns (fits, well-formed).
-func parsePostgresInterval(s string, f *intervalFields, r IntervalRange) (bool, bool) {
-	fields := splitIntervalFields(s)
-	if len(fields) == 0 {
-		return true, false
-	}
-	if fields[0] == "@" {
-		fields = fields[1:]
-	}
-	ago := false
-	if n := len(fields); n > 0 && fields[n-1] == "ago" {
-		ago = true
-		fields = fields[:n-1]
-	}
-	if len(fields) == 0 {
-		return true, false
-	}
-	bare := r.bareUnit()
-	unit := bare
-	seen := map[intervalUnit]bool{}
-	haveTime := false
-	for i := len(fields) - 1; i >= 0; i-- {
-		fld := fields[i]
-		c := fld[0]
-		switch {
-		case c >= 'a' && c <= 'z':
-			u := lookupIntervalUnit(fld)
-			if u == unitNone {
-				return true, false
-			}
-			unit = u
-			continue
-		case strings.Contains(fld, ":"):
-			if haveTime {
-				return true, false
-			}
-			haveTime = true
-			us, ok := parseIntervalClock(fld, r == IntervalMinute|IntervalSecond)
-			if !ok {
-				return true, false
-			}
-			if !f.addMicros(us) {
-				return false, true
-			}
-			unit = unitDay // "3 4:05:06": the number before a time is days
-			continue
-		case strings.Contains(fld[1:], "-"):
-			// SQL standard years-months, "1-2" or "-1-2"
-			neg := c == '-'
-			body := strings.TrimLeft(fld, "+-")
-			y, m, found := strings.Cut(body, "-")
-			yv, err1 := strconv.ParseInt(y, 10, 32)
-			mv, err2 := strconv.ParseInt(m, 10, 32)
-			if !found || err1 != nil || err2 != nil {
-				return true, false
-			}
-			if mv > 11 { // the SQL standard's months are 0-11
-				return false, true
-			}
-			total := yv*12 + mv
-			if neg {
-				total = -total
-			}
-			if !f.addMonths(total) {
-				return false, true
-			}
-			unit = unitDay
-			continue
-		}
-		val, frac, status := parseIntervalNumber(fld)
-		if status != numberOK {
-			return status != numberTooBig, status == numberTooBig
-		}
-		if seen[unit] {
-			return true, false // the same unit twice
-		}
-		seen[unit] = true
-		fits := true
-		switch unit {
-		case unitMicrosecond:
-			fits = f.addScaledMicros(val, frac, 1)
-		case unitMillisecond:
-			fits = f.addScaledMicros(val, frac, 1000)
-		case unitSecond:
-			fits = f.addScaledMicros(val, frac, USecsPerSecond)
-		case unitMinute:
-			fits = f.addScaledMicros(val, frac, USecsPerMinute)
-		case unitHour:
-			fits = f.addScaledMicros(val, frac, USecsPerHour)
-		case unitDay:
-			fits = f.addDays(val) && f.addFracMicros(frac, USecsPerDay)
-		case unitWeek:
-			fits = val == int64(int32(val)) && f.addDays(val*7) && f.addFracDays(frac, 7)
-		case unitMonth:
-			fits = f.addMonths(val) && f.addFracDays(frac, DaysPerMonth)
-		case unitYear:
-			fits = f.addYears(val, frac, 1)
-		case unitDecade:
-			fits = f.addYears(val, frac, 10)
-		case unitCentury:
-			fits = f.addYears(val, frac, 100)
-		case unitMillennium:
-			fits = f.addYears(val, frac, 1000)
-		}
-		if !fits {
-			return false, true
-		}
-		unit = bare
-	}
-	if ago {
-		if f.us == math.MinInt64 || f.days == math.MinInt32 || f.month == math.MinInt32 {
-			return false, true
-		}
-		f.us, f.days, f.month = -f.us, -f.days, -f.month
-	}
-	return true, true
-}
 
 type numberStatus int
 
@@ -604,53 +453,6 @@ func parseIntervalNumber(s string) (val int64, frac float64, status numberStatus
 		val, frac = -val, -frac
 	}
 	return val, frac, numberOK
-}
-
-// parseIntervalClock reads "[+-]h:m[:s[.frac]]" (hours unbounded, minutes
-// and seconds below 60) into signed microseconds.
-func parseIntervalClock(s string, minuteSecond bool) (int64, bool) {
-	neg := false
-	if s[0] == '+' || s[0] == '-' {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 || len(parts) > 3 {
-		return 0, false
-	}
-	if len(parts) == 2 && (minuteSecond || strings.Contains(parts[1], ".")) {
-		// DecodeTime: two fields are mm:ss under MINUTE TO SECOND, and
-		// mm:ss.fff always is.
-		parts = []string{"0", parts[0], parts[1]}
-	}
-	h, err := strconv.ParseInt(parts[0], 10, 64)
-	if err != nil || parts[0] == "" || h > math.MaxInt64/USecsPerHour {
-		return 0, false
-	}
-	m, err := strconv.ParseInt(parts[1], 10, 64)
-	if err != nil || m < 0 || m > 59 {
-		return 0, false
-	}
-	us := h*USecsPerHour + m*USecsPerMinute
-	if len(parts) == 3 {
-		ip, fp, hasFrac := strings.Cut(parts[2], ".")
-		sec, err := strconv.ParseInt(ip, 10, 64)
-		if err != nil || sec < 0 || sec > 59 {
-			return 0, false
-		}
-		us += sec * USecsPerSecond
-		if hasFrac && fp != "" {
-			fv, err := strconv.ParseFloat("0."+fp, 64)
-			if err != nil || strings.ContainsAny(fp, "+-eE") {
-				return 0, false
-			}
-			us += int64(math.RoundToEven(fv * 1e6))
-		}
-	}
-	if neg {
-		us = -us
-	}
-	return us, true
 }
 
 // parseISOInterval reads ISO 8601 after the 'P' (8.5.4): the format with
@@ -826,4 +628,449 @@ func isoAlternativeTime(first, rest string, f *intervalFields) (fits, ok bool, l
 		}
 	}
 	return true, true, rest
+}
+
+// intervalToken is one field of the postgres form as PostgreSQL's
+// ParseDateTime cuts it: signed is a field that began with + or - (its
+// DTK_TZ), clock one whose digits ran into a colon (DTK_TIME), word one of
+// letters (DTK_STRING).
+type intervalToken struct {
+	text                string
+	signed, clock, word bool
+	// bad is a field DecodeInterval refuses when it reaches it (a word
+	// run into a date, a sign before a word), after the fields to its
+	// right, whose own errors come first
+	bad bool
+}
+
+// dateTokenWords are the words of PostgreSQL's datetktbl that are also
+// interval units: only they may run straight into a digit or + ("1d2h");
+// any other word that does is read as a date and refused.
+var dateTokenWords = map[string]bool{"d": true, "h": true, "m": true, "s": true, "y": true, "mon": true, "dec": true}
+
+// splitIntervalFields cuts the postgres form (lower-cased) into fields as
+// ParseDateTime does: whitespace and punctuation other than a sign only
+// separate fields, a sign takes the whitespace after it and must be
+// followed by a digit, a number runs on into a clock (digits, colons,
+// points) or a date-like field (1-2, 1.5, 1/2), a word that runs into a
+// digit, +, -, / or . is one date-like field. ok is false where
+// ParseDateTime refuses the text.
+func splitIntervalFields(s string) (out []intervalToken, ok bool) {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		start := i
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			i++
+		case isDigit(c):
+			for i < len(s) && isDigit(s[i]) {
+				i++
+			}
+			tok := intervalToken{}
+			switch {
+			case i < len(s) && s[i] == ':':
+				tok.clock = true
+				for i < len(s) && (isDigit(s[i]) || s[i] == ':' || s[i] == '.') {
+					i++
+				}
+			case i < len(s) && (s[i] == '-' || s[i] == '/' || s[i] == '.'):
+				dp := s[i]
+				i++
+				if i < len(s) && isDigit(s[i]) {
+					for i < len(s) && isDigit(s[i]) {
+						i++
+					}
+					if i < len(s) && s[i] == dp {
+						for i < len(s) && (isDigit(s[i]) || s[i] == dp) {
+							i++
+						}
+					}
+				} else {
+					for i < len(s) && (isDigit(s[i]) || s[i] >= 'a' && s[i] <= 'z' || s[i] == dp) {
+						i++
+					}
+				}
+			}
+			tok.text = s[start:i]
+			out = append(out, tok)
+		case c == '.':
+			i++
+			for i < len(s) && isDigit(s[i]) {
+				i++
+			}
+			out = append(out, intervalToken{text: s[start:i]})
+		case c >= 'a' && c <= 'z':
+			for i < len(s) && s[i] >= 'a' && s[i] <= 'z' {
+				i++
+			}
+			word := s[start:i]
+			if i < len(s) && (s[i] == '-' || s[i] == '/' || s[i] == '.' ||
+				(s[i] == '+' || isDigit(s[i])) && !dateTokenWords[word]) {
+				// a date such as "jan-02": no interval field
+				for i < len(s) && (s[i] == '+' || s[i] == '-' || s[i] == '/' || s[i] == '_' || s[i] == '.' || s[i] == ':' ||
+					isDigit(s[i]) || s[i] >= 'a' && s[i] <= 'z') {
+					i++
+				}
+				out = append(out, intervalToken{text: s[start:i], bad: true})
+				continue
+			}
+			out = append(out, intervalToken{text: word, word: true})
+		case c == '+' || c == '-':
+			i++
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\v' || s[i] == '\f') {
+				i++
+			}
+			if i < len(s) && s[i] >= 'a' && s[i] <= 'z' {
+				// a special value ("-infinity"), which no interval is
+				for i < len(s) && s[i] >= 'a' && s[i] <= 'z' {
+					i++
+				}
+				out = append(out, intervalToken{text: s[start:i], bad: true})
+				continue
+			}
+			if i >= len(s) || !isDigit(s[i]) {
+				return nil, false
+			}
+			digits := i
+			for i < len(s) && (isDigit(s[i]) || s[i] == ':' || s[i] == '.' || s[i] == '-') {
+				i++
+			}
+			text := string(c) + s[digits:i]
+			out = append(out, intervalToken{text: text, signed: true, clock: strings.Contains(text, ":")})
+		case c < 0x80 && unicode.IsPunct(rune(c)) || c < 0x80 && unicode.IsSymbol(rune(c)):
+			i++ // ispunct: a separator
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// intervalFieldMask is a bit per field of DecodeInterval's fmask: a field
+// given twice is an error, the seconds with a fraction claim the
+// milliseconds and microseconds too, and a clock claims the time fields.
+type intervalFieldMask uint16
+
+const (
+	maskMicrosecond intervalFieldMask = 1 << iota
+	maskMillisecond
+	maskSecond
+	maskMinute
+	maskHour
+	maskDay
+	maskWeek
+	maskMonth
+	maskYear
+	maskDecade
+	maskCentury
+	maskMillennium
+
+	maskAllSeconds = maskSecond | maskMillisecond | maskMicrosecond
+	maskClock      = maskHour | maskMinute | maskAllSeconds
+)
+
+// unitNoNumber is the unit "ago", "quarter" and "timezone" leave for the
+// number before them: none, so "5 ago" and "1 quarter" are refused as
+// PostgreSQL refuses them, while the words alone are accepted.
+const unitNoNumber intervalUnit = -1
+
+// parsePostgresInterval follows DecodeInterval: fields are read from last
+// to first; a unit word sets the unit of the numbers before it (until
+// another word), a clock or an hour count makes the number before it days,
+// a number before any word counts the range's last field (seconds), and
+// "ago" anywhere negates the whole. It returns (fits, well-formed).
+func parsePostgresInterval(s string, f *intervalFields, r IntervalRange) (bool, bool) {
+	fields, ok := splitIntervalFields(s)
+	if !ok || len(fields) == 0 {
+		return true, false
+	}
+	unit := unitNone
+	var fmask intervalFieldMask
+	ago := false
+	for i := len(fields) - 1; i >= 0; i-- {
+		fld := fields[i]
+		var tmask intervalFieldMask
+		if fld.bad {
+			return true, false
+		}
+		if fld.word {
+			if fld.text == "ago" {
+				ago, unit = true, unitNoNumber
+				continue
+			}
+			u := lookupIntervalUnit(fld.text)
+			if u == unitNone {
+				return true, false
+			}
+			unit = u
+			continue
+		}
+		if fld.clock {
+			body := fld.text
+			if fld.signed {
+				body = body[1:]
+			}
+			us, status := parseIntervalClock(body, r == IntervalMinute|IntervalSecond)
+			switch {
+			case status == numberOK:
+				if fld.signed && fld.text[0] == '-' {
+					us = -us
+				}
+				// DecodeTimeForInterval sets the microseconds rather than
+				// adding to them: the fields it could add to are its own
+				f.us = us
+				unit = unitDay
+				tmask = maskClock
+			case fld.signed:
+				// a signed field that is no clock is read as a number
+				// ("-0-59:" is years and months out of range), which its
+				// colon makes malformed if nothing else does first
+				if unit == unitNone {
+					unit = r.bareUnit()
+				}
+				fits, good, _, _ := addIntervalNumber(f, fld.text, unit)
+				if fits && good {
+					return true, false
+				}
+				return fits, good
+			default:
+				return status != numberTooBig, status == numberTooBig
+			}
+		} else {
+			if unit == unitNone {
+				unit = r.bareUnit()
+			}
+			var fits, good bool
+			fits, good, tmask, unit = addIntervalNumber(f, fld.text, unit)
+			if !fits || !good {
+				return fits, good
+			}
+		}
+		if tmask&fmask != 0 {
+			return true, false // the same field twice
+		}
+		fmask |= tmask
+	}
+	if fmask == 0 {
+		return true, false
+	}
+	if ago {
+		if f.us == math.MinInt64 || f.days == math.MinInt32 || f.month == math.MinInt32 || f.years == math.MinInt32 {
+			return false, true
+		}
+		f.us, f.days, f.month, f.years = -f.us, -f.days, -f.month, -f.years
+	}
+	return true, true
+}
+
+// addIntervalNumber adds one number field in unit as DecodeInterval's
+// DTK_NUMBER case does: "y-m" is years and months (the months 0-11), a
+// fraction spreads into the smaller units, and the unit for the next
+// field to the left is returned (days after hours, else the same).
+func addIntervalNumber(f *intervalFields, text string, unit intervalUnit) (fits, ok bool, tmask intervalFieldMask, next intervalUnit) {
+	next = unit
+	neg := text[0] == '-'
+	body := text
+	if body[0] == '+' || body[0] == '-' {
+		body = body[1:]
+	}
+	j := 0
+	for j < len(body) && isDigit(body[j]) {
+		j++
+	}
+	var val int64
+	if j > 0 {
+		v, err := strconv.ParseInt(body[:j], 10, 64)
+		if err != nil && !(neg && body[:j] == "9223372036854775808") {
+			return false, true, 0, next
+		}
+		val = v
+		if err != nil {
+			val = math.MinInt64
+		} else if neg {
+			val = -v
+		}
+	}
+	rest := body[j:]
+	var frac float64
+	switch {
+	case rest == "":
+	case rest[0] == '-':
+		// SQL-standard years-months; the months are read by strtoint,
+		// which takes a sign, and checked before what follows them
+		k := 1
+		if k < len(rest) && (rest[k] == '+' || rest[k] == '-') {
+			k++
+		}
+		digits := k
+		for k < len(rest) && isDigit(rest[k]) {
+			k++
+		}
+		m, err := strconv.ParseInt(rest[1:k], 10, 32)
+		if k == digits {
+			m, err, k = 0, nil, 1 // no digits: 0, and the text goes on at the sign
+		}
+		if err != nil || m < 0 || m > 11 {
+			return false, true, 0, next
+		}
+		if k != len(rest) {
+			return true, false, 0, next
+		}
+		if neg {
+			m = -m
+		}
+		total := val*12 + m
+		if float64(val)*12+float64(m) > math.MaxInt32 || float64(val)*12+float64(m) < math.MinInt32 {
+			return false, true, 0, next
+		}
+		val, unit, next = total, unitMonth, unitMonth
+	case rest[0] == '.':
+		if len(rest) > 1 {
+			for k := 1; k < len(rest); k++ {
+				if !isDigit(rest[k]) {
+					return true, false, 0, next
+				}
+			}
+			fv, err := strconv.ParseFloat("0"+rest, 64)
+			if err != nil {
+				return true, false, 0, next
+			}
+			frac = fv
+		}
+		if neg {
+			frac = -frac
+		}
+	default:
+		return true, false, 0, next
+	}
+	fits = true
+	switch unit {
+	case unitMicrosecond:
+		fits, tmask = f.addScaledMicros(val, frac, 1), maskMicrosecond
+	case unitMillisecond:
+		fits, tmask = f.addScaledMicros(val, frac, 1000), maskMillisecond
+	case unitSecond:
+		fits, tmask = f.addScaledMicros(val, frac, USecsPerSecond), maskSecond
+		if frac != 0 {
+			tmask = maskAllSeconds
+		}
+	case unitMinute:
+		fits, tmask = f.addScaledMicros(val, frac, USecsPerMinute), maskMinute
+	case unitHour:
+		fits, tmask, next = f.addScaledMicros(val, frac, USecsPerHour), maskHour, unitDay
+	case unitDay:
+		fits, tmask = f.addDays(val) && f.addFracMicros(frac, USecsPerDay), maskDay
+	case unitWeek:
+		fits, tmask = val == int64(int32(val)) && f.addDays(val*7) && f.addFracDays(frac, 7), maskWeek
+	case unitMonth:
+		fits, tmask = f.addMonths(val) && f.addFracDays(frac, DaysPerMonth), maskMonth
+	case unitYear:
+		fits, tmask = f.addYears(val, frac, 1), maskYear
+	case unitDecade:
+		fits, tmask = f.addYears(val, frac, 10), maskDecade
+	case unitCentury:
+		fits, tmask = f.addYears(val, frac, 100), maskCentury
+	case unitMillennium:
+		fits, tmask = f.addYears(val, frac, 1000), maskMillennium
+	default: // after "ago"
+		return true, false, 0, next
+	}
+	return fits, true, tmask, next
+}
+
+// parseIntervalClock reads a clock field without its sign as PostgreSQL
+// 15's DecodeTimeCommon: "h:m", "h:m:s[.f]", missing numbers zero ("1:",
+// "1::2"), and "m:s.f" (or "m:s" under MINUTE TO SECOND) for two fields;
+// minutes above 59 or seconds above 60 are out of range (numberTooBig),
+// anything else malformed (numberBad).
+func parseIntervalClock(s string, minuteSecond bool) (int64, numberStatus) {
+	// num reads strtoint's digits at the start of s (none: 0)
+	num := func(s string, limit int64) (int64, string, numberStatus) {
+		j := 0
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j == 0 {
+			return 0, s, numberOK
+		}
+		v, err := strconv.ParseInt(s[:j], 10, 64)
+		if err != nil || v > limit {
+			return 0, s, numberTooBig
+		}
+		return v, s[j:], numberOK
+	}
+	h, rest, st := num(s, math.MaxInt64)
+	if st != numberOK {
+		return 0, st
+	}
+	if rest == "" || rest[0] != ':' {
+		return 0, numberBad
+	}
+	m, rest, st := num(rest[1:], math.MaxInt32)
+	if st != numberOK {
+		return 0, st
+	}
+	var sec, fsec int64
+	fraction := func(s string) (int64, numberStatus) {
+		// ParseFractionalSecond: strtod of the whole rest
+		for k := 1; k < len(s); k++ {
+			if !isDigit(s[k]) {
+				return 0, numberBad
+			}
+		}
+		if len(s) == 1 {
+			return 0, numberOK // a point alone is no fraction
+		}
+		fv, err := strconv.ParseFloat("0"+s, 64)
+		if err != nil {
+			return 0, numberBad
+		}
+		return int64(math.RoundToEven(fv * 1e6)), numberOK
+	}
+	switch {
+	case rest == "":
+		if minuteSecond {
+			if h > math.MaxInt32 {
+				return 0, numberTooBig
+			}
+			h, m, sec = 0, h, m
+		}
+	case rest[0] == '.':
+		// m:s.fff is always minutes and seconds
+		if fsec, st = fraction(rest); st != numberOK {
+			return 0, st
+		}
+		if h > math.MaxInt32 {
+			return 0, numberTooBig
+		}
+		h, m, sec = 0, h, m
+	case rest[0] == ':':
+		if sec, rest, st = num(rest[1:], math.MaxInt32); st != numberOK {
+			return 0, st
+		}
+		switch {
+		case rest == "":
+		case rest[0] == '.':
+			if fsec, st = fraction(rest); st != numberOK {
+				return 0, st
+			}
+		default:
+			return 0, numberBad
+		}
+	default:
+		return 0, numberBad
+	}
+	if m > 59 || sec > 60 || fsec > 1_000_000 {
+		return 0, numberTooBig
+	}
+	hi, lo := bits.Mul64(uint64(h), uint64(USecsPerHour))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, numberTooBig
+	}
+	us, ok := AddInt64(int64(lo), m*USecsPerMinute+sec*USecsPerSecond+fsec)
+	if !ok {
+		return 0, numberTooBig
+	}
+	return us, numberOK
 }

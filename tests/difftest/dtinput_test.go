@@ -215,12 +215,9 @@ func (g dtGen) timeOnly() string {
 // PostgreSQL does: ISO 8601 designators and the alternative format (basic
 // and extended), SQL-standard year-month and day-time fields, and bare
 // numbers (seconds) — in range, signed, fractional and damaged. The
-// postgres verbose forms are not generated, nor damaged text (which
-// mostly lands in them): sqlgate's reading of them still differs in the
-// refusals (units given twice, a sign apart from its number, a lone "."
-// or ":5"), and counts beyond what sqlgate's nanosecond intervals hold
-// (2562047 hours) or that overflow a year's or month's int32 before the
-// end (PostgreSQL keeps years and months apart until then) are left out.
+// postgres verbose forms and damaged text (which mostly lands in them)
+// are intervalWordGen's (intervalinput_test.go); counts beyond what
+// sqlgate's nanosecond intervals hold (2562047 hours) are left out.
 func (g dtGen) interval() string {
 	num := func() string {
 		return g.pick("1", "2", "10", "0", "100", "1.5", "-3", "+4", ".5", "-0.25", "1000000", "1.", "-", "")

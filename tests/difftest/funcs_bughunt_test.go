@@ -71,6 +71,13 @@ func bhStringCall(rng *rand.Rand) string {
 	case 20:
 		return fmt.Sprintf("array_to_string(%s, %s, %s)", p("ARRAY[1,NULL,3]", "ARRAY['a','',NULL]", "'{}'::text[]"), p("','", "''", s()), p("'*'", "NULL"))
 	}
+	if rng.Intn(3) == 0 {
+		// position has text, bytea and bit string forms
+		b := func() string {
+			return p("'\\x'::bytea", "'\\x00ff'::bytea", "'abc'::bytea", "'\\xff'", "NULL::bytea", "B'101'", "B'1'", "'01'::varbit")
+		}
+		return fmt.Sprintf("position(%s in %s)", b(), b())
+	}
 	return fmt.Sprintf("position(%s in %s)", s(), s())
 }
 

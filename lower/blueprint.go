@@ -63,6 +63,9 @@ type Runtime struct {
 	inject *injectState
 	// replay are the scans the parts read whole, read once.
 	replay replays
+	// topN carries a LIMIT + OFFSET known only at execution from a limit
+	// being built to the sort directly below it (sortNode.runtimeTopN).
+	topN runtimeTop
 	// Scratch, when set, is storage in the execution's own state that
 	// Build uses for its first operators of a common shape instead of
 	// allocating them. Copies of the runtime share it.
@@ -368,22 +371,19 @@ func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
 	return &exec.Project{EC: rt.EC, Input: in, Exprs: n.exprs, Out: n.out}, nil
 }
 
+// Build evaluates LIMIT and OFFSET before it builds its input, so that a
+// sort below whose limit is a parameter becomes a top-N of this
+// execution's values (sortNode.runtimeTopN).
 func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
-	in, err := Build(rt, n.input)
-	if err != nil {
-		return nil, err
-	}
 	count, offset := int64(-1), int64(0)
 	if n.count != nil {
 		v, err := exec.EvalScalar(rt.EC, n.count)
 		if err != nil {
-			in.Close()
 			return nil, err
 		}
 		if v != nil {
 			count = v.(int64)
 			if count < 0 {
-				in.Close()
 				return nil, sqlerr.New(sqlerr.InvalidRowCountInLimitClause, "LIMIT must not be negative")
 			}
 		}
@@ -391,16 +391,22 @@ func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
 	if n.offset != nil {
 		v, err := exec.EvalScalar(rt.EC, n.offset)
 		if err != nil {
-			in.Close()
 			return nil, err
 		}
 		if v != nil {
 			offset = v.(int64)
 			if offset < 0 {
-				in.Close()
 				return nil, sqlerr.New(sqlerr.InvalidRowCountInResultOffset, "OFFSET must not be negative")
 			}
 		}
+	}
+	if s, ok := n.input.(*sortNode); ok && s.runtimeTopN && count > 0 && count <= maxRuntimeTopN && offset <= maxRuntimeTopN-count {
+		rt.topN = runtimeTop{sort: s, n: count + offset}
+	}
+	in, err := Build(rt, n.input)
+	rt.topN = runtimeTop{}
+	if err != nil {
+		return nil, err
 	}
 	return &exec.Limit{Input: in, Count: count, Offset: offset}, nil
 }

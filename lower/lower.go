@@ -3,6 +3,7 @@ package lower
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -368,9 +369,17 @@ func lowerNode(n binder.Node) (Node, error) {
 		}
 		// LIMIT n directly over a sort: keep only the first n (+ offset) rows.
 		if s, ok := in.(*sortNode); ok && s.topN == 0 {
-			if n, ok := constInt(x.Count); ok && n > 0 {
-				off, _ := constInt(x.Offset)
+			n, okn := constInt(x.Count)
+			off, oko := constInt(x.Offset)
+			switch {
+			case okn && oko && x.Count != nil && n > 0:
 				s.topN = n + max(off, 0)
+			case x.Count != nil && (!okn || !oko) && n != math.MaxInt64: // (OFFSET alone has count MaxInt64)
+				// LIMIT $1 (what ORMs and keyset pagination send) or an
+				// expression: N is known only when the plan runs, so the
+				// limit above picks top-N then (limitNode.Build), instead
+				// of sorting every row.
+				s.runtimeTopN = true
 			}
 		}
 		slab := newExprSlab(x.Count, x.Offset)

@@ -66,6 +66,9 @@ type Runtime struct {
 	// topN carries a LIMIT + OFFSET known only at execution from a limit
 	// being built to the sort directly below it (sortNode.runtimeTopN).
 	topN runtimeTop
+	// scanTop carries a top-N's hint from the sort being built to the
+	// scan under it (topscan.go).
+	scanTop scanTop
 	// Scratch, when set, is storage in the execution's own state that
 	// Build uses for its first operators of a common shape instead of
 	// allocating them. Copies of the runtime share it.
@@ -224,6 +227,7 @@ type scanNode struct {
 	ndv        []float64       // each output column's distinct count (-1 unknown; nil none)
 	prune      *partitionPrune // the partitions read (partitions.go); nil: all
 	ranges     []scanRange     // a filter's bounds, hints for chunk skipping (chunkranges.go)
+	topHint    string          // the top-N above hints its order by this column (topscan.go); "": none
 }
 
 type lookupNode struct {
@@ -297,7 +301,12 @@ func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
 
 // scanOptions are the store scan's options of n in rt.
 func (n *scanNode) scanOptions(rt *Runtime) fluss.ScanOptions {
-	return fluss.ScanOptions{Projection: n.projection, Limit: n.limit, Partitions: n.prune.filter(rt.EC), Ranges: n.rangesAt(rt)}
+	opts := fluss.ScanOptions{Projection: n.projection, Limit: n.limit, Partitions: n.prune.filter(rt.EC), Ranges: n.rangesAt(rt)}
+	if rt.scanTop.scan == n {
+		h := rt.scanTop.hint // rt.scanTop is cleared once the sort is built
+		opts.Top = &h
+	}
+	return opts
 }
 
 func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -420,6 +429,9 @@ func (n *scanNode) Explain() (string, string) {
 	}
 	if n.limit > 0 {
 		return "scan", fmt.Sprintf("table=%s columns=[%s] limit=%d%s", n.table, fieldNames(n.out), n.limit, n.prune.explain())
+	}
+	if n.topHint != "" {
+		return "scan", fmt.Sprintf("table=%s columns=[%s] top_n_hint=%s%s", n.table, fieldNames(n.out), n.topHint, n.prune.explain())
 	}
 	return "scan", fmt.Sprintf("table=%s columns=[%s]%s", n.table, fieldNames(n.out), n.prune.explain())
 }

@@ -381,6 +381,9 @@ func lowerNode(n binder.Node) (Node, error) {
 				// of sorting every row.
 				s.runtimeTopN = true
 			}
+			if s.topN > 0 || s.runtimeTopN {
+				s.hintTop() // topscan.go
+			}
 		}
 		slab := newExprSlab(x.Count, x.Offset)
 		if x.Count != nil {

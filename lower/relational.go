@@ -11,6 +11,7 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/exec/relop"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -523,7 +524,14 @@ func (n *sortNode) Build(rt *Runtime) (exec.Operator, error) {
 		top = rt.topN.n
 		rt.topN = runtimeTop{}
 	}
+	if top > 0 {
+		if sc, col := n.hintedScan(); sc != nil { // topscan.go
+			k := n.keys[0]
+			rt.scanTop = scanTop{scan: sc, hint: fluss.TopHint{Column: col, Desc: k.Desc, NullsFirst: k.NullsFirst, N: top}}
+		}
+	}
 	in, err := Build(rt, n.input)
+	rt.scanTop = scanTop{}
 	if err != nil {
 		return nil, err
 	}

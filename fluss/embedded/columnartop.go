@@ -1,0 +1,191 @@
+package embedded
+
+import (
+	"container/heap"
+	"context"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// An image scan with a top hint (fluss.TopHint: ORDER BY col LIMIT N with
+// nothing between) reads each chunk's sort column first and keeps, of its
+// rows, those that beat the N best the scan has seen (topFilter); a chunk
+// with none is left out without reading its other columns, and a chunk
+// with some hands out only those rows. The caller's top-N gets every row
+// it would have kept, in the same order: a row left out had N rows before
+// it in scan order that were better or equal, and a top-N keeps the
+// earlier of equal rows. The primary key's chunks are no help here (the
+// image is in the store's key order, which is not SQL order: Fluss's
+// varint and hashed buckets), but the sort column's values are: ORDER BY
+// id LIMIT 10 over 1M rows reads the id column and ten rows of the others.
+// Chunks read from the row store (merge-on-read) pass whole.
+
+// maxTopHint is the largest N a scan keeps a heap of keys for.
+const maxTopHint = 1 << 16
+
+// topKey is one row's sort key: rank places NULLs, key the value as an
+// unsigned number in the hint's direction.
+type topKey struct {
+	rank uint8
+	key  uint64
+}
+
+func topKeyLess(a, b topKey) bool {
+	if a.rank != b.rank {
+		return a.rank < b.rank
+	}
+	return a.key < b.key
+}
+
+// topFilter holds the N best keys seen so far, the worst on top.
+type topFilter struct {
+	hint fluss.TopHint
+	h    topKeys
+}
+
+type topKeys []topKey
+
+func (h topKeys) Len() int           { return len(h) }
+func (h topKeys) Less(i, j int) bool { return topKeyLess(h[j], h[i]) }
+func (h topKeys) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *topKeys) Push(x any)        { *h = append(*h, x.(topKey)) }
+func (h *topKeys) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// newTopFilter returns the filter of hint over a scan of schema, nil when
+// the hint does not apply (a column of another type, N out of range).
+func newTopFilter(hint *fluss.TopHint, schema *arrow.Schema) *topFilter {
+	if hint == nil || hint.N <= 0 || hint.N > maxTopHint || hint.Column < 0 || hint.Column >= schema.NumFields() {
+		return nil
+	}
+	switch schema.Field(hint.Column).Type.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP:
+		return &topFilter{hint: *hint}
+	}
+	return nil
+}
+
+// keyAt is row i of a (of a type newTopFilter accepts) as a topKey.
+func (f *topFilter) keyAt(a arrow.Array, i int) topKey {
+	if a.IsNull(i) {
+		if f.hint.NullsFirst {
+			return topKey{rank: 0}
+		}
+		return topKey{rank: 2}
+	}
+	var v int64
+	switch x := a.(type) {
+	case *array.Int8:
+		v = int64(x.Value(i))
+	case *array.Int16:
+		v = int64(x.Value(i))
+	case *array.Int32:
+		v = int64(x.Value(i))
+	case *array.Int64:
+		v = x.Value(i)
+	case *array.Date32:
+		v = int64(x.Value(i))
+	case *array.Timestamp:
+		v = int64(x.Value(i))
+	}
+	u := uint64(v) ^ 1<<63
+	if f.hint.Desc {
+		u = ^u
+	}
+	return topKey{rank: 1, key: u}
+}
+
+// offer reports whether the row of key k is among the N best seen so far,
+// counting it in.
+func (f *topFilter) offer(k topKey) bool {
+	if int64(len(f.h)) < f.hint.N {
+		heap.Push(&f.h, k)
+		return true
+	}
+	if topKeyLess(k, f.h[0]) {
+		f.h[0] = k
+		heap.Fix(&f.h, 0)
+		return true
+	}
+	return false
+}
+
+// readTopChunk reads the current chunk through s.top: the rows of it that
+// may be among the caller's N, all columns, or nil when there are none
+// (then only the sort column was read).
+func (s *imageScan) readTopChunk(ctx context.Context) (arrow.RecordBatch, error) {
+	col := s.top.hint.Column
+	s.cur = make([]arrow.Array, len(s.pos))
+	key, err := s.chunkColumn(col)
+	if err != nil {
+		return nil, err
+	}
+	s.cur[col] = key
+	var keep []int32
+	for i := range key.Len() {
+		if s.top.offer(s.top.keyAt(key, i)) {
+			keep = append(keep, int32(i))
+		}
+	}
+	if len(keep) == 0 {
+		return nil, nil
+	}
+	for i := range s.pos {
+		if s.cur[i] == nil {
+			if s.cur[i], err = s.chunkColumn(i); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(keep) == key.Len() {
+		return array.NewRecordBatch(s.schema, s.cur, int64(len(keep))), nil
+	}
+	ib := array.NewInt32Builder(memory.DefaultAllocator)
+	ib.AppendValues(keep, nil)
+	idx := ib.NewArray()
+	ib.Release()
+	defer idx.Release()
+	cols := make([]arrow.Array, len(s.cur))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, a := range s.cur {
+		if cols[i], err = compute.TakeArray(ctx, a, idx); err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "taking a chunk's top rows: %v", err)
+		}
+	}
+	return array.NewRecordBatch(s.schema, cols, int64(len(keep))), nil
+}
+
+// chunkColumn reads output column i of the current chunk, as readChunk
+// does.
+func (s *imageScan) chunkColumn(i int) (arrow.Array, error) {
+	p := s.pos[i]
+	a, err := s.img.files.chunk(s.chunk, p)
+	if err == nil && a.Len() != int(s.img.man.Chunks[s.chunk].Rows) {
+		a.Release()
+		err = corrupt("chunk %d has %d rows, its manifest %d", s.chunk, a.Len(), s.img.man.Chunks[s.chunk].Rows)
+	}
+	if err != nil {
+		s.img.bad.Store(true)
+		file := filepath.Join(s.img.dir, s.img.man.Columns[p].File)
+		s.s.log.Error("a columnar image of a table is damaged; its scans read the row store until it is rebuilt", "table", s.t.info.Path.String(), "file", file, "error", err)
+		s.releaseCur()
+		return nil, corrupt("columnar image file %s of %s is damaged (chunk %d): %v", file, s.t.info.Path, s.chunk, err)
+	}
+	return a, nil
+}

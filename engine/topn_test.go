@@ -140,6 +140,10 @@ func TestTopNScanBounded(t *testing.T) {
 		{"SELECT s FROM big ORDER BY id LIMIT $1", []any{int64(2)}, "v1 v2", true},
 		{"SELECT x::text AS v FROM big ORDER BY x LIMIT 3", nil, "-99999 -99998 -99997", true},
 		{"SELECT d::text AS v FROM big ORDER BY d DESC LIMIT 2", nil, "2013-09-08 2013-09-08", true},
+		// keyset pages: a filter of ranges alone passes the hint
+		{"SELECT s FROM big WHERE id > $1 ORDER BY id LIMIT $2", []any{int64(150000), int64(3)}, "v150001 v150002 v150003", true},
+		{"SELECT s FROM big WHERE id < 1000 AND x >= 0 ORDER BY id DESC LIMIT 2", nil, "v999 v998", true},
+		{"SELECT s FROM big WHERE id > $1 ORDER BY id LIMIT 2", []any{nil}, "", false},
 		{"SELECT s FROM big WHERE s <> 'v1' ORDER BY id LIMIT 2", nil, "v2 v3", false},
 	} {
 		st, err := s.Prepare(ctx, c.sql, nil)

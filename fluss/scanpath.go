@@ -86,8 +86,15 @@ type ColumnStats struct {
 // already beat (lower key, or an equal key), which cannot be among the
 // caller's N; it returns the rest in the order it would have returned them.
 // Stores that cannot use it ignore it.
+//
+// Ranges, when set, are the whole of a filter between the scan and the
+// top-N (keyset pagination: WHERE id > $1 ORDER BY id LIMIT n): the filter
+// keeps exactly the rows whose output column Column lies within every
+// range (NULL within none); the store offers only those rows to its count
+// of N.
 type TopHint struct {
 	Column           int
 	Desc, NullsFirst bool
 	N                int64
+	Ranges           []ColumnRange
 }

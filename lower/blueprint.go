@@ -228,6 +228,9 @@ type scanNode struct {
 	prune      *partitionPrune // the partitions read (partitions.go); nil: all
 	ranges     []scanRange     // a filter's bounds, hints for chunk skipping (chunkranges.go)
 	topHint    string          // the top-N above hints its order by this column (topscan.go); "": none
+	// rangesWhole says the filter directly above is the conjunction of
+	// ranges alone (a top-N's hint may then pass through it: topscan.go).
+	rangesWhole bool
 }
 
 type lookupNode struct {

@@ -311,6 +311,8 @@ func lowerNode(n binder.Node) (Node, error) {
 			if err := addScanRanges(sn, x.Cond); err != nil { // chunkranges.go
 				return nil, err
 			}
+			// every conjunct a range: the filter is its ranges (topscan.go)
+			sn.rangesWhole = len(sn.ranges) == len(conjuncts(x.Cond))
 		}
 		f := &filterNode{input: in, cond: cond}
 		if g := oneTimeQual(ordered); g != nil {

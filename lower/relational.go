@@ -11,7 +11,6 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/exec/relop"
-	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -526,8 +525,9 @@ func (n *sortNode) Build(rt *Runtime) (exec.Operator, error) {
 	}
 	if top > 0 {
 		if sc, col := n.hintedScan(); sc != nil { // topscan.go
-			k := n.keys[0]
-			rt.scanTop = scanTop{scan: sc, hint: fluss.TopHint{Column: col, Desc: k.Desc, NullsFirst: k.NullsFirst, N: top}}
+			if h, ok := n.hintAt(rt, sc, col, top); ok {
+				rt.scanTop = scanTop{scan: sc, hint: h}
+			}
 		}
 	}
 	in, err := Build(rt, n.input)

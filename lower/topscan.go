@@ -33,8 +33,11 @@ func (n *sortNode) hintTop() {
 
 // hintedScan returns the scan a top-N n hints, and the scan's output
 // column of n's key, when n sorts by one key that projections carry from
-// a plain scan's integer, date or timestamp column (nil: none). Build asks
-// again rather than keep a pointer: later rules may copy the nodes.
+// a plain scan's integer, date or timestamp column (nil: none), or from
+// such a scan under a filter that is all ranges on its columns (the
+// keyset page: WHERE id > $1; the hint then carries the ranges, hintAt).
+// Build asks again rather than keep a pointer: later rules may copy the
+// nodes.
 func (n *sortNode) hintedScan() (*scanNode, int) {
 	if len(n.keys) != 1 {
 		return nil, 0
@@ -43,6 +46,13 @@ func (n *sortNode) hintedScan() (*scanNode, int) {
 	in := n.input
 	for {
 		switch x := in.(type) {
+		case *filterNode:
+			sc, ok := x.input.(*scanNode)
+			if !ok || !sc.rangesWhole || x.gate != nil {
+				return nil, 0
+			}
+			in = sc
+			continue
 		case *projectNode:
 			c, ok := x.exprs[col].(*exec.ColExpr)
 			if !ok {
@@ -60,5 +70,41 @@ func (n *sortNode) hintedScan() (*scanNode, int) {
 			}
 		}
 		return nil, 0
+	}
+}
+
+// hintAt is n's hint to scan sc (hintedScan's) of top rows in one
+// execution, false when it has none: a range of the filter above sc that
+// this execution's values leave out (a NULL bound) makes the filter more
+// than the ranges the store would check.
+func (n *sortNode) hintAt(rt *Runtime, sc *scanNode, col int, top int64) (fluss.TopHint, bool) {
+	k := n.keys[0]
+	h := fluss.TopHint{Column: col, Desc: k.Desc, NullsFirst: k.NullsFirst, N: top}
+	if _, filtered := n.filterAbove(sc); !filtered {
+		return h, true
+	}
+	rs := sc.rangesAt(rt)
+	if len(rs) != len(sc.ranges) {
+		return fluss.TopHint{}, false
+	}
+	for i := range rs {
+		rs[i].Column = sc.ranges[i].out
+	}
+	h.Ranges = rs
+	return h, true
+}
+
+// filterAbove reports whether a filter sits between n and sc.
+func (n *sortNode) filterAbove(sc *scanNode) (*filterNode, bool) {
+	in := n.input
+	for {
+		switch x := in.(type) {
+		case *projectNode:
+			in = x.input
+		case *filterNode:
+			return x, x.input == sc
+		default:
+			return nil, false
+		}
 	}
 }

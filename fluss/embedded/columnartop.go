@@ -68,6 +68,16 @@ func newTopFilter(hint *fluss.TopHint, schema *arrow.Schema) *topFilter {
 	if hint == nil || hint.N <= 0 || hint.N > maxTopHint || hint.Column < 0 || hint.Column >= schema.NumFields() {
 		return nil
 	}
+	for _, r := range hint.Ranges {
+		if r.Column < 0 || r.Column >= schema.NumFields() {
+			return nil
+		}
+		switch schema.Field(r.Column).Type.ID() {
+		case arrow.INT16, arrow.INT32, arrow.INT64:
+		default:
+			return nil
+		}
+	}
 	switch schema.Field(hint.Column).Type.ID() {
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP:
 		return &topFilter{hint: *hint}
@@ -120,6 +130,54 @@ func (f *topFilter) offer(k topKey) bool {
 	return false
 }
 
+// keep offers the rows of a (a chunk of the sort column) and returns those
+// among the N best seen so far. Once N are held, a row is first compared
+// with the worst of them on its value alone, in a loop over the values
+// without a call per row: most rows of a large table stop there.
+// Rows outside the hint's ranges (in, when not nil, says which are
+// inside) are not offered: the caller's filter drops them.
+func (f *topFilter) keep(a arrow.Array, in []bool) []int32 {
+	switch x := a.(type) {
+	case *array.Int8:
+		return keepValues(f, a, x.Int8Values(), in)
+	case *array.Int16:
+		return keepValues(f, a, x.Int16Values(), in)
+	case *array.Int32:
+		return keepValues(f, a, x.Int32Values(), in)
+	case *array.Int64:
+		return keepValues(f, a, x.Int64Values(), in)
+	case *array.Date32:
+		return keepValues(f, a, x.Date32Values(), in)
+	case *array.Timestamp:
+		return keepValues(f, a, x.TimestampValues(), in)
+	}
+	return nil
+}
+
+func keepValues[T ~int8 | ~int16 | ~int32 | ~int64](f *topFilter, a arrow.Array, vals []T, in []bool) []int32 {
+	var out []int32
+	nulls := a.NullN() > 0
+	for i, v := range vals {
+		if in != nil && !in[i] {
+			continue
+		}
+		if int64(len(f.h)) == f.hint.N && f.h[0].rank == 1 && (!nulls || a.IsValid(i)) {
+			// both non-null: only the value decides
+			u := uint64(int64(v)) ^ 1<<63
+			if f.hint.Desc {
+				u = ^u
+			}
+			if u >= f.h[0].key {
+				continue
+			}
+		}
+		if f.offer(f.keyAt(a, i)) {
+			out = append(out, int32(i))
+		}
+	}
+	return out
+}
+
 // readTopChunk reads the current chunk through s.top: the rows of it that
 // may be among the caller's N, all columns, or nil when there are none
 // (then only the sort column was read).
@@ -131,12 +189,13 @@ func (s *imageScan) readTopChunk(ctx context.Context) (arrow.RecordBatch, error)
 		return nil, err
 	}
 	s.cur[col] = key
-	var keep []int32
-	for i := range key.Len() {
-		if s.top.offer(s.top.keyAt(key, i)) {
-			keep = append(keep, int32(i))
+	var in []bool
+	if len(s.top.hint.Ranges) > 0 {
+		if in, err = s.inRanges(); err != nil {
+			return nil, err
 		}
 	}
+	keep := s.top.keep(key, in)
 	if len(keep) == 0 {
 		return nil, nil
 	}
@@ -169,6 +228,52 @@ func (s *imageScan) readTopChunk(ctx context.Context) (arrow.RecordBatch, error)
 		}
 	}
 	return array.NewRecordBatch(s.schema, cols, int64(len(keep))), nil
+}
+
+// inRanges reads the current chunk's columns of the top hint's ranges
+// into s.cur and says which rows lie within all of them (a NULL within
+// none).
+func (s *imageScan) inRanges() ([]bool, error) {
+	rows := int(s.img.man.Chunks[s.chunk].Rows)
+	in := make([]bool, rows)
+	for i := range in {
+		in[i] = true
+	}
+	for _, r := range s.top.hint.Ranges {
+		if r.Column < 0 || r.Column >= len(s.cur) {
+			return nil, sqlerr.New(sqlerr.InternalError, "top hint range of column %d of %d", r.Column, len(s.cur))
+		}
+		if s.cur[r.Column] == nil {
+			a, err := s.chunkColumn(r.Column)
+			if err != nil {
+				return nil, err
+			}
+			s.cur[r.Column] = a
+		}
+		a := s.cur[r.Column]
+		for i := range in {
+			if !in[i] {
+				continue
+			}
+			if a.IsNull(i) {
+				in[i] = false
+				continue
+			}
+			var v int64
+			switch x := a.(type) {
+			case *array.Int16:
+				v = int64(x.Value(i))
+			case *array.Int32:
+				v = int64(x.Value(i))
+			case *array.Int64:
+				v = x.Value(i)
+			default:
+				return nil, sqlerr.New(sqlerr.InternalError, "top hint range over a %s column", a.DataType())
+			}
+			in[i] = v >= r.Lo && v <= r.Hi
+		}
+	}
+	return in, nil
 }
 
 // chunkColumn reads output column i of the current chunk, as readChunk

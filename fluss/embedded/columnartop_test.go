@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"math"
 	"slices"
 	"testing"
 
@@ -74,10 +75,26 @@ func TestColumnarTopHint(t *testing.T) {
 			{Column: 0, N: 1, Desc: true},  // ties, descending
 			{Column: 1, N: 20000},          // more than a chunk
 			{Column: 1, N: maxTopHint + 1}, // too many: ignored
+			// a keyset page: the rows of k > 100 and w <= 3
+			{Column: 1, N: 5, Ranges: []fluss.ColumnRange{{Column: 1, Lo: 101, Hi: math.MaxInt64}, {Column: 0, Lo: math.MinInt64, Hi: 3}}},
+			{Column: 2, N: 5, Desc: true, Ranges: []fluss.ColumnRange{{Column: 1, Lo: math.MinInt64, Hi: -4000}}},
 		} {
 			got, pruned := scan(fluss.ScanOptions{Projection: proj, Top: &h})
 			n := int(h.N)
-			want := topOf(all, h.Column, h.Desc, n)
+			kept := all
+			if len(h.Ranges) > 0 { // the caller's filter, over both
+				in := func(r []int32) bool {
+					for _, cr := range h.Ranges {
+						if int64(r[cr.Column]) < cr.Lo || int64(r[cr.Column]) > cr.Hi {
+							return false
+						}
+					}
+					return true
+				}
+				kept = slices.DeleteFunc(slices.Clone(all), func(r []int32) bool { return !in(r) })
+				got = slices.DeleteFunc(got, func(r []int32) bool { return !in(r) })
+			}
+			want := topOf(kept, h.Column, h.Desc, n)
 			if top := topOf(got, h.Column, h.Desc, n); !slices.EqualFunc(top, want, slices.Equal) {
 				t.Errorf("%+v (after a write %v): top-N of the hinted scan differs from the scan's:\n got %v\nwant %v", h, wrote, top[:min(5, len(top))], want[:min(5, len(want))])
 			}

@@ -165,7 +165,7 @@ func TestTopNScanBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		read := scanRowsOut(t, plan.String())
-		if c.bounded && read > 1000 {
+		if c.bounded && read > 10 {
 			t.Errorf("%s: the scan read %d rows of %d:\n%s", c.sql, read, rows, plan.String())
 		}
 		if !c.bounded && read != rows {

@@ -14,17 +14,18 @@ import (
 )
 
 // An image scan with a top hint (fluss.TopHint: ORDER BY col LIMIT N with
-// nothing between) reads each chunk's sort column first and keeps, of its
-// rows, those that beat the N best the scan has seen (topFilter); a chunk
-// with none is left out without reading its other columns, and a chunk
-// with some hands out only those rows. The caller's top-N gets every row
-// it would have kept, in the same order: a row left out had N rows before
-// it in scan order that were better or equal, and a top-N keeps the
-// earlier of equal rows. The primary key's chunks are no help here (the
-// image is in the store's key order, which is not SQL order: Fluss's
-// varint and hashed buckets), but the sort column's values are: ORDER BY
-// id LIMIT 10 over 1M rows reads the id column and ten rows of the others.
-// Chunks read from the row store (merge-on-read) pass whole.
+// nothing between, or only a filter of integer ranges) first reads the
+// sort column (and the ranges' columns) of every image chunk and finds the
+// N best rows by a bounded heap (topPrepass), then reads the chunks again
+// for exactly those rows: a chunk without one is left out without reading
+// its other columns, and a chunk with some hands out only them. The
+// caller's top-N gets every row it would have kept, in the same order
+// (ties: the first in scan order, as a top-N keeps them). The primary
+// key's chunk statistics are no help here (the image is in the store's key
+// order, which is not SQL order: Fluss's varint and hashed buckets), but
+// the sort column's values are: ORDER BY id LIMIT 10 over 1M rows reads
+// the id column and ten rows of the others. Chunks read from the row
+// store (merge-on-read) pass whole.
 
 // maxTopHint is the largest N a scan keeps a heap of keys for.
 const maxTopHint = 1 << 16
@@ -43,10 +44,18 @@ func topKeyLess(a, b topKey) bool {
 	return a.key < b.key
 }
 
-// topFilter holds the N best keys seen so far, the worst on top.
+// topFilter holds the N best keys seen so far, the worst on top. Once
+// final (topPrepass: the sort column of every image chunk offered), it
+// keeps the rows better than thr, the worst of the N, and the first ties
+// rows equal to it: exactly the N rows of the image chunks the top-N
+// keeps (all of them when full is false: fewer than N rows).
 type topFilter struct {
-	hint fluss.TopHint
-	h    topKeys
+	hint  fluss.TopHint
+	h     topKeys
+	final bool
+	full  bool
+	thr   topKey
+	ties  int64
 }
 
 type topKeys []topKey
@@ -161,6 +170,28 @@ func keepValues[T ~int8 | ~int16 | ~int32 | ~int64](f *topFilter, a arrow.Array,
 		if in != nil && !in[i] {
 			continue
 		}
+		if f.final {
+			if !f.full {
+				out = append(out, int32(i))
+				continue
+			}
+			var k topKey
+			if !nulls || a.IsValid(i) {
+				k = topKey{rank: 1, key: uint64(int64(v)) ^ 1<<63}
+				if f.hint.Desc {
+					k.key = ^k.key
+				}
+			} else {
+				k = f.keyAt(a, i)
+			}
+			if topKeyLess(k, f.thr) || (k == f.thr && f.ties > 0) {
+				if k == f.thr {
+					f.ties--
+				}
+				out = append(out, int32(i))
+			}
+			continue
+		}
 		if int64(len(f.h)) == f.hint.N && f.h[0].rank == 1 && (!nulls || a.IsValid(i)) {
 			// both non-null: only the value decides
 			u := uint64(int64(v)) ^ 1<<63
@@ -178,10 +209,57 @@ func keepValues[T ~int8 | ~int16 | ~int32 | ~int64](f *topFilter, a arrow.Array,
 	return out
 }
 
+// topPrepass offers the sort column of every image chunk left to read
+// (not those merged from the row store, nor those the ranges' statistics
+// leave out) to s.top and makes it final, so that the chunks are then
+// read for exactly their rows among the N: each chunk's other columns are
+// read only when it holds one of them.
+func (s *imageScan) topPrepass() error {
+	f := s.top
+	at := s.chunk
+	defer func() { s.chunk = at }()
+	for k := at; k < s.end; k++ {
+		if (s.delta != nil && s.delta.changed[k]) || (len(s.ranges) > 0 && s.img.excludes(k, s.ranges)) {
+			continue
+		}
+		s.chunk = k
+		s.cur = make([]arrow.Array, len(s.pos))
+		key, err := s.chunkColumn(f.hint.Column)
+		if err != nil {
+			return err
+		}
+		s.cur[f.hint.Column] = key
+		var in []bool
+		if len(f.hint.Ranges) > 0 {
+			if in, err = s.inRanges(); err != nil {
+				return err
+			}
+		}
+		f.keep(key, in)
+		s.finishChunk(false)
+		s.releaseCur()
+	}
+	f.final = true
+	if int64(len(f.h)) == f.hint.N {
+		f.full, f.thr = true, f.h[0]
+		for _, k := range f.h {
+			if k == f.thr {
+				f.ties++
+			}
+		}
+	}
+	return nil
+}
+
 // readTopChunk reads the current chunk through s.top: the rows of it that
 // may be among the caller's N, all columns, or nil when there are none
 // (then only the sort column was read).
 func (s *imageScan) readTopChunk(ctx context.Context) (arrow.RecordBatch, error) {
+	if !s.top.final {
+		if err := s.topPrepass(); err != nil {
+			return nil, err
+		}
+	}
 	col := s.top.hint.Column
 	s.cur = make([]arrow.Array, len(s.pos))
 	key, err := s.chunkColumn(col)

@@ -56,6 +56,9 @@ type topFilter struct {
 	full  bool
 	thr   topKey
 	ties  int64
+	// some says, per image chunk, that the prepass offered it a row the
+	// heap took (a chunk without one holds none of the N).
+	some []bool
 }
 
 type topKeys []topKey
@@ -235,7 +238,10 @@ func (s *imageScan) topPrepass() error {
 				return err
 			}
 		}
-		f.keep(key, in)
+		if f.some == nil {
+			f.some = make([]bool, s.end)
+		}
+		f.some[k] = len(f.keep(key, in)) > 0
 		s.finishChunk(false)
 		s.releaseCur()
 	}
@@ -259,6 +265,9 @@ func (s *imageScan) readTopChunk(ctx context.Context) (arrow.RecordBatch, error)
 		if err := s.topPrepass(); err != nil {
 			return nil, err
 		}
+	}
+	if s.top.some != nil && !s.top.some[s.chunk] {
+		return nil, nil
 	}
 	col := s.top.hint.Column
 	s.cur = make([]arrow.Array, len(s.pos))
@@ -328,30 +337,28 @@ func (s *imageScan) inRanges() ([]bool, error) {
 			}
 			s.cur[r.Column] = a
 		}
-		a := s.cur[r.Column]
-		for i := range in {
-			if !in[i] {
-				continue
-			}
-			if a.IsNull(i) {
-				in[i] = false
-				continue
-			}
-			var v int64
-			switch x := a.(type) {
-			case *array.Int16:
-				v = int64(x.Value(i))
-			case *array.Int32:
-				v = int64(x.Value(i))
-			case *array.Int64:
-				v = x.Value(i)
-			default:
-				return nil, sqlerr.New(sqlerr.InternalError, "top hint range over a %s column", a.DataType())
-			}
-			in[i] = v >= r.Lo && v <= r.Hi
+		switch x := s.cur[r.Column].(type) {
+		case *array.Int16:
+			within(in, x, x.Int16Values(), r)
+		case *array.Int32:
+			within(in, x, x.Int32Values(), r)
+		case *array.Int64:
+			within(in, x, x.Int64Values(), r)
+		default:
+			return nil, sqlerr.New(sqlerr.InternalError, "top hint range over a %s column", x.DataType())
 		}
 	}
 	return in, nil
+}
+
+// within clears in for the rows of a (values vals) outside r or NULL.
+func within[T ~int16 | ~int32 | ~int64](in []bool, a arrow.Array, vals []T, r fluss.ColumnRange) {
+	nulls := a.NullN() > 0
+	for i, v := range vals {
+		if in[i] && (int64(v) < r.Lo || int64(v) > r.Hi || (nulls && a.IsNull(i))) {
+			in[i] = false
+		}
+	}
 }
 
 // chunkColumn reads output column i of the current chunk, as readChunk

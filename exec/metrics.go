@@ -67,6 +67,9 @@ type Metrics struct {
 	// store because writes since their build touched them (ChunkCounter);
 	// all 0 for a scan that reads no chunks.
 	ChunksRead, ChunksSkipped, ChunksMerged int64
+	// ChunksTopPruned counts the chunks a top hint left out
+	// (fluss.ScanOptions.Top) after reading their sort column alone.
+	ChunksTopPruned int64
 	// Kernels records the kernel families the node's operator ran, and
 	// on which backend.
 	Kernels *KernelLog
@@ -179,6 +182,6 @@ func (o *Instrumented) count(b arrow.RecordBatch) {
 	}
 	if c, ok := o.Op.(ChunkCounter); ok {
 		cc := c.ScanChunks()
-		o.M.ChunksRead, o.M.ChunksSkipped, o.M.ChunksMerged = cc.Read, cc.Skipped, cc.Merged
+		o.M.ChunksRead, o.M.ChunksSkipped, o.M.ChunksMerged, o.M.ChunksTopPruned = cc.Read, cc.Skipped, cc.Merged, cc.TopPruned
 	}
 }

@@ -174,6 +174,9 @@ type ScanOptions struct {
 	// Ranges are hints of the caller's filter (ColumnRange, scanpath.go):
 	// every range holds for each row the caller keeps.
 	Ranges []ColumnRange
+	// Top, when set, says the caller keeps only the first rows of the
+	// scan in one column's order (TopHint, scanpath.go).
+	Top *TopHint
 }
 
 // RecordReader streams Arrow records. Next returns (nil, nil) at the end. The

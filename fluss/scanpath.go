@@ -39,16 +39,18 @@ type ChunkReporter interface {
 }
 
 // ChunkCounts are a scan's stored chunks: Read from the chunks, Skipped by
-// their statistics, and Merged: read from the row store instead, because
+// their statistics, Merged: read from the row store instead, because
 // writes made since the chunks were built touched their rows (the embedded
-// store's merge-on-read).
+// store's merge-on-read), and TopPruned: left out because a top hint
+// (ScanOptions.Top) said none of their rows could be kept, after reading
+// the sort column alone.
 type ChunkCounts struct {
-	Read, Skipped, Merged int64
+	Read, Skipped, Merged, TopPruned int64
 }
 
 // Add returns the sum of c and o.
 func (c ChunkCounts) Add(o ChunkCounts) ChunkCounts {
-	return ChunkCounts{Read: c.Read + o.Read, Skipped: c.Skipped + o.Skipped, Merged: c.Merged + o.Merged}
+	return ChunkCounts{Read: c.Read + o.Read, Skipped: c.Skipped + o.Skipped, Merged: c.Merged + o.Merged, TopPruned: c.TopPruned + o.TopPruned}
 }
 
 // StatsAnswerer is implemented by tables that can answer some aggregates
@@ -73,4 +75,26 @@ type ColumnStats struct {
 	NonNull  int64
 	MinMax   bool
 	Min, Max int64
+}
+
+// TopHint is a scan hint (ScanOptions.Top): the caller keeps, of the rows
+// the scan returns, only the first N in the order of output column Column
+// (an integer, date or timestamp column compared as int64; Desc and
+// NullsFirst as in ORDER BY), ties in scan order: ORDER BY col LIMIT N
+// with nothing between the scan and the top-N that drops or adds rows. A
+// store may leave out any row that N rows before it in the scan's order
+// already beat (lower key, or an equal key), which cannot be among the
+// caller's N; it returns the rest in the order it would have returned them.
+// Stores that cannot use it ignore it.
+//
+// Ranges, when set, are the whole of a filter between the scan and the
+// top-N (keyset pagination: WHERE id > $1 ORDER BY id LIMIT n): the filter
+// keeps exactly the rows whose output column Column lies within every
+// range (NULL within none); the store offers only those rows to its count
+// of N.
+type TopHint struct {
+	Column           int
+	Desc, NullsFirst bool
+	N                int64
+	Ranges           []ColumnRange
 }

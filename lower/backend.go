@@ -264,10 +264,13 @@ func scanPathText(m *exec.Metrics) string {
 		return ""
 	}
 	s := fmt.Sprintf(" (scan path=%q workers=%d", m.ScanPath, max(m.Workers, 1))
-	if m.ChunksRead+m.ChunksSkipped+m.ChunksMerged > 0 {
+	if m.ChunksRead+m.ChunksSkipped+m.ChunksMerged+m.ChunksTopPruned > 0 {
 		s += fmt.Sprintf(" chunks_read=%d chunks_skipped=%d", m.ChunksRead, m.ChunksSkipped)
 		if m.ChunksMerged > 0 {
 			s += fmt.Sprintf(" chunks_merged=%d", m.ChunksMerged)
+		}
+		if m.ChunksTopPruned > 0 {
+			s += fmt.Sprintf(" chunks_top_pruned=%d", m.ChunksTopPruned)
 		}
 	}
 	return s + ")"
@@ -279,8 +282,11 @@ func metricsJSON(m map[string]any, mt *exec.Metrics) {
 	m["Actual Rows In"], m["Actual Rows"] = mt.RowsIn, mt.RowsOut
 	if mt.ScanPath != "" {
 		m["Scan Path"], m["Workers"] = mt.ScanPath, max(mt.Workers, 1)
-		if mt.ChunksRead+mt.ChunksSkipped+mt.ChunksMerged > 0 {
+		if mt.ChunksRead+mt.ChunksSkipped+mt.ChunksMerged+mt.ChunksTopPruned > 0 {
 			m["Chunks Read"], m["Chunks Skipped"], m["Chunks Merged"] = mt.ChunksRead, mt.ChunksSkipped, mt.ChunksMerged
+			if mt.ChunksTopPruned > 0 {
+				m["Chunks Top Pruned"] = mt.ChunksTopPruned
+			}
 		}
 	}
 	if !mt.Level.Timing() {

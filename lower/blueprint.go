@@ -63,6 +63,12 @@ type Runtime struct {
 	inject *injectState
 	// replay are the scans the parts read whole, read once.
 	replay replays
+	// topN carries a LIMIT + OFFSET known only at execution from a limit
+	// being built to the sort directly below it (sortNode.runtimeTopN).
+	topN runtimeTop
+	// scanTop carries a top-N's hint from the sort being built to the
+	// scan under it (topscan.go).
+	scanTop scanTop
 	// Scratch, when set, is storage in the execution's own state that
 	// Build uses for its first operators of a common shape instead of
 	// allocating them. Copies of the runtime share it.
@@ -221,6 +227,10 @@ type scanNode struct {
 	ndv        []float64       // each output column's distinct count (-1 unknown; nil none)
 	prune      *partitionPrune // the partitions read (partitions.go); nil: all
 	ranges     []scanRange     // a filter's bounds, hints for chunk skipping (chunkranges.go)
+	topHint    string          // the top-N above hints its order by this column (topscan.go); "": none
+	// rangesWhole says the filter directly above is the conjunction of
+	// ranges alone (a top-N's hint may then pass through it: topscan.go).
+	rangesWhole bool
 }
 
 type lookupNode struct {
@@ -294,7 +304,12 @@ func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
 
 // scanOptions are the store scan's options of n in rt.
 func (n *scanNode) scanOptions(rt *Runtime) fluss.ScanOptions {
-	return fluss.ScanOptions{Projection: n.projection, Limit: n.limit, Partitions: n.prune.filter(rt.EC), Ranges: n.rangesAt(rt)}
+	opts := fluss.ScanOptions{Projection: n.projection, Limit: n.limit, Partitions: n.prune.filter(rt.EC), Ranges: n.rangesAt(rt)}
+	if rt.scanTop.scan == n {
+		h := rt.scanTop.hint // rt.scanTop is cleared once the sort is built
+		opts.Top = &h
+	}
+	return opts
 }
 
 func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -368,23 +383,20 @@ func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
 	return &exec.Project{EC: rt.EC, Input: in, Exprs: n.exprs, Out: n.out}, nil
 }
 
+// Build evaluates LIMIT and OFFSET before it builds its input, so that a
+// sort below whose limit is a parameter becomes a top-N of this
+// execution's values (sortNode.runtimeTopN).
 func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
-	in, err := Build(rt, n.input)
-	if err != nil {
-		return nil, err
-	}
 	count, offset := int64(-1), int64(0)
 	// the offset first, as PostgreSQL's recompute_limits: its error wins
 	if n.offset != nil {
 		v, err := exec.EvalScalar(rt.EC, n.offset)
 		if err != nil {
-			in.Close()
 			return nil, err
 		}
 		if v != nil {
 			offset = v.(int64)
 			if offset < 0 {
-				in.Close()
 				return nil, sqlerr.New(sqlerr.InvalidRowCountInResultOffset, "OFFSET must not be negative")
 			}
 		}
@@ -392,16 +404,22 @@ func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
 	if n.count != nil {
 		v, err := exec.EvalScalar(rt.EC, n.count)
 		if err != nil {
-			in.Close()
 			return nil, err
 		}
 		if v != nil {
 			count = v.(int64)
 			if count < 0 {
-				in.Close()
 				return nil, sqlerr.New(sqlerr.InvalidRowCountInLimitClause, "LIMIT must not be negative")
 			}
 		}
+	}
+	if s, ok := n.input.(*sortNode); ok && s.runtimeTopN && count > 0 && count <= maxRuntimeTopN && offset <= maxRuntimeTopN-count {
+		rt.topN = runtimeTop{sort: s, n: count + offset}
+	}
+	in, err := Build(rt, n.input)
+	rt.topN = runtimeTop{}
+	if err != nil {
+		return nil, err
 	}
 	return &exec.Limit{Input: in, Count: count, Offset: offset}, nil
 }
@@ -415,6 +433,9 @@ func (n *scanNode) Explain() (string, string) {
 	}
 	if n.limit > 0 {
 		return "scan", fmt.Sprintf("table=%s columns=[%s] limit=%d%s", n.table, fieldNames(n.out), n.limit, n.prune.explain())
+	}
+	if n.topHint != "" {
+		return "scan", fmt.Sprintf("table=%s columns=[%s] top_n_hint=%s%s", n.table, fieldNames(n.out), n.topHint, n.prune.explain())
 	}
 	return "scan", fmt.Sprintf("table=%s columns=[%s]%s", n.table, fieldNames(n.out), n.prune.explain())
 }

@@ -21,6 +21,7 @@ import (
 // scanRange is one conjunct's bound on a table column.
 type scanRange struct {
 	col int       // the table column
+	out int       // the scan's output column of it
 	op  binder.Op // as seen from the column
 	val exec.Expr
 }
@@ -61,7 +62,7 @@ func addScanRanges(sn *scanNode, cond binder.Expr) error {
 		if err != nil {
 			return err
 		}
-		sn.ranges = append(sn.ranges, scanRange{col: tcol, op: op, val: v})
+		sn.ranges = append(sn.ranges, scanRange{col: tcol, op: op, val: v, out: col.Index})
 	}
 	return nil
 }

@@ -42,7 +42,13 @@
 // other side is read once and replayed to every part, and only a side the
 // join distributes over is split. A filter
 // over a scan hands the scan its bounds on integer columns (chunkranges.go),
-// by which a store skips stored chunks; count(*), count(col) and min/max
+// by which a store skips stored chunks; a sort under a LIMIT is a top-N,
+// of the execution's LIMIT + OFFSET when they are parameters (limitNode
+// builds it), and a top-N of one integer, date or timestamp key over a
+// scan (through projections, or a filter of ranges alone) hands the scan a
+// fluss.TopHint by which a store reads only the rows it keeps (topscan.go);
+// the embedded store's key order is not SQL order, so ORDER BY <primary
+// key> has no key-order scan; count(*), count(col) and min/max
 // of integer columns over a whole table are answered from a store's
 // statistics when it has them exactly (statsagg.go). Explain renders the blueprint without running anything,
 // with each node's estimated rows and labels computed from the kernels its

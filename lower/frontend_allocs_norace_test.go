@@ -18,8 +18,11 @@ import (
 // column references without rendering keys, folding sizes its lists once,
 // the plain-text shortcut no longer copies the tokens to find a quoted
 // name). The budget leaves a little room for a new check, not for a
-// per-node allocation creeping back. (Without -race: instrumented code
-// escapes more.)
+// per-node allocation creeping back. Raised from 180 to 184 when the
+// aggregate-level rule (binder/agglevels.go: each SELECT level's state)
+// and `||` at PostgreSQL's precedence (sql/pipes.go: the concat call
+// built from TiDB's `|`) took 7 more between them. (Without -race:
+// instrumented code escapes more.)
 func TestFrontEndAllocations(t *testing.T) {
 	cat := testCatalog()
 	p := sql.NewParser()
@@ -37,7 +40,7 @@ func TestFrontEndAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const budget = 180
+	const budget = 184
 	n := testing.AllocsPerRun(50, run)
 	t.Logf("%.0f allocations per statement", n)
 	if n > budget {

@@ -3,6 +3,7 @@ package lower
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -310,6 +311,8 @@ func lowerNode(n binder.Node) (Node, error) {
 			if err := addScanRanges(sn, x.Cond); err != nil { // chunkranges.go
 				return nil, err
 			}
+			// every conjunct a range: the filter is its ranges (topscan.go)
+			sn.rangesWhole = len(sn.ranges) == len(conjuncts(x.Cond))
 		}
 		f := &filterNode{input: in, cond: cond}
 		if g := oneTimeQual(ordered); g != nil {
@@ -370,8 +373,20 @@ func lowerNode(n binder.Node) (Node, error) {
 		}
 		// LIMIT n directly over a sort: keep only the first n (+ offset) rows.
 		if s, ok := in.(*sortNode); ok && s.topN == 0 {
-			if n, ok := constInt(x.Count); ok && offKnown && n > 0 {
+			n, okn := constInt(x.Count)
+			off, oko := constInt(x.Offset)
+			switch {
+			case okn && oko && x.Count != nil && n > 0:
 				s.topN = n + max(off, 0)
+			case x.Count != nil && (!okn || !oko) && n != math.MaxInt64: // (OFFSET alone has count MaxInt64)
+				// LIMIT $1 (what ORMs and keyset pagination send) or an
+				// expression: N is known only when the plan runs, so the
+				// limit above picks top-N then (limitNode.Build), instead
+				// of sorting every row.
+				s.runtimeTopN = true
+			}
+			if s.topN > 0 || s.runtimeTopN {
+				s.hintTop() // topscan.go
 			}
 		}
 		slab := newExprSlab(x.Count, x.Offset)

@@ -469,7 +469,17 @@ type sortNode struct {
 	names []string
 	// topN, when > 0, is LIMIT + OFFSET of the limit above.
 	topN int64
+	// runtimeTopN says the limit directly above has a LIMIT or OFFSET
+	// known only at execution (a parameter): it builds this node as a
+	// top-N of its values (buildTop) when they bound the rows kept.
+	runtimeTopN bool
 }
+
+// maxRuntimeTopN is the largest LIMIT + OFFSET known only at execution
+// that becomes a top-N: the heap holds its rows in memory without spilling,
+// so a larger one (LIMIT $1 with $1 = all rows, as a client paging with a
+// huge page may send) keeps the spilling sort.
+const maxRuntimeTopN = 1 << 16
 
 func (n *sortNode) Schema() *arrow.Schema { return n.input.Schema() }
 func (n *sortNode) Inputs() []Node        { return oneInput(&n.input) }
@@ -491,15 +501,42 @@ func (n *sortNode) Explain() (string, string) {
 	if n.topN > 0 {
 		return "top_n", fmt.Sprintf("n=%d keys=%s", n.topN, strings.Join(parts, ", "))
 	}
+	if n.runtimeTopN {
+		return "top_n", fmt.Sprintf("n=(LIMIT + OFFSET at execution; a sort past %d) keys=%s", maxRuntimeTopN, strings.Join(parts, ", "))
+	}
 	return "sort", strings.Join(parts, ", ")
 }
+
+// runtimeTop is a top-N's row count known only at execution, for sort.
+type runtimeTop struct {
+	sort *sortNode
+	n    int64
+}
+
+// Build builds n as a top-N when its own topN or the limit above (through
+// rt.topN: the plan is shared by executions of a prepared statement, so a
+// LIMIT $1 is never stored in it) bounds the rows kept, else as the
+// spilling sort.
 func (n *sortNode) Build(rt *Runtime) (exec.Operator, error) {
+	top := n.topN
+	if rt.topN.sort == n {
+		top = rt.topN.n
+		rt.topN = runtimeTop{}
+	}
+	if top > 0 {
+		if sc, col := n.hintedScan(); sc != nil { // topscan.go
+			if h, ok := n.hintAt(rt, sc, col, top); ok {
+				rt.scanTop = scanTop{scan: sc, hint: h}
+			}
+		}
+	}
 	in, err := Build(rt, n.input)
+	rt.scanTop = scanTop{}
 	if err != nil {
 		return nil, err
 	}
-	if n.topN > 0 {
-		return &relop.TopN{Input: in, Keys: n.keys, N: n.topN, Mem: rt.Mem, Alloc: rt.EC.Mem}, nil
+	if top > 0 {
+		return &relop.TopN{Input: in, Keys: n.keys, N: top, Mem: rt.Mem, Alloc: rt.EC.Mem}, nil
 	}
 	return &relop.Sort{Input: in, Keys: n.keys, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
 }

@@ -247,7 +247,7 @@ func (h *tableHandle) columnarRead(ctx context.Context, opts fluss.ScanOptions, 
 			}
 			if err == nil && ok {
 				scan = &imageScan{s: s, t: t, img: img, schema: plan.schema, pos: pos, rowPos: plan.pos, batchRows: batchRows, left: opts.Limit,
-					end: len(img.man.Chunks), ranges: img.rangesOf(opts.Ranges)}
+					end: len(img.man.Chunks), ranges: img.rangesOf(opts.Ranges), top: newTopFilter(opts.Top, plan.schema)}
 				if d != nil {
 					scan.delta, scan.snap = d, snap
 					scan.empties = img.emptyBuckets(d, 0, scan.end)
@@ -673,6 +673,11 @@ type imageScan struct {
 	// whose statistics exclude them are skipped; read and skipped count.
 	ranges        []imageRange
 	read, skipped int64
+	// top, when set, leaves out the rows a top hint says the caller
+	// cannot keep (columnartop.go); pruned counts the chunks left out
+	// whole.
+	top    *topFilter
+	pruned int64
 
 	// The merge: delta (nil: none) and the snapshot the scan reads, with
 	// release to close it when the scan owns it (nil: a held one); rows,
@@ -694,7 +699,7 @@ type imageScan struct {
 // the written buckets that have no chunks) because writes since the image
 // touched them.
 func (s *imageScan) ScanChunks() fluss.ChunkCounts {
-	return fluss.ChunkCounts{Read: s.read, Skipped: s.skipped, Merged: s.merged}
+	return fluss.ChunkCounts{Read: s.read, Skipped: s.skipped, Merged: s.merged, TopPruned: s.pruned}
 }
 
 func (s *imageScan) Schema() *arrow.Schema { return s.schema }
@@ -756,6 +761,25 @@ func (s *imageScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				s.skipped++
 				s.chunk++
 				continue
+			}
+			if s.top != nil {
+				rec, err := s.readTopChunk(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if rec == nil {
+					s.pruned++
+				} else {
+					s.read++
+				}
+				s.finishChunk(false)
+				s.releaseCur()
+				s.chunk++
+				if rec == nil {
+					continue
+				}
+				s.took(rec.NumRows())
+				return rec, nil
 			}
 			s.read++
 			if len(s.pos) > 0 {

@@ -140,7 +140,11 @@
 // pass over a table neither evicts what point lookups use nor leaves the
 // process holding a full cache of C memory. A scan with ranges
 // (fluss.ScanOptions.Ranges) skips the chunks whose min/max or null counts
-// exclude them, and ScanStats answers row and non-null counts and integer
+// exclude them; one with a top hint (fluss.ScanOptions.Top: ORDER BY col
+// LIMIT N) reads the sort column of every chunk, then only the rows
+// among the N best (columnartop.go: the state's key order, Fluss's varint
+// bytes in hashed buckets, is not SQL order, so no scan reads it in key
+// order); and ScanStats answers row and non-null counts and integer
 // min/max from the statistics alone. Files an earlier
 // process wrote are checked against their CRC-32C once before use; a
 // damaged one is refused, naming it, and scans read the row store. SplitScan

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,6 +39,13 @@ import (
 // takes them), the views over it (their dependency on the old id moves to
 // the new one) and the foreign keys of other tables that reference it.
 // A column's missing value (fluss/missing.go) is written into every row.
+//
+// The rewrite locks the table whole (rowlock: it waits for the
+// transactions holding row locks in it, as PostgreSQL's ACCESS EXCLUSIVE
+// lock does), makes its writers wait until it ends (rewritegate.go) and
+// copies the rows without the server-wide DDL lock, which it takes for the
+// swap alone (swapRewrite): sessions using other tables are not held up by
+// the copy. Readers read the old table until the swap.
 //
 // Only the embedded store replaces a table atomically; on a Fluss cluster
 // these actions stay 0A000 (no rename, no atomic change of two tables).
@@ -131,52 +139,138 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... %s is not supported on partitioned table \"%s\": each of its partitions is a table of its own, which one catalog change cannot replace together", rewriteWhat(info, d.Actions), info.Path.Table).
 			WithHint("%s", "Create a new table with the columns you want and copy the rows: CREATE TABLE new (...) PARTITIONED BY (...); INSERT INTO new SELECT ... FROM t.")
 	}
-	s.eng.ddl.Lock()
-	defer s.eng.ddl.Unlock()
-	s.eng.catalog.Add(1)
-	// the table as the DDL lock leaves it (another statement's change
-	// came first)
-	info, err := s.eng.store.GetTable(ctx, info.Path)
+	// The table is locked whole (PostgreSQL's ACCESS EXCLUSIVE: the
+	// rewrite waits for the transactions writing it, and its writers wait
+	// at the gate until the rewrite ends), and the rows are copied without
+	// the server-wide DDL lock, which is taken for the swap alone: sessions
+	// using other tables go on meanwhile (they waited for the whole copy
+	// before). The swap plans the statement again over the catalog as it
+	// is then and takes the copy only if nothing it depends on changed;
+	// else the copy runs again (rewriteAttempts).
+	info, err := s.lockRewritten(ctx, info.Path)
 	if err != nil {
 		return nil, err
 	}
-	p := s.newRewritePlan(info)
-	for _, a := range inPasses(d.Actions) {
-		if err := p.apply(ctx, a); err != nil {
-			return nil, err
-		}
-	}
-	if err := p.checkKeyTypes(ctx); err != nil {
-		return nil, err
-	}
-	if len(p.cols) == 0 {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot drop the last column of table \"%s\": a Fluss table has at least one column", info.Path.Table).
-			WithHint("Drop the table instead, or add the column you want first.")
-	}
-	if hasUniques(info.Descriptor) {
-		return nil, uniqueRewriteRefused(info, d.Actions)
-	}
-	desc, err := p.descriptor(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if !p.copy {
-		if _, err := s.alterInPlace(ctx, info, desc); err != nil {
-			return nil, err
-		}
-	} else {
-		created, err := s.rewriteRows(ctx, rep, p, desc) // rewritecopy.go
+	defer s.eng.rewrites.hold(info.Path)() // rewritegate.go
+	for attempt := 1; ; attempt++ {
+		p, desc, err := s.planRewrite(ctx, info, d)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.afterRewrite(ctx, info, created, p); err != nil {
+		var st fluss.StagedReplacement
+		if p.copy {
+			if st, err = s.stageRewrite(ctx, rep, p, desc); err != nil { // rewritecopy.go
+				return nil, err
+			}
+		}
+		res, again, err := s.swapRewrite(ctx, d, info, p, desc, st)
+		if !again || attempt == rewriteAttempts {
+			return res, err
+		}
+		if info, err = s.lockRewritten(ctx, info.Path); err != nil {
 			return nil, err
 		}
 	}
-	if err := s.followColumns(ctx, info.Path, p); err != nil {
-		return nil, err
+}
+
+// lockRewritten locks the table at path whole for the statement's
+// transaction and returns it as it is once locked (another statement's
+// rewrite may have replaced it while this one waited: its new table is
+// locked then).
+func (s *session) lockRewritten(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
+	for {
+		info, err := s.eng.store.GetTable(ctx, path)
+		if err != nil {
+			return info, err
+		}
+		if err := s.lockForBuild(ctx, info); err != nil { // uniqueddl.go
+			return info, err
+		}
+		now, err := s.eng.store.GetTable(ctx, path)
+		if err != nil || now.TableID == info.TableID {
+			return now, err
+		}
 	}
-	return noticeResult("ALTER TABLE", p.noticeErrors()...), nil
+}
+
+// planRewrite is the rewritten table d's actions make of info's, and its
+// descriptor.
+func (s *session) planRewrite(ctx context.Context, info fluss.TableInfo, d *sql.DDLStmt) (*rewritePlan, fluss.TableDescriptor, error) {
+	p := s.newRewritePlan(info)
+	for _, a := range inPasses(d.Actions) {
+		if err := p.apply(ctx, a); err != nil {
+			return nil, fluss.TableDescriptor{}, err
+		}
+	}
+	if err := p.checkKeyTypes(ctx); err != nil {
+		return nil, fluss.TableDescriptor{}, err
+	}
+	if len(p.cols) == 0 {
+		return nil, fluss.TableDescriptor{}, sqlerr.New(sqlerr.FeatureNotSupported, "cannot drop the last column of table \"%s\": a Fluss table has at least one column", info.Path.Table).
+			WithHint("Drop the table instead, or add the column you want first.")
+	}
+	if hasUniques(info.Descriptor) {
+		return nil, fluss.TableDescriptor{}, uniqueRewriteRefused(info, d.Actions)
+	}
+	desc, err := p.descriptor(ctx)
+	if err != nil {
+		return nil, fluss.TableDescriptor{}, err
+	}
+	return p, desc, nil
+}
+
+// swapRewrite puts the rewritten table in place under the DDL lock: the
+// staged copy st (nil when no row changes: the table is altered in place)
+// of info's table as p planned it. The statement is planned again over the
+// catalog as it is now; where the table, the plan or the descriptor it
+// makes changed since the copy (another session's DDL in between: a
+// default set, a view or foreign key made over the column), or rows were
+// written to the table during the copy (fluss.StagedReplacement.Replace),
+// the copy is discarded and again says to run it anew (the error is the
+// 40001 of the last attempt).
+func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.TableInfo, p *rewritePlan, desc fluss.TableDescriptor, st fluss.StagedReplacement) (res pgwire.Result, again bool, err error) {
+	discard := func() {
+		if st != nil {
+			_ = st.Discard(context.WithoutCancel(ctx))
+		}
+	}
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	now, err := s.eng.store.GetTable(ctx, info.Path)
+	if err != nil {
+		discard()
+		return nil, false, err
+	}
+	p2, desc2, err := s.planRewrite(ctx, now, d)
+	if err != nil {
+		discard()
+		return nil, false, err
+	}
+	if now.TableID != info.TableID || p2.copy != p.copy || !reflect.DeepEqual(desc2, desc) ||
+		p.copy && !reflect.DeepEqual(now.Descriptor, info.Descriptor) {
+		discard()
+		return nil, true, sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent change of table \"%s\" while it was rewritten", info.Path.Table).
+			WithHint("Run the statement again.")
+	}
+	s.eng.catalog.Add(1)
+	if st == nil {
+		if _, err := s.alterInPlace(ctx, now, desc2); err != nil {
+			return nil, false, err
+		}
+	} else {
+		created, err := st.Replace(ctx)
+		if err != nil {
+			discard()
+			return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
+		}
+		if err := s.afterRewrite(ctx, now, created, p2); err != nil {
+			return nil, false, err
+		}
+	}
+	if err := s.followColumns(ctx, info.Path, p2); err != nil {
+		return nil, false, err
+	}
+	return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil
 }
 
 // uniqueRewriteRefused: a rewrite makes a new table (a new table id),

@@ -32,27 +32,21 @@ import (
 // up with the 40001 of a table written throughout.
 const rewriteAttempts = 3
 
-// rewriteRows copies p's table into a staged table with desc and swaps it
-// in; it returns the new table's info.
-func (s *session) rewriteRows(ctx context.Context, rep fluss.TableReplacer, p *rewritePlan, desc fluss.TableDescriptor) (fluss.TableInfo, error) {
-	for attempt := 1; ; attempt++ {
-		st, err := rep.StageReplacement(ctx, p.old.Path, desc)
-		if err != nil {
-			return fluss.TableInfo{}, err
-		}
-		if err := s.copyRows(ctx, p, st.Table()); err != nil {
-			_ = st.Discard(context.WithoutCancel(ctx))
-			return fluss.TableInfo{}, err
-		}
-		created, err := st.Replace(ctx)
-		if err == nil {
-			return created, nil
-		}
-		_ = st.Discard(context.WithoutCancel(ctx))
-		if sqlerr.CodeOf(err) != sqlerr.SerializationFailure || attempt == rewriteAttempts {
-			return fluss.TableInfo{}, err
-		}
+// stageRewrite copies p's table into a staged table with desc, to be
+// swapped in (swapRewrite) or discarded.
+func (s *session) stageRewrite(ctx context.Context, rep fluss.TableReplacer, p *rewritePlan, desc fluss.TableDescriptor) (fluss.StagedReplacement, error) {
+	st, err := rep.StageReplacement(ctx, p.old.Path, desc)
+	if err != nil {
+		return nil, err
 	}
+	if err := s.copyRows(ctx, p, st.Table()); err != nil {
+		_ = st.Discard(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	if s.eng.rewriteCopied != nil {
+		s.eng.rewriteCopied()
+	}
+	return st, nil
 }
 
 // copyRows writes the old table's rows, converted, into dst.

@@ -34,7 +34,8 @@ import (
 // What sqlgate keeps about the table comes along: its metadata (defaults,
 // identity and sequences, generated columns, NOT NULLs it enforces,
 // CHECKs, foreign keys: by column position, renumbered past a dropped
-// column), comments, properties, buckets, the owner and grants (which move
+// column; UNIQUE constraints, whose indexes are built anew for the new
+// table: rewriteunique.go), comments, properties, buckets, the owner and grants (which move
 // to the new id: fluss.GrantsFromProperty, as TRUNCATE's re-created table
 // takes them), the views over it (their dependency on the old id moves to
 // the new one) and the foreign keys of other tables that reference it.
@@ -93,7 +94,8 @@ type rewritePlan struct {
 	oldMeta  fluss.TableMeta
 	cols     []rwColumn
 	checks   []fluss.CheckConstraint
-	fks      []fluss.ForeignKey // columns as the old table's indexes
+	fks      []fluss.ForeignKey       // columns as the old table's indexes
+	uniques  []fluss.UniqueConstraint // columns as the old table's indexes
 	pk, bkey []string
 	copy     bool // rows change: a rewrite, not an alteration in place
 	notices  []string
@@ -109,7 +111,7 @@ type rewritePlan struct {
 
 func (s *session) newRewritePlan(info fluss.TableInfo) *rewritePlan {
 	m := fluss.MetaOf(info.Descriptor)
-	p := &rewritePlan{s: s, old: info, oldMeta: m, checks: slices.Clone(m.Checks), fks: slices.Clone(m.ForeignKeys),
+	p := &rewritePlan{s: s, old: info, oldMeta: m, checks: slices.Clone(m.Checks), fks: slices.Clone(m.ForeignKeys), uniques: slices.Clone(m.Uniques),
 		pk: slices.Clone(info.Descriptor.Schema.PrimaryKey), bkey: slices.Clone(info.Descriptor.BucketKey),
 		renamed: map[string]string{}, retyped: map[string]types.T{}}
 	for i, c := range info.Descriptor.Schema.Columns {
@@ -157,7 +159,7 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 		if err != nil {
 			return nil, err
 		}
-		var st fluss.StagedReplacement
+		var st *stagedRewrite
 		if p.copy {
 			if st, err = s.stageRewrite(ctx, rep, p, desc); err != nil { // rewritecopy.go
 				return nil, err
@@ -209,11 +211,11 @@ func (s *session) planRewrite(ctx context.Context, info fluss.TableInfo, d *sql.
 		return nil, fluss.TableDescriptor{}, sqlerr.New(sqlerr.FeatureNotSupported, "cannot drop the last column of table \"%s\": a Fluss table has at least one column", info.Path.Table).
 			WithHint("Drop the table instead, or add the column you want first.")
 	}
-	if hasUniques(info.Descriptor) {
-		return nil, fluss.TableDescriptor{}, uniqueRewriteRefused(info, d.Actions)
-	}
 	desc, err := p.descriptor(ctx)
 	if err != nil {
+		return nil, fluss.TableDescriptor{}, err
+	}
+	if err := s.planUniques(p, fluss.TableInfo{Path: info.Path, Descriptor: desc}); err != nil { // rewriteunique.go
 		return nil, fluss.TableDescriptor{}, err
 	}
 	return p, desc, nil
@@ -228,10 +230,10 @@ func (s *session) planRewrite(ctx context.Context, info fluss.TableInfo, d *sql.
 // written to the table during the copy (fluss.StagedReplacement.Replace),
 // the copy is discarded and again says to run it anew (the error is the
 // 40001 of the last attempt).
-func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.TableInfo, p *rewritePlan, desc fluss.TableDescriptor, st fluss.StagedReplacement) (res pgwire.Result, again bool, err error) {
+func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.TableInfo, p *rewritePlan, desc fluss.TableDescriptor, st *stagedRewrite) (res pgwire.Result, again bool, err error) {
 	discard := func() {
 		if st != nil {
-			_ = st.Discard(context.WithoutCancel(ctx))
+			s.discardRewrite(ctx, st)
 		}
 	}
 	s.eng.ddl.Lock()
@@ -258,11 +260,12 @@ func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.Ta
 			return nil, false, err
 		}
 	} else {
-		created, err := st.Replace(ctx)
+		created, err := st.st.Replace(ctx)
 		if err != nil {
 			discard()
 			return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
 		}
+		s.dropIndexTables(ctx, uniqueIndexPaths(now)) // rewriteunique.go: the old table's
 		if err := s.afterRewrite(ctx, now, created, p2); err != nil {
 			return nil, false, err
 		}
@@ -271,18 +274,6 @@ func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.Ta
 		return nil, false, err
 	}
 	return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil
-}
-
-// uniqueRewriteRefused: a rewrite makes a new table (a new table id),
-// and a UNIQUE constraint's index table is named by the old one's id and
-// holds its columns by position (fluss.IndexTablePath), so the copy would
-// leave the constraint unenforced; the plan's descriptor, which an
-// alteration in place writes too, does not carry the constraints' keys.
-// Refused until the rewrite rebuilds the indexes in the same atomic
-// change.
-func uniqueRewriteRefused(info fluss.TableInfo, actions []sql.AlterAction) error {
-	return sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... %s is not supported on table \"%s\", which has UNIQUE constraints beyond its primary key: the rewrite cannot carry their indexes yet", rewriteWhat(info, actions), info.Path.Table).
-		WithHint("%s", "Drop the UNIQUE constraints (ALTER TABLE ... DROP CONSTRAINT), alter the table, then add them again.")
 }
 
 // rewriteWhat names the first rewriting action, for the cluster's 0A000.
@@ -593,6 +584,9 @@ func (p *rewritePlan) dropColumn(ctx context.Context, a sql.AlterAction) error {
 		p.fks = slices.DeleteFunc(p.fks, func(fk fluss.ForeignKey) bool {
 			return slices.Contains(fk.Columns, dropped.src) || fk.RefTable == p.old.Path && slices.Contains(fk.RefColumns, dropped.src)
 		})
+		p.uniques = slices.DeleteFunc(p.uniques, func(u fluss.UniqueConstraint) bool { // rewriteunique.go
+			return slices.Contains(u.Columns, dropped.src)
+		})
 		if slices.Contains(p.pk, name) {
 			p.pk = nil // the primary key goes: a log table
 			if slices.Equal(p.bkey, p.old.Descriptor.Schema.PrimaryKey) {
@@ -762,6 +756,10 @@ func (p *rewritePlan) descriptor(ctx context.Context) (fluss.TableDescriptor, er
 			fk.DeleteSetColumns = remapColumns(fk.DeleteSetColumns, pos)
 		}
 		m.ForeignKeys = append(m.ForeignKeys, fk)
+	}
+	for _, u := range p.uniques {
+		u.Columns = remapColumns(u.Columns, pos)
+		m.Uniques = append(m.Uniques, u)
 	}
 	fluss.SetTableMeta(&d, m)
 	// The new table takes the old one's grants (meta.Reconcile moves them

@@ -766,7 +766,11 @@ func (p *rewritePlan) descriptor(ctx context.Context) (fluss.TableDescriptor, er
 	// after a crash) and says it was rewritten from it (a transaction that
 	// wrote the old one fails its COMMIT with 40001: txnstore).
 	d.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(p.old.TableID, 10)
-	d.CustomProperties[fluss.RewrittenFromProperty] = strconv.FormatInt(p.old.TableID, 10)
+	chain := []string{strconv.FormatInt(p.old.TableID, 10)}
+	if prev := p.old.Descriptor.CustomProperties[fluss.RewrittenFromProperty]; prev != "" {
+		chain = append(chain, strings.Split(prev, ",")...)
+	}
+	d.CustomProperties[fluss.RewrittenFromProperty] = strings.Join(chain[:min(len(chain), fluss.RewrittenFromDepth)], ",")
 	work := fluss.TableInfo{Path: p.old.Path, Descriptor: d}
 	for i, c := range p.cols {
 		if c.defaultText == "" {

@@ -55,6 +55,9 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	if err := systemTable(path); err != nil {
 		return nil, err
 	}
+	if err := s.eng.rewrites.wait(ctx, path); err != nil { // rewritegate.go: the new table's columns
+		return nil, err
+	}
 	s.eng.ddl.RLock()
 	info, err := s.eng.store.GetTable(ctx, path)
 	s.eng.ddl.RUnlock()
@@ -221,7 +224,11 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if s.txStatus == 'E' {
 		return "", sqlerr.TransactionAborted()
 	}
-	info, err := s.eng.store.GetTable(ctx, s.copyPath(ctx, ps.parsed.Copy))
+	path := s.copyPath(ctx, ps.parsed.Copy)
+	if err := s.eng.rewrites.wait(ctx, path); err != nil { // rewritegate.go
+		return "", err
+	}
+	info, err := s.eng.store.GetTable(ctx, path)
 	if err != nil {
 		return "", err
 	}

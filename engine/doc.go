@@ -88,7 +88,9 @@
 // DEFAULT, which gives the stored rows its value, and NOT NULL, and ALTER
 // COLUMN SET / DROP NOT NULL; ALTER COLUMN TYPE, DROP COLUMN, RENAME
 // COLUMN and DROP NOT NULL of CREATE TABLE's NOT NULL by table rewrite:
-// rewrite.go, its copy rewritecopy.go, onto fluss.TableReplacer), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
+// rewrite.go, its copy rewritecopy.go, onto fluss.TableReplacer; the
+// copy runs outside the server-wide DDL lock, the table's writers waiting
+// at rewritegate.go),  ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
 // the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
 // cursors (DECLARE, FETCH, MOVE, CLOSE and pg_cursors: cursors.go, whose
 // comment says how they stream and end with transactions; BINARY and $n

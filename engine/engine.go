@@ -111,6 +111,13 @@ type Engine struct {
 	// fkeys is the store's foreign keys, built once per catalog count and
 	// shared by the sessions (fkindex.go).
 	fkeys fkIndexCache
+	// rewrites are the tables ALTER TABLE is rewriting, whose writers
+	// wait for the new table (rewritegate.go).
+	rewrites rewriteGates
+	// rewriteCopied, when set (by the internal tests), runs after a
+	// rewrite's copy, before its swap: a test holds a rewrite there to see
+	// what other sessions do meanwhile.
+	rewriteCopied func()
 
 	// locks is the row-lock manager of every session; nil when the store
 	// cannot be locked by this server alone (then read-modify-write

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,11 +34,19 @@ import (
 // What sqlgate keeps about the table comes along: its metadata (defaults,
 // identity and sequences, generated columns, NOT NULLs it enforces,
 // CHECKs, foreign keys: by column position, renumbered past a dropped
-// column), comments, properties, buckets, the owner and grants (which move
+// column; UNIQUE constraints, whose indexes are built anew for the new
+// table: rewriteunique.go), comments, properties, buckets, the owner and grants (which move
 // to the new id: fluss.GrantsFromProperty, as TRUNCATE's re-created table
 // takes them), the views over it (their dependency on the old id moves to
 // the new one) and the foreign keys of other tables that reference it.
 // A column's missing value (fluss/missing.go) is written into every row.
+//
+// The rewrite locks the table whole (rowlock: it waits for the
+// transactions holding row locks in it, as PostgreSQL's ACCESS EXCLUSIVE
+// lock does), makes its writers wait until it ends (rewritegate.go) and
+// copies the rows without the server-wide DDL lock, which it takes for the
+// swap alone (swapRewrite): sessions using other tables are not held up by
+// the copy. Readers read the old table until the swap.
 //
 // Only the embedded store replaces a table atomically; on a Fluss cluster
 // these actions stay 0A000 (no rename, no atomic change of two tables).
@@ -85,7 +94,8 @@ type rewritePlan struct {
 	oldMeta  fluss.TableMeta
 	cols     []rwColumn
 	checks   []fluss.CheckConstraint
-	fks      []fluss.ForeignKey // columns as the old table's indexes
+	fks      []fluss.ForeignKey       // columns as the old table's indexes
+	uniques  []fluss.UniqueConstraint // columns as the old table's indexes
 	pk, bkey []string
 	copy     bool // rows change: a rewrite, not an alteration in place
 	notices  []string
@@ -101,7 +111,7 @@ type rewritePlan struct {
 
 func (s *session) newRewritePlan(info fluss.TableInfo) *rewritePlan {
 	m := fluss.MetaOf(info.Descriptor)
-	p := &rewritePlan{s: s, old: info, oldMeta: m, checks: slices.Clone(m.Checks), fks: slices.Clone(m.ForeignKeys),
+	p := &rewritePlan{s: s, old: info, oldMeta: m, checks: slices.Clone(m.Checks), fks: slices.Clone(m.ForeignKeys), uniques: slices.Clone(m.Uniques),
 		pk: slices.Clone(info.Descriptor.Schema.PrimaryKey), bkey: slices.Clone(info.Descriptor.BucketKey),
 		renamed: map[string]string{}, retyped: map[string]types.T{}}
 	for i, c := range info.Descriptor.Schema.Columns {
@@ -131,64 +141,139 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... %s is not supported on partitioned table \"%s\": each of its partitions is a table of its own, which one catalog change cannot replace together", rewriteWhat(info, d.Actions), info.Path.Table).
 			WithHint("%s", "Create a new table with the columns you want and copy the rows: CREATE TABLE new (...) PARTITIONED BY (...); INSERT INTO new SELECT ... FROM t.")
 	}
-	s.eng.ddl.Lock()
-	defer s.eng.ddl.Unlock()
-	s.eng.catalog.Add(1)
-	// the table as the DDL lock leaves it (another statement's change
-	// came first)
-	info, err := s.eng.store.GetTable(ctx, info.Path)
+	// The table is locked whole (PostgreSQL's ACCESS EXCLUSIVE: the
+	// rewrite waits for the transactions writing it, and its writers wait
+	// at the gate until the rewrite ends), and the rows are copied without
+	// the server-wide DDL lock, which is taken for the swap alone: sessions
+	// using other tables go on meanwhile (they waited for the whole copy
+	// before). The swap plans the statement again over the catalog as it
+	// is then and takes the copy only if nothing it depends on changed;
+	// else the copy runs again (rewriteAttempts).
+	info, err := s.lockRewritten(ctx, info.Path)
 	if err != nil {
 		return nil, err
 	}
-	p := s.newRewritePlan(info)
-	for _, a := range inPasses(d.Actions) {
-		if err := p.apply(ctx, a); err != nil {
-			return nil, err
-		}
-	}
-	if err := p.checkKeyTypes(ctx); err != nil {
-		return nil, err
-	}
-	if len(p.cols) == 0 {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot drop the last column of table \"%s\": a Fluss table has at least one column", info.Path.Table).
-			WithHint("Drop the table instead, or add the column you want first.")
-	}
-	if hasUniques(info.Descriptor) {
-		return nil, uniqueRewriteRefused(info, d.Actions)
-	}
-	desc, err := p.descriptor(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if !p.copy {
-		if _, err := s.alterInPlace(ctx, info, desc); err != nil {
-			return nil, err
-		}
-	} else {
-		created, err := s.rewriteRows(ctx, rep, p, desc) // rewritecopy.go
+	defer s.eng.rewrites.hold(info.Path)() // rewritegate.go
+	for attempt := 1; ; attempt++ {
+		p, desc, err := s.planRewrite(ctx, info, d)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.afterRewrite(ctx, info, created, p); err != nil {
+		var st *stagedRewrite
+		if p.copy {
+			if st, err = s.stageRewrite(ctx, rep, p, desc); err != nil { // rewritecopy.go
+				return nil, err
+			}
+		}
+		res, again, err := s.swapRewrite(ctx, d, info, p, desc, st)
+		if !again || attempt == rewriteAttempts {
+			return res, err
+		}
+		if info, err = s.lockRewritten(ctx, info.Path); err != nil {
 			return nil, err
 		}
 	}
-	if err := s.followColumns(ctx, info.Path, p); err != nil {
-		return nil, err
-	}
-	return noticeResult("ALTER TABLE", p.noticeErrors()...), nil
 }
 
-// uniqueRewriteRefused: a rewrite makes a new table (a new table id),
-// and a UNIQUE constraint's index table is named by the old one's id and
-// holds its columns by position (fluss.IndexTablePath), so the copy would
-// leave the constraint unenforced; the plan's descriptor, which an
-// alteration in place writes too, does not carry the constraints' keys.
-// Refused until the rewrite rebuilds the indexes in the same atomic
-// change.
-func uniqueRewriteRefused(info fluss.TableInfo, actions []sql.AlterAction) error {
-	return sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... %s is not supported on table \"%s\", which has UNIQUE constraints beyond its primary key: the rewrite cannot carry their indexes yet", rewriteWhat(info, actions), info.Path.Table).
-		WithHint("%s", "Drop the UNIQUE constraints (ALTER TABLE ... DROP CONSTRAINT), alter the table, then add them again.")
+// lockRewritten locks the table at path whole for the statement's
+// transaction and returns it as it is once locked (another statement's
+// rewrite may have replaced it while this one waited: its new table is
+// locked then).
+func (s *session) lockRewritten(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
+	for {
+		info, err := s.eng.store.GetTable(ctx, path)
+		if err != nil {
+			return info, err
+		}
+		if err := s.lockForBuild(ctx, info); err != nil { // uniqueddl.go
+			return info, err
+		}
+		now, err := s.eng.store.GetTable(ctx, path)
+		if err != nil || now.TableID == info.TableID {
+			return now, err
+		}
+	}
+}
+
+// planRewrite is the rewritten table d's actions make of info's, and its
+// descriptor.
+func (s *session) planRewrite(ctx context.Context, info fluss.TableInfo, d *sql.DDLStmt) (*rewritePlan, fluss.TableDescriptor, error) {
+	p := s.newRewritePlan(info)
+	for _, a := range inPasses(d.Actions) {
+		if err := p.apply(ctx, a); err != nil {
+			return nil, fluss.TableDescriptor{}, err
+		}
+	}
+	if err := p.checkKeyTypes(ctx); err != nil {
+		return nil, fluss.TableDescriptor{}, err
+	}
+	if len(p.cols) == 0 {
+		return nil, fluss.TableDescriptor{}, sqlerr.New(sqlerr.FeatureNotSupported, "cannot drop the last column of table \"%s\": a Fluss table has at least one column", info.Path.Table).
+			WithHint("Drop the table instead, or add the column you want first.")
+	}
+	desc, err := p.descriptor(ctx)
+	if err != nil {
+		return nil, fluss.TableDescriptor{}, err
+	}
+	if err := s.planUniques(p, fluss.TableInfo{Path: info.Path, Descriptor: desc}); err != nil { // rewriteunique.go
+		return nil, fluss.TableDescriptor{}, err
+	}
+	return p, desc, nil
+}
+
+// swapRewrite puts the rewritten table in place under the DDL lock: the
+// staged copy st (nil when no row changes: the table is altered in place)
+// of info's table as p planned it. The statement is planned again over the
+// catalog as it is now; where the table, the plan or the descriptor it
+// makes changed since the copy (another session's DDL in between: a
+// default set, a view or foreign key made over the column), or rows were
+// written to the table during the copy (fluss.StagedReplacement.Replace),
+// the copy is discarded and again says to run it anew (the error is the
+// 40001 of the last attempt).
+func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.TableInfo, p *rewritePlan, desc fluss.TableDescriptor, st *stagedRewrite) (res pgwire.Result, again bool, err error) {
+	discard := func() {
+		if st != nil {
+			s.discardRewrite(ctx, st)
+		}
+	}
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	now, err := s.eng.store.GetTable(ctx, info.Path)
+	if err != nil {
+		discard()
+		return nil, false, err
+	}
+	p2, desc2, err := s.planRewrite(ctx, now, d)
+	if err != nil {
+		discard()
+		return nil, false, err
+	}
+	if now.TableID != info.TableID || p2.copy != p.copy || !reflect.DeepEqual(desc2, desc) ||
+		p.copy && !reflect.DeepEqual(now.Descriptor, info.Descriptor) {
+		discard()
+		return nil, true, sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent change of table \"%s\" while it was rewritten", info.Path.Table).
+			WithHint("Run the statement again.")
+	}
+	s.eng.catalog.Add(1)
+	if st == nil {
+		if _, err := s.alterInPlace(ctx, now, desc2); err != nil {
+			return nil, false, err
+		}
+	} else {
+		created, err := st.st.Replace(ctx)
+		if err != nil {
+			discard()
+			return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
+		}
+		s.dropIndexTables(ctx, uniqueIndexPaths(now)) // rewriteunique.go: the old table's
+		if err := s.afterRewrite(ctx, now, created, p2); err != nil {
+			return nil, false, err
+		}
+	}
+	if err := s.followColumns(ctx, info.Path, p2); err != nil {
+		return nil, false, err
+	}
+	return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil
 }
 
 // rewriteWhat names the first rewriting action, for the cluster's 0A000.
@@ -499,6 +584,9 @@ func (p *rewritePlan) dropColumn(ctx context.Context, a sql.AlterAction) error {
 		p.fks = slices.DeleteFunc(p.fks, func(fk fluss.ForeignKey) bool {
 			return slices.Contains(fk.Columns, dropped.src) || fk.RefTable == p.old.Path && slices.Contains(fk.RefColumns, dropped.src)
 		})
+		p.uniques = slices.DeleteFunc(p.uniques, func(u fluss.UniqueConstraint) bool { // rewriteunique.go
+			return slices.Contains(u.Columns, dropped.src)
+		})
 		if slices.Contains(p.pk, name) {
 			p.pk = nil // the primary key goes: a log table
 			if slices.Equal(p.bkey, p.old.Descriptor.Schema.PrimaryKey) {
@@ -669,12 +757,20 @@ func (p *rewritePlan) descriptor(ctx context.Context) (fluss.TableDescriptor, er
 		}
 		m.ForeignKeys = append(m.ForeignKeys, fk)
 	}
+	for _, u := range p.uniques {
+		u.Columns = remapColumns(u.Columns, pos)
+		m.Uniques = append(m.Uniques, u)
+	}
 	fluss.SetTableMeta(&d, m)
 	// The new table takes the old one's grants (meta.Reconcile moves them
 	// after a crash) and says it was rewritten from it (a transaction that
 	// wrote the old one fails its COMMIT with 40001: txnstore).
 	d.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(p.old.TableID, 10)
-	d.CustomProperties[fluss.RewrittenFromProperty] = strconv.FormatInt(p.old.TableID, 10)
+	chain := []string{strconv.FormatInt(p.old.TableID, 10)}
+	if prev := p.old.Descriptor.CustomProperties[fluss.RewrittenFromProperty]; prev != "" {
+		chain = append(chain, strings.Split(prev, ",")...)
+	}
+	d.CustomProperties[fluss.RewrittenFromProperty] = strings.Join(chain[:min(len(chain), fluss.RewrittenFromDepth)], ",")
 	work := fluss.TableInfo{Path: p.old.Path, Descriptor: d}
 	for i, c := range p.cols {
 		if c.defaultText == "" {

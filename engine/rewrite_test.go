@@ -9,19 +9,23 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// TestRewriteDuringTransaction: a transaction that wrote a table which
-// ALTER TABLE then rewrote (a new table, its rows made for the old
-// schema) fails at COMMIT with 40001 and writes nothing, alone or beside
-// another table; one that only read it goes on against the new table.
+// TestRewriteDuringTransaction: ALTER TABLE's rewrite of a table a
+// transaction has written waits for that transaction, as PostgreSQL's
+// ACCESS EXCLUSIVE lock does, where the transaction holds row locks in it
+// (a primary-key table): its COMMIT writes, and the rewrite then copies
+// its rows. A log table's writes take no lock: its transaction fails at
+// COMMIT with 40001 and writes nothing, alone or beside another table.
+// Either way the table works on against the new table.
 func TestRewriteDuringTransaction(t *testing.T) {
 	for _, c := range []struct {
 		name, create, alter string
-		other               bool
+		other, waits        bool
 	}{
-		{"pk table, type", "CREATE TABLE h (id int PRIMARY KEY, v int)", "ALTER TABLE h ALTER COLUMN v TYPE bigint", false},
-		{"log table, drop column", "CREATE TABLE h (id int, v int, w int)", "ALTER TABLE h DROP COLUMN w", false},
-		{"two tables, rename", "CREATE TABLE h (id int PRIMARY KEY, v int)", "ALTER TABLE h RENAME COLUMN v TO vv", true},
-		{"two tables, drop not null", "CREATE TABLE h (id int PRIMARY KEY, v int NOT NULL)", "ALTER TABLE h ALTER COLUMN v DROP NOT NULL", true},
+		{"pk table, type", "CREATE TABLE h (id int PRIMARY KEY, v int)", "ALTER TABLE h ALTER COLUMN v TYPE bigint", false, true},
+		{"log table, drop column", "CREATE TABLE h (id int, v int, w int)", "ALTER TABLE h DROP COLUMN w", false, false},
+		{"log table beside another, drop column", "CREATE TABLE h (id int, v int, w int)", "ALTER TABLE h DROP COLUMN w", true, false},
+		{"two tables, rename", "CREATE TABLE h (id int PRIMARY KEY, v int)", "ALTER TABLE h RENAME COLUMN v TO vv", true, true},
+		{"two tables, drop not null", "CREATE TABLE h (id int PRIMARY KEY, v int NOT NULL)", "ALTER TABLE h ALTER COLUMN v DROP NOT NULL", true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, session := newEngine(t, openStore(t))
@@ -37,21 +41,37 @@ func TestRewriteDuringTransaction(t *testing.T) {
 			if c.other {
 				mustRun(t, a, "INSERT INTO h2 VALUES (1)")
 			}
-			mustRun(t, b, c.alter)
-			_, _, err := run(t, a, "COMMIT")
-			if sqlerr.CodeOf(err) != sqlerr.SerializationFailure {
-				t.Fatalf("COMMIT: got %v, want 40001", err)
+			alter := runAsync(t, b, c.alter)
+			want := "0"
+			if c.waits {
+				if !waiting(alter) {
+					t.Fatalf("the rewrite did not wait for the transaction that wrote the table")
+				}
+				mustRun(t, a, "COMMIT")
+				if r := answer(t, alter, c.alter); r.err != nil {
+					t.Fatalf("%s: %v", c.alter, r.err)
+				}
+				want = "1"
+			} else {
+				if r := answer(t, alter, c.alter); r.err != nil {
+					t.Fatalf("%s: %v", c.alter, r.err)
+				}
+				_, _, err := run(t, a, "COMMIT")
+				if sqlerr.CodeOf(err) != sqlerr.SerializationFailure {
+					t.Fatalf("COMMIT: got %v, want 40001", err)
+				}
 			}
-			if got := mustRun(t, b, "SELECT count(*) FROM h"); len(got) != 1 || got[0] != "0" {
-				t.Errorf("rows after COMMIT: %v, want 0", got)
+			if got := mustRun(t, b, "SELECT count(*) FROM h"); len(got) != 1 || got[0] != want {
+				t.Errorf("rows after COMMIT: %v, want %s", got, want)
 			}
-			if got := mustRun(t, b, "SELECT count(*) FROM h2"); len(got) != 1 || got[0] != "0" {
-				t.Errorf("h2's rows after COMMIT: %v, want 0", got)
+			if got := mustRun(t, b, "SELECT count(*) FROM h2"); c.other && (len(got) != 1 || got[0] != want) {
+				t.Errorf("h2's rows after COMMIT: %v, want %s", got, want)
 			}
 			// the table works on
 			mustRun(t, a, "INSERT INTO h (id) VALUES (2)")
-			if got := mustRun(t, b, "SELECT count(*) FROM h"); len(got) != 1 || got[0] != "1" {
-				t.Errorf("rows after an INSERT: %v, want 1", got)
+			after := map[string]string{"0": "1", "1": "2"}[want]
+			if got := mustRun(t, b, "SELECT count(*) FROM h"); len(got) != 1 || got[0] != after {
+				t.Errorf("rows after an INSERT: %v, want %s", got, after)
 			}
 		})
 	}

@@ -32,27 +32,40 @@ import (
 // up with the 40001 of a table written throughout.
 const rewriteAttempts = 3
 
-// rewriteRows copies p's table into a staged table with desc and swaps it
-// in; it returns the new table's info.
-func (s *session) rewriteRows(ctx context.Context, rep fluss.TableReplacer, p *rewritePlan, desc fluss.TableDescriptor) (fluss.TableInfo, error) {
-	for attempt := 1; ; attempt++ {
-		st, err := rep.StageReplacement(ctx, p.old.Path, desc)
-		if err != nil {
-			return fluss.TableInfo{}, err
-		}
-		if err := s.copyRows(ctx, p, st.Table()); err != nil {
-			_ = st.Discard(context.WithoutCancel(ctx))
-			return fluss.TableInfo{}, err
-		}
-		created, err := st.Replace(ctx)
-		if err == nil {
-			return created, nil
-		}
-		_ = st.Discard(context.WithoutCancel(ctx))
-		if sqlerr.CodeOf(err) != sqlerr.SerializationFailure || attempt == rewriteAttempts {
-			return fluss.TableInfo{}, err
-		}
+// stagedRewrite is a rewrite's filled table, not yet in place: the staged
+// replacement and the index tables of its unique constraints.
+type stagedRewrite struct {
+	st      fluss.StagedReplacement
+	indexes []fluss.TablePath
+}
+
+// stageRewrite copies p's table into a staged table with desc and builds
+// its unique indexes (rewriteunique.go), to be swapped in (swapRewrite) or
+// discarded.
+func (s *session) stageRewrite(ctx context.Context, rep fluss.TableReplacer, p *rewritePlan, desc fluss.TableDescriptor) (*stagedRewrite, error) {
+	st, err := rep.StageReplacement(ctx, p.old.Path, desc)
+	if err != nil {
+		return nil, err
 	}
+	sr := &stagedRewrite{st: st}
+	err = s.copyRows(ctx, p, st.Table())
+	if err == nil {
+		sr.indexes, err = s.buildStagedIndexes(ctx, st.Table())
+	}
+	if err != nil {
+		s.discardRewrite(ctx, sr)
+		return nil, err
+	}
+	if s.eng.rewriteCopied != nil {
+		s.eng.rewriteCopied()
+	}
+	return sr, nil
+}
+
+// discardRewrite drops a staged rewrite that is not swapped in.
+func (s *session) discardRewrite(ctx context.Context, sr *stagedRewrite) {
+	_ = sr.st.Discard(context.WithoutCancel(ctx))
+	s.dropIndexTables(ctx, sr.indexes)
 }
 
 // copyRows writes the old table's rows, converted, into dst.

@@ -377,6 +377,13 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	if err := s.firstQuery(ctx); err != nil {
 		return nil, err
 	}
+	if s.eng.rewrites.n.Load() > 0 {
+		if path, ok := writtenTable(ps.bound); ok {
+			if err := s.eng.rewrites.wait(ctx, path); err != nil { // rewritegate.go
+				return nil, err
+			}
+		}
+	}
 	if ps.bound != nil && (ps.catalog != s.eng.catalog.Load() || ps.searchPath != s.setting("search_path")) {
 		if err := ps.replan(ctx); err != nil {
 			return nil, err

@@ -31,7 +31,11 @@ type StagedReplacement interface {
 }
 
 // RewrittenFromProperty names, on a table ALTER TABLE rewrote, the id of
-// the table it replaced: a transaction that wrote the old table fails its
+// the table it replaced (and, after a comma, the ids that table was
+// rewritten from, newest first: at most RewrittenFromDepth): a transaction that wrote the old table fails its
 // COMMIT with 40001 (engine/txnstore) rather than the 55000 of a table
 // dropped and created again.
 const RewrittenFromProperty = ReservedPropertyPrefix + "rewritten_from"
+
+// RewrittenFromDepth bounds the ids RewrittenFromProperty lists.
+const RewrittenFromDepth = 16

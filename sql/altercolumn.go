@@ -1,6 +1,10 @@
 package sql
 
-import "strings"
+import (
+	"strings"
+
+	pt "github.com/sqlgate/sqlgate/sql/tree"
+)
 
 // ALTER TABLE's actions that the engine carries out by rewriting the table
 // (engine/rewrite.go): a column's new type, a dropped column, a renamed
@@ -87,18 +91,22 @@ func (p *ddlParser) renameColumn() (AlterAction, error) {
 
 // RenameColumnInExpr rewrites a stored expression of one table (a CHECK
 // constraint's, a generated column's: they read the table's own columns
-// only, no subquery) after its column from was renamed: every
-// identifier naming from where a column reference stands (not a
-// function's name before "(", a type's after "::" or CAST's AS, a typed
-// literal's before a string) becomes to, which the caller quotes as
-// needed. ok is false when the text does not lex, or names no such column.
+// only, no subquery) after its column from was renamed: every identifier
+// token naming from that the parsed expression reads as a column
+// reference becomes to, which the caller quotes as needed. A word of the
+// syntax spelt like the column (TIME of AT TIME ZONE, a function's name, a
+// type's, EXTRACT's field) stays: where the tokens naming from are more
+// than the column references of the tree, each is told apart by parsing
+// the text with that token alone replaced by a probe name, which must then
+// be a column reference in place of one of from's. ok is false when the
+// text does not parse, names no such column, or its references cannot be
+// told apart.
 func RenameColumnInExpr(text, from, to string) (string, bool) {
 	toks, err := lexInto(text, nil)
 	if err != nil {
 		return text, false
 	}
-	var b strings.Builder
-	last, found := 0, false
+	var cands []token
 	for k, t := range toks {
 		name, ok := identName(text, t)
 		if !ok || name != from {
@@ -110,13 +118,46 @@ func RenameColumnInExpr(text, from, to string) (string, bool) {
 		if k > 0 && (toks[k-1].isPunct(text, "::") || toks[k-1].is(text, "AS")) {
 			continue // a type name
 		}
+		cands = append(cands, t)
+	}
+	x, err := ParseExprText(text)
+	if err != nil || len(cands) == 0 {
+		return text, false
+	}
+	refs := columnRefsNamed(x.Tree, from)
+	chosen := cands
+	if refs != len(cands) {
+		const probe = "sqlgate$rename$probe"
+		chosen = nil
+		for _, t := range cands {
+			px, err := ParseExprText(text[:t.start] + quoteIdent(probe) + text[t.end:])
+			if err == nil && columnRefsNamed(px.Tree, probe) == 1 && columnRefsNamed(px.Tree, from) == refs-1 {
+				chosen = append(chosen, t)
+			}
+		}
+	}
+	if refs == 0 || len(chosen) != refs {
+		return text, false
+	}
+	var b strings.Builder
+	last := 0
+	for _, t := range chosen {
 		b.WriteString(text[last:t.start])
 		b.WriteString(to)
-		last, found = t.end, true
-	}
-	if !found {
-		return text, false
+		last = t.end
 	}
 	b.WriteString(text[last:])
 	return b.String(), true
+}
+
+// columnRefsNamed counts the column references to name in e.
+func columnRefsNamed(e pt.Expr, name string) int {
+	n := 0
+	pt.Walk(e, func(x pt.Expr) bool {
+		if c, ok := x.(*pt.ColumnRef); ok && c.Name == name {
+			n++
+		}
+		return true
+	})
+	return n
 }

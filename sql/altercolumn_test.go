@@ -87,13 +87,23 @@ func TestParseRewriteActions(t *testing.T) {
 }
 
 func TestRenameColumnInExpr(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"c > 0", "d > 0"},
-		{`"c" > 0 AND t.c < 9`, "d > 0 AND t.d < 9"},
-		{"c(c) + c::c + CAST(c AS c)", "c(d) + d::c + CAST(d AS c)"},
-		{"C > c2", "d > c2"},
+	for _, c := range []struct{ in, from, want string }{
+		{"c > 0", "c", "d > 0"},
+		{`"c" > 0 AND t.c < 9`, "c", "d > 0 AND t.d < 9"},
+		{"c(c) + c::c + CAST(c AS c)", "c", "c(d) + d::c + CAST(d AS c)"},
+		{"C > c2", "c", "d > c2"},
+		// columns named like keywords: the keywords of the syntax stay
+		{`"time" AT TIME ZONE 'UTC' > '2000-01-01'`, "time", `d AT TIME ZONE 'UTC' > '2000-01-01'`},
+		{`"time"::time > TIME '10:00' AND "time" IS NOT NULL`, "time", `d::time > TIME '10:00' AND d IS NOT NULL`},
+		{`extract(year FROM year) > 2000`, "year", `extract(year FROM d) > 2000`},
+		{`date > DATE '2000-01-01' AND date::date IS NOT NULL`, "date", `d > DATE '2000-01-01' AND d::date IS NOT NULL`},
+		{`value > 0 AND type <> 'x'`, "value", `d > 0 AND type <> 'x'`},
+		{`type <> 'x'`, "type", `d <> 'x'`},
+		{`"user" <> '' AND "order" >= 0`, "user", `d <> '' AND "order" >= 0`},
+		{`"order" >= 0`, "order", `d >= 0`},
+		{`CAST("interval" AS interval) > INTERVAL '1 day'`, "interval", `CAST(d AS interval) > INTERVAL '1 day'`},
 	} {
-		got, ok := RenameColumnInExpr(c.in, "c", "d")
+		got, ok := RenameColumnInExpr(c.in, c.from, "d")
 		if !ok || got != c.want {
 			t.Errorf("%s: %q %v, want %q", c.in, got, ok, c.want)
 		}

@@ -460,9 +460,17 @@ func checksAdded(written, now fluss.TableInfo) error {
 }
 
 // rewritten reports whether now is the table ALTER TABLE rewrote table id
-// into.
+// into, at once or through rewrites in between (the property lists the
+// ids, newest first: a writer held up by one rewrite may commit after the
+// next).
 func rewritten(id int64, now fluss.TableInfo) bool {
-	return now.Descriptor.CustomProperties[fluss.RewrittenFromProperty] == strconv.FormatInt(id, 10)
+	want := strconv.FormatInt(id, 10)
+	for from := range strings.SplitSeq(now.Descriptor.CustomProperties[fluss.RewrittenFromProperty], ",") {
+		if from == want {
+			return true
+		}
+	}
+	return false
 }
 
 // droppedTable is Commit's error when the table the transaction wrote

@@ -111,7 +111,7 @@ func (e *Engine) storedTypes() (enums, composites map[uint32]meta.EnumType) {
 
 // enumDef is the registry's form of a stored type.
 func enumDef(t meta.EnumType) *types.EnumType {
-	d := &types.EnumType{OID: t.OID, ArrayOID: t.OID + 1, Schema: t.Schema, Name: t.Name}
+	d := &types.EnumType{OID: t.OID, ArrayOID: t.OID + 1, Schema: t.Schema, Name: t.Name, Owner: t.Owner}
 	for _, l := range t.Labels {
 		d.Labels = append(d.Labels, l.Label)
 		d.Sorts = append(d.Sorts, l.Sort)

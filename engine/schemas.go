@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"github.com/sqlgate/sqlgate/meta"
 	"slices"
@@ -161,8 +162,15 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
+		dbs, err := s.eng.store.ListDatabases(ctx)
+		if err != nil {
+			return nil, err
+		}
 		if err := s.eng.store.CreateDatabase(ctx, name, d.IfNotExists); err != nil {
 			return nil, err
+		}
+		if !slices.Contains(dbs, name) { // (IF NOT EXISTS may have met one)
+			s.recordSchemaOwner(ctx, name, cmp.Or(d.Authorization, s.info.User))
 		}
 		return tagOnly("CREATE SCHEMA"), nil
 	case sql.DropSchema:
@@ -228,6 +236,7 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 				notices = append(notices, schemaCascadeNotice(objs))
 			}
 			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+				delete(tx.Schemas, name)       // its owner (owners.go)
 				for oid, t := range tx.Types { // its enum types go with it
 					if t.Schema == name {
 						delete(tx.Types, oid)

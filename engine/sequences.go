@@ -80,6 +80,7 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 		if err := s.ownedBy(ctx, &def, st.Options); err != nil {
 			return nil, err
 		}
+		def.Owner = s.info.User
 		if _, err := q.CreateSequence(ctx, path, def, st.IfNotExists); err != nil {
 			return nil, err
 		}
@@ -207,7 +208,9 @@ func (s *session) createTableSequences(ctx context.Context, seqs []binder.NewSeq
 			undo()
 			return nil, sqlerr.RelationExists(n.Path.Table)
 		}
-		if _, err := q.CreateSequence(ctx, n.Path, n.Def, false); err != nil {
+		def := n.Def
+		def.Owner = s.info.User // the table's owner, who creates it
+		if _, err := q.CreateSequence(ctx, n.Path, def, false); err != nil {
 			undo()
 			return nil, err
 		}

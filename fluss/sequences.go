@@ -20,6 +20,10 @@ type SequenceDef struct {
 	OwnedColumn string
 	// Identity marks the sequence of an identity column (pg_depend's 'i').
 	Identity bool
+	// Owner is the role that owns the sequence (pg_class.relowner); ""
+	// for one made before owners were kept: the bootstrap superuser's.
+	// It is kept with the definition so that it commits with it.
+	Owner string `json:",omitempty"`
 }
 
 // SequenceInfo is a created sequence and its state.

@@ -67,8 +67,9 @@ func sequenceTypeOID(typ string) uint32 {
 func (c *Catalog) sequenceClassRows(s *snapshot) []row {
 	var rows []row
 	for _, q := range s.sequences {
-		r := classBase(SequenceOID(q.ID), q.Path.Table, nsPublic, "S", 3)
+		r := classBase(SequenceOID(q.ID), q.Path.Table, namespaceOID(q.Path.Database), "S", 3)
 		r["relam"] = 0
+		r["relowner"] = c.roleOID(q.Def.Owner)
 		rows = append(rows, r)
 	}
 	return rows

@@ -28,11 +28,13 @@ func (c *Catalog) enumTypeRows() []row {
 		for i, col := range []string{"typinput", "typoutput", "typreceive", "typsend", "typmodin", "typmodout", "typanalyze", "typsubscript"} {
 			r[col] = typeProcs[oidAnyEnum][i]
 		}
+		r["typowner"] = c.roleOID(e.Owner)
 		rows = append(rows, r)
 		a := typeRow(e.ArrayOID, "_"+e.Name, namespaceOID(e.Schema), -1, false, "b", "A", false, e.OID, 0, 0, "i", "x", 0)
 		for i, col := range []string{"typinput", "typoutput", "typreceive", "typsend", "typmodin", "typmodout", "typanalyze", "typsubscript"} {
 			a[col] = typeProcs[oidTextArray][i]
 		}
+		a["typowner"] = r["typowner"]
 		rows = append(rows, a)
 	}
 	return rows

@@ -309,6 +309,12 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 		if strings.HasPrefix(trimmed, "'") && strings.HasSuffix(trimmed, "'") && strings.Count(trimmed, "'")%2 == 0 && !strings.Contains(trimmed[1:len(trimmed)-1], "'") {
 			return trimmed + "::" + typeDisplayName(t)
 		}
+		if m := castLiteral.FindStringSubmatch(trimmed); m != nil && t.IsEnum() {
+			// an enum label cast to its type, however the type was named
+			// ('new'::public.status): the deparser names the type as
+			// format_type does, qualified outside public
+			return m[1] + "::" + typeDisplayName(t)
+		}
 	}
 	if n, err := strconv.ParseInt(trimmed, 10, 64); err == nil && n > math.MaxInt32 && trimmed[0] != '+' {
 		return "'" + trimmed + "'::bigint" // an int8 constant, which the deparser casts
@@ -338,6 +344,9 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 // plainDecimal is a non-negative decimal number as numeric's output
 // prints it (no exponent, no leading zeros).
 var plainDecimal = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.[0-9]+)?$`)
+
+// castLiteral is a string literal cast to a type ('x'::s.t).
+var castLiteral = regexp.MustCompile(`^('(?:[^']|'')*')::[A-Za-z_][\w."]*$`)
 
 // nextvalCall is nextval('name') as written in a DEFAULT.
 var nextvalCall = regexp.MustCompile(`(?i)^nextval\(\s*('(?:[^']|'')*')\s*\)$`)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
@@ -83,6 +84,7 @@ func (s *session) alterIdentity(ctx context.Context, d *sql.DDLStmt) (pgwire.Res
 			} else if exists || slices.ContainsFunc(seqs, func(n binder.NewSequence) bool { return n.Path == seq.Path }) {
 				return nil, sqlerr.RelationExists(seq.Path.Table)
 			}
+			seq.Def.Owner = cmp.Or(s.eng.meta.Access().Owner(info.TableID), s.info.User) // the table's, as in PostgreSQL
 			cm.Identity, cm.Sequence = identityLetter(a.Identity.Always), seq.Path.Table
 			seqs = append(seqs, seq)
 			changes = append(changes,

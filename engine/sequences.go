@@ -209,7 +209,9 @@ func (s *session) createTableSequences(ctx context.Context, seqs []binder.NewSeq
 			return nil, sqlerr.RelationExists(n.Path.Table)
 		}
 		def := n.Def
-		def.Owner = s.info.User // the table's owner, who creates it
+		if def.Owner == "" {
+			def.Owner = s.info.User // the new table's owner, who creates it
+		}
 		if _, err := q.CreateSequence(ctx, n.Path, def, false); err != nil {
 			undo()
 			return nil, err
@@ -278,7 +280,8 @@ func (ss *sessionSequences) newStatement() {
 	ss.mu.Unlock()
 }
 
-// sequences lists the store's sequences of public, once per statement.
+// sequences lists the store's sequences of every schema, once per
+// statement.
 func (ss *sessionSequences) sequences(ctx context.Context, q fluss.SequenceStore) ([]fluss.SequenceInfo, error) {
 	ss.mu.Lock()
 	list := ss.list
@@ -286,7 +289,7 @@ func (ss *sessionSequences) sequences(ctx context.Context, q fluss.SequenceStore
 	if list != nil {
 		return list, nil
 	}
-	list, err := q.ListSequences(ctx, fluss.DefaultDatabase)
+	list, err := fluss.AllSequences(ctx, ss.s.eng.store, q)
 	if err != nil {
 		return nil, err
 	}

@@ -127,3 +127,22 @@ func SequenceBlockEnd(def SequenceDef, next, n int64) int64 {
 	}
 	return next + n*inc
 }
+
+// AllSequences lists the sequences of every database of c that q keeps,
+// by database, each database's by name: pg_class's sequences, and those
+// nextval and setval resolve by OID, in every schema.
+func AllSequences(ctx context.Context, c Catalog, q SequenceStore) ([]SequenceInfo, error) {
+	dbs, err := c.ListDatabases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []SequenceInfo
+	for _, db := range dbs {
+		seqs, err := q.ListSequences(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, seqs...)
+	}
+	return out, nil
+}

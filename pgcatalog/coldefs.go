@@ -43,14 +43,14 @@ func attrdefOID(tableID int64, attnum int) uint32 {
 // stays the constraint's when another is dropped.
 func checkOID(tableID int64, k int) uint32 { return uint32(checkOIDBase + tableID*64 + int64(k)) }
 
-// listSequences lists the store's sequences in public (none when the
-// store keeps none).
+// listSequences lists the store's sequences in every schema (none when
+// the store keeps none).
 func (c *Catalog) listSequences(ctx context.Context) ([]fluss.SequenceInfo, error) {
 	q, ok := c.store.(fluss.SequenceStore)
 	if !ok {
 		return nil, nil
 	}
-	return q.ListSequences(ctx, fluss.DefaultDatabase)
+	return fluss.AllSequences(ctx, c.store, q)
 }
 
 // sequenceTypeOID is the OID of a sequence data type.

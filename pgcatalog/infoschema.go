@@ -66,6 +66,11 @@ func (c *Catalog) columnRow(schema, table string, pos int, name string, t types.
 	} else {
 		r["data_type"] = FormatType(ct.oid, -1, false)
 	}
+	for _, e := range c.enumTypes() { // an enum is USER-DEFINED, named by udt_schema and udt_name
+		if e.OID == ct.oid {
+			r["data_type"], r["udt_schema"], r["udt_name"] = "USER-DEFINED", e.Schema, e.Name
+		}
+	}
 	switch ct.oid {
 	case pgtypes.OIDVarchar, pgtypes.OIDBPChar:
 		if ct.typmod > 4 {

@@ -250,7 +250,7 @@ func (c *Catalog) checkDef(ctx context.Context, oid uint32, pretty bool) (string
 		numbers := fluss.CheckNumbers(t.Descriptor)
 		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
 			if checkOID(t.TableID, numbers[k]) == oid {
-				return checkText(t, ch, pretty), true, nil // exprs.go
+				return c.checkText(t, ch, pretty), true, nil // exprs.go
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -93,4 +94,29 @@ func formatEnumType(oid uint32) (string, bool) {
 		return quoteTypeName(e.Schema, e.Name) + "[]", true
 	}
 	return "", false
+}
+
+// catalogTypes is binder.TypeCatalog over the catalog's enum types: the
+// deparser resolves a cast to one ('ok'::app.mood) through it, and
+// prints it as format_type does.
+type catalogTypes struct{ c *Catalog }
+
+// EnumType is the enum type schema.name; an unqualified name is public's,
+// else the only one of that name.
+func (t catalogTypes) EnumType(schema, name string) (types.T, bool) {
+	var found *types.EnumType
+	n := 0
+	for _, e := range t.c.enumTypes() {
+		switch {
+		case e.Name != name:
+		case e.Schema == schema || schema == "" && e.Schema == fluss.DefaultDatabase:
+			return e.T(), true
+		case schema == "":
+			found, n = e, n+1
+		}
+	}
+	if n == 1 {
+		return found.T(), true
+	}
+	return types.T{}, false
 }

@@ -116,7 +116,7 @@ func (c *Catalog) infoColumnsRows(_ context.Context, s *snapshot) ([]row, error)
 		var sc *deparse.Scope
 		scope := func() deparse.Scope {
 			if sc == nil {
-				v := scopeOf(t, meta) // exprs.go
+				v := c.scopeOf(t, meta) // exprs.go
 				sc = &v
 			}
 			return *sc

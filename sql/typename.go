@@ -94,8 +94,12 @@ func (t *TypeName) write(b *strings.Builder) {
 		}
 		b.WriteString(">")
 	default:
-		if t.Schema != "" {
-			b.WriteString(t.Schema + ".")
+		if t.Schema != "" { // quoted when it must be, so that the text parses back
+			if strings.Trim(t.Schema, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+				b.WriteString(quoteIdent(t.Schema) + ".")
+			} else {
+				b.WriteString(t.Schema + ".")
+			}
 		}
 		b.WriteString(t.Name)
 		if len(t.Args) > 0 {

@@ -12,6 +12,7 @@ import (
 )
 
 // ALTER { TABLE | VIEW | SEQUENCE | TYPE | SCHEMA } name OWNER TO role
+// (and ALTER FUNCTION ... OWNER TO: pyfunctions.go)
 // (sql/owner.go), which pg_dump writes after every object: the owner is
 // sqlgate's metadata (a table's or view's ACL row, a sequence's
 // definition, a type's or schema's row), and privileges follow it (the

@@ -34,6 +34,7 @@ func TestOwnerToRules(t *testing.T) {
 	for _, stmt := range []string{
 		"CREATE TABLE t (id bigint NOT NULL, v int)", "INSERT INTO t VALUES (1, 1)", "CREATE SEQUENCE q",
 		"CREATE VIEW v AS SELECT 1 AS x", "CREATE TYPE e AS ENUM ('a')", "CREATE SCHEMA s",
+		"CREATE FUNCTION f(x integer) RETURNS integer LANGUAGE python AS $$ return x $$",
 	} {
 		mustRun(t, admin, stmt)
 	}
@@ -47,6 +48,8 @@ func TestOwnerToRules(t *testing.T) {
 		{"ALTER VIEW v OWNER TO plain", sqlerr.InsufficientPrivilege, "must be owner of view v"},
 		{"ALTER TYPE e OWNER TO plain", sqlerr.InsufficientPrivilege, "must be owner of type e"},
 		{"ALTER SCHEMA s OWNER TO plain", sqlerr.InsufficientPrivilege, "must be owner of schema s"},
+		{"ALTER FUNCTION f(integer) OWNER TO plain", sqlerr.InsufficientPrivilege, "must be owner of function f"},
+		{"ALTER FUNCTION f(text) OWNER TO plain", sqlerr.UndefinedFunction, "function f(text) does not exist"},
 		{"ALTER TABLE t ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY", sqlerr.InsufficientPrivilege, "must be owner of table t"},
 		{"SELECT * FROM t", sqlerr.InsufficientPrivilege, "permission denied for table t"},
 	} {
@@ -54,7 +57,7 @@ func TestOwnerToRules(t *testing.T) {
 	}
 	for _, stmt := range []string{
 		"ALTER TABLE t OWNER TO plain", "ALTER SEQUENCE q OWNER TO plain", "ALTER VIEW v OWNER TO plain",
-		"ALTER TYPE e OWNER TO plain", "ALTER SCHEMA s OWNER TO plain",
+		"ALTER TYPE e OWNER TO plain", "ALTER SCHEMA s OWNER TO plain", "ALTER FUNCTION public.f(integer) OWNER TO plain",
 	} {
 		mustRun(t, admin, stmt)
 	}
@@ -66,7 +69,7 @@ func TestOwnerToRules(t *testing.T) {
 	for _, c := range []struct {
 		sql string
 	}{{"ALTER TABLE t OWNER TO other"}, {"ALTER SEQUENCE q OWNER TO other"}, {"ALTER VIEW v OWNER TO other"},
-		{"ALTER TYPE e OWNER TO other"}, {"ALTER SCHEMA s OWNER TO other"}} {
+		{"ALTER TYPE e OWNER TO other"}, {"ALTER SCHEMA s OWNER TO other"}, {"ALTER FUNCTION f OWNER TO other"}} {
 		wantErr(t, plain, c.sql, sqlerr.InsufficientPrivilege, `must be member of role "other"`)
 	}
 	mustRun(t, admin, "ALTER TABLE t OWNER TO other")
@@ -78,6 +81,9 @@ func TestOwnerToRules(t *testing.T) {
 	}
 	if owners["public.t"] != "other" || owners["public.v"] != "plain" {
 		t.Errorf("owners of t and v: %q", owners)
+	}
+	if got := md.Functions().All()["f(integer)"].Owner; got != "plain" {
+		t.Errorf("owner of f = %q, want plain (%v)", got, md.Functions().All())
 	}
 	if got := md.SchemaOwner("s"); got != "plain" {
 		t.Errorf("owner of schema s = %q, want plain", got)

@@ -32,6 +32,13 @@ func TestParseOwnerStatements(t *testing.T) {
 			t.Errorf("%s:\n got  %+v\n want %+v", c.in, got, c.want)
 		}
 	}
+	sts, err := NewParser().Parse("ALTER FUNCTION public.f(integer, text) OWNER TO bob")
+	if err != nil || len(sts) != 1 || sts[0].Function == nil {
+		t.Fatalf("ALTER FUNCTION ... OWNER TO: %v", err)
+	}
+	if f := sts[0].Function; f.Owner != "bob" || !f.HasArgs || len(f.Args) != 2 || f.Name.Name != "f" || f.Drop {
+		t.Errorf("ALTER FUNCTION ... OWNER TO: %+v", f)
+	}
 	// other ALTERs are left to their own parsers
 	for _, in := range []string{"ALTER TABLE t ADD COLUMN c int", "ALTER TABLE t OWNER TO a, ADD COLUMN c int", "ALTER SEQUENCE q RESTART", "ALTER TYPE e ADD VALUE 'x'"} {
 		sts, err := NewParser().Parse(in)

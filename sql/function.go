@@ -6,9 +6,10 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// FunctionStmt is CREATE [OR REPLACE] FUNCTION or DROP FUNCTION
-// (Statement.Function; Kind Other, AST nil). Types are kept as written
-// (ParseTypeName reads them); the engine resolves them.
+// FunctionStmt is CREATE [OR REPLACE] FUNCTION, DROP FUNCTION or ALTER
+// FUNCTION ... OWNER TO (Statement.Function; Kind Other, AST nil). Types
+// are kept as written (ParseTypeName reads them); the engine resolves
+// them.
 type FunctionStmt struct {
 	Drop bool
 	// Owner is ALTER FUNCTION name [(args)] OWNER TO Owner's role (Name,
@@ -63,8 +64,8 @@ type FunctionArg struct {
 	Type string
 }
 
-// parseFunction intercepts CREATE [OR REPLACE] FUNCTION and DROP FUNCTION,
-// which TiDB's grammar does not have.
+// parseFunction intercepts CREATE [OR REPLACE] FUNCTION, DROP FUNCTION and
+// ALTER FUNCTION ... OWNER TO, which TiDB's grammar does not have.
 func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 	p := &sessionParser{src: src, toks: toks}
 	f := &FunctionStmt{}

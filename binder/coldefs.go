@@ -117,34 +117,17 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 			if hasDefault {
 				return nil, sqlerr.New(sqlerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", c.Name, table).WithPosition(def.Pos)
 			}
-			typ, ok := sequenceTypeName(c.Type)
-			if !ok {
-				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
-			}
-			opts := id.Options
-			if opts.Type != "" {
-				return nil, sqlerr.New(sqlerr.SyntaxError, "AS type is not allowed in an identity column's sequence options")
-			}
-			opts.Type = typ
-			seqPath := fluss.TablePath{Database: path.Database, Table: sequenceName(table, c.Name)}
-			if n := opts.SequenceName; n != nil {
-				seqPath.Table = n.Name
-				if n.Schema != "" {
-					seqPath.Database = n.Schema
-				}
-			}
-			sd, _, err := ResolveSequence(seqPath.Table, nil, opts)
+			seq, err := IdentitySequence(path, *c, i, id)
 			if err != nil {
 				return nil, err
 			}
-			sd.OwnedBy, sd.OwnedColumn, sd.Identity = path, c.Name, true
 			c.Type.NotNull = true
 			m.Identity = 'd'
 			if id.Always {
 				m.Identity = 'a'
 			}
-			m.Sequence = seqPath.Table
-			seqs = append(seqs, NewSequence{Path: seqPath, Def: sd, Column: i})
+			m.Sequence = seq.Path.Table
+			seqs = append(seqs, seq)
 		case hasDefault:
 			e, err := b.bindDefaultText(def.Expr, *c, table, true)
 			if err != nil {
@@ -175,6 +158,35 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 // sequenceName is the name PostgreSQL gives a SERIAL or identity column's
 // sequence: table_column_seq, shortened as makeObjectName does
 // (objectName, fkeys.go).
+// IdentitySequence is the sequence an identity column (column i of the
+// table at path, c) draws from, as GENERATED ... AS IDENTITY's options
+// define it: CREATE TABLE's and ALTER TABLE ... ADD GENERATED's. Its
+// schema is the table's unless SEQUENCE NAME says another.
+func IdentitySequence(path fluss.TablePath, c fluss.Column, i int, id *sql.IdentityClause) (NewSequence, error) {
+	typ, ok := sequenceTypeName(c.Type)
+	if !ok {
+		return NewSequence{}, sqlerr.New(sqlerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+	}
+	opts := id.Options
+	if opts.Type != "" {
+		return NewSequence{}, sqlerr.New(sqlerr.SyntaxError, "AS type is not allowed in an identity column's sequence options")
+	}
+	opts.Type = typ
+	seqPath := fluss.TablePath{Database: path.Database, Table: sequenceName(path.Table, c.Name)}
+	if n := opts.SequenceName; n != nil {
+		seqPath.Table = n.Name
+		if n.Schema != "" {
+			seqPath.Database = n.Schema
+		}
+	}
+	sd, _, err := ResolveSequence(seqPath.Table, nil, opts)
+	if err != nil {
+		return NewSequence{}, err
+	}
+	sd.OwnedBy, sd.OwnedColumn, sd.Identity = path, c.Name, true
+	return NewSequence{Path: seqPath, Def: sd, Column: i}, nil
+}
+
 func sequenceName(table, column string) string {
 	return objectName(table, column, "seq")
 }
@@ -315,6 +327,12 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 		if strings.HasPrefix(trimmed, "'") && strings.HasSuffix(trimmed, "'") && strings.Count(trimmed, "'")%2 == 0 && !strings.Contains(trimmed[1:len(trimmed)-1], "'") {
 			return trimmed + "::" + typeDisplayName(t)
 		}
+		if m := castLiteral.FindStringSubmatch(trimmed); m != nil && t.IsEnum() {
+			// an enum label cast to its type, however the type was named
+			// ('new'::public.status): the deparser names the type as
+			// format_type does, qualified outside public
+			return m[1] + "::" + typeDisplayName(t)
+		}
 	}
 	if n, err := strconv.ParseInt(trimmed, 10, 64); err == nil && n > math.MaxInt32 && trimmed[0] != '+' {
 		return "'" + trimmed + "'::bigint" // an int8 constant, which the deparser casts
@@ -344,6 +362,9 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 // plainDecimal is a non-negative decimal number as numeric's output
 // prints it (no exponent, no leading zeros).
 var plainDecimal = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.[0-9]+)?$`)
+
+// castLiteral is a string literal cast to a type ('x'::s.t).
+var castLiteral = regexp.MustCompile(`^('(?:[^']|'')*')::[A-Za-z_][\w."]*$`)
 
 // nextvalCall is nextval('name') as written in a DEFAULT.
 var nextvalCall = regexp.MustCompile(`(?i)^nextval\(\s*('(?:[^']|'')*')\s*\)$`)

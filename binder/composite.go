@@ -185,7 +185,7 @@ func compositeNamed(tn *sql.TypeName, ut TypeCatalog) (types.T, bool) {
 		return types.T{}, false
 	}
 	leaf, dims := typeLeaf(tn)
-	c, ok := cc.CompositeType("", leaf.Name)
+	c, ok := cc.CompositeType(leaf.Schema, leaf.Name)
 	if !ok {
 		return types.T{}, false
 	}
@@ -242,7 +242,7 @@ func RefuseCompositeColumn(name string, tn *sql.TypeName, ut TypeCatalog, err er
 		return err
 	}
 	leaf, _ := typeLeaf(tn)
-	c, ok := cc.CompositeType("", leaf.Name)
+	c, ok := cc.CompositeType(leaf.Schema, leaf.Name)
 	if !ok {
 		return err
 	}

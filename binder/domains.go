@@ -37,17 +37,17 @@ func domainNamed(ut TypeCatalog, tn *sql.TypeName) *types.Domain {
 	if !ok || tn == nil || tn.ArrayDims > 0 || tn.Elem != nil || len(tn.Args) > 0 {
 		return nil
 	}
-	d, _ := dc.DomainType("", tn.Name)
+	d, _ := dc.DomainType(tn.Schema, tn.Name)
 	return d
 }
 
 // domainType is the base type of the domain named name (userType).
-func domainType(ut TypeCatalog, name string) (types.T, bool) {
+func domainType(ut TypeCatalog, schema, name string) (types.T, bool) {
 	dc, ok := ut.(DomainCatalog)
 	if !ok {
 		return types.T{}, false
 	}
-	d, ok := dc.DomainType("", name)
+	d, ok := dc.DomainType(schema, name)
 	if !ok {
 		return types.T{}, false
 	}

@@ -21,12 +21,12 @@ func (b *binder) typeCatalog() TypeCatalog {
 }
 
 // userType is the user-defined type a type name names (typeFromNameIn).
-func userType(ut TypeCatalog, name string) (types.T, bool) {
+func userType(ut TypeCatalog, schema, name string) (types.T, bool) {
 	if ut == nil {
 		return types.T{}, false
 	}
-	if t, ok := ut.EnumType("", name); ok {
+	if t, ok := ut.EnumType(schema, name); ok {
 		return t, true
 	}
-	return domainType(ut, name) // domains.go
+	return domainType(ut, schema, name) // domains.go
 }

@@ -471,7 +471,7 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 		}
 		t = types.T{Kind: types.Row, Fields: fs}
 	default:
-		ue, ok := userType(ut, tn.Name) // enumtypes.go
+		ue, ok := userType(ut, tn.Schema, tn.Name) // enumtypes.go
 		if !ok {
 			return t, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", tn.Name)
 		}

@@ -26,6 +26,8 @@ import (
 type analyzer struct {
 	cols  []Column
 	value *types.T // a domain CHECK's VALUE
+	// types are the user-defined types casts may name (Scope.Types).
+	types binder.TypeCatalog
 	// lv is a view query's level its column references resolve in (nil
 	// for a stored expression), qa the analysis it belongs to and ctes
 	// the WITH items its subqueries see.
@@ -54,6 +56,16 @@ func parseType(name string) (types.T, error) {
 		t.Length = -1
 	}
 	return t, nil
+}
+
+// userCastType is the type a cast names when it is a user-defined one
+// (an enum, a domain) of ut.
+func userCastType(name string, ut binder.TypeCatalog) (types.T, error) {
+	tn, err := sql.ParseTypeName(name)
+	if err != nil {
+		return types.T{}, err
+	}
+	return binder.TypeOfIn(tn, ut)
 }
 
 func (a *analyzer) expr(e pt.Expr) (node, error) {
@@ -121,6 +133,9 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 			return nil, err
 		}
 		t, err := parseType(n.Type)
+		if err != nil && a.types != nil {
+			t, err = userCastType(n.Type, a.types)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -583,15 +598,42 @@ func typedConst(k *constNode, t typ) (node, error) {
 }
 
 // regclassText is a relation name as regclass prints it: unqualified in
-// public, quoted where it must be.
+// public, schema-qualified elsewhere (app.t), each part quoted where it
+// must be.
 func regclassText(s string) string {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, `"`) && strings.HasSuffix(s, `"`) && len(s) > 1 {
-		return quoteIdent(strings.ReplaceAll(s[1:len(s)-1], `""`, `"`))
+	parts := nameParts(strings.TrimSpace(s))
+	if len(parts) == 2 && parts[0] == "public" {
+		parts = parts[1:]
 	}
-	s = strings.ToLower(s)
-	s = strings.TrimPrefix(s, "public.")
-	return quoteIdent(s)
+	for i, p := range parts {
+		parts[i] = quoteIdent(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+// nameParts splits a possibly qualified name (app.t, "My App"."T") into
+// its identifiers: quoted ones as written, others lower-cased.
+func nameParts(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch == '"' && quoted && i+1 < len(s) && s[i+1] == '"':
+			cur.WriteByte('"')
+			i++
+		case ch == '"':
+			quoted = !quoted
+		case ch == '.' && !quoted:
+			parts = append(parts, cur.String())
+			cur.Reset()
+		case quoted:
+			cur.WriteByte(ch)
+		default:
+			cur.WriteString(strings.ToLower(string(ch)))
+		}
+	}
+	return append(parts, cur.String())
 }
 
 // likeEscape is x LIKE p ESCAPE e: the pattern is like_escape(p, e)

@@ -3,6 +3,7 @@ package deparse
 import (
 	"strings"
 
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -21,6 +22,9 @@ type Column struct {
 type Scope struct {
 	Columns []Column
 	Value   *types.T
+	// Types, when set, knows the user-defined types a cast may name
+	// ('ok'::app.mood); without it such a cast is not reproduced.
+	Types binder.TypeCatalog
 }
 
 // Expr is the text PostgreSQL's pg_get_expr prints for the stored
@@ -86,7 +90,7 @@ func analyze(text string, sc Scope) (*analyzer, node, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	a := &analyzer{cols: sc.Columns, value: sc.Value}
+	a := &analyzer{cols: sc.Columns, value: sc.Value, types: sc.Types}
 	n, err := a.expr(x.Tree)
 	return a, n, err
 }

@@ -164,6 +164,9 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	case sql.Execute:
 		return s.sqlExecute(ctx, ps, params)
 	case sql.AlterTable:
+		if hasIdentityAction(d.Actions) {
+			return s.alterIdentity(ctx, d) // identity.go
+		}
 		if d.View || len(d.Actions) == 1 && d.Actions[0].Kind == sql.AlterRename {
 			return s.renameRelation(ctx, d) // rename.go
 		}

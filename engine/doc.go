@@ -72,7 +72,9 @@
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
 //     altertable.go, rewrite.go, rewritecopy.go, rename.go, cascade.go, schemas.go, temptables.go,
 //     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
-//     pyfunctions.go, tables.go (what the binder and executor see);
+//     owners.go (ALTER ... OWNER TO of tables, views, sequences, types and
+//     schemas), identity.go (ALTER COLUMN ADD / SET GENERATED and DROP
+//     IDENTITY), pyfunctions.go, tables.go (what the binder and executor see);
 //   - cursors and streams: cursors.go, cursorparams.go, cursorscroll.go,
 //     cursorstore.go, subscribe.go, subscribecursor.go, sqlprepare.go,
 //     preparedstmts.go;

@@ -60,7 +60,7 @@ func (e *Engine) domains() map[uint32]meta.Domain {
 
 // domainDef is the registry's form of a stored domain, with its check.
 func (e *Engine) domainDef(d meta.Domain) *types.Domain {
-	def := &types.Domain{OID: d.OID, ArrayOID: d.OID + 1, Schema: d.Schema, Name: d.Name, Base: d.Base, Parent: d.Parent,
+	def := &types.Domain{OID: d.OID, ArrayOID: d.OID + 1, Schema: d.Schema, Name: d.Name, Owner: d.Owner, Base: d.Base, Parent: d.Parent,
 		TypMod: d.TypMod, NotNull: d.NotNull, NotNullName: d.NotNullName, Default: d.Default, Checks: d.Checks}
 	v := &domainValidator{e: e, d: def}
 	e.domainValidators.Store(def.OID, v)
@@ -644,10 +644,14 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 			}
 			d.Name = st.NewName
 		case sql.AlterDomainOwner:
-			if exists, _ := s.eng.roles.Role(st.NewName); !exists {
-				return sqlerr.New(sqlerr.UndefinedObject, "role \"%s\" does not exist", st.NewName)
+			role, err := s.ownerRole(st.NewName) // owners.go
+			if err != nil {
+				return err
 			}
-			d.Owner = st.NewName
+			if same, err := s.mayGiveTo("domain", d.Name, d.Owner, role); same || err != nil {
+				return err
+			}
+			d.Owner = role
 		case sql.AlterDomainSetSchema:
 			if err := s.schemaExists(ctx, st.NewName); err != nil {
 				return err

@@ -141,6 +141,7 @@ func New(store fluss.Store, opts Options) *Engine {
 		opts.SpillDir = os.TempDir()
 	}
 	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts, tables: tables{store: store, virtual: opts.Virtual}}
+	e.tables.engineTypes = engineTypes{e}
 	e.tables.schemas = &schemaCache{counter: &e.catalog}
 	e.runtime = e.tables
 	if rl, ok := store.(fluss.RowLockable); ok && rl.RowLocksSerializeWriters() {

@@ -111,7 +111,7 @@ func (e *Engine) storedTypes() (enums, composites map[uint32]meta.EnumType) {
 
 // enumDef is the registry's form of a stored type.
 func enumDef(t meta.EnumType) *types.EnumType {
-	d := &types.EnumType{OID: t.OID, ArrayOID: t.OID + 1, Schema: t.Schema, Name: t.Name}
+	d := &types.EnumType{OID: t.OID, ArrayOID: t.OID + 1, Schema: t.Schema, Name: t.Name, Owner: t.Owner}
 	for _, l := range t.Labels {
 		d.Labels = append(d.Labels, l.Label)
 		d.Sorts = append(d.Sorts, l.Sort)
@@ -561,7 +561,7 @@ func columnInSchema(u, schema string) bool {
 // messages do ("type s.x", "table s.t", "view s.v"): PostgreSQL lists
 // them in the order it created them; here the types come first, then the
 // tables and views, each by name.
-func schemaObjects(schema string, typs []meta.EnumType, tables []fluss.TableInfo, vs []views.View) []string {
+func schemaObjects(schema string, typs []meta.EnumType, tables []fluss.TableInfo, vs []views.View, seqs []fluss.SequenceInfo) []string {
 	var out []string
 	for _, t := range typs {
 		out = append(out, "type "+schema+"."+t.Name)
@@ -572,6 +572,9 @@ func schemaObjects(schema string, typs []meta.EnumType, tables []fluss.TableInfo
 	}
 	for _, v := range vs {
 		rels = append(rels, "view "+schema+"."+v.Path.Table)
+	}
+	for _, q := range seqs {
+		rels = append(rels, "sequence "+schema+"."+q.Path.Table)
 	}
 	slices.SortFunc(rels, func(a, b string) int {
 		_, an, _ := strings.Cut(a, " ")

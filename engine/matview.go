@@ -689,19 +689,17 @@ func (s *session) renameMatviewColumn(ctx context.Context, v views.View, from, t
 // with the view owner's privileges).
 func (s *session) matviewOwner(ctx context.Context, v views.View, role string) (pgwire.Result, error) {
 	const tag = "ALTER MATERIALIZED VIEW"
-	if role == "current_user" || role == "session_user" {
-		role = s.info.User
+	role, err := s.ownerRole(role) // owners.go
+	if err != nil {
+		return nil, err
 	}
-	if exists, _ := s.eng.roles.Role(role); !exists || role == "public" {
-		return nil, sqlerr.New(sqlerr.UndefinedObject, "role \"%s\" does not exist", role)
-	}
-	if !s.superuser {
-		return nil, mustOwn("materialized view", v.Path.Table).WithDetail("Only a superuser changes an owner in sqlgate.")
+	if same, err := s.mayGiveTo("materialized view", v.Path.Table, s.eng.meta.Access().Owner(v.ACLKey()), role); same || err != nil {
+		return tagOnly(tag), err
 	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
-	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		if err := tx.Access.SetOwner(v.ACLKey(), v.Path.String(), role); err != nil {
 			return err
 		}

@@ -111,8 +111,11 @@ func typeNamed(text string) (types.T, error) {
 // execFunction runs CREATE [OR REPLACE] FUNCTION and DROP FUNCTION.
 func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
 	tag := "CREATE FUNCTION"
-	if f.Drop {
+	switch {
+	case f.Drop:
 		tag = "DROP FUNCTION"
+	case f.Owner != "":
+		tag = "ALTER FUNCTION"
 	}
 	if err := s.blockDDL(tag, nil); err != nil {
 		return nil, err
@@ -120,7 +123,7 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	if f.Name.Schema != "" && f.Name.Schema != "public" {
 		return nil, sqlerr.NotSupported("functions outside schema public")
 	}
-	if f.Drop {
+	if f.Drop || f.Owner != "" {
 		return s.dropFunction(ctx, f)
 	}
 	return s.createFunction(ctx, f)
@@ -232,7 +235,17 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 	return tagOnly("CREATE FUNCTION"), nil
 }
 
+// dropFunction runs DROP FUNCTION and ALTER FUNCTION ... OWNER TO
+// (f.Owner, owners.go's rules), which find the function alike.
 func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
+	tag, role := "DROP FUNCTION", ""
+	if f.Owner != "" {
+		tag = "ALTER FUNCTION"
+		var err error
+		if role, err = s.ownerRole(f.Owner); err != nil { // owners.go
+			return nil, err
+		}
+	}
 	var want []string
 	for _, a := range f.Args {
 		t, err := typeNamed(a.Type)
@@ -273,6 +286,15 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 			return sqlerr.New(sqlerr.Code("42725"), "function name \"%s\" is not unique", f.Name.Name).
 				WithHint("Specify the argument list to select the function unambiguously.")
 		}
+		if role != "" {
+			m := tx.Functions[match[0]]
+			if same, err := s.mayGiveTo("function", f.Name.Name, m.Owner, role); same || err != nil {
+				return err
+			}
+			m.Owner = role
+			tx.Functions[match[0]] = m
+			return nil
+		}
 		if o := tx.Functions[match[0]].Owner; o != s.info.User && !s.superuser {
 			return mustOwn("function", f.Name.Name)
 		}
@@ -283,9 +305,9 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		return nil, metaErr(err)
 	}
 	if notice != nil {
-		return noticeResult("DROP FUNCTION", notice), nil
+		return noticeResult(tag, notice), nil
 	}
-	return tagOnly("DROP FUNCTION"), nil
+	return tagOnly(tag), nil
 }
 
 // pythonName reports whether an argument name is a Python identifier

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"github.com/sqlgate/sqlgate/meta"
 	"slices"
@@ -170,8 +171,15 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
+		dbs, err := s.eng.store.ListDatabases(ctx)
+		if err != nil {
+			return nil, err
+		}
 		if err := s.eng.store.CreateDatabase(ctx, name, d.IfNotExists); err != nil {
 			return nil, err
+		}
+		if !slices.Contains(dbs, name) { // (IF NOT EXISTS may have met one)
+			s.recordSchemaOwner(ctx, name, cmp.Or(d.Authorization, s.info.User))
 		}
 		return tagOnly("CREATE SCHEMA"), nil
 	case sql.DropSchema:
@@ -202,6 +210,10 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			}
 			views := s.eng.meta.Views().List(name)
 			typs := s.eng.typesIn(name)
+			seqs, err := s.schemaSequences(ctx, name)
+			if err != nil {
+				return nil, err
+			}
 			if d.Cascade {
 				if err := s.schemaTypesOnlyInside(ctx, name, typs); err != nil {
 					return nil, err
@@ -211,8 +223,8 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 				if err != nil {
 					return nil, err
 				}
-				if len(typs) > 0 {
-					return nil, schemaNotEmpty(name, schemaObjects(name, typs, tables, views))
+				if len(typs) > 0 || len(seqs) > 0 {
+					return nil, schemaNotEmpty(name, schemaObjects(name, typs, tables, views, seqs))
 				}
 				if len(tables) > 0 || len(views) > 0 {
 					var names []string
@@ -233,10 +245,15 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			if err != nil {
 				return nil, err
 			}
-			if objs := schemaObjects(name, s.eng.typesIn(name), tables, s.eng.meta.Views().List(name)); len(objs) > 0 {
+			seqs, err := s.schemaSequences(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			if objs := schemaObjects(name, s.eng.typesIn(name), tables, s.eng.meta.Views().List(name), seqs); len(objs) > 0 {
 				notices = append(notices, schemaCascadeNotice(objs))
 			}
 			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+				delete(tx.Schemas, name)       // its owner (owners.go)
 				for oid, t := range tx.Types { // its enum types go with it
 					if t.Schema == name {
 						delete(tx.Types, oid)
@@ -249,6 +266,11 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			}
 			if err := s.eng.store.DropDatabase(ctx, name, false, d.Cascade); err != nil {
 				return nil, err
+			}
+			for _, q := range seqs { // the store keeps them apart from the database
+				if err := s.dropSchemaSequence(ctx, q); err != nil {
+					return nil, err
+				}
 			}
 			for _, t := range tables { // their unique constraints' index tables live elsewhere
 				s.dropIndexes(ctx, t) // uniqueddl.go
@@ -286,4 +308,26 @@ func reservedSchema(name string) error {
 			WithDetail("Schema %s is reserved for sqlgate's metadata.", name)
 	}
 	return nil
+}
+
+// schemaSequences are the sequences of schema name (none when the store
+// keeps no sequences): DROP SCHEMA refuses a schema holding one, and
+// CASCADE drops them with it.
+func (s *session) schemaSequences(ctx context.Context, name string) ([]fluss.SequenceInfo, error) {
+	q, ok := s.eng.store.(fluss.SequenceStore)
+	if !ok {
+		return nil, nil
+	}
+	return q.ListSequences(ctx, name)
+}
+
+// dropSchemaSequence drops a sequence of a schema DROP SCHEMA ... CASCADE
+// dropped.
+func (s *session) dropSchemaSequence(ctx context.Context, q fluss.SequenceInfo) error {
+	store, err := s.sequenceStore()
+	if err != nil {
+		return err
+	}
+	defer s.seqs.newStatement()
+	return store.DropSequence(ctx, q.Path, true)
 }

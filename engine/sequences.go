@@ -80,6 +80,7 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 		if err := s.ownedBy(ctx, &def, st.Options); err != nil {
 			return nil, err
 		}
+		def.Owner = s.info.User
 		if _, err := q.CreateSequence(ctx, path, def, st.IfNotExists); err != nil {
 			return nil, err
 		}
@@ -207,7 +208,11 @@ func (s *session) createTableSequences(ctx context.Context, seqs []binder.NewSeq
 			undo()
 			return nil, sqlerr.RelationExists(n.Path.Table)
 		}
-		if _, err := q.CreateSequence(ctx, n.Path, n.Def, false); err != nil {
+		def := n.Def
+		if def.Owner == "" {
+			def.Owner = s.info.User // the new table's owner, who creates it
+		}
+		if _, err := q.CreateSequence(ctx, n.Path, def, false); err != nil {
 			undo()
 			return nil, err
 		}
@@ -284,7 +289,8 @@ func (ss *sessionSequences) newStatement() {
 	ss.mu.Unlock()
 }
 
-// sequences lists the store's sequences of public, once per statement.
+// sequences lists the store's sequences of every schema, once per
+// statement.
 func (ss *sessionSequences) sequences(ctx context.Context, q fluss.SequenceStore) ([]fluss.SequenceInfo, error) {
 	ss.mu.Lock()
 	list := ss.list
@@ -292,7 +298,7 @@ func (ss *sessionSequences) sequences(ctx context.Context, q fluss.SequenceStore
 	if list != nil {
 		return list, nil
 	}
-	list, err := q.ListSequences(ctx, fluss.DefaultDatabase)
+	list, err := fluss.AllSequences(ctx, ss.s.eng.store, q)
 	if err != nil {
 		return nil, err
 	}

@@ -365,6 +365,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ps.parsed.Domain != nil {
 		return s.execDomain(ctx, ps.parsed.Domain) // domains.go
 	}
+	if ps.parsed.Owner != nil {
+		return s.execOwner(ctx, ps.parsed.Owner) // owners.go
+	}
 	return s.execBound(ctx, ps, params)
 }
 

@@ -27,6 +27,11 @@ type tables struct {
 	// schemas caches the store's databases for search_path resolution
 	// (schemas.go); nil resolves every unqualified name to public.
 	schemas *schemaCache
+	// engineTypes makes tables a binder.TypeCatalog (and DomainCatalog,
+	// CompositeCatalog): every expression bound over the tables alone (a
+	// column's DEFAULT for COPY, a CHECK, a generation expression) names
+	// the user-defined types, qualified or not, as a statement does.
+	engineTypes
 }
 
 func (t tables) virtualTable(ctx context.Context, p fluss.TablePath) (fluss.Table, bool) {

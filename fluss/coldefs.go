@@ -446,6 +446,13 @@ func CheckNumbers(d TableDescriptor) []int {
 // set and reset as a custom property.
 func ColumnDefaultKey(n int) string { return fmt.Sprintf("%s%d.default", metaColumnPrefix, n) }
 
+// ColumnIdentityKeys are the metadata keys of column n's (1-based)
+// identity (ColumnMeta.Identity and Sequence), which ALTER COLUMN ADD
+// GENERATED, SET GENERATED and DROP IDENTITY set and reset.
+func ColumnIdentityKeys(n int) (identity, sequence string) {
+	return fmt.Sprintf("%s%d.identity", metaColumnPrefix, n), fmt.Sprintf("%s%d.sequence", metaColumnPrefix, n)
+}
+
 // HasGeneratedColumn reports whether d declares a stored generated column,
 // from its metadata keys alone (no parse of the metadata): the write paths
 // ask it of every table they write.

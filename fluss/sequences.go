@@ -20,6 +20,10 @@ type SequenceDef struct {
 	OwnedColumn string
 	// Identity marks the sequence of an identity column (pg_depend's 'i').
 	Identity bool
+	// Owner is the role that owns the sequence (pg_class.relowner); ""
+	// for one made before owners were kept: the bootstrap superuser's.
+	// It is kept with the definition so that it commits with it.
+	Owner string `json:",omitempty"`
 }
 
 // SequenceInfo is a created sequence and its state.
@@ -122,4 +126,23 @@ func SequenceBlockEnd(def SequenceDef, next, n int64) int64 {
 		n = (next - def.Min) / (-inc)
 	}
 	return next + n*inc
+}
+
+// AllSequences lists the sequences of every database of c that q keeps,
+// by database, each database's by name: pg_class's sequences, and those
+// nextval and setval resolve by OID, in every schema.
+func AllSequences(ctx context.Context, c Catalog, q SequenceStore) ([]SequenceInfo, error) {
+	dbs, err := c.ListDatabases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []SequenceInfo
+	for _, db := range dbs {
+		seqs, err := q.ListSequences(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, seqs...)
+	}
+	return out, nil
 }

@@ -56,6 +56,8 @@ type state struct {
 	types *Types
 	// domains are the domains CREATE DOMAIN made (domains.go).
 	domains *Domains
+	// schemas are the schemas' owners by name (schemas.go).
+	schemas map[string]Schema
 }
 
 // usersImport records the users file imported last: its content's hash
@@ -123,6 +125,8 @@ type Tx struct {
 	Types map[uint32]EnumType
 	// Domains are the domains by OID (domains.go).
 	Domains map[uint32]Domain
+	// Schemas are the schemas' owners by name (schemas.go).
+	Schemas map[string]Schema
 
 	imported usersImport
 	extra    map[string]string
@@ -142,7 +146,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 	}
 	cur := m.cur.Load()
 	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), Functions: maps.Clone(cur.functions.bySig()),
-		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), imported: cur.imported, extra: cur.extra}
+		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), Schemas: maps.Clone(cur.schemas), imported: cur.imported, extra: cur.extra}
 	if err := change(tx); err != nil {
 		return err
 	}
@@ -169,7 +173,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return fmt.Errorf("could not commit the metadata: %w", err)
 	}
 	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra,
-		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains)})
+		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas})
 	m.version.Store(&v)
 	return nil
 }
@@ -284,6 +288,7 @@ const (
 	keyFunction    = "function/" // + signature, name(type, ...)
 	keyType        = "type/"     // + an enum type's OID
 	keyDomain      = "domain/"   // + a domain's OID
+	keySchema      = "schema/"   // + a schema's name
 )
 
 func encode(tx *Tx) (map[string]string, error) {
@@ -330,6 +335,11 @@ func encode(tx *Tx) (map[string]string, error) {
 	}
 	for oid, d := range tx.Domains {
 		if err := put(keyDomain+strconv.FormatUint(uint64(oid), 10), d); err != nil {
+			return nil, err
+		}
+	}
+	for n, sc := range tx.Schemas {
+		if err := put(keySchema+n, sc); err != nil {
 			return nil, err
 		}
 	}
@@ -396,6 +406,15 @@ func decode(rows map[string]string) (*state, error) {
 				return nil, bad(err)
 			}
 			doms[d.OID] = d
+		case strings.HasPrefix(k, keySchema):
+			var sc Schema
+			if err := json.Unmarshal([]byte(v), &sc); err != nil {
+				return nil, bad(err)
+			}
+			if st.schemas == nil {
+				st.schemas = map[string]Schema{}
+			}
+			st.schemas[k[len(keySchema):]] = sc
 		case strings.HasPrefix(k, keyUser):
 			var e pgwire.UserEntry
 			if err := json.Unmarshal([]byte(v), &e); err != nil {

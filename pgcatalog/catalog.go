@@ -111,6 +111,23 @@ type Roles interface {
 	TableACL(tableID int64) []string
 }
 
+// SchemaOwners is implemented by the Roles that know who owns each
+// schema besides public (ALTER SCHEMA ... OWNER TO, CREATE SCHEMA).
+type SchemaOwners interface {
+	// SchemaOwner is a schema's owner ("" = User).
+	SchemaOwner(name string) string
+}
+
+// schemaOwner is the name of a schema's owner.
+func (c *Catalog) schemaOwner(name string) string {
+	if so, ok := c.opts.Roles.(SchemaOwners); ok {
+		if o := so.SchemaOwner(name); o != "" {
+			return o
+		}
+	}
+	return c.opts.User
+}
+
 // RoleInfo is one role.
 type RoleInfo struct {
 	Name      string

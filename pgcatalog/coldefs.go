@@ -43,14 +43,14 @@ func attrdefOID(tableID int64, attnum int) uint32 {
 // stays the constraint's when another is dropped.
 func checkOID(tableID int64, k int) uint32 { return uint32(checkOIDBase + tableID*64 + int64(k)) }
 
-// listSequences lists the store's sequences in public (none when the
-// store keeps none).
+// listSequences lists the store's sequences in every schema (none when
+// the store keeps none).
 func (c *Catalog) listSequences(ctx context.Context) ([]fluss.SequenceInfo, error) {
 	q, ok := c.store.(fluss.SequenceStore)
 	if !ok {
 		return nil, nil
 	}
-	return q.ListSequences(ctx, fluss.DefaultDatabase)
+	return fluss.AllSequences(ctx, c.store, q)
 }
 
 // sequenceTypeOID is the OID of a sequence data type.
@@ -67,8 +67,9 @@ func sequenceTypeOID(typ string) uint32 {
 func (c *Catalog) sequenceClassRows(s *snapshot) []row {
 	var rows []row
 	for _, q := range s.sequences {
-		r := classBase(SequenceOID(q.ID), q.Path.Table, nsPublic, "S", 3)
+		r := classBase(SequenceOID(q.ID), q.Path.Table, namespaceOID(q.Path.Database), "S", 3)
 		r["relam"] = 0
+		r["relowner"] = c.roleOID(q.Def.Owner)
 		rows = append(rows, r)
 	}
 	return rows
@@ -249,7 +250,7 @@ func (c *Catalog) checkDef(ctx context.Context, oid uint32, pretty bool) (string
 		numbers := fluss.CheckNumbers(t.Descriptor)
 		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
 			if checkOID(t.TableID, numbers[k]) == oid {
-				return checkText(t, ch, pretty), true, nil // exprs.go
+				return c.checkText(t, ch, pretty), true, nil // exprs.go
 			}
 		}
 	}

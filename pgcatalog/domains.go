@@ -52,6 +52,7 @@ func (c *Catalog) domainTypeRows() []row {
 			}
 		}
 		r["typbasetype"], r["typnotnull"], r["typtypmod"] = domainBaseOID(d), d.NotNull, int(d.TypMod)
+		r["typowner"] = c.roleOID(d.Owner)
 		if d.Default != "" {
 			r["typdefault"] = d.Default
 		}

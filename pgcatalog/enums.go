@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -28,11 +29,13 @@ func (c *Catalog) enumTypeRows() []row {
 		for i, col := range []string{"typinput", "typoutput", "typreceive", "typsend", "typmodin", "typmodout", "typanalyze", "typsubscript"} {
 			r[col] = typeProcs[oidAnyEnum][i]
 		}
+		r["typowner"] = c.roleOID(e.Owner)
 		rows = append(rows, r)
 		a := typeRow(e.ArrayOID, "_"+e.Name, namespaceOID(e.Schema), -1, false, "b", "A", false, e.OID, 0, 0, "i", "x", 0)
 		for i, col := range []string{"typinput", "typoutput", "typreceive", "typsend", "typmodin", "typmodout", "typanalyze", "typsubscript"} {
 			a[col] = typeProcs[oidTextArray][i]
 		}
+		a["typowner"] = r["typowner"]
 		rows = append(rows, a)
 	}
 	return rows
@@ -91,4 +94,29 @@ func formatEnumType(oid uint32) (string, bool) {
 		return quoteTypeName(e.Schema, e.Name) + "[]", true
 	}
 	return "", false
+}
+
+// catalogTypes is binder.TypeCatalog over the catalog's enum types: the
+// deparser resolves a cast to one ('ok'::app.mood) through it, and
+// prints it as format_type does.
+type catalogTypes struct{ c *Catalog }
+
+// EnumType is the enum type schema.name; an unqualified name is public's,
+// else the only one of that name.
+func (t catalogTypes) EnumType(schema, name string) (types.T, bool) {
+	var found *types.EnumType
+	n := 0
+	for _, e := range t.c.enumTypes() {
+		switch {
+		case e.Name != name:
+		case e.Schema == schema || schema == "" && e.Schema == fluss.DefaultDatabase:
+			return e.T(), true
+		case schema == "":
+			found, n = e, n+1
+		}
+	}
+	if n == 1 {
+		return found.T(), true
+	}
+	return types.T{}, false
 }

@@ -51,11 +51,13 @@ func parseAdbin(s string) (attnum int, text string, ok bool) {
 
 // tableScope is the scope a table's stored expressions are bound over:
 // its columns with the types they show.
-func tableScope(t fluss.TableInfo) deparse.Scope { return scopeOf(t, fluss.MetaOf(t.Descriptor)) }
+func (c *Catalog) tableScope(t fluss.TableInfo) deparse.Scope {
+	return c.scopeOf(t, fluss.MetaOf(t.Descriptor))
+}
 
 // scopeOf is tableScope given t's metadata.
-func scopeOf(t fluss.TableInfo, meta fluss.TableMeta) deparse.Scope {
-	var sc deparse.Scope
+func (c *Catalog) scopeOf(t fluss.TableInfo, meta fluss.TableMeta) deparse.Scope {
+	sc := deparse.Scope{Types: catalogTypes{c}}
 	for i, col := range t.Descriptor.Schema.Columns {
 		m := meta.Column(i)
 		dc := deparse.Column{Name: col.Name, Type: shownType(col.Type, m)}
@@ -77,8 +79,8 @@ func defaultText(sc deparse.Scope, i int, text string, pretty bool) string {
 }
 
 // checkText is pg_get_constraintdef of a table's CHECK.
-func checkText(t fluss.TableInfo, ch fluss.CheckConstraint, pretty bool) string {
-	if out, err := deparse.Check(ch.Expr, tableScope(t), ch.NotValid, pretty); err == nil {
+func (c *Catalog) checkText(t fluss.TableInfo, ch fluss.CheckConstraint, pretty bool) string {
+	if out, err := deparse.Check(ch.Expr, c.tableScope(t), ch.NotValid, pretty); err == nil {
 		return out
 	}
 	def := "CHECK (" + ch.Expr + ")"
@@ -106,9 +108,9 @@ func (c *Catalog) ExprDef(ctx context.Context, expr string, relid uint32, pretty
 		if attnum < 1 || attnum > len(t.Descriptor.Schema.Columns) {
 			return text, true, nil
 		}
-		return defaultText(tableScope(t), attnum-1, text, pretty), true, nil
+		return defaultText(c.tableScope(t), attnum-1, text, pretty), true, nil
 	}
-	out, err := deparse.Expr(expr, tableScope(t), pretty)
+	out, err := deparse.Expr(expr, c.tableScope(t), pretty)
 	if err != nil {
 		return "", false, nil
 	}
@@ -128,7 +130,7 @@ func (c *Catalog) infoCheckConstraintRows(_ context.Context, s *snapshot) ([]row
 	}
 	for _, t := range s.tables {
 		for _, ch := range fluss.MetaOf(t.Descriptor).Checks {
-			rows = append(rows, mk(t.Path.Database, ch.Name, checkText(t, ch, false)))
+			rows = append(rows, mk(t.Path.Database, ch.Name, c.checkText(t, ch, false)))
 		}
 		for i, col := range t.Descriptor.Schema.Columns {
 			if col.Type.NotNull {

@@ -66,6 +66,11 @@ func (c *Catalog) columnRow(schema, table string, pos int, name string, t types.
 	} else {
 		r["data_type"] = FormatType(ct.oid, -1, false)
 	}
+	for _, e := range c.enumTypes() { // an enum is USER-DEFINED, named by udt_schema and udt_name
+		if e.OID == ct.oid {
+			r["data_type"], r["udt_schema"], r["udt_name"] = "USER-DEFINED", e.Schema, e.Name
+		}
+	}
 	switch ct.oid {
 	case pgtypes.OIDVarchar, pgtypes.OIDBPChar:
 		if ct.typmod > 4 {
@@ -111,7 +116,7 @@ func (c *Catalog) infoColumnsRows(_ context.Context, s *snapshot) ([]row, error)
 		var sc *deparse.Scope
 		scope := func() deparse.Scope {
 			if sc == nil {
-				v := scopeOf(t, meta) // exprs.go
+				v := c.scopeOf(t, meta) // exprs.go
 				sc = &v
 			}
 			return *sc

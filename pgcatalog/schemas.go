@@ -80,7 +80,7 @@ func (c *Catalog) userNamespaceRows(dbs []string) []row {
 		if db == fluss.DefaultDatabase {
 			continue
 		}
-		rows = append(rows, row{"oid": userSchemaOID(db), "nspname": db, "nspowner": ownerOID, "nspacl": nil})
+		rows = append(rows, row{"oid": userSchemaOID(db), "nspname": db, "nspowner": c.roleOID(c.schemaOwner(db)), "nspacl": nil})
 	}
 	return rows
 }
@@ -97,7 +97,7 @@ func (c *Catalog) allSchemataRows(_ context.Context, s *snapshot) ([]row, error)
 	rows := c.schemataRows()
 	for _, db := range s.schemas {
 		if db != fluss.DefaultDatabase {
-			rows = append(rows, row{"catalog_name": c.opts.Database, "schema_name": db, "schema_owner": c.opts.User})
+			rows = append(rows, row{"catalog_name": c.opts.Database, "schema_name": db, "schema_owner": c.schemaOwner(db)})
 		}
 	}
 	return rows, nil

@@ -139,7 +139,7 @@ func (c *Catalog) viewRelations(ctx context.Context, v views.View) deparse.Relat
 			if err != nil || t.TableID != u.TableID {
 				return nil, false
 			}
-			return tableScope(t).Columns, true
+			return c.tableScope(t).Columns, true
 		}
 		return nil, false
 	}

@@ -307,6 +307,9 @@ func (c catalogRoles) TableOwner(id int64) string { return c.md.Access().Owner(i
 
 func (c catalogRoles) TableACL(id int64) []string { return c.md.Access().Items(id, "sqlgate") }
 
+// SchemaOwner is a schema's recorded owner (pgcatalog.SchemaOwners).
+func (c catalogRoles) SchemaOwner(name string) string { return c.md.SchemaOwner(name) }
+
 // Addr is the address the server listens on.
 func (s *Server) Addr() net.Addr { return s.listener.Addr() }
 

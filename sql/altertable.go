@@ -208,6 +208,10 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		case p.word(0) == "DROP" && p.word(1) == "DEFAULT":
 			p.pos += 2
 			return AlterAction{Kind: AlterDropDefault, Column: column}, nil
+		case p.word(0) == "ADD" && p.word(1) == "GENERATED" && identityAt(p.src, p.toks, p.pos+2),
+			p.word(0) == "SET" && p.word(1) == "GENERATED",
+			p.word(0) == "DROP" && p.word(1) == "IDENTITY":
+			return p.identityAction(column) // identity.go
 		}
 		return p.unsupported("this ALTER TABLE ... ALTER COLUMN action is not supported: Fluss 0.9.1 cannot modify a column", insteadCopy)
 	case p.accept("VALIDATE", "CONSTRAINT"):

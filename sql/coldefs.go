@@ -135,28 +135,9 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			}
 			i = k
 		case t.is(src, "GENERATED") && column != "" && i+2 < len(toks) && identityAt(src, toks, i+1):
-			c := &IdentityClause{Pos: charPos(src, t.start)}
-			k := i + 1
-			if toks[k].is(src, "ALWAYS") {
-				c.Always = true
-				k++
-			} else {
-				k += 2 // BY DEFAULT
-			}
-			k += 2 // AS IDENTITY
-			if k < len(toks) && toks[k].isPunct(src, "(") {
-				m := (&rewriter{src: src, toks: toks}).matchClose(k, len(toks))
-				if m < 0 {
-					return 0, nil, false, syntaxErrorAt(src, toks, len(toks))
-				}
-				p := &sessionParser{src: src, toks: toks[:m], pos: k + 1}
-				if err := p.sequenceOptions(&c.Options, false, true); err != nil {
-					return 0, nil, false, err
-				}
-				if p.pos < m {
-					return 0, nil, false, syntaxErrorAt(src, toks, p.pos)
-				}
-				k = m + 1
+			c, k, err := identityClause(src, toks, i)
+			if err != nil {
+				return 0, nil, false, err
 			}
 			if st.Identity == nil {
 				st.Identity = map[string]*IdentityClause{}
@@ -207,6 +188,36 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 
 // identityAt reports whether ALWAYS AS IDENTITY or BY DEFAULT AS IDENTITY
 // starts at toks[k].
+// identityClause reads GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY [ (
+// sequence options ) ] from toks[i] (GENERATED, identityAt's checked) and
+// returns the index after it.
+func identityClause(src string, toks []token, i int) (*IdentityClause, int, error) {
+	c := &IdentityClause{Pos: charPos(src, toks[i].start)}
+	k := i + 1
+	if toks[k].is(src, "ALWAYS") {
+		c.Always = true
+		k++
+	} else {
+		k += 2 // BY DEFAULT
+	}
+	k += 2 // AS IDENTITY
+	if k < len(toks) && toks[k].isPunct(src, "(") {
+		m := (&rewriter{src: src, toks: toks}).matchClose(k, len(toks))
+		if m < 0 {
+			return nil, 0, syntaxErrorAt(src, toks, len(toks))
+		}
+		p := &sessionParser{src: src, toks: toks[:m], pos: k + 1}
+		if err := p.sequenceOptions(&c.Options, false, true); err != nil {
+			return nil, 0, err
+		}
+		if p.pos < m {
+			return nil, 0, syntaxErrorAt(src, toks, p.pos)
+		}
+		k = m + 1
+	}
+	return c, k, nil
+}
+
 func identityAt(src string, toks []token, k int) bool {
 	switch {
 	case k+2 < len(toks) && toks[k].is(src, "ALWAYS"):

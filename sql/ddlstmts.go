@@ -136,6 +136,15 @@ const (
 	// AlterAddUnique: ADD [CONSTRAINT name] UNIQUE (cols) (Unique;
 	// unique.go).
 	AlterAddUnique
+	// AlterAddIdentity: ALTER [COLUMN] Column ADD GENERATED { ALWAYS |
+	// BY DEFAULT } AS IDENTITY [ ( options ) ] (Identity; identity.go).
+	AlterAddIdentity
+	// AlterSetIdentity: ALTER [COLUMN] Column SET GENERATED { ALWAYS |
+	// BY DEFAULT } (Identity.Always).
+	AlterSetIdentity
+	// AlterDropIdentity: ALTER [COLUMN] Column DROP IDENTITY [IF EXISTS]
+	// (IfNotExists holds IF EXISTS).
+	AlterDropIdentity
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -171,6 +180,8 @@ type AlterAction struct {
 	Cascade bool
 	// Unique is AlterAddUnique's constraint.
 	Unique *UniqueClause
+	// Identity is AlterAddIdentity's and AlterSetIdentity's clause.
+	Identity *IdentityClause
 }
 
 // ddlParser parses the statements of this file over a sessionParser.

@@ -26,7 +26,10 @@
 //     CREATE TYPE ... AS ENUM | AS (f type, ...), DROP TYPE and ALTER TYPE
 //     ... ADD VALUE | RENAME VALUE | RENAME TO | ADD, DROP, RENAME
 //     ATTRIBUTE (typestmts.go) in Statement.Type; CREATE / ALTER / DROP
-//     DOMAIN (domains.go) in Statement.Domain; CREATE TABLE's REFERENCES
+//     DOMAIN (domains.go) in Statement.Domain; ALTER TABLE | VIEW |
+//     SEQUENCE | TYPE | SCHEMA ... OWNER TO (owner.go) in Statement.Owner;
+//     ALTER TABLE's identity actions (identity.go) in Statement.DDL's
+//     actions; CREATE TABLE's REFERENCES
 //     and FOREIGN KEY clauses, ALTER TABLE ... ADD FOREIGN KEY and SET
 //     CONSTRAINTS (foreignkey.go) in Statement.ForeignKeys,
 //     AlterAction.ForeignKey and Statement.Set.Constraints; CREATE TABLE's

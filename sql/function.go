@@ -6,11 +6,15 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// FunctionStmt is CREATE [OR REPLACE] FUNCTION or DROP FUNCTION
-// (Statement.Function; Kind Other, AST nil). Types are kept as written
-// (ParseTypeName reads them); the engine resolves them.
+// FunctionStmt is CREATE [OR REPLACE] FUNCTION, DROP FUNCTION or ALTER
+// FUNCTION ... OWNER TO (Statement.Function; Kind Other, AST nil). Types
+// are kept as written (ParseTypeName reads them); the engine resolves
+// them.
 type FunctionStmt struct {
-	Drop      bool
+	Drop bool
+	// Owner is ALTER FUNCTION name [(args)] OWNER TO Owner's role (Name,
+	// Args and HasArgs as DROP's).
+	Owner     string
 	OrReplace bool
 	IfExists  bool
 	Name      ObjectName
@@ -28,6 +32,31 @@ type FunctionStmt struct {
 	Cascade bool
 }
 
+// alterFunctionOwner reads name [(args)] OWNER TO role after ALTER
+// FUNCTION (what pg_dump writes after each function); no other ALTER
+// FUNCTION is supported.
+func (p *sessionParser) alterFunctionOwner(f *FunctionStmt, st *Statement) error {
+	name, err := p.objectName()
+	if err != nil {
+		return err
+	}
+	f.Name = name
+	if p.punct("(") {
+		f.HasArgs = true
+		if f.Args, err = p.functionArgs(true); err != nil {
+			return err
+		}
+	}
+	if !p.accept("OWNER", "TO") {
+		return sqlerr.NotSupported("ALTER FUNCTION other than OWNER TO")
+	}
+	if f.Owner, err = p.roleSpec(); err != nil {
+		return err
+	}
+	st.Function = f
+	return p.done()
+}
+
 // FunctionArg is one argument or RETURNS TABLE column: an optional name and
 // the type as written.
 type FunctionArg struct {
@@ -35,8 +64,8 @@ type FunctionArg struct {
 	Type string
 }
 
-// parseFunction intercepts CREATE [OR REPLACE] FUNCTION and DROP FUNCTION,
-// which TiDB's grammar does not have.
+// parseFunction intercepts CREATE [OR REPLACE] FUNCTION, DROP FUNCTION and
+// ALTER FUNCTION ... OWNER TO, which TiDB's grammar does not have.
 func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 	p := &sessionParser{src: src, toks: toks}
 	f := &FunctionStmt{}
@@ -47,6 +76,8 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 	case p.accept("DROP", "FUNCTION"):
 		f.Drop = true
 		f.IfExists = p.accept("IF", "EXISTS")
+	case p.accept("ALTER", "FUNCTION"):
+		return true, p.alterFunctionOwner(f, st)
 	default:
 		return false, nil
 	}

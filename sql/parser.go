@@ -201,6 +201,8 @@ type Statement struct {
 	Type *TypeStmt
 	// Domain is CREATE / ALTER / DROP DOMAIN (domains.go).
 	Domain *DomainStmt
+	// Owner is ALTER ... OWNER TO (owner.go).
+	Owner *OwnerStmt
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
 	// ...), lower-case, value "true" when written without one.
 	ExplainOptions map[string]string
@@ -392,6 +394,12 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	}
 	if len(toks) == 0 { // e.g. a lone COLLATE clause
 		return nil, syntaxErrorAt(src, orig, 0)
+	}
+	if ok, err := parseOwner(src, toks, st); ok { // owner.go
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
 	}
 	if ok, err := parseSession(src, toks, st); ok {
 		if err != nil {

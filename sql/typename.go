@@ -22,6 +22,9 @@ import (
 // (with the quotes), distinct from CHAR(n).
 type TypeName struct {
 	Name string
+	// Schema is the schema a user-defined type's name was qualified with
+	// (app.mood, "My Schema".t); "" when unqualified or pg_catalog's.
+	Schema string
 	// Args are the type modifiers: varchar(20) -> [20], numeric(10,2) -> [10 2].
 	Args []int
 	// Elem is the element type of an array (ARRAY<T>, T[]).
@@ -91,6 +94,13 @@ func (t *TypeName) write(b *strings.Builder) {
 		}
 		b.WriteString(">")
 	default:
+		if t.Schema != "" { // quoted when it must be, so that the text parses back
+			if strings.Trim(t.Schema, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+				b.WriteString(quoteIdent(t.Schema) + ".")
+			} else {
+				b.WriteString(t.Schema + ".")
+			}
+		}
 		b.WriteString(t.Name)
 		if len(t.Args) > 0 {
 			b.WriteString("(")
@@ -258,11 +268,32 @@ func (p *typeParser) parseBase() (*TypeName, error) {
 	if first.kind != tkIdent && first.kind != tkQIdent {
 		return nil, p.errAt(p.pos)
 	}
-	// Drop a schema prefix: pg_catalog.int4, "pg_catalog"."text".
+	// A schema prefix: dropped for pg_catalog.int4, "pg_catalog"."text";
+	// kept for a user-defined type's (app.mood), whose schema tells it
+	// from another of its name.
+	schema := ""
 	for p.pos+2 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, ".") &&
 		(p.toks[p.pos+2].kind == tkIdent || p.toks[p.pos+2].kind == tkQIdent) {
+		schema = p.toks[p.pos].text(p.src)
+		if p.toks[p.pos].kind == tkQIdent {
+			schema = unquoteIdent(schema)
+		} else {
+			schema = strings.ToLower(schema)
+		}
 		p.pos += 2
 	}
+	if schema == "pg_catalog" {
+		schema = ""
+	}
+	t, err := p.parseBaseName()
+	if t != nil && schema != "" && t.Name != "array" && t.Name != "map" && t.Name != "row" {
+		t.Schema = schema
+	}
+	return t, err
+}
+
+// parseBaseName is parseBase after a schema prefix.
+func (p *typeParser) parseBaseName() (*TypeName, error) {
 	cur := p.toks[p.pos]
 	p.pos++
 	if cur.kind == tkQIdent {

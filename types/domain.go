@@ -17,6 +17,9 @@ type Domain struct {
 	// OID is pg_type.oid; ArrayOID the OID of its array type (OID+1).
 	OID, ArrayOID uint32
 	Schema, Name  string
+	// Owner is the role that owns the domain (pg_type.typowner; "" the
+	// bootstrap superuser).
+	Owner string
 	// Base is the type of the values, through every domain underneath.
 	Base T
 	// Parent is the domain this one is over (0 when the base is not a

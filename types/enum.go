@@ -26,6 +26,9 @@ type EnumType struct {
 	Labels    []string
 	Sorts     []float32
 	LabelOIDs []uint32
+	// Owner is the role that owns the type (pg_type.typowner; "" the
+	// bootstrap superuser).
+	Owner string
 }
 
 // Rank is label's position in the sort order, or -1 when the type has no

@@ -41,7 +41,8 @@
 //   - the session and its statements: engine.go (Engine, Options,
 //     NewSession), session.go (session, statement, Execute, the routing,
 //     replan, parameters), prepare.go, results.go, params.go (parameter
-//     values and types), settings.go, setshow.go, logsettings.go,
+//     values and types), settings.go, setshow.go, settingstack.go (SET
+//     and SET LOCAL undone with their transaction), logsettings.go,
 //     synccommit.go, backend.go (kernel backend requests), plansummary.go,
 //     tableaccess.go, regnames.go, errors.go (the errors raised in several
 //     places, each built once);

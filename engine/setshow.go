@@ -48,7 +48,9 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 	}
 	switch name {
 	case "server_version", "server_encoding", "integer_datetimes", "is_superuser", "in_hot_standby", "server_version_num":
-		return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "parameter %q cannot be changed", name)
+		return nil, sqlerr.New(sqlerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
+	case "max_prepared_transactions":
+		return nil, sqlerr.New(sqlerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed without restarting the server", name)
 	case "client_encoding":
 		if up := strings.ToUpper(strings.ReplaceAll(v, "-", "")); up != "UTF8" && up != "UNICODE" {
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "client encoding %q is not supported; sqlgate speaks UTF8", v)

@@ -44,6 +44,7 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		"transaction_read_only":               "off",
 		"transaction_deferrable":              "off",
 		"default_transaction_deferrable":      "off",
+		"max_prepared_transactions":           "0", // no two-phase commit (txcontrol.go)
 		"default_transaction_isolation":       "read committed",
 		"statement_timeout":                   "0",
 		"lock_timeout":                        "0",

@@ -77,6 +77,7 @@ const (
 	QueryCanceled                   Code = "57014"
 	AdminShutdown                   Code = "57P01"
 	ObjectNotInPrerequisiteState    Code = "55000"
+	CantChangeRuntimeParam          Code = "55P02"
 	ObjectInUse                     Code = "55006"
 	ExternalRoutineException        Code = "38000"
 	ExternalRoutineInvocation       Code = "39000"

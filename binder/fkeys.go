@@ -69,7 +69,7 @@ func (b *binder) bindForeignKeys(path fluss.TablePath, desc *fluss.TableDescript
 	taken := ConstraintNames(self.path.Table, meta, len(self.pk) > 0)
 	for _, c := range clauses {
 		if c.Name != "" && taken[c.Name] {
-			return sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", c.Name, path.Table)
+			return sqlerr.ConstraintExists(c.Name, path.Table)
 		}
 		fk, err := bindForeignKey(b.ctx, b, self, c, taken)
 		if err != nil {
@@ -90,7 +90,7 @@ func AddForeignKey(ctx context.Context, cat Catalog, info fluss.TableInfo, c sql
 	self := fkTableOf(info)
 	taken := ConstraintNames(info.Path.Table, fluss.MetaOf(info.Descriptor), info.HasPrimaryKey())
 	if c.Name != "" && taken[c.Name] {
-		return fluss.ForeignKey{}, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", c.Name, info.Path.Table)
+		return fluss.ForeignKey{}, sqlerr.ConstraintExists(c.Name, info.Path.Table)
 	}
 	return bindForeignKey(ctx, b, self, c, taken)
 }

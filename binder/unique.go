@@ -168,7 +168,7 @@ func AddUnique(ctx context.Context, cat Catalog, info fluss.TableInfo, c sql.Uni
 	name := c.Name
 	switch {
 	case name != "" && taken[name] && !index && !slices.ContainsFunc(meta.Uniques, func(u fluss.UniqueConstraint) bool { return u.Name == name }) && name != info.Path.Table+"_pkey":
-		return fluss.UniqueConstraint{}, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, info.Path.Table)
+		return fluss.UniqueConstraint{}, sqlerr.ConstraintExists(name, info.Path.Table)
 	case name != "" && (taken[name] || name == info.Path.Table):
 		return fluss.UniqueConstraint{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", name)
 	case name == "" && index:

@@ -34,7 +34,7 @@ func (b *binder) bindUniques(path fluss.TablePath, desc *fluss.TableDescriptor, 
 	taken := ConstraintNames(path.Table, meta, len(pk) > 0)
 	for _, c := range clauses {
 		if c.Name != "" && taken[c.Name] {
-			return sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", c.Name)
+			return sqlerr.RelationExists(c.Name)
 		}
 		if c.Name != "" {
 			taken[c.Name] = true
@@ -170,7 +170,7 @@ func AddUnique(ctx context.Context, cat Catalog, info fluss.TableInfo, c sql.Uni
 	case name != "" && taken[name] && !index && !slices.ContainsFunc(meta.Uniques, func(u fluss.UniqueConstraint) bool { return u.Name == name }) && name != info.Path.Table+"_pkey":
 		return fluss.UniqueConstraint{}, sqlerr.ConstraintExists(name, info.Path.Table)
 	case name != "" && (taken[name] || name == info.Path.Table):
-		return fluss.UniqueConstraint{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", name)
+		return fluss.UniqueConstraint{}, sqlerr.RelationExists(name)
 	case name == "" && index:
 		name = uniqueName(info.Path.Table, columnNames(info.Descriptor.Schema.Columns, cols), "idx", taken)
 	case name == "":

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
 	"maps"
 	"slices"
 	"strings"
@@ -235,22 +237,10 @@ func (s *session) fkValidate(ctx context.Context, stored, work fluss.TableInfo, 
 	if err != nil {
 		return err
 	}
-	r, err := t.Scan(ctx, fluss.ScanOptions{})
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for {
-		b, err := r.Next(ctx)
-		if err != nil || b == nil {
-			return err
-		}
-		err = s.fkParentsExist(ctx, stored, fk, b)
-		b.Release()
-		if err != nil {
-			return err
-		}
-	}
+	return scanEach(ctx, t, fluss.ScanOptions{}, func(b arrow.RecordBatch) (bool, error) { // tables.go
+		defer b.Release()
+		return false, s.fkParentsExist(ctx, stored, fk, b)
+	})
 }
 
 // fkFollowRename points the foreign keys that reference the table renamed

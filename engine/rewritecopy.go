@@ -182,22 +182,10 @@ func (s *session) eachBatch(ctx context.Context, path fluss.TablePath, rows int,
 	if err != nil {
 		return err
 	}
-	r, err := t.Scan(ctx, fluss.ScanOptions{BatchRows: rows})
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for {
-		b, err := r.Next(ctx)
-		if err != nil || b == nil {
-			return err
-		}
-		stop, err := f(b)
-		b.Release()
-		if err != nil || stop {
-			return err
-		}
-	}
+	return scanEach(ctx, t, fluss.ScanOptions{BatchRows: rows}, func(b arrow.RecordBatch) (bool, error) {
+		defer b.Release()
+		return f(b)
+	})
 }
 
 // beginBulk starts the one write that fills a staged table: a bulk

@@ -105,16 +105,7 @@ func (s *session) fillIndex(ctx context.Context, src fluss.Table, c fluss.Unique
 	u := &uniqueTable{s: s, info: info, pk: keyIndexes(info), cons: []*uniqueIndex{ui}}
 	schema := it.Info().ArrowSchema()
 	keySchema := arrow.NewSchema(schema.Fields()[:len(c.Columns)], nil)
-	r, err := src.Scan(ctx, fluss.ScanOptions{BatchRows: copyBatchRows})
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for {
-		b, err := r.Next(ctx)
-		if err != nil || b == nil {
-			return err
-		}
+	return scanEach(ctx, src, fluss.ScanOptions{BatchRows: copyBatchRows}, func(b arrow.RecordBatch) (bool, error) { // tables.go
 		var rows [][]any
 		var owners []uniqueRow
 		seen := map[string]bool{}
@@ -126,7 +117,7 @@ func (s *session) fillIndex(ctx context.Context, src fluss.Table, c fluss.Unique
 			}
 			if seen[k] {
 				b.Release()
-				return s.duplicateIn(info, c, row) // uniqueddl.go
+				return false, s.duplicateIn(info, c, row) // uniqueddl.go
 			}
 			seen[k] = true
 			rows = append(rows, u.entry(ui, row))
@@ -134,24 +125,22 @@ func (s *session) fillIndex(ctx context.Context, src fluss.Table, c fluss.Unique
 		}
 		b.Release()
 		if len(rows) == 0 {
-			continue
+			return false, nil
 		}
 		if k, err := firstIndexed(ctx, it, keySchema, rows, len(c.Columns)); err != nil || k >= 0 {
 			if err == nil {
 				err = s.duplicateIn(info, c, owners[k])
 			}
-			return err
+			return false, err
 		}
 		rec, err := buildRows(schema, rows) // fk.go
 		if err != nil {
-			return err
+			return false, err
 		}
 		_, err = it.Upsert(ctx, rec, fluss.UpsertOptions{})
 		rec.Release()
-		if err != nil {
-			return err
-		}
-	}
+		return false, err
+	})
 }
 
 // firstIndexed is the first of entries (index rows, their first n values

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -120,4 +122,26 @@ func (t txnTables) Table(ctx context.Context, p fluss.TablePath) (fluss.Table, e
 		tb, _ = t.tx.Snap.Table(tb)
 	}
 	return tb, nil
+}
+
+// scanEach scans t with opts and calls f with each batch, in order, until
+// the scan ends, f fails or f says stop. f owns the batch (releases or
+// keeps it): the one loop of every DDL that reads a whole table (a
+// rewrite's copy, a foreign key's or a unique index's validation, an
+// index's keys).
+func scanEach(ctx context.Context, t fluss.Table, opts fluss.ScanOptions, f func(arrow.RecordBatch) (stop bool, err error)) error {
+	r, err := t.Scan(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		b, err := r.Next(ctx)
+		if err != nil || b == nil {
+			return err
+		}
+		if stop, err := f(b); err != nil || stop {
+			return err
+		}
+	}
 }

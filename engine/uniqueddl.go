@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
 	"maps"
 	"slices"
 	"strings"
@@ -583,22 +585,14 @@ func (s *session) truncateUnique(ctx context.Context, info fluss.TableInfo) (pgw
 		if err != nil {
 			return err
 		}
-		r, err := t.Scan(ctx, fluss.ScanOptions{Projection: keyIndexes(ti)})
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		for {
-			b, err := r.Next(ctx)
-			if err != nil || b == nil {
-				return err
-			}
+		return scanEach(ctx, t, fluss.ScanOptions{Projection: keyIndexes(ti)}, func(b arrow.RecordBatch) (bool, error) { // tables.go
 			if b.NumRows() == 0 {
 				b.Release()
-				continue
+			} else {
+				ws = append(ws, fluss.TableWrite{Path: ti.Path, TableID: t.Info().TableID, Kind: fluss.WriteDelete, Rec: b})
 			}
-			ws = append(ws, fluss.TableWrite{Path: ti.Path, TableID: t.Info().TableID, Kind: fluss.WriteDelete, Rec: b})
-		}
+			return false, nil
+		})
 	}
 	pk := keyIndexes(info)
 	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {

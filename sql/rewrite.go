@@ -2434,11 +2434,11 @@ func wrongOverlapsRow(side, src string, at int) error {
 	return sqlerr.New(sqlerr.SyntaxError, "wrong number of parameters on %s side of OVERLAPS expression", side).WithPosition(charPos(src, at))
 }
 
-// rowFieldStarAt reports whether the tokens at k ("." then "*") end an
-// item alias.* of a row constructor: ROW(.., alias.*, ..) or a
-// parenthesised list of two items or more ((alias.*, 1)), whose items
-// alias.* expands into its columns.
-func (r *rewriter) rowFieldStarAt(k, j int) bool {
+// starItemAt reports whether the tokens at k ("." then "*") end an item
+// name.* of a parenthesised list (before j): a name after "(" or ",",
+// and ")" or "," after the "*" — what rowFieldStarAt and wholeRowArgAt
+// then tell apart by what holds the list.
+func (r *rewriter) starItemAt(k, j int) bool {
 	if k < 2 || k+2 >= j || !r.toks[k+1].isPunct(r.src, "*") {
 		return false
 	}
@@ -2449,7 +2449,16 @@ func (r *rewriter) rowFieldStarAt(k, j int) bool {
 	if name.kind != tkIdent && name.kind != tkQIdent || name.kind == tkIdent && nonOperandWords[name.word(r.src)] {
 		return false
 	}
-	if before := r.toks[k-2]; !before.isPunct(r.src, "(") && !before.isPunct(r.src, ",") {
+	before := r.toks[k-2]
+	return before.isPunct(r.src, "(") || before.isPunct(r.src, ",")
+}
+
+// rowFieldStarAt reports whether the tokens at k ("." then "*") end an
+// item alias.* of a row constructor: ROW(.., alias.*, ..) or a
+// parenthesised list of two items or more ((alias.*, 1)), whose items
+// alias.* expands into its columns.
+func (r *rewriter) rowFieldStarAt(k, j int) bool {
+	if !r.starItemAt(k, j) {
 		return false
 	}
 	depth, commas := 0, 0
@@ -2495,17 +2504,7 @@ func (r *rewriter) rowFieldStarAt(k, j int) bool {
 // follows the call's "(" or a ",", and ")" or "," follows the "*". It
 // reads the tokens, whatever items the rewrite made of them.
 func (r *rewriter) wholeRowArgAt(k, j int) bool {
-	if k < 2 || k+2 >= j || !r.toks[k+1].isPunct(r.src, "*") {
-		return false
-	}
-	if next := r.toks[k+2]; !next.isPunct(r.src, ")") && !next.isPunct(r.src, ",") {
-		return false
-	}
-	name := r.toks[k-1]
-	if name.kind != tkIdent && name.kind != tkQIdent || name.kind == tkIdent && nonOperandWords[name.word(r.src)] {
-		return false
-	}
-	if before := r.toks[k-2]; !before.isPunct(r.src, "(") && !before.isPunct(r.src, ",") {
+	if !r.starItemAt(k, j) {
 		return false
 	}
 	depth := 0

@@ -41,6 +41,12 @@ type checkActions struct {
 	// fkPending are the added foreign keys the stored rows must pass
 	// (fkddl.go), checked after the CHECK constraints.
 	fkPending []fluss.ForeignKey
+	// after is the work on other tables that the statement's own catalog
+	// change must succeed before (a dropped UNIQUE constraint's CASCADE:
+	// other tables' foreign keys and its index table, uniqueddl.go), and
+	// notices what that work tells the client.
+	after   []func(context.Context) error
+	notices []*sqlerr.Error
 }
 
 // boundCheck is a CHECK constraint bound over its table's columns.

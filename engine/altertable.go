@@ -189,6 +189,12 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 			return nil, err
 		}
 	}
+	for _, f := range checks.after { // uniqueddl.go: a CASCADE's other tables
+		if err := f(ctx); err != nil {
+			return nil, err
+		}
+	}
+	notices = append(notices, checks.notices...)
 	pn, err := s.alterPartitions(ctx, info, partitions)
 	if err != nil {
 		return nil, err

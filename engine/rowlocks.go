@@ -109,7 +109,7 @@ func (s *session) isolationLevel(level string) (string, error) {
 // DEFERRABLE: to the open block, or to the session's defaults (which,
 // outside a block, are also what transaction_read_only and
 // transaction_deferrable show).
-func (s *session) setAccessModes(st *sql.SetStmt) {
+func (s *session) setAccessModes(st *sql.SetStmt) error {
 	tx := st.Tx
 	set := func(name string, on bool) {
 		if st.SessionDefaults {
@@ -120,10 +120,15 @@ func (s *session) setAccessModes(st *sql.SetStmt) {
 			return
 		}
 		if s.tx != nil {
-			s.setSetting(name, onOff(on))
+			s.changeSetting(name, onOff(on), false)
 		}
 	}
 	if tx.ReadOnly || tx.ReadWrite {
+		if !st.SessionDefaults && tx.ReadWrite {
+			if err := s.readWriteChangeable(); err != nil {
+				return err
+			}
+		}
 		set("transaction_read_only", tx.ReadOnly)
 		if !st.SessionDefaults && s.tx != nil {
 			s.tx.readOnly = tx.ReadOnly
@@ -132,6 +137,23 @@ func (s *session) setAccessModes(st *sql.SetStmt) {
 	if tx.Deferrable || tx.NotDeferrable {
 		set("transaction_deferrable", tx.Deferrable)
 	}
+	return nil
+}
+
+// readWriteChangeable is PostgreSQL's check_transaction_read_only: a
+// read-only block becomes read-write only at its top level and before
+// its first query (25001 otherwise).
+func (s *session) readWriteChangeable() error {
+	if s.tx == nil || !s.tx.readOnly {
+		return nil
+	}
+	if s.tx.Savepoints() > 0 {
+		return sqlerr.New(sqlerr.ActiveSQLTransaction, "cannot set transaction read-write mode inside a read-only transaction")
+	}
+	if s.tx.queried {
+		return sqlerr.New(sqlerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
+	}
+	return nil
 }
 
 // normalizeIsolation spells an isolation level as SHOW does: lower case,
@@ -199,7 +221,9 @@ func (s *session) setTransaction(st *sql.SetStmt) error {
 	if st.Tx == nil {
 		return nil
 	}
-	s.setAccessModes(st)
+	if err := s.setAccessModes(st); err != nil {
+		return err
+	}
 	if st.Tx.Isolation == "" {
 		return nil
 	}

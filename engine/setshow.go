@@ -94,6 +94,11 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 			return tagOnly("SET"), nil
 		}
 		if name == "transaction_read_only" {
+			if !b {
+				if err := s.readWriteChangeable(); err != nil { // rowlocks.go
+					return nil, err
+				}
+			}
 			s.tx.readOnly = b
 		}
 		v = onOff(b)
@@ -133,15 +138,15 @@ func (s *session) setConfig(name, value string, reset, local bool) (string, erro
 	st := &sql.SetStmt{Name: name, Values: []string{value}, Default: reset, IsLocal: local, Raw: true}
 	if local && s.settingLevel() == 0 {
 		key := strings.ToLower(name)
-		prior, had := s.settings[key]
+		prior := s.settings[key]
 		st.IsLocal = false
 		if _, err := s.execSet(st); err != nil {
 			return "", err
 		}
 		v, _ := s.Status(name)
-		if had {
-			s.putSetting(key, prior) // settingstack.go
-		}
+		// What it replaced comes back; a setting it made (a custom
+		// one) stays, empty, as PostgreSQL's placeholder does.
+		s.putSetting(key, prior) // settingstack.go
 		return v, nil
 	}
 	if _, err := s.execSet(st); err != nil {

@@ -51,9 +51,18 @@ func (s *session) settingLevel() int {
 }
 
 // transactional reports whether a setting follows its transaction: the
-// transaction's own modes do not.
+// transaction's isolation level does not (BEGIN and SET TRANSACTION set
+// it, the block's end resets it); its access mode and deferrability do
+// within it (ROLLBACK TO undoes a SET TRANSACTION READ ONLY), and the end
+// of the block resets them (transactionMode).
 func transactional(name string) bool {
-	return !strings.HasPrefix(name, "transaction_")
+	return name != "transaction_isolation"
+}
+
+// transactionMode reports a setting that the end of its block resets
+// rather than restores (txcontrol.go's setTransactionModes).
+func transactionMode(name string) bool {
+	return strings.HasPrefix(name, "transaction_")
 }
 
 // changeSetting gives setting name the value v for the session (local
@@ -132,6 +141,8 @@ func (s *session) endSettingLevel(name string, stack []savedSetting, commit bool
 	}
 	top := stack[n-1]
 	switch {
+	case level == 1 && transactionMode(name):
+		// the block's end sets the session's defaults
 	case !commit:
 		s.putSetting(name, top.prior)
 	case level == 1:

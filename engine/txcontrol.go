@@ -284,8 +284,10 @@ func (s *session) execSavepoint(kind sql.Kind, tx *sql.TxStmt) (pgwire.Result, e
 			return nil, err
 		}
 		// Savepoint i opened nesting level i+2 (settingstack.go): its
-		// levels abort, and it begins again.
+		// levels abort, and it begins again, with the access mode it
+		// had.
 		s.endSettingLevels(false, level, i+2)
+		s.tx.readOnly = s.settings["transaction_read_only"] == "on"
 		done := s.tx.rollbackTo(i)
 		s.cursorsRolledBackTo(i) // cursors.go
 		s.txStatus = 'T'

@@ -299,21 +299,31 @@ func (s *session) uniqueAlter(ctx context.Context, c *checkActions, a sql.AlterA
 		if len(refs) > 0 && !a.Cascade {
 			return nil, true, dependentsError(fmt.Sprintf("constraint %s on table %s", u.Name, c.work.Path.Table), u.Name, refs)
 		}
-		for _, r := range refs { // CASCADE: the foreign keys go with it
+		// CASCADE: the foreign keys go with it, those of other tables and
+		// the index table only once the statement's own change is made
+		// (alterTable runs c.after): a later action that fails leaves
+		// them all, as PostgreSQL's.
+		var others []fkRef
+		for _, r := range refs {
 			if r.child == c.work.Path {
 				changes = append(changes, fkDropChanges(c.work, r.fk.Name)...)
-				continue
-			}
-			s.eng.ddl.Lock()
-			err := s.dropFKey(ctx, r) // fkddl.go
-			s.eng.ddl.Unlock()
-			if err != nil {
-				return nil, true, err
+			} else {
+				others = append(others, r)
 			}
 		}
-		if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(c.work.TableID, u.ID), true); err != nil {
-			return nil, true, err
-		}
+		index := fluss.IndexTablePath(c.work.TableID, u.ID)
+		c.after = append(c.after, func(ctx context.Context) error {
+			for _, r := range others {
+				s.eng.ddl.Lock()
+				err := s.dropFKey(ctx, r) // fkddl.go
+				s.eng.ddl.Unlock()
+				if err != nil {
+					return err
+				}
+			}
+			return s.eng.store.DropTable(ctx, index, true)
+		})
+		c.notices = append(c.notices, cascadeNotices(refs)...)
 		return changes, true, nil
 	}
 	return nil, false, nil
@@ -531,15 +541,23 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name stri
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	changes, _ := dropUniqueChanges(info, name)
+	var others []fkRef
 	for _, r := range refs { // CASCADE: the foreign keys go with it
 		if r.child == info.Path {
 			changes = append(changes, fkDropChanges(info, r.fk.Name)...)
-		} else if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
-			return true, nil, err
+		} else {
+			others = append(others, r)
 		}
 	}
 	if _, err := alt.AlterTable(ctx, info.Path, changes); err != nil {
 		return true, nil, err
+	}
+	// Other tables' foreign keys once the index is gone from its table: a
+	// failed change above leaves them.
+	for _, r := range others {
+		if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
+			return true, nil, err
+		}
 	}
 	if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(info.TableID, u.ID), true); err != nil {
 		s.eng.log.Error("dropping a unique index's table (never read again)", "table", info.Path.String(), "index", name, "error", err)

@@ -91,7 +91,9 @@ func txSettingsStep(rng *rand.Rand) string {
 	case 18:
 		return "SELECT 1/0"
 	case 19:
-		return []string{"SET TRANSACTION READ ONLY", "SET TRANSACTION ISOLATION LEVEL READ COMMITTED", "SHOW transaction_read_only"}[rng.IntN(3)]
+		return []string{"SET TRANSACTION READ ONLY", "SET TRANSACTION READ WRITE", "SET transaction_read_only = off",
+			"SET TRANSACTION ISOLATION LEVEL READ COMMITTED", "SHOW transaction_read_only", "BEGIN READ ONLY",
+			"SELECT set_config('myapp.x', 'v', true)", "SELECT current_setting('myapp.x', true)"}[rng.IntN(8)]
 	case 20:
 		return []string{"DISCARD ALL", "DISCARD PLANS", "DISCARD SEQUENCES"}[rng.IntN(3)]
 	case 21:

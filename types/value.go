@@ -185,9 +185,15 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 // ParseTextAt is ParseTextIn reading the special words 'now', 'today',
 // 'tomorrow' and 'yesterday' at now (special.go).
 func ParseTextAt(s string, t T, loc *time.Location, now time.Time) (any, error) {
+	return ParseTextOrder(s, t, loc, now, OrderMDY)
+}
+
+// ParseTextOrder is ParseTextAt in a session whose DateStyle reads a date
+// written in numbers only (1/2/2020) in order.
+func ParseTextOrder(s string, t T, loc *time.Location, now time.Time, order DateOrder) (any, error) {
 	switch t.Kind {
 	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
-		return parseDateTimeText(s, t, loc, now)
+		return parseDateTimeText(s, t, loc, now, order)
 	}
 	return parseTextIn(s, t, loc)
 }
@@ -288,7 +294,7 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 		}
 		return v, CheckBinaryLength(v.([]byte), t)
 	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
-		return parseDateTimeText(s, t, loc, time.Now())
+		return parseDateTimeText(s, t, loc, time.Now(), OrderMDY)
 	case Interval:
 		// text -> interval(typmod) at run time is interval_in without the
 		// typmod, then the length coercion (a bare number is seconds).

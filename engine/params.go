@@ -12,8 +12,9 @@ import (
 )
 
 // paramValue converts a parameter as the wire decoded it (nil, bool, int64,
-// float64, string, []byte, time.Time) to the physical value of t.
-func paramValue(v any, t types.T, loc *time.Location) (any, error) {
+// float64, string, []byte, time.Time) to the physical value of t; text
+// is read in the session's zone loc and DateStyle order.
+func paramValue(v any, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
 	switch x := v.(type) {
 	case string:
 		if t.Kind == types.Unknown {
@@ -22,7 +23,7 @@ func paramValue(v any, t types.T, loc *time.Location) (any, error) {
 		if t.Kind == types.Array { // '{1,2}' array text
 			return exec.CastValueIn(x, types.StringType, t, loc)
 		}
-		return types.ParseTextIn(x, t, loc)
+		return types.ParseTextOrder(x, t, loc, time.Now(), order)
 	case int64:
 		if t.Kind == types.Int64 {
 			return v, nil // the common bigint key: no cast, no boxing again
@@ -45,7 +46,7 @@ func paramValue(v any, t types.T, loc *time.Location) (any, error) {
 		case types.Array:
 			return exec.CastValueIn(string(x), types.StringType, t, loc)
 		}
-		return types.ParseTextIn(string(x), t, loc)
+		return types.ParseTextOrder(string(x), t, loc, time.Now(), order)
 	case time.Time:
 		switch t.Kind {
 		case types.Date, types.Timestamp, types.TimestampTZ:

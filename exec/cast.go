@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cockroachdb/apd/v3"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/numeric"
@@ -61,18 +62,44 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	if CastNeedsZone(from, e.T) {
 		loc = ec.Location()
 	}
+	cast := func(v any) (any, error) { return CastValueIn(v, from, e.T, loc) }
+	if textToDateTime(from, e.T) {
+		// a date in numbers only (1/2/2020) is read in the session's
+		// DateStyle order
+		order := functions.DateStyleOf(ec.Ctx).Order
+		loc = ec.Location()
+		cast = func(v any) (any, error) {
+			if v == nil {
+				return nil, nil
+			}
+			return types.ParseTextOrder(v.(string), e.T, loc, time.Now(), order)
+		}
+	}
 	b := array.NewBuilder(ec.Mem, e.T.ArrowType())
 	defer b.Release()
 	n := xa.Len()
 	b.Reserve(n)
 	for i := 0; i < n; i++ {
-		v, err := CastValueIn(valueAt(xa, i), from, e.T, loc)
+		v, err := cast(valueAt(xa, i))
 		if err != nil {
 			return nil, err
 		}
 		appendValue(b, v)
 	}
 	return b.NewArray(), nil
+}
+
+// textToDateTime reports whether from -> to reads text as a date,
+// timestamp or timestamptz, which DateStyle's field order governs.
+func textToDateTime(from, to types.T) bool {
+	if from.Kind != types.Unknown && !from.IsString() {
+		return false
+	}
+	switch to.Kind {
+	case types.Date, types.Timestamp, types.TimestampTZ:
+		return true
+	}
+	return false
 }
 
 // numericTo is a numeric as a value of the Decimal-kind type to: itself
@@ -101,7 +128,7 @@ func intTypeName(t types.T) string {
 // (CastNeedsZone) fails with 0A000 rather than guess a zone: plan-time
 // constant folding then leaves the cast to run with the session's zone.
 func CastValue(v any, from, to types.T) (any, error) {
-	if CastNeedsZone(from, to) {
+	if CastNeedsSession(from, to) {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s needs the session time zone", from.PGName(), to.PGName())
 	}
 	return CastValueIn(v, from, to, time.UTC)
@@ -132,6 +159,21 @@ func CastNeedsZone(from, to types.T) bool {
 		return CastNeedsZone(from, to)
 	}
 	return zoned(from, to) || zoned(to, from) || timeTZNeedsZone(from, to)
+}
+
+// CastNeedsSession reports whether converting from -> to depends on the
+// session's settings: its TimeZone (CastNeedsZone) or its DateStyle,
+// whose field order reads a date from text (1/2/2020).
+func CastNeedsSession(from, to types.T) bool {
+	if from.Kind == types.Array || to.Kind == types.Array {
+		if from.Kind == types.Array {
+			from = *from.Elem
+		}
+		if to.Kind == types.Array {
+			to = *to.Elem
+		}
+	}
+	return CastNeedsZone(from, to) || textToDateTime(from, to)
 }
 
 // AssignValue is CastValue for an assignment: a value the target's typmod

@@ -1,0 +1,77 @@
+package difftest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestDateOrderDifferential reads SQLGATE_DIFF_DTINPUT/3 (default 500)
+// dates written in numbers only (1/2/2020, 02-01-20, 2020.1.2, Jan 2 20,
+// 2-Jan-2020, with and without a time) under each DateStyle field order,
+// set by every spelling PostgreSQL takes (MDY, US, NonEuropean, DMY,
+// European, Euro, YMD, alone or after a style), on sqlgate and
+// PostgreSQL 15: as date, timestamp and timestamptz literals, as text
+// columns cast at run time, and as text inserted into date and timestamp
+// columns. Every one must give the same value, or the same error: a date
+// read in another order is stored silently wrong.
+func TestDateOrderDifferential(t *testing.T) {
+	t.Parallel()
+	n := envInt(t, "SQLGATE_DIFF_DTINPUT", 1500) / 3
+	seed := diffSeed(t, 1)
+	ctx := context.Background()
+	rp := startPair(t, ctx, &Schema{})
+	g := dtGen{r: rand.New(rand.NewPCG(uint64(seed), 23))}
+	styles := []struct{ set, show string }{
+		{"ISO, MDY", "ISO, MDY"}, {"DMY", "ISO, DMY"}, {"US", "ISO, MDY"}, {"YMD", "ISO, YMD"},
+		{"European", "ISO, DMY"}, {"NonEuropean, ISO", "ISO, MDY"}, {"euro", "ISO, DMY"}, {"iso, ymd", "ISO, YMD"},
+	}
+	for _, e := range []Executor{rp.SQLGate, rp.Postgres} {
+		for _, q := range []string{
+			"SET TimeZone = 'Asia/Kolkata'",
+			"CREATE TABLE dsin (id int PRIMARY KEY, s text)",
+			"CREATE TABLE dsout (id int PRIMARY KEY, d date, ts timestamp, tz timestamptz)",
+		} {
+			if o := e.Run(ctx, q); o.Err != nil {
+				t.Fatalf("%s: %s", q, o.Err.Message)
+			}
+		}
+	}
+	stats := map[string]int{}
+	id := 0
+	for _, st := range styles {
+		for _, e := range []Executor{rp.SQLGate, rp.Postgres} {
+			if o := e.Run(ctx, "SET DateStyle = '"+st.set+"'"); o.Err != nil {
+				t.Fatalf("SET DateStyle = %q: %s", st.set, o.Err.Message)
+			}
+		}
+		show := rp.SQLGate.Run(ctx, "SHOW DateStyle")
+		if show.Err != nil || len(show.Rows) != 1 || show.Rows[0][0].Text != st.show {
+			t.Errorf("SET DateStyle = %q; SHOW DateStyle: %s, want %q", st.set, describeErr(show), st.show)
+		}
+		tally(t, ctx, rp, "SELECT current_setting('DateStyle')", stats)
+		for range n / len(styles) {
+			in := g.ambiguousDate()
+			if g.r.IntN(3) == 0 {
+				in += g.pick(" 10:20:30", " 23:59:59.5", " 04:05 pm", "T01:02:03")
+			}
+			lit := "'" + strings.ReplaceAll(in, "'", "''") + "'"
+			tally(t, ctx, rp, "SELECT "+lit+"::date", stats)
+			tally(t, ctx, rp, "SELECT timestamp "+lit+", "+lit+"::timestamptz", stats)
+			id++
+			ins := fmt.Sprintf("INSERT INTO dsout VALUES (%d, %s, %s, %s)", id, lit, lit, lit)
+			tally(t, ctx, rp, ins, stats)
+			tally(t, ctx, rp, fmt.Sprintf("INSERT INTO dsin VALUES (%d, %s)", id, lit), stats)
+			// the text read at run time from a column (no constant
+			// folding)
+			tally(t, ctx, rp, fmt.Sprintf("SELECT s::date, s::timestamp FROM dsin WHERE id = %d", id), stats)
+		}
+	}
+	tallyBy(t, ctx, rp, "SELECT * FROM dsout ORDER BY id", stats, tallyRule{ordered: true})
+	t.Logf("%d inputs in %d styles (seed %d): %v", id, len(styles), seed, stats)
+	if stats["same"] == 0 || stats["refused alike"] == 0 {
+		t.Errorf("the generator reached too few shapes: %v", stats)
+	}
+}

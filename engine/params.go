@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -21,7 +22,7 @@ func paramValue(v any, t types.T, loc *time.Location, order types.DateOrder) (an
 			return x, nil
 		}
 		if t.Kind == types.Array { // '{1,2}' array text
-			return exec.CastValueIn(x, types.StringType, t, loc)
+			return arrayParam(x, t, loc, order)
 		}
 		return types.ParseTextOrder(x, t, loc, time.Now(), order)
 	case int64:
@@ -44,7 +45,7 @@ func paramValue(v any, t types.T, loc *time.Location, order types.DateOrder) (an
 		case types.Bytes, types.Binary:
 			return x, types.CheckBinaryLength(x, t)
 		case types.Array:
-			return exec.CastValueIn(string(x), types.StringType, t, loc)
+			return arrayParam(string(x), t, loc, order)
 		}
 		return types.ParseTextOrder(string(x), t, loc, time.Now(), order)
 	case time.Time:
@@ -56,6 +57,15 @@ func paramValue(v any, t types.T, loc *time.Location, order types.DateOrder) (an
 		}
 	}
 	return nil, sqlerr.New(sqlerr.DatatypeMismatch, "parameter of Go type %T does not fit type %s", v, t.PGName())
+}
+
+// arrayParam reads a parameter's array text as t, date elements in the
+// DateStyle order.
+func arrayParam(x string, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
+	if !t.Variant.IsVector() && exec.CastNeedsSession(types.StringType, t) {
+		return functions.ParseArrayTextOrder(x, t, loc, order)
+	}
+	return exec.CastValueIn(x, types.StringType, t, loc)
 }
 
 // typeOfOID maps a parameter type the client declared in Parse.

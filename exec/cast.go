@@ -63,7 +63,8 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		loc = ec.Location()
 	}
 	cast := func(v any) (any, error) { return CastValueIn(v, from, e.T, loc) }
-	if textToDateTime(from, e.T) {
+	switch {
+	case textToDateTime(from, e.T):
 		// a date in numbers only (1/2/2020) is read in the session's
 		// DateStyle order
 		order := functions.DateStyleOf(ec.Ctx).Order
@@ -74,6 +75,21 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 			}
 			return types.ParseTextOrder(v.(string), e.T, loc, time.Now(), order)
 		}
+	case e.T.Kind == types.Array && !e.T.Variant.IsVector() && CastNeedsSession(from, e.T) && (from.Kind == types.Unknown || from.IsString()):
+		// so are an array's date elements ('{1/2/2020}'::date[])
+		order := functions.DateStyleOf(ec.Ctx).Order
+		loc = ec.Location()
+		cast = func(v any) (any, error) {
+			if v == nil {
+				return nil, nil
+			}
+			return functions.ParseArrayTextOrder(v.(string), e.T, loc, order)
+		}
+	case from.Kind == types.Array && e.T.Kind == types.Array && textToDateTime(scalarOf(from), scalarOf(e.T)):
+		// and a text array's elements (ARRAY['1/2/2020']::date[])
+		order := functions.DateStyleOf(ec.Ctx).Order
+		loc = ec.Location()
+		cast = func(v any) (any, error) { return textArrayToDates(v, from, e.T, loc, order) }
 	}
 	b := array.NewBuilder(ec.Mem, e.T.ArrowType())
 	defer b.Release()
@@ -87,6 +103,38 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		appendValue(b, v)
 	}
 	return b.NewArray(), nil
+}
+
+// scalarOf is t's element type under all its array levels (t itself
+// when it is no array).
+func scalarOf(t types.T) types.T {
+	for t.Kind == types.Array {
+		t = *t.Elem
+	}
+	return t
+}
+
+// textArrayToDates reads an array of text (to any depth) as an array of
+// dates, timestamps or timestamptz, in DateStyle's order.
+func textArrayToDates(v any, from, to types.T, loc *time.Location, order types.DateOrder) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if from.Kind != types.Array || to.Kind != types.Array {
+		if from.Kind == types.Array || to.Kind == types.Array {
+			return CastValueIn(v, from, to, loc) // dimensions differ: castArray's refusal
+		}
+		return types.ParseTextOrder(v.(string), to, loc, time.Now(), order)
+	}
+	in := v.([]any)
+	out := make([]any, len(in))
+	for i, e := range in {
+		var err error
+		if out[i], err = textArrayToDates(e, *from.Elem, *to.Elem, loc, order); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // textToDateTime reports whether from -> to reads text as a date,
@@ -165,7 +213,7 @@ func CastNeedsZone(from, to types.T) bool {
 // session's settings: its TimeZone (CastNeedsZone) or its DateStyle,
 // whose field order reads a date from text (1/2/2020).
 func CastNeedsSession(from, to types.T) bool {
-	if from.Kind == types.Array || to.Kind == types.Array {
+	for from.Kind == types.Array || to.Kind == types.Array {
 		if from.Kind == types.Array {
 			from = *from.Elem
 		}

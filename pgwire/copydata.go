@@ -233,7 +233,7 @@ func (c *copyColumn) appendText(s string) error {
 // what COPY's text and CSV formats carry, and what pgtypes turns a binary
 // array into.
 func (c *copyColumn) appendArrayText(s string) error {
-	v, err := functions.ParseArrayText(s, c.t, c.loc)
+	v, err := functions.ParseArrayTextOrder(s, c.t, c.loc, c.order)
 	if err != nil {
 		return err
 	}

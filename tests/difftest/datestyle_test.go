@@ -13,9 +13,9 @@ import (
 // 2-Jan-2020, with and without a time) under each DateStyle field order,
 // set by every spelling PostgreSQL takes (MDY, US, NonEuropean, DMY,
 // European, Euro, YMD, alone or after a style), on sqlgate and
-// PostgreSQL 15: as date, timestamp and timestamptz literals, as text
-// columns cast at run time, and as text inserted into date and timestamp
-// columns. Every one must give the same value, or the same error: a date
+// PostgreSQL 15: as date, timestamp and timestamptz literals, as array
+// elements, as text columns cast at run time, and as text inserted into
+// date and timestamp columns. Every one must give the same value, or the same error: a date
 // read in another order is stored silently wrong.
 func TestDateOrderDifferential(t *testing.T) {
 	t.Parallel()
@@ -60,6 +60,9 @@ func TestDateOrderDifferential(t *testing.T) {
 			lit := "'" + strings.ReplaceAll(in, "'", "''") + "'"
 			tally(t, ctx, rp, "SELECT "+lit+"::date", stats)
 			tally(t, ctx, rp, "SELECT timestamp "+lit+", "+lit+"::timestamptz", stats)
+			// as array elements: in array text, and a text array cast
+			arr := `'{"` + strings.ReplaceAll(in, "'", "''") + `"}'`
+			tally(t, ctx, rp, "SELECT "+arr+"::date[], ARRAY["+lit+"]::timestamp[]", stats)
 			id++
 			ins := fmt.Sprintf("INSERT INTO dsout VALUES (%d, %s, %s, %s)", id, lit, lit, lit)
 			tally(t, ctx, rp, ins, stats)

@@ -64,9 +64,9 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	}
 	cast := func(v any) (any, error) { return CastValueIn(v, from, e.T, loc) }
 	switch {
-	case textToDateTime(from, e.T):
+	case textToDateTime(from, e.T) || textual(from) && e.T.IsComposite():
 		// a date in numbers only (1/2/2020) is read in the session's
-		// DateStyle order
+		// DateStyle order (a composite's date fields too)
 		order := functions.DateStyleOf(ec.Ctx).Order
 		loc = ec.Location()
 		cast = func(v any) (any, error) {
@@ -137,10 +137,14 @@ func textArrayToDates(v any, from, to types.T, loc *time.Location, order types.D
 	return out, nil
 }
 
+// textual reports whether t is text (or an unknown literal) that a cast
+// reads with the target type's input function.
+func textual(t types.T) bool { return t.Kind == types.Unknown || t.IsString() }
+
 // textToDateTime reports whether from -> to reads text as a date,
 // timestamp or timestamptz, which DateStyle's field order governs.
 func textToDateTime(from, to types.T) bool {
-	if from.Kind != types.Unknown && !from.IsString() {
+	if !textual(from) {
 		return false
 	}
 	switch to.Kind {
@@ -221,7 +225,7 @@ func CastNeedsSession(from, to types.T) bool {
 			to = *to.Elem
 		}
 	}
-	return CastNeedsZone(from, to) || textToDateTime(from, to)
+	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && to.IsComposite()
 }
 
 // AssignValue is CastValue for an assignment: a value the target's typmod

@@ -62,7 +62,7 @@ func ParseArrayOrder(s string, elem types.T, loc *time.Location, order types.Dat
 // PostgreSQL's multidimensional arrays are); an array of MAP or ROW
 // values, or an array of arrays written as JSON, is read as its JSON text.
 // A record's array fields read by array_in (types.ParseRecord).
-func init() { types.ArrayInput = ParseArrayText }
+func init() { types.ArrayInput = ParseArrayTextOrder }
 
 func ParseArrayText(s string, t types.T, loc *time.Location) (any, error) {
 	return ParseArrayTextOrder(s, t, loc, types.OrderMDY)

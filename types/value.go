@@ -195,10 +195,10 @@ func ParseTextOrder(s string, t T, loc *time.Location, now time.Time, order Date
 	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
 		return parseDateTimeText(s, t, loc, now, order)
 	}
-	return parseTextIn(s, t, loc)
+	return parseTextIn(s, t, loc, order)
 }
 
-func parseTextIn(s string, t T, loc *time.Location) (any, error) {
+func parseTextIn(s string, t T, loc *time.Location, order DateOrder) (any, error) {
 	if t.Variant == QChar {
 		// "char" keeps the first character (PostgreSQL: the first byte)
 		for _, r := range s {
@@ -210,7 +210,7 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return ParseJSON(s, t.Variant == JSONB)
 	}
 	if t.IsComposite() {
-		return ParseRecord(s, t, loc) // composite.go
+		return parseRecord(s, t, loc, order) // composite.go
 	}
 	switch t.Variant {
 	case Enum:

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestDateOrderDifferential reads SQLGATE_DIFF_DTINPUT/3 (default 500)
@@ -13,8 +15,8 @@ import (
 // 2-Jan-2020, with and without a time) under each DateStyle field order,
 // set by every spelling PostgreSQL takes (MDY, US, NonEuropean, DMY,
 // European, Euro, YMD, alone or after a style), on sqlgate and
-// PostgreSQL 15: as date, timestamp and timestamptz literals, as array
-// elements, as text columns cast at run time, and as text inserted into
+// PostgreSQL 15: as date, timestamp and timestamptz literals and
+// parameters sent as text, as array elements, as text columns cast at run time, and as text inserted into
 // date and timestamp columns. Every one must give the same value, or the same error: a date
 // read in another order is stored silently wrong.
 func TestDateOrderDifferential(t *testing.T) {
@@ -63,6 +65,22 @@ func TestDateOrderDifferential(t *testing.T) {
 			// as array elements: in array text, and a text array cast
 			arr := `'{"` + strings.ReplaceAll(in, "'", "''") + `"}'`
 			tally(t, ctx, rp, "SELECT "+arr+"::date[], ARRAY["+lit+"]::timestamp[]", stats)
+			// as parameters sent as text, declared date, timestamp,
+			// timestamptz or left unknown
+			for _, oid := range []uint32{1082, 1114, 1184, 0} {
+				q := "SELECT $1::date"
+				if oid == 1114 || oid == 1184 {
+					q = "SELECT $1"
+				}
+				sg := runTextParam(ctx, rp.SQLGate.(*Session), q, in, oid)
+				pg := runTextParam(ctx, rp.Postgres.(*Session), q, in, oid)
+				if same, why := sameOutcome(sg, pg); !same {
+					t.Errorf("%s with $1 = %q (type %d): %s", q, in, oid, why)
+					stats["different"]++
+				} else {
+					stats["same parameter"]++
+				}
+			}
 			id++
 			ins := fmt.Sprintf("INSERT INTO dsout VALUES (%d, %s, %s, %s)", id, lit, lit, lit)
 			tally(t, ctx, rp, ins, stats)
@@ -77,4 +95,30 @@ func TestDateOrderDifferential(t *testing.T) {
 	if stats["same"] == 0 || stats["refused alike"] == 0 {
 		t.Errorf("the generator reached too few shapes: %v", stats)
 	}
+}
+
+// runTextParam runs q with one parameter sent as text and declared oid
+// (0: unknown).
+func runTextParam(ctx context.Context, s *Session, q, arg string, oid uint32) Outcome {
+	var res *pgconn.Result
+	if qe := s.try(ctx, func(qctx context.Context) error { // run.go
+		res = s.conn.ExecParams(qctx, q, [][]byte{[]byte(arg)}, []uint32{oid}, []int16{0}, []int16{0}).Read()
+		return res.Err
+	}); qe != nil {
+		return Outcome{Err: qe}
+	}
+	return outcomeOf(res)
+}
+
+// sameOutcome: the same rows, or the same SQLSTATE and message.
+func sameOutcome(sg, pg Outcome) (bool, string) {
+	switch {
+	case sg.Err != nil && pg.Err != nil:
+		if sg.Err.Code == pg.Err.Code && sg.Err.Message == pg.Err.Message {
+			return true, ""
+		}
+	case sg.Err == nil && pg.Err == nil:
+		return Compare(sg, pg, true, false)
+	}
+	return false, fmt.Sprintf("sqlgate: %s; PostgreSQL: %s", describeErr(sg), describeErr(pg))
 }

@@ -40,27 +40,17 @@ type DateStyle struct {
 	Order  DateOrder
 }
 
-// String is the setting as SHOW DateStyle spells it ("German, DMY").
-func (d DateStyle) String() string {
-	var style string
-	switch d.Output {
-	case OutputSQL:
-		style = "SQL"
-	case OutputPostgres:
-		style = "Postgres"
-	case OutputGerman:
-		style = "German"
-	default:
-		style = "ISO"
-	}
-	switch d.Order {
-	case OrderDMY:
-		return style + ", DMY"
-	case OrderYMD:
-		return style + ", YMD"
-	}
-	return style + ", MDY"
+// canonicalDateStyles are the settings as SHOW DateStyle spells them, by
+// output style and order.
+var canonicalDateStyles = [4][3]string{
+	{"ISO, MDY", "ISO, DMY", "ISO, YMD"},
+	{"SQL, MDY", "SQL, DMY", "SQL, YMD"},
+	{"Postgres, MDY", "Postgres, DMY", "Postgres, YMD"},
+	{"German, MDY", "German, DMY", "German, YMD"},
 }
+
+// String is the setting as SHOW DateStyle spells it ("German, DMY").
+func (d DateStyle) String() string { return canonicalDateStyles[d.Output][d.Order] }
 
 // DefaultDateStyle is DateStyle's boot value, "ISO, MDY".
 const DefaultDateStyle = "ISO, MDY"
@@ -72,6 +62,15 @@ const DefaultDateStyle = "ISO, MDY"
 // (German alone also sets DMY), DEFAULT standing for the boot value.
 // Conflicting or unknown words are 22023.
 func ParseDateStyle(value string, cur DateStyle) (DateStyle, error) {
+	// the canonical form, which every session stores, without splitting
+	// (every statement and Bind reads the setting)
+	for o, row := range canonicalDateStyles {
+		for ord, c := range row {
+			if value == c {
+				return DateStyle{Output: DateOutput(o), Order: DateOrder(ord)}, nil
+			}
+		}
+	}
 	bad := func(detail string, args ...any) (DateStyle, error) {
 		return cur, sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter %q: %q", "DateStyle", value).
 			WithDetail(detail, args...)

@@ -676,5 +676,6 @@ func (b *binder) parseArrayLiteral(s string, t types.T) (any, error) {
 	if t.Variant.IsVector() {
 		return functions.ParseVector(s, *t.Elem, loc)
 	}
-	return functions.ParseArrayText(s, t, loc) // nested arrays in braces or JSON
+	// nested arrays in braces or JSON; date elements in DateStyle's order
+	return functions.ParseArrayTextOrder(s, t, loc, functions.DateStyleOf(b.ctx).Order)
 }

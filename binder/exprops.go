@@ -1001,8 +1001,9 @@ func (b *binder) coerceUnknown(n sourceNode, e Expr, t types.T) (Expr, error) {
 			// and then truncates (exec's cast, types.ParseTextIn).
 			v, err = types.ParseIntervalAs(s, t)
 		} else {
-			// A timestamptz literal without an offset is in the session's zone.
-			v, err = types.ParseTextAt(s, t, functions.LocationOf(b.ctx), functions.TransactionTime(b.ctx))
+			// A timestamptz literal without an offset is in the session's
+			// zone, a date in numbers only in its DateStyle's order.
+			v, err = types.ParseTextOrder(s, t, functions.LocationOf(b.ctx), functions.TransactionTime(b.ctx), functions.DateStyleOf(b.ctx).Order)
 		}
 		if err != nil {
 			if se := sqlerr.As(err); se != nil && x.At > 0 && b.stmt != nil {

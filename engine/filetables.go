@@ -44,7 +44,7 @@ func (s *session) fileTable(fn string, args []string) (binder.FileRelation, erro
 	if err := s.serverFilesAllowed(true, fn); err != nil {
 		return nil, err
 	}
-	rel := &fileRelation{dir: s.eng.opts.FileDir, eng: s.eng, fn: fn, name: args[0], loc: s.location()}
+	rel := &fileRelation{dir: s.eng.opts.FileDir, eng: s.eng, fn: fn, name: args[0], loc: s.location(), order: s.dateStyle().Order}
 	switch fn {
 	case "read_parquet", "read_arrow":
 		if len(args) != 1 {
@@ -130,6 +130,7 @@ type fileRelation struct {
 	format string             // parquet or arrow; "" for read_csv
 	opts   pgwire.CopyOptions // read_csv
 	loc    *time.Location
+	order  types.DateOrder // DateStyle's, which reads read_csv's dates
 	cols   []fileio.Column
 }
 
@@ -204,7 +205,7 @@ func (r *fileRelation) Open(ctx context.Context) (binder.FileRows, error) {
 		}
 		return rows, nil
 	}
-	rows, err := openCopyFile(r.dir, r.name, r.opts, resultColumns(r.cols), r.eng.mem, r.loc, r.fn, nil)
+	rows, err := openCopyFile(r.dir, r.name, r.opts, resultColumns(r.cols), r.eng.mem, r.loc, r.order, r.fn, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -6,23 +6,25 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
 // paramValue converts a parameter as the wire decoded it (nil, bool, int64,
-// float64, string, []byte, time.Time) to the physical value of t.
-func paramValue(v any, t types.T, loc *time.Location) (any, error) {
+// float64, string, []byte, time.Time) to the physical value of t; text
+// is read in the session's zone loc and DateStyle order.
+func paramValue(v any, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
 	switch x := v.(type) {
 	case string:
 		if t.Kind == types.Unknown {
 			return x, nil
 		}
 		if t.Kind == types.Array { // '{1,2}' array text
-			return exec.CastValueIn(x, types.StringType, t, loc)
+			return arrayParam(x, t, loc, order)
 		}
-		return types.ParseTextIn(x, t, loc)
+		return types.ParseTextOrder(x, t, loc, time.Now(), order)
 	case int64:
 		if t.Kind == types.Int64 {
 			return v, nil // the common bigint key: no cast, no boxing again
@@ -43,9 +45,9 @@ func paramValue(v any, t types.T, loc *time.Location) (any, error) {
 		case types.Bytes, types.Binary:
 			return x, types.CheckBinaryLength(x, t)
 		case types.Array:
-			return exec.CastValueIn(string(x), types.StringType, t, loc)
+			return arrayParam(string(x), t, loc, order)
 		}
-		return types.ParseTextIn(string(x), t, loc)
+		return types.ParseTextOrder(string(x), t, loc, time.Now(), order)
 	case time.Time:
 		switch t.Kind {
 		case types.Date, types.Timestamp, types.TimestampTZ:
@@ -55,6 +57,15 @@ func paramValue(v any, t types.T, loc *time.Location) (any, error) {
 		}
 	}
 	return nil, sqlerr.New(sqlerr.DatatypeMismatch, "parameter of Go type %T does not fit type %s", v, t.PGName())
+}
+
+// arrayParam reads a parameter's array text as t, date elements in the
+// DateStyle order.
+func arrayParam(x string, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
+	if !t.Variant.IsVector() && exec.CastNeedsSession(types.StringType, t) {
+		return functions.ParseArrayTextOrder(x, t, loc, order)
+	}
+	return exec.CastValueIn(x, types.StringType, t, loc)
 }
 
 // typeOfOID maps a parameter type the client declared in Parse.

@@ -102,6 +102,11 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 			s.tx.readOnly = b
 		}
 		v = onOff(b)
+	case "datestyle", "intervalstyle": // datestyle.go
+		var err error
+		if v, err = dateStyleValue(name, st.Name, v, s.setting(name)); err != nil {
+			return nil, err
+		}
 	case "timezone":
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023

@@ -72,6 +72,16 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 			}
 			v = canon
 		}
+		if k == "datestyle" || k == "intervalstyle" {
+			// pgJDBC sends DateStyle=ISO: stored as SHOW spells it
+			// ("ISO, MDY"); a value PostgreSQL would refuse leaves the
+			// default (as for the zone above).
+			canon, err := dateStyleValue(k, k, v, s[k])
+			if err != nil {
+				continue
+			}
+			v = canon
+		}
 		if k == SynchronousCommit {
 			// A value PostgreSQL would refuse leaves the default (as
 			// for the zone above).

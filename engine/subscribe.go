@@ -303,7 +303,7 @@ func (s *session) startSubscription(ctx context.Context, plan *subscribePlan) (*
 	case sql.SubscribeTimestamp:
 		// Microseconds, as PostgreSQL's timestamptz (precision 0 would round).
 		tz := types.TimestampTZType(6)
-		v, err := types.ParseTextIn(st.Timestamp, tz, s.location())
+		v, err := types.ParseTextOrder(st.Timestamp, tz, s.location(), time.Now(), s.dateStyle().Order)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cockroachdb/apd/v3"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/numeric"
@@ -61,18 +62,96 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	if CastNeedsZone(from, e.T) {
 		loc = ec.Location()
 	}
+	cast := func(v any) (any, error) { return CastValueIn(v, from, e.T, loc) }
+	switch {
+	case textToDateTime(from, e.T) || textual(from) && e.T.IsComposite():
+		// a date in numbers only (1/2/2020) is read in the session's
+		// DateStyle order (a composite's date fields too)
+		order := functions.DateStyleOf(ec.Ctx).Order
+		loc = ec.Location()
+		cast = func(v any) (any, error) {
+			if v == nil {
+				return nil, nil
+			}
+			return types.ParseTextOrder(v.(string), e.T, loc, time.Now(), order)
+		}
+	case e.T.Kind == types.Array && !e.T.Variant.IsVector() && CastNeedsSession(from, e.T) && (from.Kind == types.Unknown || from.IsString()):
+		// so are an array's date elements ('{1/2/2020}'::date[])
+		order := functions.DateStyleOf(ec.Ctx).Order
+		loc = ec.Location()
+		cast = func(v any) (any, error) {
+			if v == nil {
+				return nil, nil
+			}
+			return functions.ParseArrayTextOrder(v.(string), e.T, loc, order)
+		}
+	case from.Kind == types.Array && e.T.Kind == types.Array && textToDateTime(scalarOf(from), scalarOf(e.T)):
+		// and a text array's elements (ARRAY['1/2/2020']::date[])
+		order := functions.DateStyleOf(ec.Ctx).Order
+		loc = ec.Location()
+		cast = func(v any) (any, error) { return textArrayToDates(v, from, e.T, loc, order) }
+	}
 	b := array.NewBuilder(ec.Mem, e.T.ArrowType())
 	defer b.Release()
 	n := xa.Len()
 	b.Reserve(n)
 	for i := 0; i < n; i++ {
-		v, err := CastValueIn(valueAt(xa, i), from, e.T, loc)
+		v, err := cast(valueAt(xa, i))
 		if err != nil {
 			return nil, err
 		}
 		appendValue(b, v)
 	}
 	return b.NewArray(), nil
+}
+
+// scalarOf is t's element type under all its array levels (t itself
+// when it is no array).
+func scalarOf(t types.T) types.T {
+	for t.Kind == types.Array {
+		t = *t.Elem
+	}
+	return t
+}
+
+// textArrayToDates reads an array of text (to any depth) as an array of
+// dates, timestamps or timestamptz, in DateStyle's order.
+func textArrayToDates(v any, from, to types.T, loc *time.Location, order types.DateOrder) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if from.Kind != types.Array || to.Kind != types.Array {
+		if from.Kind == types.Array || to.Kind == types.Array {
+			return CastValueIn(v, from, to, loc) // dimensions differ: castArray's refusal
+		}
+		return types.ParseTextOrder(v.(string), to, loc, time.Now(), order)
+	}
+	in := v.([]any)
+	out := make([]any, len(in))
+	for i, e := range in {
+		var err error
+		if out[i], err = textArrayToDates(e, *from.Elem, *to.Elem, loc, order); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// textual reports whether t is text (or an unknown literal) that a cast
+// reads with the target type's input function.
+func textual(t types.T) bool { return t.Kind == types.Unknown || t.IsString() }
+
+// textToDateTime reports whether from -> to reads text as a date,
+// timestamp or timestamptz, which DateStyle's field order governs.
+func textToDateTime(from, to types.T) bool {
+	if !textual(from) {
+		return false
+	}
+	switch to.Kind {
+	case types.Date, types.Timestamp, types.TimestampTZ:
+		return true
+	}
+	return false
 }
 
 // numericTo is a numeric as a value of the Decimal-kind type to: itself
@@ -101,7 +180,7 @@ func intTypeName(t types.T) string {
 // (CastNeedsZone) fails with 0A000 rather than guess a zone: plan-time
 // constant folding then leaves the cast to run with the session's zone.
 func CastValue(v any, from, to types.T) (any, error) {
-	if CastNeedsZone(from, to) {
+	if CastNeedsSession(from, to) {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s needs the session time zone", from.PGName(), to.PGName())
 	}
 	return CastValueIn(v, from, to, time.UTC)
@@ -132,6 +211,21 @@ func CastNeedsZone(from, to types.T) bool {
 		return CastNeedsZone(from, to)
 	}
 	return zoned(from, to) || zoned(to, from) || timeTZNeedsZone(from, to)
+}
+
+// CastNeedsSession reports whether converting from -> to depends on the
+// session's settings: its TimeZone (CastNeedsZone) or its DateStyle,
+// whose field order reads a date from text (1/2/2020).
+func CastNeedsSession(from, to types.T) bool {
+	for from.Kind == types.Array || to.Kind == types.Array {
+		if from.Kind == types.Array {
+			from = *from.Elem
+		}
+		if to.Kind == types.Array {
+			to = *to.Elem
+		}
+	}
+	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && to.IsComposite()
 }
 
 // AssignValue is CastValue for an assignment: a value the target's typmod

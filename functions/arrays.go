@@ -25,7 +25,13 @@ import (
 // an array of elem, converting each element with elem's input function
 // (in TimeZone loc, nil meaning UTC).
 func ParseArray(s string, elem types.T, loc *time.Location) ([]any, error) {
-	p := arrayParser{src: s, elem: elem, loc: loc}
+	return ParseArrayOrder(s, elem, loc, types.OrderMDY)
+}
+
+// ParseArrayOrder is ParseArray in a session whose DateStyle reads a
+// date element written in numbers only (1/2/2020) in order.
+func ParseArrayOrder(s string, elem types.T, loc *time.Location, order types.DateOrder) ([]any, error) {
+	p := arrayParser{src: s, elem: elem, loc: loc, order: order}
 	p.skipSpace()
 	if p.i < len(s) && s[p.i] == '[' {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "array literals with explicit bounds are not supported: %q", s)
@@ -56,17 +62,23 @@ func ParseArray(s string, elem types.T, loc *time.Location) ([]any, error) {
 // PostgreSQL's multidimensional arrays are); an array of MAP or ROW
 // values, or an array of arrays written as JSON, is read as its JSON text.
 // A record's array fields read by array_in (types.ParseRecord).
-func init() { types.ArrayInput = ParseArrayText }
+func init() { types.ArrayInput = ParseArrayTextOrder }
 
 func ParseArrayText(s string, t types.T, loc *time.Location) (any, error) {
+	return ParseArrayTextOrder(s, t, loc, types.OrderMDY)
+}
+
+// ParseArrayTextOrder is ParseArrayText in a session whose DateStyle
+// reads a date element written in numbers only in order.
+func ParseArrayTextOrder(s string, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
 	if !t.Elem.IsNested() || t.Elem.IsComposite() {
 		// a composite's elements read by record_in (types/composite.go)
-		return ParseArray(s, *t.Elem, loc)
+		return ParseArrayOrder(s, *t.Elem, loc, order)
 	}
 	if !bracedArrayOfArrays(s, t) {
 		return types.ParseTextIn(s, t, loc) // JSON text, as printed
 	}
-	v, err := ParseArray(s, *t.Elem, loc)
+	v, err := ParseArrayOrder(s, *t.Elem, loc, order)
 	if err != nil {
 		return nil, err
 	}
@@ -129,10 +141,11 @@ func allNull(v []any) bool {
 }
 
 type arrayParser struct {
-	src  string
-	i    int
-	elem types.T
-	loc  *time.Location
+	src   string
+	i     int
+	elem  types.T
+	loc   *time.Location
+	order types.DateOrder // DateStyle's, for date elements
 	// dimErr is the refusal of a text whose number of dimensions differs
 	// from the type's. It is raised only after every element converted,
 	// because PostgreSQL (which takes any number of dimensions) reports a
@@ -186,7 +199,7 @@ func (p *arrayParser) array() ([]any, error) {
 				p.noteDims(sqlerr.New(sqlerr.FeatureNotSupported, "multidimensional array literal %q for a one-dimensional array type", p.src).
 					WithHint("A Fluss array has one dimension per ARRAY level: declare the type with one [] per dimension (integer[][] is ARRAY<ARRAY<INT>>)."))
 			}
-			sub := arrayParser{src: p.src, i: p.i, elem: subElem, loc: p.loc}
+			sub := arrayParser{src: p.src, i: p.i, elem: subElem, loc: p.loc, order: p.order}
 			v, err = sub.array()
 			p.i = sub.i
 			if sub.dimErr != nil {
@@ -289,9 +302,9 @@ func (p *arrayParser) convert(s string) (any, error) {
 		for scalar.Kind == types.Array {
 			scalar = *scalar.Elem
 		}
-		return types.ParseTextIn(s, scalar, p.loc)
+		return types.ParseTextOrder(s, scalar, p.loc, time.Now(), p.order)
 	}
-	return types.ParseTextIn(s, p.elem, p.loc)
+	return types.ParseTextOrder(s, p.elem, p.loc, time.Now(), p.order)
 }
 
 // FormatArray renders an array as PostgreSQL's array_out does: elements

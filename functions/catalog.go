@@ -170,6 +170,45 @@ func LocationOf(ctx context.Context) *time.Location {
 	return time.UTC
 }
 
+// DateStyleOf returns the session's DateStyle in ctx (the order an
+// ambiguous date is read in, the style dates are written in): its
+// setting, else PostgreSQL's default ISO, MDY. ctx may be nil.
+func DateStyleOf(ctx context.Context) types.DateStyle {
+	if ctx == nil {
+		return types.DateStyle{}
+	}
+	if v, ok := sessionSetting(ctx, "datestyle"); ok {
+		if ds, err := types.ParseDateStyle(v, types.DateStyle{}); err == nil {
+			return ds
+		}
+	}
+	return types.DateStyle{}
+}
+
+// IntervalStyleOf returns the session's IntervalStyle in ctx: its
+// setting, else postgres. ctx may be nil.
+func IntervalStyleOf(ctx context.Context) types.IntervalStyle {
+	if ctx == nil {
+		return types.IntervalPostgres
+	}
+	if v, ok := sessionSetting(ctx, "intervalstyle"); ok {
+		if st, err := types.ParseIntervalStyle("IntervalStyle", v); err == nil {
+			return st
+		}
+	}
+	return types.IntervalPostgres
+}
+
+// sessionSetting is the session's own value of a setting in ctx (not the
+// catalog's default).
+func sessionSetting(ctx context.Context, name string) (string, bool) {
+	v := valuesOf(ctx)
+	if !v.hasSession || v.session.Setting == nil {
+		return "", false
+	}
+	return v.session.Setting(name)
+}
+
 func catalogOf(ctx context.Context) (CatalogInfo, error) {
 	if c := valuesOf(ctx).catalog; c != nil {
 		return c, nil

@@ -532,9 +532,10 @@ func isConstant(e exec.Expr) bool {
 		return isConstant(x.X)
 	case *exec.CastExpr:
 		// a cast that reads the session's TimeZone (timestamp to
-		// timestamptz, time to timetz ...) waits for the session: folding
-		// has none, and would compute it in UTC
-		return isConstant(x.X) && !exec.CastNeedsZone(x.X.Type(), x.T)
+		// timestamptz, time to timetz ...) or DateStyle (text to date)
+		// waits for the session: folding has none, and would compute it
+		// in UTC and MDY
+		return isConstant(x.X) && !exec.CastNeedsSession(x.X.Type(), x.T)
 	case *exec.IsNullExpr:
 		return isConstant(x.X)
 	}

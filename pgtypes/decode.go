@@ -37,19 +37,36 @@ func DecodeParam(index int, oid uint32, format int16, data []byte) (any, error) 
 }
 
 // DecodeParamIn is DecodeParam in a session whose TimeZone is loc (nil:
-// UTC): a timestamptz sent as text without a zone is a wall time there,
-// as PostgreSQL reads it.
-func DecodeParamIn(index int, oid uint32, format int16, data []byte, loc *time.Location) (any, error) {
-	if data == nil || format != FormatText || oid != OIDTimestampTZ || loc == nil || loc == time.UTC {
+// UTC) and whose DateStyle reads a date in numbers only in order: a
+// date, timestamp or timestamptz sent as text is read by the type's
+// input (1/2/2020 in the order, a timestamptz without a zone as a wall
+// time in loc), as PostgreSQL reads it.
+func DecodeParamIn(index int, oid uint32, format int16, data []byte, loc *time.Location, order types.DateOrder) (any, error) {
+	var t types.T
+	switch oid {
+	case OIDDate:
+		t = types.DateType
+	case OIDTimestamp:
+		t = types.TimestampType(6)
+	case OIDTimestampTZ:
+		t = types.TimestampTZType(6)
+	}
+	if data == nil || format != FormatText || t.Kind == types.Unknown { // not a date/time type
 		return DecodeParam(index, oid, format, data)
 	}
 	if err := checkUTF8(data); err != nil {
 		return nil, err
 	}
-	v, err := types.ParseTextIn(string(data), types.TimestampTZType(6), loc)
+	v, err := types.ParseTextOrder(string(data), t, loc, time.Now(), order)
 	if err != nil {
-		// forms only DecodeParam reads (infinity, ...) and its errors
+		return nil, err
+	}
+	if types.InfiniteSign(v, t) != 0 {
+		// infinity, which a time.Time does not hold: DecodeParam's refusal
 		return DecodeParam(index, oid, format, data)
+	}
+	if t.Kind == types.Date {
+		return time.Unix(int64(v.(int32))*86400, 0).UTC(), nil
 	}
 	return time.UnixMicro(v.(int64)).UTC(), nil
 }

@@ -83,6 +83,9 @@ type copyColumn struct {
 	// loc is the session's TimeZone: a timestamptz without offset is
 	// local time there (nil = UTC).
 	loc *time.Location
+	// order is the session's DateStyle order: a date in numbers only
+	// (1/2/2020) is read in it.
+	order types.DateOrder
 	// dataHint is the value bytes the last batch held (variable-width
 	// columns): what the next batch reserves.
 	dataHint int
@@ -213,26 +216,13 @@ func supportedCopyType(t types.T) bool {
 }
 
 func (c *copyColumn) appendText(s string) error {
-	if c.t.Kind == types.Date {
-		// types.ParseText's date arithmetic overflows outside 1677..2262
-		// (time.Duration); pgtypes' parser yields a time.Time instead.
-		v, err := pgtypes.DecodeParam(0, pgtypes.OIDDate, pgtypes.FormatText, []byte(s))
-		if err != nil {
-			return err
-		}
-		if tm, ok := v.(time.Time); ok {
-			pv, err := types.TimeToValue(tm, c.t)
-			if err != nil {
-				return err
-			}
-			return c.appendPhysical(pv)
-		}
-	}
 	if c.t.Kind == types.Array {
 		// an array of arrays in braces too: what COPY TO writes of it
 		return c.appendArrayText(s)
 	}
-	v, err := types.ParseTextIn(s, c.t, c.loc)
+	// dates and timestamps as date_in reads them: infinity, BC, the
+	// whole range, and DateStyle's order for 1/2/2020
+	v, err := types.ParseTextOrder(s, c.t, c.loc, time.Now(), c.order)
 	if err != nil {
 		return err
 	}
@@ -243,7 +233,7 @@ func (c *copyColumn) appendText(s string) error {
 // what COPY's text and CSV formats carry, and what pgtypes turns a binary
 // array into.
 func (c *copyColumn) appendArrayText(s string) error {
-	v, err := functions.ParseArrayText(s, c.t, c.loc)
+	v, err := functions.ParseArrayTextOrder(s, c.t, c.loc, c.order)
 	if err != nil {
 		return err
 	}
@@ -455,10 +445,11 @@ func newCopyDecoder(opts CopyOptions, cols []ResultColumn, mem memory.Allocator)
 	return d, nil
 }
 
-// setLocation sets the zone text timestamptz values are read in.
-func (d *copyDecoder) setLocation(loc *time.Location) {
+// setLocation sets the zone text timestamptz values are read in and the
+// DateStyle order text dates are read in.
+func (d *copyDecoder) setLocation(loc *time.Location, order types.DateOrder) {
 	for _, c := range d.cols {
-		c.loc = loc
+		c.loc, c.order = loc, order
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // COPY's text, CSV and binary formats over an io.Reader / io.Writer instead
@@ -29,14 +30,14 @@ type CopyReader struct {
 }
 
 // NewCopyReader decodes r in opts' format (text, csv or binary) into
-// batches of cols; loc is the zone text timestamptz values are read in.
-// Release it when done.
-func NewCopyReader(r io.Reader, opts CopyOptions, cols []ResultColumn, mem memory.Allocator, loc *time.Location) (*CopyReader, error) {
+// batches of cols; loc is the zone text timestamptz values are read in,
+// order the DateStyle order of text dates. Release it when done.
+func NewCopyReader(r io.Reader, opts CopyOptions, cols []ResultColumn, mem memory.Allocator, loc *time.Location, order types.DateOrder) (*CopyReader, error) {
 	dec, err := newCopyDecoder(opts, cols, mem)
 	if err != nil {
 		return nil, err
 	}
-	dec.setLocation(loc)
+	dec.setLocation(loc, order)
 	return &CopyReader{r: r, dec: dec}, nil
 }
 

@@ -170,9 +170,11 @@ func (c *conn) handleBind(body []byte) error {
 	} else {
 		params = make([]any, n)
 	}
-	loc := c.location() // a timestamptz parameter without offset is in the session's zone
+	// a timestamptz parameter without offset is in the session's zone, a
+	// date in numbers only in its DateStyle order
+	loc, order := c.location(), c.dateStyle().Order
 	for i, raw := range m.params {
-		v, err := pgtypes.DecodeParamIn(i+1, ps.paramOIDs[i], pgtypes.FormatOf(m.paramFormats, i), raw, loc)
+		v, err := pgtypes.DecodeParamIn(i+1, ps.paramOIDs[i], pgtypes.FormatOf(m.paramFormats, i), raw, loc, order)
 		if err != nil {
 			return err
 		}

@@ -34,6 +34,20 @@ func (c *conn) location() *time.Location {
 	return loc
 }
 
+// dateStyle is the session's DateStyle (ISO, MDY when the session
+// reports none that reads).
+func (c *conn) dateStyle() types.DateStyle {
+	v, ok := c.session.Status("DateStyle")
+	if !ok {
+		return types.DateStyle{}
+	}
+	ds, err := types.ParseDateStyle(v, types.DateStyle{})
+	if err != nil {
+		return types.DateStyle{}
+	}
+	return ds
+}
+
 // prepared is a statement created by Parse (or, transiently, by a simple
 // Query). stmt is nil for an empty query string.
 type prepared struct {

@@ -151,6 +151,11 @@ func malformedRecord(s, detail string) *sqlerr.Error {
 // next character as it is. Each field's text, unquoted, goes to its
 // type's input as it stands (white space kept).
 func ParseRecord(s string, t T, loc *time.Location) (any, error) {
+	return parseRecord(s, t, loc, OrderMDY)
+}
+
+// parseRecord is ParseRecord reading date fields in DateStyle's order.
+func parseRecord(s string, t T, loc *time.Location, order DateOrder) (any, error) {
 	i := 0
 	skipSpace := func() {
 		for i < len(s) && isRecordSpace(s[i]) {
@@ -209,7 +214,7 @@ func ParseRecord(s string, t T, loc *time.Location) (any, error) {
 			}
 			break
 		}
-		v, err := parseRecordField(b.String(), f.Type, loc)
+		v, err := parseRecordField(b.String(), f.Type, loc, order)
 		if err != nil {
 			return nil, err
 		}
@@ -235,19 +240,20 @@ func ParseRecord(s string, t T, loc *time.Location) (any, error) {
 
 // parseRecordField reads one field's text as its type: a nested
 // composite by record_in again, anything else by its own input.
-func parseRecordField(s string, t T, loc *time.Location) (any, error) {
+func parseRecordField(s string, t T, loc *time.Location, order DateOrder) (any, error) {
 	if t.IsComposite() {
-		return ParseRecord(s, t, loc)
+		return parseRecord(s, t, loc, order)
 	}
 	if t.Kind == Array && ArrayInput != nil {
-		return ArrayInput(s, t, loc)
+		return ArrayInput(s, t, loc, order)
 	}
-	return ParseTextIn(s, t, loc)
+	return ParseTextOrder(s, t, loc, time.Now(), order)
 }
 
-// ArrayInput is array_in ("{1,2}"), for a record's array fields: the
-// functions package, which owns PostgreSQL's array text, sets it.
-var ArrayInput func(s string, t T, loc *time.Location) (any, error)
+// ArrayInput is array_in ("{1,2}"), for a record's array fields (date
+// elements in DateStyle's order): the functions package, which owns
+// PostgreSQL's array text, sets it.
+var ArrayInput func(s string, t T, loc *time.Location, order DateOrder) (any, error)
 
 // isRecordSpace is PostgreSQL's scanner_isspace, which record_in skips
 // around the parentheses.

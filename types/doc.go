@@ -43,6 +43,9 @@
 // TimeZone accepts, offsets as timestamptz prints them, wall time to instant
 // across DST), since input (ParseTextIn), output (FormatTextIn) and casts
 // all need them; the zone itself is always an argument, never package state.
+// Likewise DateStyle and IntervalStyle (datestyle.go: the values SET
+// accepts and their canonical form), whose field order the date decoder
+// reads a date in numbers only in (ParseTextOrder).
 //
 // Numeric: DECIMAL(p,s) is decimal128(p,s) in Arrow and stores as Fluss
 // DECIMAL; unconstrained NUMERIC (Precision 0) is PostgreSQL's arbitrary

@@ -16,7 +16,8 @@ import (
 // (dtParts' methods, one rule each, its reason beside it), and the parts
 // are checked once at the end (dtParts.finish). The callers in value.go
 // and timetz.go build their type's value from the parts. Every error is
-// built by dtFail.err. DateStyle is ISO, MDY (PostgreSQL's default).
+// built by dtFail.err. A date written in numbers only is read in the
+// session's DateStyle order (DateOrder, datestyle.go).
 
 // dtTokKind is what kind of field a piece of the text is (B.1 step 1).
 type dtTokKind uint8
@@ -62,6 +63,9 @@ func lexDateTime(s string) (toks []dtToken, ok bool) {
 				kind, end = tokTime, scanWhile(s, j, func(c byte) bool { return isDigit(c) || c == ':' || c == '.' })
 			case j < len(s) && (s[j] == '-' || s[j] == '/') && j+1 < len(s) && isAlnum(s[j+1]):
 				kind, end = tokDate, scanDateField(s, i, s[j])
+			case j+1 < len(s) && s[j] == '.' && isLetter(s[j+1]):
+				// a dot before a word joins a date (07.March.67)
+				kind, end = tokDate, scanDateField(s, i, '.')
 			case j < len(s) && s[j] == '.':
 				// one dot is a fraction (1999.008, 040506.789); a
 				// second makes a date (08.01.1999)
@@ -89,7 +93,9 @@ func lexDateTime(s string) (toks []dtToken, ok bool) {
 				i = end
 				continue
 			}
-			if j == len(s) || !isZoneNameChar(s[j]) {
+			if j == len(s) || !isZoneNameChar(s[j]) || s[j] == '+' && isCoreKeyword(word) {
+				// (a keyword before '+' ends there, as PostgreSQL's
+				// ParseDateTime ends it: 10:33 pm+09 is PM at +09)
 				// a word alone; letters with a sign are a POSIX zone
 				// (abc+3, and pm-05:30 too)
 				toks = append(toks, dtToken{kind: tokWord, text: word})
@@ -222,6 +228,8 @@ type dtParts struct {
 	runTogether   bool   // the time was written run together (HHMMSS)
 	julianDate    bool   // the date is a Julian day's (no era, no century to add)
 	monthGuessed  bool   // the month is a number DateStyle's order placed there
+	textMonth     bool   // the month was written by name
+	order         DateOrder
 }
 
 // dtErrKind is one of the errors date/time input reports.
@@ -269,12 +277,13 @@ var (
 )
 
 // decodeDateTime reads s's fields into parts for a type of mode.
-func decodeDateTime(s string, mode dtMode) (*dtParts, *dtFail) {
+// An ambiguous date (1/2/2020) is read in order.
+func decodeDateTime(s string, mode dtMode, order DateOrder) (*dtParts, *dtFail) {
 	toks, ok := lexDateTime(s)
 	if !ok || len(toks) == 0 {
 		return nil, failBad
 	}
-	p := &dtParts{mode: mode, zoneNameLast: toks[len(toks)-1].kind == tokZoneName}
+	p := &dtParts{mode: mode, order: order, zoneNameLast: toks[len(toks)-1].kind == tokZoneName}
 	for i := 0; i < len(toks); i++ {
 		tk := toks[i]
 		var f *dtFail
@@ -397,37 +406,65 @@ func (p *dtParts) number(text string, glued bool) *dtFail {
 		return p.concatenatedDate(whole)
 	case n == 3 && p.set&hasYear != 0 && p.set&(hasMonth|hasDay|hasDoy) == 0:
 		return p.setDoy(whole) // after a year, three digits are the day of the year
-	case (n == 4 || n == 6) && p.set&hasYear != 0:
-		return p.concatenatedTime(whole, "") // HHMM or HHMMSS after a year
+	case n == 6 && p.set&hasYear != 0 || n == 4 && p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth|hasDay:
+		// HHMMSS after a year, HHMM after a whole date (before it, four
+		// digits are a date's field: 05 07 2013, 02 jan 2020 in YMD)
+		return p.concatenatedTime(whole, "")
 	case n >= 3 && !p.anyDate():
 		return p.setYear(whole) // a long number first is the year (then month, day)
 	}
 	return p.dateStyleField(whole)
 }
 
-// dateStyleField gives a number the first date part DateStyle MDY's
-// order still lacks: month, day, year.
+// dateStyleField places a number among the date's parts as
+// PostgreSQL's DecodeNumber does, by what the text has given so far: a
+// first number by DateStyle's order (p.order), the next ones to complete
+// that order; after a month written by name, DD-MON-YY, MON-DD-YY and
+// (in YMD) YY-MON-DD are read, and DD-MON-YYYY in any order.
 func (p *dtParts) dateStyleField(digits string) *dtFail {
 	v, err := strconv.ParseInt(digits, 10, 32)
 	if err != nil {
 		return &dtFail{kind: dtRangeStyle}
 	}
-	// a month or day has at most two digits, a year placed by the order
-	// at most four
-	if len(digits) > 2 && (p.set&hasMonth == 0 || p.set&hasDay == 0) || len(digits) > 4 {
-		return failBad
+	swapYear := p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth && p.textMonth && len(digits) >= 3 && p.yearDigits <= 2
+	setMonth := func() {
+		p.month, p.set, p.monthGuessed = int(v), p.set|hasMonth, true
+		p.ambiguousDate = true
 	}
-	switch {
-	case p.set&hasYear != 0 && p.set&hasMonth == 0:
-		// a year written first orders the rest year-month-day
-		p.month, p.set = int(v), p.set|hasMonth
-	case p.set&hasMonth == 0:
-		p.month, p.set = int(v), p.set|hasMonth
-		p.ambiguousDate, p.monthGuessed = true, true
-	case p.set&hasDay == 0:
+	setDay := func() {
 		p.day, p.set = int(v), p.set|hasDay
 		p.ambiguousDate = true
-	case p.set&hasYear == 0:
+	}
+	switch p.set & (hasYear | hasMonth | hasDay) {
+	case 0:
+		// three digits or more are a year whatever the order
+		switch {
+		case len(digits) >= 3 || p.order == OrderYMD:
+			return p.setYear(digits)
+		case p.order == OrderDMY:
+			setDay()
+		default:
+			setMonth()
+		}
+	case hasYear:
+		// a year written first orders the rest year-month-day
+		setMonth()
+	case hasMonth:
+		if p.textMonth && (len(digits) >= 3 || p.order == OrderYMD) {
+			return p.setYear(digits) // YY-MON-DD
+		}
+		setDay() // MON-DD-YY, DD-MON-YY; MM-DD-YY
+	case hasYear | hasMonth:
+		if swapYear {
+			// DD-MON-YYYY in YMD: the first number was the day
+			p.day, p.set = int(p.year), p.set|hasDay
+			p.year, p.yearDigits = v, len(digits)
+			return nil
+		}
+		setDay()
+	case hasDay:
+		setMonth() // DD-MM-YY
+	case hasMonth | hasDay:
 		return p.setYear(digits)
 	default:
 		return failBad
@@ -436,15 +473,15 @@ func (p *dtParts) dateStyleField(digits string) *dtFail {
 }
 
 // setMonthName records a month written by name. A number before it that
-// DateStyle's order took for the month was the day (2 Jan 2024): the name
-// is certain, the order only a guess.
+// was taken for the month, with no day yet, was the day (2 Jan 2024):
+// the name is certain, the order only a guess.
 func (p *dtParts) setMonthName(m int) *dtFail {
 	if p.set&hasMonth != 0 && p.monthGuessed && p.set&hasDay == 0 && p.month >= 1 && p.month <= 31 {
 		p.day, p.set, p.monthGuessed = p.month, p.set|hasDay, false
 	} else if f := p.mark(hasMonth); f != nil {
 		return f
 	}
-	p.month = m
+	p.month, p.textMonth = m, true
 	return nil
 }
 
@@ -615,20 +652,14 @@ func (p *dtParts) dateField(text string) *dtFail {
 			if f := p.mark(hasMonth); f != nil {
 				return f
 			}
-			p.month = m
+			p.month, p.textMonth = m, true
 		default: // letters and digits together (21utc)
 			return failBad
 		}
 	}
 	p.fromDateField, p.dateText = true, text
 	for _, num := range nums {
-		var f *dtFail
-		if len(num) >= 3 && p.set&hasYear == 0 {
-			f = p.setYear(num) // three or more digits are the year
-		} else {
-			f = p.dateStyleField(num)
-		}
-		if f != nil {
+		if f := p.dateStyleField(num); f != nil {
 			return f
 		}
 	}
@@ -814,6 +845,22 @@ func (p *dtParts) julian(digits string) *dtFail {
 
 // word resolves a field of letters (B.1 step 2): a zone abbreviation, a
 // special word, a month or day name, a modifier, or a zone name.
+// isCoreKeyword reports whether w is one of the words of PostgreSQL's
+// core date/time token table (datetktbl) rather than a zone: a month or
+// weekday name, AM/PM, AD/BC, a noise word or a special.
+func isCoreKeyword(w string) bool {
+	if monthNumber(w) > 0 {
+		return true
+	}
+	switch w {
+	case "sun", "sunday", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednes", "wednesday",
+		"thu", "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday",
+		"at", "on", "am", "pm", "ad", "bc", "epoch", "infinity", "now", "today", "tomorrow", "yesterday", "allballs", "dst":
+		return true
+	}
+	return false
+}
+
 func (p *dtParts) word(w string) *dtFail {
 	if m := monthNumber(w); m > 0 {
 		if p.mode == modeTime {

@@ -18,8 +18,9 @@ var (
 // parseDateTimeText reads the text of a date, timestamp, timestamptz,
 // time or timetz in a session whose TimeZone is loc; now is the current
 // transaction's start, which 'now', 'today', 'tomorrow' and 'yesterday'
-// name, and whose date places a timetz written without a zone.
-func parseDateTimeText(s string, t T, loc *time.Location, now time.Time) (any, error) {
+// name, and whose date places a timetz written without a zone; order is
+// DateStyle's, which reads a date written in numbers only.
+func parseDateTimeText(s string, t T, loc *time.Location, now time.Time, order DateOrder) (any, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
@@ -41,7 +42,7 @@ func parseDateTimeText(s string, t T, loc *time.Location, now time.Time) (any, e
 	if t.Kind == Time || t.Kind == TimeTZ {
 		mode = modeTime
 	}
-	p, fail := decodeDateTime(s, mode)
+	p, fail := decodeDateTime(s, mode, order)
 	if fail != nil {
 		return nil, fail.err(s, t)
 	}

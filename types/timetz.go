@@ -107,7 +107,7 @@ func ZoneWestNow(at time.Time, loc *time.Location) int32 {
 // text that is no timetz, 22008 for a field out of range and 22009 for a
 // displacement beyond 15:59:59.
 func ParseTimeTZ(s string, t T, loc *time.Location, now time.Time) (int64, error) {
-	v, err := parseDateTimeText(s, T{Kind: TimeTZ, Precision: t.Precision}, loc, now)
+	v, err := parseDateTimeText(s, T{Kind: TimeTZ, Precision: t.Precision}, loc, now, OrderMDY)
 	if err != nil {
 		return 0, err
 	}

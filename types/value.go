@@ -185,14 +185,20 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 // ParseTextAt is ParseTextIn reading the special words 'now', 'today',
 // 'tomorrow' and 'yesterday' at now (special.go).
 func ParseTextAt(s string, t T, loc *time.Location, now time.Time) (any, error) {
-	switch t.Kind {
-	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
-		return parseDateTimeText(s, t, loc, now)
-	}
-	return parseTextIn(s, t, loc)
+	return ParseTextOrder(s, t, loc, now, OrderMDY)
 }
 
-func parseTextIn(s string, t T, loc *time.Location) (any, error) {
+// ParseTextOrder is ParseTextAt in a session whose DateStyle reads a date
+// written in numbers only (1/2/2020) in order.
+func ParseTextOrder(s string, t T, loc *time.Location, now time.Time, order DateOrder) (any, error) {
+	switch t.Kind {
+	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
+		return parseDateTimeText(s, t, loc, now, order)
+	}
+	return parseTextIn(s, t, loc, order)
+}
+
+func parseTextIn(s string, t T, loc *time.Location, order DateOrder) (any, error) {
 	if t.Variant == QChar {
 		// "char" keeps the first character (PostgreSQL: the first byte)
 		for _, r := range s {
@@ -204,7 +210,7 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return ParseJSON(s, t.Variant == JSONB)
 	}
 	if t.IsComposite() {
-		return ParseRecord(s, t, loc) // composite.go
+		return parseRecord(s, t, loc, order) // composite.go
 	}
 	switch t.Variant {
 	case Enum:
@@ -288,7 +294,7 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 		}
 		return v, CheckBinaryLength(v.([]byte), t)
 	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
-		return parseDateTimeText(s, t, loc, time.Now())
+		return parseDateTimeText(s, t, loc, time.Now(), OrderMDY)
 	case Interval:
 		// text -> interval(typmod) at run time is interval_in without the
 		// typmod, then the length coercion (a bare number is seconds).

@@ -250,7 +250,7 @@ func inPasses(actions []sql.AlterAction) []sql.AlterAction {
 			return 1
 		case sql.AlterAddColumn:
 			return 4
-		case sql.AlterAddCheck, sql.AlterAddForeignKey:
+		case sql.AlterAddCheck, sql.AlterAddForeignKey, sql.AlterAddPrimaryKey:
 			return 5
 		case sql.AlterSetNotNull:
 			return 6

@@ -110,6 +110,7 @@ func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table)
 	missing := fluss.MissingOf(p.old.Descriptor)
 	full := p.old.ArrowSchema()
 	table := p.old.Path.Table
+	var written int64 // (ADD PRIMARY KEY's check: addpk.go)
 	err = s.eachBatch(ctx, p.old.Path, copyBatchRows, func(b arrow.RecordBatch) (bool, error) {
 		if int(b.NumCols()) < len(p.old.Descriptor.Schema.Columns) {
 			b.Retain() // (WidenRecord takes a reference; eachBatch releases its own)
@@ -159,14 +160,20 @@ func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table)
 				return false, sqlerr.New(checkViolationCode, "check constraint \"%s\" of relation \"%s\" is violated by some row", checks[k].Name, table)
 			}
 		}
+		written += rec.NumRows()
 		return false, w.Add(ctx, rec)
 	})
 	if err != nil {
+		if p.addedPK {
+			return s.checkAddedKeyCopy(ctx, p, dst, 0, err)
+		}
 		return err
 	}
 	committed = true
-	_, err = w.Commit(ctx)
-	return err
+	if _, err = w.Commit(ctx); err != nil || !p.addedPK {
+		return err
+	}
+	return s.checkAddedKeyCopy(ctx, p, dst, written, nil)
 }
 
 // copyBatchRows is the rows of the copy's batches: a bulk upsert encodes

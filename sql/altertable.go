@@ -97,6 +97,7 @@ func (p *ddlParser) setDefault(column string) (AlterAction, error) {
 // engine's); an exclusion constraint is refused.
 func (p *ddlParser) addConstraint() (AlterAction, error) {
 	a := AlterAction{Kind: AlterAddCheck}
+	start := p.pos // (where PostgreSQL places a constraint's errors)
 	if p.accept("CONSTRAINT") {
 		n, err := p.ident()
 		if err != nil {
@@ -121,7 +122,7 @@ func (p *ddlParser) addConstraint() (AlterAction, error) {
 		if err != nil {
 			return a, err
 		}
-		p.pos = next
+		u.Pos, p.pos = charPos(p.src, p.toks[start].start), next
 		return AlterAction{Kind: AlterAddPrimaryKey, Constraint: a.Constraint, Unique: &u}, nil
 	case p.word(0) == "FOREIGN":
 		fk, next, err := foreignKeyClause(p.src, p.toks, p.pos, "", a.Constraint) // foreignkey.go

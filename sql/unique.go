@@ -52,8 +52,9 @@ func uniqueClause(src string, toks []token, i int, column, name string) (UniqueC
 }
 
 // primaryKeyClause reads PRIMARY KEY (cols) of ALTER TABLE ... ADD at
-// toks[i] and returns the index after it; Pos is PRIMARY's position (where
-// PostgreSQL points a column named twice). What uniqueClause refuses after
+// toks[i] and returns the index after it; Pos is PRIMARY's position (the
+// caller moves it to CONSTRAINT's: where PostgreSQL points a column named
+// twice). What uniqueClause refuses after
 // the list is refused here too.
 func primaryKeyClause(src string, toks []token, i int, name string) (UniqueClause, int, error) {
 	p := &fkParser{sessionParser{src: src, toks: toks, pos: i}}

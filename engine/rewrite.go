@@ -21,8 +21,9 @@ import (
 
 // ALTER TABLE by table rewrite, as PostgreSQL rewrites a table for ALTER
 // COLUMN ... TYPE: the actions Fluss 0.9.1 cannot make to a table's schema
-// (ALTER COLUMN ... TYPE [USING], DROP COLUMN, RENAME COLUMN, and DROP NOT
-// NULL of a NOT NULL declared in CREATE TABLE, which is Fluss's own) make
+// (ALTER COLUMN ... TYPE [USING], DROP COLUMN, RENAME COLUMN, DROP NOT
+// NULL of a NOT NULL declared in CREATE TABLE, which is Fluss's own, and
+// ADD PRIMARY KEY of a log table: addpk.go) make
 // a new table at the same path with the new schema (a new table id), its
 // rows copied from the old one and converted (rewritecopy.go), which then
 // replaces the old table in one catalog change (fluss.TableReplacer: a

@@ -62,9 +62,6 @@ func (p *rewritePlan) addPrimaryKey(a sql.AlterAction) error {
 			return sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, table)
 		}
 		c := &p.cols[i]
-		if c.meta.Generated != "" {
-			return sqlerr.New(sqlerr.FeatureNotSupported, "a generated column cannot be part of the primary key of table \"%s\": sqlgate writes a key's columns before it computes generated ones", table)
-		}
 		c.col.Type.NotNull, c.meta.NotNull, c.checkNull = true, false, true
 	}
 	p.pk, p.addedPK, p.copy = pk, true, true

@@ -2,14 +2,17 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // ALTER TABLE ... ADD [CONSTRAINT name] PRIMARY KEY (cols), which pg_dump
@@ -85,27 +88,37 @@ func (p *rewritePlan) checkAddedKey(desc fluss.TableDescriptor) error {
 	return nil
 }
 
-// addedKeyConstraint is the added primary key as a unique constraint over
-// the old table's columns (for duplicateIn's error).
-func (p *rewritePlan) addedKeyConstraint() fluss.UniqueConstraint {
-	c := fluss.UniqueConstraint{Name: fluss.PrimaryKeyName(p.old.Path.Table)}
-	for _, name := range p.pk {
-		c.Columns = append(c.Columns, p.cols[p.find(name)].src)
-	}
-	return c
-}
-
-// duplicatedKey is the 23505 of the first key value the old table holds
-// twice (nil when none does): rows with a NULL in the key are no
+// duplicatedKey is the 23505 of the first key value the rows hold twice
+// (nil when none does), the key's values converted as the copy converts
+// them (an ALTER COLUMN ... TYPE of the statement may make two values
+// one, numeric 1.2 and 1.4 integer 1): rows with a NULL in the key are no
 // duplicates, as in PostgreSQL's unique index.
 func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
-	c := p.addedKeyConstraint()
-	u := &uniqueTable{s: s, info: p.old, cons: []*uniqueIndex{{c: c}}}
+	keyCols := make([]int, len(p.pk)) // positions in the new table
+	var convs []binder.Expr
+	for k, name := range p.pk {
+		keyCols[k] = p.find(name)
+		if c := p.cols[keyCols[k]]; c.conv != nil {
+			convs = append(convs, c.conv)
+		}
+	}
+	lowered, err := lower.LowerExprs(convs)
+	if err != nil {
+		return err
+	}
+	newCols := make([]fluss.Column, len(p.cols))
+	for i, c := range p.cols {
+		newCols[i] = c.col
+	}
+	info := fluss.TableInfo{Path: p.old.Path, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{Columns: newCols}}}
+	c := fluss.UniqueConstraint{Name: fluss.PrimaryKeyName(p.old.Path.Table), Columns: keyCols}
+	u := &uniqueTable{}
+	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
 	seen := map[string]bool{}
 	var dup error
 	full := p.old.ArrowSchema()
 	missing := fluss.MissingOf(p.old.Descriptor)
-	err := s.eachBatch(ctx, p.old.Path, copyBatchRows, func(b arrow.RecordBatch) (bool, error) {
+	err = s.eachBatch(ctx, p.old.Path, copyBatchRows, func(b arrow.RecordBatch) (bool, error) {
 		if int(b.NumCols()) < len(p.old.Descriptor.Schema.Columns) {
 			b.Retain()
 			wide, err := missing.WidenRecord(b, full)
@@ -115,17 +128,35 @@ func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 			defer wide.Release()
 			b = wide
 		}
-		for i := 0; i < int(b.NumRows()); i++ {
-			row := u.rowOf(b, i)
-			k := u.keyOf(row.vals, c.Columns)
-			if k == "" {
+		arrays := make([]arrow.Array, len(keyCols))
+		next := 0
+		for k, i := range keyCols {
+			if p.cols[i].conv == nil {
+				arrays[k] = b.Column(p.cols[i].src)
 				continue
 			}
-			if seen[k] {
-				dup = s.duplicateIn(p.old, c, row) // uniqueddl.go
+			v, err := lowered[next].Eval(ec, b)
+			if err != nil {
+				return false, err
+			}
+			next++
+			defer v.Release()
+			arrays[k] = v
+		}
+		for r := 0; r < int(b.NumRows()); r++ {
+			vals := make([]any, len(p.cols))
+			for k, i := range keyCols {
+				vals[i] = types.ValueAt(arrays[k], r)
+			}
+			key := u.keyOf(vals, keyCols)
+			if key == "" {
+				continue
+			}
+			if seen[key] {
+				dup = s.duplicateIn(info, c, uniqueRow{vals: vals}) // uniqueddl.go
 				return true, nil
 			}
-			seen[k] = true
+			seen[key] = true
 		}
 		return false, nil
 	})
@@ -174,5 +205,8 @@ func (s *session) checkAddedKeyCopy(ctx context.Context, p *rewritePlan, dst flu
 	if err := s.duplicatedKey(ctx, p); err != nil {
 		return err
 	}
-	return fmt.Errorf("rewriting table %q for its primary key: %d rows copied, %d kept, and no duplicated key found", p.old.Path.Table, written, n)
+	// (no key found twice, yet rows merged: the store's key encoding
+	// makes values one that the check tells apart)
+	return sqlerr.New(sqlerr.UniqueViolation, "could not create unique index \"%s\"", fluss.PrimaryKeyName(p.old.Path.Table)).
+		WithDetail("%d rows were copied and %d kept.", written, n)
 }

@@ -25,8 +25,9 @@ import (
 // NULL in a key column (23502), as PostgreSQL reports them. The copy into
 // a primary-key table would merge two rows of one key into one, so the
 // copy counts the rows it writes and the rows the new table holds; when
-// they differ, the old table is scanned for the first duplicated key (its
-// keys held in memory: the statement fails anyway). sqlgate names a
+// they differ, the old table is scanned for the first duplicated key,
+// converted as the copy converts it (its keys held in memory: the
+// statement fails anyway). sqlgate names a
 // table's primary key table_pkey (fluss.PrimaryKeyName), which is what
 // pg_dump writes; another name is refused (0A000) rather than dropped.
 

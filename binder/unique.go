@@ -125,7 +125,7 @@ func columnNames(cols []fluss.Column, idx []int) []string {
 // errUniqueLogTable refuses a unique constraint on a log table: its index
 // would map a value to the row that holds it, and a log table's rows have
 // no key to name.
-func errUniqueLogTable(table string) error {
+func errUniqueLogTable(table string) *sqlerr.Error {
 	return sqlerr.New(sqlerr.FeatureNotSupported, "UNIQUE constraints on a table without a primary key are not supported").
 		WithDetail("Table \"%s\" is a log table: its rows have no key for a unique index to point at.", table).
 		WithHint("Give the table a PRIMARY KEY.")
@@ -162,7 +162,15 @@ func AddUnique(ctx context.Context, cat Catalog, info fluss.TableInfo, c sql.Uni
 		return fluss.UniqueConstraint{}, withoutPosition(err)
 	}
 	if !info.HasPrimaryKey() {
-		return fluss.UniqueConstraint{}, errUniqueLogTable(info.Path.Table)
+		// ALTER TABLE ... ADD PRIMARY KEY makes it one; pg_dump writes a
+		// table's constraints in name order, t_code_key before t_pkey.
+		name := c.Name
+		if name == "" {
+			name = uniqueName(info.Path.Table, columnNames(info.Descriptor.Schema.Columns, cols), "key", nil)
+		}
+		return fluss.UniqueConstraint{}, errUniqueLogTable(info.Path.Table).
+			WithHint("Add the primary key first (ALTER TABLE %s ADD PRIMARY KEY (...)), then this constraint. A restore of pg_dump's output adds a table's constraints in name order (%s before %s): run the failed ADD CONSTRAINT ... UNIQUE statements again after it.",
+				info.Path.Table, name, fluss.PrimaryKeyName(info.Path.Table))
 	}
 	taken := ConstraintNames(info.Path.Table, meta, info.HasPrimaryKey())
 	name := c.Name

@@ -18,7 +18,10 @@ import (
 // NULL in it, or its DEFAULT's value, and a NOT NULL is sqlgate's:
 // altercolumn.go), SET / RESET of properties, ALTER COLUMN SET / DROP DEFAULT,
 // SET / DROP NOT NULL (altercolumn.go)
-// and CHECK constraints (sqlgate's metadata; altercheck.go); every other
+// and CHECK constraints (sqlgate's metadata; altercheck.go), UNIQUE and
+// FOREIGN KEY constraints (uniqueddl.go, fkddl.go) and, by a rewrite of
+// the table (rewrite.go), the actions Fluss cannot make in place (ALTER
+// COLUMN TYPE, DROP / RENAME COLUMN, ADD PRIMARY KEY: addpk.go); every other
 // action fails with
 // 0A000 naming the Fluss limit and what to do instead. The actions apply
 // together or not at all.
@@ -256,7 +259,7 @@ func inPasses(actions []sql.AlterAction) []sql.AlterAction {
 			return 1
 		case sql.AlterAddColumn:
 			return 4
-		case sql.AlterAddCheck, sql.AlterAddForeignKey:
+		case sql.AlterAddCheck, sql.AlterAddForeignKey, sql.AlterAddPrimaryKey:
 			return 5
 		case sql.AlterSetNotNull:
 			return 6

@@ -71,7 +71,7 @@
 //     the statement reads), query.go, currentof.go, partitions.go (partition pruning's EXPLAIN,
 //     SHOW / ADD / DROP PARTITION);
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
-//     altertable.go, rewrite.go, rewritecopy.go, rename.go, cascade.go, schemas.go, temptables.go,
+//     altertable.go, rewrite.go, rewritecopy.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go,
 //     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
 //     owners.go (ALTER ... OWNER TO of tables, views, sequences, types and
 //     schemas), identity.go (ALTER COLUMN ADD / SET GENERATED and DROP
@@ -90,8 +90,9 @@
 // the stored rows against an added constraint; altercolumn.go ADD COLUMN's
 // DEFAULT, which gives the stored rows its value, and NOT NULL, and ALTER
 // COLUMN SET / DROP NOT NULL; ALTER COLUMN TYPE, DROP COLUMN, RENAME
-// COLUMN and DROP NOT NULL of CREATE TABLE's NOT NULL by table rewrite:
-// rewrite.go, its copy rewritecopy.go, onto fluss.TableReplacer; the
+// COLUMN, DROP NOT NULL of CREATE TABLE's NOT NULL and ADD PRIMARY KEY of
+// a log table (addpk.go) by table rewrite: rewrite.go, its copy
+// rewritecopy.go, onto fluss.TableReplacer; the
 // copy runs outside the server-wide DDL lock, the table's writers waiting
 // at rewritegate.go),  ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
 // the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),

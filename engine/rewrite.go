@@ -21,8 +21,9 @@ import (
 
 // ALTER TABLE by table rewrite, as PostgreSQL rewrites a table for ALTER
 // COLUMN ... TYPE: the actions Fluss 0.9.1 cannot make to a table's schema
-// (ALTER COLUMN ... TYPE [USING], DROP COLUMN, RENAME COLUMN, and DROP NOT
-// NULL of a NOT NULL declared in CREATE TABLE, which is Fluss's own) make
+// (ALTER COLUMN ... TYPE [USING], DROP COLUMN, RENAME COLUMN, DROP NOT
+// NULL of a NOT NULL declared in CREATE TABLE, which is Fluss's own, and
+// ADD PRIMARY KEY of a log table: addpk.go) make
 // a new table at the same path with the new schema (a new table id), its
 // rows copied from the old one and converted (rewritecopy.go), which then
 // replaces the old table in one catalog change (fluss.TableReplacer: a
@@ -58,7 +59,7 @@ import (
 // table.
 func rewriteAction(info fluss.TableInfo, a sql.AlterAction) bool {
 	switch a.Kind {
-	case sql.AlterColumnType, sql.AlterDropColumn, sql.AlterRenameColumn:
+	case sql.AlterColumnType, sql.AlterDropColumn, sql.AlterRenameColumn, sql.AlterAddPrimaryKey:
 		return true
 	case sql.AlterDropNotNull:
 		i := info.ColumnIndex(a.Column)
@@ -98,7 +99,10 @@ type rewritePlan struct {
 	uniques  []fluss.UniqueConstraint // columns as the old table's indexes
 	pk, bkey []string
 	copy     bool // rows change: a rewrite, not an alteration in place
-	notices  []string
+	// addedPK: ADD PRIMARY KEY made pk (addpk.go); the copy checks its
+	// values for duplicates.
+	addedPK bool
+	notices []string
 	// what goes with the statement (DROP COLUMN ... CASCADE)
 	dropViews []views.View
 	dropRefs  []fkRef
@@ -129,6 +133,9 @@ func (p *rewritePlan) find(name string) int {
 
 // alterByRewrite runs an ALTER TABLE one of whose actions needs a rewrite.
 func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *sql.DDLStmt) (pgwire.Result, error) {
+	if err := secondKey(info, d.Actions); err != nil { // addpk.go: on both stores
+		return nil, err
+	}
 	rep, ok := s.eng.store.(fluss.TableReplacer)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... %s is not supported on a Fluss cluster: it rewrites the table, and Fluss 0.9.1 can neither rename a table nor replace one atomically", rewriteWhat(info, d.Actions)).
@@ -218,6 +225,9 @@ func (s *session) planRewrite(ctx context.Context, info fluss.TableInfo, d *sql.
 	if err := s.planUniques(p, fluss.TableInfo{Path: info.Path, Descriptor: desc}); err != nil { // rewriteunique.go
 		return nil, fluss.TableDescriptor{}, err
 	}
+	if err := p.checkAddedKey(desc); err != nil { // addpk.go
+		return nil, fluss.TableDescriptor{}, err
+	}
 	return p, desc, nil
 }
 
@@ -289,6 +299,8 @@ func rewriteWhat(info fluss.TableInfo, actions []sql.AlterAction) string {
 			return "DROP COLUMN"
 		case sql.AlterRenameColumn:
 			return "RENAME COLUMN"
+		case sql.AlterAddPrimaryKey:
+			return "ADD PRIMARY KEY"
 		}
 		return "ALTER COLUMN ... DROP NOT NULL (of a NOT NULL declared in CREATE TABLE)"
 	}
@@ -305,6 +317,8 @@ func (p *rewritePlan) apply(ctx context.Context, a sql.AlterAction) error {
 		return p.dropColumn(ctx, a)
 	case sql.AlterRenameColumn:
 		return p.renameColumn(ctx, a)
+	case sql.AlterAddPrimaryKey:
+		return p.addPrimaryKey(a) // addpk.go
 	case sql.AlterDropNotNull, sql.AlterSetNotNull:
 		i := p.find(a.Column)
 		if i < 0 {

@@ -110,6 +110,7 @@ func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table)
 	missing := fluss.MissingOf(p.old.Descriptor)
 	full := p.old.ArrowSchema()
 	table := p.old.Path.Table
+	var written int64 // (ADD PRIMARY KEY's check: addpk.go)
 	err = s.eachBatch(ctx, p.old.Path, copyBatchRows, func(b arrow.RecordBatch) (bool, error) {
 		if int(b.NumCols()) < len(p.old.Descriptor.Schema.Columns) {
 			b.Retain() // (WidenRecord takes a reference; eachBatch releases its own)
@@ -143,10 +144,10 @@ func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table)
 				cols[i] = b.Column(c.src)
 				cols[i].Retain()
 			}
-			if (c.col.Type.NotNull || c.checkNull) && cols[i].NullN() > 0 {
-				return false, sqlerr.New(sqlerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", c.col.Name, table)
-			}
 			fields[i] = arrow.Field{Name: c.col.Name, Type: cols[i].DataType(), Nullable: true}
+		}
+		if name, ok := firstNull(p, cols); ok {
+			return false, sqlerr.New(sqlerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", name, table)
 		}
 		rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
 		defer rec.Release()
@@ -159,14 +160,44 @@ func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table)
 				return false, sqlerr.New(checkViolationCode, "check constraint \"%s\" of relation \"%s\" is violated by some row", checks[k].Name, table)
 			}
 		}
+		written += rec.NumRows()
 		return false, w.Add(ctx, rec)
 	})
 	if err != nil {
+		if p.addedPK {
+			return s.checkAddedKeyCopy(ctx, p, dst, 0, err)
+		}
 		return err
 	}
 	committed = true
-	_, err = w.Commit(ctx)
-	return err
+	if _, err = w.Commit(ctx); err != nil || !p.addedPK {
+		return err
+	}
+	return s.checkAddedKeyCopy(ctx, p, dst, written, nil)
+}
+
+// firstNull is the column PostgreSQL's rewrite names for a NULL in a NOT
+// NULL column of the converted batch cols: of the first row that has
+// one, its first such column (PostgreSQL checks row by row, each row's
+// columns in order).
+func firstNull(p *rewritePlan, cols []arrow.Array) (string, bool) {
+	row, name := -1, ""
+	for i, c := range p.cols {
+		if !(c.col.Type.NotNull || c.checkNull) || cols[i].NullN() == 0 {
+			continue
+		}
+		end := cols[i].Len()
+		if row >= 0 {
+			end = row // a later column counts only for an earlier row
+		}
+		for r := 0; r < end; r++ {
+			if cols[i].IsNull(r) {
+				row, name = r, c.col.Name
+				break
+			}
+		}
+	}
+	return name, row >= 0
 }
 
 // copyBatchRows is the rows of the copy's batches: a bulk upsert encodes

@@ -90,12 +90,14 @@ func (p *ddlParser) setDefault(column string) (AlterAction, error) {
 }
 
 // addConstraint parses ADD [CONSTRAINT name] CHECK (expr) [NO INHERIT]
-// [NOT VALID] and ADD [CONSTRAINT name] FOREIGN KEY ...: CHECK and
-// foreign key constraints are sqlgate's metadata, which ALTER TABLE can
-// add; a primary key, unique or exclusion constraint would need Fluss to
-// change or add a key, which it cannot.
+// [NOT VALID], ADD [CONSTRAINT name] FOREIGN KEY ..., UNIQUE (...) and
+// PRIMARY KEY (...): CHECK and foreign key constraints are sqlgate's
+// metadata, a UNIQUE constraint an index table sqlgate keeps, and a
+// primary key a rewrite of a log table into a primary-key table (the
+// engine's); an exclusion constraint is refused.
 func (p *ddlParser) addConstraint() (AlterAction, error) {
 	a := AlterAction{Kind: AlterAddCheck}
+	start := p.pos // (where PostgreSQL places a constraint's errors)
 	if p.accept("CONSTRAINT") {
 		n, err := p.ident()
 		if err != nil {
@@ -112,9 +114,16 @@ func (p *ddlParser) addConstraint() (AlterAction, error) {
 		}
 		p.pos = next
 		return AlterAction{Kind: AlterAddUnique, Constraint: a.Constraint, Unique: &u}, nil
+	case p.word(0) == "PRIMARY" && p.word(1) == "KEY" && p.word(2) == "USING":
+		return p.unsupported("ALTER TABLE ... ADD PRIMARY KEY USING INDEX is not supported: sqlgate has no index to turn into a primary key",
+			"Name the columns instead: ALTER TABLE t ADD PRIMARY KEY (cols).")
 	case p.word(0) == "PRIMARY":
-		return p.unsupported("ALTER TABLE ... ADD PRIMARY KEY is not supported: a Fluss table has one unique key, its primary key, declared when it is created",
-			"Declare the columns as the PRIMARY KEY in CREATE TABLE: "+insteadCopy)
+		u, next, err := primaryKeyClause(p.src, p.toks, p.pos, a.Constraint) // unique.go
+		if err != nil {
+			return a, err
+		}
+		u.Pos, p.pos = charPos(p.src, p.toks[start].start), next
+		return AlterAction{Kind: AlterAddPrimaryKey, Constraint: a.Constraint, Unique: &u}, nil
 	case p.word(0) == "FOREIGN":
 		fk, next, err := foreignKeyClause(p.src, p.toks, p.pos, "", a.Constraint) // foreignkey.go
 		if err != nil {

@@ -145,6 +145,10 @@ const (
 	// AlterDropIdentity: ALTER [COLUMN] Column DROP IDENTITY [IF EXISTS]
 	// (IfNotExists holds IF EXISTS).
 	AlterDropIdentity
+	// AlterAddPrimaryKey: ADD [CONSTRAINT name] PRIMARY KEY (cols)
+	// (Unique holds the name and columns). The engine rewrites the table
+	// (a Fluss log table into a primary-key table).
+	AlterAddPrimaryKey
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -178,7 +182,7 @@ type AlterAction struct {
 	ForeignKey *ForeignKeyClause
 	// Cascade is AlterDropColumn's and AlterDropConstraint's CASCADE.
 	Cascade bool
-	// Unique is AlterAddUnique's constraint.
+	// Unique is AlterAddUnique's constraint, and AlterAddPrimaryKey's.
 	Unique *UniqueClause
 	// Identity is AlterAddIdentity's and AlterSetIdentity's clause.
 	Identity *IdentityClause

@@ -50,3 +50,32 @@ func uniqueClause(src string, toks []token, i int, column, name string) (UniqueC
 	}
 	return u, p.pos, nil
 }
+
+// primaryKeyClause reads PRIMARY KEY (cols) of ALTER TABLE ... ADD at
+// toks[i] and returns the index after it; Pos is PRIMARY's position (the
+// caller moves it to CONSTRAINT's: where PostgreSQL points a column named
+// twice). What uniqueClause refuses after
+// the list is refused here too.
+func primaryKeyClause(src string, toks []token, i int, name string) (UniqueClause, int, error) {
+	p := &fkParser{sessionParser{src: src, toks: toks, pos: i}}
+	u := UniqueClause{Name: name, Pos: charPos(src, toks[i].start)}
+	p.pos++ // PRIMARY
+	if !p.accept("KEY") {
+		return u, 0, p.err()
+	}
+	cols, err := p.columnList()
+	if err != nil {
+		return u, 0, err
+	}
+	u.Columns = cols
+	switch p.word(0) {
+	case "DEFERRABLE", "INITIALLY", "INCLUDE", "WITH", "USING":
+		return u, 0, sqlerr.New(sqlerr.FeatureNotSupported, "PRIMARY KEY ... %s is not supported", p.word(0)).
+			WithPosition(charPos(src, toks[p.pos].start))
+	case "NOT":
+		if p.word(1) == "DEFERRABLE" {
+			p.pos += 2
+		}
+	}
+	return u, p.pos, nil
+}

@@ -813,6 +813,13 @@ func pipesOperand(n *ast.BinaryOperationExpr) (ast.ExprNode, pt.At, bool) {
 	if !ok || f.FnName.L != PipesMarker || len(f.Args) != 0 {
 		return nil, pt.At{}, false
 	}
-	// the node is the whole (its source, transformed again, is the tree)
-	return l.L, pt.At{Offset: f.OriginTextPosition(), Src: n}, true
+	// the node is the whole (its source, transformed again, is the
+	// tree), placed where the expression starts, as every two-operand
+	// node is (PostgreSQL's exprLocation: an operator error finds the
+	// operator itself, binder's errAtOperator)
+	off := f.OriginTextPosition()
+	if p := n.OriginTextPosition(); p > 0 && p < off {
+		off = p
+	}
+	return l.L, pt.At{Offset: off, Src: n}, true
 }

@@ -129,31 +129,15 @@ var boolSettings = map[string]bool{
 	"standard_conforming_strings": true,
 }
 
-// boolSetting is PostgreSQL's parse_bool of a boolean setting's value:
-// on, off, true, false, yes, no, 1, 0 and their unique prefixes, any case;
-// 22023 otherwise.
+// boolSetting is PostgreSQL's parse_bool of a boolean setting's value,
+// boolean input's own rule (on, off, true, false, yes, no, 1, 0 and their
+// unique prefixes, any case); 22023 otherwise.
 func boolSetting(name, v string) (bool, error) {
-	l := strings.ToLower(strings.TrimSpace(v))
-	switch l {
-	case "1":
-		return true, nil
-	case "0":
-		return false, nil
-	case "o", "":
-		// "o" is on or off
-	default:
-		for _, w := range []string{"true", "yes", "on"} {
-			if strings.HasPrefix(w, l) && (w != "on" || len(l) > 1) {
-				return true, nil
-			}
-		}
-		for _, w := range []string{"false", "no", "off"} {
-			if strings.HasPrefix(w, l) && (w != "off" || len(l) > 2 || l == "of") {
-				return false, nil
-			}
-		}
+	b, err := types.ParseText(v, types.BoolType)
+	if err != nil {
+		return false, sqlerr.New(sqlerr.InvalidParameterValue, "parameter \"%s\" requires a Boolean value", name)
 	}
-	return false, sqlerr.New(sqlerr.InvalidParameterValue, "parameter \"%s\" requires a Boolean value", name)
+	return b.(bool), nil
 }
 
 // onOff is a boolean setting's value as SHOW prints it.

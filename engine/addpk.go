@@ -69,10 +69,9 @@ func (p *rewritePlan) addPrimaryKey(a sql.AlterAction) error {
 		c.col.Type.NotNull, c.meta.NotNull, c.checkNull = true, false, true
 	}
 	p.pk, p.addedPK, p.copy = pk, true, true
-	if !slices.ContainsFunc(p.bkey, func(k string) bool { return !slices.Contains(pk, k) }) {
-		return nil
+	if slices.ContainsFunc(p.bkey, func(k string) bool { return !slices.Contains(pk, k) }) {
+		p.bkey = nil // a bucket key is part of the primary key: the key's own
 	}
-	p.bkey = nil // a bucket key is part of the primary key: the key's own
 	return nil
 }
 
@@ -169,20 +168,13 @@ func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 
 // countRows counts t's committed rows.
 func countRows(ctx context.Context, t fluss.Table) (int64, error) {
-	r, err := t.Scan(ctx, fluss.ScanOptions{BatchRows: copyBatchRows})
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
 	var n int64
-	for {
-		b, err := r.Next(ctx)
-		if err != nil || b == nil {
-			return n, err
-		}
+	err := scanEach(ctx, t, fluss.ScanOptions{BatchRows: copyBatchRows}, func(b arrow.RecordBatch) (bool, error) { // tables.go
 		n += b.NumRows()
 		b.Release()
-	}
+		return false, nil
+	})
+	return n, err
 }
 
 // checkAddedKeyCopy is the end of the copy of an ADD PRIMARY KEY rewrite:

@@ -167,20 +167,9 @@ func (s *session) parentHolds(ctx context.Context, path fluss.TablePath, fk flus
 	// the rows holding the values: a read of the table (fk.RefColumns,
 	// then the key)
 	proj := append(slices.Clone(fk.RefColumns), pk...)
-	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: proj})
-	if err != nil {
-		return nil, err
-	}
 	var keys [][]any
-	for {
-		b, err := r.Next(ctx)
-		if err != nil {
-			r.Close()
-			return nil, err
-		}
-		if b == nil {
-			break
-		}
+	err = scanEach(ctx, t, fluss.ScanOptions{Projection: proj}, func(b arrow.RecordBatch) (bool, error) { // tables.go
+		defer b.Release()
 		for row := 0; row < int(b.NumRows()); row++ {
 			v := make([]any, len(fk.RefColumns))
 			for k := range v {
@@ -196,9 +185,11 @@ func (s *session) parentHolds(ctx context.Context, path fluss.TablePath, fk flus
 			}
 			keys = append(keys, key)
 		}
-		b.Release()
+		return false, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	r.Close()
 	if !lock || len(keys) == 0 {
 		return out, nil
 	}

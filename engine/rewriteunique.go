@@ -165,10 +165,7 @@ func firstIndexed(ctx context.Context, it fluss.Table, keySchema *arrow.Schema, 
 	}
 	u := &uniqueTable{}
 	have := map[string]bool{}
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
+	idx := seq(0, n) // unique.go
 	for r := 0; r < int(found.NumRows()); r++ {
 		vals := make([]any, n)
 		for c := 0; c < n; c++ {

@@ -303,14 +303,8 @@ func (s *session) uniqueAlter(ctx context.Context, c *checkActions, a sql.AlterA
 		// the index table only once the statement's own change is made
 		// (alterTable runs c.after): a later action that fails leaves
 		// them all, as PostgreSQL's.
-		var others []fkRef
-		for _, r := range refs {
-			if r.child == c.work.Path {
-				changes = append(changes, fkDropChanges(c.work, r.fk.Name)...)
-			} else {
-				others = append(others, r)
-			}
-		}
+		own, others := cascadeSplit(c.work, refs)
+		changes = append(changes, own...)
 		index := fluss.IndexTablePath(c.work.TableID, u.ID)
 		c.after = append(c.after, func(ctx context.Context) error {
 			for _, r := range others {
@@ -541,14 +535,8 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name stri
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	changes, _ := dropUniqueChanges(info, name)
-	var others []fkRef
-	for _, r := range refs { // CASCADE: the foreign keys go with it
-		if r.child == info.Path {
-			changes = append(changes, fkDropChanges(info, r.fk.Name)...)
-		} else {
-			others = append(others, r)
-		}
-	}
+	own, others := cascadeSplit(info, refs) // CASCADE: the foreign keys go with it
+	changes = append(changes, own...)
 	if _, err := alt.AlterTable(ctx, info.Path, changes); err != nil {
 		return true, nil, err
 	}
@@ -740,6 +728,20 @@ func dependentsError(what, index string, refs []fkRef) error {
 
 // cascadeNotices are PostgreSQL's NOTICEs of a DROP ... CASCADE that
 // dropped the foreign keys refs.
+// cascadeSplit parts the foreign keys a dropped UNIQUE constraint's
+// CASCADE drops: those of info's own table, as changes of its one catalog
+// write, and those of other tables (others), dropped after it.
+func cascadeSplit(info fluss.TableInfo, refs []fkRef) (own []fluss.TableChange, others []fkRef) {
+	for _, r := range refs {
+		if r.child == info.Path {
+			own = append(own, fkDropChanges(info, r.fk.Name)...)
+		} else {
+			others = append(others, r)
+		}
+	}
+	return own, others
+}
+
 func cascadeNotices(refs []fkRef) []*sqlerr.Error {
 	switch len(refs) {
 	case 0:

@@ -64,6 +64,9 @@ func (s *session) setTransactionModes(m transactionModes) {
 	s.setSetting("transaction_isolation", m.isolation)
 	s.setSetting("transaction_read_only", m.readOnly)
 	s.setSetting("transaction_deferrable", m.deferrable)
+	if s.tx != nil {
+		s.tx.readOnly = m.readOnly == "on"
+	}
 }
 
 // execCommit is COMMIT [AND CHAIN] (END): it commits the block, or rolls
@@ -85,13 +88,11 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 		if s.tx != nil {
 			ddl = s.tx.ddl
 		}
-		modes := s.transactionModes()
+		// AND CHAIN after a failed block starts one of the defaults'
+		// modes, as PostgreSQL's (the failed block's are not kept).
 		s.endTxn()
 		s.endSettingLevels(false, level, 1)
 		s.chain(chain)
-		if chain {
-			s.setTransactionModes(modes)
-		}
 		return notUndone("ROLLBACK", ddl), nil // txddl.go
 	}
 	if s.tx != nil || s.implicit != nil {
@@ -124,7 +125,6 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 	if block != nil {
 		s.chain(chain)
 		if chain {
-			s.tx.readOnly = block.readOnly
 			s.setTransactionModes(modes)
 		}
 	}
@@ -154,10 +154,9 @@ func (s *session) execRollback(ctx context.Context, tx *sql.TxStmt) (pgwire.Resu
 	if !inBlock && tx != nil && tx.Chain {
 		return nil, outsideTransactionBlock("ROLLBACK AND CHAIN")
 	}
-	var readOnly bool
 	var ddl []string
 	if s.tx != nil {
-		readOnly, ddl = s.tx.readOnly, s.tx.ddl
+		ddl = s.tx.ddl
 	}
 	level := s.settingLevel()
 	modes := s.transactionModes()
@@ -167,7 +166,6 @@ func (s *session) execRollback(ctx context.Context, tx *sql.TxStmt) (pgwire.Resu
 	_ = s.endCursors(ctx, false)        // a rollback reads nothing: no error
 	if tx != nil && tx.Chain {
 		s.chain(true)
-		s.tx.readOnly = readOnly
 		s.setTransactionModes(modes)
 	}
 	if !inBlock {
@@ -227,7 +225,7 @@ func (s *session) execFinishPrepared(kind sql.Kind, gid string) (pgwire.Result, 
 	if s.txStatus == 'E' {
 		return nil, sqlerr.TransactionAborted()
 	}
-	if s.tx != nil || s.held {
+	if s.inTransaction() { // fk.go
 		verb := "COMMIT PREPARED"
 		if kind == sql.RollbackPrepared {
 			verb = "ROLLBACK PREPARED"
@@ -246,7 +244,7 @@ func (s *session) execFinishPrepared(kind sql.Kind, gid string) (pgwire.Result, 
 func (s *session) execDiscard(what string) (pgwire.Result, error) {
 	switch what {
 	case "all":
-		if s.tx != nil || s.held {
+		if s.inTransaction() { // fk.go
 			return nil, sqlerr.New(sqlerr.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
 		}
 		s.cursors.closeAll()

@@ -85,7 +85,7 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 			}
 			return functions.ParseArrayTextOrder(v.(string), e.T, loc, order)
 		}
-	case from.Kind == types.Array && e.T.Kind == types.Array && textToDateTime(scalarOf(from), scalarOf(e.T)):
+	case from.Kind == types.Array && e.T.Kind == types.Array && textToDateTime(from.ArrayLeaf(), e.T.ArrayLeaf()):
 		// and a text array's elements (ARRAY['1/2/2020']::date[])
 		order := functions.DateStyleOf(ec.Ctx).Order
 		loc = ec.Location()
@@ -103,15 +103,6 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		appendValue(b, v)
 	}
 	return b.NewArray(), nil
-}
-
-// scalarOf is t's element type under all its array levels (t itself
-// when it is no array).
-func scalarOf(t types.T) types.T {
-	for t.Kind == types.Array {
-		t = *t.Elem
-	}
-	return t
 }
 
 // textArrayToDates reads an array of text (to any depth) as an array of

@@ -185,20 +185,6 @@ func DateStyleOf(ctx context.Context) types.DateStyle {
 	return types.DateStyle{}
 }
 
-// IntervalStyleOf returns the session's IntervalStyle in ctx: its
-// setting, else postgres. ctx may be nil.
-func IntervalStyleOf(ctx context.Context) types.IntervalStyle {
-	if ctx == nil {
-		return types.IntervalPostgres
-	}
-	if v, ok := sessionSetting(ctx, "intervalstyle"); ok {
-		if st, err := types.ParseIntervalStyle("IntervalStyle", v); err == nil {
-			return st
-		}
-	}
-	return types.IntervalPostgres
-}
-
 // sessionSetting is the session's own value of a setting in ctx (not the
 // catalog's default).
 func sessionSetting(ctx context.Context, name string) (string, bool) {

@@ -110,7 +110,12 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 			return nil, b.targetNamesFirst(from, targets, err)
 		}
 	}
-	inScope := newScope(input)
+	// The level's scope serves unless WHERE made a new input (a scope is
+	// replaced, never changed, so sharing it is safe).
+	inScope := lvl.scope
+	if sel.Where != nil {
+		inScope = newScope(input)
+	}
 	var grouped *groupedSetCalls // GROUP BY's set-returning calls
 	// bindOut binds an expression of the select list, HAVING or ORDER BY:
 	// over the FROM columns, or over the Aggregate node when grouping.

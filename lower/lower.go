@@ -365,16 +365,15 @@ func lowerNode(n binder.Node) (Node, error) {
 		// the scan stops once it has produced enough rows.
 		// (an offset known only when the query runs, LIMIT 1 OFFSET 2*1,
 		// cannot bound either)
-		off, offKnown := constInt(x.Offset)
-		if n, ok := constInt(x.Count); ok && offKnown && x.Count != nil && n >= 0 {
+		n, okn := constInt(x.Count)
+		off, oko := constInt(x.Offset)
+		if okn && oko && x.Count != nil && n >= 0 {
 			if sc := plainScanUnder(in); sc != nil {
 				sc.limit = n + max(off, 0)
 			}
 		}
 		// LIMIT n directly over a sort: keep only the first n (+ offset) rows.
 		if s, ok := in.(*sortNode); ok && s.topN == 0 {
-			n, okn := constInt(x.Count)
-			off, oko := constInt(x.Offset)
 			switch {
 			case okn && oko && x.Count != nil && n > 0:
 				s.topN = n + max(off, 0)

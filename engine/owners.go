@@ -206,15 +206,14 @@ func (s *session) typeOwnerTo(ctx context.Context, n sql.ObjectName, role string
 			tx.Types[oid] = t
 			return nil
 		}
-		for oid, d := range tx.Domains {
-			if d.Name == n.Name && d.Schema == typeSchema(n) {
-				if same, err := s.mayGiveTo("type", d.Name, d.Owner, role); same || err != nil {
-					return err
-				}
-				d.Owner = role
-				tx.Domains[oid] = d
-				return nil
+		if oid := findDomain(tx.Domains, n); oid != 0 { // domains.go
+			d := tx.Domains[oid]
+			if same, err := s.mayGiveTo("type", d.Name, d.Owner, role); same || err != nil {
+				return err
 			}
+			d.Owner = role
+			tx.Domains[oid] = d
+			return nil
 		}
 		return sqlerr.New(sqlerr.UndefinedObject, "type \"%s\" does not exist", n.Name)
 	})

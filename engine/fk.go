@@ -1401,9 +1401,7 @@ func (s *session) setConstraints(ctx context.Context, c *sql.SetConstraints) (pg
 		}
 	}
 	if !s.inTransaction() {
-		w := sqlerr.New(noActiveTransactionCode, "SET CONSTRAINTS can only be used in transaction blocks")
-		w.Severity = "WARNING"
-		return &noticeTagResult{tagResult: tagResult{tag: "SET CONSTRAINTS"}, notices: []*sqlerr.Error{w}}, nil
+		return warningResult("SET CONSTRAINTS", outsideTransactionBlock("SET CONSTRAINTS")), nil // txcontrol.go
 	}
 	prior := maps.Clone(s.fkq.setDeferred)
 	if c.Names == nil {
@@ -1462,9 +1460,6 @@ func releaseChecks(checks []fkCheck) {
 		c.release()
 	}
 }
-
-// noActiveTransactionCode is PostgreSQL's no_active_sql_transaction.
-const noActiveTransactionCode sqlerr.Code = "25P01"
 
 // stillKey reports whether row (of ref's table) references key r of
 // refVals (the referenced table's values, a column per ref.fk.RefColumns).

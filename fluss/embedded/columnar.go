@@ -826,17 +826,10 @@ func (s *imageScan) took(n int64) {
 // an error naming it, and the image serves no more scans.
 func (s *imageScan) readChunk() error {
 	s.cur = make([]arrow.Array, len(s.pos))
-	for i, p := range s.pos {
-		a, err := s.img.files.chunk(s.chunk, p)
-		if err == nil && a.Len() != int(s.img.man.Chunks[s.chunk].Rows) {
-			err = corrupt("chunk %d has %d rows, its manifest %d", s.chunk, a.Len(), s.img.man.Chunks[s.chunk].Rows)
-		}
+	for i := range s.pos {
+		a, err := s.chunkColumn(i) // columnartop.go
 		if err != nil {
-			s.img.bad.Store(true)
-			file := filepath.Join(s.img.dir, s.img.man.Columns[p].File)
-			s.s.log.Error("a columnar image of a table is damaged; its scans read the row store until it is rebuilt", "table", s.t.info.Path.String(), "file", file, "error", err)
-			s.releaseCur()
-			return corrupt("columnar image file %s of %s is damaged (chunk %d): %v", file, s.t.info.Path, s.chunk, err)
+			return err
 		}
 		s.cur[i] = a
 	}

@@ -53,31 +53,16 @@ func (b *binder) refuseAggregates(place string) (restore func()) {
 	return func() { lvl.place = prev }
 }
 
-// scopeHasName reports whether a (possibly qualified) column name
-// resolves in s itself (not in an enclosing query).
-func scopeHasName(s *scope, table, name string) bool {
-	if table != "" && !s.hasTable(table) {
-		return false
-	}
-	for i := range s.cols {
-		c := &s.cols[i]
-		if c.Name == name && (table == "" && !c.Hidden || table != "" && c.Table == table) {
-			return true
-		}
-	}
-	return false
-}
-
 // nameLevel is the query level a column name resolves at: 0 for the
 // query being bound (or a name resolved nowhere, whose error its binding
 // gives), k for the k-th enclosing query.
 func (b *binder) nameLevel(table, name string) int {
-	if b.level == nil || b.level.scope == nil || scopeHasName(b.level.scope, table, name) {
+	if b.level == nil || b.level.scope == nil || b.level.scope.has(table, name) {
 		return 0
 	}
 	k := 1
 	for c := b.corr; c != nil; c = c.parent {
-		if c.outer != nil && scopeHasName(c.outer, table, name) {
+		if c.outer != nil && c.outer.has(table, name) {
 			return k
 		}
 		k++

@@ -73,14 +73,17 @@ func (b *binder) resolve(s *scope, cn sourceNode, table, name string) (Expr, err
 	return b.newColumnRef(found, c.Name, c.T), nil
 }
 
-// has reports whether a (possibly qualified) name resolves in s or in the
-// scopes enclosing it.
+// has reports whether a (possibly qualified) column name resolves in s
+// itself (not in an enclosing query): what an aggregate's level is read
+// from (agglevels.go).
 func (s *scope) has(table, name string) bool {
-	for x := s; x != nil; x = x.parent {
-		for _, c := range x.cols {
-			if c.Name == name && (table == "" && !c.Hidden || c.Table == table) {
-				return true
-			}
+	if table != "" && !s.hasTable(table) {
+		return false
+	}
+	for i := range s.cols {
+		c := &s.cols[i]
+		if c.Name == name && (table == "" && !c.Hidden || table != "" && c.Table == table) {
+			return true
 		}
 	}
 	return false

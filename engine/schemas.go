@@ -171,14 +171,20 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
-		dbs, err := s.eng.store.ListDatabases(ctx)
-		if err != nil {
-			return nil, err
+		// Only IF NOT EXISTS can meet an existing schema (CreateDatabase
+		// refuses one otherwise), whose owner stays: the list is read then.
+		existed := false
+		if d.IfNotExists {
+			dbs, err := s.eng.store.ListDatabases(ctx)
+			if err != nil {
+				return nil, err
+			}
+			existed = slices.Contains(dbs, name)
 		}
 		if err := s.eng.store.CreateDatabase(ctx, name, d.IfNotExists); err != nil {
 			return nil, err
 		}
-		if !slices.Contains(dbs, name) { // (IF NOT EXISTS may have met one)
+		if !existed {
 			s.recordSchemaOwner(ctx, name, cmp.Or(d.Authorization, s.info.User))
 		}
 		return tagOnly("CREATE SCHEMA"), nil

@@ -186,6 +186,8 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 	// goroutine's alone, so the executor's lookup does without it
 	s.statusFn, s.setFn, s.preparedFn = s.status, s.setConfig, s.preparedStatements
 	s.cursorsFn = s.listCursors
+	s.warnFn = s.warn
+	s.advisory.s = s
 	s.parser.SetDatabase(info.Database) // db.schema.table names (sql/catalogs.go)
 	_, s.superuser = e.roles.Role(info.User)
 	if !s.superuser {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -82,8 +83,18 @@ type session struct {
 	preparedFn func() []functions.PreparedStatement // s.preparedStatements
 	cursorsFn  func() []functions.Cursor            // s.listCursors
 	// rowLocks owns the row locks of the session's transactions (nil
-	// until the first write, or when the store takes no row locks).
+	// until the first write, or when the store takes no row locks), and
+	// their advisory locks; advisory, the session's advisory locks
+	// (advisory.go).
 	rowLocks *rowlock.Txn
+	advisory advisoryLocks
+	// notices are what functions raised while the statement ran, for
+	// pgwire to send (warn, TakeNotices); warnFn is s.warn made once.
+	noticeMu sync.Mutex
+	notices  []*sqlerr.Error
+	warnFn   func(*sqlerr.Error)
+	// random is the session's random() generator, which setseed seeds.
+	random functions.Random
 	// sqlPrepared are the statements of SQL-level PREPARE (sqlprepare.go);
 	// protocol drops the client's Parse-prepared ones at DEALLOCATE.
 	sqlPrepared map[string]*statement
@@ -115,6 +126,8 @@ func (s *session) Close() {
 	s.cursors.closeAll()
 	s.endTxn()
 	s.dropImplicit()
+	s.advisory.UnlockAllAdvisory()
+	s.EndStatementTransaction()
 	s.dropTempSchema()
 }
 
@@ -411,7 +424,8 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	s.seqs.s = s
 	ctx = st.fctx.Init(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
-			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn})
+			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn,
+			Advisory: &s.advisory, Warn: s.warnFn, Random: &s.random})
 	backend, err := ps.backend(&st.req)
 	if err != nil {
 		return nil, err

@@ -146,6 +146,9 @@ func (s *session) HoldImplicit() {
 // implicit transaction (its writes become visible to other sessions only
 // now) or rolls it back.
 func (s *session) EndImplicit(ctx context.Context, commit bool) (err error) {
+	// Advisory locks the held statements took for their transaction end
+	// with it, whether or not they wrote (advisory.go).
+	defer s.EndStatementTransaction()
 	if s.tx == nil && s.held {
 		// The settings the implicit transaction changed end with it
 		// (settingstack.go); a block it opened (BEGIN) keeps them.

@@ -128,6 +128,24 @@ type Session struct {
 	// and date/time functions use. Nil: read the TimeZone setting through
 	// Setting (and UTC without one).
 	Location *time.Location
+	// Advisory takes and releases the session's advisory locks
+	// (advisory.go); nil: the context has none.
+	Advisory AdvisoryLocks
+	// Warn sends a NOTICE or WARNING to the client while the statement
+	// runs (nil: dropped), as a C function's ereport(WARNING) does.
+	Warn func(*sqlerr.Error)
+	// Random is the session's random() generator, which setseed seeds
+	// (random.go); nil: a generator of the process's.
+	Random *Random
+}
+
+// warn sends e to the client through ctx's session, with a WARNING's
+// severity.
+func warn(ctx context.Context, e *sqlerr.Error) {
+	if w := sessionOf(ctx).Warn; w != nil {
+		e.Severity = "WARNING"
+		w(e)
+	}
 }
 
 // SettingOf returns the current value of the session's configuration

@@ -304,6 +304,9 @@ func (c *conn) handleQuery(body []byte) {
 			err := c.runSimple(sctx, st)
 			c.endStatement(st, nil, start, err)
 			stop()
+			if !c.held && c.statementTxns != nil {
+				c.statementTxns.EndStatementTransaction()
+			}
 			c.sendStatusChanges()
 			if err != nil {
 				c.sendError(err)
@@ -386,6 +389,8 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			if err != nil {
 				return false, err
 			}
+			// What the batch's functions raised goes before its rows.
+			c.sendRuntimeNotices()
 			if b == nil {
 				// Exhausted: keep the tag, release the engine's resources now
 				// rather than at Sync.

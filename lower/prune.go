@@ -113,6 +113,17 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 		}
 		return n, remap
 	}
+	if inner, ok := n.(*binder.Project); ok {
+		// a derived table's projection: computes only what is read
+		// (narrowProject)
+		kept := map[int]bool{}
+		for _, c := range keep {
+			kept[c] = true
+		}
+		if narrow, remap, ok := narrowProjectTo(inner, kept); ok && len(narrow.Exprs) == len(keep) {
+			return narrow, remap
+		}
+	}
 	if leaf := narrowLeaf(n, keep); leaf != nil {
 		for i, c := range keep {
 			remap[c] = i

@@ -49,7 +49,10 @@ func simplifyBoolean(n binder.Node) binder.Node {
 			// away), so what computing its rows would raise is not raised.
 			switch x.Type {
 			case binder.InnerJoin, binder.SemiJoin:
-				return &binder.Values{Cols: x.Columns()}
+				// no row at all; the condition stays over the empty
+				// input so that its constants still fold (and raise) when
+				// it is lowered, as PostgreSQL's planning folds them
+				return &binder.Filter{Input: &binder.Values{Cols: x.Columns()}, Cond: x.Cond}
 			case binder.LeftJoin, binder.AntiJoin:
 				if !emptyValues(x.Right) {
 					c := *x

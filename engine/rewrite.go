@@ -41,6 +41,10 @@ import (
 // takes them), the views over it (their dependency on the old id moves to
 // the new one) and the foreign keys of other tables that reference it.
 // A column's missing value (fluss/missing.go) is written into every row.
+// What follows the table elsewhere (other tables' foreign keys, owned
+// sequences, views, the old index tables) is recorded on the new table by
+// the swap's own catalog write and done after it (rewritefollow.go): a
+// crash in between is finished at the next start.
 //
 // The rewrite locks the table whole (rowlock: it waits for the
 // transactions holding row locks in it, as PostgreSQL's ACCESS EXCLUSIVE
@@ -265,25 +269,32 @@ func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.Ta
 			WithHint("Run the statement again.")
 	}
 	s.eng.catalog.Add(1)
-	if st == nil {
+	if st == nil { // no row changes: no position, id or sequence either
 		if _, err := s.alterInPlace(ctx, now, desc2); err != nil {
 			return nil, false, err
 		}
-	} else {
-		created, err := st.st.Replace(ctx)
-		if err != nil {
-			discard()
-			return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
-		}
-		s.dropIndexTables(ctx, uniqueIndexPaths(now)) // rewriteunique.go: the old table's
-		if err := s.afterRewrite(ctx, now, created, p2); err != nil {
-			return nil, false, err
+		return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil
+	}
+	// What the swap leaves to do in other objects is recorded on the new
+	// table by the swap's own catalog write (rewritefollow.go): a crash
+	// before it is done leaves it for the next start.
+	f, err := s.planFollowUps(ctx, now, p2)
+	if err == nil {
+		var props map[string]string
+		if props, err = f.property(); err == nil {
+			var created fluss.TableInfo
+			if created, err = st.st.Replace(ctx, props); err == nil {
+				s.eng.step(stepSwapped)
+				err = s.finishFollowUps(ctx, created, f, true)
+				if err != nil {
+					return nil, false, err
+				}
+				return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil
+			}
 		}
 	}
-	if err := s.followColumns(ctx, info.Path, p2); err != nil {
-		return nil, false, err
-	}
-	return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil
+	discard()
+	return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
 }
 
 // rewriteWhat names the first rewriting action, for the cluster's 0A000.

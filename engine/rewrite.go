@@ -47,8 +47,10 @@ import (
 // crash in between is finished at the next start.
 //
 // The rewrite locks the table whole (rowlock: it waits for the
-// transactions holding row locks in it, as PostgreSQL's ACCESS EXCLUSIVE
-// lock does), makes its writers wait until it ends (rewritegate.go) and
+// transactions holding row locks in it, or appending to it, as
+// PostgreSQL's ACCESS EXCLUSIVE lock does; the new table is locked whole
+// too, until the statement's transaction ends), makes its writers wait
+// until it ends (rewritegate.go: they are bound then, to the new table) and
 // copies the rows without the server-wide DDL lock, which it takes for the
 // swap alone (swapRewrite): sessions using other tables are not held up by
 // the copy. Readers read the old table until the swap.
@@ -285,7 +287,14 @@ func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.Ta
 			var created fluss.TableInfo
 			if created, err = st.st.Replace(ctx, props); err == nil {
 				s.eng.step(stepSwapped)
-				err = s.finishFollowUps(ctx, created, f, true)
+				if err = s.finishFollowUps(ctx, created, f, true); err == nil {
+					// The statement's transaction holds the new table whole
+					// as it held the old: in a block, its writers wait for
+					// the COMMIT (PostgreSQL's lock lasts until then), not
+					// for the statement's end, when the gate opens. Nobody
+					// else can hold the new id's locks yet.
+					err = s.lockForBuild(ctx, created) // uniqueddl.go
+				}
 				if err != nil {
 					return nil, false, err
 				}

@@ -281,29 +281,30 @@ func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.Ta
 	// table by the swap's own catalog write (rewritefollow.go): a crash
 	// before it is done leaves it for the next start.
 	f, err := s.planFollowUps(ctx, now, p2)
+	var props map[string]string
 	if err == nil {
-		var props map[string]string
-		if props, err = f.property(); err == nil {
-			var created fluss.TableInfo
-			if created, err = st.st.Replace(ctx, props); err == nil {
-				s.eng.step(stepSwapped)
-				if err = s.finishFollowUps(ctx, created, f, true); err == nil {
-					// The statement's transaction holds the new table whole
-					// as it held the old: in a block, its writers wait for
-					// the COMMIT (PostgreSQL's lock lasts until then), not
-					// for the statement's end, when the gate opens. Nobody
-					// else can hold the new id's locks yet.
-					err = s.lockForBuild(ctx, created) // uniqueddl.go
-				}
-				if err != nil {
-					return nil, false, err
-				}
-				return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil
-			}
-		}
+		props, err = f.property()
 	}
-	discard()
-	return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
+	var created fluss.TableInfo
+	if err == nil {
+		created, err = st.st.Replace(ctx, props)
+	}
+	if err != nil {
+		discard()
+		return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
+	}
+	s.eng.step(stepSwapped)
+	if err := s.finishFollowUps(ctx, created, f, true); err != nil {
+		return nil, false, err
+	}
+	// The statement's transaction holds the new table whole as it held the
+	// old: in a block, its writers wait for the COMMIT (PostgreSQL's lock
+	// lasts until then), not for the statement's end, when the gate opens.
+	// Nobody else can hold the new id's locks yet.
+	if err := s.lockForBuild(ctx, created); err != nil { // uniqueddl.go
+		return nil, false, err
+	}
+	return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil
 }
 
 // rewriteWhat names the first rewriting action, for the cluster's 0A000.

@@ -15,8 +15,9 @@ import (
 // cannot join the swap's catalog write: other tables' foreign keys (their
 // referenced columns are positions, which a dropped column moves, or
 // which DROP COLUMN ... CASCADE drops), the sequences the table's columns
-// own (sequences.json: renamed, retyped or dropped with their column, and
-// restamped with the new table id), the views CASCADE took (meta.json),
+// own (sequences.json: renamed, retyped or dropped with their column;
+// fluss/embedded makes them follow the new table id), the views CASCADE
+// took (meta.json),
 // and the old table's unique index tables. So the swap records them:
 // planFollowUps computes them under the DDL lock, the swap's own catalog
 // write puts the record on the new table (fluss.RewritePendingProperty),
@@ -133,9 +134,9 @@ func (s *session) planFollowUps(ctx context.Context, old fluss.TableInfo, p *rew
 			f.Sequences = append(f.Sequences, followSequence{Path: sq.Path, Drop: true})
 			continue
 		}
-		// every one, changed or not: altered, it is stamped with the new
-		// table's id, which it follows from then on
-		f.Sequences = append(f.Sequences, followSequence{Path: sq.Path, Def: def})
+		if def != sq.Def { // (the store makes the rest follow the new table id)
+			f.Sequences = append(f.Sequences, followSequence{Path: sq.Path, Def: def})
+		}
 	}
 	return f, nil
 }

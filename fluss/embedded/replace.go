@@ -17,8 +17,9 @@ import (
 // lacks, which Open removes as it removes an interrupted drop's. Replace
 // puts its entry in the old one's place in one replacement of
 // catalog.json (the commit point: a crash leaves the old table or the
-// new one, whole, with the properties Replace was given), after the old table's state was retired through the
-// committer (the writes queued before it are committed; the old table
+// new one, whole, with the properties Replace was given; the sequences
+// the old table owned are owned by the new one after it: followReplace),
+// after the old table's state was retired through the committer (the writes queued before it are committed; the old table
 // takes no more, its writers fail with 40001 and run again against the
 // new table). The old table's committed log lengths, noted when the
 // replacement was staged (before the copy read the table), tell whether a
@@ -148,7 +149,11 @@ func (st *stagedTable) Replace(ctx context.Context, props map[string]string) (fl
 	s.catMu.Unlock()
 	info := st.t.info
 	info.ArrowSchemas = nil
-	return info, s.dropStates(ctx, []*tableState{st.old})
+	ferr := s.followReplace(ctx, oldID, info.TableID) // sequences.go
+	if err := s.dropStates(ctx, []*tableState{st.old}); err != nil {
+		return info, err
+	}
+	return info, ferr
 }
 
 // Discard implements fluss.StagedReplacement.

@@ -100,6 +100,25 @@ func TestSettleSequencesAfterCrash(t *testing.T) {
 			replaceWith(t, s, "t", serialDesc(""))
 			replaceWith(t, s, "t", serialDesc(""))
 		}, []owned{{"s", "t", "v"}}},
+		{"rewrite: crash before the sequences followed", func(t *testing.T, s *Store) {
+			createTable(t, s, "t", serialDesc(""))
+			mustSeq(t, s, "s", ownedSeq("t", "v"))
+			old, err := s.GetTable(context.Background(), path("t"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			replaceWith(t, s, "t", serialDesc(""))
+			ownerBack(t, s, old.TableID)
+		}, []owned{{"s", "t", "v"}}},
+		{"truncate twice: the sequence follows both", func(t *testing.T, s *Store) {
+			createTable(t, s, "t", serialDesc(""))
+			mustSeq(t, s, "s", ownedSeq("t", "v"))
+			for range 2 {
+				if _, err := s.RecreateTable(context.Background(), path("t"), serialDesc("")); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, []owned{{"s", "t", "v"}}},
 		{"a sequence nobody owns stays", func(t *testing.T, s *Store) {
 			mustSeq(t, s, "free", ownedSeq("", ""))
 		}, []owned{{"free", "", ""}}},
@@ -189,6 +208,24 @@ func replaceWith(t *testing.T, s *Store, table string, desc fluss.TableDescripto
 		t.Fatal(err)
 	}
 	if _, err := st.Replace(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ownerBack makes every owned sequence's table id id again: what a crash
+// between a replacement's catalog write and followReplace leaves.
+func ownerBack(t *testing.T, s *Store, id int64) {
+	t.Helper()
+	err := s.withSequences(context.Background(), func(q *seqStore) error {
+		return s.updateSequences(q, func() {
+			for i := range q.file.Sequences {
+				if q.file.Sequences[i].OwnerID != 0 {
+					q.file.Sequences[i].OwnerID = id
+				}
+			}
+		})
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

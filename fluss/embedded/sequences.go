@@ -401,6 +401,26 @@ func (s *Store) followRename(ctx context.Context, from, to fluss.TablePath) erro
 	})
 }
 
+// followReplace makes the sequences OWNED BY the table with id from owned
+// by the table that replaced it (id to: ALTER TABLE's rewrite, TRUNCATE's
+// re-creation), so that they follow it from then on whatever replaces it
+// next. A crash before it is mended by settleSequences (the new table
+// names the id it replaced).
+func (s *Store) followReplace(ctx context.Context, from, to int64) error {
+	return s.withSequences(context.WithoutCancel(ctx), func(q *seqStore) error {
+		if !slices.ContainsFunc(q.file.Sequences, func(e seqEntry) bool { return e.OwnerID == from }) {
+			return nil
+		}
+		return s.updateSequences(q, func() {
+			for i := range q.file.Sequences {
+				if e := &q.file.Sequences[i]; e.OwnerID == from {
+					e.OwnerID = to
+				}
+			}
+		})
+	})
+}
+
 // settleSequences brings the sequences in line with the tables (above),
 // at Open.
 func (s *Store) settleSequences() error {

@@ -71,7 +71,9 @@
 //     the statement reads), query.go, currentof.go, partitions.go (partition pruning's EXPLAIN,
 //     SHOW / ADD / DROP PARTITION);
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
-//     altertable.go, rewrite.go, rewritecopy.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go,
+//     altertable.go, rewrite.go, rewritecopy.go, rewritefollow.go (what a rewrite's
+//     swap leaves to do, recorded with it and finished at the next start
+//     after a crash), rewritegate.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go,
 //     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
 //     owners.go (ALTER ... OWNER TO of tables, views, sequences, types and
 //     schemas), identity.go (ALTER COLUMN ADD / SET GENERATED and DROP

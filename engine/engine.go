@@ -118,6 +118,10 @@ type Engine struct {
 	// rewrite's copy, before its swap: a test holds a rewrite there to see
 	// what other sessions do meanwhile.
 	rewriteCopied func()
+	// rewriteStep, when set (by the internal tests), runs after each step
+	// of a rewrite's swap and follow-ups (rewritefollow.go): a test kills
+	// the server there.
+	rewriteStep func(step string)
 
 	// locks is the row-lock manager of every session; nil when the store
 	// cannot be locked by this server alone (then read-modify-write
@@ -167,6 +171,7 @@ func New(store fluss.Store, opts Options) *Engine {
 		e.meta = meta.Memory()
 	}
 	e.dropStaleTempSchemas()
+	e.finishRewrites()        // rewritefollow.go: before the sweep, which they leave nothing to
 	e.dropOrphanIndexTables() // uniqueddl.go
 	return e
 }

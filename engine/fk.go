@@ -688,7 +688,7 @@ func (s *session) fkRunDeferred(ctx context.Context) error {
 // name, from the catalog as COMMIT finds it: a DDL of another session
 // since the check was queued may have rewritten the referenced table
 // (its columns renumbered: the key's referenced positions moved,
-// renumberReferences) or the referencing one, or dropped the key. As in
+// rewritefollow.go moveReference) or the referencing one, or dropped the key. As in
 // PostgreSQL, a dropped key (or table) has nothing left to check (ok
 // false); so has a table the transaction wrote that was rewritten since
 // (its queued rows hold the old columns' positions, and its COMMIT fails

@@ -415,6 +415,30 @@ func (t *Txn) LockTable(table int64, name, statement string, write bool) bool {
 	return true
 }
 
+// LockIntent takes the table's intent lock alone for the transaction, as
+// a writer that locks no row does (an append to a table without a primary
+// key: PostgreSQL's ROW EXCLUSIVE): it waits, as req.Wait, req.Timeout and
+// the deadlock check say, for a transaction holding the table whole
+// (LockWhole: a rewrite, TRUNCATE in a block), which then waits for this
+// transaction in turn. Only Table, Name, Wait, Timeout, DeadlockTimeout
+// and Statement of req are read.
+func (t *Txn) LockIntent(ctx context.Context, req Request) error {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	if _, ok := t.whole[req.Table]; ok {
+		return nil
+	}
+	tk := resKey{table: req.Table, whole: true}
+	if _, ok := t.held[tk]; ok {
+		return nil
+	}
+	_, err := t.acquire(ctx, tk, req.Name, intent, req.Wait, req.Timeout)
+	return err
+}
+
 // LockWhole locks a whole table for the transaction (PostgreSQL's
 // ACCESS EXCLUSIVE for TRUNCATE inside a transaction), waiting, as
 // req.Wait, req.Timeout and the deadlock check say, for the transactions

@@ -9,10 +9,16 @@ import (
 	"github.com/sqlgate/sqlgate/rowlock"
 )
 
+// LockInsert implements exec.RowLocker: an insert or upsert locks the keys
+// it writes FOR UPDATE; a large one locks the whole table instead when no
+// other transaction holds locks in it.
 func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 	tx := pt.tx
-	if tx.Locks == nil || !pt.info.HasPrimaryKey() {
+	if tx.Locks == nil {
 		return nil
+	}
+	if !pt.info.HasPrimaryKey() {
+		return nil // (no key: Append takes the table's intent lock, lockAppend)
 	}
 	// A null key is refused as the store refuses it, naming the row,
 	// before keyOf meets it.
@@ -65,6 +71,22 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 	return nil
 }
 
+// lockAppend takes the intent lock of a table without a primary key
+// before the transaction appends to it: there is no key to lock, but a
+// rewrite (or TRUNCATE) that locks the table whole must wait for this
+// transaction, as PostgreSQL's ACCESS EXCLUSIVE waits for a writer's ROW
+// EXCLUSIVE; without it the rewrite copied the table without this
+// transaction's rows, and its COMMIT failed with 40001. A writer that
+// comes while the table is held whole waits in turn.
+func (pt *Table) lockAppend(ctx context.Context) error {
+	tx := pt.tx
+	if tx.Locks == nil {
+		return nil
+	}
+	return tx.Locks.LockIntent(ctx, rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table, Timeout: tx.LockTimeout,
+		DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
+}
+
 // LockRows implements exec.RowLocker.
 func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) ([]exec.LockState, error) {
 	tx := pt.tx
@@ -109,8 +131,6 @@ func (pt *Table) lockRequest(key string, mode rowlock.Mode, since uint64) rowloc
 	return rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table, Key: key, Mode: mode,
 		Timeout: tx.LockTimeout, DeadlockTimeout: tx.DeadlockTimeout, Write: true, Since: since, Statement: tx.Stmt}
 }
-
-// retainSlots retains the distinct records the slots point into and
 
 // snapshotConflict fails with 40001 when the row of pt with the key
 // encoding key differs between the transaction's snapshot and the newest

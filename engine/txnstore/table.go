@@ -276,6 +276,9 @@ func (pt *Table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.Write
 	if err == nil {
 		err = pt.tx.checkWrite(pt)
 	}
+	if err == nil {
+		err = pt.lockAppend(ctx) // locks.go
+	}
 	if err != nil {
 		v.Release()
 		return fluss.WriteResult{}, err

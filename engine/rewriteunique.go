@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/fluss"
-	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -23,9 +22,10 @@ import (
 // the catalog lacks, never read); the old table's index tables are dropped
 // after it. DROP COLUMN drops the constraints over the column (PostgreSQL
 // drops an index with any of its columns); RENAME COLUMN changes nothing
-// in them (they hold the columns by position). A drop of the primary key
-// (DROP COLUMN of one of its columns) with unique constraints left is
-// refused: a log table's rows have no key for an index to point at.
+// in them (they hold the columns by position). A table that loses its
+// primary key (DROP COLUMN of one of its columns) or gains one (ADD
+// PRIMARY KEY of a log table, addpk.go) has its indexes built anew as
+// any other: a log table's entries are the values alone (unique.go).
 
 // planUniques checks the rewritten table's unique constraints (info is
 // the new table as planned).
@@ -35,11 +35,6 @@ func (s *session) planUniques(p *rewritePlan, info fluss.TableInfo) error {
 	}
 	if err := s.uniqueStore(); err != nil { // uniqueddl.go
 		return err
-	}
-	if len(p.pk) == 0 {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "cannot drop the primary key of table \"%s\", which has UNIQUE constraints: sqlgate enforces them only on a table with a primary key", p.old.Path.Table).
-			WithDetail("Unique constraint \"%s\" would remain on a log table, whose rows have no key for its index to point at.", p.uniques[0].Name).
-			WithHint("Drop the UNIQUE constraints first (ALTER TABLE ... DROP CONSTRAINT), or keep the primary key.")
 	}
 	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
 		if err := s.checkUniqueTypes(info, c); err != nil { // uniqueddl.go

@@ -755,3 +755,54 @@ func cascadeNotices(refs []fkRef) []*sqlerr.Error {
 	}
 	return []*sqlerr.Error{sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to %d other objects", len(refs)).WithDetail("%s", strings.Join(lines, "\n"))}
 }
+
+// recreateIndexes gives a log table that TRUNCATE replaced by an empty
+// one (old by created: a new table id, ddl.go's recreateLog) its unique
+// constraints' index tables, empty, and drops old's. Index tables are
+// named by the table's id, so old's would name no table. tx, when the
+// TRUNCATE ran in a transaction block (this is its COMMIT), holds the
+// entries of the rows written after the TRUNCATE, in its view of old's
+// index tables: those are pointed at the new ones, which the COMMIT then
+// writes. A crash between the steps leaves the new table with an index
+// table missing (built by the first write that needs it, unique.go,
+// from the rows: none) and old's index tables, which no constraint
+// names (dropOrphanIndexTables).
+func (s *session) recreateIndexes(ctx context.Context, old, created fluss.TableInfo, tx *txn) error {
+	if !hasUniques(old.Descriptor) {
+		return nil
+	}
+	var pt *pendingTable
+	if tx != nil {
+		var err error
+		if pt, err = tx.pending(old.TableID); err != nil {
+			return err
+		}
+	}
+	pk := keyIndexes(created)
+	for _, c := range fluss.MetaOf(created.Descriptor).Uniques {
+		if !enforced(c, pk) {
+			continue
+		}
+		path := fluss.IndexTablePath(created.TableID, c.ID)
+		if _, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(created, c), true); err != nil {
+			return err
+		}
+		if pt != nil && pt.uq != nil {
+			for _, ui := range pt.uq.cons {
+				if ui.c.ID != c.ID || ui.idx == nil {
+					continue
+				}
+				t, err := s.eng.store.Table(ctx, path)
+				if err != nil {
+					return err
+				}
+				ui.idx.Rebase(t.Info(), t)
+				ui.path = path
+			}
+		}
+		if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(old.TableID, c.ID), true); err != nil {
+			s.eng.log.Error("dropping a truncated table's unique index table (never read again)", "table", old.Path.String(), "constraint", c.Name, "error", err)
+		}
+	}
+	return nil
+}

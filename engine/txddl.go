@@ -57,7 +57,7 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 	}
 	if tx != nil && touches != nil {
 		for _, pt := range append([]*txnstore.Table(nil), tx.Tables()...) {
-			if !touches(pt.Info().Path) {
+			if !touches(pt.Info().Path) || s.carriedOf(pt.Info().TableID) != nil { // uniquecarry.go: rows the statement carries along
 				continue
 			}
 			if pt.Truncated() {

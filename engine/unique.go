@@ -799,16 +799,26 @@ func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (flus
 // the rows, so that a transaction large enough to stage its writes on
 // disk, which it does for one table only, never stages the table's.
 func (u *uniqueTable) append(ctx context.Context, pt *pendingTable, rec arrow.RecordBatch) (fluss.WriteResult, error) {
-	n := int(rec.NumRows())
-	rows := make([]uniqueRow, n)
+	rows := make([]uniqueRow, rec.NumRows())
 	for r := range rows {
 		rows[r] = u.rowOf(rec, r)
 	}
+	if err := u.admit(ctx, rows, u.violation); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	return pt.Table.Append(ctx, rec)
+}
+
+// admit checks a log table's rows against its constraints, row by row as
+// PostgreSQL inserts them (the first value taken, by a stored row or an
+// earlier one of rows, fails with taken's error), and writes their
+// entries.
+func (u *uniqueTable) admit(ctx context.Context, rows []uniqueRow, taken func(*uniqueIndex, uniqueRow) error) error {
 	states := make([]*indexState, len(u.cons))
 	keys := make([][]string, len(u.cons)) // each row's value text, by constraint
 	for i, ui := range u.cons {
 		want := map[string][]any{}
-		keys[i] = make([]string, n)
+		keys[i] = make([]string, len(rows))
 		for r, row := range rows {
 			if k := u.keyOf(row.vals, ui.c.Columns); k != "" {
 				keys[i][r] = k
@@ -817,16 +827,14 @@ func (u *uniqueTable) append(ctx context.Context, pt *pendingTable, rec arrow.Re
 		}
 		states[i] = newIndexState()
 		if err := u.load(ctx, ui, want, states[i]); err != nil {
-			return fluss.WriteResult{}, err
+			return err
 		}
 	}
-	// row by row, as PostgreSQL inserts them: the first value taken, by a
-	// stored row or an earlier one of rec, fails the statement
 	for r, row := range rows {
 		for i, ui := range u.cons {
 			if k := keys[i][r]; k != "" {
 				if e, _ := states[i].entryOf(k); e != nil {
-					return fluss.WriteResult{}, u.violation(ui, row)
+					return taken(ui, row)
 				}
 			}
 		}
@@ -836,10 +844,7 @@ func (u *uniqueTable) append(ctx context.Context, pt *pendingTable, rec arrow.Re
 			}
 		}
 	}
-	if err := u.apply(ctx, states); err != nil {
-		return fluss.WriteResult{}, err
-	}
-	return pt.Table.Append(ctx, rec)
+	return u.apply(ctx, states)
 }
 
 // truncateIndexes empties the index tables of a table a transaction

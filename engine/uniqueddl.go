@@ -285,6 +285,9 @@ func (s *session) uniqueAlter(ctx context.Context, c *checkActions, a sql.AlterA
 			}
 		} else if err := s.buildIndex(ctx, c.stored, u, false); err != nil {
 			return nil, true, err
+		} else if err := s.carryEntries(ctx, c.stored, u); err != nil { // uniquecarry.go: the block's rows
+			_ = s.eng.store.DropTable(ctx, fluss.IndexTablePath(c.work.TableID, u.ID), true)
+			return nil, true, err
 		}
 		return addUniqueChanges(c.work, u), true, nil
 	case sql.AlterDropConstraint:

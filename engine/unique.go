@@ -767,6 +767,9 @@ func (u *uniqueTable) delete(ctx context.Context, pt *pendingTable, keys arrow.R
 // upsertRows writes rec to the table, through its unique constraints when
 // it has some (a log table: the store's error).
 func (pt *pendingTable) upsertRows(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
+	if opts.IgnoreExisting && !pt.Info().HasPrimaryKey() {
+		return pt.appendSkipping(ctx, rec)
+	}
 	if pt.uq == nil || len(pt.uq.pk) == 0 {
 		return pt.Table.Upsert(ctx, rec, opts)
 	}
@@ -803,17 +806,57 @@ func (u *uniqueTable) append(ctx context.Context, pt *pendingTable, rec arrow.Re
 	for r := range rows {
 		rows[r] = u.rowOf(rec, r)
 	}
-	if err := u.admit(ctx, rows, u.violation); err != nil {
+	if _, err := u.admit(ctx, rows, false, u.violation); err != nil {
 		return fluss.WriteResult{}, err
 	}
 	return pt.Table.Append(ctx, rec)
 }
 
+// appendSkipping is INSERT ... ON CONFLICT DO NOTHING into a log table
+// (exec.Insert writes it as an upsert that ignores existing rows): the
+// rows its unique constraints refuse (the arbiter's, or any without one)
+// are skipped, the others appended; Kept lists them for RETURNING. A
+// log table without constraints has no conflict: every row is appended.
+func (pt *pendingTable) appendSkipping(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	if pt.uq == nil {
+		return pt.Table.Append(ctx, rec)
+	}
+	u := pt.uq
+	rows := make([]uniqueRow, rec.NumRows())
+	for r := range rows {
+		rows[r] = u.rowOf(rec, r)
+	}
+	keep, err := u.admit(ctx, rows, true, u.violation)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	res := fluss.WriteResult{Kept: make([]int32, 0, len(keep))}
+	for _, r := range keep {
+		res.Kept = append(res.Kept, int32(r))
+	}
+	if len(keep) == 0 {
+		return res, nil
+	}
+	if len(keep) < len(rows) {
+		kept, err := takeRows(rec, keep) // fk.go
+		if err != nil {
+			return fluss.WriteResult{}, err
+		}
+		defer kept.Release()
+		rec = kept
+	}
+	w, err := pt.Table.Append(ctx, rec)
+	res.Rows = w.Rows
+	return res, err
+}
+
 // admit checks a log table's rows against its constraints, row by row as
-// PostgreSQL inserts them (the first value taken, by a stored row or an
-// earlier one of rows, fails with taken's error), and writes their
-// entries.
-func (u *uniqueTable) admit(ctx context.Context, rows []uniqueRow, taken func(*uniqueIndex, uniqueRow) error) error {
+// PostgreSQL inserts them, writes their entries and returns the rows
+// admitted: the first value taken (by a stored row or an earlier one of
+// rows) fails with taken's error, or, under ignore (ON CONFLICT DO
+// NOTHING), skips the row when a constraint it skips for refuses it
+// (uniqueTable.skips).
+func (u *uniqueTable) admit(ctx context.Context, rows []uniqueRow, ignore bool, taken func(*uniqueIndex, uniqueRow) error) ([]int, error) {
 	states := make([]*indexState, len(u.cons))
 	keys := make([][]string, len(u.cons)) // each row's value text, by constraint
 	for i, ui := range u.cons {
@@ -827,24 +870,36 @@ func (u *uniqueTable) admit(ctx context.Context, rows []uniqueRow, taken func(*u
 		}
 		states[i] = newIndexState()
 		if err := u.load(ctx, ui, want, states[i]); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	keep := make([]int, 0, len(rows))
 	for r, row := range rows {
+		refused, skip := -1, false
 		for i, ui := range u.cons {
 			if k := keys[i][r]; k != "" {
 				if e, _ := states[i].entryOf(k); e != nil {
-					return taken(ui, row)
+					if refused < 0 {
+						refused = i
+					}
+					skip = skip || u.skips(ui, ignore)
 				}
 			}
+		}
+		if skip {
+			continue
+		}
+		if refused >= 0 {
+			return nil, taken(u.cons[refused], row)
 		}
 		for i, ui := range u.cons {
 			if k := keys[i][r]; k != "" {
 				states[i].set[k] = u.entry(ui, row)
 			}
 		}
+		keep = append(keep, r)
 	}
-	return u.apply(ctx, states)
+	return keep, u.apply(ctx, states)
 }
 
 // truncateIndexes empties the index tables of a table a transaction

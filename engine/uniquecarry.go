@@ -219,9 +219,10 @@ func (s *session) carryEntries(ctx context.Context, stored fluss.TableInfo, c fl
 			rows = append(rows, u.rowOf(r, i))
 		}
 	}
-	return u.admit(ctx, rows, func(ui *uniqueIndex, row uniqueRow) error {
+	_, err := u.admit(ctx, rows, false, func(ui *uniqueIndex, row uniqueRow) error {
 		return s.duplicateIn(stored, ui.c, row) // uniqueddl.go
 	})
+	return err
 }
 
 // firstDuplicate scans t (rows of info's table) for the first value of

@@ -12,7 +12,7 @@ import (
 // PostgreSQL 15 — a column's UNIQUE, a table's UNIQUE (b, c), or ALTER
 // TABLE ... ADD UNIQUE over the rows already there, as pg_dump adds them
 // before the primary key — then runs random INSERTs of one row and of
-// several, transaction blocks that commit or roll back (some adding a
+// several (with ON CONFLICT DO NOTHING and RETURNING too), transaction blocks that commit or roll back (some adding a
 // constraint after their rows: engine/uniquecarry.go), TRUNCATEs (in a
 // block too), DROP CONSTRAINTs and, at a random point, ALTER TABLE ...
 // ADD PRIMARY KEY (id), which rewrites the table with its constraints;
@@ -74,9 +74,12 @@ func TestUniqueLogTableDifferential(t *testing.T) {
 			return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s_bc UNIQUE (b, c)", tbl, tbl)
 		}
 		for step := 0; step < 30; step++ {
-			switch n := rng.IntN(14); {
-			case n < 5:
+			switch n := rng.IntN(15); {
+			case n < 4:
 				qs = append(qs, fmt.Sprintf("INSERT INTO %s VALUES %s", tbl, rows()))
+			case n == 4 || n == 14:
+				target := []string{"", " (a)", " (b, c)", " (c)"}[rng.IntN(4)]
+				qs = append(qs, fmt.Sprintf("INSERT INTO %s VALUES %s ON CONFLICT%s DO NOTHING RETURNING id", tbl, rows(), target))
 			case n == 5:
 				qs = append(qs, addUnique())
 			case n == 6:

@@ -11,19 +11,19 @@ import (
 
 // TestRewriteDuringTransaction: ALTER TABLE's rewrite of a table a
 // transaction has written waits for that transaction, as PostgreSQL's
-// ACCESS EXCLUSIVE lock does, where the transaction holds row locks in it
-// (a primary-key table): its COMMIT writes, and the rewrite then copies
-// its rows. A log table's writes take no lock: its transaction fails at
-// COMMIT with 40001 and writes nothing, alone or beside another table.
-// Either way the table works on against the new table.
+// ACCESS EXCLUSIVE lock does, where the transaction holds locks in it (row
+// locks of a primary-key table, a log table's append lock: txnstore's
+// LockAppend): its COMMIT writes, and the rewrite then copies its rows,
+// alone or beside another table. The table works on against the new
+// table.
 func TestRewriteDuringTransaction(t *testing.T) {
 	for _, c := range []struct {
 		name, create, alter string
 		other, waits        bool
 	}{
 		{"pk table, type", "CREATE TABLE h (id int PRIMARY KEY, v int)", "ALTER TABLE h ALTER COLUMN v TYPE bigint", false, true},
-		{"log table, drop column", "CREATE TABLE h (id int, v int, w int)", "ALTER TABLE h DROP COLUMN w", false, false},
-		{"log table beside another, drop column", "CREATE TABLE h (id int, v int, w int)", "ALTER TABLE h DROP COLUMN w", true, false},
+		{"log table, drop column", "CREATE TABLE h (id int, v int, w int)", "ALTER TABLE h DROP COLUMN w", false, true},
+		{"log table beside another, drop column", "CREATE TABLE h (id int, v int, w int)", "ALTER TABLE h DROP COLUMN w", true, true},
 		{"two tables, rename", "CREATE TABLE h (id int PRIMARY KEY, v int)", "ALTER TABLE h RENAME COLUMN v TO vv", true, true},
 		{"two tables, drop not null", "CREATE TABLE h (id int PRIMARY KEY, v int NOT NULL)", "ALTER TABLE h ALTER COLUMN v DROP NOT NULL", true, true},
 	} {

@@ -784,9 +784,14 @@ func (pt *pendingTable) deleteRows(ctx context.Context, keys arrow.RecordBatch) 
 	return pt.uq.delete(ctx, pt, keys)
 }
 
-// Append implements fluss.Table: rows appended to a log table with unique
-// constraints are checked against them, and their entries written, first.
+// Append implements fluss.Table: an append locks the log table against
+// a whole-table lock (txnstore's LockAppend: an index build's), and rows
+// appended to a log table with unique constraints are checked against
+// them, and their entries written, first.
 func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	if err := pt.LockAppend(ctx); err != nil {
+		return fluss.WriteResult{}, err
+	}
 	if pt.uq == nil || len(pt.uq.pk) > 0 {
 		return pt.Table.Append(ctx, rec)
 	}
@@ -818,6 +823,9 @@ func (u *uniqueTable) append(ctx context.Context, pt *pendingTable, rec arrow.Re
 // are skipped, the others appended; Kept lists them for RETURNING. A
 // log table without constraints has no conflict: every row is appended.
 func (pt *pendingTable) appendSkipping(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	if err := pt.LockAppend(ctx); err != nil {
+		return fluss.WriteResult{}, err
+	}
 	if pt.uq == nil {
 		return pt.Table.Append(ctx, rec)
 	}

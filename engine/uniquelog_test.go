@@ -112,3 +112,44 @@ func TestLogTableIndexBuiltAgain(t *testing.T) {
 	}
 	mustRun(t, a, "INSERT INTO l VALUES (4, NULL), (5, 5)")
 }
+
+// TestLogTableBuildWaitsForAppender: ALTER TABLE ... ADD UNIQUE of a log
+// table waits for a transaction that appended to it (as PostgreSQL's
+// index build waits for the INSERT's ROW EXCLUSIVE lock), then builds
+// from its rows: a duplicate among them fails the build, else their
+// values are taken.
+func TestLogTableBuildWaitsForAppender(t *testing.T) {
+	for _, tc := range []struct {
+		name, rows string
+		fails      bool
+	}{
+		{"distinct", "(2, 2)", false},
+		{"duplicated", "(2, 1)", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+			a, b := open(), open()
+			mustRun(t, a, "CREATE TABLE l (id INT, u INT)")
+			mustRun(t, a, "INSERT INTO l VALUES (1, 1)")
+			mustRun(t, a, "BEGIN; INSERT INTO l VALUES "+tc.rows)
+			build := runAsync(t, b, "ALTER TABLE l ADD UNIQUE (u)")
+			if !waiting(build) {
+				t.Fatalf("ADD UNIQUE did not wait for the appending transaction")
+			}
+			mustRun(t, a, "COMMIT")
+			r := answer(t, build, "ADD UNIQUE after the COMMIT")
+			if tc.fails {
+				if r.err == nil || !strings.Contains(r.err.Error(), "could not create unique index") {
+					t.Fatalf("ADD UNIQUE over a committed duplicate: %v", r.err)
+				}
+				return
+			}
+			if r.err != nil {
+				t.Fatalf("ADD UNIQUE: %v", r.err)
+			}
+			if _, _, err := run(t, a, "INSERT INTO l VALUES (3, 2)"); err == nil || !strings.Contains(err.Error(), "l_u_key") {
+				t.Fatalf("a value the waited-for transaction wrote: %v, want 23505", err)
+			}
+		})
+	}
+}

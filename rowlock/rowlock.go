@@ -359,6 +359,29 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	return res, nil
 }
 
+// LockIntent takes the table's intent lock alone, as PostgreSQL's INSERT
+// takes ROW EXCLUSIVE and locks no row: an append to a table without a
+// key. It conflicts with the table locked whole (LockWhole, LockTable)
+// only: such a locker waits for the transaction, and it for the locker.
+// Only Table, Name, Wait, Timeout, DeadlockTimeout and Statement of req
+// are read.
+func (t *Txn) LockIntent(ctx context.Context, req Request) error {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	tk := resKey{table: req.Table, whole: true}
+	if _, ok := t.whole[req.Table]; ok {
+		return nil
+	}
+	if _, ok := t.held[tk]; ok {
+		return nil
+	}
+	_, err := t.acquire(ctx, tk, req.Name, intent, req.Wait, req.Timeout)
+	return err
+}
+
 // LockTable locks a whole table for the transaction when no other
 // transaction holds locks in it, and reports whether it did: a bulk write
 // takes one lock instead of one per row. It never waits.

@@ -129,3 +129,18 @@ func (pt *Table) snapshotConflict(ctx context.Context, key string, write bool) e
 	}
 	return nil
 }
+
+// LockAppend takes the lock a log table's append holds until the
+// transaction ends: the table's intent lock (rowlock's LockIntent), as
+// PostgreSQL's INSERT holds ROW EXCLUSIVE. An index build (ALTER TABLE ... ADD UNIQUE) and TRUNCATE in
+// a block, which lock the table whole, then wait for the transaction, and
+// it for them: a row appended between a build's read and its constraint
+// would have no index entry.
+func (pt *Table) LockAppend(ctx context.Context) error {
+	tx := pt.tx
+	if tx.Locks == nil || pt.info.HasPrimaryKey() {
+		return nil
+	}
+	return tx.Locks.LockIntent(ctx, rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table,
+		Timeout: tx.LockTimeout, DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
+}

@@ -39,7 +39,8 @@ import (
 // as every DDL statement of a block does (a WARNING says so).
 // Not carried, refused as before: a primary-key table's pending writes
 // (updates and deletes), rows staged on disk (a transaction past its
-// spill limit), a TRUNCATE's, and a statement with other actions.
+// spill limit), a TRUNCATE's, a statement with other actions, and any
+// under a savepoint (see carries).
 
 // carried is the block's rows of one table that ALTER TABLE carries.
 type carried struct {
@@ -57,7 +58,11 @@ func (c *carried) release() {
 // table carries along (nil: none, and blockDDL refuses or forgets as for
 // any DDL).
 func (s *session) carries(info fluss.TableInfo, d *sql.DDLStmt) (*carried, error) {
-	if s.tx == nil || info.HasPrimaryKey() || len(d.Actions) == 0 {
+	// Under a savepoint, a ROLLBACK TO it would forget what the statement
+	// did with the rows (a UNIQUE index's entries, the rows written into
+	// the rewritten table) but keep the constraint, which the rows before
+	// the savepoint would then not meet (PostgreSQL's undoes the ALTER).
+	if s.tx == nil || len(s.tx.ddlAt) > 0 || info.HasPrimaryKey() || len(d.Actions) == 0 {
 		return nil, nil
 	}
 	for _, a := range d.Actions {

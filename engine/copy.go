@@ -314,6 +314,11 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 			return err
 		}
 		if !keyed {
+			// an append's lock (txnstore's LockAppend): a build of a
+			// unique index waits for the COPY
+			if err := pt.LockAppend(ctx); err != nil {
+				return err
+			}
 			return up.Add(ctx, rec)
 		}
 		// Its keys are locked like an INSERT's (the whole table, for a

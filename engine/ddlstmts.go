@@ -170,7 +170,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if d.View || len(d.Actions) == 1 && d.Actions[0].Kind == sql.AlterRename {
 			return s.renameRelation(ctx, d) // rename.go
 		}
-		return s.alterTable(ctx, d)
+		return s.alterTableCarrying(ctx, d) // uniquecarry.go
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %v", st.Kind)
 }

@@ -56,13 +56,16 @@
 //     catalog count for every session), fkddl.go (foreign keys and DDL: ALTER TABLE's ADD /
 //     VALIDATE / DROP CONSTRAINT, DROP TABLE, TRUNCATE, RENAME), fkunique.go
 //     (foreign keys to a UNIQUE constraint's columns: the referenced rows
-//     found by their values, the referenced table's old rows kept), unique.go
-//     (UNIQUE constraints beyond the primary key: each row written checked
-//     against the constraint's hidden index table, written in the same
+//     found by their values in the constraint's index, the referenced
+//     table's old rows kept), unique.go (UNIQUE constraints beyond the
+//     primary key, on log tables too: each row written checked against
+//     the constraint's hidden index table, written in the same
 //     transaction; its keys locked), uniqueddl.go (their index tables and
 //     DDL: CREATE TABLE, ALTER TABLE ... ADD UNIQUE / DROP CONSTRAINT,
-//     CREATE UNIQUE INDEX, DROP INDEX, DROP TABLE, TRUNCATE; the start's
-//     sweep of index tables no constraint names), and
+//     CREATE UNIQUE INDEX, DROP INDEX, DROP TABLE, TRUNCATE; the one index
+//     build, fillIndex; the start's sweep of index tables no constraint
+//     names), uniquecarry.go (ADD UNIQUE / PRIMARY KEY / FOREIGN KEY of a
+//     log table the block appended to, its rows carried along), and
 //     package txnstore (the pending writes);
 //   - writes and queries: write.go, returning.go, explainwrite.go,
 //     modifyingwith.go (data-modifying WITH queries: each run to its end,
@@ -127,7 +130,10 @@
 // DDL inside a transaction block (txddl.go) runs at once, since Fluss's
 // catalog is not transactional: the block remembers it, and a ROLLBACK
 // that cannot undo it sends a WARNING naming each statement. DDL on a
-// table the block holds rows for is refused until COMMIT; VACUUM refuses
+// table the block holds rows for is refused until COMMIT, but for ADD of
+// a UNIQUE, PRIMARY KEY or FOREIGN KEY constraint to a log table the
+// block appended to, which carries the rows along (uniquecarry.go:
+// pg_restore --single-transaction); VACUUM refuses
 // a block (25001), as PostgreSQL's does. TRUNCATE in a block is
 // transactional (ddl.go truncateInBlock, txnstore/truncate.go): the table
 // is locked whole and reads empty to the block until COMMIT empties it.

@@ -47,6 +47,9 @@ type txn struct {
 	// so that handing it to a statement's runtime, three times per UPDATE,
 	// does not box a new txnTables each time.
 	tables txnTables
+	// carry is the rows the running ALTER TABLE carries along
+	// (uniquecarry.go); nil: none.
+	carry *carried
 }
 
 // savepoint is SAVEPOINT name.

@@ -386,7 +386,7 @@ func (o *Insert) Run(ctx context.Context) error {
 			written.Retain()
 		}
 		var res fluss.WriteResult
-		if info.HasPrimaryKey() {
+		if info.HasPrimaryKey() || o.IgnoreExisting { // (a log table's DO NOTHING: its UNIQUE constraints may skip rows)
 			res, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{IgnoreExisting: o.IgnoreExisting})
 		} else {
 			res, err = o.Table.Append(ctx, rec)

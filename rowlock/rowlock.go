@@ -396,6 +396,29 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	return res, nil
 }
 
+// LockIntent takes the table's intent lock alone, as PostgreSQL's INSERT
+// takes ROW EXCLUSIVE and locks no row: an append to a table without a
+// key. It conflicts with the table locked whole (LockWhole, LockTable)
+// only: such a locker waits for the transaction, and it for the locker.
+// Only Table, Name, Wait, Timeout, DeadlockTimeout and Statement of req
+// are read.
+func (t *Txn) LockIntent(ctx context.Context, req Request) error {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	tk := resKey{table: req.Table, whole: true}
+	if _, ok := t.whole[req.Table]; ok {
+		return nil
+	}
+	if _, ok := t.held[tk]; ok {
+		return nil
+	}
+	_, err := t.acquire(ctx, tk, req.Name, intent, req.Wait, req.Timeout)
+	return err
+}
+
 // LockTable locks a whole table for the transaction when no other
 // transaction holds locks in it, and reports whether it did: a bulk write
 // takes one lock instead of one per row. It never waits.
@@ -413,30 +436,6 @@ func (t *Txn) LockTable(table int64, name, statement string, write bool) bool {
 	}
 	t.wholeTable(table, write)
 	return true
-}
-
-// LockIntent takes the table's intent lock alone for the transaction, as
-// a writer that locks no row does (an append to a table without a primary
-// key: PostgreSQL's ROW EXCLUSIVE): it waits, as req.Wait, req.Timeout and
-// the deadlock check say, for a transaction holding the table whole
-// (LockWhole: a rewrite, TRUNCATE in a block), which then waits for this
-// transaction in turn. Only Table, Name, Wait, Timeout, DeadlockTimeout
-// and Statement of req are read.
-func (t *Txn) LockIntent(ctx context.Context, req Request) error {
-	m := t.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	t.begin(req.Statement)
-	t.deadlockTimeout = req.DeadlockTimeout
-	if _, ok := t.whole[req.Table]; ok {
-		return nil
-	}
-	tk := resKey{table: req.Table, whole: true}
-	if _, ok := t.held[tk]; ok {
-		return nil
-	}
-	_, err := t.acquire(ctx, tk, req.Name, intent, req.Wait, req.Timeout)
-	return err
 }
 
 // LockWhole locks a whole table for the transaction (PostgreSQL's

@@ -18,7 +18,7 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 		return nil
 	}
 	if !pt.info.HasPrimaryKey() {
-		return nil // (no key: Append takes the table's intent lock, lockAppend)
+		return nil // (no key: Append takes the table's intent lock, LockAppend)
 	}
 	// A null key is refused as the store refuses it, naming the row,
 	// before keyOf meets it.
@@ -69,22 +69,6 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 		}
 	}
 	return nil
-}
-
-// lockAppend takes the intent lock of a table without a primary key
-// before the transaction appends to it: there is no key to lock, but a
-// rewrite (or TRUNCATE) that locks the table whole must wait for this
-// transaction, as PostgreSQL's ACCESS EXCLUSIVE waits for a writer's ROW
-// EXCLUSIVE; without it the rewrite copied the table without this
-// transaction's rows, and its COMMIT failed with 40001. A writer that
-// comes while the table is held whole waits in turn.
-func (pt *Table) lockAppend(ctx context.Context) error {
-	tx := pt.tx
-	if tx.Locks == nil {
-		return nil
-	}
-	return tx.Locks.LockIntent(ctx, rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table, Timeout: tx.LockTimeout,
-		DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
 }
 
 // LockRows implements exec.RowLocker.
@@ -148,4 +132,21 @@ func (pt *Table) snapshotConflict(ctx context.Context, key string, write bool) e
 		return exec.SerializationFailure()
 	}
 	return nil
+}
+
+// LockAppend takes the lock a log table's append holds until the
+// transaction ends: the table's intent lock (rowlock's LockIntent), as
+// PostgreSQL's INSERT holds ROW EXCLUSIVE. There is no key to lock, but
+// whatever locks the table whole (a rewrite, an index build of ALTER TABLE
+// ... ADD UNIQUE, TRUNCATE in a block) then waits for the transaction, and
+// it for them: without it a rewrite copied the table without this
+// transaction's rows (its COMMIT failed with 40001), and a row appended
+// between an index build's read and its constraint had no index entry.
+func (pt *Table) LockAppend(ctx context.Context) error {
+	tx := pt.tx
+	if tx.Locks == nil || pt.info.HasPrimaryKey() {
+		return nil
+	}
+	return tx.Locks.LockIntent(ctx, rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table,
+		Timeout: tx.LockTimeout, DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
 }

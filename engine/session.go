@@ -267,6 +267,8 @@ type statement struct {
 	// with is the statement's data-modifying WITH queries
 	// (modifyingwith.go).
 	with *modifyingWith
+	// mergePlans are a MERGE's actions (merge.go).
+	mergePlans *mergePlans
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -455,7 +457,7 @@ func (s *session) runBound(ctx context.Context, ps *statement, st *execState, ba
 		return describeResult(s.eng, b.Table), nil // ddl.go
 	case *binder.Explain:
 		return s.execExplain(ctx, ps, b, &st.rt, backend) // query.go
-	case *binder.Insert, *binder.Update, *binder.Delete:
+	case *binder.Insert, *binder.Update, *binder.Delete, *binder.Merge:
 		res, _, err := s.runWrite(ctx, ps, b, &st.rt, &st.ec, ps.returned(), &st.recheck) // write.go
 		return res, err
 	case *binder.CreateTable:

@@ -63,7 +63,9 @@ func (ps *statement) prepareMerge(b *binder.Merge) (err error) {
 // runMerge runs a MERGE (see above) and returns its result and the rows
 // it wrote.
 func (s *session) runMerge(ctx context.Context, ps *statement, b *binder.Merge, rt *lower.Runtime, ec *exec.EvalContext, rc *exec.Recheck) (pgwire.Result, int64, error) {
-	if len(b.Changes) > 0 {
+	// an UPDATE or DELETE reads rows to write them; an INSERT into a
+	// primary-key table reads whether its key exists: both need row locks
+	if len(b.Changes) > 0 || len(b.Inserts) > 0 && b.Table.HasPrimaryKey() {
 		if err := s.needRowLocks("MERGE"); err != nil {
 			return nil, 0, err
 		}

@@ -92,7 +92,12 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	}
 	info := scan.Table
 	notMatched := false
+	unconditional := map[bool]bool{} // per group, an unconditional clause seen
 	for _, c := range m.Clauses {
+		if unconditional[c.Matched] {
+			return nil, sqlerr.New(sqlerr.SyntaxError, "unreachable WHEN clause specified after unconditional WHEN clause")
+		}
+		unconditional[c.Matched] = c.Cond == nil
 		notMatched = notMatched || !c.Matched
 		if (c.Action == pt.MergeUpdate || c.Action == pt.MergeDelete) && !info.HasPrimaryKey() {
 			// a log table is append-only, as UPDATE and DELETE find it

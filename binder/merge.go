@@ -88,7 +88,8 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 		if m.Table != nil {
 			name = m.Table.Name
 		}
-		return nil, sqlerr.New(sqlerr.WrongObjectType, "cannot execute MERGE on relation %q", name)
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot execute MERGE on relation %q", name).
+			WithDetail("This operation is not supported for views.")
 	}
 	info := scan.Table
 	notMatched := false
@@ -111,8 +112,11 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDuplicateAliases(scan, src); err != nil {
-		return nil, err
+	for _, c := range src.Columns() {
+		if c.Table == scan.Alias {
+			return nil, sqlerr.New(sqlerr.DuplicateAlias, "name %q specified more than once", c.Table).
+				WithDetail("The name is used both as MERGE target table and data source.")
+		}
 	}
 	// The target with a marker column that is NULL only where no target
 	// row joined (WHEN NOT MATCHED).
@@ -129,8 +133,8 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 		jt = RightJoin
 	}
 	join := NewJoin(tgt, src, jt, nil)
-	restore := b.refuseSetCalls("JOIN/ON")
-	restoreAgg := b.refuseAggregates("JOIN/ON")
+	restore := b.refuseSetCalls("JOIN conditions")
+	restoreAgg := b.refuseAggregates("JOIN conditions")
 	on, err := b.bindTree(newScope(join), m.On)
 	restoreAgg()
 	restore()
@@ -153,15 +157,20 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	for k, c := range m.Clauses {
 		var cond Expr = &IsNull{X: marker, Not: c.Matched}
 		if c.Cond != nil {
-			restore := b.refuseSetCalls("WHEN")
-			restoreAgg := b.refuseAggregates("MERGE WHEN")
+			restore := b.refuseSetCalls("MERGE WHEN conditions")
+			restoreAgg := b.refuseAggregates("MERGE WHEN conditions")
+			if !c.Matched {
+				if err := b.targetUnreachable(scan, c.Cond); err != nil {
+					return nil, err
+				}
+			}
 			e, err := b.bindTree(scopes[c.Matched], c.Cond)
 			restoreAgg()
 			restore()
 			if err != nil {
 				return nil, err
 			}
-			if e, err = b.coerce(c.Cond, e, types.BoolType, "argument of MERGE WHEN"); err != nil {
+			if e, err = b.coerce(c.Cond, e, types.BoolType, "argument of WHEN"); err != nil {
 				return nil, err
 			}
 			cond = &BinaryOp{Op: OpAnd, L: cond, R: e, T: types.BoolType}
@@ -219,6 +228,11 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 			}
 			out.Updates = append(out.Updates, &Update{Table: info, Source: newRows, KeyChanged: keyChanged, UniqueChanged: uniqueChanged})
 		case pt.MergeInsert:
+			for _, v := range c.Values {
+				if err := b.targetUnreachable(scan, v); err != nil {
+					return nil, err
+				}
+			}
 			ins, err := b.bindMergeInsert(info, scopes[false], picked(num), c)
 			if err != nil {
 				return nil, err
@@ -317,4 +331,21 @@ func (b *binder) bindMergeInsert(info fluss.TableInfo, s *scope, in Node, c *pt.
 		return nil, err
 	}
 	return &Insert{Table: info, Source: source}, nil
+}
+
+// targetUnreachable refuses a reference to the target's columns in a WHEN
+// NOT MATCHED clause, where no target row exists, as PostgreSQL does.
+func (b *binder) targetUnreachable(scan *Scan, e pt.Expr) error {
+	var bad *pt.ColumnRef
+	pt.Inspect(e, func(n pt.Node) bool {
+		if r, ok := n.(*pt.ColumnRef); ok && bad == nil && r.Schema == "" && r.Table == scan.Alias {
+			bad = r
+		}
+		return bad == nil
+	})
+	if bad == nil {
+		return nil
+	}
+	return b.errAt(bad, sqlerr.New(sqlerr.UndefinedTable, "invalid reference to FROM-clause entry for table %q", scan.Alias).
+		WithHint("There is an entry for table %q, but it cannot be referenced from this part of the query.", scan.Alias))
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // TestMergeConcurrentIncrements: a MERGE that meets a row another
@@ -85,5 +87,47 @@ func TestMergeNoLostUpdate(t *testing.T) {
 	}
 	if got := mustRun(t, a, "SELECT id || ' ' || n FROM ml ORDER BY id"); fmt.Sprint(got) != fmt.Sprint([]string{"1 80", "2 80"}) {
 		t.Fatalf("rows %v, want 80 increments each", got)
+	}
+}
+
+// TestMergePrivileges: MERGE needs, as in PostgreSQL, SELECT on the source
+// and on the target (its join reads it), and the privilege of each action
+// it has: INSERT, UPDATE, DELETE (42501 naming the table otherwise).
+func TestMergePrivileges(t *testing.T) {
+	_, ss := viewEngine(t, t.TempDir(), roles{"admin": true, "u": false}, "admin", "u")
+	admin, u := ss[0], ss[1]
+	mustRun(t, admin, "CREATE TABLE pt (id INT PRIMARY KEY, v INT)")
+	mustRun(t, admin, "CREATE TABLE ps (id INT, v INT)")
+	mustRun(t, admin, "INSERT INTO pt VALUES (1, 1); INSERT INTO ps VALUES (1, 5), (2, 6)")
+	const (
+		upd = "MERGE INTO pt USING ps ON pt.id = ps.id WHEN MATCHED THEN UPDATE SET v = ps.v"
+		ins = "MERGE INTO pt USING ps ON pt.id = ps.id WHEN NOT MATCHED THEN INSERT VALUES (ps.id, ps.v)"
+		del = "MERGE INTO pt USING ps ON pt.id = ps.id WHEN MATCHED THEN DELETE"
+	)
+	for _, c := range []struct {
+		grant, sql string
+		table      string // "": allowed
+	}{
+		{"", upd, "pt"},
+		{"GRANT SELECT ON ps TO u", upd, "pt"},
+		{"GRANT UPDATE ON pt TO u", upd, "pt"}, // the join reads pt
+		{"GRANT SELECT ON pt TO u", upd, ""},
+		{"", ins, "pt"},
+		{"", del, "pt"},
+		{"GRANT INSERT ON pt TO u", ins, ""},
+		{"REVOKE SELECT ON ps FROM u", ins, "ps"},
+		{"GRANT SELECT ON ps TO u", "MERGE INTO pt USING ps ON pt.id = ps.id WHEN MATCHED THEN DO NOTHING", ""},
+		{"GRANT DELETE ON pt TO u", del, ""},
+	} {
+		if c.grant != "" {
+			mustRun(t, admin, c.grant)
+		}
+		if c.table == "" {
+			if _, _, err := run(t, u, c.sql); err != nil {
+				t.Errorf("after %q: %s: %v", c.grant, c.sql, err)
+			}
+			continue
+		}
+		wantErr(t, u, c.sql, sqlerr.InsufficientPrivilege, "permission denied for table "+c.table)
 	}
 }

@@ -131,3 +131,20 @@ func TestMergePrivileges(t *testing.T) {
 		wantErr(t, u, c.sql, sqlerr.InsufficientPrivilege, "permission denied for table "+c.table)
 	}
 }
+
+// TestMergeReplanned: a prepared MERGE bound again after DDL runs its new
+// plans (its join and its actions read one relation of rows together).
+func TestMergeReplanned(t *testing.T) {
+	_, session := newEngine(t, openStore(t))
+	s := session("a")
+	mustRun(t, s, "CREATE TABLE mr (id INT PRIMARY KEY, n INT)")
+	mustRun(t, s, "INSERT INTO mr VALUES (1, 0)")
+	mustRun(t, s, "PREPARE m(int) AS MERGE INTO mr USING (SELECT $1 AS id) q ON mr.id = q.id WHEN MATCHED THEN UPDATE SET n = mr.n + 1 WHEN NOT MATCHED THEN INSERT (id) VALUES (q.id)")
+	mustRun(t, s, "EXECUTE m(1)")
+	mustRun(t, s, "ALTER TABLE mr ALTER COLUMN n SET DEFAULT 7")
+	mustRun(t, s, "EXECUTE m(1)")
+	mustRun(t, s, "EXECUTE m(2)")
+	if got := mustRun(t, s, "SELECT id || ' ' || n FROM mr ORDER BY id"); fmt.Sprint(got) != fmt.Sprint([]string{"1 2", "2 7"}) {
+		t.Fatalf("rows %v", got)
+	}
+}

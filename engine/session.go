@@ -487,7 +487,7 @@ func (ps *statement) replan(ctx context.Context) error {
 		return cachedPlanChanged()
 	}
 	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
-	ps.catalog, ps.searchPath, ps.with = fresh.catalog, fresh.searchPath, fresh.with
+	ps.catalog, ps.searchPath, ps.with, ps.mergePlans = fresh.catalog, fresh.searchPath, fresh.with, fresh.mergePlans
 	return nil
 }
 

@@ -119,7 +119,7 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 		}
 	}
 	// The target with a marker column that is NULL only where no target
-	// row joined (WHEN NOT MATCHED).
+	// row joined (WHEN NOT MATCHED); no unquoted name reaches it.
 	ncols := len(scan.Columns())
 	tgt := &Project{Input: scan}
 	for i, c := range scan.Columns() {
@@ -127,7 +127,7 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 		tgt.Cols = append(tgt.Cols, c)
 	}
 	tgt.Exprs = append(tgt.Exprs, b.newConst(true, types.BoolType))
-	tgt.Cols = append(tgt.Cols, Column{Name: "", T: types.BoolType})
+	tgt.Cols = append(tgt.Cols, Column{Name: "?matched?", T: types.BoolType})
 	jt := InnerJoin
 	if notMatched {
 		jt = RightJoin
@@ -145,7 +145,7 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 		return nil, err
 	}
 	jcols := join.Columns()
-	marker := b.newColumnRef(ncols, "", jcols[ncols].T)
+	marker := b.newColumnRef(ncols, "?matched?", jcols[ncols].T)
 	// WHEN NOT MATCHED reads the source's columns only: the target's
 	// are unnamed in its scope.
 	nmCols := append([]Column(nil), jcols...)

@@ -136,6 +136,16 @@ func (s *session) mergePass(ctx context.Context, ps *statement, b *binder.Merge,
 			return rows, err
 		}
 	}
+	if t.fk != nil && len(mp.updates) > 0 {
+		// an UPDATE's deletes of moved keys pair with its next upserts,
+		// as a plain UPDATE's do (fk.go); the DELETE's above did not
+		t.fk.moving = true
+		defer func() {
+			if t.fk != nil {
+				t.fk.moving = false
+			}
+		}()
+	}
 	for i, plan := range mp.updates {
 		op, err := build(plan)
 		if err != nil {

@@ -26,11 +26,14 @@ type Merge struct {
 	Rel      *MergeRows
 	ActionAt int
 	KeyCols  []int
-	Changes  []int32
-	Updates  []*Update
-	Delete   *Delete
-	Inserts  []*Insert
-	params   []types.T
+	// MatchedAt is the column of Rows that is NULL where no target row
+	// joined; the source's columns follow it, up to ActionAt.
+	MatchedAt int
+	Changes   []int32
+	Updates   []*Update
+	Delete    *Delete
+	Inserts   []*Insert
+	params    []types.T
 }
 
 func (s *Merge) Params() []types.T { return s.params }
@@ -184,7 +187,7 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	}
 	rows.Exprs = append(rows.Exprs, action)
 	rows.Cols = append(rows.Cols, Column{Name: "merge_action", T: types.Int32Type})
-	out := &Merge{Table: info, ActionAt: len(jcols), Rel: &MergeRows{}}
+	out := &Merge{Table: info, ActionAt: len(jcols), MatchedAt: ncols, Rel: &MergeRows{}}
 	for _, c := range rows.Cols {
 		out.Rel.cols = append(out.Rel.cols, FileColumn{Name: c.Name, Type: c.T})
 	}

@@ -19,7 +19,10 @@ import (
 // PostgreSQL, then exec.Insert). A second pass runs the join again over
 // the newest rows and writes only the rows the first pass deferred, each
 // with the clause it picks now (PostgreSQL's EvalPlanQual re-evaluates
-// the WHEN clauses from the first).
+// the WHEN clauses from the first), and the source rows that joined them
+// and join no target row any more, which take the WHEN NOT MATCHED
+// clauses (as PostgreSQL 15's MERGE does when a concurrent change made
+// its row fail the join).
 
 var mergeTags = newCountTags("MERGE ")
 
@@ -60,6 +63,19 @@ func (ps *statement) prepareMerge(b *binder.Merge) (err error) {
 	return nil
 }
 
+// mergePass is one pass of a MERGE: its first, or the second over the
+// deferred rows (retry set).
+type mergePass struct {
+	rows  exec.MergeRows
+	retry *mergeRetry
+}
+
+// mergeRetry is what the second pass writes: the deferred target rows
+// (only) and the source rows that joined them (sources).
+type mergeRetry struct {
+	only, sources map[string]bool
+}
+
 // runMerge runs a MERGE (see above) and returns its result and the rows
 // it wrote.
 func (s *session) runMerge(ctx context.Context, ps *statement, b *binder.Merge, rt *lower.Runtime, ec *exec.EvalContext, rc *exec.Recheck) (pgwire.Result, int64, error) {
@@ -74,11 +90,12 @@ func (s *session) runMerge(ctx context.Context, ps *statement, b *binder.Merge, 
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := s.mergePass(ctx, ps, b, t, rt, ec, rc)
-	if err == nil && len(rc.Deferred) > 0 {
+	pass := &mergePass{rows: exec.MergeRows{Info: b.Table, KeyCols: b.KeyCols, MatchedAt: b.MatchedAt, SourceFrom: b.MatchedAt + 1, SourceTo: b.ActionAt}}
+	rows, err := s.mergePass(ctx, ps, b, t, rt, ec, rc, pass)
+	if err == nil && pass.retry != nil {
 		s.startLocking(s.writeTxn())
 		var again int64
-		again, err = s.mergePass(ctx, ps, b, t, rt, ec, &exec.Recheck{Only: rc.Deferred})
+		again, err = s.mergePass(ctx, ps, b, t, rt, ec, &exec.Recheck{Only: rc.Deferred}, pass)
 		rows += again
 	}
 	if err != nil {
@@ -87,9 +104,10 @@ func (s *session) runMerge(ctx context.Context, ps *statement, b *binder.Merge, 
 	return mergeTags.result(rows, nil), rows, nil
 }
 
-// mergePass runs the join and the actions once; a second pass (rc.Only
-// set) writes only the deferred rows and inserts nothing (the first did).
-func (s *session) mergePass(ctx context.Context, ps *statement, b *binder.Merge, t *pendingTable, rt *lower.Runtime, ec *exec.EvalContext, rc *exec.Recheck) (int64, error) {
+// mergePass runs the join and the actions once; on the first pass (pass.retry
+// nil) it leaves in pass.retry what a second must write, when its writes
+// deferred rows.
+func (s *session) mergePass(ctx context.Context, ps *statement, b *binder.Merge, t *pendingTable, rt *lower.Runtime, ec *exec.EvalContext, rc *exec.Recheck, pass *mergePass) (int64, error) {
 	rt.Tables = s.runtimeTables()
 	if s.withSnap != nil { // the statement's snapshot (modifyingwith.go)
 		rt.Tables = s.withSnap.over(rt.Tables)
@@ -117,7 +135,14 @@ func (s *session) mergePass(ctx context.Context, ps *statement, b *binder.Merge,
 		batches = append(batches, x)
 	}
 	src.Close()
-	if err := exec.CheckMergeTargets(b.Table, batches, b.ActionAt, b.KeyCols, b.Changes, rc.Only); err != nil {
+	if pass.retry != nil {
+		kept, err := pass.rows.Retry(ec, batches, pass.retry.only, pass.retry.sources)
+		batches = kept
+		if err != nil {
+			return 0, err
+		}
+	}
+	if err := pass.rows.CheckTargets(batches, b.ActionAt, b.Changes, rc.Only); err != nil {
 		return 0, err
 	}
 	b.Rel.Set(batches)
@@ -159,8 +184,16 @@ func (s *session) mergePass(ctx context.Context, ps *statement, b *binder.Merge,
 			return rows, err
 		}
 	}
-	if rc.Only != nil {
-		return rows, nil
+	if t.fk != nil {
+		t.fk.moving = false
+	}
+	if pass.retry == nil && len(rc.Deferred) > 0 {
+		// the rows of the deferred targets' sources, for the second pass
+		sources, err := pass.rows.DeferredSources(batches, rc.Deferred)
+		if err != nil {
+			return rows, err
+		}
+		pass.retry = &mergeRetry{only: rc.Deferred, sources: sources}
 	}
 	for _, plan := range mp.inserts {
 		op, err := build(plan)

@@ -148,3 +148,34 @@ func TestMergeReplanned(t *testing.T) {
 		t.Fatalf("rows %v", got)
 	}
 }
+
+// TestMergeRowGoneTakesNotMatched: a MERGE whose target row a concurrent
+// transaction deleted (or changed so that it fails the join) runs its WHEN
+// NOT MATCHED clauses for that source row, as PostgreSQL 15's does.
+func TestMergeRowGoneTakesNotMatched(t *testing.T) {
+	_, session := newEngine(t, openStore(t))
+	a, b := session("a"), session("b")
+	mustRun(t, a, "CREATE TABLE mg (id INT PRIMARY KEY, n INT)")
+	mustRun(t, a, "INSERT INTO mg VALUES (1, 0), (2, 0), (3, 0)")
+	mustRun(t, a, "BEGIN")
+	mustRun(t, a, "DELETE FROM mg WHERE id = 1")
+	mustRun(t, a, "UPDATE mg SET n = 100 WHERE id = 2")
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := run(t, b, "MERGE INTO mg USING (VALUES (1), (2), (3)) AS s(id) ON mg.id = s.id AND mg.n < 50 WHEN MATCHED THEN UPDATE SET n = mg.n + 1 WHEN NOT MATCHED THEN INSERT VALUES (s.id + 10, -1)")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the MERGE did not wait: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	mustRun(t, a, "COMMIT")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2 100", "3 1", "11 -1", "12 -1"}
+	if got := mustRun(t, a, "SELECT id || ' ' || n FROM mg ORDER BY id"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("rows %v, want %v", got, want)
+	}
+}

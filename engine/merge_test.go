@@ -179,3 +179,18 @@ func TestMergeRowGoneTakesNotMatched(t *testing.T) {
 		t.Fatalf("rows %v, want %v", got, want)
 	}
 }
+
+// TestMergeRepeatableRead: at REPEATABLE READ, a MERGE that would change a
+// row changed since the transaction's snapshot fails with 40001, as an
+// UPDATE does (and as PostgreSQL's MERGE does).
+func TestMergeRepeatableRead(t *testing.T) {
+	_, session := newEngine(t, openStore(t))
+	a, b := session("a"), session("b")
+	mustRun(t, a, "CREATE TABLE mrr (id INT PRIMARY KEY, n INT)")
+	mustRun(t, a, "INSERT INTO mrr VALUES (1, 0)")
+	mustRun(t, a, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+	mustRun(t, a, "SELECT n FROM mrr")
+	mustRun(t, b, "UPDATE mrr SET n = 5 WHERE id = 1")
+	wantErr(t, a, "MERGE INTO mrr USING (VALUES (1)) AS s(id) ON mrr.id = s.id WHEN MATCHED THEN UPDATE SET n = mrr.n + 1", sqlerr.SerializationFailure, "could not serialize access")
+	mustRun(t, a, "ROLLBACK")
+}

@@ -45,18 +45,42 @@ type MergeClause struct {
 }
 
 // mergeAt returns the index of the MERGE keyword of a statement that is a
-// MERGE (after EXPLAIN's words and a WITH list), or -1.
+// MERGE (after EXPLAIN's words and a WITH list), or -1. A table or column
+// named merge stands elsewhere: the keyword opens the statement, or follows
+// EXPLAIN's options, or the ')' that ends a WITH list.
 func mergeAt(src string, toks []token) int {
+	m := mergeScan{src: src, toks: toks}
+	i := 0
+	if toks[0].is(src, "EXPLAIN") {
+		i = 1
+		if i < len(toks) && toks[i].isPunct(src, "(") {
+			i = m.closing(i) + 1
+		} else {
+			for i < len(toks) && (toks[i].is(src, "ANALYZE") || toks[i].is(src, "ANALYSE") || toks[i].is(src, "VERBOSE")) {
+				i++
+			}
+		}
+	}
+	if i >= len(toks) {
+		return -1
+	}
+	if toks[i].is(src, "MERGE") {
+		return i
+	}
+	if !toks[i].is(src, "WITH") {
+		return -1
+	}
 	depth := 0
-	for i, t := range toks {
+	for j := i + 1; j < len(toks); j++ {
+		t := toks[j]
 		switch {
 		case t.isPunct(src, "("):
 			depth++
 		case t.isPunct(src, ")"):
 			depth--
-		case depth != 0:
+		case depth != 0 || !toks[j-1].isPunct(src, ")"):
 		case t.is(src, "MERGE"):
-			return i
+			return j
 		case t.is(src, "SELECT") || t.is(src, "VALUES") || t.is(src, "TABLE") || t.is(src, "INSERT") || t.is(src, "UPDATE") || t.is(src, "DELETE"):
 			return -1
 		}

@@ -50,3 +50,34 @@ func TestMergeSyntaxErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeWordElsewhere: merge as a name is no MERGE statement.
+func TestMergeWordElsewhere(t *testing.T) {
+	for _, q := range []string{
+		"CREATE TABLE merge (merge int)",
+		"SELECT merge FROM merge",
+		"WITH merge AS (SELECT 1 AS merge) SELECT merge FROM merge",
+		"INSERT INTO merge VALUES (1)",
+		"DROP TABLE merge",
+		"EXPLAIN SELECT merge FROM merge",
+	} {
+		sts, err := NewParser().Parse(q)
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		if sts[0].Merge != nil || sts[0].Kind == Merge {
+			t.Errorf("%s: parsed as MERGE", q)
+		}
+	}
+	for _, q := range []string{
+		"EXPLAIN ANALYZE MERGE INTO t USING s ON true WHEN MATCHED THEN DELETE",
+		"EXPLAIN (FORMAT JSON) MERGE INTO t USING s ON true WHEN MATCHED THEN DELETE",
+		"WITH RECURSIVE r(n) AS (SELECT 1), q AS (SELECT 2) MERGE INTO t USING r ON true WHEN MATCHED THEN DELETE",
+	} {
+		sts, err := NewParser().Parse(q)
+		if err != nil || sts[0].Merge == nil {
+			t.Errorf("%s: %v, not parsed as MERGE", q, err)
+		}
+	}
+}

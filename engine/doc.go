@@ -68,6 +68,7 @@
 //     log table the block appended to, its rows carried along), and
 //     package txnstore (the pending writes);
 //   - writes and queries: write.go, returning.go, explainwrite.go,
+//     merge.go (MERGE: its join run once, then its writes over its rows),
 //     modifyingwith.go (data-modifying WITH queries: each run to its end,
 //     before the main statement when it reads it, else after it, against
 //     the statement's snapshot, its RETURNING rows a relation the rest of

@@ -229,7 +229,7 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 	switch b := bound.(type) {
 	case *binder.Query:
 		err = ps.prepareQuery(ctx, b)
-	case *binder.Insert, *binder.Update, *binder.Delete:
+	case *binder.Insert, *binder.Update, *binder.Delete, *binder.Merge:
 		ps.cols, err = ps.prepareWrite(b) // write.go
 	case *binder.Describe:
 		ps.cols = []pgwire.ResultColumn{{Name: "column_name", Type: types.StringType}, {Name: "data_type", Type: types.StringType},
@@ -280,7 +280,7 @@ func (ps *statement) prepareExplain(ctx context.Context, b *binder.Explain) (err
 		if ps.plan, err = lower.PlanWith(inner.Plan, lower.Options{Ctx: ctx, Stats: ps.sess.eng.tables}); err != nil {
 			return err
 		}
-	case *binder.Insert, *binder.Update, *binder.Delete:
+	case *binder.Insert, *binder.Update, *binder.Delete, *binder.Merge:
 		if ps.writeCols, err = ps.prepareWrite(inner); err != nil {
 			return err
 		}

@@ -176,6 +176,18 @@ func (s *session) authorize(ps *statement) error {
 		if del, ok := stmt.(*ast.DeleteStmt); ok && del.Where != nil {
 			readsTarget = true
 		}
+	case *binder.Merge:
+		// each action's privilege, and SELECT: the join reads the target
+		target, readsTarget = b.Table.TableID, true
+		if len(b.Inserts) > 0 {
+			write |= access.Insert
+		}
+		if len(b.Updates) > 0 {
+			write |= access.Update
+		}
+		if b.Delete != nil {
+			write |= access.Delete
+		}
 	case *binder.CreateTable:
 		return schemaPermissionDenied(publicName(b.Path.Database))
 	case *binder.CreateView:

@@ -89,6 +89,8 @@ func writtenTable(b binder.Statement) (fluss.TablePath, bool) {
 		return w.Table.Path, true
 	case *binder.Delete:
 		return w.Table.Path, true
+	case *binder.Merge:
+		return w.Table.Path, true
 	}
 	return fluss.TablePath{}, false
 }

@@ -280,6 +280,8 @@ type statement struct {
 	// with is the statement's data-modifying WITH queries
 	// (modifyingwith.go).
 	with *modifyingWith
+	// mergePlans are a MERGE's actions (merge.go).
+	mergePlans *mergePlans
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -469,7 +471,7 @@ func (s *session) runBound(ctx context.Context, ps *statement, st *execState, ba
 		return describeResult(s.eng, b.Table), nil // ddl.go
 	case *binder.Explain:
 		return s.execExplain(ctx, ps, b, &st.rt, backend) // query.go
-	case *binder.Insert, *binder.Update, *binder.Delete:
+	case *binder.Insert, *binder.Update, *binder.Delete, *binder.Merge:
 		res, _, err := s.runWrite(ctx, ps, b, &st.rt, &st.ec, ps.returned(), &st.recheck) // write.go
 		return res, err
 	case *binder.CreateTable:
@@ -499,7 +501,7 @@ func (ps *statement) replan(ctx context.Context) error {
 		return cachedPlanChanged()
 	}
 	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
-	ps.catalog, ps.searchPath, ps.with = fresh.catalog, fresh.searchPath, fresh.with
+	ps.catalog, ps.searchPath, ps.with, ps.mergePlans = fresh.catalog, fresh.searchPath, fresh.with, fresh.mergePlans
 	return nil
 }
 

@@ -595,7 +595,7 @@ func (p *ddlParser) prepare(st *Statement) error {
 	}
 	ps.Body = p.src[p.toks[p.pos].start:p.toks[len(p.toks)-1].end]
 	switch p.word(0) {
-	case "SELECT", "INSERT", "UPDATE", "DELETE", "VALUES", "WITH", "TABLE":
+	case "SELECT", "INSERT", "UPDATE", "DELETE", "VALUES", "WITH", "TABLE", "MERGE":
 	default:
 		return p.err()
 	}

@@ -82,6 +82,12 @@
 //     WITH queries before it, so that positions stay the input's), the
 //     statement reading it by name; one anywhere else is PostgreSQL's
 //     0A000 (not at the top level, in a view or a materialized view);
+//   - MERGE (merge.go): its clauses read by the rewrite, their pieces
+//     handed to TiDB as statements where they stand (the join as a SELECT
+//     of the target and the source WHERE the ON condition, each WHEN
+//     condition a SELECT, each UPDATE SET and INSERT VALUES an UPDATE and
+//     an INSERT of their own), Statement.Merge saying which clause each
+//     belongs to; the transformer builds the tree's Merge from them;
 //   - RETURNING, UPDATE ... FROM and DELETE ... USING (dml.go): moved into
 //     extra SELECT statements after the main one in the same rewritten text
 //     (Statement.Returning, Statement.DMLFrom), INSERT INTO t AS alias

@@ -113,7 +113,7 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 			}
 			if exists {
 				if a.IfNotExists {
-					notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "column \"%s\" of relation \"%s\" already exists, skipping", a.Column, info.Path.Table))
+					notices = append(notices, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists, skipping", a.Column, info.Path.Table))
 					continue
 				}
 				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.Column, info.Path.Table)

@@ -120,6 +120,7 @@ func (s *session) dropRoles(tx *meta.Tx, r *sql.RoleStmt, notices *[]*sqlerr.Err
 				WithDetail("%s", strings.Join(deps, "\n"))
 		}
 		delete(tx.Users, name)
+		delete(tx.Comments, meta.CommentKey(meta.CommentRole, name)) // comments.go
 	}
 	return nil
 }

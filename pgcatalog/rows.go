@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -36,6 +37,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_sequence":            c.pgSequenceRows, // coldefs.go
 		"pg_sequences":           c.pgSequencesViewRows,
 		"pg_description":         c.descriptionRows,
+		"pg_shdescription":       c.shdescriptionRows, // comments.go
 		"pg_database":            c.allDatabaseRows,                                    // databases.go
 		"pg_roles":               c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
 		"pg_authid":              c.dynamic(func() []row { return c.roleRows("rol") }),
@@ -363,11 +365,18 @@ var builtinDescriptions = []struct {
 	{classPgExtension, plpgsqlOID, "PL/pgSQL procedural language"},
 }
 
-func (c *Catalog) descriptionRows(_ context.Context, s *snapshot) ([]row, error) {
+func (c *Catalog) descriptionRows(ctx context.Context, s *snapshot) ([]row, error) {
 	var rows []row
+	comments := c.comments()
 	for _, d := range builtinDescriptions {
+		if d.objoid == nsPublic {
+			if _, set := comments[meta.CommentKey(meta.CommentSchema, fluss.DefaultDatabase)]; set {
+				continue // COMMENT ON SCHEMA public replaced it ("" removed it)
+			}
+		}
 		rows = append(rows, row{"objoid": d.objoid, "classoid": d.classoid, "objsubid": 0, "description": d.text})
 	}
+	rows = append(rows, c.objectCommentRows(ctx, s)...) // comments.go
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
 		rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": 0, "description": tableComment(t)})
@@ -515,6 +524,8 @@ type procInfo struct {
 	relArg   string
 	src      string   // prosrc, when not the name
 	argNames []string // proargnames of a function without OUT columns
+	owner    string   // proowner's role ("": the bootstrap superuser)
+	comment  string   // COMMENT ON FUNCTION's text (comments.go)
 }
 
 // Pseudo-types of pg_proc's polymorphic signatures.
@@ -608,6 +619,7 @@ func (c *Catalog) procRows() []row {
 		}
 		if p.userFunc {
 			rows[i]["prolang"], rows[i]["proisstrict"], rows[i]["provolatile"], rows[i]["proparallel"] = p.lang, false, "v", p.parallel
+			rows[i]["proowner"] = c.roleOID(p.owner)
 			if p.src != "" {
 				rows[i]["prosrc"] = p.src
 			}

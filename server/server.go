@@ -310,6 +310,10 @@ func (c catalogRoles) TableACL(id int64) []string { return c.md.Access().Items(i
 // SchemaOwner is a schema's recorded owner (pgcatalog.SchemaOwners).
 func (c catalogRoles) SchemaOwner(name string) string { return c.md.SchemaOwner(name) }
 
+// Comments are COMMENT ON's texts by meta.CommentKey
+// (pgcatalog.CommentSource).
+func (c catalogRoles) Comments() map[string]string { return c.md.Comments() }
+
 // Addr is the address the server listens on.
 func (s *Server) Addr() net.Addr { return s.listener.Addr() }
 

@@ -37,7 +37,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_sequence":            c.pgSequenceRows, // coldefs.go
 		"pg_sequences":           c.pgSequencesViewRows,
 		"pg_description":         c.descriptionRows,
-		"pg_shdescription":       c.shdescriptionRows, // comments.go
+		"pg_shdescription":       c.shdescriptionRows,                                  // comments.go
 		"pg_database":            c.allDatabaseRows,                                    // databases.go
 		"pg_roles":               c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
 		"pg_authid":              c.dynamic(func() []row { return c.roleRows("rol") }),

@@ -410,3 +410,19 @@ func namespaceName(oid uint32) (string, bool) {
 	}
 	return "", false
 }
+
+// TypeStorage is pg_type.typstorage of a column type ('p' for the
+// fixed-length types, 'x' for text, bytea, arrays, ...): ALTER COLUMN SET
+// STORAGE and SET COMPRESSION refuse what PostgreSQL refuses for it.
+func TypeStorage(t types.T) byte {
+	if t.Variant == types.Enum {
+		return 'p'
+	}
+	oid, _, _ := pgtypes.OIDOf(t)
+	for i := range pgTypes {
+		if pgTypes[i].oid == oid {
+			return pgTypes[i].storage[0]
+		}
+	}
+	return 'x'
+}

@@ -115,7 +115,10 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		if t.IsPartitioned() {
 			r["relam"] = 0 // a partitioned table has no storage of its own (partitions.go)
 		}
-		r["relreplident"] = "d"
+		r["relreplident"] = replIdent(t) // pgstorage.go
+		if opts := relOptions(t); opts != nil {
+			r["reloptions"] = opts
+		}
 		// PostgreSQL's FirstMultiXactId, what every new table starts with
 		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
@@ -212,7 +215,7 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range cols {
 			m := meta.Column(i)
-			rows = append(rows, withMissing(withDomainAttribute(withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m), m), m)) // domains.go, missing.go
+			rows = append(rows, withStorageMeta(withMissing(withDomainAttribute(withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m), m), m), m)) // domains.go, missing.go, pgstorage.go
 		}
 		if t.HasPrimaryKey() {
 			for k, num := range pkAttnums(t) {
@@ -289,8 +292,10 @@ var btreeOpclass = map[uint32]int{
 func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
+		first := len(rows)
 		rows = append(rows, c.uniqueIndexRows(t)...) // unique.go
 		if !t.HasPrimaryKey() {
+			c.markIndexes(t, rows[first:]) // pgstorage.go
 			continue
 		}
 		nums := pkAttnums(t)
@@ -310,6 +315,7 @@ func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 			"indcheckxmin": false, "indisready": true, "indislive": true, "indisreplident": false,
 			"indkey": int2s(nums), "indcollation": colls, "indclass": classes, "indoption": opts,
 		})
+		c.markIndexes(t, rows[first:]) // pgstorage.go
 	}
 	return rows, nil
 }

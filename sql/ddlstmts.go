@@ -156,6 +156,26 @@ const (
 	// (Unique holds the name and columns). The engine rewrites the table
 	// (a Fluss log table into a primary-key table).
 	AlterAddPrimaryKey
+	// AlterReplicaIdentity: REPLICA IDENTITY { DEFAULT | FULL | NOTHING |
+	// USING INDEX Constraint } (NewName: "d", "f", "n" or "i"); catalog
+	// only (pgstorage.go in the engine).
+	AlterReplicaIdentity
+	// AlterSetStatistics: ALTER [COLUMN] Column SET STATISTICS Default
+	// (the integer's text).
+	AlterSetStatistics
+	// AlterSetStorage: ALTER [COLUMN] Column SET STORAGE NewName (PLAIN,
+	// EXTERNAL, EXTENDED or MAIN, as written, upper-cased).
+	AlterSetStorage
+	// AlterSetCompression: ALTER [COLUMN] Column SET COMPRESSION NewName
+	// (the method's name, lower-cased).
+	AlterSetCompression
+	// AlterClusterOn: CLUSTER ON Constraint (an index); AlterSetWithoutCluster:
+	// SET WITHOUT CLUSTER.
+	AlterClusterOn
+	AlterSetWithoutCluster
+	// AlterNoOp: SET WITHOUT OIDS, which PostgreSQL 15 accepts and does
+	// nothing for (old pg_dump output).
+	AlterNoOp
 )
 
 // AlterAction is one action of ALTER TABLE.

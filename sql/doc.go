@@ -28,8 +28,9 @@
 //     ATTRIBUTE (typestmts.go) in Statement.Type; CREATE / ALTER / DROP
 //     DOMAIN (domains.go) in Statement.Domain; ALTER TABLE | VIEW |
 //     SEQUENCE | TYPE | SCHEMA ... OWNER TO (owner.go) in Statement.Owner;
-//     ALTER TABLE's identity actions (identity.go) in Statement.DDL's
-//     actions; CREATE TABLE's REFERENCES
+//     ALTER TABLE's identity actions (identity.go) and its catalog-only
+//     actions, REPLICA IDENTITY, CLUSTER ON, SET STATISTICS / STORAGE /
+//     COMPRESSION (pgstorage.go), in Statement.DDL's actions; CREATE TABLE's REFERENCES
 //     and FOREIGN KEY clauses, ALTER TABLE ... ADD FOREIGN KEY and SET
 //     CONSTRAINTS (foreignkey.go) in Statement.ForeignKeys,
 //     AlterAction.ForeignKey and Statement.Set.Constraints; CREATE TABLE's

@@ -43,7 +43,9 @@ const maxStatTarget = 10000
 // storageChange is the change of one of these actions; a warning, when
 // set, goes to the client with the statement's result.
 func (s *session) storageChange(ctx context.Context, info fluss.TableInfo, a sql.AlterAction) ([]fluss.TableChange, *sqlerr.Error, error) {
-	set := func(k, v string) fluss.TableChange { return fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: k, Value: v} }
+	set := func(k, v string) fluss.TableChange {
+		return fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: k, Value: v}
+	}
 	reset := func(k string) fluss.TableChange { return fluss.TableChange{Kind: fluss.ChangeResetProperty, Key: k} }
 	switch a.Kind {
 	case sql.AlterNoOp:

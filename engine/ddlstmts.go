@@ -341,10 +341,6 @@ func (s *session) toolStatement(ctx context.Context, d *sql.DDLStmt) (res pgwire
 		res, err = createExtension(d)
 	case "DROP EXTENSION":
 		res, err = dropExtension(d)
-	case "ALTER DEFAULT PRIVILEGES":
-		err = sqlerr.New(sqlerr.FeatureNotSupported, "ALTER DEFAULT PRIVILEGES is not supported").
-			WithDetail("sqlgate keeps the grants of existing tables only.").
-			WithHint("Grant on the tables once they exist, e.g. GRANT SELECT ON ALL TABLES IN SCHEMA public TO role.")
 	case "CLUSTER":
 		res, err = s.cluster(ctx, d)
 	case "REINDEX":

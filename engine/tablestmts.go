@@ -66,6 +66,9 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 	if err != nil {
 		return nil, err
 	}
+	if err := s.applyTableDefaults(ctx, info); err != nil { // schemaprivs.go
+		return nil, err
+	}
 	if onCommit == "DROP" {
 		// Dropped when the block ends; outside one, at once, as
 		// PostgreSQL's implicit transaction commits.

@@ -60,6 +60,8 @@ type state struct {
 	schemas map[string]Schema
 	// comments are COMMENT ON's texts by CommentKey (comments.go).
 	comments map[string]string
+	// defaultACLs are ALTER DEFAULT PRIVILEGES' lists (schemas.go).
+	defaultACLs map[string]DefaultACL
 }
 
 // usersImport records the users file imported last: its content's hash
@@ -132,6 +134,9 @@ type Tx struct {
 	// Comments are the comments by CommentKey (comments.go); a deleted
 	// key removes the comment.
 	Comments map[string]string
+	// DefaultACLs are ALTER DEFAULT PRIVILEGES' lists by DefaultACLKey
+	// (schemas.go).
+	DefaultACLs map[string]DefaultACL
 
 	imported usersImport
 	extra    map[string]string
@@ -151,7 +156,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 	}
 	cur := m.cur.Load()
 	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), Functions: maps.Clone(cur.functions.bySig()),
-		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), Schemas: maps.Clone(cur.schemas), Comments: maps.Clone(cur.comments), imported: cur.imported, extra: cur.extra}
+		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), Schemas: maps.Clone(cur.schemas), Comments: maps.Clone(cur.comments), DefaultACLs: maps.Clone(cur.defaultACLs), imported: cur.imported, extra: cur.extra}
 	if err := change(tx); err != nil {
 		return err
 	}
@@ -178,7 +183,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return fmt.Errorf("could not commit the metadata: %w", err)
 	}
 	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra,
-		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas, comments: tx.Comments})
+		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas, comments: tx.Comments, defaultACLs: tx.DefaultACLs})
 	m.version.Store(&v)
 	return nil
 }
@@ -295,6 +300,7 @@ const (
 	keyDomain      = "domain/"   // + a domain's OID
 	keySchema      = "schema/"   // + a schema's name
 	keyComment     = "comment/"  // + CommentKey
+	keyDefaultACL  = "defacl/"   // + DefaultACLKey
 )
 
 func encode(tx *Tx) (map[string]string, error) {
@@ -356,6 +362,11 @@ func encode(tx *Tx) (map[string]string, error) {
 	}
 	for k, text := range tx.Comments {
 		if err := put(keyComment+k, text); err != nil {
+			return nil, err
+		}
+	}
+	for k, d := range tx.DefaultACLs {
+		if err := put(keyDefaultACL+k, d); err != nil {
 			return nil, err
 		}
 	}
@@ -426,6 +437,15 @@ func decode(rows map[string]string) (*state, error) {
 				st.schemas = map[string]Schema{}
 			}
 			st.schemas[k[len(keySchema):]] = sc
+		case strings.HasPrefix(k, keyDefaultACL):
+			var d DefaultACL
+			if err := json.Unmarshal([]byte(v), &d); err != nil {
+				return nil, bad(err)
+			}
+			if st.defaultACLs == nil {
+				st.defaultACLs = map[string]DefaultACL{}
+			}
+			st.defaultACLs[k[len(keyDefaultACL):]] = d
 		case strings.HasPrefix(k, keyComment):
 			var text string
 			if err := json.Unmarshal([]byte(v), &text); err != nil {

@@ -37,7 +37,8 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_sequence":            c.pgSequenceRows, // coldefs.go
 		"pg_sequences":           c.pgSequencesViewRows,
 		"pg_description":         c.descriptionRows,
-		"pg_shdescription":       c.shdescriptionRows,                                  // comments.go
+		"pg_shdescription":       c.shdescriptionRows,
+		"pg_default_acl":         c.defaultACLRows,                                     // schemaacl.go                                  // comments.go
 		"pg_database":            c.allDatabaseRows,                                    // databases.go
 		"pg_roles":               c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
 		"pg_authid":              c.dynamic(func() []row { return c.roleRows("rol") }),
@@ -84,7 +85,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 func (c *Catalog) namespaceRows() []row {
 	return []row{
 		{"oid": nsPgCatalog, "nspname": pgCatalog, "nspowner": ownerOID, "nspacl": c.schemaACL(c.opts.User)},
-		{"oid": nsPublic, "nspname": fluss.DefaultDatabase, "nspowner": dbOwnerRoleOID, "nspacl": c.schemaACL("pg_database_owner")},
+		{"oid": nsPublic, "nspname": fluss.DefaultDatabase, "nspowner": dbOwnerRoleOID, "nspacl": c.publicSchemaACL()}, // schemaacl.go
 		{"oid": nsInfoSchema, "nspname": infoSchema, "nspowner": ownerOID, "nspacl": c.schemaACL(c.opts.User)},
 		{"oid": nsToast, "nspname": "pg_toast", "nspowner": ownerOID},
 	}

@@ -314,6 +314,12 @@ func (c catalogRoles) SchemaOwner(name string) string { return c.md.SchemaOwner(
 // (pgcatalog.CommentSource).
 func (c catalogRoles) Comments() map[string]string { return c.md.Comments() }
 
+// Schema and DefaultACLs are the schemas' grants and ALTER DEFAULT
+// PRIVILEGES' lists (pgcatalog.SchemaPrivileges).
+func (c catalogRoles) Schema(name string) (meta.Schema, bool) { return c.md.Schema(name) }
+
+func (c catalogRoles) DefaultACLs() map[string]meta.DefaultACL { return c.md.DefaultACLs() }
+
 // Addr is the address the server listens on.
 func (s *Server) Addr() net.Addr { return s.listener.Addr() }
 

@@ -330,8 +330,7 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 			}
 		case "DEFAULT":
 			if p.word(2) == "PRIVILEGES" {
-				st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "ALTER DEFAULT PRIVILEGES"}
-				return true, nil // refused when run (engine/ddlstmts.go)
+				return true, p.parseDefaultPrivileges(st) // grant.go
 			}
 		}
 	case "SHOW":

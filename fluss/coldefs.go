@@ -38,6 +38,7 @@ import (
 //	sqlgate.column.N.stattarget ALTER COLUMN SET STATISTICS's target (pg_attribute.attstattarget)
 //	sqlgate.column.N.storage   SET STORAGE's attstorage letter (p, e, x, m)
 //	sqlgate.column.N.compression SET COMPRESSION's attcompression letter (p, l)
+//	sqlgate.column.N.collation COLLATE's collation (C, POSIX, ucs_basic)
 //	sqlgate.replident          REPLICA IDENTITY's relreplident letter (f, n, i; none: d)
 //	sqlgate.replident.index    REPLICA IDENTITY USING INDEX's index
 //	sqlgate.cluster            CLUSTER ON's index (pg_index.indisclustered)
@@ -87,6 +88,10 @@ type ColumnMeta struct {
 	// "" and 0 when not set (the type's defaults).
 	StatTarget           string
 	Storage, Compression byte
+	// Collation is a column's COLLATE ("C", "POSIX", "ucs_basic"; ""
+	// the default): pg_attribute.attcollation only, since strings compare
+	// bytewise under each of them.
+	Collation string
 }
 
 // Table-level keys of PostgreSQL catalog state that ALTER TABLE sets and
@@ -193,6 +198,8 @@ func MetaOf(d TableDescriptor) TableMeta {
 				if len(v) == 1 {
 					c.Compression = v[0]
 				}
+			case "collation":
+				c.Collation = v
 			}
 		case strings.HasPrefix(k, metaCheckPrefix):
 			n, field, ok := metaKey(k[len(metaCheckPrefix):])
@@ -299,6 +306,9 @@ func SetTableMeta(d *TableDescriptor, m TableMeta) {
 		}
 		if c.Compression != 0 {
 			props[key("compression")] = string(c.Compression)
+		}
+		if c.Collation != "" {
+			props[key("collation")] = c.Collation
 		}
 	}
 	for i, c := range m.Checks {

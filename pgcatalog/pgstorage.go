@@ -59,7 +59,8 @@ func relOptions(t fluss.TableInfo) []any {
 }
 
 // withStorageMeta sets a column's pg_attribute storage columns from what
-// ALTER COLUMN SET STATISTICS / STORAGE / COMPRESSION kept.
+// ALTER COLUMN SET STATISTICS / STORAGE / COMPRESSION kept, and its
+// collation from CREATE TABLE's COLLATE.
 func withStorageMeta(r row, m fluss.ColumnMeta) row {
 	if m.StatTarget != "" {
 		var n int
@@ -77,6 +78,14 @@ func withStorageMeta(r row, m fluss.ColumnMeta) row {
 	}
 	if m.Compression != 0 {
 		r["attcompression"] = string(m.Compression)
+	}
+	switch m.Collation { // CREATE TABLE's COLLATE (binder/ddl.go)
+	case "C":
+		r["attcollation"] = collC
+	case "POSIX":
+		r["attcollation"] = collPOSIX
+	case "ucs_basic":
+		r["attcollation"] = collUcsBasic
 	}
 	return r
 }

@@ -684,7 +684,8 @@ func collationRows() []row {
 			"collprovider": provider, "collisdeterministic": true, "collencoding": -1,
 			"collcollate": collate, "collctype": collate}
 	}
-	return []row{mk(collDefault, "default", "d", nil), mk(collC, "C", "c", "C"), mk(collPOSIX, "POSIX", "c", "POSIX")}
+	return []row{mk(collDefault, "default", "d", nil), mk(collC, "C", "c", "C"), mk(collPOSIX, "POSIX", "c", "POSIX"),
+		mk(collUcsBasic, "ucs_basic", "c", "C")}
 }
 
 func languageRows() []row {

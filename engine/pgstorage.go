@@ -72,6 +72,18 @@ func (s *session) storageChange(ctx context.Context, info fluss.TableInfo, a sql
 		}
 		return []fluss.TableChange{set(fluss.ReplicaIdentityKey, "i"), set(fluss.ReplicaIndexKey, a.Constraint)}, nil, nil
 	}
+	// PostgreSQL checks a statistics target and a storage name before it
+	// looks the column up, a compression method after
+	switch a.Kind {
+	case sql.AlterSetStatistics:
+		if n, err := strconv.Atoi(a.Default); err == nil && n < -1 {
+			return nil, nil, sqlerr.New(sqlerr.InvalidParameterValue, "statistics target %d is too low", n)
+		}
+	case sql.AlterSetStorage:
+		if _, ok := storageTypes[strings.ToUpper(a.NewName)]; !ok {
+			return nil, nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid storage type \"%s\"", strings.ToLower(a.NewName))
+		}
+	}
 	i := info.ColumnIndex(a.Column)
 	if i < 0 {
 		return nil, nil, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", a.Column, info.Path.Table)
@@ -109,15 +121,17 @@ func (s *session) storageChange(ctx context.Context, info fluss.TableInfo, a sql
 		}
 		return []fluss.TableChange{set(storageKey, string(letter))}, nil, nil
 	}
-	letter, ok := compressionMethods[a.NewName]
-	if !ok {
-		return nil, nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid compression method \"%s\"", a.NewName)
+	// PostgreSQL's GetAttributeCompression: DEFAULT always, then the
+	// type, then the method's name
+	if a.NewName == "default" {
+		return []fluss.TableChange{reset(compressionKey)}, nil, nil
 	}
 	if pgcatalog.TypeStorage(col.Type) == 'p' {
 		return nil, nil, sqlerr.New(sqlerr.FeatureNotSupported, "column data type %s does not support compression", shown)
 	}
-	if letter == 0 {
-		return []fluss.TableChange{reset(compressionKey)}, nil, nil
+	letter, ok := compressionMethods[a.NewName]
+	if !ok || letter == 0 {
+		return nil, nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid compression method \"%s\"", a.NewName)
 	}
 	return []fluss.TableChange{set(compressionKey, string(letter))}, nil, nil
 }

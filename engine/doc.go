@@ -22,7 +22,9 @@
 // (session.go) refreshes the metadata (metadata.go), runs execute, which
 // only routes: to the handlers of the statements that never reach the
 // binder (SET/SHOW: setshow.go; BEGIN, COMMIT, ROLLBACK, SAVEPOINT,
-// DISCARD: txcontrol.go; DDL: ddlstmts.go; GRANT: privileges.go; roles:
+// DISCARD: txcontrol.go; DDL: ddlstmts.go (COMMENT ON objects other than
+// tables: comments.go; ALTER TABLE's catalog-only actions: pgstorage.go);
+// GRANT: privileges.go; roles:
 // roles.go; sequences; Python functions; WHERE CURRENT OF; COPY to and from
 // files; SUBSCRIBE), refusing everything else in an aborted block
 // (sqlerr.TransactionAborted, 25P02), and to execBound for a bound

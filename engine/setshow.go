@@ -47,7 +47,7 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		v = functions.SearchPathSetting(st.Values) // each name quoted as PostgreSQL keeps the list
 	}
 	switch name {
-	case "server_version", "server_encoding", "integer_datetimes", "is_superuser", "in_hot_standby", "server_version_num":
+	case "server_version", "server_encoding", "integer_datetimes", "is_superuser", "in_hot_standby", "server_version_num", "lc_collate", "lc_ctype":
 		return nil, sqlerr.New(sqlerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
 	case "max_prepared_transactions":
 		return nil, sqlerr.New(sqlerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed without restarting the server", name)

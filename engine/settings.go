@@ -24,15 +24,19 @@ var canonicalName = map[string]string{
 
 func defaultSettings(info pgwire.SessionInfo) map[string]string {
 	s := map[string]string{
-		"application_name":                    "",
-		"client_encoding":                     "UTF8",
-		"datestyle":                           "ISO, MDY",
-		"default_transaction_read_only":       "off",
-		"in_hot_standby":                      "off",
-		"integer_datetimes":                   "on",
-		"intervalstyle":                       "postgres",
-		"is_superuser":                        "on",
-		"server_encoding":                     "UTF8",
+		"application_name":              "",
+		"client_encoding":               "UTF8",
+		"datestyle":                     "ISO, MDY",
+		"default_transaction_read_only": "off",
+		"in_hot_standby":                "off",
+		"integer_datetimes":             "on",
+		"intervalstyle":                 "postgres",
+		"is_superuser":                  "on",
+		"server_encoding":               "UTF8",
+		// strings compare bytewise, which is code point order in UTF-8:
+		// PostgreSQL's C.UTF-8 collation (pg_database, pg_settings)
+		"lc_collate":                          "C.UTF-8",
+		"lc_ctype":                            "C.UTF-8",
 		"server_version":                      ServerVersion,
 		"server_version_num":                  "150008",
 		"session_authorization":               info.User,

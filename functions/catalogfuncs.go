@@ -159,7 +159,8 @@ func catalogFuncs() []*Func {
 		})},
 		{Name: "obj_description", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: descriptionKernel},
 		{Name: "obj_description", Args: []types.T{tOid, tName}, Ret: tText, Strict: true, Kernel: descriptionKernel},
-		{Name: "shobj_description", Args: []types.T{tOid, tName}, Ret: tText, Strict: true, Kernel: nullText},
+		// a role's comment (pg_shdescription), through CatalogInfo.Description
+		{Name: "shobj_description", Args: []types.T{tOid, tName}, Ret: tText, Strict: true, Kernel: descriptionKernel},
 		{Name: "col_description", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			return optional(c.ColumnDescription(ctx, oidArg(a[0]), int(a[1].(int64))))
 		})},

@@ -184,6 +184,9 @@ type Statement struct {
 	// ForeignKeys are CREATE TABLE's REFERENCES and FOREIGN KEY
 	// constraints (foreignkey.go).
 	ForeignKeys []ForeignKeyClause
+	// Collations are CREATE TABLE's columns' COLLATE C / POSIX /
+	// ucs_basic by column name (collations.go).
+	Collations map[string]string
 	// Uniques are CREATE TABLE's UNIQUE constraints (unique.go).
 	Uniques  []UniqueClause
 	Identity map[string]*IdentityClause
@@ -397,7 +400,8 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err != nil {
 		return nil, err
 	}
-	if len(toks) == 0 { // e.g. a lone COLLATE clause
+	st.Collations = columnCollations(src, orig) // collations.go
+	if len(toks) == 0 {                         // e.g. a lone COLLATE clause
 		return nil, syntaxErrorAt(src, orig, 0)
 	}
 	if ok, err := parseOwner(src, toks, st); ok { // owner.go

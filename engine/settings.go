@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,6 +82,15 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 				continue
 			}
 			v = canon
+		}
+		if k == "extra_float_digits" {
+			// pgJDBC sends 3; a value PostgreSQL would refuse leaves
+			// the default (as for the zone above)
+			n, err := types.ParseExtraFloatDigits(v)
+			if err != nil {
+				continue
+			}
+			v = strconv.Itoa(n)
 		}
 		if k == SynchronousCommit {
 			// A value PostgreSQL would refuse leaves the default (as

@@ -123,6 +123,13 @@ func (s *session) location() *time.Location {
 	return loc
 }
 
+// textStyle is the session's settings values print under in its own
+// messages (an error's DETAIL), as PostgreSQL's output functions read
+// them: the TimeZone and extra_float_digits.
+func (s *session) textStyle() types.TextStyle {
+	return types.TextStyle{Loc: s.location(), Float: types.FloatDigitsSetting(s.setting("extra_float_digits"))}
+}
+
 func displayName(name string) string {
 	if c, ok := canonicalName[name]; ok {
 		return c

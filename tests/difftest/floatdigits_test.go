@@ -29,7 +29,8 @@ func TestFloatDigitsDifferential(t *testing.T) {
 	r := seededRand(t, 31)
 	ctx := context.Background()
 	rp := startPair(t, ctx, &Schema{})
-	runOnBoth(t, ctx, rp, "CREATE TABLE fd (id int PRIMARY KEY, d float8, r float4)")
+	runOnBoth(t, ctx, rp, "CREATE TABLE fd (id int PRIMARY KEY, d float8, r float4)",
+		"CREATE TABLE fdu (id int PRIMARY KEY, d float8 UNIQUE, r float4, CHECK (r < 1e30))")
 	vals := floatDigitValues(r, n)
 	for start := 0; start < len(vals); start += 100 {
 		var b strings.Builder
@@ -82,6 +83,17 @@ func TestFloatDigitsDifferential(t *testing.T) {
 				t.Logf("(under extra_float_digits = %d)", edf)
 			}
 		}
+		// an error's DETAIL prints the values too (PostgreSQL's output
+		// functions): a duplicate key, a row failing a check
+		for _, q := range []string{
+			"INSERT INTO fdu SELECT 1, d, r FROM fd WHERE id = 22",
+			"INSERT INTO fdu SELECT 2, d, r FROM fd WHERE id = 22",
+			"INSERT INTO fdu SELECT 3, d * 3, 1e31 FROM fd WHERE id = 22",
+			"INSERT INTO fdu SELECT 4, d, r * 1e30 FROM fd WHERE id = 23",
+		} {
+			tallyBy(t, ctx, rp, q, stats, tallyRule{detail: true})
+		}
+		runOnBoth(t, ctx, rp, "DELETE FROM fdu")
 		// the extended protocol: a prepared statement's encoder is cached
 		// across executions, and the setting changed since the last one
 		q := "SELECT id, d, r, ARRAY[r], ROW(d) FROM fd WHERE id < $1 ORDER BY id"
@@ -126,7 +138,7 @@ func floatDigitValues(r *rand.Rand, n int) []floatDigitValue {
 		0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1),
 		5e-324, 1e-320, 2.2250738585072009e-308, 2.2250738585072014e-308, math.MaxFloat64, -math.MaxFloat64,
 		1e-4, 9.9999e-5, 1e-5, 0.00012345678901234567, 1e15, 1e15 - 1, 999999999999999.9, 1e16, 1e17, 1.2345678901234567e16,
-		123456789012345678, 0.1 + 0.2, 1.0 / 3, 2.0 / 3, math.Pi, math.E, 1e23, 9007199254740993, 4.35, 100, 1.5, -2.5e-7,
+		123456789012345678, 0.30000000000000004, 1.0 / 3, 2.0 / 3, math.Pi, math.E, 1e23, 9007199254740993, 4.35, 100, 1.5, -2.5e-7,
 		123456, 1234567, 1e6, 999999.5, 3.4028234663852886e38, 1.401298464324817e-45, 1.1754943508222875e-38,
 	} {
 		add(f, float32(f))

@@ -117,6 +117,25 @@ func TestFloatDigitsDifferential(t *testing.T) {
 			}
 		}
 	}
+	// a client's startup packet may set it too (pgJDBC sends 3)
+	for _, edf := range []string{"-2", "3"} {
+		q := "SELECT id, d, ARRAY[r], d::text, current_setting('extra_float_digits') FROM fd WHERE id < 60 ORDER BY id"
+		var outs [2]Outcome
+		for i, e := range []Executor{rp.SQLGate, rp.Postgres} {
+			s, err := Connect(ctx, withParam(e.(*Session).connString, "extra_float_digits", edf), queryTimeout)
+			if err != nil {
+				t.Fatalf("connect with extra_float_digits=%s: %v", edf, err)
+			}
+			outs[i] = s.Run(ctx, q)
+			s.Close(ctx)
+		}
+		if kind, why := verdict(outs[0], outs[1], exact); kind != "same" {
+			t.Errorf("extra_float_digits=%s in the startup packet: %s", edf, why)
+			stats["different"]++
+		} else {
+			stats["same"]++
+		}
+	}
 	t.Logf("%d values: %v", len(vals), stats)
 	if stats["same"] < 6*(len(queries)+len(copies)) {
 		t.Errorf("only %d outcomes agreed: %v", stats["same"], stats)
@@ -242,4 +261,16 @@ func sortedLines(s string) string {
 	lines := strings.Split(s, "\n")
 	slices.Sort(lines)
 	return strings.Join(lines, "\n")
+}
+
+// withParam is connection string cs (a URL or key=value pairs) with a run
+// time parameter sent in the startup packet.
+func withParam(cs, name, value string) string {
+	switch {
+	case !strings.Contains(cs, "://"):
+		return cs + " " + name + "=" + value
+	case strings.Contains(cs, "?"):
+		return cs + "&" + name + "=" + value
+	}
+	return cs + "?" + name + "=" + value
 }

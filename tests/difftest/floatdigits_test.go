@@ -117,6 +117,16 @@ func TestFloatDigitsDifferential(t *testing.T) {
 			}
 		}
 	}
+	// DDL converts under the setting too: a column's type changed to
+	// text, a default computed once for the stored rows
+	runOnBoth(t, ctx, rp, "CREATE TABLE fda (id int PRIMARY KEY, d float8, a float8[])",
+		"INSERT INTO fda SELECT id, d, ARRAY[d, r] FROM fd",
+		"SET extra_float_digits = -2",
+		"ALTER TABLE fda ALTER COLUMN d TYPE text",
+		"ALTER TABLE fda ALTER COLUMN a TYPE text[]",
+		"ALTER TABLE fda ADD COLUMN e text DEFAULT (1.0/3)::float8::text",
+		"SET extra_float_digits = 1")
+	tallyBy(t, ctx, rp, "SELECT * FROM fda ORDER BY id", stats, exact)
 	// a client's startup packet may set it too (pgJDBC sends 3)
 	for _, edf := range []string{"-2", "3"} {
 		q := "SELECT id, d, ARRAY[r], d::text, current_setting('extra_float_digits') FROM fd WHERE id < 60 ORDER BY id"

@@ -155,12 +155,27 @@ func AppendFloatText(dst []byte, f float64, bitSize int, d FloatDigits) []byte {
 		if bitSize == 32 {
 			digits = 6 // FLT_DIG
 		}
-		// C's %g and Go's 'g' agree: the exponent form below 1e-4 and
-		// at the precision, two exponent digits at least, no trailing
-		// zeros, a precision below 1 taken as 1
-		return strconv.AppendFloat(dst, f, 'g', max(digits+1-int(d.cut), 1), 64)
+		return AppendFloatG(dst, f, digits+1-int(d.cut))
 	}
 	return appendShortestText(dst, f, bitSize)
+}
+
+// AppendFloatG appends f as PostgreSQL's snprintf writes it for %.*g
+// with precision prec (a precision below 1 taken as 1): NaN, Infinity
+// and -Infinity by name (its own rule, not C's nan and inf), else C's
+// %g, which Go's 'g' matches (the exponent form below 1e-4 and at the
+// precision, two exponent digits at least, no trailing zeros). Messages
+// that print a double with %g use it too.
+func AppendFloatG(dst []byte, f float64, prec int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(dst, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-Infinity"...)
+	}
+	return strconv.AppendFloat(dst, f, 'g', max(prec, 1), 64)
 }
 
 // FormatFloatText is AppendFloatText's string.

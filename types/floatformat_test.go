@@ -81,3 +81,20 @@ func TestParseExtraFloatDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendFloatG checks PostgreSQL's snprintf %.*g, which messages use.
+func TestAppendFloatG(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		prec int
+		want string
+	}{
+		{1.23456789, 6, "1.23457"}, {-0.000123456789, 6, "-0.000123457"}, {1e8, 6, "1e+08"}, {1.5, 6, "1.5"},
+		{0.1, 0, "0.1"}, {123456, 6, "123456"}, {1234567, 6, "1.23457e+06"}, {math.Copysign(0, -1), 6, "-0"},
+		{math.NaN(), 6, "NaN"}, {math.Inf(1), 6, "Infinity"}, {math.Inf(-1), 3, "-Infinity"},
+	} {
+		if got := string(AppendFloatG(nil, tc.v, tc.prec)); got != tc.want {
+			t.Errorf("AppendFloatG(%v, %d) = %q, want %q", tc.v, tc.prec, got, tc.want)
+		}
+	}
+}

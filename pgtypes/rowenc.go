@@ -160,14 +160,21 @@ func AppendValue(dst []byte, t types.T, f int16, arr arrow.Array, row int) ([]by
 
 // AppendValueIn is AppendValue in a session whose TimeZone is loc (nil: UTC).
 func AppendValueIn(dst []byte, t types.T, f int16, arr arrow.Array, row int, loc *time.Location) ([]byte, bool, error) {
+	return AppendValueStyle(dst, t, f, arr, row, types.TextStyle{Loc: loc})
+}
+
+// AppendValueStyle is AppendValue in a session whose settings are st (its
+// TimeZone and extra_float_digits).
+func AppendValueStyle(dst []byte, t types.T, f int16, arr arrow.Array, row int, st types.TextStyle) ([]byte, bool, error) {
 	m := modeText
 	if f == FormatBinary {
 		m = modeBinary
 	}
-	enc, err := newEncoder(t, m, loc)
+	enc, err := newEncoder(t, m, st.Loc)
 	if err != nil {
 		return dst, false, err
 	}
+	setFloatDigits(enc, st.Float)
 	if err := enc.reset(arr); err != nil {
 		return dst, false, err
 	}

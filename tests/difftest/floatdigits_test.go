@@ -30,7 +30,8 @@ func TestFloatDigitsDifferential(t *testing.T) {
 	ctx := context.Background()
 	rp := startPair(t, ctx, &Schema{})
 	runOnBoth(t, ctx, rp, "CREATE TABLE fd (id int PRIMARY KEY, d float8, r float4)",
-		"CREATE TABLE fdu (id int PRIMARY KEY, d float8 UNIQUE, r float4, CHECK (r < 1e30))")
+		"CREATE TABLE fdu (id int PRIMARY KEY, d float8 UNIQUE, r float4, n int NOT NULL DEFAULT 0, CHECK (r < 1e30))",
+		"CREATE TABLE fdn (d float8, a float4[], n int NOT NULL)")
 	vals := floatDigitValues(r, n)
 	for start := 0; start < len(vals); start += 100 {
 		var b strings.Builder
@@ -84,12 +85,16 @@ func TestFloatDigitsDifferential(t *testing.T) {
 			}
 		}
 		// an error's DETAIL prints the values too (PostgreSQL's output
-		// functions): a duplicate key, a row failing a check
+		// functions): a duplicate key, a row failing a check, a null in a
+		// NOT NULL column
 		for _, q := range []string{
 			"INSERT INTO fdu SELECT 1, d, r FROM fd WHERE id = 22",
 			"INSERT INTO fdu SELECT 2, d, r FROM fd WHERE id = 22",
 			"INSERT INTO fdu SELECT 3, d * 3, 1e31 FROM fd WHERE id = 22",
 			"INSERT INTO fdu SELECT 4, d, r * 1e30 FROM fd WHERE id = 23",
+			"INSERT INTO fdu SELECT 5, d * 7, r, NULL FROM fd WHERE id = 22",
+			"INSERT INTO fdn SELECT d, ARRAY[r], NULL FROM fd WHERE id = 22",
+			"UPDATE fdu SET n = NULL, d = d / 3 WHERE id = 1",
 		} {
 			tallyBy(t, ctx, rp, q, stats, tallyRule{detail: true})
 		}

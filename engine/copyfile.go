@@ -241,6 +241,7 @@ func (s *session) copyToFile(ctx context.Context, inner *statement, c *sql.CopyS
 		if err != nil {
 			return 0, err
 		}
+		w.SetFloatDigits(types.FloatDigitsSetting(s.setting("extra_float_digits")))
 		write, finish = w.Write, w.Close
 	}
 	var rows int64

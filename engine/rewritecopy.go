@@ -106,7 +106,9 @@ func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table)
 			w.Discard()
 		}
 	}()
-	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
+	// the conversions run under the session's settings, as PostgreSQL's
+	// rewrite does (a float converted to text keeps extra_float_digits)
+	ec := &exec.EvalContext{Ctx: s.sessionCtx(ctx), Mem: s.eng.mem}
 	missing := fluss.MissingOf(p.old.Descriptor)
 	full := p.old.ArrowSchema()
 	table := p.old.Path.Table

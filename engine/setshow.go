@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/exec"
@@ -107,6 +108,14 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		if v, err = dateStyleValue(name, st.Name, v, s.setting(name)); err != nil {
 			return nil, err
 		}
+	case "extra_float_digits":
+		// an integer in -15 .. 3 as parse_int reads it ('2.5', 0x2), kept
+		// as SHOW prints it; else 22023
+		n, err := types.ParseExtraFloatDigits(v)
+		if err != nil {
+			return nil, err
+		}
+		v = strconv.Itoa(n)
 	case "timezone":
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,6 +87,15 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 			}
 			v = canon
 		}
+		if k == "extra_float_digits" {
+			// pgJDBC sends 3; a value PostgreSQL would refuse leaves
+			// the default (as for the zone above)
+			n, err := types.ParseExtraFloatDigits(v)
+			if err != nil {
+				continue
+			}
+			v = strconv.Itoa(n)
+		}
 		if k == SynchronousCommit {
 			// A value PostgreSQL would refuse leaves the default (as
 			// for the zone above).
@@ -115,6 +125,13 @@ func (s *session) location() *time.Location {
 	}
 	s.zoneSetting, s.zoneLoc = v, loc
 	return loc
+}
+
+// textStyle is the session's settings values print under in its own
+// messages (an error's DETAIL), as PostgreSQL's output functions read
+// them: the TimeZone and extra_float_digits.
+func (s *session) textStyle() types.TextStyle {
+	return types.TextStyle{Loc: s.location(), Float: types.FloatDigitsSetting(s.setting("extra_float_digits"))}
 }
 
 func displayName(name string) string {

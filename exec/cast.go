@@ -62,7 +62,13 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	if CastNeedsZone(from, e.T) {
 		loc = ec.Location()
 	}
-	cast := func(v any) (any, error) { return CastValueIn(v, from, e.T, loc) }
+	st := types.TextStyle{Loc: loc}
+	if types.HasFloat(from) {
+		// a float printed (1.5::text, ARRAY[..]::text, a record's text)
+		// follows the session's extra_float_digits
+		st.Float = functions.FloatDigitsOf(ec.Ctx)
+	}
+	cast := func(v any) (any, error) { return CastValueStyle(v, from, e.T, st) }
 	switch {
 	case textToDateTime(from, e.T) || textual(from) && e.T.IsComposite():
 		// a date in numbers only (1/2/2020) is read in the session's
@@ -167,12 +173,13 @@ func intTypeName(t types.T) string {
 }
 
 // CastValue converts one physical value between types where the result
-// does not depend on the session's TimeZone. A conversion that does
-// (CastNeedsZone) fails with 0A000 rather than guess a zone: plan-time
-// constant folding then leaves the cast to run with the session's zone.
+// does not depend on the session's settings. A conversion that does
+// (CastNeedsSession: a zone, DateStyle's order, a float's text) fails
+// with 0A000 rather than guess them: plan-time constant folding then
+// leaves the cast to run with the session's.
 func CastValue(v any, from, to types.T) (any, error) {
 	if CastNeedsSession(from, to) {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s needs the session time zone", from.PGName(), to.PGName())
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s depends on the session's settings", from.PGName(), to.PGName())
 	}
 	return CastValueIn(v, from, to, time.UTC)
 }
@@ -205,8 +212,10 @@ func CastNeedsZone(from, to types.T) bool {
 }
 
 // CastNeedsSession reports whether converting from -> to depends on the
-// session's settings: its TimeZone (CastNeedsZone) or its DateStyle,
-// whose field order reads a date from text (1/2/2020).
+// session's settings: its TimeZone (CastNeedsZone), its DateStyle, whose
+// field order reads a date from text (1/2/2020), or its
+// extra_float_digits, which a float's text follows (also in an array's or
+// a record's).
 func CastNeedsSession(from, to types.T) bool {
 	for from.Kind == types.Array || to.Kind == types.Array {
 		if from.Kind == types.Array {
@@ -216,7 +225,8 @@ func CastNeedsSession(from, to types.T) bool {
 			to = *to.Elem
 		}
 	}
-	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && to.IsComposite()
+	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && to.IsComposite() ||
+		types.HasFloat(from) && (to.IsString() || to.Kind == types.Name)
 }
 
 // AssignValue is CastValue for an assignment: a value the target's typmod
@@ -255,10 +265,17 @@ func checkAssignLengths(a arrow.Array, to types.T) error {
 // CastValueIn converts one physical value between types in a session whose
 // TimeZone is loc (nil means UTC).
 func CastValueIn(v any, from, to types.T, loc *time.Location) (any, error) {
-	if loc == nil {
-		loc = time.UTC
+	return CastValueStyle(v, from, to, types.TextStyle{Loc: loc})
+}
+
+// CastValueStyle is CastValueIn in a session whose settings are st: a
+// float cast to text (also inside an array or record) prints under its
+// extra_float_digits.
+func CastValueStyle(v any, from, to types.T, st types.TextStyle) (any, error) {
+	if st.Loc == nil {
+		st.Loc = time.UTC
 	}
-	out, err := castValue(v, from, to, loc)
+	out, err := castValue(v, from, to, st)
 	if f, ok := out.(float64); ok && err == nil && to.Kind == types.Float32 {
 		// a real holds only float32 precision, wherever the value came from
 		out = float64(float32(f))
@@ -266,15 +283,16 @@ func CastValueIn(v any, from, to types.T, loc *time.Location) (any, error) {
 	return out, err
 }
 
-func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
+func castValue(v any, from, to types.T, st types.TextStyle) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
+	loc := st.Loc
 	if from.Kind == types.Array || to.Kind == types.Array {
-		return castArray(v, from, to, loc)
+		return castArray(v, from, to, st)
 	}
 	if (from.Kind == types.Row || from.Kind == types.Map) && from.Kind == to.Kind {
-		return castNested(v, from, to, loc)
+		return castNested(v, from, to, st)
 	}
 	if out, ok, err := castBitString(v, from, to, loc); ok { // bitcast.go
 		return out, err
@@ -296,7 +314,7 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		// text to json checks the text; json to jsonb normalises it
 		return types.ParseJSON(types.FormatTextIn(v, from, loc), to.Variant == types.JSONB)
 	case to.IsString():
-		s := types.FormatTextIn(v, from, loc)
+		s := types.FormatTextStyle(v, from, st)
 		if from.Kind == types.Char && to.Kind != types.Char {
 			// character(n) to text drops the padding, as PostgreSQL's rtrim
 			s = strings.TrimRight(s, " ")

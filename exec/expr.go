@@ -45,6 +45,15 @@ func (ec *EvalContext) Location() *time.Location {
 	return functions.LocationOf(ec.Ctx)
 }
 
+// TextStyle is the session's settings values print under (its TimeZone
+// and extra_float_digits): the defaults without a session in Ctx.
+func (ec *EvalContext) TextStyle() types.TextStyle {
+	if ec == nil {
+		return types.TextStyle{Loc: time.UTC}
+	}
+	return types.TextStyle{Loc: ec.Location(), Float: functions.FloatDigitsOf(ec.Ctx)}
+}
+
 // Expr is a node of the lowerable expression tier. Eval returns an array of
 // batch's length; the caller releases it.
 type Expr interface {

@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"time"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -15,7 +13,7 @@ import (
 // (field by field, as PostgreSQL casts a record to a composite type) and a
 // MAP to another MAP type entry by entry. Text to and from ROW and MAP is
 // the JSON text form, handled by castValue's string cases.
-func castNested(v any, from, to types.T, loc *time.Location) (any, error) {
+func castNested(v any, from, to types.T, st types.TextStyle) (any, error) {
 	switch {
 	case from.Kind == types.Row && to.Kind == types.Row:
 		in, ok := v.([]any)
@@ -31,7 +29,7 @@ func castNested(v any, from, to types.T, loc *time.Location) (any, error) {
 				out[i] = f
 				continue
 			}
-			c, err := CastValueIn(f, from.Fields[i].Type, to.Fields[i].Type, loc)
+			c, err := CastValueStyle(f, from.Fields[i].Type, to.Fields[i].Type, st)
 			if err != nil {
 				return nil, err
 			}
@@ -45,14 +43,14 @@ func castNested(v any, from, to types.T, loc *time.Location) (any, error) {
 		}
 		out := make([]types.MapEntry, len(in))
 		for i, e := range in {
-			k, err := CastValueIn(e.Key, *from.Key, *to.Key, loc)
+			k, err := CastValueStyle(e.Key, *from.Key, *to.Key, st)
 			if err != nil {
 				return nil, err
 			}
 			if k == nil {
 				return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "map key must not be null")
 			}
-			val, err := CastValueIn(e.Value, *from.Elem, *to.Elem, loc)
+			val, err := CastValueStyle(e.Value, *from.Elem, *to.Elem, st)
 			if err != nil {
 				return nil, err
 			}

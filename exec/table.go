@@ -357,6 +357,12 @@ func (o *Insert) Run(ctx context.Context) error {
 		}
 		rec := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
 		b.Release()
+		// NOT NULL before anything else, as PostgreSQL's ExecConstraints,
+		// its DETAIL in the session's settings (the store's check has none)
+		if err := fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.TextStyle()); err != nil {
+			rec.Release()
+			return err
+		}
 		if info.HasPrimaryKey() {
 			// Locked before anything reads whether the keys exist, so that
 			// ON CONFLICT reads the newest committed rows.
@@ -517,7 +523,12 @@ func (o *Update) Run(ctx context.Context) error {
 				return err
 			}
 			rec := tableRows(schema, b.Columns()[:ncols], b.NumRows())
-			_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
+			// NOT NULL with its DETAIL in the session's settings (the
+			// store's own check has none)
+			err = fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.TextStyle())
+			if err == nil {
+				_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
+			}
 			n := rec.NumRows()
 			rec.Release()
 			if err == nil {
@@ -546,7 +557,7 @@ func (o *Update) Run(ctx context.Context) error {
 		}
 		// A new key that is null is refused as the store refuses it,
 		// naming the row, before the keys are encoded to lock and probe.
-		if err := fluss.CheckNotNull(info, b.Columns()[:ncols]); err != nil {
+		if err := fluss.CheckNotNullStyle(info, b.Columns()[:ncols], o.EC.TextStyle()); err != nil {
 			b.Release()
 			return err
 		}

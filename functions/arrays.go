@@ -312,8 +312,17 @@ func (p *arrayParser) convert(s string) (any, error) {
 // empty, NULL-like, or holding blanks, braces, commas, quotes or
 // backslashes; NULL elements as NULL.
 func FormatArray(v []any, elem types.T, loc *time.Location) string {
+	return FormatArrayStyle(v, elem, types.TextStyle{Loc: loc})
+}
+
+// FormatArrayStyle is FormatArray under the session settings st.
+func FormatArrayStyle(v []any, elem types.T, st types.TextStyle) string {
 	var b strings.Builder
-	_ = formatArrayTo(&b, v, elem, zoneText{loc})
+	if st == (types.TextStyle{Loc: st.Loc}) {
+		_ = formatArrayTo(&b, v, elem, zoneText{st.Loc})
+	} else { // settings beyond the zone: a pointer to them, allocated
+		_ = formatArrayTo(&b, v, elem, &styleText{st})
+	}
 	return b.String()
 }
 
@@ -327,6 +336,11 @@ type elemTexter interface {
 type zoneText struct{ loc *time.Location }
 
 func (z zoneText) elemText(e any, t types.T) (string, error) { return ElemText(e, t, z.loc), nil }
+
+// styleText is ElemText under settings beyond the TimeZone.
+type styleText struct{ st types.TextStyle }
+
+func (s *styleText) elemText(e any, t types.T) (string, error) { return ElemTextStyle(e, t, s.st), nil }
 
 // textFunc is a caller's element formatter (FormatArrayWith).
 type textFunc func(e any, t types.T) (string, error)
@@ -371,6 +385,11 @@ func formatArrayTo(b *strings.Builder, v []any, elem types.T, text elemTexter) e
 // ElemText is an array element's text as array_out writes it (before
 // quoting): booleans are t and f, other types print as their cast to text.
 func ElemText(v any, t types.T, loc *time.Location) string {
+	return ElemTextStyle(v, t, types.TextStyle{Loc: loc})
+}
+
+// ElemTextStyle is ElemText under the session settings st.
+func ElemTextStyle(v any, t types.T, st types.TextStyle) string {
 	switch x := v.(type) {
 	case bool:
 		if x {
@@ -379,10 +398,10 @@ func ElemText(v any, t types.T, loc *time.Location) string {
 		return "f"
 	case []any:
 		if t.Kind == types.Array {
-			return FormatArray(x, *t.Elem, loc)
+			return FormatArrayStyle(x, *t.Elem, st)
 		}
 	}
-	return types.FormatTextIn(v, t, loc)
+	return types.FormatTextStyle(v, t, st)
 }
 
 func writeArrayElem(b *strings.Builder, s string) {

@@ -203,6 +203,28 @@ func DateStyleOf(ctx context.Context) types.DateStyle {
 	return types.DateStyle{}
 }
 
+// FloatDigitsOf returns the session's extra_float_digits in ctx as float
+// output reads it: the default (1, the shortest round trip) without a
+// session. ctx may be nil.
+func FloatDigitsOf(ctx context.Context) types.FloatDigits {
+	if ctx == nil {
+		return types.FloatDigits{}
+	}
+	v, _ := sessionSetting(ctx, "extra_float_digits")
+	return types.FloatDigitsSetting(v)
+}
+
+// TextStyleOf is the session settings in ctx that values of type t print
+// under, in TimeZone loc: extra_float_digits is read only when t's text
+// can hold a float.
+func TextStyleOf(ctx context.Context, t types.T, loc *time.Location) types.TextStyle {
+	st := types.TextStyle{Loc: loc}
+	if types.HasFloat(t) {
+		st.Float = FloatDigitsOf(ctx)
+	}
+	return st
+}
+
 // sessionSetting is the session's own value of a setting in ctx (not the
 // catalog's default).
 func sessionSetting(ctx context.Context, name string) (string, bool) {

@@ -809,7 +809,7 @@ func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 		// the elements of every dimension (mdarray.go)
 		elem, depth = arrayLeaf(args[0]), arrayDepth(args[0])
 	}
-	return tText, rowFunc(tText, false, func(_ context.Context, a []any) (any, error) {
+	return tText, rowFunc(tText, false, func(ctx context.Context, a []any) (any, error) {
 		arr, ok := a[0].([]any)
 		arr = types.ArrayElements(arr, depth)
 		sep, ok2 := a[1].(string)
@@ -823,6 +823,9 @@ func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 			}
 		}
 		var parts []string
+		// each element as array_out writes it, under the session's
+		// settings (a timestamptz in its zone, a float with its digits)
+		st := TextStyleOf(ctx, elem, LocationOf(ctx))
 		for _, e := range arr {
 			if e == nil {
 				if repl != nil {
@@ -830,28 +833,10 @@ func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 				}
 				continue
 			}
-			parts = append(parts, elemText(e, elem))
+			parts = append(parts, ElemTextStyle(e, elem, st))
 		}
 		return strings.Join(parts, sep), nil
 	})
-}
-
-// elemText renders a rowValue element of type t as text.
-func elemText(v any, t types.T) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case bool:
-		if x {
-			return "t"
-		}
-		return "f"
-	case int64:
-		if t.Kind == types.Oid || t.IsInteger() {
-			return strconv.FormatInt(x, 10)
-		}
-	}
-	return types.FormatText(v, t)
 }
 
 // pgTypeofSpecialize answers pg_typeof(x) from x's type alone (a NULL of a

@@ -6,9 +6,10 @@
 //
 // Text output matches PostgreSQL 15 byte for byte with the settings sqlgate
 // reports: DateStyle ISO, IntervalStyle postgres and extra_float_digits 1
-// (shortest round-trip floats); a session's extra_float_digits of 0 or
-// less reaches the text of real and double precision columns through
-// RowEncoder.SetExtraFloatDigits (AppendFloatDigits: %.{6|15+n}g). timestamptz text is rendered in the session's
+// (shortest round-trip floats); a session's extra_float_digits reaches the
+// text of real and double precision values, in columns and inside arrays,
+// records and json, through RowEncoder.SetFloatDigits (the one rule is
+// types.AppendFloatText). timestamptz text is rendered in the session's
 // TimeZone, which the caller passes as a *time.Location (NewRowEncoderIn,
 // AppendValueIn, AppendTimestampTZ; nil or the plain forms mean UTC); binary
 // timestamptz is UTC microseconds whatever the zone, as in PostgreSQL. MAP, ROW and arrays of

@@ -307,9 +307,9 @@ func appendUintDecimal(dst []byte, v uint64) []byte {
 type float32Encoder struct {
 	mode mode
 	vals []float32
-	// extra is the session's extra_float_digits when it is 0 or less
-	// (RowEncoder's SetExtraFloatDigits); nil: the default, shortest
-	extra *int
+	// digits is the session's extra_float_digits (RowEncoder's
+	// SetFloatDigits), for text and json
+	digits types.FloatDigits
 }
 
 func (e *float32Encoder) reset(arr arrow.Array) error {
@@ -336,10 +336,7 @@ func (e *float32Encoder) appendValue(dst []byte, row int) []byte {
 			return append(dst, '"')
 		}
 	}
-	if e.extra != nil {
-		return AppendFloatDigits(dst, float64(v), 32, *e.extra)
-	}
-	return AppendFloat32(dst, v)
+	return types.AppendFloatText(dst, float64(v), 32, e.digits)
 }
 
 // PostgreSQL sends every NaN as C's NAN, the positive quiet NaN with an
@@ -353,8 +350,8 @@ const (
 type float64Encoder struct {
 	mode mode
 	vals []float64
-	// extra: as float32Encoder's
-	extra *int
+	// digits: as float32Encoder's
+	digits types.FloatDigits
 }
 
 func (e *float64Encoder) reset(arr arrow.Array) error {
@@ -381,10 +378,7 @@ func (e *float64Encoder) appendValue(dst []byte, row int) []byte {
 			return append(dst, '"')
 		}
 	}
-	if e.extra != nil {
-		return AppendFloatDigits(dst, v, 64, *e.extra)
-	}
-	return AppendFloat64(dst, v)
+	return types.AppendFloatText(dst, v, 64, e.digits)
 }
 
 type decimalEncoder struct {

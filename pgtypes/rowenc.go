@@ -62,26 +62,40 @@ func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowE
 	return e, nil
 }
 
-// SetExtraFloatDigits makes the text of the result's real and double
-// precision columns follow extra_float_digits n (PostgreSQL's float4out and
-// float8out: n > 0 the shortest round trip, the default; n <= 0 FLT_DIG +
-// n or DBL_DIG + n significant digits). Binary values are the bits
-// whatever n; floats inside arrays, records and json keep the default.
-func (e *RowEncoder) SetExtraFloatDigits(n int) {
-	var extra *int // nil: the default, shortest (n > 0), no allocation
-	if n <= 0 {
-		extra = &n
-	}
+// SetFloatDigits makes the text of the result's real and double precision
+// values follow the session's extra_float_digits d (PostgreSQL's float4out
+// and float8out), in columns and inside arrays, records and json alike.
+// Binary values are the bits whatever d. Call it before each execution:
+// a cached encoder may have been made under another value.
+func (e *RowEncoder) SetFloatDigits(d types.FloatDigits) {
 	for _, c := range e.cols {
-		switch f := c.(type) {
-		case *float32Encoder:
-			if f.mode == modeText {
-				f.extra = extra
-			}
-		case *float64Encoder:
-			if f.mode == modeText {
-				f.extra = extra
-			}
+		setFloatDigits(c, d)
+	}
+}
+
+// setFloatDigits gives the float encoders in c's tree d.
+func setFloatDigits(c valueEncoder, d types.FloatDigits) {
+	switch f := c.(type) {
+	case *float32Encoder:
+		f.digits = d
+	case *float64Encoder:
+		f.digits = d
+	case *pgArrayEncoder:
+		setFloatDigits(f.elem, d)
+	case *mdArrayEncoder:
+		setFloatDigits(f.leaf, d)
+	case *jsonArrayEncoder:
+		setFloatDigits(f.elem, d)
+	case *mapEncoder:
+		setFloatDigits(f.key, d)
+		setFloatDigits(f.val, d)
+	case *rowEncoder:
+		for _, fe := range f.fields {
+			setFloatDigits(fe, d)
+		}
+	case *recordEncoder:
+		for _, fe := range f.fields {
+			setFloatDigits(fe, d)
 		}
 	}
 }
@@ -146,14 +160,21 @@ func AppendValue(dst []byte, t types.T, f int16, arr arrow.Array, row int) ([]by
 
 // AppendValueIn is AppendValue in a session whose TimeZone is loc (nil: UTC).
 func AppendValueIn(dst []byte, t types.T, f int16, arr arrow.Array, row int, loc *time.Location) ([]byte, bool, error) {
+	return AppendValueStyle(dst, t, f, arr, row, types.TextStyle{Loc: loc})
+}
+
+// AppendValueStyle is AppendValue in a session whose settings are st (its
+// TimeZone and extra_float_digits).
+func AppendValueStyle(dst []byte, t types.T, f int16, arr arrow.Array, row int, st types.TextStyle) ([]byte, bool, error) {
 	m := modeText
 	if f == FormatBinary {
 		m = modeBinary
 	}
-	enc, err := newEncoder(t, m, loc)
+	enc, err := newEncoder(t, m, st.Loc)
 	if err != nil {
 		return dst, false, err
 	}
+	setFloatDigits(enc, st.Float)
 	if err := enc.reset(arr); err != nil {
 		return dst, false, err
 	}

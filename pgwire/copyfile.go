@@ -111,6 +111,10 @@ func NewCopyWriter(w io.Writer, opts CopyOptions, cols []ResultColumn, loc *time
 	return &CopyWriter{w: w, fmt: copyWriter{opts: opts}, enc: enc, cols: cols}, nil
 }
 
+// SetFloatDigits makes the rows' real and double precision text follow
+// the session's extra_float_digits d (RowEncoder.SetFloatDigits).
+func (cw *CopyWriter) SetFloatDigits(d types.FloatDigits) { cw.enc.SetFloatDigits(d) }
+
 func (cw *CopyWriter) start() {
 	if cw.started {
 		return

@@ -222,13 +222,8 @@ func (c *conn) nameRegs(ctx context.Context, enc *pgtypes.RowEncoder) {
 	}
 	// the session's extra_float_digits, read for every result: a cached
 	// encoder (prepared.encoder) may have been made under another value
-	if v, ok := c.session.Status("extra_float_digits"); ok && v != "1" {
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-			enc.SetExtraFloatDigits(n)
-		}
-	} else {
-		enc.SetExtraFloatDigits(1)
-	}
+	v, _ := c.session.Status("extra_float_digits")
+	enc.SetFloatDigits(types.FloatDigitsSetting(v))
 	if !enc.HasReg() {
 		return
 	}

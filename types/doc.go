@@ -45,7 +45,10 @@
 // all need them; the zone itself is always an argument, never package state.
 // Likewise DateStyle and IntervalStyle (datestyle.go: the values SET
 // accepts and their canonical form), whose field order the date decoder
-// reads a date in numbers only in (ParseTextOrder).
+// reads a date in numbers only in (ParseTextOrder). And extra_float_digits
+// (floatformat.go: FloatDigits, the values SET accepts, and
+// AppendFloatText, the one rule a real's or double's text follows on every
+// path); TextStyle gathers the settings output reads (FormatTextStyle).
 //
 // Numeric: DECIMAL(p,s) is decimal128(p,s) in Arrow and stores as Fluss
 // DECIMAL; unconstrained NUMERIC (Precision 0) is PostgreSQL's arbitrary

@@ -3,7 +3,6 @@ package types
 import (
 	"encoding/hex"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -16,12 +15,27 @@ import (
 
 // FormatText renders a physical value of t as PostgreSQL 15's output
 // function does (with the default extra_float_digits = 1 and TimeZone UTC).
-func FormatText(v any, t T) string { return FormatTextIn(v, t, time.UTC) }
+func FormatText(v any, t T) string { return FormatTextStyle(v, t, TextStyle{}) }
 
 // FormatTextIn is FormatText in a session whose TimeZone is loc (nil means
 // UTC): a timestamptz prints as its wall time there with the offset in
 // force, "2024-07-01 02:00:00+02".
 func FormatTextIn(v any, t T, loc *time.Location) string {
+	return FormatTextStyle(v, t, TextStyle{Loc: loc})
+}
+
+// TextStyle is the session settings a value's text depends on, which
+// PostgreSQL's output functions read as GUCs; the zero value is
+// PostgreSQL's defaults.
+type TextStyle struct {
+	Loc   *time.Location // TimeZone (nil: UTC), for timestamptz
+	Float FloatDigits    // extra_float_digits, for real and double precision
+}
+
+// FormatTextStyle is FormatText in a session whose settings are st, down
+// to the fields of records and the elements of arrays.
+func FormatTextStyle(v any, t T, st TextStyle) string {
+	loc := st.Loc
 	if v == nil {
 		return ""
 	}
@@ -34,9 +48,9 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 	case Int8, Int16, Int32, Int64, Oid:
 		return strconv.FormatInt(v.(int64), 10)
 	case Float32:
-		return FormatFloat(v.(float64), 32)
+		return FormatFloatText(v.(float64), 32, st.Float)
 	case Float64:
-		return FormatFloat(v.(float64), 64)
+		return FormatFloatText(v.(float64), 64, st.Float)
 	case Decimal:
 		if d, ok := v.(*apd.Decimal); ok {
 			return numeric.String(d)
@@ -87,9 +101,9 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 		return FormatInterval(v.(arrow.MonthDayNanoInterval))
 	case Map, Row:
 		if t.IsAnonRecord() {
-			return formatRecordText(v.([]any), t, loc)
+			return formatRecordText(v.([]any), t, st)
 		}
-		return formatNestedText(v, t, loc)
+		return formatNestedText(v, t, st)
 	}
 	return ""
 }
@@ -99,7 +113,7 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 // a quote, backslash, parenthesis, comma or white space (quotes and
 // backslashes inside doubled). This is the cast to text; the wire's
 // encoder (pgtypes/record.go) writes the same from the Arrow arrays.
-func formatRecordText(vs []any, t T, loc *time.Location) string {
+func formatRecordText(vs []any, t T, st TextStyle) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, f := range t.Fields {
@@ -112,7 +126,7 @@ func formatRecordText(vs []any, t T, loc *time.Location) string {
 		var s string
 		switch {
 		case f.Type.Kind == Array:
-			s = formatRecordArray(vs[i].([]any), *f.Type.Elem, loc)
+			s = formatRecordArray(vs[i].([]any), *f.Type.Elem, st)
 		case f.Type.Kind == Bool:
 			// record_out writes boolout's t/f, not the cast to text's true/false
 			s = "f"
@@ -120,7 +134,7 @@ func formatRecordText(vs []any, t T, loc *time.Location) string {
 				s = "t"
 			}
 		default:
-			s = FormatTextIn(vs[i], f.Type, loc)
+			s = FormatTextStyle(vs[i], f.Type, st)
 		}
 		AppendRecordField(&b, s)
 	}
@@ -130,7 +144,7 @@ func formatRecordText(vs []any, t T, loc *time.Location) string {
 
 // formatRecordArray renders an array field of a record as array_out does:
 // {1,NULL,"a b"}, a nested array as {{1,2},{3,4}}.
-func formatRecordArray(vs []any, elem T, loc *time.Location) string {
+func formatRecordArray(vs []any, elem T, st TextStyle) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, v := range vs {
@@ -141,9 +155,9 @@ func formatRecordArray(vs []any, elem T, loc *time.Location) string {
 		case v == nil:
 			b.WriteString("NULL")
 		case elem.Kind == Array:
-			b.WriteString(formatRecordArray(v.([]any), *elem.Elem, loc))
+			b.WriteString(formatRecordArray(v.([]any), *elem.Elem, st))
 		default:
-			s := FormatTextIn(v, elem, loc)
+			s := FormatTextStyle(v, elem, st)
 			if !arrayElemNeedsQuotes(s) {
 				b.WriteString(s)
 				continue
@@ -246,64 +260,9 @@ func fraction(us int64) string {
 	return "." + strings.TrimRight(s, "0")
 }
 
-// FormatFloat renders a float as PostgreSQL 15 does by default: the shortest
-// text that reads back exactly, in positional notation for decimal exponents
-// from -4 up to (excluding) 15 for double (6 for real), else exponential with
-// at least two exponent digits.
-func FormatFloat(f float64, bits int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	if f == 0 {
-		return strconv.FormatFloat(f, 'f', -1, bits)
-	}
-	var scratch [40]byte
-	e := string(AppendShortestFloat(scratch[:0], f, bits))
-	mant, expStr, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expStr)
-	limit := 15
-	if bits == 32 {
-		limit = 6
-	}
-	if exp < -4 || exp >= limit {
-		sign := "+"
-		if exp < 0 {
-			sign = "-"
-			exp = -exp
-		}
-		es := strconv.Itoa(exp)
-		if len(es) < 2 {
-			es = "0" + es
-		}
-		return mant + "e" + sign + es
-	}
-	return positional(mant, exp)
-}
-
-// positional writes the digits of mant (d.ddd, signed) times 10^exp, for
-// -4 <= exp < 15, without an exponent.
-func positional(mant string, exp int) string {
-	neg := strings.HasPrefix(mant, "-")
-	digits := strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1)
-	var s string
-	switch {
-	case exp < 0:
-		s = "0." + strings.Repeat("0", -exp-1) + digits
-	case len(digits) <= exp+1:
-		s = digits + strings.Repeat("0", exp+1-len(digits))
-	default:
-		s = digits[:exp+1] + "." + digits[exp+1:]
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
-}
+// FormatFloat renders a float as PostgreSQL 15 does by default
+// (extra_float_digits 1: FormatFloatText's shortest round trip).
+func FormatFloat(f float64, bits int) string { return FormatFloatText(f, bits, FloatDigits{}) }
 
 // FormatDecimal renders an unscaled decimal with scale digits after the point.
 func FormatDecimal(n decimal128.Num, scale int) string {

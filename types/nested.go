@@ -283,13 +283,13 @@ func fromJSON(doc any, t T, loc *time.Location) (any, error) {
 
 // formatNestedText renders a MAP, ROW or ARRAY value as the JSON sqlgate
 // prints for MAP and ROW values.
-func formatNestedText(v any, t T, loc *time.Location) string {
+func formatNestedText(v any, t T, st TextStyle) string {
 	var b bytes.Buffer
-	writeJSON(&b, v, t, loc)
+	writeJSON(&b, v, t, st)
 	return b.String()
 }
 
-func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
+func writeJSON(b *bytes.Buffer, v any, t T, st TextStyle) {
 	if v == nil {
 		b.WriteString("null")
 		return
@@ -302,9 +302,9 @@ func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
 				b.WriteByte(',')
 			}
 			b.WriteByte('[')
-			writeJSON(b, e.Key, *t.Key, loc)
+			writeJSON(b, e.Key, *t.Key, st)
 			b.WriteByte(',')
-			writeJSON(b, e.Value, *t.Elem, loc)
+			writeJSON(b, e.Value, *t.Elem, st)
 			b.WriteByte(']')
 		}
 		b.WriteByte(']')
@@ -320,7 +320,7 @@ func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
 			if vs := v.([]any); i < len(vs) {
 				fv = vs[i]
 			}
-			writeJSON(b, fv, f.Type, loc)
+			writeJSON(b, fv, f.Type, st)
 		}
 		b.WriteByte('}')
 	case Array:
@@ -329,15 +329,15 @@ func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSON(b, e, *t.Elem, loc)
+			writeJSON(b, e, *t.Elem, st)
 		}
 		b.WriteByte(']')
 	case Bool:
-		b.WriteString(FormatTextIn(v, t, loc))
+		b.WriteString(FormatTextStyle(v, t, st))
 	case Int8, Int16, Int32, Int64, Oid, Decimal:
-		b.WriteString(FormatTextIn(v, t, loc))
+		b.WriteString(FormatTextStyle(v, t, st))
 	case Float32, Float64:
-		s := FormatTextIn(v, t, loc)
+		s := FormatTextStyle(v, t, st)
 		if s == "NaN" || strings.HasSuffix(s, "Infinity") {
 			writeJSONString(b, s)
 		} else {
@@ -345,9 +345,9 @@ func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
 		}
 	case Timestamp, TimestampTZ:
 		// JSON's ISO 8601 form, as PostgreSQL's to_json
-		writeJSONString(b, strings.Replace(FormatTextIn(v, t, loc), " ", "T", 1))
+		writeJSONString(b, strings.Replace(FormatTextStyle(v, t, st), " ", "T", 1))
 	default:
-		writeJSONString(b, FormatTextIn(v, t, loc))
+		writeJSONString(b, FormatTextStyle(v, t, st))
 	}
 }
 

@@ -851,6 +851,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 	}
 	out = append(out, before...)
 	for k := i; k < j; {
+		out = r.closedForm(out, k, j) // closedforms.go
 		t := r.toks[k]
 		text := t.text(r.src)
 		if t.kind == tkIdent || t.kind == tkPunct {
@@ -1696,10 +1697,18 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out[s] = not
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 3
+				var err error
+				if out, k, err = r.distinctRight(out, k, j); err != nil { // closedforms.go
+					return nil, err
+				}
 				continue
 			case w == "IS" && k+3 < j && r.toks[k+1].is(r.src, "NOT") && r.toks[k+2].is(r.src, "DISTINCT") && r.toks[k+3].is(r.src, "FROM"):
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
+				var err error
+				if out, k, err = r.distinctRight(out, k, j); err != nil { // closedforms.go
+					return nil, err
+				}
 				continue
 			case w == "NORMALIZE" && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.normalizeFormArgAt(k, j) > 0:
 				// normalize(x, NFC): the form is a keyword in PostgreSQL's

@@ -1,0 +1,89 @@
+package sql
+
+import (
+	"testing"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// TestNonAssocErrors: two operators of one of PostgreSQL's
+// non-associative levels in a row are its syntax error at the second,
+// with PostgreSQL's message and position (taken from PostgreSQL 15).
+func TestNonAssocErrors(t *testing.T) {
+	tests := []struct {
+		in  string
+		msg string
+		pos int
+	}{
+		{`SELECT 1 < 2 < 3`, `syntax error at or near "<"`, 14},
+		{`SELECT 1 <> 2 = true`, `syntax error at or near "="`, 15},
+		{`SELECT 1 <= 2 >= true`, `syntax error at or near ">="`, 15},
+		{`SELECT 1 != 2 > true`, `syntax error at or near ">"`, 15},
+		{`SELECT NOT 1 = 1 = true`, `syntax error at or near "="`, 18},
+		{`SELECT 1 = (1 = 1) = true`, `syntax error at or near "="`, 20},
+		{`SELECT 1 = CASE WHEN true THEN 1 END = true`, `syntax error at or near "="`, 38},
+		{`SELECT 1 = 1 = ANY (ARRAY[true])`, `syntax error at or near "="`, 14},
+		{`SELECT 'a' LIKE 'b' NOT LIKE 'c'`, `syntax error at or near "NOT"`, 21},
+		{`SELECT 'a' LIKE 'b' ESCAPE 'x' ILIKE 'c'`, `syntax error at or near "ILIKE"`, 32},
+		{`SELECT 1 BETWEEN 0 AND 2 LIKE 'x'`, `syntax error at or near "LIKE"`, 26},
+		{`SELECT 1 BETWEEN SYMMETRIC 0 AND 2 BETWEEN true AND true`, `syntax error at or near "BETWEEN"`, 36},
+		{`SELECT 'a' LIKE 'b' IN (true)`, `syntax error at or near "IN"`, 21},
+		{`SELECT 'a' SIMILAR TO 'b' NOT IN (true)`, `syntax error at or near "NOT"`, 27},
+		{`SELECT 1 IS DISTINCT FROM 2 IS NULL`, `syntax error at or near "IS"`, 29},
+		{`SELECT 1 IS NOT DISTINCT FROM 2 ISNULL`, `syntax error at or near "ISNULL"`, 33},
+		{`SELECT 1 IS DISTINCT FROM 2 NOTNULL`, `syntax error at or near "NOTNULL"`, 29},
+		{`SELECT 1 IS DISTINCT FROM 2 = 3 = 4`, `syntax error at or near "="`, 33},
+		{`SELECT a FROM t WHERE a = 1 AND b = 2 = c`, `syntax error at or near "="`, 39},
+		{`UPDATE t SET a = 1 = 1 WHERE b = c = d`, `syntax error at or near "="`, 36},
+	}
+	p := NewParser()
+	for _, tc := range tests {
+		_, err := p.Parse(tc.in)
+		e := sqlerr.As(err)
+		if e == nil {
+			t.Errorf("%s: error %v", tc.in, err)
+			continue
+		}
+		if e.Code != sqlerr.SyntaxError || e.Message != tc.msg || e.Position != tc.pos {
+			t.Errorf("%s: got %s %q @%d, want 42601 %q @%d", tc.in, e.Code, e.Message, e.Position, tc.msg, tc.pos)
+		}
+	}
+}
+
+// TestNonAssocAccepts: the forms that close their level (IN (..), op ANY
+// (..), the postfix IS forms), a level's operator under a tighter one,
+// and the = of a SET list, which is no operator, parse (all of them
+// PostgreSQL 15 accepts).
+func TestNonAssocAccepts(t *testing.T) {
+	for _, in := range []string{
+		`SELECT 1 = ANY (ARRAY[1]) = true`,
+		`SELECT 1 IN (1) IN (true)`,
+		`SELECT 1 = 1 NOT IN (true)`,
+		`SELECT 1 = 2 IS DISTINCT FROM true`,
+		`SELECT NULL IS NULL IS NULL`,
+		`SELECT true = true IS NULL`,
+		`SELECT 1 IS NULL = true`,
+		`SELECT 'a' LIKE 'a' = true`,
+		`SELECT 1 = 1 LIKE 'x'`,
+		`SELECT 'a' SIMILAR TO 'a' = true`,
+		`SELECT 1 BETWEEN 0 AND 2 = true`,
+		`SELECT (1 = 1) = true, 1 = 1 AND 2 = 2 OR 3 = 3`,
+		`SELECT CASE WHEN 1 = 1 THEN 2 = 2 ELSE 3 = 3 END = true`,
+		`SELECT 1>>1, 1>=-1, 1=-1, 1<-1, 2 << 1`,
+		`SELECT a = b FROM t WHERE c = d GROUP BY e = f HAVING g = h ORDER BY i = j`,
+		`UPDATE t SET a = b = c, d = e WHERE f = g`,
+		`UPDATE t SET (a, b) = (1, 2) WHERE c = d RETURNING e = f`,
+		`INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET b = excluded.b = true`,
+		`SELECT count(*) OVER (ORDER BY a ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) = 1 FROM t`,
+		`SELECT a FROM t ORDER BY a USING <, b USING >`,
+		`CREATE TABLE t (a ARRAY<ARRAY<INT>>, m MAP<INT, ARRAY<INT>>, c INT CHECK (c > 0))`,
+	} {
+		toks, err := lex(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if err := nonAssocError(in, toks); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+}

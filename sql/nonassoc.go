@@ -200,6 +200,9 @@ func nonAssocError(src string, toks []token) error {
 					f.reset()
 				}
 			case awNot:
+				if f.betweenAnd {
+					return near(k, t.text(src)) // BETWEEN's lower bound takes no NOT (b_expr)
+				}
 				if k+1 < len(toks) {
 					switch assocWordOf(src, toks[k+1]) {
 					case awLike, awBetween, awIn: // NOT LIKE, NOT BETWEEN, NOT IN
@@ -211,7 +214,7 @@ func nonAssocError(src string, toks []token) error {
 				}
 				f.reset() // a prefix NOT: its operand is a new expression
 			case awLike:
-				if f.like {
+				if f.like || f.betweenAnd {
 					return near(k, t.text(src))
 				}
 				if t.is(src, "SIMILAR") && k+1 < len(toks) && toks[k+1].is(src, "TO") {
@@ -219,7 +222,7 @@ func nonAssocError(src string, toks []token) error {
 				}
 				f.like = k+1 >= len(toks) || assocWordOf(src, toks[k+1]) != awQuantifier
 			case awBetween:
-				if f.like {
+				if f.like || f.betweenAnd {
 					return near(k, t.text(src))
 				}
 				f.like, f.betweenAnd = true, true
@@ -227,12 +230,15 @@ func nonAssocError(src string, toks []token) error {
 					k++
 				}
 			case awIn:
-				if f.like {
+				if f.like || f.betweenAnd {
 					return near(k, t.text(src))
 				}
 			case awIs, awIsNull:
 				if f.is {
 					return near(k, t.text(src))
+				}
+				if f.betweenAnd && !(k+2 < len(toks) && (toks[k+1].is(src, "DISTINCT") || toks[k+1].is(src, "NOT") && toks[k+2].is(src, "DISTINCT"))) {
+					return near(k, t.text(src)) // in BETWEEN's lower bound only IS [NOT] DISTINCT FROM (b_expr)
 				}
 				f.cmp, f.like = false, false
 				if assocWordOf(src, t) == awIs {

@@ -87,3 +87,37 @@ func TestNonAssocAccepts(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedFormsRewrite: the forms that end in no expression are
+// parenthesised when an operator follows them, a prefix NOT after an
+// operator is, and IS DISTINCT FROM's right operand with a comparison in
+// it is, each where PostgreSQL's grammar puts the operand's bounds.
+func TestClosedFormsRewrite(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"SELECT true IS TRUE + 1", "select (true is true) + 1"},
+		{"SELECT a IS NOT NULL || 'x'", "select (a is not null) | pg__pipes() | 'x'"},
+		{"SELECT 1 IN (1) IN (true)", "select (1 in (1)) in (true)"},
+		{"SELECT 1 NOT IN (2) + 1", "select (1 not in (2)) + 1"},
+		{"SELECT 1 IN (2) = true", "select 1 in (2) = true"},
+		{"SELECT 'a' NOT LIKE 't' IS NOT FALSE + 1", "select ('a' not like 't' is not false) + 1"},
+		{"SELECT x BETWEEN 1 AND 2 IS NULL IS NULL", "select (x between 1 and 2 is null) is null"},
+		{"SELECT 1 = NOT 2 = 3 AND 4", "select 1 = (not 2 = 3) and 4"},
+		{"SELECT a LIKE b || NOT c AND d", "select a like (b | pg__pipes() | (not c)) and d"},
+		{"SELECT x BETWEEN 1 AND NOT y OR z", "select x between 1 and (not y) or z"},
+		{"SELECT a IS DISTINCT FROM b = c AND d", "select not a <=> (b = c) and d"},
+		{"SELECT a IS NOT DISTINCT FROM b LIKE c", "select a <=> (b like c)"},
+		{"SELECT a IS DISTINCT FROM b + 1", "select not a <=> b + 1"},
+		{"SELECT a LIKE b = ANY (c)", "select pg__any(a like b, '=', c)"},
+	}
+	p := NewParser()
+	for _, tc := range tests {
+		sts, err := p.Parse(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if got := sts[0].Rewritten; got != tc.want {
+			t.Errorf("%s:\n got  %s\n want %s", tc.in, got, tc.want)
+		}
+	}
+}

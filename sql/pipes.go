@@ -55,6 +55,22 @@ scan:
 			if text == "::" { // the type after it is no pattern word
 				continue
 			}
+		case t.kind == tkIdent && t.is(r.src, "CASE"):
+			// CASE .. END is one operand of the pattern
+			depth := 0
+			for ; e < j; e++ {
+				if r.toks[e].is(r.src, "CASE") {
+					depth++
+				} else if r.toks[e].is(r.src, "END") {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+		case t.kind == tkIdent && t.is(r.src, "NOT") && e > s && r.toks[e-1].kind == tkOp:
+			// a || NOT b: the NOT's operand is part of the pattern
+			e = r.notOperandEnd(e+1, j) - 1
+			pipes = true
 		case t.kind == tkIdent && patternStops[t.word(r.src)] && e > s:
 			break scan
 		}

@@ -70,7 +70,8 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 		return "", nil, false
 	}
 	depth := 0
-	var inLists uint64 // the depths whose "(" opened an IN list
+	var inLists uint64  // the depths whose "(" opened an IN list
+	sawBetween := false // a NOT after an AND may start BETWEEN's upper bound
 	inFrom := false
 	limitSeen := false
 	// ed lists the words plainText changes: k<<1 | 1 for a label (a word
@@ -163,6 +164,10 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 				ed = append(ed, int32(k)<<1)
 			}
 			prevAS = w == "AS"
+			sawBetween = sawBetween || w == "BETWEEN"
+			if w == "NOT" && (toks[k-1].kind == tkOp || sawBetween && toks[k-1].is(src, "AND")) {
+				return "", nil, false // x = NOT y: parenthesised (closedforms.go)
+			}
 			if plainReject(w) {
 				switch w {
 				case "FROM":

@@ -1491,6 +1491,9 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				opItem := out[len(out)-1]
 				left := out[:len(out)-1]
 				s := r.operandStart(left, true)
+				if op := opItem.tok.text(r.src); op[0] != '~' && op[0] != '!' || op == "!=" {
+					s = r.cmpOperandStart(left) // closedforms.go
+				}
 				if s >= len(left) {
 					return nil, r.errNear(k)
 				}
@@ -1686,7 +1689,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				// looser than <=> and tighter than AND, so the NOT covers
 				// exactly the comparison; the left operand extends back to
 				// the nearest keyword of lower precedence than IS.
-				s := r.exprStart(out)
+				s := r.isLevelStart(out)
 				if s >= len(out) {
 					return nil, r.errNear(k)
 				}
@@ -1893,6 +1896,22 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				// NATURAL INNER JOIN, NATURAL LEFT OUTER JOIN: TiDB's
 				// grammar has NATURAL [LEFT|RIGHT] JOIN only, the same joins
 				k++
+				continue
+			case w == "NOT" && len(out) > 0 && k+1 < j && r.afterOperator(out):
+				// x = NOT y: a prefix NOT as an operator's right operand,
+				// which TiDB's grammar takes only parenthesised; its
+				// operand reaches to the next AND or OR (closedforms.go)
+				e := r.notOperandEnd(k+1, j)
+				inner, err := r.run(k, e)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("(", t.start)
+				b.addItems(inner, true)
+				b.add(")", r.toks[e-1].end)
+				out = append(out, b.it)
+				k = e
 				continue
 			case (w == "ISNULL" || w == "NOTNULL") && len(out) > 0 && r.isOperand(out[len(out)-1]):
 				// PostgreSQL's postfix x ISNULL / x NOTNULL are x IS [NOT] NULL

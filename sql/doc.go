@@ -149,6 +149,12 @@
 //     comparison or LIKE's level in it, parenthesised for <=>; a
 //     comparison's op ANY (array) takes a LIKE-level form as its left
 //     operand;
+//   - PostgreSQL's "other" operators (oplevel.go: || & | # << >> ~ ->
+//     @> ..., one left-associative level below + - * /): at each, its
+//     left operand back to the nearest lower-level operator is
+//     parenthesised when an operator stands in it, so TiDB's own levels
+//     for & | << >> and REGEXP do not regroup it; LIKE's pattern takes
+//     the level's operators, ~'s ends at the next one;
 //   - substring(x [FROM n] FOR m) and substring(x FOR m FROM n) ->
 //     substring(x, n | 1, m) (similar.go);
 //   - alias.* as an item of ROW(..) or of a parenthesised list of two

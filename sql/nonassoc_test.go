@@ -108,6 +108,14 @@ func TestClosedFormsRewrite(t *testing.T) {
 		{"SELECT a IS NOT DISTINCT FROM b LIKE c", "select a <=> (b like c)"},
 		{"SELECT a IS DISTINCT FROM b + 1", "select not a <=> b + 1"},
 		{"SELECT a LIKE b = ANY (c)", "select pg__any(a like b, '=', c)"},
+		// the "other" operators' one left-associative level (oplevel.go)
+		{"SELECT a || b & c", "select (a | pg__pipes() | b) & c"},
+		{"SELECT 9 & 7 + 8 # 9", "select pg__op_xor((9 & 7 + 8), 9)"},
+		{"SELECT 1 | 2 << 3", "select (1 | 2) << 3"},
+		{"SELECT a ~ b || c", "select (a regexp b) | pg__pipes() | c"},
+		{"SELECT a ~ b LIKE c", "select (a regexp b) like c"},
+		{"SELECT a LIKE b || c & d", "select a like ((b | pg__pipes() | c) & d)"},
+		{"SELECT a || b || c, t.a || 'x'", "select a | pg__pipes() | b | pg__pipes() | c, t.a | pg__pipes() | 'x'"},
 	}
 	p := NewParser()
 	for _, tc := range tests {

@@ -29,7 +29,10 @@ var patternTightOps = map[string]bool{"+": true, "-": true, "*": true, "/": true
 // patternOperand rewrites the pattern starting at token s (after LIKE,
 // ILIKE or ~) when it has a || or an arithmetic operator at its level: "(" pattern ")" and the
 // token after it; ok false when the pattern is left to the main loop.
-func (r *rewriter) patternOperand(s, j int) (it item, end int, ok bool, err error) {
+//
+// opLevel: the pattern is ~'s, an operator of PostgreSQL's "other" level,
+// whose right operand ends at the next operator of that level (|| too).
+func (r *rewriter) patternOperand(s, j int, opLevel bool) (it item, end int, ok bool, err error) {
 	pipes := false
 	e := s
 scan:
@@ -46,8 +49,11 @@ scan:
 			break scan
 		case t.kind == tkOp:
 			text := t.text(r.src)
-			if !patternTightOps[text] {
-				break scan
+			if text == ">" && e > s && r.isOpLevel(e-1) && !opLevel {
+				continue // the second > of a >>
+			}
+			if opLevel && r.isOpLevel(e) || !patternTightOps[text] && (opLevel || !r.isOpLevel(e)) {
+				break scan // (LIKE's pattern takes every operator of the "other" level)
 			}
 			if text != "::" && e > s { // an infix operator TiDB's SimpleExpr pattern cannot take
 				pipes = true

@@ -449,8 +449,14 @@ func (r *rewriter) isOperand(it item) bool {
 	t := it.tok
 	switch t.kind {
 	case tkIdent:
-		w := t.word(r.src)
-		return w == "END" || !nonOperandWords[w]
+		var buf [24]byte
+		w, ok := r.upperInto(t, &buf)
+		if !ok {
+			word := t.word(r.src)
+			return word == "END" || !nonOperandWords[word]
+		}
+		// (string(w) in a map index or comparison does not allocate)
+		return string(w) == "END" || !nonOperandWords[string(w)]
 	case tkQIdent, tkString, tkEString, tkDollar, tkNumber, tkParam:
 		return true
 	case tkPunct:
@@ -852,6 +858,9 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 	out = append(out, before...)
 	for k := i; k < j; {
 		out = r.closedForm(out, k, j) // closedforms.go
+		if r.toks[k].kind == tkIdent && len(out) > 0 && r.likeLevelAt(k, j) && r.isOperand(out[len(out)-1]) {
+			out = r.opLevelLeft(out, k, true) // x ~ y LIKE z: oplevel.go
+		}
 		t := r.toks[k]
 		text := t.text(r.src)
 		if t.kind == tkIdent || t.kind == tkPunct {
@@ -910,6 +919,9 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 			k++
 			continue
 		case tkOp:
+			if len(out) > 0 && r.isOpLevel(k) && r.isOperand(out[len(out)-1]) {
+				out = r.opLevelLeft(out, k, false) // oplevel.go
+			}
 			if otherOperator(text) {
 				var err error
 				if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
@@ -981,7 +993,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: kw, orig: t.start}}})
 				if !strings.HasSuffix(text, "*") {
 					k++
-					if it, e, ok, err := r.patternOperand(k, j); err != nil { // pipes.go
+					if it, e, ok, err := r.patternOperand(k, j, true); err != nil { // pipes.go
 						return nil, err
 					} else if ok {
 						out, k = append(out, it), e
@@ -989,8 +1001,9 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					continue
 				}
 				// case-insensitive: wrap the pattern, PostgreSQL's ARE
-				// embedded option (?i) has the same meaning.
-				e, err := r.primaryEnd(k+1, j)
+				// embedded option (?i) has the same meaning; the pattern
+				// takes the arithmetic after it (x ~* 'a' || 1 is not)
+				e, err := r.prefixOperand(k, j)
 				if err != nil {
 					return nil, err
 				}
@@ -1560,7 +1573,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				continue
 			case (w == "LIKE" || w == "ILIKE") && k+1 < j && len(out) > 0:
 				// x LIKE a || b: the pattern parenthesised (pipes.go)
-				it, e, ok, err := r.patternOperand(k+1, j)
+				it, e, ok, err := r.patternOperand(k+1, j, false)
 				if err != nil {
 					return nil, err
 				}

@@ -145,6 +145,24 @@
 //     the concat call; a LIKE / ILIKE / ~ pattern with an operator in it
 //     is parenthesised (TiDB takes a SimpleExpr there); the fast path
 //     reads | (bitOrExpr);
+//   - PostgreSQL's non-associative levels (nonassoc.go: comparisons;
+//     LIKE, ILIKE, SIMILAR, BETWEEN, IN; IS, ISNULL, NOTNULL): two
+//     operators of one level in a row are its 42601 at the second
+//     (1 < 2 < 3), read from the tokens before any rewrite;
+//   - the forms that end in no expression (closedforms.go: x IS TRUE,
+//     x IS NULL, ISNULL, NOTNULL, x [NOT] IN (..)) parenthesised when an
+//     operator follows them ((x IS TRUE) + 1); a prefix NOT as an
+//     operator's right operand parenthesised to the next AND or OR
+//     (x = (NOT y)); IS [NOT] DISTINCT FROM's right operand, with a
+//     comparison or LIKE's level in it, parenthesised for <=>; a
+//     comparison's op ANY (array) takes a LIKE-level form as its left
+//     operand;
+//   - PostgreSQL's "other" operators (oplevel.go: || & | # << >> ~ ->
+//     @> ..., one left-associative level below + - * /): at each, its
+//     left operand back to the nearest lower-level operator is
+//     parenthesised when an operator stands in it, so TiDB's own levels
+//     for & | << >> and REGEXP do not regroup it; LIKE's pattern takes
+//     the level's operators, ~'s ends at the next one;
 //   - substring(x [FROM n] FOR m) and substring(x FOR m FROM n) ->
 //     substring(x, n | 1, m) (similar.go);
 //   - alias.* as an item of ROW(..) or of a parenthesised list of two

@@ -356,6 +356,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 		end:     last.end,
 		cascade: len(toks) >= 2 && first.is(src, "DROP") && last.is(src, "CASCADE"),
 	}
+	if err := nonAssocError(src, toks); err != nil { // nonassoc.go
+		return nil, err
+	}
 	toks, err := decodeUnicodeTokens(src, toks) // unicode.go
 	if err != nil {
 		return nil, err

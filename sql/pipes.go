@@ -29,7 +29,10 @@ var patternTightOps = map[string]bool{"+": true, "-": true, "*": true, "/": true
 // patternOperand rewrites the pattern starting at token s (after LIKE,
 // ILIKE or ~) when it has a || or an arithmetic operator at its level: "(" pattern ")" and the
 // token after it; ok false when the pattern is left to the main loop.
-func (r *rewriter) patternOperand(s, j int) (it item, end int, ok bool, err error) {
+//
+// opLevel: the pattern is ~'s, an operator of PostgreSQL's "other" level,
+// whose right operand ends at the next operator of that level (|| too).
+func (r *rewriter) patternOperand(s, j int, opLevel bool) (it item, end int, ok bool, err error) {
 	pipes := false
 	e := s
 scan:
@@ -46,8 +49,11 @@ scan:
 			break scan
 		case t.kind == tkOp:
 			text := t.text(r.src)
-			if !patternTightOps[text] {
-				break scan
+			if text == ">" && e > s && r.isOpLevel(e-1) && !opLevel {
+				continue // the second > of a >>
+			}
+			if opLevel && r.isOpLevel(e) || !patternTightOps[text] && (opLevel || !r.isOpLevel(e)) {
+				break scan // (LIKE's pattern takes every operator of the "other" level)
 			}
 			if text != "::" && e > s { // an infix operator TiDB's SimpleExpr pattern cannot take
 				pipes = true
@@ -55,6 +61,22 @@ scan:
 			if text == "::" { // the type after it is no pattern word
 				continue
 			}
+		case t.kind == tkIdent && t.is(r.src, "CASE"):
+			// CASE .. END is one operand of the pattern
+			depth := 0
+			for ; e < j; e++ {
+				if r.toks[e].is(r.src, "CASE") {
+					depth++
+				} else if r.toks[e].is(r.src, "END") {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+		case t.kind == tkIdent && t.is(r.src, "NOT") && e > s && r.toks[e-1].kind == tkOp:
+			// a || NOT b: the NOT's operand is part of the pattern
+			e = r.notOperandEnd(e+1, j) - 1
+			pipes = true
 		case t.kind == tkIdent && patternStops[t.word(r.src)] && e > s:
 			break scan
 		}

@@ -70,6 +70,8 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 		return "", nil, false
 	}
 	depth := 0
+	var inLists uint64  // the depths whose "(" opened an IN list
+	sawBetween := false // a NOT after an AND may start BETWEEN's upper bound
 	inFrom := false
 	limitSeen := false
 	// ed lists the words plainText changes: k<<1 | 1 for a label (a word
@@ -120,7 +122,16 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 					return "", nil, false // GROUP BY (): groupingsets.go
 				}
 				depth++
+				if depth < 64 && toks[k-1].is(src, "IN") {
+					inLists |= 1 << depth
+				}
 			case ")":
+				if depth < 64 && inLists&(1<<depth) != 0 {
+					inLists &^= 1 << depth
+					if plainContinues(src, toks, k+1, true) {
+						return "", nil, false // 1 IN (1) IN (true): closedforms.go
+					}
+				}
 				depth--
 				if depth < 0 {
 					return "", nil, false
@@ -153,6 +164,10 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 				ed = append(ed, int32(k)<<1)
 			}
 			prevAS = w == "AS"
+			sawBetween = sawBetween || w == "BETWEEN"
+			if w == "NOT" && (toks[k-1].kind == tkOp || sawBetween && toks[k-1].is(src, "AND")) {
+				return "", nil, false // x = NOT y: parenthesised (closedforms.go)
+			}
 			if plainReject(w) {
 				switch w {
 				case "FROM":
@@ -210,6 +225,13 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 					if n := (&rewriter{src: src, toks: toks}).normalizedAt(k, len(toks)); n > 0 {
 						return "", nil, false // IS [NOT] [form] NORMALIZED
 					}
+					n := k + 2
+					if k+1 < len(toks) && toks[k+1].is(src, "NOT") {
+						n++
+					}
+					if plainContinues(src, toks, n, false) {
+						return "", nil, false // x IS TRUE + 1: closedforms.go
+					}
 				default:
 					return "", nil, false
 				}
@@ -233,6 +255,22 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 		return src[first.start:last.end], seg[:], true
 	}
 	return plainText(src, toks, ed, seg)
+}
+
+// plainContinues reports whether token k continues the expression before
+// it with an operator TiDB does not take after a closed form (x IS TRUE,
+// x IN (..), which the general rewrite parenthesises): any operator, or
+// after an IN list any but a comparison, or one of the words of LIKE's
+// level.
+func plainContinues(src string, toks []token, k int, in bool) bool {
+	if k >= len(toks) {
+		return false
+	}
+	t := toks[k]
+	if t.kind == tkOp {
+		return !in || !isComparison(src[t.start:t.end])
+	}
+	return t.is(src, "IN") || t.is(src, "BETWEEN") || t.is(src, "NOT") || t.is(src, "IS") || t.is(src, "AT")
 }
 
 // plainUpper writes the ASCII word s upper-cased into buf and returns it

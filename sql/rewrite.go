@@ -449,8 +449,14 @@ func (r *rewriter) isOperand(it item) bool {
 	t := it.tok
 	switch t.kind {
 	case tkIdent:
-		w := t.word(r.src)
-		return w == "END" || !nonOperandWords[w]
+		var buf [24]byte
+		w, ok := r.upperInto(t, &buf)
+		if !ok {
+			word := t.word(r.src)
+			return word == "END" || !nonOperandWords[word]
+		}
+		// (string(w) in a map index or comparison does not allocate)
+		return string(w) == "END" || !nonOperandWords[string(w)]
 	case tkQIdent, tkString, tkEString, tkDollar, tkNumber, tkParam:
 		return true
 	case tkPunct:
@@ -851,6 +857,10 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 	}
 	out = append(out, before...)
 	for k := i; k < j; {
+		out = r.closedForm(out, k, j) // closedforms.go
+		if r.toks[k].kind == tkIdent && len(out) > 0 && r.likeLevelAt(k, j) && r.isOperand(out[len(out)-1]) {
+			out = r.opLevelLeft(out, k, true) // x ~ y LIKE z: oplevel.go
+		}
 		t := r.toks[k]
 		text := t.text(r.src)
 		if t.kind == tkIdent || t.kind == tkPunct {
@@ -909,6 +919,9 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 			k++
 			continue
 		case tkOp:
+			if len(out) > 0 && r.isOpLevel(k) && r.isOperand(out[len(out)-1]) {
+				out = r.opLevelLeft(out, k, false) // oplevel.go
+			}
 			if otherOperator(text) {
 				var err error
 				if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
@@ -980,7 +993,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: kw, orig: t.start}}})
 				if !strings.HasSuffix(text, "*") {
 					k++
-					if it, e, ok, err := r.patternOperand(k, j); err != nil { // pipes.go
+					if it, e, ok, err := r.patternOperand(k, j, true); err != nil { // pipes.go
 						return nil, err
 					} else if ok {
 						out, k = append(out, it), e
@@ -988,8 +1001,9 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					continue
 				}
 				// case-insensitive: wrap the pattern, PostgreSQL's ARE
-				// embedded option (?i) has the same meaning.
-				e, err := r.primaryEnd(k+1, j)
+				// embedded option (?i) has the same meaning; the pattern
+				// takes the arithmetic after it (x ~* 'a' || 1 is not)
+				e, err := r.prefixOperand(k, j)
 				if err != nil {
 					return nil, err
 				}
@@ -1490,6 +1504,9 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				opItem := out[len(out)-1]
 				left := out[:len(out)-1]
 				s := r.operandStart(left, true)
+				if op := opItem.tok.text(r.src); op[0] != '~' && op[0] != '!' || op == "!=" {
+					s = r.cmpOperandStart(left) // closedforms.go
+				}
 				if s >= len(left) {
 					return nil, r.errNear(k)
 				}
@@ -1556,7 +1573,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				continue
 			case (w == "LIKE" || w == "ILIKE") && k+1 < j && len(out) > 0:
 				// x LIKE a || b: the pattern parenthesised (pipes.go)
-				it, e, ok, err := r.patternOperand(k+1, j)
+				it, e, ok, err := r.patternOperand(k+1, j, false)
 				if err != nil {
 					return nil, err
 				}
@@ -1685,7 +1702,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				// looser than <=> and tighter than AND, so the NOT covers
 				// exactly the comparison; the left operand extends back to
 				// the nearest keyword of lower precedence than IS.
-				s := r.exprStart(out)
+				s := r.isLevelStart(out)
 				if s >= len(out) {
 					return nil, r.errNear(k)
 				}
@@ -1696,10 +1713,18 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out[s] = not
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 3
+				var err error
+				if out, k, err = r.distinctRight(out, k, j); err != nil { // closedforms.go
+					return nil, err
+				}
 				continue
 			case w == "IS" && k+3 < j && r.toks[k+1].is(r.src, "NOT") && r.toks[k+2].is(r.src, "DISTINCT") && r.toks[k+3].is(r.src, "FROM"):
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
+				var err error
+				if out, k, err = r.distinctRight(out, k, j); err != nil { // closedforms.go
+					return nil, err
+				}
 				continue
 			case w == "NORMALIZE" && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.normalizeFormArgAt(k, j) > 0:
 				// normalize(x, NFC): the form is a keyword in PostgreSQL's
@@ -1884,6 +1909,22 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				// NATURAL INNER JOIN, NATURAL LEFT OUTER JOIN: TiDB's
 				// grammar has NATURAL [LEFT|RIGHT] JOIN only, the same joins
 				k++
+				continue
+			case w == "NOT" && len(out) > 0 && k+1 < j && r.afterOperator(out):
+				// x = NOT y: a prefix NOT as an operator's right operand,
+				// which TiDB's grammar takes only parenthesised; its
+				// operand reaches to the next AND or OR (closedforms.go)
+				e := r.notOperandEnd(k+1, j)
+				inner, err := r.run(k, e)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("(", t.start)
+				b.addItems(inner, true)
+				b.add(")", r.toks[e-1].end)
+				out = append(out, b.it)
+				k = e
 				continue
 			case (w == "ISNULL" || w == "NOTNULL") && len(out) > 0 && r.isOperand(out[len(out)-1]):
 				// PostgreSQL's postfix x ISNULL / x NOTNULL are x IS [NOT] NULL

@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -114,6 +115,155 @@ func TestPrecedenceDifferential(t *testing.T) {
 	}
 	t.Logf("%d expressions: %v", n, stats)
 	if stats["same"] < n/5 || stats["different"] > 0 {
+		t.Errorf("outcomes: %v", stats)
+	}
+}
+
+// PostgreSQL's non-associative levels (gram.y's %nonassoc: IS, ISNULL and
+// NOTNULL; < > = <= >= <>; BETWEEN, IN, LIKE, ILIKE, SIMILAR): two
+// operators of one level in a row, where the first one's right operand
+// is an expression, are its syntax error at the second (1 < 2 < 3), and
+// the forms that end otherwise (IN (..), op ANY (..), IS NULL) chain.
+// nonAssocForms are the operator forms the chains are made of, each
+// written after an operand, its own operand (if any) included.
+var nonAssocForms = []string{
+	"= %s", "< %s", "<> %s", ">= %s", "!= %s", "<= %s", "> %s",
+	"LIKE %s", "NOT LIKE %s", "ILIKE %s", "SIMILAR TO %s", "NOT SIMILAR TO %s",
+	"BETWEEN %s AND %s", "NOT BETWEEN %s AND %s", "BETWEEN SYMMETRIC %s AND %s",
+	"IN (%s, %s)", "NOT IN (%s)", "= ANY (ARRAY[%s])",
+	"IS NULL", "IS NOT NULL", "IS TRUE", "IS NOT FALSE", "IS UNKNOWN", "ISNULL", "NOTNULL",
+	"IS DISTINCT FROM %s", "IS NOT DISTINCT FROM %s",
+	"AND %s", "OR %s",
+}
+
+// nonAssocOperand is a literal any form takes (text, boolean, number,
+// NULL), or a parenthesised comparison or a CASE, which close their level.
+func nonAssocOperand(rng *rand.Rand, first bool) string {
+	p := pickFrom(rng)
+	n := rng.Intn(12)
+	if n == 2 && !first {
+		n = 3
+	}
+	switch n {
+	case 0:
+		return p("(1 = 1)", "('a' < 'b')", "(NULL IS NULL)")
+	case 1:
+		return p("CASE WHEN 1 = 1 THEN 'a' END", "CASE 1 WHEN 1 THEN true ELSE false END")
+	case 2:
+		// (a prefix NOT as an operator's right operand: closedforms.go,
+		// but SIMILAR TO's pattern and ESCAPE's operand take a primary)
+		return p("NOT true", "NOT 'a' = 'a'")
+	}
+	return p("'a'", "'b%'", "true", "false", "NULL", "1", "2", "'t'")
+}
+
+// nonAssocChain is an operand followed by two to four forms.
+func nonAssocChain(rng *rand.Rand) string {
+	var sb strings.Builder
+	sb.WriteString(nonAssocOperand(rng, true))
+	for i := 2 + rng.Intn(3); i > 0; i-- {
+		f := nonAssocForms[rng.Intn(len(nonAssocForms))]
+		args := make([]any, strings.Count(f, "%s"))
+		for k := range args {
+			args[k] = nonAssocOperand(rng, false)
+		}
+		sb.WriteString(" " + fmt.Sprintf(f, args...))
+	}
+	return sb.String()
+}
+
+// TestNonAssocDifferential runs generated chains on both servers and
+// compares their reading: a syntax error at PostgreSQL's place where
+// PostgreSQL has one, none where it has none, and the same value where
+// both answer (which error a chain parsed alike meets first, of its
+// operands' types, is left to TestPrecedenceDifferential's typed ones).
+func TestNonAssocDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 31))))
+	stats := map[string]int{}
+	const n = 1000
+	for i := 0; i < n; i++ {
+		q := "SELECT " + nonAssocChain(rng)
+		sg, pg := r.SQLGate.Run(ctx, q), r.Postgres.Run(ctx, q)
+		if sg.Err != nil && sg.Err.Code == connErrorCode {
+			t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
+		}
+		syntax := func(o Outcome) bool { return o.Err != nil && o.Err.Code == "42601" }
+		switch {
+		case syntax(pg) || syntax(sg):
+			if !syntax(pg) || !syntax(sg) || sg.Err.Position != pg.Err.Position || sg.Err.Message != pg.Err.Message {
+				stats["different"]++
+				t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describeErr(sg), describeErr(pg))
+				continue
+			}
+			stats["syntax error alike"]++
+		case sg.Err != nil || pg.Err != nil:
+			stats["refused"]++
+		default:
+			if same, why := Compare(sg, pg, true, false); !same {
+				stats["different"]++
+				t.Errorf("%s\n  %s", q, why)
+				continue
+			}
+			stats["same"]++
+		}
+	}
+	t.Logf("%d chains: %v", n, stats)
+	if stats["same"] < n/20 || stats["syntax error alike"] < n/5 || stats["different"] > 0 {
+		t.Errorf("outcomes: %v", stats)
+	}
+}
+
+// PostgreSQL's "other" operators (|| & | # << >> ~ !~ ~* -> ->> @> ..)
+// share one left-associative level below + - * / and above the
+// comparisons (a || b & c is (a || b) & c; 9 & 7 + 8 # 9 is
+// (9 & (7 + 8)) # 9), where TiDB's grammar has levels of its own for
+// the ones it knows. opLevelForms are written after an operand.
+var opLevelForms = []string{
+	"|| 'x'", "|| 'ab'", "~ 'a'", "!~ 'b'", "~* 'A'", "|| 1", "+ 1", "* 2", "- 3", "= 'truex'", "LIKE 'a%'",
+	"& 3", "| 4", "<< 1", ">> 1", "# 5", "-> 'a'", "->> 'a'", "@> '{}'", `|| '{"a":1}'::jsonb`, "::text",
+	"& %d", "| %d", "# %d", "<< %d", ">> %d", "+ %d", "- %d", "* %d", "|| %d",
+}
+
+// opLevelExpr is a start operand followed by one to four forms.
+func opLevelExpr(rng *rand.Rand) string {
+	p := pickFrom(rng)
+	var sb strings.Builder
+	ints := rng.Intn(2) == 0 // integers only: the bit operators' results
+	if ints {
+		sb.WriteString(fmt.Sprint(1 + rng.Intn(9)))
+	} else {
+		sb.WriteString(p("'ab'", `'{"a":1}'::jsonb`, "3", "'a'", "true"))
+	}
+	for i := 1 + rng.Intn(4); i > 0; i-- {
+		f := opLevelForms[rng.Intn(len(opLevelForms))]
+		if ints {
+			f = opLevelForms[len(opLevelForms)-9+rng.Intn(9)]
+		}
+		if strings.Contains(f, "%d") {
+			f = fmt.Sprintf(f, 1+rng.Intn(9))
+		}
+		sb.WriteString(" " + f)
+	}
+	return sb.String()
+}
+
+// TestOpLevelDifferential runs generated expressions of the "other"
+// operators on both servers: the same value or the same SQLSTATE.
+func TestOpLevelDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 47))))
+	stats := map[string]int{}
+	const n = 800
+	for i := 0; i < n; i++ {
+		tallyBy(t, ctx, r, "SELECT "+opLevelExpr(rng), stats, tallyRule{ordered: true, codeOnly: true})
+	}
+	t.Logf("%d expressions: %v", n, stats)
+	if stats["same"] < n/3 || stats["different"] > 0 {
 		t.Errorf("outcomes: %v", stats)
 	}
 }

@@ -56,14 +56,15 @@ func jpArgs(v []any) (*jpCall, error) {
 	return c, nil
 }
 
-// run evaluates the call; a silenced error is ok false.
+// run evaluates the call; a silenced error is ok false, with the values
+// found before it (PostgreSQL's silent calls return those).
 func (c *jpCall) run() (out []any, ok bool, err error) {
 	out, err = jpRun(c.path, c.doc, c.vars, c.exists)
 	if err != nil {
 		if c.silent && silenceable(err) {
-			return nil, false, nil
+			return out, false, nil
 		}
-		return nil, false, err
+		return out, false, err
 	}
 	return out, true, nil
 }
@@ -105,10 +106,15 @@ func jsonPathFuncs() []*Func {
 		{"jsonb_path_exists", tBool, func(c *jpCall) (any, error) {
 			c.exists = true
 			out, ok, err := c.run()
+			if len(out) > 0 {
+				// PostgreSQL stops at the first value found: an error
+				// further on is never met
+				return true, nil
+			}
 			if err != nil || !ok {
 				return nil, err
 			}
-			return len(out) > 0, nil
+			return false, nil
 		}},
 		{"jsonb_path_match", tBool, func(c *jpCall) (any, error) {
 			out, ok, err := c.run()
@@ -161,11 +167,14 @@ func jsonPathFuncs() []*Func {
 				}
 				c.silent, c.vars, c.exists = true, nil, fn == "jsonb_path_exists"
 				out, ok, err := c.run()
+				if c.exists && len(out) > 0 {
+					return true, nil // found before any error (jsonb_path_exists)
+				}
 				if err != nil || !ok {
 					return nil, err
 				}
-				if fn == "jsonb_path_exists" {
-					return len(out) > 0, nil
+				if c.exists {
+					return false, nil
 				}
 				return jpMatch(out, ok, true)
 			})})

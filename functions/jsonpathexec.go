@@ -73,7 +73,8 @@ func realErr(err error) error {
 }
 
 // jpRun evaluates path over doc: the sequence of values, or for a
-// predicate path its one value (true, false or null for unknown).
+// predicate path its one value (true, false or null for unknown). With an
+// error come the values found before it.
 func jpRun(path *jsonpath.Path, doc any, vars *jpObject, exists bool) ([]any, error) {
 	e := &jpExec{root: doc, vars: vars, strict: path.Strict, last: -1}
 	if exists && !path.Strict { // strict mode evaluates everything
@@ -88,7 +89,7 @@ func jpRun(path *jsonpath.Path, doc any, vars *jpObject, exists bool) ([]any, er
 	}
 	out, err := e.eval(path.Expr, doc, doc)
 	if err != nil {
-		return nil, realErr(err)
+		return out, realErr(err) // what was found before the error
 	}
 	return out, nil
 }
@@ -106,13 +107,15 @@ func (e *jpExec) eval(it *jsonpath.Item, v, cur any) ([]any, error) {
 		e.quiet++
 		defer func() { e.quiet-- }()
 	}
+	// The values found before an error are kept with it, as PostgreSQL
+	// appends each to its list as it goes: a silent call returns them.
 	var res []any
 	for _, x := range out {
 		r, err := e.eval(it.Next, x, cur)
-		if err != nil {
-			return nil, err
-		}
 		res = append(res, r...)
+		if err != nil {
+			return res, err
+		}
 	}
 	return res, nil
 }
@@ -134,10 +137,10 @@ func (e *jpExec) laxEach(v any, f func(any) ([]any, error)) ([]any, error) {
 			if err == errNothing {
 				continue
 			}
-			if err != nil {
-				return nil, err
-			}
 			out = append(out, r...)
+			if err != nil {
+				return out, err
+			}
 		}
 		return out, nil
 	}
@@ -577,38 +580,54 @@ func (e *jpExec) pred(it *jsonpath.Item, cur any) (jpBool, error) {
 			return jpTrue, nil
 		}
 		return jpFalse, nil
-	case jsonpath.StartsWith, jsonpath.LikeRegex:
-		var re *regexp.Regexp
-		var prefix string
-		if it.Kind == jsonpath.LikeRegex {
-			var err error
-			if re, err = jpRegex(it.Str, it.Flags); err != nil {
-				return 0, err
-			}
-		} else {
-			ps, err := e.eval(it.R, cur, cur)
-			if err != nil {
-				return 0, err
-			}
-			s, ok := ps[0].(string)
-			if len(ps) != 1 || !ok {
-				return jpUnknown, nil
-			}
-			prefix = s
+	case jsonpath.LikeRegex:
+		re, err := jpRegex(it.Str, it.Flags)
+		if err != nil {
+			return 0, err
 		}
 		return e.each(it.L, cur, func(x any) jpBool {
 			s, ok := x.(string)
 			if !ok {
 				return jpUnknown
 			}
-			if re != nil {
-				if re.MatchString(s) {
-					return jpTrue
-				}
-			} else if strings.HasPrefix(s, prefix) {
+			if re.MatchString(s) {
 				return jpTrue
 			}
 			return jpFalse
+		})
+	case jsonpath.StartsWith:
+		// PostgreSQL's executePredicate: the right operand is a sequence
+		// (not unwrapped), evaluated first (an error: unknown), and each
+		// left value is tried against each right one, both strings or
+		// unknown: an empty side makes the predicate false.
+		prefixes, err := e.eval(it.R, cur, cur)
+		if err != nil {
+			if fatal(err) {
+				return 0, err
+			}
+			return jpUnknown, nil
+		}
+		return e.each(it.L, cur, func(x any) jpBool {
+			res := jpFalse
+			for _, p := range prefixes {
+				s, ok := x.(string)
+				prefix, pok := p.(string)
+				switch {
+				case !ok || !pok:
+					if e.strict {
+						return jpUnknown
+					}
+					res = jpUnknown
+				case strings.HasPrefix(s, prefix):
+					if !e.strict {
+						return jpTrue
+					}
+					if res != jpUnknown {
+						res = jpTrue
+					}
+				}
+			}
+			return res
 		})
 	}
 	return 0, jpErr(sqlerr.SyntaxError, "jsonpath: not a predicate")

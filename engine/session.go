@@ -127,7 +127,11 @@ func (s *session) Close() {
 	s.endTxn()
 	s.dropImplicit()
 	s.advisory.UnlockAllAdvisory()
-	s.EndStatementTransaction()
+	if s.rowLocks != nil {
+		// whatever the session held, however its last statement ended
+		// (a pipeline cut off before its Sync leaves s.held set)
+		s.rowLocks.Release(false)
+	}
 	s.dropTempSchema()
 }
 

@@ -284,6 +284,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 		if err != nil {
 			return err
 		}
+		c.sendRuntimeNotices() // what the batch's functions raised, before its rows
 		if b == nil {
 			break
 		}

@@ -435,6 +435,11 @@ func (p *dtParts) dateStyleField(digits string) *dtFail {
 		p.day, p.set = int(v), p.set|hasDay
 		p.ambiguousDate = true
 	}
+	if p.set&hasDoy != 0 {
+		// a day of the year stands for the month and the day (DecodeNumber
+		// marks both): a number after it is no field of the date
+		return failBad
+	}
 	switch p.set & (hasYear | hasMonth | hasDay) {
 	case 0:
 		// three digits or more are a year whatever the order
@@ -447,6 +452,11 @@ func (p *dtParts) dateStyleField(digits string) *dtFail {
 			setMonth()
 		}
 	case hasYear:
+		if len(digits) == 3 && v >= 1 && v <= 366 {
+			// DecodeNumber's first rule: three digits after a year alone
+			// are the day of the year (03.100 in YMD), before any order
+			return p.setDoy(digits)
+		}
 		// a year written first orders the rest year-month-day
 		setMonth()
 	case hasMonth:

@@ -22,6 +22,14 @@ func FormatText(v any, t T) string { return FormatTextIn(v, t, time.UTC) }
 // UTC): a timestamptz prints as its wall time there with the offset in
 // force, "2024-07-01 02:00:00+02".
 func FormatTextIn(v any, t T, loc *time.Location) string {
+	return FormatTextStyle(v, t, loc, Style{})
+}
+
+// FormatTextStyle is FormatTextIn in a session whose DateStyle and
+// IntervalStyle are st: dates, timestamps and intervals (alone, in arrays
+// and in records) are written in its styles, as the types' output
+// functions do.
+func FormatTextStyle(v any, t T, loc *time.Location, st Style) string {
 	if v == nil {
 		return ""
 	}
@@ -53,6 +61,9 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 		case -1:
 			return "-infinity"
 		}
+		if st.Date.Output != OutputISO {
+			return string(AppendDateStyled(nil, ValueToTime(v, t), st.Date))
+		}
 		if tm := ValueToTime(v, t); tm.Year() <= 0 {
 			return bcYear(tm) + tm.Format("-01-02") + " BC"
 		}
@@ -77,6 +88,9 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 		case -1:
 			return "-infinity"
 		}
+		if st.Date.Output != OutputISO {
+			return formatTimestampStyled(ValueToTime(v, t), t.Kind == TimestampTZ, loc, st.Date)
+		}
 		if t.Kind == TimestampTZ {
 			return FormatTimestampTZ(ValueToTime(v, t), loc)
 		}
@@ -84,10 +98,11 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 	case TimeTZ:
 		return FormatTimeTZ(v.(int64))
 	case Interval:
-		return FormatInterval(v.(arrow.MonthDayNanoInterval))
+		iv := v.(arrow.MonthDayNanoInterval)
+		return string(AppendIntervalStyled(nil, iv.Months, iv.Days, IntervalMicros(iv), st.Interval))
 	case Map, Row:
 		if t.IsAnonRecord() {
-			return formatRecordText(v.([]any), t, loc)
+			return formatRecordText(v.([]any), t, loc, st)
 		}
 		return formatNestedText(v, t, loc)
 	}
@@ -99,7 +114,7 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 // a quote, backslash, parenthesis, comma or white space (quotes and
 // backslashes inside doubled). This is the cast to text; the wire's
 // encoder (pgtypes/record.go) writes the same from the Arrow arrays.
-func formatRecordText(vs []any, t T, loc *time.Location) string {
+func formatRecordText(vs []any, t T, loc *time.Location, st Style) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, f := range t.Fields {
@@ -112,7 +127,7 @@ func formatRecordText(vs []any, t T, loc *time.Location) string {
 		var s string
 		switch {
 		case f.Type.Kind == Array:
-			s = formatRecordArray(vs[i].([]any), *f.Type.Elem, loc)
+			s = formatRecordArray(vs[i].([]any), *f.Type.Elem, loc, st)
 		case f.Type.Kind == Bool:
 			// record_out writes boolout's t/f, not the cast to text's true/false
 			s = "f"
@@ -120,7 +135,7 @@ func formatRecordText(vs []any, t T, loc *time.Location) string {
 				s = "t"
 			}
 		default:
-			s = FormatTextIn(vs[i], f.Type, loc)
+			s = FormatTextStyle(vs[i], f.Type, loc, st)
 		}
 		AppendRecordField(&b, s)
 	}
@@ -130,7 +145,7 @@ func formatRecordText(vs []any, t T, loc *time.Location) string {
 
 // formatRecordArray renders an array field of a record as array_out does:
 // {1,NULL,"a b"}, a nested array as {{1,2},{3,4}}.
-func formatRecordArray(vs []any, elem T, loc *time.Location) string {
+func formatRecordArray(vs []any, elem T, loc *time.Location, st Style) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, v := range vs {
@@ -141,9 +156,9 @@ func formatRecordArray(vs []any, elem T, loc *time.Location) string {
 		case v == nil:
 			b.WriteString("NULL")
 		case elem.Kind == Array:
-			b.WriteString(formatRecordArray(v.([]any), *elem.Elem, loc))
+			b.WriteString(formatRecordArray(v.([]any), *elem.Elem, loc, st))
 		default:
-			s := FormatTextIn(v, elem, loc)
+			s := FormatTextStyle(v, elem, loc, st)
 			if !arrayElemNeedsQuotes(s) {
 				b.WriteString(s)
 				continue

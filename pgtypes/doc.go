@@ -5,7 +5,10 @@
 // of Bind parameters (DecodeParam).
 //
 // Text output matches PostgreSQL 15 byte for byte with the settings sqlgate
-// reports: DateStyle ISO, IntervalStyle postgres and extra_float_digits 1
+// reports: dates, timestamps and intervals in the session's DateStyle and
+// IntervalStyle (NewRowEncoderStyle, AppendValueStyle, which write them
+// through types.AppendDateStyled and its kin; ISO and postgres without
+// them), extra_float_digits 1
 // (shortest round-trip floats); a session's extra_float_digits of 0 or
 // less reaches the text of real and double precision columns through
 // RowEncoder.SetExtraFloatDigits (AppendFloatDigits: %.{6|15+n}g). timestamptz text is rendered in the session's

@@ -34,6 +34,14 @@ func NewRowEncoder(cols []types.T, formats []int16) (*RowEncoder, error) {
 // (nil: UTC): timestamptz text is the wall time there with its offset.
 // Binary timestamptz stays UTC microseconds, as in PostgreSQL.
 func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowEncoder, error) {
+	return NewRowEncoderStyle(cols, formats, loc, types.Style{})
+}
+
+// NewRowEncoderStyle is NewRowEncoderIn for a session whose DateStyle and
+// IntervalStyle are st: the text of dates, timestamps and intervals (in
+// arrays and records too) is written in its styles. Binary values and
+// json documents are the same whatever the styles, as in PostgreSQL.
+func NewRowEncoderStyle(cols []types.T, formats []int16, loc *time.Location, st types.Style) (*RowEncoder, error) {
 	if len(formats) > 1 && len(formats) != len(cols) {
 		return nil, sqlerr.New(sqlerr.ProtocolViolation, "bind message has %d result formats but query has %d columns", len(formats), len(cols))
 	}
@@ -52,7 +60,7 @@ func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowE
 		default:
 			return nil, sqlerr.New(sqlerr.ProtocolViolation, "unsupported format code: %d", f)
 		}
-		enc, err := newEncoder(t, m, loc)
+		enc, err := newEncoder(t, m, loc, st)
 		if err != nil {
 			return nil, err
 		}
@@ -146,11 +154,17 @@ func AppendValue(dst []byte, t types.T, f int16, arr arrow.Array, row int) ([]by
 
 // AppendValueIn is AppendValue in a session whose TimeZone is loc (nil: UTC).
 func AppendValueIn(dst []byte, t types.T, f int16, arr arrow.Array, row int, loc *time.Location) ([]byte, bool, error) {
+	return AppendValueStyle(dst, t, f, arr, row, loc, types.Style{})
+}
+
+// AppendValueStyle is AppendValueIn in a session whose DateStyle and
+// IntervalStyle are st.
+func AppendValueStyle(dst []byte, t types.T, f int16, arr arrow.Array, row int, loc *time.Location, st types.Style) ([]byte, bool, error) {
 	m := modeText
 	if f == FormatBinary {
 		m = modeBinary
 	}
-	enc, err := newEncoder(t, m, loc)
+	enc, err := newEncoder(t, m, loc, st)
 	if err != nil {
 		return dst, false, err
 	}

@@ -691,7 +691,7 @@ type timestampEncoder struct {
 	mode     mode
 	withZone bool
 	style    types.DateStyle // text in another style than ISO: types.AppendTimestampStyled
-	zone     *zoneCache // nil: UTC
+	zone     *zoneCache      // nil: UTC
 	vals     []arrow.Timestamp
 	nanos    bool
 	scratch  []byte

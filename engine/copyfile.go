@@ -237,7 +237,7 @@ func (s *session) copyToFile(ctx context.Context, inner *statement, c *sql.CopyS
 		}
 		finish = w.Close
 	default:
-		w, err := pgwire.NewCopyWriter(buf, opts, inner.cols, s.location())
+		w, err := pgwire.NewCopyWriter(buf, opts, inner.cols, s.location(), s.style())
 		if err != nil {
 			return 0, err
 		}

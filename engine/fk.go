@@ -1236,7 +1236,7 @@ func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, refVals arr
 	loc := s.location()
 	for k, c := range ref.fk.RefColumns {
 		v := types.ValueAt(refVals.Column(k), r)
-		vals[k] = types.FormatTextIn(v, parent.Descriptor.Schema.Columns[c].Type, loc)
+		vals[k] = types.FormatTextStyle(v, parent.Descriptor.Schema.Columns[c].Type, loc, s.style())
 	}
 	return sqlerr.New(foreignKeyViolationCode, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", parent.Path.Table, ref.fk.Name, ref.child.Table).
 		WithDetail("Key (%s)=(%s) is still referenced from table \"%s\".", columnNames(parent, ref.fk.RefColumns), strings.Join(vals, ", "), ref.child.Table)

@@ -5,7 +5,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"strings"
-	"time"
 
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -16,7 +15,8 @@ import (
 // an array with PostgreSQL's array input ('{1,2}'), an array to text with
 // its output, and an array to another array element by element (so
 // ARRAY[1,2]::text[] casts each integer).
-func castArray(v any, from, to types.T, loc *time.Location) (any, error) {
+func castArray(v any, from, to types.T, env castEnv) (any, error) {
+	loc := env.loc
 	switch {
 	case to.Variant.IsVector() && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name) &&
 		!strings.HasPrefix(strings.TrimSpace(v.(string)), "{"):
@@ -27,19 +27,19 @@ func castArray(v any, from, to types.T, loc *time.Location) (any, error) {
 		parts := make([]string, 0, len(v.([]any)))
 		for _, e := range v.([]any) {
 			if e != nil {
-				parts = append(parts, types.FormatTextIn(e, *from.Elem, loc))
+				parts = append(parts, types.FormatTextStyle(e, *from.Elem, loc, env.style))
 			}
 		}
 		return strings.Join(parts, " "), nil
 	case to.Kind == types.Array && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name):
-		return functions.ParseArrayText(v.(string), to, loc) // nested arrays in braces or JSON
+		return functions.ParseArrayTextOrder(v.(string), to, loc, env.style.Date.Order) // nested arrays in braces or JSON
 	case from.Kind == types.Array && (to.IsString() || to.Kind == types.Name):
-		return functions.FormatArray(v.([]any), *from.Elem, loc), nil
+		return functions.FormatArrayStyle(v.([]any), *from.Elem, loc, env.style), nil
 	case from.Kind == types.Array && to.Kind == types.Array:
 		in := v.([]any)
 		out := make([]any, len(in))
 		for i, e := range in {
-			c, err := CastValueIn(e, *from.Elem, *to.Elem, loc)
+			c, err := castValueIn(e, *from.Elem, *to.Elem, env)
 			if err != nil {
 				return nil, err
 			}

@@ -58,39 +58,15 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	if isRegArray(from) && (e.T.IsString() || e.T.Kind == types.Name) {
 		return regArrayToText(ec, xa, from, e.T) // arraycast.go
 	}
-	var loc *time.Location
-	if CastNeedsZone(from, e.T) {
-		loc = ec.Location()
+	// the session's settings reach every cast path through env: a date
+	// in numbers only (1/2/2020) is read in DateStyle's order, a date,
+	// timestamp or interval written in its styles, alone or as an
+	// array's element or a record's field
+	env := castEnv{style: functions.StyleOf(ec.Ctx)}
+	if CastNeedsSession(from, e.T) {
+		env.loc = ec.Location()
 	}
-	cast := func(v any) (any, error) { return CastValueIn(v, from, e.T, loc) }
-	switch {
-	case textToDateTime(from, e.T) || textual(from) && e.T.IsComposite():
-		// a date in numbers only (1/2/2020) is read in the session's
-		// DateStyle order (a composite's date fields too)
-		order := functions.DateStyleOf(ec.Ctx).Order
-		loc = ec.Location()
-		cast = func(v any) (any, error) {
-			if v == nil {
-				return nil, nil
-			}
-			return types.ParseTextOrder(v.(string), e.T, loc, time.Now(), order)
-		}
-	case e.T.Kind == types.Array && !e.T.Variant.IsVector() && CastNeedsSession(from, e.T) && (from.Kind == types.Unknown || from.IsString()):
-		// so are an array's date elements ('{1/2/2020}'::date[])
-		order := functions.DateStyleOf(ec.Ctx).Order
-		loc = ec.Location()
-		cast = func(v any) (any, error) {
-			if v == nil {
-				return nil, nil
-			}
-			return functions.ParseArrayTextOrder(v.(string), e.T, loc, order)
-		}
-	case from.Kind == types.Array && e.T.Kind == types.Array && textToDateTime(from.ArrayLeaf(), e.T.ArrayLeaf()):
-		// and a text array's elements (ARRAY['1/2/2020']::date[])
-		order := functions.DateStyleOf(ec.Ctx).Order
-		loc = ec.Location()
-		cast = func(v any) (any, error) { return textArrayToDates(v, from, e.T, loc, order) }
-	}
+	cast := func(v any) (any, error) { return castValueIn(v, from, e.T, env) }
 	b := array.NewBuilder(ec.Mem, e.T.ArrowType())
 	defer b.Release()
 	n := xa.Len()
@@ -103,29 +79,6 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		appendValue(b, v)
 	}
 	return b.NewArray(), nil
-}
-
-// textArrayToDates reads an array of text (to any depth) as an array of
-// dates, timestamps or timestamptz, in DateStyle's order.
-func textArrayToDates(v any, from, to types.T, loc *time.Location, order types.DateOrder) (any, error) {
-	if v == nil {
-		return nil, nil
-	}
-	if from.Kind != types.Array || to.Kind != types.Array {
-		if from.Kind == types.Array || to.Kind == types.Array {
-			return CastValueIn(v, from, to, loc) // dimensions differ: castArray's refusal
-		}
-		return types.ParseTextOrder(v.(string), to, loc, time.Now(), order)
-	}
-	in := v.([]any)
-	out := make([]any, len(in))
-	for i, e := range in {
-		var err error
-		if out[i], err = textArrayToDates(e, *from.Elem, *to.Elem, loc, order); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // textual reports whether t is text (or an unknown literal) that a cast
@@ -253,12 +206,33 @@ func checkAssignLengths(a arrow.Array, to types.T) error {
 }
 
 // CastValueIn converts one physical value between types in a session whose
-// TimeZone is loc (nil means UTC).
+// TimeZone is loc (nil means UTC), DateStyle and IntervalStyle PostgreSQL's
+// defaults.
 func CastValueIn(v any, from, to types.T, loc *time.Location) (any, error) {
-	if loc == nil {
-		loc = time.UTC
+	return castValueIn(v, from, to, castEnv{loc: loc})
+}
+
+// CastValueStyle is CastValueIn in a session whose DateStyle and
+// IntervalStyle are st.
+func CastValueStyle(v any, from, to types.T, loc *time.Location, st types.Style) (any, error) {
+	return castValueIn(v, from, to, castEnv{loc: loc, style: st})
+}
+
+// castEnv is what a cast reads of the session: its TimeZone (nil: UTC),
+// and its DateStyle and IntervalStyle, whose order reads a date written
+// in numbers and whose styles write dates, timestamps and intervals as
+// text. Every cast path takes it, so an array's elements, a record's
+// fields and a domain's base value are cast in the same session.
+type castEnv struct {
+	loc   *time.Location
+	style types.Style
+}
+
+func castValueIn(v any, from, to types.T, env castEnv) (any, error) {
+	if env.loc == nil {
+		env.loc = time.UTC
 	}
-	out, err := castValue(v, from, to, loc)
+	out, err := castValue(v, from, to, env)
 	if f, ok := out.(float64); ok && err == nil && to.Kind == types.Float32 {
 		// a real holds only float32 precision, wherever the value came from
 		out = float64(float32(f))
@@ -266,16 +240,17 @@ func CastValueIn(v any, from, to types.T, loc *time.Location) (any, error) {
 	return out, err
 }
 
-func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
+func castValue(v any, from, to types.T, env castEnv) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
 	if from.Kind == types.Array || to.Kind == types.Array {
-		return castArray(v, from, to, loc)
+		return castArray(v, from, to, env)
 	}
 	if (from.Kind == types.Row || from.Kind == types.Map) && from.Kind == to.Kind {
-		return castNested(v, from, to, loc)
+		return castNested(v, from, to, env)
 	}
+	loc := env.loc
 	if out, ok, err := castBitString(v, from, to, loc); ok { // bitcast.go
 		return out, err
 	}
@@ -296,7 +271,7 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		// text to json checks the text; json to jsonb normalises it
 		return types.ParseJSON(types.FormatTextIn(v, from, loc), to.Variant == types.JSONB)
 	case to.IsString():
-		s := types.FormatTextIn(v, from, loc)
+		s := types.FormatTextStyle(v, from, loc, env.style)
 		if from.Kind == types.Char && to.Kind != types.Char {
 			// character(n) to text drops the padding, as PostgreSQL's rtrim
 			s = strings.TrimRight(s, " ")
@@ -312,7 +287,7 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		}
 		return s, nil
 	case from.Kind == types.Unknown || from.IsString():
-		return types.ParseTextIn(v.(string), to, loc)
+		return types.ParseTextStyle(v.(string), to, loc, time.Now(), env.style)
 	}
 	if out, ok := castTimeTZ(v, from, to, loc); ok { // timetzcast.go
 		return out, nil

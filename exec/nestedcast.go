@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -15,7 +14,7 @@ import (
 // (field by field, as PostgreSQL casts a record to a composite type) and a
 // MAP to another MAP type entry by entry. Text to and from ROW and MAP is
 // the JSON text form, handled by castValue's string cases.
-func castNested(v any, from, to types.T, loc *time.Location) (any, error) {
+func castNested(v any, from, to types.T, env castEnv) (any, error) {
 	switch {
 	case from.Kind == types.Row && to.Kind == types.Row:
 		in, ok := v.([]any)
@@ -31,7 +30,7 @@ func castNested(v any, from, to types.T, loc *time.Location) (any, error) {
 				out[i] = f
 				continue
 			}
-			c, err := CastValueIn(f, from.Fields[i].Type, to.Fields[i].Type, loc)
+			c, err := castValueIn(f, from.Fields[i].Type, to.Fields[i].Type, env)
 			if err != nil {
 				return nil, err
 			}
@@ -45,14 +44,14 @@ func castNested(v any, from, to types.T, loc *time.Location) (any, error) {
 		}
 		out := make([]types.MapEntry, len(in))
 		for i, e := range in {
-			k, err := CastValueIn(e.Key, *from.Key, *to.Key, loc)
+			k, err := castValueIn(e.Key, *from.Key, *to.Key, env)
 			if err != nil {
 				return nil, err
 			}
 			if k == nil {
 				return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "map key must not be null")
 			}
-			val, err := CastValueIn(e.Value, *from.Elem, *to.Elem, loc)
+			val, err := castValueIn(e.Value, *from.Elem, *to.Elem, env)
 			if err != nil {
 				return nil, err
 			}

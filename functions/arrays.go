@@ -312,8 +312,14 @@ func (p *arrayParser) convert(s string) (any, error) {
 // empty, NULL-like, or holding blanks, braces, commas, quotes or
 // backslashes; NULL elements as NULL.
 func FormatArray(v []any, elem types.T, loc *time.Location) string {
+	return FormatArrayStyle(v, elem, loc, types.Style{})
+}
+
+// FormatArrayStyle is FormatArray in a session whose DateStyle and
+// IntervalStyle are st.
+func FormatArrayStyle(v []any, elem types.T, loc *time.Location, st types.Style) string {
 	var b strings.Builder
-	_ = formatArrayTo(&b, v, elem, zoneText{loc})
+	_ = formatArrayTo(&b, v, elem, &zoneText{loc, st})
 	return b.String()
 }
 
@@ -322,11 +328,15 @@ type elemTexter interface {
 	elemText(e any, t types.T) (string, error)
 }
 
-// zoneText is ElemText in one TimeZone (a one-pointer value: no allocation
-// per FormatArray call).
-type zoneText struct{ loc *time.Location }
+// zoneText is ElemText in one TimeZone and Style.
+type zoneText struct {
+	loc   *time.Location
+	style types.Style
+}
 
-func (z zoneText) elemText(e any, t types.T) (string, error) { return ElemText(e, t, z.loc), nil }
+func (z *zoneText) elemText(e any, t types.T) (string, error) {
+	return ElemTextStyle(e, t, z.loc, z.style), nil
+}
 
 // textFunc is a caller's element formatter (FormatArrayWith).
 type textFunc func(e any, t types.T) (string, error)
@@ -371,6 +381,12 @@ func formatArrayTo(b *strings.Builder, v []any, elem types.T, text elemTexter) e
 // ElemText is an array element's text as array_out writes it (before
 // quoting): booleans are t and f, other types print as their cast to text.
 func ElemText(v any, t types.T, loc *time.Location) string {
+	return ElemTextStyle(v, t, loc, types.Style{})
+}
+
+// ElemTextStyle is ElemText in a session whose DateStyle and
+// IntervalStyle are st.
+func ElemTextStyle(v any, t types.T, loc *time.Location, st types.Style) string {
 	switch x := v.(type) {
 	case bool:
 		if x {
@@ -379,10 +395,10 @@ func ElemText(v any, t types.T, loc *time.Location) string {
 		return "f"
 	case []any:
 		if t.Kind == types.Array {
-			return FormatArray(x, *t.Elem, loc)
+			return FormatArrayStyle(x, *t.Elem, loc, st)
 		}
 	}
-	return types.FormatTextIn(v, t, loc)
+	return types.FormatTextStyle(v, t, loc, st)
 }
 
 func writeArrayElem(b *strings.Builder, s string) {

@@ -185,6 +185,23 @@ func DateStyleOf(ctx context.Context) types.DateStyle {
 	return types.DateStyle{}
 }
 
+// StyleOf returns the session's DateStyle and IntervalStyle in ctx, which
+// write the text of dates, timestamps and intervals (and the order that
+// reads a date in numbers); PostgreSQL's defaults without a session. ctx
+// may be nil.
+func StyleOf(ctx context.Context) types.Style {
+	st := types.Style{Date: DateStyleOf(ctx)}
+	if ctx == nil {
+		return st
+	}
+	if v, ok := sessionSetting(ctx, "intervalstyle"); ok {
+		if is, err := types.ParseIntervalStyle("IntervalStyle", v); err == nil {
+			st.Interval = is
+		}
+	}
+	return st
+}
+
 // sessionSetting is the session's own value of a setting in ctx (not the
 // catalog's default).
 func sessionSetting(ctx context.Context, name string) (string, bool) {

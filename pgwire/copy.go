@@ -240,7 +240,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	if opts.Format == "binary" {
 		formats = []int16{pgtypes.FormatBinary}
 	}
-	enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, c.location())
+	enc, err := pgtypes.NewRowEncoderStyle(columnTypes(cols), formats, c.location(), c.style())
 	if err != nil {
 		return err
 	}

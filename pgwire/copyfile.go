@@ -98,13 +98,13 @@ type CopyWriter struct {
 }
 
 // NewCopyWriter writes rows of cols in opts' format to w; loc renders
-// zoned values.
-func NewCopyWriter(w io.Writer, opts CopyOptions, cols []ResultColumn, loc *time.Location) (*CopyWriter, error) {
+// zoned values, st the text of dates, timestamps and intervals.
+func NewCopyWriter(w io.Writer, opts CopyOptions, cols []ResultColumn, loc *time.Location, st types.Style) (*CopyWriter, error) {
 	var formats []int16
 	if opts.Format == "binary" {
 		formats = []int16{pgtypes.FormatBinary}
 	}
-	enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, loc)
+	enc, err := pgtypes.NewRowEncoderStyle(columnTypes(cols), formats, loc, st)
 	if err != nil {
 		return nil, err
 	}

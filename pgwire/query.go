@@ -48,6 +48,14 @@ func (c *conn) dateStyle() types.DateStyle {
 	return ds
 }
 
+// style is the session's DateStyle and IntervalStyle, in which the text
+// of dates, timestamps and intervals in results is written.
+func (c *conn) style() types.Style {
+	ds, _ := c.session.Status("DateStyle")
+	is, _ := c.session.Status("IntervalStyle")
+	return types.StyleOf(ds, is)
+}
+
 // prepared is a statement created by Parse (or, transiently, by a simple
 // Query). stmt is nil for an empty query string.
 type prepared struct {
@@ -69,6 +77,7 @@ type prepared struct {
 	enc        *pgtypes.RowEncoder
 	encFormats []int16
 	encLoc     *time.Location
+	encStyle   types.Style
 	encBusy    bool
 
 	// rd is the encoded RowDescription of the statement's portals for the
@@ -94,17 +103,17 @@ func (ps *prepared) appendPortalDescription(out []byte, formats []int16) []byte 
 
 // encoder returns a row encoder for a portal of the statement: the cached
 // one when it is free and was built for the same formats and zone.
-func (ps *prepared) encoder(cols []ResultColumn, formats []int16, loc *time.Location) (*pgtypes.RowEncoder, error) {
-	if ps.enc != nil && !ps.encBusy && ps.encLoc == loc && slices.Equal(ps.encFormats, formats) {
+func (ps *prepared) encoder(cols []ResultColumn, formats []int16, loc *time.Location, st types.Style) (*pgtypes.RowEncoder, error) {
+	if ps.enc != nil && !ps.encBusy && ps.encLoc == loc && ps.encStyle == st && slices.Equal(ps.encFormats, formats) {
 		ps.encBusy = true
 		return ps.enc, nil
 	}
-	enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, loc)
+	enc, err := pgtypes.NewRowEncoderStyle(columnTypes(cols), formats, loc, st)
 	if err != nil {
 		return nil, err
 	}
 	if !ps.encBusy {
-		ps.enc, ps.encFormats, ps.encLoc, ps.encBusy = enc, formats, loc, true
+		ps.enc, ps.encFormats, ps.encLoc, ps.encStyle, ps.encBusy = enc, formats, loc, st, true
 	}
 	return enc, nil
 }
@@ -337,7 +346,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	cols := st.Columns()
 	formats := simpleFormats(st) // binarycursor.go
 	if cols != nil {
-		enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, c.location())
+		enc, err := pgtypes.NewRowEncoderStyle(columnTypes(cols), formats, c.location(), c.style())
 		if err != nil {
 			return err
 		}

@@ -191,11 +191,17 @@ func ParseTextAt(s string, t T, loc *time.Location, now time.Time) (any, error) 
 // ParseTextOrder is ParseTextAt in a session whose DateStyle reads a date
 // written in numbers only (1/2/2020) in order.
 func ParseTextOrder(s string, t T, loc *time.Location, now time.Time, order DateOrder) (any, error) {
+	return ParseTextStyle(s, t, loc, now, Style{Date: DateStyle{Order: order}})
+}
+
+// ParseTextStyle is ParseTextAt in a session whose DateStyle and
+// IntervalStyle are st: a date in numbers only is read in its order.
+func ParseTextStyle(s string, t T, loc *time.Location, now time.Time, st Style) (any, error) {
 	switch t.Kind {
 	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
-		return parseDateTimeText(s, t, loc, now, order)
+		return parseDateTimeText(s, t, loc, now, st.Date.Order)
 	}
-	return parseTextIn(s, t, loc, order)
+	return parseTextIn(s, t, loc, st.Date.Order)
 }
 
 func parseTextIn(s string, t T, loc *time.Location, order DateOrder) (any, error) {

@@ -855,22 +855,49 @@ func (p *dtParts) julian(digits string) *dtFail {
 
 // word resolves a field of letters (B.1 step 2): a zone abbreviation, a
 // special word, a month or day name, a modifier, or a zone name.
+// dtWord is the kind of a word of PostgreSQL's core date/time token
+// table (datetktbl) other than a month's name: the one list both word
+// and isCoreKeyword read.
+type dtWord uint8
+
+const (
+	notCoreWord dtWord = iota
+	weekdayWord        // the day of the week, not checked
+	noiseWord          // at, on
+	ampmWord
+	eraWord     // ad, bc
+	specialWord // epoch, infinity, now ...
+	dstWord     // after a standard-time abbreviation
+)
+
+func coreWord(w string) dtWord {
+	switch w {
+	case "sun", "sunday", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednes", "wednesday",
+		"thu", "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday":
+		return weekdayWord
+	case "at", "on":
+		return noiseWord
+	case "am", "pm":
+		return ampmWord
+	case "ad", "bc":
+		return eraWord
+	case "epoch", "infinity", "now", "today", "tomorrow", "yesterday", "allballs":
+		return specialWord
+	case "dst":
+		return dstWord
+	}
+	return notCoreWord
+}
+
 // isCoreKeyword reports whether w is one of the words of PostgreSQL's
 // core date/time token table (datetktbl) rather than a zone: a month or
 // weekday name, AM/PM, AD/BC, a noise word or a special.
 func isCoreKeyword(w string) bool {
-	if monthNumber(w) > 0 {
-		return true
-	}
-	switch w {
-	case "sun", "sunday", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednes", "wednesday",
-		"thu", "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday",
-		"at", "on", "am", "pm", "ad", "bc", "epoch", "infinity", "now", "today", "tomorrow", "yesterday", "allballs", "dst":
-		return true
-	}
-	return false
+	return monthNumber(w) > 0 || coreWord(w) != notCoreWord
 }
 
+// word resolves a field of letters (B.1 step 2): a zone abbreviation, a
+// special word, a month or day name, a modifier, or a zone name.
 func (p *dtParts) word(w string) *dtFail {
 	if m := monthNumber(w); m > 0 {
 		if p.mode == modeTime {
@@ -878,30 +905,29 @@ func (p *dtParts) word(w string) *dtFail {
 		}
 		return p.setMonthName(m)
 	}
-	switch w {
-	case "sun", "sunday", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednes", "wednesday",
-		"thu", "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday":
+	switch coreWord(w) {
+	case weekdayWord:
 		return nil // the day of the week is not checked
-	case "at", "on":
+	case noiseWord:
 		if p.mode == modeTime {
 			return failBad // not in a time type's text
 		}
 		return nil // noise words
-	case "am", "pm":
+	case ampmWord:
 		if f := p.mark(hasAMPM); f != nil {
 			return f
 		}
 		p.am, p.pm = w == "am", w == "pm"
 		return nil
-	case "ad", "bc":
+	case eraWord:
 		if f := p.mark(hasEra); f != nil {
 			return f
 		}
 		p.bc = w == "bc"
 		return nil
-	case "epoch", "infinity", "now", "today", "tomorrow", "yesterday", "allballs":
+	case specialWord:
 		return p.setSpecial(w)
-	case "dst":
+	case dstWord:
 		// after a standard-time abbreviation: its daylight time, an hour on
 		if !p.zoneAbbrev {
 			return failBad

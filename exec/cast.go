@@ -158,8 +158,13 @@ func CastNeedsZone(from, to types.T) bool {
 }
 
 // CastNeedsSession reports whether converting from -> to depends on the
-// session's settings: its TimeZone (CastNeedsZone) or its DateStyle,
-// whose field order reads a date from text (1/2/2020).
+// session's settings: its TimeZone (CastNeedsZone), its DateStyle, whose
+// field order reads a date from text (1/2/2020), its IntervalStyle, whose
+// sql_standard reads an interval's leading minus, or its DateStyle and
+// IntervalStyle, whose styles write a date, timestamp or interval (alone,
+// in an array or in a record) as text. PostgreSQL's casts are stable
+// there, not immutable: plan-time constant folding leaves them to run in
+// the session.
 func CastNeedsSession(from, to types.T) bool {
 	for from.Kind == types.Array || to.Kind == types.Array {
 		if from.Kind == types.Array {
@@ -169,7 +174,30 @@ func CastNeedsSession(from, to types.T) bool {
 			to = *to.Elem
 		}
 	}
-	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && to.IsComposite()
+	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && (to.IsComposite() || to.Kind == types.Interval) ||
+		(to.IsString() || to.Kind == types.Name) && styledText(from)
+}
+
+// styledText reports whether t's text depends on DateStyle or
+// IntervalStyle: a date, timestamp, timestamptz or interval, or an array
+// or record holding one.
+func styledText(t types.T) bool {
+	switch t.Kind {
+	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval:
+		return true
+	case types.Array:
+		return t.Elem != nil && styledText(*t.Elem)
+	case types.Row:
+		if !t.IsAnonRecord() {
+			return false // MAP and ROW text is json, which writes ISO
+		}
+		for _, f := range t.Fields {
+			if styledText(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // AssignValue is CastValue for an assignment: a value the target's typmod

@@ -82,3 +82,35 @@ func TestIntervalStyles(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalSQLStandardInput: in IntervalStyle sql_standard a leading
+// minus with no other sign negates every field (DecodeInterval); the
+// answers are PostgreSQL 15's, written in the postgres style.
+func TestIntervalSQLStandardInput(t *testing.T) {
+	for _, c := range []struct{ in, std, pg string }{
+		{"-1 2:00:00", "-1 days -02:00:00", "-1 days +02:00:00"},
+		{"-1 2:00:00 ago", "1 day 02:00:00", "1 day -02:00:00"},
+		{"-1 +2:00:00", "-1 days +02:00:00", "-1 days +02:00:00"},
+		{"-1-2 3", "-1 years -2 mons -00:00:03", "-1 years -2 mons +00:00:03"},
+		{"-1 day 2 hours", "-1 days -02:00:00", "-1 days +02:00:00"},
+		{"1 -2:00:00", "1 day -02:00:00", "1 day -02:00:00"},
+		{"-2:00:00 1 day", "-1 days -02:00:00", "1 day -02:00:00"},
+		{"-1.5", "-00:00:01.5", "-00:00:01.5"},
+		{"@ -1 day 2 hours", "-1 days -02:00:00", "-1 days +02:00:00"},
+	} {
+		for _, st := range []IntervalStyle{IntervalSQLStandard, IntervalPostgres} {
+			want := c.pg
+			if st == IntervalSQLStandard {
+				want = c.std
+			}
+			v, err := ParseTextStyle(c.in, T{Kind: Interval}, nil, time.Now(), Style{Interval: st})
+			if err != nil {
+				t.Errorf("%q in %s: %v", c.in, st, err)
+				continue
+			}
+			if got := FormatText(v, T{Kind: Interval}); got != want {
+				t.Errorf("%q in %s: %s, want %s", c.in, st, got, want)
+			}
+		}
+	}
+}

@@ -201,10 +201,11 @@ func ParseTextStyle(s string, t T, loc *time.Location, now time.Time, st Style) 
 	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
 		return parseDateTimeText(s, t, loc, now, st.Date.Order)
 	}
-	return parseTextIn(s, t, loc, st.Date.Order)
+	return parseTextIn(s, t, loc, st)
 }
 
-func parseTextIn(s string, t T, loc *time.Location, order DateOrder) (any, error) {
+func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
+	order := st.Date.Order
 	if t.Variant == QChar {
 		// "char" keeps the first character (PostgreSQL: the first byte)
 		for _, r := range s {
@@ -304,7 +305,7 @@ func parseTextIn(s string, t T, loc *time.Location, order DateOrder) (any, error
 	case Interval:
 		// text -> interval(typmod) at run time is interval_in without the
 		// typmod, then the length coercion (a bare number is seconds).
-		v, err := ParseInterval(s)
+		v, err := ParseIntervalIn(s, st.Interval)
 		if err != nil {
 			return nil, err
 		}

@@ -65,7 +65,7 @@ func (c *conn) runCopyIn(ctx context.Context, cs CopyStatement) error {
 		return err
 	}
 	defer dec.release()
-	dec.setLocation(c.location(), c.dateStyle().Order)
+	dec.setLocation(c.location(), c.style())
 	c.send(&pgproto3.CopyInResponse{OverallFormat: copyFormatCode(opts), ColumnFormatCodes: copyColumnFormats(opts, len(cols))})
 	if err := c.flush(); err != nil {
 		return err

@@ -31,13 +31,14 @@ type CopyReader struct {
 
 // NewCopyReader decodes r in opts' format (text, csv or binary) into
 // batches of cols; loc is the zone text timestamptz values are read in,
-// order the DateStyle order of text dates. Release it when done.
-func NewCopyReader(r io.Reader, opts CopyOptions, cols []ResultColumn, mem memory.Allocator, loc *time.Location, order types.DateOrder) (*CopyReader, error) {
+// st the DateStyle (its order reads text dates) and IntervalStyle.
+// Release it when done.
+func NewCopyReader(r io.Reader, opts CopyOptions, cols []ResultColumn, mem memory.Allocator, loc *time.Location, st types.Style) (*CopyReader, error) {
 	dec, err := newCopyDecoder(opts, cols, mem)
 	if err != nil {
 		return nil, err
 	}
-	dec.setLocation(loc, order)
+	dec.setLocation(loc, st)
 	return &CopyReader{r: r, dec: dec}, nil
 }
 

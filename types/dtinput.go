@@ -357,6 +357,12 @@ func (p *dtParts) timeAfterDate() *dtFail {
 
 func (p *dtParts) anyDate() bool { return p.set&dateParts != 0 }
 
+// dateDone reports a whole date: year, month and day, or a year and its
+// day of the year (which DecodeNumber marks as the month and day).
+func (p *dtParts) dateDone() bool {
+	return p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth|hasDay || p.set&(hasYear|hasDoy) == hasYear|hasDoy
+}
+
 func (p *dtParts) mark(parts dtSet) *dtFail {
 	if p.set&parts != 0 { // a part given twice
 		return failBad
@@ -404,11 +410,21 @@ func (p *dtParts) number(text string, glued bool) *dtFail {
 	case n >= 6 && !p.anyDate():
 		// YYYYMMDD, YYYMMDD or YYMMDD, before any other date field
 		return p.concatenatedDate(whole)
+	case n >= 6 && p.set&hasTime == 0:
+		// DecodeNumberField, as DecodeDateTime reads six digits or more
+		// before any time: a whole date again while the date is not
+		// complete, which sets the parts given already (DEC 294277 12 is
+		// bad syntax, not a year out of range); after a whole date,
+		// HHMMSS
+		if !p.dateDone() || n != 6 {
+			return failBad
+		}
+		return p.concatenatedTime(whole, "")
 	case n == 3 && p.set&hasYear != 0 && p.set&(hasMonth|hasDay|hasDoy) == 0:
 		return p.setDoy(whole) // after a year, three digits are the day of the year
-	case n == 6 && p.set&hasYear != 0 || n == 4 && p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth|hasDay:
-		// HHMMSS after a year, HHMM after a whole date (before it, four
-		// digits are a date's field: 05 07 2013, 02 jan 2020 in YMD)
+	case n == 4 && p.dateDone():
+		// HHMM after a whole date (before it, four digits are a date's
+		// field: 05 07 2013, 02 jan 2020 in YMD)
 		return p.concatenatedTime(whole, "")
 	case n >= 3 && !p.anyDate():
 		return p.setYear(whole) // a long number first is the year (then month, day)

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestOutputStylesDifferential writes SQLGATE_DIFF_STYLES (default 240)
@@ -183,4 +185,50 @@ func copyOutBoth(t *testing.T, ctx context.Context, rp *Runner, q string, stats 
 		return
 	}
 	stats["same"]++
+}
+
+// TestStartupOptionsStyles: DateStyle and IntervalStyle given in the
+// startup packet's options (PGOPTIONS='-c datestyle=SQL,DMY') set the
+// session on sqlgate as on PostgreSQL 15: the ParameterStatus sent, SHOW,
+// and the text of dates and intervals; a parameter of the packet itself
+// wins over the options.
+func TestStartupOptionsStyles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rp := startPair(t, ctx, &Schema{})
+	for _, c := range []struct{ options, dateStyle, wantDS, wantIS string }{
+		{`-c datestyle=SQL,DMY -c intervalstyle=sql_standard`, "", "SQL, DMY", "sql_standard"},
+		{`-c datestyle=German --intervalstyle=iso_8601`, "", "German, DMY", "iso_8601"},
+		{`-c datestyle=Postgres,\ YMD`, "", "Postgres, YMD", "postgres"},
+		{`-c datestyle=SQL`, "ISO, DMY", "ISO, DMY", "postgres"},
+	} {
+		var texts [2]string
+		for i, e := range []Executor{rp.SQLGate, rp.Postgres} {
+			cfg, err := pgconn.ParseConfig(e.(*Session).connString)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.RuntimeParams["options"] = c.options
+			if c.dateStyle != "" {
+				cfg.RuntimeParams["DateStyle"] = c.dateStyle
+			}
+			conn, err := pgconn.ConnectConfig(ctx, cfg)
+			if err != nil {
+				t.Fatalf("options %q: %v", c.options, err)
+			}
+			if ds, is := conn.ParameterStatus("DateStyle"), conn.ParameterStatus("IntervalStyle"); ds != c.wantDS || is != c.wantIS {
+				t.Errorf("options %q: ParameterStatus DateStyle %q, IntervalStyle %q; want %q, %q", c.options, ds, is, c.wantDS, c.wantIS)
+			}
+			res := conn.Exec(ctx, "SELECT current_setting('DateStyle'), date '2020-01-02', timestamp '2020-01-02 03:04:05', interval '-1 2:00:00'")
+			rs, err := res.ReadAll()
+			if err != nil || len(rs) != 1 || len(rs[0].Rows) != 1 {
+				t.Fatalf("options %q: %v", c.options, err)
+			}
+			texts[i] = fmt.Sprintf("%q", rs[0].Rows[0])
+			conn.Close(ctx)
+		}
+		if texts[0] != texts[1] {
+			t.Errorf("options %q: sqlgate %s, PostgreSQL %s", c.options, texts[0], texts[1])
+		}
+	}
 }

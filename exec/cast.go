@@ -120,12 +120,13 @@ func intTypeName(t types.T) string {
 }
 
 // CastValue converts one physical value between types where the result
-// does not depend on the session's TimeZone. A conversion that does
-// (CastNeedsZone) fails with 0A000 rather than guess a zone: plan-time
-// constant folding then leaves the cast to run with the session's zone.
+// does not depend on the session's settings. A conversion that does
+// (CastNeedsSession: its TimeZone, DateStyle or IntervalStyle) fails with
+// 0A000 rather than guess them: plan-time constant folding then leaves
+// the cast to run in the session.
 func CastValue(v any, from, to types.T) (any, error) {
 	if CastNeedsSession(from, to) {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s needs the session time zone", from.PGName(), to.PGName())
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s needs the session's TimeZone, DateStyle or IntervalStyle", from.PGName(), to.PGName())
 	}
 	return CastValueIn(v, from, to, time.UTC)
 }

@@ -45,7 +45,10 @@
 // all need them; the zone itself is always an argument, never package state.
 // Likewise DateStyle and IntervalStyle (datestyle.go: the values SET
 // accepts and their canonical form), whose field order the date decoder
-// reads a date in numbers only in (ParseTextOrder).
+// reads a date in numbers only in (ParseTextOrder, ParseTextStyle), and
+// whose styles write dates, timestamps and intervals (dtoutput.go:
+// Style, FormatTextStyle, AppendDateStyled, AppendTimestampStyled,
+// AppendIntervalStyled; pgtypes writes results through them).
 //
 // Numeric: DECIMAL(p,s) is decimal128(p,s) in Arrow and stores as Fluss
 // DECIMAL; unconstrained NUMERIC (Precision 0) is PostgreSQL's arbitrary

@@ -116,9 +116,10 @@ func appendClockOf(dst []byte, tm time.Time, us int) []byte {
 // AppendTimestampStyled appends a timestamp whose wall clock is tm
 // (microsecond us of its second) as PostgreSQL's EncodeDateTime writes it
 // in DateStyle ds. zoned is a timestamptz: ISO writes the offset east of
-// UTC, off seconds ("+05:30"); SQL, German and Postgres the zone's
-// abbreviation, abbrev (at most MaxZoneAbbrev bytes), or the offset when
-// there is none. " BC" ends a year before 1 AD:
+// UTC, off seconds ("+05:30"); SQL, German and Postgres a space and the
+// zone's abbreviation, abbrev (at most MaxZoneAbbrev bytes; a zone
+// written as an offset alone has none, and PostgreSQL writes the space
+// alone). " BC" ends a year before 1 AD:
 //
 //	ISO       2020-01-02 03:04:05.5+00
 //	SQL       01/02/2020 03:04:05.5 UTC   (02/01/2020 in DMY)
@@ -126,15 +127,9 @@ func appendClockOf(dst []byte, tm time.Time, us int) []byte {
 //	Postgres  Thu Jan 02 03:04:05.5 2020 UTC   (Thu 02 Jan in DMY)
 func AppendTimestampStyled(dst []byte, tm time.Time, us int, ds DateStyle, zoned bool, off int, abbrev string) []byte {
 	year, month, day := tm.Date()
-	zone := func(dst []byte, space bool) []byte {
+	zone := func(dst []byte) []byte {
 		if !zoned {
 			return dst
-		}
-		if abbrev == "" {
-			if space {
-				dst = append(dst, ' ')
-			}
-			return append(dst, ZoneOffset(off)...)
 		}
 		if len(abbrev) > MaxZoneAbbrev {
 			abbrev = abbrev[:MaxZoneAbbrev]
@@ -156,7 +151,7 @@ func AppendTimestampStyled(dst []byte, tm time.Time, us int, ds DateStyle, zoned
 		dst = appendYear(dst, year)
 		dst = append(dst, ' ')
 		dst = appendClockOf(dst, tm, us)
-		dst = zone(dst, false)
+		dst = zone(dst)
 	case OutputPostgres:
 		dst = append(dst, weekdayAbbrevs[tm.Weekday()]...)
 		dst = append(dst, ' ')
@@ -173,7 +168,7 @@ func AppendTimestampStyled(dst []byte, tm time.Time, us int, ds DateStyle, zoned
 		dst = appendClockOf(dst, tm, us)
 		dst = append(dst, ' ')
 		dst = appendYear(dst, year)
-		dst = zone(dst, true)
+		dst = zone(dst)
 	default:
 		dst = appendYear(dst, year)
 		dst = append(dst, '-')

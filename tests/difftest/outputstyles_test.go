@@ -41,7 +41,7 @@ func TestOutputStylesDifferential(t *testing.T) {
 	}
 	stats := map[string]int{}
 	ordered := tallyRule{ordered: true}
-	for _, zone := range []string{"Asia/Kolkata", "America/St_Johns", "Europe/Dublin", "UTC", "Asia/Kathmandu"} {
+	for _, zone := range []string{"Asia/Kolkata", "America/St_Johns", "Europe/Dublin", "UTC", "Asia/Kathmandu", "+05:30", "UTC+3", "-4"} {
 		runOnBoth(t, ctx, rp, "SET TimeZone = '"+zone+"'")
 		for _, style := range []string{"ISO", "SQL", "Postgres", "German"} {
 			for _, order := range []string{"MDY", "DMY", "YMD"} {

@@ -1073,7 +1073,7 @@ func (s *session) rowValues(table fluss.TableInfo, rows arrow.RecordBatch, idx [
 	loc := s.location()
 	vals := make([]string, len(idx))
 	for k, c := range idx {
-		vals[k] = detailValue(types.ValueAt(rows.Column(c), r), table.Descriptor.Schema.Columns[c].Type, loc)
+		vals[k] = detailValue(types.ValueAt(rows.Column(c), r), table.Descriptor.Schema.Columns[c].Type, loc, s.style())
 	}
 	return strings.Join(vals, ", ")
 }

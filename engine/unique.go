@@ -678,7 +678,7 @@ func (u *uniqueTable) violation(ui *uniqueIndex, row uniqueRow) error {
 	vals := make([]string, len(ui.c.Columns))
 	for k, c := range ui.c.Columns {
 		names[k] = cols[c].Name
-		vals[k] = detailValue(row.vals[c], cols[c].Type, loc) // coldefs.go
+		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, u.s.style()) // coldefs.go
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", ui.c.Name).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
@@ -695,7 +695,7 @@ func (u *uniqueTable) keyViolation(row uniqueRow) error {
 	vals := make([]string, len(u.pk))
 	for k, c := range u.pk {
 		names[k] = cols[c].Name
-		vals[k] = detailValue(row.vals[c], cols[c].Type, loc) // coldefs.go
+		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, u.s.style()) // coldefs.go
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", fluss.PrimaryKeyName(u.info.Path.Table)).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))

@@ -191,7 +191,7 @@ func (s *session) duplicateIn(info fluss.TableInfo, c fluss.UniqueConstraint, ro
 	vals := make([]string, len(c.Columns))
 	for k, col := range c.Columns {
 		names[k] = cols[col].Name
-		vals[k] = detailValue(row.vals[col], cols[col].Type, loc)
+		vals[k] = detailValue(row.vals[col], cols[col].Type, loc, s.style())
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "could not create unique index \"%s\"", c.Name).
 		WithDetail("Key (%s)=(%s) is duplicated.", strings.Join(names, ", "), strings.Join(vals, ", "))

@@ -22,7 +22,7 @@ func paramValue(v any, t types.T, loc *time.Location, st types.Style) (any, erro
 			return x, nil
 		}
 		if t.Kind == types.Array { // '{1,2}' array text
-			return arrayParam(x, t, loc, st.Date.Order)
+			return arrayParam(x, t, loc, st)
 		}
 		return types.ParseTextStyle(x, t, loc, time.Now(), st)
 	case int64:
@@ -45,7 +45,7 @@ func paramValue(v any, t types.T, loc *time.Location, st types.Style) (any, erro
 		case types.Bytes, types.Binary:
 			return x, types.CheckBinaryLength(x, t)
 		case types.Array:
-			return arrayParam(string(x), t, loc, st.Date.Order)
+			return arrayParam(string(x), t, loc, st)
 		}
 		return types.ParseTextStyle(string(x), t, loc, time.Now(), st)
 	case time.Time:
@@ -60,10 +60,10 @@ func paramValue(v any, t types.T, loc *time.Location, st types.Style) (any, erro
 }
 
 // arrayParam reads a parameter's array text as t, date elements in the
-// DateStyle order.
-func arrayParam(x string, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
+// DateStyle order, intervals in the IntervalStyle.
+func arrayParam(x string, t types.T, loc *time.Location, st types.Style) (any, error) {
 	if !t.Variant.IsVector() && exec.CastNeedsSession(types.StringType, t) {
-		return functions.ParseArrayTextOrder(x, t, loc, order)
+		return functions.ParseArrayTextStyle(x, t, loc, st)
 	}
 	return exec.CastValueIn(x, types.StringType, t, loc)
 }

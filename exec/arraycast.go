@@ -32,7 +32,7 @@ func castArray(v any, from, to types.T, env castEnv) (any, error) {
 		}
 		return strings.Join(parts, " "), nil
 	case to.Kind == types.Array && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name):
-		return functions.ParseArrayTextOrder(v.(string), to, loc, env.style.Date.Order) // nested arrays in braces or JSON
+		return functions.ParseArrayTextStyle(v.(string), to, loc, env.style) // nested arrays in braces or JSON
 	case from.Kind == types.Array && (to.IsString() || to.Kind == types.Name):
 		return functions.FormatArrayStyle(v.([]any), *from.Elem, loc, env.style), nil
 	case from.Kind == types.Array && to.Kind == types.Array:

@@ -31,7 +31,11 @@ func ParseArray(s string, elem types.T, loc *time.Location) ([]any, error) {
 // ParseArrayOrder is ParseArray in a session whose DateStyle reads a
 // date element written in numbers only (1/2/2020) in order.
 func ParseArrayOrder(s string, elem types.T, loc *time.Location, order types.DateOrder) ([]any, error) {
-	p := arrayParser{src: s, elem: elem, loc: loc, order: order}
+	return parseArrayStyle(s, elem, loc, types.Style{Date: types.DateStyle{Order: order}})
+}
+
+func parseArrayStyle(s string, elem types.T, loc *time.Location, st types.Style) ([]any, error) {
+	p := arrayParser{src: s, elem: elem, loc: loc, style: st}
 	p.skipSpace()
 	if p.i < len(s) && s[p.i] == '[' {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "array literals with explicit bounds are not supported: %q", s)
@@ -71,14 +75,21 @@ func ParseArrayText(s string, t types.T, loc *time.Location) (any, error) {
 // ParseArrayTextOrder is ParseArrayText in a session whose DateStyle
 // reads a date element written in numbers only in order.
 func ParseArrayTextOrder(s string, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
+	return ParseArrayTextStyle(s, t, loc, types.Style{Date: types.DateStyle{Order: order}})
+}
+
+// ParseArrayTextStyle is ParseArrayText in a session whose DateStyle and
+// IntervalStyle are st: date elements read in its order, interval
+// elements in its IntervalStyle (sql_standard's leading minus).
+func ParseArrayTextStyle(s string, t types.T, loc *time.Location, st types.Style) (any, error) {
 	if !t.Elem.IsNested() || t.Elem.IsComposite() {
 		// a composite's elements read by record_in (types/composite.go)
-		return ParseArrayOrder(s, *t.Elem, loc, order)
+		return parseArrayStyle(s, *t.Elem, loc, st)
 	}
 	if !bracedArrayOfArrays(s, t) {
 		return types.ParseTextIn(s, t, loc) // JSON text, as printed
 	}
-	v, err := ParseArrayOrder(s, *t.Elem, loc, order)
+	v, err := parseArrayStyle(s, *t.Elem, loc, st)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +156,7 @@ type arrayParser struct {
 	i     int
 	elem  types.T
 	loc   *time.Location
-	order types.DateOrder // DateStyle's, for date elements
+	style types.Style // DateStyle's order for date elements, IntervalStyle for intervals
 	// dimErr is the refusal of a text whose number of dimensions differs
 	// from the type's. It is raised only after every element converted,
 	// because PostgreSQL (which takes any number of dimensions) reports a
@@ -199,7 +210,7 @@ func (p *arrayParser) array() ([]any, error) {
 				p.noteDims(sqlerr.New(sqlerr.FeatureNotSupported, "multidimensional array literal %q for a one-dimensional array type", p.src).
 					WithHint("A Fluss array has one dimension per ARRAY level: declare the type with one [] per dimension (integer[][] is ARRAY<ARRAY<INT>>)."))
 			}
-			sub := arrayParser{src: p.src, i: p.i, elem: subElem, loc: p.loc, order: p.order}
+			sub := arrayParser{src: p.src, i: p.i, elem: subElem, loc: p.loc, style: p.style}
 			v, err = sub.array()
 			p.i = sub.i
 			if sub.dimErr != nil {
@@ -302,9 +313,9 @@ func (p *arrayParser) convert(s string) (any, error) {
 		for scalar.Kind == types.Array {
 			scalar = *scalar.Elem
 		}
-		return types.ParseTextOrder(s, scalar, p.loc, time.Now(), p.order)
+		return types.ParseTextStyle(s, scalar, p.loc, time.Now(), p.style)
 	}
-	return types.ParseTextOrder(s, p.elem, p.loc, time.Now(), p.order)
+	return types.ParseTextStyle(s, p.elem, p.loc, time.Now(), p.style)
 }
 
 // FormatArray renders an array as PostgreSQL's array_out does: elements

@@ -234,7 +234,7 @@ func (c *copyColumn) appendText(s string) error {
 // what COPY's text and CSV formats carry, and what pgtypes turns a binary
 // array into.
 func (c *copyColumn) appendArrayText(s string) error {
-	v, err := functions.ParseArrayTextOrder(s, c.t, c.loc, c.style.Date.Order)
+	v, err := functions.ParseArrayTextStyle(s, c.t, c.loc, c.style)
 	if err != nil {
 		return err
 	}

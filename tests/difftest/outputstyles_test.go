@@ -71,7 +71,8 @@ func TestOutputStylesDifferential(t *testing.T) {
 		// and no other sign, which sql_standard reads for every field
 		for i, in := range ivTexts[:min(len(ivTexts), 60)] {
 			unsigned := strings.NewReplacer("-", "").Replace(in)
-			tally(t, ctx, rp, fmt.Sprintf("SELECT interval '-%s', '-%s'::text::interval, interval '%s'", unsigned, unsigned, in), stats)
+			tally(t, ctx, rp, fmt.Sprintf("SELECT interval '-%s', '-%s'::text::interval, interval '%s', '{\"-%s\"}'::interval[], ARRAY['-%s']::interval[]",
+				unsigned, unsigned, in, unsigned, unsigned), stats)
 			if i%4 == 0 {
 				tally(t, ctx, rp, fmt.Sprintf("SELECT interval '-%d %d:%02d:%02d'", i, i%30, i%60, (i*7)%60), stats)
 			}

@@ -63,6 +63,26 @@ type aggState struct {
 	inHaving                   bool
 }
 
+// unknownAggArg is the type an untyped literal (or NULL) argument of a
+// one-argument aggregate takes where PostgreSQL's candidates decide it
+// (func_select_candidate): bool_and's only candidate is boolean; the
+// statistics' candidates are all numeric, whose preferred type is double
+// precision. min and max have a text candidate, which an unknown prefers
+// (resolveUnknown's default).
+var unknownAggArg = map[string]types.T{
+	"bool_and": types.BoolType, "bool_or": types.BoolType, "every": types.BoolType,
+	"stddev": types.Float64Type, "stddev_samp": types.Float64Type, "stddev_pop": types.Float64Type,
+	"variance": types.Float64Type, "var_samp": types.Float64Type, "var_pop": types.Float64Type,
+}
+
+// ambiguousOnUnknown names the one-argument aggregates whose candidates
+// span type categories without a text one (sum and avg: numbers and
+// interval; bit_and: integers and bit strings; array_agg: anyarray and
+// anynonarray): PostgreSQL cannot choose one for an untyped argument.
+var ambiguousOnUnknown = map[string]bool{
+	"sum": true, "avg": true, "bit_and": true, "bit_or": true, "bit_xor": true, "array_agg": true,
+}
+
 // aggRef stands for output column Index of the Aggregate node (a group key
 // or an aggregate) inside an expression bound over the Aggregate's input;
 // rebase turns it into a ColumnRef.
@@ -145,6 +165,16 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 				// one candidate that takes a bytea value
 				if e, err = b.coerceUnknown(a, e, types.BytesType); err != nil {
 					return nil, err
+				}
+			}
+			if len(args) == 1 && isUnknown(e.Type()) {
+				if t, ok := unknownAggArg[name]; ok {
+					if e, err = b.coerceUnknown(a, e, t); err != nil {
+						return nil, err
+					}
+				} else if ambiguousOnUnknown[name] {
+					return nil, b.errAt(node, sqlerr.New(sqlerr.AmbiguousFunction, "function %s(unknown) is not unique", name).
+						WithHint("Could not choose a best candidate function. You might need to add explicit type casts."))
 				}
 			}
 			e = b.resolveUnknown(e, types.StringType)

@@ -165,6 +165,9 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	if err == nil {
 		err = b.bindForeignKeys(path, &desc) // fkeys.go
 	}
+	if err == nil {
+		err = bindCollations(&desc, b.stmt.Collations)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -306,4 +309,44 @@ func ddlTimeDefaults(tn *sql.TypeName, t types.T) types.T {
 		t.Fields = fs
 	}
 	return t
+}
+
+// bindCollations keeps CREATE TABLE's columns' COLLATE clauses (sql's
+// Statement.Collations) in the table's metadata: the catalog shows them;
+// every string compares bytewise under them. A type without collations
+// refuses one (42804), as in PostgreSQL.
+func bindCollations(desc *fluss.TableDescriptor, collations map[string]string) error {
+	if len(collations) == 0 {
+		return nil
+	}
+	m := fluss.MetaOf(*desc)
+	for i, c := range desc.Schema.Columns {
+		name, ok := collations[c.Name]
+		if !ok {
+			continue
+		}
+		if !collatable(c.Type) {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "collations are not supported by type %s", shownTypeName(c.Type, m.Column(i)))
+		}
+		m.Columns[i].Collation = name
+	}
+	fluss.SetTableMeta(desc, m)
+	return nil
+}
+
+// collatable reports whether a column type has a collation (the string
+// types, and arrays of them).
+func collatable(t types.T) bool {
+	if t.Kind == types.Array && t.Elem != nil {
+		return collatable(*t.Elem)
+	}
+	return (t.Kind == types.String || t.Kind == types.Char) && t.Variant == types.NoVariant
+}
+
+// shownTypeName is a column's type as PostgreSQL's messages name it.
+func shownTypeName(t types.T, m fluss.ColumnMeta) string {
+	if m.PGType != "" {
+		return m.PGType
+	}
+	return t.PGName()
 }

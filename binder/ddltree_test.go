@@ -26,12 +26,9 @@ func TestDDLRefusalsKeepTheirErrors(t *testing.T) {
 			`multiple primary keys for table "x" are not allowed`, 0},
 		{"CREATE TABLE x (a int PRIMARY KEY, b int, PRIMARY KEY (b))", sqlerr.InvalidTableDefinition,
 			`multiple primary keys for table "x" are not allowed`, 0},
-		// TiDB keeps no offset for a column definition: a column's refusal
-		// points at the statement's start
-		{"CREATE TABLE x (a int, e text UNIQUE)", sqlerr.FeatureNotSupported,
-			"UNIQUE constraints on a table without a primary key are not supported", 0},
-		{"CREATE TABLE x (a int, e text, UNIQUE (e))", sqlerr.FeatureNotSupported,
-			"UNIQUE constraints on a table without a primary key are not supported", 0},
+		// a table without a primary key (a log table) takes UNIQUE too
+		{"CREATE TABLE x (a int, e text, UNIQUE (nope))", sqlerr.UndefinedColumn,
+			`column "nope" named in key does not exist`, 32},
 		{"CREATE TABLE x (a int PRIMARY KEY, e text, UNIQUE (e, nope))", sqlerr.UndefinedColumn,
 			`column "nope" named in key does not exist`, 44},
 		{"CREATE TABLE x (a int PRIMARY KEY, e text, CONSTRAINT n UNIQUE (e, e))", sqlerr.DuplicateColumn,

@@ -14,7 +14,9 @@
 // BY) and ORDER BY .. USING op, window.go window calls and their
 // frames (ROWS, RANGE, GROUPS, EXCLUDE), insert.go the
 // INSERT source against the table's columns, update.go UPDATE and DELETE
-// (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE
+// (with FROM / USING), merge.go MERGE (its join with each row's WHEN
+// clause, and the DELETE, UPDATE and INSERT writes over those rows, the
+// SET lists bound by update.go's bindSetList), returning.go their RETURNING lists, ddl.go CREATE
 // TABLE [AS] and DROP TABLE | VIEW, coldefs.go CREATE TABLE's DEFAULT,
 // identity, SERIAL and CHECK (addcolumn.go ALTER TABLE ... ADD COLUMN's
 // DEFAULT and its volatility; altertype.go ALTER COLUMN ... TYPE's

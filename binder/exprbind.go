@@ -181,6 +181,9 @@ func (b *binder) bindStatement(st pt.Statement) (Statement, bool, error) {
 	case *pt.Delete:
 		out, err := b.bindDeleteTree(node)
 		return out, true, err
+	case *pt.Merge:
+		out, err := b.bindMergeTree(node) // merge.go
+		return out, true, err
 	case *pt.Explain:
 		out, err := b.bindExplain(node)
 		return out, true, err
@@ -221,6 +224,8 @@ func (b *binder) bindExplain(node *pt.Explain) (Statement, error) {
 		dml, err = b.bindUpdateTree(inner)
 	case *pt.Delete:
 		dml, err = b.bindDeleteTree(inner)
+	case *pt.Merge:
+		dml, err = b.bindMergeTree(inner)
 	default:
 		return nil, sqlerr.NotSupported("EXPLAIN of this statement")
 	}

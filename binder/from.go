@@ -284,14 +284,23 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 			src = ri
 		}
 		c := cols[src]
+		// The merged column has the type both sides take (PostgreSQL's
+		// buildMergedJoinVar: select_common_type and
+		// select_common_typmod), whichever side it shows: int USING an
+		// int and a numeric(5,1) is numeric.
+		t, _, cerr := selectCommonType("JOIN/USING", []types.T{cols[li].T, cols[ri].T}, false)
+		if cerr != nil {
+			return nil, nil, noBinaryOperator("=", cols[li].T, cols[ri].T)
+		}
 		var shown Expr = &ColumnRef{Index: src, Name: name, T: c.T}
+		if !t.Same(&c.T) {
+			shown = b.castTo(shown, t)
+			t.NotNull = c.T.NotNull
+			c.T = t
+		}
 		if jt == FullJoin {
-			// the column of whichever side has the row, in the type both
-			// take, as PostgreSQL's COALESCE(l.x, r.x)
-			t, ok := resultCommonType(cols[li].T, cols[ri].T)
-			if !ok {
-				return nil, nil, noBinaryOperator("=", cols[li].T, cols[ri].T)
-			}
+			// the column of whichever side has the row, as PostgreSQL's
+			// COALESCE(l.x, r.x)
 			shown = &Coalesce{Args: []Expr{b.castTo(&ColumnRef{Index: li, Name: name, T: cols[li].T}, t),
 				b.castTo(&ColumnRef{Index: ri, Name: name, T: cols[ri].T}, t)}, T: t.Nullable()}
 			c.T = t.Nullable()

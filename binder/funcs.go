@@ -586,8 +586,10 @@ func typname(t types.T) string {
 
 // isPipes tells a || b from a call concat(a, b): with PIPES_AS_CONCAT the
 // TiDB grammar builds the same FuncCallExpr for both, but only the call
-// starts with the word concat in the statement text.
-func (b *binder) isPipes(n sourceNode) bool {
+// starts with the word concat in the statement text. So does a || b whose
+// left operand is a concat call (concat(x, y) || z), told apart by where
+// that operand starts: where the whole does, not inside the parentheses.
+func (b *binder) isPipes(n *pt.FuncCall) bool {
 	text := b.stmt.Rewritten
 	off := n.OriginTextPosition()
 	if off < 0 || off >= len(text) {
@@ -597,7 +599,14 @@ func (b *binder) isPipes(n sourceNode) bool {
 	// statement, as a ToLower of text[off:] would, costs a copy of it per
 	// operator.
 	const word = "concat"
-	return len(text)-off < len(word) || !strings.EqualFold(text[off:off+len(word)], word)
+	if len(text)-off < len(word) || !strings.EqualFold(text[off:off+len(word)], word) {
+		return true
+	}
+	if len(n.Args) == 0 {
+		return false
+	}
+	left, ok := n.Args[0].(sourceNode)
+	return ok && left.OriginTextPosition() == off
 }
 
 // textOperand reports a side that lets || be text concatenation: text,

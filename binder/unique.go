@@ -46,9 +46,6 @@ func (b *binder) bindUniques(path fluss.TablePath, desc *fluss.TableDescriptor, 
 		if err != nil {
 			return err
 		}
-		if len(pk) == 0 {
-			return errUniqueLogTable(path.Table)
-		}
 		if slices.Equal(columnNames(desc.Schema.Columns, cols), pk) {
 			continue // UNIQUE PRIMARY KEY: the primary key's index serves
 		}
@@ -122,15 +119,6 @@ func columnNames(cols []fluss.Column, idx []int) []string {
 	return out
 }
 
-// errUniqueLogTable refuses a unique constraint on a log table: its index
-// would map a value to the row that holds it, and a log table's rows have
-// no key to name.
-func errUniqueLogTable(table string) *sqlerr.Error {
-	return sqlerr.New(sqlerr.FeatureNotSupported, "UNIQUE constraints on a table without a primary key are not supported").
-		WithDetail("Table \"%s\" is a log table: its rows have no key for a unique index to point at.", table).
-		WithHint("Give the table a PRIMARY KEY.")
-}
-
 // uniqueName is PostgreSQL's ChooseRelationName for a unique constraint
 // (label "key") or index ("idx"): table_col1_col2_label, cut to 63 bytes
 // as makeObjectName cuts it, with a number after the label while taken.
@@ -160,17 +148,6 @@ func AddUnique(ctx context.Context, cat Catalog, info fluss.TableInfo, c sql.Uni
 	cols, err := uniqueColumns(info.Descriptor.Schema.Columns, c)
 	if err != nil {
 		return fluss.UniqueConstraint{}, withoutPosition(err)
-	}
-	if !info.HasPrimaryKey() {
-		// ALTER TABLE ... ADD PRIMARY KEY makes it one; pg_dump writes a
-		// table's constraints in name order, t_code_key before t_pkey.
-		name := c.Name
-		if name == "" {
-			name = uniqueName(info.Path.Table, columnNames(info.Descriptor.Schema.Columns, cols), "key", nil)
-		}
-		return fluss.UniqueConstraint{}, errUniqueLogTable(info.Path.Table).
-			WithHint("Add the primary key first (ALTER TABLE %s ADD PRIMARY KEY (...)), then this constraint. A restore of pg_dump's output adds a table's constraints in name order (%s before %s): run the failed ADD CONSTRAINT ... UNIQUE statements again after it.",
-				info.Path.Table, name, fluss.PrimaryKeyName(info.Path.Table))
 	}
 	taken := ConstraintNames(info.Path.Table, meta, info.HasPrimaryKey())
 	name := c.Name

@@ -83,70 +83,11 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newScope(input)
-	cols := info.Descriptor.Schema.Columns
-	set := make([]Expr, len(cols))
-	for _, a := range up.Set {
-		name := a.Column
-		if t := a.Table; t != "" && t != scan.Alias {
-			return nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", t))
-		}
-		idx := info.ColumnIndex(name)
-		if idx < 0 {
-			return nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
-		}
-		if set[idx] != nil {
-			return nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
-		}
-		var e Expr
-		if gen, err := b.generatedAssignment(info, idx, a.Value); gen != nil || err != nil { // generated.go
-			if err != nil {
-				return nil, err
-			}
-			set[idx] = gen
-			continue
-		}
-		if _, isDefault := a.Value.(*pt.Default); isDefault {
-			if e, err = b.columnDefault(info, idx); err != nil { // coldefs.go
-				return nil, err
-			}
-		} else if err = refuseIdentityUpdate(info, idx); err != nil {
-			return nil, err
-		} else if e, err = b.bindUpdateValue(s, a.Value); err != nil {
-			return nil, err
-		}
-		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
-			return nil, err
-		}
-		set[idx] = e
-	}
-	newRows := &Project{Input: input}
-	keyChanged := false
-	pkIdx := map[int]bool{}
-	for _, k := range info.Descriptor.Schema.PrimaryKey {
-		pkIdx[info.ColumnIndex(k)] = true
-	}
-	for i, c := range cols {
-		e := set[i]
-		if e == nil {
-			e = &ColumnRef{Index: i, Name: c.Name, T: c.Type}
-		} else if pkIdx[i] {
-			keyChanged = true
-		}
-		newRows.Exprs = append(newRows.Exprs, e)
-		newRows.Cols = append(newRows.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
-	}
-	// the generated columns are computed from the new row (generated.go)
-	if newRows.Exprs, err = b.generatedMerge(info, newRows.Exprs); err != nil {
+	newRows, keyChanged, uniqueChanged, err := b.bindSetList(scan, newScope(input), input, up.Set)
+	if err != nil {
 		return nil, err
 	}
-	keyChanged = keyChanged || generatedKey(info, pkIdx)
-	uniqueChanged := false
-	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
-		for _, c := range u.Columns {
-			uniqueChanged = uniqueChanged || c < len(set) && set[c] != nil
-		}
-	}
+	cols := info.Descriptor.Schema.Columns
 	out := &Update{Table: info, KeyChanged: keyChanged, UniqueChanged: uniqueChanged, Joined: up.From != nil}
 	if up.Returning == nil {
 		if keyChanged {
@@ -288,4 +229,74 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 	}
 	out.Keys, out.params = b.finishParams(keys), b.params
 	return out, nil
+}
+
+// bindSetList binds UPDATE's SET list (MERGE's UPDATE SET's) over s, the
+// scope of input, whose first columns are the target's: the new rows, every
+// column in table order (the generated ones computed from the new row), and
+// whether SET changes the key or a UNIQUE constraint's column.
+func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assignment) (newRows *Project, keyChanged, uniqueChanged bool, err error) {
+	info := scan.Table
+	cols := info.Descriptor.Schema.Columns
+	set := make([]Expr, len(cols))
+	for _, a := range list {
+		name := a.Column
+		if t := a.Table; t != "" && t != scan.Alias {
+			return nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", t))
+		}
+		idx := info.ColumnIndex(name)
+		if idx < 0 {
+			return nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+		}
+		if set[idx] != nil {
+			return nil, false, false, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+		}
+		var e Expr
+		if gen, err := b.generatedAssignment(info, idx, a.Value); gen != nil || err != nil { // generated.go
+			if err != nil {
+				return nil, false, false, err
+			}
+			set[idx] = gen
+			continue
+		}
+		if _, isDefault := a.Value.(*pt.Default); isDefault {
+			if e, err = b.columnDefault(info, idx); err != nil { // coldefs.go
+				return nil, false, false, err
+			}
+		} else if err = refuseIdentityUpdate(info, idx); err != nil {
+			return nil, false, false, err
+		} else if e, err = b.bindUpdateValue(s, a.Value); err != nil {
+			return nil, false, false, err
+		}
+		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
+			return nil, false, false, err
+		}
+		set[idx] = e
+	}
+	newRows = &Project{Input: input}
+	pkIdx := map[int]bool{}
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		pkIdx[info.ColumnIndex(k)] = true
+	}
+	for i, c := range cols {
+		e := set[i]
+		if e == nil {
+			e = &ColumnRef{Index: i, Name: c.Name, T: c.Type}
+		} else if pkIdx[i] {
+			keyChanged = true
+		}
+		newRows.Exprs = append(newRows.Exprs, e)
+		newRows.Cols = append(newRows.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
+	}
+	// the generated columns are computed from the new row (generated.go)
+	if newRows.Exprs, err = b.generatedMerge(info, newRows.Exprs); err != nil {
+		return nil, false, false, err
+	}
+	keyChanged = keyChanged || generatedKey(info, pkIdx)
+	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
+		for _, c := range u.Columns {
+			uniqueChanged = uniqueChanged || c < len(set) && set[c] != nil
+		}
+	}
+	return newRows, keyChanged, uniqueChanged, nil
 }

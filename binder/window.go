@@ -162,7 +162,12 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	}
 	st.inDef, st.inCall, b.srf = false, true, prevSRF
 	if f := w.Frame; f != nil {
-		fr, err := b.bindFrame(f, len(w.OrderBy))
+		var key *types.T
+		if len(call.Order) == 1 {
+			t := call.Order[0].Expr.Type()
+			key = &t
+		}
+		fr, err := b.bindFrame(f, len(w.OrderBy), key)
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +188,9 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 // with a sign or not, NULL, or for ROWS and GROUPS any numeric or string
 // constant PostgreSQL's bigint takes. A NULL or negative offset is
 // PostgreSQL's execution error, raised here: the offsets are constants.
-func (b *binder) bindFrame(f *pt.Frame, orderKeys int) (*Frame, error) {
+// key is the type of the ORDER BY's one key (nil: not one), which a RANGE
+// offset must suit.
+func (b *binder) bindFrame(f *pt.Frame, orderKeys int, key *types.T) (*Frame, error) {
 	if err := b.checkFrameBounds(f); err != nil {
 		return nil, err
 	}
@@ -205,6 +212,11 @@ func (b *binder) bindFrame(f *pt.Frame, orderKeys int) (*Frame, error) {
 		switch fb.Kind {
 		case "current row", "unbounded preceding", "unbounded following":
 			return FrameBound{Kind: fb.Kind}, nil
+		}
+		if unit == "RANGE" && key != nil {
+			if err := b.checkRangeOffset(fb.Offset, *key); err != nil {
+				return FrameBound{}, err
+			}
 		}
 		n, null, err := b.frameOffset(fb.Offset, unit)
 		if err != nil {
@@ -258,6 +270,44 @@ func (b *binder) checkFrameBounds(f *pt.Frame) error {
 		return errAt(f.End.Where.Offset, "frame starting from following row cannot have preceding rows")
 	}
 	return nil
+}
+
+// checkRangeOffset refuses a RANGE offset that PostgreSQL has no in_range
+// support function for: a date or timestamp key moves by an interval, not
+// by a number (ORDER BY d RANGE 1 PRECEDING is no day), as PostgreSQL's
+// transformFrameOffset refuses it.
+func (b *binder) checkRangeOffset(x pt.Expr, key types.T) error {
+	if key.Kind != types.Date && key.Kind != types.Timestamp && key.Kind != types.TimestampTZ {
+		return nil
+	}
+	lit := x
+	for {
+		u, ok := lit.(*pt.Unary)
+		if !ok || (u.Op != pt.UMinus && u.Op != pt.UPlus) {
+			break
+		}
+		lit = u.X
+	}
+	l, ok := lit.(*pt.Literal)
+	if !ok {
+		return nil
+	}
+	var offset string
+	switch l.Kind {
+	case pt.LitInt:
+		offset = "integer"
+		if l.Int > math.MaxInt32 || l.Int < math.MinInt32 {
+			offset = "bigint"
+		}
+	case pt.LitDecimal:
+		offset = "numeric"
+	case pt.LitFloat:
+		offset = "numeric" // 1e3 is a numeric constant too
+	default:
+		return nil
+	}
+	return b.errAt(x, sqlerr.New(sqlerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", key.PGName(), offset).
+		WithHint("Cast the offset value to an appropriate type."))
 }
 
 // frameOffset reads a constant frame offset; null reports NULL.

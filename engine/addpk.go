@@ -95,14 +95,10 @@ func (p *rewritePlan) checkAddedKey(desc fluss.TableDescriptor) error {
 // duplicates, as in PostgreSQL's unique index.
 func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 	keyCols := make([]int, len(p.pk)) // positions in the new table
-	var convs []binder.Expr
 	for k, name := range p.pk {
 		keyCols[k] = p.find(name)
-		if c := p.cols[keyCols[k]]; c.conv != nil {
-			convs = append(convs, c.conv)
-		}
 	}
-	lowered, err := lower.LowerExprs(convs)
+	conv, err := s.newBatchConv(ctx, p, keyCols)
 	if err != nil {
 		return err
 	}
@@ -113,38 +109,16 @@ func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 	info := fluss.TableInfo{Path: p.old.Path, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{Columns: newCols}}}
 	c := fluss.UniqueConstraint{Name: fluss.PrimaryKeyName(p.old.Path.Table), Columns: keyCols}
 	u := &uniqueTable{}
-	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
 	seen := map[string]bool{}
+	vals := make([]any, len(p.cols)) // one row's key values, by new position (keyOf reads keyCols only)
 	var dup error
-	full := p.old.ArrowSchema()
-	missing := fluss.MissingOf(p.old.Descriptor)
 	err = s.eachBatch(ctx, p.old.Path, copyBatchRows, func(b arrow.RecordBatch) (bool, error) {
-		if int(b.NumCols()) < len(p.old.Descriptor.Schema.Columns) {
-			b.Retain()
-			wide, err := missing.WidenRecord(b, full)
-			if err != nil {
-				return false, err
-			}
-			defer wide.Release()
-			b = wide
+		arrays, release, err := conv.convert(b)
+		if err != nil {
+			return false, err
 		}
-		arrays := make([]arrow.Array, len(keyCols))
-		next := 0
-		for k, i := range keyCols {
-			if p.cols[i].conv == nil {
-				arrays[k] = b.Column(p.cols[i].src)
-				continue
-			}
-			v, err := lowered[next].Eval(ec, b)
-			if err != nil {
-				return false, err
-			}
-			next++
-			defer v.Release()
-			arrays[k] = v
-		}
+		defer release()
 		for r := 0; r < int(b.NumRows()); r++ {
-			vals := make([]any, len(p.cols))
 			for k, i := range keyCols {
 				vals[i] = types.ValueAt(arrays[k], r)
 			}
@@ -164,6 +138,82 @@ func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 		return err
 	}
 	return dup
+}
+
+// batchConv evaluates columns of a rewrite's new table over the old
+// table's batches: a column the plan converts (ALTER COLUMN ... TYPE) by
+// its conversion, lowered once, another as the old column, a batch
+// written before an ADD COLUMN widened first. What copyRows
+// (rewritecopy.go) does for every column of a batch, for the columns a
+// check reads.
+type batchConv struct {
+	p       *rewritePlan
+	cols    []int       // the new table's columns, by position
+	lowered []exec.Expr // cols' conversions, nil for a copied column
+	ec      *exec.EvalContext
+	missing *fluss.Missing
+	full    *arrow.Schema
+}
+
+// newBatchConv lowers the conversions of p's columns cols.
+func (s *session) newBatchConv(ctx context.Context, p *rewritePlan, cols []int) (*batchConv, error) {
+	var convs []binder.Expr
+	for _, i := range cols {
+		if c := p.cols[i]; c.conv != nil {
+			convs = append(convs, c.conv)
+		}
+	}
+	lowered, err := lower.LowerExprs(convs)
+	if err != nil {
+		return nil, err
+	}
+	bc := &batchConv{p: p, cols: cols, lowered: make([]exec.Expr, len(cols)), ec: &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem},
+		missing: fluss.MissingOf(p.old.Descriptor), full: p.old.ArrowSchema()}
+	next := 0
+	for k, i := range cols {
+		if p.cols[i].conv != nil {
+			bc.lowered[k] = lowered[next]
+			next++
+		}
+	}
+	return bc, nil
+}
+
+// convert is the columns of b (a batch of the old table) as the new
+// table has them, and the release of what it made.
+func (bc *batchConv) convert(b arrow.RecordBatch) ([]arrow.Array, func(), error) {
+	var made []arrow.Array
+	release := func() {
+		for _, a := range made {
+			a.Release()
+		}
+	}
+	if int(b.NumCols()) < len(bc.p.old.Descriptor.Schema.Columns) {
+		b.Retain() // (WidenRecord takes a reference; the caller releases its own)
+		wide, err := bc.missing.WidenRecord(b, bc.full)
+		if err != nil {
+			return nil, release, err
+		}
+		defer wide.Release()
+		b = wide
+	}
+	out := make([]arrow.Array, len(bc.cols))
+	for k, i := range bc.cols {
+		if bc.lowered[k] == nil {
+			out[k] = b.Column(bc.p.cols[i].src)
+			out[k].Retain() // (held past the widened batch's release)
+			made = append(made, out[k])
+			continue
+		}
+		v, err := bc.lowered[k].Eval(bc.ec, b)
+		if err != nil {
+			release()
+			return nil, func() {}, err
+		}
+		out[k] = v
+		made = append(made, v)
+	}
+	return out, release, nil
 }
 
 // countRows counts t's committed rows.

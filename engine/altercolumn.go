@@ -155,7 +155,9 @@ func (s *session) missingValue(ctx context.Context, work fluss.TableInfo, i int,
 	}
 	rec := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
 	defer rec.Release()
-	v, err := xs[0].Eval(&exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}, rec)
+	// under the session's settings (a float's text follows
+	// extra_float_digits), as PostgreSQL evaluates the default
+	v, err := xs[0].Eval(&exec.EvalContext{Ctx: s.sessionCtx(ctx), Mem: s.eng.mem}, rec)
 	if err != nil {
 		return "", "", err
 	}

@@ -40,7 +40,7 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		return s.alterByRewrite(ctx, info, d)
 	}
 	var changes []fluss.TableChange
-	var notices []*sqlerr.Error
+	var notices, warnings []*sqlerr.Error
 	var partitions []sql.AlterAction      // ADD / DROP PARTITION (partitions.go)
 	checks := s.newCheckActions(info)     // altercheck.go
 	notNulls := s.newNotNullActions(info) // altercolumn.go
@@ -113,7 +113,7 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 			}
 			if exists {
 				if a.IfNotExists {
-					notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "column \"%s\" of relation \"%s\" already exists, skipping", a.Column, info.Path.Table))
+					notices = append(notices, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists, skipping", a.Column, info.Path.Table))
 					continue
 				}
 				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.Column, info.Path.Table)
@@ -170,8 +170,21 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				if err := fluss.CheckPropertyChange(kv[0]); err != nil {
 					return nil, err
 				}
+				if err := checkRelOption(kv[0], kv[1]); err != nil { // pgstorage.go
+					return nil, err
+				}
 				changes = append(changes, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: kv[0], Value: kv[1]})
 			}
+		case sql.AlterReplicaIdentity, sql.AlterClusterOn, sql.AlterSetWithoutCluster, sql.AlterNoOp,
+			sql.AlterSetStatistics, sql.AlterSetStorage, sql.AlterSetCompression:
+			cs, warning, err := s.storageChange(ctx, info, a) // pgstorage.go
+			if err != nil {
+				return nil, err
+			}
+			if warning != nil {
+				warnings = append(warnings, warningOf(warning))
+			}
+			changes = append(changes, cs...)
 		case sql.AlterResetProperties:
 			for _, k := range a.Keys {
 				if err := fluss.CheckPropertyChange(k); err != nil {
@@ -202,7 +215,9 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	if err != nil {
 		return nil, err
 	}
-	return noticeResult("ALTER TABLE", append(notices, pn...)...), nil
+	res := noticeResult("ALTER TABLE", append(notices, pn...)...).(*noticeTagResult)
+	res.notices = append(res.notices, warnings...) // (noticeResult makes NOTICEs)
+	return res, nil
 }
 
 // alterColumnDefault is the change of ALTER COLUMN SET / DROP DEFAULT:

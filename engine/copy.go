@@ -314,6 +314,11 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 			return err
 		}
 		if !keyed {
+			// an append's lock (txnstore's LockAppend): a build of a
+			// unique index waits for the COPY
+			if err := pt.LockAppend(ctx); err != nil {
+				return err
+			}
 			return up.Add(ctx, rec)
 		}
 		// Its keys are locked like an INSERT's (the whole table, for a
@@ -407,7 +412,7 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 	}
 	// The store's check, made here on the whole record so that the first
 	// failing row is reported (with its values) before anything is written.
-	if err := fluss.CheckNotNull(info, cols); err != nil {
+	if err := fluss.CheckNotNullStyle(info, cols, ps.sess.location(), ps.sess.style()); err != nil {
 		return nil, err
 	}
 	return array.NewRecordBatch(info.ArrowSchema(), cols, rows), nil

@@ -45,8 +45,9 @@ func (s *session) dateStyle() types.DateStyle {
 	return ds
 }
 
-// style is the session's DateStyle and IntervalStyle, which write the
-// text of dates, timestamps and intervals.
+// style is the session's DateStyle, IntervalStyle and
+// extra_float_digits, which write the text of dates, timestamps,
+// intervals and floats.
 func (s *session) style() types.Style {
-	return types.StyleOf(s.setting("datestyle"), s.setting("intervalstyle"))
+	return types.StyleOf(s.setting("datestyle"), s.setting("intervalstyle"), s.setting("extra_float_digits"))
 }

@@ -103,10 +103,14 @@ func (s *session) truncateInBlock(ctx context.Context, infos []fluss.TableInfo, 
 			return nil, err
 		}
 	}
+	tx := s.tx
 	s.tx.Recreate = func(ctx context.Context, info fluss.TableInfo) (fluss.Table, error) {
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		created, err := s.recreateLog(ctx, info)
+		if err == nil {
+			err = s.recreateIndexes(ctx, info, created, tx) // uniqueddl.go
+		}
 		s.eng.ddl.Unlock()
 		if err != nil {
 			return nil, err
@@ -114,7 +118,6 @@ func (s *session) truncateInBlock(ctx context.Context, infos []fluss.TableInfo, 
 		return s.eng.store.Table(ctx, created.Path)
 	}
 	if restart {
-		tx := s.tx
 		err := s.restartSequences(ctx, seen, func(q fluss.SequenceStore, was fluss.SequenceInfo) {
 			tx.OnRollback(func() { _ = q.SetValue(context.Background(), was.Path, was.Last, was.Called) })
 		})
@@ -161,7 +164,11 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	if !info.HasPrimaryKey() {
-		if _, err := s.recreateLog(ctx, info); err != nil {
+		created, err := s.recreateLog(ctx, info)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.recreateIndexes(ctx, info, created, nil); err != nil { // uniqueddl.go
 			return nil, err
 		}
 		return tagOnly("TRUNCATE TABLE"), nil

@@ -170,7 +170,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if d.View || len(d.Actions) == 1 && d.Actions[0].Kind == sql.AlterRename {
 			return s.renameRelation(ctx, d) // rename.go
 		}
-		return s.alterTable(ctx, d)
+		return s.alterTableCarrying(ctx, d) // uniquecarry.go
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %v", st.Kind)
 }
@@ -195,9 +195,16 @@ func noticeResult(tag string, notices ...*sqlerr.Error) pgwire.Result {
 
 // commentOn sets a table's or column's comment, which the store keeps in
 // the table's descriptor (Fluss's table and column comments).
+// Other objects' comments are the metadata store's (comments.go).
 func (s *session) commentOn(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
 	if err := s.blockDDL("COMMENT", nil); err != nil {
 		return nil, err
+	}
+	if d.CommentObject != "TABLE" && d.CommentObject != "COLUMN" {
+		if err := s.commentOnObject(ctx, d); err != nil {
+			return nil, err
+		}
+		return tagOnly("COMMENT"), nil
 	}
 	info, err := s.resolveTable(ctx, d.Table)
 	if err != nil {
@@ -334,10 +341,6 @@ func (s *session) toolStatement(ctx context.Context, d *sql.DDLStmt) (res pgwire
 		res, err = createExtension(d)
 	case "DROP EXTENSION":
 		res, err = dropExtension(d)
-	case "ALTER DEFAULT PRIVILEGES":
-		err = sqlerr.New(sqlerr.FeatureNotSupported, "ALTER DEFAULT PRIVILEGES is not supported").
-			WithDetail("sqlgate keeps the grants of existing tables only.").
-			WithHint("Grant on the tables once they exist, e.g. GRANT SELECT ON ALL TABLES IN SCHEMA public TO role.")
 	case "CLUSTER":
 		res, err = s.cluster(ctx, d)
 	case "REINDEX":

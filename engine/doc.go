@@ -22,7 +22,9 @@
 // (session.go) refreshes the metadata (metadata.go), runs execute, which
 // only routes: to the handlers of the statements that never reach the
 // binder (SET/SHOW: setshow.go; BEGIN, COMMIT, ROLLBACK, SAVEPOINT,
-// DISCARD: txcontrol.go; DDL: ddlstmts.go; GRANT: privileges.go; roles:
+// DISCARD: txcontrol.go; DDL: ddlstmts.go (COMMENT ON objects other than
+// tables: comments.go; ALTER TABLE's catalog-only actions: pgstorage.go);
+// GRANT: privileges.go; roles:
 // roles.go; sequences; Python functions; WHERE CURRENT OF; COPY to and from
 // files; SUBSCRIBE), refusing everything else in an aborted block
 // (sqlerr.TransactionAborted, 25P02), and to execBound for a bound
@@ -56,22 +58,28 @@
 //     catalog count for every session), fkddl.go (foreign keys and DDL: ALTER TABLE's ADD /
 //     VALIDATE / DROP CONSTRAINT, DROP TABLE, TRUNCATE, RENAME), fkunique.go
 //     (foreign keys to a UNIQUE constraint's columns: the referenced rows
-//     found by their values, the referenced table's old rows kept), unique.go
-//     (UNIQUE constraints beyond the primary key: each row written checked
-//     against the constraint's hidden index table, written in the same
+//     found by their values in the constraint's index, the referenced
+//     table's old rows kept), unique.go (UNIQUE constraints beyond the
+//     primary key, on log tables too: each row written checked against
+//     the constraint's hidden index table, written in the same
 //     transaction; its keys locked), uniqueddl.go (their index tables and
 //     DDL: CREATE TABLE, ALTER TABLE ... ADD UNIQUE / DROP CONSTRAINT,
-//     CREATE UNIQUE INDEX, DROP INDEX, DROP TABLE, TRUNCATE; the start's
-//     sweep of index tables no constraint names), and
+//     CREATE UNIQUE INDEX, DROP INDEX, DROP TABLE, TRUNCATE; the one index
+//     build, fillIndex; the start's sweep of index tables no constraint
+//     names), uniquecarry.go (ADD UNIQUE / PRIMARY KEY / FOREIGN KEY of a
+//     log table the block appended to, its rows carried along), and
 //     package txnstore (the pending writes);
 //   - writes and queries: write.go, returning.go, explainwrite.go,
+//     merge.go (MERGE: its join run once, then its writes over its rows),
 //     modifyingwith.go (data-modifying WITH queries: each run to its end,
 //     before the main statement when it reads it, else after it, against
 //     the statement's snapshot, its RETURNING rows a relation the rest of
 //     the statement reads), query.go, currentof.go, partitions.go (partition pruning's EXPLAIN,
 //     SHOW / ADD / DROP PARTITION);
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
-//     altertable.go, rewrite.go, rewritecopy.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go,
+//     altertable.go, rewrite.go, rewritecopy.go, rewritefollow.go (what a rewrite's
+//     swap leaves to do, recorded with it and finished at the next start
+//     after a crash), rewritegate.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go,
 //     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
 //     owners.go (ALTER ... OWNER TO of tables, views, sequences, types and
 //     schemas), identity.go (ALTER COLUMN ADD / SET GENERATED and DROP
@@ -125,7 +133,10 @@
 // DDL inside a transaction block (txddl.go) runs at once, since Fluss's
 // catalog is not transactional: the block remembers it, and a ROLLBACK
 // that cannot undo it sends a WARNING naming each statement. DDL on a
-// table the block holds rows for is refused until COMMIT; VACUUM refuses
+// table the block holds rows for is refused until COMMIT, but for ADD of
+// a UNIQUE, PRIMARY KEY or FOREIGN KEY constraint to a log table the
+// block appended to, which carries the rows along (uniquecarry.go:
+// pg_restore --single-transaction); VACUUM refuses
 // a block (25001), as PostgreSQL's does. TRUNCATE in a block is
 // transactional (ddl.go truncateInBlock, txnstore/truncate.go): the table
 // is locked whole and reads empty to the block until COMMIT empties it.

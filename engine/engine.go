@@ -118,6 +118,10 @@ type Engine struct {
 	// rewrite's copy, before its swap: a test holds a rewrite there to see
 	// what other sessions do meanwhile.
 	rewriteCopied func()
+	// rewriteStep, when set (by the internal tests), runs after each step
+	// of a rewrite's swap and follow-ups (rewritefollow.go): a test kills
+	// the server there.
+	rewriteStep func(step string)
 
 	// locks is the row-lock manager of every session; nil when the store
 	// cannot be locked by this server alone (then read-modify-write
@@ -167,6 +171,7 @@ func New(store fluss.Store, opts Options) *Engine {
 		e.meta = meta.Memory()
 	}
 	e.dropStaleTempSchemas()
+	e.finishRewrites()        // rewritefollow.go: before the sweep, which they leave nothing to
 	e.dropOrphanIndexTables() // uniqueddl.go
 	return e
 }
@@ -186,6 +191,8 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 	// goroutine's alone, so the executor's lookup does without it
 	s.statusFn, s.setFn, s.preparedFn = s.status, s.setConfig, s.preparedStatements
 	s.cursorsFn = s.listCursors
+	s.warnFn = s.warn
+	s.advisory.s = s
 	s.parser.SetDatabase(info.Database) // db.schema.table names (sql/catalogs.go)
 	_, s.superuser = e.roles.Role(info.User)
 	if !s.superuser {

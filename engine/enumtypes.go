@@ -337,7 +337,7 @@ func (s *session) alterEnum(ctx context.Context, st *sql.TypeStmt) (*sqlerr.Erro
 			}
 			if index(st.Value) >= 0 {
 				if st.IfNotExists {
-					notice = sqlerr.New(sqlerr.SuccessfulCompletion, "enum label \"%s\" already exists, skipping", st.Value)
+					notice = sqlerr.New(sqlerr.DuplicateObject, "enum label \"%s\" already exists, skipping", st.Value)
 					return nil
 				}
 				return sqlerr.New(sqlerr.DuplicateObject, "enum label \"%s\" already exists", st.Value)

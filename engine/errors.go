@@ -86,6 +86,13 @@ func skipped(kind, name string) *sqlerr.Error {
 	return sqlerr.New(sqlerr.SuccessfulCompletion, "%s \"%s\" does not exist, skipping", kind, name)
 }
 
+// existsSkipping is the NOTICE of a CREATE ... IF NOT EXISTS that met its
+// object, with the SQLSTATE PostgreSQL gives it (42P07 for relations,
+// 42P06 for schemas): kind is PostgreSQL's word (relation, schema).
+func existsSkipping(code sqlerr.Code, kind, name string) *sqlerr.Error {
+	return sqlerr.New(code, "%s \"%s\" already exists, skipping", kind, name)
+}
+
 // notOnThisStore is 0A000 for what the store cannot do safely (row locks,
 // a snapshot); the caller says why in the DETAIL. Other features sqlgate
 // lacks are sqlerr.NotSupported's "... is not supported".

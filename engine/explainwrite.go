@@ -26,6 +26,8 @@ func (s *session) explainWrite(ctx context.Context, ps *statement, b *binder.Exp
 		verb, table = "UPDATE", w.Table.Path.Table
 	case *binder.Delete:
 		verb, table = "DELETE", w.Table.Path.Table
+	case *binder.Merge:
+		verb, table = "MERGE", w.Table.Path.Table
 	default:
 		return nil, sqlerr.NotSupported("EXPLAIN of this statement")
 	}

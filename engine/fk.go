@@ -688,7 +688,7 @@ func (s *session) fkRunDeferred(ctx context.Context) error {
 // name, from the catalog as COMMIT finds it: a DDL of another session
 // since the check was queued may have rewritten the referenced table
 // (its columns renumbered: the key's referenced positions moved,
-// renumberReferences) or the referencing one, or dropped the key. As in
+// rewritefollow.go moveReference) or the referencing one, or dropped the key. As in
 // PostgreSQL, a dropped key (or table) has nothing left to check (ok
 // false); so has a table the transaction wrote that was rewritten since
 // (its queued rows hold the old columns' positions, and its COMMIT fails
@@ -1070,10 +1070,10 @@ func columnNames(table fluss.TableInfo, idx []int) string {
 
 // rowValues prints columns idx of row r of rows in their text forms.
 func (s *session) rowValues(table fluss.TableInfo, rows arrow.RecordBatch, idx []int, r int) string {
-	loc := s.location()
+	loc, st := s.location(), s.style()
 	vals := make([]string, len(idx))
 	for k, c := range idx {
-		vals[k] = detailValue(types.ValueAt(rows.Column(c), r), table.Descriptor.Schema.Columns[c].Type, loc, s.style())
+		vals[k] = detailValue(types.ValueAt(rows.Column(c), r), table.Descriptor.Schema.Columns[c].Type, loc, st)
 	}
 	return strings.Join(vals, ", ")
 }
@@ -1233,10 +1233,10 @@ func (s *session) fkNoReference(ctx context.Context, ref fkRef, parent fluss.Tab
 // that a row of ref's table still references.
 func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch, r int) error {
 	vals := make([]string, len(ref.fk.RefColumns))
-	loc := s.location()
+	loc, st := s.location(), s.style()
 	for k, c := range ref.fk.RefColumns {
 		v := types.ValueAt(refVals.Column(k), r)
-		vals[k] = types.FormatTextStyle(v, parent.Descriptor.Schema.Columns[c].Type, loc, s.style())
+		vals[k] = types.FormatTextStyle(v, parent.Descriptor.Schema.Columns[c].Type, loc, st)
 	}
 	return sqlerr.New(foreignKeyViolationCode, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", parent.Path.Table, ref.fk.Name, ref.child.Table).
 		WithDetail("Key (%s)=(%s) is still referenced from table \"%s\".", columnNames(parent, ref.fk.RefColumns), strings.Join(vals, ", "), ref.child.Table)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -15,8 +16,9 @@ import (
 // events and checks carry the referenced values (a column per
 // fk.RefColumns); what differs from a key's is where they come from:
 //   - a referencing row's check finds the referenced row by its values
-//     (parentHolds: a read of the referenced table) rather than by key,
-//     and locks the rows it found FOR KEY SHARE by their keys;
+//     (parentHolds: a lookup in the constraint's index table, value ->
+//     key, as the transaction sees it) rather than by key, locks the
+//     rows it found FOR KEY SHARE by their keys and reads them again;
 //   - the referenced table's writes keep its rows as they were
 //     (fkTable.oldRows): a DELETE's rows (rowsAsWere), and an UPDATE's
 //     that change a referenced column in place, its key unchanged
@@ -160,51 +162,45 @@ func (s *session) parentHolds(ctx context.Context, path fluss.TablePath, fk flus
 		}
 		return out, nil
 	}
+	c, ok := fluss.ReferencedUnique(info, fk)
+	if !ok { // (a foreign key references the key or a unique constraint: fkddl.go)
+		return nil, sqlerr.New(sqlerr.InternalError, "foreign key constraint \"%s\" references no unique constraint of table \"%s\"", fk.Name, info.Path.Table)
+	}
 	want := map[string]bool{}
 	for _, v := range vals {
 		want[rowKeyText(v)] = true
 	}
-	// the rows holding the values: a read of the table (fk.RefColumns,
-	// then the key)
-	proj := append(slices.Clone(fk.RefColumns), pk...)
-	var keys [][]any
-	err = scanEach(ctx, t, fluss.ScanOptions{Projection: proj}, func(b arrow.RecordBatch) (bool, error) { // tables.go
-		defer b.Release()
-		for row := 0; row < int(b.NumRows()); row++ {
-			v := make([]any, len(fk.RefColumns))
-			for k := range v {
-				v[k] = types.ValueAt(b.Column(k), row)
-			}
-			if !want[rowKeyText(v)] {
-				continue
-			}
-			out[rowKeyText(v)] = true
-			key := make([]any, len(pk))
-			for j := range pk {
-				key[j] = types.ValueAt(b.Column(len(v)+j), row)
-			}
-			keys = append(keys, key)
-		}
-		return false, nil
-	})
+	// the rows holding the values: the constraint's index, value -> key
+	keys, err := s.indexOwners(ctx, info, c, fk.RefColumns, vals)
 	if err != nil {
 		return nil, err
 	}
-	if !lock || len(keys) == 0 {
+	if len(pk) == 0 {
+		// a log table's entries are its values, held for good (unique.go:
+		// its rows are never updated or deleted one by one)
+		for _, k := range keys {
+			out[rowKeyText(k)] = true
+		}
 		return out, nil
 	}
-	if err := s.lockKeyShare(ctx, info, keys); err != nil {
-		return nil, err
+	if len(keys) == 0 {
+		return out, nil
 	}
-	// read again once locked: a writer waited for may have moved a value
-	if t, err = s.readTable(ctx, path); err != nil {
-		return nil, err
+	if lock {
+		if err := s.lockKeyShare(ctx, info, keys); err != nil {
+			return nil, err
+		}
+		// read again once locked: a writer waited for may have moved a value
+		if t, err = s.readTable(ctx, path); err != nil {
+			return nil, err
+		}
 	}
+	// the rows the entries name, as they are: an entry left by a crash
+	// names a row that no longer holds its value
 	got, err := lookupRows(ctx, t, info, keys, fk.RefColumns)
 	if err != nil {
 		return nil, err
 	}
-	out = map[string]bool{}
 	if got == nil {
 		return out, nil
 	}
@@ -217,6 +213,64 @@ func (s *session) parentHolds(ctx context.Context, path fluss.TablePath, fk flus
 		if want[rowKeyText(v)] {
 			out[rowKeyText(v)] = true
 		}
+	}
+	return out, nil
+}
+
+// indexOwners looks vals (values of cols, a permutation of c's columns)
+// up in unique constraint c's index table of info's table, as the
+// transaction sees it, and returns the primary keys of the rows its
+// entries name (a log table's: the values found, in cols' order). An
+// index table a crash lost is built again first, as a write would.
+func (s *session) indexOwners(ctx context.Context, info fluss.TableInfo, c fluss.UniqueConstraint, cols []int, vals [][]any) ([][]any, error) {
+	path := fluss.IndexTablePath(info.TableID, c.ID)
+	idx, err := s.readTable(ctx, path)
+	if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+		if err = s.buildIndex(ctx, info, c, true); err == nil { // uniqueddl.go
+			idx, err = s.readTable(ctx, path)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	nk := len(c.Columns)
+	at := make([]int, nk) // c's k-th column in cols
+	for k, col := range c.Columns {
+		at[k] = slices.Index(cols, col)
+	}
+	probes := make([][]any, len(vals))
+	for i, v := range vals {
+		probes[i] = make([]any, nk)
+		for k := range at {
+			probes[i][k] = v[at[k]]
+		}
+	}
+	schema := idx.Info().ArrowSchema()
+	rec, err := buildRows(arrow.NewSchema(schema.Fields()[:nk], nil), probes) // fk.go
+	if err != nil {
+		return nil, err
+	}
+	found, err := idx.Lookup(ctx, rec, nil)
+	rec.Release()
+	if err != nil || found == nil {
+		return nil, err
+	}
+	defer found.Release()
+	out := make([][]any, 0, found.NumRows())
+	for r := 0; r < int(found.NumRows()); r++ {
+		if int(found.NumCols()) == nk { // a log table's entry: the value
+			v := make([]any, len(cols))
+			for k := range at {
+				v[at[k]] = types.ValueAt(found.Column(k), r)
+			}
+			out = append(out, v)
+			continue
+		}
+		key := make([]any, int(found.NumCols())-nk)
+		for j := range key {
+			key[j] = types.ValueAt(found.Column(nk+j), r)
+		}
+		out = append(out, key)
 	}
 	return out, nil
 }

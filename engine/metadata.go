@@ -29,6 +29,10 @@ type Metadata interface {
 	AdoptOwner(info fluss.TableInfo)
 	Reconcile(ctx context.Context, cat fluss.Catalog, databases ...string) error
 	Functions() *meta.Functions
+	// Schema and DefaultACLs are the schemas' rows (owner, grants) and
+	// ALTER DEFAULT PRIVILEGES' lists (schemaprivs.go).
+	Schema(name string) (meta.Schema, bool)
+	DefaultACLs() map[string]meta.DefaultACL
 }
 
 // metaErr is a failed metadata commit as a client sees it: SQL errors

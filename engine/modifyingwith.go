@@ -257,6 +257,8 @@ func writeOf(bound binder.Statement) (w write, ok bool) {
 		return write{"UPDATE", b.Table, false}, true
 	case *binder.Delete:
 		return write{"DELETE", b.Table, false}, true
+	case *binder.Merge:
+		return write{"MERGE", b.Table, false}, true
 	}
 	return write{verb: "SELECT"}, false
 }

@@ -250,7 +250,8 @@ func (s *session) schemaOwnerTo(ctx context.Context, name, role string) error {
 		if tx.Schemas == nil {
 			tx.Schemas = map[string]meta.Schema{}
 		}
-		tx.Schemas[name] = meta.Schema{Name: name, Owner: role}
+		sc.Name, sc.Owner = name, role // (its grants stay: the owner's item is implicit)
+		tx.Schemas[name] = sc
 		return nil
 	})
 	if err != nil {

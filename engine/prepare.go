@@ -152,7 +152,28 @@ func (l *lazyStatement) Execute(ctx context.Context, params []any) (pgwire.Resul
 	return ps.Execute(ctx, params)
 }
 
+// prepareOne parses nothing: it binds and plans one parsed statement. A
+// write to a table that ALTER TABLE is rewriting waits for the rewrite
+// before it is bound for good (rewritegate.go), as PostgreSQL's parse
+// analysis waits for the ACCESS EXCLUSIVE lock: it is bound then against
+// the new table, and its RETURNING * describes the new columns.
 func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
+	for {
+		ps, err := s.prepareFresh(ctx, st, declared)
+		if err != nil || s.eng.rewrites.n.Load() == 0 {
+			return ps, err
+		}
+		path, ok := writtenTable(ps.bound)
+		if !ok || !s.eng.rewrites.rewriting(path) {
+			return ps, nil
+		}
+		if err := s.eng.rewrites.wait(ctx, path); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
 	ps := &statement{sess: s, parsed: st}
 	if st.DDL != nil {
 		return s.prepareDDL(ctx, ps)
@@ -208,7 +229,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	switch b := bound.(type) {
 	case *binder.Query:
 		err = ps.prepareQuery(ctx, b)
-	case *binder.Insert, *binder.Update, *binder.Delete:
+	case *binder.Insert, *binder.Update, *binder.Delete, *binder.Merge:
 		ps.cols, err = ps.prepareWrite(b) // write.go
 	case *binder.Describe:
 		ps.cols = []pgwire.ResultColumn{{Name: "column_name", Type: types.StringType}, {Name: "data_type", Type: types.StringType},
@@ -259,7 +280,7 @@ func (ps *statement) prepareExplain(ctx context.Context, b *binder.Explain) (err
 		if ps.plan, err = lower.PlanWith(inner.Plan, lower.Options{Ctx: ctx, Stats: ps.sess.eng.tables}); err != nil {
 			return err
 		}
-	case *binder.Insert, *binder.Update, *binder.Delete:
+	case *binder.Insert, *binder.Update, *binder.Delete, *binder.Merge:
 		if ps.writeCols, err = ps.prepareWrite(inner); err != nil {
 			return err
 		}

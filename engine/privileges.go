@@ -22,10 +22,11 @@ import (
 // UPDATE or DELETE whose WHERE or SET reads its columns, and of INSERT ...
 // ON CONFLICT DO UPDATE), INSERT / UPDATE / DELETE / TRUNCATE on the table
 // it writes, UPDATE as well to lock rows (SELECT ... FOR UPDATE / SHARE),
-// ownership to DROP a table or GRANT on it (or a grant option),
-// and superuser rights to CREATE a table (PostgreSQL 15's public schema
-// accepts CREATE only from its owner). pg_catalog and information_schema
-// are readable by everyone. Privileges are checked when a statement runs,
+// ownership to DROP a table or GRANT on it (or a grant option), USAGE on
+// the schema of each table or view it names and CREATE on the schema it
+// creates a table or view in (schemaprivs.go: PostgreSQL 15's public
+// schema gives CREATE to its owner only, unless granted). pg_catalog and
+// information_schema are readable by everyone. Privileges are checked when a statement runs,
 // not when it is prepared, so a REVOKE takes effect on prepared statements.
 
 // Roles says who can log in and who is a superuser.
@@ -176,10 +177,34 @@ func (s *session) authorize(ps *statement) error {
 		if del, ok := stmt.(*ast.DeleteStmt); ok && del.Where != nil {
 			readsTarget = true
 		}
+	case *binder.Merge:
+		// each action's privilege, and SELECT: the join reads the target
+		target, readsTarget = b.Table.TableID, true
+		if len(b.Inserts) > 0 {
+			write |= access.Insert
+		}
+		if len(b.Updates) > 0 {
+			write |= access.Update
+		}
+		if b.Delete != nil {
+			write |= access.Delete
+		}
 	case *binder.CreateTable:
-		return schemaPermissionDenied(publicName(b.Path.Database))
+		if err := s.needSchemaCreate(b.Path.Database); err != nil { // schemaprivs.go
+			return err
+		}
 	case *binder.CreateView:
-		return schemaPermissionDenied(publicName(b.Path.Database))
+		if err := s.needSchemaCreate(b.Path.Database); err != nil {
+			return err
+		}
+		// the relations it reads are read with its owner's privileges
+		// when it is used; naming them needs their schemas' USAGE
+		for _, r := range ps.reads {
+			if err := s.needSchemaUsage(r.path.Database); err != nil {
+				return err
+			}
+		}
+		return nil
 	case *binder.DropTable, *binder.DropView:
 		return nil // checked per relation when it runs (it may not exist)
 	case *binder.Describe:
@@ -193,6 +218,9 @@ func (s *session) authorize(ps *statement) error {
 	for _, r := range ps.reads {
 		if r.via != nil {
 			continue // checked above, as the view's owner
+		}
+		if err := s.needSchemaUsage(r.path.Database); err != nil { // schemaprivs.go
+			return err
 		}
 		if r.id == target && write != 0 && !r.view {
 			if err := s.need(r.id, r.path, write); err != nil {
@@ -264,8 +292,17 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 	if g.Revoke {
 		verb = "REVOKE"
 	}
+	if g.Default != nil {
+		verb = "ALTER DEFAULT PRIVILEGES"
+	}
 	if err := s.blockDDL(verb, nil); err != nil {
 		return nil, err
+	}
+	switch {
+	case g.Default != nil:
+		return s.execDefaultPrivileges(ctx, g) // schemaprivs.go
+	case len(g.Schemas) > 0:
+		return s.execSchemaGrant(ctx, g) // schemaprivs.go
 	}
 	privs := access.All
 	if g.Privileges != nil {
@@ -273,23 +310,14 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		for _, n := range g.Privileges {
 			p, ok := access.ParsePrivilege(n)
 			if !ok {
-				return nil, sqlerr.New(sqlerr.InvalidGrantOperation, "unrecognized privilege type \"%s\"", n)
+				return nil, invalidPrivilege(n, "table")
 			}
 			privs |= p
 		}
 	}
-	var grantees []string
-	for _, r := range g.Grantees {
-		switch r {
-		case "current_user", "session_user":
-			r = s.info.User
-		case access.Public:
-		default:
-			if exists, _ := s.eng.roles.Role(r); !exists {
-				return nil, sqlerr.UndefinedRole(r)
-			}
-		}
-		grantees = append(grantees, r)
+	grantees, err := s.resolveGrantees(g.Grantees) // schemaprivs.go
+	if err != nil {
+		return nil, err
 	}
 	var infos []tableRef
 	for _, t := range g.Tables {
@@ -342,7 +370,7 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		}
 	}
 	// One commit for the whole statement: every table's grants or none.
-	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		for _, info := range infos {
 			for _, r := range grantees {
 				var err error

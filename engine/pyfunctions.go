@@ -66,9 +66,13 @@ func (e *Engine) addFunction(reg *udf.Registry, m meta.Function) error {
 		return err
 	}
 	if len(f.Table) > 0 {
-		return reg.AddBatch(e.opts.Python.Batch(f))
+		b := e.opts.Python.Batch(f)
+		b.Owner, b.Comment = m.Owner, m.Comment
+		return reg.AddBatch(b)
 	}
-	return reg.AddScalar(e.opts.Python.Scalar(f))
+	sc := e.opts.Python.Scalar(f)
+	sc.Owner, sc.Comment = m.Owner, m.Comment
+	return reg.AddScalar(sc)
 }
 
 // resolveFunction turns a stored function's type names into types.
@@ -206,8 +210,8 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		case exists && old.Owner != s.info.User && !s.superuser:
 			return mustOwn("function", m.Name)
 		}
-		if exists {
-			m.Owner = old.Owner
+		if exists { // CREATE OR REPLACE keeps the owner and the comment
+			m.Owner, m.Comment = old.Owner, old.Comment
 		}
 		reg := s.eng.opts.UDFs.Clone()
 		if reg == nil {

@@ -41,10 +41,16 @@ import (
 // takes them), the views over it (their dependency on the old id moves to
 // the new one) and the foreign keys of other tables that reference it.
 // A column's missing value (fluss/missing.go) is written into every row.
+// What follows the table elsewhere (other tables' foreign keys, owned
+// sequences, views, the old index tables) is recorded on the new table by
+// the swap's own catalog write and done after it (rewritefollow.go): a
+// crash in between is finished at the next start.
 //
 // The rewrite locks the table whole (rowlock: it waits for the
-// transactions holding row locks in it, as PostgreSQL's ACCESS EXCLUSIVE
-// lock does), makes its writers wait until it ends (rewritegate.go) and
+// transactions holding row locks in it, or appending to it, as
+// PostgreSQL's ACCESS EXCLUSIVE lock does; the new table is locked whole
+// too, until the statement's transaction ends), makes its writers wait
+// until it ends (rewritegate.go: they are bound then, to the new table) and
 // copies the rows without the server-wide DDL lock, which it takes for the
 // swap alone (swapRewrite): sessions using other tables are not held up by
 // the copy. Readers read the old table until the swap.
@@ -265,22 +271,37 @@ func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.Ta
 			WithHint("Run the statement again.")
 	}
 	s.eng.catalog.Add(1)
-	if st == nil {
+	if st == nil { // no row changes: no position, id or sequence either
 		if _, err := s.alterInPlace(ctx, now, desc2); err != nil {
 			return nil, false, err
 		}
-	} else {
-		created, err := st.st.Replace(ctx)
-		if err != nil {
-			discard()
-			return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
-		}
-		s.dropIndexTables(ctx, uniqueIndexPaths(now)) // rewriteunique.go: the old table's
-		if err := s.afterRewrite(ctx, now, created, p2); err != nil {
-			return nil, false, err
-		}
+		return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil
 	}
-	if err := s.followColumns(ctx, info.Path, p2); err != nil {
+	// What the swap leaves to do in other objects is recorded on the new
+	// table by the swap's own catalog write (rewritefollow.go): a crash
+	// before it is done leaves it for the next start.
+	f, err := s.planFollowUps(ctx, now, p2)
+	var props map[string]string
+	if err == nil {
+		props, err = f.property()
+	}
+	var created fluss.TableInfo
+	if err == nil {
+		created, err = st.st.Replace(ctx, props)
+	}
+	if err != nil {
+		discard()
+		return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
+	}
+	s.eng.step(stepSwapped)
+	if err := s.finishFollowUps(ctx, created, f, true); err != nil {
+		return nil, false, err
+	}
+	// The statement's transaction holds the new table whole as it held the
+	// old: in a block, its writers wait for the COMMIT (PostgreSQL's lock
+	// lasts until then), not for the statement's end, when the gate opens.
+	// Nobody else can hold the new id's locks yet.
+	if err := s.lockForBuild(ctx, created); err != nil { // uniqueddl.go
 		return nil, false, err
 	}
 	return noticeResult("ALTER TABLE", p2.noticeErrors()...), false, nil

@@ -106,7 +106,9 @@ func (s *session) copyRows(ctx context.Context, p *rewritePlan, dst fluss.Table)
 			w.Discard()
 		}
 	}()
-	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
+	// the conversions run under the session's settings, as PostgreSQL's
+	// rewrite does (a float converted to text keeps extra_float_digits)
+	ec := &exec.EvalContext{Ctx: s.sessionCtx(ctx), Mem: s.eng.mem}
 	missing := fluss.MissingOf(p.old.Descriptor)
 	full := p.old.ArrowSchema()
 	table := p.old.Path.Table
@@ -233,32 +235,6 @@ func beginBulk(ctx context.Context, t fluss.Table) (fluss.BulkUpsert, error) {
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "this store cannot rewrite table \"%s\"", t.Info().Path.Table)
 }
 
-// afterRewrite moves to the new table what sqlgate keeps by table id (its
-// grants, the views' dependencies), drops what CASCADE took, and renumbers
-// the other tables' foreign keys that reference a column that moved.
-func (s *session) afterRewrite(ctx context.Context, old, created fluss.TableInfo, p *rewritePlan) error {
-	drop := p.cascadedViews()
-	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-		if err := tx.Access.Move(old.TableID, created.TableID); err != nil {
-			return err
-		}
-		if err := dropViewsIn(tx, drop); err != nil { // cascade.go
-			return err
-		}
-		return retargetViews(tx, old.TableID, created.TableID)
-	})
-	if err != nil {
-		return metaErr(err)
-	}
-	s.dropBackingHeld(ctx, drop) // matview.go
-	for _, r := range p.dropRefs {
-		if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
-			return err
-		}
-	}
-	return s.renumberReferences(ctx, old, p)
-}
-
 // cascadedViews are the views DROP COLUMN ... CASCADE took and the views
 // over them, each once.
 func (p *rewritePlan) cascadedViews() []views.View {
@@ -295,86 +271,6 @@ func retargetViews(tx *meta.Tx, from, to int64) error {
 		}
 		if _, err := tx.Views.Create(v, true); err != nil {
 			return err
-		}
-	}
-	return nil
-}
-
-// renumberReferences rewrites the referenced columns of other tables'
-// foreign keys on the rewritten table where a dropped column moved them.
-func (s *session) renumberReferences(ctx context.Context, old fluss.TableInfo, p *rewritePlan) error {
-	pos := map[int]int{}
-	for i, c := range p.cols {
-		pos[c.src] = i
-	}
-	refs, err := s.fkOthers(ctx, old.Path, nil)
-	if err != nil {
-		return err
-	}
-	alt, ok := s.eng.store.(fluss.TableAlterer)
-	if !ok {
-		return nil
-	}
-	for _, r := range refs {
-		moved := remapColumns(r.fk.RefColumns, pos)
-		if slices.Equal(moved, r.fk.RefColumns) {
-			continue
-		}
-		info, err := s.eng.store.GetTable(ctx, r.child)
-		if err != nil {
-			return err
-		}
-		fk, n, ok := fkNamed(info.Descriptor, r.fk.Name) // fkddl.go
-		if !ok {
-			continue
-		}
-		fk.RefColumns = moved
-		key := fluss.FKeyKeyPrefix(n) + "refcols"
-		if _, err := alt.AlterTable(ctx, r.child, []fluss.TableChange{{Kind: fluss.ChangeSetProperty, Key: key, Value: fluss.FKeyProperties(n, fk)[key]}}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// followColumns makes the sequences the table's columns own follow the
-// statement: a renamed column's keep owning it, a dropped column's are
-// dropped, and an identity column's take its new integer type (with the
-// old type's bounds replaced by the new one's), as PostgreSQL's do.
-func (s *session) followColumns(ctx context.Context, path fluss.TablePath, p *rewritePlan) error {
-	q, seqs, err := s.ownedSequences(ctx, map[fluss.TablePath]bool{path: true}) // sequences.go
-	if err != nil || q == nil {
-		return err
-	}
-	for _, sq := range seqs {
-		def := sq.Def
-		if slices.Contains(p.dropSeqs, sq.Path.Table) {
-			if err := q.DropSequence(ctx, sq.Path, true); err != nil {
-				return err
-			}
-			continue
-		}
-		changed := false
-		if to, ok := p.renamed[def.OwnedColumn]; ok {
-			def.OwnedColumn, changed = to, true
-		}
-		if t, ok := p.retyped[def.OwnedColumn]; ok && def.Identity {
-			if typ := sequenceTypeOf(t); typ != "" && typ != def.Type {
-				lo, hi := fluss.SequenceTypeRange(def.Type)
-				nlo, nhi := fluss.SequenceTypeRange(typ)
-				if def.Max == hi {
-					def.Max = nhi
-				}
-				if def.Min == lo {
-					def.Min = nlo
-				}
-				def.Type, changed = typ, true
-			}
-		}
-		if changed {
-			if err := q.AlterSequence(ctx, sq.Path, def, nil); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

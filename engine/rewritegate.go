@@ -22,6 +22,9 @@ type rewriteGates struct {
 	n  atomic.Int32
 	mu sync.Mutex
 	m  map[fluss.TablePath]chan struct{}
+	// waiting, when set (by the internal tests), is called as a statement
+	// starts to wait at a gate.
+	waiting func(fluss.TablePath)
 }
 
 // hold opens a gate on path until the returned release is called. One
@@ -46,6 +49,16 @@ func (g *rewriteGates) hold(path fluss.TablePath) (release func()) {
 	}
 }
 
+// rewriting reports whether a rewrite of path runs.
+func (g *rewriteGates) rewriting(path fluss.TablePath) bool {
+	if g.n.Load() == 0 {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.m[path] != nil
+}
+
 // wait returns once no rewrite of path runs, or with ctx's error.
 func (g *rewriteGates) wait(ctx context.Context, path fluss.TablePath) error {
 	for g.n.Load() > 0 {
@@ -54,6 +67,9 @@ func (g *rewriteGates) wait(ctx context.Context, path fluss.TablePath) error {
 		g.mu.Unlock()
 		if ch == nil {
 			return nil
+		}
+		if g.waiting != nil {
+			g.waiting(path)
 		}
 		select {
 		case <-ch:
@@ -72,6 +88,8 @@ func writtenTable(b binder.Statement) (fluss.TablePath, bool) {
 	case *binder.Update:
 		return w.Table.Path, true
 	case *binder.Delete:
+		return w.Table.Path, true
+	case *binder.Merge:
 		return w.Table.Path, true
 	}
 	return fluss.TablePath{}, false

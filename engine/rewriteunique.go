@@ -2,12 +2,8 @@ package engine
 
 import (
 	"context"
-	"slices"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/fluss"
-	"github.com/sqlgate/sqlgate/sqlerr"
-	"github.com/sqlgate/sqlgate/types"
 )
 
 // The UNIQUE constraints (beyond the primary key) of a rewritten table
@@ -23,9 +19,10 @@ import (
 // the catalog lacks, never read); the old table's index tables are dropped
 // after it. DROP COLUMN drops the constraints over the column (PostgreSQL
 // drops an index with any of its columns); RENAME COLUMN changes nothing
-// in them (they hold the columns by position). A drop of the primary key
-// (DROP COLUMN of one of its columns) with unique constraints left is
-// refused: a log table's rows have no key for an index to point at.
+// in them (they hold the columns by position). A table that loses its
+// primary key (DROP COLUMN of one of its columns) or gains one (ADD
+// PRIMARY KEY of a log table, addpk.go) has its indexes built anew as
+// any other: a log table's entries are the values alone (unique.go).
 
 // planUniques checks the rewritten table's unique constraints (info is
 // the new table as planned).
@@ -35,11 +32,6 @@ func (s *session) planUniques(p *rewritePlan, info fluss.TableInfo) error {
 	}
 	if err := s.uniqueStore(); err != nil { // uniqueddl.go
 		return err
-	}
-	if len(p.pk) == 0 {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "cannot drop the primary key of table \"%s\", which has UNIQUE constraints: sqlgate enforces them only on a table with a primary key", p.old.Path.Table).
-			WithDetail("Unique constraint \"%s\" would remain on a log table, whose rows have no key for its index to point at.", p.uniques[0].Name).
-			WithHint("Drop the UNIQUE constraints first (ALTER TABLE ... DROP CONSTRAINT), or keep the primary key.")
 	}
 	for _, c := range fluss.MetaOf(info.Descriptor).Uniques {
 		if err := s.checkUniqueTypes(info, c); err != nil { // uniqueddl.go
@@ -84,96 +76,11 @@ func (s *session) buildStagedIndexes(ctx context.Context, dst fluss.Table) ([]fl
 			return made, err
 		}
 		made = append(made, path)
-		if err := s.fillIndex(ctx, dst, c, path); err != nil {
+		if err := s.fillIndex(ctx, dst, c, path, false); err != nil { // uniqueddl.go
 			return made, err
 		}
 	}
 	return made, nil
-}
-
-// fillIndex writes the index entries of constraint c for the rows of src
-// into the (empty) index table at path, batch by batch: a value met twice
-// (within a batch, or already in the index from an earlier one: looked
-// up) fails with 23505. Memory holds one batch's entries, not the index.
-func (s *session) fillIndex(ctx context.Context, src fluss.Table, c fluss.UniqueConstraint, path fluss.TablePath) error {
-	info := src.Info()
-	it, err := s.eng.store.Table(ctx, path)
-	if err != nil {
-		return err
-	}
-	ui := &uniqueIndex{c: c, path: path}
-	u := &uniqueTable{s: s, info: info, pk: keyIndexes(info), cons: []*uniqueIndex{ui}}
-	schema := it.Info().ArrowSchema()
-	keySchema := arrow.NewSchema(schema.Fields()[:len(c.Columns)], nil)
-	return scanEach(ctx, src, fluss.ScanOptions{BatchRows: copyBatchRows}, func(b arrow.RecordBatch) (bool, error) { // tables.go
-		var rows [][]any
-		var owners []uniqueRow
-		seen := map[string]bool{}
-		for i := 0; i < int(b.NumRows()); i++ {
-			row := u.rowOf(b, i)
-			k := u.keyOf(row.vals, c.Columns)
-			if k == "" {
-				continue // a null: no entry (NULLS DISTINCT)
-			}
-			if seen[k] {
-				b.Release()
-				return false, s.duplicateIn(info, c, row) // uniqueddl.go
-			}
-			seen[k] = true
-			rows = append(rows, u.entry(ui, row))
-			owners = append(owners, row)
-		}
-		b.Release()
-		if len(rows) == 0 {
-			return false, nil
-		}
-		if k, err := firstIndexed(ctx, it, keySchema, rows, len(c.Columns)); err != nil || k >= 0 {
-			if err == nil {
-				err = s.duplicateIn(info, c, owners[k])
-			}
-			return false, err
-		}
-		rec, err := buildRows(schema, rows) // fk.go
-		if err != nil {
-			return false, err
-		}
-		_, err = it.Upsert(ctx, rec, fluss.UpsertOptions{})
-		rec.Release()
-		return false, err
-	})
-}
-
-// firstIndexed is the first of entries (index rows, their first n values
-// the key) whose key the index table it already holds (-1 for none).
-func firstIndexed(ctx context.Context, it fluss.Table, keySchema *arrow.Schema, entries [][]any, n int) (int, error) {
-	keys := make([][]any, len(entries))
-	for i, e := range entries {
-		keys[i] = e[:n]
-	}
-	rec, err := buildRows(keySchema, keys)
-	if err != nil {
-		return -1, err
-	}
-	found, err := it.Lookup(ctx, rec, nil)
-	rec.Release()
-	if err != nil || found == nil {
-		return -1, err
-	}
-	defer found.Release()
-	if found.NumRows() == 0 {
-		return -1, nil
-	}
-	u := &uniqueTable{}
-	have := map[string]bool{}
-	idx := seq(0, n) // unique.go
-	for r := 0; r < int(found.NumRows()); r++ {
-		vals := make([]any, n)
-		for c := 0; c < n; c++ {
-			vals[c] = types.ValueAt(found.Column(c), r)
-		}
-		have[u.keyOf(vals, idx)] = true
-	}
-	return slices.IndexFunc(entries, func(e []any) bool { return have[u.keyOf(e[:n], idx)] }), nil
 }
 
 // dropIndexTables drops index tables no catalog entry names any more (an

@@ -115,11 +115,15 @@ func (s *session) dropRoles(tx *meta.Tx, r *sql.RoleStmt, notices *[]*sqlerr.Err
 		if name == s.info.User {
 			return sqlerr.New(sqlerr.ObjectInUse, "current user cannot be dropped")
 		}
-		if deps := roleDependencies(tx.Access, name); len(deps) > 0 {
+		deps := roleDependencies(tx.Access, name)
+		deps = append(deps, schemaDependencies(tx, name)...) // schemaprivs.go
+		sort.Strings(deps)
+		if len(deps) > 0 {
 			return sqlerr.New(sqlerr.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
 				WithDetail("%s", strings.Join(deps, "\n"))
 		}
 		delete(tx.Users, name)
+		delete(tx.Comments, meta.CommentKey(meta.CommentRole, name)) // comments.go
 	}
 	return nil
 }

@@ -184,9 +184,10 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		if err := s.eng.store.CreateDatabase(ctx, name, d.IfNotExists); err != nil {
 			return nil, err
 		}
-		if !existed {
-			s.recordSchemaOwner(ctx, name, cmp.Or(d.Authorization, s.info.User))
+		if existed {
+			return noticeResult("CREATE SCHEMA", existsSkipping(sqlerr.DuplicateSchema, "schema", name)), nil
 		}
+		s.recordSchemaOwner(ctx, name, cmp.Or(d.Authorization, s.info.User))
 		return tagOnly("CREATE SCHEMA"), nil
 	case sql.DropSchema:
 		if err := s.blockDDL("DROP SCHEMA", inDatabases(d.Names)); err != nil {
@@ -259,8 +260,9 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 				notices = append(notices, schemaCascadeNotice(objs))
 			}
 			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-				delete(tx.Schemas, name)       // its owner (owners.go)
-				for oid, t := range tx.Types { // its enum types go with it
+				delete(tx.Schemas, name)                                       // its owner (owners.go)
+				delete(tx.Comments, meta.CommentKey(meta.CommentSchema, name)) // comments.go
+				for oid, t := range tx.Types {                                 // its enum types go with it
 					if t.Schema == name {
 						delete(tx.Types, oid)
 					}

@@ -66,12 +66,16 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 		path := sequencePath(st.Names[0])
 		if _, err := s.eng.store.GetTable(ctx, path); err == nil {
 			if st.IfNotExists {
-				return tagOnly(tag), nil
+				return noticeResult(tag, existsSkipping(sqlerr.DuplicateTable, "relation", path.Table)), nil
 			}
 			return nil, sqlerr.RelationExists(path.Table)
 		}
 		if _, isView := s.eng.meta.Views().Get(path); isView {
 			return nil, sqlerr.RelationExists(path.Table)
+		}
+		if _, err := q.GetSequence(ctx, path); err == nil && st.IfNotExists {
+			// the store would skip it silently; PostgreSQL says so
+			return noticeResult(tag, existsSkipping(sqlerr.DuplicateTable, "relation", path.Table)), nil
 		}
 		def, _, err := binder.ResolveSequence(path.Table, nil, st.Options)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -82,8 +83,18 @@ type session struct {
 	preparedFn func() []functions.PreparedStatement // s.preparedStatements
 	cursorsFn  func() []functions.Cursor            // s.listCursors
 	// rowLocks owns the row locks of the session's transactions (nil
-	// until the first write, or when the store takes no row locks).
+	// until the first write, or when the store takes no row locks), and
+	// their advisory locks; advisory, the session's advisory locks
+	// (advisory.go).
 	rowLocks *rowlock.Txn
+	advisory advisoryLocks
+	// notices are what functions raised while the statement ran, for
+	// pgwire to send (warn, TakeNotices); warnFn is s.warn made once.
+	noticeMu sync.Mutex
+	notices  []*sqlerr.Error
+	warnFn   func(*sqlerr.Error)
+	// random is the session's random() generator, which setseed seeds.
+	random functions.Random
 	// sqlPrepared are the statements of SQL-level PREPARE (sqlprepare.go);
 	// protocol drops the client's Parse-prepared ones at DEALLOCATE.
 	sqlPrepared map[string]*statement
@@ -115,6 +126,8 @@ func (s *session) Close() {
 	s.cursors.closeAll()
 	s.endTxn()
 	s.dropImplicit()
+	s.advisory.UnlockAllAdvisory()
+	s.EndStatementTransaction()
 	s.dropTempSchema()
 }
 
@@ -267,6 +280,8 @@ type statement struct {
 	// with is the statement's data-modifying WITH queries
 	// (modifyingwith.go).
 	with *modifyingWith
+	// mergePlans are a MERGE's actions (merge.go).
+	mergePlans *mergePlans
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -411,7 +426,8 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	s.seqs.s = s
 	ctx = st.fctx.Init(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
-			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn})
+			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn,
+			Advisory: &s.advisory, Warn: s.warnFn, Random: &s.random})
 	backend, err := ps.backend(&st.req)
 	if err != nil {
 		return nil, err
@@ -455,7 +471,7 @@ func (s *session) runBound(ctx context.Context, ps *statement, st *execState, ba
 		return describeResult(s.eng, b.Table), nil // ddl.go
 	case *binder.Explain:
 		return s.execExplain(ctx, ps, b, &st.rt, backend) // query.go
-	case *binder.Insert, *binder.Update, *binder.Delete:
+	case *binder.Insert, *binder.Update, *binder.Delete, *binder.Merge:
 		res, _, err := s.runWrite(ctx, ps, b, &st.rt, &st.ec, ps.returned(), &st.recheck) // write.go
 		return res, err
 	case *binder.CreateTable:
@@ -485,7 +501,7 @@ func (ps *statement) replan(ctx context.Context) error {
 		return cachedPlanChanged()
 	}
 	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
-	ps.catalog, ps.searchPath, ps.with = fresh.catalog, fresh.searchPath, fresh.with
+	ps.catalog, ps.searchPath, ps.with, ps.mergePlans = fresh.catalog, fresh.searchPath, fresh.with, fresh.mergePlans
 	return nil
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/exec"
@@ -47,7 +48,7 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		v = functions.SearchPathSetting(st.Values) // each name quoted as PostgreSQL keeps the list
 	}
 	switch name {
-	case "server_version", "server_encoding", "integer_datetimes", "is_superuser", "in_hot_standby", "server_version_num":
+	case "server_version", "server_encoding", "integer_datetimes", "is_superuser", "in_hot_standby", "server_version_num", "lc_collate", "lc_ctype":
 		return nil, sqlerr.New(sqlerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
 	case "max_prepared_transactions":
 		return nil, sqlerr.New(sqlerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed without restarting the server", name)
@@ -107,6 +108,14 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		if v, err = dateStyleValue(name, st.Name, v, s.setting(name)); err != nil {
 			return nil, err
 		}
+	case "extra_float_digits":
+		// an integer in -15 .. 3 as parse_int reads it ('2.5', 0x2), kept
+		// as SHOW prints it; else 22023
+		n, err := types.ParseExtraFloatDigits(v)
+		if err != nil {
+			return nil, err
+		}
+		v = strconv.Itoa(n)
 	case "timezone":
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023

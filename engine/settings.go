@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,15 +25,19 @@ var canonicalName = map[string]string{
 
 func defaultSettings(info pgwire.SessionInfo) map[string]string {
 	s := map[string]string{
-		"application_name":                    "",
-		"client_encoding":                     "UTF8",
-		"datestyle":                           "ISO, MDY",
-		"default_transaction_read_only":       "off",
-		"in_hot_standby":                      "off",
-		"integer_datetimes":                   "on",
-		"intervalstyle":                       "postgres",
-		"is_superuser":                        "on",
-		"server_encoding":                     "UTF8",
+		"application_name":              "",
+		"client_encoding":               "UTF8",
+		"datestyle":                     "ISO, MDY",
+		"default_transaction_read_only": "off",
+		"in_hot_standby":                "off",
+		"integer_datetimes":             "on",
+		"intervalstyle":                 "postgres",
+		"is_superuser":                  "on",
+		"server_encoding":               "UTF8",
+		// strings compare bytewise, which is code point order in UTF-8:
+		// PostgreSQL's C.UTF-8 collation (pg_database, pg_settings)
+		"lc_collate":                          "C.UTF-8",
+		"lc_ctype":                            "C.UTF-8",
 		"server_version":                      ServerVersion,
 		"server_version_num":                  "150008",
 		"session_authorization":               info.User,
@@ -148,6 +153,15 @@ func applyStartupSetting(s map[string]string, k, v string) {
 			return
 		}
 		v = canon
+	}
+	if k == "extra_float_digits" {
+		// pgJDBC sends 3; a value PostgreSQL would refuse leaves
+		// the default (as for the zone above)
+		n, err := types.ParseExtraFloatDigits(v)
+		if err != nil {
+			return
+		}
+		v = strconv.Itoa(n)
 	}
 	if k == SynchronousCommit {
 		// A value PostgreSQL would refuse leaves the default (as

@@ -45,9 +45,17 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 	if _, isView := s.eng.meta.Views().Get(b.Path); isView {
 		s.eng.ddl.Unlock()
 		if b.IfNotExists {
-			return tagOnly("CREATE TABLE"), nil
+			return noticeResult(createTableTag(b), existsSkipping(sqlerr.DuplicateTable, "relation", b.Path.Table)), nil
 		}
 		return nil, sqlerr.RelationExists(b.Path.Table)
+	}
+	if b.IfNotExists {
+		// The store's CreateTable skips an existing table silently;
+		// PostgreSQL says so in a NOTICE.
+		if _, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
+			s.eng.ddl.Unlock()
+			return noticeResult(createTableTag(b), existsSkipping(sqlerr.DuplicateTable, "relation", b.Path.Table)), nil
+		}
 	}
 	err := s.noteTempSchema(ctx, b.Path.Database)
 	var info fluss.TableInfo
@@ -56,6 +64,9 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 	}
 	s.eng.ddl.Unlock()
 	if err != nil {
+		return nil, err
+	}
+	if err := s.applyTableDefaults(ctx, info); err != nil { // schemaprivs.go
 		return nil, err
 	}
 	if onCommit == "DROP" {
@@ -81,6 +92,15 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 		return nil, err
 	}
 	return tagOnly(fmt.Sprintf("SELECT %d", ins.Rows)), nil
+}
+
+// createTableTag is the tag of a CREATE TABLE [AS] that skipped an
+// existing table (PostgreSQL's CREATE TABLE AS reports no row count then).
+func createTableTag(b *binder.CreateTable) string {
+	if b.Source != nil {
+		return "CREATE TABLE AS"
+	}
+	return "CREATE TABLE"
 }
 
 // execDropTable is DROP TABLE of one or more tables, with the views that

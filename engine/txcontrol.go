@@ -239,7 +239,8 @@ func (s *session) execFinishPrepared(kind sql.Kind, gid string) (pgwire.Result, 
 // SEQUENCES forgets currval's and lastval's values, PLANS has nothing to
 // forget (no plan outlives its statement but a prepared one, which
 // PostgreSQL keeps too), and ALL does all of that, closes the cursors,
-// resets every setting and deallocates every prepared statement, as
+// resets every setting, deallocates every prepared statement and releases
+// the session's advisory locks, as
 // PostgreSQL's DISCARD ALL (a pool's reset query), outside a block only.
 func (s *session) execDiscard(what string) (pgwire.Result, error) {
 	switch what {
@@ -254,8 +255,9 @@ func (s *session) execDiscard(what string) (pgwire.Result, error) {
 		if _, err := s.deallocate(&sql.DeallocateStmt{All: true}); err != nil { // sqlprepare.go
 			return nil, err
 		}
-		s.dropTempSchema() // temptables.go
-		s.seqs.discard()   // sequences.go
+		s.dropTempSchema()             // temptables.go
+		s.seqs.discard()               // sequences.go
+		s.advisory.UnlockAllAdvisory() // advisory.go
 	case "temp":
 		s.dropTempSchema()
 	case "sequences":

@@ -24,7 +24,9 @@ import (
 //
 // The block's pending rows (package txnstore) were validated against the schema of
 // their table, so a statement that changes or drops a table the
-// transaction has written rows to is refused (0A000) until COMMIT; one
+// transaction has written rows to is refused (0A000) until COMMIT (but
+// for ADD of a UNIQUE, PRIMARY KEY or FOREIGN KEY constraint to a log
+// table the block appended to, which carries the rows: uniquecarry.go); one
 // that changes a table the transaction only read makes the transaction
 // forget its view of that table, so the later statements see the new
 // schema. A read-only block refuses DDL (25006), and so does a REPEATABLE
@@ -57,7 +59,7 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 	}
 	if tx != nil && touches != nil {
 		for _, pt := range append([]*txnstore.Table(nil), tx.Tables()...) {
-			if !touches(pt.Info().Path) {
+			if !touches(pt.Info().Path) || s.carriedOf(pt.Info().TableID) != nil { // uniquecarry.go: rows the statement carries along
 				continue
 			}
 			if pt.Truncated() {

@@ -47,6 +47,9 @@ type txn struct {
 	// so that handing it to a statement's runtime, three times per UPDATE,
 	// does not box a new txnTables each time.
 	tables txnTables
+	// carry is the rows the running ALTER TABLE carries along
+	// (uniquecarry.go); nil: none.
+	carry *carried
 }
 
 // savepoint is SAVEPOINT name.
@@ -146,6 +149,9 @@ func (s *session) HoldImplicit() {
 // implicit transaction (its writes become visible to other sessions only
 // now) or rolls it back.
 func (s *session) EndImplicit(ctx context.Context, commit bool) (err error) {
+	// Advisory locks the held statements took for their transaction end
+	// with it, whether or not they wrote (advisory.go).
+	defer s.EndStatementTransaction()
 	if s.tx == nil && s.held {
 		// The settings the implicit transaction changed end with it
 		// (settingstack.go); a block it opened (BEGIN) keeps them.

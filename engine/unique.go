@@ -19,7 +19,8 @@ import (
 // fluss.UniqueConstraint). Each constraint has an index table in the same
 // store (fluss.IndexTablePath, hidden from every catalog): its primary key
 // is the constraint's columns, its other columns the primary key of the
-// row that holds the value. A transaction writes the index table as it
+// row that holds the value (none on a log table, whose rows are only
+// appended: append below). A transaction writes the index table as it
 // writes the table (pendingTable.Upsert / Delete call the hooks here), so
 // the two commit in one atomic group (fluss.AtomicWriter: one pebble
 // batch on the embedded store, no sync of their own) and a crash keeps or
@@ -96,8 +97,12 @@ type uniqueIndex struct {
 }
 
 // enforced reports whether c needs an index: a constraint whose columns
-// include the whole primary key holds whatever the rows are.
+// include the whole primary key holds whatever the rows are (a log
+// table's constraints, pk empty, all need one).
 func enforced(c fluss.UniqueConstraint, pk []int) bool {
+	if len(pk) == 0 {
+		return true
+	}
 	for _, k := range pk {
 		if !slices.Contains(c.Columns, k) {
 			return true
@@ -672,13 +677,13 @@ func (u *uniqueTable) apply(ctx context.Context, states []*indexState) error {
 // violation is PostgreSQL's 23505 of a row whose value constraint ui
 // already holds.
 func (u *uniqueTable) violation(ui *uniqueIndex, row uniqueRow) error {
-	loc := u.s.location()
+	loc, st := u.s.location(), u.s.style()
 	cols := u.info.Descriptor.Schema.Columns
 	names := make([]string, len(ui.c.Columns))
 	vals := make([]string, len(ui.c.Columns))
 	for k, c := range ui.c.Columns {
 		names[k] = cols[c].Name
-		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, u.s.style()) // coldefs.go
+		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, st) // coldefs.go
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", ui.c.Name).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
@@ -689,13 +694,13 @@ func (u *uniqueTable) violation(ui *uniqueIndex, row uniqueRow) error {
 // constraint (not the key) meets when the arbiter does not refuse the row
 // (the row is a plain insert then, and the key index refuses it).
 func (u *uniqueTable) keyViolation(row uniqueRow) error {
-	loc := u.s.location()
+	loc, st := u.s.location(), u.s.style()
 	cols := u.info.Descriptor.Schema.Columns
 	names := make([]string, len(u.pk))
 	vals := make([]string, len(u.pk))
 	for k, c := range u.pk {
 		names[k] = cols[c].Name
-		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, u.s.style()) // coldefs.go
+		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, st) // coldefs.go
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", fluss.PrimaryKeyName(u.info.Path.Table)).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
@@ -760,9 +765,12 @@ func (u *uniqueTable) delete(ctx context.Context, pt *pendingTable, keys arrow.R
 }
 
 // upsertRows writes rec to the table, through its unique constraints when
-// it has some.
+// it has some (a log table: the store's error).
 func (pt *pendingTable) upsertRows(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
-	if pt.uq == nil {
+	if opts.IgnoreExisting && !pt.Info().HasPrimaryKey() {
+		return pt.appendSkipping(ctx, rec)
+	}
+	if pt.uq == nil || len(pt.uq.pk) == 0 {
 		return pt.Table.Upsert(ctx, rec, opts)
 	}
 	return pt.uq.upsert(ctx, pt, rec, opts)
@@ -770,10 +778,136 @@ func (pt *pendingTable) upsertRows(ctx context.Context, rec arrow.RecordBatch, o
 
 // deleteRows deletes keys from the table, and their rows' index entries.
 func (pt *pendingTable) deleteRows(ctx context.Context, keys arrow.RecordBatch) (fluss.WriteResult, error) {
-	if pt.uq == nil {
+	if pt.uq == nil || len(pt.uq.pk) == 0 {
 		return pt.Table.Delete(ctx, keys)
 	}
 	return pt.uq.delete(ctx, pt, keys)
+}
+
+// Append implements fluss.Table: an append locks the log table against
+// a whole-table lock (txnstore's LockAppend: an index build's), and rows
+// appended to a log table with unique constraints are checked against
+// them, and their entries written, first.
+func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	if err := pt.LockAppend(ctx); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	if pt.uq == nil || len(pt.uq.pk) > 0 {
+		return pt.Table.Append(ctx, rec)
+	}
+	return pt.uq.append(ctx, pt, rec)
+}
+
+// append is pendingTable.Append of a log table with unique constraints.
+// A log table's rows are never updated or deleted one by one (sqlgate
+// refuses UPDATE and DELETE of a log table; TRUNCATE replaces the table
+// and its index tables, uniqueddl.go's recreateIndexes), so an entry
+// names no row: it is the value alone, and one that is there is held, a
+// conflict (no stale entries to check). The entries are written before
+// the rows, so that a transaction large enough to stage its writes on
+// disk, which it does for one table only, never stages the table's.
+func (u *uniqueTable) append(ctx context.Context, pt *pendingTable, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	rows := make([]uniqueRow, rec.NumRows())
+	for r := range rows {
+		rows[r] = u.rowOf(rec, r)
+	}
+	if _, err := u.admit(ctx, rows, false, u.violation); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	return pt.Table.Append(ctx, rec)
+}
+
+// appendSkipping is INSERT ... ON CONFLICT DO NOTHING into a log table
+// (exec.Insert writes it as an upsert that ignores existing rows): the
+// rows its unique constraints refuse (the arbiter's, or any without one)
+// are skipped, the others appended; Kept lists them for RETURNING. A
+// log table without constraints has no conflict: every row is appended.
+func (pt *pendingTable) appendSkipping(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	if err := pt.LockAppend(ctx); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	if pt.uq == nil {
+		return pt.Table.Append(ctx, rec)
+	}
+	u := pt.uq
+	rows := make([]uniqueRow, rec.NumRows())
+	for r := range rows {
+		rows[r] = u.rowOf(rec, r)
+	}
+	keep, err := u.admit(ctx, rows, true, u.violation)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	res := fluss.WriteResult{Kept: make([]int32, 0, len(keep))}
+	for _, r := range keep {
+		res.Kept = append(res.Kept, int32(r))
+	}
+	if len(keep) == 0 {
+		return res, nil
+	}
+	if len(keep) < len(rows) {
+		kept, err := takeRows(rec, keep) // fk.go
+		if err != nil {
+			return fluss.WriteResult{}, err
+		}
+		defer kept.Release()
+		rec = kept
+	}
+	w, err := pt.Table.Append(ctx, rec)
+	res.Rows = w.Rows
+	return res, err
+}
+
+// admit checks a log table's rows against its constraints, row by row as
+// PostgreSQL inserts them, writes their entries and returns the rows
+// admitted: the first value taken (by a stored row or an earlier one of
+// rows) fails with taken's error, or, under ignore (ON CONFLICT DO
+// NOTHING), skips the row when a constraint it skips for refuses it
+// (uniqueTable.skips).
+func (u *uniqueTable) admit(ctx context.Context, rows []uniqueRow, ignore bool, taken func(*uniqueIndex, uniqueRow) error) ([]int, error) {
+	states := make([]*indexState, len(u.cons))
+	keys := make([][]string, len(u.cons)) // each row's value text, by constraint
+	for i, ui := range u.cons {
+		want := map[string][]any{}
+		keys[i] = make([]string, len(rows))
+		for r, row := range rows {
+			if k := u.keyOf(row.vals, ui.c.Columns); k != "" {
+				keys[i][r] = k
+				want[k] = u.entry(ui, row)
+			}
+		}
+		states[i] = newIndexState()
+		if err := u.load(ctx, ui, want, states[i]); err != nil {
+			return nil, err
+		}
+	}
+	keep := make([]int, 0, len(rows))
+	for r, row := range rows {
+		refused, skip := -1, false
+		for i, ui := range u.cons {
+			if k := keys[i][r]; k != "" {
+				if e, _ := states[i].entryOf(k); e != nil {
+					if refused < 0 {
+						refused = i
+					}
+					skip = skip || u.skips(ui, ignore)
+				}
+			}
+		}
+		if skip {
+			continue
+		}
+		if refused >= 0 {
+			return nil, taken(u.cons[refused], row)
+		}
+		for i, ui := range u.cons {
+			if k := keys[i][r]; k != "" {
+				states[i].set[k] = u.entry(ui, row)
+			}
+		}
+		keep = append(keep, r)
+	}
+	return keep, u.apply(ctx, states)
 }
 
 // truncateIndexes empties the index tables of a table a transaction

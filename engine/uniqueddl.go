@@ -2,19 +2,19 @@ package engine
 
 import (
 	"context"
-
 	"fmt"
-	"github.com/apache/arrow-go/v18/arrow"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // Unique constraints and DDL (unique.go enforces them): CREATE TABLE
@@ -107,9 +107,11 @@ func (s *session) dropIndexes(ctx context.Context, info fluss.TableInfo) {
 }
 
 // buildIndex makes c's index table of info's table and fills it from the
-// table's committed rows: 23505 for two rows with the same value (unless
-// repair, when it rebuilds an index a crash lost and a duplicate cannot
-// be). An index table already there (left by a crash) is dropped first.
+// table's committed rows (fillIndex): 23505 for two rows with the same
+// value (unless repair, when it rebuilds an index a crash lost and a
+// duplicate cannot be). An index table already there (left by a crash)
+// is dropped first, and the one made is dropped again when the build
+// fails.
 func (s *session) buildIndex(ctx context.Context, info fluss.TableInfo, c fluss.UniqueConstraint, repair bool) error {
 	if !enforced(c, keyIndexes(info)) {
 		return nil
@@ -118,80 +120,131 @@ func (s *session) buildIndex(ctx context.Context, info fluss.TableInfo, c fluss.
 	if err := s.eng.store.DropTable(ctx, path, true); err != nil {
 		return err
 	}
-	created, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(info, c), false)
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		_ = s.eng.store.DropTable(ctx, path, true)
+	if _, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(info, c), false); err != nil {
 		return err
 	}
 	t, err := s.eng.store.Table(ctx, info.Path)
-	if err != nil {
-		return fail(err)
+	if err == nil {
+		err = s.fillIndex(ctx, t, c, path, repair)
 	}
+	if err != nil {
+		_ = s.eng.store.DropTable(ctx, path, true)
+		return err
+	}
+	return nil
+}
+
+// fillIndex writes the index entries of constraint c for the rows of src
+// into the (empty) index table at path, batch by batch: a value met twice
+// (within a batch, or already in the index from an earlier one: looked
+// up) fails with 23505, unless repair (the first row's entry is kept).
+// Memory holds one batch's entries, not the index. The one index build:
+// of a constraint added to a table (buildIndex) and of a rewritten
+// table's constraints (rewriteunique.go).
+func (s *session) fillIndex(ctx context.Context, src fluss.Table, c fluss.UniqueConstraint, path fluss.TablePath, repair bool) error {
+	info := src.Info()
 	it, err := s.eng.store.Table(ctx, path)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	ui := &uniqueIndex{c: c, path: path}
 	u := &uniqueTable{s: s, info: info, pk: keyIndexes(info), cons: []*uniqueIndex{ui}}
-	r, err := t.Scan(ctx, fluss.ScanOptions{})
-	if err != nil {
-		return fail(err)
-	}
-	defer r.Close()
-	seen := map[string]bool{}
-	schema := created.ArrowSchema()
-	for {
-		b, err := r.Next(ctx)
-		if err != nil {
-			return fail(err)
-		}
-		if b == nil {
-			break
-		}
+	schema := it.Info().ArrowSchema()
+	keySchema := arrow.NewSchema(schema.Fields()[:len(c.Columns)], nil)
+	return scanEach(ctx, src, fluss.ScanOptions{BatchRows: copyBatchRows}, func(b arrow.RecordBatch) (bool, error) { // tables.go
 		var rows [][]any
+		var owners []uniqueRow
+		seen := map[string]bool{}
 		for i := 0; i < int(b.NumRows()); i++ {
 			row := u.rowOf(b, i)
 			k := u.keyOf(row.vals, c.Columns)
 			if k == "" {
-				continue
+				continue // a null: no entry (NULLS DISTINCT)
 			}
-			if seen[k] && !repair {
+			if seen[k] {
+				if repair {
+					continue
+				}
 				b.Release()
-				return fail(s.duplicateIn(info, c, row))
+				return false, s.duplicateIn(info, c, row)
 			}
 			seen[k] = true
 			rows = append(rows, u.entry(ui, row))
+			owners = append(owners, row)
 		}
 		b.Release()
 		if len(rows) == 0 {
-			continue
+			return false, nil
+		}
+		for {
+			k, err := firstIndexed(ctx, it, keySchema, rows, len(c.Columns))
+			if err != nil || k < 0 {
+				if err != nil {
+					return false, err
+				}
+				break
+			}
+			if !repair {
+				return false, s.duplicateIn(info, c, owners[k])
+			}
+			rows, owners = slices.Delete(rows, k, k+1), slices.Delete(owners, k, k+1)
+		}
+		if len(rows) == 0 {
+			return false, nil
 		}
 		rec, err := buildRows(schema, rows) // fk.go
 		if err != nil {
-			return fail(err)
+			return false, err
 		}
 		_, err = it.Upsert(ctx, rec, fluss.UpsertOptions{})
 		rec.Release()
-		if err != nil {
-			return fail(err)
-		}
+		return false, err
+	})
+}
+
+// firstIndexed is the first of entries (index rows, their first n values
+// the key) whose key the index table it already holds (-1 for none).
+func firstIndexed(ctx context.Context, it fluss.Table, keySchema *arrow.Schema, entries [][]any, n int) (int, error) {
+	keys := make([][]any, len(entries))
+	for i, e := range entries {
+		keys[i] = e[:n]
 	}
-	return nil
+	rec, err := buildRows(keySchema, keys)
+	if err != nil {
+		return -1, err
+	}
+	found, err := it.Lookup(ctx, rec, nil)
+	rec.Release()
+	if err != nil || found == nil {
+		return -1, err
+	}
+	defer found.Release()
+	if found.NumRows() == 0 {
+		return -1, nil
+	}
+	u := &uniqueTable{}
+	have := map[string]bool{}
+	idx := seq(0, n) // unique.go
+	for r := 0; r < int(found.NumRows()); r++ {
+		vals := make([]any, n)
+		for c := 0; c < n; c++ {
+			vals[c] = types.ValueAt(found.Column(c), r)
+		}
+		have[u.keyOf(vals, idx)] = true
+	}
+	return slices.IndexFunc(entries, func(e []any) bool { return have[u.keyOf(e[:n], idx)] }), nil
 }
 
 // duplicateIn is PostgreSQL's error of an index build that met a value
 // twice.
 func (s *session) duplicateIn(info fluss.TableInfo, c fluss.UniqueConstraint, row uniqueRow) error {
-	loc := s.location()
+	loc, st := s.location(), s.style()
 	cols := info.Descriptor.Schema.Columns
 	names := make([]string, len(c.Columns))
 	vals := make([]string, len(c.Columns))
 	for k, col := range c.Columns {
 		names[k] = cols[col].Name
-		vals[k] = detailValue(row.vals[col], cols[col].Type, loc, s.style())
+		vals[k] = detailValue(row.vals[col], cols[col].Type, loc, st)
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "could not create unique index \"%s\"", c.Name).
 		WithDetail("Key (%s)=(%s) is duplicated.", strings.Join(names, ", "), strings.Join(vals, ", "))
@@ -284,6 +337,9 @@ func (s *session) uniqueAlter(ctx context.Context, c *checkActions, a sql.AlterA
 				return nil, true, err
 			}
 		} else if err := s.buildIndex(ctx, c.stored, u, false); err != nil {
+			return nil, true, err
+		} else if err := s.carryEntries(ctx, c.stored, u); err != nil { // uniquecarry.go: the block's rows
+			_ = s.eng.store.DropTable(ctx, fluss.IndexTablePath(c.work.TableID, u.ID), true)
 			return nil, true, err
 		}
 		return addUniqueChanges(c.work, u), true, nil
@@ -754,4 +810,55 @@ func cascadeNotices(refs []fkRef) []*sqlerr.Error {
 		lines[i] = fmt.Sprintf("drop cascades to constraint %s on table %s", r.fk.Name, r.child.Table)
 	}
 	return []*sqlerr.Error{sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to %d other objects", len(refs)).WithDetail("%s", strings.Join(lines, "\n"))}
+}
+
+// recreateIndexes gives a log table that TRUNCATE replaced by an empty
+// one (old by created: a new table id, ddl.go's recreateLog) its unique
+// constraints' index tables, empty, and drops old's. Index tables are
+// named by the table's id, so old's would name no table. tx, when the
+// TRUNCATE ran in a transaction block (this is its COMMIT), holds the
+// entries of the rows written after the TRUNCATE, in its view of old's
+// index tables: those are pointed at the new ones, which the COMMIT then
+// writes. A crash between the steps leaves the new table with an index
+// table missing (built by the first write that needs it, unique.go,
+// from the rows: none) and old's index tables, which no constraint
+// names (dropOrphanIndexTables).
+func (s *session) recreateIndexes(ctx context.Context, old, created fluss.TableInfo, tx *txn) error {
+	if !hasUniques(old.Descriptor) {
+		return nil
+	}
+	var pt *pendingTable
+	if tx != nil {
+		var err error
+		if pt, err = tx.pending(old.TableID); err != nil {
+			return err
+		}
+	}
+	pk := keyIndexes(created)
+	for _, c := range fluss.MetaOf(created.Descriptor).Uniques {
+		if !enforced(c, pk) {
+			continue
+		}
+		path := fluss.IndexTablePath(created.TableID, c.ID)
+		if _, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(created, c), true); err != nil {
+			return err
+		}
+		if pt != nil && pt.uq != nil {
+			for _, ui := range pt.uq.cons {
+				if ui.c.ID != c.ID || ui.idx == nil {
+					continue
+				}
+				t, err := s.eng.store.Table(ctx, path)
+				if err != nil {
+					return err
+				}
+				ui.idx.Rebase(t.Info(), t)
+				ui.path = path
+			}
+		}
+		if err := s.eng.store.DropTable(ctx, fluss.IndexTablePath(old.TableID, c.ID), true); err != nil {
+			s.eng.log.Error("dropping a truncated table's unique index table (never read again)", "table", old.Path.String(), "constraint", c.Name, "error", err)
+		}
+	}
+	return nil
 }

@@ -108,7 +108,10 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 		if err != nil || exists {
 			return err
 		}
-		return tx.Access.SetOwner(stored.ACLKey(), stored.Path.String(), s.info.User)
+		if err := tx.Access.SetOwner(stored.ACLKey(), stored.Path.String(), s.info.User); err != nil {
+			return err
+		}
+		return grantDefaults(tx, stored.ACLKey(), stored.Path, s.info.User) // schemaprivs.go
 	})
 	if err != nil {
 		return nil, metaErr(err)

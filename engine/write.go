@@ -49,6 +49,8 @@ func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultC
 			return nil, err
 		}
 		cols = returningColumns(b.Returning)
+	case *binder.Merge:
+		err = ps.prepareMerge(b) // merge.go
 	}
 	return cols, nil
 }
@@ -124,6 +126,8 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			return nil, 0, err
 		}
 		return deleteTags.result(rows, ret), rows, nil
+	case *binder.Merge:
+		return s.runMerge(ctx, ps, b, rt, ec, rc) // merge.go
 	}
 	return nil, 0, sqlerr.New(sqlerr.InternalError, "runWrite of %T", bound)
 }

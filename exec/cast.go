@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cockroachdb/apd/v3"
-	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/numeric"
@@ -60,9 +59,10 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	}
 	// the session's settings reach every cast path through env: a date
 	// in numbers only (1/2/2020) is read in DateStyle's order, a date,
-	// timestamp or interval written in its styles, alone or as an
-	// array's element or a record's field
-	env := castEnv{style: functions.StyleOf(ec.Ctx)}
+	// timestamp or interval written in its styles and a float in its
+	// extra_float_digits, alone or as an array's element or a record's
+	// field
+	env := castEnv{style: ec.Style()}
 	if CastNeedsSession(from, e.T) {
 		env.loc = ec.Location()
 	}
@@ -121,12 +121,12 @@ func intTypeName(t types.T) string {
 
 // CastValue converts one physical value between types where the result
 // does not depend on the session's settings. A conversion that does
-// (CastNeedsSession: its TimeZone, DateStyle or IntervalStyle) fails with
-// 0A000 rather than guess them: plan-time constant folding then leaves
-// the cast to run in the session.
+// (CastNeedsSession: its TimeZone, DateStyle, IntervalStyle or
+// extra_float_digits) fails with 0A000 rather than guess them: plan-time
+// constant folding then leaves the cast to run in the session.
 func CastValue(v any, from, to types.T) (any, error) {
 	if CastNeedsSession(from, to) {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s needs the session's TimeZone, DateStyle or IntervalStyle", from.PGName(), to.PGName())
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s depends on the session's settings", from.PGName(), to.PGName())
 	}
 	return CastValueIn(v, from, to, time.UTC)
 }
@@ -163,9 +163,10 @@ func CastNeedsZone(from, to types.T) bool {
 // field order reads a date from text (1/2/2020), its IntervalStyle, whose
 // sql_standard reads an interval's leading minus, or its DateStyle and
 // IntervalStyle, whose styles write a date, timestamp or interval (alone,
-// in an array or in a record) as text. PostgreSQL's casts are stable
-// there, not immutable: plan-time constant folding leaves them to run in
-// the session.
+// in an array or in a record) as text, or its extra_float_digits, which a
+// float's text follows (also in an array's, a record's or json's).
+// PostgreSQL's casts are stable there, not immutable: plan-time constant
+// folding leaves them to run in the session.
 func CastNeedsSession(from, to types.T) bool {
 	for from.Kind == types.Array || to.Kind == types.Array {
 		if from.Kind == types.Array {
@@ -176,7 +177,7 @@ func CastNeedsSession(from, to types.T) bool {
 		}
 	}
 	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && (to.IsComposite() || to.Kind == types.Interval) ||
-		(to.IsString() || to.Kind == types.Name) && styledText(from)
+		(to.IsString() || to.Kind == types.Name) && (styledText(from) || types.HasFloat(from))
 }
 
 // styledText reports whether t's text depends on DateStyle or
@@ -235,22 +236,22 @@ func checkAssignLengths(a arrow.Array, to types.T) error {
 }
 
 // CastValueIn converts one physical value between types in a session whose
-// TimeZone is loc (nil means UTC), DateStyle and IntervalStyle PostgreSQL's
-// defaults.
+// TimeZone is loc (nil means UTC), DateStyle, IntervalStyle and
+// extra_float_digits PostgreSQL's defaults.
 func CastValueIn(v any, from, to types.T, loc *time.Location) (any, error) {
 	return castValueIn(v, from, to, castEnv{loc: loc})
 }
 
-// CastValueStyle is CastValueIn in a session whose DateStyle and
-// IntervalStyle are st.
+// CastValueStyle is CastValueIn in a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st.
 func CastValueStyle(v any, from, to types.T, loc *time.Location, st types.Style) (any, error) {
 	return castValueIn(v, from, to, castEnv{loc: loc, style: st})
 }
 
 // castEnv is what a cast reads of the session: its TimeZone (nil: UTC),
-// and its DateStyle and IntervalStyle, whose order reads a date written
-// in numbers and whose styles write dates, timestamps and intervals as
-// text. Every cast path takes it, so an array's elements, a record's
+// its DateStyle and IntervalStyle, whose order reads a date written in
+// numbers and whose styles write dates, timestamps and intervals as
+// text, and its extra_float_digits, which floats' text follows. Every cast path takes it, so an array's elements, a record's
 // fields and a domain's base value are cast in the same session.
 type castEnv struct {
 	loc   *time.Location

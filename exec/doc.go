@@ -66,6 +66,11 @@
 // UPDATE's operator; a row that changed after it was read is left for a
 // second pass of the statement (Recheck) or re-read and re-evaluated, as
 // PostgreSQL's EvalPlanQual does. The locks themselves are package rowlock.
+// merge.go holds MERGE's parts around those writes (MergeRows): the check
+// that no target row is changed twice (21000), the rows its second pass
+// writes (the deferred target rows, and the source rows that joined them
+// and take WHEN NOT MATCHED when they join no more), and InsertNew, an
+// INSERT that refuses an existing key.
 //
 // It must not parse or bind SQL; lower/ builds its blueprints.
 package exec

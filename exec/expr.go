@@ -45,6 +45,16 @@ func (ec *EvalContext) Location() *time.Location {
 	return functions.LocationOf(ec.Ctx)
 }
 
+// Style is the session's DateStyle, IntervalStyle and extra_float_digits
+// (functions.StyleOf), which values print under beside its Location:
+// PostgreSQL's defaults without a session in Ctx.
+func (ec *EvalContext) Style() types.Style {
+	if ec == nil {
+		return types.Style{}
+	}
+	return functions.StyleOf(ec.Ctx)
+}
+
 // Expr is a node of the lowerable expression tier. Eval returns an array of
 // batch's length; the caller releases it.
 type Expr interface {

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -172,7 +173,8 @@ func TestCastValue(t *testing.T) {
 		{"12", types.StringType, types.Int32Type, int64(12), ""},
 		{"x", types.StringType, types.Int32Type, nil, sqlerr.InvalidTextRepresentation},
 		{int64(42), types.Int64Type, types.StringType, "42", ""},
-		{1.5, types.Float64Type, types.StringType, "1.5", ""},
+		// a double's text follows extra_float_digits: CastValueStyle
+		{1.5, types.Float64Type, types.StringType, nil, sqlerr.FeatureNotSupported},
 		{true, types.BoolType, types.StringType, "true", ""},
 	}
 	for _, c := range cases {
@@ -185,6 +187,43 @@ func TestCastValue(t *testing.T) {
 		}
 		if err != nil || got != c.want {
 			t.Errorf("%v %s->%s: got %v, %v want %v", c.v, c.from, c.to, got, err, c.want)
+		}
+	}
+}
+
+// TestCastValueStyleFloatDigits: a float printed by a cast to text, also
+// inside an array, a record or a map, follows the extra_float_digits the
+// cast is given, as PostgreSQL 15's float8out/float4out do.
+func TestCastValueStyleFloatDigits(t *testing.T) {
+	a, b := 0.1, 0.2
+	third := a + b // at run time: 0.30000000000000004
+	f8arr := types.T{Kind: types.Array, Elem: &types.Float64Type}
+	textArr := types.T{Kind: types.Array, Elem: &types.StringType}
+	rec := types.T{Kind: types.Row, Variant: types.AnonRecord, Fields: []types.Field{{Name: "f1", Type: types.Float64Type}, {Name: "f2", Type: types.Float32Type}}}
+	for _, c := range []struct {
+		v        any
+		from, to types.T
+		extra    int
+		want     any
+	}{
+		{third, types.Float64Type, types.StringType, 1, "0.30000000000000004"},
+		{third, types.Float64Type, types.StringType, 0, "0.3"},
+		{third, types.Float64Type, types.StringType, -14, "0.3"},
+		{math.Pi, types.Float64Type, types.StringType, -13, "3.1"},
+		{float64(float32(1.1)), types.Float32Type, types.StringType, 0, "1.1"},
+		{float64(float32(1.1)), types.Float64Type, types.StringType, 0, "1.10000002384186"},
+		{float64(float32(1.1)), types.Float64Type, types.StringType, 3, "1.100000023841858"},
+		{third, types.Float64Type, types.T{Kind: types.String, Length: 4}, 1, "0.30"},
+		{[]any{third, nil}, f8arr, types.StringType, 0, "{0.3,NULL}"},
+		{[]any{third, nil}, f8arr, types.StringType, 2, "{0.30000000000000004,NULL}"},
+		{[]any{third}, f8arr, textArr, 0, []any{"0.3"}},
+		{[]any{third, float64(float32(1.1))}, rec, types.StringType, 0, "(0.3,1.1)"},
+		{[]any{third, float64(float32(1.1))}, rec, types.StringType, 1, "(0.30000000000000004,1.1)"},
+	} {
+		st := types.Style{Float: types.ExtraFloatDigits(c.extra)}
+		got, err := CastValueStyle(c.v, c.from, c.to, nil, st)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%v %s->%s under extra_float_digits %d: got %#v, %v want %#v", c.v, c.from.PGName(), c.to.PGName(), c.extra, got, err, c.want)
 		}
 	}
 }

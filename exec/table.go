@@ -357,6 +357,12 @@ func (o *Insert) Run(ctx context.Context) error {
 		}
 		rec := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
 		b.Release()
+		// NOT NULL before anything else, as PostgreSQL's ExecConstraints,
+		// its DETAIL in the session's settings (the store's check has none)
+		if err := fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.Location(), o.EC.Style()); err != nil {
+			rec.Release()
+			return err
+		}
 		if info.HasPrimaryKey() {
 			// Locked before anything reads whether the keys exist, so that
 			// ON CONFLICT reads the newest committed rows.
@@ -386,7 +392,7 @@ func (o *Insert) Run(ctx context.Context) error {
 			written.Retain()
 		}
 		var res fluss.WriteResult
-		if info.HasPrimaryKey() {
+		if info.HasPrimaryKey() || o.IgnoreExisting { // (a log table's DO NOTHING: its UNIQUE constraints may skip rows)
 			res, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{IgnoreExisting: o.IgnoreExisting})
 		} else {
 			res, err = o.Table.Append(ctx, rec)
@@ -517,7 +523,12 @@ func (o *Update) Run(ctx context.Context) error {
 				return err
 			}
 			rec := tableRows(schema, b.Columns()[:ncols], b.NumRows())
-			_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
+			// NOT NULL with its DETAIL in the session's settings (the
+			// store's own check has none)
+			err = fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.Location(), o.EC.Style())
+			if err == nil {
+				_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
+			}
 			n := rec.NumRows()
 			rec.Release()
 			if err == nil {
@@ -546,7 +557,7 @@ func (o *Update) Run(ctx context.Context) error {
 		}
 		// A new key that is null is refused as the store refuses it,
 		// naming the row, before the keys are encoded to lock and probe.
-		if err := fluss.CheckNotNull(info, b.Columns()[:ncols]); err != nil {
+		if err := fluss.CheckNotNullStyle(info, b.Columns()[:ncols], o.EC.Location(), o.EC.Style()); err != nil {
 			b.Release()
 			return err
 		}

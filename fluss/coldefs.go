@@ -35,6 +35,13 @@ import (
 //	sqlgate.column.N.missing   the value rows written before ADD COLUMN read (hex of its compacted encoding)
 //	sqlgate.column.N.missingtext that value as PostgreSQL text (pg_attribute.attmissingval)
 //	sqlgate.column.N.notnull   "t": NOT NULL set by ALTER TABLE, enforced by sqlgate (missing.go)
+//	sqlgate.column.N.stattarget ALTER COLUMN SET STATISTICS's target (pg_attribute.attstattarget)
+//	sqlgate.column.N.storage   SET STORAGE's attstorage letter (p, e, x, m)
+//	sqlgate.column.N.compression SET COMPRESSION's attcompression letter (p, l)
+//	sqlgate.column.N.collation COLLATE's collation (C, POSIX, ucs_basic)
+//	sqlgate.replident          REPLICA IDENTITY's relreplident letter (f, n, i; none: d)
+//	sqlgate.replident.index    REPLICA IDENTITY USING INDEX's index
+//	sqlgate.cluster            CLUSTER ON's index (pg_index.indisclustered)
 //	sqlgate.check.K.name       a CHECK constraint's name
 //	sqlgate.check.K.expr       its expression, PostgreSQL text
 //	sqlgate.check.K.notvalid   "t" for a constraint added NOT VALID
@@ -75,6 +82,34 @@ type ColumnMeta struct {
 	// ALTER COLUMN SET NOT NULL): Fluss's column stays nullable, sqlgate
 	// enforces it (missing.go).
 	NotNull bool
+	// StatTarget, Storage and Compression are ALTER COLUMN SET
+	// STATISTICS / STORAGE / COMPRESSION's values, PostgreSQL catalog
+	// only (pg_attribute's attstattarget, attstorage, attcompression):
+	// "" and 0 when not set (the type's defaults).
+	StatTarget           string
+	Storage, Compression byte
+	// Collation is a column's COLLATE ("C", "POSIX", "ucs_basic"; ""
+	// the default): pg_attribute.attcollation only, since strings compare
+	// bytewise under each of them.
+	Collation string
+}
+
+// Table-level keys of PostgreSQL catalog state that ALTER TABLE sets and
+// that changes no storage (engine/pgstorage.go).
+const (
+	// ReplicaIdentityKey is REPLICA IDENTITY's relreplident ("f", "n",
+	// "i"; absent: "d"), ReplicaIndexKey USING INDEX's index name.
+	ReplicaIdentityKey = MetaPrefix + "replident"
+	ReplicaIndexKey    = MetaPrefix + "replident.index"
+	// ClusterIndexKey is CLUSTER ON's index name.
+	ClusterIndexKey = MetaPrefix + "cluster"
+)
+
+// ColumnStorageKeys are the metadata keys of column n's (1-based) SET
+// STATISTICS, SET STORAGE and SET COMPRESSION values.
+func ColumnStorageKeys(n int) (statTarget, storage, compression string) {
+	return fmt.Sprintf("%s%d.stattarget", metaColumnPrefix, n), fmt.Sprintf("%s%d.storage", metaColumnPrefix, n),
+		fmt.Sprintf("%s%d.compression", metaColumnPrefix, n)
 }
 
 // IsZero reports whether m holds nothing.
@@ -153,6 +188,18 @@ func MetaOf(d TableDescriptor) TableMeta {
 				c.MissingText = v
 			case "notnull":
 				c.NotNull = v == "t"
+			case "stattarget":
+				c.StatTarget = v
+			case "storage":
+				if len(v) == 1 {
+					c.Storage = v[0]
+				}
+			case "compression":
+				if len(v) == 1 {
+					c.Compression = v[0]
+				}
+			case "collation":
+				c.Collation = v
 			}
 		case strings.HasPrefix(k, metaCheckPrefix):
 			n, field, ok := metaKey(k[len(metaCheckPrefix):])
@@ -250,6 +297,18 @@ func SetTableMeta(d *TableDescriptor, m TableMeta) {
 		}
 		if c.NotNull {
 			props[key("notnull")] = "t"
+		}
+		if c.StatTarget != "" {
+			props[key("stattarget")] = c.StatTarget
+		}
+		if c.Storage != 0 {
+			props[key("storage")] = string(c.Storage)
+		}
+		if c.Compression != 0 {
+			props[key("compression")] = string(c.Compression)
+		}
+		if c.Collation != "" {
+			props[key("collation")] = c.Collation
 		}
 	}
 	for i, c := range m.Checks {

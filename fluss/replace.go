@@ -24,8 +24,11 @@ type TableReplacer interface {
 type StagedReplacement interface {
 	// Table is the staged table's handle.
 	Table() Table
-	// Replace swaps the staged table in and returns its info.
-	Replace(ctx context.Context) (TableInfo, error)
+	// Replace swaps the staged table in and returns its info. props are
+	// custom properties set on the new table in the same catalog change
+	// (nil: none): the caller's record of what it has left to do after
+	// the swap (RewritePendingProperty), durable exactly when the swap is.
+	Replace(ctx context.Context, props map[string]string) (TableInfo, error)
 	// Discard removes the staged table; after Replace it does nothing.
 	Discard(ctx context.Context) error
 }
@@ -39,3 +42,10 @@ const RewrittenFromProperty = ReservedPropertyPrefix + "rewritten_from"
 
 // RewrittenFromDepth bounds the ids RewrittenFromProperty lists.
 const RewrittenFromDepth = 16
+
+// RewritePendingProperty holds, on a table ALTER TABLE rewrote, what the
+// rewrite had still to do in other objects after the swap (other tables'
+// foreign keys, owned sequences, views, the old index tables: engine's
+// rewritefollow.go), set in the swap's own catalog change and reset once
+// done: a crash in between leaves it for the server's next start to finish.
+const RewritePendingProperty = ReservedPropertyPrefix + "rewrite_pending"

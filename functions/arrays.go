@@ -326,8 +326,8 @@ func FormatArray(v []any, elem types.T, loc *time.Location) string {
 	return FormatArrayStyle(v, elem, loc, types.Style{})
 }
 
-// FormatArrayStyle is FormatArray in a session whose DateStyle and
-// IntervalStyle are st.
+// FormatArrayStyle is FormatArray in a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st.
 func FormatArrayStyle(v []any, elem types.T, loc *time.Location, st types.Style) string {
 	var b strings.Builder
 	_ = formatArrayTo(&b, v, elem, &zoneText{loc, st})
@@ -395,8 +395,8 @@ func ElemText(v any, t types.T, loc *time.Location) string {
 	return ElemTextStyle(v, t, loc, types.Style{})
 }
 
-// ElemTextStyle is ElemText in a session whose DateStyle and
-// IntervalStyle are st.
+// ElemTextStyle is ElemText in a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st.
 func ElemTextStyle(v any, t types.T, loc *time.Location, st types.Style) string {
 	switch x := v.(type) {
 	case bool:

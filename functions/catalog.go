@@ -128,6 +128,24 @@ type Session struct {
 	// and date/time functions use. Nil: read the TimeZone setting through
 	// Setting (and UTC without one).
 	Location *time.Location
+	// Advisory takes and releases the session's advisory locks
+	// (advisory.go); nil: the context has none.
+	Advisory AdvisoryLocks
+	// Warn sends a NOTICE or WARNING to the client while the statement
+	// runs (nil: dropped), as a C function's ereport(WARNING) does.
+	Warn func(*sqlerr.Error)
+	// Random is the session's random() generator, which setseed seeds
+	// (random.go); nil: a generator of the process's.
+	Random *Random
+}
+
+// warn sends e to the client through ctx's session, with a WARNING's
+// severity.
+func warn(ctx context.Context, e *sqlerr.Error) {
+	if w := sessionOf(ctx).Warn; w != nil {
+		e.Severity = "WARNING"
+		w(e)
+	}
 }
 
 // SettingOf returns the current value of the session's configuration
@@ -170,36 +188,19 @@ func LocationOf(ctx context.Context) *time.Location {
 	return time.UTC
 }
 
-// DateStyleOf returns the session's DateStyle in ctx (the order an
-// ambiguous date is read in, the style dates are written in): its
-// setting, else PostgreSQL's default ISO, MDY. ctx may be nil.
-func DateStyleOf(ctx context.Context) types.DateStyle {
-	if ctx == nil {
-		return types.DateStyle{}
-	}
-	if v, ok := sessionSetting(ctx, "datestyle"); ok {
-		if ds, err := types.ParseDateStyle(v, types.DateStyle{}); err == nil {
-			return ds
-		}
-	}
-	return types.DateStyle{}
-}
-
-// StyleOf returns the session's DateStyle and IntervalStyle in ctx, which
-// write the text of dates, timestamps and intervals (and the order that
-// reads a date in numbers); PostgreSQL's defaults without a session. ctx
-// may be nil.
+// StyleOf returns the session's output settings in ctx: DateStyle and
+// IntervalStyle, which write the text of dates, timestamps and intervals
+// (and the order that reads a date in numbers), and extra_float_digits,
+// which writes reals and doubles; PostgreSQL's defaults without a
+// session. ctx may be nil. It is the one way a function reads them.
 func StyleOf(ctx context.Context) types.Style {
-	st := types.Style{Date: DateStyleOf(ctx)}
 	if ctx == nil {
-		return st
+		return types.Style{}
 	}
-	if v, ok := sessionSetting(ctx, "intervalstyle"); ok {
-		if is, err := types.ParseIntervalStyle("IntervalStyle", v); err == nil {
-			st.Interval = is
-		}
-	}
-	return st
+	ds, _ := sessionSetting(ctx, "datestyle")
+	is, _ := sessionSetting(ctx, "intervalstyle")
+	fd, _ := sessionSetting(ctx, "extra_float_digits")
+	return types.StyleOf(ds, is, fd)
 }
 
 // sessionSetting is the session's own value of a setting in ctx (not the

@@ -159,7 +159,8 @@ func catalogFuncs() []*Func {
 		})},
 		{Name: "obj_description", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: descriptionKernel},
 		{Name: "obj_description", Args: []types.T{tOid, tName}, Ret: tText, Strict: true, Kernel: descriptionKernel},
-		{Name: "shobj_description", Args: []types.T{tOid, tName}, Ret: tText, Strict: true, Kernel: nullText},
+		// a role's comment (pg_shdescription), through CatalogInfo.Description
+		{Name: "shobj_description", Args: []types.T{tOid, tName}, Ret: tText, Strict: true, Kernel: descriptionKernel},
 		{Name: "col_description", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			return optional(c.ColumnDescription(ctx, oidArg(a[0]), int(a[1].(int64))))
 		})},
@@ -808,7 +809,7 @@ func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 		// the elements of every dimension (mdarray.go)
 		elem, depth = arrayLeaf(args[0]), arrayDepth(args[0])
 	}
-	return tText, rowFunc(tText, false, func(_ context.Context, a []any) (any, error) {
+	return tText, rowFunc(tText, false, func(ctx context.Context, a []any) (any, error) {
 		arr, ok := a[0].([]any)
 		arr = types.ArrayElements(arr, depth)
 		sep, ok2 := a[1].(string)
@@ -822,6 +823,10 @@ func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 			}
 		}
 		var parts []string
+		// each element as array_out writes it, under the session's
+		// settings (a timestamptz in its zone, a date in its DateStyle, a
+		// float with its digits)
+		loc, st := LocationOf(ctx), StyleOf(ctx)
 		for _, e := range arr {
 			if e == nil {
 				if repl != nil {
@@ -829,28 +834,10 @@ func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 				}
 				continue
 			}
-			parts = append(parts, elemText(e, elem))
+			parts = append(parts, ElemTextStyle(e, elem, loc, st))
 		}
 		return strings.Join(parts, sep), nil
 	})
-}
-
-// elemText renders a rowValue element of type t as text.
-func elemText(v any, t types.T) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case bool:
-		if x {
-			return "t"
-		}
-		return "f"
-	case int64:
-		if t.Kind == types.Oid || t.IsInteger() {
-			return strconv.FormatInt(x, 10)
-		}
-	}
-	return types.FormatText(v, t)
 }
 
 // pgTypeofSpecialize answers pg_typeof(x) from x's type alone (a NULL of a

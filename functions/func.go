@@ -135,8 +135,11 @@ func allFuncs() []*Func {
 	fs = append(fs, bpcharFuncs()...)
 	fs = append(fs, jsonCastOpFuncs()...)
 	fs = append(fs, dateBinFuncs()...)
-	fs = append(fs, signalFuncs()...) // signals.go
-	fs = append(fs, statFuncs()...)   // statfuncs.go
+	fs = append(fs, signalFuncs()...)   // signals.go
+	fs = append(fs, statFuncs()...)     // statfuncs.go
+	fs = append(fs, advisoryFuncs()...) // advisory.go
+	fs = append(fs, sleepFuncs()...)    // sleep.go
+	fs = append(fs, randomFuncs()...)   // random.go
 	fs = append(fs, percentileIntervalFuncs()...)
 	fs = append(fs, jsonPathFuncs()...) // jsonpath.go
 	return fs

@@ -60,7 +60,7 @@ func sampleValue(name string, t types.T) (types.T, any) {
 		return t, int64(2)
 	case types.Float32, types.Float64:
 		switch name {
-		case "asin", "acos", "asind", "acosd", "atanh": // defined on [-1, 1]
+		case "asin", "acos", "asind", "acosd", "atanh", "setseed": // defined on [-1, 1]
 			return t, 0.5
 		}
 		return t, 2.5

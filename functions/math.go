@@ -8,7 +8,6 @@ import (
 	"github.com/sqlgate/sqlgate/types/numeric"
 	"math"
 	"math/big"
-	"math/rand/v2"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -66,7 +65,6 @@ func mathFuncs() []*Func {
 			return checkOverflow(x*radiansPerDegree, x)
 		}),
 		{Name: "pi", Ret: tFloat8, Kernel: constFloat(func() float64 { return math.Pi })},
-		{Name: "random", Ret: tFloat8, Volatile: true, Kernel: constFloat(rand.Float64)},
 	}
 	for _, name := range []string{"floor", "ceil", "ceiling"} {
 		fn, dec := math.Floor, numeric.Floor

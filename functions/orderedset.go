@@ -3,7 +3,6 @@ package functions
 import (
 	"context"
 	"math"
-	"strconv"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -73,7 +72,8 @@ func nonNull(v any) []any {
 
 func checkFraction(f float64) error {
 	if f < 0 || f > 1 || math.IsNaN(f) {
-		return sqlerr.New(sqlerr.NumericValueOutOfRange, "percentile value %s is not between 0 and 1", strconv.FormatFloat(f, 'g', -1, 64))
+		// PostgreSQL's message prints the fraction with %g
+		return sqlerr.New(sqlerr.NumericValueOutOfRange, "percentile value %s is not between 0 and 1", types.AppendFloatG(nil, f, 6))
 	}
 	return nil
 }

@@ -35,6 +35,12 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 	}
 	switch leaf.(type) {
 	case *binder.Scan, *binder.Join, *scanProjection, *pkLookup:
+	case *binder.Project:
+		// a derived table's projection right below: pruneInput drops
+		// the outputs nothing reads (narrowProject)
+		if leaf != a.Input {
+			return n
+		}
 	default:
 		return n
 	}

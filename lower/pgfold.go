@@ -599,8 +599,13 @@ func plainText(t types.T) bool {
 // immutableCast reports whether PostgreSQL's cast from one type to the
 // other is immutable: among booleans, numbers and text, and between date
 // and timestamp. Date/time input and output (DateStyle) and anything with
-// a time zone are stable.
+// a time zone are stable. A float's text follows extra_float_digits
+// (PostgreSQL folds it while planning, under the setting then in force):
+// folding here has no session, so it is left to execution.
 func immutableCast(from, to types.T) bool {
+	if exec.CastNeedsSession(from, to) {
+		return false
+	}
 	scalar := func(t types.T) bool {
 		switch t.Kind {
 		case types.Null, types.Bool, types.Int8, types.Int16, types.Int32, types.Int64, types.Decimal, types.Float32, types.Float64:

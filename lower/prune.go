@@ -104,7 +104,7 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 	}
 	slices.Sort(keep)
 	if len(keep) == 0 {
-		keep = []int{0} // a join input still counts rows
+		keep = []int{plainColumn(n)} // a join input still counts rows
 	}
 	remap := map[int]int{}
 	if len(keep) == len(cols) {
@@ -112,6 +112,17 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 			remap[i] = i
 		}
 		return n, remap
+	}
+	if inner, ok := n.(*binder.Project); ok {
+		// a derived table's projection: computes only what is read
+		// (narrowProject)
+		kept := map[int]bool{}
+		for _, c := range keep {
+			kept[c] = true
+		}
+		if narrow, remap, ok := narrowProjectTo(inner, kept); ok && len(narrow.Exprs) == len(keep) {
+			return narrow, remap
+		}
 	}
 	if leaf := narrowLeaf(n, keep); leaf != nil {
 		for i, c := range keep {
@@ -126,6 +137,43 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 		p.Cols = append(p.Cols, cols[c])
 	}
 	return p, remap
+}
+
+// plainColumn is the first column of n that is a stored column or a
+// constant (through projections, filters and joins), or 0: the one column
+// a join input that nothing reads keeps to count its rows, which should
+// not be a derived table's expression whose errors PostgreSQL never meets
+// (count(*) over a join reads no column of either side).
+func plainColumn(n binder.Node) int {
+	for i := range n.Columns() {
+		if plainAt(n, i) {
+			return i
+		}
+	}
+	return 0
+}
+
+func plainAt(n binder.Node, i int) bool {
+	switch x := n.(type) {
+	case *binder.Project:
+		switch e := x.Exprs[i].(type) {
+		case *binder.ColumnRef:
+			return plainAt(x.Input, e.Index)
+		case *binder.Const:
+			return true
+		}
+		return false
+	case *binder.Filter:
+		return plainAt(x.Input, i)
+	case *binder.Join:
+		if nl := len(x.Left.Columns()); i < nl {
+			return plainAt(x.Left, i)
+		} else if x.Type != binder.SemiJoin && x.Type != binder.AntiJoin {
+			return plainAt(x.Right, i-nl)
+		}
+		return false
+	}
+	return true
 }
 
 // narrowLeaf makes a scan or lookup (under a filter or not) decode only

@@ -78,14 +78,24 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 	pre := &projectNode{input: in}
 	var names []string
 	var ts []types.T
+	// guard, when not nil, is the FILTER of the call whose inputs are being
+	// added: they are computed only on the rows it passes (PostgreSQL
+	// evaluates an aggregate's arguments only for the rows the FILTER
+	// keeps, so max(1/x) FILTER (WHERE x <> 0) never divides by zero).
+	var guard binder.Expr
 	add := func(e binder.Expr, name string) (int, error) {
+		t := e.Type()
+		if guard != nil && mayFail(e) {
+			t = t.Nullable()
+			e = &binder.Case{Whens: []binder.When{{Cond: guard, Result: e}}, T: t}
+		}
 		le, err := lowerExpr(e)
 		if err != nil {
 			return 0, err
 		}
 		pre.exprs = append(pre.exprs, le)
 		names = append(names, name)
-		ts = append(ts, e.Type())
+		ts = append(ts, t)
 		return len(pre.exprs) - 1, nil
 	}
 	agg := &aggregateNode{}
@@ -99,6 +109,7 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 	}
 	for i, call := range x.Aggs {
 		spec := relop.AggSpec{Func: call.Func, Arg: -1, Distinct: call.Distinct, Filter: -1, Sep: -1, X: -1, Arrays: call.Arrays}
+		guard = call.Filter
 		if len(call.Args) > 0 {
 			if spec.Arg, err = add(call.Args[0], fmt.Sprintf("arg%d", i)); err != nil {
 				return nil, err
@@ -115,17 +126,18 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 				return nil, err
 			}
 		}
-		if call.Filter != nil {
-			if spec.Filter, err = add(call.Filter, fmt.Sprintf("filter%d", i)); err != nil {
-				return nil, err
-			}
-		}
 		for k, key := range call.OrderBy {
 			col, err := add(key.Expr, fmt.Sprintf("order%d_%d", i, k))
 			if err != nil {
 				return nil, err
 			}
 			spec.OrderBy = append(spec.OrderBy, relop.SortKeySpec{Column: col, Desc: key.Desc, NullsFirst: key.NullsFirst, Form: key.Expr.Type().KeyForm()})
+		}
+		guard = nil
+		if call.Filter != nil {
+			if spec.Filter, err = add(call.Filter, fmt.Sprintf("filter%d", i)); err != nil {
+				return nil, err
+			}
 		}
 		agg.aggs = append(agg.aggs, spec)
 		agg.names = append(agg.names, call.String())
@@ -176,6 +188,16 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 		post.exprs = append(post.exprs, e)
 	}
 	return post, nil
+}
+
+// mayFail reports whether evaluating e may raise an error: anything but a
+// column, a constant or a parameter.
+func mayFail(e binder.Expr) bool {
+	switch e.(type) {
+	case *binder.ColumnRef, *binder.Const, *binder.Param:
+		return false
+	}
+	return true
 }
 
 // joinNode is a hash join on equality keys (or a nested-loop join when

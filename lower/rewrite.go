@@ -43,6 +43,30 @@ func simplifyBoolean(n binder.Node) binder.Node {
 		if v, ok := boolConst(cond); ok && v {
 			cond = nil
 		}
+		if v, ok := boolConst(cond); ok && !v || isNullConst(cond) {
+			// An ON condition that no row pair meets: the side whose rows
+			// could only be matched is never read (PostgreSQL plans it
+			// away), so what computing its rows would raise is not raised.
+			switch x.Type {
+			case binder.InnerJoin, binder.SemiJoin:
+				// no row at all; the condition stays over the empty
+				// input so that its constants still fold (and raise) when
+				// it is lowered, as PostgreSQL's planning folds them
+				return &binder.Filter{Input: &binder.Values{Cols: x.Columns()}, Cond: x.Cond}
+			case binder.LeftJoin, binder.AntiJoin:
+				if !emptyValues(x.Right) {
+					c := *x
+					c.Right = &binder.Values{Cols: x.Right.Columns()}
+					return &c
+				}
+			case binder.RightJoin:
+				if !emptyValues(x.Left) {
+					c := *x
+					c.Left = &binder.Values{Cols: x.Left.Columns()}
+					return &c
+				}
+			}
+		}
 		if cond == x.Cond {
 			return x
 		}
@@ -51,6 +75,12 @@ func simplifyBoolean(n binder.Node) binder.Node {
 		return &c
 	}
 	return n
+}
+
+// emptyValues reports whether n is a VALUES list of no rows.
+func emptyValues(n binder.Node) bool {
+	v, ok := n.(*binder.Values)
+	return ok && len(v.Rows) == 0
 }
 
 // simplifyCond simplifies a boolean expression (see simplifyBoolean). Its
@@ -516,6 +546,12 @@ func eliminateProjections(n binder.Node) binder.Node {
 				exprs[i] = substitute(e, inner.Exprs)
 			}
 			p = &binder.Project{Input: inner.Input, Exprs: exprs, Cols: p.Cols}
+		} else if narrow, remap, ok := narrowProject(inner, p.Exprs); ok {
+			exprs := make([]binder.Expr, len(p.Exprs))
+			for i, e := range p.Exprs {
+				exprs[i] = remapColumns(e, remap)
+			}
+			p = &binder.Project{Input: narrow, Exprs: exprs, Cols: p.Cols}
 		}
 	}
 	in := p.Input.Columns()
@@ -529,6 +565,50 @@ func eliminateProjections(n binder.Node) binder.Node {
 		}
 	}
 	return p.Input
+}
+
+// narrowProject drops from inner the expressions that nothing in uses
+// reads, as PostgreSQL drops a subquery's unused outputs
+// (remove_unused_subquery_outputs), so that they are not computed and
+// their errors (a division by zero, a scalar subquery of several rows)
+// are not raised: SELECT x FROM (SELECT a AS x, 1/0 AS y FROM t) s reads
+// no y. Volatile calls stay, as there. It returns the narrowed projection
+// and where each kept column now is; ok is false when nothing is dropped.
+func narrowProject(inner *binder.Project, uses []binder.Expr) (*binder.Project, map[int]int, bool) {
+	need := map[int]bool{}
+	for _, e := range uses {
+		markColumns(e, need)
+	}
+	return narrowProjectTo(inner, need)
+}
+
+// narrowProjectTo is narrowProject with the columns read given.
+func narrowProjectTo(inner *binder.Project, need map[int]bool) (*binder.Project, map[int]int, bool) {
+	keep := func(i int) bool {
+		return need[i] || anyExpr(inner.Exprs[i], func(x binder.Expr) bool {
+			switch f := x.(type) {
+			case *binder.FuncCall:
+				return f.Volatile
+			case *binder.UDFCall:
+				return true
+			}
+			return false
+		})
+	}
+	remap := map[int]int{}
+	out := &binder.Project{Input: inner.Input}
+	for i, e := range inner.Exprs {
+		if !keep(i) {
+			continue
+		}
+		remap[i] = len(out.Exprs)
+		out.Exprs = append(out.Exprs, e)
+		out.Cols = append(out.Cols, inner.Cols[i])
+	}
+	if len(out.Exprs) == len(inner.Exprs) {
+		return nil, nil, false
+	}
+	return out, remap, true
 }
 
 // columnRefs returns the column indexes of exprs when each is a column.

@@ -35,6 +35,9 @@ func TestFoldConstCastMatchesEvalIfConst(t *testing.T) {
 		}
 		cast := &binder.Cast{X: &binder.Const{Value: v, T: ft}, T: tt}
 		want, wantErr := evalIfConst(cast, cast.X)
+		if !immutableCast(ft, tt) { // a double's text: left to execution
+			want, wantErr = cast, nil
+		}
 		got, gotErr := foldExpr(cast)
 		compared++
 		if _, ok := foldConstCast(cast.X, tt, false); ok {

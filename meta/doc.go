@@ -14,7 +14,9 @@
 // "type/<oid>" for CREATE TYPE ... AS ENUM's enum types and CREATE TYPE
 // ... AS (...)'s composite types (types.go),
 // "domain/<oid>" for CREATE DOMAIN's domains (domains.go),
-// "schema/<name>" for a schema's owner (schemas.go),
+// "schema/<name>" for a schema's owner, comment and grants (schemas.go),
+// "comment/<kind>/<id>" for COMMENT ON's texts (comments.go),
+// "defacl/<role>/<schema>/<objtype>" for ALTER DEFAULT PRIVILEGES (schemas.go),
 // plus "views.next_id"), each holding the object's JSON.
 // Update hands a change copies of the current objects (Tx), encodes the
 // result, and commits the rows that differ (a deleted one as a deletion)

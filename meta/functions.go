@@ -14,6 +14,8 @@ type Function struct {
 	Language string        `json:"language"`
 	Body     string        `json:"body"`
 	Owner    string        `json:"owner"`
+	// Comment is COMMENT ON FUNCTION's text ("" none).
+	Comment string `json:"comment,omitempty"`
 }
 
 // FunctionArg is an argument or a RETURNS TABLE column.

@@ -58,6 +58,10 @@ type state struct {
 	domains *Domains
 	// schemas are the schemas' owners by name (schemas.go).
 	schemas map[string]Schema
+	// comments are COMMENT ON's texts by CommentKey (comments.go).
+	comments map[string]string
+	// defaultACLs are ALTER DEFAULT PRIVILEGES' lists (schemas.go).
+	defaultACLs map[string]DefaultACL
 }
 
 // usersImport records the users file imported last: its content's hash
@@ -127,6 +131,12 @@ type Tx struct {
 	Domains map[uint32]Domain
 	// Schemas are the schemas' owners by name (schemas.go).
 	Schemas map[string]Schema
+	// Comments are the comments by CommentKey (comments.go); a deleted
+	// key removes the comment.
+	Comments map[string]string
+	// DefaultACLs are ALTER DEFAULT PRIVILEGES' lists by DefaultACLKey
+	// (schemas.go).
+	DefaultACLs map[string]DefaultACL
 
 	imported usersImport
 	extra    map[string]string
@@ -146,7 +156,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 	}
 	cur := m.cur.Load()
 	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), Functions: maps.Clone(cur.functions.bySig()),
-		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), Schemas: maps.Clone(cur.schemas), imported: cur.imported, extra: cur.extra}
+		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), Schemas: maps.Clone(cur.schemas), Comments: maps.Clone(cur.comments), DefaultACLs: maps.Clone(cur.defaultACLs), imported: cur.imported, extra: cur.extra}
 	if err := change(tx); err != nil {
 		return err
 	}
@@ -173,7 +183,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return fmt.Errorf("could not commit the metadata: %w", err)
 	}
 	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra,
-		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas})
+		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas, comments: tx.Comments, defaultACLs: tx.DefaultACLs})
 	m.version.Store(&v)
 	return nil
 }
@@ -289,6 +299,8 @@ const (
 	keyType        = "type/"     // + an enum type's OID
 	keyDomain      = "domain/"   // + a domain's OID
 	keySchema      = "schema/"   // + a schema's name
+	keyComment     = "comment/"  // + CommentKey
+	keyDefaultACL  = "defacl/"   // + DefaultACLKey
 )
 
 func encode(tx *Tx) (map[string]string, error) {
@@ -345,6 +357,16 @@ func encode(tx *Tx) (map[string]string, error) {
 	}
 	for sig, f := range tx.Functions {
 		if err := put(keyFunction+sig, f); err != nil {
+			return nil, err
+		}
+	}
+	for k, text := range tx.Comments {
+		if err := put(keyComment+k, text); err != nil {
+			return nil, err
+		}
+	}
+	for k, d := range tx.DefaultACLs {
+		if err := put(keyDefaultACL+k, d); err != nil {
 			return nil, err
 		}
 	}
@@ -415,6 +437,24 @@ func decode(rows map[string]string) (*state, error) {
 				st.schemas = map[string]Schema{}
 			}
 			st.schemas[k[len(keySchema):]] = sc
+		case strings.HasPrefix(k, keyDefaultACL):
+			var d DefaultACL
+			if err := json.Unmarshal([]byte(v), &d); err != nil {
+				return nil, bad(err)
+			}
+			if st.defaultACLs == nil {
+				st.defaultACLs = map[string]DefaultACL{}
+			}
+			st.defaultACLs[k[len(keyDefaultACL):]] = d
+		case strings.HasPrefix(k, keyComment):
+			var text string
+			if err := json.Unmarshal([]byte(v), &text); err != nil {
+				return nil, bad(err)
+			}
+			if st.comments == nil {
+				st.comments = map[string]string{}
+			}
+			st.comments[k[len(keyComment):]] = text
 		case strings.HasPrefix(k, keyUser):
 			var e pgwire.UserEntry
 			if err := json.Unmarshal([]byte(v), &e); err != nil {

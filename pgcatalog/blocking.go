@@ -24,8 +24,11 @@ func (c *Catalog) BlockingPIDs(_ context.Context, pid int32) []int32 {
 				continue
 			}
 			same := h.Table == w.Table && h.Key == w.Key
-			if w.Kind == "transactionid" {
+			switch w.Kind {
+			case "transactionid":
 				same = h.XID == w.XID
+			case "advisory": // shared holders block only an exclusive wait
+				same = same && (h.Mode == "ExclusiveLock" || w.Mode == "ExclusiveLock")
 			}
 			if same {
 				out = append(out, h.PID)

@@ -33,6 +33,7 @@ const (
 	collDefault      = 100
 	collC            = 950
 	collPOSIX        = 951
+	collUcsBasic     = 12340 // (initdb's, in PostgreSQL 15)
 	tablespaceDef    = 1663
 	tablespaceGlobal = 1664
 	langInternal     = 12
@@ -409,4 +410,20 @@ func namespaceName(oid uint32) (string, bool) {
 		return fluss.DefaultDatabase, true
 	}
 	return "", false
+}
+
+// TypeStorage is pg_type.typstorage of a column type ('p' for the
+// fixed-length types, 'x' for text, bytea, arrays, ...): ALTER COLUMN SET
+// STORAGE and SET COMPRESSION refuse what PostgreSQL refuses for it.
+func TypeStorage(t types.T) byte {
+	if t.Variant == types.Enum {
+		return 'p'
+	}
+	oid, _, _ := pgtypes.OIDOf(t)
+	for i := range pgTypes {
+		if pgTypes[i].oid == oid {
+			return pgTypes[i].storage[0]
+		}
+	}
+	return 'x'
 }

@@ -72,7 +72,12 @@
 //     server's database and those sessions connected to (databases.go).
 //   - The table comment (obj_description) is the table's COMMENT if it has
 //     one, else a summary of its Fluss properties: "fluss primary-key
-//     table, 4 buckets, bucket key (id)".
+//     table, 4 buckets, bucket key (id)". Other objects' COMMENT ON texts
+//     come from the metadata store (CommentSource; comments.go), in
+//     pg_description and pg_shdescription (roles).
+//   - REPLICA IDENTITY, CLUSTER ON, storage parameters and ALTER COLUMN
+//     SET STATISTICS / STORAGE / COMPRESSION are table metadata shown in
+//     pg_class, pg_index and pg_attribute (pgstorage.go).
 //   - pg_stat_ssl shows the asking connection only (its TLS version,
 //     cipher and key bits; no client certificates, so no DNs), and so does
 //     pg_stat_gssapi (never GSSAPI); pg_statio_all_tables is

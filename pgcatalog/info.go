@@ -475,32 +475,36 @@ func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, pretty bool) (s
 	return "PRIMARY KEY (" + strings.Join(cols, ", ") + ")", true, nil
 }
 
-// Description implements functions.CatalogInfo: a user table's comment
-// (or its Fluss properties, see tableComment).
+// Description implements functions.CatalogInfo: obj_description and
+// shobj_description, read from pg_description (pg_shdescription for
+// pg_authid): a table's comment (or its Fluss properties, see
+// tableComment), the built-in schemas' and COMMENT ON's (comments.go).
 func (c *Catalog) Description(ctx context.Context, objoid uint32, catalog string) (string, bool, error) {
-	if catalog == "pg_namespace" || catalog == "pg_extension" {
-		class := uint32(classPgNamespace)
-		if catalog == "pg_extension" {
-			class = classPgExtension
-		}
-		for _, d := range builtinDescriptions {
-			if d.classoid == class && d.objoid == objoid {
-				return d.text, true, nil
-			}
-		}
+	class := catalogClass(catalog)
+	if catalog != "" && class == 0 {
 		return "", false, nil
 	}
-	if catalog != "" && catalog != "pg_class" {
-		return "", false, nil
-	}
-	if _, isView := c.viewByOID(objoid); isView {
-		return "", false, nil // views have no COMMENT
-	}
-	t, index, sp, ok, err := c.relation(ctx, objoid)
-	if err != nil || !ok || index || sp != nil {
+	s, err := c.snapshot(ctx)
+	if err != nil {
 		return "", false, err
 	}
-	return tableComment(t), true, nil
+	rows, err := c.descriptionRows(ctx, s)
+	if class == classPgAuthid {
+		rows, err = c.shdescriptionRows(ctx, s)
+	}
+	if err != nil {
+		return "", false, err
+	}
+	for _, r := range rows {
+		if oidValue(r["objoid"]) != objoid || (class != 0 && oidValue(r["classoid"]) != class) {
+			continue
+		}
+		if sub, ok := r["objsubid"].(int); ok && sub != 0 {
+			continue
+		}
+		return r["description"].(string), true, nil
+	}
+	return "", false, nil
 }
 
 // ColumnDescription implements functions.CatalogInfo.

@@ -123,7 +123,11 @@ func (c *Catalog) infoColumnsRows(_ context.Context, s *snapshot) ([]row, error)
 		}
 		for i, col := range t.Descriptor.Schema.Columns {
 			m := meta.Column(i)
-			rows = append(rows, c.withInfoDomain(c.withInfoColumnMeta(c.columnRow(t.Path.Database, t.Path.Table, i+1, col.Name, shownType(col.Type, m)), t, i, m, s, scope), m)) // domains.go
+			r := c.withInfoDomain(c.withInfoColumnMeta(c.columnRow(t.Path.Database, t.Path.Table, i+1, col.Name, shownType(col.Type, m)), t, i, m, s, scope), m) // domains.go
+			if m.Collation != "" {                                                                                                                               // CREATE TABLE's COLLATE (pgstorage.go)
+				r["collation_catalog"], r["collation_schema"], r["collation_name"] = c.opts.Database, pgCatalog, m.Collation
+			}
+			rows = append(rows, r)
 		}
 	}
 	for i := range relationSpecs {

@@ -17,7 +17,8 @@ type LockLister interface {
 // table locks (RowExclusiveLock under row locks, ExclusiveLock when the
 // transaction holds the table whole) and the row locks (locktype tuple; a
 // row is named by its key, not a page and tuple number, so page and tuple
-// are NULL), held or awaited (granted false, with waitstart).
+// are NULL), held or awaited (granted false, with waitstart), and the
+// advisory locks (locktype advisory).
 func (c *Catalog) lockRows(context.Context, *snapshot) ([]row, error) {
 	if c.opts.Locks == nil {
 		return nil, nil
@@ -30,6 +31,12 @@ func (c *Catalog) lockRows(context.Context, *snapshot) ([]row, error) {
 		switch l.Kind {
 		case "transactionid":
 			r["transactionid"] = int(l.XID)
+		case "advisory":
+			// PostgreSQL's advisory tag: the database, then the key's
+			// halves (or two keys) as classid and objid, and objsubid 1 for
+			// a bigint key, 2 for two integers.
+			a := l.Advisory
+			r["database"], r["classid"], r["objid"], r["objsubid"] = a.Database, a.Class, a.Object, int(a.Form)
 		default:
 			r["database"] = c.databaseOIDOf("")
 			r["relation"] = RelationOID(l.Table)

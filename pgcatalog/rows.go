@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -36,6 +37,8 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_sequence":            c.pgSequenceRows, // coldefs.go
 		"pg_sequences":           c.pgSequencesViewRows,
 		"pg_description":         c.descriptionRows,
+		"pg_shdescription":       c.shdescriptionRows,
+		"pg_default_acl":         c.defaultACLRows,                                     // schemaacl.go                                  // comments.go
 		"pg_database":            c.allDatabaseRows,                                    // databases.go
 		"pg_roles":               c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
 		"pg_authid":              c.dynamic(func() []row { return c.roleRows("rol") }),
@@ -82,7 +85,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 func (c *Catalog) namespaceRows() []row {
 	return []row{
 		{"oid": nsPgCatalog, "nspname": pgCatalog, "nspowner": ownerOID, "nspacl": c.schemaACL(c.opts.User)},
-		{"oid": nsPublic, "nspname": fluss.DefaultDatabase, "nspowner": dbOwnerRoleOID, "nspacl": c.schemaACL("pg_database_owner")},
+		{"oid": nsPublic, "nspname": fluss.DefaultDatabase, "nspowner": dbOwnerRoleOID, "nspacl": c.publicSchemaACL()}, // schemaacl.go
 		{"oid": nsInfoSchema, "nspname": infoSchema, "nspowner": ownerOID, "nspacl": c.schemaACL(c.opts.User)},
 		{"oid": nsToast, "nspname": "pg_toast", "nspowner": ownerOID},
 	}
@@ -113,7 +116,10 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		if t.IsPartitioned() {
 			r["relam"] = 0 // a partitioned table has no storage of its own (partitions.go)
 		}
-		r["relreplident"] = "d"
+		r["relreplident"] = replIdent(t) // pgstorage.go
+		if opts := relOptions(t); opts != nil {
+			r["reloptions"] = opts
+		}
 		// PostgreSQL's FirstMultiXactId, what every new table starts with
 		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
@@ -210,7 +216,7 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range cols {
 			m := meta.Column(i)
-			rows = append(rows, withMissing(withDomainAttribute(withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m), m), m)) // domains.go, missing.go
+			rows = append(rows, withStorageMeta(withMissing(withDomainAttribute(withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m), m), m), m)) // domains.go, missing.go, pgstorage.go
 		}
 		if t.HasPrimaryKey() {
 			for k, num := range pkAttnums(t) {
@@ -287,8 +293,10 @@ var btreeOpclass = map[uint32]int{
 func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
+		first := len(rows)
 		rows = append(rows, c.uniqueIndexRows(t)...) // unique.go
 		if !t.HasPrimaryKey() {
+			c.markIndexes(t, rows[first:]) // pgstorage.go
 			continue
 		}
 		nums := pkAttnums(t)
@@ -308,6 +316,7 @@ func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 			"indcheckxmin": false, "indisready": true, "indislive": true, "indisreplident": false,
 			"indkey": int2s(nums), "indcollation": colls, "indclass": classes, "indoption": opts,
 		})
+		c.markIndexes(t, rows[first:]) // pgstorage.go
 	}
 	return rows, nil
 }
@@ -363,11 +372,18 @@ var builtinDescriptions = []struct {
 	{classPgExtension, plpgsqlOID, "PL/pgSQL procedural language"},
 }
 
-func (c *Catalog) descriptionRows(_ context.Context, s *snapshot) ([]row, error) {
+func (c *Catalog) descriptionRows(ctx context.Context, s *snapshot) ([]row, error) {
 	var rows []row
+	comments := c.comments()
 	for _, d := range builtinDescriptions {
+		if d.objoid == nsPublic {
+			if _, set := comments[meta.CommentKey(meta.CommentSchema, fluss.DefaultDatabase)]; set {
+				continue // COMMENT ON SCHEMA public replaced it ("" removed it)
+			}
+		}
 		rows = append(rows, row{"objoid": d.objoid, "classoid": d.classoid, "objsubid": 0, "description": d.text})
 	}
+	rows = append(rows, c.objectCommentRows(ctx, s)...) // comments.go
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
 		rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": 0, "description": tableComment(t)})
@@ -515,6 +531,8 @@ type procInfo struct {
 	relArg   string
 	src      string   // prosrc, when not the name
 	argNames []string // proargnames of a function without OUT columns
+	owner    string   // proowner's role ("": the bootstrap superuser)
+	comment  string   // COMMENT ON FUNCTION's text (comments.go)
 }
 
 // Pseudo-types of pg_proc's polymorphic signatures.
@@ -608,6 +626,7 @@ func (c *Catalog) procRows() []row {
 		}
 		if p.userFunc {
 			rows[i]["prolang"], rows[i]["proisstrict"], rows[i]["provolatile"], rows[i]["proparallel"] = p.lang, false, "v", p.parallel
+			rows[i]["proowner"] = c.roleOID(p.owner)
 			if p.src != "" {
 				rows[i]["prosrc"] = p.src
 			}
@@ -665,7 +684,8 @@ func collationRows() []row {
 			"collprovider": provider, "collisdeterministic": true, "collencoding": -1,
 			"collcollate": collate, "collctype": collate}
 	}
-	return []row{mk(collDefault, "default", "d", nil), mk(collC, "C", "c", "C"), mk(collPOSIX, "POSIX", "c", "POSIX")}
+	return []row{mk(collDefault, "default", "d", nil), mk(collC, "C", "c", "C"), mk(collPOSIX, "POSIX", "c", "POSIX"),
+		mk(collUcsBasic, "ucs_basic", "c", "C")}
 }
 
 func languageRows() []row {

@@ -80,7 +80,8 @@ func (c *Catalog) userNamespaceRows(dbs []string) []row {
 		if db == fluss.DefaultDatabase {
 			continue
 		}
-		rows = append(rows, row{"oid": userSchemaOID(db), "nspname": db, "nspowner": c.roleOID(c.schemaOwner(db)), "nspacl": nil})
+		owner := c.schemaOwner(db)
+		rows = append(rows, row{"oid": userSchemaOID(db), "nspname": db, "nspowner": c.roleOID(owner), "nspacl": c.userSchemaACL(db, owner)}) // schemaacl.go
 	}
 	return rows
 }

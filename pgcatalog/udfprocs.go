@@ -73,7 +73,7 @@ func udfProcs(r *udf.Registry, next uint32) []procInfo {
 	for _, name := range r.Names() {
 		for _, s := range r.Scalars(name) {
 			add(procInfo{name: name, args: typeOIDs(s.Args), ret: typeOID(s.Returns), parallel: "u", lang: language(s.Language), src: s.Source,
-				argNames: s.ArgNames})
+				argNames: s.ArgNames, owner: s.Owner, comment: s.Comment})
 		}
 		for _, t := range r.Tables(name) {
 			p := procInfo{name: name, args: typeOIDs(t.Args), ret: oidRecord, retset: true, rows: 1000, table: true, parallel: "u"}
@@ -82,7 +82,7 @@ func udfProcs(r *udf.Registry, next uint32) []procInfo {
 		}
 		for _, b := range r.Batches(name) {
 			p := procInfo{name: name, args: append([]any{uint32(oidRecord)}, typeOIDs(b.Args)...), ret: oidRecord,
-				retset: true, rows: 1000, table: true, parallel: "u", lang: language(b.Language), src: b.Source}
+				retset: true, rows: 1000, table: true, parallel: "u", lang: language(b.Language), src: b.Source, owner: b.Owner, comment: b.Comment}
 			if b.ParallelSafe {
 				p.parallel = "s"
 			}

@@ -47,10 +47,11 @@ func mismatch(arr arrow.Array, t types.T) error {
 // session's TimeZone (nil: UTC), in which timestamptz text is rendered, st
 // its DateStyle and IntervalStyle, in which the text of dates, timestamps
 // and intervals is written (json always writes ISO, as PostgreSQL's
-// json output does; binary is the same whatever the styles).
+// json output does; binary is the same whatever the styles), and its
+// extra_float_digits, which reals and doubles follow in text and json.
 func newEncoder(t types.T, m mode, loc *time.Location, st types.Style) (valueEncoder, error) {
 	if m != modeText {
-		st = types.Style{}
+		st = types.Style{Float: st.Float}
 	}
 	switch t.Kind {
 	case types.Bool:
@@ -69,9 +70,9 @@ func newEncoder(t types.T, m mode, loc *time.Location, st types.Style) (valueEnc
 		}
 		return &intEncoder[uint32]{t: t, mode: m, width: 4}, nil
 	case types.Float32:
-		return &float32Encoder{mode: m}, nil
+		return &float32Encoder{mode: m, digits: st.Float}, nil
 	case types.Float64:
-		return &float64Encoder{mode: m}, nil
+		return &float64Encoder{mode: m, digits: st.Float}, nil
 	case types.Decimal:
 		if t.Precision == 0 {
 			return &numericEncoder{mode: m}, nil
@@ -317,9 +318,9 @@ func appendUintDecimal(dst []byte, v uint64) []byte {
 type float32Encoder struct {
 	mode mode
 	vals []float32
-	// extra is the session's extra_float_digits when it is 0 or less
-	// (RowEncoder's SetExtraFloatDigits); nil: the default, shortest
-	extra *int
+	// digits is the session's extra_float_digits (newEncoder's
+	// Style.Float), for text and json
+	digits types.FloatDigits
 }
 
 func (e *float32Encoder) reset(arr arrow.Array) error {
@@ -346,10 +347,7 @@ func (e *float32Encoder) appendValue(dst []byte, row int) []byte {
 			return append(dst, '"')
 		}
 	}
-	if e.extra != nil {
-		return AppendFloatDigits(dst, float64(v), 32, *e.extra)
-	}
-	return AppendFloat32(dst, v)
+	return types.AppendFloatText(dst, float64(v), 32, e.digits)
 }
 
 // PostgreSQL sends every NaN as C's NAN, the positive quiet NaN with an
@@ -363,8 +361,8 @@ const (
 type float64Encoder struct {
 	mode mode
 	vals []float64
-	// extra: as float32Encoder's
-	extra *int
+	// digits: as float32Encoder's
+	digits types.FloatDigits
 }
 
 func (e *float64Encoder) reset(arr arrow.Array) error {
@@ -391,10 +389,7 @@ func (e *float64Encoder) appendValue(dst []byte, row int) []byte {
 			return append(dst, '"')
 		}
 	}
-	if e.extra != nil {
-		return AppendFloatDigits(dst, v, 64, *e.extra)
-	}
-	return AppendFloat64(dst, v)
+	return types.AppendFloatText(dst, v, 64, e.digits)
 }
 
 type decimalEncoder struct {

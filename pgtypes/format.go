@@ -13,111 +13,18 @@ import (
 // PostgreSQL 15 prints them with DateStyle=ISO, IntervalStyle=postgres,
 // extra_float_digits=1 and TimeZone=UTC.
 
-// AppendFloat64 appends v as PostgreSQL's float8out prints it: the shortest
-// string that reads back to v, in plain notation when its decimal exponent
-// is in [-4, 15) and in C's %e style otherwise.
+// AppendFloat64 appends v as PostgreSQL's float8out prints it by default
+// (types.AppendFloatText under extra_float_digits 1): the shortest string
+// that reads back to v, in plain notation when its decimal exponent is in
+// [-4, 15) and in C's %e style otherwise.
 func AppendFloat64(dst []byte, v float64) []byte {
-	return appendPGFloat(dst, v, 64, 15)
+	return types.AppendFloatText(dst, v, 64, types.FloatDigits{})
 }
 
-// AppendFloat32 appends v as float4out prints it (plain when the exponent is
-// in [-4, 6)).
+// AppendFloat32 appends v as float4out prints it by default (plain when
+// the exponent is in [-4, 6)).
 func AppendFloat32(dst []byte, v float32) []byte {
-	return appendPGFloat(dst, float64(v), 32, 6)
-}
-
-// AppendFloatDigits appends v (a float8, or a float4 when bitSize is 32)
-// as PostgreSQL prints it under extra_float_digits extra: the shortest
-// round trip when extra > 0 (AppendFloat64, AppendFloat32), else C's
-// %.{DBL_DIG+extra}g (FLT_DIG for a float4), as float8out_internal does.
-func AppendFloatDigits(dst []byte, v float64, bitSize, extra int) []byte {
-	if extra > 0 {
-		if bitSize == 32 {
-			return AppendFloat32(dst, float32(v))
-		}
-		return AppendFloat64(dst, v)
-	}
-	digits := 15 // DBL_DIG
-	if bitSize == 32 {
-		digits = 6 // FLT_DIG
-	}
-	switch {
-	case math.IsNaN(v):
-		return append(dst, "NaN"...)
-	case math.IsInf(v, 1):
-		return append(dst, "Infinity"...)
-	case math.IsInf(v, -1):
-		return append(dst, "-Infinity"...)
-	case v == 0 && math.Signbit(v):
-		return append(dst, "-0"...)
-	}
-	// C's %g and Go's 'g' agree: the exponent form below 1e-4 and at
-	// the precision, two exponent digits at least, no trailing zeros
-	return strconv.AppendFloat(dst, v, 'g', max(digits+extra, 1), 64)
-}
-
-func appendPGFloat(dst []byte, v float64, bitSize, maxPlainExp int) []byte {
-	switch {
-	case math.IsNaN(v):
-		return append(dst, "NaN"...)
-	case math.IsInf(v, 1):
-		return append(dst, "Infinity"...)
-	case math.IsInf(v, -1):
-		return append(dst, "-Infinity"...)
-	case v == 0:
-		if math.Signbit(v) {
-			return append(dst, "-0"...)
-		}
-		return append(dst, '0')
-	}
-	// The digits are PostgreSQL's Ryu output's (types.AppendShortestFloat);
-	// only the choice of notation differs from Go's 'g'.
-	var scratch [40]byte
-	e := types.AppendShortestFloat(scratch[:0], v, bitSize)
-	neg := e[0] == '-'
-	if neg {
-		e = e[1:]
-	}
-	ePos := 0
-	for ePos < len(e) && e[ePos] != 'e' {
-		ePos++
-	}
-	exp, _ := strconv.Atoi(string(e[ePos+1:]))
-	if exp < -4 || exp >= maxPlainExp {
-		if neg {
-			dst = append(dst, '-')
-		}
-		return append(dst, e...)
-	}
-	var digits [24]byte
-	nd := 0
-	for _, c := range e[:ePos] {
-		if c != '.' {
-			digits[nd] = c
-			nd++
-		}
-	}
-	if neg {
-		dst = append(dst, '-')
-	}
-	if exp < 0 {
-		dst = append(dst, '0', '.')
-		for i := 0; i < -exp-1; i++ {
-			dst = append(dst, '0')
-		}
-		return append(dst, digits[:nd]...)
-	}
-	intDigits := exp + 1
-	if nd <= intDigits {
-		dst = append(dst, digits[:nd]...)
-		for i := nd; i < intDigits; i++ {
-			dst = append(dst, '0')
-		}
-		return dst
-	}
-	dst = append(dst, digits[:intDigits]...)
-	dst = append(dst, '.')
-	return append(dst, digits[intDigits:nd]...)
+	return types.AppendFloatText(dst, float64(v), 32, types.FloatDigits{})
 }
 
 const hexDigits = "0123456789abcdef"

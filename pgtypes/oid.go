@@ -25,6 +25,7 @@ const (
 	OIDInet          uint32 = 869
 	OIDInetArray     uint32 = 1041
 	OIDPgLsn         uint32 = 3220
+	OIDVoid          uint32 = 2278
 	OIDPgLsnArray    uint32 = 3221
 	OIDXid           uint32 = 28
 	OIDXidArray      uint32 = 1011
@@ -91,6 +92,7 @@ var variantOIDs = map[types.Variant]uint32{
 	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID, types.JSONPath: OIDJSONPath,
 	types.Inet: OIDInet, types.PgLsn: OIDPgLsn, types.Xid: OIDXid,
 	types.PgNodeTree: OIDPgNodeTree, types.AclItem: OIDAclItem, types.AnyArray: OIDAnyArray,
+	types.Void: OIDVoid,
 }
 
 // arrayOIDs maps an element type OID to its PostgreSQL array type OID
@@ -156,6 +158,8 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return variantOIDs[t.Variant], -1, -1
 	case t.Variant == types.AclItem:
 		return OIDAclItem, -1, 12
+	case t.Variant == types.Void:
+		return OIDVoid, -1, 4
 	case t.Variant == types.Record: // SEARCH BREADTH FIRST's column (binder/searchcycle.go)
 		return OIDRecord, -1, -1
 	case t.Variant == types.RecordArray: // SEARCH DEPTH FIRST's and CYCLE's

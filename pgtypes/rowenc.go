@@ -37,10 +37,13 @@ func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowE
 	return NewRowEncoderStyle(cols, formats, loc, types.Style{})
 }
 
-// NewRowEncoderStyle is NewRowEncoderIn for a session whose DateStyle and
-// IntervalStyle are st: the text of dates, timestamps and intervals (in
-// arrays and records too) is written in its styles. Binary values and
-// json documents are the same whatever the styles, as in PostgreSQL.
+// NewRowEncoderStyle is NewRowEncoderIn for a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st: the text of dates,
+// timestamps and intervals (in arrays and records too) is written in its
+// styles, and reals and doubles (in arrays, records and json too) follow
+// its extra_float_digits (PostgreSQL's float4out and float8out). Binary
+// values are the same whatever st, and json documents write dates and
+// intervals in ISO form, as in PostgreSQL.
 func NewRowEncoderStyle(cols []types.T, formats []int16, loc *time.Location, st types.Style) (*RowEncoder, error) {
 	if len(formats) > 1 && len(formats) != len(cols) {
 		return nil, sqlerr.New(sqlerr.ProtocolViolation, "bind message has %d result formats but query has %d columns", len(formats), len(cols))
@@ -68,30 +71,6 @@ func NewRowEncoderStyle(cols []types.T, formats []int16, loc *time.Location, st 
 	}
 	e.regs = regEncoders(e.cols)
 	return e, nil
-}
-
-// SetExtraFloatDigits makes the text of the result's real and double
-// precision columns follow extra_float_digits n (PostgreSQL's float4out and
-// float8out: n > 0 the shortest round trip, the default; n <= 0 FLT_DIG +
-// n or DBL_DIG + n significant digits). Binary values are the bits
-// whatever n; floats inside arrays, records and json keep the default.
-func (e *RowEncoder) SetExtraFloatDigits(n int) {
-	var extra *int // nil: the default, shortest (n > 0), no allocation
-	if n <= 0 {
-		extra = &n
-	}
-	for _, c := range e.cols {
-		switch f := c.(type) {
-		case *float32Encoder:
-			if f.mode == modeText {
-				f.extra = extra
-			}
-		case *float64Encoder:
-			if f.mode == modeText {
-				f.extra = extra
-			}
-		}
-	}
 }
 
 // FormatOf returns the format code of column or parameter i under the
@@ -157,8 +136,8 @@ func AppendValueIn(dst []byte, t types.T, f int16, arr arrow.Array, row int, loc
 	return AppendValueStyle(dst, t, f, arr, row, loc, types.Style{})
 }
 
-// AppendValueStyle is AppendValueIn in a session whose DateStyle and
-// IntervalStyle are st.
+// AppendValueStyle is AppendValueIn in a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st.
 func AppendValueStyle(dst []byte, t types.T, f int16, arr arrow.Array, row int, loc *time.Location, st types.Style) ([]byte, bool, error) {
 	m := modeText
 	if f == FormatBinary {

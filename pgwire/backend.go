@@ -145,6 +145,15 @@ type TransactionFailer interface {
 	FailTransaction()
 }
 
+// StatementTransactions is an optional Session interface: pgwire calls
+// EndStatementTransaction when a statement of a simple Query that ran as
+// its own transaction (outside a transaction block, alone in its Query
+// string) has ended, its rows sent, the moment PostgreSQL ends such a
+// statement's transaction (its transaction-level locks go then).
+type StatementTransactions interface {
+	EndStatementTransaction()
+}
+
 // ImplicitTransactions is an optional Session interface: PostgreSQL runs
 // every statement of an extended-protocol pipeline up to Sync, and every
 // statement of a simple Query string holding several, in one implicit

@@ -91,6 +91,8 @@ type conn struct {
 	timedOut atomic.Bool
 
 	session        Session
+	runtimeNotices RuntimeNotices        // session's, when it raises notices while running
+	statementTxns  StatementTransactions // session's, when it ends lone statements' transactions
 	stmts          map[string]*prepared
 	portals        map[string]*portal
 	ignoreTillSync bool
@@ -224,6 +226,8 @@ func (s *Server) serveConn(nc net.Conn) {
 		return
 	}
 	c.session = session
+	c.runtimeNotices, _ = session.(RuntimeNotices)
+	c.statementTxns, _ = session.(StatementTransactions)
 	defer c.closeAll()
 	c.observe(info)
 	defer func() { c.obs.Ended() }()
@@ -1029,6 +1033,7 @@ func (c *conn) sendError(err error) {
 	if errors.As(err, &cd) {
 		where = cd.Where()
 	}
+	c.sendRuntimeNotices()
 	var warned Noticer
 	if errors.As(err, &warned) {
 		c.sendNoticesOf(warned)

@@ -99,7 +99,7 @@ type CopyWriter struct {
 }
 
 // NewCopyWriter writes rows of cols in opts' format to w; loc renders
-// zoned values, st the text of dates, timestamps and intervals.
+// zoned values, st the text of dates, timestamps, intervals and floats.
 func NewCopyWriter(w io.Writer, opts CopyOptions, cols []ResultColumn, loc *time.Location, st types.Style) (*CopyWriter, error) {
 	var formats []int16
 	if opts.Format == "binary" {

@@ -159,7 +159,10 @@
 // ImplicitTransactions to hold it (at Execute, or before such a string
 // runs) and to end it at Sync (at the end of the string), committing when
 // no error was reported since, rolling back otherwise. Another session sees
-// a pipeline's writes only after its Sync.
+// a pipeline's writes only after its Sync. A lone statement of a simple
+// Query is its own transaction: once its rows are sent, the session's
+// optional StatementTransactions learns that it ended (its
+// transaction-level advisory locks go then).
 //
 // # Results
 //
@@ -168,7 +171,11 @@
 // to the connection's output buffer, which is written whenever it passes
 // Config.FlushThreshold. No result is ever held whole. A row whose encoding
 // exceeds Config.MaxRowSize fails its statement with 54000 (nothing of that
-// row is sent) and the session goes on.
+// row is sent) and the session goes on. The NOTICEs and WARNINGs a
+// statement's functions raise while it runs (the session's optional
+// RuntimeNotices) go out before the rows of the batch that raised them and
+// before an ErrorResponse; a result's own notices before its
+// CommandComplete.
 //
 // # Errors and cancellation
 //

@@ -14,6 +14,28 @@ type Noticer interface {
 	Notices() []*sqlerr.Error
 }
 
+// RuntimeNotices is an optional Session interface: the NOTICEs and
+// WARNINGs that functions raised while a statement ran (pg_advisory_unlock
+// of a lock not held, pg_cancel_backend of no backend), which PostgreSQL
+// sends at once, between the statement's rows. pgwire takes them after
+// each batch of rows it is handed (before sending that batch) and before
+// an ErrorResponse.
+type RuntimeNotices interface {
+	// TakeNotices returns the notices raised since the last call, and
+	// forgets them.
+	TakeNotices() []*sqlerr.Error
+}
+
+// sendRuntimeNotices sends what the session's statement raised so far.
+func (c *conn) sendRuntimeNotices() {
+	if c.runtimeNotices == nil {
+		return
+	}
+	for _, e := range c.runtimeNotices.TakeNotices() {
+		c.sendNotice(e)
+	}
+}
+
 // ProtocolStatements lets a session drop the named statements the client
 // prepared with Parse: SQL's DEALLOCATE name | ALL reaches them too, as in
 // PostgreSQL, where both kinds share one namespace. It is used from the
@@ -72,11 +94,16 @@ func (c *conn) sendNotices(res Result) {
 // PREPARE TRANSACTION in an implicit transaction sends).
 func (c *conn) sendNoticesOf(n Noticer) {
 	for _, e := range n.Notices() {
-		sev := e.Severity
-		if sev == "" {
-			sev = "NOTICE"
-		}
-		c.send(&pgproto3.NoticeResponse{Severity: sev, SeverityUnlocalized: sev, Code: string(e.Code),
-			Message: e.Message, Detail: e.Detail, Hint: e.Hint})
+		c.sendNotice(e)
 	}
+}
+
+// sendNotice sends e as a NoticeResponse (severity NOTICE unless it says).
+func (c *conn) sendNotice(e *sqlerr.Error) {
+	sev := e.Severity
+	if sev == "" {
+		sev = "NOTICE"
+	}
+	c.send(&pgproto3.NoticeResponse{Severity: sev, SeverityUnlocalized: sev, Code: string(e.Code),
+		Message: e.Message, Detail: e.Detail, Hint: e.Hint})
 }

@@ -48,12 +48,15 @@ func (c *conn) dateStyle() types.DateStyle {
 	return ds
 }
 
-// style is the session's DateStyle and IntervalStyle, in which the text
-// of dates, timestamps and intervals in results is written.
+// style is the session's DateStyle, IntervalStyle and
+// extra_float_digits, in which the text of dates, timestamps, intervals
+// and floats in results is written. It is read for every result: a
+// cached encoder (prepared.encoder) is reused only under the same style.
 func (c *conn) style() types.Style {
 	ds, _ := c.session.Status("DateStyle")
 	is, _ := c.session.Status("IntervalStyle")
-	return types.StyleOf(ds, is)
+	fd, _ := c.session.Status("extra_float_digits")
+	return types.StyleOf(ds, is, fd)
 }
 
 // prepared is a statement created by Parse (or, transiently, by a simple
@@ -223,22 +226,9 @@ type RegNamers interface {
 	RegNamer(ctx context.Context) pgtypes.RegNamer
 }
 
-// nameRegs gives enc's reg* columns the session's namer, and its float
-// columns the session's extra_float_digits.
+// nameRegs gives enc's reg* columns the session's namer.
 func (c *conn) nameRegs(ctx context.Context, enc *pgtypes.RowEncoder) {
-	if enc == nil {
-		return
-	}
-	// the session's extra_float_digits, read for every result: a cached
-	// encoder (prepared.encoder) may have been made under another value
-	if v, ok := c.session.Status("extra_float_digits"); ok && v != "1" {
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-			enc.SetExtraFloatDigits(n)
-		}
-	} else {
-		enc.SetExtraFloatDigits(1)
-	}
-	if !enc.HasReg() {
+	if enc == nil || !enc.HasReg() {
 		return
 	}
 	if rn, ok := c.session.(RegNamers); ok {
@@ -313,6 +303,9 @@ func (c *conn) handleQuery(body []byte) {
 			err := c.runSimple(sctx, st)
 			c.endStatement(st, nil, start, err)
 			stop()
+			if !c.held && c.statementTxns != nil {
+				c.statementTxns.EndStatementTransaction()
+			}
 			c.sendStatusChanges()
 			if err != nil {
 				c.sendError(err)
@@ -395,6 +388,8 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			if err != nil {
 				return false, err
 			}
+			// What the batch's functions raised goes before its rows.
+			c.sendRuntimeNotices()
 			if b == nil {
 				// Exhausted: keep the tag, release the engine's resources now
 				// rather than at Sync.

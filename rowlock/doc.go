@@ -32,6 +32,12 @@
 //     takes the whole table instead when no other transaction holds locks in
 //     it (escalation, never waited for), and the server refuses more than
 //     Options.MaxLocks row locks with 53200.
+//   - Advisory locks (advisory.go): PostgreSQL's pg_advisory_lock family,
+//     share and exclusive, counted per call, held by a session's
+//     transaction owner (until the transaction ends) or by its session
+//     owner (NewSessionTxn: until unlocked). A session's two owners never
+//     conflict with each other and are one process to the deadlock search,
+//     so a cycle through a row lock and an advisory lock is found.
 //   - Locks lists what is held and awaited, for pg_locks.
 //
 // Row locks are taken under a table-level intent lock, so that a table lock

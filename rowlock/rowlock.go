@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -141,11 +142,13 @@ func New(opts Options) *Manager {
 		stamps: make([]uint64, n), tableStamps: map[int64]uint64{}, owners: map[*Txn]struct{}{}}
 }
 
-// resKey names a lockable thing: a row (table, key) or, whole, a table.
+// resKey names a lockable thing: a row (table, key), whole, a table, or,
+// advisory, an advisory lock (key is AdvisoryKey.tag's encoding).
 type resKey struct {
-	table int64
-	key   string
-	whole bool
+	table    int64
+	key      string
+	whole    bool
+	advisory bool
 }
 
 type resource struct {
@@ -169,7 +172,7 @@ type waiter struct {
 }
 
 func (r *resource) conflicts(a, b Mode) bool {
-	if r.key.whole {
+	if r.key.whole || r.key.advisory {
 		return tableConflict(a, b)
 	}
 	return rowConflict(a, b)
@@ -184,12 +187,12 @@ func (r *resource) holderIndex(t *Txn) int {
 	return -1
 }
 
-// blockers lists the other transactions holding r in a mode that conflicts
-// with mode.
+// blockers lists the other sessions' owners holding r in a mode that
+// conflicts with mode.
 func (r *resource) blockers(t *Txn, mode Mode) []*Txn {
 	var out []*Txn
 	for _, h := range r.holders {
-		if h.t != t && r.conflicts(h.mode, mode) {
+		if !t.sameSession(h.t) && r.conflicts(h.mode, mode) {
 			out = append(out, h.t)
 		}
 	}
@@ -198,7 +201,7 @@ func (r *resource) blockers(t *Txn, mode Mode) []*Txn {
 
 func (r *resource) compatible(t *Txn, mode Mode) bool {
 	for _, h := range r.holders {
-		if h.t != t && r.conflicts(h.mode, mode) {
+		if !t.sameSession(h.t) && r.conflicts(h.mode, mode) {
 			return false
 		}
 	}
@@ -212,6 +215,9 @@ const smallHeld = 64
 type held struct {
 	mode  Mode
 	write bool
+	// counts, for an advisory lock, is how many times it is held in
+	// share (0) and exclusive (1) mode: each lock call needs its unlock.
+	counts [2]int32
 }
 
 // Txn owns the locks of one transaction of one session. A session keeps its
@@ -239,12 +245,43 @@ type Txn struct {
 	grown bool
 	// deadlockTimeout is the running statement's deadlock_timeout.
 	deadlockTimeout time.Duration
+	// session marks the owner of a session's session-level advisory
+	// locks (NewSessionTxn), which no transaction's end releases; peer
+	// links it with the session's transaction owner and back. A session's
+	// two owners never conflict with each other, and a deadlock search
+	// sees them as one process, as PostgreSQL's lock manager sees one
+	// backend.
+	session bool
+	peer    *Txn
 }
 
 // NewTxn returns the lock owner of a session whose backend process id (as
 // pg_locks and deadlock reports show it) is pid.
 func (m *Manager) NewTxn(pid int32) *Txn {
 	return &Txn{m: m, pid: pid}
+}
+
+// NewSessionTxn returns the owner of the session-level advisory locks of
+// the session whose transactions' owner is tx (advisory.go).
+func (m *Manager) NewSessionTxn(tx *Txn) *Txn {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := &Txn{m: m, pid: tx.pid, session: true, peer: tx}
+	tx.peer = st
+	return st
+}
+
+// sameSession says whether o belongs to t's session: t itself or its peer.
+func (t *Txn) sameSession(o *Txn) bool { return o == t || o == t.peer && o != nil }
+
+// waitingOwner is the owner of t's session that waits, if one does: a
+// session waits for one lock at a time, for a transaction or a
+// session-level lock.
+func (t *Txn) waitingOwner() *Txn {
+	if t.waiting == nil && t.peer != nil && t.peer.waiting != nil {
+		return t.peer
+	}
+	return t
 }
 
 // Seq is the newest commit's sequence number: what a statement (or a
@@ -359,6 +396,29 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	return res, nil
 }
 
+// LockIntent takes the table's intent lock alone, as PostgreSQL's INSERT
+// takes ROW EXCLUSIVE and locks no row: an append to a table without a
+// key. It conflicts with the table locked whole (LockWhole, LockTable)
+// only: such a locker waits for the transaction, and it for the locker.
+// Only Table, Name, Wait, Timeout, DeadlockTimeout and Statement of req
+// are read.
+func (t *Txn) LockIntent(ctx context.Context, req Request) error {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	tk := resKey{table: req.Table, whole: true}
+	if _, ok := t.whole[req.Table]; ok {
+		return nil
+	}
+	if _, ok := t.held[tk]; ok {
+		return nil
+	}
+	_, err := t.acquire(ctx, tk, req.Name, intent, req.Wait, req.Timeout)
+	return err
+}
+
 // LockTable locks a whole table for the transaction when no other
 // transaction holds locks in it, and reports whether it did: a bulk write
 // takes one lock instead of one per row. It never waits.
@@ -419,7 +479,7 @@ func (t *Txn) escalate(table int64) {
 // dropped row lock was written. The caller holds m.mu.
 func (t *Txn) wholeTable(table int64, write bool) {
 	for k, h := range t.held {
-		if !k.whole && k.table == table {
+		if !k.whole && !k.advisory && k.table == table {
 			write = write || h.write
 			t.releaseOne(k)
 		}
@@ -678,21 +738,25 @@ func (t *Txn) ID() uint64 {
 }
 
 // findCycle looks for a cycle of waits through start, returning the
-// transactions on it in waiting order (start first). The caller holds m.mu.
+// waiting owners on it in waiting order (start first). A session's two
+// owners (its transaction's and its session-level advisory locks') are one
+// node: whichever of them waits is the session's wait. The caller holds
+// m.mu.
 func (m *Manager) findCycle(start *Txn) []*Txn {
 	visited := map[*Txn]bool{}
 	var path []*Txn
 	var dfs func(t *Txn) bool
 	dfs = func(t *Txn) bool {
-		if t.waiting == nil {
+		w := t.waitingOwner()
+		if w.waiting == nil {
 			return false
 		}
-		path = append(path, t)
-		for _, b := range t.waiting.blockers(t, t.waitMode) {
-			if b == start {
+		path = append(path, w)
+		for _, b := range w.waiting.blockers(w, w.waitMode) {
+			if start.sameSession(b) {
 				return true
 			}
-			if !visited[b] {
+			if b = b.waitingOwner(); !visited[b] {
 				visited[b] = true
 				if dfs(b) {
 					return true
@@ -717,18 +781,41 @@ func (m *Manager) deadlockError(cycle []*Txn) error {
 		if i > 0 {
 			d.WriteString("\n")
 		}
-		fmt.Fprintf(&d, "Process %d waits for ShareLock on transaction %d; blocked by process %d.", t.pid, next.id, next.pid)
+		if k := t.waiting.key; k.advisory {
+			a := decodeAdvisory(k.key)
+			fmt.Fprintf(&d, "Process %d waits for %s on advisory lock [%d,%d,%d,%d]; blocked by process %d.",
+				t.pid, pgMode(k, t.waitMode), a.Database, a.Class, a.Object, a.Form, next.pid)
+			continue
+		}
+		fmt.Fprintf(&d, "Process %d waits for ShareLock on transaction %d; blocked by process %d.", t.pid, next.xid(), next.pid)
 	}
 	for _, t := range cycle {
-		fmt.Fprintf(&d, "\nProcess %d: %s", t.pid, t.stmt)
+		fmt.Fprintf(&d, "\nProcess %d: %s", t.pid, t.statement())
 	}
 	return sqlerr.New(sqlerr.DeadlockDetected, "deadlock detected").WithDetail("%s", d.String()).
 		WithHint("See server log for query details.")
 }
 
+// xid is the transaction id pg_locks and deadlock reports show for t: a
+// session-level owner's is its session's current transaction's.
+func (t *Txn) xid() uint64 {
+	if t.session && t.peer != nil {
+		return t.peer.id
+	}
+	return t.id
+}
+
+// statement is the text of the statement t's session runs (or last ran).
+func (t *Txn) statement() string {
+	if t.stmt == "" && t.peer != nil {
+		return t.peer.stmt
+	}
+	return t.stmt
+}
+
 // LockInfo is one lock held or awaited, as pg_locks shows it.
 type LockInfo struct {
-	// Kind is "relation", "tuple" or "transactionid".
+	// Kind is "relation", "tuple", "transactionid" or "advisory".
 	Kind  string
 	Table int64
 	// Key is the row's key encoding (tuple locks).
@@ -739,12 +826,20 @@ type LockInfo struct {
 	PID       int32
 	XID       uint64
 	WaitStart time.Time
+	// Advisory is an advisory lock's tag (Kind "advisory").
+	Advisory AdvisoryKey
 }
 
 // pgMode names a lock mode as pg_locks does: tuple locks carry the
 // heavyweight modes PostgreSQL maps its row-lock modes to.
-func pgMode(whole bool, m Mode) string {
-	if whole {
+func pgMode(k resKey, m Mode) string {
+	if k.advisory {
+		if m == advisoryExclusive {
+			return "ExclusiveLock"
+		}
+		return "ShareLock"
+	}
+	if k.whole {
 		if m == exclusive {
 			return "ExclusiveLock"
 		}
@@ -768,18 +863,42 @@ func (m *Manager) Locks() []LockInfo {
 	defer m.mu.Unlock()
 	var out []LockInfo
 	for t := range m.owners {
-		out = append(out, LockInfo{Kind: "transactionid", Mode: "ExclusiveLock", Granted: true, PID: t.pid, XID: t.id})
+		if !t.session {
+			out = append(out, LockInfo{Kind: "transactionid", Mode: "ExclusiveLock", Granted: true, PID: t.pid, XID: t.id})
+		}
 	}
 	for k, r := range m.res {
 		kind := "tuple"
-		if k.whole {
+		switch {
+		case k.advisory:
+			kind = "advisory"
+		case k.whole:
 			kind = "relation"
 		}
+		info := func(t *Txn, mode Mode) LockInfo {
+			li := LockInfo{Kind: kind, Table: k.table, Key: k.key, Mode: pgMode(k, mode), PID: t.pid, XID: t.xid()}
+			if k.advisory {
+				li.Advisory = decodeAdvisory(k.key)
+			}
+			return li
+		}
 		for _, h := range r.holders {
-			out = append(out, LockInfo{Kind: kind, Table: k.table, Key: k.key, Mode: pgMode(k.whole, h.mode), Granted: true, PID: h.t.pid, XID: h.t.id})
+			li := info(h.t, h.mode)
+			li.Granted = true
+			out = append(out, li)
+			if k.advisory && h.mode == advisoryExclusive {
+				// A session holding an advisory lock in both modes shows
+				// both, as PostgreSQL's pg_locks does.
+				if c := h.t.held[k].counts; c[0] > 0 {
+					li.Mode = pgMode(k, advisoryShare)
+					out = append(out, li)
+				}
+			}
 		}
 		for _, w := range r.waiters {
-			out = append(out, LockInfo{Kind: kind, Table: k.table, Key: k.key, Mode: pgMode(k.whole, w.mode), PID: w.t.pid, XID: w.t.id, WaitStart: w.since})
+			li := info(w.t, w.mode)
+			li.WaitStart = w.since
+			out = append(out, li)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -793,9 +912,20 @@ func (m *Manager) Locks() []LockInfo {
 		if a.Table != b.Table {
 			return a.Table < b.Table
 		}
-		return a.Key < b.Key
+		if a.Key != b.Key {
+			return a.Key < b.Key
+		}
+		if a.Mode != b.Mode {
+			return a.Mode < b.Mode
+		}
+		return a.Granted && !b.Granted
 	})
-	return out
+	// A session holding an advisory lock in one mode both for itself and
+	// for its transaction is one row, as PostgreSQL keeps one entry per
+	// backend and lock.
+	return slices.CompactFunc(out, func(a, b LockInfo) bool {
+		return a.Kind == "advisory" && b.Kind == a.Kind && a.PID == b.PID && a.Key == b.Key && a.Mode == b.Mode && a.Granted && b.Granted
+	})
 }
 
 // Held is how many row locks the server holds (for tests and metrics).

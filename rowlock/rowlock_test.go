@@ -475,3 +475,43 @@ func BenchmarkLockReleaseParallel(b *testing.B) {
 		}
 	})
 }
+
+// TestLockIntent: the intent lock alone (a log table's append) is shared
+// with other appenders and row lockers, conflicts with the table locked
+// whole both ways, and is released with the transaction.
+func TestLockIntent(t *testing.T) {
+	ctx := context.Background()
+	noWait := func(r Request) Request { r.Wait = NoWait; return r }
+	for _, c := range []struct {
+		name  string
+		first func(*Txn) error
+		then  func(*Txn) error
+		fails bool
+	}{
+		{"two appenders", func(t1 *Txn) error { return t1.LockIntent(ctx, req("", 0)) },
+			func(t2 *Txn) error { return t2.LockIntent(ctx, noWait(req("", 0))) }, false},
+		{"appender, then a row lock", func(t1 *Txn) error { return t1.LockIntent(ctx, req("", 0)) },
+			func(t2 *Txn) error { _, err := t2.Lock(ctx, noWait(req("k", Update))); return err }, false},
+		{"appender, then the table whole", func(t1 *Txn) error { return t1.LockIntent(ctx, req("", 0)) },
+			func(t2 *Txn) error { return t2.LockWhole(ctx, noWait(req("", 0))) }, true},
+		{"the table whole, then an appender", func(t1 *Txn) error { return t1.LockWhole(ctx, req("", 0)) },
+			func(t2 *Txn) error { return t2.LockIntent(ctx, noWait(req("", 0))) }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(Options{})
+			t1, t2 := m.NewTxn(1), m.NewTxn(2)
+			if err := c.first(t1); err != nil {
+				t.Fatal(err)
+			}
+			err := c.then(t2)
+			if got := sqlerr.CodeOf(err) == sqlerr.LockNotAvailable; got != c.fails {
+				t.Fatalf("second lock: %v, want a conflict %v", err, c.fails)
+			}
+			t1.Release(true)
+			t2.Release(false)
+			if m.Held() != 0 || len(m.res) != 0 {
+				t.Fatalf("%d locks, %d resources left", m.Held(), len(m.res))
+			}
+		})
+	}
+}

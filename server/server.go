@@ -310,6 +310,16 @@ func (c catalogRoles) TableACL(id int64) []string { return c.md.Access().Items(i
 // SchemaOwner is a schema's recorded owner (pgcatalog.SchemaOwners).
 func (c catalogRoles) SchemaOwner(name string) string { return c.md.SchemaOwner(name) }
 
+// Comments are COMMENT ON's texts by meta.CommentKey
+// (pgcatalog.CommentSource).
+func (c catalogRoles) Comments() map[string]string { return c.md.Comments() }
+
+// Schema and DefaultACLs are the schemas' grants and ALTER DEFAULT
+// PRIVILEGES' lists (pgcatalog.SchemaPrivileges).
+func (c catalogRoles) Schema(name string) (meta.Schema, bool) { return c.md.Schema(name) }
+
+func (c catalogRoles) DefaultACLs() map[string]meta.DefaultACL { return c.md.DefaultACLs() }
+
 // Addr is the address the server listens on.
 func (s *Server) Addr() net.Addr { return s.listener.Addr() }
 

@@ -214,6 +214,8 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 				"Copy the rows into a new table whose column is not generated: "+insteadCopy)
 		case p.word(0) == "SET" && p.word(1) == "DEFAULT":
 			return p.setDefault(column)
+		case p.word(0) == "SET" && (p.word(1) == "STATISTICS" || p.word(1) == "STORAGE" || p.word(1) == "COMPRESSION"):
+			return p.columnStorage(column) // pgstorage.go
 		case p.word(0) == "DROP" && p.word(1) == "DEFAULT":
 			p.pos += 2
 			return AlterAction{Kind: AlterDropDefault, Column: column}, nil
@@ -275,6 +277,10 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 				return a, p.err()
 			}
 		}
+	case p.word(0) == "REPLICA" && p.word(1) == "IDENTITY",
+		p.word(0) == "CLUSTER" && p.word(1) == "ON",
+		p.word(0) == "SET" && p.word(1) == "WITHOUT" && (p.word(2) == "CLUSTER" || p.word(2) == "OIDS"):
+		return p.tableStorage() // pgstorage.go
 	case p.accept("SET", "SCHEMA"):
 		return p.unsupported("ALTER TABLE ... SET SCHEMA is not supported: Fluss 0.9.1 cannot move a table to another database",
 			"Copy it: CREATE TABLE s.t AS SELECT * FROM t; then DROP TABLE t.")

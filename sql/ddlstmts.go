@@ -31,8 +31,15 @@ type DDLStmt struct {
 	// TRUNCATE.
 	Table  ObjectName
 	Tables []ObjectName
-	// Column is COMMENT ON COLUMN's column.
+	// Column is COMMENT ON COLUMN's column and COMMENT ON CONSTRAINT's
+	// constraint (Table its table).
 	Column string
+	// CommentObject is COMMENT ON's object word ("TABLE", "COLUMN",
+	// "VIEW", "MATERIALIZED VIEW", "SEQUENCE", "TYPE", "DOMAIN", "INDEX",
+	// "SCHEMA", "ROLE", "CONSTRAINT", "FUNCTION"): the name is in Table,
+	// Names[0] (SCHEMA, ROLE) or Function (Name, Args, HasArgs).
+	CommentObject string
+	Function      *FunctionStmt
 	// Comment is COMMENT ON's text; nil for IS NULL (remove the comment).
 	Comment *string
 	// Index is CREATE / DROP INDEX's index name ("" when unnamed).
@@ -149,6 +156,26 @@ const (
 	// (Unique holds the name and columns). The engine rewrites the table
 	// (a Fluss log table into a primary-key table).
 	AlterAddPrimaryKey
+	// AlterReplicaIdentity: REPLICA IDENTITY { DEFAULT | FULL | NOTHING |
+	// USING INDEX Constraint } (NewName: "d", "f", "n" or "i"); catalog
+	// only (pgstorage.go in the engine).
+	AlterReplicaIdentity
+	// AlterSetStatistics: ALTER [COLUMN] Column SET STATISTICS Default
+	// (the integer's text).
+	AlterSetStatistics
+	// AlterSetStorage: ALTER [COLUMN] Column SET STORAGE NewName (PLAIN,
+	// EXTERNAL, EXTENDED or MAIN, as written, upper-cased).
+	AlterSetStorage
+	// AlterSetCompression: ALTER [COLUMN] Column SET COMPRESSION NewName
+	// (the method's name, lower-cased).
+	AlterSetCompression
+	// AlterClusterOn: CLUSTER ON Constraint (an index); AlterSetWithoutCluster:
+	// SET WITHOUT CLUSTER.
+	AlterClusterOn
+	AlterSetWithoutCluster
+	// AlterNoOp: SET WITHOUT OIDS, which PostgreSQL 15 accepts and does
+	// nothing for (old pg_dump output).
+	AlterNoOp
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -303,8 +330,7 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 			}
 		case "DEFAULT":
 			if p.word(2) == "PRIVILEGES" {
-				st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "ALTER DEFAULT PRIVILEGES"}
-				return true, nil // refused when run (engine/ddlstmts.go)
+				return true, p.parseDefaultPrivileges(st) // grant.go
 			}
 		}
 	case "SHOW":
@@ -462,19 +488,23 @@ func (p *ddlParser) dropIndex(st *Statement) error {
 	return p.done()
 }
 
-// commentOn: COMMENT ON TABLE t IS 'text' | NULL, COMMENT ON COLUMN
-// [schema.]t.c IS 'text' | NULL. Other objects are refused.
+// commentOn: COMMENT ON object IS 'text' | NULL for the objects sqlgate
+// keeps: TABLE t, COLUMN [schema.]t.c, VIEW, MATERIALIZED VIEW, SEQUENCE,
+// TYPE, DOMAIN and INDEX [schema.]name, SCHEMA and ROLE name, CONSTRAINT c
+// ON t, FUNCTION name [(args)]. Other objects are refused.
 func (p *ddlParser) commentOn(st *Statement) error {
 	st.Kind, st.DDL = CommentOn, &DDLStmt{}
 	d := st.DDL
 	switch {
 	case p.accept("TABLE"):
+		d.CommentObject = "TABLE"
 		n, err := p.objectName()
 		if err != nil {
 			return err
 		}
 		d.Table = n
 	case p.accept("COLUMN"):
+		d.CommentObject = "COLUMN"
 		var parts []string
 		for {
 			n, err := p.ident()
@@ -494,9 +524,59 @@ func (p *ddlParser) commentOn(st *Statement) error {
 		default:
 			return sqlerr.New(sqlerr.SyntaxError, "column name must be qualified")
 		}
+	case p.accept("MATERIALIZED", "VIEW"):
+		d.CommentObject = "MATERIALIZED VIEW"
+		n, err := p.objectName()
+		if err != nil {
+			return err
+		}
+		d.Table = n
+	case p.accept("VIEW"), p.accept("SEQUENCE"), p.accept("TYPE"), p.accept("DOMAIN"), p.accept("INDEX"):
+		d.CommentObject = p.word(-1)
+		n, err := p.objectName()
+		if err != nil {
+			return err
+		}
+		d.Table = n
+	case p.accept("SCHEMA"), p.accept("ROLE"):
+		d.CommentObject = p.word(-1)
+		n, err := p.ident()
+		if err != nil {
+			return err
+		}
+		d.Names = []string{n}
+	case p.accept("CONSTRAINT"):
+		d.CommentObject = "CONSTRAINT"
+		c, err := p.ident()
+		if err != nil {
+			return err
+		}
+		if !p.accept("ON") {
+			return p.err()
+		}
+		p.accept("DOMAIN") // a domain's constraint: looked up as a table's, not found
+		n, err := p.objectName()
+		if err != nil {
+			return err
+		}
+		d.Table, d.Column = n, c
+	case p.accept("FUNCTION"):
+		d.CommentObject = "FUNCTION"
+		n, err := p.objectName()
+		if err != nil {
+			return err
+		}
+		f := &FunctionStmt{Name: n}
+		if p.punct("(") {
+			f.HasArgs = true
+			if f.Args, err = p.functionArgs(true); err != nil {
+				return err
+			}
+		}
+		d.Function = f
 	default:
 		if p.pos < len(p.toks) {
-			return p.notSupported("COMMENT ON "+strings.ToUpper(p.toks[p.pos].text(p.src))+" is not supported: sqlgate keeps comments on tables and columns", "")
+			return p.notSupported("COMMENT ON "+strings.ToUpper(p.toks[p.pos].text(p.src))+" is not supported: sqlgate keeps comments on tables, columns, views, sequences, types, domains, schemas, constraints, functions and roles", "")
 		}
 		return p.err()
 	}
@@ -595,7 +675,7 @@ func (p *ddlParser) prepare(st *Statement) error {
 	}
 	ps.Body = p.src[p.toks[p.pos].start:p.toks[len(p.toks)-1].end]
 	switch p.word(0) {
-	case "SELECT", "INSERT", "UPDATE", "DELETE", "VALUES", "WITH", "TABLE":
+	case "SELECT", "INSERT", "UPDATE", "DELETE", "VALUES", "WITH", "TABLE", "MERGE":
 	default:
 		return p.err()
 	}

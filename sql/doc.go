@@ -28,8 +28,9 @@
 //     ATTRIBUTE (typestmts.go) in Statement.Type; CREATE / ALTER / DROP
 //     DOMAIN (domains.go) in Statement.Domain; ALTER TABLE | VIEW |
 //     SEQUENCE | TYPE | SCHEMA ... OWNER TO (owner.go) in Statement.Owner;
-//     ALTER TABLE's identity actions (identity.go) in Statement.DDL's
-//     actions; CREATE TABLE's REFERENCES
+//     ALTER TABLE's identity actions (identity.go) and its catalog-only
+//     actions, REPLICA IDENTITY, CLUSTER ON, SET STATISTICS / STORAGE /
+//     COMPRESSION (pgstorage.go), in Statement.DDL's actions; CREATE TABLE's REFERENCES
 //     and FOREIGN KEY clauses, ALTER TABLE ... ADD FOREIGN KEY and SET
 //     CONSTRAINTS (foreignkey.go) in Statement.ForeignKeys,
 //     AlterAction.ForeignKey and Statement.Set.Constraints; CREATE TABLE's
@@ -48,7 +49,8 @@
 //     pg__json_get_text / pg__json_path / pg__json_path_text (left
 //     operand the preceding primary, so chains nest), ARRAY[..] -> pg__array(..), x[i] -> pg__subscript(x, i),
 //     MAP[k, v, ..] -> pg__map(k, v, ..) and ROW(..) -> pg__row(..) (mapctor.go),
-//     OPERATOR(pg_catalog.op) -> op, COLLATE default/"C" removed,
+//     OPERATOR(pg_catalog.op) -> op, COLLATE default/"C" removed (a CREATE
+//     TABLE column's kept in Statement.Collations first: collations.go),
 //     (expr).field -> pg__field((expr), 'field'), any function call as a
 //     FROM item -> a pg__srf derived table (srf.go; a first argument
 //     TABLE name, a batch UDF's relation, -> (select * from name)),
@@ -82,6 +84,12 @@
 //     WITH queries before it, so that positions stay the input's), the
 //     statement reading it by name; one anywhere else is PostgreSQL's
 //     0A000 (not at the top level, in a view or a materialized view);
+//   - MERGE (merge.go): its clauses read by the rewrite, their pieces
+//     handed to TiDB as statements where they stand (the join as a SELECT
+//     of the target and the source WHERE the ON condition, each WHEN
+//     condition a SELECT, each UPDATE SET and INSERT VALUES an UPDATE and
+//     an INSERT of their own), Statement.Merge saying which clause each
+//     belongs to; the transformer builds the tree's Merge from them;
 //   - RETURNING, UPDATE ... FROM and DELETE ... USING (dml.go): moved into
 //     extra SELECT statements after the main one in the same rewritten text
 //     (Statement.Returning, Statement.DMLFrom), INSERT INTO t AS alias

@@ -24,6 +24,17 @@ func TestGrantStatements(t *testing.T) {
 			GrantStmt{Revoke: true, Privileges: []string{"UPDATE", "DELETE"}, Tables: [][2]string{{"", "t"}}, Grantees: []string{"alice"}}},
 		{"REVOKE GRANT OPTION FOR SELECT ON t FROM public", Revoke,
 			GrantStmt{Revoke: true, GrantOptionFor: true, Privileges: []string{"SELECT"}, Tables: [][2]string{{"", "t"}}, Grantees: []string{"public"}}},
+		// schema privileges; the engine checks that they apply to schemas
+		{"GRANT USAGE, CREATE ON SCHEMA s1, S2 TO alice", Grant,
+			GrantStmt{Privileges: []string{"USAGE", "CREATE"}, Schemas: []string{"s1", "s2"}, Grantees: []string{"alice"}}},
+		{"REVOKE ALL ON SCHEMA public FROM PUBLIC", Revoke, GrantStmt{Revoke: true, Schemas: []string{"public"}, Grantees: []string{"public"}}},
+		{"GRANT SELECT ON SCHEMA public TO alice", Grant, GrantStmt{Privileges: []string{"SELECT"}, Schemas: []string{"public"}, Grantees: []string{"alice"}}},
+		// ALTER DEFAULT PRIVILEGES, as pg_dump writes it
+		{"ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA public GRANT SELECT ON TABLES TO reader", Grant,
+			GrantStmt{Privileges: []string{"SELECT"}, Grantees: []string{"reader"},
+				Default: &DefaultPrivileges{Roles: []string{"postgres"}, Schemas: []string{"public"}, Objects: "TABLES"}}},
+		{"ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON ROUTINES FROM PUBLIC", Revoke,
+			GrantStmt{Revoke: true, Privileges: []string{"EXECUTE"}, Grantees: []string{"public"}, Default: &DefaultPrivileges{Objects: "FUNCTIONS"}}},
 	}
 	p := NewParser()
 	for _, tc := range tests {
@@ -53,8 +64,10 @@ func TestGrantErrors(t *testing.T) {
 		{"GRANT SELECT ON t TO alice, ", sqlerr.SyntaxError},
 		{"REVOKE SELECT ON t TO alice", sqlerr.SyntaxError},
 		{"GRANT SELECT (a) ON t TO alice", sqlerr.FeatureNotSupported},
-		{"GRANT USAGE ON SCHEMA public TO alice", sqlerr.FeatureNotSupported},
-		{"GRANT SELECT ON SCHEMA public TO alice", sqlerr.FeatureNotSupported},
+		{"GRANT CONNECT ON DATABASE d TO alice", sqlerr.FeatureNotSupported},
+		{"GRANT USAGE ON SEQUENCE q TO alice", sqlerr.FeatureNotSupported},
+		{"ALTER DEFAULT PRIVILEGES GRANT SELECT ON VIEWS TO alice", sqlerr.SyntaxError},
+		{"ALTER DEFAULT PRIVILEGES IN SCHEMA GRANT SELECT ON TABLES TO alice", sqlerr.SyntaxError},
 	}
 	p := NewParser()
 	for _, tc := range tests {

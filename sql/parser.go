@@ -69,6 +69,8 @@ const (
 	PrepareTransaction
 	CommitPrepared
 	RollbackPrepared
+	// MERGE (merge.go: Statement.Merge; AST is its join's SELECT).
+	Merge
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
@@ -76,7 +78,7 @@ var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "Cr
 	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
 	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
 	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor", "Subscribe", "Truncate",
-	"PrepareTransaction", "CommitPrepared", "RollbackPrepared"}
+	"PrepareTransaction", "CommitPrepared", "RollbackPrepared", "Merge"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -182,6 +184,9 @@ type Statement struct {
 	// ForeignKeys are CREATE TABLE's REFERENCES and FOREIGN KEY
 	// constraints (foreignkey.go).
 	ForeignKeys []ForeignKeyClause
+	// Collations are CREATE TABLE's columns' COLLATE C / POSIX /
+	// ucs_basic by column name (collations.go).
+	Collations map[string]string
 	// Uniques are CREATE TABLE's UNIQUE constraints (unique.go).
 	Uniques  []UniqueClause
 	Identity map[string]*IdentityClause
@@ -251,6 +256,9 @@ type Statement struct {
 	// top-level WITH list (modifyingwith.go), taken out of it: the
 	// statement reads each by its name.
 	ModifyingWith []ModifyingCTE
+	// Merge is a MERGE's WHEN clauses (merge.go), nil for another
+	// statement.
+	Merge *MergeStmt
 
 	tail dmlTail // extra statements rewriteDML appended
 	// fastInsert holds the rows of an INSERT ... VALUES of literals that
@@ -392,7 +400,8 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err != nil {
 		return nil, err
 	}
-	if len(toks) == 0 { // e.g. a lone COLLATE clause
+	st.Collations = columnCollations(src, orig) // collations.go
+	if len(toks) == 0 {                         // e.g. a lone COLLATE clause
 		return nil, syntaxErrorAt(src, orig, 0)
 	}
 	if ok, err := parseOwner(src, toks, st); ok { // owner.go
@@ -431,13 +440,22 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 		}
 		return st, nil
 	}
+	if at := mergeAt(src, toks); at >= 0 { // merge.go
+		if toks, err = rewriteMergeStatement(src, toks, at, st); err != nil {
+			return nil, err
+		}
+	}
 	if toks, err = rewriteNamedArgs(src, toks); err != nil { // namedargs.go
 		return nil, err
 	}
 	if toks, err = p.names.quote(src, toks); err != nil {
 		return nil, err
 	}
-	switch toks[0].word(src) {
+	word := toks[0].word(src)
+	if st.Merge != nil {
+		word = "" // rewritten whole
+	}
+	switch word {
 	case "CREATE":
 		if toks, err = rewriteCreateTable(src, toks, st); err != nil {
 			return nil, err
@@ -499,6 +517,11 @@ func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool
 		return nil, st.syntaxError(err, toks, terminated)
 	}
 	nodes = st.takeTail(nodes)
+	if st.Merge != nil {
+		if nodes, err = st.Merge.take(nodes); err != nil {
+			return nil, err
+		}
+	}
 	if len(nodes) != 1 {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(st.Text)).WithPosition(charPos(src, st.Offset))
 	}
@@ -507,6 +530,9 @@ func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool
 		st.fastInsert = fastInsert{stmt: st.AST.(*ast.InsertStmt), rows: rows}
 	}
 	st.Kind = classify(st.AST)
+	if st.Merge != nil && st.Kind == Select {
+		st.Kind = Merge
+	}
 	if err := orderParams(st); err != nil {
 		return nil, err
 	}
@@ -613,6 +639,11 @@ func orderParams(st *Statement) error {
 	}
 	if st.Returning != nil {
 		st.Returning.Accept(c)
+	}
+	if st.Merge != nil {
+		for _, n := range st.Merge.nodes {
+			n.Accept(c)
+		}
 	}
 	if len(c.markers) != len(st.ParamNumbers) {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "parameters are not supported in this statement")

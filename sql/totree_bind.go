@@ -20,6 +20,9 @@ import (
 // TRUNCATE never comes here: ddlstmts.go parses it (Statement.DDL). Any other statement, and none, is a nil tree without an
 // error: the binder refuses it by its text.
 func (t *Transformer) BindStatement(st *Statement) (pt.Statement, error) {
+	if s, ok, err := t.mergeStatement(st); ok { // merge.go
+		return s, err
+	}
 	if s, ok := t.StatementTree(st.AST); ok {
 		return s, nil
 	}

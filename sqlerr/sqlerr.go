@@ -12,6 +12,7 @@ type Code string
 // The SQLSTATEs sqlgate reports. Names follow PostgreSQL's errcodes.txt.
 const (
 	SuccessfulCompletion            Code = "00000"
+	Warning                         Code = "01000"
 	FeatureNotSupported             Code = "0A000"
 	InvalidCursorName               Code = "34000"
 	InvalidTransactionState         Code = "25000"

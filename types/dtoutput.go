@@ -6,22 +6,24 @@ import (
 )
 
 // Style is the part of a session's settings that shapes the text of
-// dates, timestamps and intervals: DateStyle (its output style, and the
-// field order that reads a date in numbers and writes the SQL and
-// Postgres styles) and IntervalStyle. The zero value is PostgreSQL's
-// default, DateStyle "ISO, MDY" and IntervalStyle postgres. Like the
-// TimeZone it is an argument wherever a value becomes text or text a
-// value, never package state.
+// values besides the TimeZone: DateStyle (its output style, and the field
+// order that reads a date in numbers and writes the SQL and Postgres
+// styles), IntervalStyle, and extra_float_digits for reals and doubles.
+// The zero value is PostgreSQL's default, DateStyle "ISO, MDY",
+// IntervalStyle postgres and extra_float_digits 1. Like the TimeZone
+// (which stays a separate argument) it is an argument wherever a value
+// becomes text or text a value, never package state.
 type Style struct {
 	Date     DateStyle
 	Interval IntervalStyle
+	Float    FloatDigits
 }
 
-// StyleOf is the Style of a session's DateStyle and IntervalStyle
-// settings as SHOW spells them; a setting that does not read leaves
-// PostgreSQL's default.
-func StyleOf(dateStyle, intervalStyle string) Style {
-	var st Style
+// StyleOf is the Style of a session's DateStyle, IntervalStyle and
+// extra_float_digits settings as SHOW spells them; a setting that does
+// not read leaves PostgreSQL's default.
+func StyleOf(dateStyle, intervalStyle, extraFloatDigits string) Style {
+	st := Style{Float: FloatDigitsSetting(extraFloatDigits)}
 	if ds, err := ParseDateStyle(dateStyle, DateStyle{}); err == nil {
 		st.Date = ds
 	}

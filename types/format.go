@@ -3,7 +3,6 @@ package types
 import (
 	"encoding/hex"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -42,9 +41,9 @@ func FormatTextStyle(v any, t T, loc *time.Location, st Style) string {
 	case Int8, Int16, Int32, Int64, Oid:
 		return strconv.FormatInt(v.(int64), 10)
 	case Float32:
-		return FormatFloat(v.(float64), 32)
+		return FormatFloatText(v.(float64), 32, st.Float)
 	case Float64:
-		return FormatFloat(v.(float64), 64)
+		return FormatFloatText(v.(float64), 64, st.Float)
 	case Decimal:
 		if d, ok := v.(*apd.Decimal); ok {
 			return numeric.String(d)
@@ -104,7 +103,7 @@ func FormatTextStyle(v any, t T, loc *time.Location, st Style) string {
 		if t.IsAnonRecord() {
 			return formatRecordText(v.([]any), t, loc, st)
 		}
-		return formatNestedText(v, t, loc)
+		return formatNestedText(v, t, loc, st)
 	}
 	return ""
 }
@@ -261,64 +260,9 @@ func fraction(us int64) string {
 	return "." + strings.TrimRight(s, "0")
 }
 
-// FormatFloat renders a float as PostgreSQL 15 does by default: the shortest
-// text that reads back exactly, in positional notation for decimal exponents
-// from -4 up to (excluding) 15 for double (6 for real), else exponential with
-// at least two exponent digits.
-func FormatFloat(f float64, bits int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	if f == 0 {
-		return strconv.FormatFloat(f, 'f', -1, bits)
-	}
-	var scratch [40]byte
-	e := string(AppendShortestFloat(scratch[:0], f, bits))
-	mant, expStr, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expStr)
-	limit := 15
-	if bits == 32 {
-		limit = 6
-	}
-	if exp < -4 || exp >= limit {
-		sign := "+"
-		if exp < 0 {
-			sign = "-"
-			exp = -exp
-		}
-		es := strconv.Itoa(exp)
-		if len(es) < 2 {
-			es = "0" + es
-		}
-		return mant + "e" + sign + es
-	}
-	return positional(mant, exp)
-}
-
-// positional writes the digits of mant (d.ddd, signed) times 10^exp, for
-// -4 <= exp < 15, without an exponent.
-func positional(mant string, exp int) string {
-	neg := strings.HasPrefix(mant, "-")
-	digits := strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1)
-	var s string
-	switch {
-	case exp < 0:
-		s = "0." + strings.Repeat("0", -exp-1) + digits
-	case len(digits) <= exp+1:
-		s = digits + strings.Repeat("0", exp+1-len(digits))
-	default:
-		s = digits[:exp+1] + "." + digits[exp+1:]
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
-}
+// FormatFloat renders a float as PostgreSQL 15 does by default
+// (extra_float_digits 1: FormatFloatText's shortest round trip).
+func FormatFloat(f float64, bits int) string { return FormatFloatText(f, bits, FloatDigits{}) }
 
 // FormatDecimal renders an unscaled decimal with scale digits after the point.
 func FormatDecimal(n decimal128.Num, scale int) string {

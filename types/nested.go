@@ -283,13 +283,16 @@ func fromJSON(doc any, t T, loc *time.Location) (any, error) {
 
 // formatNestedText renders a MAP, ROW or ARRAY value as the JSON sqlgate
 // prints for MAP and ROW values.
-func formatNestedText(v any, t T, loc *time.Location) string {
+func formatNestedText(v any, t T, loc *time.Location, st Style) string {
 	var b bytes.Buffer
-	writeJSON(&b, v, t, loc)
+	// JSON writes dates, times and intervals in ISO form whatever the
+	// session's DateStyle and IntervalStyle (as PostgreSQL's to_json);
+	// only extra_float_digits reaches it
+	writeJSON(&b, v, t, loc, Style{Float: st.Float})
 	return b.String()
 }
 
-func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
+func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location, st Style) {
 	if v == nil {
 		b.WriteString("null")
 		return
@@ -302,9 +305,9 @@ func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
 				b.WriteByte(',')
 			}
 			b.WriteByte('[')
-			writeJSON(b, e.Key, *t.Key, loc)
+			writeJSON(b, e.Key, *t.Key, loc, st)
 			b.WriteByte(',')
-			writeJSON(b, e.Value, *t.Elem, loc)
+			writeJSON(b, e.Value, *t.Elem, loc, st)
 			b.WriteByte(']')
 		}
 		b.WriteByte(']')
@@ -320,7 +323,7 @@ func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
 			if vs := v.([]any); i < len(vs) {
 				fv = vs[i]
 			}
-			writeJSON(b, fv, f.Type, loc)
+			writeJSON(b, fv, f.Type, loc, st)
 		}
 		b.WriteByte('}')
 	case Array:
@@ -329,15 +332,15 @@ func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSON(b, e, *t.Elem, loc)
+			writeJSON(b, e, *t.Elem, loc, st)
 		}
 		b.WriteByte(']')
 	case Bool:
-		b.WriteString(FormatTextIn(v, t, loc))
+		b.WriteString(FormatTextStyle(v, t, loc, st))
 	case Int8, Int16, Int32, Int64, Oid, Decimal:
-		b.WriteString(FormatTextIn(v, t, loc))
+		b.WriteString(FormatTextStyle(v, t, loc, st))
 	case Float32, Float64:
-		s := FormatTextIn(v, t, loc)
+		s := FormatTextStyle(v, t, loc, st)
 		if s == "NaN" || strings.HasSuffix(s, "Infinity") {
 			writeJSONString(b, s)
 		} else {
@@ -345,9 +348,9 @@ func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location) {
 		}
 	case Timestamp, TimestampTZ:
 		// JSON's ISO 8601 form, as PostgreSQL's to_json
-		writeJSONString(b, strings.Replace(FormatTextIn(v, t, loc), " ", "T", 1))
+		writeJSONString(b, strings.Replace(FormatTextStyle(v, t, loc, st), " ", "T", 1))
 	default:
-		writeJSONString(b, FormatTextIn(v, t, loc))
+		writeJSONString(b, FormatTextStyle(v, t, loc, st))
 	}
 }
 

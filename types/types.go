@@ -120,6 +120,10 @@ const (
 	// (an operator's result; varbit without a limit).
 	Bit
 	VarBit
+
+	// Void is void (OID 2278), what pg_sleep and pg_advisory_lock return:
+	// a String that is always empty, as void's output is.
+	Void
 )
 
 // IsBitString reports whether t is bit or bit varying.
@@ -147,7 +151,7 @@ var variantNames = [...]string{
 	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
 	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
-	AnonRecord: "record", Bit: "bit", VarBit: "varbit",
+	AnonRecord: "record", Bit: "bit", VarBit: "varbit", Void: "void",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);
@@ -238,7 +242,9 @@ var (
 	// InetType, PgLsnType and XidType are inet, pg_lsn and xid.
 	InetType  = T{Kind: String, Variant: Inet}
 	PgLsnType = T{Kind: String, Variant: PgLsn}
-	XidType   = T{Kind: Oid, Variant: Xid}
+	// VoidType is void: the result of a function called for its effect.
+	VoidType = T{Kind: String, Variant: Void}
+	XidType  = T{Kind: Oid, Variant: Xid}
 	// PgNodeTreeType, AclItemType and AnyArrayType are pg_node_tree,
 	// aclitem and anyarray.
 	PgNodeTreeType = T{Kind: String, Variant: PgNodeTree}

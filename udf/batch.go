@@ -59,9 +59,11 @@ type Batch struct {
 	// today; the flag is reported in pg_proc (proparallel).
 	ParallelSafe bool
 	Fn           BatchFunc
-	// Language and Source are as Scalar's ("" is Go).
+	// Language, Source, Owner and Comment are as Scalar's ("" is Go).
 	Language string
 	Source   string
+	Owner    string
+	Comment  string
 }
 
 // Label is how messages name the UDF ("Go UDF f", "Python UDF f").

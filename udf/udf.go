@@ -46,6 +46,11 @@ type Scalar struct {
 	// names (pg_proc's proargnames, psql's \df).
 	Source   string
 	ArgNames []string
+	// Owner is the role that owns a function SQL made (pg_proc's
+	// proowner); "" for Go UDFs, which the bootstrap superuser owns.
+	// Comment is its COMMENT ON FUNCTION text (pg_description).
+	Owner   string
+	Comment string
 }
 
 // Label is how messages name the UDF ("Go UDF f", "Python UDF f").

@@ -9,10 +9,16 @@ import (
 	"github.com/sqlgate/sqlgate/rowlock"
 )
 
+// LockInsert implements exec.RowLocker: an insert or upsert locks the keys
+// it writes FOR UPDATE; a large one locks the whole table instead when no
+// other transaction holds locks in it.
 func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 	tx := pt.tx
-	if tx.Locks == nil || !pt.info.HasPrimaryKey() {
+	if tx.Locks == nil {
 		return nil
+	}
+	if !pt.info.HasPrimaryKey() {
+		return nil // (no key: Append takes the table's intent lock, LockAppend)
 	}
 	// A null key is refused as the store refuses it, naming the row,
 	// before keyOf meets it.
@@ -110,8 +116,6 @@ func (pt *Table) lockRequest(key string, mode rowlock.Mode, since uint64) rowloc
 		Timeout: tx.LockTimeout, DeadlockTimeout: tx.DeadlockTimeout, Write: true, Since: since, Statement: tx.Stmt}
 }
 
-// retainSlots retains the distinct records the slots point into and
-
 // snapshotConflict fails with 40001 when the row of pt with the key
 // encoding key differs between the transaction's snapshot and the newest
 // committed state. write says an UPDATE or DELETE asks, which PostgreSQL
@@ -128,4 +132,21 @@ func (pt *Table) snapshotConflict(ctx context.Context, key string, write bool) e
 		return exec.SerializationFailure()
 	}
 	return nil
+}
+
+// LockAppend takes the lock a log table's append holds until the
+// transaction ends: the table's intent lock (rowlock's LockIntent), as
+// PostgreSQL's INSERT holds ROW EXCLUSIVE. There is no key to lock, but
+// whatever locks the table whole (a rewrite, an index build of ALTER TABLE
+// ... ADD UNIQUE, TRUNCATE in a block) then waits for the transaction, and
+// it for them: without it a rewrite copied the table without this
+// transaction's rows (its COMMIT failed with 40001), and a row appended
+// between an index build's read and its constraint had no index entry.
+func (pt *Table) LockAppend(ctx context.Context) error {
+	tx := pt.tx
+	if tx.Locks == nil || pt.info.HasPrimaryKey() {
+		return nil
+	}
+	return tx.Locks.LockIntent(ctx, rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table,
+		Timeout: tx.LockTimeout, DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
 }

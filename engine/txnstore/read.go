@@ -482,9 +482,7 @@ func appendRows(s *arrow.Schema, first arrow.RecordBatch, proj []int, rows []slo
 	return b.NewRecordBatch(), nil
 }
 
-// LockInsert implements exec.RowLocker: an insert or upsert locks the keys
-// it writes FOR UPDATE; a large one locks the whole table instead when no
-// other transaction holds locks in it.
+// retainSlots retains the distinct records the slots point into and
 // returns them.
 func retainSlots(slots []slot) []arrow.RecordBatch {
 	var out []arrow.RecordBatch

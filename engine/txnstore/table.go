@@ -276,6 +276,9 @@ func (pt *Table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.Write
 	if err == nil {
 		err = pt.tx.checkWrite(pt)
 	}
+	if err == nil {
+		err = pt.LockAppend(ctx) // locks.go
+	}
 	if err != nil {
 		v.Release()
 		return fluss.WriteResult{}, err
@@ -552,4 +555,23 @@ func (pt *Table) writes(ws []fluss.TableWrite) ([]fluss.TableWrite, error) {
 		}
 	}
 	return ws, nil
+}
+
+// Appended returns the rows the transaction appended to a log table, each
+// record retained for the caller, and whether they are all of its pending
+// state: false when it staged them on disk or truncated the table (a DDL
+// statement that carries the transaction's rows along, engine's
+// uniquecarry.go, cannot then).
+func (pt *Table) Appended() ([]arrow.RecordBatch, bool) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if pt.info.HasPrimaryKey() || pt.bulk != nil || pt.truncated || len(pt.recs) > 0 || len(pt.lazy) > 0 {
+		return nil, false
+	}
+	out := make([]arrow.RecordBatch, len(pt.appended))
+	for i, r := range pt.appended {
+		r.Retain()
+		out[i] = r
+	}
+	return out, true
 }

@@ -15,7 +15,8 @@ var _ fluss.TableRecreator = (*Store)(nil)
 // DropTable in one replacement of catalog.json, so that a crash leaves the
 // old table or the new one, never neither (TRUNCATE of a log table). The
 // old table's files and state are then removed as DropTable removes them
-// (Open finishes the removal if a crash interrupts it).
+// (Open finishes the removal if a crash interrupts it), and the sequences
+// it owned are owned by the new one (followReplace).
 func (s *Store) RecreateTable(ctx context.Context, path fluss.TablePath, desc fluss.TableDescriptor) (fluss.TableInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return fluss.TableInfo{}, err
@@ -63,5 +64,9 @@ func (s *Store) RecreateTable(ctx context.Context, path fluss.TablePath, desc fl
 	parts := s.takePartitionStates(oldID)
 	s.autoPartitionLocked(t) // a new table's, as CreateTable runs it
 	s.catMu.Unlock()
-	return info, s.dropStates(ctx, append([]*tableState{old}, parts...))
+	ferr := s.followReplace(ctx, oldID, info.TableID) // sequences.go
+	if err := s.dropStates(ctx, append([]*tableState{old}, parts...)); err != nil {
+		return info, err
+	}
+	return info, ferr
 }

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sync"
 
@@ -16,8 +17,9 @@ import (
 // lacks, which Open removes as it removes an interrupted drop's. Replace
 // puts its entry in the old one's place in one replacement of
 // catalog.json (the commit point: a crash leaves the old table or the
-// new one, whole), after the old table's state was retired through the
-// committer (the writes queued before it are committed; the old table
+// new one, whole, with the properties Replace was given; the sequences
+// the old table owned are owned by the new one after it: followReplace),
+// after the old table's state was retired through the committer (the writes queued before it are committed; the old table
 // takes no more, its writers fail with 40001 and run again against the
 // new table). The old table's committed log lengths, noted when the
 // replacement was staged (before the copy read the table), tell whether a
@@ -87,7 +89,7 @@ func (t *tableState) committedLengths() []int64 {
 func (st *stagedTable) Table() fluss.Table { return st.t.handleOf(st.s) }
 
 // Replace implements fluss.StagedReplacement.
-func (st *stagedTable) Replace(ctx context.Context) (fluss.TableInfo, error) {
+func (st *stagedTable) Replace(ctx context.Context, props map[string]string) (fluss.TableInfo, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.done {
@@ -112,7 +114,15 @@ func (st *stagedTable) Replace(ctx context.Context) (fluss.TableInfo, error) {
 		s.catMu.Unlock()
 		return fluss.TableInfo{}, errWrittenDuringRewrite(st.path)
 	}
-	entry, err := entryFromInfo(st.t.info)
+	newInfo := st.t.info
+	if len(props) > 0 {
+		newInfo.Descriptor.CustomProperties = maps.Clone(newInfo.Descriptor.CustomProperties)
+		if newInfo.Descriptor.CustomProperties == nil {
+			newInfo.Descriptor.CustomProperties = map[string]string{}
+		}
+		maps.Copy(newInfo.Descriptor.CustomProperties, props)
+	}
+	entry, err := entryFromInfo(newInfo)
 	if err != nil {
 		st.old.unretire()
 		s.catMu.Unlock()
@@ -133,12 +143,17 @@ func (st *stagedTable) Replace(ctx context.Context) (fluss.TableInfo, error) {
 		s.catMu.Unlock()
 		return fluss.TableInfo{}, err
 	}
+	st.t.info.Descriptor = newInfo.Descriptor // (no reader holds the staged state's info: it had no name)
 	s.tables[st.path] = st.t
 	st.done = true
 	s.catMu.Unlock()
 	info := st.t.info
 	info.ArrowSchemas = nil
-	return info, s.dropStates(ctx, []*tableState{st.old})
+	ferr := s.followReplace(ctx, oldID, info.TableID) // sequences.go
+	if err := s.dropStates(ctx, []*tableState{st.old}); err != nil {
+		return info, err
+	}
+	return info, ferr
 }
 
 // Discard implements fluss.StagedReplacement.

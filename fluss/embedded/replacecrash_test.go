@@ -110,7 +110,7 @@ func runReplaceCrashChild(dir string) error {
 			return err
 		}
 		ack("replacing %d", g+1)
-		if _, err := st.Replace(ctx); err != nil {
+		if _, err := st.Replace(ctx, nil); err != nil {
 			return err
 		}
 		g++
@@ -231,7 +231,7 @@ func TestReplaceTable(t *testing.T) {
 	late := intRecord([]string{"k", "v0"}, []int32{3, 3})
 	writeRows(t, tb, true, late)
 	late.Release()
-	if _, err := st.Replace(ctx); err == nil || !strings.Contains(err.Error(), "while it was rewritten") {
+	if _, err := st.Replace(ctx, nil); err == nil || !strings.Contains(err.Error(), "while it was rewritten") {
 		t.Fatalf("Replace after a write: %v, want 40001", err)
 	}
 	if rows, err := tableRows(ctx, tb); err != nil || len(rows) != 3 {
@@ -247,7 +247,7 @@ func TestReplaceTable(t *testing.T) {
 	if err := copyInto(ctx, tb, st.Table()); err != nil {
 		t.Fatal(err)
 	}
-	info, err := st.Replace(ctx)
+	info, err := st.Replace(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

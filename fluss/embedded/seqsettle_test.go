@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/fluss"
@@ -88,6 +89,36 @@ func TestSettleSequencesAfterCrash(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, []owned{{"s", "t2", "v"}, {"t_k_seq", "t2", "k"}}},
+		{"rewrite: OWNED BY sequence of the replaced table follows the new one", func(t *testing.T, s *Store) {
+			createTable(t, s, "t", serialDesc(""))
+			mustSeq(t, s, "s", ownedSeq("t", "v"))
+			replaceWith(t, s, "t", serialDesc(""))
+		}, []owned{{"s", "t", "v"}}},
+		{"rewrite twice: the sequence follows both", func(t *testing.T, s *Store) {
+			createTable(t, s, "t", serialDesc(""))
+			mustSeq(t, s, "s", ownedSeq("t", "v"))
+			replaceWith(t, s, "t", serialDesc(""))
+			replaceWith(t, s, "t", serialDesc(""))
+		}, []owned{{"s", "t", "v"}}},
+		{"rewrite: crash before the sequences followed", func(t *testing.T, s *Store) {
+			createTable(t, s, "t", serialDesc(""))
+			mustSeq(t, s, "s", ownedSeq("t", "v"))
+			old, err := s.GetTable(context.Background(), path("t"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			replaceWith(t, s, "t", serialDesc(""))
+			ownerBack(t, s, old.TableID)
+		}, []owned{{"s", "t", "v"}}},
+		{"truncate twice: the sequence follows both", func(t *testing.T, s *Store) {
+			createTable(t, s, "t", serialDesc(""))
+			mustSeq(t, s, "s", ownedSeq("t", "v"))
+			for range 2 {
+				if _, err := s.RecreateTable(context.Background(), path("t"), serialDesc("")); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, []owned{{"s", "t", "v"}}},
 		{"a sequence nobody owns stays", func(t *testing.T, s *Store) {
 			mustSeq(t, s, "free", ownedSeq("", ""))
 		}, []owned{{"free", "", ""}}},
@@ -156,5 +187,45 @@ func mustDrop(t *testing.T, s *Store, name string) {
 	t.Helper()
 	if err := s.DropTable(context.Background(), path(name), false); err != nil {
 		t.Fatalf("DropTable %s: %v", name, err)
+	}
+}
+
+// replaceWith replaces table's table by an empty one with desc, as ALTER
+// TABLE's rewrite does (the new table names the ids it was rewritten from).
+func replaceWith(t *testing.T, s *Store, table string, desc fluss.TableDescriptor) {
+	t.Helper()
+	ctx := context.Background()
+	old, err := s.GetTable(ctx, path(table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc.CustomProperties = map[string]string{fluss.RewrittenFromProperty: strconv.FormatInt(old.TableID, 10)}
+	if prev := old.Descriptor.CustomProperties[fluss.RewrittenFromProperty]; prev != "" {
+		desc.CustomProperties[fluss.RewrittenFromProperty] += "," + prev
+	}
+	st, err := s.StageReplacement(ctx, path(table), desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Replace(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ownerBack makes every owned sequence's table id id again: what a crash
+// between a replacement's catalog write and followReplace leaves.
+func ownerBack(t *testing.T, s *Store, id int64) {
+	t.Helper()
+	err := s.withSequences(context.Background(), func(q *seqStore) error {
+		return s.updateSequences(q, func() {
+			for i := range q.file.Sequences {
+				if q.file.Sequences[i].OwnerID != 0 {
+					q.file.Sequences[i].OwnerID = id
+				}
+			}
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

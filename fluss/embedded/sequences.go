@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -376,7 +377,9 @@ func (s *Store) ownerID(def fluss.SequenceDef) int64 {
 //     identity columns) is owned by that column, under the table's
 //     current name;
 //   - another sequence OWNED BY a table follows the table's id
-//     (seqEntry.OwnerID) to its current name;
+//     (seqEntry.OwnerID) to its current name, and to the table that
+//     replaced it (ALTER TABLE's rewrite, TRUNCATE's re-creation: the new
+//     table names the old id, replacedIDs), whose id it takes;
 //   - a sequence OWNED BY a table that is gone (dropped, or never made)
 //     is dropped, as DROP TABLE would have dropped it.
 // A sequence without OWNED BY is nobody's and is left alone.
@@ -398,6 +401,26 @@ func (s *Store) followRename(ctx context.Context, from, to fluss.TablePath) erro
 	})
 }
 
+// followReplace makes the sequences OWNED BY the table with id from owned
+// by the table that replaced it (id to: ALTER TABLE's rewrite, TRUNCATE's
+// re-creation), so that they follow it from then on whatever replaces it
+// next. A crash before it is mended by settleSequences (the new table
+// names the id it replaced).
+func (s *Store) followReplace(ctx context.Context, from, to int64) error {
+	return s.withSequences(context.WithoutCancel(ctx), func(q *seqStore) error {
+		if !slices.ContainsFunc(q.file.Sequences, func(e seqEntry) bool { return e.OwnerID == from }) {
+			return nil
+		}
+		return s.updateSequences(q, func() {
+			for i := range q.file.Sequences {
+				if e := &q.file.Sequences[i]; e.OwnerID == from {
+					e.OwnerID = to
+				}
+			}
+		})
+	})
+}
+
 // settleSequences brings the sequences in line with the tables (above),
 // at Open.
 func (s *Store) settleSequences() error {
@@ -413,11 +436,19 @@ func (s *Store) settleSequences() error {
 	for _, t := range s.tables {
 		byID[t.info.TableID] = t.info
 		present[t.info.Path] = true
+		for _, id := range replacedIDs(t.info.Descriptor) {
+			if _, ok := byID[id]; !ok {
+				byID[id] = t.info // (a live table's own id wins: below)
+			}
+		}
 		for i, c := range fluss.MetaOf(t.info.Descriptor).Columns {
 			if c.Sequence != "" && i < len(t.info.Descriptor.Schema.Columns) {
 				named[fluss.TablePath{Database: t.info.Path.Database, Table: c.Sequence}] = column{t.info.Path, t.info.Descriptor.Schema.Columns[i].Name, t.info.TableID}
 			}
 		}
+	}
+	for _, t := range s.tables {
+		byID[t.info.TableID] = t.info
 	}
 	s.catMu.Unlock()
 	return s.withSequences(context.Background(), func(q *seqStore) error {
@@ -433,7 +464,7 @@ func (s *Store) settleSequences() error {
 			if c, ok := named[path]; ok {
 				e.Def.OwnedBy, e.Def.OwnedColumn, e.OwnerID = c.table, c.name, c.id
 			} else if t, ok := byID[e.OwnerID]; ok && e.OwnerID != 0 {
-				e.Def.OwnedBy = t.Path
+				e.Def.OwnedBy, e.OwnerID = t.Path, t.TableID
 			} else if e.OwnerID != 0 || !present[e.Def.OwnedBy] {
 				s.log.Info("dropping a sequence whose table is gone", "sequence", path.String(), "owned_by", e.Def.OwnedBy.String())
 				delete(q.cur, e.ID)
@@ -451,4 +482,17 @@ func (s *Store) settleSequences() error {
 		}
 		return s.updateSequences(q, func() { q.file.Sequences = next })
 	})
+}
+
+// replacedIDs are the ids of the tables d's table replaced: the one
+// TRUNCATE re-created it from (fluss.GrantsFromProperty) and those ALTER
+// TABLE rewrote it from (fluss.RewrittenFromProperty, newest first).
+func replacedIDs(d fluss.TableDescriptor) []int64 {
+	var out []int64
+	for _, text := range append([]string{d.CustomProperties[fluss.GrantsFromProperty]}, strings.Split(d.CustomProperties[fluss.RewrittenFromProperty], ",")...) {
+		if id, err := strconv.ParseInt(text, 10, 64); err == nil {
+			out = append(out, id)
+		}
+	}
+	return out
 }

@@ -23,6 +23,9 @@
 // directly: the rewrite spells x AT TIME ZONE z as timezone(z, x), an
 // ordinary FuncCall.
 //
+// Merge (merge.go) is PostgreSQL 15's MERGE: its target, source, ON
+// condition and WHEN clauses.
+//
 // Walk visits an expression's nodes in the order the text writes them.
 //
 // Every node keeps its byte offset in the text the parser read (Pos), so

@@ -171,6 +171,20 @@ func Inspect(n Node, fn func(Node) bool) {
 		}
 		w.expr(x.Where)
 		w.returning(x.Returning)
+	case *Merge:
+		w.clauses(&QueryClauses{With: x.With})
+		if x.Target != nil {
+			Inspect(x.Target, fn)
+		}
+		if x.Source != nil {
+			Inspect(x.Source, fn)
+		}
+		w.expr(x.On)
+		for _, c := range x.Clauses {
+			w.expr(c.Cond)
+			w.assignments(c.Set)
+			w.exprs(c.Values...)
+		}
 	case *CreateTable:
 		w.sub(x.Query)
 	case *CreateView:

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -18,15 +17,22 @@ import (
 // sqlgate; every table's rows and the catalog's facts (columns, types,
 // defaults, CHECK constraints, owners, grants) must equal PostgreSQL's.
 //
-// sqlgate adds a primary key to a loaded table (a rewrite into a
-// primary-key table), but not a UNIQUE constraint to a table without one,
-// and pg_dump writes a table's constraints in name order (k_code_key
-// before k_pkey), so the dump runs without ON_ERROR_STOP and the test
-// asserts that the statements that fail are exactly dumpKnownFailures:
-// a new kind of failure fails the test, and so does one of these passing
-// (the list can then shrink).
-var dumpKnownFailures = []string{
-	`ALTER TABLE ONLY public.k ADD CONSTRAINT k_code_key UNIQUE (code)`, // before k_pkey: a log table then
+// pg_dump creates each table without its constraints, loads its rows by
+// COPY, then adds PRIMARY KEY, UNIQUE and FOREIGN KEY constraints with
+// ALTER TABLE in name order (k_code_key before k_pkey: a UNIQUE
+// constraint on a table that has no primary key yet, a log table then).
+// Every statement of the dump must run: the plain dump and the custom one
+// through psql (failed statements listed), and the custom one through
+// pg_restore --single-transaction (-1: CREATE TABLE, COPY and the ALTER
+// TABLEs in one transaction block), which stops at the first error.
+
+// singleTransactionGaps are the checks whose sqlgate answer after the
+// single-transaction restore is known to differ, with that answer and
+// why: a check that comes out as PostgreSQL's fails the test (the list
+// can then shrink).
+var singleTransactionGaps = map[string]struct{ got, why string }{
+	`SELECT * FROM app.by_qty ORDER BY 1`: {"", "REFRESH MATERIALIZED VIEW fills its backing table at once (engine/matview.go), " +
+		"from the stored rows: the block's COPY rows of app.orders are not yet committed"},
 }
 
 // dumpSchema is the database dumped (after the roles, which pg_dump does
@@ -120,9 +126,9 @@ var dumpChecks = []string{
 	   FROM information_schema.columns WHERE table_schema IN ('app', 'public') ORDER BY 1, 2, 4`,
 	`SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint
 	   WHERE contype = 'c' AND connamespace IN ('app'::regnamespace, 'public'::regnamespace) ORDER BY 1, 2`,
-	// the primary keys ALTER TABLE ... ADD CONSTRAINT added to the loaded tables, and the foreign keys after them
+	// the primary keys and unique constraints ALTER TABLE ... ADD CONSTRAINT added to the loaded tables, and the foreign keys after them
 	`SELECT conrelid::regclass::text, conname, contype, pg_get_constraintdef(oid) FROM pg_constraint
-	   WHERE contype IN ('p', 'f') AND connamespace IN ('app'::regnamespace, 'public'::regnamespace) ORDER BY 1, 2`,
+	   WHERE contype IN ('p', 'u', 'f') AND connamespace IN ('app'::regnamespace, 'public'::regnamespace) ORDER BY 1, 2`,
 	`SELECT n.nspname, c.relname, c.relkind, pg_get_userbyid(c.relowner) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 	   WHERE n.nspname IN ('app', 'public') AND c.relkind IN ('r', 'v', 'S') AND pg_get_userbyid(c.relowner) LIKE 'dump%' ORDER BY 1, 2`,
 	`SELECT nspname, pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'app'`,
@@ -162,19 +168,29 @@ func TestPgDumpRestore(t *testing.T) {
 	for _, q := range dumpChecks {
 		want[q] = dumpPsql(t, pgURL, q, true)
 	}
-	for _, format := range []struct{ name, file string }{{"plain", plain}, {"custom", fromCustom}} {
+	for _, format := range []struct{ name, file string }{{"plain", plain}, {"custom", fromCustom}, {"single-transaction", ""}} {
 		t.Run(format.name, func(t *testing.T) {
 			srv := startServer(t)
 			host, port := hostPort(t, srv.Addr().String())
 			sgURL := "postgres://sqlgate@" + host + ":" + port + "/sqlgate?sslmode=disable"
 			dumpPsql(t, sgURL, "CREATE ROLE dump_owner; CREATE ROLE dump_reader;", true)
-			out := psqlFile(t, sgURL, format.file)
-			if failed := failedStatements(out); !slices.Equal(failed, dumpKnownFailures) {
-				t.Errorf("the statements of the dump that failed:\n%s\nwant exactly:\n%s\npsql's output:\n%s",
-					strings.Join(failed, "\n"), strings.Join(dumpKnownFailures, "\n"), out)
+			if format.file == "" {
+				dumpRun(t, "pg_restore", "--no-password", "--single-transaction", "--exit-on-error", "-d", sgURL, custom)
+			} else {
+				out := psqlFile(t, sgURL, format.file)
+				if failed := failedStatements(out); len(failed) > 0 {
+					t.Errorf("the statements of the dump that failed:\n%s\npsql's output:\n%s", strings.Join(failed, "\n"), out)
+				}
 			}
 			for _, q := range dumpChecks {
-				if got := dumpPsql(t, sgURL, q, false); got != want[q] {
+				got := dumpPsql(t, sgURL, q, false)
+				if gap, ok := singleTransactionGaps[q]; ok && format.file == "" {
+					if got != gap.got {
+						t.Errorf("%s\nsqlgate:\n%s\nwant the known gap's answer (%s):\n%s", q, got, gap.why, gap.got)
+					}
+					continue
+				}
+				if got != want[q] {
 					t.Errorf("%s\nsqlgate:\n%s\nPostgreSQL:\n%s", q, got, want[q])
 				}
 			}

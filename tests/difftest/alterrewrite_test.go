@@ -31,7 +31,12 @@ var rewriteTypes = map[string][]string{
 // row fails a conversion first depends on the row order), the rows after
 // each, and the columns as information_schema describes them (name, type,
 // length, precision, nullability, default). main refused every one of
-// these ALTERs (0A000).
+// these ALTERs (0A000). What follows a rewrite elsewhere is compared too:
+// a primary-key table has a UNIQUE column u after the others, which a
+// child table references (a dropped column before it moves its position:
+// the child's inserts must find the same parents), and column n owns a
+// sequence (CREATE SEQUENCE ... OWNED BY: it follows a rename and goes
+// with the column's drop).
 func TestAlterRewriteDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -76,7 +81,15 @@ func TestAlterRewriteDifferential(t *testing.T) {
 			}
 			defs = append(defs, d)
 		}
+		if pk {
+			defs = append(defs, "u int UNIQUE")
+		}
 		runOnBoth(t, ctx, r, fmt.Sprintf("CREATE TABLE %s (%s)", tbl, strings.Join(defs, ", ")))
+		runOnBoth(t, ctx, r, fmt.Sprintf("CREATE SEQUENCE %s_own OWNED BY %s.n", tbl, tbl))
+		child := tbl + "_c"
+		if pk {
+			runOnBoth(t, ctx, r, fmt.Sprintf("CREATE TABLE %s (pu int REFERENCES %s (u), note int)", child, tbl))
+		}
 		// every other table has a view that reads b: b's drop needs
 		// CASCADE, its type cannot change
 		view := ""
@@ -94,6 +107,9 @@ func TestAlterRewriteDifferential(t *testing.T) {
 		insert := func() string {
 			id++
 			names, vals := []string{"id"}, []string{fmt.Sprint(id)}
+			if pk {
+				names, vals = append(names, "u"), append(vals, fmt.Sprint(id*10))
+			}
 			for _, c := range cols {
 				if rng.IntN(4) > 0 {
 					names, vals = append(names, c.name), append(vals, value(c))
@@ -185,6 +201,17 @@ func TestAlterRewriteDifferential(t *testing.T) {
 			step("SELECT * FROM "+tbl+" ORDER BY id", tallyRule{ordered: true})
 			if altered {
 				step("SELECT column_name, data_type, character_maximum_length, numeric_precision, numeric_scale, is_nullable, column_default FROM information_schema.columns WHERE table_name = '"+tbl+"' ORDER BY ordinal_position", tallyRule{ordered: true})
+				step("SELECT sequencename FROM pg_sequences WHERE sequencename = '"+tbl+"_own'", tallyRule{})
+				for _, c := range cols {
+					step("SELECT pg_get_serial_sequence('"+tbl+"', '"+c.name+"')", tallyRule{})
+				}
+				if pk && id > 0 {
+					// a parent's u, one no parent has, and the rows that
+					// reference a parent
+					step(fmt.Sprintf("INSERT INTO %s VALUES (%d, %d)", child, 10*(1+rng.IntN(id)), s), tallyRule{})
+					step(fmt.Sprintf("INSERT INTO %s VALUES (%d, %d)", child, 10*id+5, s), tallyRule{})
+					step("SELECT pu, note FROM "+child+" ORDER BY note, pu", tallyRule{ordered: true})
+				}
 			}
 		}
 		// (the constraints' names: PostgreSQL prints a CHECK anew over
@@ -196,6 +223,9 @@ func TestAlterRewriteDifferential(t *testing.T) {
 			step("SELECT count(*) FROM information_schema.views WHERE table_name = '"+view+"'", tallyRule{})
 		}
 		runOnBoth(t, ctx, r, "DROP TABLE "+tbl+" CASCADE")
+		if pk {
+			runOnBoth(t, ctx, r, "DROP TABLE "+child)
+		}
 	}
 	t.Logf("%v", stats)
 	if stats["same"] < 100 || stats["refused alike"] < 5 {

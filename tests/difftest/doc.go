@@ -79,6 +79,16 @@
 // VALUES aliases and arrays of records; rows, SQLSTATEs, messages and
 // positions, no allowance.
 //
+// smith_test.go (TestSmithDifferential, SQLGATE_DIFF_SMITH_QUERIES,
+// default 1000) is a small sqlsmith: random tables of every common scalar
+// type (NULLs, duplicate rows, bounds, collation-sensitive strings, one
+// empty table) and random queries over them of every clause (joins of
+// every kind with USING, NATURAL and LATERAL, subqueries, grouping sets,
+// DISTINCT ON, window frames, set operations, casts, aggregates with
+// FILTER, ORDER BY and DISTINCT); rows, column names, type OIDs and
+// SQLSTATEs. SQLGATE_DIFF_SMITH_LOG and SQLGATE_DIFF_SMITH_FIXTURE write
+// every difference and the fixture to files, for long hunts by seed.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

@@ -1,0 +1,34 @@
+package sql
+
+import (
+	"reflect"
+	"testing"
+)
+
+// CREATE TABLE's columns' COLLATE clauses are read before they are
+// removed from the text: the column they follow, C / POSIX / ucs_basic
+// only, never a constraint's or an expression's inside parentheses.
+func TestColumnCollations(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want map[string]string
+	}{
+		{`CREATE TABLE t (a text COLLATE "C", b int)`, map[string]string{"a": "C"}},
+		{`CREATE TEMP TABLE IF NOT EXISTS s.t ("Mixed" varchar(3) COLLATE pg_catalog."POSIX" NOT NULL, c text collate ucs_basic)`,
+			map[string]string{"Mixed": "POSIX", "c": "ucs_basic"}},
+		{`CREATE TABLE t (a text COLLATE "default", b text COLLATE pg_catalog."default")`, nil},
+		{`CREATE TABLE t (a text, CONSTRAINT k CHECK (a COLLATE "C" > ''), b text DEFAULT ('x' COLLATE "C"))`, nil},
+		{`CREATE TABLE t (a text, UNIQUE (a), b text COLLATE "C")`, map[string]string{"b": "C"}},
+		{`SELECT a COLLATE "C" FROM t`, nil},
+		{`CREATE VIEW v AS SELECT a COLLATE "C" AS a FROM t`, nil},
+	} {
+		st, err := NewParser().Parse(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if got := st[0].Collations; !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

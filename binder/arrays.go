@@ -677,5 +677,5 @@ func (b *binder) parseArrayLiteral(s string, t types.T) (any, error) {
 		return functions.ParseVector(s, *t.Elem, loc)
 	}
 	// nested arrays in braces or JSON; date elements in DateStyle's order
-	return functions.ParseArrayTextOrder(s, t, loc, functions.DateStyleOf(b.ctx).Order)
+	return functions.ParseArrayTextStyle(s, t, loc, functions.StyleOf(b.ctx))
 }

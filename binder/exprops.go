@@ -999,11 +999,13 @@ func (b *binder) coerceUnknown(n sourceNode, e Expr, t types.T) (Expr, error) {
 			// day), as PostgreSQL passes the typmod to interval_in for a
 			// constant; a run-time text -> interval cast reads it without
 			// and then truncates (exec's cast, types.ParseTextIn).
-			v, err = types.ParseIntervalAs(s, t)
+			// (in IntervalStyle sql_standard a leading minus negates
+			// every field)
+			v, err = types.ParseIntervalAsStyle(s, t, functions.StyleOf(b.ctx).Interval)
 		} else {
 			// A timestamptz literal without an offset is in the session's
 			// zone, a date in numbers only in its DateStyle's order.
-			v, err = types.ParseTextOrder(s, t, functions.LocationOf(b.ctx), functions.TransactionTime(b.ctx), functions.DateStyleOf(b.ctx).Order)
+			v, err = types.ParseTextStyle(s, t, functions.LocationOf(b.ctx), functions.TransactionTime(b.ctx), functions.StyleOf(b.ctx))
 		}
 		if err != nil {
 			if se := sqlerr.As(err); se != nil && x.At > 0 && b.stmt != nil {

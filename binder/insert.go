@@ -309,12 +309,13 @@ func (b *binder) bindInsertValue(node pt.Expr, c fluss.Column, table string, i i
 // literalCells is what reading VALUES' literals needs once per statement
 // rather than once per cell: the session's zone and the transaction's
 // time, which a timestamp literal reads ('now', a zone-less timestamptz),
-// and DateStyle's order, which reads a date in numbers only (1/2/2020).
+// and DateStyle's order, which reads a date in numbers only (1/2/2020),
+// and IntervalStyle, whose sql_standard reads a leading minus for all fields.
 type literalCells struct {
 	ready bool
 	loc   *time.Location
 	now   time.Time
-	order types.DateOrder
+	style types.Style
 	// consts are the rows' constants, cut from one array sized for every
 	// cell of the statement (the binder's arena hands them out 8 at a
 	// time, which for 6000 cells is 750 allocations).
@@ -382,9 +383,9 @@ func (b *binder) literalCell(n *pt.Literal, t types.T, lc *literalCells) (Expr, 
 		}
 		if !lc.ready {
 			lc.loc, lc.now, lc.ready = functions.LocationOf(b.ctx), functions.TransactionTime(b.ctx), true
-			lc.order = functions.DateStyleOf(b.ctx).Order
+			lc.style = functions.StyleOf(b.ctx)
 		}
-		v, err := types.ParseTextOrder(n.Text, t, lc.loc, lc.now, lc.order)
+		v, err := types.ParseTextStyle(n.Text, t, lc.loc, lc.now, lc.style)
 		if err != nil {
 			if se := sqlerr.As(err); se != nil {
 				return nil, true, b.errAt(n, se)

@@ -121,12 +121,12 @@ func firstFalseRow(b *array.Boolean) int {
 }
 
 // detailValue is a value of type t as an error's DETAIL prints it: its
-// text form under the session's settings st, null for NULL.
-func detailValue(v any, t types.T, st types.TextStyle) string {
+// text form in the session's zone and styles, null for NULL.
+func detailValue(v any, t types.T, loc *time.Location, st types.Style) string {
 	if v == nil {
 		return "null"
 	}
-	return types.FormatTextStyle(v, t, st)
+	return types.FormatTextStyle(v, t, loc, st)
 }
 
 // failingRow is a row as PostgreSQL's errdetail prints it: (v1, v2, ...),
@@ -134,12 +134,12 @@ func detailValue(v any, t types.T, st types.TextStyle) string {
 func failingRow(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch, i int) string {
 	var sb strings.Builder
 	sb.WriteByte('(')
-	st := types.TextStyle{Loc: (&exec.EvalContext{Ctx: ctx}).Location(), Float: functions.FloatDigitsOf(ctx)}
+	loc, st := (&exec.EvalContext{Ctx: ctx}).Location(), functions.StyleOf(ctx)
 	for c := range int(rec.NumCols()) {
 		if c > 0 {
 			sb.WriteString(", ")
 		}
-		sb.WriteString(detailValue(types.ValueAt(rec.Column(c), i), info.Descriptor.Schema.Columns[c].Type, st))
+		sb.WriteString(detailValue(types.ValueAt(rec.Column(c), i), info.Descriptor.Schema.Columns[c].Type, loc, st))
 	}
 	sb.WriteByte(')')
 	return sb.String()

@@ -412,7 +412,7 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 	}
 	// The store's check, made here on the whole record so that the first
 	// failing row is reported (with its values) before anything is written.
-	if err := fluss.CheckNotNullStyle(info, cols, ps.sess.textStyle()); err != nil {
+	if err := fluss.CheckNotNullStyle(info, cols, ps.sess.location(), ps.sess.style()); err != nil {
 		return nil, err
 	}
 	return array.NewRecordBatch(info.ArrowSchema(), cols, rows), nil

@@ -101,7 +101,7 @@ func (s *session) openFileSource(name string, opts pgwire.CopyOptions, cols []pg
 			return fileio.NewConformer(name, got, fileColumns(cols), s.eng.mem)
 		})
 	default:
-		rows, err = openCopyFile(s.eng.opts.FileDir, name, opts, cols, s.eng.mem, s.location(), s.dateStyle().Order, "", watch)
+		rows, err = openCopyFile(s.eng.opts.FileDir, name, opts, cols, s.eng.mem, s.location(), s.style(), "", watch)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -134,12 +134,12 @@ func openColumnarFile(dir *fileio.Dir, name, format string, mem memory.Allocator
 // openCopyFile opens a text, CSV or binary COPY file under dir as batches
 // of cols, decoded as COPY FROM STDIN decodes them; its data errors name
 // the file (and table, where given).
-func openCopyFile(dir *fileio.Dir, name string, opts pgwire.CopyOptions, cols []pgwire.ResultColumn, mem memory.Allocator, loc *time.Location, order types.DateOrder, table string, watch fileWatch) (*columnarRows, error) {
+func openCopyFile(dir *fileio.Dir, name string, opts pgwire.CopyOptions, cols []pgwire.ResultColumn, mem memory.Allocator, loc *time.Location, st types.Style, table string, watch fileWatch) (*columnarRows, error) {
 	f, err := openWatched(dir, name, watch)
 	if err != nil {
 		return nil, err
 	}
-	cr, err := pgwire.NewCopyReader(f, opts, cols, mem, loc, order)
+	cr, err := pgwire.NewCopyReader(f, opts, cols, mem, loc, st)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -237,11 +237,10 @@ func (s *session) copyToFile(ctx context.Context, inner *statement, c *sql.CopyS
 		}
 		finish = w.Close
 	default:
-		w, err := pgwire.NewCopyWriter(buf, opts, inner.cols, s.location())
+		w, err := pgwire.NewCopyWriter(buf, opts, inner.cols, s.location(), s.style())
 		if err != nil {
 			return 0, err
 		}
-		w.SetFloatDigits(types.FloatDigitsSetting(s.setting("extra_float_digits")))
 		write, finish = w.Write, w.Close
 	}
 	var rows int64

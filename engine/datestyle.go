@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -14,17 +13,14 @@ import (
 // 22023.
 //
 // The field order reads dates everywhere text becomes one (literals,
-// casts, parameters, COPY FROM); but dates, timestamps and intervals are
-// written in the ISO and postgres styles only, so another output style
-// is refused (0A000) rather than accepted and then not used.
+// casts, parameters, COPY FROM); the output style and IntervalStyle
+// write them everywhere one becomes text (results, casts, COPY TO:
+// types.Style).
 func dateStyleValue(name, spelled, v, cur string) (string, error) {
 	if name == "intervalstyle" {
 		st, err := types.ParseIntervalStyle(spelled, v)
 		if err != nil {
 			return "", err
-		}
-		if st != types.IntervalPostgres {
-			return "", sqlerr.New(sqlerr.FeatureNotSupported, "IntervalStyle %q is not supported: sqlgate writes intervals in the postgres style only", st.String())
 		}
 		return st.String(), nil
 	}
@@ -35,9 +31,6 @@ func dateStyleValue(name, spelled, v, cur string) (string, error) {
 	ds, err := types.ParseDateStyle(v, now)
 	if err != nil {
 		return "", err
-	}
-	if ds.Output != types.OutputISO {
-		return "", sqlerr.New(sqlerr.FeatureNotSupported, "DateStyle %q is not supported: sqlgate writes dates and times in the ISO style only (the field order MDY, DMY or YMD may be set: 'ISO, DMY')", ds.String())
 	}
 	return ds.String(), nil
 }
@@ -50,4 +43,11 @@ func (s *session) dateStyle() types.DateStyle {
 		return types.DateStyle{}
 	}
 	return ds
+}
+
+// style is the session's DateStyle, IntervalStyle and
+// extra_float_digits, which write the text of dates, timestamps,
+// intervals and floats.
+func (s *session) style() types.Style {
+	return types.StyleOf(s.setting("datestyle"), s.setting("intervalstyle"), s.setting("extra_float_digits"))
 }

@@ -205,7 +205,7 @@ func (r *fileRelation) Open(ctx context.Context) (binder.FileRows, error) {
 		}
 		return rows, nil
 	}
-	rows, err := openCopyFile(r.dir, r.name, r.opts, resultColumns(r.cols), r.eng.mem, r.loc, r.order, r.fn, nil)
+	rows, err := openCopyFile(r.dir, r.name, r.opts, resultColumns(r.cols), r.eng.mem, r.loc, types.Style{Date: types.DateStyle{Order: r.order}}, r.fn, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -1070,10 +1070,10 @@ func columnNames(table fluss.TableInfo, idx []int) string {
 
 // rowValues prints columns idx of row r of rows in their text forms.
 func (s *session) rowValues(table fluss.TableInfo, rows arrow.RecordBatch, idx []int, r int) string {
-	st := s.textStyle()
+	loc, st := s.location(), s.style()
 	vals := make([]string, len(idx))
 	for k, c := range idx {
-		vals[k] = detailValue(types.ValueAt(rows.Column(c), r), table.Descriptor.Schema.Columns[c].Type, st)
+		vals[k] = detailValue(types.ValueAt(rows.Column(c), r), table.Descriptor.Schema.Columns[c].Type, loc, st)
 	}
 	return strings.Join(vals, ", ")
 }
@@ -1233,10 +1233,10 @@ func (s *session) fkNoReference(ctx context.Context, ref fkRef, parent fluss.Tab
 // that a row of ref's table still references.
 func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch, r int) error {
 	vals := make([]string, len(ref.fk.RefColumns))
-	st := s.textStyle()
+	loc, st := s.location(), s.style()
 	for k, c := range ref.fk.RefColumns {
 		v := types.ValueAt(refVals.Column(k), r)
-		vals[k] = types.FormatTextStyle(v, parent.Descriptor.Schema.Columns[c].Type, st)
+		vals[k] = types.FormatTextStyle(v, parent.Descriptor.Schema.Columns[c].Type, loc, st)
 	}
 	return sqlerr.New(foreignKeyViolationCode, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", parent.Path.Table, ref.fk.Name, ref.child.Table).
 		WithDetail("Key (%s)=(%s) is still referenced from table \"%s\".", columnNames(parent, ref.fk.RefColumns), strings.Join(vals, ", "), ref.child.Table)

@@ -14,17 +14,17 @@ import (
 
 // paramValue converts a parameter as the wire decoded it (nil, bool, int64,
 // float64, string, []byte, time.Time) to the physical value of t; text
-// is read in the session's zone loc and DateStyle order.
-func paramValue(v any, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
+// is read in the session's zone loc and styles st (DateStyle's order, IntervalStyle).
+func paramValue(v any, t types.T, loc *time.Location, st types.Style) (any, error) {
 	switch x := v.(type) {
 	case string:
 		if t.Kind == types.Unknown {
 			return x, nil
 		}
 		if t.Kind == types.Array { // '{1,2}' array text
-			return arrayParam(x, t, loc, order)
+			return arrayParam(x, t, loc, st)
 		}
-		return types.ParseTextOrder(x, t, loc, time.Now(), order)
+		return types.ParseTextStyle(x, t, loc, time.Now(), st)
 	case int64:
 		if t.Kind == types.Int64 {
 			return v, nil // the common bigint key: no cast, no boxing again
@@ -45,9 +45,9 @@ func paramValue(v any, t types.T, loc *time.Location, order types.DateOrder) (an
 		case types.Bytes, types.Binary:
 			return x, types.CheckBinaryLength(x, t)
 		case types.Array:
-			return arrayParam(string(x), t, loc, order)
+			return arrayParam(string(x), t, loc, st)
 		}
-		return types.ParseTextOrder(string(x), t, loc, time.Now(), order)
+		return types.ParseTextStyle(string(x), t, loc, time.Now(), st)
 	case time.Time:
 		switch t.Kind {
 		case types.Date, types.Timestamp, types.TimestampTZ:
@@ -60,10 +60,10 @@ func paramValue(v any, t types.T, loc *time.Location, order types.DateOrder) (an
 }
 
 // arrayParam reads a parameter's array text as t, date elements in the
-// DateStyle order.
-func arrayParam(x string, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
+// DateStyle order, intervals in the IntervalStyle.
+func arrayParam(x string, t types.T, loc *time.Location, st types.Style) (any, error) {
 	if !t.Variant.IsVector() && exec.CastNeedsSession(types.StringType, t) {
-		return functions.ParseArrayTextOrder(x, t, loc, order)
+		return functions.ParseArrayTextStyle(x, t, loc, st)
 	}
 	return exec.CastValueIn(x, types.StringType, t, loc)
 }

@@ -538,7 +538,7 @@ func sameTypes(a, b []types.T) bool {
 // buffer, used when the parameters fit).
 func (s *session) convertParams(ctx context.Context, dst, in []any, ts []types.T, loc *time.Location) ([]any, error) {
 	out := slices.Grow(dst[:0], len(ts))[:len(ts)]
-	order := s.dateStyle().Order
+	st := s.style()
 	for i := range ts {
 		if i >= len(in) || in[i] == nil {
 			continue
@@ -554,7 +554,7 @@ func (s *session) convertParams(ctx context.Context, dst, in []any, ts []types.T
 			out[i] = int64(oid)
 			continue
 		}
-		v, err := paramValue(in[i], ts[i], loc, order)
+		v, err := paramValue(in[i], ts[i], loc, st)
 		if err != nil {
 			return nil, err
 		}

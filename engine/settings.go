@@ -61,53 +61,118 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		"max_identifier_length":               "63",
 		backendSetting:                        "auto",
 	}
+	// the options' -c settings first, then the packet's own parameters,
+	// which win (PostgreSQL's process_startup_options)
+	for _, kv := range startupOptions(info.Params["options"]) {
+		applyStartupSetting(s, kv[0], kv[1])
+	}
 	for k, v := range info.Params {
-		k = strings.ToLower(k)
-		switch k {
-		case "user", "database", "options", "replication":
-			continue
-		}
-		if k == "timezone" {
-			// pgJDBC sends the JVM's zone ("Europe/Berlin"): keep it as SHOW
-			// spells it. A value PostgreSQL would refuse leaves UTC (the
-			// connection is not refused, unlike PostgreSQL's FATAL 22023).
-			_, canon, err := types.LoadZone(v)
-			if err != nil {
-				continue
-			}
-			v = canon
-		}
-		if k == "datestyle" || k == "intervalstyle" {
-			// pgJDBC sends DateStyle=ISO: stored as SHOW spells it
-			// ("ISO, MDY"); a value PostgreSQL would refuse leaves the
-			// default (as for the zone above).
-			canon, err := dateStyleValue(k, k, v, s[k])
-			if err != nil {
-				continue
-			}
-			v = canon
-		}
-		if k == "extra_float_digits" {
-			// pgJDBC sends 3; a value PostgreSQL would refuse leaves
-			// the default (as for the zone above)
-			n, err := types.ParseExtraFloatDigits(v)
-			if err != nil {
-				continue
-			}
-			v = strconv.Itoa(n)
-		}
-		if k == SynchronousCommit {
-			// A value PostgreSQL would refuse leaves the default (as
-			// for the zone above).
-			canon, err := synchronousCommitValue(v)
-			if err != nil {
-				continue
-			}
-			v = canon
-		}
-		s[k] = v
+		applyStartupSetting(s, k, v)
 	}
 	return s
+}
+
+// startupOptions reads the -c name=value and --name=value switches of a
+// startup packet's options (PGOPTIONS, libpq's options) as PostgreSQL's
+// pg_split_opts and process_postgres_switches do: words split at white
+// space, a backslash taking the next character as it is, a dash in a
+// name read as an underscore. Other switches, and a setting without a
+// value, are passed over (PostgreSQL refuses the connection).
+func startupOptions(opts string) [][2]string {
+	var words []string
+	var w strings.Builder
+	inWord := false
+	for i := 0; i < len(opts); i++ {
+		c := opts[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+			continue
+		case c == '\\' && i+1 < len(opts):
+			i++
+			c = opts[i]
+		}
+		w.WriteByte(c)
+		inWord = true
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	var out [][2]string
+	for i := 0; i < len(words); i++ {
+		var arg string
+		switch word := words[i]; {
+		case word == "-c" && i+1 < len(words):
+			i++
+			arg = words[i]
+		case strings.HasPrefix(word, "-c") && len(word) > 2:
+			arg = word[2:]
+		case strings.HasPrefix(word, "--") && len(word) > 2:
+			arg = word[2:]
+		default:
+			continue
+		}
+		name, value, ok := strings.Cut(arg, "=")
+		if !ok {
+			continue
+		}
+		out = append(out, [2]string{strings.ReplaceAll(name, "-", "_"), value})
+	}
+	return out
+}
+
+// applyStartupSetting stores a setting the startup packet gives (as a
+// parameter or in its options) in the new session's settings s, as SHOW
+// spells it.
+func applyStartupSetting(s map[string]string, k, v string) {
+	k = strings.ToLower(k)
+	switch k {
+	case "user", "database", "options", "replication":
+		return
+	}
+	if k == "timezone" {
+		// pgJDBC sends the JVM's zone ("Europe/Berlin"): keep it as SHOW
+		// spells it. A value PostgreSQL would refuse leaves UTC (the
+		// connection is not refused, unlike PostgreSQL's FATAL 22023).
+		_, canon, err := types.LoadZone(v)
+		if err != nil {
+			return
+		}
+		v = canon
+	}
+	if k == "datestyle" || k == "intervalstyle" {
+		// pgJDBC sends DateStyle=ISO: stored as SHOW spells it
+		// ("ISO, MDY"); a value PostgreSQL would refuse leaves the
+		// default (as for the zone above).
+		canon, err := dateStyleValue(k, k, v, s[k])
+		if err != nil {
+			return
+		}
+		v = canon
+	}
+	if k == "extra_float_digits" {
+		// pgJDBC sends 3; a value PostgreSQL would refuse leaves
+		// the default (as for the zone above)
+		n, err := types.ParseExtraFloatDigits(v)
+		if err != nil {
+			return
+		}
+		v = strconv.Itoa(n)
+	}
+	if k == SynchronousCommit {
+		// A value PostgreSQL would refuse leaves the default (as
+		// for the zone above).
+		canon, err := synchronousCommitValue(v)
+		if err != nil {
+			return
+		}
+		v = canon
+	}
+	s[k] = v
 }
 
 // location is the session's TimeZone as a zone (UTC if it does not load,
@@ -125,13 +190,6 @@ func (s *session) location() *time.Location {
 	}
 	s.zoneSetting, s.zoneLoc = v, loc
 	return loc
-}
-
-// textStyle is the session's settings values print under in its own
-// messages (an error's DETAIL), as PostgreSQL's output functions read
-// them: the TimeZone and extra_float_digits.
-func (s *session) textStyle() types.TextStyle {
-	return types.TextStyle{Loc: s.location(), Float: types.FloatDigitsSetting(s.setting("extra_float_digits"))}
 }
 
 func displayName(name string) string {

@@ -677,13 +677,13 @@ func (u *uniqueTable) apply(ctx context.Context, states []*indexState) error {
 // violation is PostgreSQL's 23505 of a row whose value constraint ui
 // already holds.
 func (u *uniqueTable) violation(ui *uniqueIndex, row uniqueRow) error {
-	st := u.s.textStyle()
+	loc, st := u.s.location(), u.s.style()
 	cols := u.info.Descriptor.Schema.Columns
 	names := make([]string, len(ui.c.Columns))
 	vals := make([]string, len(ui.c.Columns))
 	for k, c := range ui.c.Columns {
 		names[k] = cols[c].Name
-		vals[k] = detailValue(row.vals[c], cols[c].Type, st) // coldefs.go
+		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, st) // coldefs.go
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", ui.c.Name).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
@@ -694,13 +694,13 @@ func (u *uniqueTable) violation(ui *uniqueIndex, row uniqueRow) error {
 // constraint (not the key) meets when the arbiter does not refuse the row
 // (the row is a plain insert then, and the key index refuses it).
 func (u *uniqueTable) keyViolation(row uniqueRow) error {
-	st := u.s.textStyle()
+	loc, st := u.s.location(), u.s.style()
 	cols := u.info.Descriptor.Schema.Columns
 	names := make([]string, len(u.pk))
 	vals := make([]string, len(u.pk))
 	for k, c := range u.pk {
 		names[k] = cols[c].Name
-		vals[k] = detailValue(row.vals[c], cols[c].Type, st) // coldefs.go
+		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, st) // coldefs.go
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", fluss.PrimaryKeyName(u.info.Path.Table)).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))

@@ -238,13 +238,13 @@ func firstIndexed(ctx context.Context, it fluss.Table, keySchema *arrow.Schema, 
 // duplicateIn is PostgreSQL's error of an index build that met a value
 // twice.
 func (s *session) duplicateIn(info fluss.TableInfo, c fluss.UniqueConstraint, row uniqueRow) error {
-	st := s.textStyle()
+	loc, st := s.location(), s.style()
 	cols := info.Descriptor.Schema.Columns
 	names := make([]string, len(c.Columns))
 	vals := make([]string, len(c.Columns))
 	for k, col := range c.Columns {
 		names[k] = cols[col].Name
-		vals[k] = detailValue(row.vals[col], cols[col].Type, st)
+		vals[k] = detailValue(row.vals[col], cols[col].Type, loc, st)
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "could not create unique index \"%s\"", c.Name).
 		WithDetail("Key (%s)=(%s) is duplicated.", strings.Join(names, ", "), strings.Join(vals, ", "))

@@ -15,8 +15,8 @@ import (
 // an array with PostgreSQL's array input ('{1,2}'), an array to text with
 // its output, and an array to another array element by element (so
 // ARRAY[1,2]::text[] casts each integer).
-func castArray(v any, from, to types.T, st types.TextStyle) (any, error) {
-	loc := st.Loc
+func castArray(v any, from, to types.T, env castEnv) (any, error) {
+	loc := env.loc
 	switch {
 	case to.Variant.IsVector() && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name) &&
 		!strings.HasPrefix(strings.TrimSpace(v.(string)), "{"):
@@ -27,19 +27,19 @@ func castArray(v any, from, to types.T, st types.TextStyle) (any, error) {
 		parts := make([]string, 0, len(v.([]any)))
 		for _, e := range v.([]any) {
 			if e != nil {
-				parts = append(parts, types.FormatTextStyle(e, *from.Elem, st))
+				parts = append(parts, types.FormatTextStyle(e, *from.Elem, loc, env.style))
 			}
 		}
 		return strings.Join(parts, " "), nil
 	case to.Kind == types.Array && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name):
-		return functions.ParseArrayText(v.(string), to, loc) // nested arrays in braces or JSON
+		return functions.ParseArrayTextStyle(v.(string), to, loc, env.style) // nested arrays in braces or JSON
 	case from.Kind == types.Array && (to.IsString() || to.Kind == types.Name):
-		return functions.FormatArrayStyle(v.([]any), *from.Elem, st), nil
+		return functions.FormatArrayStyle(v.([]any), *from.Elem, loc, env.style), nil
 	case from.Kind == types.Array && to.Kind == types.Array:
 		in := v.([]any)
 		out := make([]any, len(in))
 		for i, e := range in {
-			c, err := CastValueStyle(e, *from.Elem, *to.Elem, st)
+			c, err := castValueIn(e, *from.Elem, *to.Elem, env)
 			if err != nil {
 				return nil, err
 			}

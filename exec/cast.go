@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cockroachdb/apd/v3"
-	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/numeric"
@@ -58,45 +57,16 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	if isRegArray(from) && (e.T.IsString() || e.T.Kind == types.Name) {
 		return regArrayToText(ec, xa, from, e.T) // arraycast.go
 	}
-	var loc *time.Location
-	if CastNeedsZone(from, e.T) {
-		loc = ec.Location()
+	// the session's settings reach every cast path through env: a date
+	// in numbers only (1/2/2020) is read in DateStyle's order, a date,
+	// timestamp or interval written in its styles and a float in its
+	// extra_float_digits, alone or as an array's element or a record's
+	// field
+	env := castEnv{style: ec.Style()}
+	if CastNeedsSession(from, e.T) {
+		env.loc = ec.Location()
 	}
-	st := types.TextStyle{Loc: loc}
-	if types.HasFloat(from) {
-		// a float printed (1.5::text, ARRAY[..]::text, a record's text)
-		// follows the session's extra_float_digits
-		st.Float = functions.FloatDigitsOf(ec.Ctx)
-	}
-	cast := func(v any) (any, error) { return CastValueStyle(v, from, e.T, st) }
-	switch {
-	case textToDateTime(from, e.T) || textual(from) && e.T.IsComposite():
-		// a date in numbers only (1/2/2020) is read in the session's
-		// DateStyle order (a composite's date fields too)
-		order := functions.DateStyleOf(ec.Ctx).Order
-		loc = ec.Location()
-		cast = func(v any) (any, error) {
-			if v == nil {
-				return nil, nil
-			}
-			return types.ParseTextOrder(v.(string), e.T, loc, time.Now(), order)
-		}
-	case e.T.Kind == types.Array && !e.T.Variant.IsVector() && CastNeedsSession(from, e.T) && (from.Kind == types.Unknown || from.IsString()):
-		// so are an array's date elements ('{1/2/2020}'::date[])
-		order := functions.DateStyleOf(ec.Ctx).Order
-		loc = ec.Location()
-		cast = func(v any) (any, error) {
-			if v == nil {
-				return nil, nil
-			}
-			return functions.ParseArrayTextOrder(v.(string), e.T, loc, order)
-		}
-	case from.Kind == types.Array && e.T.Kind == types.Array && textToDateTime(from.ArrayLeaf(), e.T.ArrayLeaf()):
-		// and a text array's elements (ARRAY['1/2/2020']::date[])
-		order := functions.DateStyleOf(ec.Ctx).Order
-		loc = ec.Location()
-		cast = func(v any) (any, error) { return textArrayToDates(v, from, e.T, loc, order) }
-	}
+	cast := func(v any) (any, error) { return castValueIn(v, from, e.T, env) }
 	b := array.NewBuilder(ec.Mem, e.T.ArrowType())
 	defer b.Release()
 	n := xa.Len()
@@ -109,29 +79,6 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		appendValue(b, v)
 	}
 	return b.NewArray(), nil
-}
-
-// textArrayToDates reads an array of text (to any depth) as an array of
-// dates, timestamps or timestamptz, in DateStyle's order.
-func textArrayToDates(v any, from, to types.T, loc *time.Location, order types.DateOrder) (any, error) {
-	if v == nil {
-		return nil, nil
-	}
-	if from.Kind != types.Array || to.Kind != types.Array {
-		if from.Kind == types.Array || to.Kind == types.Array {
-			return CastValueIn(v, from, to, loc) // dimensions differ: castArray's refusal
-		}
-		return types.ParseTextOrder(v.(string), to, loc, time.Now(), order)
-	}
-	in := v.([]any)
-	out := make([]any, len(in))
-	for i, e := range in {
-		var err error
-		if out[i], err = textArrayToDates(e, *from.Elem, *to.Elem, loc, order); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // textual reports whether t is text (or an unknown literal) that a cast
@@ -174,9 +121,9 @@ func intTypeName(t types.T) string {
 
 // CastValue converts one physical value between types where the result
 // does not depend on the session's settings. A conversion that does
-// (CastNeedsSession: a zone, DateStyle's order, a float's text) fails
-// with 0A000 rather than guess them: plan-time constant folding then
-// leaves the cast to run with the session's.
+// (CastNeedsSession: its TimeZone, DateStyle, IntervalStyle or
+// extra_float_digits) fails with 0A000 rather than guess them: plan-time
+// constant folding then leaves the cast to run in the session.
 func CastValue(v any, from, to types.T) (any, error) {
 	if CastNeedsSession(from, to) {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s depends on the session's settings", from.PGName(), to.PGName())
@@ -213,9 +160,13 @@ func CastNeedsZone(from, to types.T) bool {
 
 // CastNeedsSession reports whether converting from -> to depends on the
 // session's settings: its TimeZone (CastNeedsZone), its DateStyle, whose
-// field order reads a date from text (1/2/2020), or its
-// extra_float_digits, which a float's text follows (also in an array's or
-// a record's).
+// field order reads a date from text (1/2/2020), its IntervalStyle, whose
+// sql_standard reads an interval's leading minus, or its DateStyle and
+// IntervalStyle, whose styles write a date, timestamp or interval (alone,
+// in an array or in a record) as text, or its extra_float_digits, which a
+// float's text follows (also in an array's, a record's or json's).
+// PostgreSQL's casts are stable there, not immutable: plan-time constant
+// folding leaves them to run in the session.
 func CastNeedsSession(from, to types.T) bool {
 	for from.Kind == types.Array || to.Kind == types.Array {
 		if from.Kind == types.Array {
@@ -225,8 +176,30 @@ func CastNeedsSession(from, to types.T) bool {
 			to = *to.Elem
 		}
 	}
-	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && to.IsComposite() ||
-		types.HasFloat(from) && (to.IsString() || to.Kind == types.Name)
+	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && (to.IsComposite() || to.Kind == types.Interval) ||
+		(to.IsString() || to.Kind == types.Name) && (styledText(from) || types.HasFloat(from))
+}
+
+// styledText reports whether t's text depends on DateStyle or
+// IntervalStyle: a date, timestamp, timestamptz or interval, or an array
+// or record holding one.
+func styledText(t types.T) bool {
+	switch t.Kind {
+	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval:
+		return true
+	case types.Array:
+		return t.Elem != nil && styledText(*t.Elem)
+	case types.Row:
+		if !t.IsAnonRecord() {
+			return false // MAP and ROW text is json, which writes ISO
+		}
+		for _, f := range t.Fields {
+			if styledText(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // AssignValue is CastValue for an assignment: a value the target's typmod
@@ -263,19 +236,33 @@ func checkAssignLengths(a arrow.Array, to types.T) error {
 }
 
 // CastValueIn converts one physical value between types in a session whose
-// TimeZone is loc (nil means UTC).
+// TimeZone is loc (nil means UTC), DateStyle, IntervalStyle and
+// extra_float_digits PostgreSQL's defaults.
 func CastValueIn(v any, from, to types.T, loc *time.Location) (any, error) {
-	return CastValueStyle(v, from, to, types.TextStyle{Loc: loc})
+	return castValueIn(v, from, to, castEnv{loc: loc})
 }
 
-// CastValueStyle is CastValueIn in a session whose settings are st: a
-// float cast to text (also inside an array or record) prints under its
-// extra_float_digits.
-func CastValueStyle(v any, from, to types.T, st types.TextStyle) (any, error) {
-	if st.Loc == nil {
-		st.Loc = time.UTC
+// CastValueStyle is CastValueIn in a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st.
+func CastValueStyle(v any, from, to types.T, loc *time.Location, st types.Style) (any, error) {
+	return castValueIn(v, from, to, castEnv{loc: loc, style: st})
+}
+
+// castEnv is what a cast reads of the session: its TimeZone (nil: UTC),
+// its DateStyle and IntervalStyle, whose order reads a date written in
+// numbers and whose styles write dates, timestamps and intervals as
+// text, and its extra_float_digits, which floats' text follows. Every cast path takes it, so an array's elements, a record's
+// fields and a domain's base value are cast in the same session.
+type castEnv struct {
+	loc   *time.Location
+	style types.Style
+}
+
+func castValueIn(v any, from, to types.T, env castEnv) (any, error) {
+	if env.loc == nil {
+		env.loc = time.UTC
 	}
-	out, err := castValue(v, from, to, st)
+	out, err := castValue(v, from, to, env)
 	if f, ok := out.(float64); ok && err == nil && to.Kind == types.Float32 {
 		// a real holds only float32 precision, wherever the value came from
 		out = float64(float32(f))
@@ -283,17 +270,17 @@ func CastValueStyle(v any, from, to types.T, st types.TextStyle) (any, error) {
 	return out, err
 }
 
-func castValue(v any, from, to types.T, st types.TextStyle) (any, error) {
+func castValue(v any, from, to types.T, env castEnv) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	loc := st.Loc
 	if from.Kind == types.Array || to.Kind == types.Array {
-		return castArray(v, from, to, st)
+		return castArray(v, from, to, env)
 	}
 	if (from.Kind == types.Row || from.Kind == types.Map) && from.Kind == to.Kind {
-		return castNested(v, from, to, st)
+		return castNested(v, from, to, env)
 	}
+	loc := env.loc
 	if out, ok, err := castBitString(v, from, to, loc); ok { // bitcast.go
 		return out, err
 	}
@@ -314,7 +301,7 @@ func castValue(v any, from, to types.T, st types.TextStyle) (any, error) {
 		// text to json checks the text; json to jsonb normalises it
 		return types.ParseJSON(types.FormatTextIn(v, from, loc), to.Variant == types.JSONB)
 	case to.IsString():
-		s := types.FormatTextStyle(v, from, st)
+		s := types.FormatTextStyle(v, from, loc, env.style)
 		if from.Kind == types.Char && to.Kind != types.Char {
 			// character(n) to text drops the padding, as PostgreSQL's rtrim
 			s = strings.TrimRight(s, " ")
@@ -330,7 +317,7 @@ func castValue(v any, from, to types.T, st types.TextStyle) (any, error) {
 		}
 		return s, nil
 	case from.Kind == types.Unknown || from.IsString():
-		return types.ParseTextIn(v.(string), to, loc)
+		return types.ParseTextStyle(v.(string), to, loc, time.Now(), env.style)
 	}
 	if out, ok := castTimeTZ(v, from, to, loc); ok { // timetzcast.go
 		return out, nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -69,16 +70,25 @@ func TestCastsUseTheSessionZone(t *testing.T) {
 
 func TestCastValueRefusesZoneDependentCasts(t *testing.T) {
 	tz, ts := types.TimestampTZType(6), types.TimestampType(6)
+	iv := types.T{Kind: types.Interval}
 	for _, c := range []struct {
 		from, to types.T
-		needs    bool
+		needs    bool // the session's settings
+		zone     bool // its TimeZone
 	}{
-		{tz, ts, true}, {ts, tz, true}, {tz, types.DateType, true}, {types.DateType, tz, true},
-		{tz, types.StringType, true}, {types.StringType, tz, true}, {tz, types.T{Kind: types.Time, Precision: 6}, true},
-		{tz, tz, false}, {ts, types.DateType, false}, {ts, types.StringType, false}, {types.Int64Type, types.StringType, false},
+		{tz, ts, true, true}, {ts, tz, true, true}, {tz, types.DateType, true, true}, {types.DateType, tz, true, true},
+		{tz, types.StringType, true, true}, {types.StringType, tz, true, true}, {tz, types.T{Kind: types.Time, Precision: 6}, true, true},
+		{tz, tz, false, false}, {ts, types.DateType, false, false}, {types.Int64Type, types.StringType, false, false},
+		// DateStyle and IntervalStyle write these as text, and
+		// IntervalStyle reads an interval
+		{ts, types.StringType, true, false}, {types.DateType, types.StringType, true, false}, {iv, types.StringType, true, false},
+		{types.ArrayOf(types.DateType), types.StringType, true, false}, {types.StringType, iv, true, false},
 	} {
-		if got := CastNeedsZone(c.from, c.to); got != c.needs {
+		if got := CastNeedsZone(c.from, c.to); got != c.zone {
 			t.Errorf("CastNeedsZone(%s, %s) = %v", c.from.PGName(), c.to.PGName(), got)
+		}
+		if got := CastNeedsSession(c.from, c.to); got != c.needs {
+			t.Errorf("CastNeedsSession(%s, %s) = %v", c.from.PGName(), c.to.PGName(), got)
 		}
 		var v any = int64(0)
 		switch c.from.Kind {
@@ -86,6 +96,10 @@ func TestCastValueRefusesZoneDependentCasts(t *testing.T) {
 			v = int32(0)
 		case types.String:
 			v = "2024-01-01"
+		case types.Interval:
+			v = arrow.MonthDayNanoInterval{}
+		case types.Array:
+			v = []any{int32(0)}
 		}
 		_, err := CastValue(v, c.from, c.to)
 		if c.needs && sqlerr.CodeOf(err) != sqlerr.FeatureNotSupported {

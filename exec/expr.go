@@ -45,13 +45,14 @@ func (ec *EvalContext) Location() *time.Location {
 	return functions.LocationOf(ec.Ctx)
 }
 
-// TextStyle is the session's settings values print under (its TimeZone
-// and extra_float_digits): the defaults without a session in Ctx.
-func (ec *EvalContext) TextStyle() types.TextStyle {
+// Style is the session's DateStyle, IntervalStyle and extra_float_digits
+// (functions.StyleOf), which values print under beside its Location:
+// PostgreSQL's defaults without a session in Ctx.
+func (ec *EvalContext) Style() types.Style {
 	if ec == nil {
-		return types.TextStyle{Loc: time.UTC}
+		return types.Style{}
 	}
-	return types.TextStyle{Loc: ec.Location(), Float: functions.FloatDigitsOf(ec.Ctx)}
+	return functions.StyleOf(ec.Ctx)
 }
 
 // Expr is a node of the lowerable expression tier. Eval returns an array of

@@ -220,8 +220,8 @@ func TestCastValueStyleFloatDigits(t *testing.T) {
 		{[]any{third, float64(float32(1.1))}, rec, types.StringType, 0, "(0.3,1.1)"},
 		{[]any{third, float64(float32(1.1))}, rec, types.StringType, 1, "(0.30000000000000004,1.1)"},
 	} {
-		st := types.TextStyle{Float: types.ExtraFloatDigits(c.extra)}
-		got, err := CastValueStyle(c.v, c.from, c.to, st)
+		st := types.Style{Float: types.ExtraFloatDigits(c.extra)}
+		got, err := CastValueStyle(c.v, c.from, c.to, nil, st)
 		if err != nil || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%v %s->%s under extra_float_digits %d: got %#v, %v want %#v", c.v, c.from.PGName(), c.to.PGName(), c.extra, got, err, c.want)
 		}

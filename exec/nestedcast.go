@@ -13,7 +13,7 @@ import (
 // (field by field, as PostgreSQL casts a record to a composite type) and a
 // MAP to another MAP type entry by entry. Text to and from ROW and MAP is
 // the JSON text form, handled by castValue's string cases.
-func castNested(v any, from, to types.T, st types.TextStyle) (any, error) {
+func castNested(v any, from, to types.T, env castEnv) (any, error) {
 	switch {
 	case from.Kind == types.Row && to.Kind == types.Row:
 		in, ok := v.([]any)
@@ -29,7 +29,7 @@ func castNested(v any, from, to types.T, st types.TextStyle) (any, error) {
 				out[i] = f
 				continue
 			}
-			c, err := CastValueStyle(f, from.Fields[i].Type, to.Fields[i].Type, st)
+			c, err := castValueIn(f, from.Fields[i].Type, to.Fields[i].Type, env)
 			if err != nil {
 				return nil, err
 			}
@@ -43,14 +43,14 @@ func castNested(v any, from, to types.T, st types.TextStyle) (any, error) {
 		}
 		out := make([]types.MapEntry, len(in))
 		for i, e := range in {
-			k, err := CastValueStyle(e.Key, *from.Key, *to.Key, st)
+			k, err := castValueIn(e.Key, *from.Key, *to.Key, env)
 			if err != nil {
 				return nil, err
 			}
 			if k == nil {
 				return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "map key must not be null")
 			}
-			val, err := CastValueStyle(e.Value, *from.Elem, *to.Elem, st)
+			val, err := castValueIn(e.Value, *from.Elem, *to.Elem, env)
 			if err != nil {
 				return nil, err
 			}

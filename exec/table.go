@@ -359,7 +359,7 @@ func (o *Insert) Run(ctx context.Context) error {
 		b.Release()
 		// NOT NULL before anything else, as PostgreSQL's ExecConstraints,
 		// its DETAIL in the session's settings (the store's check has none)
-		if err := fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.TextStyle()); err != nil {
+		if err := fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.Location(), o.EC.Style()); err != nil {
 			rec.Release()
 			return err
 		}
@@ -525,7 +525,7 @@ func (o *Update) Run(ctx context.Context) error {
 			rec := tableRows(schema, b.Columns()[:ncols], b.NumRows())
 			// NOT NULL with its DETAIL in the session's settings (the
 			// store's own check has none)
-			err = fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.TextStyle())
+			err = fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.Location(), o.EC.Style())
 			if err == nil {
 				_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
 			}
@@ -557,7 +557,7 @@ func (o *Update) Run(ctx context.Context) error {
 		}
 		// A new key that is null is refused as the store refuses it,
 		// naming the row, before the keys are encoded to lock and probe.
-		if err := fluss.CheckNotNullStyle(info, b.Columns()[:ncols], o.EC.TextStyle()); err != nil {
+		if err := fluss.CheckNotNullStyle(info, b.Columns()[:ncols], o.EC.Location(), o.EC.Style()); err != nil {
 			b.Release()
 			return err
 		}

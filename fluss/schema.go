@@ -1,6 +1,8 @@
 package fluss
 
 import (
+	"time"
+
 	"fmt"
 	"maps"
 	"slices"
@@ -539,16 +541,17 @@ func firstTimeBelowMillis(a arrow.Array, t types.T, path string, from, to int) (
 // first such row, naming its first such column (a path "c.f" for a field),
 // with the row's values in the DETAIL (sqlerr.NullInNotNullRow).
 func CheckNotNull(info TableInfo, cols []arrow.Array) error {
-	return CheckNotNullStyle(info, cols, types.TextStyle{})
+	return CheckNotNullStyle(info, cols, nil, types.Style{})
 }
 
-// CheckNotNullStyle is CheckNotNull in a session whose settings are st:
-// the DETAIL prints the row's values under them, as PostgreSQL's does (a
-// timestamptz in the session's zone, a float with its
-// extra_float_digits). A caller holding the session checks with it before
+// CheckNotNullStyle is CheckNotNull in a session whose TimeZone is loc
+// and whose output settings are st: the DETAIL prints the row's values
+// under them, as PostgreSQL's does (a timestamptz in the session's zone,
+// dates and intervals in its DateStyle and IntervalStyle, a float with
+// its extra_float_digits). A caller holding the session checks with it before
 // the store's own check (CheckNotNull, which has no session) meets the
 // row.
-func CheckNotNullStyle(info TableInfo, cols []arrow.Array, st types.TextStyle) error {
+func CheckNotNullStyle(info TableInfo, cols []arrow.Array, loc *time.Location, st types.Style) error {
 	defs := info.Descriptor.Schema.Columns
 	row, path := -1, ""
 	for c, def := range defs {
@@ -595,10 +598,10 @@ func CheckNotNullStyle(info TableInfo, cols []arrow.Array, st types.TextStyle) e
 		}
 		t := def.Type.Nullable()
 		var s string
-		if b, _, err := pgtypes.AppendValueStyle(nil, t, pgtypes.FormatText, cols[c], row, st); err == nil {
+		if b, _, err := pgtypes.AppendValueStyle(nil, t, pgtypes.FormatText, cols[c], row, loc, st); err == nil {
 			s = string(b)
 		} else {
-			s = types.FormatTextStyle(types.ValueAt(cols[c], row), t, st)
+			s = types.FormatTextStyle(types.ValueAt(cols[c], row), t, loc, st)
 		}
 		vals[c] = &s
 	}

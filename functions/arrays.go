@@ -31,7 +31,11 @@ func ParseArray(s string, elem types.T, loc *time.Location) ([]any, error) {
 // ParseArrayOrder is ParseArray in a session whose DateStyle reads a
 // date element written in numbers only (1/2/2020) in order.
 func ParseArrayOrder(s string, elem types.T, loc *time.Location, order types.DateOrder) ([]any, error) {
-	p := arrayParser{src: s, elem: elem, loc: loc, order: order}
+	return parseArrayStyle(s, elem, loc, types.Style{Date: types.DateStyle{Order: order}})
+}
+
+func parseArrayStyle(s string, elem types.T, loc *time.Location, st types.Style) ([]any, error) {
+	p := arrayParser{src: s, elem: elem, loc: loc, style: st}
 	p.skipSpace()
 	if p.i < len(s) && s[p.i] == '[' {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "array literals with explicit bounds are not supported: %q", s)
@@ -71,14 +75,21 @@ func ParseArrayText(s string, t types.T, loc *time.Location) (any, error) {
 // ParseArrayTextOrder is ParseArrayText in a session whose DateStyle
 // reads a date element written in numbers only in order.
 func ParseArrayTextOrder(s string, t types.T, loc *time.Location, order types.DateOrder) (any, error) {
+	return ParseArrayTextStyle(s, t, loc, types.Style{Date: types.DateStyle{Order: order}})
+}
+
+// ParseArrayTextStyle is ParseArrayText in a session whose DateStyle and
+// IntervalStyle are st: date elements read in its order, interval
+// elements in its IntervalStyle (sql_standard's leading minus).
+func ParseArrayTextStyle(s string, t types.T, loc *time.Location, st types.Style) (any, error) {
 	if !t.Elem.IsNested() || t.Elem.IsComposite() {
 		// a composite's elements read by record_in (types/composite.go)
-		return ParseArrayOrder(s, *t.Elem, loc, order)
+		return parseArrayStyle(s, *t.Elem, loc, st)
 	}
 	if !bracedArrayOfArrays(s, t) {
 		return types.ParseTextIn(s, t, loc) // JSON text, as printed
 	}
-	v, err := ParseArrayOrder(s, *t.Elem, loc, order)
+	v, err := parseArrayStyle(s, *t.Elem, loc, st)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +156,7 @@ type arrayParser struct {
 	i     int
 	elem  types.T
 	loc   *time.Location
-	order types.DateOrder // DateStyle's, for date elements
+	style types.Style // DateStyle's order for date elements, IntervalStyle for intervals
 	// dimErr is the refusal of a text whose number of dimensions differs
 	// from the type's. It is raised only after every element converted,
 	// because PostgreSQL (which takes any number of dimensions) reports a
@@ -199,7 +210,7 @@ func (p *arrayParser) array() ([]any, error) {
 				p.noteDims(sqlerr.New(sqlerr.FeatureNotSupported, "multidimensional array literal %q for a one-dimensional array type", p.src).
 					WithHint("A Fluss array has one dimension per ARRAY level: declare the type with one [] per dimension (integer[][] is ARRAY<ARRAY<INT>>)."))
 			}
-			sub := arrayParser{src: p.src, i: p.i, elem: subElem, loc: p.loc, order: p.order}
+			sub := arrayParser{src: p.src, i: p.i, elem: subElem, loc: p.loc, style: p.style}
 			v, err = sub.array()
 			p.i = sub.i
 			if sub.dimErr != nil {
@@ -302,9 +313,9 @@ func (p *arrayParser) convert(s string) (any, error) {
 		for scalar.Kind == types.Array {
 			scalar = *scalar.Elem
 		}
-		return types.ParseTextOrder(s, scalar, p.loc, time.Now(), p.order)
+		return types.ParseTextStyle(s, scalar, p.loc, time.Now(), p.style)
 	}
-	return types.ParseTextOrder(s, p.elem, p.loc, time.Now(), p.order)
+	return types.ParseTextStyle(s, p.elem, p.loc, time.Now(), p.style)
 }
 
 // FormatArray renders an array as PostgreSQL's array_out does: elements
@@ -312,17 +323,14 @@ func (p *arrayParser) convert(s string) (any, error) {
 // empty, NULL-like, or holding blanks, braces, commas, quotes or
 // backslashes; NULL elements as NULL.
 func FormatArray(v []any, elem types.T, loc *time.Location) string {
-	return FormatArrayStyle(v, elem, types.TextStyle{Loc: loc})
+	return FormatArrayStyle(v, elem, loc, types.Style{})
 }
 
-// FormatArrayStyle is FormatArray under the session settings st.
-func FormatArrayStyle(v []any, elem types.T, st types.TextStyle) string {
+// FormatArrayStyle is FormatArray in a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st.
+func FormatArrayStyle(v []any, elem types.T, loc *time.Location, st types.Style) string {
 	var b strings.Builder
-	if st == (types.TextStyle{Loc: st.Loc}) {
-		_ = formatArrayTo(&b, v, elem, zoneText{st.Loc})
-	} else { // settings beyond the zone: a pointer to them, allocated
-		_ = formatArrayTo(&b, v, elem, &styleText{st})
-	}
+	_ = formatArrayTo(&b, v, elem, &zoneText{loc, st})
 	return b.String()
 }
 
@@ -331,16 +339,15 @@ type elemTexter interface {
 	elemText(e any, t types.T) (string, error)
 }
 
-// zoneText is ElemText in one TimeZone (a one-pointer value: no allocation
-// per FormatArray call).
-type zoneText struct{ loc *time.Location }
+// zoneText is ElemText in one TimeZone and Style.
+type zoneText struct {
+	loc   *time.Location
+	style types.Style
+}
 
-func (z zoneText) elemText(e any, t types.T) (string, error) { return ElemText(e, t, z.loc), nil }
-
-// styleText is ElemText under settings beyond the TimeZone.
-type styleText struct{ st types.TextStyle }
-
-func (s *styleText) elemText(e any, t types.T) (string, error) { return ElemTextStyle(e, t, s.st), nil }
+func (z *zoneText) elemText(e any, t types.T) (string, error) {
+	return ElemTextStyle(e, t, z.loc, z.style), nil
+}
 
 // textFunc is a caller's element formatter (FormatArrayWith).
 type textFunc func(e any, t types.T) (string, error)
@@ -385,11 +392,12 @@ func formatArrayTo(b *strings.Builder, v []any, elem types.T, text elemTexter) e
 // ElemText is an array element's text as array_out writes it (before
 // quoting): booleans are t and f, other types print as their cast to text.
 func ElemText(v any, t types.T, loc *time.Location) string {
-	return ElemTextStyle(v, t, types.TextStyle{Loc: loc})
+	return ElemTextStyle(v, t, loc, types.Style{})
 }
 
-// ElemTextStyle is ElemText under the session settings st.
-func ElemTextStyle(v any, t types.T, st types.TextStyle) string {
+// ElemTextStyle is ElemText in a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st.
+func ElemTextStyle(v any, t types.T, loc *time.Location, st types.Style) string {
 	switch x := v.(type) {
 	case bool:
 		if x {
@@ -398,10 +406,10 @@ func ElemTextStyle(v any, t types.T, st types.TextStyle) string {
 		return "f"
 	case []any:
 		if t.Kind == types.Array {
-			return FormatArrayStyle(x, *t.Elem, st)
+			return FormatArrayStyle(x, *t.Elem, loc, st)
 		}
 	}
-	return types.FormatTextStyle(v, t, st)
+	return types.FormatTextStyle(v, t, loc, st)
 }
 
 func writeArrayElem(b *strings.Builder, s string) {

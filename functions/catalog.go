@@ -188,41 +188,19 @@ func LocationOf(ctx context.Context) *time.Location {
 	return time.UTC
 }
 
-// DateStyleOf returns the session's DateStyle in ctx (the order an
-// ambiguous date is read in, the style dates are written in): its
-// setting, else PostgreSQL's default ISO, MDY. ctx may be nil.
-func DateStyleOf(ctx context.Context) types.DateStyle {
+// StyleOf returns the session's output settings in ctx: DateStyle and
+// IntervalStyle, which write the text of dates, timestamps and intervals
+// (and the order that reads a date in numbers), and extra_float_digits,
+// which writes reals and doubles; PostgreSQL's defaults without a
+// session. ctx may be nil. It is the one way a function reads them.
+func StyleOf(ctx context.Context) types.Style {
 	if ctx == nil {
-		return types.DateStyle{}
+		return types.Style{}
 	}
-	if v, ok := sessionSetting(ctx, "datestyle"); ok {
-		if ds, err := types.ParseDateStyle(v, types.DateStyle{}); err == nil {
-			return ds
-		}
-	}
-	return types.DateStyle{}
-}
-
-// FloatDigitsOf returns the session's extra_float_digits in ctx as float
-// output reads it: the default (1, the shortest round trip) without a
-// session. ctx may be nil.
-func FloatDigitsOf(ctx context.Context) types.FloatDigits {
-	if ctx == nil {
-		return types.FloatDigits{}
-	}
-	v, _ := sessionSetting(ctx, "extra_float_digits")
-	return types.FloatDigitsSetting(v)
-}
-
-// TextStyleOf is the session settings in ctx that values of type t print
-// under, in TimeZone loc: extra_float_digits is read only when t's text
-// can hold a float.
-func TextStyleOf(ctx context.Context, t types.T, loc *time.Location) types.TextStyle {
-	st := types.TextStyle{Loc: loc}
-	if types.HasFloat(t) {
-		st.Float = FloatDigitsOf(ctx)
-	}
-	return st
+	ds, _ := sessionSetting(ctx, "datestyle")
+	is, _ := sessionSetting(ctx, "intervalstyle")
+	fd, _ := sessionSetting(ctx, "extra_float_digits")
+	return types.StyleOf(ds, is, fd)
 }
 
 // sessionSetting is the session's own value of a setting in ctx (not the

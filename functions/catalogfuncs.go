@@ -824,8 +824,9 @@ func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 		}
 		var parts []string
 		// each element as array_out writes it, under the session's
-		// settings (a timestamptz in its zone, a float with its digits)
-		st := TextStyleOf(ctx, elem, LocationOf(ctx))
+		// settings (a timestamptz in its zone, a date in its DateStyle, a
+		// float with its digits)
+		loc, st := LocationOf(ctx), StyleOf(ctx)
 		for _, e := range arr {
 			if e == nil {
 				if repl != nil {
@@ -833,7 +834,7 @@ func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 				}
 				continue
 			}
-			parts = append(parts, ElemTextStyle(e, elem, st))
+			parts = append(parts, ElemTextStyle(e, elem, loc, st))
 		}
 		return strings.Join(parts, sep), nil
 	})

@@ -59,8 +59,9 @@
 // through WithSession: LocationOf(ctx) is the zone in which timestamptz
 // values are read by extract/date_part/date_trunc/to_char/age and rendered
 // by concat/format, and in which localtimestamp and current_date are taken
-// (UTC without a session); FloatDigitsOf(ctx) is the extra_float_digits
-// floats print under there (TextStyleOf: both, for a value's text).
+// (UTC without a session); StyleOf(ctx) is the DateStyle, IntervalStyle
+// and extra_float_digits values print under there (the one reader of
+// them: CastText, ValueText, FormatArrayStyle and ElemTextStyle take it).
 //
 // Known differences from PostgreSQL 15, by design or not yet done:
 //   - numeric(p,s) is a Fluss DECIMAL(p,s) (p ≤ 38, decimal128), which has

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // qualifiedNameParts counts the dot-separated names of a relation, schema
@@ -14,59 +15,11 @@ import (
 // dots. Text that is not such a list (empty, two words, a dangling dot) is
 // 42602 "invalid name syntax", before any lookup.
 func qualifiedNameParts(s string) (int, error) {
-	bad := func() (int, error) { return 0, sqlerr.New(sqlerr.Code("42602"), "invalid name syntax") }
-	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
-	i, n := 0, 0
-	for i < len(s) && space(s[i]) {
-		i++
+	names, ok := types.SplitIdentifierString(s, '.')
+	if !ok || len(names) == 0 {
+		return 0, sqlerr.New(sqlerr.Code("42602"), "invalid name syntax")
 	}
-	if i == len(s) {
-		return bad()
-	}
-	for {
-		if s[i] == '"' {
-			i++
-			for {
-				if i >= len(s) {
-					return bad() // unterminated quote
-				}
-				if s[i] == '"' {
-					if i+1 < len(s) && s[i+1] == '"' {
-						i += 2
-						continue
-					}
-					break
-				}
-				i++
-			}
-			i++
-		} else {
-			start := i
-			for i < len(s) && s[i] != '.' && !space(s[i]) {
-				i++
-			}
-			if i == start {
-				return bad()
-			}
-		}
-		n++
-		for i < len(s) && space(s[i]) {
-			i++
-		}
-		if i == len(s) {
-			return n, nil
-		}
-		if s[i] != '.' {
-			return bad()
-		}
-		i++
-		for i < len(s) && space(s[i]) {
-			i++
-		}
-		if i == len(s) {
-			return bad()
-		}
-	}
+	return len(names), nil
 }
 
 // checkSingleName is qualifiedNameParts for a name that takes no

@@ -173,6 +173,9 @@ func jsonText(ctx context.Context, v any, t types.T, loc *time.Location) string 
 // jsonZone writes a timestamptz's offset as PostgreSQL's JSON does:
 // +00:00 rather than +00 (hours and minutes always).
 func jsonZone(s string) string {
+	if date, ok := strings.CutSuffix(s, " BC"); ok {
+		return jsonZone(date) + " BC" // the offset before the era
+	}
 	i := strings.LastIndexAny(s, "+-")
 	if i < 11 {
 		return s

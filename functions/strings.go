@@ -645,7 +645,7 @@ func ValueText(ctx context.Context, v any, t types.T, loc *time.Location) (strin
 	if oid, ok := v.(int64); ok && t.Variant.IsReg() {
 		return RegName(ctx, t.Variant, uint32(oid))
 	}
-	return ElemTextStyle(v, t, TextStyleOf(ctx, t, loc)), nil
+	return ElemTextStyle(v, t, loc, StyleOf(ctx)), nil
 }
 
 // CastText is v::text: a scalar's text as its cast to text gives it (true
@@ -658,7 +658,7 @@ func CastText(ctx context.Context, v any, t types.T, loc *time.Location) (string
 	if oid, ok := v.(int64); ok && t.Variant.IsReg() {
 		return RegName(ctx, t.Variant, uint32(oid))
 	}
-	return types.FormatTextStyle(v, t, TextStyleOf(ctx, t, loc)), nil
+	return types.FormatTextStyle(v, t, loc, StyleOf(ctx)), nil
 }
 
 // physicalValue returns row i of a as types/value.go's physical value.

@@ -130,7 +130,7 @@ func TestCharPaddingAndNestedArrays(t *testing.T) {
 	if oid, _, _ := OIDOf(outer); oid != OIDInt4Array {
 		t.Errorf("array<array<int>> oid %d", oid)
 	}
-	enc, err := newEncoder(outer, modeBinary, nil)
+	enc, err := newEncoder(outer, modeBinary, nil, types.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,11 +5,13 @@
 // of Bind parameters (DecodeParam).
 //
 // Text output matches PostgreSQL 15 byte for byte with the settings sqlgate
-// reports: DateStyle ISO, IntervalStyle postgres and extra_float_digits 1
-// (shortest round-trip floats); a session's extra_float_digits reaches the
-// text of real and double precision values, in columns and inside arrays,
-// records and json, through RowEncoder.SetFloatDigits (the one rule is
-// types.AppendFloatText). timestamptz text is rendered in the session's
+// reports: dates, timestamps and intervals in the session's DateStyle and
+// IntervalStyle, reals and doubles (in columns and inside arrays, records
+// and json) in its extra_float_digits, all three carried by one
+// types.Style (NewRowEncoderStyle, AppendValueStyle, which write them
+// through types.AppendDateStyled, AppendFloatText and their kin; ISO,
+// postgres and 1, the shortest round trip, without them). timestamptz
+// text is rendered in the session's
 // TimeZone, which the caller passes as a *time.Location (NewRowEncoderIn,
 // AppendValueIn, AppendTimestampTZ; nil or the plain forms mean UTC); binary
 // timestamptz is UTC microseconds whatever the zone, as in PostgreSQL. MAP, ROW and arrays of

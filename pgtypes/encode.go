@@ -44,8 +44,15 @@ func mismatch(arr arrow.Array, t types.T) error {
 }
 
 // newEncoder builds the encoder of a value of type t in mode m; loc is the
-// session's TimeZone (nil: UTC), in which timestamptz text is rendered.
-func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
+// session's TimeZone (nil: UTC), in which timestamptz text is rendered, st
+// its DateStyle and IntervalStyle, in which the text of dates, timestamps
+// and intervals is written (json always writes ISO, as PostgreSQL's
+// json output does; binary is the same whatever the styles), and its
+// extra_float_digits, which reals and doubles follow in text and json.
+func newEncoder(t types.T, m mode, loc *time.Location, st types.Style) (valueEncoder, error) {
+	if m != modeText {
+		st = types.Style{Float: st.Float}
+	}
 	switch t.Kind {
 	case types.Bool:
 		return &boolEncoder{mode: m}, nil
@@ -63,9 +70,9 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 		}
 		return &intEncoder[uint32]{t: t, mode: m, width: 4}, nil
 	case types.Float32:
-		return &float32Encoder{mode: m}, nil
+		return &float32Encoder{mode: m, digits: st.Float}, nil
 	case types.Float64:
-		return &float64Encoder{mode: m}, nil
+		return &float64Encoder{mode: m, digits: st.Float}, nil
 	case types.Decimal:
 		if t.Precision == 0 {
 			return &numericEncoder{mode: m}, nil
@@ -85,17 +92,21 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 	case types.Bytes, types.Binary:
 		return &bytesEncoder{mode: m}, nil
 	case types.Date:
-		return &dateEncoder{mode: m}, nil
+		return &dateEncoder{mode: m, style: st.Date}, nil
 	case types.Time:
 		return &timeEncoder{mode: m}, nil
 	case types.Timestamp, types.TimestampTZ:
-		e := &timestampEncoder{mode: m, withZone: t.Kind == types.TimestampTZ}
-		if e.withZone && loc != nil && loc != time.UTC {
+		e := &timestampEncoder{mode: m, withZone: t.Kind == types.TimestampTZ, style: st.Date}
+		if e.withZone && (loc != nil && loc != time.UTC || st.Date.Output != types.OutputISO) {
+			// the styles but ISO write the zone's abbreviation, which UTC has too
+			if loc == nil {
+				loc = time.UTC
+			}
 			e.zone = &zoneCache{loc: loc}
 		}
 		return e, nil
 	case types.Interval:
-		return &intervalEncoder{mode: m}, nil
+		return &intervalEncoder{mode: m, style: st.Interval}, nil
 	case types.TimeTZ:
 		return &timeTZEncoder{mode: m}, nil // timetz.go
 	case types.Array:
@@ -103,21 +114,21 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 			break
 		}
 		if d := arrayDepth(t); d > 1 && m != modeJSON { // int[][]: multidim.go
-			leaf, err := newEncoder(innermost(t), m, loc)
+			leaf, err := newEncoder(innermost(t), m, loc, st)
 			if err != nil {
 				return nil, err
 			}
 			return newMDArrayEncoder(t, m, d, leaf), nil
 		}
 		if IsPGArray(t) && m != modeJSON {
-			elem, err := newEncoder(*t.Elem, m, loc)
+			elem, err := newEncoder(*t.Elem, m, loc, st)
 			if err != nil {
 				return nil, err
 			}
 			elemOID, _, _ := OIDOf(*t.Elem)
 			return &pgArrayEncoder{mode: m, elem: elem, elemOID: elemOID, vector: t.Variant.IsVector()}, nil
 		}
-		elem, err := newEncoder(*t.Elem, modeJSON, loc)
+		elem, err := newEncoder(*t.Elem, modeJSON, loc, st)
 		if err != nil {
 			return nil, err
 		}
@@ -126,22 +137,22 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 		if t.Key == nil || t.Elem == nil {
 			break
 		}
-		key, err := newEncoder(*t.Key, modeJSON, loc)
+		key, err := newEncoder(*t.Key, modeJSON, loc, st)
 		if err != nil {
 			return nil, err
 		}
-		val, err := newEncoder(*t.Elem, modeJSON, loc)
+		val, err := newEncoder(*t.Elem, modeJSON, loc, st)
 		if err != nil {
 			return nil, err
 		}
 		return &mapEncoder{key: key, val: val}, nil
 	case types.Row:
 		if t.IsAnonRecord() && m != modeJSON { // record.go
-			return newRecordEncoder(t, m, loc)
+			return newRecordEncoder(t, m, loc, st)
 		}
 		enc := &rowEncoder{fields: make([]valueEncoder, len(t.Fields)), names: make([][]byte, len(t.Fields))}
 		for i, f := range t.Fields {
-			fe, err := newEncoder(f.Type, modeJSON, loc)
+			fe, err := newEncoder(f.Type, modeJSON, loc, st)
 			if err != nil {
 				return nil, err
 			}
@@ -307,8 +318,8 @@ func appendUintDecimal(dst []byte, v uint64) []byte {
 type float32Encoder struct {
 	mode mode
 	vals []float32
-	// digits is the session's extra_float_digits (RowEncoder's
-	// SetFloatDigits), for text and json
+	// digits is the session's extra_float_digits (newEncoder's
+	// Style.Float), for text and json
 	digits types.FloatDigits
 }
 
@@ -597,6 +608,7 @@ func (e *bytesEncoder) appendValue(dst []byte, row int) []byte {
 
 type dateEncoder struct {
 	mode    mode
+	style   types.DateStyle // text in another style than ISO: types.AppendDateStyled
 	vals    []arrow.Date32
 	scratch []byte
 }
@@ -622,6 +634,9 @@ func (e *dateEncoder) appendValue(dst []byte, row int) []byte {
 		start := len(dst)
 		dst = AppendDate(dst, days)
 		return quoteJSONTail(dst, start, &e.scratch)
+	}
+	if e.style.Output != types.OutputISO && days != math.MaxInt32 && days != math.MinInt32 {
+		return types.AppendDateStyled(dst, time.Unix(days*86400, 0).UTC(), e.style)
 	}
 	return AppendDate(dst, days)
 }
@@ -670,7 +685,8 @@ func (e *timeEncoder) appendValue(dst []byte, row int) []byte {
 type timestampEncoder struct {
 	mode     mode
 	withZone bool
-	zone     *zoneCache // nil: UTC
+	style    types.DateStyle // text in another style than ISO: types.AppendTimestampStyled
+	zone     *zoneCache      // nil: UTC
 	vals     []arrow.Timestamp
 	nanos    bool
 	scratch  []byte
@@ -709,7 +725,23 @@ func (e *timestampEncoder) appendValue(dst []byte, row int) []byte {
 		dst = appendTimestampIn(dst, us, e.withZone, e.zone, true)
 		return quoteJSONTail(dst, start, &e.scratch)
 	}
+	if e.style.Output != types.OutputISO && us != math.MaxInt64 && us != math.MinInt64 {
+		return e.appendStyled(dst, us)
+	}
 	return appendTimestampIn(dst, us, e.withZone, e.zone, false)
+}
+
+// appendStyled writes a finite timestamp in e's DateStyle other than ISO;
+// a timestamptz with its zone's abbreviation.
+func (e *timestampEncoder) appendStyled(dst []byte, us int64) []byte {
+	sec := floorDiv(us, usPerSecond)
+	frac := int(us - sec*usPerSecond)
+	off, abbrev := 0, ""
+	if e.withZone {
+		off, abbrev = e.zone.offsetName(sec)
+	}
+	wall := time.Unix(sec+int64(off), 0).UTC()
+	return types.AppendTimestampStyled(dst, wall, frac, e.style, e.withZone, off, abbrev)
 }
 
 // zoneCache finds the UTC offset of instants in a zone, remembering the
@@ -719,14 +751,21 @@ type zoneCache struct {
 	loc        *time.Location
 	start, end int64 // [start, end) in Unix seconds; end == start: empty
 	off        int
+	name       string // the zone's abbreviation in the span
 }
 
 func (z *zoneCache) offset(unixSec int64) int {
+	off, _ := z.offsetName(unixSec)
+	return off
+}
+
+// offsetName is the offset and the abbreviation of the zone at unixSec.
+func (z *zoneCache) offsetName(unixSec int64) (int, string) {
 	if unixSec >= z.start && unixSec < z.end {
-		return z.off
+		return z.off, z.name
 	}
 	t := time.Unix(unixSec, 0).In(z.loc)
-	_, z.off = t.Zone()
+	z.name, z.off = t.Zone()
 	st, en := t.ZoneBounds()
 	z.start, z.end = math.MinInt64, math.MaxInt64
 	if !st.IsZero() {
@@ -735,11 +774,12 @@ func (z *zoneCache) offset(unixSec int64) int {
 	if !en.IsZero() {
 		z.end = en.Unix()
 	}
-	return z.off
+	return z.off, z.name
 }
 
 type intervalEncoder struct {
 	mode    mode
+	style   types.IntervalStyle
 	vals    []arrow.MonthDayNanoInterval
 	scratch []byte
 }
@@ -766,7 +806,7 @@ func (e *intervalEncoder) appendValue(dst []byte, row int) []byte {
 		dst = AppendInterval(dst, v.Months, v.Days, us)
 		return quoteJSONTail(dst, start, &e.scratch)
 	}
-	return AppendInterval(dst, v.Months, v.Days, us)
+	return types.AppendIntervalStyled(dst, v.Months, v.Days, us, e.style)
 }
 
 // pgArrayEncoder renders ARRAY<scalar> as a one-dimensional PostgreSQL

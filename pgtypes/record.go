@@ -23,10 +23,10 @@ type recordEncoder struct {
 	scratch []byte
 }
 
-func newRecordEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
+func newRecordEncoder(t types.T, m mode, loc *time.Location, st types.Style) (valueEncoder, error) {
 	e := &recordEncoder{mode: m, fields: make([]valueEncoder, len(t.Fields)), oids: make([]uint32, len(t.Fields))}
 	for i, f := range t.Fields {
-		fe, err := newEncoder(f.Type, m, loc)
+		fe, err := newEncoder(f.Type, m, loc, st)
 		if err != nil {
 			return nil, err
 		}

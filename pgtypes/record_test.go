@@ -40,7 +40,7 @@ func TestRecordEncoder(t *testing.T) {
 			}
 			arr := bld.NewArray()
 			defer arr.Release()
-			enc, err := newEncoder(c.t, c.m, nil)
+			enc, err := newEncoder(c.t, c.m, nil, types.Style{})
 			if err != nil {
 				t.Fatal(err)
 			}

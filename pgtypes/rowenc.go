@@ -34,6 +34,17 @@ func NewRowEncoder(cols []types.T, formats []int16) (*RowEncoder, error) {
 // (nil: UTC): timestamptz text is the wall time there with its offset.
 // Binary timestamptz stays UTC microseconds, as in PostgreSQL.
 func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowEncoder, error) {
+	return NewRowEncoderStyle(cols, formats, loc, types.Style{})
+}
+
+// NewRowEncoderStyle is NewRowEncoderIn for a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st: the text of dates,
+// timestamps and intervals (in arrays and records too) is written in its
+// styles, and reals and doubles (in arrays, records and json too) follow
+// its extra_float_digits (PostgreSQL's float4out and float8out). Binary
+// values are the same whatever st, and json documents write dates and
+// intervals in ISO form, as in PostgreSQL.
+func NewRowEncoderStyle(cols []types.T, formats []int16, loc *time.Location, st types.Style) (*RowEncoder, error) {
 	if len(formats) > 1 && len(formats) != len(cols) {
 		return nil, sqlerr.New(sqlerr.ProtocolViolation, "bind message has %d result formats but query has %d columns", len(formats), len(cols))
 	}
@@ -52,7 +63,7 @@ func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowE
 		default:
 			return nil, sqlerr.New(sqlerr.ProtocolViolation, "unsupported format code: %d", f)
 		}
-		enc, err := newEncoder(t, m, loc)
+		enc, err := newEncoder(t, m, loc, st)
 		if err != nil {
 			return nil, err
 		}
@@ -60,44 +71,6 @@ func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowE
 	}
 	e.regs = regEncoders(e.cols)
 	return e, nil
-}
-
-// SetFloatDigits makes the text of the result's real and double precision
-// values follow the session's extra_float_digits d (PostgreSQL's float4out
-// and float8out), in columns and inside arrays, records and json alike.
-// Binary values are the bits whatever d. Call it before each execution:
-// a cached encoder may have been made under another value.
-func (e *RowEncoder) SetFloatDigits(d types.FloatDigits) {
-	for _, c := range e.cols {
-		setFloatDigits(c, d)
-	}
-}
-
-// setFloatDigits gives the float encoders in c's tree d.
-func setFloatDigits(c valueEncoder, d types.FloatDigits) {
-	switch f := c.(type) {
-	case *float32Encoder:
-		f.digits = d
-	case *float64Encoder:
-		f.digits = d
-	case *pgArrayEncoder:
-		setFloatDigits(f.elem, d)
-	case *mdArrayEncoder:
-		setFloatDigits(f.leaf, d)
-	case *jsonArrayEncoder:
-		setFloatDigits(f.elem, d)
-	case *mapEncoder:
-		setFloatDigits(f.key, d)
-		setFloatDigits(f.val, d)
-	case *rowEncoder:
-		for _, fe := range f.fields {
-			setFloatDigits(fe, d)
-		}
-	case *recordEncoder:
-		for _, fe := range f.fields {
-			setFloatDigits(fe, d)
-		}
-	}
 }
 
 // FormatOf returns the format code of column or parameter i under the
@@ -160,21 +133,20 @@ func AppendValue(dst []byte, t types.T, f int16, arr arrow.Array, row int) ([]by
 
 // AppendValueIn is AppendValue in a session whose TimeZone is loc (nil: UTC).
 func AppendValueIn(dst []byte, t types.T, f int16, arr arrow.Array, row int, loc *time.Location) ([]byte, bool, error) {
-	return AppendValueStyle(dst, t, f, arr, row, types.TextStyle{Loc: loc})
+	return AppendValueStyle(dst, t, f, arr, row, loc, types.Style{})
 }
 
-// AppendValueStyle is AppendValue in a session whose settings are st (its
-// TimeZone and extra_float_digits).
-func AppendValueStyle(dst []byte, t types.T, f int16, arr arrow.Array, row int, st types.TextStyle) ([]byte, bool, error) {
+// AppendValueStyle is AppendValueIn in a session whose DateStyle,
+// IntervalStyle and extra_float_digits are st.
+func AppendValueStyle(dst []byte, t types.T, f int16, arr arrow.Array, row int, loc *time.Location, st types.Style) ([]byte, bool, error) {
 	m := modeText
 	if f == FormatBinary {
 		m = modeBinary
 	}
-	enc, err := newEncoder(t, m, st.Loc)
+	enc, err := newEncoder(t, m, loc, st)
 	if err != nil {
 		return dst, false, err
 	}
-	setFloatDigits(enc, st.Float)
 	if err := enc.reset(arr); err != nil {
 		return dst, false, err
 	}

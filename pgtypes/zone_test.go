@@ -62,7 +62,7 @@ func TestTimestampTZInZone(t *testing.T) {
 		if err != nil || int64(binary.BigEndian.Uint64(bin)) != us-unixToPGEpochUs {
 			t.Errorf("binary %s in %s: %x %v", c.utc, c.zone, bin, err)
 		}
-		enc, err := newEncoder(types.TimestampTZType(6), modeJSON, loc)
+		enc, err := newEncoder(types.TimestampTZType(6), modeJSON, loc, types.Style{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestTimestampTZEncoderAcrossDST(t *testing.T) {
 	want = append(want, "2024-03-31 01:59:59+01", "2024-03-31 03:00:00+02", "2024-10-27 02:59:59+02", "2024-10-27 02:00:00+01", "2024-03-31 01:00:00+01")
 	arr := b.NewArray()
 	defer arr.Release()
-	enc, err := newEncoder(types.TimestampTZType(6), modeText, loc)
+	enc, err := newEncoder(types.TimestampTZType(6), modeText, loc, types.Style{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func BenchmarkTimestampTZText(b *testing.B) {
 		loc  *time.Location
 	}{{"UTC", nil}, {"Europe/Paris", paris}} {
 		b.Run(z.name, func(b *testing.B) {
-			enc, err := newEncoder(types.TimestampTZType(6), modeText, z.loc)
+			enc, err := newEncoder(types.TimestampTZType(6), modeText, z.loc, types.Style{})
 			if err != nil {
 				b.Fatal(err)
 			}

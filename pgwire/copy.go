@@ -65,7 +65,7 @@ func (c *conn) runCopyIn(ctx context.Context, cs CopyStatement) error {
 		return err
 	}
 	defer dec.release()
-	dec.setLocation(c.location(), c.dateStyle().Order)
+	dec.setLocation(c.location(), c.style())
 	c.send(&pgproto3.CopyInResponse{OverallFormat: copyFormatCode(opts), ColumnFormatCodes: copyColumnFormats(opts, len(cols))})
 	if err := c.flush(); err != nil {
 		return err
@@ -240,7 +240,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	if opts.Format == "binary" {
 		formats = []int16{pgtypes.FormatBinary}
 	}
-	enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, c.location())
+	enc, err := pgtypes.NewRowEncoderStyle(columnTypes(cols), formats, c.location(), c.style())
 	if err != nil {
 		return err
 	}

@@ -83,9 +83,10 @@ type copyColumn struct {
 	// loc is the session's TimeZone: a timestamptz without offset is
 	// local time there (nil = UTC).
 	loc *time.Location
-	// order is the session's DateStyle order: a date in numbers only
-	// (1/2/2020) is read in it.
-	order types.DateOrder
+	// style is the session's DateStyle and IntervalStyle: a date in
+	// numbers only (1/2/2020) is read in its order, an interval's leading
+	// minus in sql_standard as every field's.
+	style types.Style
 	// dataHint is the value bytes the last batch held (variable-width
 	// columns): what the next batch reserves.
 	dataHint int
@@ -222,7 +223,7 @@ func (c *copyColumn) appendText(s string) error {
 	}
 	// dates and timestamps as date_in reads them: infinity, BC, the
 	// whole range, and DateStyle's order for 1/2/2020
-	v, err := types.ParseTextOrder(s, c.t, c.loc, time.Now(), c.order)
+	v, err := types.ParseTextStyle(s, c.t, c.loc, time.Now(), c.style)
 	if err != nil {
 		return err
 	}
@@ -233,7 +234,7 @@ func (c *copyColumn) appendText(s string) error {
 // what COPY's text and CSV formats carry, and what pgtypes turns a binary
 // array into.
 func (c *copyColumn) appendArrayText(s string) error {
-	v, err := functions.ParseArrayTextOrder(s, c.t, c.loc, c.order)
+	v, err := functions.ParseArrayTextStyle(s, c.t, c.loc, c.style)
 	if err != nil {
 		return err
 	}
@@ -447,9 +448,9 @@ func newCopyDecoder(opts CopyOptions, cols []ResultColumn, mem memory.Allocator)
 
 // setLocation sets the zone text timestamptz values are read in and the
 // DateStyle order text dates are read in.
-func (d *copyDecoder) setLocation(loc *time.Location, order types.DateOrder) {
+func (d *copyDecoder) setLocation(loc *time.Location, st types.Style) {
 	for _, c := range d.cols {
-		c.loc, c.order = loc, order
+		c.loc, c.style = loc, st
 	}
 }
 

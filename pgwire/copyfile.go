@@ -31,13 +31,14 @@ type CopyReader struct {
 
 // NewCopyReader decodes r in opts' format (text, csv or binary) into
 // batches of cols; loc is the zone text timestamptz values are read in,
-// order the DateStyle order of text dates. Release it when done.
-func NewCopyReader(r io.Reader, opts CopyOptions, cols []ResultColumn, mem memory.Allocator, loc *time.Location, order types.DateOrder) (*CopyReader, error) {
+// st the DateStyle (its order reads text dates) and IntervalStyle.
+// Release it when done.
+func NewCopyReader(r io.Reader, opts CopyOptions, cols []ResultColumn, mem memory.Allocator, loc *time.Location, st types.Style) (*CopyReader, error) {
 	dec, err := newCopyDecoder(opts, cols, mem)
 	if err != nil {
 		return nil, err
 	}
-	dec.setLocation(loc, order)
+	dec.setLocation(loc, st)
 	return &CopyReader{r: r, dec: dec}, nil
 }
 
@@ -98,22 +99,18 @@ type CopyWriter struct {
 }
 
 // NewCopyWriter writes rows of cols in opts' format to w; loc renders
-// zoned values.
-func NewCopyWriter(w io.Writer, opts CopyOptions, cols []ResultColumn, loc *time.Location) (*CopyWriter, error) {
+// zoned values, st the text of dates, timestamps, intervals and floats.
+func NewCopyWriter(w io.Writer, opts CopyOptions, cols []ResultColumn, loc *time.Location, st types.Style) (*CopyWriter, error) {
 	var formats []int16
 	if opts.Format == "binary" {
 		formats = []int16{pgtypes.FormatBinary}
 	}
-	enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, loc)
+	enc, err := pgtypes.NewRowEncoderStyle(columnTypes(cols), formats, loc, st)
 	if err != nil {
 		return nil, err
 	}
 	return &CopyWriter{w: w, fmt: copyWriter{opts: opts}, enc: enc, cols: cols}, nil
 }
-
-// SetFloatDigits makes the rows' real and double precision text follow
-// the session's extra_float_digits d (RowEncoder.SetFloatDigits).
-func (cw *CopyWriter) SetFloatDigits(d types.FloatDigits) { cw.enc.SetFloatDigits(d) }
 
 func (cw *CopyWriter) start() {
 	if cw.started {

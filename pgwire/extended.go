@@ -192,7 +192,7 @@ func (c *conn) handleBind(body []byte) error {
 	p.params, p.formats = params, formats
 	if _, isCopy := asCopy(ps.stmt); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
-			enc, err := ps.encoder(cols, p.formats, loc)
+			enc, err := ps.encoder(cols, p.formats, loc, c.style())
 			if err != nil {
 				return err
 			}

@@ -48,6 +48,17 @@ func (c *conn) dateStyle() types.DateStyle {
 	return ds
 }
 
+// style is the session's DateStyle, IntervalStyle and
+// extra_float_digits, in which the text of dates, timestamps, intervals
+// and floats in results is written. It is read for every result: a
+// cached encoder (prepared.encoder) is reused only under the same style.
+func (c *conn) style() types.Style {
+	ds, _ := c.session.Status("DateStyle")
+	is, _ := c.session.Status("IntervalStyle")
+	fd, _ := c.session.Status("extra_float_digits")
+	return types.StyleOf(ds, is, fd)
+}
+
 // prepared is a statement created by Parse (or, transiently, by a simple
 // Query). stmt is nil for an empty query string.
 type prepared struct {
@@ -69,6 +80,7 @@ type prepared struct {
 	enc        *pgtypes.RowEncoder
 	encFormats []int16
 	encLoc     *time.Location
+	encStyle   types.Style
 	encBusy    bool
 
 	// rd is the encoded RowDescription of the statement's portals for the
@@ -94,17 +106,17 @@ func (ps *prepared) appendPortalDescription(out []byte, formats []int16) []byte 
 
 // encoder returns a row encoder for a portal of the statement: the cached
 // one when it is free and was built for the same formats and zone.
-func (ps *prepared) encoder(cols []ResultColumn, formats []int16, loc *time.Location) (*pgtypes.RowEncoder, error) {
-	if ps.enc != nil && !ps.encBusy && ps.encLoc == loc && slices.Equal(ps.encFormats, formats) {
+func (ps *prepared) encoder(cols []ResultColumn, formats []int16, loc *time.Location, st types.Style) (*pgtypes.RowEncoder, error) {
+	if ps.enc != nil && !ps.encBusy && ps.encLoc == loc && ps.encStyle == st && slices.Equal(ps.encFormats, formats) {
 		ps.encBusy = true
 		return ps.enc, nil
 	}
-	enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, loc)
+	enc, err := pgtypes.NewRowEncoderStyle(columnTypes(cols), formats, loc, st)
 	if err != nil {
 		return nil, err
 	}
 	if !ps.encBusy {
-		ps.enc, ps.encFormats, ps.encLoc, ps.encBusy = enc, formats, loc, true
+		ps.enc, ps.encFormats, ps.encLoc, ps.encStyle, ps.encBusy = enc, formats, loc, st, true
 	}
 	return enc, nil
 }
@@ -214,17 +226,9 @@ type RegNamers interface {
 	RegNamer(ctx context.Context) pgtypes.RegNamer
 }
 
-// nameRegs gives enc's reg* columns the session's namer, and its float
-// columns the session's extra_float_digits.
+// nameRegs gives enc's reg* columns the session's namer.
 func (c *conn) nameRegs(ctx context.Context, enc *pgtypes.RowEncoder) {
-	if enc == nil {
-		return
-	}
-	// the session's extra_float_digits, read for every result: a cached
-	// encoder (prepared.encoder) may have been made under another value
-	v, _ := c.session.Status("extra_float_digits")
-	enc.SetFloatDigits(types.FloatDigitsSetting(v))
-	if !enc.HasReg() {
+	if enc == nil || !enc.HasReg() {
 		return
 	}
 	if rn, ok := c.session.(RegNamers); ok {
@@ -335,7 +339,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	cols := st.Columns()
 	formats := simpleFormats(st) // binarycursor.go
 	if cols != nil {
-		enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, c.location())
+		enc, err := pgtypes.NewRowEncoderStyle(columnTypes(cols), formats, c.location(), c.style())
 		if err != nil {
 			return err
 		}

@@ -171,7 +171,7 @@ func exportColumnar(ctx context.Context, conn *pgconn.PgConn, query, format stri
 		copied <- err
 	}()
 	err = func() error {
-		src, err := pgwire.NewCopyReader(pr, pgwire.CopyOptions{Format: "binary"}, cols, mem, time.UTC, types.OrderMDY)
+		src, err := pgwire.NewCopyReader(pr, pgwire.CopyOptions{Format: "binary"}, cols, mem, time.UTC, types.Style{})
 		if err != nil {
 			return err
 		}

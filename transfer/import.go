@@ -280,7 +280,7 @@ func importColumnar(ctx context.Context, conn *pgconn.PgConn, opts ImportOptions
 func encodeBinary(ctx context.Context, w *io.PipeWriter, r fileio.Reader, conf *fileio.Conformer, cols []pgwire.ResultColumn, prog *Progress) (err error) {
 	defer func() { w.CloseWithError(err) }()
 	buf := bufio.NewWriterSize(w, 1<<20)
-	cw, err := pgwire.NewCopyWriter(buf, pgwire.CopyOptions{Format: "binary"}, cols, time.UTC)
+	cw, err := pgwire.NewCopyWriter(buf, pgwire.CopyOptions{Format: "binary"}, cols, time.UTC, types.Style{})
 	if err != nil {
 		return err
 	}

@@ -75,7 +75,7 @@ func ParseDateStyle(value string, cur DateStyle) (DateStyle, error) {
 		return cur, sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter %q: %q", "DateStyle", value).
 			WithDetail(detail, args...)
 	}
-	words, ok := splitIdentifiers(value)
+	words, ok := SplitIdentifierString(value, ',')
 	if !ok {
 		return bad("List syntax is invalid.")
 	}
@@ -128,72 +128,6 @@ func ParseDateStyle(value string, cur DateStyle) (DateStyle, error) {
 		return bad("Conflicting \"datestyle\" specifications.")
 	}
 	return next, nil
-}
-
-// splitIdentifiers cuts a GUC list value at its commas as PostgreSQL's
-// SplitIdentifierString does: each element trimmed, a double-quoted one
-// taken as written ("" for a quote), an unquoted one lower-cased; an
-// empty element or junk after a quoted one is a syntax error (ok false).
-// The empty string is the empty list.
-func splitIdentifiers(s string) (words []string, ok bool) {
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
-	i := 0
-	for i < len(s) && isSpace(s[i]) {
-		i++
-	}
-	if i == len(s) {
-		return nil, true
-	}
-	for {
-		var w string
-		if s[i] == '"' {
-			var b strings.Builder
-			i++
-			for {
-				if i >= len(s) {
-					return nil, false // unterminated quote
-				}
-				if s[i] == '"' {
-					if i+1 < len(s) && s[i+1] == '"' {
-						b.WriteByte('"')
-						i += 2
-						continue
-					}
-					i++
-					break
-				}
-				b.WriteByte(s[i])
-				i++
-			}
-			w = b.String()
-		} else {
-			start := i
-			for i < len(s) && s[i] != ',' && !isSpace(s[i]) && s[i] != '"' {
-				i++
-			}
-			if i == start {
-				return nil, false // an empty element
-			}
-			w = strings.ToLower(s[start:i])
-		}
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		words = append(words, w)
-		if i == len(s) {
-			return words, true
-		}
-		if s[i] != ',' {
-			return nil, false
-		}
-		i++
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		if i == len(s) {
-			return nil, false // a trailing comma
-		}
-	}
 }
 
 // IntervalStyle is how intervals are written out (and, for

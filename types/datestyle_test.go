@@ -90,3 +90,44 @@ func TestDateOrderInput(t *testing.T) {
 		}
 	}
 }
+
+// TestDateOrderInputErrors: which error a date field refused in some
+// order gives, as PostgreSQL 15 answers: three digits after a year alone
+// are the day of the year (DecodeNumber's first rule), which stands for
+// the month and day, so a number after it is bad syntax (22007) rather
+// than a month out of range (22008).
+func TestDateOrderInputErrors(t *testing.T) {
+	for _, c := range []struct {
+		in            string
+		mdy, dmy, ymd string // a date, or the SQLSTATE
+	}{
+		{"03.100.19", "22008", "22008", "22007"},
+		{"03.366.1", "22008", "22008", "22007"},
+		{"2003.100.19", "22007", "22007", "22007"},
+		{"2003/100/19", "22007", "22007", "22007"},
+		{"2003-100", "2003-04-10", "2003-04-10", "2003-04-10"},
+		{"03.99.19", "22008", "22008", "22008"},
+		{"2003-13-45", "22008", "22008", "22008"},
+		// six digits or more before any time: a whole date again
+		// (DecodeNumberField), bad syntax after a part of one
+		{"DEC 294277 12", "22007", "22007", "22007"},
+		{"12 5874898 13", "22007", "22007", "22007"},
+		{"2024 040506", "22007", "22007", "22007"},
+		{"1999.008 040506", "1999-01-08", "1999-01-08", "1999-01-08"},
+		{"20240102 040506", "2024-01-02", "2024-01-02", "2024-01-02"},
+	} {
+		for i, want := range []string{c.mdy, c.dmy, c.ymd} {
+			order := DateOrder(i)
+			v, err := ParseTextOrder(c.in, DateType, nil, time.Now(), order)
+			got := ""
+			if err == nil {
+				got = FormatText(v, DateType)
+			} else if e, ok := err.(*sqlerr.Error); ok {
+				got = string(e.Code)
+			}
+			if got != want {
+				t.Errorf("%q in order %d: %q (%v), want %q", c.in, order, got, err, want)
+			}
+		}
+	}
+}

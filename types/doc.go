@@ -45,10 +45,14 @@
 // all need them; the zone itself is always an argument, never package state.
 // Likewise DateStyle and IntervalStyle (datestyle.go: the values SET
 // accepts and their canonical form), whose field order the date decoder
-// reads a date in numbers only in (ParseTextOrder). And extra_float_digits
-// (floatformat.go: FloatDigits, the values SET accepts, and
-// AppendFloatText, the one rule a real's or double's text follows on every
-// path); TextStyle gathers the settings output reads (FormatTextStyle).
+// reads a date in numbers only in (ParseTextOrder, ParseTextStyle). And
+// extra_float_digits (floatformat.go: FloatDigits, the values SET accepts,
+// and AppendFloatText, the one rule a real's or double's text follows on
+// every path). Style carries all three output settings (dtoutput.go), and
+// its styles write dates, timestamps, intervals and floats
+// (FormatTextStyle, AppendDateStyled, AppendTimestampStyled,
+// AppendIntervalStyled, AppendFloatText; pgtypes writes results through
+// them).
 //
 // Numeric: DECIMAL(p,s) is decimal128(p,s) in Arrow and stores as Fluss
 // DECIMAL; unconstrained NUMERIC (Precision 0) is PostgreSQL's arbitrary

@@ -357,6 +357,12 @@ func (p *dtParts) timeAfterDate() *dtFail {
 
 func (p *dtParts) anyDate() bool { return p.set&dateParts != 0 }
 
+// dateDone reports a whole date: year, month and day, or a year and its
+// day of the year (which DecodeNumber marks as the month and day).
+func (p *dtParts) dateDone() bool {
+	return p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth|hasDay || p.set&(hasYear|hasDoy) == hasYear|hasDoy
+}
+
 func (p *dtParts) mark(parts dtSet) *dtFail {
 	if p.set&parts != 0 { // a part given twice
 		return failBad
@@ -404,11 +410,21 @@ func (p *dtParts) number(text string, glued bool) *dtFail {
 	case n >= 6 && !p.anyDate():
 		// YYYYMMDD, YYYMMDD or YYMMDD, before any other date field
 		return p.concatenatedDate(whole)
+	case n >= 6 && p.set&hasTime == 0:
+		// DecodeNumberField, as DecodeDateTime reads six digits or more
+		// before any time: a whole date again while the date is not
+		// complete, which sets the parts given already (DEC 294277 12 is
+		// bad syntax, not a year out of range); after a whole date,
+		// HHMMSS
+		if !p.dateDone() || n != 6 {
+			return failBad
+		}
+		return p.concatenatedTime(whole, "")
 	case n == 3 && p.set&hasYear != 0 && p.set&(hasMonth|hasDay|hasDoy) == 0:
 		return p.setDoy(whole) // after a year, three digits are the day of the year
-	case n == 6 && p.set&hasYear != 0 || n == 4 && p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth|hasDay:
-		// HHMMSS after a year, HHMM after a whole date (before it, four
-		// digits are a date's field: 05 07 2013, 02 jan 2020 in YMD)
+	case n == 4 && p.dateDone():
+		// HHMM after a whole date (before it, four digits are a date's
+		// field: 05 07 2013, 02 jan 2020 in YMD)
 		return p.concatenatedTime(whole, "")
 	case n >= 3 && !p.anyDate():
 		return p.setYear(whole) // a long number first is the year (then month, day)
@@ -435,6 +451,11 @@ func (p *dtParts) dateStyleField(digits string) *dtFail {
 		p.day, p.set = int(v), p.set|hasDay
 		p.ambiguousDate = true
 	}
+	if p.set&hasDoy != 0 {
+		// a day of the year stands for the month and the day (DecodeNumber
+		// marks both): a number after it is no field of the date
+		return failBad
+	}
 	switch p.set & (hasYear | hasMonth | hasDay) {
 	case 0:
 		// three digits or more are a year whatever the order
@@ -447,6 +468,11 @@ func (p *dtParts) dateStyleField(digits string) *dtFail {
 			setMonth()
 		}
 	case hasYear:
+		if len(digits) == 3 && v >= 1 && v <= 366 {
+			// DecodeNumber's first rule: three digits after a year alone
+			// are the day of the year (03.100 in YMD), before any order
+			return p.setDoy(digits)
+		}
 		// a year written first orders the rest year-month-day
 		setMonth()
 	case hasMonth:
@@ -845,22 +871,49 @@ func (p *dtParts) julian(digits string) *dtFail {
 
 // word resolves a field of letters (B.1 step 2): a zone abbreviation, a
 // special word, a month or day name, a modifier, or a zone name.
+// dtWord is the kind of a word of PostgreSQL's core date/time token
+// table (datetktbl) other than a month's name: the one list both word
+// and isCoreKeyword read.
+type dtWord uint8
+
+const (
+	notCoreWord dtWord = iota
+	weekdayWord        // the day of the week, not checked
+	noiseWord          // at, on
+	ampmWord
+	eraWord     // ad, bc
+	specialWord // epoch, infinity, now ...
+	dstWord     // after a standard-time abbreviation
+)
+
+func coreWord(w string) dtWord {
+	switch w {
+	case "sun", "sunday", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednes", "wednesday",
+		"thu", "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday":
+		return weekdayWord
+	case "at", "on":
+		return noiseWord
+	case "am", "pm":
+		return ampmWord
+	case "ad", "bc":
+		return eraWord
+	case "epoch", "infinity", "now", "today", "tomorrow", "yesterday", "allballs":
+		return specialWord
+	case "dst":
+		return dstWord
+	}
+	return notCoreWord
+}
+
 // isCoreKeyword reports whether w is one of the words of PostgreSQL's
 // core date/time token table (datetktbl) rather than a zone: a month or
 // weekday name, AM/PM, AD/BC, a noise word or a special.
 func isCoreKeyword(w string) bool {
-	if monthNumber(w) > 0 {
-		return true
-	}
-	switch w {
-	case "sun", "sunday", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednes", "wednesday",
-		"thu", "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday",
-		"at", "on", "am", "pm", "ad", "bc", "epoch", "infinity", "now", "today", "tomorrow", "yesterday", "allballs", "dst":
-		return true
-	}
-	return false
+	return monthNumber(w) > 0 || coreWord(w) != notCoreWord
 }
 
+// word resolves a field of letters (B.1 step 2): a zone abbreviation, a
+// special word, a month or day name, a modifier, or a zone name.
 func (p *dtParts) word(w string) *dtFail {
 	if m := monthNumber(w); m > 0 {
 		if p.mode == modeTime {
@@ -868,30 +921,29 @@ func (p *dtParts) word(w string) *dtFail {
 		}
 		return p.setMonthName(m)
 	}
-	switch w {
-	case "sun", "sunday", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednes", "wednesday",
-		"thu", "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday":
+	switch coreWord(w) {
+	case weekdayWord:
 		return nil // the day of the week is not checked
-	case "at", "on":
+	case noiseWord:
 		if p.mode == modeTime {
 			return failBad // not in a time type's text
 		}
 		return nil // noise words
-	case "am", "pm":
+	case ampmWord:
 		if f := p.mark(hasAMPM); f != nil {
 			return f
 		}
 		p.am, p.pm = w == "am", w == "pm"
 		return nil
-	case "ad", "bc":
+	case eraWord:
 		if f := p.mark(hasEra); f != nil {
 			return f
 		}
 		p.bc = w == "bc"
 		return nil
-	case "epoch", "infinity", "now", "today", "tomorrow", "yesterday", "allballs":
+	case specialWord:
 		return p.setSpecial(w)
-	case "dst":
+	case dstWord:
 		// after a standard-time abbreviation: its daylight time, an hour on
 		if !p.zoneAbbrev {
 			return failBad

@@ -15,27 +15,20 @@ import (
 
 // FormatText renders a physical value of t as PostgreSQL 15's output
 // function does (with the default extra_float_digits = 1 and TimeZone UTC).
-func FormatText(v any, t T) string { return FormatTextStyle(v, t, TextStyle{}) }
+func FormatText(v any, t T) string { return FormatTextIn(v, t, time.UTC) }
 
 // FormatTextIn is FormatText in a session whose TimeZone is loc (nil means
 // UTC): a timestamptz prints as its wall time there with the offset in
 // force, "2024-07-01 02:00:00+02".
 func FormatTextIn(v any, t T, loc *time.Location) string {
-	return FormatTextStyle(v, t, TextStyle{Loc: loc})
+	return FormatTextStyle(v, t, loc, Style{})
 }
 
-// TextStyle is the session settings a value's text depends on, which
-// PostgreSQL's output functions read as GUCs; the zero value is
-// PostgreSQL's defaults.
-type TextStyle struct {
-	Loc   *time.Location // TimeZone (nil: UTC), for timestamptz
-	Float FloatDigits    // extra_float_digits, for real and double precision
-}
-
-// FormatTextStyle is FormatText in a session whose settings are st, down
-// to the fields of records and the elements of arrays.
-func FormatTextStyle(v any, t T, st TextStyle) string {
-	loc := st.Loc
+// FormatTextStyle is FormatTextIn in a session whose DateStyle and
+// IntervalStyle are st: dates, timestamps and intervals (alone, in arrays
+// and in records) are written in its styles, as the types' output
+// functions do.
+func FormatTextStyle(v any, t T, loc *time.Location, st Style) string {
 	if v == nil {
 		return ""
 	}
@@ -67,6 +60,9 @@ func FormatTextStyle(v any, t T, st TextStyle) string {
 		case -1:
 			return "-infinity"
 		}
+		if st.Date.Output != OutputISO {
+			return string(AppendDateStyled(nil, ValueToTime(v, t), st.Date))
+		}
 		if tm := ValueToTime(v, t); tm.Year() <= 0 {
 			return bcYear(tm) + tm.Format("-01-02") + " BC"
 		}
@@ -91,6 +87,9 @@ func FormatTextStyle(v any, t T, st TextStyle) string {
 		case -1:
 			return "-infinity"
 		}
+		if st.Date.Output != OutputISO {
+			return formatTimestampStyled(ValueToTime(v, t), t.Kind == TimestampTZ, loc, st.Date)
+		}
 		if t.Kind == TimestampTZ {
 			return FormatTimestampTZ(ValueToTime(v, t), loc)
 		}
@@ -98,12 +97,13 @@ func FormatTextStyle(v any, t T, st TextStyle) string {
 	case TimeTZ:
 		return FormatTimeTZ(v.(int64))
 	case Interval:
-		return FormatInterval(v.(arrow.MonthDayNanoInterval))
+		iv := v.(arrow.MonthDayNanoInterval)
+		return string(AppendIntervalStyled(nil, iv.Months, iv.Days, IntervalMicros(iv), st.Interval))
 	case Map, Row:
 		if t.IsAnonRecord() {
-			return formatRecordText(v.([]any), t, st)
+			return formatRecordText(v.([]any), t, loc, st)
 		}
-		return formatNestedText(v, t, st)
+		return formatNestedText(v, t, loc, st)
 	}
 	return ""
 }
@@ -113,7 +113,7 @@ func FormatTextStyle(v any, t T, st TextStyle) string {
 // a quote, backslash, parenthesis, comma or white space (quotes and
 // backslashes inside doubled). This is the cast to text; the wire's
 // encoder (pgtypes/record.go) writes the same from the Arrow arrays.
-func formatRecordText(vs []any, t T, st TextStyle) string {
+func formatRecordText(vs []any, t T, loc *time.Location, st Style) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, f := range t.Fields {
@@ -126,7 +126,7 @@ func formatRecordText(vs []any, t T, st TextStyle) string {
 		var s string
 		switch {
 		case f.Type.Kind == Array:
-			s = formatRecordArray(vs[i].([]any), *f.Type.Elem, st)
+			s = formatRecordArray(vs[i].([]any), *f.Type.Elem, loc, st)
 		case f.Type.Kind == Bool:
 			// record_out writes boolout's t/f, not the cast to text's true/false
 			s = "f"
@@ -134,7 +134,7 @@ func formatRecordText(vs []any, t T, st TextStyle) string {
 				s = "t"
 			}
 		default:
-			s = FormatTextStyle(vs[i], f.Type, st)
+			s = FormatTextStyle(vs[i], f.Type, loc, st)
 		}
 		AppendRecordField(&b, s)
 	}
@@ -144,7 +144,7 @@ func formatRecordText(vs []any, t T, st TextStyle) string {
 
 // formatRecordArray renders an array field of a record as array_out does:
 // {1,NULL,"a b"}, a nested array as {{1,2},{3,4}}.
-func formatRecordArray(vs []any, elem T, st TextStyle) string {
+func formatRecordArray(vs []any, elem T, loc *time.Location, st Style) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, v := range vs {
@@ -155,9 +155,9 @@ func formatRecordArray(vs []any, elem T, st TextStyle) string {
 		case v == nil:
 			b.WriteString("NULL")
 		case elem.Kind == Array:
-			b.WriteString(formatRecordArray(v.([]any), *elem.Elem, st))
+			b.WriteString(formatRecordArray(v.([]any), *elem.Elem, loc, st))
 		default:
-			s := FormatTextStyle(v, elem, st)
+			s := FormatTextStyle(v, elem, loc, st)
 			if !arrayElemNeedsQuotes(s) {
 				b.WriteString(s)
 				continue

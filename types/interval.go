@@ -367,14 +367,22 @@ func lookupIntervalUnit(w string) intervalUnit {
 // days and time) and ISO 8601 designators ("P1Y2M3DT4H5M6S"). Errors are
 // PostgreSQL's: 22007 for bad syntax, 22015 for a field out of range.
 func ParseInterval(s string) (arrow.MonthDayNanoInterval, error) {
-	return parseIntervalRange(s, 0)
+	return parseIntervalRange(s, 0, IntervalPostgres)
+}
+
+// ParseIntervalIn is ParseInterval in a session whose IntervalStyle is
+// st: in sql_standard a leading minus with no other sign makes every
+// field negative ('-1 2:00:00' is minus a day and two hours), as
+// DecodeInterval reads it.
+func ParseIntervalIn(s string, st IntervalStyle) (arrow.MonthDayNanoInterval, error) {
+	return parseIntervalRange(s, 0, st)
 }
 
 // parseIntervalRange is ParseInterval under a field qualifier (INTERVAL
 // '1' DAY): a bare number counts the range's last field, and with MINUTE
 // TO SECOND "1:30" is minutes and seconds, as DecodeInterval reads them.
 // The qualifier's truncation is AdjustInterval's.
-func parseIntervalRange(s string, r IntervalRange) (arrow.MonthDayNanoInterval, error) {
+func parseIntervalRange(s string, r IntervalRange, st IntervalStyle) (arrow.MonthDayNanoInterval, error) {
 	in := strings.TrimSpace(s)
 	bad := func() (arrow.MonthDayNanoInterval, error) {
 		return arrow.MonthDayNanoInterval{}, sqlerr.New(sqlerr.InvalidDatetimeFormat, "invalid input syntax for type interval: %q", s)
@@ -389,7 +397,7 @@ func parseIntervalRange(s string, r IntervalRange) (arrow.MonthDayNanoInterval, 
 		// and "p1y" are no interval
 		ok, syntax = parseISOInterval(s[1:], &f)
 	} else {
-		ok, syntax = parsePostgresInterval(strings.ToLower(in), &f, r)
+		ok, syntax = parsePostgresInterval(strings.ToLower(in), &f, r, st == IntervalSQLStandard)
 	}
 	switch {
 	case !syntax:
@@ -780,7 +788,7 @@ const unitNoNumber intervalUnit = -1
 // another word), a clock or an hour count makes the number before it days,
 // a number before any word counts the range's last field (seconds), and
 // "ago" anywhere negates the whole. It returns (fits, well-formed).
-func parsePostgresInterval(s string, f *intervalFields, r IntervalRange) (bool, bool) {
+func parsePostgresInterval(s string, f *intervalFields, r IntervalRange, sqlStandard bool) (bool, bool) {
 	fields, ok := splitIntervalFields(s)
 	if !ok || len(fields) == 0 {
 		return true, false
@@ -855,6 +863,22 @@ func parsePostgresInterval(s string, f *intervalFields, r IntervalRange) (bool, 
 	if fmask == 0 {
 		return true, false
 	}
+	if sqlStandard && leadingMinusOnly(fields) {
+		// IntervalStyle sql_standard: '-1 2:00:00' is minus a day and two
+		// hours, the one sign applying to every field (before AGO)
+		if f.us > 0 {
+			f.us = -f.us
+		}
+		if f.days > 0 {
+			f.days = -f.days
+		}
+		if f.month > 0 {
+			f.month = -f.month
+		}
+		if f.years > 0 {
+			f.years = -f.years
+		}
+	}
 	if ago {
 		if f.us == math.MinInt64 || f.days == math.MinInt32 || f.month == math.MinInt32 || f.years == math.MinInt32 {
 			return false, true
@@ -862,6 +886,20 @@ func parsePostgresInterval(s string, f *intervalFields, r IntervalRange) (bool, 
 		f.us, f.days, f.month, f.years = -f.us, -f.days, -f.month, -f.years
 	}
 	return true, true
+}
+
+// leadingMinusOnly reports whether the first field is negative and no
+// other field has a sign of its own.
+func leadingMinusOnly(fields []intervalToken) bool {
+	if len(fields) == 0 || fields[0].text == "" || fields[0].text[0] != '-' {
+		return false
+	}
+	for _, f := range fields[1:] {
+		if f.text != "" && (f.text[0] == '-' || f.text[0] == '+') {
+			return false
+		}
+	}
+	return true
 }
 
 // addIntervalNumber adds one number field in unit as DecodeInterval's

@@ -84,8 +84,14 @@ func (r IntervalRange) bareUnit() intervalUnit {
 // the qualifier guides the reading (parseIntervalRange) and then drops the
 // fields below it (AdjustInterval).
 func ParseIntervalAs(s string, t T) (arrow.MonthDayNanoInterval, error) {
+	return ParseIntervalAsStyle(s, t, IntervalPostgres)
+}
+
+// ParseIntervalAsStyle is ParseIntervalAs in a session whose
+// IntervalStyle is st (ParseIntervalIn).
+func ParseIntervalAsStyle(s string, t T, st IntervalStyle) (arrow.MonthDayNanoInterval, error) {
 	r, _ := t.IntervalTypmod()
-	v, err := parseIntervalRange(s, r)
+	v, err := parseIntervalRange(s, r, st)
 	if err != nil {
 		return v, err
 	}

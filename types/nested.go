@@ -283,13 +283,16 @@ func fromJSON(doc any, t T, loc *time.Location) (any, error) {
 
 // formatNestedText renders a MAP, ROW or ARRAY value as the JSON sqlgate
 // prints for MAP and ROW values.
-func formatNestedText(v any, t T, st TextStyle) string {
+func formatNestedText(v any, t T, loc *time.Location, st Style) string {
 	var b bytes.Buffer
-	writeJSON(&b, v, t, st)
+	// JSON writes dates, times and intervals in ISO form whatever the
+	// session's DateStyle and IntervalStyle (as PostgreSQL's to_json);
+	// only extra_float_digits reaches it
+	writeJSON(&b, v, t, loc, Style{Float: st.Float})
 	return b.String()
 }
 
-func writeJSON(b *bytes.Buffer, v any, t T, st TextStyle) {
+func writeJSON(b *bytes.Buffer, v any, t T, loc *time.Location, st Style) {
 	if v == nil {
 		b.WriteString("null")
 		return
@@ -302,9 +305,9 @@ func writeJSON(b *bytes.Buffer, v any, t T, st TextStyle) {
 				b.WriteByte(',')
 			}
 			b.WriteByte('[')
-			writeJSON(b, e.Key, *t.Key, st)
+			writeJSON(b, e.Key, *t.Key, loc, st)
 			b.WriteByte(',')
-			writeJSON(b, e.Value, *t.Elem, st)
+			writeJSON(b, e.Value, *t.Elem, loc, st)
 			b.WriteByte(']')
 		}
 		b.WriteByte(']')
@@ -320,7 +323,7 @@ func writeJSON(b *bytes.Buffer, v any, t T, st TextStyle) {
 			if vs := v.([]any); i < len(vs) {
 				fv = vs[i]
 			}
-			writeJSON(b, fv, f.Type, st)
+			writeJSON(b, fv, f.Type, loc, st)
 		}
 		b.WriteByte('}')
 	case Array:
@@ -329,15 +332,15 @@ func writeJSON(b *bytes.Buffer, v any, t T, st TextStyle) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSON(b, e, *t.Elem, st)
+			writeJSON(b, e, *t.Elem, loc, st)
 		}
 		b.WriteByte(']')
 	case Bool:
-		b.WriteString(FormatTextStyle(v, t, st))
+		b.WriteString(FormatTextStyle(v, t, loc, st))
 	case Int8, Int16, Int32, Int64, Oid, Decimal:
-		b.WriteString(FormatTextStyle(v, t, st))
+		b.WriteString(FormatTextStyle(v, t, loc, st))
 	case Float32, Float64:
-		s := FormatTextStyle(v, t, st)
+		s := FormatTextStyle(v, t, loc, st)
 		if s == "NaN" || strings.HasSuffix(s, "Infinity") {
 			writeJSONString(b, s)
 		} else {
@@ -345,9 +348,9 @@ func writeJSON(b *bytes.Buffer, v any, t T, st TextStyle) {
 		}
 	case Timestamp, TimestampTZ:
 		// JSON's ISO 8601 form, as PostgreSQL's to_json
-		writeJSONString(b, strings.Replace(FormatTextStyle(v, t, st), " ", "T", 1))
+		writeJSONString(b, strings.Replace(FormatTextStyle(v, t, loc, st), " ", "T", 1))
 	default:
-		writeJSONString(b, FormatTextStyle(v, t, st))
+		writeJSONString(b, FormatTextStyle(v, t, loc, st))
 	}
 }
 

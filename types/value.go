@@ -191,14 +191,21 @@ func ParseTextAt(s string, t T, loc *time.Location, now time.Time) (any, error) 
 // ParseTextOrder is ParseTextAt in a session whose DateStyle reads a date
 // written in numbers only (1/2/2020) in order.
 func ParseTextOrder(s string, t T, loc *time.Location, now time.Time, order DateOrder) (any, error) {
-	switch t.Kind {
-	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
-		return parseDateTimeText(s, t, loc, now, order)
-	}
-	return parseTextIn(s, t, loc, order)
+	return ParseTextStyle(s, t, loc, now, Style{Date: DateStyle{Order: order}})
 }
 
-func parseTextIn(s string, t T, loc *time.Location, order DateOrder) (any, error) {
+// ParseTextStyle is ParseTextAt in a session whose DateStyle and
+// IntervalStyle are st: a date in numbers only is read in its order.
+func ParseTextStyle(s string, t T, loc *time.Location, now time.Time, st Style) (any, error) {
+	switch t.Kind {
+	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
+		return parseDateTimeText(s, t, loc, now, st.Date.Order)
+	}
+	return parseTextIn(s, t, loc, st)
+}
+
+func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
+	order := st.Date.Order
 	if t.Variant == QChar {
 		// "char" keeps the first character (PostgreSQL: the first byte)
 		for _, r := range s {
@@ -298,7 +305,7 @@ func parseTextIn(s string, t T, loc *time.Location, order DateOrder) (any, error
 	case Interval:
 		// text -> interval(typmod) at run time is interval_in without the
 		// typmod, then the length coercion (a bare number is seconds).
-		v, err := ParseInterval(s)
+		v, err := ParseIntervalIn(s, st.Interval)
 		if err != nil {
 			return nil, err
 		}

@@ -55,13 +55,12 @@ func LoadZone(setting string) (*time.Location, string, error) {
 	}
 	if secs, ok := parsePOSIXStd(s); ok {
 		// the zone's abbreviation is the POSIX name part ("UTC" of
-		// "UTC+3"), else the offset as PostgreSQL prints it
+		// "UTC+3"); a zone written as an offset alone ("+05:30") has
+		// none, which to_char's TZ and the SQL, German and Postgres
+		// DateStyles print as nothing, as PostgreSQL does
 		abbr := s[:strings.IndexAny(s+"+-0123456789", "+-0123456789")]
 		if strings.HasPrefix(s, "<") {
 			abbr = s[1:strings.IndexByte(s, '>')]
-		}
-		if abbr == "" {
-			abbr = ZoneOffset(secs)
 		}
 		return time.FixedZone(abbr, secs), s, nil
 	}

@@ -99,7 +99,7 @@ func txSettingsStep(rng *rand.Rand) string {
 	case 21:
 		return []string{"PREPARE TRANSACTION 'g1'", "COMMIT PREPARED 'g1'", "ROLLBACK PREPARED 'g2'"}[rng.IntN(3)]
 	case 22:
-		return "SET datestyle = " + []string{"'ISO, MDY'", "'DMY'", "'ISO, YMD'"}[rng.IntN(3)] // the orders (sqlgate writes ISO only)
+		return "SET datestyle = " + []string{"'ISO, MDY'", "'DMY'", "'ISO, YMD'", "'Postgres, YMD'", "'SQL, DMY'", "German"}[rng.IntN(6)]
 	}
 	return "SELECT current_setting('datestyle')"
 }

@@ -122,6 +122,7 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 		}
 	}
 	s.endSettingLevels(true, level, 1)
+	s.commitNotifications() // notify.go: once the commit is durable
 	if block != nil {
 		s.chain(chain)
 		if chain {
@@ -289,7 +290,8 @@ func (s *session) execSavepoint(kind sql.Kind, tx *sql.TxStmt) (pgwire.Result, e
 		s.endSettingLevels(false, level, i+2)
 		s.tx.readOnly = s.settings["transaction_read_only"] == "on"
 		done := s.tx.rollbackTo(i)
-		s.cursorsRolledBackTo(i) // cursors.go
+		s.ntf.pending.RollbackTo(i) // notify.go
+		s.cursorsRolledBackTo(i)    // cursors.go
 		s.txStatus = 'T'
 		return notUndone("ROLLBACK", done), nil // txddl.go
 	}
@@ -303,8 +305,11 @@ func (s *session) execSavepoint(kind sql.Kind, tx *sql.TxStmt) (pgwire.Result, e
 		}
 		s.endSettingLevels(true, level, i+2)
 		s.tx.releaseSavepoint(i)
+		s.ntf.pending.Release(i) // notify.go
 	} else if err := s.tx.savepoint(name); err != nil {
 		return nil, err
+	} else {
+		s.ntf.pending.Savepoint()
 	}
 	return tagOnly(savepointVerb(kind)), nil
 }

@@ -99,9 +99,9 @@ func (s *session) commitNotifications() {
 		return
 	}
 	if s.ntf.listener == nil {
-		s.ntf.listener = s.eng.notifyHub.NewListener(s.info.ProcessID, s.ntf.wake)
+		s.ntf.listener = s.eng.notifyHub.NewListener(s.info.Database, s.ntf.wake)
 	}
-	s.eng.notifyHub.Commit(s.ntf.listener, s.info.ProcessID, &s.ntf.pending)
+	s.eng.notifyHub.Commit(s.ntf.listener, s.info.Database, s.info.ProcessID, &s.ntf.pending)
 }
 
 // dropNotifications forgets what the transaction queued (rolled back).

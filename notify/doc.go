@@ -15,11 +15,16 @@
 //     transaction commits, in the order run, before its notifications are
 //     handed out: a session that listens and notifies in one transaction
 //     receives its own notification, as in PostgreSQL.
-//   - Every listening session receives each notification once, the sender
-//     too when it listens, with the sender's backend process id. A session
-//     reads its notifications (Listener.Take) between transactions; one
-//     it stopped listening to since it was queued is dropped then, as
-//     PostgreSQL checks the channel when the backend reads its queue.
+//   - Every listening session of the sender's database receives each
+//     notification once, the sender too when it listens, with the
+//     sender's backend process id. As in PostgreSQL's queue, a session
+//     that listens to any channel (registered) is handed every
+//     notification of its database and keeps, when it reads them
+//     (Listener.Take, between transactions), those of the channels it
+//     listens to then: one queued while it sat in a transaction block
+//     that LISTENed to its channel is received, one whose channel it
+//     UNLISTENed is dropped. A session's first LISTEN counts from its
+//     commit; its last UNLISTEN drops what it had not read.
 //   - Channel names are at most 63 bytes and not empty, payloads shorter
 //     than 8000 bytes (22023, PostgreSQL's messages; CheckNotify).
 //
@@ -33,7 +38,9 @@
 // Waking: a Listener has a wake function (given by pgwire through the
 // engine) called, from the committing session's goroutine, whenever a
 // notification is queued for it, so that an idle connection pushes it to
-// its client at once without waiting for a message. wake must not block.
+// its client at once without waiting for a message (or, as PostgreSQL's
+// signalled backend, reads and drops those of other channels). wake must
+// not block.
 //
 // Scope: one server. On a Fluss cluster with several sqlgate servers a
 // notification reaches only the sessions of the server its sender is

@@ -36,23 +36,25 @@ func CheckNotify(channel, payload string) error {
 	return nil
 }
 
-// Hub is the server's notification hub: which listener listens to which
-// channel, and the delivery of committed notifications.
+// Hub is the server's notification hub: the registered listeners of each
+// database, and the delivery of committed notifications.
 type Hub struct {
-	mu       sync.Mutex
-	channels map[string]map[*Listener]struct{}
+	mu sync.Mutex
+	// registered are, by database, the listeners that listen to at least
+	// one channel: PostgreSQL's backends registered in its queue.
+	registered map[string]map[*Listener]struct{}
 }
 
 // NewHub returns a hub with no listeners.
 func NewHub() *Hub {
-	return &Hub{channels: map[string]map[*Listener]struct{}{}}
+	return &Hub{registered: map[string]map[*Listener]struct{}{}}
 }
 
 // Listener is one session's side of the hub: the channels it listens to
 // (committed LISTENs) and the notifications queued for it.
 type Listener struct {
 	hub  *Hub
-	pid  uint32
+	db   string
 	wake func()
 	// mu guards listening and queue: the committing session writes queue,
 	// the owner reads and drains it.
@@ -61,11 +63,14 @@ type Listener struct {
 	queue     []Notification
 }
 
-// NewListener returns the listener of the session with backend process id
-// pid; wake (may be nil) is called whenever a notification is queued for
-// it, and must not block.
-func (h *Hub) NewListener(pid uint32, wake func()) *Listener {
-	return &Listener{hub: h, pid: pid, wake: wake}
+// NewListener returns the listener of a session connected to database db
+// (notifications stay within a database, as in PostgreSQL); wake (may be
+// nil) is called whenever a notification is queued for it, and must not
+// block. As PostgreSQL signals every listening backend of the database,
+// whatever the channel, a woken idle session reads its queue at once
+// (Take), which drops what it does not listen to.
+func (h *Hub) NewListener(db string, wake func()) *Listener {
+	return &Listener{hub: h, db: db, wake: wake}
 }
 
 // Action is a LISTEN or UNLISTEN of a transaction.
@@ -131,24 +136,27 @@ func (p *Pending) Release(i int) {
 // Reset empties p (the transaction ended).
 func (p *Pending) Reset() { *p = Pending{} }
 
-// Commit applies a committed transaction's pending actions to l (nil when
-// the session has no listener and queued no LISTEN) and hands its
-// notifications, sent by process pid, to every listener of their
-// channels. p is emptied.
-func (h *Hub) Commit(l *Listener, pid uint32, p *Pending) {
+// Commit applies a committed transaction's pending actions to l, the
+// committing session's listener, and hands its notifications, sent by
+// process pid in database db, to every registered listener of db. As
+// PostgreSQL's queue, a registered listener gets every notification of its
+// database, and Take keeps those of the channels it listens to when it
+// reads them: a LISTEN committed while a notification waited unread makes
+// it delivered. p is emptied.
+func (h *Hub) Commit(l *Listener, db string, pid uint32, p *Pending) {
 	if p.Empty() {
 		return
 	}
 	var woken []*Listener
 	h.mu.Lock()
-	if l != nil {
-		for _, a := range p.actions {
+	for _, a := range p.actions {
+		if l != nil {
 			h.apply(l, a)
 		}
 	}
 	for _, n := range p.notes {
 		n.PID = pid
-		for r := range h.channels[n.Channel] {
+		for r := range h.registered[db] {
 			r.mu.Lock()
 			r.queue = append(r.queue, n)
 			r.mu.Unlock()
@@ -166,7 +174,10 @@ func (h *Hub) Commit(l *Listener, pid uint32, p *Pending) {
 	}
 }
 
-// apply is one committed LISTEN / UNLISTEN of l. Under h.mu.
+// apply is one committed LISTEN / UNLISTEN of l: a listener registers
+// with its first channel and unregisters with its last, its unread
+// notifications dropped then, as PostgreSQL's backend leaves the queue.
+// Under h.mu.
 func (h *Hub) apply(l *Listener, a Action) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -176,33 +187,34 @@ func (h *Hub) apply(l *Listener, a Action) {
 			return
 		}
 		l.listening = append(l.listening, a.Channel)
-		set := h.channels[a.Channel]
+		set := h.registered[l.db]
 		if set == nil {
 			set = map[*Listener]struct{}{}
-			h.channels[a.Channel] = set
+			h.registered[l.db] = set
 		}
 		set[l] = struct{}{}
+		return
 	case a.Channel == "":
-		for _, c := range l.listening {
-			h.drop(l, c)
-		}
-		l.listening = nil
+		l.listening = l.listening[:0]
 	default:
 		if i := slices.Index(l.listening, a.Channel); i >= 0 {
 			l.listening = slices.Delete(l.listening, i, i+1)
-			h.drop(l, a.Channel)
 		}
+	}
+	if len(l.listening) == 0 {
+		h.unregister(l)
 	}
 }
 
-// drop removes l from channel c's listeners. Under h.mu.
-func (h *Hub) drop(l *Listener, c string) {
-	if set := h.channels[c]; set != nil {
+// unregister takes l out of its database's listeners. Under h.mu and l.mu.
+func (h *Hub) unregister(l *Listener) {
+	if set := h.registered[l.db]; set != nil {
 		delete(set, l)
 		if len(set) == 0 {
-			delete(h.channels, c)
+			delete(h.registered, l.db)
 		}
 	}
+	l.queue = nil
 }
 
 // Close ends l's listening (the session ended) and drops its queue.
@@ -210,10 +222,8 @@ func (l *Listener) Close() {
 	h := l.hub
 	h.mu.Lock()
 	l.mu.Lock()
-	for _, c := range l.listening {
-		h.drop(l, c)
-	}
-	l.listening, l.queue = nil, nil
+	l.listening = nil
+	h.unregister(l)
 	l.mu.Unlock()
 	h.mu.Unlock()
 }

@@ -35,12 +35,12 @@ func TestCheckNotify(t *testing.T) {
 func TestHubDelivery(t *testing.T) {
 	h := NewHub()
 	wakes := map[string]int{}
-	a := h.NewListener(1, func() { wakes["a"]++ })
-	b := h.NewListener(2, func() { wakes["b"]++ })
+	a := h.NewListener("db", func() { wakes["a"]++ })
+	b := h.NewListener("db", func() { wakes["b"]++ })
 	commit := func(l *Listener, pid uint32, f func(p *Pending)) {
 		var p Pending
 		f(&p)
-		h.Commit(l, pid, &p)
+		h.Commit(l, "db", pid, &p)
 	}
 	// LISTEN takes effect at commit, before the transaction's own
 	// notifications: a receives its own.
@@ -85,9 +85,27 @@ func TestHubDelivery(t *testing.T) {
 	if got := b.Take(nil); len(got) != 0 || b.Listening() {
 		t.Errorf("b after UNLISTEN *: %v, listening %v", got, b.Channels())
 	}
+	// A registered listener gets what was committed while it had not
+	// read yet for a channel it LISTENs to since (PostgreSQL reads its
+	// queue with the channels of the moment); a new listener does not.
+	commit(b, 2, func(p *Pending) { p.Listen(Action{Listen: true, Channel: "e"}) })
+	commit(a, 1, func(p *Pending) { p.Notify("f", "early") })
+	commit(b, 2, func(p *Pending) { p.Listen(Action{Listen: true, Channel: "f"}) })
+	want = []Notification{{1, "f", "early"}}
+	if got := b.Take(nil); !reflect.DeepEqual(got, want) {
+		t.Errorf("b got %v, want %v", got, want)
+	}
+	// Another database's sessions get nothing.
+	other := h.NewListener("other", nil)
+	h.Commit(other, "other", 3, &Pending{actions: []Action{{Listen: true, Channel: "c"}}})
+	commit(a, 1, func(p *Pending) { p.Notify("c", "db only") })
+	if got := other.Take(nil); len(got) != 0 {
+		t.Errorf("other database got %v", got)
+	}
 	a.Close()
-	commit(b, 2, func(p *Pending) { p.Notify("c", "nobody") })
-	if len(h.channels) != 0 {
-		t.Errorf("hub keeps channels %v", h.channels)
+	b.Close()
+	other.Close()
+	if len(h.registered) != 0 {
+		t.Errorf("hub keeps listeners %v", h.registered)
 	}
 }

@@ -56,6 +56,27 @@ func TestNotify(t *testing.T) {
 			mustExec(t, s, "NOTIFY jobs, 'c'") // another transaction: sent again
 			expectNotes(t, l, note{sender, "jobs", "a"}, note{sender, "jobs", "b"}, note{sender, "jobs", "c"}, note{sender, "jobs", "c"})
 
+			// The extended protocol: a statement's implicit transaction
+			// commits at Sync; a pipeline that fails rolls back the
+			// notifications of its statements before the error too.
+			if _, err := s.Exec(context.Background(), "SELECT pg_notify($1, $2)", "jobs", "extended"); err != nil {
+				t.Fatal(err)
+			}
+			expectNotes(t, l, note{sender, "jobs", "extended"})
+			b := &pgx.Batch{}
+			b.Queue("SELECT pg_notify('jobs', 'pipeline rolled back')")
+			b.Queue("SELECT 1/0")
+			if err := s.SendBatch(context.Background(), b).Close(); sqlState(err) != "22012" {
+				t.Fatalf("failing pipeline: %v", err)
+			}
+			b = &pgx.Batch{}
+			b.Queue("SELECT pg_notify('jobs', 'pipeline 1')")
+			b.Queue("SELECT pg_notify('jobs', 'pipeline 2')")
+			if err := s.SendBatch(context.Background(), b).Close(); err != nil {
+				t.Fatal(err)
+			}
+			expectNotes(t, l, note{sender, "jobs", "pipeline 1"}, note{sender, "jobs", "pipeline 2"})
+
 			// A sender that listens receives its own, as everyone does.
 			mustExec(t, s, "LISTEN jobs")
 			mustExec(t, s, "NOTIFY jobs, 'self'")

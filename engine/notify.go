@@ -74,6 +74,17 @@ func (s *session) execNotify(kind sql.Kind, n *sql.NotifyStmt) (pgwire.Result, e
 	return tagOnly(tag), nil
 }
 
+// unlistenAll is DISCARD ALL's UNLISTEN *.
+func (s *session) unlistenAll() {
+	if s.ntf.listener == nil {
+		return
+	}
+	s.ntf.pending.Listen(notify.Action{})
+	if s.tx == nil && s.implicit == nil && !s.held {
+		s.commitNotifications()
+	}
+}
+
 // Notify queues a notification in the current transaction
 // (functions.Notifications: NOTIFY and pg_notify).
 func (s *session) Notify(channel, payload string) error {

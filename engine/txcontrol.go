@@ -240,8 +240,8 @@ func (s *session) execFinishPrepared(kind sql.Kind, gid string) (pgwire.Result, 
 // SEQUENCES forgets currval's and lastval's values, PLANS has nothing to
 // forget (no plan outlives its statement but a prepared one, which
 // PostgreSQL keeps too), and ALL does all of that, closes the cursors,
-// resets every setting, deallocates every prepared statement and releases
-// the session's advisory locks, as
+// resets every setting, deallocates every prepared statement, releases
+// the session's advisory locks and runs UNLISTEN *, as
 // PostgreSQL's DISCARD ALL (a pool's reset query), outside a block only.
 func (s *session) execDiscard(what string) (pgwire.Result, error) {
 	switch what {
@@ -259,6 +259,7 @@ func (s *session) execDiscard(what string) (pgwire.Result, error) {
 		s.dropTempSchema()             // temptables.go
 		s.seqs.discard()               // sequences.go
 		s.advisory.UnlockAllAdvisory() // advisory.go
+		s.unlistenAll()                // notify.go
 	case "temp":
 		s.dropTempSchema()
 	case "sequences":

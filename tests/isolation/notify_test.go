@@ -42,6 +42,14 @@ func TestNotify(t *testing.T) {
 			mustExec(t, s, "BEGIN")
 			mustExec(t, s, "NOTIFY jobs, 'rolled back'")
 			mustExec(t, s, "ROLLBACK")
+			// A statement that fails after pg_notify ran for some of its
+			// rows (in both protocols) is rolled back with them.
+			for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeExec} {
+				_, err := s.Exec(context.Background(), "SELECT pg_notify('jobs', x::text), 1/(x-150000) FROM generate_series(1, 200000) x WHERE x % 50000 = 0", mode)
+				if sqlState(err) != "22012" {
+					t.Fatalf("failing statement (mode %v): %v", mode, err)
+				}
+			}
 			mustExec(t, s, "SELECT pg_notify('jobs', 'after')")
 			expectNotes(t, l, note{sender, "jobs", "after"})
 

@@ -149,10 +149,17 @@ func (h *Hub) Commit(l *Listener, db string, pid uint32, p *Pending) {
 	}
 	var woken []*Listener
 	h.mu.Lock()
-	for _, a := range p.actions {
-		if l != nil {
+	if l != nil && len(p.actions) > 0 {
+		l.mu.Lock()
+		for _, a := range p.actions {
 			h.apply(l, a)
 		}
+		// Only once all are applied, as PostgreSQL's AtCommit_Notify: an
+		// UNLISTEN a; LISTEN a keeps what waited unread.
+		if len(l.listening) == 0 {
+			h.unregister(l)
+		}
+		l.mu.Unlock()
 	}
 	for _, n := range p.notes {
 		n.PID = pid
@@ -175,12 +182,10 @@ func (h *Hub) Commit(l *Listener, db string, pid uint32, p *Pending) {
 }
 
 // apply is one committed LISTEN / UNLISTEN of l: a listener registers
-// with its first channel and unregisters with its last, its unread
-// notifications dropped then, as PostgreSQL's backend leaves the queue.
-// Under h.mu.
+// with its first channel (and Commit unregisters it, its unread
+// notifications dropped, when its transaction leaves it listening to
+// none, as PostgreSQL's backend leaves the queue). Under h.mu and l.mu.
 func (h *Hub) apply(l *Listener, a Action) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	switch {
 	case a.Listen:
 		if slices.Contains(l.listening, a.Channel) {
@@ -193,16 +198,12 @@ func (h *Hub) apply(l *Listener, a Action) {
 			h.registered[l.db] = set
 		}
 		set[l] = struct{}{}
-		return
 	case a.Channel == "":
 		l.listening = l.listening[:0]
 	default:
 		if i := slices.Index(l.listening, a.Channel); i >= 0 {
 			l.listening = slices.Delete(l.listening, i, i+1)
 		}
-	}
-	if len(l.listening) == 0 {
-		h.unregister(l)
 	}
 }
 

@@ -109,3 +109,24 @@ func TestHubDelivery(t *testing.T) {
 		t.Errorf("hub keeps listeners %v", h.registered)
 	}
 }
+
+// TestUnlistenListenKeepsQueue: UNLISTEN a; LISTEN a in one transaction
+// leaves the listener registered, with what waited unread (PostgreSQL
+// unregisters only when the transaction's actions leave no channel).
+func TestUnlistenListenKeepsQueue(t *testing.T) {
+	h := NewHub()
+	a, b := h.NewListener("db", nil), h.NewListener("db", nil)
+	h.Commit(a, "db", 1, &Pending{actions: []Action{{Listen: true, Channel: "c"}}})
+	h.Commit(b, "db", 2, &Pending{notes: []Notification{{Channel: "c", Payload: "waiting"}}})
+	h.Commit(a, "db", 1, &Pending{actions: []Action{{Channel: "c"}, {Listen: true, Channel: "c"}}})
+	want := []Notification{{2, "c", "waiting"}}
+	if got := a.Take(nil); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	h.Commit(b, "db", 2, &Pending{notes: []Notification{{Channel: "c", Payload: "dropped"}}})
+	h.Commit(a, "db", 1, &Pending{actions: []Action{{}}}) // UNLISTEN *: unregistered, queue dropped
+	h.Commit(a, "db", 1, &Pending{actions: []Action{{Listen: true, Channel: "c"}}})
+	if got := a.Take(nil); len(got) != 0 {
+		t.Errorf("after UNLISTEN * and LISTEN: %v", got)
+	}
+}

@@ -15,12 +15,14 @@ import (
 //
 //   - commit (once the writes are durable): execCommit, EndImplicit at a
 //     pipeline's Sync or a Query string's end, EndStatementTransaction
-//     after a lone statement of a simple Query, and a NOTIFY, LISTEN or
-//     UNLISTEN run alone outside any transaction, at once;
+//     after a lone statement of a simple Query, and a NOTIFY, LISTEN,
+//     UNLISTEN or DISCARD ALL (UNLISTEN *) run alone outside any
+//     transaction, at once;
 //   - rollback: endTxn (ROLLBACK, a failed COMMIT, PREPARE TRANSACTION,
 //     the session's end), an error outside a block (FailTransaction,
-//     failed), EndImplicit without commit; ROLLBACK TO SAVEPOINT drops
-//     what was queued since the savepoint (execSavepoint).
+//     failed: pgwire reports a failed statement before it ends its
+//     transaction), EndImplicit without commit; ROLLBACK TO SAVEPOINT
+//     drops what was queued since the savepoint (execSavepoint).
 //
 // Delivery: the session's listener, made at its first LISTEN, is woken by
 // the hub through the function pgwire gave (SetNotificationWaker), and

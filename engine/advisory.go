@@ -93,6 +93,9 @@ func (s *session) EndStatementTransaction() {
 	if s.tx == nil && s.implicit == nil && !s.held && s.rowLocks != nil {
 		s.rowLocks.Release(false)
 	}
+	if s.tx == nil && s.implicit == nil && !s.held {
+		s.commitNotifications() // notify.go: a lone statement's pg_notify
+	}
 }
 
 // warn queues a notice a function raised while the statement ran

@@ -26,7 +26,7 @@
 // tables: comments.go; ALTER TABLE's catalog-only actions: pgstorage.go);
 // GRANT: privileges.go; roles:
 // roles.go; sequences; Python functions; WHERE CURRENT OF; COPY to and from
-// files; SUBSCRIBE), refusing everything else in an aborted block
+// files; SUBSCRIBE; LISTEN, UNLISTEN and NOTIFY: notify.go), refusing everything else in an aborted block
 // (sqlerr.TransactionAborted, 25P02), and to execBound for a bound
 // statement: replanned if the catalog or search_path changed, authorized
 // (privileges.go), given its execution state (execState, results.go: one
@@ -50,6 +50,10 @@
 //     places, each built once);
 //   - transactions: txn.go (the session's transactions and their
 //     lifecycle; pendingTable), txcontrol.go, txddl.go (DDL in a block),
+//     notify.go (what a transaction's LISTEN, UNLISTEN, NOTIFY and
+//     pg_notify queued, handed to the server's hub, package notify, when
+//     it commits, dropped when it rolls back; the session's listener,
+//     which pgwire reads through pgwire.Notifier),
 //     rowlocks.go (lock settings, isolation levels, SELECT ... FOR UPDATE),
 //     rr.go (REPEATABLE READ's snapshot), coldefs.go (defaults and CHECK
 //     constraints), fk.go (FOREIGN KEY enforcement: the events a write

@@ -13,6 +13,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/meta"
+	"github.com/sqlgate/sqlgate/notify"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/pyudf"
 	"github.com/sqlgate/sqlgate/rowlock"
@@ -131,6 +132,10 @@ type Engine struct {
 	// pyReg is the registry of the Go UDFs and the stored functions, by
 	// the functions' version (pyfunctions.go).
 	pyReg atomic.Pointer[pyRegistry]
+
+	// notifyHub delivers the sessions' NOTIFYs to their LISTENs
+	// (notify.go).
+	notifyHub *notify.Hub
 }
 
 // New returns an engine over store.
@@ -148,6 +153,7 @@ func New(store fluss.Store, opts Options) *Engine {
 	e.tables.engineTypes = engineTypes{e}
 	e.tables.schemas = &schemaCache{counter: &e.catalog}
 	e.runtime = e.tables
+	e.notifyHub = notify.NewHub()
 	if rl, ok := store.(fluss.RowLockable); ok && rl.RowLocksSerializeWriters() {
 		e.locks = rowlock.New(opts.Locks)
 	}

@@ -199,7 +199,7 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 	if st.ModifyingWith != nil && s.withPrep == nil {
 		return s.prepareModifyingWith(ctx, st, declared) // modifyingwith.go
 	}
-	if st.Sequence != nil || st.Function != nil || st.Type != nil || st.Domain != nil || st.Owner != nil { // sequences.go, pyfunctions.go, enumtypes.go, domains.go, owners.go
+	if st.Sequence != nil || st.Function != nil || st.Type != nil || st.Domain != nil || st.Owner != nil || st.Notify != nil { // sequences.go, pyfunctions.go, enumtypes.go, domains.go, owners.go, notify.go
 		return ps, nil
 	}
 	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, with: s.withPrep}

@@ -116,6 +116,8 @@ type session struct {
 	cursors cursorSet
 	// txControl are the transaction statements parsed lately (prepare.go).
 	txControl txControlCache
+	// ntf is the session's LISTEN / NOTIFY (notify.go).
+	ntf sessionNotify
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
@@ -133,6 +135,7 @@ func (s *session) Close() {
 		s.rowLocks.Release(false)
 	}
 	s.dropTempSchema()
+	s.closeNotifications() // notify.go
 }
 
 func (s *session) StatusChanges() map[string]string {
@@ -387,6 +390,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ps.parsed.Owner != nil {
 		return s.execOwner(ctx, ps.parsed.Owner) // owners.go
 	}
+	if ps.parsed.Notify != nil {
+		return s.execNotify(ps.parsed.Kind, ps.parsed.Notify) // notify.go
+	}
 	return s.execBound(ctx, ps, params)
 }
 
@@ -431,7 +437,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	ctx = st.fctx.Init(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
 			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn,
-			Advisory: &s.advisory, Warn: s.warnFn, Random: &s.random})
+			Advisory: &s.advisory, Warn: s.warnFn, Random: &s.random, Notifications: s})
 	backend, err := ps.backend(&st.req)
 	if err != nil {
 		return nil, err

@@ -122,6 +122,7 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 		}
 	}
 	s.endSettingLevels(true, level, 1)
+	s.commitNotifications() // notify.go: once the commit is durable
 	if block != nil {
 		s.chain(chain)
 		if chain {
@@ -239,8 +240,8 @@ func (s *session) execFinishPrepared(kind sql.Kind, gid string) (pgwire.Result, 
 // SEQUENCES forgets currval's and lastval's values, PLANS has nothing to
 // forget (no plan outlives its statement but a prepared one, which
 // PostgreSQL keeps too), and ALL does all of that, closes the cursors,
-// resets every setting, deallocates every prepared statement and releases
-// the session's advisory locks, as
+// resets every setting, deallocates every prepared statement, releases
+// the session's advisory locks and runs UNLISTEN *, as
 // PostgreSQL's DISCARD ALL (a pool's reset query), outside a block only.
 func (s *session) execDiscard(what string) (pgwire.Result, error) {
 	switch what {
@@ -258,6 +259,7 @@ func (s *session) execDiscard(what string) (pgwire.Result, error) {
 		s.dropTempSchema()             // temptables.go
 		s.seqs.discard()               // sequences.go
 		s.advisory.UnlockAllAdvisory() // advisory.go
+		s.unlistenAll()                // notify.go
 	case "temp":
 		s.dropTempSchema()
 	case "sequences":
@@ -289,7 +291,8 @@ func (s *session) execSavepoint(kind sql.Kind, tx *sql.TxStmt) (pgwire.Result, e
 		s.endSettingLevels(false, level, i+2)
 		s.tx.readOnly = s.settings["transaction_read_only"] == "on"
 		done := s.tx.rollbackTo(i)
-		s.cursorsRolledBackTo(i) // cursors.go
+		s.ntf.pending.RollbackTo(i) // notify.go
+		s.cursorsRolledBackTo(i)    // cursors.go
 		s.txStatus = 'T'
 		return notUndone("ROLLBACK", done), nil // txddl.go
 	}
@@ -303,8 +306,11 @@ func (s *session) execSavepoint(kind sql.Kind, tx *sql.TxStmt) (pgwire.Result, e
 		}
 		s.endSettingLevels(true, level, i+2)
 		s.tx.releaseSavepoint(i)
+		s.ntf.pending.Release(i) // notify.go
 	} else if err := s.tx.savepoint(name); err != nil {
 		return nil, err
+	} else {
+		s.ntf.pending.Savepoint()
 	}
 	return tagOnly(savepointVerb(kind)), nil
 }

@@ -152,6 +152,17 @@ func (s *session) EndImplicit(ctx context.Context, commit bool) (err error) {
 	// Advisory locks the held statements took for their transaction end
 	// with it, whether or not they wrote (advisory.go).
 	defer s.EndStatementTransaction()
+	if s.tx == nil {
+		// notify.go: the implicit transaction's NOTIFYs and LISTENs go
+		// with it (a block it opened keeps them)
+		defer func() {
+			if commit && err == nil {
+				s.commitNotifications()
+			} else {
+				s.dropNotifications()
+			}
+		}()
+	}
 	if s.tx == nil && s.held {
 		// The settings the implicit transaction changed end with it
 		// (settingstack.go); a block it opened (BEGIN) keeps them.
@@ -217,7 +228,8 @@ func (s *session) newTxn() *txn {
 
 // endTxn forgets the open transaction block.
 func (s *session) endTxn() {
-	s.fkEndTransaction() // fk.go
+	s.fkEndTransaction()  // fk.go
+	s.dropNotifications() // notify.go
 	if s.tx != nil {
 		s.tx.Release()
 		s.tx = nil
@@ -281,6 +293,9 @@ func (s *session) runtimeTables() lower.Tables {
 // FailTransaction implements pgwire.TransactionFailer: an error pgwire
 // reported itself (a bad Bind, a missing portal) fails an open block too.
 func (s *session) FailTransaction() {
+	if s.tx == nil {
+		s.dropNotifications() // notify.go: the statement's transaction failed
+	}
 	if s.txStatus == 'T' {
 		s.txStatus = 'E'
 		s.abortLocks()
@@ -290,6 +305,9 @@ func (s *session) FailTransaction() {
 // failed marks an open transaction block as failed, as PostgreSQL does after
 // any error inside one.
 func (s *session) failed(err error) error {
+	if s.tx == nil {
+		s.dropNotifications() // notify.go: the statement's transaction failed
+	}
 	if s.txStatus == 'T' {
 		s.txStatus = 'E'
 		s.abortLocks()

@@ -137,6 +137,9 @@ type Session struct {
 	// Random is the session's random() generator, which setseed seeds
 	// (random.go); nil: a generator of the process's.
 	Random *Random
+	// Notifications is the session's LISTEN / NOTIFY (notify.go); nil:
+	// the context has none.
+	Notifications Notifications
 }
 
 // warn sends e to the client through ctx's session, with a WARNING's

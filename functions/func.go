@@ -138,6 +138,7 @@ func allFuncs() []*Func {
 	fs = append(fs, signalFuncs()...)   // signals.go
 	fs = append(fs, statFuncs()...)     // statfuncs.go
 	fs = append(fs, advisoryFuncs()...) // advisory.go
+	fs = append(fs, notifyFuncs()...)   // notify.go
 	fs = append(fs, sleepFuncs()...)    // sleep.go
 	fs = append(fs, randomFuncs()...)   // random.go
 	fs = append(fs, percentileIntervalFuncs()...)

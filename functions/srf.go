@@ -35,7 +35,8 @@ func IsSetFunc(name string) bool {
 		"regexp_matches", "regexp_split_to_table", "string_to_table",
 		"json_object_keys", "jsonb_object_keys", "json_array_elements", "jsonb_array_elements",
 		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each", "json_each_text", "jsonb_each_text",
-		"jsonb_path_query", "jsonb_path_query_tz": // jsonpath.go
+		"jsonb_path_query", "jsonb_path_query_tz", // jsonpath.go
+		"pg_listening_channels": // notify.go
 		return true
 	}
 	return false
@@ -68,6 +69,10 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 		}
 		if len(args) == 1 && pgTypeOf(args[0]) == pgUnknown {
 			return nil, sqlerr.New(sqlerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+		}
+	case "pg_listening_channels":
+		if len(args) == 0 {
+			return &SetFunc{Name: lname, Ret: tText, Rows: listeningChannelRows}, nil // notify.go
 		}
 	case "pg_get_keywords":
 		if len(args) == 0 {

@@ -19,6 +19,7 @@ var volatileInPostgres = map[string]bool{
 	"pg_advisory_xact_lock_shared": true, "pg_try_advisory_lock": true, "pg_try_advisory_lock_shared": true,
 	"pg_try_advisory_xact_lock": true, "pg_try_advisory_xact_lock_shared": true, "pg_advisory_unlock": true,
 	"pg_advisory_unlock_shared": true, "pg_advisory_unlock_all": true,
+	"pg_notify": true, "pg_notification_queue_usage": true,
 }
 
 // VolatileInPostgres reports whether PostgreSQL 15 marks the built-in

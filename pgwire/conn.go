@@ -146,6 +146,13 @@ type conn struct {
 	// fatalSent: a FATAL error went out, the connection ends.
 	terminated atomic.Bool
 	fatalSent  bool
+
+	// notifier is the session's LISTEN / NOTIFY (notify.go; nil when it
+	// has none), notifyC its wake-ups, notes the scratch of its
+	// notifications.
+	notifier Notifier
+	notifyC  chan struct{}
+	notes    []Notification
 }
 
 func (s *Server) serveConn(nc net.Conn) {
@@ -228,6 +235,7 @@ func (s *Server) serveConn(nc net.Conn) {
 	c.session = session
 	c.runtimeNotices, _ = session.(RuntimeNotices)
 	c.statementTxns, _ = session.(StatementTransactions)
+	c.initNotify() // notify.go
 	defer c.closeAll()
 	c.observe(info)
 	defer func() { c.obs.Ended() }()
@@ -642,6 +650,9 @@ func (c *conn) nextFrame(idle bool) (frame, bool) {
 			c.raw.shared.Store(false) // the executor's alone again
 		}
 	}
+	if c.listenReader() { // notify.go: a listening session is woken
+		return c.nextFrame(idle)
+	}
 	return c.readInline(idle)
 }
 
@@ -662,15 +673,24 @@ func (c *conn) receive(idle bool) (f frame, ok, closed bool) {
 			idleC, idleErr = t.C, e
 		}
 	}
-	select {
-	case f, ok := <-c.frames:
-		return f, ok, !ok
-	case <-idleC:
-		c.fatal(idleErr)
-	case <-c.ctx.Done():
-		c.connectionEnded()
+	for {
+		select {
+		case f, ok := <-c.frames:
+			return f, ok, !ok
+		case <-c.notifyC:
+			// a notification for a listening session (notify.go): sent
+			// now when it is idle, else before its next ReadyForQuery
+			if idle && !c.pushNotifications() {
+				return frame{}, false, false
+			}
+			continue
+		case <-idleC:
+			c.fatal(idleErr)
+		case <-c.ctx.Done():
+			c.connectionEnded()
+		}
+		return frame{}, false, false
 	}
-	return frame{}, false, false
 }
 
 // readInline reads the next message from the socket in the executor's
@@ -826,6 +846,9 @@ func (c *conn) sendReady() {
 		return // the connection ends: no ReadyForQuery after a FATAL
 	}
 	st := c.session.TxStatus()
+	if st == 'I' && c.notifier != nil {
+		c.appendNotifications() // notify.go: PostgreSQL's, before ReadyForQuery
+	}
 	c.out = appendReadyForQuery(c.out, st)
 	c.obs.Ready(st)
 }

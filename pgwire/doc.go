@@ -35,6 +35,13 @@
 //     before each wait for rows, every write bounded by their send timeout;
 //     binarycursor.go: a simple Query's binary rows (FETCH from a BINARY
 //     cursor).
+//   - notify.go: LISTEN / NOTIFY's NotificationResponse ('A'), through the
+//     session's optional Notifier: sent, as PostgreSQL 15 does, only while
+//     the session is idle outside a transaction block, before its
+//     ReadyForQuery 'I' (sendReady) and, pushed at once, when the session
+//     waits idle for a message (a listening session is served by a reader
+//     goroutine from its next wait on, so that the hub's wake-up can reach
+//     its executor, waiting in receive).
 //   - observer.go: Config.Observer, told of each session, statement,
 //     error, COPY and ReadyForQuery (the server's pg_stat_activity,
 //     metrics and statement log), and SessionControl, through which
@@ -205,6 +212,6 @@
 // # Not yet
 //
 // SCRAM-SHA-256-PLUS (channel binding), SASLprep of passwords (they are used
-// as given: the same for ASCII), NOTIFY, function call messages and
-// protocol 3.2's longer cancel keys.
+// as given: the same for ASCII), function call messages and protocol 3.2's
+// longer cancel keys.
 package pgwire

@@ -303,13 +303,18 @@ func (c *conn) handleQuery(body []byte) {
 			err := c.runSimple(sctx, st)
 			c.endStatement(st, nil, start, err)
 			stop()
+			c.sendStatusChanges()
+			if err != nil {
+				// before the statement's transaction ends: the session
+				// learns it failed (TransactionFailer), and what it queued
+				// to happen at its commit (NOTIFY) does not
+				c.sendError(err)
+				failed = true
+			}
 			if !c.held && c.statementTxns != nil {
 				c.statementTxns.EndStatementTransaction()
 			}
-			c.sendStatusChanges()
 			if err != nil {
-				c.sendError(err)
-				failed = true
 				break
 			}
 			if c.writeErr != nil {

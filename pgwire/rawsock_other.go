@@ -21,6 +21,7 @@ func newRawSock(net.Conn, syscall.RawConn, *Server) *rawSock { return nil }
 func (*rawSock) Read([]byte) (int, error)   { panic("pgwire: rawSock unavailable") }
 func (*rawSock) Write([]byte) (int, error)  { panic("pgwire: rawSock unavailable") }
 func (*rawSock) settle()                    {}
+func (*rawSock) leaveBlock()                {}
 func (*rawSock) SetReadDeadline(time.Time)  {}
 func (*rawSock) SetWriteDeadline(time.Time) {}
 func (*rawSock) interrupt()                 {}

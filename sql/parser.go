@@ -71,6 +71,10 @@ const (
 	RollbackPrepared
 	// MERGE (merge.go: Statement.Merge; AST is its join's SELECT).
 	Merge
+	// LISTEN, UNLISTEN and NOTIFY (notify.go: Statement.Notify).
+	Listen
+	Unlisten
+	Notify
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
@@ -78,7 +82,7 @@ var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "Cr
 	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
 	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
 	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor", "Subscribe", "Truncate",
-	"PrepareTransaction", "CommitPrepared", "RollbackPrepared", "Merge"}
+	"PrepareTransaction", "CommitPrepared", "RollbackPrepared", "Merge", "Listen", "Unlisten", "Notify"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -230,6 +234,9 @@ type Statement struct {
 	// Discard is the target of DISCARD: "all", "plans", "sequences", "temp".
 	Discard    string
 	Deallocate *DeallocateStmt
+	// Notify is LISTEN / UNLISTEN / NOTIFY's channel and payload
+	// (notify.go).
+	Notify *NotifyStmt
 	// Copy is the COPY statement's details (Kind Copy).
 	Copy *CopyStmt
 	// Grant is GRANT / REVOKE (Kind Grant, Revoke).

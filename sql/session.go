@@ -248,6 +248,9 @@ func parseSession(src string, toks []token, st *Statement) (bool, error) {
 	if ok, err := parseDDL(src, toks, st); ok {
 		return true, err
 	}
+	if ok, err := parseNotify(src, toks, st); ok { // notify.go
+		return true, err
+	}
 	p := &sessionParser{src: src, toks: toks}
 	if p.isRoleStatement() {
 		return true, p.parseRole(st)

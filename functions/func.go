@@ -142,6 +142,7 @@ func allFuncs() []*Func {
 	fs = append(fs, randomFuncs()...)   // random.go
 	fs = append(fs, percentileIntervalFuncs()...)
 	fs = append(fs, jsonPathFuncs()...) // jsonpath.go
+	fs = append(fs, sysAdminFuncs()...) // sysfuncs.go
 	return fs
 }
 

@@ -35,7 +35,7 @@ func sysAdminFuncs() []*Func {
 		}
 		return nil, nil // no log collector writes a file
 	}
-	return []*Func{
+	return append(currentQueryFuncs(), []*Func{
 		{Name: "unistr", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return unistr(a[0].(string))
 		})},
@@ -76,7 +76,7 @@ func sysAdminFuncs() []*Func {
 			}
 			return int64(int32(firstMultiXact - mxid)), nil // the next multixact is the first one
 		})},
-	}
+	}...)
 }
 
 const (
@@ -182,4 +182,27 @@ func charToEncoding(name string) int {
 		return slices.Index(pgEncodingsByCode, enc)
 	}
 	return -1
+}
+
+// CurrentQueries is implemented by a CatalogInfo that sees the server's
+// sessions (pgcatalog over the session registry): the text of the
+// statement the session with pid runs, as pg_stat_activity.query shows it.
+type CurrentQueries interface {
+	CurrentQuery(pid int32) (query string, ok bool)
+}
+
+// currentQueryFuncs is current_query(): the client's current query text,
+// NULL where the context sees no session registry. Of a simple-protocol
+// string of several statements it is the running statement, where
+// PostgreSQL shows the whole string (sqlgate's registry holds one
+// statement at a time).
+func currentQueryFuncs() []*Func {
+	return []*Func{{Name: "current_query", Ret: tText, Volatile: true, Kernel: withCatalogNoArgs(tText, func(ctx context.Context, c CatalogInfo) (any, error) {
+		if cq, ok := c.(CurrentQueries); ok {
+			if q, ok := cq.CurrentQuery(sessionOf(ctx).BackendPID); ok {
+				return q, nil
+			}
+		}
+		return nil, nil
+	})}}
 }

@@ -22,3 +22,17 @@ func availableExtensionVersionRows() []row {
 	return []row{{"name": "plpgsql", "version": "1.0", "installed": true, "superuser": true, "trusted": true,
 		"relocatable": false, "schema": pgCatalog, "requires": nil, "comment": plpgsqlComment}}
 }
+
+// CurrentQuery is current_query()'s answer for the session pid: its
+// pg_stat_activity query.
+func (c *Catalog) CurrentQuery(pid int32) (string, bool) {
+	if c.opts.Activity == nil {
+		return "", false
+	}
+	for _, a := range c.opts.Activity.List() {
+		if a.PID == pid {
+			return a.Query, true
+		}
+	}
+	return "", false
+}

@@ -195,7 +195,7 @@ type CurrentQueries interface {
 // NULL where the context sees no session registry. Of a simple-protocol
 // string of several statements it is the running statement, where
 // PostgreSQL shows the whole string (sqlgate's registry holds one
-// statement at a time).
+// statement at a time, without a trailing comment).
 func currentQueryFuncs() []*Func {
 	return []*Func{{Name: "current_query", Ret: tText, Volatile: true, Kernel: withCatalogNoArgs(tText, func(ctx context.Context, c CatalogInfo) (any, error) {
 		if cq, ok := c.(CurrentQueries); ok {

@@ -35,7 +35,7 @@ func sysAdminFuncs() []*Func {
 		}
 		return nil, nil // no log collector writes a file
 	}
-	return append(currentQueryFuncs(), []*Func{
+	return append(append(currentQueryFuncs(), indexAMFuncs()...), []*Func{
 		{Name: "unistr", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return unistr(a[0].(string))
 		})},
@@ -205,4 +205,37 @@ func currentQueryFuncs() []*Func {
 		}
 		return nil, nil
 	})}}
+}
+
+// indexAMProperties are PostgreSQL 15's index access methods' answers to
+// pg_indexam_has_property (can_order, can_unique, can_multi_col,
+// can_exclude, can_include), by pg_am OID: the access methods sqlgate's
+// pg_am lists under PostgreSQL's OIDs.
+var indexAMProperties = map[uint32][5]bool{
+	403:  {true, true, true, true, true},     // btree
+	405:  {false, false, false, true, false}, // hash
+	783:  {false, false, true, true, true},   // gist
+	2742: {false, false, true, false, false}, // gin
+	4000: {false, false, false, true, true},  // spgist
+	3580: {false, false, true, false, false}, // brin
+}
+
+// indexAMFuncs is pg_indexam_has_property(am, property): NULL for an OID
+// that is no index access method or a property name it does not know
+// (any case).
+func indexAMFuncs() []*Func {
+	names := []string{"can_order", "can_unique", "can_multi_col", "can_exclude", "can_include"}
+	return []*Func{{Name: "pg_indexam_has_property", Args: []types.T{tOid, tText}, Ret: tBool, Strict: true,
+		Kernel: rowFunc(tBool, true, func(_ context.Context, a []any) (any, error) {
+			props, ok := indexAMProperties[oidArg(a[0])]
+			if !ok {
+				return nil, nil
+			}
+			for i, n := range names {
+				if strings.EqualFold(n, a[1].(string)) {
+					return props[i], nil
+				}
+			}
+			return nil, nil
+		})}}
 }

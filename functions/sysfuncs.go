@@ -51,6 +51,17 @@ func sysAdminFuncs() []*Func {
 		{Name: "pg_current_logfile", Args: []types.T{tText}, Ret: tText, Strict: true, Volatile: true, Kernel: rowFunc(tText, true, logfile)},
 		// no transaction of sqlgate's holds a PostgreSQL transaction ID
 		{Name: "txid_current_if_assigned", Ret: tInt8, Volatile: true, Kernel: rowFunc(tInt8, false, func(context.Context, []any) (any, error) { return nil, nil })},
+		{Name: "txid_status", Args: []types.T{tInt8}, Ret: tText, Strict: true, Volatile: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
+			full := uint64(a[0].(int64))
+			switch xid := uint32(full); {
+			case xid == 0:
+				return nil, nil // the invalid ID, in any epoch
+			case xid < firstNormalXid:
+				return "committed", nil // bootstrap and frozen IDs, in any epoch
+			}
+			// every normal ID is at or past the next one, which is the first
+			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "transaction ID %d is in the future", full)
+		})},
 		{Name: "pg_xact_commit_timestamp", Args: []types.T{tXid}, Ret: tstzT, Strict: true, Volatile: true, Kernel: rowFunc(tstzT, true, func(_ context.Context, a []any) (any, error) {
 			xid := uint32(a[0].(int64))
 			switch {

@@ -24,7 +24,7 @@ import (
 // short varlenas packed); jsonb is sized from its binary container layout.
 func columnSizeFuncs() []*Func {
 	mk := func(name string, stored bool) *Func {
-		return &Func{Name: name, Args: []types.T{tAny}, Ret: tInt4, specialize: func(args []types.T, _ []any) (types.T, Kernel) {
+		return &Func{Name: name, Args: []types.T{tAny}, Ret: tInt4, Strict: true, specialize: func(args []types.T, _ []any) (types.T, Kernel) {
 			t := args[0]
 			return tInt4, rowFunc(tInt4, true, func(_ context.Context, a []any) (any, error) {
 				n, err := datumSize(a[0], t, stored)

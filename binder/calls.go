@@ -164,6 +164,9 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 			return domainTypeOf(oid), nil // domains.go
 		}
 	}
+	if name == "pg_column_size" && len(args) == 1 {
+		name = columnSizeFunc(s, args[0]) // columnsize.go
+	}
 	return b.callFunction(n, name, args)
 }
 

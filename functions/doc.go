@@ -186,4 +186,12 @@
 // kernel (regexreplace.go: one output buffer, literal patterns by
 // strings.Index, two goroutines over a large batch); normalize and
 // is_normalized over golang.org/x/text's Unicode tables (normalize.go).
+//
+// System administration functions whose answers follow from what sqlgate
+// is (sysfuncs.go: unistr, pg_char_to_encoding, the log and reload
+// functions, current_query over the optional CurrentQueries, the
+// transaction-ID functions of a server that assigns none,
+// pg_indexam_has_property); pg_column_size with PostgreSQL's datum sizes
+// (columnsize.go; the binder picks the stored-column and untyped-literal
+// variants).
 package functions

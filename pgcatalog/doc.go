@@ -91,6 +91,13 @@
 //   - pg_proc's argument names,
 //     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
 //     triggers, policies or partitions.
+//   - The server-file and build views (sysviews.go): pg_available_extensions
+//     and pg_available_extension_versions list plpgsql alone;
+//     pg_file_settings, pg_hba_file_rules and pg_ident_file_mappings are
+//     empty (sqlgate reads no postgresql.conf, pg_hba.conf or
+//     pg_ident.conf: its command line and users file configure it),
+//     pg_config is empty (it is not a build of PostgreSQL's sources) and
+//     pg_shmem_allocations is empty (it allocates no shared memory).
 //   - Sequences, column defaults, identity columns and CHECK constraints
 //     (coldefs.go) come from the store's sequences and the tables'
 //     metadata (fluss.TableMeta); pg_depend has no rows for them. Their

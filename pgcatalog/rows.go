@@ -66,6 +66,9 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_language":            static(languageRows()),
 		"pg_tablespace":          static(tablespaceRows()),
 		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
+
+		"pg_available_extensions":         static(availableExtensionRows()),        // sysviews.go
+		"pg_available_extension_versions": static(availableExtensionVersionRows()), // sysviews.go
 		// information_schema
 		"schemata":                c.allSchemataRows,
 		"tables":                  c.infoTablesRows,

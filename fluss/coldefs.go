@@ -337,7 +337,9 @@ func IsMetaProperty(key string) bool { return strings.HasPrefix(key, MetaPrefix)
 var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.JSONB, "uuid": types.UUID,
 	// bit(n) and bit varying(n): STRING of '0'/'1' whose length is n
 	// (types/bitstring.go)
-	"bit": types.Bit, "varbit": types.VarBit}
+	"bit": types.Bit, "varbit": types.VarBit,
+	// inet: STRING of its canonical text (types/inet.go)
+	"inet": types.Inet}
 
 // recordVariants notes, in d's metadata, the PostgreSQL type of each
 // top-level column whose type is a variant Fluss does not store (json,

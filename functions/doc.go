@@ -19,7 +19,9 @@
 // alias used as a value, one of them NULL where an outer join made the row
 // up); regproc/regprocedure input and output over the
 // optional Procs catalog (regproc.go); the bit string operators and
-// functions over bit(n) and bit varying(n) (bitstring.go).
+// functions over bit(n) and bit varying(n) (bitstring.go); inet's
+// functions and operators (netfuncs.go: host, masklen, network,
+// set_masklen, inet_merge, << <<= >> >>= && ~ & | + - and the rest).
 //
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls

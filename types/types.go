@@ -83,8 +83,10 @@ const (
 
 	// Inet is inet (OID 869) and PgLsn pg_lsn (OID 3220): Strings holding
 	// PostgreSQL's text form (types/inet.go), which pg_stat_activity and
-	// the replication views show. They compare and sort as text, where
-	// PostgreSQL orders addresses and positions numerically.
+	// the replication views show. inet orders as PostgreSQL's network_cmp
+	// through a key (netaddr.go: InetKey), which the binder compares in
+	// place of the text; pg_lsn still compares and sorts as text, where
+	// PostgreSQL orders positions numerically.
 	Inet
 	PgLsn
 	// Xid is xid (OID 28), a transaction ID: an Oid that prints as its

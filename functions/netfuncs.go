@@ -1,0 +1,153 @@
+package functions
+
+import (
+	"context"
+	"math/big"
+	"net/netip"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// PostgreSQL's inet functions and operators (network.c), over inet
+// values held as their text (types/inet.go) and taken apart as types.Net.
+// network and inet_merge give cidr in PostgreSQL; sqlgate has no cidr
+// type yet, so they give the inet of the same address and mask, whose
+// text differs from cidr's only when the mask covers the whole address
+// (cidr prints 10.0.0.1/32, inet 10.0.0.1). The binder calls the
+// operator functions for the operators its grammar has (binder/netops.go):
+// << >> & | as network_sub, network_sup, inetand, inetor; <<= >>= as
+// network_subeq, network_supeq; + and - as pg__inet_plus and
+// pg__inet_minus, whose overloads are inetpl/int8pl_inet and
+// inetmi_int8/inetmi; && and prefix ~ arrive as pg__op_overlap and
+// pg__op_not.
+
+var tInet = types.InetType
+
+func netFuncs() []*Func {
+	fn := func(name string, args []types.T, ret types.T, body func(n []types.Net, v []any) (any, error)) *Func {
+		return &Func{Name: name, Args: args, Ret: ret, Strict: true, Kernel: rowFunc(ret, true, func(_ context.Context, v []any) (any, error) {
+			nets := make([]types.Net, len(v))
+			for i, x := range v {
+				if args[i].Variant != types.Inet {
+					continue
+				}
+				n, err := types.ParseNet(x.(string))
+				if err != nil {
+					return nil, err
+				}
+				nets[i] = n
+			}
+			return body(nets, v)
+		})}
+	}
+	one, two := []types.T{tInet}, []types.T{tInet, tInet}
+	inet := func(a netip.Addr, bits int) string { return types.Net{Addr: a, Bits: bits}.Text() }
+	sameFamily := func(what string, body func(a, b types.Net) (any, error)) func(n []types.Net, _ []any) (any, error) {
+		return func(n []types.Net, _ []any) (any, error) {
+			if n[0].Family() != n[1].Family() {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot %s inet values of different sizes", what)
+			}
+			return body(n[0], n[1])
+		}
+	}
+	contains := func(strict, sub bool) func(n []types.Net, _ []any) (any, error) {
+		return func(n []types.Net, _ []any) (any, error) {
+			a, b := n[0], n[1]
+			if !sub {
+				a, b = b, a
+			}
+			// a is inside b
+			if a.Family() != b.Family() || a.Bits < b.Bits || strict && a.Bits == b.Bits {
+				return false, nil
+			}
+			return types.PrefixMatch(a.Addr, b.Addr, b.Bits), nil
+		}
+	}
+	bitwise := func(op byte) func(a, b types.Net) (any, error) {
+		return func(a, b types.Net) (any, error) {
+			x, y := a.Addr.AsSlice(), b.Addr.AsSlice()
+			for i := range x {
+				if op == '&' {
+					x[i] &= y[i]
+				} else {
+					x[i] |= y[i]
+				}
+			}
+			addr, _ := netip.AddrFromSlice(x)
+			return inet(addr, max(a.Bits, b.Bits)), nil
+		}
+	}
+	plus := func(n types.Net, by *big.Int) (any, error) {
+		a, err := types.AddToAddr(n.Addr, by)
+		if err != nil {
+			return nil, err
+		}
+		return inet(a, n.Bits), nil
+	}
+	return []*Func{
+		fn("host", one, tText, func(n []types.Net, _ []any) (any, error) { return n[0].Addr.String(), nil }),
+		fn("abbrev", one, tText, func(n []types.Net, _ []any) (any, error) { return n[0].Text(), nil }),
+		fn("masklen", one, tInt4, func(n []types.Net, _ []any) (any, error) { return int64(n[0].Bits), nil }),
+		fn("family", one, tInt4, func(n []types.Net, _ []any) (any, error) { return int64(n[0].Family()), nil }),
+		fn("netmask", one, tInet, func(n []types.Net, _ []any) (any, error) { return n[0].Netmask().String(), nil }),
+		fn("hostmask", one, tInet, func(n []types.Net, _ []any) (any, error) { return n[0].Hostmask().String(), nil }),
+		fn("network", one, tInet, func(n []types.Net, _ []any) (any, error) { return inet(n[0].Network(), n[0].Bits), nil }),
+		fn("broadcast", one, tInet, func(n []types.Net, _ []any) (any, error) { return inet(n[0].Broadcast(), n[0].Bits), nil }),
+		fn("set_masklen", []types.T{tInet, tInt4}, tInet, func(n []types.Net, v []any) (any, error) {
+			bits := v[1].(int64)
+			if bits == -1 {
+				bits = int64(n[0].MaxBits())
+			}
+			if bits < 0 || bits > int64(n[0].MaxBits()) {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid mask length: %d", v[1].(int64))
+			}
+			return inet(n[0].Addr, int(bits)), nil
+		}),
+		fn("inet_same_family", two, tBool, func(n []types.Net, _ []any) (any, error) { return n[0].Family() == n[1].Family(), nil }),
+		fn("inet_merge", two, tInet, func(n []types.Net, _ []any) (any, error) {
+			a, b := n[0], n[1]
+			if a.Family() != b.Family() {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot merge addresses from different families")
+			}
+			bits := min(a.Bits, b.Bits, types.CommonPrefix(a.Addr, b.Addr))
+			return inet(types.Net{Addr: a.Addr, Bits: bits}.Network(), bits), nil
+		}),
+		fn("network_sub", two, tBool, contains(true, true)),
+		fn("network_subeq", two, tBool, contains(false, true)),
+		fn("network_sup", two, tBool, contains(true, false)),
+		fn("network_supeq", two, tBool, contains(false, false)),
+		fn("network_overlap", two, tBool, overlapNets),
+		fn("pg__op_overlap", two, tBool, overlapNets),
+		fn("inetand", two, tInet, sameFamily("AND", bitwise('&'))),
+		fn("inetor", two, tInet, sameFamily("OR", bitwise('|'))),
+		fn("inetnot", one, tInet, inetNot),
+		fn("pg__op_not", one, tInet, inetNot),
+		fn("pg__inet_plus", []types.T{tInet, tInt8}, tInet, func(n []types.Net, v []any) (any, error) { return plus(n[0], big.NewInt(v[1].(int64))) }),
+		fn("pg__inet_plus", []types.T{tInt8, tInet}, tInet, func(n []types.Net, v []any) (any, error) { return plus(n[1], big.NewInt(v[0].(int64))) }),
+		fn("pg__inet_minus", []types.T{tInet, tInt8}, tInet, func(n []types.Net, v []any) (any, error) {
+			return plus(n[0], new(big.Int).Neg(big.NewInt(v[1].(int64))))
+		}),
+		fn("pg__inet_minus", two, tInt8, sameFamily("subtract", func(a, b types.Net) (any, error) { return types.AddrDiff(a.Addr, b.Addr) })),
+	}
+}
+
+// overlapNets is network_overlap (&&): one family, and the addresses
+// agree over the shorter of the two masks.
+func overlapNets(n []types.Net, _ []any) (any, error) {
+	a, b := n[0], n[1]
+	if a.Family() != b.Family() {
+		return false, nil
+	}
+	return types.PrefixMatch(a.Addr, b.Addr, min(a.Bits, b.Bits)), nil
+}
+
+// inetNot is inetnot (prefix ~): every address bit flipped, the mask kept.
+func inetNot(n []types.Net, _ []any) (any, error) {
+	x := n[0].Addr.AsSlice()
+	for i := range x {
+		x[i] = ^x[i]
+	}
+	a, _ := netip.AddrFromSlice(x)
+	return types.Net{Addr: a, Bits: n[0].Bits}.Text(), nil
+}

@@ -1,0 +1,93 @@
+package difftest
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// randomInet is an inet literal: an IPv4 or IPv6 address (sometimes
+// sharing a prefix with the others, so containment and order meet ties)
+// with a random mask length or none (seeded: a failure repeats).
+func randomInet(rng *rand.Rand) string {
+	var addr string
+	max := 32
+	if rng.Intn(3) == 0 {
+		max = 128
+		groups := make([]string, 8)
+		for i := range groups {
+			if i < 2 {
+				groups[i] = []string{"2001", "fe80", "0", "ffff"}[rng.Intn(4)]
+			} else {
+				groups[i] = fmt.Sprintf("%x", []int{0, 1, rng.Intn(65536)}[rng.Intn(3)])
+			}
+		}
+		addr = strings.Join(groups, ":")
+	} else {
+		octets := []string{[]string{"10", "192", "0", "255"}[rng.Intn(4)]}
+		for i := 0; i < 3; i++ {
+			octets = append(octets, fmt.Sprint([]int{0, 255, rng.Intn(256)}[rng.Intn(3)]))
+		}
+		addr = strings.Join(octets, ".")
+	}
+	if rng.Intn(4) != 0 {
+		addr += fmt.Sprintf("/%d", []int{0, max, max / 2, rng.Intn(max + 1)}[rng.Intn(4)])
+	}
+	return "'" + addr + "'::inet"
+}
+
+// inetUses are queries over two inet values $1 and $2 and an integer
+// $n: PostgreSQL's inet functions, operators and casts.
+var inetUses = []string{
+	"SELECT host($1), masklen($1), family($1), abbrev($1), $1::text",
+	"SELECT netmask($1), hostmask($1), network($1)::text, broadcast($1)",
+	"SELECT set_masklen($1, $n), pg_typeof(set_masklen($1, $n))",
+	"SELECT $1 = $2, $1 <> $2, $1 < $2, $1 <= $2, $1 > $2, $1 >= $2",
+	"SELECT $1 << $2, $1 <<= $2, $1 >> $2, $1 >>= $2, $1 && $2",
+	"SELECT inet_same_family($1, $2), inet_merge($1, $2)::text",
+	"SELECT ~$1, $1 & $2, $1 | $2",
+	"SELECT $1 + $n, $n + $1, $1 - $n, $1 - $2",
+	"SELECT x FROM (VALUES ($1), ($2), ('10.0.0.0/8'::inet), ('::/0'::inet)) v(x) ORDER BY x",
+	"SELECT x FROM (VALUES ($1), ($2), ('10.0.0.1'::inet)) v(x) ORDER BY x DESC",
+	"SELECT x, count(*) FROM (VALUES ($1), ($2), ($1)) v(x) GROUP BY x ORDER BY 1",
+	"SELECT ($1::text)::inet, CAST(host($1) AS inet)",
+}
+
+// inetInputs are texts inet_in is given: masks, IPv4 shorthand it
+// refuses, zones, blanks.
+var inetInputs = []string{"'1.2.3.4'", "'1.2.3.4/33'", "'::1/128'", "'::1/129'", "'1.2.3'", "'1.2.3.4/'", "'x'", "''", "'1.2.3.4/-1'", "'::ffff:1.2.3.4'", "'1.2.3.4/08'"}
+
+// TestInetDifferential: every use × pairs of random inet values × masks
+// and offsets, on sqlgate and PostgreSQL 15: the same values of the same
+// types, or refused with the same SQLSTATE and message.
+func TestInetDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 869))))
+	var vals []string
+	for i := 0; i < 14; i++ {
+		vals = append(vals, randomInet(rng))
+	}
+	vals = append(vals, "NULL::inet", "'255.255.255.255'::inet", "'::'::inet")
+	stats := map[string]int{}
+	for _, use := range inetUses {
+		for _, x := range vals {
+			for k := 0; k < 3; k++ {
+				y := vals[rng.Intn(len(vals))]
+				n := []string{"0", "1", "-1", "8", "33", "129", "256", "-4294967296"}[rng.Intn(8)]
+				q := strings.NewReplacer("$1", x, "$2", y, "$n", n).Replace(use)
+				tally(t, ctx, r, q, stats)
+			}
+		}
+	}
+	for _, in := range inetInputs {
+		tally(t, ctx, r, fmt.Sprintf("SELECT %s::inet", in), stats)
+	}
+	t.Logf("%d uses × %d values: %v", len(inetUses), len(vals), stats)
+	if stats["same"] == 0 || stats["refused alike"] == 0 {
+		t.Errorf("too few outcomes of a kind: %v", stats)
+	}
+}

@@ -388,7 +388,7 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		}
 		lt, rt = l.Type(), r.Type()
 	}
-	if isInetType(lt) && isInetType(rt) && isOrdering(op) {
+	if isInetType(lt) && isInetType(rt) && (isOrdering(op) || lt.Variant != rt.Variant) {
 		l, r = b.inetComparison(op, l, r, lt, rt) // netops.go
 		lt, rt = l.Type(), r.Type()
 	}

@@ -17,7 +17,10 @@ import (
 // mask length, address), which comparisons, ORDER BY and window orders
 // read from a key (inetKey, types.InetKey) in place of the text.
 
-func isInetType(t types.T) bool { return t.Kind == types.String && t.Variant == types.Inet }
+// isInetType reports inet or cidr, which order alike.
+func isInetType(t types.T) bool {
+	return t.Kind == types.String && (t.Variant == types.Inet || t.Variant == types.Cidr)
+}
 
 // inetKey is e's ordering key (types.InetKey: text whose byte order is
 // network_cmp's), NULL for NULL.
@@ -69,8 +72,16 @@ func (b *binder) inetOfKey(e Expr) Expr {
 
 // inetComparison replaces the operands of an ordering comparison of two
 // inet values by their keys (inetKey); other comparisons keep theirs.
+// A cidr beside an inet is converted to inet first (cidr's implicit
+// cast), as PostgreSQL's inet operators take it.
 func (b *binder) inetComparison(op Op, l, r Expr, lt, rt types.T) (Expr, Expr) {
-	if !isOrdering(op) || !isInetType(lt) || !isInetType(rt) {
+	if !isInetType(lt) || !isInetType(rt) {
+		return l, r
+	}
+	if lt.Variant != rt.Variant {
+		l, r = b.castTo(l, types.InetType), b.castTo(r, types.InetType)
+	}
+	if !isOrdering(op) {
 		return l, r
 	}
 	return b.inetKey(l), b.inetKey(r)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/big"
 	"net/netip"
+	"strconv"
+	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -11,10 +13,8 @@ import (
 
 // PostgreSQL's inet functions and operators (network.c), over inet
 // values held as their text (types/inet.go) and taken apart as types.Net.
-// network and inet_merge give cidr in PostgreSQL; sqlgate has no cidr
-// type yet, so they give the inet of the same address and mask, whose
-// text differs from cidr's only when the mask covers the whole address
-// (cidr prints 10.0.0.1/32, inet 10.0.0.1). The binder calls the
+// network and inet_merge give cidr, which converts implicitly to inet,
+// so the inet functions take it too. The binder calls the
 // operator functions for the operators its grammar has (binder/netops.go):
 // << >> & | as network_sub, network_sup, inetand, inetor; <<= >>= as
 // network_subeq, network_supeq; + and - as pg__inet_plus and
@@ -22,14 +22,14 @@ import (
 // inetmi_int8/inetmi; && and prefix ~ arrive as pg__op_overlap and
 // pg__op_not.
 
-var tInet = types.InetType
+var tInet, tCidr = types.InetType, types.CidrType
 
 func netFuncs() []*Func {
 	fn := func(name string, args []types.T, ret types.T, body func(n []types.Net, v []any) (any, error)) *Func {
 		return &Func{Name: name, Args: args, Ret: ret, Strict: true, Kernel: rowFunc(ret, true, func(_ context.Context, v []any) (any, error) {
 			nets := make([]types.Net, len(v))
 			for i, x := range v {
-				if args[i].Variant != types.Inet {
+				if args[i].Variant != types.Inet && args[i].Variant != types.Cidr {
 					continue
 				}
 				n, err := types.ParseNet(x.(string))
@@ -92,7 +92,20 @@ func netFuncs() []*Func {
 		fn("family", one, tInt4, func(n []types.Net, _ []any) (any, error) { return int64(n[0].Family()), nil }),
 		fn("netmask", one, tInet, func(n []types.Net, _ []any) (any, error) { return n[0].Netmask().String(), nil }),
 		fn("hostmask", one, tInet, func(n []types.Net, _ []any) (any, error) { return n[0].Hostmask().String(), nil }),
-		fn("network", one, tInet, func(n []types.Net, _ []any) (any, error) { return inet(n[0].Network(), n[0].Bits), nil }),
+		fn("network", one, tCidr, func(n []types.Net, _ []any) (any, error) {
+			return types.Net{Addr: n[0].Network(), Bits: n[0].Bits}.CidrText(), nil
+		}),
+		fn("abbrev", []types.T{tCidr}, tText, abbrevCidr),
+		fn("set_masklen", []types.T{tCidr, tInt4}, tCidr, func(n []types.Net, v []any) (any, error) {
+			bits := v[1].(int64)
+			if bits == -1 {
+				bits = int64(n[0].MaxBits())
+			}
+			if bits < 0 || bits > int64(n[0].MaxBits()) {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid mask length: %d", v[1].(int64))
+			}
+			return types.Net{Addr: types.Net{Addr: n[0].Addr, Bits: int(bits)}.Network(), Bits: int(bits)}.CidrText(), nil
+		}),
 		fn("broadcast", one, tInet, func(n []types.Net, _ []any) (any, error) { return inet(n[0].Broadcast(), n[0].Bits), nil }),
 		fn("set_masklen", []types.T{tInet, tInt4}, tInet, func(n []types.Net, v []any) (any, error) {
 			bits := v[1].(int64)
@@ -105,13 +118,13 @@ func netFuncs() []*Func {
 			return inet(n[0].Addr, int(bits)), nil
 		}),
 		fn("inet_same_family", two, tBool, func(n []types.Net, _ []any) (any, error) { return n[0].Family() == n[1].Family(), nil }),
-		fn("inet_merge", two, tInet, func(n []types.Net, _ []any) (any, error) {
+		fn("inet_merge", two, tCidr, func(n []types.Net, _ []any) (any, error) {
 			a, b := n[0], n[1]
 			if a.Family() != b.Family() {
 				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot merge addresses from different families")
 			}
 			bits := min(a.Bits, b.Bits, types.CommonPrefix(a.Addr, b.Addr))
-			return inet(types.Net{Addr: a.Addr, Bits: bits}.Network(), bits), nil
+			return types.Net{Addr: types.Net{Addr: a.Addr, Bits: bits}.Network(), Bits: bits}.CidrText(), nil
 		}),
 		fn("network_sub", two, tBool, contains(true, true)),
 		fn("network_subeq", two, tBool, contains(false, true)),
@@ -150,4 +163,21 @@ func inetNot(n []types.Net, _ []any) (any, error) {
 	}
 	a, _ := netip.AddrFromSlice(x)
 	return types.Net{Addr: a, Bits: n[0].Bits}.Text(), nil
+}
+
+// abbrevCidr is abbrev(cidr) for IPv4: the octets the mask reaches (at
+// least one) and /bits (10.1.0.0/16 is 10.1/16). IPv6's abbreviation
+// (inet_cidr_ntop_ipv6) is not done: 0A000.
+func abbrevCidr(n []types.Net, _ []any) (any, error) {
+	c := n[0]
+	if c.Family() != 4 {
+		return nil, sqlerr.NotSupported("abbrev of an IPv6 cidr")
+	}
+	b := c.Addr.AsSlice()
+	octets := max(1, (c.Bits+7)/8)
+	parts := make([]string, octets)
+	for i := range parts {
+		parts[i] = strconv.Itoa(int(b[i]))
+	}
+	return strings.Join(parts, ".") + "/" + strconv.Itoa(c.Bits), nil
 }

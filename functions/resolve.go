@@ -54,6 +54,7 @@ const (
 	pgBit
 	pgVarbit
 	pgInet // inet (category I, preferred), no implicit cast to text
+	pgCidr // cidr, converting implicitly to inet
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -97,6 +98,8 @@ func pgTypeOf(t types.T) pgType {
 			return pgVarbit
 		case types.Inet:
 			return pgInet
+		case types.Cidr:
+			return pgCidr
 		}
 		if t.Length > 0 {
 			return pgVarchar
@@ -147,7 +150,7 @@ func (p pgType) category() byte {
 		return 'P'
 	case pgBit, pgVarbit:
 		return 'V'
-	case pgInet:
+	case pgInet, pgCidr:
 		return 'I'
 	}
 	return 'U'
@@ -170,6 +173,7 @@ var implicitCasts = map[pgType][]pgType{
 	pgInt8:      {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
 	pgNumeric:   {pgFloat4, pgFloat8},
 	pgFloat4:    {pgFloat8},
+	pgCidr:      {pgInet},
 	pgBit:       {pgVarbit},
 	pgVarbit:    {pgBit},
 	pgOid:       {pgRegclass},
@@ -737,7 +741,7 @@ func sameArrayDepths(context string, ts []types.T, pt types.T) error {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet)
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr)
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their

@@ -182,3 +182,105 @@ func AddrDiff(a, b netip.Addr) (int64, error) {
 	}
 	return x.Int64(), nil
 }
+
+// CidrText is cidr's output: the address and /bits, always.
+func (n Net) CidrText() string { return n.Addr.String() + "/" + strconv.Itoa(n.Bits) }
+
+// ParseCidr reads cidr's input as PostgreSQL's cidr_in does: an inet's
+// forms, and IPv4 written with fewer than four octets, whose mask
+// without /bits is the classful one widened to the octets given
+// (inet_cidr_pton_ipv4); bits right of the mask are 22P02 "invalid cidr
+// value". The result is cidr's output text.
+func ParseCidr(s string) (string, error) {
+	bad := func() (string, error) {
+		return "", sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type cidr: \"%s\"", s)
+	}
+	n, err := ParseNet(s)
+	if err != nil {
+		var ok bool
+		if n, ok = parseShortIPv4(s); !ok {
+			return bad()
+		}
+	}
+	if n.Network() != n.Addr {
+		return "", sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid cidr value: \"%s\"", s).WithDetail("Value has bits set to right of mask.")
+	}
+	return n.CidrText(), nil
+}
+
+// parseShortIPv4 reads an IPv4 network of one to three decimal octets
+// with an optional /bits, as inet_cidr_pton_ipv4 does.
+func parseShortIPv4(s string) (Net, bool) {
+	addrText, bitsText, hasBits := strings.Cut(s, "/")
+	parts := strings.Split(addrText, ".")
+	if len(parts) > 4 {
+		return Net{}, false
+	}
+	var b [4]byte
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || p == "" || p[0] == '+' || p[0] == '-' || v > 255 {
+			return Net{}, false
+		}
+		b[i] = byte(v)
+	}
+	bits := -1
+	if hasBits {
+		v, err := strconv.Atoi(bitsText)
+		if err != nil || bitsText == "" || bitsText[0] == '+' || bitsText[0] == '-' || v > 32 {
+			return Net{}, false
+		}
+		bits = v
+	} else {
+		switch first := b[0]; {
+		case first >= 240:
+			bits = 32
+		case first >= 224:
+			bits = 8
+		case first >= 192:
+			bits = 24
+		case first >= 128:
+			bits = 16
+		default:
+			bits = 8
+		}
+		bits = max(bits, len(parts)*8)
+		if bits == 8 && b[0] == 224 {
+			bits = 4
+		}
+	}
+	return Net{Addr: netip.AddrFrom4(b), Bits: bits}, true
+}
+
+// InetToCidr is cidr(inet): the inet's network, its mask kept.
+func InetToCidr(text string) (string, error) {
+	n, err := ParseNet(text)
+	if err != nil {
+		return "", err
+	}
+	return Net{Addr: n.Network(), Bits: n.Bits}.CidrText(), nil
+}
+
+// CidrBytes is cidr's binary form: inet's with is_cidr 1.
+func CidrBytes(text string) ([]byte, error) {
+	b, err := InetBytes(text)
+	if err != nil {
+		return nil, err
+	}
+	b[2] = 1
+	return b, nil
+}
+
+// CidrFromBytes is the text of cidr's binary form; bits right of the
+// mask are refused as cidr_recv refuses them.
+func CidrFromBytes(b []byte) (string, error) {
+	text, err := InetFromBytes(b)
+	if err != nil {
+		return "", err
+	}
+	n, _ := ParseNet(text)
+	if n.Network() != n.Addr {
+		return "", sqlerr.New(sqlerr.InvalidBinaryRepresentation, "invalid external \"cidr\" value").WithDetail("Value has bits set to right of mask.")
+	}
+	return n.CidrText(), nil
+}

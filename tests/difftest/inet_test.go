@@ -42,11 +42,14 @@ func randomInet(rng *rand.Rand) string {
 // $n: PostgreSQL's inet functions, operators and casts.
 var inetUses = []string{
 	"SELECT host($1), masklen($1), family($1), abbrev($1), $1::text",
-	"SELECT netmask($1), hostmask($1), network($1)::text, broadcast($1)",
+	"SELECT netmask($1), hostmask($1), network($1), pg_typeof(network($1)), broadcast($1)",
+	"SELECT $1::cidr, ($1::text)::cidr, set_masklen(network($1), $n), pg_typeof(set_masklen(network($1), $n))",
+	"SELECT CASE WHEN family($1) = 4 THEN abbrev(network($1)) END, network($1) = $1, network($1) < $2, network($1) >> $2, network($1)::inet",
+	"SELECT x FROM (VALUES (network($1)), (network($2)), ('10.0.0.0/8'::cidr)) v(x) ORDER BY x",
 	"SELECT set_masklen($1, $n), pg_typeof(set_masklen($1, $n))",
 	"SELECT $1 = $2, $1 <> $2, $1 < $2, $1 <= $2, $1 > $2, $1 >= $2",
 	"SELECT $1 << $2, $1 <<= $2, $1 >> $2, $1 >>= $2, $1 && $2",
-	"SELECT inet_same_family($1, $2), inet_merge($1, $2)::text",
+	"SELECT inet_same_family($1, $2), inet_merge($1, $2), pg_typeof(inet_merge($1, $2))",
 	"SELECT ~$1, $1 & $2, $1 | $2",
 	"SELECT $1 + $n, $n + $1, $1 - $n, $1 - $2",
 	"SELECT x FROM (VALUES ($1), ($2), ('10.0.0.0/8'::inet), ('::/0'::inet)) v(x) ORDER BY x",
@@ -58,6 +61,11 @@ var inetUses = []string{
 // inetInputs are texts inet_in is given: masks, IPv4 shorthand it
 // refuses, zones, blanks.
 var inetInputs = []string{"'1.2.3.4'", "'1.2.3.4/33'", "'::1/128'", "'::1/129'", "'1.2.3'", "'1.2.3.4/'", "'x'", "''", "'1.2.3.4/-1'", "'::ffff:1.2.3.4'", "'1.2.3.4/08'"}
+
+// cidrInputs are texts cidr_in is given: IPv4 with fewer octets and the
+// classful masks they imply, bits right of the mask, bad masks.
+var cidrInputs = []string{"'10'", "'10.1'", "'128.1'", "'192.168.1'", "'224'", "'224.1'", "'240'", "'10/16'", "'10.0/8'", "'10.1.2.3'", "'10.1.2.3/8'",
+	"'::1'", "'::1/64'", "'::/0'", "'x'", "'256'", "'10/33'", "'1.2.3.4.5'", "''", "'10.1.2.0/24'"}
 
 // TestInetDifferential: every use × pairs of random inet values × masks
 // and offsets, on sqlgate and PostgreSQL 15: the same values of the same
@@ -86,7 +94,58 @@ func TestInetDifferential(t *testing.T) {
 	for _, in := range inetInputs {
 		tally(t, ctx, r, fmt.Sprintf("SELECT %s::inet", in), stats)
 	}
+	for _, in := range cidrInputs {
+		tally(t, ctx, r, fmt.Sprintf("SELECT %s::cidr", in), stats)
+	}
 	t.Logf("%d uses × %d values: %v", len(inetUses), len(vals), stats)
+	if stats["same"] == 0 || stats["refused alike"] == 0 {
+		t.Errorf("too few outcomes of a kind: %v", stats)
+	}
+}
+
+// TestInetColumnsDifferential stores random inet values in an inet
+// column and an inet[] column and reads them back ordered, filtered by
+// containment, grouped and folded with min and max.
+func TestInetColumnsDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 870))))
+	stats := map[string]int{}
+	tally(t, ctx, r, "CREATE TABLE nets (id int PRIMARY KEY, a inet, l inet[], c cidr)", stats)
+	for id := 1; id <= 30; id++ {
+		a := randomInet(rng)
+		if id%9 == 0 {
+			a = "NULL"
+		}
+		tally(t, ctx, r, fmt.Sprintf("INSERT INTO nets VALUES (%d, %s, ARRAY[%s, %s], network(%s))", id, a, randomInet(rng), randomInet(rng), a), stats)
+	}
+	for _, q := range []string{
+		"INSERT INTO nets VALUES (100, '1.2.3.4/33', NULL, NULL)",
+		"INSERT INTO nets VALUES (100, 'x', NULL, NULL)",
+		"INSERT INTO nets VALUES (100, NULL, NULL, '10.1.2.3/8')",
+		"SELECT id, c, c >>= a, abbrev(a) FROM nets ORDER BY c, id",
+		"SELECT c, count(*) FROM nets GROUP BY c ORDER BY c DESC",
+		"SELECT * FROM nets ORDER BY a, id",
+		"SELECT id, a FROM nets ORDER BY a DESC NULLS LAST, id",
+		"SELECT id FROM nets WHERE a <<= '10.0.0.0/8' ORDER BY id",
+		"SELECT id FROM nets WHERE c = '10.0.0.0/8' OR c < a ORDER BY id",
+		"SELECT id FROM nets WHERE a && '192.0.0.0/8' OR a >> '0.0.0.0/0' ORDER BY id",
+		"SELECT id FROM nets WHERE a > '10.0.0.0/8' AND family(a) = 4 ORDER BY id",
+		"SELECT min(a), max(a), count(DISTINCT a) FROM nets",
+		"SELECT family(a), min(a), max(a) FROM nets GROUP BY 1 ORDER BY 1",
+		"SELECT a, count(*) FROM nets GROUP BY a ORDER BY a",
+		"SELECT DISTINCT masklen(a) FROM nets ORDER BY 1",
+		"SELECT id, rank() OVER (ORDER BY a) FROM nets ORDER BY id",
+		"SELECT id, host(a), network(a)::text, broadcast(a), a - 1 FROM nets WHERE family(a) = 4 ORDER BY id",
+		"UPDATE nets SET a = set_masklen(a, 16) WHERE family(a) = 4 AND id % 3 = 0",
+		"SELECT * FROM nets ORDER BY id",
+		"SELECT id, l[1], l[2] FROM nets ORDER BY id",
+		"DROP TABLE nets",
+	} {
+		tally(t, ctx, r, q, stats)
+	}
+	t.Logf("%v", stats)
 	if stats["same"] == 0 || stats["refused alike"] == 0 {
 		t.Errorf("too few outcomes of a kind: %v", stats)
 	}

@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"math/big"
+	"net"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -85,7 +86,7 @@ func netFuncs() []*Func {
 		}
 		return inet(a, n.Bits), nil
 	}
-	return []*Func{
+	return append(connectionFuncs(), []*Func{
 		fn("host", one, tText, func(n []types.Net, _ []any) (any, error) { return n[0].Addr.String(), nil }),
 		fn("abbrev", one, tText, func(n []types.Net, _ []any) (any, error) { return n[0].Text(), nil }),
 		fn("masklen", one, tInt4, func(n []types.Net, _ []any) (any, error) { return int64(n[0].Bits), nil }),
@@ -142,6 +143,43 @@ func netFuncs() []*Func {
 			return plus(n[0], new(big.Int).Neg(big.NewInt(v[1].(int64))))
 		}),
 		fn("pg__inet_minus", two, tInt8, sameFamily("subtract", func(a, b types.Net) (any, error) { return types.AddrDiff(a.Addr, b.Addr) })),
+	}...)
+}
+
+// connectionFuncs are inet_client_addr, inet_client_port,
+// inet_server_addr and inet_server_port: the session's connection's ends,
+// NULL over a Unix socket as in PostgreSQL.
+func connectionFuncs() []*Func {
+	end := func(name string, ret types.T, server, port bool) *Func {
+		return &Func{Name: name, Ret: ret, Volatile: true, Kernel: rowFunc(ret, false, func(ctx context.Context, _ []any) (any, error) {
+			s := sessionOf(ctx)
+			addr := s.ClientAddr
+			if server {
+				addr = s.ServerAddr
+			}
+			host, portText, err := net.SplitHostPort(addr)
+			if err != nil {
+				return nil, nil
+			}
+			if port {
+				p, err := strconv.Atoi(portText)
+				if err != nil {
+					return nil, nil
+				}
+				return int64(p), nil
+			}
+			text, err := types.ParseInet(host)
+			if err != nil {
+				return nil, nil
+			}
+			return text, nil
+		})}
+	}
+	return []*Func{
+		end("inet_client_addr", tInet, false, false),
+		end("inet_client_port", tInt4, false, true),
+		end("inet_server_addr", tInet, true, false),
+		end("inet_server_port", tInt4, true, true),
 	}
 }
 

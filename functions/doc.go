@@ -85,6 +85,11 @@
 //     ([[:alpha:]] and the rest, \w, \s) hold what a UTF-8 locale's
 //     (C.UTF-8's) do, built from Unicode by glibc's rules (regexclass.go);
 //     under the plain C locale PostgreSQL's hold ASCII only.
+//   - inet and cidr order as PostgreSQL's network_cmp in comparisons,
+//     ORDER BY, windows, min/max and set operations (binder/netops.go),
+//     but GREATEST/LEAST, op ANY/ALL (array) and comparisons of inet
+//     arrays still order their text; abbrev(cidr) of an IPv6 network is
+//     0A000 (netfuncs.go). macaddr, macaddr8 and money are not types yet.
 //   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's
 //     on Linux (cbrt(27) = 3.0000000000000004); subnormal arguments may
 //     still differ in the last digit.

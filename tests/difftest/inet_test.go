@@ -54,6 +54,7 @@ var inetUses = []string{
 	"SELECT $1 + $n, $n + $1, $1 - $n, $1 - $2",
 	"SELECT x FROM (VALUES ($1), ($2), ('10.0.0.0/8'::inet), ('::/0'::inet)) v(x) ORDER BY x",
 	"SELECT x FROM (VALUES ($1), ($2), ('10.0.0.1'::inet)) v(x) ORDER BY x DESC",
+	"SELECT $1 UNION SELECT $2 UNION SELECT '10.0.0.0/8' ORDER BY 1",
 	"SELECT x, count(*) FROM (VALUES ($1), ($2), ($1)) v(x) GROUP BY x ORDER BY 1",
 	"SELECT ($1::text)::inet, CAST(host($1) AS inet)",
 }

@@ -245,6 +245,12 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 		call.Args[0] = b.enumRank(call.Args[0])
 		argTypes[0] = types.Float64Type
 	}
+	inetMinMax := (name == "min" || name == "max") && len(argTypes) == 1 && isInetType(argTypes[0])
+	if inetMinMax {
+		// the least or greatest key, and its inet (netops.go)
+		call.Args[0] = b.inetKey(call.Args[0])
+		argTypes[0] = types.StringType
+	}
 	t, err := aggResultType(name, argTypes)
 	if err != nil {
 		return nil, b.errAt(node, err.(*sqlerr.Error))
@@ -255,6 +261,9 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	st.calls = append(st.calls, call)
 	if enumT != nil {
 		return b.enumLabel(&aggRef{Index: idx, Name: name, T: t}, *enumT), nil
+	}
+	if inetMinMax {
+		return b.inetOfKey(&aggRef{Index: idx, Name: name, T: t}), nil
 	}
 	return &aggRef{Index: idx, Name: name, T: t}, nil
 }

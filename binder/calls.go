@@ -176,6 +176,9 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 // function depends on the operands' kind (@> <@ ? ?| ?&) the one
 // operators.go picks.
 func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
+	if e, ok, err := b.inetOperator(s, n); ok { // netops.go
+		return e, err
+	}
 	operands := [2]pt.Expr{n.L, n.R}
 	list := operands[:]
 	if n.L == nil {

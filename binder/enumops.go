@@ -90,6 +90,9 @@ func rankType(t types.T) types.T {
 // (array_cmp over enum_cmp). Any other e is its own key.
 func (b *binder) enumKey(e Expr) Expr {
 	t := e.Type()
+	if isInetType(t) {
+		return b.inetKey(e) // inet by network_cmp (netops.go)
+	}
 	leaf, ok := enumLeaf(t)
 	if !ok {
 		return e

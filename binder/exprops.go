@@ -337,6 +337,9 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	if op == OpSub && isJSONBType(lt) {
 		return b.bindJSONBDelete(n, l, r) // jsonbops.go
 	}
+	if e, ok, err := b.inetArithmetic(n, op, l, r, lt, rt); ok { // netops.go
+		return e, err
+	}
 	if op.IsArithmetic() && (noArithmetic(op, lt, rt, true) || noArithmetic(op, rt, lt, false)) {
 		// 'x' + true: PostgreSQL looks for boolean + boolean, finds none
 		// and names the literal's type; converting the literal first would
@@ -383,6 +386,10 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		if l, r, err = b.enumComparison(n, op, l, r, lt, rt); err != nil {
 			return nil, err
 		}
+		lt, rt = l.Type(), r.Type()
+	}
+	if isInetType(lt) && isInetType(rt) && (isOrdering(op) || lt.Variant != rt.Variant) {
+		l, r = b.inetComparison(op, l, r, lt, rt) // netops.go
 		lt, rt = l.Type(), r.Type()
 	}
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {

@@ -229,9 +229,10 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 			return nil, err
 		}
 		nullsFirst := nullsFirst(item)
-		if _, ok := enumLeaf(c.T); ok {
+		if _, ok := enumLeaf(c.T); ok || isInetType(c.T) {
 			// by the enum's declaration order: its rank, a hidden column
-			// (enumops.go) the projection above the sort drops
+			// (enumops.go) the projection above the sort drops; inet by
+			// network_cmp's key (netops.go)
 			r := b.enumKey(&ColumnRef{Index: idx, Name: c.Name, T: c.T})
 			proj.Exprs = append(proj.Exprs, r)
 			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: r.Type()})

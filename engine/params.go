@@ -117,6 +117,8 @@ func typeOfOID(oid uint32) (types.T, error) {
 		return types.VarBitType(0), nil
 	case 869:
 		return types.InetType, nil
+	case 650:
+		return types.CidrType, nil
 	case 3220:
 		return types.PgLsnType, nil
 	case 28:

@@ -290,6 +290,11 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 		return types.ParseUUID(types.FormatTextIn(v, from, loc))
 	case to.Variant == types.Inet && from.Variant != types.Inet:
 		return types.ParseInet(types.FormatTextIn(v, from, loc))
+	case to.Variant == types.Cidr && from.Variant == types.Inet:
+		// inet to cidr is cidr(inet): the bits right of the mask cleared
+		return types.InetToCidr(types.FormatTextIn(v, from, loc))
+	case to.Variant == types.Cidr && from.Variant != types.Cidr:
+		return types.ParseCidr(types.FormatTextIn(v, from, loc))
 	case to.Variant == types.PgLsn && from.Variant != types.PgLsn:
 		return types.ParseLSN(types.FormatTextIn(v, from, loc))
 	case to.Variant == types.JSONPath && from.Variant != types.JSONPath:

@@ -337,7 +337,9 @@ func IsMetaProperty(key string) bool { return strings.HasPrefix(key, MetaPrefix)
 var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.JSONB, "uuid": types.UUID,
 	// bit(n) and bit varying(n): STRING of '0'/'1' whose length is n
 	// (types/bitstring.go)
-	"bit": types.Bit, "varbit": types.VarBit}
+	"bit": types.Bit, "varbit": types.VarBit,
+	// inet: STRING of its canonical text (types/inet.go)
+	"inet": types.Inet, "cidr": types.Cidr}
 
 // recordVariants notes, in d's metadata, the PostgreSQL type of each
 // top-level column whose type is a variant Fluss does not store (json,
@@ -389,9 +391,9 @@ func applyVariants(d *TableDescriptor) {
 				t.Variant = v
 			}
 		}
-		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok && (elem == "bit" || elem == "varbit") {
-			// an array of bit strings: ARRAY<STRING> whose elements are
-			// the variant (bitArrayPGType)
+		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok && (elem == "bit" || elem == "varbit" || elem == "inet" || elem == "cidr") {
+			// an array of bit strings (or inet, cidr): ARRAY<STRING> whose
+			// elements are the variant (bitArrayPGType)
 			t := &d.Schema.Columns[i].Type
 			if t.Kind == types.Array && t.Elem != nil && t.Elem.Kind == types.String {
 				e := *t.Elem
@@ -405,7 +407,7 @@ func applyVariants(d *TableDescriptor) {
 // bitArrayPGType is the PGType of an array of bit strings, "bit[]" or
 // "varbit[]" (types/bitstring.go); "" for other types.
 func bitArrayPGType(t types.T) string {
-	if t.Kind == types.Array && t.Elem != nil && t.Elem.IsBitString() {
+	if t.Kind == types.Array && t.Elem != nil && (t.Elem.IsBitString() || t.Elem.Variant == types.Inet || t.Elem.Variant == types.Cidr) {
 		return t.Elem.Variant.Name() + "[]"
 	}
 	return ""

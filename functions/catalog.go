@@ -106,6 +106,10 @@ type Session struct {
 	User       string
 	Database   string
 	BackendPID int32
+	// ClientAddr and ServerAddr are the connection's two ends as Go's
+	// net.Addr prints them ("host:port"; a Unix socket's path or "": no
+	// address), for inet_client_addr() and friends (netfuncs.go).
+	ClientAddr, ServerAddr string
 	// Setting returns the session's current value of a configuration
 	// parameter (SET ...); nil or not found: the catalog's default.
 	Setting func(name string) (value string, ok bool)

@@ -19,7 +19,9 @@
 // alias used as a value, one of them NULL where an outer join made the row
 // up); regproc/regprocedure input and output over the
 // optional Procs catalog (regproc.go); the bit string operators and
-// functions over bit(n) and bit varying(n) (bitstring.go).
+// functions over bit(n) and bit varying(n) (bitstring.go); inet's
+// functions and operators (netfuncs.go: host, masklen, network,
+// set_masklen, inet_merge, << <<= >> >>= && ~ & | + - and the rest).
 //
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls
@@ -84,6 +86,11 @@
 //     ([[:alpha:]] and the rest, \w, \s) hold what a UTF-8 locale's
 //     (C.UTF-8's) do, built from Unicode by glibc's rules (regexclass.go);
 //     under the plain C locale PostgreSQL's hold ASCII only.
+//   - inet and cidr order as PostgreSQL's network_cmp in comparisons,
+//     ORDER BY, windows, min/max and set operations (binder/netops.go),
+//     but GREATEST/LEAST, op ANY/ALL (array) and comparisons of inet
+//     arrays still order their text; abbrev(cidr) of an IPv6 network is
+//     0A000 (netfuncs.go). macaddr, macaddr8 and money are not types yet.
 //   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's
 //     on Linux (cbrt(27) = 3.0000000000000004); subnormal arguments may
 //     still differ in the last digit.

@@ -53,6 +53,8 @@ const (
 	// implicitly to the other and to nothing else.
 	pgBit
 	pgVarbit
+	pgInet // inet (category I, preferred), no implicit cast to text
+	pgCidr // cidr, converting implicitly to inet
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -94,6 +96,10 @@ func pgTypeOf(t types.T) pgType {
 			return pgBit
 		case types.VarBit:
 			return pgVarbit
+		case types.Inet:
+			return pgInet
+		case types.Cidr:
+			return pgCidr
 		}
 		if t.Length > 0 {
 			return pgVarchar
@@ -144,6 +150,8 @@ func (p pgType) category() byte {
 		return 'P'
 	case pgBit, pgVarbit:
 		return 'V'
+	case pgInet, pgCidr:
+		return 'I'
 	}
 	return 'U'
 }
@@ -151,7 +159,7 @@ func (p pgType) category() byte {
 // preferred is PostgreSQL's typispreferred.
 func (p pgType) preferred() bool {
 	switch p {
-	case pgBool, pgFloat8, pgOid, pgText, pgTimestampTZ, pgInterval, pgVarbit:
+	case pgBool, pgFloat8, pgOid, pgText, pgTimestampTZ, pgInterval, pgVarbit, pgInet:
 		return true
 	}
 	return false
@@ -165,6 +173,7 @@ var implicitCasts = map[pgType][]pgType{
 	pgInt8:      {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
 	pgNumeric:   {pgFloat4, pgFloat8},
 	pgFloat4:    {pgFloat8},
+	pgCidr:      {pgInet},
 	pgBit:       {pgVarbit},
 	pgVarbit:    {pgBit},
 	pgOid:       {pgRegclass},
@@ -732,7 +741,7 @@ func sameArrayDepths(context string, ts []types.T, pt types.T) error {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum)
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr)
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their

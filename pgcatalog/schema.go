@@ -176,6 +176,8 @@ var pgTypes = []typeSpec{
 	{oid: 2287, name: "_record", len: -1, byVal: false, typtype: "p", category: "P", preferred: false, elem: 2249, array: 0, align: "d", storage: "x", collation: 0},
 	{oid: 869, name: "inet", len: -1, byVal: false, typtype: "b", category: "I", preferred: true, elem: 0, array: 1041, align: "i", storage: "m", collation: 0},
 	{oid: 1041, name: "_inet", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 869, array: 0, align: "i", storage: "x", collation: 0},
+	{oid: 650, name: "cidr", len: -1, byVal: false, typtype: "b", category: "I", preferred: false, elem: 0, array: 651, align: "i", storage: "m", collation: 0},
+	{oid: 651, name: "_cidr", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 650, array: 0, align: "i", storage: "x", collation: 0},
 	{oid: 3220, name: "pg_lsn", len: 8, byVal: true, typtype: "b", category: "U", preferred: false, elem: 0, array: 3221, align: "d", storage: "p", collation: 0},
 	{oid: 3221, name: "_pg_lsn", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 3220, array: 0, align: "d", storage: "x", collation: 0},
 	{oid: 1560, name: "bit", len: -1, byVal: false, typtype: "b", category: "V", preferred: false, elem: 0, array: 1561, align: "i", storage: "x", collation: 0},

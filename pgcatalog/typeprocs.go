@@ -31,6 +31,7 @@ var typeProcs = map[uint32][8]uint32{
 	701:  {214, 215, 2426, 2427, 0, 0, 0, 0},             // float8
 	705:  {109, 110, 2416, 2417, 0, 0, 0, 0},             // unknown
 	869:  {910, 911, 2496, 2497, 0, 0, 0, 0},             // inet
+	650:  {1267, 1427, 2498, 2499, 0, 0, 0, 0},           // cidr
 	1000: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _bool
 	1001: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _bytea
 	1002: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _char
@@ -53,6 +54,7 @@ var typeProcs = map[uint32][8]uint32{
 	1033: {1031, 1032, 0, 0, 0, 0, 0, 0},                 // aclitem
 	1034: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _aclitem
 	1041: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _inet
+	651:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _cidr
 	1042: {1044, 1045, 2430, 2431, 2913, 2914, 0, 0},     // bpchar
 	1043: {1046, 1047, 2432, 2433, 2915, 2916, 0, 0},     // varchar
 	1082: {1084, 1085, 2468, 2469, 0, 0, 0, 0},           // date
@@ -170,6 +172,10 @@ var typeProcInfos = []procInfo{
 	{oid: 751, name: "array_out", args: []any{uint32(2277)}, ret: 2275, nargs: 1},
 	{oid: 910, name: "inet_in", args: []any{uint32(2275)}, ret: 869, nargs: 1},
 	{oid: 911, name: "inet_out", args: []any{uint32(869)}, ret: 2275, nargs: 1},
+	{oid: 1267, name: "cidr_in", args: []any{uint32(2275)}, ret: 650, nargs: 1},
+	{oid: 1427, name: "cidr_out", args: []any{uint32(650)}, ret: 2275, nargs: 1},
+	{oid: 2498, name: "cidr_recv", args: []any{uint32(2281)}, ret: 650, nargs: 1},
+	{oid: 2499, name: "cidr_send", args: []any{uint32(650)}, ret: 17, nargs: 1},
 	{oid: 1031, name: "aclitemin", args: []any{uint32(2275)}, ret: 1033, nargs: 1},
 	{oid: 1032, name: "aclitemout", args: []any{uint32(1033)}, ret: 2275, nargs: 1},
 	{oid: 1044, name: "bpcharin", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 1042, nargs: 3},

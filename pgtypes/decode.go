@@ -526,6 +526,8 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 		return types.UUIDFromBytes(data), nil
 	case OIDInet:
 		return types.InetFromBytes(data)
+	case OIDCidr:
+		return types.CidrFromBytes(data)
 	case OIDBit, OIDVarBit:
 		return types.BitFromBytes(data) // the '0'/'1' text, read again as the target type
 	case OIDPgLsn:

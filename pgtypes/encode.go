@@ -523,6 +523,7 @@ func parseGroup(b []byte) uint16 {
 // of their own.
 var binaryForms = map[types.Variant]func(string) ([]byte, error){
 	types.UUID: types.UUIDBytes, types.Inet: types.InetBytes, types.PgLsn: types.LSNBytes,
+	types.Cidr: types.CidrBytes,
 }
 
 type stringEncoder struct {

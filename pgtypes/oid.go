@@ -24,6 +24,8 @@ const (
 	OIDJSONPathArray uint32 = 4073
 	OIDInet          uint32 = 869
 	OIDInetArray     uint32 = 1041
+	OIDCidr          uint32 = 650
+	OIDCidrArray     uint32 = 651
 	OIDPgLsn         uint32 = 3220
 	OIDVoid          uint32 = 2278
 	OIDPgLsnArray    uint32 = 3221
@@ -90,7 +92,7 @@ var variantOIDs = map[types.Variant]uint32{
 	types.RegClass: OIDRegClass, types.RegType: OIDRegType, types.RegProc: OIDRegProc,
 	types.RegProcedure: OIDRegProcedure, types.RegNamespace: OIDRegNamespace, types.RegRole: OIDRegRole,
 	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID, types.JSONPath: OIDJSONPath,
-	types.Inet: OIDInet, types.PgLsn: OIDPgLsn, types.Xid: OIDXid,
+	types.Inet: OIDInet, types.PgLsn: OIDPgLsn, types.Xid: OIDXid, types.Cidr: OIDCidr,
 	types.PgNodeTree: OIDPgNodeTree, types.AclItem: OIDAclItem, types.AnyArray: OIDAnyArray,
 	types.Void: OIDVoid,
 }
@@ -106,7 +108,7 @@ var arrayOIDs = map[uint32]uint32{
 	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
 	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray, OIDTimeTZ: OIDTimeTZArray,
 	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray, OIDJSONPath: OIDJSONPathArray,
-	OIDInet: OIDInetArray, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
+	OIDInet: OIDInetArray, OIDCidr: OIDCidrArray, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
 }
@@ -150,6 +152,8 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return bitOIDOf(t) // bitstring.go
 	case t.Variant == types.Inet:
 		return OIDInet, -1, -1
+	case t.Variant == types.Cidr:
+		return OIDCidr, -1, -1
 	case t.Variant == types.PgLsn:
 		return OIDPgLsn, -1, 8
 	case t.Variant == types.Xid:

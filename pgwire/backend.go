@@ -26,6 +26,9 @@ type SessionInfo struct {
 	ProcessID uint32
 	// RemoteAddr is the client's address, for pg_stat_activity.
 	RemoteAddr string
+	// LocalAddr is the server's end of the connection
+	// (inet_server_addr()).
+	LocalAddr string
 	// TLS is the connection's TLS state, nil for a plaintext connection
 	// (pg_stat_ssl).
 	TLS *tls.ConnectionState

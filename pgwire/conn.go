@@ -217,6 +217,7 @@ func (s *Server) serveConn(nc net.Conn) {
 		Params:     params,
 		ProcessID:  c.pid,
 		RemoteAddr: nc.RemoteAddr().String(),
+		LocalAddr:  nc.LocalAddr().String(),
 	}
 	if tc, ok := c.nc.(*tls.Conn); ok {
 		st := tc.ConnectionState()

@@ -9,8 +9,10 @@
 // regprocedure, regnamespace, regrole) and xid as Variants of OID, json
 // and jsonb as Variants of STRING (json.go: their input checks and, for
 // jsonb, normalises the text; jsonbkey.go: KeyForm, how bpchar and jsonb
-// keys compare, and jsonb's btree order as key bytes), and uuid, inet and pg_lsn (inet.go: input
-// and binary forms as PostgreSQL's) and the catalog-only pg_node_tree,
+// keys compare, and jsonb's btree order as key bytes), and uuid, inet, cidr and pg_lsn (inet.go: input
+// and binary forms as PostgreSQL's; netaddr.go: an inet taken apart,
+// types.Net, cidr's input (ParseCidr) and binary form, and InetKey,
+// inet's and cidr's order as key bytes) and the catalog-only pg_node_tree,
 // aclitem and anyarray as Variants of STRING, and jsonpath (a Variant of
 // STRING holding the path as PostgreSQL prints it; package types/jsonpath
 // reads and prints it), and bit(n) and bit varying(n) as Variants Bit and

@@ -83,8 +83,10 @@ const (
 
 	// Inet is inet (OID 869) and PgLsn pg_lsn (OID 3220): Strings holding
 	// PostgreSQL's text form (types/inet.go), which pg_stat_activity and
-	// the replication views show. They compare and sort as text, where
-	// PostgreSQL orders addresses and positions numerically.
+	// the replication views show. inet orders as PostgreSQL's network_cmp
+	// through a key (netaddr.go: InetKey), which the binder compares in
+	// place of the text; pg_lsn still compares and sorts as text, where
+	// PostgreSQL orders positions numerically.
 	Inet
 	PgLsn
 	// Xid is xid (OID 28), a transaction ID: an Oid that prints as its
@@ -124,6 +126,11 @@ const (
 	// Void is void (OID 2278), what pg_sleep and pg_advisory_lock return:
 	// a String that is always empty, as void's output is.
 	Void
+
+	// Cidr is cidr (OID 650): a String holding its text, always with
+	// /bits (netaddr.go: ParseCidr); it orders as inet does and converts
+	// implicitly to inet.
+	Cidr
 )
 
 // IsBitString reports whether t is bit or bit varying.
@@ -151,7 +158,7 @@ var variantNames = [...]string{
 	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
 	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
-	AnonRecord: "record", Bit: "bit", VarBit: "varbit", Void: "void",
+	AnonRecord: "record", Bit: "bit", VarBit: "varbit", Void: "void", Cidr: "cidr",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);
@@ -241,6 +248,7 @@ var (
 	JSONPathType = T{Kind: String, Variant: JSONPath}
 	// InetType, PgLsnType and XidType are inet, pg_lsn and xid.
 	InetType  = T{Kind: String, Variant: Inet}
+	CidrType  = T{Kind: String, Variant: Cidr}
 	PgLsnType = T{Kind: String, Variant: PgLsn}
 	// VoidType is void: the result of a function called for its effect.
 	VoidType = T{Kind: String, Variant: Void}

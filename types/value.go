@@ -228,6 +228,8 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 		return ParseBitTyped(s, t) // bitstring.go
 	case Inet:
 		return ParseInet(s)
+	case Cidr:
+		return ParseCidr(s) // netaddr.go
 	case PgLsn:
 		return ParseLSN(s)
 	case Xid:

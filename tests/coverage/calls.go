@@ -100,6 +100,10 @@ func sampleLiteral(typname string) string {
 		v = "'$.a'"
 	case "uuid":
 		v = "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'"
+	case "inet":
+		v = "'192.168.1.5/24'"
+	case "cidr":
+		v = "'10.0.0.0/8'"
 	case "oid":
 		v = "'1259'"
 	case "regclass":

@@ -27,6 +27,8 @@ var edgeValues = map[string][]string{
 	"json":        {"'[]'", "'{}'", `'[1, "a", null, {"b": true}]'`, `'"x"'`, "'null'"},
 	"jsonb":       {"'[]'", "'{}'", `'[1, "a", null, {"b": true}]'`, `'"x"'`, "'null'"},
 	"uuid":        {"'00000000-0000-0000-0000-000000000000'"},
+	"inet":        {"'::1'", "'10.1.2.3/8'", "'0.0.0.0/0'"},
+	"cidr":        {"'192.168.0.0/16'", "'::/0'"},
 }
 
 // hugeArgs are the functions whose numeric arguments size their output or

@@ -162,16 +162,11 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 		if c.Cond != nil {
 			restore := b.refuseSetCalls("MERGE WHEN conditions")
 			restoreAgg := b.refuseAggregates("MERGE WHEN conditions")
-			if !c.Matched {
-				if err := b.targetUnreachable(scan, c.Cond); err != nil {
-					return nil, err
-				}
-			}
 			e, err := b.bindTree(scopes[c.Matched], c.Cond)
 			restoreAgg()
 			restore()
 			if err != nil {
-				return nil, err
+				return nil, targetUnreachable(scan, err)
 			}
 			if e, err = b.coerce(c.Cond, e, types.BoolType, "argument of WHEN"); err != nil {
 				return nil, err
@@ -231,14 +226,9 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 			}
 			out.Updates = append(out.Updates, &Update{Table: info, Source: newRows, KeyChanged: keyChanged, UniqueChanged: uniqueChanged})
 		case pt.MergeInsert:
-			for _, v := range c.Values {
-				if err := b.targetUnreachable(scan, v); err != nil {
-					return nil, err
-				}
-			}
 			ins, err := b.bindMergeInsert(info, scopes[false], picked(num), c)
 			if err != nil {
-				return nil, err
+				return nil, targetUnreachable(scan, err)
 			}
 			out.Inserts = append(out.Inserts, ins)
 		}
@@ -336,19 +326,19 @@ func (b *binder) bindMergeInsert(info fluss.TableInfo, s *scope, in Node, c *pt.
 	return &Insert{Table: info, Source: source}, nil
 }
 
-// targetUnreachable refuses a reference to the target's columns in a WHEN
-// NOT MATCHED clause, where no target row exists, as PostgreSQL does.
-func (b *binder) targetUnreachable(scan *Scan, e pt.Expr) error {
-	var bad *pt.ColumnRef
-	pt.Inspect(e, func(n pt.Node) bool {
-		if r, ok := n.(*pt.ColumnRef); ok && bad == nil && r.Schema == "" && r.Table == scan.Alias {
-			bad = r
-		}
-		return bad == nil
-	})
-	if bad == nil {
-		return nil
+// targetUnreachable is PostgreSQL's wording for err, met binding a WHEN
+// NOT MATCHED clause, when it is a qualified reference to the target, whose
+// columns are unnamed in that clause's scope (no target row exists there):
+// the entry exists but cannot be referenced. Resolution decides, not the
+// name's spelling, so that a subquery's own FROM item of the same name
+// (NOT EXISTS (SELECT 1 FROM tg WHERE tg.v = s.v)) reads that item.
+func targetUnreachable(scan *Scan, err error) error {
+	e := sqlerr.As(err)
+	if e == nil || e.Code != sqlerr.UndefinedTable || e.Message != missingFromEntry(scan.Alias).Message {
+		return err
 	}
-	return b.errAt(bad, sqlerr.New(sqlerr.UndefinedTable, "invalid reference to FROM-clause entry for table %q", scan.Alias).
-		WithHint("There is an entry for table %q, but it cannot be referenced from this part of the query.", scan.Alias))
+	out := invalidFromEntry(sqlerr.UndefinedTable, scan.Alias).
+		WithHint("There is an entry for table %q, but it cannot be referenced from this part of the query.", scan.Alias)
+	out.Position = e.Position
+	return out
 }

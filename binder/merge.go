@@ -30,10 +30,15 @@ type Merge struct {
 	// joined; the source's columns follow it, up to ActionAt.
 	MatchedAt int
 	Changes   []int32
-	Updates   []*Update
-	Delete    *Delete
-	Inserts   []*Insert
-	params    []types.T
+	// ReadsTarget: the ON condition, a WHEN condition or a SET value reads
+	// a column of the target, which needs SELECT on it (PostgreSQL checks
+	// SELECT on the columns read only: an insert-only MERGE ON false, as
+	// dbt emits, needs INSERT alone).
+	ReadsTarget bool
+	Updates     []*Update
+	Delete      *Delete
+	Inserts     []*Insert
+	params      []types.T
 }
 
 func (s *Merge) Params() []types.T { return s.params }
@@ -147,6 +152,19 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	if join.Cond, err = b.coerce(m.On, on, types.BoolType, "argument of JOIN/ON"); err != nil {
 		return nil, err
 	}
+	// reads reports whether e, bound over the join's columns (or over
+	// the merge rows, which start with them), reads a target column; a
+	// correlated subquery's reads are its Outer expressions.
+	reads := func(e Expr) bool {
+		found := false
+		Walk(e, func(x Expr) {
+			if r, ok := x.(*ColumnRef); ok && r.Index < ncols {
+				found = true
+			}
+		})
+		return found
+	}
+	readsTarget := reads(join.Cond)
 	jcols := join.Columns()
 	marker := b.newColumnRef(ncols, "?matched?", jcols[ncols].T)
 	// WHEN NOT MATCHED reads the source's columns only: the target's
@@ -171,6 +189,7 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 			if e, err = b.coerce(c.Cond, e, types.BoolType, "argument of WHEN"); err != nil {
 				return nil, err
 			}
+			readsTarget = readsTarget || reads(e)
 			cond = &BinaryOp{Op: OpAnd, L: cond, R: e, T: types.BoolType}
 		}
 		action.Whens = append(action.Whens, When{Cond: cond, Result: b.newConst(int64(k+1), types.Int32Type)})
@@ -216,6 +235,11 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 			if err != nil {
 				return nil, err
 			}
+			for _, a := range c.Set {
+				if _, isDefault := a.Value.(*pt.Default); !isDefault {
+					readsTarget = readsTarget || reads(newRows.Exprs[info.ColumnIndex(a.Column)])
+				}
+			}
 			if keyChanged {
 				old := keyProjection(in, info)
 				newRows.Exprs = append(newRows.Exprs, old.Exprs...)
@@ -247,6 +271,7 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	for _, ins := range out.Inserts {
 		ins.Source = b.finishParams(ins.Source)
 	}
+	out.ReadsTarget = readsTarget
 	out.params = b.params
 	return out, nil
 }

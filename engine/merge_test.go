@@ -164,6 +164,26 @@ func TestMergeSelectOnReadColumns(t *testing.T) {
 	}
 }
 
+// TestDuplicateKeyDetail: a primary key collision, of MERGE's INSERT (with
+// the table, within the statement, on a composite key) and of an UPDATE
+// that moves a key, is 23505 with PostgreSQL's DETAIL naming the key.
+func TestDuplicateKeyDetail(t *testing.T) {
+	_, session := newEngine(t, openStore(t))
+	s := session("a")
+	mustRun(t, s, "CREATE TABLE dk (a INT, b TEXT, v INT, PRIMARY KEY (a, b)); INSERT INTO dk VALUES (1, 'x', 1), (2, 'y', 2)")
+	for _, c := range []struct{ sql, detail string }{
+		{"MERGE INTO dk USING (VALUES (1, 'x')) s(a, b) ON false WHEN NOT MATCHED THEN INSERT VALUES (s.a, s.b, 0)", "Key (a, b)=(1, x) already exists."},
+		{"MERGE INTO dk USING (VALUES (3, 'z'), (4, 'z'), (3, 'z')) s(a, b) ON false WHEN NOT MATCHED THEN INSERT VALUES (s.a, s.b, 0)", "Key (a, b)=(3, z) already exists."},
+		{"UPDATE dk SET a = 2, b = 'y' WHERE a = 1", "Key (a, b)=(2, y) already exists."},
+		{"UPDATE dk SET a = 9, b = 'q'", "Key (a, b)=(9, q) already exists."},
+	} {
+		_, _, err := run(t, s, c.sql)
+		if e := sqlerr.As(err); e == nil || e.Code != sqlerr.UniqueViolation || e.Detail != c.detail {
+			t.Errorf("%s: %#v, want 23505 %q", c.sql, e, c.detail)
+		}
+	}
+}
+
 // TestMergeReplanned: a prepared MERGE bound again after DDL runs its new
 // plans (its join and its actions read one relation of rows together).
 func TestMergeReplanned(t *testing.T) {

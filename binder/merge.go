@@ -175,25 +175,6 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	}
 	scopes := map[bool]*scope{true: newScope(join), false: {cols: nmCols}}
 	action := &Case{T: types.Int32Type, Else: b.newConst(int64(0), types.Int32Type)}
-	for k, c := range m.Clauses {
-		var cond Expr = &IsNull{X: marker, Not: c.Matched}
-		if c.Cond != nil {
-			restore := b.refuseSetCalls("MERGE WHEN conditions")
-			restoreAgg := b.refuseAggregates("MERGE WHEN conditions")
-			e, err := b.bindTree(scopes[c.Matched], c.Cond)
-			restoreAgg()
-			restore()
-			if err != nil {
-				return nil, targetUnreachable(scan, err)
-			}
-			if e, err = b.coerce(c.Cond, e, types.BoolType, "argument of WHEN"); err != nil {
-				return nil, err
-			}
-			readsTarget = readsTarget || reads(e)
-			cond = &BinaryOp{Op: OpAnd, L: cond, R: e, T: types.BoolType}
-		}
-		action.Whens = append(action.Whens, When{Cond: cond, Result: b.newConst(int64(k+1), types.Int32Type)})
-	}
 	rows := &Project{Input: join}
 	for i, c := range jcols {
 		rows.Exprs = append(rows.Exprs, b.newColumnRef(i, c.Name, c.T))
@@ -222,7 +203,26 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 		return &Filter{Input: rel, Cond: cond}
 	}
 	var deletes []int32
+	// Each clause's condition, then its action, clause by clause: the order
+	// PostgreSQL binds them in, which a parameter's type is inferred from.
 	for k, c := range m.Clauses {
+		var cond Expr = &IsNull{X: marker, Not: c.Matched}
+		if c.Cond != nil {
+			restore := b.refuseSetCalls("MERGE WHEN conditions")
+			restoreAgg := b.refuseAggregates("MERGE WHEN conditions")
+			e, err := b.bindTree(scopes[c.Matched], c.Cond)
+			restoreAgg()
+			restore()
+			if err != nil {
+				return nil, targetUnreachable(scan, err)
+			}
+			if e, err = b.coerce(c.Cond, e, types.BoolType, "argument of WHEN"); err != nil {
+				return nil, err
+			}
+			readsTarget = readsTarget || reads(e)
+			cond = &BinaryOp{Op: OpAnd, L: cond, R: e, T: types.BoolType}
+		}
+		action.Whens = append(action.Whens, When{Cond: cond, Result: b.newConst(int64(k+1), types.Int32Type)})
 		num := int32(k + 1)
 		switch c.Action {
 		case pt.MergeDelete:

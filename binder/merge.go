@@ -30,10 +30,15 @@ type Merge struct {
 	// joined; the source's columns follow it, up to ActionAt.
 	MatchedAt int
 	Changes   []int32
-	Updates   []*Update
-	Delete    *Delete
-	Inserts   []*Insert
-	params    []types.T
+	// ReadsTarget: the ON condition, a WHEN condition or a SET value reads
+	// a column of the target, which needs SELECT on it (PostgreSQL checks
+	// SELECT on the columns read only: an insert-only MERGE ON false, as
+	// dbt emits, needs INSERT alone).
+	ReadsTarget bool
+	Updates     []*Update
+	Delete      *Delete
+	Inserts     []*Insert
+	params      []types.T
 }
 
 func (s *Merge) Params() []types.T { return s.params }
@@ -147,6 +152,19 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	if join.Cond, err = b.coerce(m.On, on, types.BoolType, "argument of JOIN/ON"); err != nil {
 		return nil, err
 	}
+	// reads reports whether e, bound over the join's columns (or over
+	// the merge rows, which start with them), reads a target column; a
+	// correlated subquery's reads are its Outer expressions.
+	reads := func(e Expr) bool {
+		found := false
+		Walk(e, func(x Expr) {
+			if r, ok := x.(*ColumnRef); ok && r.Index < ncols {
+				found = true
+			}
+		})
+		return found
+	}
+	readsTarget := reads(join.Cond)
 	jcols := join.Columns()
 	marker := b.newColumnRef(ncols, "?matched?", jcols[ncols].T)
 	// WHEN NOT MATCHED reads the source's columns only: the target's
@@ -157,29 +175,6 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	}
 	scopes := map[bool]*scope{true: newScope(join), false: {cols: nmCols}}
 	action := &Case{T: types.Int32Type, Else: b.newConst(int64(0), types.Int32Type)}
-	for k, c := range m.Clauses {
-		var cond Expr = &IsNull{X: marker, Not: c.Matched}
-		if c.Cond != nil {
-			restore := b.refuseSetCalls("MERGE WHEN conditions")
-			restoreAgg := b.refuseAggregates("MERGE WHEN conditions")
-			if !c.Matched {
-				if err := b.targetUnreachable(scan, c.Cond); err != nil {
-					return nil, err
-				}
-			}
-			e, err := b.bindTree(scopes[c.Matched], c.Cond)
-			restoreAgg()
-			restore()
-			if err != nil {
-				return nil, err
-			}
-			if e, err = b.coerce(c.Cond, e, types.BoolType, "argument of WHEN"); err != nil {
-				return nil, err
-			}
-			cond = &BinaryOp{Op: OpAnd, L: cond, R: e, T: types.BoolType}
-		}
-		action.Whens = append(action.Whens, When{Cond: cond, Result: b.newConst(int64(k+1), types.Int32Type)})
-	}
 	rows := &Project{Input: join}
 	for i, c := range jcols {
 		rows.Exprs = append(rows.Exprs, b.newColumnRef(i, c.Name, c.T))
@@ -208,7 +203,26 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 		return &Filter{Input: rel, Cond: cond}
 	}
 	var deletes []int32
+	// Each clause's condition, then its action, clause by clause: the order
+	// PostgreSQL binds them in, which a parameter's type is inferred from.
 	for k, c := range m.Clauses {
+		var cond Expr = &IsNull{X: marker, Not: c.Matched}
+		if c.Cond != nil {
+			restore := b.refuseSetCalls("MERGE WHEN conditions")
+			restoreAgg := b.refuseAggregates("MERGE WHEN conditions")
+			e, err := b.bindTree(scopes[c.Matched], c.Cond)
+			restoreAgg()
+			restore()
+			if err != nil {
+				return nil, targetUnreachable(scan, err)
+			}
+			if e, err = b.coerce(c.Cond, e, types.BoolType, "argument of WHEN"); err != nil {
+				return nil, err
+			}
+			readsTarget = readsTarget || reads(e)
+			cond = &BinaryOp{Op: OpAnd, L: cond, R: e, T: types.BoolType}
+		}
+		action.Whens = append(action.Whens, When{Cond: cond, Result: b.newConst(int64(k+1), types.Int32Type)})
 		num := int32(k + 1)
 		switch c.Action {
 		case pt.MergeDelete:
@@ -221,6 +235,11 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 			if err != nil {
 				return nil, err
 			}
+			for _, a := range c.Set {
+				if _, isDefault := a.Value.(*pt.Default); !isDefault {
+					readsTarget = readsTarget || reads(newRows.Exprs[info.ColumnIndex(a.Column)])
+				}
+			}
 			if keyChanged {
 				old := keyProjection(in, info)
 				newRows.Exprs = append(newRows.Exprs, old.Exprs...)
@@ -231,14 +250,9 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 			}
 			out.Updates = append(out.Updates, &Update{Table: info, Source: newRows, KeyChanged: keyChanged, UniqueChanged: uniqueChanged})
 		case pt.MergeInsert:
-			for _, v := range c.Values {
-				if err := b.targetUnreachable(scan, v); err != nil {
-					return nil, err
-				}
-			}
 			ins, err := b.bindMergeInsert(info, scopes[false], picked(num), c)
 			if err != nil {
-				return nil, err
+				return nil, targetUnreachable(scan, err)
 			}
 			out.Inserts = append(out.Inserts, ins)
 		}
@@ -257,6 +271,7 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	for _, ins := range out.Inserts {
 		ins.Source = b.finishParams(ins.Source)
 	}
+	out.ReadsTarget = readsTarget
 	out.params = b.params
 	return out, nil
 }
@@ -336,19 +351,19 @@ func (b *binder) bindMergeInsert(info fluss.TableInfo, s *scope, in Node, c *pt.
 	return &Insert{Table: info, Source: source}, nil
 }
 
-// targetUnreachable refuses a reference to the target's columns in a WHEN
-// NOT MATCHED clause, where no target row exists, as PostgreSQL does.
-func (b *binder) targetUnreachable(scan *Scan, e pt.Expr) error {
-	var bad *pt.ColumnRef
-	pt.Inspect(e, func(n pt.Node) bool {
-		if r, ok := n.(*pt.ColumnRef); ok && bad == nil && r.Schema == "" && r.Table == scan.Alias {
-			bad = r
-		}
-		return bad == nil
-	})
-	if bad == nil {
-		return nil
+// targetUnreachable is PostgreSQL's wording for err, met binding a WHEN
+// NOT MATCHED clause, when it is a qualified reference to the target, whose
+// columns are unnamed in that clause's scope (no target row exists there):
+// the entry exists but cannot be referenced. Resolution decides, not the
+// name's spelling, so that a subquery's own FROM item of the same name
+// (NOT EXISTS (SELECT 1 FROM tg WHERE tg.v = s.v)) reads that item.
+func targetUnreachable(scan *Scan, err error) error {
+	e := sqlerr.As(err)
+	if e == nil || e.Code != sqlerr.UndefinedTable || e.Message != missingFromEntry(scan.Alias).Message {
+		return err
 	}
-	return b.errAt(bad, sqlerr.New(sqlerr.UndefinedTable, "invalid reference to FROM-clause entry for table %q", scan.Alias).
-		WithHint("There is an entry for table %q, but it cannot be referenced from this part of the query.", scan.Alias))
+	out := invalidFromEntry(sqlerr.UndefinedTable, scan.Alias).
+		WithHint("There is an entry for table %q, but it cannot be referenced from this part of the query.", scan.Alias)
+	out.Position = e.Position
+	return out
 }

@@ -83,3 +83,33 @@ func TestMergeRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeReadsTarget: MERGE needs SELECT on its target only where the
+// statement reads the target's columns (ON, a WHEN condition, a SET
+// value), as PostgreSQL checks column privileges: an insert-only MERGE
+// ON false needs INSERT alone.
+func TestMergeReadsTarget(t *testing.T) {
+	cases := []struct {
+		sql   string
+		reads bool
+	}{
+		{"MERGE INTO t USING u ON false WHEN NOT MATCHED THEN INSERT (id) VALUES (u.id)", false},
+		{"MERGE INTO t USING u ON true WHEN MATCHED THEN UPDATE SET n = 7", false},
+		{"MERGE INTO t USING u ON true WHEN MATCHED THEN UPDATE SET n = DEFAULT", false},
+		{"MERGE INTO t USING u ON t.n = u.id WHEN NOT MATCHED THEN INSERT (id) VALUES (u.id)", true},
+		{"MERGE INTO t USING u ON t.id = u.id WHEN NOT MATCHED THEN INSERT (id) VALUES (u.id + 200)", true},
+		{"MERGE INTO t USING u ON u.id > 0 WHEN MATCHED AND t.n > 0 THEN DELETE", true},
+		{"MERGE INTO t USING u ON true WHEN MATCHED THEN UPDATE SET n = n + 1", true},
+		{"MERGE INTO t USING u ON true WHEN MATCHED THEN UPDATE SET n = (SELECT max(u2.id) FROM u u2 WHERE u2.id = t.n)", true},
+	}
+	for _, c := range cases {
+		st, err := bind(t, c.sql)
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		if m := st.(*binder.Merge); m.ReadsTarget != c.reads {
+			t.Errorf("%s: ReadsTarget %v, want %v", c.sql, m.ReadsTarget, c.reads)
+		}
+	}
+}

@@ -15,8 +15,8 @@ import (
 // the actions run as the writes they are, each reading those rows: the
 // DELETE, each UPDATE clause's rows (exec.Update: row locks, and the
 // second pass of a row a concurrent transaction changed), each INSERT
-// clause's rows (exec.InsertNew: a key that exists is 23505, as in
-// PostgreSQL, then exec.Insert). A second pass runs the join again over
+// clause's rows (exec.Insert with RefuseExisting: a key that exists is
+// 23505, as in PostgreSQL, where an upsert would replace it). A second pass runs the join again over
 // the newest rows and writes only the rows the first pass deferred, each
 // with the clause it picks now (PostgreSQL's EvalPlanQual re-evaluates
 // the WHEN clauses from the first), and the source rows that joined them
@@ -200,7 +200,7 @@ func (s *session) mergePass(ctx context.Context, ps *statement, b *binder.Merge,
 		if err != nil {
 			return rows, err
 		}
-		ins := &exec.Insert{EC: ec, Table: t, Source: &exec.InsertNew{EC: ec, Table: t, Source: op}}
+		ins := &exec.Insert{EC: ec, Table: t, Source: op, RefuseExisting: true}
 		err = ins.Run(ctx)
 		rows += ins.Rows
 		if err != nil {

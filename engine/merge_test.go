@@ -91,7 +91,7 @@ func TestMergeNoLostUpdate(t *testing.T) {
 }
 
 // TestMergePrivileges: MERGE needs, as in PostgreSQL, SELECT on the source
-// and on the target (its join reads it), and the privilege of each action
+// and on the target (its ON reads it), and the privilege of each action
 // it has: INSERT, UPDATE, DELETE (42501 naming the table otherwise).
 func TestMergePrivileges(t *testing.T) {
 	_, ss := viewEngine(t, t.TempDir(), roles{"admin": true, "u": false}, "admin", "u")
@@ -129,6 +129,58 @@ func TestMergePrivileges(t *testing.T) {
 			continue
 		}
 		wantErr(t, u, c.sql, sqlerr.InsufficientPrivilege, "permission denied for table "+c.table)
+	}
+}
+
+// TestMergeSelectOnReadColumns: MERGE needs SELECT on its target only
+// where it reads the target's columns (ON, a WHEN condition, a SET value),
+// as PostgreSQL checks column privileges: dbt's insert-only MERGE ... ON
+// FALSE needs INSERT alone, an UPDATE SET v = 7 ON TRUE needs UPDATE alone.
+func TestMergeSelectOnReadColumns(t *testing.T) {
+	_, ss := viewEngine(t, t.TempDir(), roles{"admin": true, "u": false}, "admin", "u")
+	admin, u := ss[0], ss[1]
+	mustRun(t, admin, "CREATE TABLE pv (id INT PRIMARY KEY, v INT)")
+	mustRun(t, admin, "CREATE TABLE ps (id INT, v INT)")
+	mustRun(t, admin, "INSERT INTO pv VALUES (1, 1); INSERT INTO ps VALUES (1, 10), (2, 20)")
+	mustRun(t, admin, "GRANT SELECT ON ps TO u; GRANT INSERT, UPDATE ON pv TO u")
+	for _, c := range []struct {
+		sql     string
+		allowed bool
+	}{
+		{"MERGE INTO pv USING ps ON false WHEN NOT MATCHED THEN INSERT VALUES (ps.id + 100, ps.v)", true},
+		{"MERGE INTO pv USING (SELECT 1 AS id) s ON true WHEN MATCHED THEN UPDATE SET v = 7", true},
+		{"MERGE INTO pv USING ps ON pv.id = ps.id WHEN NOT MATCHED THEN INSERT VALUES (ps.id + 200, ps.v)", false},
+		{"MERGE INTO pv USING ps ON ps.id = 1 WHEN MATCHED AND pv.v > 0 THEN UPDATE SET v = 7", false},
+		{"MERGE INTO pv USING (SELECT 1 AS id) s ON true WHEN MATCHED THEN UPDATE SET v = pv.v + 1", false},
+	} {
+		if !c.allowed {
+			wantErr(t, u, c.sql, sqlerr.InsufficientPrivilege, "permission denied for table pv")
+		} else if _, _, err := run(t, u, c.sql); err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+		}
+	}
+	if got := mustRun(t, admin, "SELECT count(*) FROM pv WHERE v = 7"); fmt.Sprint(got) != "[3]" {
+		t.Errorf("rows with v = 7: %v", got)
+	}
+}
+
+// TestDuplicateKeyDetail: a primary key collision, of MERGE's INSERT (with
+// the table, within the statement, on a composite key) and of an UPDATE
+// that moves a key, is 23505 with PostgreSQL's DETAIL naming the key.
+func TestDuplicateKeyDetail(t *testing.T) {
+	_, session := newEngine(t, openStore(t))
+	s := session("a")
+	mustRun(t, s, "CREATE TABLE dk (a INT, b TEXT, v INT, PRIMARY KEY (a, b)); INSERT INTO dk VALUES (1, 'x', 1), (2, 'y', 2)")
+	for _, c := range []struct{ sql, detail string }{
+		{"MERGE INTO dk USING (VALUES (1, 'x')) s(a, b) ON false WHEN NOT MATCHED THEN INSERT VALUES (s.a, s.b, 0)", "Key (a, b)=(1, x) already exists."},
+		{"MERGE INTO dk USING (VALUES (3, 'z'), (4, 'z'), (3, 'z')) s(a, b) ON false WHEN NOT MATCHED THEN INSERT VALUES (s.a, s.b, 0)", "Key (a, b)=(3, z) already exists."},
+		{"UPDATE dk SET a = 2, b = 'y' WHERE a = 1", "Key (a, b)=(2, y) already exists."},
+		{"UPDATE dk SET a = 9, b = 'q'", "Key (a, b)=(9, q) already exists."},
+	} {
+		_, _, err := run(t, s, c.sql)
+		if e := sqlerr.As(err); e == nil || e.Code != sqlerr.UniqueViolation || e.Detail != c.detail {
+			t.Errorf("%s: %#v, want 23505 %q", c.sql, e, c.detail)
+		}
 	}
 }
 

@@ -178,8 +178,9 @@ func (s *session) authorize(ps *statement) error {
 			readsTarget = true
 		}
 	case *binder.Merge:
-		// each action's privilege, and SELECT: the join reads the target
-		target, readsTarget = b.Table.TableID, true
+		// each action's privilege, and SELECT where a condition or a SET
+		// value reads the target's columns
+		target, readsTarget = b.Table.TableID, b.ReadsTarget
 		if len(b.Inserts) > 0 {
 			write |= access.Insert
 		}

@@ -69,8 +69,8 @@
 // merge.go holds MERGE's parts around those writes (MergeRows): the check
 // that no target row is changed twice (21000), the rows its second pass
 // writes (the deferred target rows, and the source rows that joined them
-// and take WHEN NOT MATCHED when they join no more), and InsertNew, an
-// INSERT that refuses an existing key.
+// and take WHEN NOT MATCHED when they join no more); its INSERT is Insert
+// with RefuseExisting (an existing key is 23505).
 //
 // It must not parse or bind SQL; lower/ builds its blueprints.
 package exec

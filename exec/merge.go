@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"context"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -62,89 +60,6 @@ func changing(a int32, changes []int32) bool {
 		}
 	}
 	return false
-}
-
-// InsertNew passes the rows Source yields for a primary-key table on,
-// after locking their keys and checking that none exists in Table or comes
-// twice (23505): MERGE's INSERT is PostgreSQL's, which a unique index
-// refuses, not Fluss's upsert. Rows of a log table pass as they are.
-type InsertNew struct {
-	EC     *EvalContext
-	Table  fluss.Table
-	Source Operator
-	seen   map[string]bool
-}
-
-func (o *InsertNew) Schema() *arrow.Schema { return o.Source.Schema() }
-func (o *InsertNew) Close()                { o.Source.Close() }
-
-// Next returns Source's next batch once its keys are checked.
-func (o *InsertNew) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	b, err := o.Source.Next(ctx)
-	if err != nil || b == nil {
-		return b, err
-	}
-	info := o.Table.Info()
-	if !info.HasPrimaryKey() || b.NumRows() == 0 {
-		return b, nil
-	}
-	if err := o.check(ctx, info, b); err != nil {
-		b.Release()
-		return nil, err
-	}
-	return b, nil
-}
-
-func (o *InsertNew) check(ctx context.Context, info fluss.TableInfo, b arrow.RecordBatch) error {
-	// a NULL in a NOT NULL column is refused first, as PostgreSQL checks
-	// the row before its index does
-	if err := fluss.CheckNotNull(info, b.Columns()); err != nil {
-		return err
-	}
-	rec := array.NewRecordBatch(rowSchema(info), b.Columns(), b.NumRows())
-	defer rec.Release()
-	if err := lockInsert(ctx, o.Table, rec); err != nil {
-		return err
-	}
-	schema := rec.Schema()
-	var keyCols []int
-	var fs []arrow.Field
-	for _, k := range info.Descriptor.Schema.PrimaryKey {
-		i := info.ColumnIndex(k)
-		keyCols = append(keyCols, i)
-		fs = append(fs, schema.Field(i))
-	}
-	keys, err := keyStrings(keyTypes(info), rec, keyCols)
-	if err != nil {
-		return err
-	}
-	if o.seen == nil {
-		o.seen = map[string]bool{}
-	}
-	for _, k := range keys {
-		if o.seen[k] {
-			return duplicateKey(info)
-		}
-		o.seen[k] = true
-	}
-	cols := make([]arrow.Array, len(keyCols))
-	for i, c := range keyCols {
-		cols[i] = rec.Column(c)
-	}
-	probe := array.NewRecordBatch(arrow.NewSchema(fs, nil), cols, rec.NumRows())
-	defer probe.Release()
-	found, err := o.Table.Lookup(ctx, probe, []int{keyCols[0]})
-	if err != nil {
-		return err
-	}
-	if found != nil {
-		n := found.NumRows()
-		found.Release()
-		if n > 0 {
-			return duplicateKey(info)
-		}
-	}
-	return nil
 }
 
 // MergeRows locates a MERGE's join rows' parts (binder.Merge): the target's

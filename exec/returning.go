@@ -79,6 +79,16 @@ func firstPerKey(ec *EvalContext, b arrow.RecordBatch, cols []int, seen map[stri
 // the statement proposed (seen), which is what the table's Upsert with
 // IgnoreExisting keeps.
 func absentRows(ctx context.Context, ec *EvalContext, t fluss.Table, rec arrow.RecordBatch, seen map[string]bool) (arrow.RecordBatch, error) {
+	keep, _, err := absentIndexes(ctx, t, rec, seen)
+	if err != nil {
+		return nil, err
+	}
+	return takeRows(ec, rec, keep)
+}
+
+// absentIndexes are the rows of rec (ascending) whose key t does not hold
+// and seen does not, marked in seen; and the key's columns in rec.
+func absentIndexes(ctx context.Context, t fluss.Table, rec arrow.RecordBatch, seen map[string]bool) ([]int32, []int, error) {
 	info := t.Info()
 	schema := info.ArrowSchema()
 	var keyCols []int
@@ -96,7 +106,7 @@ func absentRows(ctx context.Context, ec *EvalContext, t fluss.Table, rec arrow.R
 	found, err := t.Lookup(ctx, keys, keyCols)
 	keys.Release()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	exists := map[string]bool{}
 	if found != nil {
@@ -118,7 +128,7 @@ func absentRows(ctx context.Context, ec *EvalContext, t fluss.Table, rec arrow.R
 		seen[k] = true
 		keep = append(keep, int32(r))
 	}
-	return takeRows(ec, rec, keep)
+	return keep, keyCols, nil
 }
 
 // evalReturning evaluates exprs over rec's rows into ret.

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -330,6 +331,11 @@ type Insert struct {
 	Table          fluss.Table
 	Source         Operator
 	IgnoreExisting bool
+	// RefuseExisting: a key the table holds, or that an earlier row of
+	// the statement wrote, is 23505, as PostgreSQL's primary key index
+	// refuses it (MERGE's INSERT), where the store's Upsert would replace
+	// the row.
+	RefuseExisting bool
 	// Merge, when set (ON CONFLICT DO UPDATE), computes the row that
 	// replaces an existing one: one expression per table column over the
 	// existing row's columns followed by the proposed row's.
@@ -369,6 +375,15 @@ func (o *Insert) Run(ctx context.Context) error {
 			if err := lockInsert(ctx, o.Table, rec); err != nil {
 				rec.Release()
 				return err
+			}
+			if o.RefuseExisting {
+				if proposed == nil {
+					proposed = map[string]bool{}
+				}
+				if err := o.refuseExisting(ctx, rec, proposed); err != nil {
+					rec.Release()
+					return err
+				}
 			}
 		}
 		if o.Merge != nil {
@@ -417,6 +432,21 @@ func (o *Insert) Run(ctx context.Context) error {
 		}
 		o.Rows += res.Rows
 	}
+}
+
+// refuseExisting is RefuseExisting's check of rec (its keys locked): the
+// first row whose key exists or was proposed before is 23505.
+func (o *Insert) refuseExisting(ctx context.Context, rec arrow.RecordBatch, proposed map[string]bool) error {
+	info := o.Table.Info()
+	keep, keyCols, err := absentIndexes(ctx, o.Table, rec, proposed)
+	if err != nil || len(keep) == int(rec.NumRows()) {
+		return err
+	}
+	r := 0
+	for r < len(keep) && int(keep[r]) == r {
+		r++
+	}
+	return duplicateKey(o.EC, info, rec, r, keyCols)
 }
 
 // cancelled maps a context error to 57014.
@@ -588,7 +618,7 @@ func (o *Update) Run(ctx context.Context) error {
 		for r := 0; r < int(b.NumRows()); r++ {
 			k := keyOf(b, r, newKeyCols)
 			if newKeys[k] {
-				return duplicateKey(info)
+				return duplicateKey(o.EC, info, b, r, newKeyCols)
 			}
 			newKeys[k] = true
 		}
@@ -625,8 +655,9 @@ func (o *Update) Run(ctx context.Context) error {
 			}
 			for r := 0; r < int(found.NumRows()); r++ {
 				if !oldKeys[keyOf(found, r, idx)] {
+					err := duplicateKey(o.EC, info, found, r, idx)
 					found.Release()
-					return duplicateKey(info)
+					return err
 				}
 			}
 			found.Release()
@@ -653,8 +684,25 @@ func (o *Update) Run(ctx context.Context) error {
 	return nil
 }
 
-func duplicateKey(info fluss.TableInfo) error {
-	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", fluss.PrimaryKeyName(info.Path.Table))
+// duplicateKey is PostgreSQL's 23505 of the primary key for row r of rec,
+// whose key columns are cols (in key order), with its DETAIL "Key (id)=(7)
+// already exists." in the session's text style.
+func duplicateKey(ec *EvalContext, info fluss.TableInfo, rec arrow.RecordBatch, r int, cols []int) error {
+	defs := info.Descriptor.Schema.Columns
+	names := make([]string, len(cols))
+	vals := make([]string, len(cols))
+	st := ec.TextStyle()
+	for k, name := range info.Descriptor.Schema.PrimaryKey {
+		names[k] = name
+		a := rec.Column(cols[k])
+		if a.IsNull(r) {
+			vals[k] = "null"
+			continue
+		}
+		vals[k] = types.FormatTextStyle(types.ValueAt(a, r), defs[info.ColumnIndex(name)].Type.Nullable(), st)
+	}
+	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", fluss.PrimaryKeyName(info.Path.Table)).
+		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
 }
 
 // Delete deletes the keys Source yields from a primary-key table.

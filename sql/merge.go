@@ -243,6 +243,7 @@ func rewriteMerge(src string, toks []token, at int, st *Statement) ([]token, err
 			c.Action = pt.MergeInsert
 			out = append(out, synth(verb, tkPunct, ";"), verb, synth(verb, tkIdent, "into"), synth(verb, tkIdent, "merge_target"))
 			i++
+			bare := i // DEFAULT VALUES stands right after INSERT only
 			if i < len(toks) && toks[i].isPunct(src, "(") {
 				cl := m.closing(i)
 				if cl >= len(toks) {
@@ -263,7 +264,10 @@ func rewriteMerge(src string, toks []token, at int, st *Statement) ([]token, err
 			}
 			switch {
 			case i < len(toks) && toks[i].is(src, "DEFAULT"):
-				if i+1 >= len(toks) || !toks[i+1].is(src, "VALUES") || toks[i-1].isPunct(src, ")") {
+				if i != bare {
+					return nil, syntaxErrorAt(src, toks, i)
+				}
+				if i+1 >= len(toks) || !toks[i+1].is(src, "VALUES") {
 					return nil, syntaxErrorAt(src, toks, i+1)
 				}
 				c.DefaultValues = true
@@ -273,6 +277,9 @@ func rewriteMerge(src string, toks []token, at int, st *Statement) ([]token, err
 			case i < len(toks) && toks[i].is(src, "VALUES"):
 				if i+1 >= len(toks) || !toks[i+1].isPunct(src, "(") {
 					return nil, syntaxErrorAt(src, toks, i+1)
+				}
+				if i+2 < len(toks) && toks[i+2].isPunct(src, ")") {
+					return nil, syntaxErrorAt(src, toks, i+2) // VALUES () is no row in PostgreSQL
 				}
 				cl := m.closing(i + 1)
 				if cl >= len(toks) {
@@ -316,6 +323,9 @@ func (t queryTransformer) mergeTree(st *Statement, sel *ast.SelectStmt) (*pt.Mer
 	m := &pt.Merge{At: at(sel)}
 	var err error
 	if sel.With != nil {
+		if sel.With.IsRecursive {
+			return nil, sqlerr.New(sqlerr.SyntaxError, "WITH RECURSIVE is not supported for MERGE statement") // 42601, as PostgreSQL 15
+		}
 		if m.With, err = t.with(sel.With); err != nil {
 			return nil, err
 		}

@@ -691,7 +691,7 @@ func duplicateKey(ec *EvalContext, info fluss.TableInfo, rec arrow.RecordBatch, 
 	defs := info.Descriptor.Schema.Columns
 	names := make([]string, len(cols))
 	vals := make([]string, len(cols))
-	st := ec.TextStyle()
+	loc, st := ec.Location(), ec.Style()
 	for k, name := range info.Descriptor.Schema.PrimaryKey {
 		names[k] = name
 		a := rec.Column(cols[k])
@@ -699,7 +699,7 @@ func duplicateKey(ec *EvalContext, info fluss.TableInfo, rec arrow.RecordBatch, 
 			vals[k] = "null"
 			continue
 		}
-		vals[k] = types.FormatTextStyle(types.ValueAt(a, r), defs[info.ColumnIndex(name)].Type.Nullable(), st)
+		vals[k] = types.FormatTextStyle(types.ValueAt(a, r), defs[info.ColumnIndex(name)].Type.Nullable(), loc, st)
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", fluss.PrimaryKeyName(info.Path.Table)).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))

@@ -168,6 +168,12 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 				return nil, sqlerr.UndefinedRole(d.Authorization)
 			}
 		}
+		if !s.superuser {
+			// PostgreSQL asks for CREATE on the database, which only its
+			// owner (a superuser here) holds until it is granted; sqlgate
+			// keeps no database privileges, so that default is the rule.
+			return nil, databasePermissionDenied(cmp.Or(s.info.Database, s.info.User)) // (the database a client names by default)
+		}
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
@@ -214,6 +220,9 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 					continue
 				}
 				return nil, fluss.UndefinedDatabase(name)
+			}
+			if err := s.mayDropSchema(name); err != nil {
+				return nil, err
 			}
 			views := s.eng.meta.Views().List(name)
 			typs := s.eng.typesIn(name)

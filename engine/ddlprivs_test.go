@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/engine"
@@ -61,4 +63,60 @@ func TestDropSchemaNeedsOwner(t *testing.T) {
 	mustRun(t, admin, "SELECT * FROM s2.t")
 	mustRun(t, rvu1, "DROP SCHEMA s2 CASCADE") // its owner may, with the superuser's table in it
 	mustRun(t, admin, "DROP SCHEMA s1")
+}
+
+// DROP INDEX resolves a unique index's name as PostgreSQL resolves a
+// relation's (its schema, else the search path's first that holds it),
+// and only the table's owner makes or drops one; only a sequence's owner
+// alters or drops it.
+func TestUniqueIndexNamesAndOwners(t *testing.T) {
+	admin, rvu1, _, _ := ddlUsers(t)
+	for _, stmt := range []string{
+		"CREATE SCHEMA s2", "CREATE SCHEMA s3", "CREATE TABLE s2.x (k int PRIMARY KEY, id int)", "CREATE TABLE s3.x (k int PRIMARY KEY, id int)",
+		"CREATE UNIQUE INDEX ui ON s2.x (id)", "CREATE UNIQUE INDEX ui ON s3.x (id)",
+		"GRANT USAGE ON SCHEMA s2, s3 TO rvu1", "GRANT CREATE ON SCHEMA public TO rvu1", "CREATE SEQUENCE sq", "CREATE SEQUENCE sq2",
+	} {
+		mustRun(t, admin, stmt)
+	}
+	wantErr(t, rvu1, "DROP INDEX s3.ui", sqlerr.InsufficientPrivilege, "must be owner of index ui")
+	wantErr(t, rvu1, "CREATE UNIQUE INDEX uj ON s2.x (id)", sqlerr.InsufficientPrivilege, "must be owner of table x")
+	wantErr(t, rvu1, "DROP SEQUENCE sq", sqlerr.InsufficientPrivilege, "must be owner of sequence sq")
+	wantErr(t, rvu1, "ALTER SEQUENCE sq RESTART 5", sqlerr.InsufficientPrivilege, "must be owner of sequence sq")
+	mustRun(t, rvu1, "CREATE TABLE mine (id int)")
+	mustRun(t, rvu1, "CREATE SEQUENCE mysq")
+	wantErr(t, rvu1, "DROP SEQUENCE mysq, sq", sqlerr.InsufficientPrivilege, "must be owner of sequence sq")
+	mustRun(t, rvu1, "CREATE UNIQUE INDEX mine_u ON mine (id)")
+	mustRun(t, rvu1, "DROP INDEX mine_u")
+	mustRun(t, rvu1, "DROP SEQUENCE mysq") // still there: the failed DROP dropped none
+
+	// which schemas' x still have ui: a repeated value is refused there
+	n := 0
+	indexSchemas := func() string {
+		t.Helper()
+		var in []string
+		for _, sc := range []string{"s2", "s3"} {
+			n++
+			mustRun(t, admin, fmt.Sprintf("INSERT INTO %s.x VALUES (1, %d)", sc, n))
+			if _, _, err := run(t, admin, fmt.Sprintf("INSERT INTO %s.x VALUES (2, %d)", sc, n)); sqlerr.CodeOf(err) == sqlerr.UniqueViolation {
+				in = append(in, sc)
+			}
+			mustRun(t, admin, fmt.Sprintf("DELETE FROM %s.x", sc))
+		}
+		return strings.Join(in, ",")
+	}
+	mustRun(t, admin, "DROP INDEX s3.ui")
+	if got := indexSchemas(); got != "s2" {
+		t.Fatalf("after DROP INDEX s3.ui: ui in %q, want s2", got)
+	}
+	mustRun(t, admin, "CREATE UNIQUE INDEX ui ON s3.x (id)")
+	mustRun(t, admin, "SET search_path = s3, s2")
+	mustRun(t, admin, "DROP INDEX ui")
+	if got := indexSchemas(); got != "s2" {
+		t.Fatalf("after DROP INDEX ui with search_path s3, s2: ui in %q, want s2", got)
+	}
+	mustRun(t, admin, "SET search_path = public")
+	mustRun(t, admin, "DROP INDEX ui") // not on the path: s2's stays
+	if got := indexSchemas(); got != "s2" {
+		t.Fatalf("after DROP INDEX ui with search_path public: ui in %q, want s2", got)
+	}
 }

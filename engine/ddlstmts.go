@@ -133,7 +133,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			return res, err
 		}
 		if len(d.Names) == 1 {
-			if done, notices, err := s.dropUniqueIndex(ctx, d, d.Names[0]); done { // uniqueddl.go
+			if done, notices, err := s.dropUniqueIndex(ctx, d, d.NameSchemas[0], d.Names[0]); done { // uniqueddl.go
 				if err != nil {
 					return nil, err
 				}

@@ -120,3 +120,33 @@ func TestUniqueIndexNamesAndOwners(t *testing.T) {
 		t.Fatalf("after DROP INDEX ui with search_path public: ui in %q, want s2", got)
 	}
 }
+
+// DROP SCHEMA takes the schema's default privileges with it (a schema
+// made again under the name does not inherit them), and DROP TYPE, DROP
+// DOMAIN and DROP SCHEMA their types' and domains' comments.
+func TestDropLeavesNothingBehind(t *testing.T) {
+	admin, _, _, md := ddlUsers(t)
+	for _, stmt := range []string{
+		"CREATE SCHEMA ds", "ALTER DEFAULT PRIVILEGES IN SCHEMA ds GRANT SELECT ON TABLES TO rvu1",
+		"CREATE TYPE mood AS ENUM ('a', 'b')", "COMMENT ON TYPE mood IS 'enum'",
+		"CREATE DOMAIN pos AS int CHECK (VALUE > 0)", "COMMENT ON DOMAIN pos IS 'domain'",
+		"CREATE TYPE ds.inner_t AS ENUM ('x')", "COMMENT ON TYPE ds.inner_t IS 'inner'",
+	} {
+		mustRun(t, admin, stmt)
+	}
+	if n := len(md.DefaultACLs()); n != 1 {
+		t.Fatalf("%d default privileges lists, want 1", n)
+	}
+	if n := len(md.Comments()); n != 3 {
+		t.Fatalf("%d comments, want 3: %v", n, md.Comments())
+	}
+	mustRun(t, admin, "DROP TYPE mood")
+	mustRun(t, admin, "DROP DOMAIN pos")
+	mustRun(t, admin, "DROP SCHEMA ds CASCADE")
+	if got := md.DefaultACLs(); len(got) != 0 {
+		t.Errorf("default privileges left after DROP SCHEMA: %v", got)
+	}
+	if got := md.Comments(); len(got) != 0 {
+		t.Errorf("comments left after DROP TYPE / DOMAIN / SCHEMA: %v", got)
+	}
+}

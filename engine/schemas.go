@@ -5,6 +5,7 @@ import (
 	"context"
 	"github.com/sqlgate/sqlgate/meta"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -271,9 +272,16 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 				delete(tx.Schemas, name)                                       // its owner (owners.go)
 				delete(tx.Comments, meta.CommentKey(meta.CommentSchema, name)) // comments.go
-				for oid, t := range tx.Types {                                 // its enum types go with it
+				// its default privileges: a schema made again under the name starts bare
+				for k, d := range tx.DefaultACLs {
+					if d.Schema == name {
+						delete(tx.DefaultACLs, k)
+					}
+				}
+				for oid, t := range tx.Types { // its enum types go with it
 					if t.Schema == name {
 						delete(tx.Types, oid)
+						delete(tx.Comments, meta.CommentKey(meta.CommentType, strconv.FormatUint(uint64(oid), 10)))
 					}
 				}
 				return dropViewsIn(tx, tx.Views.List(name))

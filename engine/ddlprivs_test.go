@@ -150,3 +150,45 @@ func TestDropLeavesNothingBehind(t *testing.T) {
 		t.Errorf("comments left after DROP TYPE / DOMAIN / SCHEMA: %v", got)
 	}
 }
+
+// DROP SCHEMA ... CASCADE takes what other schemas have over its
+// relations, as PostgreSQL's dependency walk does: views (also through
+// a view of the schema) and foreign keys that reference its tables.
+func TestDropSchemaCascadeOtherSchemas(t *testing.T) {
+	admin, _, _, _ := ddlUsers(t)
+	for _, stmt := range []string{
+		"CREATE SCHEMA ds", "CREATE TABLE ds.p (id int PRIMARY KEY)", "CREATE TABLE ds.t (id int)",
+		"CREATE VIEW ds.iv AS SELECT id FROM ds.t", "CREATE VIEW dv AS SELECT * FROM ds.t",
+		"CREATE VIEW dv2 AS SELECT * FROM ds.iv", "CREATE VIEW dv3 AS SELECT * FROM dv",
+		"CREATE TABLE ch (k int PRIMARY KEY, id int REFERENCES ds.p)", "CREATE TABLE keep (id int)",
+	} {
+		mustRun(t, admin, stmt)
+	}
+	ctx := context.Background()
+	stmts, err := admin.Prepare(ctx, "DROP SCHEMA ds CASCADE", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := stmts[0].Execute(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var detail string
+	if n, ok := res.(interface{ Notices() []*sqlerr.Error }); ok && len(n.Notices()) == 1 {
+		detail = n.Notices()[0].Detail
+	}
+	for _, want := range []string{"drop cascades to table ds.p", "drop cascades to constraint ch_id_fkey on table ch",
+		"drop cascades to view dv", "drop cascades to view dv2", "drop cascades to view dv3"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("DROP SCHEMA ds CASCADE notice detail %q lacks %q", detail, want)
+		}
+	}
+	for _, v := range []string{"dv", "dv2", "dv3"} {
+		wantErr(t, admin, "SELECT * FROM "+v, sqlerr.UndefinedTable, v+`" does not exist`)
+	}
+	mustRun(t, admin, "INSERT INTO ch VALUES (1, 42)") // no key left to check
+	mustRun(t, admin, "SELECT * FROM keep")
+	mustRun(t, admin, "CREATE SCHEMA ds") // and the name is free again
+	mustRun(t, admin, "CREATE TABLE ds.p (id int PRIMARY KEY)")
+	mustRun(t, admin, "INSERT INTO ch VALUES (2, 43)")
+}

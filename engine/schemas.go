@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"github.com/sqlgate/sqlgate/meta"
 	"slices"
 	"strconv"
@@ -266,8 +267,27 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			if err != nil {
 				return nil, err
 			}
-			if objs := schemaObjects(name, s.eng.typesIn(name), tables, s.eng.meta.Views().List(name), seqs); len(objs) > 0 {
+			inside := s.eng.meta.Views().List(name)
+			outViews, outKeys, err := s.schemaDependents(ctx, name, tables, inside) // cascade.go
+			if err != nil {
+				return nil, err
+			}
+			objs := schemaObjects(name, s.eng.typesIn(name), tables, inside, seqs)
+			for _, r := range outKeys {
+				objs = append(objs, fmt.Sprintf("constraint %s on table %s", r.fk.Name, outsideName(r.child)))
+			}
+			for _, v := range outViews {
+				objs = append(objs, relationKind(v)+" "+outsideName(v.Path))
+			}
+			if len(objs) > 0 {
 				notices = append(notices, schemaCascadeNotice(objs))
+			}
+			// the other schemas' foreign keys into it go first, then its
+			// tables, then every view over them at once
+			for _, r := range outKeys {
+				if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
+					return nil, err
+				}
 			}
 			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 				delete(tx.Schemas, name)                                       // its owner (owners.go)
@@ -284,11 +304,12 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 						delete(tx.Comments, meta.CommentKey(meta.CommentType, strconv.FormatUint(uint64(oid), 10)))
 					}
 				}
-				return dropViewsIn(tx, tx.Views.List(name))
+				return dropViewsIn(tx, append(tx.Views.List(name), outViews...))
 			})
 			if err != nil {
 				return nil, metaErr(err)
 			}
+			s.dropBackingHeld(ctx, outViews) // matview.go
 			if err := s.eng.store.DropDatabase(ctx, name, false, d.Cascade); err != nil {
 				return nil, err
 			}

@@ -192,3 +192,23 @@ func TestDropSchemaCascadeOtherSchemas(t *testing.T) {
 	mustRun(t, admin, "CREATE TABLE ds.p (id int PRIMARY KEY)")
 	mustRun(t, admin, "INSERT INTO ch VALUES (2, 43)")
 }
+
+// TRUNCATE and COPY FROM name a table as any statement does: without
+// USAGE on its schema they fail whatever the table's grants.
+func TestTruncateCopyNeedSchemaUsage(t *testing.T) {
+	admin, rvu1, _, _ := ddlUsers(t)
+	for _, stmt := range []string{
+		"CREATE SCHEMA s", "CREATE TABLE s.c (id int, pad text)", "GRANT INSERT, TRUNCATE ON s.c TO rvu1",
+	} {
+		mustRun(t, admin, stmt)
+	}
+	wantErr(t, rvu1, "TRUNCATE s.c", sqlerr.InsufficientPrivilege, "permission denied for schema s")
+	if _, err := copyFrom(t, rvu1, "COPY s.c FROM STDIN", &batchesOf{batches: 1, n: 1, nullAt: -1}); sqlerr.CodeOf(err) != sqlerr.InsufficientPrivilege || !strings.Contains(err.Error(), "permission denied for schema s") {
+		t.Errorf("COPY s.c FROM STDIN without USAGE on s: %v", err)
+	}
+	mustRun(t, admin, "GRANT USAGE ON SCHEMA s TO rvu1")
+	if _, err := copyFrom(t, rvu1, "COPY s.c FROM STDIN", &batchesOf{batches: 1, n: 1, nullAt: -1}); err != nil {
+		t.Errorf("COPY s.c FROM STDIN with USAGE on s: %v", err)
+	}
+	mustRun(t, rvu1, "TRUNCATE s.c")
+}

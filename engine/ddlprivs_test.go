@@ -212,3 +212,28 @@ func TestTruncateCopyNeedSchemaUsage(t *testing.T) {
 	}
 	mustRun(t, rvu1, "TRUNCATE s.c")
 }
+
+// The search path leaves out the schemas the role may not use, as
+// PostgreSQL's does: an unqualified name reaches the next schema that has
+// it; a qualified one still fails with 42501.
+func TestSearchPathSkipsUnusableSchemas(t *testing.T) {
+	admin, rvu1, _, _ := ddlUsers(t)
+	for _, stmt := range []string{
+		"CREATE SCHEMA s", "CREATE TABLE s.t (v text)", "INSERT INTO s.t VALUES ('s')",
+		"CREATE TABLE t (v text)", "INSERT INTO t VALUES ('public')", "GRANT SELECT ON s.t, t TO rvu1",
+		"GRANT CREATE ON SCHEMA public TO rvu1",
+	} {
+		mustRun(t, admin, stmt)
+	}
+	mustRun(t, rvu1, "SET search_path = s, public")
+	if got := strings.Join(mustRun(t, rvu1, "SELECT v FROM t"), ","); got != "public" {
+		t.Errorf("SELECT v FROM t with search_path s, public and no USAGE on s: %q, want public's row", got)
+	}
+	wantErr(t, rvu1, "SELECT v FROM s.t", sqlerr.InsufficientPrivilege, "permission denied for schema s")
+	mustRun(t, rvu1, "CREATE TABLE mine (id int)") // made in public, the first schema it may use
+	mustRun(t, rvu1, "SELECT * FROM public.mine")
+	mustRun(t, admin, "GRANT USAGE ON SCHEMA s TO rvu1")
+	if got := strings.Join(mustRun(t, rvu1, "SELECT v FROM t"), ","); got != "s" {
+		t.Errorf("SELECT v FROM t with USAGE on s: %q, want s's row", got)
+	}
+}

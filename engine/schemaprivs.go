@@ -128,6 +128,12 @@ func (s *session) needSchemaUsage(db string) error {
 	return nil
 }
 
+// schemaUsable reports whether the session may use schema db (USAGE):
+// the search path leaves out those it may not (functions.Session).
+func (s *session) schemaUsable(db string) bool {
+	return s.needSchemaUsage(db) == nil || strings.HasPrefix(db, tempSchemaPrefix)
+}
+
 // needSchemaCreate checks that the session may create in schema db.
 func (s *session) needSchemaCreate(db string) error {
 	if s.superuser || s.schemaPrivilege(s.info.User, db, 'C') {

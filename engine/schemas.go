@@ -63,13 +63,14 @@ func (t tables) existingPath(ctx context.Context) ([]string, error) {
 	}
 	var out []string
 	// the session's temporary schema comes first, as PostgreSQL searches it
-	if sess, ok := functions.SessionIn(ctx); ok {
-		if tmp := tempSchemaOf(t.store, sess.BackendPID); slices.Contains(names, tmp) {
-			out = append(out, tmp)
-		}
+	sess, inSession := functions.SessionIn(ctx)
+	if tmp := tempSchemaOf(t.store, sess.BackendPID); inSession && slices.Contains(names, tmp) {
+		out = append(out, tmp)
 	}
 	for _, s := range schemas {
-		if slices.Contains(names, s) && !slices.Contains(out, s) {
+		// a schema the role may not use is left out, as PostgreSQL does:
+		// an unqualified name reaches the next one (qualified, 42501)
+		if slices.Contains(names, s) && !slices.Contains(out, s) && (sess.SchemaUsable == nil || sess.SchemaUsable(s)) {
 			out = append(out, s)
 		}
 	}

@@ -137,6 +137,11 @@ type Session struct {
 	// Random is the session's random() generator, which setseed seeds
 	// (random.go); nil: a generator of the process's.
 	Random *Random
+	// SchemaUsable reports whether the session's role has USAGE on a
+	// schema: the search path leaves out those it lacks, as PostgreSQL's
+	// does (unqualified names, current_schema, current_schemas). Nil:
+	// every schema.
+	SchemaUsable func(schema string) bool
 }
 
 // warn sends e to the client through ctx's session, with a WARNING's

@@ -17,7 +17,9 @@ import (
 // views over a table model go with the old table). Without CASCADE such
 // views refuse the drop (2BP01, noDependents). A table is dropped before
 // its views: a crash between the two leaves views over a table that is
-// gone, which meta.Reconcile sweeps at the next start.
+// gone, which meta.Reconcile sweeps at the next start. DROP SCHEMA ...
+// CASCADE takes, beside the schema's own objects, the other schemas'
+// views over them and foreign keys into its tables (schemaDependents).
 
 // dependentViews returns the views to drop with the relation at path:
 // with cascade every view depending on it (those in dropping aside), each
@@ -41,6 +43,52 @@ func (s *session) dependentViews(kind string, path fluss.TablePath, dropping map
 	}
 	walk(path)
 	return out, nil
+}
+
+// schemaDependents are what DROP SCHEMA ... CASCADE of schema takes from
+// other schemas, as PostgreSQL's dependency walk does: the views over its
+// tables and views (directly or through other views) and the foreign keys
+// that reference its tables.
+func (s *session) schemaDependents(ctx context.Context, schema string, tables []fluss.TableInfo, inside []views.View) ([]views.View, []fkRef, error) {
+	var out []views.View
+	seen := map[fluss.TablePath]bool{}
+	add := func(p fluss.TablePath) {
+		deps, _ := s.dependentViews("", p, nil, true) // (no error with cascade)
+		for _, d := range deps {
+			if d.Path.Database != schema && !seen[d.Path] {
+				seen[d.Path] = true
+				out = append(out, d)
+			}
+		}
+	}
+	paths := make([]fluss.TablePath, len(tables))
+	for i, t := range tables {
+		paths[i] = t.Path
+		add(t.Path)
+	}
+	for _, v := range inside {
+		add(v.Path)
+	}
+	own := pathSet(paths)
+	var keys []fkRef
+	for _, p := range paths {
+		refs, err := s.fkOthers(ctx, p, own) // fkddl.go
+		if err != nil {
+			return nil, nil, err
+		}
+		keys = append(keys, refs...)
+	}
+	return out, keys, nil
+}
+
+// outsideName is how a DROP SCHEMA ... CASCADE notice names an object of
+// another schema: public's bare, as PostgreSQL names what its search path
+// reaches.
+func outsideName(p fluss.TablePath) string {
+	if p.Database == fluss.DefaultDatabase {
+		return p.Table
+	}
+	return p.Database + "." + p.Table
 }
 
 // dropCascaded drops the views a CASCADE took, with their grants, in one

@@ -235,6 +235,9 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if len(ps.cols) > 0 && ps.cols[0].TableOID != tableOID(info.TableID) {
 		return "", sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
 	}
+	if err := s.needSchemaUsage(info.Path.Database); err != nil { // schemaprivs.go
+		return "", err
+	}
 	if err := s.need(info.TableID, info.Path, access.Insert); err != nil {
 		return "", err
 	}

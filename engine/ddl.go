@@ -28,6 +28,9 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 		if err != nil {
 			return nil, err
 		}
+		if err := s.needSchemaUsage(info.Path.Database); err != nil { // schemaprivs.go
+			return nil, err
+		}
 		if err := s.need(info.TableID, info.Path, access.Truncate); err != nil {
 			return nil, err
 		}

@@ -51,7 +51,7 @@ func (s *session) prepareDDL(ctx context.Context, ps *statement) (*statement, er
 // sessionCtx gives ctx the session's settings and user, which name
 // resolution (search_path) reads.
 func (s *session) sessionCtx(ctx context.Context) context.Context {
-	return functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
+	return functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database,
 		BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: s.location()})
 }
 
@@ -133,7 +133,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			return res, err
 		}
 		if len(d.Names) == 1 {
-			if done, notices, err := s.dropUniqueIndex(ctx, d, d.Names[0]); done { // uniqueddl.go
+			if done, notices, err := s.dropUniqueIndex(ctx, d, d.NameSchemas[0], d.Names[0]); done { // uniqueddl.go
 				if err != nil {
 					return nil, err
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -807,6 +808,7 @@ func (s *session) dropDomains(ctx context.Context, st *sql.DomainStmt) ([]*sqler
 		}
 		for o := range drop {
 			delete(tx.Domains, o)
+			delete(tx.Comments, meta.CommentKey(meta.CommentDomain, strconv.FormatUint(uint64(o), 10)))
 		}
 		return nil
 	})

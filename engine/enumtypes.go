@@ -489,6 +489,7 @@ func (s *session) dropTypes(ctx context.Context, st *sql.TypeStmt) ([]*sqlerr.Er
 		}
 		for _, oid := range drop {
 			delete(tx.Types, oid)
+			delete(tx.Comments, meta.CommentKey(meta.CommentType, strconv.FormatUint(uint64(oid), 10)))
 		}
 		return nil
 	})

@@ -56,6 +56,12 @@ func schemaPermissionDenied(schema string) *sqlerr.Error {
 	return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for schema %s", schema)
 }
 
+// databasePermissionDenied is 42501 for a statement that needs a
+// privilege on the database (CREATE for CREATE SCHEMA).
+func databasePermissionDenied(db string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for database %s", db)
+}
+
 // noSchemaSelected is 3F000 for an unqualified CREATE when no schema of
 // search_path exists.
 func noSchemaSelected() *sqlerr.Error {

@@ -278,3 +278,17 @@ func (s *session) recordSchemaOwner(ctx context.Context, name, owner string) {
 		s.eng.log.Error("recording the owner of a new schema", "schema", name, "error", err)
 	}
 }
+
+// mayDropSchema checks that the session may drop schema name: its owner
+// or a superuser (42501 otherwise). public belongs to pg_database_owner,
+// a schema without a recorded owner to the bootstrap superuser: neither
+// is a plain role.
+func (s *session) mayDropSchema(name string) error {
+	if s.superuser {
+		return nil
+	}
+	if sc, _ := s.eng.meta.Schema(name); name != fluss.DefaultDatabase && sc.Owner != "" && sc.Owner == s.info.User {
+		return nil
+	}
+	return mustOwn("schema", name)
+}

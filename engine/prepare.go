@@ -205,7 +205,7 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, with: s.withPrep}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
-	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
+	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database,
 		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: s.location()})
 	s.eng.ddl.RLock()
 	// The views are read under the lock a REFRESH swaps a materialized

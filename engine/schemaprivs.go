@@ -20,7 +20,13 @@ import (
 // are checked where PostgreSQL checks them, for roles that are not
 // superusers: USAGE to name a table or view of the schema in a statement
 // (authorize), CREATE to create a table or view in it; the schema's owner
-// holds both, and PUBLIC holds USAGE on public until it is revoked.
+// holds both, and PUBLIC holds USAGE on public until it is revoked. The
+// search path leaves out the schemas a role may not use (schemaUsable),
+// so an unqualified name reaches the next; TRUNCATE and COPY FROM check
+// USAGE as the statements authorize does. DROP SCHEMA takes the schema's
+// owner (mayDropSchema, owners.go), CREATE SCHEMA a superuser: sqlgate
+// keeps no database privileges, and PostgreSQL's CREATE on a database
+// belongs to its owner alone until granted.
 //
 // ALTER DEFAULT PRIVILEGES keeps its lists in the metadata store
 // (meta.DefaultACL; pg_default_acl), as PostgreSQL does: a role's global
@@ -126,6 +132,12 @@ func (s *session) needSchemaUsage(db string) error {
 		return schemaPermissionDenied(publicName(db))
 	}
 	return nil
+}
+
+// schemaUsable reports whether the session may use schema db (USAGE):
+// the search path leaves out those it may not (functions.Session).
+func (s *session) schemaUsable(db string) bool {
+	return s.needSchemaUsage(db) == nil || strings.HasPrefix(db, tempSchemaPrefix)
 }
 
 // needSchemaCreate checks that the session may create in schema db.

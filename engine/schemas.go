@@ -3,8 +3,10 @@ package engine
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"github.com/sqlgate/sqlgate/meta"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,13 +63,14 @@ func (t tables) existingPath(ctx context.Context) ([]string, error) {
 	}
 	var out []string
 	// the session's temporary schema comes first, as PostgreSQL searches it
-	if sess, ok := functions.SessionIn(ctx); ok {
-		if tmp := tempSchemaOf(t.store, sess.BackendPID); slices.Contains(names, tmp) {
-			out = append(out, tmp)
-		}
+	sess, inSession := functions.SessionIn(ctx)
+	if tmp := tempSchemaOf(t.store, sess.BackendPID); inSession && slices.Contains(names, tmp) {
+		out = append(out, tmp)
 	}
 	for _, s := range schemas {
-		if slices.Contains(names, s) && !slices.Contains(out, s) {
+		// a schema the role may not use is left out, as PostgreSQL does:
+		// an unqualified name reaches the next one (qualified, 42501)
+		if slices.Contains(names, s) && !slices.Contains(out, s) && (sess.SchemaUsable == nil || sess.SchemaUsable(s)) {
 			out = append(out, s)
 		}
 	}
@@ -168,6 +171,12 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 				return nil, sqlerr.UndefinedRole(d.Authorization)
 			}
 		}
+		if !s.superuser {
+			// PostgreSQL asks for CREATE on the database, which only its
+			// owner (a superuser here) holds until it is granted; sqlgate
+			// keeps no database privileges, so that default is the rule.
+			return nil, databasePermissionDenied(cmp.Or(s.info.Database, s.info.User)) // (the database a client names by default)
+		}
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
@@ -215,6 +224,9 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 				}
 				return nil, fluss.UndefinedDatabase(name)
 			}
+			if err := s.mayDropSchema(name); err != nil {
+				return nil, err
+			}
 			views := s.eng.meta.Views().List(name)
 			typs := s.eng.typesIn(name)
 			seqs, err := s.schemaSequences(ctx, name)
@@ -256,22 +268,49 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			if err != nil {
 				return nil, err
 			}
-			if objs := schemaObjects(name, s.eng.typesIn(name), tables, s.eng.meta.Views().List(name), seqs); len(objs) > 0 {
+			inside := s.eng.meta.Views().List(name)
+			outViews, outKeys, err := s.schemaDependents(ctx, name, tables, inside) // cascade.go
+			if err != nil {
+				return nil, err
+			}
+			objs := schemaObjects(name, s.eng.typesIn(name), tables, inside, seqs)
+			for _, r := range outKeys {
+				objs = append(objs, fmt.Sprintf("constraint %s on table %s", r.fk.Name, outsideName(r.child)))
+			}
+			for _, v := range outViews {
+				objs = append(objs, relationKind(v)+" "+outsideName(v.Path))
+			}
+			if len(objs) > 0 {
 				notices = append(notices, schemaCascadeNotice(objs))
+			}
+			// the other schemas' foreign keys into it go first, then its
+			// tables, then every view over them at once
+			for _, r := range outKeys {
+				if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
+					return nil, err
+				}
 			}
 			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 				delete(tx.Schemas, name)                                       // its owner (owners.go)
 				delete(tx.Comments, meta.CommentKey(meta.CommentSchema, name)) // comments.go
-				for oid, t := range tx.Types {                                 // its enum types go with it
-					if t.Schema == name {
-						delete(tx.Types, oid)
+				// its default privileges: a schema made again under the name starts bare
+				for k, d := range tx.DefaultACLs {
+					if d.Schema == name {
+						delete(tx.DefaultACLs, k)
 					}
 				}
-				return dropViewsIn(tx, tx.Views.List(name))
+				for oid, t := range tx.Types { // its enum types go with it
+					if t.Schema == name {
+						delete(tx.Types, oid)
+						delete(tx.Comments, meta.CommentKey(meta.CommentType, strconv.FormatUint(uint64(oid), 10)))
+					}
+				}
+				return dropViewsIn(tx, append(tx.Views.List(name), outViews...))
 			})
 			if err != nil {
 				return nil, metaErr(err)
 			}
+			s.dropBackingHeld(ctx, outViews) // matview.go
 			if err := s.eng.store.DropDatabase(ctx, name, false, d.Cascade); err != nil {
 				return nil, err
 			}

@@ -101,6 +101,9 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 		if err != nil {
 			return nil, err
 		}
+		if err := s.mayOwnSequence(cur); err != nil {
+			return nil, err
+		}
 		if err := s.ownedBy(ctx, &def, st.Options); err != nil {
 			return nil, err
 		}
@@ -109,6 +112,8 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 		}
 	case sql.DropSequence:
 		var notices []*sqlerr.Error
+		var drop []fluss.TablePath
+		// every name is checked before one is dropped, as PostgreSQL does
 		for _, n := range st.Names {
 			path := sequencePath(n)
 			cur, err := q.GetSequence(ctx, path)
@@ -122,9 +127,15 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 				}
 				return nil, err
 			}
+			if err := s.mayOwnSequence(cur); err != nil {
+				return nil, err
+			}
 			if err := s.sequenceInUse(ctx, cur, st.Cascade); err != nil {
 				return nil, err
 			}
+			drop = append(drop, path)
+		}
+		for _, path := range drop {
 			if err := q.DropSequence(ctx, path, st.IfExists); err != nil {
 				return nil, err
 			}
@@ -132,6 +143,15 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 		return noticeResult(tag, notices...), nil
 	}
 	return tagOnly(tag), nil
+}
+
+// mayOwnSequence checks that the session may alter or drop seq: its
+// owner ("" is the bootstrap superuser's) or a superuser.
+func (s *session) mayOwnSequence(seq fluss.SequenceInfo) error {
+	if s.superuser || seq.Def.Owner != "" && seq.Def.Owner == s.info.User {
+		return nil
+	}
+	return mustOwn("sequence", seq.Path.Table)
 }
 
 // ownedBy applies OWNED BY to def: the table must exist (in the

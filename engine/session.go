@@ -435,7 +435,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
 	s.seqs.s = s
 	ctx = st.fctx.Init(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
-		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
+		functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
 			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn,
 			Advisory: &s.advisory, Warn: s.warnFn, Random: &s.random, Notifications: s,
 			ClientAddr: s.info.RemoteAddr, ServerAddr: s.info.LocalAddr})

@@ -391,6 +391,9 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 	if err := s.uniqueStore(); err != nil {
 		return nil, err
 	}
+	if err := s.mayDrop(info); err != nil { // an index is made by its table's owner
+		return nil, err
+	}
 	if d.IndexPartial {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "partial unique indexes are not supported").
 			WithHint("Index the columns without a WHERE clause, or enforce the rule in a CHECK constraint.")
@@ -553,13 +556,19 @@ func (s *session) indexNamed(ctx context.Context, db, name string) bool {
 // dropUniqueIndex is DROP INDEX of a unique index CREATE UNIQUE INDEX
 // made (done false for another name). The index of a UNIQUE constraint
 // is refused as PostgreSQL refuses it (2BP01).
-func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name string) (done bool, notices []*sqlerr.Error, err error) {
+//
+// The name is resolved as PostgreSQL resolves a relation's: in its schema
+// when qualified, else in the first schema of the search path that holds
+// it; an index of a schema the name does not reach is not this one.
+func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, schema, name string) (done bool, notices []*sqlerr.Error, err error) {
 	var info fluss.TableInfo
 	var u fluss.UniqueConstraint
 	found := false
-	dbs, err := s.eng.store.ListDatabases(ctx)
-	if err != nil {
-		return true, nil, err
+	dbs := []string{schema}
+	if schema == "" {
+		if dbs, err = s.eng.tables.existingPath(s.sessionCtx(ctx)); err != nil {
+			return true, nil, err
+		}
 	}
 	for _, db := range dbs {
 		if info, u, found = s.uniqueIndexOf(ctx, db, name); found {
@@ -568,6 +577,9 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, name stri
 	}
 	if !found {
 		return false, nil, nil
+	}
+	if err := s.mayDrop(info); err != nil { // the index is its table owner's
+		return true, nil, mustOwn("index", name)
 	}
 	if !u.Index {
 		return true, nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, info.Path.Table).

@@ -144,6 +144,11 @@ type Session struct {
 	// Notifications is the session's LISTEN / NOTIFY (notify.go); nil:
 	// the context has none.
 	Notifications Notifications
+	// SchemaUsable reports whether the session's role has USAGE on a
+	// schema: the search path leaves out those it lacks, as PostgreSQL's
+	// does (unqualified names, current_schema, current_schemas). Nil:
+	// every schema.
+	SchemaUsable func(schema string) bool
 }
 
 // warn sends e to the client through ctx's session, with a WARNING's

@@ -71,17 +71,18 @@ func SearchPathOf(ctx context.Context) (schemas []string, ok bool) {
 	return SearchPathSchemas(setting, user), true
 }
 
-// effectivePath is the search path's schemas that exist (current_schemas
-// (false)); without a search path or a catalog, public.
+// effectivePath is the search path's schemas that exist and the session
+// may use (current_schemas(false)); without a search path or a catalog, public.
 func effectivePath(ctx context.Context) []string {
 	path, ok := SearchPathOf(ctx)
 	c, err := catalogOf(ctx)
 	if !ok || err != nil {
 		return []string{"public"}
 	}
+	sess, _ := SessionIn(ctx)
 	out := []string{}
 	for _, s := range path {
-		if _, exists := c.LookupNamespace(s); exists && s != "pg_catalog" {
+		if _, exists := c.LookupNamespace(s); exists && s != "pg_catalog" && (sess.SchemaUsable == nil || sess.SchemaUsable(s)) {
 			out = append(out, s)
 		}
 	}

@@ -13,10 +13,11 @@ import "strings"
 //	domain/<oid>, constraint/<table id>/<name>, index/<table id>/<name>,
 //	role/<name>
 //
-// Ids and OIDs are never reused, so the comment of a dropped view, type,
+// Ids and OIDs are never reused, so the comment of a dropped view,
 // sequence or table's constraint names nothing and is never shown again;
-// a schema's and a role's are keyed by name, so DROP SCHEMA and DROP ROLE
-// delete them.
+// DROP TYPE, DROP DOMAIN and DROP SCHEMA delete their types' and domains'
+// (pg_description lists every row); a schema's and a role's are keyed by
+// name, so DROP SCHEMA and DROP ROLE delete them.
 
 // Comment kinds (CommentKey's first argument).
 const (

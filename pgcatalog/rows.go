@@ -125,7 +125,9 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		}
 		// PostgreSQL's FirstMultiXactId, what every new table starts with
 		r["relminmxid"] = 1
-		r["relhasindex"] = t.HasPrimaryKey()
+		// any index: its primary key's, or a UNIQUE constraint's or index's
+		// (psql's \d lists a table's indexes only when it is set)
+		r["relhasindex"] = t.HasPrimaryKey() || len(fluss.MetaOf(t.Descriptor).Uniques) > 0
 		r["relchecks"] = len(fluss.MetaOf(t.Descriptor).Checks)
 		r["relhastriggers"] = withFKeys[t.Path]
 		r["relowner"] = c.roleOID(c.storedTableOwner(t))

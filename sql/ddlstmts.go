@@ -14,8 +14,12 @@ import (
 // DDLStmt is one of the statements of ddlstmts.go (Kinds CreateSchema ...
 // AlterTable). Which fields are set depends on the Kind.
 type DDLStmt struct {
-	// Names: DROP SCHEMA's schemas; CREATE SCHEMA's one name.
+	// Names: DROP SCHEMA's schemas; CREATE SCHEMA's one name; DROP
+	// INDEX's index names, whose schemas are in NameSchemas.
 	Names []string
+	// NameSchemas are DROP INDEX's names' schemas ("" when unqualified),
+	// one per name.
+	NameSchemas []string
 	// Authorization is CREATE SCHEMA ... AUTHORIZATION role.
 	Authorization string
 	IfExists      bool
@@ -480,6 +484,7 @@ func (p *ddlParser) dropIndex(st *Statement) error {
 			return err
 		}
 		d.Names = append(d.Names, n.Name)
+		d.NameSchemas = append(d.NameSchemas, n.Schema)
 		if !p.punct(",") {
 			break
 		}

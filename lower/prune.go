@@ -120,8 +120,19 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 		for _, c := range keep {
 			kept[c] = true
 		}
-		if narrow, remap, ok := narrowProjectTo(inner, kept); ok && len(narrow.Exprs) == len(keep) {
-			return narrow, remap
+		if narrow, nmap, ok := narrowProjectTo(inner, kept); ok {
+			if len(narrow.Exprs) == len(keep) {
+				return narrow, nmap
+			}
+			// it keeps outputs that mustCompute too: a projection of
+			// the ones read over it
+			p := &binder.Project{Input: narrow}
+			for i, c := range keep {
+				remap[c] = i
+				p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: nmap[c], Name: cols[c].Name, T: cols[c].T})
+				p.Cols = append(p.Cols, cols[c])
+			}
+			return p, remap
 		}
 	}
 	if leaf := narrowLeaf(n, keep); leaf != nil {

@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"slices"
+
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/types"
@@ -534,7 +536,7 @@ func eliminateProjections(n binder.Node) binder.Node {
 		return n
 	}
 	if inner, ok := p.Input.(*binder.Project); ok {
-		if refs, ok := columnRefs(p.Exprs); ok && singleUse(refs, inner.Exprs) {
+		if refs, ok := columnRefs(p.Exprs); ok && singleUse(refs, inner.Exprs) && dropsOnlyUnneeded(refs, inner.Exprs) {
 			exprs := make([]binder.Expr, len(refs))
 			for i, r := range refs {
 				exprs[i] = inner.Exprs[r]
@@ -572,7 +574,7 @@ func eliminateProjections(n binder.Node) binder.Node {
 // (remove_unused_subquery_outputs), so that they are not computed and
 // their errors (a division by zero, a scalar subquery of several rows)
 // are not raised: SELECT x FROM (SELECT a AS x, 1/0 AS y FROM t) s reads
-// no y. Volatile calls stay, as there. It returns the narrowed projection
+// no y. What mustCompute stays, as there. It returns the narrowed projection
 // and where each kept column now is; ok is false when nothing is dropped.
 func narrowProject(inner *binder.Project, uses []binder.Expr) (*binder.Project, map[int]int, bool) {
 	need := map[int]bool{}
@@ -584,17 +586,7 @@ func narrowProject(inner *binder.Project, uses []binder.Expr) (*binder.Project, 
 
 // narrowProjectTo is narrowProject with the columns read given.
 func narrowProjectTo(inner *binder.Project, need map[int]bool) (*binder.Project, map[int]int, bool) {
-	keep := func(i int) bool {
-		return need[i] || anyExpr(inner.Exprs[i], func(x binder.Expr) bool {
-			switch f := x.(type) {
-			case *binder.FuncCall:
-				return f.Volatile
-			case *binder.UDFCall:
-				return true
-			}
-			return false
-		})
-	}
+	keep := func(i int) bool { return need[i] || mustCompute(inner.Exprs[i]) }
 	remap := map[int]int{}
 	out := &binder.Project{Input: inner.Input}
 	for i, e := range inner.Exprs {
@@ -609,6 +601,25 @@ func narrowProjectTo(inner *binder.Project, need map[int]bool) (*binder.Project,
 		return nil, nil, false
 	}
 	return out, remap, true
+}
+
+// mustCompute reports whether e is computed even when nothing reads its
+// value, as PostgreSQL keeps a subquery's output that
+// contain_volatile_functions finds (remove_unused_subquery_outputs): it
+// calls a volatile function (nextval, random, pg_advisory_lock; not a
+// stable one such as now()) or a UDF, itself or in a subquery. Every rule
+// that drops an expression nothing reads asks it, so that they agree.
+func mustCompute(e binder.Expr) bool { return binder.ContainsVolatile(e) }
+
+// dropsOnlyUnneeded reports whether picking refs of exprs drops no
+// expression that mustCompute.
+func dropsOnlyUnneeded(refs []int, exprs []binder.Expr) bool {
+	for i, e := range exprs {
+		if !slices.Contains(refs, i) && mustCompute(e) {
+			return false
+		}
+	}
+	return true
 }
 
 // columnRefs returns the column indexes of exprs when each is a column.

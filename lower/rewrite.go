@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/sqlgate/sqlgate/binder"
@@ -555,6 +556,18 @@ func eliminateProjections(n binder.Node) binder.Node {
 			}
 			p = &binder.Project{Input: narrow, Exprs: exprs, Cols: p.Cols}
 		}
+	} else if throughDerived(p.Input) {
+		need := map[int]bool{}
+		for _, e := range p.Exprs {
+			markColumns(e, need)
+		}
+		if narrow, remap, ok := narrowThrough(p.Input, need); ok {
+			exprs := make([]binder.Expr, len(p.Exprs))
+			for i, e := range p.Exprs {
+				exprs[i] = remapColumns(e, remap)
+			}
+			p = &binder.Project{Input: narrow, Exprs: exprs, Cols: p.Cols}
+		}
 	}
 	in := p.Input.Columns()
 	if len(in) != len(p.Exprs) {
@@ -582,6 +595,159 @@ func narrowProject(inner *binder.Project, uses []binder.Expr) (*binder.Project, 
 		markColumns(e, need)
 	}
 	return narrowProjectTo(inner, need)
+}
+
+// narrowThrough is narrowProjectTo for a derived table's projection under
+// a LIMIT or an ORDER BY (whose keys it keeps), or the projections of the
+// branches of a UNION ALL (which PostgreSQL plans as subqueries of their
+// own): SELECT x FROM (SELECT a AS x, 1/0 AS y FROM t LIMIT 1) s reads no
+// y there either. It returns the narrowed node and where each column of
+// need now is; ok is false when nothing is dropped.
+func narrowThrough(n binder.Node, need map[int]bool) (binder.Node, map[int]int, bool) {
+	switch x := n.(type) {
+	case *binder.Project:
+		if out, remap, ok := narrowProjectTo(x, need); ok || !throughDerived(x.Input) {
+			return out, remap, ok
+		}
+		// one that keeps every expression, over a derived table's
+		// LIMIT, UNION ALL..: what it reads of them (a rule's projection,
+		// aggregation pushdown's over a join input)
+		below := map[int]bool{}
+		for _, e := range x.Exprs {
+			markColumns(e, below)
+		}
+		in, inRemap, ok := narrowThrough(x.Input, below)
+		if !ok {
+			break
+		}
+		out := &binder.Project{Input: in, Cols: x.Cols}
+		remap := map[int]int{}
+		for i, e := range x.Exprs {
+			out.Exprs = append(out.Exprs, remapColumns(e, inRemap))
+			remap[i] = i
+		}
+		return out, remap, true
+	case *binder.Limit:
+		if in, remap, ok := narrowThrough(x.Input, need); ok {
+			return &binder.Limit{Input: in, Count: x.Count, Offset: x.Offset}, remap, true
+		}
+	case *binder.Filter:
+		// a WHERE over a derived table that OFFSET 0 keeps from being
+		// merged: its condition's columns are read
+		all := maps.Clone(need)
+		markColumns(x.Cond, all)
+		if in, remap, ok := narrowThrough(x.Input, all); ok {
+			return &binder.Filter{Input: in, Cond: remapColumns(x.Cond, remap)}, remap, true
+		}
+	case *binder.Sort:
+		all := maps.Clone(need)
+		for _, k := range x.Keys {
+			markColumns(k.Expr, all)
+		}
+		in, remap, ok := narrowThrough(x.Input, all)
+		if !ok {
+			break
+		}
+		keys := make([]binder.SortKey, len(x.Keys))
+		for i, k := range x.Keys {
+			keys[i] = binder.SortKey{Expr: remapColumns(k.Expr, remap), Desc: k.Desc, NullsFirst: k.NullsFirst}
+		}
+		return &binder.Sort{Input: in, Keys: keys}, remap, true
+	case *binder.SetOp:
+		if x.Kind != binder.Union || !x.All || x.Mixed != nil {
+			break
+		}
+		// a column that one branch must compute is computed in each, as
+		// there (the set operation's output is what is pruned)
+		keep := slices.Sorted(maps.Keys(need))
+		for c := range x.Columns() {
+			if !need[c] && outputMustCompute(x, c) {
+				keep = append(keep, c)
+			}
+		}
+		slices.Sort(keep)
+		if len(keep) == 0 {
+			keep = []int{plainColumn(x)} // the branches still give their rows
+		}
+		l, lok := pickThrough(x.Left, keep)
+		r, rok := pickThrough(x.Right, keep)
+		if !lok && !rok {
+			break
+		}
+		remap := map[int]int{}
+		for i, c := range keep {
+			remap[c] = i
+		}
+		return x.Narrowed(l, r, keep), remap, true
+	}
+	return nil, nil, false
+}
+
+// outputMustCompute reports whether column c of n is an expression that
+// mustCompute, through what narrowThrough goes through.
+func outputMustCompute(n binder.Node, c int) bool {
+	switch x := n.(type) {
+	case *binder.Project:
+		return mustCompute(x.Exprs[c])
+	case *binder.Limit:
+		return outputMustCompute(x.Input, c)
+	case *binder.Sort:
+		return outputMustCompute(x.Input, c)
+	case *binder.Filter:
+		return outputMustCompute(x.Input, c)
+	case *binder.SetOp:
+		return outputMustCompute(x.Left, c) || outputMustCompute(x.Right, c)
+	}
+	return false
+}
+
+// throughDerived reports whether narrowThrough goes through n to the
+// projections under it.
+func throughDerived(n binder.Node) bool {
+	switch x := n.(type) {
+	case *binder.Limit, *binder.Sort:
+		return true
+	case *binder.Filter:
+		_, ok := x.Input.(*binder.Project)
+		return ok || throughDerived(x.Input)
+	case *binder.SetOp:
+		return x.Kind == binder.Union && x.All && x.Mixed == nil
+	}
+	return false
+}
+
+// pickThrough is n with exactly the columns keep, in order, narrowed by
+// narrowThrough where it can be (ok), else n under a projection that
+// picks them.
+func pickThrough(n binder.Node, keep []int) (binder.Node, bool) {
+	need := map[int]bool{}
+	for _, c := range keep {
+		need[c] = true
+	}
+	cols := n.Columns()
+	in, remap, ok := narrowThrough(n, need)
+	if !ok {
+		in = n
+		remap = map[int]int{}
+		for _, c := range keep {
+			remap[c] = c
+		}
+	}
+	if len(in.Columns()) == len(keep) {
+		same := true
+		for i, c := range keep {
+			same = same && remap[c] == i
+		}
+		if same {
+			return in, ok
+		}
+	}
+	p := &binder.Project{Input: in}
+	for _, c := range keep {
+		p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: remap[c], Name: cols[c].Name, T: cols[c].T})
+		p.Cols = append(p.Cols, cols[c])
+	}
+	return p, ok
 }
 
 // narrowProjectTo is narrowProject with the columns read given.

@@ -76,6 +76,21 @@ func simplifyBoolean(n binder.Node) binder.Node {
 		c := *x
 		c.Cond = cond
 		return &c
+	case *binder.Lateral:
+		// the same for a LATERAL join: the side run for each left row
+		// is not run (LEFT JOIN LATERAL (SELECT 1/t.b) q ON false)
+		if x.Cond == nil || emptyValues(x.Right) {
+			return x
+		}
+		cond := simplifyCond(x.Cond)
+		if v, ok := boolConst(cond); ok && !v || isNullConst(cond) {
+			switch x.Type {
+			case binder.InnerJoin, binder.SemiJoin:
+				return &binder.Filter{Input: &binder.Values{Cols: x.Columns()}, Cond: x.Cond}
+			case binder.LeftJoin, binder.AntiJoin:
+				return binder.NewLateral(x.Left, &binder.Values{Cols: x.Right.Columns()}, x.Outer, x.Type, x.Cond)
+			}
+		}
 	}
 	return n
 }

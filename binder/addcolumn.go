@@ -25,14 +25,14 @@ func AddColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, i 
 	if k, ok := e.(*Const); ok && k.Value == nil {
 		return "", nil, false, nil
 	}
-	return storedDefault(text, e, c.Type), e, isVolatile(e), nil
+	return storedDefault(text, e, c.Type), e, ContainsVolatile(e), nil
 }
 
-// isVolatile reports whether e calls a function PostgreSQL marks volatile
+// ContainsVolatile reports whether e calls a function PostgreSQL marks volatile
 // (random(), nextval(), gen_random_uuid(); now() is stable) or a UDF,
 // volatile unless declared otherwise, or holds a subquery that does
 // (callsVolatile is the same over a plan).
-func isVolatile(e Expr) bool {
+func ContainsVolatile(e Expr) bool {
 	found := false
 	Walk(e, func(x Expr) {
 		switch f := x.(type) {

@@ -285,7 +285,7 @@ func (b *binder) mayCallVolatile(q pt.Query) bool {
 // sqlgate's are treated as such).
 func callsVolatile(n Node) bool {
 	found := false
-	visitExprs(n, func(e Expr) { found = found || isVolatile(e) }) // addcolumn.go
+	visitExprs(n, func(e Expr) { found = found || ContainsVolatile(e) }) // addcolumn.go
 	return found
 }
 

@@ -252,3 +252,16 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 	}
 	return s, nil
 }
+
+// Narrowed is n over left and right, whose columns are n's columns keep
+// (in order): the set operation of a rule that narrows both branches
+// (lower's narrowThrough).
+func (n *SetOp) Narrowed(left, right Node, keep []int) *SetOp {
+	c := *n
+	c.Left, c.Right = left, right
+	c.cols = make([]Column, len(keep))
+	for i, k := range keep {
+		c.cols[i] = n.cols[k]
+	}
+	return &c
+}

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/sqlgate/sqlgate/binder"
@@ -41,6 +42,12 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 		if leaf != a.Input {
 			return n
 		}
+	case *binder.Limit, *binder.Sort, *binder.SetOp:
+		// those under a derived table's LIMIT, ORDER BY or UNION ALL
+		// (narrowThrough), when it drops some
+		if leaf != a.Input || !throughDerived(leaf) {
+			return n
+		}
 	default:
 		return n
 	}
@@ -58,7 +65,7 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 			markColumns(k.Expr, need)
 		}
 	}
-	if len(need) == len(a.Input.Columns()) {
+	if len(need) == len(a.Input.Columns()) && !projectOverDerived(a.Input) {
 		return n
 	}
 	var in binder.Node
@@ -80,6 +87,19 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 			p.Cols = append(p.Cols, cols[c])
 		}
 		in = pruneJoinInputs(p)
+	} else if throughDerived(leaf) {
+		keep := slices.Sorted(maps.Keys(need))
+		if len(keep) == 0 {
+			keep = []int{plainColumn(leaf)} // the rows still count
+		}
+		narrow, ok := pickThrough(leaf, keep)
+		if !ok {
+			return n
+		}
+		in, remap = narrow, map[int]int{}
+		for i, c := range keep {
+			remap[c] = i
+		}
 	} else {
 		in, remap = pruneInput(a.Input, need)
 	}

@@ -35,7 +35,11 @@
 // pre-aggregate a join input below the join when the other input is unique
 // on the join key (aggpush.go), narrow an aggregation's input to the
 // columns it reads (aggprune.go), and drop sorts and projections that do
-// nothing (rewrite.go). An aggregation over filters, projections and
+// nothing (rewrite.go); a derived table's output that nothing reads
+// (through its LIMIT, ORDER BY, WHERE and UNION ALL branches, and in a
+// subquery's plan: narrowThrough) is not computed unless it calls a
+// volatile function (mustCompute, the one test of every rule that drops
+// an expression). An aggregation over filters, projections and
 // joins of a large table runs, outside transactions, as partial
 // aggregations over the parts of a split scan on GOMAXPROCS workers and a
 // final one (parallelagg.go), decided when the plan is built; a join's

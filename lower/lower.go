@@ -619,7 +619,11 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		}
 		return c, nil
 	case *binder.Subquery:
-		plan, err := lowerNode(x.Plan)
+		// The rules do not run over a subquery's plan; its derived
+		// tables still compute only the outputs read (and what
+		// mustCompute), as PostgreSQL's do: eliminateProjections and
+		// pruneAggregateInputs.
+		plan, err := lowerNode(pruneAggregateInputs(eliminateProjections(x.Plan)))
 		if err != nil {
 			return nil, err
 		}

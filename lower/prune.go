@@ -107,22 +107,28 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 		keep = []int{plainColumn(n)} // a join input still counts rows
 	}
 	remap := map[int]int{}
-	if len(keep) == len(cols) {
+	if len(keep) == len(cols) && !projectOverDerived(n) {
 		for i := range cols {
 			remap[i] = i
 		}
 		return n, remap
 	}
-	if inner, ok := n.(*binder.Project); ok {
-		// a derived table's projection: computes only what is read
-		// (narrowProject)
-		kept := map[int]bool{}
-		for _, c := range keep {
-			kept[c] = true
+	// a derived table's projection, or those under its LIMIT, ORDER BY or
+	// UNION ALL: computes only what is read and what mustCompute
+	// (narrowThrough)
+	if _, ok := n.(*binder.Project); !ok && !throughDerived(n) {
+		// nothing to narrow below
+	} else if narrow, ok := pickThrough(n, keep); ok {
+		for i, c := range keep {
+			remap[c] = i
 		}
-		if narrow, remap, ok := narrowProjectTo(inner, kept); ok && len(narrow.Exprs) == len(keep) {
-			return narrow, remap
+		return narrow, remap
+	}
+	if len(keep) == len(cols) {
+		for i := range cols {
+			remap[i] = i
 		}
+		return n, remap
 	}
 	if leaf := narrowLeaf(n, keep); leaf != nil {
 		for i, c := range keep {
@@ -137,6 +143,13 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 		p.Cols = append(p.Cols, cols[c])
 	}
 	return p, remap
+}
+
+// projectOverDerived reports whether n is a projection over what
+// narrowThrough goes through: it may narrow below n when n keeps all.
+func projectOverDerived(n binder.Node) bool {
+	p, ok := n.(*binder.Project)
+	return ok && throughDerived(p.Input)
 }
 
 // plainColumn is the first column of n that is a stored column or a
@@ -165,6 +178,12 @@ func plainAt(n binder.Node, i int) bool {
 		return false
 	case *binder.Filter:
 		return plainAt(x.Input, i)
+	case *binder.Limit:
+		return plainAt(x.Input, i)
+	case *binder.Sort:
+		return plainAt(x.Input, i)
+	case *binder.SetOp:
+		return plainAt(x.Left, i) && plainAt(x.Right, i)
 	case *binder.Join:
 		if nl := len(x.Left.Columns()); i < nl {
 			return plainAt(x.Left, i)

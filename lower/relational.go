@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -72,6 +73,9 @@ func lowerAggregate(x *binder.Aggregate) (Node, error) {
 // lowerAggregateOver lowers x over in, its input lowered.
 func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 	var err error
+	if in, x, err = filtersOnce(in, x); err != nil {
+		return nil, err
+	}
 	if in, x, err = aggregateUDFs(in, x); err != nil {
 		return nil, err
 	}
@@ -188,6 +192,62 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 		post.exprs = append(post.exprs, e)
 	}
 	return post, nil
+}
+
+// filtersOnce computes, in a projection over in (x's input lowered), the
+// FILTER of each call whose inputs lowerAggregateOver computes under it
+// (add's guard), and rewrites the call's FILTER to read that column: the
+// guard and the aggregate's filter column then test one value per row.
+// Written twice, a volatile FILTER was evaluated twice: count(1/b) FILTER
+// (WHERE random() < 0.5) counted the rows where both draws passed, and
+// nextval advanced twice a row. A FILTER calling a UDF is left alone
+// (aggregateUDFs computes its calls once).
+func filtersOnce(in Node, x *binder.Aggregate) (Node, *binder.Aggregate, error) {
+	var p *projectNode
+	var cols []binder.Column
+	var out binder.Aggregate
+	for i, call := range x.Aggs {
+		if call.Filter == nil || !mayFail(call.Filter) || hasUDF(call.Filter) || !guarded(call) {
+			continue
+		}
+		if p == nil {
+			cols = slices.Clone(x.Input.Columns())
+			p = &projectNode{input: in}
+			for j, c := range cols {
+				le, err := lowerExpr(&binder.ColumnRef{Index: j, Name: c.Name, T: c.T})
+				if err != nil {
+					return nil, nil, err
+				}
+				p.exprs = append(p.exprs, le)
+			}
+			out = *x
+			out.Aggs = slices.Clone(x.Aggs)
+		}
+		le, err := lowerExpr(call.Filter)
+		if err != nil {
+			return nil, nil, err
+		}
+		ref := &binder.ColumnRef{Index: len(cols), Name: fmt.Sprintf("filter%d", i), T: call.Filter.Type()}
+		p.exprs = append(p.exprs, le)
+		cols = append(cols, binder.Column{Name: ref.Name, T: ref.T})
+		out.Aggs[i].Filter = ref
+	}
+	if p == nil {
+		return in, x, nil
+	}
+	p.out = schemaOf(cols)
+	return p, &out, nil
+}
+
+// guarded reports whether lowerAggregateOver computes an input of call
+// under its FILTER (one that mayFail).
+func guarded(call binder.AggCall) bool {
+	for _, k := range call.OrderBy {
+		if mayFail(k.Expr) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(call.Args, mayFail)
 }
 
 // mayFail reports whether evaluating e may raise an error: anything but a

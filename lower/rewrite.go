@@ -1,6 +1,9 @@
 package lower
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/types"
@@ -73,6 +76,21 @@ func simplifyBoolean(n binder.Node) binder.Node {
 		c := *x
 		c.Cond = cond
 		return &c
+	case *binder.Lateral:
+		// the same for a LATERAL join: the side run for each left row
+		// is not run (LEFT JOIN LATERAL (SELECT 1/t.b) q ON false)
+		if x.Cond == nil || emptyValues(x.Right) {
+			return x
+		}
+		cond := simplifyCond(x.Cond)
+		if v, ok := boolConst(cond); ok && !v || isNullConst(cond) {
+			switch x.Type {
+			case binder.InnerJoin, binder.SemiJoin:
+				return &binder.Filter{Input: &binder.Values{Cols: x.Columns()}, Cond: x.Cond}
+			case binder.LeftJoin, binder.AntiJoin:
+				return binder.NewLateral(x.Left, &binder.Values{Cols: x.Right.Columns()}, x.Outer, x.Type, x.Cond)
+			}
+		}
 	}
 	return n
 }
@@ -534,7 +552,7 @@ func eliminateProjections(n binder.Node) binder.Node {
 		return n
 	}
 	if inner, ok := p.Input.(*binder.Project); ok {
-		if refs, ok := columnRefs(p.Exprs); ok && singleUse(refs, inner.Exprs) {
+		if refs, ok := columnRefs(p.Exprs); ok && singleUse(refs, inner.Exprs) && dropsOnlyUnneeded(refs, inner.Exprs) {
 			exprs := make([]binder.Expr, len(refs))
 			for i, r := range refs {
 				exprs[i] = inner.Exprs[r]
@@ -547,6 +565,18 @@ func eliminateProjections(n binder.Node) binder.Node {
 			}
 			p = &binder.Project{Input: inner.Input, Exprs: exprs, Cols: p.Cols}
 		} else if narrow, remap, ok := narrowProject(inner, p.Exprs); ok {
+			exprs := make([]binder.Expr, len(p.Exprs))
+			for i, e := range p.Exprs {
+				exprs[i] = remapColumns(e, remap)
+			}
+			p = &binder.Project{Input: narrow, Exprs: exprs, Cols: p.Cols}
+		}
+	} else if throughDerived(p.Input) {
+		need := map[int]bool{}
+		for _, e := range p.Exprs {
+			markColumns(e, need)
+		}
+		if narrow, remap, ok := narrowThrough(p.Input, need); ok {
 			exprs := make([]binder.Expr, len(p.Exprs))
 			for i, e := range p.Exprs {
 				exprs[i] = remapColumns(e, remap)
@@ -572,7 +602,7 @@ func eliminateProjections(n binder.Node) binder.Node {
 // (remove_unused_subquery_outputs), so that they are not computed and
 // their errors (a division by zero, a scalar subquery of several rows)
 // are not raised: SELECT x FROM (SELECT a AS x, 1/0 AS y FROM t) s reads
-// no y. Volatile calls stay, as there. It returns the narrowed projection
+// no y. What mustCompute stays, as there. It returns the narrowed projection
 // and where each kept column now is; ok is false when nothing is dropped.
 func narrowProject(inner *binder.Project, uses []binder.Expr) (*binder.Project, map[int]int, bool) {
 	need := map[int]bool{}
@@ -582,19 +612,162 @@ func narrowProject(inner *binder.Project, uses []binder.Expr) (*binder.Project, 
 	return narrowProjectTo(inner, need)
 }
 
+// narrowThrough is narrowProjectTo for a derived table's projection under
+// a LIMIT or an ORDER BY (whose keys it keeps), or the projections of the
+// branches of a UNION ALL (which PostgreSQL plans as subqueries of their
+// own): SELECT x FROM (SELECT a AS x, 1/0 AS y FROM t LIMIT 1) s reads no
+// y there either. It returns the narrowed node and where each column of
+// need now is; ok is false when nothing is dropped.
+func narrowThrough(n binder.Node, need map[int]bool) (binder.Node, map[int]int, bool) {
+	switch x := n.(type) {
+	case *binder.Project:
+		if out, remap, ok := narrowProjectTo(x, need); ok || !throughDerived(x.Input) {
+			return out, remap, ok
+		}
+		// one that keeps every expression, over a derived table's
+		// LIMIT, UNION ALL..: what it reads of them (a rule's projection,
+		// aggregation pushdown's over a join input)
+		below := map[int]bool{}
+		for _, e := range x.Exprs {
+			markColumns(e, below)
+		}
+		in, inRemap, ok := narrowThrough(x.Input, below)
+		if !ok {
+			break
+		}
+		out := &binder.Project{Input: in, Cols: x.Cols}
+		remap := map[int]int{}
+		for i, e := range x.Exprs {
+			out.Exprs = append(out.Exprs, remapColumns(e, inRemap))
+			remap[i] = i
+		}
+		return out, remap, true
+	case *binder.Limit:
+		if in, remap, ok := narrowThrough(x.Input, need); ok {
+			return &binder.Limit{Input: in, Count: x.Count, Offset: x.Offset}, remap, true
+		}
+	case *binder.Filter:
+		// a WHERE over a derived table that OFFSET 0 keeps from being
+		// merged: its condition's columns are read
+		all := maps.Clone(need)
+		markColumns(x.Cond, all)
+		if in, remap, ok := narrowThrough(x.Input, all); ok {
+			return &binder.Filter{Input: in, Cond: remapColumns(x.Cond, remap)}, remap, true
+		}
+	case *binder.Sort:
+		all := maps.Clone(need)
+		for _, k := range x.Keys {
+			markColumns(k.Expr, all)
+		}
+		in, remap, ok := narrowThrough(x.Input, all)
+		if !ok {
+			break
+		}
+		keys := make([]binder.SortKey, len(x.Keys))
+		for i, k := range x.Keys {
+			keys[i] = binder.SortKey{Expr: remapColumns(k.Expr, remap), Desc: k.Desc, NullsFirst: k.NullsFirst}
+		}
+		return &binder.Sort{Input: in, Keys: keys}, remap, true
+	case *binder.SetOp:
+		if x.Kind != binder.Union || !x.All || x.Mixed != nil {
+			break
+		}
+		// a column that one branch must compute is computed in each, as
+		// there (the set operation's output is what is pruned)
+		keep := slices.Sorted(maps.Keys(need))
+		for c := range x.Columns() {
+			if !need[c] && outputMustCompute(x, c) {
+				keep = append(keep, c)
+			}
+		}
+		slices.Sort(keep)
+		if len(keep) == 0 {
+			keep = []int{plainColumn(x)} // the branches still give their rows
+		}
+		l, lok := pickThrough(x.Left, keep)
+		r, rok := pickThrough(x.Right, keep)
+		if !lok && !rok {
+			break
+		}
+		remap := map[int]int{}
+		for i, c := range keep {
+			remap[c] = i
+		}
+		return x.Narrowed(l, r, keep), remap, true
+	}
+	return nil, nil, false
+}
+
+// outputMustCompute reports whether column c of n is an expression that
+// mustCompute, through what narrowThrough goes through.
+func outputMustCompute(n binder.Node, c int) bool {
+	switch x := n.(type) {
+	case *binder.Project:
+		return mustCompute(x.Exprs[c])
+	case *binder.Limit:
+		return outputMustCompute(x.Input, c)
+	case *binder.Sort:
+		return outputMustCompute(x.Input, c)
+	case *binder.Filter:
+		return outputMustCompute(x.Input, c)
+	case *binder.SetOp:
+		return outputMustCompute(x.Left, c) || outputMustCompute(x.Right, c)
+	}
+	return false
+}
+
+// throughDerived reports whether narrowThrough goes through n to the
+// projections under it.
+func throughDerived(n binder.Node) bool {
+	switch x := n.(type) {
+	case *binder.Limit, *binder.Sort:
+		return true
+	case *binder.Filter:
+		_, ok := x.Input.(*binder.Project)
+		return ok || throughDerived(x.Input)
+	case *binder.SetOp:
+		return x.Kind == binder.Union && x.All && x.Mixed == nil
+	}
+	return false
+}
+
+// pickThrough is n with exactly the columns keep, in order, narrowed by
+// narrowThrough where it can be (ok), else n under a projection that
+// picks them.
+func pickThrough(n binder.Node, keep []int) (binder.Node, bool) {
+	need := map[int]bool{}
+	for _, c := range keep {
+		need[c] = true
+	}
+	cols := n.Columns()
+	in, remap, ok := narrowThrough(n, need)
+	if !ok {
+		in = n
+		remap = map[int]int{}
+		for _, c := range keep {
+			remap[c] = c
+		}
+	}
+	if len(in.Columns()) == len(keep) {
+		same := true
+		for i, c := range keep {
+			same = same && remap[c] == i
+		}
+		if same {
+			return in, ok
+		}
+	}
+	p := &binder.Project{Input: in}
+	for _, c := range keep {
+		p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: remap[c], Name: cols[c].Name, T: cols[c].T})
+		p.Cols = append(p.Cols, cols[c])
+	}
+	return p, ok
+}
+
 // narrowProjectTo is narrowProject with the columns read given.
 func narrowProjectTo(inner *binder.Project, need map[int]bool) (*binder.Project, map[int]int, bool) {
-	keep := func(i int) bool {
-		return need[i] || anyExpr(inner.Exprs[i], func(x binder.Expr) bool {
-			switch f := x.(type) {
-			case *binder.FuncCall:
-				return f.Volatile
-			case *binder.UDFCall:
-				return true
-			}
-			return false
-		})
-	}
+	keep := func(i int) bool { return need[i] || mustCompute(inner.Exprs[i]) }
 	remap := map[int]int{}
 	out := &binder.Project{Input: inner.Input}
 	for i, e := range inner.Exprs {
@@ -609,6 +782,25 @@ func narrowProjectTo(inner *binder.Project, need map[int]bool) (*binder.Project,
 		return nil, nil, false
 	}
 	return out, remap, true
+}
+
+// mustCompute reports whether e is computed even when nothing reads its
+// value, as PostgreSQL keeps a subquery's output that
+// contain_volatile_functions finds (remove_unused_subquery_outputs): it
+// calls a volatile function (nextval, random, pg_advisory_lock; not a
+// stable one such as now()) or a UDF, itself or in a subquery. Every rule
+// that drops an expression nothing reads asks it, so that they agree.
+func mustCompute(e binder.Expr) bool { return binder.ContainsVolatile(e) }
+
+// dropsOnlyUnneeded reports whether picking refs of exprs drops no
+// expression that mustCompute.
+func dropsOnlyUnneeded(refs []int, exprs []binder.Expr) bool {
+	for i, e := range exprs {
+		if !slices.Contains(refs, i) && mustCompute(e) {
+			return false
+		}
+	}
+	return true
 }
 
 // columnRefs returns the column indexes of exprs when each is a column.

@@ -76,7 +76,7 @@ func (r *rewriter) closedForm(out []item, k, j int) []item {
 		if i > 0 && !out[i].composite && out[i].tok.is(r.src, "NOT") {
 			i--
 		}
-		if out[i].composite || !out[i].tok.is(r.src, "IS") {
+		if out[i].composite || !out[i].tok.is(r.src, "IS") || isDistinctItem(out[i]) {
 			return out
 		}
 		s = r.isLevelStart(out[:i])
@@ -89,6 +89,13 @@ func (r *rewriter) closedForm(out []item, k, j int) []item {
 	b.addItems(out[s:], true)
 	b.add(")", r.toks[k-1].end)
 	return append(out[:s], b.it)
+}
+
+// isDistinctItem reports whether it is the <=> the rewrite made of IS
+// [NOT] DISTINCT FROM (its token the IS): a NULL after it is the right
+// operand (x IS NOT DISTINCT FROM NULL::int casts the NULL), not IS NULL.
+func isDistinctItem(it item) bool {
+	return len(it.pieces) == 1 && it.pieces[0].text == "<=>"
 }
 
 // closedFormOp reports whether t is a word that continues an expression

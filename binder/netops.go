@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -25,31 +26,19 @@ func isInetType(t types.T) bool {
 // inetKey is e's ordering key (types.InetKey: text whose byte order is
 // network_cmp's), NULL for NULL.
 func (b *binder) inetKey(e Expr) Expr {
-	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-		in := args[0].(*array.String)
-		bld := array.NewStringBuilder(mem)
-		defer bld.Release()
-		bld.Reserve(in.Len())
-		for i := 0; i < in.Len(); i++ {
-			if in.IsNull(i) {
-				bld.AppendNull()
-				continue
-			}
-			key, err := types.InetKey(in.Value(i))
-			if err != nil {
-				return nil, err
-			}
-			bld.Append(key)
-		}
-		return bld.NewArray(), nil
-	}
-	return &FuncCall{Name: "pg__inet_key", Args: []Expr{e}, T: types.StringType, Kernel: k}
+	return &FuncCall{Name: "pg__inet_key", Args: []Expr{e}, T: types.StringType, Kernel: stringMapKernel(types.InetKey)}
 }
 
 // inetOfKey is the inet of the key e (inetKey's inverse, for min and
 // max).
 func (b *binder) inetOfKey(e Expr) Expr {
-	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return &FuncCall{Name: "pg__inet_of_key", Args: []Expr{e}, T: types.InetType, Kernel: stringMapKernel(types.InetOfKey)}
+}
+
+// stringMapKernel is a kernel applying f to each string of its one
+// argument, NULL for NULL.
+func stringMapKernel(f func(string) (string, error)) functions.Kernel {
+	return func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 		in := args[0].(*array.String)
 		bld := array.NewStringBuilder(mem)
 		defer bld.Release()
@@ -59,7 +48,7 @@ func (b *binder) inetOfKey(e Expr) Expr {
 				bld.AppendNull()
 				continue
 			}
-			v, err := types.InetOfKey(in.Value(i))
+			v, err := f(in.Value(i))
 			if err != nil {
 				return nil, err
 			}
@@ -67,7 +56,6 @@ func (b *binder) inetOfKey(e Expr) Expr {
 		}
 		return bld.NewArray(), nil
 	}
-	return &FuncCall{Name: "pg__inet_of_key", Args: []Expr{e}, T: types.InetType, Kernel: k}
 }
 
 // inetComparison replaces the operands of an ordering comparison of two

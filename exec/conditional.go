@@ -153,6 +153,27 @@ func (e *CoalesceExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 	return buildArray(ec, e.T, out), nil
 }
 
+// takeColumn is col's rows at the indexes idx (rows, as ints): arrow's
+// take kernel, or, for the 16-byte interval it does not take ("invalid
+// values byte width"), the rows copied one by one.
+func takeColumn(ec *EvalContext, col arrow.Array, idx arrow.Array, rows []int32) (arrow.Array, error) {
+	iv, ok := col.(*array.MonthDayNanoInterval)
+	if !ok {
+		return compute.TakeArray(ec.Ctx, col, idx)
+	}
+	b := array.NewMonthDayNanoIntervalBuilder(ec.Mem)
+	defer b.Release()
+	b.Reserve(len(rows))
+	for _, r := range rows {
+		if iv.IsNull(int(r)) {
+			b.AppendNull()
+			continue
+		}
+		b.Append(iv.Value(int(r)))
+	}
+	return b.NewArray(), nil
+}
+
 // takeRows returns the rows of batch at the given indexes (batch itself,
 // retained, when they are all of its rows in order).
 func takeRows(ec *EvalContext, batch arrow.RecordBatch, rows []int32) (arrow.RecordBatch, error) {
@@ -167,7 +188,7 @@ func takeRows(ec *EvalContext, batch arrow.RecordBatch, rows []int32) (arrow.Rec
 	defer idx.Release()
 	cols := make([]arrow.Array, batch.NumCols())
 	for i := range cols {
-		c, err := compute.TakeArray(ec.Ctx, batch.Column(i), idx)
+		c, err := takeColumn(ec, batch.Column(i), idx, rows)
 		if err != nil {
 			for _, done := range cols[:i] {
 				done.Release()

@@ -20,6 +20,8 @@ var volatileInPostgres = map[string]bool{
 	"pg_try_advisory_xact_lock": true, "pg_try_advisory_xact_lock_shared": true, "pg_advisory_unlock": true,
 	"pg_advisory_unlock_shared": true, "pg_advisory_unlock_all": true,
 	"pg_notify": true, "pg_notification_queue_usage": true,
+	"current_query": true, "pg_current_logfile": true, "pg_reload_conf": true, "pg_rotate_logfile": true,
+	"pg_xact_commit_timestamp": true, "txid_status": true,
 }
 
 // VolatileInPostgres reports whether PostgreSQL 15 marks the built-in

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -87,7 +86,7 @@ func randomFuncs() []*Func {
 			Kernel: rowFunc(types.VoidType, true, func(ctx context.Context, a []any) (any, error) {
 				seed := a[0].(float64)
 				if seed < -1 || seed > 1 || math.IsNaN(seed) {
-					return nil, sqlerr.New(sqlerr.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", cFormatG(seed))
+					return nil, sqlerr.New(sqlerr.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", types.AppendFloatG(nil, seed, 6))
 				}
 				if r := sessionOf(ctx).Random; r != nil {
 					r.Seed(seed)
@@ -111,18 +110,4 @@ func randomKernel(ctx context.Context, mem memory.Allocator, _ []arrow.Array, n 
 		b.UnsafeAppend(next())
 	}
 	return b.NewArray(), nil
-}
-
-// cFormatG is PostgreSQL's snprintf "%g" of x: six significant digits,
-// and NaN and Infinity spelled as its own printf spells them.
-func cFormatG(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
-	}
-	return strconv.FormatFloat(x, 'g', 6, 64)
 }

@@ -134,18 +134,6 @@ func (t *Txn) UnlockAdvisory(key AdvisoryKey, shared bool) bool {
 	return true
 }
 
-// HoldsAdvisory says whether t holds any advisory lock.
-func (t *Txn) HoldsAdvisory() bool {
-	t.m.mu.Lock()
-	defer t.m.mu.Unlock()
-	for k := range t.held {
-		if k.advisory {
-			return true
-		}
-	}
-	return false
-}
-
 // end forgets t's transaction id when it holds nothing (a try that got
 // nothing, the last unlock of a session owner). The caller holds m.mu.
 func (t *Txn) end() {

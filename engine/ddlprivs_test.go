@@ -16,6 +16,14 @@ import (
 // and two plain roles, and a session for each.
 func ddlUsers(t *testing.T) (admin, rvu1, rvu2 pgwire.Session, md *meta.Store) {
 	t.Helper()
+	ss, md := roleSessions(t, "admin", "rvu1", "rvu2")
+	return ss[0], ss[1], ss[2], md
+}
+
+// roleSessions opens an engine whose metadata store knows the superuser su
+// and the plain roles, and returns a session of each (su's first).
+func roleSessions(t *testing.T, su string, plain ...string) ([]pgwire.Session, *meta.Store) {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	md, err := meta.OpenFile(ctx, dir)
@@ -23,15 +31,15 @@ func ddlUsers(t *testing.T) (admin, rvu1, rvu2 pgwire.Session, md *meta.Store) {
 		t.Fatal(err)
 	}
 	if err := md.Update(ctx, func(tx *meta.Tx) error {
-		tx.Users["admin"] = pgwire.UserEntry{Superuser: true}
-		tx.Users["rvu1"] = pgwire.UserEntry{}
-		tx.Users["rvu2"] = pgwire.UserEntry{}
+		tx.Users[su] = pgwire.UserEntry{Superuser: true}
+		for _, u := range plain {
+			tx.Users[u] = pgwire.UserEntry{}
+		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ss := sessions(t, dir+"/data", engine.Options{Meta: md, Roles: md}, "admin", "rvu1", "rvu2")
-	return ss[0], ss[1], ss[2], md
+	return sessions(t, dir+"/data", engine.Options{Meta: md, Roles: md}, append([]string{su}, plain...)...), md
 }
 
 // Dropping a schema takes its owner or a superuser; creating one takes

@@ -1,12 +1,8 @@
 package engine_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/sqlgate/sqlgate/engine"
-	"github.com/sqlgate/sqlgate/meta"
-	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -15,21 +11,7 @@ import (
 // PUBLIC until it is revoked, CREATE to nobody but its owner); ALTER
 // DEFAULT PRIVILEGES grants on the tables and views made afterwards.
 func TestSchemaPrivileges(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	md, err := meta.OpenFile(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := md.Update(ctx, func(tx *meta.Tx) error {
-		tx.Users["admin"] = pgwire.UserEntry{Superuser: true}
-		tx.Users["plain"] = pgwire.UserEntry{}
-		tx.Users["reader"] = pgwire.UserEntry{}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	ss := sessions(t, dir+"/data", engine.Options{Meta: md, Roles: md}, "admin", "plain", "reader")
+	ss, md := roleSessions(t, "admin", "plain", "reader") // ddlprivs_test.go
 	admin, plain, reader := ss[0], ss[1], ss[2]
 	for _, stmt := range []string{
 		"CREATE SCHEMA s", "CREATE TABLE s.t (id int)", "INSERT INTO s.t VALUES (1)", "GRANT SELECT ON s.t TO plain",

@@ -43,7 +43,7 @@ func (r *rewriter) closedForm(out []item, k, j int) []item {
 	switch t.kind {
 	case tkOp:
 		op := t.text(r.src)
-		if in && (op == "=" || op == "<" || op == ">" || op == "<=" || op == ">=" || op == "<>" || op == "!=") {
+		if in && isComparison(op) { // nonassoc.go
 			return out // TiDB takes a comparison after x IN (..)
 		}
 	case tkIdent:

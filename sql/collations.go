@@ -1,7 +1,5 @@
 package sql
 
-import "strings"
-
 // COLLATE clauses are removed from the statement text before it is parsed
 // (normalizeTokens: sqlgate compares strings bytewise, which is the order
 // of PostgreSQL's C, POSIX and C.UTF-8 default collations alike). A CREATE
@@ -66,13 +64,7 @@ func columnCollations(src string, toks []token) map[string]string {
 			}
 			continue
 		case depth == 1 && column != "" && t.is(src, "COLLATE") && collateClauseAt(src, toks, i) && i+1 < len(toks):
-			name := ""
-			switch toks[i+1].kind {
-			case tkIdent:
-				name = strings.ToLower(toks[i+1].text(src))
-			case tkQIdent:
-				name = unquoteIdent(toks[i+1].text(src))
-			}
+			name := identNameOr(src, toks[i+1], "")
 			if i+3 < len(toks) && toks[i+2].isPunct(src, ".") { // pg_catalog."C"
 				if n, ok := identName(src, toks[i+3]); ok {
 					name = n

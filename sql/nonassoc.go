@@ -1,6 +1,10 @@
 package sql
 
-import "github.com/sqlgate/sqlgate/sqlerr"
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
 
 // PostgreSQL's grammar declares three precedence levels non-associative
 // (gram.y: %nonassoc IS ISNULL NOTNULL; %nonassoc < > = <= >= <>;
@@ -105,7 +109,7 @@ func opRun(src string, toks []token, k int) (string, int) {
 		return toks[k].synth, k + 1
 	}
 	text := src[toks[k].start:toks[e-1].end]
-	if len(text) > 1 && !containsAny(text, "~!@#%^&|`?") {
+	if len(text) > 1 && !strings.ContainsAny(text, "~!@#%^&|`?") {
 		for len(text) > 1 && (text[len(text)-1] == '+' || text[len(text)-1] == '-') {
 			text = text[:len(text)-1]
 		}
@@ -114,17 +118,6 @@ func opRun(src string, toks []token, k int) (string, int) {
 		}
 	}
 	return text, e
-}
-
-func containsAny(s, chars string) bool {
-	for i := 0; i < len(s); i++ {
-		for j := 0; j < len(chars); j++ {
-			if s[i] == chars[j] {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // isComparison reports whether op is one of PostgreSQL's comparison

@@ -154,24 +154,21 @@ func (e *CoalesceExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 }
 
 // takeColumn is col's rows at the indexes idx (rows, as ints): arrow's
-// take kernel, or, for the 16-byte interval it does not take ("invalid
-// values byte width"), the rows copied one by one.
+// take kernel, which has none for the 16-byte interval ("invalid values
+// byte width"): an interval is gathered as filter.go gathers it, and an
+// array or record holding intervals value by value.
 func takeColumn(ec *EvalContext, col arrow.Array, idx arrow.Array, rows []int32) (arrow.Array, error) {
-	iv, ok := col.(*array.MonthDayNanoInterval)
-	if !ok {
-		return compute.TakeArray(ec.Ctx, col, idx)
-	}
-	b := array.NewMonthDayNanoIntervalBuilder(ec.Mem)
-	defer b.Release()
-	b.Reserve(len(rows))
-	for _, r := range rows {
-		if iv.IsNull(int(r)) {
-			b.AppendNull()
-			continue
+	if iv, ok := col.(*array.MonthDayNanoInterval); ok {
+		validity, nulls := gatherValidity(ec.Mem, col, rows)
+		if validity != nil {
+			defer validity.Release()
 		}
-		b.Append(iv.Value(int(r)))
+		return gatherFixed(ec.Mem, col.DataType(), iv.MonthDayNanoIntervalValues(), rows, validity, nulls), nil
 	}
-	return b.NewArray(), nil
+	if HoldsInterval(col.DataType()) {
+		return gatherValues(ec.Mem, col, rows)
+	}
+	return compute.TakeArray(ec.Ctx, col, idx)
 }
 
 // takeRows returns the rows of batch at the given indexes (batch itself,

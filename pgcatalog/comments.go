@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,7 +56,7 @@ func (c *Catalog) objectCommentRows(ctx context.Context, s *snapshot) []row {
 		kind, id, _ := strings.Cut(key, "/")
 		switch kind {
 		case meta.CommentSchema:
-			if id == fluss.DefaultDatabase || containsString(s.schemas, id) {
+			if id == fluss.DefaultDatabase || slices.Contains(s.schemas, id) {
 				add(classPgNamespace, namespaceOID(id), text)
 			}
 		case meta.CommentView:
@@ -137,15 +138,6 @@ func (c *Catalog) shdescriptionRows(_ context.Context, _ *snapshot) ([]row, erro
 func catalogClass(catalog string) uint32 {
 	return map[string]uint32{"pg_class": classPgClass, "pg_namespace": classPgNamespace, "pg_extension": classPgExtension,
 		"pg_type": classPgType, "pg_proc": classPgProc, "pg_constraint": classPgConstraint, "pg_authid": classPgAuthid}[catalog]
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // oidValue reads an OID column of a generated row (a uint32, or an int

@@ -30,10 +30,6 @@ func ExtraFloatDigits(n int) FloatDigits {
 	return FloatDigits{cut: int8(1 - n)}
 }
 
-// Shortest reports whether floats print as the shortest text that reads
-// back exactly (extra_float_digits above 0).
-func (d FloatDigits) Shortest() bool { return d.cut == 0 }
-
 // ExtraFloatDigitsMin and ExtraFloatDigitsMax bound the setting, as
 // PostgreSQL 15's guc.c does.
 const (

@@ -789,11 +789,12 @@ func (pt *pendingTable) deleteRows(ctx context.Context, keys arrow.RecordBatch) 
 // appended to a log table with unique constraints are checked against
 // them, and their entries written, first.
 func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	if pt.uq == nil || len(pt.uq.pk) > 0 {
+		return pt.Table.Append(ctx, rec) // which takes the append lock itself
+	}
+	// the lock before the index entries admit writes
 	if err := pt.LockAppend(ctx); err != nil {
 		return fluss.WriteResult{}, err
-	}
-	if pt.uq == nil || len(pt.uq.pk) > 0 {
-		return pt.Table.Append(ctx, rec)
 	}
 	return pt.uq.append(ctx, pt, rec)
 }
@@ -823,11 +824,11 @@ func (u *uniqueTable) append(ctx context.Context, pt *pendingTable, rec arrow.Re
 // are skipped, the others appended; Kept lists them for RETURNING. A
 // log table without constraints has no conflict: every row is appended.
 func (pt *pendingTable) appendSkipping(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	if pt.uq == nil {
+		return pt.Table.Append(ctx, rec) // which takes the append lock itself
+	}
 	if err := pt.LockAppend(ctx); err != nil {
 		return fluss.WriteResult{}, err
-	}
-	if pt.uq == nil {
-		return pt.Table.Append(ctx, rec)
 	}
 	u := pt.uq
 	rows := make([]uniqueRow, rec.NumRows())

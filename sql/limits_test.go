@@ -24,6 +24,12 @@ func TestPathologicalInputsStayFast(t *testing.T) {
 		"SELECT " + strings.Repeat("x::ARRAY<INT>, ", 2000) + "1",
 		"SELECT " + strings.Repeat("$1, ", 5000) + "$2",
 		"SELECT " + strings.Repeat("'a''b' || E'\\n' || ", 3000) + "'x'",
+		// PostgreSQL's "other" operator level: each operator reads its
+		// left operand back to a lower level (oplevel.go)
+		"SELECT " + strings.Repeat("x | ", 3000) + "1",
+		"SELECT " + strings.Repeat("1 # ", 3000) + "1",
+		"SELECT " + strings.Repeat("x ~ y || ", 3000) + "'x'",
+		"SELECT " + strings.Repeat("a ->> ", 3000) + "'k'",
 	}
 	p := NewParser()
 	for _, in := range inputs {

@@ -84,12 +84,13 @@ func (r *rewriter) opItemKind(out []item, k int) int {
 }
 
 // opLevelLeft parenthesises the left operand of the level's operator at
-// token k (out ends with the operand) when an operator stands in it.
+// token k (out ends with the operand) when an operator stands in it, and
+// returns where in out the operand starts.
 //
 // regexpOnly: the operator at op is of LIKE's level, which TiDB's grammar
 // takes after any operand but a REGEXP (~ rewritten): only a ~ in the
 // operand makes it parenthesised.
-func (r *rewriter) opLevelLeft(out []item, op int, regexpOnly bool) []item {
+func (r *rewriter) opLevelLeft(out []item, op int, regexpOnly bool) ([]item, int) {
 	n := len(out)
 	s, ops := n, false
 	// || and | are TiDB's | level already, left-associative: a left
@@ -117,6 +118,15 @@ func (r *rewriter) opLevelLeft(out []item, op int, regexpOnly bool) []item {
 			k, s = c, c
 			continue
 		}
+		if pipeLevel && out[k].opLeft > 0 && r.isPipeLevel(out[k]) {
+			// the left operand of an earlier || or | of a chain was
+			// scanned when it was met: it holds no operator but the
+			// chain's (any other made it one parenthesised item), and its
+			// start is this operand's too. Reading it keeps a chain of n
+			// linear rather than quadratic.
+			s = out[k].opLeft - 1
+			break
+		}
 		kind := r.opItemKind(out, k)
 		if kind < 0 {
 			break
@@ -128,13 +138,13 @@ func (r *rewriter) opLevelLeft(out []item, op int, regexpOnly bool) []item {
 		s = k
 	}
 	if !ops || s >= n-1 {
-		return out
+		return out, s
 	}
 	b := newComposite(out[s].lead)
 	b.add("(", out[s].firstOrig())
 	b.addItems(out[s:], true)
 	b.add(")", r.toks[op-1].end)
-	return append(out[:s], b.it)
+	return append(out[:s], b.it), s
 }
 
 // isPipeLevel reports whether it is the rewrite's || or a |.

@@ -45,6 +45,11 @@ type item struct {
 	// derived marks the SELECT * FROM of a parenthesised join turned into
 	// a derived table, which may take a column alias list (values.go)
 	derived bool
+	// opLeft is 1 + the index in its output where the left operand of
+	// this || or | starts, set when opLevelLeft scanned that operand (0:
+	// not scanned); a later operator of the level reads it instead of
+	// scanning the operand again (oplevel.go)
+	opLeft int
 }
 
 // firstOrig is the input offset the item's first text stands for.
@@ -859,7 +864,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 	for k := i; k < j; {
 		out = r.closedForm(out, k, j) // closedforms.go
 		if r.toks[k].kind == tkIdent && len(out) > 0 && r.likeLevelAt(k, j) && r.isOperand(out[len(out)-1]) {
-			out = r.opLevelLeft(out, k, true) // x ~ y LIKE z: oplevel.go
+			out, _ = r.opLevelLeft(out, k, true) // x ~ y LIKE z: oplevel.go
 		}
 		t := r.toks[k]
 		text := t.text(r.src)
@@ -919,8 +924,11 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 			k++
 			continue
 		case tkOp:
+			opLeft := 0
 			if len(out) > 0 && r.isOpLevel(k) && r.isOperand(out[len(out)-1]) {
-				out = r.opLevelLeft(out, k, false) // oplevel.go
+				var start int
+				out, start = r.opLevelLeft(out, k, false) // oplevel.go
+				opLeft = start + 1
 			}
 			if otherOperator(text) {
 				var err error
@@ -937,6 +945,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				// TiDB's | does; QueryToTree reads the pair back as ||.
 				b := newComposite(r.leadOf(t))
 				b.add("| "+PipesMarker+"() |", t.start)
+				b.it.opLeft = opLeft
 				out = append(out, b.it)
 				k++
 				continue
@@ -1154,6 +1163,13 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
 						return nil, err
 					}
+					continue
+				}
+				if text == "|" {
+					it := r.simple(t)
+					it.opLeft = opLeft
+					out = append(out, it)
+					k++
 					continue
 				}
 			case "!":

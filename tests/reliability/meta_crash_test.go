@@ -353,6 +353,13 @@ func TestCrashMetadataAllOrNothing(t *testing.T) {
 		clients[i] = &metaClient{id: i + 1, user: fmt.Sprintf("u%d", i+1)}
 	}
 	proc := startProcess(t, bin, dir)
+	// the cycles grant to reader: a GRANT names a role that exists (42704
+	// otherwise, as PostgreSQL)
+	setup := connect(t, proc.connString())
+	if _, err := setup.Exec(context.Background(), "CREATE ROLE reader"); err != nil {
+		t.Fatal(err)
+	}
+	setup.Close(context.Background())
 	total := 0
 	for round := 1; round <= rounds; round++ {
 		cs := make([]string, len(clients))

@@ -118,13 +118,13 @@ func (r *rewriter) opLevelLeft(out []item, op int, regexpOnly bool) ([]item, int
 			k, s = c, c
 			continue
 		}
-		if pipeLevel && out[k].opLeft > 0 && r.isPipeLevel(out[k]) {
+		if pipeLevel && out[k].opBack > 0 && r.isPipeLevel(out[k]) {
 			// the left operand of an earlier || or | of a chain was
 			// scanned when it was met: it holds no operator but the
 			// chain's (any other made it one parenthesised item), and its
 			// start is this operand's too. Reading it keeps a chain of n
 			// linear rather than quadratic.
-			s = out[k].opLeft - 1
+			s = max(k-out[k].opBack, 0)
 			break
 		}
 		kind := r.opItemKind(out, k)

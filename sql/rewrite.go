@@ -45,11 +45,12 @@ type item struct {
 	// derived marks the SELECT * FROM of a parenthesised join turned into
 	// a derived table, which may take a column alias list (values.go)
 	derived bool
-	// opLeft is 1 + the index in its output where the left operand of
-	// this || or | starts, set when opLevelLeft scanned that operand (0:
-	// not scanned); a later operator of the level reads it instead of
-	// scanning the operand again (oplevel.go)
-	opLeft int
+	// opBack is how many items back from this || or | its left operand
+	// starts, set when opLevelLeft scanned that operand (0: not scanned);
+	// a later operator of the level reads it instead of scanning the
+	// operand again (oplevel.go). Relative, so that a rule inserting an
+	// item before the operand (IS DISTINCT FROM's not) moves both.
+	opBack int
 }
 
 // firstOrig is the input offset the item's first text stands for.
@@ -924,11 +925,11 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 			k++
 			continue
 		case tkOp:
-			opLeft := 0
+			opBack := 0
 			if len(out) > 0 && r.isOpLevel(k) && r.isOperand(out[len(out)-1]) {
 				var start int
 				out, start = r.opLevelLeft(out, k, false) // oplevel.go
-				opLeft = start + 1
+				opBack = len(out) - start                 // the operator goes at len(out)
 			}
 			if otherOperator(text) {
 				var err error
@@ -945,7 +946,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				// TiDB's | does; QueryToTree reads the pair back as ||.
 				b := newComposite(r.leadOf(t))
 				b.add("| "+PipesMarker+"() |", t.start)
-				b.it.opLeft = opLeft
+				b.it.opBack = opBack
 				out = append(out, b.it)
 				k++
 				continue
@@ -1167,7 +1168,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				}
 				if text == "|" {
 					it := r.simple(t)
-					it.opLeft = opLeft
+					it.opBack = opBack
 					out = append(out, it)
 					k++
 					continue

@@ -156,25 +156,7 @@ func (s *notifySession) run(ctx context.Context, stmt string) string {
 	qctx, cancel := context.WithTimeout(ctx, queryTimeout)
 	defer cancel()
 	results, err := s.conn.Exec(qctx, stmt).ReadAll()
-	var out []string
-	for _, r := range results {
-		tag := r.CommandTag.String()
-		for _, row := range r.Rows {
-			cells := make([]string, len(row))
-			for i, c := range row {
-				cells[i] = string(c)
-			}
-			tag += " [" + strings.Join(cells, ",") + "]"
-		}
-		out = append(out, tag)
-	}
-	if err != nil {
-		if pe, ok := err.(*pgconn.PgError); ok {
-			out = append(out, "ERROR "+pe.Code+" "+pe.Message)
-		} else {
-			s.t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	out := describeResults(s.t, stmt, results, err)
 	out = append(out, "status "+string(s.conn.TxStatus()))
 	return strings.Join(out, "; ")
 }
@@ -190,30 +172,7 @@ func (s *notifySession) pipeline(ctx context.Context, stmts string) string {
 		b.ExecParams(st, nil, nil, nil, nil)
 	}
 	results, err := s.conn.ExecBatch(qctx, b).ReadAll()
-	var out []string
-	for _, r := range results {
-		if r.Err != nil {
-			// the error, also returned below; sqlgate may raise a
-			// constant's at Bind where PostgreSQL does at Execute
-			continue
-		}
-		tag := r.CommandTag.String()
-		for _, row := range r.Rows {
-			cells := make([]string, len(row))
-			for i, c := range row {
-				cells[i] = string(c)
-			}
-			tag += " [" + strings.Join(cells, ",") + "]"
-		}
-		out = append(out, tag)
-	}
-	if err != nil {
-		if pe, ok := err.(*pgconn.PgError); ok {
-			out = append(out, "ERROR "+pe.Code+" "+pe.Message)
-		} else {
-			s.t.Fatalf("%s: %v", stmts, err)
-		}
-	}
+	out := describeResults(s.t, stmts, results, err)
 	out = append(out, "status "+string(s.conn.TxStatus()))
 	return strings.Join(out, "; ")
 }

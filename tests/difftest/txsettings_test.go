@@ -138,8 +138,24 @@ func (s *noticeSession) run(ctx context.Context, stmt string) string {
 	qctx, cancel := context.WithTimeout(ctx, queryTimeout)
 	defer cancel()
 	results, err := s.conn.Exec(qctx, stmt).ReadAll()
+	out := describeResults(s.t, stmt, results, err)
+	out = append(out, s.notices...)
+	out = append(out, "status "+string(s.conn.TxStatus()))
+	return strings.Join(out, "; ")
+}
+
+// describeResults is what a Query or a pipeline brought back: each
+// result's command tag with its rows, then the error's SQLSTATE and
+// message; a result that failed is described by the error alone (sqlgate
+// may raise a constant's error at Bind where PostgreSQL does at Execute).
+// An error that is not the server's ends the test.
+func describeResults(t *testing.T, sent string, results []*pgconn.Result, err error) []string {
+	t.Helper()
 	var out []string
 	for _, r := range results {
+		if r.Err != nil {
+			continue
+		}
 		tag := r.CommandTag.String()
 		for _, row := range r.Rows {
 			cells := make([]string, len(row))
@@ -154,10 +170,8 @@ func (s *noticeSession) run(ctx context.Context, stmt string) string {
 		if pe, ok := err.(*pgconn.PgError); ok {
 			out = append(out, "ERROR "+pe.Code+" "+pe.Message)
 		} else {
-			s.t.Fatalf("%s: %v", stmt, err)
+			t.Fatalf("%s: %v", sent, err)
 		}
 	}
-	out = append(out, s.notices...)
-	out = append(out, "status "+string(s.conn.TxStatus()))
-	return strings.Join(out, "; ")
+	return out
 }

@@ -332,25 +332,16 @@ func (e *estimator) pushInto(a *binder.Aggregate, j *binder.Join, keys []binder.
 	return out
 }
 
-// narrowTo projects n onto the columns in need (in n's order, once each)
-// and says where each is; n itself when it needs them all.
+// narrowTo narrows n to the columns in need and says where each is, as
+// a join input's pruning does (pruneInput): a derived table below computes
+// only what is read, so that an output nothing reads (1/0 beside the key)
+// is not computed once the aggregation moved below the join.
 func narrowTo(n binder.Node, need []int) (binder.Node, map[int]int) {
-	slices.Sort(need)
-	need = slices.Compact(need)
-	remap := map[int]int{}
-	for i, c := range need {
-		remap[c] = i
-	}
-	cols := n.Columns()
-	if len(need) == len(cols) {
-		return n, remap
-	}
-	p := &binder.Project{Input: n}
+	set := make(map[int]bool, len(need))
 	for _, c := range need {
-		p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: c, Name: cols[c].Name, T: cols[c].T})
-		p.Cols = append(p.Cols, cols[c])
+		set[c] = true
 	}
-	return p, remap
+	return pruneInput(n, set)
 }
 
 // uniqueOn reports whether n has at most one row for each value of the

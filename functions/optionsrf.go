@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -18,7 +19,7 @@ var optionsRowType = types.T{Kind: types.Row, Fields: []types.Field{
 // optionsToTableRows is pg_options_to_table(text[]): each "name=value"
 // element split at its first '=' (an element without one is a name with
 // a NULL value), as PostgreSQL splits reloptions; a NULL array gives no
-// rows.
+// rows, a NULL element is 22004.
 func optionsToTableRows(_ context.Context, args []any) (func() (any, bool, error), error) {
 	arr, _ := args[0].([]any)
 	i := 0
@@ -29,7 +30,7 @@ func optionsToTableRows(_ context.Context, args []any) (func() (any, bool, error
 		i++
 		s, ok := arr[i-1].(string)
 		if !ok {
-			return []any{nil, nil}, true, nil
+			return nil, false, sqlerr.New(sqlerr.NullValueNotAllowed, "null array element not allowed in this context")
 		}
 		if k, v, found := strings.Cut(s, "="); found {
 			return []any{k, v}, true, nil

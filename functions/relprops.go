@@ -23,8 +23,14 @@ func relPropFuncs() []*Func {
 			})},
 		{Name: "pg_column_is_updatable", Args: []types.T{regclass, types.Int16Type, tBool}, Ret: tBool, Strict: true, Volatile: true,
 			Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-				if a[1].(int64) <= 0 {
+				attnum := a[1].(int64)
+				if attnum <= 0 {
 					return false, nil // system columns are never updatable
+				}
+				if int16(attnum+firstLowInvalidAttnum) < 0 {
+					// PostgreSQL offsets the column number in an int16
+					// (AttrNumber), which wraps past 32760
+					return nil, sqlerr.New(sqlerr.InternalError, "negative bitmapset member not allowed")
 				}
 				ev, err := relationEvents(ctx, c, oidArg(a[0]))
 				if err != nil {
@@ -73,6 +79,11 @@ var btreeColumnProperties = map[string]bool{
 	"asc": true, "desc": false, "nulls_first": false, "nulls_last": true, "orderable": true,
 	"distance_orderable": false, "returnable": true, "search_array": true, "search_nulls": true,
 }
+
+// firstLowInvalidAttnum is minus PostgreSQL's
+// FirstLowInvalidHeapAttributeNumber (-7): the offset of a column number
+// in a set of columns.
+const firstLowInvalidAttnum = 7
 
 // The events of PostgreSQL's relation_is_updatable: 1 << CmdType.
 const (

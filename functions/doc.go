@@ -13,10 +13,12 @@
 // comparison (arrays.go); the set-returning functions (ResolveSetFunc:
 // unnest, generate_series, generate_subscripts, _pg_expandarray,
 // pg_get_keywords, pg_options_to_table, pg_tablespace_databases,
-// pg_timezone_names, pg_timezone_abbrevs; srf.go), which exec runs as
-// FROM items and in SELECT lists; the system information functions about
+// pg_timezone_names, pg_timezone_abbrevs, pg_partition_tree; srf.go),
+// which exec runs as FROM items and in SELECT lists; the system
+// information functions about
 // relations and objects (relprops.go: pg_relation_is_updatable and the
-// index property functions; describeobj.go: pg_describe_object);
+// index property functions; describeobj.go: pg_describe_object;
+// partitiontree.go: pg_partition_root and pg_partition_tree);
 // PostgreSQL 15's keyword table (keywords.go: pg_get_keywords and
 // quote_ident); JSON output of values (rowjson.go: row_to_json, to_json,
 // json_build_object, and the whole-row kernels the binder uses for a table

@@ -148,6 +148,7 @@ func allFuncs() []*Func {
 	fs = append(fs, columnSizeFuncs()...)     // columnsize.go
 	fs = append(fs, relPropFuncs()...)        // relprops.go
 	fs = append(fs, describeObjectFuncs()...) // describeobj.go
+	fs = append(fs, partitionFuncs()...)      // partitiontree.go
 	return fs
 }
 

@@ -38,6 +38,7 @@ func IsSetFunc(name string) bool {
 		"jsonb_path_query", "jsonb_path_query_tz", // jsonpath.go
 		"pg_options_to_table", "pg_tablespace_databases", // optionsrf.go
 		"pg_timezone_names", "pg_timezone_abbrevs", // tzsrf.go
+		"pg_partition_tree",     // partitiontree.go
 		"pg_listening_channels": // notify.go
 		return true
 	}
@@ -95,6 +96,10 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 	case "pg_get_keywords":
 		if len(args) == 0 {
 			return &SetFunc{Name: lname, Ret: keywordRowType, Rows: keywordRows}, nil
+		}
+	case "pg_partition_tree":
+		if len(args) == 1 && (args[0].Variant == types.RegClass || pgTypeOf(args[0]) == pgUnknown || args[0].Kind == types.Int32 || args[0].Kind == types.Int64 || args[0].Kind == types.Oid) {
+			return &SetFunc{Name: lname, Args: []types.T{types.RegOf(types.RegClass)}, Ret: partitionTreeRowType, Rows: partitionTreeRows}, nil
 		}
 	case "pg_partition_ancestors":
 		// the relation and its ancestors when it is a partition or a

@@ -565,6 +565,8 @@ var setFuncProcs = []procInfo{
 	{name: "pg_options_to_table", args: []any{uint32(1009)}, ret: oidRecord, rows: 3,
 		outTypes: []uint32{25, 25}, outNames: []string{"option_name", "option_value"}},
 	{name: "pg_partition_ancestors", args: []any{uint32(2205)}, ret: 2205, rows: 10},
+	{name: "pg_partition_tree", args: []any{uint32(2205)}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{2205, 2205, 16, 23}, outNames: []string{"relid", "parentrelid", "isleaf", "level"}},
 	{name: "pg_tablespace_databases", args: []any{uint32(26)}, ret: 26, rows: 1000},
 	{name: "pg_timezone_abbrevs", args: []any{}, ret: oidRecord, rows: 1000,
 		outTypes: []uint32{25, 1186, 16}, outNames: []string{"abbrev", "utc_offset", "is_dst"}},

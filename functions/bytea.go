@@ -80,6 +80,7 @@ func byteaFuncs() []*Func {
 		{Name: "sha384", Args: []types.T{b}, Ret: b, Strict: true, Kernel: rawRowFunc(b, shaRow(func(p []byte) []byte { s := sha512.Sum384(p); return s[:] }))},
 		{Name: "sha512", Args: []types.T{b}, Ret: b, Strict: true, Kernel: rawRowFunc(b, shaRow(func(p []byte) []byte { s := sha512.Sum512(p); return s[:] }))},
 		{Name: "length", Args: []types.T{b}, Ret: i4, Strict: true, Kernel: rawRowFunc(i4, func(a []arrow.Array, i int) (any, error) { return int64(len(byteArg(a, 0, i))), nil })},
+		{Name: "length", Args: []types.T{b, tName}, Ret: i4, Strict: true, Kernel: rawRowFunc(i4, lengthInEncodingRow)}, // encodings.go
 		{Name: "octet_length", Args: []types.T{b}, Ret: i4, Strict: true, Kernel: rawRowFunc(i4, func(a []arrow.Array, i int) (any, error) { return int64(len(byteArg(a, 0, i))), nil })},
 		{Name: "bit_length", Args: []types.T{b}, Ret: i4, Strict: true, Kernel: rawRowFunc(i4, func(a []arrow.Array, i int) (any, error) { return int64(8 * len(byteArg(a, 0, i))), nil })},
 		{Name: "bit_length", Args: []types.T{t}, Ret: i4, Strict: true, Kernel: rawRowFunc(i4, func(a []arrow.Array, i int) (any, error) { return int64(8 * len(strArg(a, 0, i))), nil })},
@@ -295,124 +296,6 @@ func decodeBase64(s string) ([]byte, error) {
 			WithHint("Input data is missing padding, is truncated, or is otherwise corrupted.")
 	}
 	return out, nil
-}
-
-// resolveEncoding is the encoding convert_to, convert_from and convert
-// name: UTF8, LATIN1 and SQL_ASCII are converted; another encoding
-// PostgreSQL knows (pg_char_to_encoding: encodingByName, toascii.go) is
-// refused with 0A000 rather than as an invalid name.
-func resolveEncoding(name, role string) (string, error) {
-	e, ok := encodingByName(name)
-	if !ok {
-		return "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid %s encoding name \"%s\"", role, name)
-	}
-	switch e {
-	case "UTF8", "LATIN1", "SQL_ASCII":
-		return e, nil
-	}
-	return "", sqlerr.New(sqlerr.FeatureNotSupported, "conversion with encoding \"%s\" is not supported", name)
-}
-
-// toUTF8 converts data in encoding enc to UTF-8, validating it.
-func toUTF8(data []byte, enc string) ([]byte, error) {
-	switch enc {
-	case "LATIN1":
-		out := make([]byte, 0, len(data))
-		for _, c := range data {
-			if c == 0 {
-				return nil, invalidByteSequence("LATIN1", data, 0)
-			}
-			out = utf8.AppendRune(out, rune(c))
-		}
-		return out, nil
-	case "SQL_ASCII":
-		for k, c := range data {
-			if c == 0 || c >= 0x80 {
-				return nil, invalidByteSequence("UTF8", data, k)
-			}
-		}
-	}
-	if k := invalidUTF8At(data); k >= 0 {
-		return nil, invalidByteSequence("UTF8", data, k)
-	}
-	return data, nil
-}
-
-// fromUTF8 converts valid UTF-8 to encoding enc.
-func fromUTF8(data []byte, enc string) ([]byte, error) {
-	switch enc {
-	case "LATIN1":
-		out := make([]byte, 0, len(data))
-		for k := 0; k < len(data); {
-			r, n := utf8.DecodeRune(data[k:])
-			if r > 0xff {
-				return nil, sqlerr.New(sqlerr.Code("22P05"), "character with byte sequence %s in encoding \"UTF8\" has no equivalent in encoding \"LATIN1\"", hexBytes(data[k:k+n]))
-			}
-			out = append(out, byte(r))
-			k += n
-		}
-		return out, nil
-	}
-	return data, nil
-}
-
-func invalidUTF8At(data []byte) int {
-	for k := 0; k < len(data); {
-		r, n := utf8.DecodeRune(data[k:])
-		if r == utf8.RuneError && n <= 1 || r == 0 {
-			return k
-		}
-		k += n
-	}
-	return -1
-}
-
-func hexBytes(b []byte) string {
-	parts := make([]string, len(b))
-	for k, c := range b {
-		parts[k] = "0x" + hex.EncodeToString([]byte{c})
-	}
-	return strings.Join(parts, " ")
-}
-
-func invalidByteSequence(enc string, data []byte, k int) error {
-	return sqlerr.InvalidByteSequence(enc, data[k:])
-}
-
-func convertToRow(a []arrow.Array, i int) (any, error) {
-	enc, err := resolveEncoding(strArg(a, 1, i), "destination")
-	if err != nil {
-		return nil, err
-	}
-	return fromUTF8([]byte(strArg(a, 0, i)), enc)
-}
-
-func convertFromRow(a []arrow.Array, i int) (any, error) {
-	enc, err := resolveEncoding(strArg(a, 1, i), "source")
-	if err != nil {
-		return nil, err
-	}
-	out, err := toUTF8(byteArg(a, 0, i), enc)
-	if err != nil {
-		return nil, err
-	}
-	return string(out), nil
-}
-
-func convertRow(a []arrow.Array, i int) (any, error) {
-	src, err := resolveEncoding(strArg(a, 1, i), "source")
-	if err != nil {
-		return nil, err
-	}
-	dst, err := resolveEncoding(strArg(a, 2, i), "destination")
-	if err != nil {
-		return nil, err
-	}
-	u, err := toUTF8(byteArg(a, 0, i), src)
-	if err != nil {
-		return nil, err
-	}
-	return fromUTF8(u, dst)
 }
 
 func errIndexRange(n int64, max int) error {

@@ -323,7 +323,7 @@ func oidArg(v any) uint32 {
 // isCatalogFunc reports whether name is one of catalogFuncs (whose kernels
 // need WithCatalog and whose arguments are oids, names and arrays).
 func isCatalogFunc(name string) bool {
-	for _, f := range append(catalogFuncs(), append(signalFuncs(), statFuncs()...)...) { // signals.go, statfuncs.go
+	for _, f := range append(append(append(append(catalogFuncs(), relPropFuncs()...), describeObjectFuncs()...), partitionFuncs()...), append(signalFuncs(), statFuncs()...)...) { // relprops.go, describeobj.go, partitiontree.go, signals.go, statfuncs.go
 		if f.Name == name {
 			return true
 		}

@@ -12,8 +12,14 @@
 // builds for ARRAY[..], subscripts, slices, op ANY/ALL (array) and array
 // comparison (arrays.go); the set-returning functions (ResolveSetFunc:
 // unnest, generate_series, generate_subscripts, _pg_expandarray,
-// pg_get_keywords; srf.go), which exec runs as FROM items and in SELECT
-// lists; PostgreSQL 15's keyword table (keywords.go: pg_get_keywords and
+// pg_get_keywords, pg_options_to_table, pg_tablespace_databases,
+// pg_timezone_names, pg_timezone_abbrevs, pg_partition_tree; srf.go),
+// which exec runs as FROM items and in SELECT lists; the system
+// information functions about
+// relations and objects (relprops.go: pg_relation_is_updatable and the
+// index property functions; describeobj.go: pg_describe_object;
+// partitiontree.go: pg_partition_root and pg_partition_tree);
+// PostgreSQL 15's keyword table (keywords.go: pg_get_keywords and
 // quote_ident); JSON output of values (rowjson.go: row_to_json, to_json,
 // json_build_object, and the whole-row kernels the binder uses for a table
 // alias used as a value, one of them NULL where an outer join made the row
@@ -94,8 +100,30 @@
 //   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's
 //     on Linux (cbrt(27) = 3.0000000000000004); subnormal arguments may
 //     still differ in the last digit.
-//   - convert_to/convert_from/convert know UTF8, LATIN1 and SQL_ASCII;
-//     PostgreSQL's other encodings are refused with 0A000 (bytea.go).
+//   - convert_to/convert_from/convert and length(bytea, name) know UTF8,
+//     SQL_ASCII and PostgreSQL's 27 single-byte encodings, each byte as
+//     PostgreSQL 15 converts it (encodings.go, encpairs.go); the multi-byte
+//     ones (EUC_*, SJIS, BIG5, GBK, UHC, GB18030, JOHAB, SHIFT_JIS_2004,
+//     MULE_INTERNAL) are refused with 0A000.
+//   - pg_collation_for names "default" for every string-typed expression
+//     and "C" for name: sqlgate's parser drops COLLATE clauses (every
+//     string compares bytewise), so an explicit COLLATE "C" or a column's
+//     declared collation is not seen; an untyped literal is text there
+//     (PostgreSQL: NULL) (relprops.go).
+//   - pg_relation_is_updatable and pg_column_is_updatable say what
+//     sqlgate's relations take: a log table (no primary key) INSERT alone
+//     (8), a view nothing (sqlgate's views are read only; PostgreSQL's
+//     simple views are updatable) (relprops.go).
+//   - txid_status answers as a PostgreSQL 15 cluster initdb has just made:
+//     IDs below its next one (724) are too old to tell, later ones in the
+//     future (sysfuncs.go).
+//   - pg_timezone_names lists PostgreSQL 15's zone names (tzdata.go) with
+//     Go's zone database's abbreviation and offset at the transaction's
+//     start (every zone and value matched PostgreSQL's on 2026-12-06); its
+//     rows are sorted by name, where PostgreSQL's come in directory order.
+//     pg_timezone_abbrevs is PostgreSQL 15's Default abbreviation set, as
+//     fixed rows. The pg_timezone_names and pg_timezone_abbrevs views are
+//     not there: call the functions.
 //     to_ascii reads the text's bytes through ascii.c's LATIN1, LATIN2,
 //     LATIN9 and WIN1250 tables and refuses the rest (UTF8, so also the
 //     one-argument form) as PostgreSQL does (toascii.go).

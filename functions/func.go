@@ -143,9 +143,12 @@ func allFuncs() []*Func {
 	fs = append(fs, sleepFuncs()...)    // sleep.go
 	fs = append(fs, randomFuncs()...)   // random.go
 	fs = append(fs, percentileIntervalFuncs()...)
-	fs = append(fs, jsonPathFuncs()...)   // jsonpath.go
-	fs = append(fs, sysAdminFuncs()...)   // sysfuncs.go
-	fs = append(fs, columnSizeFuncs()...) // columnsize.go
+	fs = append(fs, jsonPathFuncs()...)       // jsonpath.go
+	fs = append(fs, sysAdminFuncs()...)       // sysfuncs.go
+	fs = append(fs, columnSizeFuncs()...)     // columnsize.go
+	fs = append(fs, relPropFuncs()...)        // relprops.go
+	fs = append(fs, describeObjectFuncs()...) // describeobj.go
+	fs = append(fs, partitionFuncs()...)      // partitiontree.go
 	return fs
 }
 

@@ -36,6 +36,9 @@ func IsSetFunc(name string) bool {
 		"json_object_keys", "jsonb_object_keys", "json_array_elements", "jsonb_array_elements",
 		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each", "json_each_text", "jsonb_each_text",
 		"jsonb_path_query", "jsonb_path_query_tz", // jsonpath.go
+		"pg_options_to_table", "pg_tablespace_databases", // optionsrf.go
+		"pg_timezone_names", "pg_timezone_abbrevs", // tzsrf.go
+		"pg_partition_tree",     // partitiontree.go
 		"pg_listening_channels": // notify.go
 		return true
 	}
@@ -74,9 +77,29 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 		if len(args) == 0 {
 			return &SetFunc{Name: lname, Ret: tText, Rows: listeningChannelRows}, nil // notify.go
 		}
+	case "pg_options_to_table":
+		if len(args) == 1 && (args[0].Kind == types.Array && pgTypeOf(*args[0].Elem) == pgText || pgTypeOf(args[0]) == pgUnknown || args[0].Kind == types.Null) {
+			return &SetFunc{Name: lname, Args: []types.T{types.ArrayOf(tText)}, Ret: optionsRowType, Rows: optionsToTableRows}, nil
+		}
+	case "pg_tablespace_databases":
+		if len(args) == 1 && canCoerce(pgTypeOf(args[0]), pgOid) {
+			return &SetFunc{Name: lname, Args: []types.T{tOid}, Ret: tOid, Rows: tablespaceDatabaseRows}, nil
+		}
+	case "pg_timezone_names":
+		if len(args) == 0 {
+			return &SetFunc{Name: lname, Ret: timezoneNamesRowType, Rows: timezoneNameRows}, nil
+		}
+	case "pg_timezone_abbrevs":
+		if len(args) == 0 {
+			return &SetFunc{Name: lname, Ret: timezoneAbbrevsRowType, Rows: timezoneAbbrevRows}, nil
+		}
 	case "pg_get_keywords":
 		if len(args) == 0 {
 			return &SetFunc{Name: lname, Ret: keywordRowType, Rows: keywordRows}, nil
+		}
+	case "pg_partition_tree":
+		if len(args) == 1 && (args[0].Variant == types.RegClass || pgTypeOf(args[0]) == pgUnknown || args[0].Kind == types.Int32 || args[0].Kind == types.Int64 || args[0].Kind == types.Oid) {
+			return &SetFunc{Name: lname, Args: []types.T{types.RegOf(types.RegClass)}, Ret: partitionTreeRowType, Rows: partitionTreeRows}, nil
 		}
 	case "pg_partition_ancestors":
 		// the relation and its ancestors when it is a partition or a

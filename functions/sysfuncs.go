@@ -59,7 +59,13 @@ func sysAdminFuncs() []*Func {
 			case xid < firstNormalXid:
 				return "committed", nil // bootstrap and frozen IDs, in any epoch
 			}
-			// every normal ID is at or past the next one, which is the first
+			// sqlgate's transactions take no PostgreSQL transaction IDs: it
+			// answers as a freshly initialized PostgreSQL 15 cluster does,
+			// whose next ID is initdbNextXid and whose commit log keeps no
+			// older ID's status (NULL: too old to tell)
+			if full < initdbNextXid {
+				return nil, nil
+			}
 			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "transaction ID %d is in the future", full)
 		})},
 		{Name: "pg_xact_commit_timestamp", Args: []types.T{tXid}, Ret: tstzT, Strict: true, Volatile: true, Kernel: rowFunc(tstzT, true, func(_ context.Context, a []any) (any, error) {
@@ -92,6 +98,10 @@ func sysAdminFuncs() []*Func {
 
 const (
 	firstNormalXid = 3 // PostgreSQL's FirstNormalTransactionId
+	// initdbNextXid is the next transaction ID of a PostgreSQL 15 cluster
+	// initdb has just made (pg_controldata's NextXID 0:724); its VACUUM
+	// FREEZE leaves the commit log no status of older IDs.
+	initdbNextXid  = 724
 	firstMultiXact = 1 // FirstMultiXactId
 )
 

@@ -7,6 +7,8 @@ import (
 	"github.com/sqlgate/sqlgate/functions"
 )
 
+var _ functions.Databases = (*Catalog)(nil)
+
 // databaseOIDOf is a database's OID (functions.DatabaseOID); "" is the
 // server's own (Options.Database).
 func (c *Catalog) databaseOIDOf(name string) uint32 {
@@ -46,4 +48,19 @@ func (c *Catalog) allDatabaseRows(ctx context.Context, _ *snapshot) ([]row, erro
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// DatabaseNames implements functions.Databases: pg_database's rows
+// (pg_tablespace_databases of pg_default, which holds them all, and
+// pg_describe_object).
+func (c *Catalog) DatabaseNames(ctx context.Context) (map[uint32]string, error) {
+	rows, err := c.allDatabaseRows(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[uint32]string, len(rows))
+	for _, r := range rows {
+		names[r["oid"].(uint32)] = r["datname"].(string)
+	}
+	return names, nil
 }

@@ -16,7 +16,11 @@
 // Options.CompositeTypes), the OID scheme for user
 // objects, and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
-// format_type, pg_get_indexdef, obj_description ...).
+// format_type, pg_get_indexdef, obj_description ...; and the optional
+// interfaces of the system information functions: Databases for
+// pg_tablespace_databases and pg_describe_object, ColumnNames for
+// pg_describe_object, AppendOnlyTables for pg_relation_is_updatable,
+// PartitionedTables for pg_partition_root and pg_partition_tree).
 //
 // It must not: write to the store (virtual relations reject writes with
 // 42501, views with 0A000); parse or bind SQL; keep mutable state (every

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 )
 
 // Partitioned tables (PARTITIONED BY) show as PostgreSQL shows a
@@ -56,4 +57,19 @@ func (c *Catalog) PartitionKeyDef(ctx context.Context, oid uint32) (string, bool
 		cols[i] = quoteIdent(k)
 	}
 	return "LIST (" + strings.Join(cols, ", ") + ")", true, nil
+}
+
+var _ functions.PartitionedTables = (*Catalog)(nil)
+
+// Partitioned implements functions.PartitionedTables: whether oid names
+// a partitioned table (relkind 'p').
+func (c *Catalog) Partitioned(ctx context.Context, oid uint32) (bool, error) {
+	if _, isView := c.viewByOID(oid); isView {
+		return false, nil
+	}
+	t, index, sp, ok, err := c.relation(ctx, oid)
+	if err != nil || !ok || index || sp != nil {
+		return false, err
+	}
+	return t.IsPartitioned(), nil
 }

@@ -158,3 +158,30 @@ var _ functions.CollationCatalog = (*Catalog)(nil)
 
 // CollationExists implements functions.CollationCatalog.
 func (c *Catalog) CollationExists(oid uint32) bool { return rowByOID(collationRows(), oid) }
+
+var _ functions.AppendOnlyTables = (*Catalog)(nil)
+
+// AppendOnly implements functions.AppendOnlyTables: a table without a
+// primary key is a Fluss log table, which takes INSERT only.
+func (c *Catalog) AppendOnly(ctx context.Context, oid uint32) (bool, error) {
+	t, index, sp, ok, err := c.relation(ctx, oid)
+	if err != nil || !ok || index || sp != nil {
+		return false, err
+	}
+	if _, isView := c.viewByOID(oid); isView {
+		return false, nil
+	}
+	return !t.HasPrimaryKey(), nil
+}
+
+var _ functions.ColumnNames = (*Catalog)(nil)
+
+// ColumnName implements functions.ColumnNames: the name of a relation's
+// column attnum (1-based).
+func (c *Catalog) ColumnName(ctx context.Context, reloid uint32, attnum int) (string, bool, error) {
+	names, ok, err := c.columnNames(ctx, reloid)
+	if err != nil || !ok || attnum < 1 || attnum > len(names) {
+		return "", false, err
+	}
+	return names[attnum-1], true, nil
+}

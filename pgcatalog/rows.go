@@ -562,7 +562,16 @@ var setFuncProcs = []procInfo{
 	{name: "generate_subscripts", args: []any{uint32(oidAnyArray), uint32(23), uint32(16)}, ret: 23, rows: 1000},
 	{name: "pg_get_keywords", args: []any{}, ret: oidRecord, rows: 500,
 		outTypes: []uint32{25, 18, 16, 25, 25}, outNames: []string{"word", "catcode", "barelabel", "catdesc", "baredesc"}},
+	{name: "pg_options_to_table", args: []any{uint32(1009)}, ret: oidRecord, rows: 3,
+		outTypes: []uint32{25, 25}, outNames: []string{"option_name", "option_value"}},
 	{name: "pg_partition_ancestors", args: []any{uint32(2205)}, ret: 2205, rows: 10},
+	{name: "pg_partition_tree", args: []any{uint32(2205)}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{2205, 2205, 16, 23}, outNames: []string{"relid", "parentrelid", "isleaf", "level"}},
+	{name: "pg_tablespace_databases", args: []any{uint32(26)}, ret: 26, rows: 1000},
+	{name: "pg_timezone_abbrevs", args: []any{}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{25, 1186, 16}, outNames: []string{"abbrev", "utc_offset", "is_dst"}},
+	{name: "pg_timezone_names", args: []any{}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{25, 25, 1186, 16}, outNames: []string{"name", "abbrev", "utc_offset", "is_dst"}},
 	// pg_settings' columns (the binder reads that relation for it)
 	{name: "pg_show_all_settings", args: []any{}, ret: oidRecord, rows: 1000,
 		outTypes: []uint32{25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 1009, 25, 25, 25, 23, 16},
@@ -626,7 +635,8 @@ func (c *Catalog) procRows() []row {
 			"pronargs": p.nargs, "pronargdefaults": 0, "prorettype": p.ret, "proargtypes": p.args,
 			"prosrc": p.name,
 		}
-		if p.name == "pg_get_keywords" || p.name == "pg_show_all_settings" {
+		switch p.name {
+		case "pg_get_keywords", "pg_show_all_settings", "pg_options_to_table", "pg_tablespace_databases", "pg_timezone_names", "pg_timezone_abbrevs":
 			rows[i]["provolatile"] = "s" // as PostgreSQL marks them
 		}
 		if p.userFunc {

@@ -286,11 +286,15 @@ func (p *sessionParser) sequenceOptions(o *SequenceOptions, alter, identity bool
 }
 
 // sequenceCallWords are PostgreSQL's sequence functions, which TiDB's
-// grammar reads as its own NEXTVAL(table) forms: a call of one is passed
-// to TiDB as a quoted name, an ordinary function call.
-var sequenceCallWords = map[string]string{"NEXTVAL": `"nextval"`, "CURRVAL": `"currval"`, "SETVAL": `"setval"`, "LASTVAL": `"lastval"`}
+// grammar reads as its own NEXTVAL(table) forms, and convert(bytea, src,
+// dst), which it reads as MySQL's CONVERT(x, type) and CONVERT(x USING
+// charset) (PostgreSQL has neither): a call of one is passed to TiDB as a
+// quoted name, an ordinary function call.
+var sequenceCallWords = map[string]string{"NEXTVAL": `"nextval"`, "CURRVAL": `"currval"`, "SETVAL": `"setval"`, "LASTVAL": `"lastval"`,
+	"CONVERT": `"convert"`}
 
-// quoteSequenceCalls quotes the names of sequence function calls.
+// quoteSequenceCalls quotes the names of sequence function calls (and
+// convert's).
 func quoteSequenceCalls(src string, toks []token) []token {
 	out := toks
 	copied := false

@@ -12,7 +12,6 @@ import (
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
-	"github.com/sqlgate/sqlgate/types"
 )
 
 // ALTER TABLE ... ADD [CONSTRAINT name] PRIMARY KEY (cols), which pg_dump
@@ -91,8 +90,7 @@ func (p *rewritePlan) checkAddedKey(desc fluss.TableDescriptor) error {
 // duplicatedKey is the 23505 of the first key value the rows hold twice
 // (nil when none does), the key's values converted as the copy converts
 // them (an ALTER COLUMN ... TYPE of the statement may make two values
-// one, numeric 1.2 and 1.4 integer 1): rows with a NULL in the key are no
-// duplicates, as in PostgreSQL's unique index.
+// one, numeric 1.2 and 1.4 integer 1).
 func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 	keyCols := make([]int, len(p.pk)) // positions in the new table
 	for k, name := range p.pk {
@@ -107,10 +105,7 @@ func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 		newCols[i] = c.col
 	}
 	info := fluss.TableInfo{Path: p.old.Path, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{Columns: newCols}}}
-	c := fluss.UniqueConstraint{Name: fluss.PrimaryKeyName(p.old.Path.Table), Columns: keyCols}
-	u := &uniqueTable{}
-	seen := map[string]bool{}
-	vals := make([]any, len(p.cols)) // one row's key values, by new position (keyOf reads keyCols only)
+	d := newKeyDups(info, fluss.UniqueConstraint{Name: fluss.PrimaryKeyName(p.old.Path.Table), Columns: keyCols}) // uniquecarry.go
 	var dup error
 	err = s.eachBatch(ctx, p.old.Path, copyBatchRows, func(b arrow.RecordBatch) (bool, error) {
 		arrays, release, err := conv.convert(b)
@@ -119,18 +114,9 @@ func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 		}
 		defer release()
 		for r := 0; r < int(b.NumRows()); r++ {
-			for k, i := range keyCols {
-				vals[i] = types.ValueAt(arrays[k], r)
-			}
-			key := u.keyOf(vals, keyCols)
-			if key == "" {
-				continue
-			}
-			if seen[key] {
-				dup = s.duplicateIn(info, c, uniqueRow{vals: vals}) // uniqueddl.go
+			if dup = d.add(s, arrays, r); dup != nil {
 				return true, nil
 			}
-			seen[key] = true
 		}
 		return false, nil
 	})

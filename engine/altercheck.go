@@ -182,7 +182,8 @@ func (c *checkActions) checkStored(ctx context.Context) error {
 	return nil
 }
 
-// validateChecks scans the committed rows of stored's table and fails
+// validateChecks scans the committed rows of stored's table (and the
+// block's rows the statement carries, uniquecarry.go) and fails
 // with PostgreSQL's 23514 at the first row (in the store's order) for
 // which one of checks, bound over work's columns (stored's and those the
 // statement adds, each stored row reading their missing values), is false (NULL passes),
@@ -200,9 +201,9 @@ func (s *session) validateChecks(ctx context.Context, stored, work fluss.TableIn
 	failing := -1
 	// the added columns' values in the stored rows
 	missing := fluss.MissingOf(work.Descriptor)
-	_, err = s.anyBatch(ctx, stored.Path, nil, func(b arrow.RecordBatch) (bool, error) { // domains.go
+	check := func(b arrow.RecordBatch) (bool, error) {
 		if b.NumCols() < int64(len(work.Descriptor.Schema.Columns)) {
-			b.Retain() // (WidenRecord takes a reference; anyBatch releases its own)
+			b.Retain() // (WidenRecord takes a reference; the caller releases its own)
 			wide, err := missing.WidenRecord(b, work.ArrowSchema())
 			if err != nil {
 				return false, err
@@ -213,9 +214,14 @@ func (s *session) validateChecks(ctx context.Context, stored, work fluss.TableIn
 		k, err := firstFalse(ec, lowered, b)
 		failing = k
 		return k >= 0, err
-	})
-	if err != nil {
+	}
+	if _, err = s.anyBatch(ctx, stored.Path, nil, check); err != nil { // domains.go
 		return err
+	}
+	if failing < 0 {
+		if err := s.eachCarried(stored, check); err != nil { // uniquecarry.go: the block's rows
+			return err
+		}
 	}
 	if failing >= 0 {
 		return sqlerr.New(checkViolationCode, "check constraint \"%s\" of relation \"%s\" is violated by some row", checks[failing].name, stored.Path.Table)

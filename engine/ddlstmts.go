@@ -116,7 +116,13 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			return res, err
 		}
 		if d.Unique {
-			return s.createUniqueIndex(ctx, d) // uniqueddl.go
+			info, err := s.resolveTable(ctx, d.Table)
+			if err != nil {
+				return nil, err
+			}
+			return s.carryRows(ctx, info, func() (pgwire.Result, error) { // uniquecarry.go: the block's rows of the table
+				return s.createUniqueIndex(ctx, d) // uniqueddl.go
+			})
 		}
 		if _, err := s.resolveTable(ctx, d.Table); err != nil {
 			return nil, err

@@ -159,6 +159,9 @@ var dumpChecks = []string{
 	`SELECT c.relname, c.relacl FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 	   WHERE n.nspname IN ('app', 'public') AND c.relacl IS NOT NULL ORDER BY 1`,
 	`SELECT obj_description('public.every'::regclass, 'pg_class'), col_description('public.every'::regclass, 8)`,
+	`SELECT schemaname, sequencename, data_type::regtype, start_value, increment_by, last_value FROM pg_sequences
+	   WHERE schemaname IN ('app', 'public') ORDER BY 1, 2`,
+	`SELECT pg_get_serial_sequence('app.people', 'id'), pg_get_serial_sequence('app.orders', 'id'), pg_get_serial_sequence('public.every', 'id')`,
 	`SELECT nextval('public.counter'), nextval('app.people_id_seq'), nextval('public.every_id_seq'), nextval('public.byid_id_seq'),
 	   nextval('app.orders_id_seq')`,
 }

@@ -126,16 +126,21 @@ func (s *session) blockRows(ctx context.Context, info fluss.TableInfo) (*carried
 }
 
 // carryRows runs the statement run over info's table with the block's
-// rows of it carried along (when blockRows has them, else as it is):
-// afterwards the block's view of the table follows the table as the
-// statement left it, its constraints checked on the block's later
-// writes.
+// rows of it carried along when blockRows has them (runCarrying).
 func (s *session) carryRows(ctx context.Context, info fluss.TableInfo, run func() (pgwire.Result, error)) (pgwire.Result, error) {
 	c, err := s.blockRows(ctx, info)
-	if err != nil || c == nil {
-		if err != nil {
-			return nil, err
-		}
+	if err != nil {
+		return nil, err
+	}
+	return s.runCarrying(ctx, info, c, run)
+}
+
+// runCarrying runs the statement run over info's table carrying c (nil:
+// none, run as it is): afterwards the block's view of the table follows
+// the table as the statement left it, its constraints checked on the
+// block's later writes.
+func (s *session) runCarrying(ctx context.Context, info fluss.TableInfo, c *carried, run func() (pgwire.Result, error)) (pgwire.Result, error) {
+	if c == nil {
 		return run()
 	}
 	defer c.release()
@@ -197,27 +202,23 @@ func (s *session) alterTableCarrying(ctx context.Context, d *sql.DDLStmt) (pgwir
 	if err != nil {
 		return s.alterTable(ctx, d) // its error, or IF EXISTS' notice
 	}
-	if err := secondKey(info, d.Actions); err != nil { // addpk.go: before the rows matter, as PostgreSQL's
-		return nil, err
-	}
-	c, err := s.carries(ctx, info, d)
-	if err != nil || c == nil {
-		if err != nil {
+	if s.tx != nil && !s.tx.readOnly { // (a read-only block's 25006 comes first, from blockDDL)
+		// a second key is 42P16 before the block's rows matter (blockDDL's
+		// 0A000 for rows it cannot carry), as PostgreSQL's
+		if err := secondKey(info, d.Actions); err != nil { // addpk.go
 			return nil, err
 		}
-		return s.alterTable(ctx, d)
+	}
+	c, err := s.carries(ctx, info, d)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil || d.Actions[0].Kind != sql.AlterAddPrimaryKey {
+		return s.runCarrying(ctx, info, c, func() (pgwire.Result, error) { return s.alterTable(ctx, d) })
 	}
 	defer c.release()
 	s.tx.carry = c
 	defer func() { s.tx.carry = nil }()
-	addsKey := d.Actions[0].Kind == sql.AlterAddPrimaryKey
-	if !addsKey {
-		res, err := s.alterTable(ctx, d)
-		if err != nil {
-			return res, err
-		}
-		return res, s.rebaseCarried(ctx, info)
-	}
 	if err := s.checkCarriedKey(ctx, info, d.Actions[0]); err != nil {
 		return nil, err
 	}

@@ -109,7 +109,7 @@ func (c *checkActions) find(name string) (int, fluss.CheckConstraint, error) {
 		}
 	}
 	table := c.work.Path.Table
-	if c.work.HasPrimaryKey() && name == pkeyIndexName(table) {
+	if c.work.HasPrimaryKey() && name == c.work.PrimaryKeyName() {
 		return 0, fluss.CheckConstraint{}, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... DROP CONSTRAINT %s is not supported: Fluss 0.9.1 cannot change a table's primary key", name).
 			WithHint("Create a new table with the key you want and copy the rows: CREATE TABLE new (...); INSERT INTO new SELECT ... FROM t; then DROP TABLE t.")
 	}
@@ -145,7 +145,7 @@ func (c *checkActions) drop(a sql.AlterAction) ([]fluss.TableChange, *sqlerr.Err
 // returns the change that marks it valid (none for a valid one; the
 // primary key is no constraint VALIDATE takes, 42809).
 func (c *checkActions) validate(ctx context.Context, a sql.AlterAction) ([]fluss.TableChange, error) {
-	if c.work.HasPrimaryKey() && a.Constraint == pkeyIndexName(c.work.Path.Table) {
+	if c.work.HasPrimaryKey() && a.Constraint == c.work.PrimaryKeyName() {
 		return nil, sqlerr.New(sqlerr.WrongObjectType, "constraint \"%s\" of relation \"%s\" is not a foreign key or check constraint", a.Constraint, c.work.Path.Table)
 	}
 	n, ch, err := c.find(a.Constraint)

@@ -179,7 +179,7 @@ func uniqueTargetOf(target []string, info fluss.TableInfo) bool {
 // table's primary key or one of its UNIQUE constraints, else
 // PostgreSQL's 42704.
 func checkConflictConstraint(name string, info fluss.TableInfo) error {
-	if info.HasPrimaryKey() && name == fluss.PrimaryKeyName(info.Path.Table) {
+	if info.HasPrimaryKey() && name == info.PrimaryKeyName() {
 		return nil
 	}
 	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
@@ -200,7 +200,7 @@ func conflictArbiter(target []string, constraint string, info fluss.TableInfo) s
 	case target == nil:
 		return ""
 	case sameSet(target, info.Descriptor.Schema.PrimaryKey):
-		return fluss.PrimaryKeyName(info.Path.Table)
+		return info.PrimaryKeyName()
 	}
 	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
 		if sameSet(target, columnNames(info.Descriptor.Schema.Columns, u.Columns)) {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
-	"github.com/sqlgate/sqlgate/types"
 )
 
 // ALTER TABLE ... ADD [CONSTRAINT name] PRIMARY KEY (cols), which pg_dump
@@ -27,9 +27,11 @@ import (
 // copy counts the rows it writes and the rows the new table holds; when
 // they differ, the old table is scanned for the first duplicated key,
 // converted as the copy converts it (its keys held in memory: the
-// statement fails anyway). sqlgate names a
-// table's primary key table_pkey (fluss.PrimaryKeyName), which is what
-// pg_dump writes; another name is refused (0A000) rather than dropped.
+// statement fails anyway). The key is named table_pkey
+// (fluss.PrimaryKeyName) unless CONSTRAINT name says otherwise: that name
+// is kept in the table's fluss.PrimaryKeyNameProperty, which catalogs and
+// errors read (TableInfo.PrimaryKeyName), 42710 when another constraint
+// of the table has it.
 
 // secondKey is the 42P16 of ADD PRIMARY KEY on a table that has one,
 // which a Fluss cluster (where no table is rewritten) reports too.
@@ -50,8 +52,13 @@ func (p *rewritePlan) addPrimaryKey(a sql.AlterAction) error {
 		return sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", table)
 	}
 	if u.Name != "" && u.Name != fluss.PrimaryKeyName(table) {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "primary key name \"%s\" is not supported: sqlgate names the primary key of table \"%s\" \"%s\"", u.Name, table, fluss.PrimaryKeyName(table)).
-			WithHint("Leave out CONSTRAINT name, or name it %s.", fluss.PrimaryKeyName(table))
+		m := fluss.MetaOf(p.old.Descriptor)
+		if slices.ContainsFunc(m.Uniques, func(c fluss.UniqueConstraint) bool { return c.Name == u.Name }) ||
+			slices.ContainsFunc(m.Checks, func(c fluss.CheckConstraint) bool { return c.Name == u.Name }) ||
+			slices.ContainsFunc(m.ForeignKeys, func(c fluss.ForeignKey) bool { return c.Name == u.Name }) {
+			return sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", u.Name, table)
+		}
+		p.pkName = u.Name
 	}
 	var pk []string
 	for _, name := range u.Columns {
@@ -75,6 +82,11 @@ func (p *rewritePlan) addPrimaryKey(a sql.AlterAction) error {
 	return nil
 }
 
+// keyName is the name of the primary key the plan adds.
+func (p *rewritePlan) keyName() string {
+	return cmp.Or(p.pkName, fluss.PrimaryKeyName(p.old.Path.Table))
+}
+
 // checkAddedKey refuses a primary key over column types a Fluss primary
 // key cannot hold (0A000), before any row is copied.
 func (p *rewritePlan) checkAddedKey(desc fluss.TableDescriptor) error {
@@ -91,8 +103,7 @@ func (p *rewritePlan) checkAddedKey(desc fluss.TableDescriptor) error {
 // duplicatedKey is the 23505 of the first key value the rows hold twice
 // (nil when none does), the key's values converted as the copy converts
 // them (an ALTER COLUMN ... TYPE of the statement may make two values
-// one, numeric 1.2 and 1.4 integer 1): rows with a NULL in the key are no
-// duplicates, as in PostgreSQL's unique index.
+// one, numeric 1.2 and 1.4 integer 1).
 func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 	keyCols := make([]int, len(p.pk)) // positions in the new table
 	for k, name := range p.pk {
@@ -107,10 +118,7 @@ func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 		newCols[i] = c.col
 	}
 	info := fluss.TableInfo{Path: p.old.Path, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{Columns: newCols}}}
-	c := fluss.UniqueConstraint{Name: fluss.PrimaryKeyName(p.old.Path.Table), Columns: keyCols}
-	u := &uniqueTable{}
-	seen := map[string]bool{}
-	vals := make([]any, len(p.cols)) // one row's key values, by new position (keyOf reads keyCols only)
+	d := newKeyDups(info, fluss.UniqueConstraint{Name: p.keyName(), Columns: keyCols}) // uniquecarry.go
 	var dup error
 	err = s.eachBatch(ctx, p.old.Path, copyBatchRows, func(b arrow.RecordBatch) (bool, error) {
 		arrays, release, err := conv.convert(b)
@@ -119,18 +127,9 @@ func (s *session) duplicatedKey(ctx context.Context, p *rewritePlan) error {
 		}
 		defer release()
 		for r := 0; r < int(b.NumRows()); r++ {
-			for k, i := range keyCols {
-				vals[i] = types.ValueAt(arrays[k], r)
-			}
-			key := u.keyOf(vals, keyCols)
-			if key == "" {
-				continue
-			}
-			if seen[key] {
-				dup = s.duplicateIn(info, c, uniqueRow{vals: vals}) // uniqueddl.go
+			if dup = d.add(s, arrays, r); dup != nil {
 				return true, nil
 			}
-			seen[key] = true
 		}
 		return false, nil
 	})
@@ -250,6 +249,6 @@ func (s *session) checkAddedKeyCopy(ctx context.Context, p *rewritePlan, dst flu
 	}
 	// (no key found twice, yet rows merged: the store's key encoding
 	// makes values one that the check tells apart)
-	return sqlerr.New(sqlerr.UniqueViolation, "could not create unique index \"%s\"", fluss.PrimaryKeyName(p.old.Path.Table)).
+	return sqlerr.New(sqlerr.UniqueViolation, "could not create unique index \"%s\"", p.keyName()).
 		WithDetail("%d rows were copied and %d kept.", written, n)
 }

@@ -109,7 +109,7 @@ func (c *checkActions) find(name string) (int, fluss.CheckConstraint, error) {
 		}
 	}
 	table := c.work.Path.Table
-	if c.work.HasPrimaryKey() && name == pkeyIndexName(table) {
+	if c.work.HasPrimaryKey() && name == c.work.PrimaryKeyName() {
 		return 0, fluss.CheckConstraint{}, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... DROP CONSTRAINT %s is not supported: Fluss 0.9.1 cannot change a table's primary key", name).
 			WithHint("Create a new table with the key you want and copy the rows: CREATE TABLE new (...); INSERT INTO new SELECT ... FROM t; then DROP TABLE t.")
 	}
@@ -145,7 +145,7 @@ func (c *checkActions) drop(a sql.AlterAction) ([]fluss.TableChange, *sqlerr.Err
 // returns the change that marks it valid (none for a valid one; the
 // primary key is no constraint VALIDATE takes, 42809).
 func (c *checkActions) validate(ctx context.Context, a sql.AlterAction) ([]fluss.TableChange, error) {
-	if c.work.HasPrimaryKey() && a.Constraint == pkeyIndexName(c.work.Path.Table) {
+	if c.work.HasPrimaryKey() && a.Constraint == c.work.PrimaryKeyName() {
 		return nil, sqlerr.New(sqlerr.WrongObjectType, "constraint \"%s\" of relation \"%s\" is not a foreign key or check constraint", a.Constraint, c.work.Path.Table)
 	}
 	n, ch, err := c.find(a.Constraint)
@@ -182,7 +182,8 @@ func (c *checkActions) checkStored(ctx context.Context) error {
 	return nil
 }
 
-// validateChecks scans the committed rows of stored's table and fails
+// validateChecks scans the committed rows of stored's table (and the
+// block's rows the statement carries, uniquecarry.go) and fails
 // with PostgreSQL's 23514 at the first row (in the store's order) for
 // which one of checks, bound over work's columns (stored's and those the
 // statement adds, each stored row reading their missing values), is false (NULL passes),
@@ -200,9 +201,9 @@ func (s *session) validateChecks(ctx context.Context, stored, work fluss.TableIn
 	failing := -1
 	// the added columns' values in the stored rows
 	missing := fluss.MissingOf(work.Descriptor)
-	_, err = s.anyBatch(ctx, stored.Path, nil, func(b arrow.RecordBatch) (bool, error) { // domains.go
+	check := func(b arrow.RecordBatch) (bool, error) {
 		if b.NumCols() < int64(len(work.Descriptor.Schema.Columns)) {
-			b.Retain() // (WidenRecord takes a reference; anyBatch releases its own)
+			b.Retain() // (WidenRecord takes a reference; the caller releases its own)
 			wide, err := missing.WidenRecord(b, work.ArrowSchema())
 			if err != nil {
 				return false, err
@@ -213,9 +214,14 @@ func (s *session) validateChecks(ctx context.Context, stored, work fluss.TableIn
 		k, err := firstFalse(ec, lowered, b)
 		failing = k
 		return k >= 0, err
-	})
-	if err != nil {
+	}
+	if _, err = s.anyBatch(ctx, stored.Path, nil, check); err != nil { // domains.go
 		return err
+	}
+	if failing < 0 {
+		if err := s.eachCarried(stored, check); err != nil { // uniquecarry.go: the block's rows
+			return err
+		}
 	}
 	if failing >= 0 {
 		return sqlerr.New(checkViolationCode, "check constraint \"%s\" of relation \"%s\" is violated by some row", checks[failing].name, stored.Path.Table)

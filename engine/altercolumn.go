@@ -248,7 +248,8 @@ func noColumn(column, table string) *sqlerr.Error {
 }
 
 // checkStored fails with PostgreSQL's 23502 when a stored row holds a NULL
-// in a column the statement made NOT NULL, reading the rows as the
+// in a column the statement made NOT NULL (or a row the block holds that
+// the statement carries, uniquecarry.go), reading the rows as the
 // statement's changes leave the table (its added columns' missing values
 // included): the first such row in the store's order, its first such
 // column in the table's order.
@@ -269,9 +270,9 @@ func (n *notNullActions) checkStored(ctx context.Context, changes []fluss.TableC
 	missing := fluss.MissingOf(work.Descriptor)
 	full := work.ArrowSchema()
 	failing := -1
-	_, err = n.s.anyBatch(ctx, n.stored.Path, nil, func(b arrow.RecordBatch) (bool, error) {
+	check := func(b arrow.RecordBatch) (bool, error) {
 		if int(b.NumCols()) < len(work.Descriptor.Schema.Columns) {
-			b.Retain() // (WidenRecord takes a reference; anyBatch releases its own)
+			b.Retain() // (WidenRecord takes a reference; the caller releases its own)
 			wide, err := missing.WidenRecord(b, full)
 			if err != nil {
 				return false, err
@@ -288,9 +289,14 @@ func (n *notNullActions) checkStored(ctx context.Context, changes []fluss.TableC
 			}
 		}
 		return false, nil
-	})
-	if err != nil {
+	}
+	if _, err = n.s.anyBatch(ctx, n.stored.Path, nil, check); err != nil {
 		return err
+	}
+	if failing < 0 {
+		if err := n.s.eachCarried(n.stored, check); err != nil { // uniquecarry.go: the block's rows
+			return err
+		}
 	}
 	if failing >= 0 {
 		return sqlerr.New(sqlerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", work.Descriptor.Schema.Columns[failing].Name, work.Path.Table)

@@ -151,7 +151,7 @@ func (s *session) indexCommentTarget(ctx context.Context, n sql.ObjectName) (key
 		return "", "", "", "", err
 	}
 	for _, info := range tables {
-		if (info.HasPrimaryKey() && fluss.PrimaryKeyName(info.Path.Table) == n.Name) || hasUnique(info, n.Name) {
+		if (info.HasPrimaryKey() && info.PrimaryKeyName() == n.Name) || hasUnique(info, n.Name) {
 			s.eng.meta.AdoptOwner(info)
 			key = meta.CommentKey(meta.CommentIndex, strconv.FormatInt(info.TableID, 10), n.Name)
 			return key, s.eng.meta.Access().Owner(info.TableID), "index", n.Name, nil

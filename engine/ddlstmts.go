@@ -116,7 +116,13 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			return res, err
 		}
 		if d.Unique {
-			return s.createUniqueIndex(ctx, d) // uniqueddl.go
+			info, err := s.resolveTable(ctx, d.Table)
+			if err != nil {
+				return nil, err
+			}
+			return s.carryRows(ctx, info, func() (pgwire.Result, error) { // uniquecarry.go: the block's rows of the table
+				return s.createUniqueIndex(ctx, d) // uniqueddl.go
+			})
 		}
 		if _, err := s.resolveTable(ctx, d.Table); err != nil {
 			return nil, err
@@ -408,15 +414,11 @@ func (s *session) cluster(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, e
 	if d.Index == "" {
 		return nil, sqlerr.New(sqlerr.UndefinedObject, "there is no previously clustered index for table \"%s\"", info.Path.Table)
 	}
-	if !info.HasPrimaryKey() || d.Index != pkeyIndexName(info.Path.Table) {
+	if !info.HasPrimaryKey() || d.Index != info.PrimaryKeyName() {
 		return nil, sqlerr.New(sqlerr.UndefinedObject, "index \"%s\" for table \"%s\" does not exist", d.Index, info.Path.Table)
 	}
 	return tagOnly("CLUSTER"), nil
 }
-
-// pkeyIndexName is the name pg_class gives a table's primary-key index,
-// the only index a Fluss table has.
-func pkeyIndexName(table string) string { return fluss.PrimaryKeyName(table) }
 
 // pkeyIndexExists reports whether n names the primary-key index of a
 // table (REINDEX INDEX).

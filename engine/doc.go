@@ -70,8 +70,9 @@
 //     DDL: CREATE TABLE, ALTER TABLE ... ADD UNIQUE / DROP CONSTRAINT,
 //     CREATE UNIQUE INDEX, DROP INDEX, DROP TABLE, TRUNCATE; the one index
 //     build, fillIndex; the start's sweep of index tables no constraint
-//     names), uniquecarry.go (ADD UNIQUE / PRIMARY KEY / FOREIGN KEY of a
-//     log table the block appended to, its rows carried along), and
+//     names), uniquecarry.go (ADD PRIMARY KEY / UNIQUE / FOREIGN KEY /
+//     CHECK, SET NOT NULL and CREATE UNIQUE INDEX of a table whose rows
+//     the block inserted, its rows carried along), and
 //     package txnstore (the pending writes);
 //   - writes and queries: write.go, returning.go, explainwrite.go,
 //     merge.go (MERGE: its join run once, then its writes over its rows),
@@ -137,9 +138,9 @@
 // DDL inside a transaction block (txddl.go) runs at once, since Fluss's
 // catalog is not transactional: the block remembers it, and a ROLLBACK
 // that cannot undo it sends a WARNING naming each statement. DDL on a
-// table the block holds rows for is refused until COMMIT, but for ADD of
-// a UNIQUE, PRIMARY KEY or FOREIGN KEY constraint to a log table the
-// block appended to, which carries the rows along (uniquecarry.go:
+// table the block holds rows for is refused until COMMIT, but for a
+// statement that only adds constraints or a unique index to a table
+// whose rows the block inserted, which carries the rows along (uniquecarry.go:
 // pg_restore --single-transaction); VACUUM refuses
 // a block (25001), as PostgreSQL's does. TRUNCATE in a block is
 // transactional (ddl.go truncateInBlock, txnstore/truncate.go): the table

@@ -106,7 +106,7 @@ func buildFKIndex(ctx context.Context, store fluss.Store, v uint64) (*fkIndex, e
 			idx.others[c.Name] = true
 		}
 		if t.HasPrimaryKey() {
-			idx.others[pkeyIndexName(t.Path.Table)] = true
+			idx.others[t.PrimaryKeyName()] = true
 		}
 	}
 	return idx, nil

@@ -148,7 +148,7 @@ func shownColumnType(info fluss.TableInfo, i int) string {
 // tableIndex checks that name is an index of the table (its primary key's
 // or a unique one): 42809 for another relation, 42704 for none.
 func (s *session) tableIndex(ctx context.Context, info fluss.TableInfo, name string) error {
-	if (info.HasPrimaryKey() && fluss.PrimaryKeyName(info.Path.Table) == name) || hasUnique(info, name) { // comments.go
+	if (info.HasPrimaryKey() && info.PrimaryKeyName() == name) || hasUnique(info, name) { // comments.go
 		return nil
 	}
 	if s.relationAtPath(ctx, fluss.TablePath{Database: info.Path.Database, Table: name}) {

@@ -108,6 +108,9 @@ type rewritePlan struct {
 	// addedPK: ADD PRIMARY KEY made pk (addpk.go); the copy checks its
 	// values for duplicates.
 	addedPK bool
+	// pkName is the name ADD CONSTRAINT name PRIMARY KEY gave the key
+	// ("": table_pkey), kept in PrimaryKeyNameProperty (addpk.go).
+	pkName  string
 	notices []string
 	// what goes with the statement (DROP COLUMN ... CASCADE)
 	dropViews []views.View
@@ -777,6 +780,9 @@ func (p *rewritePlan) descriptor(ctx context.Context) (fluss.TableDescriptor, er
 	d.CustomProperties = maps.Clone(d.CustomProperties)
 	if d.CustomProperties == nil {
 		d.CustomProperties = map[string]string{}
+	}
+	if p.pkName != "" {
+		d.CustomProperties[fluss.PrimaryKeyNameProperty] = p.pkName
 	}
 	m := fluss.TableMeta{Checks: p.checks}
 	for _, c := range p.cols {

@@ -25,8 +25,9 @@ import (
 // The block's pending rows (package txnstore) were validated against the schema of
 // their table, so a statement that changes or drops a table the
 // transaction has written rows to is refused (0A000) until COMMIT (but
-// for ADD of a UNIQUE, PRIMARY KEY or FOREIGN KEY constraint to a log
-// table the block appended to, which carries the rows: uniquecarry.go); one
+// for a statement that only adds constraints or a unique index to a
+// table whose rows the block inserted, which carries the rows:
+// uniquecarry.go); one
 // that changes a table the transaction only read makes the transaction
 // forget its view of that table, so the later statements see the new
 // schema. A read-only block refuses DDL (25006), and so does a REPEATABLE

@@ -702,7 +702,7 @@ func (u *uniqueTable) keyViolation(row uniqueRow) error {
 		names[k] = cols[c].Name
 		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, st) // coldefs.go
 	}
-	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", fluss.PrimaryKeyName(u.info.Path.Table)).
+	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", u.info.PrimaryKeyName()).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
 }
 

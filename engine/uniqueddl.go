@@ -442,6 +442,10 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 	if err := s.buildIndex(ctx, info, u, false); err != nil {
 		return nil, err
 	}
+	if err := s.carryEntries(ctx, info, u); err != nil { // uniquecarry.go: the block's rows
+		_ = s.eng.store.DropTable(ctx, fluss.IndexTablePath(info.TableID, u.ID), true)
+		return nil, err
+	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()

@@ -701,7 +701,7 @@ func duplicateKey(ec *EvalContext, info fluss.TableInfo, rec arrow.RecordBatch, 
 		}
 		vals[k] = types.FormatTextStyle(types.ValueAt(a, r), defs[info.ColumnIndex(name)].Type.Nullable(), loc, st)
 	}
-	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", fluss.PrimaryKeyName(info.Path.Table)).
+	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", info.PrimaryKeyName()).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
 }
 

@@ -78,6 +78,16 @@ func (t TableInfo) HasPrimaryKey() bool { return len(t.Descriptor.Schema.Primary
 // list, unique violations name and other constraints may not take.
 func PrimaryKeyName(table string) string { return table + "_pkey" }
 
+// PrimaryKeyName is the name of the table's primary-key constraint and
+// its index: the one ALTER TABLE ... ADD CONSTRAINT name PRIMARY KEY gave
+// it (PrimaryKeyNameProperty), else table_pkey.
+func (t TableInfo) PrimaryKeyName() string {
+	if n := t.Descriptor.CustomProperties[PrimaryKeyNameProperty]; n != "" {
+		return n
+	}
+	return PrimaryKeyName(t.Path.Table)
+}
+
 // ArrowSchema is the Arrow schema that batches written to and read from the
 // table carry: the columns' names, order and Arrow types (types.T.ArrowType),
 // nullable unless NOT NULL.

@@ -24,3 +24,8 @@ const OwnerProperty = ReservedPropertyPrefix + "owner"
 // so that a crash before the grants move (package meta keys them by table
 // id) loses none; meta's Reconcile moves them when the server starts.
 const GrantsFromProperty = ReservedPropertyPrefix + "grants_from"
+
+// PrimaryKeyNameProperty holds the name of a table's primary-key
+// constraint that is not PrimaryKeyName's table_pkey (TableInfo's
+// PrimaryKeyName reads it): pg_dump adds a key named pk_t so.
+const PrimaryKeyNameProperty = ReservedPropertyPrefix + "pkey_name"

@@ -374,7 +374,7 @@ func pkAttnums(t fluss.TableInfo) []int {
 	return out
 }
 
-func pkName(t fluss.TableInfo) string { return fluss.PrimaryKeyName(t.Path.Table) }
+func pkName(t fluss.TableInfo) string { return t.PrimaryKeyName() }
 
 func int2s(ns []int) []any {
 	out := make([]any, len(ns))

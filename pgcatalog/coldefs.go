@@ -89,7 +89,7 @@ func (c *Catalog) pgSequencesViewRows(_ context.Context, s *snapshot) ([]row, er
 	var rows []row
 	for _, q := range s.sequences {
 		d := q.Def
-		r := row{"schemaname": fluss.DefaultDatabase, "sequencename": q.Path.Table, "sequenceowner": c.opts.User,
+		r := row{"schemaname": q.Path.Database, "sequencename": q.Path.Table, "sequenceowner": c.opts.User,
 			"data_type": sequenceTypeOID(d.Type), "start_value": int(d.Start), "min_value": int(d.Min), "max_value": int(d.Max),
 			"increment_by": int(d.Increment), "cycle": d.Cycle, "cache_size": int(d.Cache)}
 		if q.Called {
@@ -105,7 +105,7 @@ func (c *Catalog) infoSequenceRows(_ context.Context, s *snapshot) ([]row, error
 	for _, q := range s.sequences {
 		d := q.Def
 		prec := map[string]int{"smallint": 16, "integer": 32, "bigint": 64}[d.Type]
-		rows = append(rows, row{"sequence_catalog": c.opts.Database, "sequence_schema": fluss.DefaultDatabase,
+		rows = append(rows, row{"sequence_catalog": c.opts.Database, "sequence_schema": q.Path.Database,
 			"sequence_name": q.Path.Table, "data_type": d.Type, "numeric_precision": prec, "numeric_precision_radix": 2,
 			"numeric_scale": 0, "start_value": strconv.FormatInt(d.Start, 10), "minimum_value": strconv.FormatInt(d.Min, 10),
 			"maximum_value": strconv.FormatInt(d.Max, 10), "increment": strconv.FormatInt(d.Increment, 10), "cycle_option": yesNo(d.Cycle)})
@@ -274,14 +274,14 @@ func (c *Catalog) sequenceByOID(ctx context.Context, oid uint32) (fluss.Sequence
 	return fluss.SequenceInfo{}, false, nil
 }
 
-// sequenceOIDByName is the OID of the sequence named name in public.
-func (c *Catalog) sequenceOIDByName(ctx context.Context, name string) (uint32, bool, error) {
+// sequenceOIDByName is the OID of the sequence named name in schema.
+func (c *Catalog) sequenceOIDByName(ctx context.Context, schema, name string) (uint32, bool, error) {
 	seqs, err := c.listSequences(ctx)
 	if err != nil {
 		return 0, false, err
 	}
 	for _, q := range seqs {
-		if q.Path.Table == name {
+		if q.Path.Table == name && q.Path.Database == schema {
 			return SequenceOID(q.ID), true, nil
 		}
 	}
@@ -304,7 +304,7 @@ func (c *Catalog) SerialSequence(ctx context.Context, reloid uint32, column stri
 	}
 	for _, q := range seqs {
 		if q.Def.OwnedBy == t.Path && q.Def.OwnedColumn == column {
-			return fluss.DefaultDatabase + "." + quoteIdent(q.Path.Table), true, nil
+			return quoteIdent(q.Path.Database) + "." + quoteIdent(q.Path.Table), true, nil
 		}
 	}
 	return "", false, nil

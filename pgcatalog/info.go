@@ -138,7 +138,7 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 		if oid, ok := c.viewOIDByName(schema, rel); ok {
 			return oid, true, nil
 		}
-		if oid, ok, err := c.sequenceOIDByName(ctx, rel); err != nil || ok { // coldefs.go
+		if oid, ok, err := c.sequenceOIDByName(ctx, schema, rel); err != nil || ok { // coldefs.go
 			return oid, ok, err
 		}
 	}

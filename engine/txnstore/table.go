@@ -575,3 +575,46 @@ func (pt *Table) Appended() ([]arrow.RecordBatch, bool) {
 	}
 	return out, true
 }
+
+// Upserted returns the rows of a primary-key table that are the
+// transaction's pending state of their keys (written and not deleted
+// or replaced since), each record retained for the caller (a slice of a
+// pending record when only some of its rows are), and whether they are
+// all of its pending state: false when it staged them on disk or
+// truncated the table. Over a table whose stored rows are none, they are
+// the table as the transaction sees it (a DDL statement that carries the
+// transaction's rows along, engine's uniquecarry.go).
+func (pt *Table) Upserted() ([]arrow.RecordBatch, bool) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if !pt.info.HasPrimaryKey() || pt.bulk != nil || pt.truncated {
+		return nil, false
+	}
+	if err := pt.indexLazy(); err != nil {
+		return nil, false // (keys the store validated once already)
+	}
+	var out []arrow.RecordBatch
+	for _, pr := range pt.recs {
+		if pr.del {
+			continue
+		}
+		for i := 0; i < len(pr.current); {
+			if !pr.current[i] {
+				i++
+				continue
+			}
+			j := i
+			for j < len(pr.current) && pr.current[j] {
+				j++
+			}
+			if i == 0 && j == len(pr.current) {
+				pr.rec.Retain()
+				out = append(out, pr.rec)
+			} else {
+				out = append(out, pr.rec.NewSlice(int64(i), int64(j)))
+			}
+			i = j
+		}
+	}
+	return out, true
+}

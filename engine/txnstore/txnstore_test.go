@@ -706,3 +706,45 @@ func TestLookupOneWrittenRow(t *testing.T) {
 		t.Errorf("after a delete, lookup 2 = %v", got)
 	}
 }
+
+// TestUpserted: a primary-key table's pending rows that are their keys'
+// pending state, in write order, a record sliced where a later write
+// replaced or deleted some of its rows (the lazy first record indexed
+// first); a log table, a truncated or staged table has none to give.
+func TestUpserted(t *testing.T) {
+	s := openStore(t)
+	tb := createTable(t, s, "t", true)
+	tx := txnstore.New(0, 0)
+	defer tx.Release()
+	pt := tx.Table(tb)
+	upsert(t, pt, fluss.UpsertOptions{}, row{1, "a", 1}, row{2, "b", 2}, row{3, "c", 3}, row{4, "d", 4})
+	upsert(t, pt, fluss.UpsertOptions{}, row{2, "b2", 22})
+	del(t, pt, 3)
+	upsert(t, pt, fluss.UpsertOptions{IgnoreExisting: true}, row{1, "no", 0}, row{5, "e", 5})
+	recs, ok := pt.Upserted()
+	if !ok {
+		t.Fatal("Upserted refused a table with pending upserts and deletes")
+	}
+	var got []string
+	for _, r := range recs {
+		got = append(got, strings.Join(rowsOf(r), ","))
+		r.Release()
+	}
+	want := []string{"1|a|1", "4|d|4", "2|b2|22", "5|e|5"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Upserted = %v, want %v (each record's rows)", got, want)
+	}
+
+	logTb := createTable(t, s, "l", false)
+	if _, ok := tx.Table(logTb).Upserted(); ok {
+		t.Error("Upserted of a log table")
+	}
+	tr := tx.Table(createTable(t, s, "tr", true))
+	upsert(t, tr, fluss.UpsertOptions{}, row{1, "a", 1})
+	if err := tr.Truncate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tr.Upserted(); ok {
+		t.Error("Upserted of a truncated table")
+	}
+}

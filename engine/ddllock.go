@@ -7,12 +7,13 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // Table locks of DDL and writers: one rule for every statement that
 // changes a table's schema or replaces or drops the table (ALTER TABLE's
 // actions, in place or by rewrite, RENAME, identity columns, TRUNCATE,
-// DROP TABLE): before it reads the table's version it locks the table
+// DROP TABLE, DROP SCHEMA ... CASCADE): before it reads the table's version it locks the table
 // whole (lockDDLTable: rowlock's LockWhole, PostgreSQL's ACCESS
 // EXCLUSIVE), waiting for the transactions that write the table, and
 // holds the lock until its own transaction ends. A write statement takes
@@ -158,5 +159,26 @@ func (ps *statement) copyColumnsNow(info fluss.TableInfo) error {
 		return cachedPlanChanged()
 	}
 	ps.cols = cols
+	return nil
+}
+
+// lockSchemaTables locks whole the tables of the schemas DROP SCHEMA ...
+// CASCADE drops, before the server-wide DDL lock: it waits for their
+// writers as DROP TABLE does. A schema that does not exist has none.
+func (s *session) lockSchemaTables(ctx context.Context, dbs []string) error {
+	if s.eng.locks == nil {
+		return nil
+	}
+	for _, db := range dbs {
+		tables, err := s.eng.store.ListTables(ctx, db)
+		if err != nil {
+			continue // (the statement reports it)
+		}
+		for _, t := range tables {
+			if _, err := s.lockDDLTable(ctx, t.Path); err != nil && sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+				return err
+			}
+		}
+	}
 	return nil
 }

@@ -279,3 +279,27 @@ func TestReadsDuringSchemaChanges(t *testing.T) {
 		})
 	}
 }
+
+// TestDropSchemaWaitsForWriters: DROP SCHEMA ... CASCADE waits for the
+// transactions writing its tables, as DROP TABLE does; their COMMIT
+// succeeds before the schema goes.
+func TestDropSchemaWaitsForWriters(t *testing.T) {
+	eng, open := rewriteEngine(t, nil)
+	a, b := open(), open()
+	must(t, a, "CREATE SCHEMA s")
+	must(t, a, "CREATE TABLE s.t (id int PRIMARY KEY, v int)")
+	must(t, a, "BEGIN")
+	must(t, a, "INSERT INTO s.t VALUES (1, 1)")
+	drop := firstAsync(b, "DROP SCHEMA s CASCADE")
+	awaitLockWait(t, eng, "DROP SCHEMA")
+	notYet(t, drop, "DROP SCHEMA during the writer's transaction")
+	if _, err := first(a, "COMMIT"); err != nil {
+		t.Fatalf("the writer's COMMIT: %v", err)
+	}
+	if r := await(t, drop, "DROP SCHEMA"); r.err != nil {
+		t.Fatalf("DROP SCHEMA: %v", r.err)
+	}
+	if _, err := first(a, "SELECT * FROM s.t"); err == nil {
+		t.Error("s.t is still there")
+	}
+}

@@ -36,6 +36,12 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	if err := s.blockDDL("ALTER TABLE", pathIn([]fluss.TablePath{info.Path})); err != nil {
 		return nil, err
 	}
+	if locksTable(d.Actions) {
+		// the table as it is once its writers are done (ddllock.go)
+		if info, err = s.lockDDLTable(ctx, info.Path); err != nil {
+			return nil, err
+		}
+	}
 	if needsRewrite(info, d.Actions) { // rewrite.go
 		return s.alterByRewrite(ctx, info, d)
 	}

@@ -228,12 +228,16 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err := s.eng.rewrites.wait(ctx, path); err != nil { // rewritegate.go
 		return "", err
 	}
-	info, err := s.eng.store.GetTable(ctx, path)
+	s.stmtText = ps.parsed.Text
+	info, err := s.lockWrittenPath(ctx, path) // ddllock.go: the table as a DDL statement holding it left it
 	if err != nil {
 		return "", err
 	}
 	if len(ps.cols) > 0 && ps.cols[0].TableOID != tableOID(info.TableID) {
 		return "", sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
+	}
+	if err := ps.copyColumnsNow(info); err != nil {
+		return "", err
 	}
 	if err := s.needSchemaUsage(info.Path.Database); err != nil { // schemaprivs.go
 		return "", err
@@ -241,7 +245,6 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err := s.need(info.TableID, info.Path, access.Insert); err != nil {
 		return "", err
 	}
-	s.stmtText = ps.parsed.Text
 	t, err := s.writeTable(ctx, "COPY FROM", info)
 	if err != nil {
 		return "", err

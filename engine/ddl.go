@@ -50,6 +50,11 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 		}
 		return res, err
 	}
+	for i, info := range infos { // ddllock.go: their writers first
+		if infos[i], err = s.lockDDLTable(ctx, info.Path); err != nil {
+			return nil, err
+		}
+	}
 	for _, info := range infos {
 		if _, err := s.truncate(ctx, info); err != nil {
 			return nil, err

@@ -82,7 +82,10 @@
 //     the statement reads), query.go, currentof.go, partitions.go (partition pruning's EXPLAIN,
 //     SHOW / ADD / DROP PARTITION);
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
-//     altertable.go, rewrite.go, rewritecopy.go, rewritefollow.go (what a rewrite's
+//     ddllock.go (the table lock every DDL statement that changes,
+//     replaces or drops a table takes before it reads the table, and the
+//     intent lock a write takes before it runs), altertable.go,
+//     rewrite.go, rewritecopy.go, rewritefollow.go (what a rewrite's
 //     swap leaves to do, recorded with it and finished at the next start
 //     after a crash), rewritegate.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go,
 //     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
@@ -161,6 +164,13 @@
 // commits once through meta.Store.Update, a new table carries its owner in
 // its own properties, and each statement first refreshes the metadata (one
 // lookup on a cluster), so that changes made through another server apply.
+//
+// Table locks (ddllock.go): ALTER TABLE, TRUNCATE and DROP TABLE lock
+// their table whole (PostgreSQL's ACCESS EXCLUSIVE) before they read it,
+// until their transaction ends, waiting for its writers; a write takes
+// the table's intent lock (ROW EXCLUSIVE) before it runs and is bound
+// again if a DDL statement it waited for changed the catalog. Reads take
+// no table lock.
 //
 // Row locks (rowlocks.go, txnstore/locks.go): when the store is fluss.RowLockable the
 // engine keeps one rowlock.Manager for all sessions; each session's

@@ -47,6 +47,9 @@ func (s *session) alterIdentity(ctx context.Context, d *sql.DDLStmt) (pgwire.Res
 	if err := s.blockDDL(tag, pathIn([]fluss.TablePath{info.Path})); err != nil {
 		return nil, err
 	}
+	if info, err = s.lockDDLTable(ctx, info.Path); err != nil { // ddllock.go
+		return nil, err
+	}
 	if err := s.mayDrop(info); err != nil { // the owner alone alters
 		return nil, err
 	}

@@ -181,6 +181,10 @@ func (s *session) renameTable(ctx context.Context, info fluss.TableInfo, to flus
 	if err := s.mayDrop(info); err != nil { // the owner alone renames, as in PostgreSQL
 		return nil, err
 	}
+	info, err := s.lockDDLTable(ctx, info.Path) // ddllock.go: its writers first
+	if err != nil {
+		return nil, err
+	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()

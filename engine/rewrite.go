@@ -165,7 +165,7 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 	// before). The swap plans the statement again over the catalog as it
 	// is then and takes the copy only if nothing it depends on changed;
 	// else the copy runs again (rewriteAttempts).
-	info, err := s.lockRewritten(ctx, info.Path)
+	info, err := s.lockDDLTable(ctx, info.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -185,28 +185,8 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 		if !again || attempt == rewriteAttempts {
 			return res, err
 		}
-		if info, err = s.lockRewritten(ctx, info.Path); err != nil {
+		if info, err = s.lockDDLTable(ctx, info.Path); err != nil {
 			return nil, err
-		}
-	}
-}
-
-// lockRewritten locks the table at path whole for the statement's
-// transaction and returns it as it is once locked (another statement's
-// rewrite may have replaced it while this one waited: its new table is
-// locked then).
-func (s *session) lockRewritten(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
-	for {
-		info, err := s.eng.store.GetTable(ctx, path)
-		if err != nil {
-			return info, err
-		}
-		if err := s.lockForBuild(ctx, info); err != nil { // uniqueddl.go
-			return info, err
-		}
-		now, err := s.eng.store.GetTable(ctx, path)
-		if err != nil || now.TableID == info.TableID {
-			return now, err
 		}
 	}
 }

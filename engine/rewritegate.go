@@ -14,8 +14,8 @@ import (
 // the rewrite to end (PostgreSQL's writers wait for the ACCESS EXCLUSIVE
 // lock), and then run against the new table (the swap changed the
 // catalog count, so they are bound again). Without the gate such a write
-// would be bound to the old table, wait for the rewrite's table lock and
-// then fail with 40001 against a table that is gone. Readers do not wait:
+// would be bound to the old table, wait for the rewrite's table lock
+// (ddllock.go lockWritten) and be bound again after it. Readers do not wait:
 // they read the old table's committed rows until the swap. Sessions
 // writing other tables never look further than the count of gates.
 type rewriteGates struct {
@@ -80,17 +80,9 @@ func (g *rewriteGates) wait(ctx context.Context, path fluss.TablePath) error {
 	return nil
 }
 
-// writtenTable is the table a bound INSERT, UPDATE or DELETE writes.
+// writtenTable is the table a bound INSERT, UPDATE, DELETE or MERGE
+// writes (ddllock.go).
 func writtenTable(b binder.Statement) (fluss.TablePath, bool) {
-	switch w := b.(type) {
-	case *binder.Insert:
-		return w.Table.Path, true
-	case *binder.Update:
-		return w.Table.Path, true
-	case *binder.Delete:
-		return w.Table.Path, true
-	case *binder.Merge:
-		return w.Table.Path, true
-	}
-	return fluss.TablePath{}, false
+	info, ok := writtenTableInfo(b)
+	return info.Path, ok
 }

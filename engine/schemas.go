@@ -202,6 +202,11 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		if err := s.blockDDL("DROP SCHEMA", inDatabases(d.Names)); err != nil {
 			return nil, err
 		}
+		if d.Cascade {
+			if err := s.lockSchemaTables(ctx, d.Names); err != nil { // ddllock.go
+				return nil, err
+			}
+		}
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()

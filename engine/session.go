@@ -412,6 +412,9 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 			}
 		}
 	}
+	if err := s.lockWritten(ctx, ps); err != nil { // ddllock.go: a write holds its table before it runs
+		return nil, err
+	}
 	if ps.bound != nil && (ps.catalog != s.eng.catalog.Load() || ps.searchPath != s.setting("search_path")) {
 		if err := ps.replan(ctx); err != nil {
 			return nil, err

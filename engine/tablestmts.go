@@ -109,6 +109,11 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 	if err := s.blockDDL("DROP TABLE", pathIn(b.Paths)); err != nil {
 		return nil, err
 	}
+	for _, p := range b.Paths { // ddllock.go: their writers first, before the server-wide lock
+		if _, err := s.lockDDLTable(ctx, p); err != nil && sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+			return nil, err
+		}
+	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()

@@ -81,9 +81,31 @@ func (o *TableScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	// The store names and types columns as the table does; re-label with
 	// the blueprint's schema so downstream nodes see their own field names.
+	if err := fitsSchema(o.Out, b, o.Table); err != nil {
+		b.Release()
+		return nil, err
+	}
 	out := array.NewRecordBatch(o.Out, b.Columns(), b.NumRows())
 	b.Release()
 	return out, nil
+}
+
+// fitsSchema fails a read whose store batch b does not have the columns
+// its plan's schema out describes: the table's columns changed after the
+// plan was made (an ALTER TABLE that ran while the statement read it,
+// which takes no table lock), so the batch cannot be labelled as the plan
+// expects. It was a panic (XX000) in array.NewRecordBatch.
+func fitsSchema(out *arrow.Schema, b arrow.RecordBatch, t fluss.Table) error {
+	cols := b.Columns()
+	ok := len(cols) == out.NumFields()
+	for i := 0; ok && i < len(cols); i++ {
+		ok = arrow.TypeEqual(cols[i].DataType(), out.Field(i).Type)
+	}
+	if ok {
+		return nil
+	}
+	return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent change of the columns of table \"%s\"", t.Info().Path.Table).
+		WithHint("Run the statement again.")
 }
 
 // Lookup reads the rows of a primary-key table whose full key equals one of
@@ -243,6 +265,10 @@ func (o *Lookup) lookup(ctx context.Context, keys arrow.RecordBatch) (arrow.Reco
 	}
 	if o.Labels.Equal(b.Schema(), o.Out) {
 		return b, nil // already labelled as the plan labels it
+	}
+	if err := fitsSchema(o.Out, b, o.Table); err != nil {
+		b.Release()
+		return nil, err
 	}
 	out := array.NewRecordBatch(o.Out, b.Columns(), b.NumRows())
 	b.Release()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -309,5 +310,75 @@ func TestJobQueueSkipLocked(t *testing.T) {
 			}
 			t.Logf("%d jobs over %d workers", jobs, workersSeen)
 		})
+	}
+}
+
+// TestWritesDuringSchemaChanges: clients inserting into a table, one
+// statement at a time and in transactions, while another adds and drops
+// a column in a loop: every acknowledged row is there and no write fails
+// (the DDL waits for the writers and they for it, as PostgreSQL's ACCESS
+// EXCLUSIVE and ROW EXCLUSIVE locks do; sqlgate lost rows and answered
+// XX000 before).
+func TestWritesDuringSchemaChanges(t *testing.T) {
+	per := sized(100, 1000)
+	const writers = 6
+	for _, tg := range targets(t) {
+		for _, create := range []string{"CREATE TABLE sch (id INT PRIMARY KEY, v INT)", "CREATE TABLE sch (id INT, v INT)"} {
+			t.Run(tg.name+"/"+create, func(t *testing.T) {
+				c := connect(t, tg.conn)
+				mustExec(t, c, "DROP TABLE IF EXISTS sch")
+				mustExec(t, c, create)
+				var acked atomic.Int64
+				var done, changes atomic.Int32
+				runClients(t, tg.conn, writers+1, func(ctx context.Context, c *pgx.Conn, i int) error {
+					if i == writers { // the schema changer, until the writers are done
+						for done.Load() < writers {
+							for _, d := range []string{"ALTER TABLE sch ADD COLUMN w INT DEFAULT 1", "ALTER TABLE sch DROP COLUMN w"} {
+								if _, err := c.Exec(ctx, d); err != nil {
+									return fmt.Errorf("%s: %w", d, err)
+								}
+							}
+							changes.Add(1)
+						}
+						return nil
+					}
+					defer done.Add(1)
+					for j := 0; j < per; j++ {
+						id := i*per + j
+						if i%2 == 0 {
+							if _, err := c.Exec(ctx, "INSERT INTO sch (id, v) VALUES ($1, $1)", id); err != nil {
+								return err
+							}
+							acked.Add(1)
+							continue
+						}
+						tx, err := c.Begin(ctx)
+						if err != nil {
+							return err
+						}
+						for _, k := range []int{id, 100000 + id} {
+							if _, err := tx.Exec(ctx, "INSERT INTO sch (id, v) VALUES ($1, $1)", k); err != nil {
+								return err
+							}
+						}
+						if err := tx.Commit(ctx); err != nil {
+							return err
+						}
+						acked.Add(2)
+					}
+					return nil
+				})
+				var n int64
+				if err := c.QueryRow(context.Background(), "SELECT count(*) FROM sch").Scan(&n); err != nil {
+					t.Fatal(err)
+				}
+				if n != acked.Load() {
+					t.Fatalf("rows %d, acknowledged %d", n, acked.Load())
+				}
+				if changes.Load() < 2 {
+					t.Fatalf("%d schema changes ran during the writes", changes.Load())
+				}
+			})
+		}
 	}
 }

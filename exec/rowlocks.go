@@ -27,7 +27,12 @@ import (
 // written, each if it still satisfies the WHERE, with its SET computed from
 // the newest version. That is PostgreSQL's EvalPlanQual at READ COMMITTED
 // (the second pass needs no locks it does not hold already, so it cannot
-// find a row stale again).
+// find a row stale again). A joined write (UPDATE ... FROM, DELETE ...
+// USING, MERGE) does not join again: its first pass keeps the joined rows
+// of the deferred targets (Recheck.Keep; MERGE keeps all its join rows),
+// and the second evaluates the statement over each target's newest
+// version and the same rows of the other tables (recheck.go, merge.go),
+// as EvalPlanQual re-checks a row with the source rows it had joined.
 
 // RowLocker is implemented by tables whose writes take row locks.
 type RowLocker interface {

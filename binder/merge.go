@@ -38,7 +38,14 @@ type Merge struct {
 	Updates     []*Update
 	Delete      *Delete
 	Inserts     []*Insert
-	params      []types.T
+	// Recheck re-evaluates join rows whose target row a concurrent
+	// transaction changed (PostgreSQL's EvalPlanQual): Rel holds rows of
+	// Rows' join columns (the target's newest version, or NULLs and a NULL
+	// marker where it no longer joins), and Plan yields, over them, Rows'
+	// columns (the WHEN clause picked again, from the first) and then
+	// whether the ON condition holds.
+	Recheck *Recheck
+	params  []types.T
 }
 
 func (s *Merge) Params() []types.T { return s.params }
@@ -260,8 +267,17 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 	if deletes != nil {
 		out.Delete = &Delete{Table: info, Keys: keyProjection(picked(deletes...), info)}
 	}
+	rrel := &MergeRows{}
+	for _, c := range jcols {
+		rrel.cols = append(rrel.cols, FileColumn{Name: c.Name, Type: c.T})
+	}
+	again := &Project{Input: &FileTable{File: rrel, cols: jcols}, Exprs: append([]Expr(nil), rows.Exprs...), Cols: append([]Column(nil), rows.Cols...)}
+	again.Exprs = append(again.Exprs, join.Cond)
+	again.Cols = append(again.Cols, Column{Name: "?on?", T: types.BoolType})
+	out.Recheck = &Recheck{Rel: rrel, Plan: again}
 	// parameters typed by every part, stamped into all of them
 	out.Rows = b.finishParams(rows)
+	out.Recheck.Plan = b.finishParams(again)
 	for _, u := range out.Updates {
 		u.Source = b.finishParams(u.Source)
 	}

@@ -24,7 +24,10 @@ type Update struct {
 	UniqueChanged bool
 	Joined        bool
 	Returning     *Returning
-	params        []types.T
+	// Recheck (Joined): the re-check of a row a concurrent transaction
+	// changed (recheck.go); nil re-runs the plan over that row.
+	Recheck *Recheck
+	params  []types.T
 }
 
 // Delete removes the rows of a primary-key table whose keys Keys yields
@@ -35,7 +38,9 @@ type Delete struct {
 	Keys      Node
 	Joined    bool
 	Returning *Returning
-	params    []types.T
+	// Recheck: as Update's.
+	Recheck *Recheck
+	params  []types.T
 }
 
 func (s *Update) Params() []types.T { return s.params }
@@ -98,6 +103,13 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 				newRows.Cols = append(newRows.Cols, c)
 			}
 		}
+		if out.Joined {
+			at := carryJoined(newRows, input, len(cols), func(i int) int { return i })
+			if out.Recheck = bindRecheck(newRows, input); out.Recheck != nil {
+				out.Recheck.At = at
+				out.Recheck.Plan = b.finishParams(out.Recheck.Plan)
+			}
+		}
 		out.Source, out.params = b.finishParams(newRows), b.params
 		return out, nil
 	}
@@ -145,6 +157,15 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	out.Returning = &Returning{Cols: ret.Cols, At: len(src.Exprs)}
 	src.Exprs = append(src.Exprs, ret.Exprs...)
 	src.Cols = append(src.Cols, ret.Cols...)
+	if out.Joined {
+		// newRows passes input's columns from ncols on through at the same
+		// places
+		at := carryJoined(src, input, ncols, func(i int) int { return i })
+		if out.Recheck = bindRecheck(src, input); out.Recheck != nil {
+			out.Recheck.At = at
+			out.Recheck.Plan = b.finishParams(out.Recheck.Plan)
+		}
+	}
 	out.Source, out.params = b.finishParams(src), b.params
 	return out, nil
 }
@@ -226,6 +247,13 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 		out.Returning = &Returning{Cols: ret.Cols, At: len(keys.Exprs)}
 		keys.Exprs = append(keys.Exprs, ret.Exprs...)
 		keys.Cols = append(keys.Cols, ret.Cols...)
+	}
+	if out.Joined {
+		at := carryJoined(keys, input, len(scan.Columns()), func(i int) int { return i })
+		if out.Recheck = bindRecheck(keys, input); out.Recheck != nil {
+			out.Recheck.At = at
+			out.Recheck.Plan = b.finishParams(out.Recheck.Plan)
+		}
 	}
 	out.Keys, out.params = b.finishParams(keys), b.params
 	return out, nil

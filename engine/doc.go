@@ -178,7 +178,10 @@
 // returns) and release it after COMMIT made the writes visible, or at
 // ROLLBACK, an error in the block, or the session's end. An UPDATE or
 // DELETE that met rows changed under it runs its plan a second time over
-// those rows only (recheckSource). REPEATABLE READ (rr.go), on a store
+// those rows only (recheckSource); a joined one (FROM, USING, MERGE)
+// re-checks each such row's newest version with the rows of the other
+// tables it had joined (joinedRecheckPasses, mergeRecheck), as
+// PostgreSQL's EvalPlanQual. REPEATABLE READ (rr.go), on a store
 // that is fluss.Snapshotter and takes row locks, reads one snapshot taken
 // at the block's first statement and fails a write to a row changed since
 // with 40001; SERIALIZABLE is refused (0A000); on a store without row

@@ -13,16 +13,16 @@ import (
 // MERGE (binder.Merge): its join runs once into memory, each row with the
 // WHEN clause it picked; no target row may be changed twice (21000); then
 // the actions run as the writes they are, each reading those rows: the
-// DELETE, each UPDATE clause's rows (exec.Update: row locks, and the
-// second pass of a row a concurrent transaction changed), each INSERT
-// clause's rows (exec.Insert with RefuseExisting: a key that exists is
-// 23505, as in PostgreSQL, where an upsert would replace it). A second pass runs the join again over
-// the newest rows and writes only the rows the first pass deferred, each
-// with the clause it picks now (PostgreSQL's EvalPlanQual re-evaluates
-// the WHEN clauses from the first), and the source rows that joined them
-// and join no target row any more, which take the WHEN NOT MATCHED
-// clauses (as PostgreSQL 15's MERGE does when a concurrent change made
-// its row fail the join).
+// DELETE, each UPDATE clause's rows (exec.Update: row locks, deferring a
+// row a concurrent transaction changed), each INSERT clause's rows
+// (exec.Insert with RefuseExisting: a key that exists is 23505, as in
+// PostgreSQL, where an upsert would replace it). A second pass re-checks
+// the deferred rows alone, as PostgreSQL's EvalPlanQual does (mergeRecheck):
+// each join row of a deferred target is evaluated again over the target's
+// newest version and the same source row (binder.Merge.Recheck), its WHEN
+// clauses from the first; a source row whose target is gone or no longer
+// joins it takes the WHEN NOT MATCHED clauses (as PostgreSQL 15's MERGE
+// does). The actions then run over those rows only.
 
 var mergeTags = newCountTags("MERGE ")
 
@@ -60,20 +60,8 @@ func (ps *statement) prepareMerge(b *binder.Merge) (err error) {
 		mp.inserts = append(mp.inserts, p)
 	}
 	ps.mergePlans = mp
-	return nil
-}
-
-// mergePass is one pass of a MERGE: its first, or the second over the
-// deferred rows (retry set).
-type mergePass struct {
-	rows  exec.MergeRows
-	retry *mergeRetry
-}
-
-// mergeRetry is what the second pass writes: the deferred target rows
-// (only) and the source rows that joined them (sources).
-type mergeRetry struct {
-	only, sources map[string]bool
+	ps.recheckPlan, err = lower.Plan(b.Recheck.Plan)
+	return err
 }
 
 // runMerge runs a MERGE (see above) and returns its result and the rows
@@ -90,13 +78,23 @@ func (s *session) runMerge(ctx context.Context, ps *statement, b *binder.Merge, 
 	if err != nil {
 		return nil, 0, err
 	}
-	pass := &mergePass{rows: exec.MergeRows{Info: b.Table, KeyCols: b.KeyCols, MatchedAt: b.MatchedAt, SourceFrom: b.MatchedAt + 1, SourceTo: b.ActionAt}}
-	rows, err := s.mergePass(ctx, ps, b, t, rt, ec, rc, pass)
-	if err == nil && pass.retry != nil {
+	m := exec.MergeRows{Info: b.Table, KeyCols: b.KeyCols, MatchedAt: b.MatchedAt, SourceFrom: b.MatchedAt + 1, SourceTo: b.ActionAt}
+	batches, err := s.mergeJoin(ctx, ps, rt)
+	defer func() { releaseBatches(batches) }()
+	var rows int64
+	if err == nil {
+		rows, err = s.mergeActions(ctx, ps, b, t, rt, ec, rc, batches, m)
+	}
+	if err == nil && len(rc.Deferred) > 0 {
 		s.startLocking(s.writeTxn())
-		var again int64
-		again, err = s.mergePass(ctx, ps, b, t, rt, ec, &exec.Recheck{Only: rc.Deferred}, pass)
-		rows += again
+		var again []arrow.RecordBatch
+		again, err = s.mergeRecheck(ctx, ps, b, t, rt, ec, batches, m, rc.Deferred)
+		defer func() { releaseBatches(again) }()
+		if err == nil {
+			var n int64
+			n, err = s.mergeActions(ctx, ps, b, t, rt, ec, &exec.Recheck{Only: rc.Deferred}, again, m)
+			rows += n
+		}
 	}
 	if err != nil {
 		return nil, 0, err
@@ -104,45 +102,102 @@ func (s *session) runMerge(ctx context.Context, ps *statement, b *binder.Merge, 
 	return mergeTags.result(rows, nil), rows, nil
 }
 
-// mergePass runs the join and the actions once; on the first pass (pass.retry
-// nil) it leaves in pass.retry what a second must write, when its writes
-// deferred rows.
-func (s *session) mergePass(ctx context.Context, ps *statement, b *binder.Merge, t *pendingTable, rt *lower.Runtime, ec *exec.EvalContext, rc *exec.Recheck, pass *mergePass) (int64, error) {
+// mergeJoin runs a MERGE's join into memory: its rows, each with the WHEN
+// clause it picked.
+func (s *session) mergeJoin(ctx context.Context, ps *statement, rt *lower.Runtime) ([]arrow.RecordBatch, error) {
 	rt.Tables = s.runtimeTables()
 	if s.withSnap != nil { // the statement's snapshot (modifyingwith.go)
 		rt.Tables = s.withSnap.over(rt.Tables)
 	}
 	src, err := lower.Build(rt, ps.plan)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
+	defer src.Close()
 	var batches []arrow.RecordBatch
-	defer func() {
-		b.Rel.Set(nil)
-		for _, x := range batches {
-			x.Release()
-		}
-	}()
 	for {
 		x, err := src.Next(ctx)
 		if err != nil {
-			src.Close()
-			return 0, err
+			releaseBatches(batches)
+			return nil, err
 		}
 		if x == nil {
-			break
+			return batches, nil
 		}
 		batches = append(batches, x)
 	}
-	src.Close()
-	if pass.retry != nil {
-		kept, err := pass.rows.Retry(ec, batches, pass.retry.only, pass.retry.sources)
-		batches = kept
+}
+
+// mergeRecheck builds the join rows of a MERGE's second pass from its
+// first pass's (batches), as PostgreSQL's EvalPlanQual re-checks a target
+// row a concurrent transaction changed: each row joined to a target whose
+// key is in deferred is evaluated again over the target's newest version
+// and the SAME source row (not a fresh join, which would read the
+// source's newer rows or pair the target with others): its ON condition
+// and its WHEN clauses, from the first. A target that is gone, or no
+// longer joins its source row, leaves that source row NOT MATCHED.
+func (s *session) mergeRecheck(ctx context.Context, ps *statement, b *binder.Merge, t *pendingTable, rt *lower.Runtime, ec *exec.EvalContext, batches []arrow.RecordBatch, m exec.MergeRows, deferred map[string]bool) (out []arrow.RecordBatch, err error) {
+	found, gone, err := m.RecheckRows(ctx, ec, t, batches, deferred)
+	defer func() {
+		releaseBatches(found)
+		releaseBatches(gone)
 		if err != nil {
-			return 0, err
+			releaseBatches(out)
+			out = nil
+		}
+	}()
+	if err != nil {
+		return nil, err
+	}
+	run := func(in []arrow.RecordBatch, each func(arrow.RecordBatch) error) error {
+		if len(in) == 0 {
+			return nil
+		}
+		b.Recheck.Rel.Set(in)
+		defer b.Recheck.Rel.Set(nil)
+		rt.Tables = s.runtimeTables()
+		op, err := lower.Build(rt, ps.recheckPlan)
+		if err != nil {
+			return err
+		}
+		defer op.Close()
+		for {
+			x, err := op.Next(ctx)
+			if err != nil || x == nil {
+				return err
+			}
+			if err := each(x); err != nil {
+				return err
+			}
 		}
 	}
-	if err := pass.rows.CheckTargets(batches, b.ActionAt, b.Changes, rc.Only); err != nil {
+	err = run(found, func(x arrow.RecordBatch) error {
+		keep, unmatched, err := m.RecheckSplit(ec, x)
+		if err != nil {
+			return err
+		}
+		out = append(out, keep)
+		if unmatched != nil {
+			gone = append(gone, unmatched)
+		}
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	err = run(gone, func(x arrow.RecordBatch) error {
+		out = append(out, m.Trim(x))
+		return nil
+	})
+	return out, err
+}
+
+// mergeActions runs a MERGE's actions over its join rows (batches): those
+// of its first pass, with rc collecting the target rows to re-check, or
+// of its second (rc.Only).
+func (s *session) mergeActions(ctx context.Context, ps *statement, b *binder.Merge, t *pendingTable, rt *lower.Runtime, ec *exec.EvalContext, rc *exec.Recheck, batches []arrow.RecordBatch, m exec.MergeRows) (int64, error) {
+	defer b.Rel.Set(nil)
+	if err := m.CheckTargets(batches, b.ActionAt, b.Changes, rc.Only); err != nil {
 		return 0, err
 	}
 	b.Rel.Set(batches)
@@ -187,14 +242,6 @@ func (s *session) mergePass(ctx context.Context, ps *statement, b *binder.Merge,
 	if t.fk != nil {
 		t.fk.moving = false
 	}
-	if pass.retry == nil && len(rc.Deferred) > 0 {
-		// the rows of the deferred targets' sources, for the second pass
-		sources, err := pass.rows.DeferredSources(batches, rc.Deferred)
-		if err != nil {
-			return rows, err
-		}
-		pass.retry = &mergeRetry{only: rc.Deferred, sources: sources}
-	}
 	for _, plan := range mp.inserts {
 		op, err := build(plan)
 		if err != nil {
@@ -208,4 +255,10 @@ func (s *session) mergePass(ctx context.Context, ps *statement, b *binder.Merge,
 		}
 	}
 	return rows, nil
+}
+
+func releaseBatches(bs []arrow.RecordBatch) {
+	for _, b := range bs {
+		b.Release()
+	}
 }

@@ -5,7 +5,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/access"
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
@@ -65,6 +67,45 @@ func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Ope
 		return err
 	}
 	again, err := s.recheckSource(rt, plan)
+	if err != nil {
+		return err
+	}
+	return run(again, &exec.Recheck{Only: rc.Deferred})
+}
+
+// joinedRecheckPasses is recheckPasses for a joined UPDATE ... FROM or
+// DELETE ... USING (binder.Recheck): the first pass keeps the source rows
+// of the targets it defers, and the second evaluates plan (the write's
+// source over rc.Rel) over each one's target in its newest version joined
+// with the same rows of the other tables, as the statement first read
+// them, as PostgreSQL's EvalPlanQual does: a fresh join would pair a
+// changed target with other rows, or read other tables' newer rows.
+func (s *session) joinedRecheckPasses(ctx context.Context, rt *lower.Runtime, ec *exec.EvalContext, t fluss.Table, plan lower.Node, re *binder.Recheck, src exec.Operator, rc *exec.Recheck, run func(exec.Operator, *exec.Recheck) error) error {
+	rc.Keep = true
+	defer func() {
+		for _, b := range rc.Kept {
+			b.Release()
+		}
+		rc.Kept = nil
+	}()
+	if err := run(src, rc); err != nil || len(rc.Deferred) == 0 {
+		return err
+	}
+	// the deferred rows are locked: their newest versions stay so
+	s.startLocking(s.writeTxn())
+	rows, err := exec.RecheckRows(ctx, ec, t, rc, re.At)
+	if err != nil {
+		return err
+	}
+	re.Rel.Set(rows)
+	defer func() {
+		re.Rel.Set(nil)
+		for _, b := range rows {
+			b.Release()
+		}
+	}()
+	rt.Tables = s.runtimeTables()
+	again, err := lower.Build(rt, plan)
 	if err != nil {
 		return err
 	}

@@ -289,6 +289,9 @@ type statement struct {
 	with *modifyingWith
 	// mergePlans are a MERGE's actions (merge.go).
 	mergePlans *mergePlans
+	// recheckPlan is a joined UPDATE's or DELETE's recheck
+	// (binder.Recheck, rowlocks.go).
+	recheckPlan lower.Node
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -516,6 +519,7 @@ func (ps *statement) replan(ctx context.Context) error {
 	}
 	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
 	ps.catalog, ps.searchPath, ps.with, ps.mergePlans = fresh.catalog, fresh.searchPath, fresh.with, fresh.mergePlans
+	ps.recheckPlan = fresh.recheckPlan
 	return nil
 }
 

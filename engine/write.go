@@ -43,9 +43,15 @@ func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultC
 		if ps.plan, err = lower.Plan(b.Source); err != nil {
 			return nil, err
 		}
+		if err = ps.prepareRecheck(b.Recheck); err != nil {
+			return nil, err
+		}
 		cols = returningColumns(b.Returning)
 	case *binder.Delete:
 		if ps.plan, err = lower.Plan(b.Keys); err != nil {
+			return nil, err
+		}
+		if err = ps.prepareRecheck(b.Recheck); err != nil {
 			return nil, err
 		}
 		cols = returningColumns(b.Returning)
@@ -95,11 +101,18 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			if b.Returning != nil {
 				up.RetAt = b.Returning.At
 			}
+			if b.Recheck != nil {
+				up.JoinedAt = b.Recheck.At
+			}
 			err := up.Run(ctx)
 			rows += up.Rows
 			return err
 		}
-		err = s.recheckPasses(rt, ps.plan, src, rc, pass)
+		if b.Recheck != nil {
+			err = s.joinedRecheckPasses(ctx, rt, ec, t, ps.recheckPlan, b.Recheck, src, rc, pass)
+		} else {
+			err = s.recheckPasses(rt, ps.plan, src, rc, pass)
+		}
 		if err != nil {
 			ret.Release()
 			return nil, 0, err
@@ -116,11 +129,18 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			if b.Returning != nil {
 				del.RetAt = b.Returning.At
 			}
+			if b.Recheck != nil {
+				del.JoinedAt = b.Recheck.At
+			}
 			err := del.Run(ctx)
 			rows += del.Rows
 			return err
 		}
-		err = s.recheckPasses(rt, ps.plan, src, rc, pass)
+		if b.Recheck != nil {
+			err = s.joinedRecheckPasses(ctx, rt, ec, t, ps.recheckPlan, b.Recheck, src, rc, pass)
+		} else {
+			err = s.recheckPasses(rt, ps.plan, src, rc, pass)
+		}
 		if err != nil {
 			ret.Release()
 			return nil, 0, err
@@ -196,4 +216,13 @@ func (s *session) noTxnBlock(what string) error {
 		return inTransactionBlock(what)
 	}
 	return nil
+}
+
+// prepareRecheck plans a joined UPDATE's or DELETE's recheck (nil: none).
+func (ps *statement) prepareRecheck(re *binder.Recheck) (err error) {
+	ps.recheckPlan = nil
+	if re != nil {
+		ps.recheckPlan, err = lower.Plan(re.Plan)
+	}
+	return err
 }

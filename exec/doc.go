@@ -68,9 +68,11 @@
 // PostgreSQL's EvalPlanQual does. The locks themselves are package rowlock.
 // merge.go holds MERGE's parts around those writes (MergeRows): the check
 // that no target row is changed twice (21000), the rows its second pass
-// writes (the deferred target rows, and the source rows that joined them
-// and take WHEN NOT MATCHED when they join no more); its INSERT is Insert
-// with RefuseExisting (an existing key is 23505).
+// re-checks (each deferred target's newest version with the source row it
+// joined, or, gone or no longer joining, that source row as NOT MATCHED);
+// its INSERT is Insert with RefuseExisting (an existing key is 23505).
+// recheck.go builds a joined UPDATE's or DELETE's second-pass rows the
+// same way (RecheckRows).
 //
 // It must not parse or bind SQL; lower/ builds its blueprints.
 package exec

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"context"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -72,61 +74,6 @@ type MergeRows struct {
 	SourceFrom, SourceTo int
 }
 
-// DeferredSources are the source rows (their values) that joined a target
-// row whose key is in deferred: the rows a second pass re-reads, where
-// one that no longer joins a target row takes the WHEN NOT MATCHED
-// clauses, as PostgreSQL's MERGE does when a concurrent change made its
-// row fail the join.
-func (m MergeRows) DeferredSources(batches []arrow.RecordBatch, deferred map[string]bool) (map[string]bool, error) {
-	src := m.sourceCols()
-	out := map[string]bool{}
-	kt := keyTypes(m.Info)
-	for _, b := range batches {
-		keys, err := m.keys(kt, b)
-		if err != nil {
-			return nil, err
-		}
-		for r, k := range keys {
-			if k != "" && deferred[k] {
-				out[rowKey(b, r, src)] = true
-			}
-		}
-	}
-	return out, nil
-}
-
-// Retry reduces a second pass's join rows to those it writes: the rows
-// joined to a deferred target row (only), and the rows of the deferred
-// sources that no longer join any. The batches are released.
-func (m MergeRows) Retry(ec *EvalContext, batches []arrow.RecordBatch, only, sources map[string]bool) ([]arrow.RecordBatch, error) {
-	src := m.sourceCols()
-	kt := keyTypes(m.Info)
-	out := batches[:0]
-	for i, b := range batches {
-		keys, err := m.keys(kt, b)
-		if err != nil {
-			releaseAll(batches[i:])
-			releaseAll(out)
-			return nil, err
-		}
-		var idx []int32
-		for r, k := range keys {
-			if k != "" && only[k] || k == "" && sources[rowKey(b, r, src)] {
-				idx = append(idx, int32(r))
-			}
-		}
-		kept, err := takeRows(ec, b, idx)
-		b.Release()
-		if err != nil {
-			releaseAll(batches[i+1:])
-			releaseAll(out)
-			return nil, err
-		}
-		out = append(out, kept)
-	}
-	return out, nil
-}
-
 // keys are the target keys of b's rows, as the store and the row locks
 // encode them ("" where no target row joined).
 func (m MergeRows) keys(kt []types.T, b arrow.RecordBatch) ([]string, error) {
@@ -150,16 +97,183 @@ func (m MergeRows) keys(kt []types.T, b arrow.RecordBatch) ([]string, error) {
 	return out, nil
 }
 
-func (m MergeRows) sourceCols() []int {
-	var cols []int
-	for c := m.SourceFrom; c < m.SourceTo; c++ {
-		cols = append(cols, c)
-	}
-	return cols
-}
-
 func releaseAll(bs []arrow.RecordBatch) {
 	for _, b := range bs {
 		b.Release()
 	}
+}
+
+// RecheckRows are the join rows a MERGE's second pass re-checks
+// (binder.Merge.Recheck), built from its first pass's (batches): each row
+// joined to a target whose key is in deferred, with the target's columns
+// replaced by its newest version as t reads it now (found), or, where the
+// target is gone, as a row that joins none (gone: NULLs and a NULL
+// marker, which the WHEN NOT MATCHED clauses take, as in PostgreSQL 15).
+// The caller releases both.
+func (m MergeRows) RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Table, batches []arrow.RecordBatch, deferred map[string]bool) (found, gone []arrow.RecordBatch, err error) {
+	info := t.Info()
+	ncols := len(info.Descriptor.Schema.Columns)
+	all := make([]int, ncols)
+	for i := range all {
+		all[i] = i
+	}
+	var pk []int
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		pk = append(pk, info.ColumnIndex(k))
+	}
+	kt := keyTypes(info)
+	keySchema := KeySchemaOf(info)
+	fail := func(err error) ([]arrow.RecordBatch, []arrow.RecordBatch, error) {
+		releaseAll(found)
+		releaseAll(gone)
+		return nil, nil, err
+	}
+	for _, b := range batches {
+		keys, err := m.keys(kt, b)
+		if err != nil {
+			return fail(err)
+		}
+		var idx []int32
+		for r, k := range keys {
+			if k != "" && deferred[k] {
+				idx = append(idx, int32(r))
+			}
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		rows, err := takeRows(ec, b, idx)
+		if err != nil {
+			return fail(err)
+		}
+		keyArrs := make([]arrow.Array, len(m.KeyCols))
+		for i, c := range m.KeyCols {
+			keyArrs[i] = rows.Column(c)
+		}
+		probe := array.NewRecordBatch(keySchema, keyArrs, rows.NumRows())
+		newest, err := t.Lookup(ctx, probe, all)
+		probe.Release()
+		if err != nil {
+			rows.Release()
+			return fail(err)
+		}
+		at := map[string]int32{}
+		if newest != nil {
+			for r := 0; r < int(newest.NumRows()); r++ {
+				at[rowKey(newest, r, pk)] = int32(r)
+			}
+		}
+		var ti, fi, gi []int32
+		for r := 0; r < int(rows.NumRows()); r++ {
+			if j, ok := at[rowKey(rows, r, m.KeyCols)]; ok {
+				ti, fi = append(ti, j), append(fi, int32(r))
+			} else {
+				gi = append(gi, int32(r))
+			}
+		}
+		if len(fi) > 0 {
+			f, err := m.withTarget(ec, rows, fi, newest, ti)
+			if err != nil {
+				rows.Release()
+				releaseIf(newest)
+				return fail(err)
+			}
+			found = append(found, f)
+		}
+		releaseIf(newest)
+		if len(gi) > 0 {
+			g, err := m.Unmatched(ec, rows, gi)
+			if err != nil {
+				rows.Release()
+				return fail(err)
+			}
+			gone = append(gone, g)
+		}
+		rows.Release()
+	}
+	return found, gone, nil
+}
+
+// withTarget is rows ri of b (join rows), up to the action column, with
+// their target columns taken from rows ti of newest (the table's rows).
+func (m MergeRows) withTarget(ec *EvalContext, b arrow.RecordBatch, ri []int32, newest arrow.RecordBatch, ti []int32) (arrow.RecordBatch, error) {
+	src, err := takeRows(ec, b, ri)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Release()
+	tgt, err := takeRows(ec, newest, ti)
+	if err != nil {
+		return nil, err
+	}
+	defer tgt.Release()
+	cols := append([]arrow.Array(nil), src.Columns()[:m.SourceTo]...)
+	copy(cols, tgt.Columns()) // the target's columns come first
+	fields := src.Schema().Fields()[:m.SourceTo]
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, src.NumRows()), nil
+}
+
+// Unmatched is rows ri of b (join rows, or rows of the recheck plan,
+// which start with them) as rows that join no target: the target's
+// columns and the marker NULL, the source's kept.
+func (m MergeRows) Unmatched(ec *EvalContext, b arrow.RecordBatch, ri []int32) (arrow.RecordBatch, error) {
+	src, err := takeRows(ec, b, ri)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Release()
+	n := int(src.NumRows())
+	cols := make([]arrow.Array, 0, m.SourceTo)
+	fields := src.Schema().Fields()[:m.SourceTo]
+	for c := 0; c < m.SourceTo; c++ {
+		if c <= m.MatchedAt {
+			nulls := array.MakeArrayOfNull(ec.Mem, src.Column(c).DataType(), n)
+			defer nulls.Release()
+			cols = append(cols, nulls)
+			continue
+		}
+		cols = append(cols, src.Column(c))
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n)), nil
+}
+
+// RecheckSplit splits rows of a MERGE's recheck plan (binder.Merge.Recheck:
+// Rows' columns, then whether ON holds) into the join rows to write (ON
+// holds; its column dropped) and, as rows that join no target (Unmatched),
+// those whose target row no longer joins their source row. b is released.
+func (m MergeRows) RecheckSplit(ec *EvalContext, b arrow.RecordBatch) (keep, unmatched arrow.RecordBatch, err error) {
+	defer b.Release()
+	last := int(b.NumCols()) - 1
+	on, ok := b.Column(last).(*array.Boolean)
+	if !ok {
+		return nil, nil, sqlerr.New(sqlerr.InternalError, "MERGE recheck column of type %s", b.Column(last).DataType())
+	}
+	var yes, no []int32
+	for r := 0; r < int(b.NumRows()); r++ {
+		if on.IsValid(r) && on.Value(r) {
+			yes = append(yes, int32(r))
+		} else {
+			no = append(no, int32(r))
+		}
+	}
+	trimmed := array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:last], nil), b.Columns()[:last], b.NumRows())
+	defer trimmed.Release()
+	if keep, err = takeRows(ec, trimmed, yes); err != nil {
+		return nil, nil, err
+	}
+	if len(no) > 0 {
+		if unmatched, err = m.Unmatched(ec, b, no); err != nil {
+			keep.Release()
+			return nil, nil, err
+		}
+	}
+	return keep, unmatched, nil
+}
+
+// Trim drops the last column of b (the recheck plan's ON result) from
+// rows of a MERGE's recheck plan. b is released.
+func (m MergeRows) Trim(b arrow.RecordBatch) arrow.RecordBatch {
+	defer b.Release()
+	last := int(b.NumCols()) - 1
+	return array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:last], nil), b.Columns()[:last], b.NumRows())
 }

@@ -27,7 +27,12 @@ import (
 // written, each if it still satisfies the WHERE, with its SET computed from
 // the newest version. That is PostgreSQL's EvalPlanQual at READ COMMITTED
 // (the second pass needs no locks it does not hold already, so it cannot
-// find a row stale again).
+// find a row stale again). A joined write (UPDATE ... FROM, DELETE ...
+// USING, MERGE) does not join again: its first pass keeps the joined rows
+// of the deferred targets (Recheck.Keep; MERGE keeps all its join rows),
+// and the second evaluates the statement over each target's newest
+// version and the same rows of the other tables (recheck.go, merge.go),
+// as EvalPlanQual re-checks a row with the source rows it had joined.
 
 // RowLocker is implemented by tables whose writes take row locks.
 type RowLocker interface {
@@ -68,6 +73,41 @@ type Recheck struct {
 	Deferred map[string]bool
 	// Only, when set (second pass), restricts the writes to these keys.
 	Only map[string]bool
+	// Keep (first pass of a joined write, binder.Recheck): every source
+	// row of a deferred target (a target joined several times comes
+	// several times) is kept in Kept, its target's key in columns KeptKey,
+	// for RecheckRows. The caller releases Kept.
+	Keep    bool
+	Kept    []arrow.RecordBatch
+	KeptKey []int
+}
+
+// keep adds to Kept the rows of b (its target keys in keyCols) whose
+// target was deferred.
+func (rc *Recheck) keep(ec *EvalContext, kt []types.T, b arrow.RecordBatch, keyCols []int) error {
+	if len(rc.Deferred) == 0 || b.NumRows() == 0 {
+		return nil
+	}
+	keys, err := keyStrings(kt, b, keyCols)
+	if err != nil {
+		return err
+	}
+	var idx []int32
+	for r, k := range keys {
+		if rc.Deferred[k] {
+			idx = append(idx, int32(r))
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	kept, err := takeRows(ec, b, idx)
+	if err != nil {
+		return err
+	}
+	rc.Kept = append(rc.Kept, kept)
+	rc.KeptKey = keyCols
+	return nil
 }
 
 // keyTypes returns the types of the table's primary-key columns.

@@ -511,6 +511,10 @@ type Update struct {
 	// (first pass) or names the only rows to write (second pass); see
 	// RowLocker.
 	Recheck *Recheck
+	// JoinedAt > 0: Source's columns from JoinedAt on are the other
+	// tables' columns of a joined row (binder.Recheck.At), which RETURNING
+	// ends before.
+	JoinedAt int
 }
 
 // Run drains Source into the table.
@@ -550,16 +554,31 @@ func (o *Update) Run(ctx context.Context) error {
 			if err != nil || b == nil {
 				return b, err
 			}
+			var orig arrow.RecordBatch // kept for a recheck (Recheck.Keep)
+			if o.Recheck != nil && o.Recheck.Keep {
+				b.Retain()
+				orig = b
+			}
 			if o.Joined {
 				first, err := firstPerKey(o.EC, b, targetKey, seen)
 				b.Release()
 				if err != nil {
+					releaseIf(orig)
 					return nil, err
 				}
 				b = first
 			}
 			if b, err = lockTargets(ctx, o.EC, o.Table, kt, o.Recheck, b, targetKey, mode); err != nil {
+				releaseIf(orig)
 				return nil, err
+			}
+			if orig != nil {
+				err := o.Recheck.keep(o.EC, kt, orig, targetKey)
+				orig.Release()
+				if err != nil {
+					b.Release()
+					return nil, err
+				}
 			}
 			if b.NumRows() > 0 {
 				return b, nil
@@ -569,7 +588,7 @@ func (o *Update) Run(ctx context.Context) error {
 	}
 	returned := func(b arrow.RecordBatch) {
 		if o.RetAt > 0 {
-			o.Ret.add(b.Columns()[o.RetAt:], b.NumRows())
+			o.Ret.add(retColumns(b, o.RetAt, o.JoinedAt), b.NumRows())
 		}
 	}
 	if !o.KeyChanged {
@@ -744,8 +763,9 @@ type Delete struct {
 	// of the deleted row, collected into Ret.
 	RetAt int
 	Ret   *Returned
-	// Recheck: as Update's.
-	Recheck *Recheck
+	// Recheck, JoinedAt: as Update's.
+	Recheck  *Recheck
+	JoinedAt int
 }
 
 // Run drains Source into deletes, one durable write per batch.
@@ -773,22 +793,37 @@ func (o *Delete) Run(ctx context.Context) error {
 		if b == nil {
 			return nil
 		}
+		var orig arrow.RecordBatch // kept for a recheck (Recheck.Keep)
+		if o.Recheck != nil && o.Recheck.Keep {
+			b.Retain()
+			orig = b
+		}
 		if o.Joined {
 			first, err := firstPerKey(o.EC, b, keyCols, seen)
 			b.Release()
 			if err != nil {
+				releaseIf(orig)
 				return err
 			}
 			b = first
 		}
 		if b, err = lockTargets(ctx, o.EC, o.Table, kt, o.Recheck, b, keyCols, rowlock.Update); err != nil {
+			releaseIf(orig)
 			return err
+		}
+		if orig != nil {
+			err := o.Recheck.keep(o.EC, kt, orig, keyCols)
+			orig.Release()
+			if err != nil {
+				b.Release()
+				return err
+			}
 		}
 		keys := array.NewRecordBatch(keySchema, b.Columns()[:nk], b.NumRows())
 		res, err := o.Table.Delete(ctx, keys)
 		keys.Release()
 		if err == nil && o.RetAt > 0 {
-			o.Ret.add(b.Columns()[o.RetAt:], b.NumRows())
+			o.Ret.add(retColumns(b, o.RetAt, o.JoinedAt), b.NumRows())
 		}
 		b.Release()
 		if err != nil {

@@ -1,0 +1,101 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/fluss"
+)
+
+// A joined write's recheck (binder.Recheck; PostgreSQL's EvalPlanQual for
+// UPDATE ... FROM and DELETE ... USING): the first pass keeps the source
+// rows of the targets it deferred (Recheck.Keep), RecheckRows pairs each
+// with its target's newest version, and the second pass evaluates the
+// write's plan over those pairs only.
+
+// RecheckRows builds a joined write's recheck rows from the first pass's
+// kept rows (rc.Kept, their target keys in rc.KeptKey, the other tables'
+// columns from column from on): each is the target row's newest version,
+// as t reads it now (all its columns, in table order), followed by those
+// columns. A row whose target is gone is dropped: it is not written. The
+// caller releases the rows.
+func RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Table, rc *Recheck, from int) ([]arrow.RecordBatch, error) {
+	info := t.Info()
+	schema := rowSchema(info)
+	ncols := schema.NumFields()
+	all := make([]int, ncols)
+	for i := range all {
+		all[i] = i
+	}
+	var pk []int
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		pk = append(pk, info.ColumnIndex(k))
+	}
+	keySchema := KeySchemaOf(info)
+	var out []arrow.RecordBatch
+	fail := func(err error) ([]arrow.RecordBatch, error) {
+		releaseAll(out)
+		return nil, err
+	}
+	for _, b := range rc.Kept {
+		keyArrs := make([]arrow.Array, len(rc.KeptKey))
+		for i, c := range rc.KeptKey {
+			keyArrs[i] = b.Column(c)
+		}
+		probe := array.NewRecordBatch(keySchema, keyArrs, b.NumRows())
+		found, err := t.Lookup(ctx, probe, all)
+		probe.Release()
+		if err != nil {
+			return fail(err)
+		}
+		if found == nil {
+			continue
+		}
+		at := map[string]int32{}
+		for r := 0; r < int(found.NumRows()); r++ {
+			at[rowKey(found, r, pk)] = int32(r)
+		}
+		var ti, bi []int32
+		for r := 0; r < int(b.NumRows()); r++ {
+			if j, ok := at[rowKey(b, r, rc.KeptKey)]; ok {
+				ti, bi = append(ti, j), append(bi, int32(r))
+			}
+		}
+		if len(bi) == 0 {
+			found.Release()
+			continue
+		}
+		tgt, err := takeRows(ec, found, ti)
+		found.Release()
+		if err != nil {
+			return fail(err)
+		}
+		oth, err := takeRows(ec, b, bi)
+		if err != nil {
+			tgt.Release()
+			return fail(err)
+		}
+		cols := append(append([]arrow.Array(nil), tgt.Columns()...), oth.Columns()[from:]...)
+		fields := append(append([]arrow.Field(nil), tgt.Schema().Fields()...), oth.Schema().Fields()[from:]...)
+		out = append(out, array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(len(bi))))
+		tgt.Release()
+		oth.Release()
+	}
+	return out, nil
+}
+
+// retColumns are a write's RETURNING columns of b: from at, up to end
+// (0: the last).
+func retColumns(b arrow.RecordBatch, at, end int) []arrow.Array {
+	if end > 0 {
+		return b.Columns()[at:end]
+	}
+	return b.Columns()[at:]
+}
+
+func releaseIf(b arrow.RecordBatch) {
+	if b != nil {
+		b.Release()
+	}
+}

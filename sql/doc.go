@@ -98,14 +98,27 @@
 //     pg__symmetric(a) AND b;
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
-//     rewrite's offset map.
+//     rewrite's offset map; a number followed by an identifier's characters
+//     (1abc, 1.5e) is PostgreSQL 15's "trailing junk after numeric literal"
+//     (lexer.go); a closing bracket that closes nothing, or one of the other
+//     kind, is where the rewrite's "at end of input" moves to (rewrite.go's
+//     badCloser); a keyword refused as a name is refused at the token after
+//     it where PostgreSQL's grammar reads it as the start of a longer form
+//     (a type/function-name keyword, ARRAY, CAST, LATERAL ...: names.go's
+//     keywordNameError), a new table's or WITH query's name and a named
+//     argument's name (namedargs.go's paramNameError) by its category, and
+//     each part of a SET / SHOW / RESET setting name and a savepoint's name
+//     is a ColId (session.go);
+//   - (t.*) and ((t.*)) are t.* (starparens.go: the parentheses are
+//     dropped, not before a . or [ that selects from them);
 //   - GROUP BY's ROLLUP (..), CUBE (..), GROUPING SETS (..), () and
 //     DISTINCT/ALL (groupingsets.go) -> pg__rollup(..), pg__cube(..),
 //     pg__grouping_sets(..), pg__empty_set(), pg__group_distinct(); ROLLUP
 //     and CUBE elsewhere are quoted function names; LATERAL f(..) is a
 //     function in FROM like f(..);
 //   - x [NOT] SIMILAR TO p [ESCAPE e] -> x [NOT] REGEXP
-//     similar_to_escape(p [, e]), substring(x SIMILAR p ESCAPE e) and
+//     similar_to_escape(p [, e]) (p and e take || and the other
+//     operators that bind tighter than SIMILAR, as LIKE's pattern does), substring(x SIMILAR p ESCAPE e) and
 //     overlay(x PLACING y FROM n [FOR m]) -> plain calls (similar.go); @>
 //     <@ ? ?| ?& -> pg__op_contains(a, b) and friends, as -> is;
 //   - the operators TiDB's grammar lacks (operators.go): ~~ !~~ ~~* !~~*

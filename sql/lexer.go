@@ -364,6 +364,13 @@ func lexInto(src string, buf []token) ([]token, error) {
 		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
 			i, fl = scanNumber(src, i)
 			kind = tkNumber
+			if j := numberJunk(src, i); j > i {
+				// PostgreSQL 15's integer_junk, numeric_junk, real_junk
+				// and realfail: a number followed by an identifier's
+				// characters (1abc, 1.5e, 12e+) is one refused token
+				return nil, sqlerr.New(sqlerr.SyntaxError, "trailing junk after numeric literal at or near %s",
+					quoteNear(src[start:j])).WithPosition(charPos(src, start))
+			}
 		case c == '(' || c == ')' || c == '[' || c == ']' || c == ',' || c == ';' || c == '.':
 			i++
 			kind = tkPunct
@@ -668,6 +675,25 @@ func scanNumber(src string, i int) (int, tokFlags) {
 		}
 	}
 	return i, fl
+}
+
+// numberJunk is the end of the junk that follows the number ending at i
+// (i when none): a failed exponent (1e, 12e+) or an identifier's
+// characters, through the identifier characters after them.
+func numberJunk(src string, i int) int {
+	j := i
+	if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
+		j++
+		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+			return j + 1
+		}
+	} else if j >= len(src) || !isIdentStart(src[j]) {
+		return i
+	}
+	for j < len(src) && isIdentCont(src[j]) {
+		j++
+	}
+	return j
 }
 
 // unquoteString returns the value of a standard '...' literal (a doubled quote is one quote).

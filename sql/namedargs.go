@@ -162,6 +162,9 @@ func namedCall(src string, toks []token, name int, args [][2]int, params []named
 		from, to := a[0], a[1]
 		if to-from >= 2 && (toks[from].kind == tkIdent || toks[from].kind == tkQIdent) &&
 			(toks[from+1].isPunct(src, "=>") || toks[from+1].isPunct(src, ":=")) {
+			if err := paramNameError(src, toks, from); err != nil {
+				return nil, err
+			}
 			n, _ := identName(src, toks[from]) // ddl.go
 			for _, prev := range list {
 				if prev.name == n {
@@ -242,3 +245,34 @@ func namedCall(src string, toks []token, name int, args [][2]int, params []named
 
 // quoteLiteral is s as a standard string literal.
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// exprStartReserved are the reserved keywords that begin an expression
+// (or, ALL, DISTINCT and VARIADIC, a call's argument list): before a =>
+// or := PostgreSQL's grammar reads them so and refuses the operator.
+var exprStartReserved = map[string]bool{
+	"ALL": true, "ARRAY": true, "CASE": true, "CAST": true, "CURRENT_CATALOG": true,
+	"CURRENT_DATE": true, "CURRENT_ROLE": true, "CURRENT_TIME": true, "CURRENT_TIMESTAMP": true,
+	"CURRENT_USER": true, "DEFAULT": true, "DISTINCT": true, "FALSE": true, "LOCALTIME": true,
+	"LOCALTIMESTAMP": true, "NOT": true, "NULL": true, "SESSION_USER": true, "TRUE": true,
+	"UNIQUE": true, "USER": true, "VARIADIC": true,
+}
+
+// paramNameError is PostgreSQL's syntax error for an argument name (the
+// word at toks[k], before => or :=) that is no type_function_name: a
+// reserved keyword is refused where it stands, unless it begins an
+// expression, and a column-name keyword (a column reference there) is
+// refused at the operator after it, as are those reserved ones.
+func paramNameError(src string, toks []token, k int) error {
+	if toks[k].kind != tkIdent {
+		return nil
+	}
+	w := toks[k].word(src)
+	kw, ok := pgKeywords[w]
+	switch {
+	case !ok || kw.cat == kwUnreserved || kw.cat == kwTypeFuncName:
+		return nil
+	case kw.cat == kwReserved && !exprStartReserved[w]:
+		return syntaxErrorAt(src, toks, k)
+	}
+	return syntaxErrorAt(src, toks, k+1)
+}

@@ -431,6 +431,11 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 					w == "RECURSIVE" && pw == "WITH" && (k+1 < len(toks) && (toks[k+1].kind == tkIdent || toks[k+1].kind == tkQIdent)),
 					w == "ROWS" && upper(k+1) == "FROM":
 					// IF [NOT] EXISTS, WITH RECURSIVE, ROWS FROM (..)
+				case !wi.colID() && (pw == "TABLE" && toks[0].is(src, "CREATE") ||
+					(pw == "WITH" || pw == "RECURSIVE") && (nextOpen || upper(k+1) == "AS")):
+					// CREATE TABLE select (..), WITH from AS (..): a new
+					// table's or a WITH query's name is a ColId
+					return nil, false, syntaxErrorAt(src, toks, k)
 				case nextOpen && pw != "TABLE" && pw != "INTO" && pw != "WITH" && pw != "RECURSIVE" && top.clause != "WITH":
 					// a function in FROM
 				case wi.colID():
@@ -461,7 +466,7 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 				case valueKeywords[w] || nextOpen || k+1 < len(toks) && toks[k+1].kind != tkPunct && toks[k+1].kind != tkOp:
 					// ONLY t, LATERAL (..), current_date: keywords
 				default:
-					return nil, false, syntaxErrorAt(src, toks, k)
+					return nil, false, keywordNameError(src, toks, k, fromItemFollow)
 				}
 				if clauseWords[w] && !prevName {
 					top.clause = w
@@ -480,7 +485,7 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 					continue
 				}
 				if !wi.colID() && !followsFromItem(w, upper(k+1), dml) {
-					return nil, false, syntaxErrorAt(src, toks, k) // no alias, no clause
+					return nil, false, keywordNameError(src, toks, k, joinWords) // no alias, no clause
 				}
 			}
 			if (top.clause == "SELECT" || top.clause == "RETURNING") && wasName && w != "AS" && w != "ISNULL" && w != "NOTNULL" && (!labelEndWords[w] || w == "RETURNING" && !dml) &&
@@ -518,7 +523,7 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 			case valueKeywords[w]:
 			default:
 				if strongFollow(src, toks, k+1, upper) {
-					return nil, false, syntaxErrorAt(src, toks, k)
+					return nil, false, keywordNameError(src, toks, k, columnRefFollow)
 				}
 			}
 		}
@@ -739,6 +744,32 @@ func intervalField(src string, toks []token, k int, upper func(int) string) bool
 // labelEnds reports whether toks[n] ends a select-list item.
 func labelEnds(src string, toks []token, n int, upper func(int) string) bool {
 	return endsOperand(src, toks, n, upper, func(w string) bool { return labelEndWords[w] })
+}
+
+// fromItemFollow, columnRefFollow and joinWords are the keywords that
+// begin a longer form where a FROM item (LATERAL (..), ONLY t), an
+// expression (ARRAY[..], CAST(..), UNIQUE (..), a type/function-name
+// keyword's call) or a FROM item's alias (a join) stands: PostgreSQL's
+// grammar refuses the token after them, not the word.
+var (
+	fromItemFollow  = map[string]bool{"LATERAL": true, "ONLY": true, typeFuncNames: true}
+	columnRefFollow = map[string]bool{"ARRAY": true, "CAST": true, "UNIQUE": true, typeFuncNames: true}
+	joinWords       = map[string]bool{"CROSS": true, "FULL": true, "INNER": true, "LEFT": true, "NATURAL": true, "RIGHT": true, "JOIN": true}
+)
+
+// typeFuncNames in a follow set stands for every type/function-name
+// keyword (a function's name, which a '(' or a string may follow).
+const typeFuncNames = ""
+
+// keywordNameError is PostgreSQL's syntax error for the keyword at k
+// standing where a name would: at the word, or at the token after it for
+// the words of follow.
+func keywordNameError(src string, toks []token, k int, follow map[string]bool) error {
+	w := toks[k].word(src)
+	if kw, ok := pgKeywords[w]; ok && (kw.cat == kwTypeFuncName && follow[typeFuncNames] || follow[w]) {
+		return (&rewriter{src: src, toks: toks}).errNear(k + 1) // rewrite.go: ';' or the end
+	}
+	return syntaxErrorAt(src, toks, k)
 }
 
 // errKeywordAsName is kept for callers outside the pass (ddl.go): a keyword

@@ -398,13 +398,17 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 		}
 	}
 	p.names = namesMemo{}
-	if !p.noPlain && !qualified && st.ModifyingWith == nil {
+	// (t.*) is t.* (starparens.go); the plain shortcut copies the text
+	// between tokens, parentheses included, so it is not taken then
+	unwrapped := unwrapStars(src, toks)
+	if !p.noPlain && !qualified && st.ModifyingWith == nil && len(unwrapped) == len(toks) {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits, &p.names); ok {
 			st.Rewritten, st.segs = text, segs
 			p.fs = fastSource{plain: true, src: src, toks: toks, edits: p.edits, refused: refused}
 			return p.finish(st, src, toks, terminated, &p.fs)
 		}
 	}
+	toks = unwrapped
 	orig := toks
 	toks, err = normalizeTokens(src, toks)
 	if err != nil {

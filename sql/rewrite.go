@@ -87,6 +87,7 @@ type rewriter struct {
 	// match[i] is the index of the token closing the bracket at i (-1 if
 	// none), computed on first use.
 	match []int
+	bad   int // badCloser's token, once match is computed
 	// arrayDepth > 0 while the elements of an ARRAY[...] constructor are
 	// rewritten: there a bare [a, b] is a sub-array (ARRAY[[1,2],[3,4]]).
 	arrayDepth int
@@ -131,6 +132,13 @@ func (r *rewriter) upperWord(t token, text string) string {
 const maxNumberLiteral = 60
 
 func (r *rewriter) errNear(i int) error {
+	if i >= len(r.toks) && r.badCloser() >= 0 {
+		// A closing bracket that closes nothing, or another kind of
+		// bracket, is no part of any statement: PostgreSQL's grammar
+		// refuses the statement there at the latest (ARRAY[d, r) ]), not
+		// at the end of the input the rewrite's unmatched opener reached.
+		i = r.badCloser()
+	}
 	if i >= len(r.toks) {
 		// The statement ended early: at the semicolon that ends it, or
 		// past the input's last character, where PostgreSQL points.
@@ -675,10 +683,21 @@ func (r *rewriter) matchClose(k, j int) int {
 	return -1
 }
 
+// badCloser is the first ) or ] that closes no bracket or one of the
+// other kind, or -1.
+func (r *rewriter) badCloser() int {
+	if r.match == nil {
+		r.computeMatches()
+	}
+	return r.bad
+}
+
 // computeMatches pairs every ( and [ with its closing token in one pass,
-// so nested brackets cost O(n) in total, not O(n) each.
+// so nested brackets cost O(n) in total, not O(n) each; it also finds
+// badCloser's token.
 func (r *rewriter) computeMatches() {
 	r.match = make([]int, len(r.toks))
+	r.bad = -1
 	var stack []int
 	for i, t := range r.toks {
 		r.match[i] = -1
@@ -690,6 +709,9 @@ func (r *rewriter) computeMatches() {
 			stack = append(stack, i)
 		case ")", "]":
 			if len(stack) == 0 {
+				if r.bad < 0 {
+					r.bad = i
+				}
 				continue
 			}
 			o := stack[len(stack)-1]
@@ -699,6 +721,9 @@ func (r *rewriter) computeMatches() {
 			}
 			if r.toks[o].text(r.src) != want {
 				// mismatched: no pairs for the rest (TiDB reports the error)
+				if r.bad < 0 {
+					r.bad = i
+				}
 				stack = stack[:0]
 				continue
 			}

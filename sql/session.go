@@ -112,8 +112,11 @@ func (p *sessionParser) name() (string, error) {
 		if p.pos >= len(p.toks) {
 			return "", p.err()
 		}
-		n, ok := identName(p.src, p.toks[p.pos])
-		if !ok {
+		t := p.toks[p.pos]
+		n, ok := identName(p.src, t)
+		// each part is PostgreSQL's ColId: a reserved or type/function-name
+		// keyword is its syntax error there (SET my.end = 1)
+		if !ok || t.kind == tkIdent && !nameWords[t.word(p.src)].colID() {
 			return "", p.err()
 		}
 		parts = append(parts, n)
@@ -198,6 +201,9 @@ func (p *sessionParser) paramName() (string, error) {
 		return "timezone", nil
 	case p.accept("SESSION", "AUTHORIZATION"):
 		return "session_authorization", nil
+	case p.accept("ALL"):
+		// SHOW ALL; ALL is reserved, no name's first part (SHOW all.x)
+		return "all", p.done()
 	}
 	return p.name()
 }

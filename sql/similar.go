@@ -9,7 +9,7 @@ package sql
 // as PostgreSQL 15 itself defines them (SIMILAR TO is ~ of
 // similar_to_escape's translation; substring's SIMILAR form is the
 // three-text-argument substring). The pattern and escape of SIMILAR TO
-// are primaries (a literal, a name, a parenthesised expression, a call).
+// take the operators that bind tighter than SIMILAR (similarOperand).
 
 // similarTo rewrites SIMILAR TO at token k (out ends with its left operand,
 // or with NOT after it).
@@ -23,24 +23,15 @@ func (r *rewriter) similarTo(out []item, k, j int) ([]item, int, error) {
 	if len(out) == 0 || !r.isOperand(out[len(out)-1]) || k+2 >= j {
 		return nil, 0, r.errNear(k)
 	}
-	pe, err := r.primaryEnd(k+2, j)
-	if err != nil {
-		return nil, 0, err
-	}
-	pat, err := r.run(k+2, pe)
+	pat, next, err := r.similarOperand(k+2, j)
 	if err != nil {
 		return nil, 0, err
 	}
 	b := newComposite(r.leadOf(t))
 	b.add(kw+" similar_to_escape(", t.start)
 	b.addItems(pat, true)
-	next := pe
 	if next < j && r.toks[next].is(r.src, "ESCAPE") {
-		ee, err := r.primaryEnd(next+1, j)
-		if err != nil {
-			return nil, 0, err
-		}
-		esc, err := r.run(next+1, ee)
+		esc, ee, err := r.similarOperand(next+1, j)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -50,6 +41,27 @@ func (r *rewriter) similarTo(out []item, k, j int) ([]item, int, error) {
 	}
 	b.add(")", r.toks[next-1].end)
 	return append(out, b.it), next, nil
+}
+
+// similarOperand rewrites SIMILAR TO's pattern or ESCAPE's operand
+// starting at token s: PostgreSQL's a_expr there takes the operators
+// that bind tighter than SIMILAR and ESCAPE (|| and the other "Op"
+// operators, arithmetic, ::), as LIKE's pattern does (pipes.go), so
+// 'ab' SIMILAR TO 'a' || '%' matches 'a%'; a primary otherwise.
+func (r *rewriter) similarOperand(s, j int) ([]item, int, error) {
+	it, e, ok, err := r.patternOperand(s, j, false) // pipes.go
+	if err != nil {
+		return nil, 0, err
+	}
+	if ok {
+		return []item{it}, e, nil
+	}
+	pe, err := r.primaryEnd(s, j)
+	if err != nil {
+		return nil, 0, err
+	}
+	items, err := r.run(s, pe)
+	return items, pe, err
 }
 
 // keywordArgsAt reports whether token k is name( with the keyword kw at

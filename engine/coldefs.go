@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -130,7 +131,8 @@ func detailValue(v any, t types.T, loc *time.Location, st types.Style) string {
 }
 
 // failingRow is a row as PostgreSQL's errdetail prints it: (v1, v2, ...),
-// each value in its text form, null for NULL.
+// each value in its text form (the wire's, so that arrays, records and
+// the like print whole, as fluss.CheckNotNull's row does), null for NULL.
 func failingRow(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch, i int) string {
 	var sb strings.Builder
 	sb.WriteByte('(')
@@ -139,7 +141,14 @@ func failingRow(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch
 		if c > 0 {
 			sb.WriteString(", ")
 		}
-		sb.WriteString(detailValue(types.ValueAt(rec.Column(c), i), info.Descriptor.Schema.Columns[c].Type, loc, st))
+		t := info.Descriptor.Schema.Columns[c].Type
+		if col := rec.Column(c); !col.IsNull(i) {
+			if b, _, err := pgtypes.AppendValueStyle(nil, t.Nullable(), pgtypes.FormatText, col, i, loc, st); err == nil {
+				sb.Write(b)
+				continue
+			}
+		}
+		sb.WriteString(detailValue(types.ValueAt(rec.Column(c), i), t, loc, st))
 	}
 	sb.WriteByte(')')
 	return sb.String()

@@ -122,10 +122,15 @@ func firstFalseRow(b *array.Boolean) int {
 }
 
 // detailValue is a value of type t as an error's DETAIL prints it: its
-// text form in the session's zone and styles, null for NULL.
+// type's output function in the session's zone and styles (a boolean is
+// t or f, as boolout writes it, not the true of a cast to text), null for
+// NULL.
 func detailValue(v any, t types.T, loc *time.Location, st types.Style) string {
 	if v == nil {
 		return "null"
+	}
+	if b, ok := v.(bool); ok && t.Kind == types.Bool {
+		return map[bool]string{true: "t", false: "f"}[b]
 	}
 	return types.FormatTextStyle(v, t, loc, st)
 }

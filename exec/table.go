@@ -699,6 +699,10 @@ func duplicateKey(ec *EvalContext, info fluss.TableInfo, rec arrow.RecordBatch, 
 			vals[k] = "null"
 			continue
 		}
+		if b, ok := types.ValueAt(a, r).(bool); ok { // boolout's t or f
+			vals[k] = map[bool]string{true: "t", false: "f"}[b]
+			continue
+		}
 		vals[k] = types.FormatTextStyle(types.ValueAt(a, r), defs[info.ColumnIndex(name)].Type.Nullable(), loc, st)
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", fluss.PrimaryKeyName(info.Path.Table)).

@@ -80,6 +80,10 @@ func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
 		}
 	}
 	ec := &exec.EvalContext{Ctx: ctx, Mem: tc.mem}
+	// PostgreSQL checks a row at a time, its constraints in name order
+	// (relcache sorts them): the failure reported is the first row's
+	// that fails one, and that row's first constraint by name
+	row, con := -1, -1
 	for k, e := range tc.exprs {
 		b, err := evalCheck(ec, e, rec)
 		if err != nil {
@@ -87,10 +91,13 @@ func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
 		}
 		i := firstFalseRow(b)
 		b.Release()
-		if i >= 0 {
-			return sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates check constraint \"%s\"", tc.info.Path.Table, tc.names[k]).
-				WithDetail("Failing row contains %s.", failingRow(ctx, tc.info, rec, i))
+		if i >= 0 && (row < 0 || i < row || i == row && tc.names[k] < tc.names[con]) {
+			row, con = i, k
 		}
+	}
+	if row >= 0 {
+		return sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates check constraint \"%s\"", tc.info.Path.Table, tc.names[con]).
+			WithDetail("Failing row contains %s.", failingRow(ctx, tc.info, rec, row))
 	}
 	return nil
 }

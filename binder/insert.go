@@ -151,9 +151,14 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		qcols = q.Columns()
 		p := &Project{Input: q}
 		for i, c := range tableCols {
-			e, err := dflt(i)
-			if err != nil {
-				return nil, err
+			var e Expr
+			if provided[i] < 0 || overridden[i] {
+				// only an omitted column's default is bound: a default
+				// too long for its column fails where it is used
+				var err error
+				if e, err = dflt(i); err != nil {
+					return nil, err
+				}
 			}
 			if provided[i] >= 0 && !overridden[i] {
 				qc := qcols[provided[i]]

@@ -130,6 +130,10 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 			seqs = append(seqs, seq)
 		case hasDefault:
 			e, err := b.bindDefaultText(def.Expr, *c, table, true)
+			if lengthAtUse(err) {
+				m.Default = keptExprText(def.Expr)
+				break
+			}
 			if err != nil {
 				if se := sqlerr.As(err); se != nil && se.Position == 0 {
 					return nil, se.WithPosition(def.Pos)
@@ -288,6 +292,15 @@ func (b *binder) bindDefaultText(text string, col fluss.Column, table string, cr
 		return nil, withoutPosition(err)
 	}
 	return out, nil
+}
+
+// lengthAtUse reports whether err, binding a DEFAULT at CREATE TABLE or
+// ALTER COLUMN SET DEFAULT, is a value too long for the column's length
+// (varchar(3) DEFAULT 'abcd'): PostgreSQL reads the literal without the
+// length there and applies the length where the default is used, so the
+// declaration stands and the INSERT that takes the default fails.
+func lengthAtUse(err error) bool {
+	return err != nil && sqlerr.CodeOf(err) == sqlerr.StringDataRightTruncation
 }
 
 // withoutPosition drops an error's position: it points into the text of
@@ -720,6 +733,9 @@ func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, 
 	}
 	b := &binder{ctx: ctx, cat: cat}
 	e, err := b.bindDefaultText(text, c, table, true)
+	if lengthAtUse(err) {
+		return keptExprText(text), nil
+	}
 	if err != nil {
 		return "", withoutPosition(err)
 	}

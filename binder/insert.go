@@ -46,9 +46,6 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	// transforms it before it matches values to target columns.
 	var query Node
 	if ins.Query != nil && ins.Rows == nil {
-		if !ins.QuerySelect {
-			return nil, sqlerr.NotSupported("INSERT from this kind of query")
-		}
 		if query, err = b.bindInsertSelect(ins); err != nil {
 			return nil, err
 		}
@@ -147,20 +144,28 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		for i, c := range tableCols {
 			targets = append(targets, colTarget{index: i, name: c.Name, t: c.Type})
 		}
-		if err := b.assignUnknownOutputs(q, provided, targets, info.Path.Table); err != nil {
+		copied, err := b.assignUnknownOutputs(q, provided, targets, info.Path.Table)
+		if err != nil {
 			return nil, err
 		}
 		qcols = q.Columns()
 		p := &Project{Input: q}
 		for i, c := range tableCols {
-			e, err := dflt(i)
-			if err != nil {
-				return nil, err
+			var e Expr
+			if provided[i] < 0 || overridden[i] {
+				// only an omitted column's default is bound: a default
+				// too long for its column fails where it is used
+				var err error
+				if e, err = dflt(i); err != nil {
+					return nil, err
+				}
 			}
 			if provided[i] >= 0 && !overridden[i] {
 				qc := qcols[provided[i]]
 				var in Expr = &ColumnRef{Index: provided[i], Name: qc.Name, T: qc.T}
 				if k, ok := constantOutput(q, provided[i]); ok { // insertselect.go
+					in = k
+				} else if k, ok := copied[provided[i]]; ok {
 					in = k
 				}
 				var err error

@@ -11,17 +11,28 @@ import (
 // list) is not resolved as text there, so that the target column's type
 // decides it (INSERT INTO t SELECT g, NULL, '5' FROM ... into integer
 // columns is valid; SELECT g, NULL alone would make NULL a text column).
-// Only a plain select list keeps them (ins.PlainQuery): DISTINCT, GROUP BY
-// and ORDER BY resolve the outputs they use as text, as PostgreSQL's do,
-// and a set operation types its columns itself, so those queries bind as
-// before. The query binds from the tree (bindQueryTree), its own WITH
-// included.
+// Only a plain select list keeps them (ins.PlainQuery, or one whose only
+// extra is ORDER BY): DISTINCT and GROUP BY resolve every output as text
+// here, and a set operation types its columns itself, so those queries
+// bind as before; ORDER BY resolves only the outputs it sorts by
+// (bindOrderItem, as PostgreSQL's addTargetToSortList), so that INSERT
+// INTO t (id, d) SELECT s.id, '2020-01-01' FROM s ORDER BY s.id is valid
+// for a date column d. The query binds from the tree (bindQueryTree), its
+// own WITH included.
 func (b *binder) bindInsertSelect(ins *pt.Insert) (Node, error) {
-	if ins.PlainQuery {
+	if ins.PlainQuery || orderedPlainSelect(ins.Query) {
 		b.keepUnknownOutputs = true
 	}
 	defer func() { b.keepUnknownOutputs = false }()
 	return b.bindQueryTree(ins.Query)
+}
+
+// orderedPlainSelect reports whether q is a SELECT whose select list
+// keeps its unknown outputs but for ORDER BY's keys: no DISTINCT, GROUP
+// BY or HAVING (sql marks the query without ORDER BY as PlainQuery).
+func orderedPlainSelect(q pt.Query) bool {
+	sel, ok := q.(*pt.Select)
+	return ok && !sel.Table && !sel.Distinct && sel.DistinctOn == nil && sel.GroupBy == nil && !sel.GroupDistinct && sel.Having == nil
 }
 
 // constantOutput is the expression of output i of an INSERT's query when
@@ -96,11 +107,45 @@ func insertProjection(n Node) *Project {
 
 // assignUnknownOutputs types each unknown output column of query that a
 // target column receives by that column (the assignment of its literal),
-// in place; the other unknown outputs become text.
-func (b *binder) assignUnknownOutputs(query Node, provided []int, cols []colTarget, table string) error {
+// in place; the other unknown outputs become text. When ORDER BY's
+// hidden keys sit between the select list and the query's outputs (a
+// projection of columns over a Sort), the literals are instead copied up,
+// as PostgreSQL's transformInsertStmt copies an unknown constant into
+// the INSERT's own list: copied maps such an output to its assigned
+// literal, which the INSERT writes in place of the column, and the query
+// computes the literal as text.
+func (b *binder) assignUnknownOutputs(query Node, provided []int, cols []colTarget, table string) (copied map[int]Expr, err error) {
 	p := insertProjection(query)
 	if p == nil {
-		return nil
+		return nil, nil
+	}
+	if inner := computingProjection(p); inner != p {
+		for _, c := range cols {
+			pos := provided[c.index]
+			if pos < 0 || pos >= len(p.Exprs) {
+				continue
+			}
+			e, ok := outputExpr(p, pos)
+			if !ok || !isUnknown(e.Type()) {
+				continue
+			}
+			out, err := b.assign(nil, e, c.name, c.t, table)
+			if err != nil {
+				return nil, err
+			}
+			if copied == nil {
+				copied = map[int]Expr{}
+			}
+			copied[pos] = out
+		}
+		for i, e := range inner.Exprs {
+			if isUnknown(e.Type()) {
+				inner.Exprs[i] = b.resolveUnknown(e, types.StringType)
+				inner.Cols[i].T = inner.Exprs[i].Type().Nullable()
+			}
+		}
+		retypePassThrough(query)
+		return copied, nil
 	}
 	for _, c := range cols {
 		pos := provided[c.index]
@@ -109,7 +154,7 @@ func (b *binder) assignUnknownOutputs(query Node, provided []int, cols []colTarg
 		}
 		out, err := b.assign(nil, p.Exprs[pos], c.name, c.t, table)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		p.Exprs[pos] = out
 		p.Cols[pos].T = out.Type().Nullable()
@@ -120,7 +165,88 @@ func (b *binder) assignUnknownOutputs(query Node, provided []int, cols []colTarg
 			p.Cols[i].T = p.Exprs[i].Type().Nullable()
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// passThrough reports whether p only passes its input's columns on (the
+// projection dropHidden puts over ORDER BY's hidden keys).
+func passThrough(p *Project) bool {
+	for _, e := range p.Exprs {
+		if _, ok := e.(*ColumnRef); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// belowPassThrough is the node under p's Sort and Limit nodes, or nil.
+func belowPassThrough(p *Project) *Project {
+	for n := p.Input; ; {
+		switch x := n.(type) {
+		case *Sort:
+			n = x.Input
+		case *Limit:
+			n = x.Input
+		case *Project:
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+// computingProjection is the projection under p's pass-through
+// projections, Sorts and Limits that computes the select list (p itself
+// when p computes it).
+func computingProjection(p *Project) *Project {
+	for passThrough(p) {
+		next := belowPassThrough(p)
+		if next == nil {
+			return p
+		}
+		p = next
+	}
+	return p
+}
+
+// outputExpr is the expression computing output i of p, followed down
+// through pass-through projections.
+func outputExpr(p *Project, i int) (Expr, bool) {
+	for passThrough(p) {
+		next := belowPassThrough(p)
+		if next == nil {
+			break
+		}
+		i = p.Exprs[i].(*ColumnRef).Index
+		p = next
+	}
+	if i < 0 || i >= len(p.Exprs) {
+		return nil, false
+	}
+	return p.Exprs[i], true
+}
+
+// retypePassThrough refreshes the column types of n's pass-through
+// projections (through Sort and Limit) from their inputs, after the
+// computing projection's outputs were typed.
+func retypePassThrough(n Node) {
+	switch x := n.(type) {
+	case *Sort:
+		retypePassThrough(x.Input)
+	case *Limit:
+		retypePassThrough(x.Input)
+	case *Project:
+		if !passThrough(x) || belowPassThrough(x) == nil {
+			return
+		}
+		retypePassThrough(x.Input)
+		in := x.Input.Columns()
+		for j, e := range x.Exprs {
+			cr := e.(*ColumnRef)
+			cr.T = in[cr.Index].T
+			x.Cols[j].T = cr.T
+		}
+	}
 }
 
 // colTarget is a table column an INSERT writes.

@@ -73,6 +73,13 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bin
 			idx = len(proj.Cols) - 1
 		}
 	}
+	if isUnknown(proj.Exprs[idx].Type()) {
+		// an output kept unknown (INSERT's query, a set operation's
+		// branch) is text once sorted by, as PostgreSQL's
+		// addTargetToSortList makes it
+		proj.Exprs[idx] = b.resolveUnknown(proj.Exprs[idx], types.StringType)
+		proj.Cols[idx].T = proj.Exprs[idx].Type().Nullable()
+	}
 	c := proj.Cols[idx]
 	if err := b.applyUsing(&item, c.T); err != nil { // typeops.go
 		return SortKey{}, err

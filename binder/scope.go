@@ -58,7 +58,9 @@ func (b *binder) resolve(s *scope, cn sourceNode, table, name string) (Expr, err
 		}
 		found = i
 	}
-	if found < 0 {
+	if found < 0 && table == "" {
+		// (a qualified name whose table s names is s's column or
+		// none: PostgreSQL does not look further out for it)
 		if ref, ok, err := b.outerRef(cn, table, name); ok || err != nil {
 			return ref, err
 		}
@@ -112,6 +114,12 @@ func (b *binder) outerRefIn(c *corrState, cn sourceNode, table, name string) (Ex
 			return nil, true, b.errAt(cn, sqlerr.New(sqlerr.AmbiguousColumn, "column reference %q is ambiguous", name))
 		}
 		found = i
+	}
+	if found < 0 && table != "" && c.outer.hasTable(table) {
+		// PostgreSQL looks a qualified name's table up level by level
+		// and the column in the nearest level naming it
+		// (refnameNamespaceItem): the column is missing, not the table
+		return nil, true, b.errAt(cn, sqlerr.New(sqlerr.UndefinedColumn, "column %s.%s does not exist", table, name))
 	}
 	if found < 0 {
 		// the query enclosing this subquery is itself a subquery: resolve

@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -79,6 +80,10 @@ func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
 		}
 	}
 	ec := &exec.EvalContext{Ctx: ctx, Mem: tc.mem}
+	// PostgreSQL checks a row at a time, its constraints in name order
+	// (relcache sorts them): the failure reported is the first row's
+	// that fails one, and that row's first constraint by name
+	row, con := -1, -1
 	for k, e := range tc.exprs {
 		b, err := evalCheck(ec, e, rec)
 		if err != nil {
@@ -86,10 +91,13 @@ func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
 		}
 		i := firstFalseRow(b)
 		b.Release()
-		if i >= 0 {
-			return sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates check constraint \"%s\"", tc.info.Path.Table, tc.names[k]).
-				WithDetail("Failing row contains %s.", failingRow(ctx, tc.info, rec, i))
+		if i >= 0 && (row < 0 || i < row || i == row && tc.names[k] < tc.names[con]) {
+			row, con = i, k
 		}
+	}
+	if row >= 0 {
+		return sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates check constraint \"%s\"", tc.info.Path.Table, tc.names[con]).
+			WithDetail("Failing row contains %s.", failingRow(ctx, tc.info, rec, row))
 	}
 	return nil
 }
@@ -121,16 +129,22 @@ func firstFalseRow(b *array.Boolean) int {
 }
 
 // detailValue is a value of type t as an error's DETAIL prints it: its
-// text form in the session's zone and styles, null for NULL.
+// type's output function in the session's zone and styles (a boolean is
+// t or f, as boolout writes it, not the true of a cast to text), null for
+// NULL.
 func detailValue(v any, t types.T, loc *time.Location, st types.Style) string {
 	if v == nil {
 		return "null"
+	}
+	if b, ok := v.(bool); ok && t.Kind == types.Bool {
+		return map[bool]string{true: "t", false: "f"}[b]
 	}
 	return types.FormatTextStyle(v, t, loc, st)
 }
 
 // failingRow is a row as PostgreSQL's errdetail prints it: (v1, v2, ...),
-// each value in its text form, null for NULL.
+// each value in its text form (the wire's, so that arrays, records and
+// the like print whole, as fluss.CheckNotNull's row does), null for NULL.
 func failingRow(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch, i int) string {
 	var sb strings.Builder
 	sb.WriteByte('(')
@@ -139,7 +153,14 @@ func failingRow(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch
 		if c > 0 {
 			sb.WriteString(", ")
 		}
-		sb.WriteString(detailValue(types.ValueAt(rec.Column(c), i), info.Descriptor.Schema.Columns[c].Type, loc, st))
+		t := info.Descriptor.Schema.Columns[c].Type
+		if col := rec.Column(c); !col.IsNull(i) {
+			if b, _, err := pgtypes.AppendValueStyle(nil, t.Nullable(), pgtypes.FormatText, col, i, loc, st); err == nil {
+				sb.Write(b)
+				continue
+			}
+		}
+		sb.WriteString(detailValue(types.ValueAt(rec.Column(c), i), t, loc, st))
 	}
 	sb.WriteByte(')')
 	return sb.String()

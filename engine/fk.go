@@ -1326,6 +1326,28 @@ func (s *session) fkAction(ctx context.Context, ref fkRef, parentInfo fluss.Tabl
 		return err
 	}
 	defer newRec.Release()
+	// the stored generated columns over the columns the action set are
+	// computed again, as the UPDATE PostgreSQL's action runs computes them
+	if gen, err := s.copyGenerated(ctx, cinfo); err != nil { // generated.go
+		return err
+	} else if gen != nil {
+		cols := slices.Clone(newRec.Columns())
+		for _, c := range cols {
+			c.Retain()
+		}
+		err := gen(cols, newRec.NumRows())
+		if err == nil {
+			regen := array.NewRecordBatch(newRec.Schema(), cols, newRec.NumRows())
+			defer regen.Release()
+			newRec = regen
+		}
+		for _, c := range cols {
+			c.Release()
+		}
+		if err != nil {
+			return err
+		}
+	}
 	keyMoves := slices.ContainsFunc(set, func(c int) bool { return slices.Contains(ckeys, c) })
 	if keyMoves {
 		pt.fk.moving = true

@@ -93,12 +93,17 @@ type pendingTable struct {
 	fk *fkTable
 	// uq is the table's unique constraints (unique.go); nil: none.
 	uq *uniqueTable
+	// prechecked is the batch whose CHECK constraints checkFirst ran
+	// (unique.go), which Check then does not run again
+	prechecked arrow.RecordBatch
 }
 
 // Check implements txnstore.Checker.
 func (pt *pendingTable) Check(ctx context.Context, rec arrow.RecordBatch) error {
-	if err := pt.checks.check(ctx, rec); err != nil {
-		return err
+	if pt.prechecked == nil || pt.prechecked != rec {
+		if err := pt.checks.check(ctx, rec); err != nil {
+			return err
+		}
 	}
 	pt.fk.noteRows(pt.Info(), rec) // fk.go
 	return nil

@@ -718,6 +718,10 @@ func (u *uniqueTable) arbiterIndex() int {
 // upsert is pendingTable.Upsert of a table with unique constraints: the
 // rows checked (beforeUpsert), written, then their entries.
 func (u *uniqueTable) upsert(ctx context.Context, pt *pendingTable, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
+	if err := pt.checkFirst(ctx, rec); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	defer pt.checkedNone()
 	keep, states, err := u.beforeUpsert(ctx, pt, rec, opts.IgnoreExisting)
 	if err != nil {
 		return fluss.WriteResult{}, err
@@ -764,6 +768,22 @@ func (u *uniqueTable) delete(ctx context.Context, pt *pendingTable, keys arrow.R
 	return res, u.apply(ctx, states)
 }
 
+// checkFirst runs rec's CHECK constraints before its unique constraints
+// are consulted, as PostgreSQL's ExecInsert runs ExecConstraints before it
+// checks ON CONFLICT's arbiters or inserts index entries (a row that
+// fails both is 23514, and a row ON CONFLICT DO NOTHING skips is still
+// checked); the store's Check of the same batch then skips them.
+func (pt *pendingTable) checkFirst(ctx context.Context, rec arrow.RecordBatch) error {
+	if err := pt.checks.check(ctx, rec); err != nil {
+		return err
+	}
+	pt.prechecked = rec
+	return nil
+}
+
+// checkedNone ends checkFirst's batch.
+func (pt *pendingTable) checkedNone() { pt.prechecked = nil }
+
 // upsertRows writes rec to the table, through its unique constraints when
 // it has some (a log table: the store's error).
 func (pt *pendingTable) upsertRows(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
@@ -808,6 +828,10 @@ func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (flus
 // the rows, so that a transaction large enough to stage its writes on
 // disk, which it does for one table only, never stages the table's.
 func (u *uniqueTable) append(ctx context.Context, pt *pendingTable, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	if err := pt.checkFirst(ctx, rec); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	defer pt.checkedNone()
 	rows := make([]uniqueRow, rec.NumRows())
 	for r := range rows {
 		rows[r] = u.rowOf(rec, r)
@@ -830,6 +854,10 @@ func (pt *pendingTable) appendSkipping(ctx context.Context, rec arrow.RecordBatc
 	if err := pt.LockAppend(ctx); err != nil {
 		return fluss.WriteResult{}, err
 	}
+	if err := pt.checkFirst(ctx, rec); err != nil { // the skipped rows' too
+		return fluss.WriteResult{}, err
+	}
+	defer pt.checkedNone()
 	u := pt.uq
 	rows := make([]uniqueRow, rec.NumRows())
 	for r := range rows {

@@ -432,16 +432,34 @@ func (o *Insert) Run(ctx context.Context) error {
 		} else {
 			written.Retain()
 		}
+		// RETURNING is computed before the batch is written, so that its
+		// subqueries read the table without the statement's own rows, as
+		// PostgreSQL's (run under the statement's snapshot) do; UPDATE
+		// and DELETE compute theirs before writing too
+		var early *Returned
+		if o.Returning != nil {
+			early = &Returned{Schema: o.Ret.Schema}
+			if err := evalReturning(o.EC, o.Returning, written, early); err != nil {
+				early.Release()
+				written.Release()
+				rec.Release()
+				return err
+			}
+		}
 		var res fluss.WriteResult
 		if info.HasPrimaryKey() || o.IgnoreExisting { // (a log table's DO NOTHING: its UNIQUE constraints may skip rows)
 			res, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{IgnoreExisting: o.IgnoreExisting})
 		} else {
 			res, err = o.Table.Append(ctx, rec)
 		}
+		late := false
 		if err == nil && res.Kept != nil && o.Returning != nil && o.IgnoreExisting {
 			// the table skipped rows the key alone did not (a UNIQUE
-			// constraint's conflict): its own list is the rows inserted
+			// constraint's conflict): its own list is the rows inserted,
+			// whose RETURNING is computed now
 			written.Release()
+			early.Release()
+			late = true
 			written, err = takeRows(o.EC, rec, res.Kept)
 			if err != nil {
 				rec.Release()
@@ -449,8 +467,13 @@ func (o *Insert) Run(ctx context.Context) error {
 			}
 		}
 		rec.Release()
-		if err == nil && o.Returning != nil {
+		switch {
+		case err == nil && late:
 			err = evalReturning(o.EC, o.Returning, written, o.Ret)
+		case err == nil && early != nil:
+			o.Ret.Batches = append(o.Ret.Batches, early.Batches...)
+		default:
+			early.Release()
 		}
 		written.Release()
 		if err != nil {
@@ -742,6 +765,10 @@ func duplicateKey(ec *EvalContext, info fluss.TableInfo, rec arrow.RecordBatch, 
 		a := rec.Column(cols[k])
 		if a.IsNull(r) {
 			vals[k] = "null"
+			continue
+		}
+		if b, ok := types.ValueAt(a, r).(bool); ok { // boolout's t or f
+			vals[k] = map[bool]string{true: "t", false: "f"}[b]
 			continue
 		}
 		vals[k] = types.FormatTextStyle(types.ValueAt(a, r), defs[info.ColumnIndex(name)].Type.Nullable(), loc, st)

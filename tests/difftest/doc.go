@@ -89,6 +89,20 @@
 // SQLSTATEs. SQLGATE_DIFF_SMITH_LOG and SQLGATE_DIFF_SMITH_FIXTURE write
 // every difference and the fixture to files, for long hunts by seed.
 //
+// dmlgen_test.go (TestDMLDifferential, SQLGATE_DIFF_DML_ROUNDS rounds,
+// default 36, of SQLGATE_DIFF_DML_STATEMENTS statements, default 40) is
+// the generator of writes: random tables (a keyed parent, a child keyed or
+// not referencing it with random ON DELETE / ON UPDATE actions, a log
+// table; columns of every common type with DEFAULTs, NOT NULL, CHECK,
+// UNIQUE, identity, serial and stored generated columns) and random
+// INSERT (VALUES, DEFAULT, SELECT), ON CONFLICT, UPDATE (FROM, subqueries,
+// the key moved), DELETE (USING) with RETURNING, in transaction blocks
+// with savepoints; after every statement the command tag, rows, SQLSTATE,
+// message and DETAIL, and every table's rows. SQLGATE_DIFF_DML_LOG writes
+// every difference to a file, for hunts by seed. Its allowances (fresh
+// keys for plain INSERTs, sequences re-set after a failed statement, a
+// multi-row statement's error for another row) are in its comment.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

@@ -16,14 +16,14 @@ import (
 
 // prepareWrite plans an INSERT, UPDATE or DELETE: the plan of the rows it
 // writes, the expressions it evaluates itself, and its RETURNING columns.
-func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultColumn, err error) {
+func (ps *statement) prepareWrite(ctx context.Context, bound binder.Statement) (cols []pgwire.ResultColumn, err error) {
 	switch b := bound.(type) {
 	case *binder.Insert:
-		if ps.plan, err = lower.Plan(b.Source); err != nil {
+		if ps.plan, err = lower.PlanIn(ctx, b.Source); err != nil {
 			return nil, err
 		}
 		if b.OnConflictUpdate != nil {
-			merge, ferr := lower.FoldExprs(b.OnConflictUpdate)
+			merge, ferr := lower.FoldExprs(ctx, b.OnConflictUpdate)
 			if ferr != nil {
 				// raised when planned, as PostgreSQL's: each execution
 				// fails with it
@@ -40,17 +40,17 @@ func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultC
 			cols = returningColumns(b.Returning)
 		}
 	case *binder.Update:
-		if ps.plan, err = lower.Plan(b.Source); err != nil {
+		if ps.plan, err = lower.PlanIn(ctx, b.Source); err != nil {
 			return nil, err
 		}
 		cols = returningColumns(b.Returning)
 	case *binder.Delete:
-		if ps.plan, err = lower.Plan(b.Keys); err != nil {
+		if ps.plan, err = lower.PlanIn(ctx, b.Keys); err != nil {
 			return nil, err
 		}
 		cols = returningColumns(b.Returning)
 	case *binder.Merge:
-		err = ps.prepareMerge(b) // merge.go
+		err = ps.prepareMerge(ctx, b) // merge.go
 	}
 	return cols, nil
 }

@@ -215,6 +215,17 @@ func AssignValue(v any, from, to types.T) (any, error) {
 	return CastValue(v, from, to)
 }
 
+// AssignValueStyle is AssignValue in a session (CastValueStyle): a
+// float's text follows st's extra_float_digits.
+func AssignValueStyle(v any, from, to types.T, loc *time.Location, st types.Style) (any, error) {
+	if check := assignCheck(from, to); check != nil {
+		if err := check(v); err != nil {
+			return nil, err
+		}
+	}
+	return CastValueStyle(v, from, to, loc, st)
+}
+
 // checkAssignLengths applies types.CheckStringLength to the strings of a.
 func checkAssignLengths(a arrow.Array, to types.T) error {
 	if !to.IsString() || to.Length <= 0 {

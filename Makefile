@@ -35,7 +35,7 @@ test-go:
 
 # Allocation budgets, in files built without the race detector (it changes
 # what allocates: sync.Pool drops a share of what is put back).
-ALLOC_PACKAGES = ./engine ./exec ./functions ./fluss/embedded ./lower ./pgwire ./sql
+ALLOC_PACKAGES = ./engine ./exec ./functions ./fluss/embedded ./lower ./pgwire ./sql ./types
 test-allocs:
 	$(GO) test -count=1 -run 'Allocations$$|Allocs$$' $(ALLOC_PACKAGES)
 

@@ -47,7 +47,14 @@ func (s *session) dateStyle() types.DateStyle {
 
 // style is the session's DateStyle, IntervalStyle and
 // extra_float_digits, which write the text of dates, timestamps,
-// intervals and floats.
-func (s *session) style() types.Style {
-	return types.StyleOf(s.setting("datestyle"), s.setting("intervalstyle"), s.setting("extra_float_digits"))
+// intervals and floats: parsed when one of them changed (setSetting),
+// not when asked.
+func (s *session) style() types.Style { return s.parsedStyle }
+
+// Style is style for pgwire, which writes results in it.
+func (s *session) Style() types.Style { return s.parsedStyle }
+
+// parseStyle parses the session's style settings (setSetting).
+func (s *session) parseStyle() types.Style {
+	return types.StyleOf(s.settings["datestyle"], s.settings["intervalstyle"], s.settings["extra_float_digits"])
 }

@@ -52,7 +52,7 @@ func (s *session) prepareDDL(ctx context.Context, ps *statement) (*statement, er
 // resolution (search_path) reads.
 func (s *session) sessionCtx(ctx context.Context) context.Context {
 	return functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database,
-		BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: s.location()})
+		BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle, Location: s.location()})
 }
 
 // resolvePath is the path of a relation named by a DDL statement: its

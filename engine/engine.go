@@ -192,6 +192,7 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 		changed:  map[string]string{},
 	}
 	s.settings = s.defaults()
+	s.parsedStyle = s.parseStyle()
 	// the executor reads settings from its workers too (a parallel
 	// aggregation's current_setting): the memo's writes are the session
 	// goroutine's alone, so the executor's lookup does without it

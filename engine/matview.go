@@ -296,7 +296,7 @@ func (s *session) insertInto(ctx context.Context, ps *statement, info fluss.Tabl
 	now := time.Now()
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
 	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: now, StatementStart: now}, ci,
-		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: s.location()})
+		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle, Location: s.location()})
 	var req exec.BackendRequest
 	backend, err := ps.backend(&req)
 	if err != nil {

@@ -35,32 +35,32 @@ type mergePlans struct {
 }
 
 // prepareMerge plans a MERGE's join and actions.
-func (ps *statement) prepareMerge(b *binder.Merge) (err error) {
-	if ps.plan, err = lower.Plan(b.Rows); err != nil {
+func (ps *statement) prepareMerge(ctx context.Context, b *binder.Merge) (err error) {
+	if ps.plan, err = lower.PlanIn(ctx, b.Rows); err != nil {
 		return err
 	}
 	mp := &mergePlans{}
 	for _, u := range b.Updates {
-		p, err := lower.Plan(u.Source)
+		p, err := lower.PlanIn(ctx, u.Source)
 		if err != nil {
 			return err
 		}
 		mp.updates = append(mp.updates, p)
 	}
 	if b.Delete != nil {
-		if mp.del, err = lower.Plan(b.Delete.Keys); err != nil {
+		if mp.del, err = lower.PlanIn(ctx, b.Delete.Keys); err != nil {
 			return err
 		}
 	}
 	for _, ins := range b.Inserts {
-		p, err := lower.Plan(ins.Source)
+		p, err := lower.PlanIn(ctx, ins.Source)
 		if err != nil {
 			return err
 		}
 		mp.inserts = append(mp.inserts, p)
 	}
 	ps.mergePlans = mp
-	ps.recheckPlan, err = lower.Plan(b.Recheck.Plan)
+	ps.recheckPlan, err = lower.PlanIn(ctx, b.Recheck.Plan)
 	return err
 }
 

@@ -204,16 +204,16 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 	}
 	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, with: s.withPrep}
 	// The binder parses literals (a timestamptz without offset is in the
-	// session's zone) and folds session functions.
-	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database,
-		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: s.location()})
+	// session's zone) and folds session functions; the planner folds
+	// constants under the session's settings.
+	ctx = s.planContext(ctx)
 	s.eng.ddl.RLock()
 	// The views are read under the lock a REFRESH swaps a materialized
 	// view's backing table under: taken before it, the snapshot could
 	// name a backing table two refreshes had dropped by the time the
 	// binder opened it (the previous one is kept for such readers).
 	cat.views = s.eng.meta.Views()
-	ps.catalog, ps.searchPath, ps.declared = s.eng.catalog.Load(), s.settings["search_path"], declared
+	ps.catalog, ps.searchPath, ps.declared, ps.foldGen = s.eng.catalog.Load(), s.settings["search_path"], declared, s.foldGen
 	err := s.viewTarget(st)
 	var bound binder.Statement
 	if err == nil {
@@ -226,25 +226,60 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 	ps.bound = bound
 	ps.reads = cat.seen
 	ps.params = bound.Params()
+	if err := ps.lowerBound(ctx, bound); err != nil {
+		return nil, err
+	}
+	return ps, nil
+}
+
+// planContext is ctx with the session the binder and the planner read:
+// its user, database, settings and TimeZone.
+func (s *session) planContext(ctx context.Context) context.Context {
+	return functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database,
+		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Style: &s.parsedStyle, Location: s.location()})
+}
+
+// lowerBound plans what the bound statement runs (its plans, the
+// expressions it evaluates itself) and describes its columns, in the
+// session of ctx (planContext), whose settings the constants it folds
+// read.
+func (ps *statement) lowerBound(ctx context.Context, bound binder.Statement) (err error) {
 	switch b := bound.(type) {
 	case *binder.Query:
 		err = ps.prepareQuery(ctx, b)
 	case *binder.Insert, *binder.Update, *binder.Delete, *binder.Merge:
-		ps.cols, err = ps.prepareWrite(b) // write.go
+		ps.cols, err = ps.prepareWrite(ctx, b) // write.go
 	case *binder.Describe:
 		ps.cols = []pgwire.ResultColumn{{Name: "column_name", Type: types.StringType}, {Name: "data_type", Type: types.StringType},
 			{Name: "is_nullable", Type: types.StringType}, {Name: "key", Type: types.StringType}}
 	case *binder.CreateTable:
 		if b.Source != nil {
-			ps.plan, err = lower.Plan(b.Source)
+			ps.plan, err = lower.PlanIn(ctx, b.Source)
 		}
 	case *binder.Explain:
 		err = ps.prepareExplain(ctx, b)
 	}
-	if err != nil {
-		return nil, err
+	return err
+}
+
+// refold plans the bound statement again when a setting its folded
+// constants may have read changed since it was planned (foldGen): a
+// float's text folded under one extra_float_digits is not the text
+// under another. It is not bound again: its literals keep the
+// DateStyle they were read under, as PostgreSQL keeps a prepared
+// statement's parse tree and plans it anew. (PostgreSQL reuses a
+// generic plan, one with no parameters among them, whatever SET did
+// since; sqlgate plans as a custom plan always would.)
+func (ps *statement) refold(ctx context.Context) error {
+	s := ps.sess
+	if ps.with != nil {
+		return ps.replan(ctx) // its WITH queries were planned with the binding
 	}
-	return ps, nil
+	if err := ps.lowerBound(s.planContext(ctx), ps.bound); err != nil {
+		return err
+	}
+	ps.foldGen = s.foldGen
+	return nil
 }
 
 // tableOID is the OID a table shows to PostgreSQL clients.
@@ -281,7 +316,7 @@ func (ps *statement) prepareExplain(ctx context.Context, b *binder.Explain) (err
 			return err
 		}
 	case *binder.Insert, *binder.Update, *binder.Delete, *binder.Merge:
-		if ps.writeCols, err = ps.prepareWrite(inner); err != nil {
+		if ps.writeCols, err = ps.prepareWrite(ctx, inner); err != nil {
 			return err
 		}
 	default:

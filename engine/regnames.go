@@ -43,6 +43,6 @@ func (s *session) regContext(ctx context.Context) (context.Context, bool) {
 	}
 	ctx = functions.WithCatalog(ctx, ci)
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database,
-		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: s.location()})
+		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Style: &s.parsedStyle, Location: s.location()})
 	return ctx, true
 }

@@ -50,6 +50,15 @@ type session struct {
 	memo        [settingMemos]settingMemo
 	memoNext    int
 	settingsGen uint64
+	// foldGen advances when a setting that folded constants read changes
+	// (foldSetting): a prepared statement planned before is planned
+	// again (statement.refold).
+	foldGen uint64
+	// parsedStyle is style() of the settings, parsed again by setSetting
+	// when DateStyle, IntervalStyle or extra_float_digits changes; the
+	// functions read it through Session.Style instead of parsing the
+	// settings per value.
+	parsedStyle types.Style
 	changed     map[string]string
 	// savedSettings are the values SET and SET LOCAL replaced in the
 	// open transaction, for its end or a savepoint's to restore
@@ -216,6 +225,23 @@ func (s *session) setSetting(name, v string) {
 	}
 	s.settings[name] = v
 	s.settingsGen++
+	if foldSetting(name) {
+		s.foldGen++
+		if name != "timezone" {
+			s.parsedStyle = s.parseStyle()
+		}
+	}
+}
+
+// foldSetting reports whether the planner's folded constants may read the
+// setting: what the text of a value and a date read from text depend on
+// (functions.StyleOf and LocationOf).
+func foldSetting(name string) bool {
+	switch name {
+	case "datestyle", "intervalstyle", "extra_float_digits", "timezone":
+		return true
+	}
+	return false
 }
 
 // status is Status without the memo.
@@ -260,6 +286,9 @@ type statement struct {
 	catalog    uint64
 	searchPath string
 	declared   []types.T
+	// foldGen is the session's foldGen when the statement was planned:
+	// its folded constants read the settings then (refold).
+	foldGen uint64
 	// The backend hint in the statement's text (backend.go), once found.
 	hint     exec.BackendRequest
 	hasHint  bool
@@ -422,6 +451,10 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 		if err := ps.replan(ctx); err != nil {
 			return nil, err
 		}
+	} else if ps.bound != nil && ps.foldGen != s.foldGen {
+		if err := ps.refold(ctx); err != nil { // prepare.go
+			return nil, err
+		}
 	}
 	if err := s.authorize(ps); err != nil {
 		return nil, err
@@ -441,7 +474,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
 	s.seqs.s = s
 	ctx = st.fctx.Init(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
-		functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
+		functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle, Location: loc, SetSetting: s.setFn,
 			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn,
 			Advisory: &s.advisory, Warn: s.warnFn, Random: &s.random, Notifications: s,
 			ClientAddr: s.info.RemoteAddr, ServerAddr: s.info.LocalAddr})
@@ -520,6 +553,7 @@ func (ps *statement) replan(ctx context.Context) error {
 	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
 	ps.catalog, ps.searchPath, ps.with, ps.mergePlans = fresh.catalog, fresh.searchPath, fresh.with, fresh.mergePlans
 	ps.recheckPlan = fresh.recheckPlan
+	ps.foldGen, ps.writeCols = fresh.foldGen, fresh.writeCols
 	return nil
 }
 

@@ -16,14 +16,14 @@ import (
 
 // prepareWrite plans an INSERT, UPDATE or DELETE: the plan of the rows it
 // writes, the expressions it evaluates itself, and its RETURNING columns.
-func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultColumn, err error) {
+func (ps *statement) prepareWrite(ctx context.Context, bound binder.Statement) (cols []pgwire.ResultColumn, err error) {
 	switch b := bound.(type) {
 	case *binder.Insert:
-		if ps.plan, err = lower.Plan(b.Source); err != nil {
+		if ps.plan, err = lower.PlanIn(ctx, b.Source); err != nil {
 			return nil, err
 		}
 		if b.OnConflictUpdate != nil {
-			merge, ferr := lower.FoldExprs(b.OnConflictUpdate)
+			merge, ferr := lower.FoldExprs(ctx, b.OnConflictUpdate)
 			if ferr != nil {
 				// raised when planned, as PostgreSQL's: each execution
 				// fails with it
@@ -40,23 +40,23 @@ func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultC
 			cols = returningColumns(b.Returning)
 		}
 	case *binder.Update:
-		if ps.plan, err = lower.Plan(b.Source); err != nil {
+		if ps.plan, err = lower.PlanIn(ctx, b.Source); err != nil {
 			return nil, err
 		}
-		if err = ps.prepareRecheck(b.Recheck); err != nil {
+		if err = ps.prepareRecheck(ctx, b.Recheck); err != nil {
 			return nil, err
 		}
 		cols = returningColumns(b.Returning)
 	case *binder.Delete:
-		if ps.plan, err = lower.Plan(b.Keys); err != nil {
+		if ps.plan, err = lower.PlanIn(ctx, b.Keys); err != nil {
 			return nil, err
 		}
-		if err = ps.prepareRecheck(b.Recheck); err != nil {
+		if err = ps.prepareRecheck(ctx, b.Recheck); err != nil {
 			return nil, err
 		}
 		cols = returningColumns(b.Returning)
 	case *binder.Merge:
-		err = ps.prepareMerge(b) // merge.go
+		err = ps.prepareMerge(ctx, b) // merge.go
 	}
 	return cols, nil
 }
@@ -219,10 +219,10 @@ func (s *session) noTxnBlock(what string) error {
 }
 
 // prepareRecheck plans a joined UPDATE's or DELETE's recheck (nil: none).
-func (ps *statement) prepareRecheck(re *binder.Recheck) (err error) {
+func (ps *statement) prepareRecheck(ctx context.Context, re *binder.Recheck) (err error) {
 	ps.recheckPlan = nil
 	if re != nil {
-		ps.recheckPlan, err = lower.Plan(re.Plan)
+		ps.recheckPlan, err = lower.PlanIn(ctx, re.Plan)
 	}
 	return err
 }

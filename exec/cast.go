@@ -165,8 +165,10 @@ func CastNeedsZone(from, to types.T) bool {
 // IntervalStyle, whose styles write a date, timestamp or interval (alone,
 // in an array or in a record) as text, or its extra_float_digits, which a
 // float's text follows (also in an array's, a record's or json's).
-// PostgreSQL's casts are stable there, not immutable: plan-time constant
-// folding leaves them to run in the session.
+// PostgreSQL's casts are stable there (plan-time constant folding leaves
+// them to run), except a float's text: float4out and float8out are
+// immutable, so lower's folder computes that one in the planning
+// session.
 func CastNeedsSession(from, to types.T) bool {
 	for from.Kind == types.Array || to.Kind == types.Array {
 		if from.Kind == types.Array {
@@ -213,6 +215,17 @@ func AssignValue(v any, from, to types.T) (any, error) {
 		}
 	}
 	return CastValue(v, from, to)
+}
+
+// AssignValueStyle is AssignValue in a session (CastValueStyle): a
+// float's text follows st's extra_float_digits.
+func AssignValueStyle(v any, from, to types.T, loc *time.Location, st types.Style) (any, error) {
+	if check := assignCheck(from, to); check != nil {
+		if err := check(v); err != nil {
+			return nil, err
+		}
+	}
+	return CastValueStyle(v, from, to, loc, st)
 }
 
 // checkAssignLengths applies types.CheckStringLength to the strings of a.

@@ -132,6 +132,13 @@ type Session struct {
 	// and date/time functions use. Nil: read the TimeZone setting through
 	// Setting (and UTC without one).
 	Location *time.Location
+	// Style is the session's DateStyle, IntervalStyle and
+	// extra_float_digits parsed (StyleOf), which the session parses again
+	// whenever one of them changes (SET, RESET, set_config, the end of a
+	// transaction or savepoint that restores one), so that kernels never
+	// parse them per row. Nil: StyleOf parses the settings through
+	// Setting.
+	Style *types.Style
 	// Advisory takes and releases the session's advisory locks
 	// (advisory.go); nil: the context has none.
 	Advisory AdvisoryLocks
@@ -179,14 +186,10 @@ func SettingOf(ctx context.Context, name string) (string, bool) {
 // the zone the session's TimeZone setting names, else UTC (a context
 // without a session, or a setting that does not load). ctx may be nil.
 func LocationOf(ctx context.Context) *time.Location {
-	if ctx == nil {
+	s := sessionIn(ctx)
+	if s == nil {
 		return time.UTC
 	}
-	v := valuesOf(ctx)
-	if !v.hasSession {
-		return time.UTC
-	}
-	s := v.session
 	if s.Location != nil {
 		return s.Location
 	}
@@ -204,25 +207,35 @@ func LocationOf(ctx context.Context) *time.Location {
 // IntervalStyle, which write the text of dates, timestamps and intervals
 // (and the order that reads a date in numbers), and extra_float_digits,
 // which writes reals and doubles; PostgreSQL's defaults without a
-// session. ctx may be nil. It is the one way a function reads them.
+// session. ctx may be nil. It is the one way a function reads them: the
+// session's parsed Style when it keeps one (Session.Style), else its
+// settings parsed now. A kernel reads it once, not per row.
 func StyleOf(ctx context.Context) types.Style {
-	if ctx == nil {
+	s := sessionIn(ctx)
+	if s == nil {
 		return types.Style{}
 	}
-	ds, _ := sessionSetting(ctx, "datestyle")
-	is, _ := sessionSetting(ctx, "intervalstyle")
-	fd, _ := sessionSetting(ctx, "extra_float_digits")
+	if s.Style != nil {
+		return *s.Style
+	}
+	if s.Setting == nil {
+		return types.Style{}
+	}
+	ds, _ := s.Setting("datestyle")
+	is, _ := s.Setting("intervalstyle")
+	fd, _ := s.Setting("extra_float_digits")
 	return types.StyleOf(ds, is, fd)
 }
 
-// sessionSetting is the session's own value of a setting in ctx (not the
-// catalog's default).
-func sessionSetting(ctx context.Context, name string) (string, bool) {
-	v := valuesOf(ctx)
-	if !v.hasSession || v.session.Setting == nil {
-		return "", false
+// sessionIn is the session in ctx, without copying it (nil: none).
+func sessionIn(ctx context.Context) *Session {
+	if ctx == nil {
+		return nil
 	}
-	return v.session.Setting(name)
+	if v, ok := ctx.Value(valuesKey{}).(*ctxValues); ok && v.hasSession {
+		return &v.session
+	}
+	return nil
 }
 
 func catalogOf(ctx context.Context) (CatalogInfo, error) {

@@ -24,7 +24,7 @@ func textArgsKernel(argTypes []types.T, body func(vals []*string) (any, error)) 
 		if len(args) != len(argTypes) {
 			return nil, sqlerr.New(sqlerr.InternalError, "%d arguments for %d types", len(args), len(argTypes))
 		}
-		loc := LocationOf(ctx)
+		loc, st := LocationOf(ctx), StyleOf(ctx)
 		b := array.NewStringBuilder(mem)
 		defer b.Release()
 		vals := make([]*string, len(args))
@@ -34,7 +34,7 @@ func textArgsKernel(argTypes []types.T, body func(vals []*string) (any, error)) 
 					vals[k] = nil
 					continue
 				}
-				s, err := outputText(ctx, a, i, argTypes[k], loc)
+				s, err := outputText(ctx, a, i, argTypes[k], loc, st)
 				if err != nil {
 					return nil, err
 				}

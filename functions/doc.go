@@ -69,7 +69,9 @@
 // by concat/format, and in which localtimestamp and current_date are taken
 // (UTC without a session); StyleOf(ctx) is the DateStyle, IntervalStyle
 // and extra_float_digits values print under there (the one reader of
-// them: CastText, ValueText, FormatArrayStyle and ElemTextStyle take it).
+// them: CastText, ValueText, FormatArrayStyle and ElemTextStyle take it),
+// the session's parsed Session.Style when it keeps one (the engine's
+// does, parsed when a setting changes), read by a kernel once per batch.
 //
 // Known differences from PostgreSQL 15, by design or not yet done:
 //   - numeric(p,s) is a Fluss DECIMAL(p,s) (p ≤ 38, decimal128), which has

@@ -569,7 +569,7 @@ func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T,
 			if len(args) != len(argTypes) {
 				return nil, sqlerr.New(sqlerr.InternalError, "concat: %d arguments for %d types", len(args), len(argTypes))
 			}
-			loc := LocationOf(ctx)
+			loc, st := LocationOf(ctx), StyleOf(ctx)
 			b := array.NewStringBuilder(mem)
 			defer b.Release()
 			b.Reserve(n)
@@ -598,7 +598,7 @@ func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T,
 					if wrote && sep != nil {
 						sb.WriteString(sep.Value(i))
 					}
-					s, err := outputText(ctx, a, i, argTypes[k], loc)
+					s, err := outputText(ctx, a, i, argTypes[k], loc, st)
 					if err != nil {
 						return nil, err
 					}
@@ -613,9 +613,10 @@ func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T,
 }
 
 // outputText renders row i of a (of type t) as PostgreSQL's output
-// function for t does; a reg* value (or array of them) names its object
+// function for t does in the session's zone and Style, which the kernel
+// read once (StyleOf); a reg* value (or array of them) names its object
 // through the catalog in ctx.
-func outputText(ctx context.Context, a arrow.Array, i int, t types.T, loc *time.Location) (string, error) {
+func outputText(ctx context.Context, a arrow.Array, i int, t types.T, loc *time.Location, st types.Style) (string, error) {
 	switch x := a.(type) {
 	case *array.String:
 		return x.Value(i), nil
@@ -629,23 +630,29 @@ func outputText(ctx context.Context, a arrow.Array, i int, t types.T, loc *time.
 	if v == nil {
 		return "", nil
 	}
-	return ValueText(ctx, v, t, loc)
+	return valueText(ctx, v, t, loc, st)
 }
 
 // ValueText is a non-NULL physical value v of type t as PostgreSQL's output
 // function for t prints it, reg* values (also as array elements) naming
 // their objects through the catalog in ctx (WithCatalog).
 func ValueText(ctx context.Context, v any, t types.T, loc *time.Location) (string, error) {
+	return valueText(ctx, v, t, loc, StyleOf(ctx))
+}
+
+// valueText is ValueText in Style st (the session's, read once by the
+// kernel).
+func valueText(ctx context.Context, v any, t types.T, loc *time.Location, st types.Style) (string, error) {
 	if arr, ok := v.([]any); ok && t.Kind == types.Array {
 		// format('%s', ARRAY[1,2]) is {1,2}
 		return FormatArrayWith(arr, *t.Elem, func(e any, et types.T) (string, error) {
-			return ValueText(ctx, e, et, loc)
+			return valueText(ctx, e, et, loc, st)
 		})
 	}
 	if oid, ok := v.(int64); ok && t.Variant.IsReg() {
 		return RegName(ctx, t.Variant, uint32(oid))
 	}
-	return ElemTextStyle(v, t, loc, StyleOf(ctx)), nil
+	return ElemTextStyle(v, t, loc, st), nil
 }
 
 // CastText is v::text: a scalar's text as its cast to text gives it (true

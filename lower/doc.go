@@ -9,7 +9,10 @@
 // whatever rows there are, while a strict operator with a NULL constant, a
 // CASE branch whose condition is constant false, COALESCE arguments after a
 // constant and AND/OR operands after the deciding constant are never
-// computed. Filter conditions are lowered with their conjuncts in
+// computed. It computes in the session of the planning (Options.Ctx,
+// PlanIn): a float's text folds under its extra_float_digits, and the
+// engine plans a prepared statement again when such a setting changes.
+// Filter conditions are lowered with their conjuncts in
 // PostgreSQL's order (one-time conjuncts that read no column first and
 // once, then by PostgreSQL's per-row cost), each computed only for the
 // rows the ones before it kept.

@@ -32,7 +32,9 @@ type DistinctStats interface {
 
 // Options control one planning.
 type Options struct {
-	// Ctx bounds the Stats calls (nil: context.Background()).
+	// Ctx bounds the Stats calls (nil: context.Background()) and holds
+	// the session (functions.WithSession) whose settings folded constants
+	// read (pgfold.go's folder).
 	Ctx context.Context
 	// Stats, when nil, estimates every table at defaultTableRows.
 	Stats Stats

@@ -19,14 +19,23 @@ import (
 // Plan lowers a bound logical plan into a blueprint: the rules of rules.go
 // rewrite the logical plan first, then every node and expression is
 // translated one to one.
+// Constants are folded with PostgreSQL's default settings (no session):
+// PlanIn folds them in a session's.
 func Plan(n binder.Node) (Node, error) {
 	return PlanWith(n, Options{})
+}
+
+// PlanIn is Plan in the session of ctx (functions.WithSession), whose
+// settings the constants it folds read (a float's text:
+// extra_float_digits), and which bounds the planning.
+func PlanIn(ctx context.Context, n binder.Node) (Node, error) {
+	return PlanWith(n, Options{Ctx: ctx})
 }
 
 // PlanWith is Plan with row estimates from o.Stats (for join ordering and
 // EXPLAIN) and, for tests, some rules disabled.
 func PlanWith(n binder.Node, o Options) (Node, error) {
-	folded, err := foldPlan(n)
+	folded, err := newFolder(o.Ctx).foldPlan(n)
 	if err != nil {
 		// PostgreSQL raises it while planning: every execution fails with
 		// it, before reading anything.

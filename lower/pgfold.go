@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -42,17 +43,52 @@ import (
 // Stable operations (PostgreSQL's date/time input and output, anything
 // with a time zone, text concatenation of non-text) are left alone, as
 // PostgreSQL leaves them to execution.
+//
+// The fold runs in the session (folder): an immutable operation whose
+// result reads a setting (a float's text follows extra_float_digits, and
+// PostgreSQL marks float8out immutable) is computed under the setting in
+// force when the statement is planned, as PostgreSQL's planner computes
+// it; the engine plans a prepared statement again when those settings
+// change (engine/prepare.go, foldSettings).
+
+// folder folds a plan's expressions in a session: ctx holds the
+// functions' session (functions.WithSession) whose settings a computed
+// constant reads, and bounds nothing else. A nil ctx is PostgreSQL's
+// defaults (no session).
+type folder struct {
+	ctx context.Context
+	loc *time.Location
+	st  types.Style
+	// expr, top and subqueries are foldExpr, foldTop and
+	// foldSubqueryPlans as func values, made once: a method value
+	// allocates each time it is taken, and the walk takes them per node.
+	expr, top, subqueries func(binder.Expr) (binder.Expr, error)
+}
+
+func newFolder(ctx context.Context) *folder {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	fo := &folder{ctx: ctx, loc: functions.LocationOf(ctx), st: functions.StyleOf(ctx)}
+	fo.expr, fo.top, fo.subqueries = fo.foldExpr, fo.foldTop, fo.foldSubqueryPlans
+	return fo
+}
+
+// evalContext is the context a constant is computed in: the session's.
+func (fo *folder) evalContext() *exec.EvalContext {
+	return &exec.EvalContext{Ctx: fo.ctx, Mem: memory.DefaultAllocator}
+}
 
 // foldPlan folds every expression of n; the error is a data exception one
 // of them raised.
-func foldPlan(n binder.Node) (binder.Node, error) {
+func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 	var err error
 	n = rewriteChildren(n, func(c binder.Node) binder.Node {
 		if err != nil {
 			return c
 		}
 		var out binder.Node
-		out, err = foldPlan(c)
+		out, err = fo.foldPlan(c)
 		if err != nil {
 			return c
 		}
@@ -63,7 +99,7 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 	}
 	switch x := n.(type) {
 	case *binder.Filter:
-		cond, err := foldQual(x.Cond)
+		cond, err := fo.foldQual(x.Cond)
 		if err != nil {
 			return nil, err
 		}
@@ -75,7 +111,7 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 		if x.Cond == nil {
 			return x, nil
 		}
-		cond, err := foldQual(x.Cond)
+		cond, err := fo.foldQual(x.Cond)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +122,7 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 		c.Cond = cond
 		return &c, nil
 	case *binder.Project:
-		exprs, changed, err := foldList(x.Exprs)
+		exprs, changed, err := fo.foldList(x.Exprs)
 		if err != nil || !changed {
 			return x, err
 		}
@@ -96,7 +132,7 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 	case *binder.Sort:
 		var keys []binder.SortKey
 		for i, k := range x.Keys {
-			e, err := foldTop(k.Expr)
+			e, err := fo.foldTop(k.Expr)
 			if err != nil {
 				return nil, err
 			}
@@ -114,26 +150,26 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 	case *binder.Limit:
 		for _, e := range []binder.Expr{x.Count, x.Offset} {
 			if e != nil {
-				if _, err := foldTop(e); err != nil {
+				if _, err := fo.foldTop(e); err != nil {
 					return nil, err
 				}
 			}
 		}
 		return x, nil
 	case *binder.Aggregate:
-		groups, changed, err := foldList(x.GroupBy)
+		groups, changed, err := fo.foldList(x.GroupBy)
 		if err != nil {
 			return nil, err
 		}
 		aggs := x.Aggs
 		for i, a := range x.Aggs {
-			args, ch, err := foldList(a.Args)
+			args, ch, err := fo.foldList(a.Args)
 			if err != nil {
 				return nil, err
 			}
 			filter := a.Filter
 			if filter != nil {
-				if filter, err = foldTop(filter); err != nil {
+				if filter, err = fo.foldTop(filter); err != nil {
 					return nil, err
 				}
 			}
@@ -154,7 +190,7 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 	case *binder.Values:
 		var rows [][]binder.Expr
 		for i, r := range x.Rows {
-			out, changed, err := foldRow(r, x.FoldOrder) // valuesfold.go
+			out, changed, err := fo.foldRow(r, x.FoldOrder) // valuesfold.go
 			if err != nil {
 				return nil, err
 			}
@@ -173,15 +209,18 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 	return n, nil
 }
 
-func foldList(es []binder.Expr) ([]binder.Expr, bool, error) { return mapList(es, foldTop) }
+func (fo *folder) foldList(es []binder.Expr) ([]binder.Expr, bool, error) {
+	return mapList(es, fo.top)
+}
 
 // FoldExprs folds expressions a statement evaluates outside its plan (an
 // INSERT's ON CONFLICT DO UPDATE SET list) as foldPlan folds a plan's:
 // PostgreSQL's planner folds them too, so a constant assignment that
 // cannot be coerced fails the statement though no row conflicts. The
 // error is the data exception one raised.
-func FoldExprs(es []binder.Expr) ([]binder.Expr, error) {
-	out, _, err := foldList(es)
+// ctx is the session's, as PlanWith's Options.Ctx.
+func FoldExprs(ctx context.Context, es []binder.Expr) ([]binder.Expr, error) {
+	out, _, err := newFolder(ctx).foldList(es)
 	return out, err
 }
 
@@ -219,12 +258,12 @@ func mapList(es []binder.Expr, fold func(binder.Expr) (binder.Expr, error)) ([]b
 
 // foldQual folds a condition that keeps the rows it is true for: a
 // conjunct that is constant false or NULL makes it false.
-func foldQual(e binder.Expr) (binder.Expr, error) {
-	f, err := foldTop(e)
+func (fo *folder) foldQual(e binder.Expr) (binder.Expr, error) {
+	f, err := fo.foldTop(e)
 	if err != nil {
 		return nil, err
 	}
-	if err := estimateQual(f); err != nil {
+	if err := fo.estimateQual(f); err != nil {
 		return nil, err
 	}
 	for _, c := range conjuncts(f) {
@@ -239,17 +278,17 @@ func nullOf(t types.T) binder.Expr { return &binder.Const{Value: nil, T: t} }
 
 // foldTop folds an expression of the plan, then the plans of the
 // subqueries left in it.
-func foldTop(e binder.Expr) (binder.Expr, error) {
-	f, err := foldExpr(e)
+func (fo *folder) foldTop(e binder.Expr) (binder.Expr, error) {
+	f, err := fo.foldExpr(e)
 	if err != nil {
 		return nil, err
 	}
-	return foldSubqueryPlans(f)
+	return fo.foldSubqueryPlans(f)
 }
 
 // foldSubqueryPlans folds the plan of every subquery in e.
-func foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
-	out, err := binder.MapChildren(e, foldSubqueryPlans)
+func (fo *folder) foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
+	out, err := binder.MapChildren(e, fo.subqueries)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +300,7 @@ func foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 	if sq.Mode == binder.ExistsSubquery {
 		plan = existsTargets(plan)
 	}
-	if plan, err = foldPlan(plan); err != nil {
+	if plan, err = fo.foldPlan(plan); err != nil {
 		return nil, err
 	}
 	if plan == sq.Plan {
@@ -273,19 +312,19 @@ func foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 }
 
 // foldExpr is eval_const_expressions over one expression.
-func foldExpr(e binder.Expr) (binder.Expr, error) {
+func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 	switch x := e.(type) {
 	case *binder.Const, *binder.ColumnRef, *binder.Param, *binder.OuterRef:
 		return e, nil
 	case *binder.BinaryOp:
 		if x.Op == binder.OpAnd || x.Op == binder.OpOr {
-			return foldLogic(x)
+			return fo.foldLogic(x)
 		}
-		l, err := foldExpr(x.L)
+		l, err := fo.foldExpr(x.L)
 		if err != nil {
 			return nil, err
 		}
-		r, err := foldExpr(x.R)
+		r, err := fo.foldExpr(x.R)
 		if err != nil {
 			return nil, err
 		}
@@ -302,9 +341,9 @@ func foldExpr(e binder.Expr) (binder.Expr, error) {
 		if strict && (isNullConst(l) || isNullConst(r)) {
 			return nullOf(x.T), nil
 		}
-		return evalIfConst(out, l, r)
+		return fo.evalIfConst(out, l, r)
 	case *binder.UnaryOp:
-		in, err := foldExpr(x.X)
+		in, err := fo.foldExpr(x.X)
 		if err != nil {
 			return nil, err
 		}
@@ -323,23 +362,23 @@ func foldExpr(e binder.Expr) (binder.Expr, error) {
 			// NULL)) is x <> a AND NULL, and a qual holding it keeps
 			// nothing.
 			if neg, ok := negate(in); ok {
-				return foldExpr(neg)
+				return fo.foldExpr(neg)
 			}
 		}
-		return evalIfConst(out, in)
+		return fo.evalIfConst(out, in)
 	case *binder.IsNull:
-		in, err := foldExpr(x.X)
+		in, err := fo.foldExpr(x.X)
 		if err != nil {
 			return nil, err
 		}
 		if in == x.X {
-			return evalIfConst(e, in)
+			return fo.evalIfConst(e, in)
 		}
 		c := *x
 		c.X = in
-		return evalIfConst(&c, in)
+		return fo.evalIfConst(&c, in)
 	case *binder.Cast:
-		in, err := foldExpr(x.X)
+		in, err := fo.foldExpr(x.X)
 		if err != nil {
 			return nil, err
 		}
@@ -355,16 +394,16 @@ func foldExpr(e binder.Expr) (binder.Expr, error) {
 		if isNullConst(in) {
 			return nullOf(x.T), nil
 		}
-		if c, ok := foldConstCast(in, x.T, x.Assign); ok { // valuesfold.go
+		if c, ok := fo.foldConstCast(in, x.T, x.Assign); ok { // valuesfold.go
 			return c, nil
 		}
-		return evalIfConst(out, in)
+		return fo.evalIfConst(out, in)
 	case *binder.Case:
-		return foldCase(x)
+		return fo.foldCase(x)
 	case *binder.Coalesce:
-		return foldCoalesce(x)
+		return fo.foldCoalesce(x)
 	case *binder.FuncCall:
-		args, changed, err := mapList(x.Args, foldExpr)
+		args, changed, err := mapList(x.Args, fo.expr)
 		if err != nil {
 			return nil, err
 		}
@@ -384,25 +423,25 @@ func foldExpr(e binder.Expr) (binder.Expr, error) {
 				}
 			}
 		}
-		return evalIfConst(out, args...)
+		return fo.evalIfConst(out, args...)
 	case *binder.Subquery:
 		// Only its operands here: its plan is folded after the whole
 		// expression (foldSubqueryPlans), as PostgreSQL plans a sublink
 		// only after eval_const_expressions, so a subquery that folding
 		// drops ((SELECT 1/0) % NULL) is never planned.
-		return binder.MapChildren(e, foldExpr)
+		return binder.MapChildren(e, fo.expr)
 	}
-	return binder.MapChildren(e, foldExpr)
+	return binder.MapChildren(e, fo.expr)
 }
 
 // foldLogic is PostgreSQL's simplify_and_arguments / simplify_or_arguments:
 // the operands, flattened, left to right; the absorbing constant (false
 // for AND, true for OR) ends the walk, the neutral one drops out, a NULL
 // constant is kept once at the end.
-func foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
+func (fo *folder) foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
 	and := x.Op == binder.OpAnd
 	args := appendLogicArgs(make([]binder.Expr, 0, countLogicArgs(x, x.Op)), x, x.Op)
-	args, group, err := inListGroup(args, and)
+	args, group, err := fo.inListGroup(args, and)
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +450,7 @@ func foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
 	for _, a := range args {
 		f := a
 		if a != group {
-			if f, err = foldExpr(a); err != nil {
+			if f, err = fo.foldExpr(a); err != nil {
 				return nil, err
 			}
 		}
@@ -470,19 +509,19 @@ func appendLogicArgs(out []binder.Expr, e binder.Expr, op binder.Op) []binder.Ex
 // folds to false or NULL goes without its result being folded; one whose
 // condition folds to true becomes the ELSE, and nothing after it is
 // folded.
-func foldCase(x *binder.Case) (binder.Expr, error) {
+func (fo *folder) foldCase(x *binder.Case) (binder.Expr, error) {
 	var whens []binder.When
 	var def binder.Expr
 	constTrue := false
 	for _, w := range x.Whens {
-		cond, err := foldExpr(w.Cond)
+		cond, err := fo.foldExpr(w.Cond)
 		if err != nil {
 			return nil, err
 		}
 		if v, ok := boolConst(cond); (ok && !v) || isNullConst(cond) {
 			continue
 		}
-		res, err := foldExpr(w.Result)
+		res, err := fo.foldExpr(w.Result)
 		if err != nil {
 			return nil, err
 		}
@@ -494,7 +533,7 @@ func foldCase(x *binder.Case) (binder.Expr, error) {
 	}
 	if !constTrue && x.Else != nil {
 		var err error
-		if def, err = foldExpr(x.Else); err != nil {
+		if def, err = fo.foldExpr(x.Else); err != nil {
 			return nil, err
 		}
 	}
@@ -508,10 +547,10 @@ func foldCase(x *binder.Case) (binder.Expr, error) {
 }
 
 // foldCoalesce is PostgreSQL's COALESCE simplification.
-func foldCoalesce(x *binder.Coalesce) (binder.Expr, error) {
+func (fo *folder) foldCoalesce(x *binder.Coalesce) (binder.Expr, error) {
 	var args []binder.Expr
 	for _, a := range x.Args {
-		f, err := foldExpr(a)
+		f, err := fo.foldExpr(a)
 		if err != nil {
 			return nil, err
 		}
@@ -545,7 +584,7 @@ func retype(e binder.Expr, t types.T) binder.Expr {
 // evalIfConst computes e when every operand is a constant. A data
 // exception is the statement's error; any other failure (a feature the
 // kernels lack) leaves e to execution, as lowering's folding does.
-func evalIfConst(e binder.Expr, operands ...binder.Expr) (binder.Expr, error) {
+func (fo *folder) evalIfConst(e binder.Expr, operands ...binder.Expr) (binder.Expr, error) {
 	for _, o := range operands {
 		if _, ok := o.(*binder.Const); !ok {
 			return e, nil
@@ -555,7 +594,7 @@ func evalIfConst(e binder.Expr, operands ...binder.Expr) (binder.Expr, error) {
 	if err != nil {
 		return e, nil
 	}
-	v, err := exec.EvalScalar(&exec.EvalContext{Ctx: context.Background(), Mem: memory.DefaultAllocator}, le)
+	v, err := exec.EvalScalar(fo.evalContext(), le)
 	if err != nil {
 		if raisedAtPlanning(err) {
 			return nil, err
@@ -592,17 +631,24 @@ func immutableOp(x *binder.BinaryOp) bool {
 	return true
 }
 
+func isFloat(t types.T) bool { return t.Kind == types.Float32 || t.Kind == types.Float64 }
+
 func plainText(t types.T) bool {
 	return (t.Kind == types.String || t.Kind == types.Char) && t.Variant == types.NoVariant
 }
 
 // immutableCast reports whether PostgreSQL's cast from one type to the
 // other is immutable: among booleans, numbers and text, and between date
-// and timestamp. Date/time input and output (DateStyle) and anything with
-// a time zone are stable. A float's text follows extra_float_digits
-// (PostgreSQL folds it while planning, under the setting then in force):
-// folding here has no session, so it is left to execution.
+// and timestamp. Date/time input and output (DateStyle, IntervalStyle)
+// and anything with a time zone are stable, and so is an array's or a
+// record's text (array_out, record_out). A float's text is immutable
+// though it follows extra_float_digits (float4out and float8out are
+// marked so): the folder computes it under the session's setting, as
+// PostgreSQL's planner does.
 func immutableCast(from, to types.T) bool {
+	if isFloat(from) && plainText(to) {
+		return true
+	}
 	if exec.CastNeedsSession(from, to) {
 		return false
 	}
@@ -898,14 +944,14 @@ func markQual(e exec.Expr) {
 // WHERE d <> 'abc'::text::date fails while planning even when no row is
 // ever compared. AND, OR and NOT are walked into, as clause_selectivity
 // does; a data exception is the statement's error.
-func estimateQual(e binder.Expr) error {
+func (fo *folder) estimateQual(e binder.Expr) error {
 	switch x := e.(type) {
 	case *binder.BinaryOp:
 		if x.Op == binder.OpAnd || x.Op == binder.OpOr {
-			if err := estimateQual(x.L); err != nil {
+			if err := fo.estimateQual(x.L); err != nil {
 				return err
 			}
-			return estimateQual(x.R)
+			return fo.estimateQual(x.R)
 		}
 		if !x.Op.IsComparison() {
 			return nil
@@ -918,13 +964,13 @@ func estimateQual(e binder.Expr) error {
 			if err != nil {
 				return nil
 			}
-			if _, err := exec.EvalScalar(&exec.EvalContext{Ctx: context.Background(), Mem: memory.DefaultAllocator}, le); err != nil && raisedAtPlanning(err) {
+			if _, err := exec.EvalScalar(fo.evalContext(), le); err != nil && raisedAtPlanning(err) {
 				return err
 			}
 		}
 	case *binder.UnaryOp:
 		if x.Op == binder.OpNot {
-			return estimateQual(x.X)
+			return fo.estimateQual(x.X)
 		}
 	}
 	return nil
@@ -957,7 +1003,7 @@ func estimable(e binder.Expr) bool {
 // with x for every row. So those items are folded here, errors raised, and
 // kept as one group (returned as group, first in the list) that folding
 // does not prune when x reads the row. Other shapes come back unchanged.
-func inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, error) {
+func (fo *folder) inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, error) {
 	op := binder.OpEq
 	if and {
 		op = binder.OpNe
@@ -987,7 +1033,7 @@ func inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, erro
 	if and {
 		logic = binder.OpAnd
 	}
-	xf, err := foldExpr(consts[0].(*binder.BinaryOp).L)
+	xf, err := fo.foldExpr(consts[0].(*binder.BinaryOp).L)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -996,7 +1042,7 @@ func inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, erro
 	nodes := make([]binder.BinaryOp, 2*len(consts)-1)
 	for i, c := range consts {
 		b := c.(*binder.BinaryOp)
-		r, err := foldTop(b.R)
+		r, err := fo.foldTop(b.R)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -15,7 +15,8 @@ import (
 // detour cost a tenth of a 1000-row INSERT (issue 33). ok false leaves the
 // cast to evalIfConst: a failing cast (whose error, or its deferral to
 // execution, evalIfConst decides) and the record casts exprSlab.raw refuses.
-func foldConstCast(in binder.Expr, t types.T, assign bool) (*binder.Const, bool) {
+// The cast runs in fo's session (a float's text, extra_float_digits).
+func (fo *folder) foldConstCast(in binder.Expr, t types.T, assign bool) (*binder.Const, bool) {
 	k, ok := in.(*binder.Const)
 	if !ok {
 		return nil, false
@@ -23,11 +24,11 @@ func foldConstCast(in binder.Expr, t types.T, assign bool) (*binder.Const, bool)
 	if from := k.T; from.Variant.IsRecord() && from.Variant != t.Variant {
 		return nil, false
 	}
-	cast := exec.CastValue
+	cast := exec.CastValueStyle
 	if assign {
-		cast = exec.AssignValue
+		cast = exec.AssignValueStyle
 	}
-	v, err := cast(k.Value, k.T, t)
+	v, err := cast(k.Value, k.T, t, fo.loc, fo.st)
 	if err != nil {
 		return nil, false
 	}
@@ -37,13 +38,13 @@ func foldConstCast(in binder.Expr, t types.T, assign bool) (*binder.Const, bool)
 // foldRow is foldList of one VALUES row, its cells folded in order (a
 // permutation of the row's columns; nil: left to right), so that the first
 // error is that of the first failing cell in that order.
-func foldRow(r []binder.Expr, order []int) ([]binder.Expr, bool, error) {
+func (fo *folder) foldRow(r []binder.Expr, order []int) ([]binder.Expr, bool, error) {
 	if order == nil || len(order) != len(r) {
-		return foldList(r)
+		return fo.foldList(r)
 	}
 	var out []binder.Expr
 	for _, i := range order {
-		f, err := foldTop(r[i])
+		f, err := fo.foldTop(r[i])
 		if err != nil {
 			return nil, false, err
 		}

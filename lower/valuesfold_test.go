@@ -27,6 +27,7 @@ func TestFoldConstCastMatchesEvalIfConst(t *testing.T) {
 		{Kind: types.Decimal, Precision: 5, Scale: 2}, {Kind: types.Decimal, Precision: 38, Scale: 10}, types.StringType,
 		{Kind: types.String, Length: 3}, {Kind: types.Char, Length: 4}, types.BoolType}
 	folded, compared := 0, 0
+	fo := newFolder(nil)
 	for range 4000 {
 		ft, tt := from[rng.IntN(len(from))], to[rng.IntN(len(to))]
 		v, err := exec.CastValue(texts[rng.IntN(len(texts))], types.StringType, ft)
@@ -34,13 +35,13 @@ func TestFoldConstCastMatchesEvalIfConst(t *testing.T) {
 			continue
 		}
 		cast := &binder.Cast{X: &binder.Const{Value: v, T: ft}, T: tt}
-		want, wantErr := evalIfConst(cast, cast.X)
-		if !immutableCast(ft, tt) { // a double's text: left to execution
+		want, wantErr := fo.evalIfConst(cast, cast.X)
+		if !immutableCast(ft, tt) { // a cast PostgreSQL leaves to execution
 			want, wantErr = cast, nil
 		}
-		got, gotErr := foldExpr(cast)
+		got, gotErr := fo.foldExpr(cast)
 		compared++
-		if _, ok := foldConstCast(cast.X, tt, false); ok {
+		if _, ok := fo.foldConstCast(cast.X, tt, false); ok {
 			folded++
 		}
 		name := fmt.Sprintf("CAST(%v::%s AS %s)", v, ft.PGName(), tt.PGName())

@@ -53,6 +53,9 @@ func (c *conn) dateStyle() types.DateStyle {
 // and floats in results is written. It is read for every result: a
 // cached encoder (prepared.encoder) is reused only under the same style.
 func (c *conn) style() types.Style {
+	if s, ok := c.session.(interface{ Style() types.Style }); ok {
+		return s.Style() // parsed when the settings changed
+	}
 	ds, _ := c.session.Status("DateStyle")
 	is, _ := c.session.Status("IntervalStyle")
 	fd, _ := c.session.Status("extra_float_digits")

@@ -48,10 +48,11 @@ func (n Net) Family() int {
 	return 6
 }
 
-// maskBytes is the netmask of bits over an address of size bytes.
-func maskBytes(bits, size int) []byte {
-	m := make([]byte, size)
-	for i := range m {
+// mask16 is the netmask of bits over an address of size bytes (4 or
+// 16), in the first size bytes of an array: the mask operations below
+// work on arrays so that none allocates (a kernel calls them per row).
+func mask16(bits, size int) (m [16]byte) {
+	for i := 0; i < size; i++ {
 		switch {
 		case bits >= 8:
 			m[i] = 0xff
@@ -64,6 +65,34 @@ func maskBytes(bits, size int) []byte {
 	return m
 }
 
+// bytes16 is a's bytes in the first 4 or 16 of an array, and their count.
+func bytes16(a netip.Addr) (b [16]byte, size int) {
+	if a.Is4() {
+		v4 := a.As4()
+		copy(b[:], v4[:])
+		return b, 4
+	}
+	return a.As16(), 16
+}
+
+// addrOf16 is the address of the first size bytes of b (4 or 16).
+func addrOf16(b [16]byte, size int) netip.Addr {
+	if size == 4 {
+		return netip.AddrFrom4([4]byte{b[0], b[1], b[2], b[3]})
+	}
+	return netip.AddrFrom16(b)
+}
+
+// maskedAddr is n's address with each byte combined with its mask's by op.
+func (n Net) maskedAddr(op func(a, m byte) byte) netip.Addr {
+	a, size := bytes16(n.Addr)
+	m := mask16(n.Bits, size)
+	for i := 0; i < size; i++ {
+		a[i] = op(a[i], m[i])
+	}
+	return addrOf16(a, size)
+}
+
 // addrOf is the address of the bytes b (4 or 16 of them).
 func addrOf(b []byte) netip.Addr {
 	a, _ := netip.AddrFromSlice(b)
@@ -71,40 +100,38 @@ func addrOf(b []byte) netip.Addr {
 }
 
 // Netmask is the netmask of n's length as an address.
-func (n Net) Netmask() netip.Addr { return addrOf(maskBytes(n.Bits, n.MaxBits()/8)) }
+func (n Net) Netmask() netip.Addr {
+	size := n.MaxBits() / 8
+	return addrOf16(mask16(n.Bits, size), size)
+}
 
 // Hostmask is the host mask of n's length (the netmask's complement).
 func (n Net) Hostmask() netip.Addr {
-	m := maskBytes(n.Bits, n.MaxBits()/8)
-	for i := range m {
+	size := n.MaxBits() / 8
+	m := mask16(n.Bits, size)
+	for i := 0; i < size; i++ {
 		m[i] = ^m[i]
 	}
-	return addrOf(m)
+	return addrOf16(m, size)
 }
 
 // Network is n's address with the bits right of the mask cleared.
 func (n Net) Network() netip.Addr {
-	a, m := n.Addr.AsSlice(), maskBytes(n.Bits, n.MaxBits()/8)
-	for i := range a {
-		a[i] &= m[i]
-	}
-	return addrOf(a)
+	return n.maskedAddr(func(a, m byte) byte { return a & m })
 }
 
 // Broadcast is n's address with the bits right of the mask set.
 func (n Net) Broadcast() netip.Addr {
-	a, m := n.Addr.AsSlice(), maskBytes(n.Bits, n.MaxBits()/8)
-	for i := range a {
-		a[i] |= ^m[i]
-	}
-	return addrOf(a)
+	return n.maskedAddr(func(a, m byte) byte { return a | ^m })
 }
 
 // PrefixMatch reports whether a and b agree in their first bits bits
 // (PostgreSQL's bitncmp(...) == 0); a and b are of one family.
 func PrefixMatch(a, b netip.Addr, bits int) bool {
-	x, y, m := a.AsSlice(), b.AsSlice(), maskBytes(bits, a.BitLen()/8)
-	for i := range x {
+	x, size := bytes16(a)
+	y, _ := bytes16(b)
+	m := mask16(bits, size)
+	for i := 0; i < size; i++ {
 		if x[i]&m[i] != y[i]&m[i] {
 			return false
 		}

@@ -17,7 +17,7 @@ func networkCmp(a, b Net) int {
 	}
 	prefix := func(bits int) int {
 		x, y := a.Addr.AsSlice(), b.Addr.AsSlice()
-		m := maskBytes(bits, len(x))
+		m := mask16(bits, len(x))
 		for i := range x {
 			if d := int(x[i]&m[i]) - int(y[i]&m[i]); d != 0 {
 				return d

@@ -21,16 +21,20 @@ var planAssignColumns = []struct{ name, typ string }{
 
 // planAssignValues are the constant expressions assigned: literals that fit
 // or do not, typed constants, and operators over constants that the
-// planner folds. A float constant's text is not among them: PostgreSQL
-// folds it while planning under the session's extra_float_digits, which
-// sqlgate's fold (no session) cannot, so its cast waits for execution and
-// a statement that writes no row does not raise its 22001 (a known
-// difference).
+// planner folds. A float constant's text is among them: PostgreSQL folds
+// it while planning (float8out is immutable) under the session's
+// extra_float_digits, and so does sqlgate's fold, which reads the
+// session's settings (lower/pgfold.go's folder).
 var planAssignValues = []string{
 	"'abcdef'", "'abc'", "'ab '", "'abc   '", "'x'", "40000", "99999999999", "123.45", "12.34", "-1", "0",
 	"'12'", "NULL", "'ab' || 'cd'", "'abcd'::text", "40000::int", "2.5::float8::numeric", "1e10", "1/0",
 	"repeat('z', 2)", "'9'::numeric * 100",
+	"2.5::float8", "2::float8", "0.5::float4", "1e-5::float8", "-12.5::float8", "100::float4", "1.5e300::float8 * 10",
 }
+
+// planAssignFloats are float constants whose text is longer or shorter
+// than three characters as extra_float_digits makes it.
+var planAssignFloats = []string{"1.25::float8", "12.5::float4", "0.001::float8", "2::float8 / 3", "-1.5::float4", "1e20::float8"}
 
 // planAssignForms are the statements a value is assigned in, %[1]s the
 // column, %[2]s the value and %[3]d a key no row has: none of them
@@ -92,6 +96,25 @@ func TestPlanTimeAssignmentDifferential(t *testing.T) {
 				key++
 				q := fmt.Sprintf(form, c.name, v, key)
 				tallyBy(t, ctx, r, q, stats, tallyRule{})
+			}
+		}
+	}
+	// The fold reads the session's extra_float_digits: a float whose text
+	// fits three characters under 1 digit ("1") and not under the default
+	// ("1.25") is refused or taken as PostgreSQL's planner decides.
+	for _, efd := range []string{"-14", "-12", "0", "3"} {
+		set := "SET extra_float_digits = " + efd
+		for _, s := range []Executor{r.SQLGate, r.Postgres} {
+			if o := s.Run(ctx, set); o.Err != nil {
+				t.Fatalf("%s: %s", set, describeErr(o))
+			}
+		}
+		for _, form := range planAssignForms {
+			for _, c := range []string{"v3", "c3", "dv", "t"} {
+				for _, v := range planAssignFloats {
+					key++
+					tallyBy(t, ctx, r, fmt.Sprintf(form, c, v, key), stats, tallyRule{})
+				}
 			}
 		}
 	}

@@ -21,9 +21,10 @@ type phraseData struct {
 	negate bool
 }
 
-// Match is v @@ q (ts_match_vq).
+// Match is v @@ q (ts_match_vq): the empty query matches nothing, the
+// empty tsvector what only NOT asks for.
 func Match(v Vector, q Query) bool {
-	if len(v) == 0 || q.Root == nil {
+	if q.Root == nil {
 		return false
 	}
 	return execute(v, q.Root) != tsNo

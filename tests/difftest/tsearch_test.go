@@ -145,3 +145,88 @@ func TestTextSearchParserDifferential(t *testing.T) {
 		t.Errorf("too few agreeing outcomes: %v", stats)
 	}
 }
+
+// randomWebsearch is websearch_to_tsquery text: words, "quoted
+// phrases", or between words, -negations.
+func randomWebsearch(rng *rand.Rand) string {
+	n := 1 + rng.Intn(6)
+	var parts []string
+	for i := 0; i < n; i++ {
+		w := tsQueryWords[rng.Intn(len(tsQueryWords))]
+		w = strings.Trim(w, "'")
+		switch rng.Intn(6) {
+		case 0:
+			w = "-" + w
+		case 1:
+			w = `"` + w + " " + tsQueryWords[rng.Intn(len(tsQueryWords))] + `"`
+		case 2:
+			if i > 0 && i < n-1 {
+				w = "or " + w
+			}
+		}
+		parts = append(parts, w)
+	}
+	return strings.Join(parts, " ")
+}
+
+// TestWebsearchDifferential compares websearch_to_tsquery over random
+// search-box text, and its matches.
+func TestWebsearchDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	rng := rand.New(rand.NewSource(int64(diffSeed(t, 3616))))
+	stats := map[string]int{}
+	for i := 0; i < 150; i++ {
+		q := tsLiteral(randomWebsearch(rng))
+		text := tsLiteral(randomTSText(rng))
+		tally(t, ctx, r, fmt.Sprintf("SELECT websearch_to_tsquery('english', %s), to_tsvector('english', %s) @@ websearch_to_tsquery('english', %s)", q, text, q), stats)
+	}
+	t.Logf("%v", stats)
+	if stats["same"] < 150 {
+		t.Errorf("too few agreeing outcomes: %v", stats)
+	}
+}
+
+// tsBinaryQueries return tsvector, tsquery and regconfig values and their
+// arrays, which travel in binary as tsvectorsend, tsquerysend and the
+// configuration's OID write them.
+var tsBinaryQueries = []string{
+	"SELECT to_tsvector('english', 'The quick-brown foxes jumped'), 'a:1A,2 b c:3'::tsvector, strip('a:1 b:2'::tsvector), ''::tsvector",
+	"SELECT to_tsquery('english', 'fox & !cat | (jump <-> over) & dog:*AB'), 'a <3> (b | !c)'::tsquery, ''::tsquery",
+	"SELECT 'english'::regconfig, 'simple'::regconfig, ARRAY['a:1'::tsvector], ARRAY['a & b'::tsquery], NULL::tsvector",
+}
+
+// TestTextSearchBinaryDifferential reads the text search types in binary
+// format: the same bytes and types as PostgreSQL's.
+func TestTextSearchBinaryDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	sgConn, pgConn := r.SQLGate.(*Session), r.Postgres.(*Session)
+	run := func(s *Session, q string) (string, error) {
+		qctx, cancel := context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+		res := s.conn.ExecParams(qctx, q, nil, nil, nil, []int16{1}).Read()
+		if res.Err != nil {
+			return "", res.Err
+		}
+		var b strings.Builder
+		for _, fd := range res.FieldDescriptions {
+			fmt.Fprintf(&b, "%d/%d ", fd.DataTypeOID, fd.TypeModifier)
+		}
+		for _, row := range res.Rows {
+			for _, v := range row {
+				fmt.Fprintf(&b, "[%x %v] ", v, v == nil)
+			}
+		}
+		return b.String(), nil
+	}
+	for _, q := range tsBinaryQueries {
+		sg, sgErr := run(sgConn, q)
+		pg, pgErr := run(pgConn, q)
+		if sgErr != nil || pgErr != nil || sg != pg {
+			t.Errorf("%s\n  sqlgate:    %s %v\n  PostgreSQL: %s %v", q, sg, sgErr, pg, pgErr)
+		}
+	}
+}

@@ -65,8 +65,9 @@ var configs = map[string]*Config{
 // ConfigNames are the configurations there are, as regconfig prints them.
 var ConfigNames = []string{"simple", "english"}
 
-// ConfigOIDs are PostgreSQL 15's OIDs of the stock configurations.
-var ConfigOIDs = map[string]uint32{"simple": 3748, "english": 13169}
+// ConfigOIDs are the stock configurations' OIDs in a PostgreSQL 15
+// cluster (simple's is fixed, english's what initdb gives it).
+var ConfigOIDs = map[string]uint32{"simple": 3748, "english": 13164}
 
 // LookupConfig finds a configuration by name, as regconfig's input does
 // (an optional pg_catalog. qualification, case folded when unquoted).

@@ -21,6 +21,7 @@ func (c *Config) WebsearchToQuery(text string) Query {
 	var ops []item
 	waitOperand := true
 	isWordChr := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+	isOr := func(w []rune) bool { return len(w) == 2 && strings.EqualFold(string(w), "or") }
 	for i < len(s) {
 		r := s[i]
 		if waitOperand {
@@ -44,8 +45,11 @@ func (c *Config) WebsearchToQuery(text string) Query {
 				continue
 			case isWordChr(r):
 				start := i
-				for i < len(s) && !isSpaceRune(s[i]) && s[i] != '"' {
+				for i < len(s) && !isSpaceRune(s[i]) && s[i] != '"' && s[i] != ':' && !isOperatorRune(s[i]) {
 					i++
+				}
+				if len(ops) > 0 && isOr(s[start:i]) {
+					continue // "or" where an operand belongs is dropped
 				}
 				ops = append(ops, item{node: push(string(s[start:i]), 0, false)})
 				waitOperand = false
@@ -65,10 +69,21 @@ func (c *Config) WebsearchToQuery(text string) Query {
 			for j < len(s) && isWordChr(s[j]) {
 				j++
 			}
-			if j-start == 2 && strings.EqualFold(string(s[start:j]), "or") && (j == len(s) || !isWordChr(s[j])) {
+			// "or" is OR when an operand follows it; at the end it is a word
+			rest := j
+			for rest < len(s) && !isWordChr(s[rest]) && s[rest] != '"' && s[rest] != '-' {
+				rest++
+			}
+			if isOr(s[start:j]) && (j == len(s) || !isWordChr(s[j])) && rest < len(s) {
 				i = j
 				ops = append(ops, item{op: OpOr})
 				waitOperand = true
+				continue
+			}
+			if isOr(s[start:j]) && rest == len(s) {
+				// a trailing "or" is a word
+				ops = append(ops, item{op: OpAnd}, item{node: push(string(s[start:j]), 0, false)})
+				i = j
 				continue
 			}
 			ops = append(ops, item{op: OpAnd})

@@ -423,10 +423,10 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 		t = it
 	case "oid":
 		t = types.T{Kind: types.Oid}
-	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb", "uuid", "inet", "cidr", "pg_lsn", "xid", "jsonpath":
+	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb", "uuid", "inet", "cidr", "pg_lsn", "xid", "jsonpath", "tsvector", "tsquery", "regconfig":
 		v, _ := types.VariantNamed(tn.Name)
 		t = types.T{Kind: types.Oid, Variant: v}
-		if v.IsJSON() || v == types.UUID || v == types.Inet || v == types.Cidr || v == types.PgLsn || v == types.JSONPath {
+		if v.IsJSON() || v == types.UUID || v == types.Inet || v == types.Cidr || v == types.PgLsn || v == types.JSONPath || v.IsTextSearch() {
 			t.Kind = types.String
 		}
 	case "name":

@@ -77,7 +77,8 @@ func containmentAmbiguity(marker string, l, r types.T) *sqlerr.Error {
 }
 
 // typedConcat binds a || b when PostgreSQL's operator for the operands'
-// types is byteacat (bytea || bytea) or jsonb_concat (jsonb || jsonb), an
+// types is byteacat (bytea || bytea), jsonb_concat (jsonb || jsonb),
+// bitcat, tsvector_concat or tsquery_or (tsquery || tsquery), an
 // unknown literal taking the other side's type; ok is false otherwise.
 func (b *binder) typedConcat(n sourceNode, l, r Expr) (e Expr, ok bool, err error) {
 	lt, rt := l.Type(), r.Type()
@@ -90,6 +91,10 @@ func (b *binder) typedConcat(n sourceNode, l, r Expr) (e Expr, ok bool, err erro
 		fn, to = "byteacat", types.BytesType
 	case (isJSONB(lt) || isUnknown(lt)) && (isJSONB(rt) || isUnknown(rt)) && (isJSONB(lt) || isJSONB(rt)):
 		fn, to = "jsonb_concat", types.JSONBType
+	case isVariant(lt, types.TSVector) && (isVariant(rt, types.TSVector) || isUnknown(rt)) || isUnknown(lt) && isVariant(rt, types.TSVector):
+		fn, to = "tsvector_concat", types.TSVectorType // text search: functions/tsearch.go
+	case isVariant(lt, types.TSQuery) && (isVariant(rt, types.TSQuery) || isUnknown(rt)) || isUnknown(lt) && isVariant(rt, types.TSQuery):
+		fn, to = "tsquery_or", types.TSQueryType
 	case lt.IsBitString() && (rt.IsBitString() || isUnknown(rt)) || isUnknown(lt) && rt.IsBitString():
 		fn, to = "bitcat", types.VarBitType(0) // bit strings: binder/bitstring.go
 	default:
@@ -106,6 +111,9 @@ func (b *binder) typedConcat(n sourceNode, l, r Expr) (e Expr, ok bool, err erro
 	e, err = b.callFunction(n, fn, args)
 	return e, true, err
 }
+
+// isVariant reports whether t is the String variant v.
+func isVariant(t types.T, v types.Variant) bool { return t.Kind == types.String && t.Variant == v }
 
 // namedOperand is t as PostgreSQL names an operand in a failed operator
 // lookup: NULL is unknown.
@@ -226,10 +234,10 @@ func prefixMinusAmbiguity(x Expr) *sqlerr.Error {
 }
 
 // bindBangPrefix binds ! x and !! x, which TiDB's grammar reads as NOT:
-// PostgreSQL 15 has no prefix ! and only tsquery's !!, so a typed operand
-// has no operator (42883 "operator does not exist: !! integer"). ok is
-// false for NOT spelled as a word and for an untyped operand (!! of an
-// untyped literal is tsquery's, a type sqlgate lacks), which bind as NOT.
+// PostgreSQL 15 has no prefix ! and only tsquery's !! (tsquery_not, an
+// untyped operand read as a tsquery), so another typed operand has no
+// operator (42883 "operator does not exist: !! integer"). ok is false for
+// NOT spelled as a word and for ! of an untyped operand, which bind as NOT.
 func (b *binder) bindBangPrefix(s *scope, n *pt.Unary) (e Expr, ok bool, err error) {
 	if b.stmt == nil {
 		return nil, false, nil
@@ -245,6 +253,16 @@ func (b *binder) bindBangPrefix(s *scope, n *pt.Unary) (e Expr, ok bool, err err
 	x, err := b.bindTree(s, operand)
 	if err != nil {
 		return nil, true, err
+	}
+	if op == "!!" && (isUnknown(x.Type()) || x.Type().Kind == types.String && x.Type().Variant == types.TSQuery) {
+		// tsquery's NOT (tsquery_not); an untyped operand is a tsquery
+		if isUnknown(x.Type()) {
+			if x, err = b.coerceUnknown(n, x, types.TSQueryType); err != nil {
+				return nil, true, err
+			}
+		}
+		e, err := b.callFunction(n, "pg__op_tsquery_not", []Expr{x})
+		return e, true, err
 	}
 	if isUnknown(x.Type()) {
 		return nil, false, nil

@@ -119,6 +119,12 @@ func typeOfOID(oid uint32) (types.T, error) {
 		return types.InetType, nil
 	case 650:
 		return types.CidrType, nil
+	case 3614:
+		return types.TSVectorType, nil
+	case 3615:
+		return types.TSQueryType, nil
+	case 3734:
+		return types.RegConfigType, nil
 	case 3220:
 		return types.PgLsnType, nil
 	case 28:

@@ -13,6 +13,7 @@ import (
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/tsearch"
 )
 
 // Session settings: SET, RESET, SET TRANSACTION and SHOW (the settings
@@ -108,6 +109,13 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		if v, err = dateStyleValue(name, st.Name, v, s.setting(name)); err != nil {
 			return nil, err
 		}
+	case "default_text_search_config":
+		// a configuration there is, kept schema-qualified as SHOW prints it
+		c, err := tsearch.LookupConfig(v)
+		if err != nil {
+			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"default_text_search_config\": \"%s\"", v)
+		}
+		v = "pg_catalog." + c.Name
 	case "extra_float_digits":
 		// an integer in -15 .. 3 as parse_int reads it ('2.5', 0x2), kept
 		// as SHOW prints it; else 22023

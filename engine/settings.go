@@ -57,9 +57,11 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		"idle_in_transaction_session_timeout": "0",
 		"client_min_messages":                 "notice",
 		"bytea_output":                        "hex", // the one form sqlgate prints
-		SynchronousCommit:                     "on",
-		"max_identifier_length":               "63",
-		backendSetting:                        "auto",
+		// a stock install's (initdb picks english for an English locale)
+		"default_text_search_config": "pg_catalog.english",
+		SynchronousCommit:            "on",
+		"max_identifier_length":      "63",
+		backendSetting:               "auto",
 	}
 	// the options' -c settings first, then the packet's own parameters,
 	// which win (PostgreSQL's process_startup_options)

@@ -308,6 +308,9 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 		return types.InetToCidr(types.FormatTextIn(v, from, loc))
 	case to.Variant == types.Cidr && from.Variant != types.Cidr:
 		return types.ParseCidr(types.FormatTextIn(v, from, loc))
+	case to.IsTextSearch() && from.Variant != to.Variant:
+		// text to tsvector, tsquery or regconfig reads their input
+		return types.ParseTextIn(types.FormatTextIn(v, from, loc), to, loc)
 	case to.Variant == types.PgLsn && from.Variant != types.PgLsn:
 		return types.ParseLSN(types.FormatTextIn(v, from, loc))
 	case to.Variant == types.JSONPath && from.Variant != types.JSONPath:

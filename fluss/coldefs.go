@@ -339,7 +339,9 @@ var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.J
 	// (types/bitstring.go)
 	"bit": types.Bit, "varbit": types.VarBit,
 	// inet: STRING of its canonical text (types/inet.go)
-	"inet": types.Inet, "cidr": types.Cidr}
+	"inet": types.Inet, "cidr": types.Cidr,
+	// tsvector, tsquery, regconfig: STRING of their text (types/tsearch)
+	"tsvector": types.TSVector, "tsquery": types.TSQuery, "regconfig": types.RegConfig}
 
 // recordVariants notes, in d's metadata, the PostgreSQL type of each
 // top-level column whose type is a variant Fluss does not store (json,

@@ -163,6 +163,13 @@
 //     parsed by types/jsonpath with an evaluator of our own
 //     (jsonpathexec.go) over jsonb decoded in jsonb's key order
 //     (jsonpathvalue.go); .datetime() is refused (0A000).
+//   - Full text search (tsearch.go) is types/tsearch's: to_tsvector, the
+//     to_tsquery family, @@ (pg__op_path_match over tsvector, tsquery and
+//     text operands), || && !! <-> over tsqueries (tsquery_or/and/not/
+//     phrase, the last three also as pg__op_overlap, pg__op_tsquery_not,
+//     pg__op_tsquery_phrase), the tsvector functions and ts_rank; a
+//     configuration is regconfig, the session's default_text_search_config
+//     when none is given. ts_rank_cd and ts_headline are not there yet.
 //   - JSON results (row_to_json, to_json, json_build_object,
 //     json_build_array) are json (types.JSONType, OID 114); the jsonb
 //     builders, json(b)_typeof/_array_length/_strip_nulls/_extract_path,

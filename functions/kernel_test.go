@@ -27,6 +27,16 @@ func sampleValue(name string, t types.T) (types.T, any) {
 			return t, "10.1.2.3/8"
 		case types.Cidr:
 			return t, "10.0.0.0/8"
+		case types.RegConfig:
+			return t, "english"
+		case types.TSVector:
+			return t, "'abc':1"
+		case types.TSQuery:
+			return t, "abc"
+		case types.QChar:
+			if name == "setweight" || name == "ts_filter" { // a weight
+				return t, "a"
+			}
 		}
 		switch name {
 		case "extract", "date_part", "date_trunc":
@@ -64,8 +74,16 @@ func sampleValue(name string, t types.T) (types.T, any) {
 			return t, int64(1)
 		}
 		return t, int64(2)
+	case types.Array:
+		// the text search functions' lexeme, weight and rank weight arrays
+		if t.Elem != nil && (name == "array_to_tsvector" || name == "setweight" || name == "ts_delete" || name == "ts_filter" || name == "ts_rank") {
+			_, e := sampleValue(name, *t.Elem)
+			return t, []any{e, e, e, e}
+		}
 	case types.Float32, types.Float64:
 		switch name {
+		case "ts_rank": // a weight, in 0..1
+			return t, 0.5
 		case "asin", "acos", "asind", "acosd", "atanh", "setseed": // defined on [-1, 1]
 			return t, 0.5
 		}

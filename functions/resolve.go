@@ -55,6 +55,9 @@ const (
 	pgVarbit
 	pgInet // inet (category I, preferred), no implicit cast to text
 	pgCidr // cidr, converting implicitly to inet
+	pgTSVector
+	pgTSQuery
+	pgRegConfig // regconfig (category N, as every OID alias)
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -100,6 +103,12 @@ func pgTypeOf(t types.T) pgType {
 			return pgInet
 		case types.Cidr:
 			return pgCidr
+		case types.TSVector:
+			return pgTSVector
+		case types.TSQuery:
+			return pgTSQuery
+		case types.RegConfig:
+			return pgRegConfig
 		}
 		if t.Length > 0 {
 			return pgVarchar
@@ -152,6 +161,8 @@ func (p pgType) category() byte {
 		return 'V'
 	case pgInet, pgCidr:
 		return 'I'
+	case pgRegConfig:
+		return 'N'
 	}
 	return 'U'
 }
@@ -741,7 +752,7 @@ func sameArrayDepths(context string, ts []types.T, pt types.T) error {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr)
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.IsTextSearch())
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their

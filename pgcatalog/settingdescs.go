@@ -14,6 +14,7 @@ var settingDescs = map[string]settingDesc{
 	"IntervalStyle":                       {short: "Sets the display format for interval values.", extra: "", unit: "", min: "", max: "", enumvals: []string{"postgres", "postgres_verbose", "sql_standard", "iso_8601"}},
 	"TimeZone":                            {short: "Sets the time zone for displaying and interpreting time stamps.", extra: "", unit: "", min: "", max: "", enumvals: nil},
 	"application_name":                    {short: "Sets the application name to be reported in statistics and logs.", extra: "", unit: "", min: "", max: "", enumvals: nil},
+	"default_text_search_config":          {short: "Sets default text search configuration.", extra: "", unit: "", min: "", max: "", enumvals: nil},
 	"block_size":                          {short: "Shows the size of a disk block.", extra: "", unit: "", min: "8192", max: "8192", enumvals: nil},
 	"bytea_output":                        {short: "Sets the output format for bytea.", extra: "", unit: "", min: "", max: "", enumvals: []string{"escape", "hex"}},
 	"client_encoding":                     {short: "Sets the client's character set encoding.", extra: "", unit: "", min: "", max: "", enumvals: nil},
@@ -49,6 +50,7 @@ var settingDescs = map[string]settingDesc{
 var extraSettings = [][5]string{
 	{"bytea_output", "hex", "enum", "Client Connection Defaults / Statement Behavior", "user"},
 	{"client_min_messages", "notice", "enum", "Client Connection Defaults / Statement Behavior", "user"},
+	{"default_text_search_config", "pg_catalog.english", "string", "Client Connection Defaults / Locale and Formatting", "user"},
 	{"deadlock_timeout", "1000", "integer", "Lock Management", "superuser"},
 	{"idle_in_transaction_session_timeout", "0", "integer", "Client Connection Defaults / Statement Behavior", "user"},
 	{"lock_timeout", "0", "integer", "Client Connection Defaults / Statement Behavior", "user"},

@@ -55,6 +55,12 @@ var typeProcs = map[uint32][8]uint32{
 	1034: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _aclitem
 	1041: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _inet
 	651:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _cidr
+	3614: {3610, 3611, 3639, 3638, 0, 0, 3688, 0},        // tsvector
+	3643: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsvector
+	3615: {3612, 3613, 3641, 3640, 0, 0, 0, 0},           // tsquery
+	3645: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsquery
+	3734: {3736, 3737, 3738, 3739, 0, 0, 0, 0},           // regconfig
+	3735: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regconfig
 	1042: {1044, 1045, 2430, 2431, 2913, 2914, 0, 0},     // bpchar
 	1043: {1046, 1047, 2432, 2433, 2915, 2916, 0, 0},     // varchar
 	1082: {1084, 1085, 2468, 2469, 0, 0, 0, 0},           // date
@@ -176,6 +182,18 @@ var typeProcInfos = []procInfo{
 	{oid: 1427, name: "cidr_out", args: []any{uint32(650)}, ret: 2275, nargs: 1},
 	{oid: 2498, name: "cidr_recv", args: []any{uint32(2281)}, ret: 650, nargs: 1},
 	{oid: 2499, name: "cidr_send", args: []any{uint32(650)}, ret: 17, nargs: 1},
+	{oid: 3610, name: "tsvectorin", args: []any{uint32(2275)}, ret: 3614, nargs: 1},
+	{oid: 3611, name: "tsvectorout", args: []any{uint32(3614)}, ret: 2275, nargs: 1},
+	{oid: 3639, name: "tsvectorrecv", args: []any{uint32(2281)}, ret: 3614, nargs: 1},
+	{oid: 3638, name: "tsvectorsend", args: []any{uint32(3614)}, ret: 17, nargs: 1},
+	{oid: 3612, name: "tsqueryin", args: []any{uint32(2275)}, ret: 3615, nargs: 1},
+	{oid: 3613, name: "tsqueryout", args: []any{uint32(3615)}, ret: 2275, nargs: 1},
+	{oid: 3641, name: "tsqueryrecv", args: []any{uint32(2281)}, ret: 3615, nargs: 1},
+	{oid: 3640, name: "tsquerysend", args: []any{uint32(3615)}, ret: 17, nargs: 1},
+	{oid: 3736, name: "regconfigin", args: []any{uint32(2275)}, ret: 3734, nargs: 1},
+	{oid: 3737, name: "regconfigout", args: []any{uint32(3734)}, ret: 2275, nargs: 1},
+	{oid: 3738, name: "regconfigrecv", args: []any{uint32(2281)}, ret: 3734, nargs: 1},
+	{oid: 3739, name: "regconfigsend", args: []any{uint32(3734)}, ret: 17, nargs: 1},
 	{oid: 1031, name: "aclitemin", args: []any{uint32(2275)}, ret: 1033, nargs: 1},
 	{oid: 1032, name: "aclitemout", args: []any{uint32(1033)}, ret: 2275, nargs: 1},
 	{oid: 1044, name: "bpcharin", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 1042, nargs: 3},

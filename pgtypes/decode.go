@@ -528,6 +528,12 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 		return types.InetFromBytes(data)
 	case OIDCidr:
 		return types.CidrFromBytes(data)
+	case OIDTSVector:
+		return types.TSVectorFromBytes(data)
+	case OIDTSQuery:
+		return types.TSQueryFromBytes(data)
+	case OIDRegConfig:
+		return types.RegConfigFromBytes(data)
 	case OIDBit, OIDVarBit:
 		return types.BitFromBytes(data) // the '0'/'1' text, read again as the target type
 	case OIDPgLsn:

@@ -523,7 +523,8 @@ func parseGroup(b []byte) uint16 {
 // of their own.
 var binaryForms = map[types.Variant]func(string) ([]byte, error){
 	types.UUID: types.UUIDBytes, types.Inet: types.InetBytes, types.PgLsn: types.LSNBytes,
-	types.Cidr: types.CidrBytes,
+	types.Cidr:     types.CidrBytes,
+	types.TSVector: types.TSVectorBytes, types.TSQuery: types.TSQueryBytes, types.RegConfig: types.RegConfigBytes,
 }
 
 type stringEncoder struct {

@@ -26,6 +26,12 @@ const (
 	OIDInetArray     uint32 = 1041
 	OIDCidr          uint32 = 650
 	OIDCidrArray     uint32 = 651
+	OIDTSVector      uint32 = 3614
+	OIDTSVectorArray uint32 = 3643
+	OIDTSQuery       uint32 = 3615
+	OIDTSQueryArray  uint32 = 3645
+	OIDRegConfig     uint32 = 3734
+	OIDRegConfigArr  uint32 = 3735
 	OIDPgLsn         uint32 = 3220
 	OIDVoid          uint32 = 2278
 	OIDPgLsnArray    uint32 = 3221
@@ -93,6 +99,7 @@ var variantOIDs = map[types.Variant]uint32{
 	types.RegProcedure: OIDRegProcedure, types.RegNamespace: OIDRegNamespace, types.RegRole: OIDRegRole,
 	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID, types.JSONPath: OIDJSONPath,
 	types.Inet: OIDInet, types.PgLsn: OIDPgLsn, types.Xid: OIDXid, types.Cidr: OIDCidr,
+	types.TSVector: OIDTSVector, types.TSQuery: OIDTSQuery, types.RegConfig: OIDRegConfig,
 	types.PgNodeTree: OIDPgNodeTree, types.AclItem: OIDAclItem, types.AnyArray: OIDAnyArray,
 	types.Void: OIDVoid,
 }
@@ -108,7 +115,7 @@ var arrayOIDs = map[uint32]uint32{
 	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
 	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray, OIDTimeTZ: OIDTimeTZArray,
 	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray, OIDJSONPath: OIDJSONPathArray,
-	OIDInet: OIDInetArray, OIDCidr: OIDCidrArray, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
+	OIDInet: OIDInetArray, OIDCidr: OIDCidrArray, OIDTSVector: OIDTSVectorArray, OIDTSQuery: OIDTSQueryArray, OIDRegConfig: OIDRegConfigArr, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
 }
@@ -154,6 +161,10 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDInet, -1, -1
 	case t.Variant == types.Cidr:
 		return OIDCidr, -1, -1
+	case t.Variant == types.TSVector, t.Variant == types.TSQuery:
+		return variantOIDs[t.Variant], -1, -1
+	case t.Variant == types.RegConfig:
+		return OIDRegConfig, -1, 4
 	case t.Variant == types.PgLsn:
 		return OIDPgLsn, -1, 8
 	case t.Variant == types.Xid:

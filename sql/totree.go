@@ -108,9 +108,11 @@ var markerOperators = map[string]string{
 	"pg__op_xor": "#", "pg__op_delete_path": "#-", "pg__op_overlap": "&&",
 	"pg__op_abs": "@", "pg__op_sqrt": "|/", "pg__op_cbrt": "||/", "pg__op_not": "~",
 	"pg__op_path_exists": "@?", "pg__op_path_match": "@@",
+	// tsquery's !! and <-> (functions/tsearch.go)
+	"pg__op_tsquery_not": "!!", "pg__op_tsquery_phrase": "<->",
 }
 
-var prefixMarkers = map[string]bool{"pg__op_abs": true, "pg__op_sqrt": true, "pg__op_cbrt": true, "pg__op_not": true}
+var prefixMarkers = map[string]bool{"pg__op_abs": true, "pg__op_sqrt": true, "pg__op_cbrt": true, "pg__op_not": true, "pg__op_tsquery_not": true}
 
 // OperatorMarker is the marker call the rewrite makes of PostgreSQL's
 // operator op ("" when it makes none): the inverse of markerOperators.

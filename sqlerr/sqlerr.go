@@ -30,6 +30,7 @@ const (
 	StringDataRightTruncation       Code = "22001"
 	NumericValueOutOfRange          Code = "22003"
 	NullValueNotAllowed             Code = "22004"
+	ZeroLengthCharacterString       Code = "2200F"
 	InvalidDatetimeFormat           Code = "22007"
 	DatetimeFieldOverflow           Code = "22008"
 	InvalidTimeZoneDisplacement     Code = "22009"

@@ -13,7 +13,9 @@
 // and binary forms as PostgreSQL's; netaddr.go: an inet taken apart,
 // types.Net, cidr's input (ParseCidr) and binary form, and InetKey,
 // inet's and cidr's order as key bytes) and the catalog-only pg_node_tree,
-// aclitem and anyarray as Variants of STRING, and jsonpath (a Variant of
+// aclitem and anyarray as Variants of STRING, tsvector, tsquery and
+// regconfig as Variants of STRING holding their text (tsearch.go; package
+// types/tsearch reads, prints and computes them), and jsonpath (a Variant of
 // STRING holding the path as PostgreSQL prints it; package types/jsonpath
 // reads and prints it), and bit(n) and bit varying(n) as Variants Bit and
 // VarBit of STRING holding '0'/'1' text (bitstring.go: input with

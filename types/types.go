@@ -131,6 +131,14 @@ const (
 	// /bits (netaddr.go: ParseCidr); it orders as inet does and converts
 	// implicitly to inet.
 	Cidr
+
+	// TSVector and TSQuery are tsvector (OID 3614) and tsquery (3615):
+	// Strings holding the value as PostgreSQL prints it (types/tsearch
+	// reads and prints them). RegConfig is regconfig (3734), a text
+	// search configuration: a String holding its name (tsearch.go).
+	TSVector
+	TSQuery
+	RegConfig
 )
 
 // IsBitString reports whether t is bit or bit varying.
@@ -159,6 +167,7 @@ var variantNames = [...]string{
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
 	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
 	AnonRecord: "record", Bit: "bit", VarBit: "varbit", Void: "void", Cidr: "cidr",
+	TSVector: "tsvector", TSQuery: "tsquery", RegConfig: "regconfig",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);
@@ -247,9 +256,14 @@ var (
 	// JSONPathType is jsonpath.
 	JSONPathType = T{Kind: String, Variant: JSONPath}
 	// InetType, PgLsnType and XidType are inet, pg_lsn and xid.
-	InetType  = T{Kind: String, Variant: Inet}
-	CidrType  = T{Kind: String, Variant: Cidr}
-	PgLsnType = T{Kind: String, Variant: PgLsn}
+	InetType = T{Kind: String, Variant: Inet}
+	CidrType = T{Kind: String, Variant: Cidr}
+	// TSVectorType, TSQueryType and RegConfigType are tsvector, tsquery
+	// and regconfig.
+	TSVectorType  = T{Kind: String, Variant: TSVector}
+	TSQueryType   = T{Kind: String, Variant: TSQuery}
+	RegConfigType = T{Kind: String, Variant: RegConfig}
+	PgLsnType     = T{Kind: String, Variant: PgLsn}
 	// VoidType is void: the result of a function called for its effect.
 	VoidType = T{Kind: String, Variant: Void}
 	XidType  = T{Kind: Oid, Variant: Xid}

@@ -236,6 +236,8 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 		return ParseXid(s), nil
 	case JSONPath:
 		return jsonpath.Normalize(s)
+	case TSVector, TSQuery, RegConfig:
+		return parseTextSearch(s, t.Variant) // tsearch.go
 	}
 	switch t.Kind {
 	case Unknown, String, Name:

@@ -1,0 +1,397 @@
+package functions
+
+import (
+	"context"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/tsearch"
+)
+
+// PostgreSQL 15's full text search functions and operators over tsvector,
+// tsquery and regconfig (types/tsearch does the work): to_tsvector,
+// to_tsquery, plainto_tsquery, phraseto_tsquery, websearch_to_tsquery
+// (each with or without a configuration; without, the session's
+// default_text_search_config), get_current_ts_config, setweight, strip,
+// length, numnode, querytree, ts_rank, tsvector_to_array,
+// array_to_tsvector, ts_delete, ts_filter, tsquery_and/or/not/phrase and
+// tsvector_concat; @@ arrives as pg__op_path_match (tsvector @@ tsquery,
+// tsquery @@ tsvector, text @@ tsquery, text @@ text), && over tsqueries
+// as pg__op_overlap, !! as pg__op_tsquery_not, <-> as
+// pg__op_tsquery_phrase.
+
+var (
+	tTSVector  = types.TSVectorType
+	tTSQuery   = types.TSQueryType
+	tRegConfig = types.RegConfigType
+	tFloat4    = types.Float32Type
+)
+
+// currentConfig is the session's default_text_search_config.
+func currentConfig(ctx context.Context) (*tsearch.Config, error) {
+	name, ok := SettingOf(ctx, "default_text_search_config")
+	if !ok || name == "" {
+		name = "pg_catalog.english"
+	}
+	return tsearch.LookupConfig(name)
+}
+
+func vectorArg(v any) (tsearch.Vector, error) { return tsearch.ParseVector(v.(string)) }
+func queryArg(v any) (tsearch.Query, error)   { return tsearch.ParseQuery(v.(string)) }
+
+// withConfig makes the (regconfig, text) and (text) forms of a function
+// of a configuration and a text.
+func withConfig(name string, ret types.T, body func(c *tsearch.Config, text string) (any, error)) []*Func {
+	return []*Func{
+		{Name: name, Args: []types.T{tRegConfig, tText}, Ret: ret, Strict: true,
+			Kernel: rowFunc(ret, true, func(_ context.Context, v []any) (any, error) {
+				c, err := tsearch.LookupConfig(v[0].(string))
+				if err != nil {
+					return nil, err
+				}
+				return body(c, v[1].(string))
+			})},
+		{Name: name, Args: []types.T{tText}, Ret: ret, Strict: true, Volatile: true,
+			Kernel: rowFunc(ret, true, func(ctx context.Context, v []any) (any, error) {
+				c, err := currentConfig(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return body(c, v[0].(string))
+			})},
+	}
+}
+
+func tsearchFuncs() []*Func {
+	var fs []*Func
+	fs = append(fs, withConfig("to_tsvector", tTSVector, func(c *tsearch.Config, s string) (any, error) {
+		return c.ToVector(s).String(), nil
+	})...)
+	fs = append(fs, withConfig("to_tsquery", tTSQuery, func(c *tsearch.Config, s string) (any, error) {
+		q, err := c.ToQuery(s)
+		if err != nil {
+			return nil, err
+		}
+		return q.String(), nil
+	})...)
+	fs = append(fs, withConfig("plainto_tsquery", tTSQuery, func(c *tsearch.Config, s string) (any, error) {
+		return c.PlainToQuery(s).String(), nil
+	})...)
+	fs = append(fs, withConfig("phraseto_tsquery", tTSQuery, func(c *tsearch.Config, s string) (any, error) {
+		return c.PhraseToQuery(s).String(), nil
+	})...)
+	fs = append(fs, withConfig("websearch_to_tsquery", tTSQuery, func(c *tsearch.Config, s string) (any, error) {
+		return c.WebsearchToQuery(s).String(), nil
+	})...)
+	row := func(name string, args []types.T, ret types.T, body func(v []any) (any, error)) *Func {
+		return &Func{Name: name, Args: args, Ret: ret, Strict: true,
+			Kernel: rowFunc(ret, true, func(_ context.Context, v []any) (any, error) { return body(v) })}
+	}
+	match := func(vec, q string, vecIsText bool, ctx context.Context) (any, error) {
+		var v tsearch.Vector
+		var err error
+		if vecIsText {
+			c, err := currentConfig(ctx)
+			if err != nil {
+				return nil, err
+			}
+			v = c.ToVector(vec)
+		} else if v, err = tsearch.ParseVector(vec); err != nil {
+			return nil, err
+		}
+		query, err := tsearch.ParseQuery(q)
+		if err != nil {
+			return nil, err
+		}
+		return tsearch.Match(v, query), nil
+	}
+	matchFunc := func(args []types.T, body func(ctx context.Context, v []any) (any, error)) *Func {
+		f := &Func{Name: "pg__op_path_match", Args: args, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, body)}
+		return f
+	}
+	fs = append(fs,
+		&Func{Name: "get_current_ts_config", Ret: tRegConfig, Volatile: true,
+			Kernel: rowFunc(tRegConfig, false, func(ctx context.Context, _ []any) (any, error) {
+				c, err := currentConfig(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return c.Name, nil
+			})},
+		matchFunc([]types.T{tTSVector, tTSQuery}, func(ctx context.Context, v []any) (any, error) {
+			return match(v[0].(string), v[1].(string), false, ctx)
+		}),
+		matchFunc([]types.T{tTSQuery, tTSVector}, func(ctx context.Context, v []any) (any, error) {
+			return match(v[1].(string), v[0].(string), false, ctx)
+		}),
+		matchFunc([]types.T{tText, tTSQuery}, func(ctx context.Context, v []any) (any, error) {
+			return match(v[0].(string), v[1].(string), true, ctx)
+		}),
+		// text @@ text: to_tsvector(a) @@ plainto_tsquery(b)
+		matchFunc([]types.T{tText, tText}, func(ctx context.Context, v []any) (any, error) {
+			c, err := currentConfig(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.Match(c.ToVector(v[0].(string)), c.PlainToQuery(v[1].(string))), nil
+		}),
+		row("strip", []types.T{tTSVector}, tTSVector, func(v []any) (any, error) {
+			vec, err := vectorArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.Strip(vec).String(), nil
+		}),
+		row("length", []types.T{tTSVector}, tInt4, func(v []any) (any, error) {
+			vec, err := vectorArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			return int64(len(vec)), nil
+		}),
+		row("numnode", []types.T{tTSQuery}, tInt4, func(v []any) (any, error) {
+			q, err := queryArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			return int64(q.Size()), nil
+		}),
+		row("querytree", []types.T{tTSQuery}, tText, func(v []any) (any, error) {
+			q, err := queryArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.QueryTree(q), nil
+		}),
+		row("setweight", []types.T{tTSVector, types.QCharType}, tTSVector, func(v []any) (any, error) {
+			vec, err := vectorArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			w, err := weightOf(v[1].(string))
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.SetWeight(vec, w, nil).String(), nil
+		}),
+		row("setweight", []types.T{tTSVector, types.QCharType, tTextArr}, tTSVector, func(v []any) (any, error) {
+			vec, err := vectorArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			w, err := weightOf(v[1].(string))
+			if err != nil {
+				return nil, err
+			}
+			words, err := lexemeElems(v[2], "lexeme array may not contain nulls")
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.SetWeight(vec, w, words).String(), nil
+		}),
+		row("tsvector_to_array", []types.T{tTSVector}, tTextArr, func(v []any) (any, error) {
+			vec, err := vectorArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			out := make([]any, len(vec))
+			for i, l := range vec {
+				out[i] = l.Word
+			}
+			return out, nil
+		}),
+		row("array_to_tsvector", []types.T{tTextArr}, tTSVector, func(v []any) (any, error) {
+			words, err := lexemeElems(v[0], "lexeme array may not contain nulls")
+			if err != nil {
+				return nil, err
+			}
+			for _, w := range words {
+				if w == "" {
+					return nil, sqlerr.New(sqlerr.ZeroLengthCharacterString, "lexeme array may not contain empty strings")
+				}
+			}
+			return tsearch.FromWords(words).String(), nil
+		}),
+		row("ts_delete", []types.T{tTSVector, tText}, tTSVector, func(v []any) (any, error) {
+			vec, err := vectorArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.Delete(vec, []string{v[1].(string)}).String(), nil
+		}),
+		row("ts_delete", []types.T{tTSVector, tTextArr}, tTSVector, func(v []any) (any, error) {
+			vec, err := vectorArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			words, err := lexemeElems(v[1], "lexeme array may not contain nulls")
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.Delete(vec, words).String(), nil
+		}),
+		row("ts_filter", []types.T{tTSVector, types.ArrayOf(types.QCharType)}, tTSVector, func(v []any) (any, error) {
+			vec, err := vectorArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			var mask int
+			for _, e := range v[1].([]any) {
+				if e == nil {
+					return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "weight array may not contain nulls")
+				}
+				w, err := weightOf(e.(string))
+				if err != nil {
+					return nil, err
+				}
+				mask |= 1 << w
+			}
+			return tsearch.Filter(vec, mask).String(), nil
+		}),
+		row("tsvector_concat", []types.T{tTSVector, tTSVector}, tTSVector, func(v []any) (any, error) {
+			a, err := vectorArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			b, err := vectorArg(v[1])
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.Concat(a, b).String(), nil
+		}),
+	)
+	two := func(name string, op int) *Func {
+		return row(name, []types.T{tTSQuery, tTSQuery}, tTSQuery, func(v []any) (any, error) {
+			a, err := queryArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			b, err := queryArg(v[1])
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.Combine(op, 1, a, b).String(), nil
+		})
+	}
+	fs = append(fs, two("tsquery_and", tsearch.OpAnd), two("tsquery_or", tsearch.OpOr), two("tsquery_phrase", tsearch.OpPhrase),
+		two("pg__op_tsquery_phrase", tsearch.OpPhrase),
+		two("pg__op_overlap", tsearch.OpAnd),
+		row("tsquery_phrase", []types.T{tTSQuery, tTSQuery, tInt4}, tTSQuery, func(v []any) (any, error) {
+			a, err := queryArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			b, err := queryArg(v[1])
+			if err != nil {
+				return nil, err
+			}
+			d := v[2].(int64)
+			if d < 0 || d > 16384 {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "distance in phrase operator must be an integer value between zero and 16384 inclusive")
+			}
+			return tsearch.Combine(tsearch.OpPhrase, int(d), a, b).String(), nil
+		}))
+	for _, name := range []string{"tsquery_not", "pg__op_tsquery_not"} {
+		fs = append(fs, row(name, []types.T{tTSQuery}, tTSQuery, func(v []any) (any, error) {
+			a, err := queryArg(v[0])
+			if err != nil {
+				return nil, err
+			}
+			return tsearch.Not(a).String(), nil
+		}))
+	}
+	// ts_rank([weights,] vector, query [, normalization])
+	rank := func(v []any, weights, norm bool) (any, error) {
+		w := tsearch.DefaultWeights
+		if weights {
+			var err error
+			if w, err = rankWeights(v[0]); err != nil {
+				return nil, err
+			}
+			v = v[1:]
+		}
+		vec, err := vectorArg(v[0])
+		if err != nil {
+			return nil, err
+		}
+		q, err := queryArg(v[1])
+		if err != nil {
+			return nil, err
+		}
+		method := 0
+		if norm {
+			method = int(v[2].(int64))
+		}
+		// a float4 travels as float64 holding the float32
+		return float64(tsearch.Rank(w, vec, q, method)), nil
+	}
+	tFloat4Arr := types.ArrayOf(tFloat4)
+	for _, f := range []struct {
+		args          []types.T
+		weights, norm bool
+	}{
+		{[]types.T{tTSVector, tTSQuery}, false, false},
+		{[]types.T{tTSVector, tTSQuery, tInt4}, false, true},
+		{[]types.T{tFloat4Arr, tTSVector, tTSQuery}, true, false},
+		{[]types.T{tFloat4Arr, tTSVector, tTSQuery, tInt4}, true, true},
+	} {
+		f := f
+		fs = append(fs, row("ts_rank", f.args, tFloat4, func(v []any) (any, error) { return rank(v, f.weights, f.norm) }))
+	}
+	return fs
+}
+
+// weightOf reads a weight letter (setweight, ts_filter): 3 for A .. 0 for D.
+func weightOf(s string) (int, error) {
+	switch strings.ToLower(s) {
+	case "a":
+		return 3, nil
+	case "b":
+		return 2, nil
+	case "c":
+		return 1, nil
+	case "d":
+		return 0, nil
+	}
+	c := s
+	if c == "" {
+		c = "\x00"
+	}
+	return 0, sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized weight: %d", int([]byte(c)[0]))
+}
+
+// lexemeElems are a text[]'s elements; a NULL one is nullMsg's error.
+func lexemeElems(v any, nullMsg string) ([]string, error) {
+	var out []string
+	for _, e := range v.([]any) {
+		if e == nil {
+			return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "%s", nullMsg)
+		}
+		out = append(out, e.(string))
+	}
+	return out, nil
+}
+
+// rankWeights reads ts_rank's weight array (D, C, B, A), each in 0..1
+// (a negative one keeps the default).
+func rankWeights(v any) ([4]float32, error) {
+	w := tsearch.DefaultWeights
+	arr := v.([]any)
+	if len(arr) < 4 {
+		return w, sqlerr.New(sqlerr.ArraySubscriptError, "array of weight is too short")
+	}
+	for i := 0; i < 4; i++ {
+		if arr[i] == nil {
+			return w, sqlerr.New(sqlerr.NullValueNotAllowed, "array of weight must not contain nulls")
+		}
+		f := float32(arr[i].(float64))
+		if f > 1 {
+			return w, sqlerr.New(sqlerr.InvalidParameterValue, "weight out of range")
+		}
+		if f >= 0 {
+			w[i] = f
+		}
+	}
+	return w, nil
+}

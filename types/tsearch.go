@@ -1,0 +1,90 @@
+package types
+
+import (
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types/tsearch"
+)
+
+// parseTextSearch is the text input of tsvector, tsquery and regconfig:
+// the value as PostgreSQL prints it back (regconfig: the configuration's
+// name, 42704 for one there is not).
+func parseTextSearch(s string, v Variant) (string, error) {
+	switch v {
+	case TSVector:
+		return tsearch.Normalize(s)
+	case TSQuery:
+		return tsearch.NormalizeQuery(s)
+	}
+	c, err := tsearch.LookupConfig(s)
+	if err != nil {
+		return "", err
+	}
+	return c.Name, nil
+}
+
+// IsTextSearch reports whether v is tsvector, tsquery or regconfig.
+func (v Variant) IsTextSearch() bool { return v == TSVector || v == TSQuery || v == RegConfig }
+
+// IsTextSearch reports whether t is tsvector, tsquery or regconfig.
+func (t T) IsTextSearch() bool { return t.Kind == String && t.Variant.IsTextSearch() }
+
+// TSVectorBytes is tsvector's binary form (tsvectorsend) of its text.
+func TSVectorBytes(s string) ([]byte, error) {
+	v, err := tsearch.ParseVector(s)
+	if err != nil {
+		return nil, err
+	}
+	return v.Bytes(), nil
+}
+
+// TSQueryBytes is tsquery's binary form (tsquerysend) of its text.
+func TSQueryBytes(s string) ([]byte, error) {
+	q, err := tsearch.ParseQuery(s)
+	if err != nil {
+		return nil, err
+	}
+	return q.Bytes(), nil
+}
+
+// RegConfigBytes is regconfig's binary form: the configuration's OID.
+func RegConfigBytes(s string) ([]byte, error) {
+	c, err := tsearch.LookupConfig(s)
+	if err != nil {
+		return nil, err
+	}
+	oid := tsearch.ConfigOIDs[c.Name]
+	return []byte{byte(oid >> 24), byte(oid >> 16), byte(oid >> 8), byte(oid)}, nil
+}
+
+// TSVectorFromBytes reads tsvector's binary form as its text.
+func TSVectorFromBytes(b []byte) (string, error) {
+	v, err := tsearch.VectorFromBytes(b)
+	if err != nil {
+		return "", err
+	}
+	return v.String(), nil
+}
+
+// TSQueryFromBytes reads tsquery's binary form as its text.
+func TSQueryFromBytes(b []byte) (string, error) {
+	q, err := tsearch.QueryFromBytes(b)
+	if err != nil {
+		return "", err
+	}
+	return q.String(), nil
+}
+
+// RegConfigFromBytes reads regconfig's binary form (an OID) as the
+// configuration's name.
+func RegConfigFromBytes(b []byte) (string, error) {
+	if len(b) != 4 {
+		return "", sqlerr.New(sqlerr.InvalidBinaryRepresentation, "insufficient data left in message")
+	}
+	oid := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+	for name, o := range tsearch.ConfigOIDs {
+		if o == oid {
+			return name, nil
+		}
+	}
+	return "", sqlerr.New(sqlerr.UndefinedObject, "text search configuration with OID %d does not exist", oid)
+}

@@ -1,0 +1,15 @@
+// Package tsearch is PostgreSQL 15's full text search: the tsvector and
+// tsquery values (their text and binary forms, vector.go and query.go),
+// the default parser's tokens (parser.go, wparser_def.c's state machine),
+// the simple and english configurations (config.go: the english one
+// stems with Snowball's english stemmer and drops PostgreSQL's english
+// stop words, english.stop, a copy of PostgreSQL 15's
+// src/backend/snowball/stopwords/english.stop), to_tsvector and the
+// to_tsquery family, @@ (match.go: TS_execute with phrase positions) and
+// ts_rank/ts_rank_cd (rank.go, PostgreSQL's formulas in float4).
+//
+// Values travel through sqlgate as their canonical text (types.TSVector
+// and types.TSQuery are Variants of STRING); every function here reads
+// that text and prints its result the way PostgreSQL's output functions
+// do. It imports nothing of sqlgate's but sqlerr.
+package tsearch

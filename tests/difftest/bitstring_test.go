@@ -146,11 +146,17 @@ var bitBinaryQueries = []string{
 // PostgreSQL's, and the same result types and typmods.
 func TestBitStringBinaryDifferential(t *testing.T) {
 	t.Parallel()
+	// 101 as bit_send writes it: 3 bits, then 0b101 packed high
+	compareBinary(t, bitBinaryQueries, []byte{0, 0, 0, 3, 0xa0}, 1562)
+}
+
+// compareBinary runs each query on both servers with its results in
+// binary format ($1, where a query has it, sent as param in binary with
+// type oid) and reports where the result types, typmods or bytes differ.
+func compareBinary(t *testing.T, queries []string, param []byte, oid uint32) {
+	t.Helper()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	sgConn, pgConn := r.SQLGate.(*Session), r.Postgres.(*Session)
-	// 101 as bit_send writes it: 3 bits, then 0b101 packed high
-	param := []byte{0, 0, 0, 3, 0xa0}
 	run := func(s *Session, q string) (string, error) {
 		qctx, cancel := context.WithTimeout(ctx, s.timeout)
 		defer cancel()
@@ -158,7 +164,7 @@ func TestBitStringBinaryDifferential(t *testing.T) {
 		var oids []uint32
 		var formats []int16
 		if strings.Contains(q, "$1") {
-			args, oids, formats = [][]byte{param}, []uint32{1562}, []int16{1}
+			args, oids, formats = [][]byte{param}, []uint32{oid}, []int16{1}
 		}
 		res := s.conn.ExecParams(qctx, q, args, oids, formats, []int16{1}).Read()
 		if res.Err != nil {
@@ -175,9 +181,9 @@ func TestBitStringBinaryDifferential(t *testing.T) {
 		}
 		return b.String(), nil
 	}
-	for _, q := range bitBinaryQueries {
-		sg, sgErr := run(sgConn, q)
-		pg, pgErr := run(pgConn, q)
+	for _, q := range queries {
+		sg, sgErr := run(r.SQLGate.(*Session), q)
+		pg, pgErr := run(r.Postgres.(*Session), q)
 		if sgErr != nil || pgErr != nil || sg != pg {
 			t.Errorf("%s\n  sqlgate:    %s %v\n  PostgreSQL: %s %v", q, sg, sgErr, pg, pgErr)
 		}

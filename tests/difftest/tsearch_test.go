@@ -201,32 +201,5 @@ var tsBinaryQueries = []string{
 // format: the same bytes and types as PostgreSQL's.
 func TestTextSearchBinaryDifferential(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	r := startPair(t, ctx, &Schema{})
-	sgConn, pgConn := r.SQLGate.(*Session), r.Postgres.(*Session)
-	run := func(s *Session, q string) (string, error) {
-		qctx, cancel := context.WithTimeout(ctx, s.timeout)
-		defer cancel()
-		res := s.conn.ExecParams(qctx, q, nil, nil, nil, []int16{1}).Read()
-		if res.Err != nil {
-			return "", res.Err
-		}
-		var b strings.Builder
-		for _, fd := range res.FieldDescriptions {
-			fmt.Fprintf(&b, "%d/%d ", fd.DataTypeOID, fd.TypeModifier)
-		}
-		for _, row := range res.Rows {
-			for _, v := range row {
-				fmt.Fprintf(&b, "[%x %v] ", v, v == nil)
-			}
-		}
-		return b.String(), nil
-	}
-	for _, q := range tsBinaryQueries {
-		sg, sgErr := run(sgConn, q)
-		pg, pgErr := run(pgConn, q)
-		if sgErr != nil || pgErr != nil || sg != pg {
-			t.Errorf("%s\n  sqlgate:    %s %v\n  PostgreSQL: %s %v", q, sg, sgErr, pg, pgErr)
-		}
-	}
+	compareBinary(t, tsBinaryQueries, nil, 0)
 }

@@ -117,10 +117,7 @@ func (m MergeRows) RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Tab
 	for i := range all {
 		all[i] = i
 	}
-	var pk []int
-	for _, k := range info.Descriptor.Schema.PrimaryKey {
-		pk = append(pk, info.ColumnIndex(k))
-	}
+	pk := keyIndexes(info)
 	kt := keyTypes(info)
 	keySchema := KeySchemaOf(info)
 	fail := func(err error) ([]arrow.RecordBatch, []arrow.RecordBatch, error) {

@@ -28,10 +28,7 @@ func RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Table, rc *Rechec
 	for i := range all {
 		all[i] = i
 	}
-	var pk []int
-	for _, k := range info.Descriptor.Schema.PrimaryKey {
-		pk = append(pk, info.ColumnIndex(k))
-	}
+	pk := keyIndexes(info)
 	keySchema := KeySchemaOf(info)
 	var out []arrow.RecordBatch
 	fail := func(err error) ([]arrow.RecordBatch, error) {

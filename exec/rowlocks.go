@@ -110,6 +110,16 @@ func (rc *Recheck) keep(ec *EvalContext, kt []types.T, b arrow.RecordBatch, keyC
 	return nil
 }
 
+// keyIndexes returns the table's primary-key columns' positions, in key
+// order.
+func keyIndexes(info fluss.TableInfo) []int {
+	pk := make([]int, 0, len(info.Descriptor.Schema.PrimaryKey))
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		pk = append(pk, info.ColumnIndex(k))
+	}
+	return pk
+}
+
 // keyTypes returns the types of the table's primary-key columns.
 func keyTypes(info fluss.TableInfo) []types.T { return appendKeyTypes(nil, info) }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/tsearch"
@@ -38,7 +41,52 @@ func currentConfig(ctx context.Context) (*tsearch.Config, error) {
 }
 
 func vectorArg(v any) (tsearch.Vector, error) { return tsearch.ParseVector(v.(string)) }
-func queryArg(v any) (tsearch.Query, error)   { return tsearch.ParseQuery(v.(string)) }
+
+// perCall is rowFunc (strict) with a body made afresh for each call of
+// the kernel, so that it may keep what it computed for the batch's
+// earlier rows.
+func perCall(ret types.T, body func() func(ctx context.Context, v []any) (any, error)) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		return rowFunc(ret, true, body())(ctx, mem, args, n)
+	}
+}
+
+// queryMemo keeps the tsquery a kernel call parsed last: most queries
+// are constants, the same text on every row. Match and Rank only read a
+// query.
+type queryMemo struct {
+	text string
+	q    tsearch.Query
+	ok   bool
+}
+
+func (m *queryMemo) parse(s string) (tsearch.Query, error) {
+	if m.ok && m.text == s {
+		return m.q, nil
+	}
+	q, err := tsearch.ParseQuery(s)
+	if err != nil {
+		return q, err
+	}
+	m.text, m.q, m.ok = s, q, true
+	return q, nil
+}
+
+// configMemo is the session's text search configuration, looked up at a
+// kernel call's first row that needs it.
+type configMemo struct {
+	c *tsearch.Config
+}
+
+func (m *configMemo) get(ctx context.Context) (*tsearch.Config, error) {
+	if m.c != nil {
+		return m.c, nil
+	}
+	c, err := currentConfig(ctx)
+	m.c = c
+	return c, err
+}
+func queryArg(v any) (tsearch.Query, error) { return tsearch.ParseQuery(v.(string)) }
 
 // withConfig makes the (regconfig, text) and (text) forms of a function
 // of a configuration and a text.
@@ -88,27 +136,42 @@ func tsearchFuncs() []*Func {
 		return &Func{Name: name, Args: args, Ret: ret, Strict: true,
 			Kernel: rowFunc(ret, true, func(_ context.Context, v []any) (any, error) { return body(v) })}
 	}
-	match := func(vec, q string, vecIsText bool, ctx context.Context) (any, error) {
-		var v tsearch.Vector
-		var err error
-		if vecIsText {
-			c, err := currentConfig(ctx)
-			if err != nil {
-				return nil, err
-			}
-			v = c.ToVector(vec)
-		} else if v, err = tsearch.ParseVector(vec); err != nil {
-			return nil, err
+	// @@'s kernels parse the query once per batch when it is the same on
+	// every row (a constant: WHERE doc @@ to_tsquery('...')), and look the
+	// session's configuration up once
+	match := func(textVec bool, vecAt, qAt int) *Func {
+		args := []types.T{tTSVector, tTSQuery}
+		if textVec {
+			args[0] = tText
 		}
-		query, err := tsearch.ParseQuery(q)
-		if err != nil {
-			return nil, err
+		if vecAt == 1 {
+			args[0], args[1] = args[1], args[0]
 		}
-		return tsearch.Match(v, query), nil
-	}
-	matchFunc := func(args []types.T, body func(ctx context.Context, v []any) (any, error)) *Func {
-		f := &Func{Name: "pg__op_path_match", Args: args, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, body)}
-		return f
+		return &Func{Name: "pg__op_path_match", Args: args, Ret: tBool, Strict: true,
+			Kernel: perCall(tBool, func() func(ctx context.Context, v []any) (any, error) {
+				var queries queryMemo
+				var cfg configMemo
+				return func(ctx context.Context, v []any) (any, error) {
+					var vec tsearch.Vector
+					if textVec {
+						c, err := cfg.get(ctx)
+						if err != nil {
+							return nil, err
+						}
+						vec = c.ToVector(v[vecAt].(string))
+					} else {
+						var err error
+						if vec, err = vectorArg(v[vecAt]); err != nil {
+							return nil, err
+						}
+					}
+					q, err := queries.parse(v[qAt].(string))
+					if err != nil {
+						return nil, err
+					}
+					return tsearch.Match(vec, q), nil
+				}
+			})}
 	}
 	fs = append(fs,
 		&Func{Name: "get_current_ts_config", Ret: tRegConfig, Volatile: true,
@@ -119,23 +182,21 @@ func tsearchFuncs() []*Func {
 				}
 				return c.Name, nil
 			})},
-		matchFunc([]types.T{tTSVector, tTSQuery}, func(ctx context.Context, v []any) (any, error) {
-			return match(v[0].(string), v[1].(string), false, ctx)
-		}),
-		matchFunc([]types.T{tTSQuery, tTSVector}, func(ctx context.Context, v []any) (any, error) {
-			return match(v[1].(string), v[0].(string), false, ctx)
-		}),
-		matchFunc([]types.T{tText, tTSQuery}, func(ctx context.Context, v []any) (any, error) {
-			return match(v[0].(string), v[1].(string), true, ctx)
-		}),
+		match(false, 0, 1),
+		match(false, 1, 0),
+		match(true, 0, 1),
 		// text @@ text: to_tsvector(a) @@ plainto_tsquery(b)
-		matchFunc([]types.T{tText, tText}, func(ctx context.Context, v []any) (any, error) {
-			c, err := currentConfig(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return tsearch.Match(c.ToVector(v[0].(string)), c.PlainToQuery(v[1].(string))), nil
-		}),
+		&Func{Name: "pg__op_path_match", Args: []types.T{tText, tText}, Ret: tBool, Strict: true,
+			Kernel: perCall(tBool, func() func(ctx context.Context, v []any) (any, error) {
+				var cfg configMemo
+				return func(ctx context.Context, v []any) (any, error) {
+					c, err := cfg.get(ctx)
+					if err != nil {
+						return nil, err
+					}
+					return tsearch.Match(c.ToVector(v[0].(string)), c.PlainToQuery(v[1].(string))), nil
+				}
+			})},
 		row("strip", []types.T{tTSVector}, tTSVector, func(v []any) (any, error) {
 			vec, err := vectorArg(v[0])
 			if err != nil {
@@ -302,7 +363,7 @@ func tsearchFuncs() []*Func {
 		}))
 	}
 	// ts_rank([weights,] vector, query [, normalization])
-	rank := func(v []any, weights, norm bool) (any, error) {
+	rank := func(v []any, weights, norm bool, queries *queryMemo) (any, error) {
 		w := tsearch.DefaultWeights
 		if weights {
 			var err error
@@ -315,7 +376,7 @@ func tsearchFuncs() []*Func {
 		if err != nil {
 			return nil, err
 		}
-		q, err := queryArg(v[1])
+		q, err := queries.parse(v[1].(string))
 		if err != nil {
 			return nil, err
 		}
@@ -337,7 +398,11 @@ func tsearchFuncs() []*Func {
 		{[]types.T{tFloat4Arr, tTSVector, tTSQuery, tInt4}, true, true},
 	} {
 		f := f
-		fs = append(fs, row("ts_rank", f.args, tFloat4, func(v []any) (any, error) { return rank(v, f.weights, f.norm) }))
+		fs = append(fs, &Func{Name: "ts_rank", Args: f.args, Ret: tFloat4, Strict: true,
+			Kernel: perCall(tFloat4, func() func(ctx context.Context, v []any) (any, error) {
+				var queries queryMemo
+				return func(_ context.Context, v []any) (any, error) { return rank(v, f.weights, f.norm, &queries) }
+			})})
 	}
 	return fs
 }

@@ -62,9 +62,6 @@ var configs = map[string]*Config{
 	"english": newConfig("english", dictEnglishStem),
 }
 
-// ConfigNames are the configurations there are, as regconfig prints them.
-var ConfigNames = []string{"simple", "english"}
-
 // ConfigOIDs are the stock configurations' OIDs in a PostgreSQL 15
 // cluster (simple's is fixed, english's what initdb gives it).
 var ConfigOIDs = map[string]uint32{"simple": 3748, "english": 13164}

@@ -1,6 +1,9 @@
 package tsearch
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // ternary is TSTernaryValue: a match, none, or maybe (a stripped
 // lexeme's missing positions).
@@ -66,27 +69,11 @@ func checkOperand(v Vector, n *Node, data *phraseData) ternary {
 		}
 	}
 	if data != nil && len(all) > 0 {
-		sortUniqInts(&all)
-		data.pos = all
+		slices.Sort(all)
+		data.pos = slices.Compact(all)
 		res = tsYes
 	}
 	return res
-}
-
-func sortUniqInts(a *[]int) {
-	s := *a
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-	out := s[:0]
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	*a = out
 }
 
 // execute is TS_execute_recurse.

@@ -3,6 +3,7 @@ package functions
 import (
 	"encoding/hex"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -58,14 +59,26 @@ type singleByteTable struct {
 	encode map[rune]byte
 }
 
-// singleByteTableOf builds enc's table; ok false for an encoding that is
-// not single-byte. Tables are small and built per call: no package-level
-// state.
+// singleByteTableOf is enc's table; ok false for an encoding that is not
+// single-byte.
 func singleByteTableOf(enc string) (*singleByteTable, bool) {
-	m, ok := singleByteCharmaps[enc]
-	if !ok {
-		return nil, false
+	t, ok := singleByteTables()[enc]
+	return t, ok
+}
+
+// singleByteTables are the single-byte encodings' tables, built together
+// at the first conversion that needs one (read-only afterwards: the
+// charmaps never change) instead of at each row's.
+var singleByteTables = sync.OnceValue(func() map[string]*singleByteTable {
+	out := make(map[string]*singleByteTable, len(singleByteCharmaps))
+	for enc := range singleByteCharmaps {
+		out[enc] = buildSingleByteTable(enc)
 	}
+	return out
+})
+
+func buildSingleByteTable(enc string) *singleByteTable {
+	m := singleByteCharmaps[enc]
 	t := &singleByteTable{encode: make(map[rune]byte, 128)}
 	iso := strings.HasPrefix(enc, "LATIN") || strings.HasPrefix(enc, "ISO_8859")
 	for i := range t.decode {
@@ -85,7 +98,7 @@ func singleByteTableOf(enc string) (*singleByteTable, bool) {
 			t.encode[r] = b
 		}
 	}
-	return t, true
+	return t
 }
 
 // encodingNamed is pg_char_to_encoding for a function argument: 22023
@@ -196,11 +209,8 @@ func convertEncoding(data []byte, src, dst string) ([]byte, error) {
 			continue
 		}
 		b, ok := t.encode[r]
-		if !ok {
-			if src == "UTF8" {
-				return nil, untranslatable([]byte(string(r)), src, dst)
-			}
-			return nil, untranslatable(data[k:k+1], src, dst)
+		if !ok { // src is UTF8 here
+			return nil, untranslatable([]byte(string(r)), src, dst)
 		}
 		out[k] = b
 	}

@@ -63,19 +63,24 @@ func rebase(n, from, to Node) Node {
 	return &cp
 }
 
-// carryJoined appends to p the columns of input from ncols on (the other
-// tables' columns of a joined write's rows, which p's rows are computed
-// from), where the first pass keeps them for a Recheck; it returns where
-// they start in p. at maps input's column i to the column of p's input
-// that carries it.
-func carryJoined(p *Project, input Node, ncols int, at func(i int) int) int {
-	start := len(p.Exprs)
+// joinedRecheck appends to p the columns of input from ncols on (the
+// other tables' columns of a joined write's rows, which p's rows are
+// computed from, passed through at the same places), where the first pass
+// keeps them, and builds the write's Recheck over p (nil: p's shape keeps
+// the second pass a fresh run of the plan).
+func (b *binder) joinedRecheck(p *Project, input Node, ncols int) *Recheck {
+	at := len(p.Exprs)
 	cols := input.Columns()
 	for i := ncols; i < len(cols); i++ {
 		c := cols[i]
-		p.Exprs = append(p.Exprs, &ColumnRef{Index: at(i), Name: c.Name, T: c.T})
+		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
 		c.Name = "joined_" + c.Name
 		p.Cols = append(p.Cols, c)
 	}
-	return start
+	re := bindRecheck(p, input)
+	if re != nil {
+		re.At = at
+		re.Plan = b.finishParams(re.Plan)
+	}
+	return re
 }

@@ -104,11 +104,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 			}
 		}
 		if out.Joined {
-			at := carryJoined(newRows, input, len(cols), func(i int) int { return i })
-			if out.Recheck = bindRecheck(newRows, input); out.Recheck != nil {
-				out.Recheck.At = at
-				out.Recheck.Plan = b.finishParams(out.Recheck.Plan)
-			}
+			out.Recheck = b.joinedRecheck(newRows, input, len(cols))
 		}
 		out.Source, out.params = b.finishParams(newRows), b.params
 		return out, nil
@@ -158,13 +154,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	src.Exprs = append(src.Exprs, ret.Exprs...)
 	src.Cols = append(src.Cols, ret.Cols...)
 	if out.Joined {
-		// newRows passes input's columns from ncols on through at the same
-		// places
-		at := carryJoined(src, input, ncols, func(i int) int { return i })
-		if out.Recheck = bindRecheck(src, input); out.Recheck != nil {
-			out.Recheck.At = at
-			out.Recheck.Plan = b.finishParams(out.Recheck.Plan)
-		}
+		out.Recheck = b.joinedRecheck(src, input, ncols)
 	}
 	out.Source, out.params = b.finishParams(src), b.params
 	return out, nil
@@ -249,11 +239,7 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 		keys.Cols = append(keys.Cols, ret.Cols...)
 	}
 	if out.Joined {
-		at := carryJoined(keys, input, len(scan.Columns()), func(i int) int { return i })
-		if out.Recheck = bindRecheck(keys, input); out.Recheck != nil {
-			out.Recheck.At = at
-			out.Recheck.Plan = b.finishParams(out.Recheck.Plan)
-		}
+		out.Recheck = b.joinedRecheck(keys, input, len(scan.Columns()))
 	}
 	out.Keys, out.params = b.finishParams(keys), b.params
 	return out, nil

@@ -83,9 +83,7 @@ func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Ope
 func (s *session) joinedRecheckPasses(ctx context.Context, rt *lower.Runtime, ec *exec.EvalContext, t fluss.Table, plan lower.Node, re *binder.Recheck, src exec.Operator, rc *exec.Recheck, run func(exec.Operator, *exec.Recheck) error) error {
 	rc.Keep = true
 	defer func() {
-		for _, b := range rc.Kept {
-			b.Release()
-		}
+		releaseBatches(rc.Kept) // merge.go
 		rc.Kept = nil
 	}()
 	if err := run(src, rc); err != nil || len(rc.Deferred) == 0 {
@@ -100,9 +98,7 @@ func (s *session) joinedRecheckPasses(ctx context.Context, rt *lower.Runtime, ec
 	re.Rel.Set(rows)
 	defer func() {
 		re.Rel.Set(nil)
-		for _, b := range rows {
-			b.Release()
-		}
+		releaseBatches(rows)
 	}()
 	rt.Tables = s.runtimeTables()
 	again, err := lower.Build(rt, plan)

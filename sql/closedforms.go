@@ -296,7 +296,7 @@ func (r *rewriter) notOperandEnd(k, j int) int {
 func (r *rewriter) afterOperator(out []item) bool {
 	it := out[len(out)-1]
 	if it.composite { // the rewrite's || is a composite of its own
-		return len(it.parts) == 1 && len(it.parts[0].pieces) == 1 && it.parts[0].pieces[0].text == "| "+PipesMarker+"() |"
+		return isPipesItem(it) // oplevel.go
 	}
 	if it.tok.is(r.src, "AND") {
 		return r.betweenBefore(out[:len(out)-1]) >= 0
@@ -308,7 +308,7 @@ func (r *rewriter) afterOperator(out []item) bool {
 		// (an IS [NOT] DISTINCT FROM is the rewrite's <=>, its item the IS;
 		// BETWEEN's AND takes an expression, a prefix NOT too)
 		return it.tok.is(r.src, "LIKE") || it.tok.is(r.src, "ILIKE") ||
-			it.tok.is(r.src, "IS") && len(it.pieces) == 1 && it.pieces[0].text == "<=>"
+			it.tok.is(r.src, "IS") && isDistinctItem(it)
 	}
 	return false
 }

@@ -74,17 +74,13 @@ var assocWords = map[string]assocWord{
 
 // assocWordOf reads the bare word t without allocating.
 func assocWordOf(src string, t token) assocWord {
-	if t.kind != tkIdent || t.synth != "" || t.end-t.start > 24 {
+	if t.kind != tkIdent {
 		return awNeutral
 	}
 	var buf [24]byte
-	b := buf[:t.end-t.start]
-	for i := range b {
-		c := src[t.start+i]
-		if c >= 'a' && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		b[i] = c
+	b, ok := upperWordInto(src, t, &buf) // oplevel.go
+	if !ok {
+		return awNeutral
 	}
 	if w, ok := assocWords[string(b)]; ok {
 		return w

@@ -37,7 +37,7 @@ func (r *rewriter) isOpLevel(k int) bool {
 func (r *rewriter) opItemKind(out []item, k int) int {
 	it := out[k]
 	if it.composite {
-		if len(it.parts) == 1 && len(it.parts[0].pieces) == 1 && it.parts[0].pieces[0].text == "| "+PipesMarker+"() |" {
+		if isPipesItem(it) {
 			return 1
 		}
 		return 0
@@ -150,9 +150,15 @@ func (r *rewriter) opLevelLeft(out []item, op int, regexpOnly bool) ([]item, int
 // isPipeLevel reports whether it is the rewrite's || or a |.
 func (r *rewriter) isPipeLevel(it item) bool {
 	if it.composite {
-		return len(it.parts) == 1 && len(it.parts[0].pieces) == 1 && it.parts[0].pieces[0].text == "| "+PipesMarker+"() |"
+		return isPipesItem(it)
 	}
 	return it.tok.kind == tkOp && it.tok.text(r.src) == "|"
+}
+
+// isPipesItem reports whether the composite it is the rewrite's || (a |
+// around the pipes marker, rewrite.go).
+func isPipesItem(it item) bool {
+	return len(it.parts) == 1 && len(it.parts[0].pieces) == 1 && it.parts[0].pieces[0].text == "| "+PipesMarker+"() |"
 }
 
 // likeLevelAt reports whether token k starts an operator of LIKE's level
@@ -169,12 +175,17 @@ func (r *rewriter) likeLevelAt(k, j int) bool {
 // (the maps' lookups of string(b) do not either); ok false for a word
 // longer than buf or a synthetic one.
 func (r *rewriter) upperInto(t token, buf *[24]byte) (b []byte, ok bool) {
+	return upperWordInto(r.src, t, buf)
+}
+
+// upperWordInto is upperInto over src.
+func upperWordInto(src string, t token, buf *[24]byte) (b []byte, ok bool) {
 	if t.synth != "" || t.end-t.start > len(buf) {
 		return nil, false
 	}
 	b = buf[:t.end-t.start]
 	for i := range b {
-		c := r.src[t.start+i]
+		c := src[t.start+i]
 		if c >= 'a' && c <= 'z' {
 			c -= 'a' - 'A'
 		}

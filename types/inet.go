@@ -19,8 +19,17 @@ import (
 // result is PostgreSQL's output text (the /bits left out when they cover
 // the whole address). Anything else is 22P02.
 func ParseInet(s string) (string, error) {
-	bad := func() (string, error) {
-		return "", sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type inet: \"%s\"", s)
+	addr, bits, err := parseInetParts(s)
+	if err != nil {
+		return "", err
+	}
+	return inetText(addr, bits), nil
+}
+
+// parseInetParts is ParseInet's reading: the address and its bits.
+func parseInetParts(s string) (netip.Addr, int, error) {
+	bad := func() (netip.Addr, int, error) {
+		return netip.Addr{}, 0, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type inet: \"%s\"", s)
 	}
 	addrText, bitsText, hasBits := strings.Cut(s, "/")
 	addr, err := netip.ParseAddr(addrText)
@@ -35,7 +44,7 @@ func ParseInet(s string) (string, error) {
 		}
 		bits = n
 	}
-	return inetText(addr, bits), nil
+	return addr, bits, nil
 }
 
 func inetText(addr netip.Addr, bits int) string {
@@ -61,15 +70,9 @@ func InetWithMask(text string) string {
 // IPv6, as PostgreSQL numbers them), bits, is_cidr 0, the address length
 // and the address.
 func InetBytes(text string) ([]byte, error) {
-	canonical, err := ParseInet(text)
+	addr, bits, err := parseInetParts(text)
 	if err != nil {
 		return nil, err
-	}
-	addrText, bitsText, hasBits := strings.Cut(canonical, "/")
-	addr := netip.MustParseAddr(addrText)
-	bits := addr.BitLen()
-	if hasBits {
-		bits, _ = strconv.Atoi(bitsText)
 	}
 	family := byte(2)
 	if addr.Is6() {

@@ -21,15 +21,9 @@ type Net struct {
 
 // ParseNet reads an inet's text (any form ParseInet takes).
 func ParseNet(text string) (Net, error) {
-	canonical, err := ParseInet(text)
+	addr, bits, err := parseInetParts(text) // inet.go
 	if err != nil {
 		return Net{}, err
-	}
-	addrText, bitsText, hasBits := strings.Cut(canonical, "/")
-	addr := netip.MustParseAddr(addrText)
-	bits := addr.BitLen()
-	if hasBits {
-		bits, _ = strconv.Atoi(bitsText)
 	}
 	return Net{Addr: addr, Bits: bits}, nil
 }

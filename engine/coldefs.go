@@ -128,20 +128,6 @@ func firstFalseRow(b *array.Boolean) int {
 	return -1
 }
 
-// detailValue is a value of type t as an error's DETAIL prints it: its
-// type's output function in the session's zone and styles (a boolean is
-// t or f, as boolout writes it, not the true of a cast to text), null for
-// NULL.
-func detailValue(v any, t types.T, loc *time.Location, st types.Style) string {
-	if v == nil {
-		return "null"
-	}
-	if b, ok := v.(bool); ok && t.Kind == types.Bool {
-		return map[bool]string{true: "t", false: "f"}[b]
-	}
-	return types.FormatTextStyle(v, t, loc, st)
-}
-
 // failingRow is a row as PostgreSQL's errdetail prints it: (v1, v2, ...),
 // each value in its text form (the wire's, so that arrays, records and
 // the like print whole, as fluss.CheckNotNull's row does), null for NULL.
@@ -160,7 +146,7 @@ func failingRow(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch
 				continue
 			}
 		}
-		sb.WriteString(detailValue(types.ValueAt(rec.Column(c), i), t, loc, st))
+		sb.WriteString(exec.DetailValue(types.ValueAt(rec.Column(c), i), t, loc, st))
 	}
 	sb.WriteByte(')')
 	return sb.String()

@@ -1073,7 +1073,7 @@ func (s *session) rowValues(table fluss.TableInfo, rows arrow.RecordBatch, idx [
 	loc, st := s.location(), s.style()
 	vals := make([]string, len(idx))
 	for k, c := range idx {
-		vals[k] = detailValue(types.ValueAt(rows.Column(c), r), table.Descriptor.Schema.Columns[c].Type, loc, st)
+		vals[k] = exec.DetailValue(types.ValueAt(rows.Column(c), r), table.Descriptor.Schema.Columns[c].Type, loc, st)
 	}
 	return strings.Join(vals, ", ")
 }

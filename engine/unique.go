@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -683,7 +684,7 @@ func (u *uniqueTable) violation(ui *uniqueIndex, row uniqueRow) error {
 	vals := make([]string, len(ui.c.Columns))
 	for k, c := range ui.c.Columns {
 		names[k] = cols[c].Name
-		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, st) // coldefs.go
+		vals[k] = exec.DetailValue(row.vals[c], cols[c].Type, loc, st) // coldefs.go
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", ui.c.Name).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
@@ -700,7 +701,7 @@ func (u *uniqueTable) keyViolation(row uniqueRow) error {
 	vals := make([]string, len(u.pk))
 	for k, c := range u.pk {
 		names[k] = cols[c].Name
-		vals[k] = detailValue(row.vals[c], cols[c].Type, loc, st) // coldefs.go
+		vals[k] = exec.DetailValue(row.vals[c], cols[c].Type, loc, st) // coldefs.go
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", u.info.PrimaryKeyName()).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))

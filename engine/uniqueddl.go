@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
@@ -244,7 +245,7 @@ func (s *session) duplicateIn(info fluss.TableInfo, c fluss.UniqueConstraint, ro
 	vals := make([]string, len(c.Columns))
 	for k, col := range c.Columns {
 		names[k] = cols[col].Name
-		vals[k] = detailValue(row.vals[col], cols[col].Type, loc, st)
+		vals[k] = exec.DetailValue(row.vals[col], cols[col].Type, loc, st)
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "could not create unique index \"%s\"", c.Name).
 		WithDetail("Key (%s)=(%s) is duplicated.", strings.Join(names, ", "), strings.Join(vals, ", "))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -762,19 +763,31 @@ func duplicateKey(ec *EvalContext, info fluss.TableInfo, rec arrow.RecordBatch, 
 	loc, st := ec.Location(), ec.Style()
 	for k, name := range info.Descriptor.Schema.PrimaryKey {
 		names[k] = name
-		a := rec.Column(cols[k])
-		if a.IsNull(r) {
-			vals[k] = "null"
-			continue
+		var v any
+		if a := rec.Column(cols[k]); !a.IsNull(r) {
+			v = types.ValueAt(a, r)
 		}
-		if b, ok := types.ValueAt(a, r).(bool); ok { // boolout's t or f
-			vals[k] = map[bool]string{true: "t", false: "f"}[b]
-			continue
-		}
-		vals[k] = types.FormatTextStyle(types.ValueAt(a, r), defs[info.ColumnIndex(name)].Type.Nullable(), loc, st)
+		vals[k] = DetailValue(v, defs[info.ColumnIndex(name)].Type.Nullable(), loc, st)
 	}
 	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", info.PrimaryKeyName()).
 		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
+}
+
+// DetailValue is a value of type t as an error's DETAIL prints it: its
+// type's output function in the session's zone and styles (a boolean is
+// t or f, as boolout writes it, not the true of a cast to text), null for
+// NULL.
+func DetailValue(v any, t types.T, loc *time.Location, st types.Style) string {
+	if v == nil {
+		return "null"
+	}
+	if b, ok := v.(bool); ok && t.Kind == types.Bool {
+		if b {
+			return "t"
+		}
+		return "f"
+	}
+	return types.FormatTextStyle(v, t, loc, st)
 }
 
 // Delete deletes the keys Source yields from a primary-key table.

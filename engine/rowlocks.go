@@ -73,6 +73,16 @@ func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Ope
 	return run(again, &exec.Recheck{Only: rc.Deferred})
 }
 
+// writePasses runs an UPDATE's or DELETE's passes: a joined write
+// re-checks the targets it deferred with the rows it had joined them to,
+// any other write runs its plan again over them (recheckPasses).
+func (s *session) writePasses(ctx context.Context, rt *lower.Runtime, ec *exec.EvalContext, t fluss.Table, ps *statement, re *binder.Recheck, src exec.Operator, rc *exec.Recheck, run func(exec.Operator, *exec.Recheck) error) error {
+	if re != nil {
+		return s.joinedRecheckPasses(ctx, rt, ec, t, ps.recheckPlan, re, src, rc, run)
+	}
+	return s.recheckPasses(rt, ps.plan, src, rc, run)
+}
+
 // joinedRecheckPasses is recheckPasses for a joined UPDATE ... FROM or
 // DELETE ... USING (binder.Recheck): the first pass keeps the source rows
 // of the targets it defers, and the second evaluates plan (the write's

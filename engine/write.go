@@ -108,11 +108,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			rows += up.Rows
 			return err
 		}
-		if b.Recheck != nil {
-			err = s.joinedRecheckPasses(ctx, rt, ec, t, ps.recheckPlan, b.Recheck, src, rc, pass)
-		} else {
-			err = s.recheckPasses(rt, ps.plan, src, rc, pass)
-		}
+		err = s.writePasses(ctx, rt, ec, t, ps, b.Recheck, src, rc, pass) // rowlocks.go
 		if err != nil {
 			ret.Release()
 			return nil, 0, err
@@ -136,11 +132,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			rows += del.Rows
 			return err
 		}
-		if b.Recheck != nil {
-			err = s.joinedRecheckPasses(ctx, rt, ec, t, ps.recheckPlan, b.Recheck, src, rc, pass)
-		} else {
-			err = s.recheckPasses(rt, ps.plan, src, rc, pass)
-		}
+		err = s.writePasses(ctx, rt, ec, t, ps, b.Recheck, src, rc, pass) // rowlocks.go
 		if err != nil {
 			ret.Release()
 			return nil, 0, err

@@ -674,7 +674,7 @@ func narrowThrough(n binder.Node, need map[int]bool) (binder.Node, map[int]int, 
 		}
 		// a column that one branch must compute is computed in each, as
 		// there (the set operation's output is what is pruned)
-		keep := slices.Sorted(maps.Keys(need))
+		keep := slices.Collect(maps.Keys(need)) // sorted below
 		for c := range x.Columns() {
 			if !need[c] && outputMustCompute(x, c) {
 				keep = append(keep, c)

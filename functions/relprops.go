@@ -154,9 +154,9 @@ func collationForSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	var fail error
 	switch {
 	case args[0].Kind == types.Unknown || args[0].Kind == types.Null:
-	case elem == 19:
+	case elem == pgtypes.OIDName:
 		result = `"C"`
-	case elem == 25 || elem == 1043 || elem == 1042:
+	case elem == pgtypes.OIDText || elem == pgtypes.OIDVarchar || elem == pgtypes.OIDBPChar:
 		result = `"default"`
 	default:
 		fail = sqlerr.New(sqlerr.DatatypeMismatch, "collations are not supported by type %s", args[0].PGName())

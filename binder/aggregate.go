@@ -245,11 +245,14 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 		call.Args[0] = b.enumRank(call.Args[0])
 		argTypes[0] = types.Float64Type
 	}
-	inetMinMax := (name == "min" || name == "max") && len(argTypes) == 1 && isInetType(argTypes[0])
-	if inetMinMax {
-		// the least or greatest key, and its inet (netops.go)
-		call.Args[0] = b.inetKey(call.Args[0])
-		argTypes[0] = types.StringType
+	var keyed *textOrder
+	if (name == "min" || name == "max") && len(argTypes) == 1 {
+		if o, ok := textOrderOf(argTypes[0]); ok && o.ofKey != nil {
+			// the least or greatest key, and its value (textorder.go)
+			keyed = &o
+			call.Args[0] = b.textKey(call.Args[0], o)
+			argTypes[0] = types.StringType
+		}
 	}
 	t, err := aggResultType(name, argTypes)
 	if err != nil {
@@ -262,8 +265,8 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	if enumT != nil {
 		return b.enumLabel(&aggRef{Index: idx, Name: name, T: t}, *enumT), nil
 	}
-	if inetMinMax {
-		return b.inetOfKey(&aggRef{Index: idx, Name: name, T: t}), nil
+	if keyed != nil {
+		return b.textOfKey(&aggRef{Index: idx, Name: name, T: t}, *keyed), nil
 	}
 	return &aggRef{Index: idx, Name: name, T: t}, nil
 }

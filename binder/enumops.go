@@ -90,8 +90,8 @@ func rankType(t types.T) types.T {
 // (array_cmp over enum_cmp). Any other e is its own key.
 func (b *binder) enumKey(e Expr) Expr {
 	t := e.Type()
-	if isInetType(t) {
-		return b.inetKey(e) // inet by network_cmp (netops.go)
+	if o, ok := textOrderOf(t); ok {
+		return b.textKey(e, o) // inet, pg_lsn, text search types by their keys (textorder.go)
 	}
 	leaf, ok := enumLeaf(t)
 	if !ok {

@@ -388,8 +388,11 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		}
 		lt, rt = l.Type(), r.Type()
 	}
-	if isInetType(lt) && isInetType(rt) && (isOrdering(op) || lt.Variant != rt.Variant) {
+	if isInetType(lt) && isInetType(rt) {
 		l, r = b.inetComparison(op, l, r, lt, rt) // netops.go
+		lt, rt = l.Type(), r.Type()
+	} else if hasTextOrder(lt) {
+		l, r = b.textOrderComparison(op, l, r, lt, rt) // textorder.go
 		lt, rt = l.Type(), r.Type()
 	}
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
@@ -701,6 +704,10 @@ func operandType(t types.T) types.T {
 	}
 	if t.IsBitString() {
 		t.Length = 0 // read by bit_in without the typmod (bitstring.go)
+		return t
+	}
+	if t.Kind == types.String && t.Variant == types.QChar {
+		// "char" = 'ab' reads the literal as "char", its first character
 		return t
 	}
 	if t.IsString() && !functions.OwnStringType(t) {

@@ -16,23 +16,11 @@ import (
 // values are their canonical text, so equality, GROUP BY and DISTINCT are
 // the text's; their order is PostgreSQL's network_cmp (family, network,
 // mask length, address), which comparisons, ORDER BY and window orders
-// read from a key (inetKey, types.InetKey) in place of the text.
+// read from a key (textorder.go, types.InetKey) in place of the text.
 
 // isInetType reports inet or cidr, which order alike.
 func isInetType(t types.T) bool {
 	return t.Kind == types.String && (t.Variant == types.Inet || t.Variant == types.Cidr)
-}
-
-// inetKey is e's ordering key (types.InetKey: text whose byte order is
-// network_cmp's), NULL for NULL.
-func (b *binder) inetKey(e Expr) Expr {
-	return &FuncCall{Name: "pg__inet_key", Args: []Expr{e}, T: types.StringType, Kernel: stringMapKernel(types.InetKey)}
-}
-
-// inetOfKey is the inet of the key e (inetKey's inverse, for min and
-// max).
-func (b *binder) inetOfKey(e Expr) Expr {
-	return &FuncCall{Name: "pg__inet_of_key", Args: []Expr{e}, T: types.InetType, Kernel: stringMapKernel(types.InetOfKey)}
 }
 
 // stringMapKernel is a kernel applying f to each string of its one
@@ -69,10 +57,7 @@ func (b *binder) inetComparison(op Op, l, r Expr, lt, rt types.T) (Expr, Expr) {
 	if lt.Variant != rt.Variant {
 		l, r = b.castTo(l, types.InetType), b.castTo(r, types.InetType)
 	}
-	if !isOrdering(op) {
-		return l, r
-	}
-	return b.inetKey(l), b.inetKey(r)
+	return b.textOrderComparison(op, l, r, types.InetType, types.InetType) // textorder.go
 }
 
 // inetArithmetic binds inet + bigint, bigint + inet, inet - bigint and

@@ -229,10 +229,10 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 			return nil, err
 		}
 		nullsFirst := nullsFirst(item)
-		if _, ok := enumLeaf(c.T); ok || isInetType(c.T) {
+		if _, ok := enumLeaf(c.T); ok || hasTextOrder(c.T) {
 			// by the enum's declaration order: its rank, a hidden column
 			// (enumops.go) the projection above the sort drops; inet by
-			// network_cmp's key (netops.go)
+			// a key (textorder.go)
 			r := b.enumKey(&ColumnRef{Index: idx, Name: c.Name, T: c.T})
 			proj.Exprs = append(proj.Exprs, r)
 			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: r.Type()})

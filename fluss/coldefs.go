@@ -341,7 +341,10 @@ var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.J
 	// inet: STRING of its canonical text (types/inet.go)
 	"inet": types.Inet, "cidr": types.Cidr,
 	// tsvector, tsquery, regconfig: STRING of their text (types/tsearch)
-	"tsvector": types.TSVector, "tsquery": types.TSQuery, "regconfig": types.RegConfig}
+	"tsvector": types.TSVector, "tsquery": types.TSQuery, "regconfig": types.RegConfig,
+	// pg_lsn, jsonpath, "char": STRING of their text (types/inet.go,
+	// types/jsonpath; "char" its one character)
+	"pg_lsn": types.PgLsn, "jsonpath": types.JSONPath, `"char"`: types.QChar}
 
 // recordVariants notes, in d's metadata, the PostgreSQL type of each
 // top-level column whose type is a variant Fluss does not store (json,
@@ -352,7 +355,7 @@ func recordVariants(d *TableDescriptor, cols []Column) {
 		name := c.Type.Variant.Name()
 		if en := EnumPGType(c.Type); en != "" {
 			name = en
-		} else if bn := bitArrayPGType(c.Type); bn != "" {
+		} else if bn := variantArrayPGType(c.Type); bn != "" {
 			name = bn
 		} else if _, ok := variantTypes[name]; !ok {
 			continue
@@ -393,26 +396,32 @@ func applyVariants(d *TableDescriptor) {
 				t.Variant = v
 			}
 		}
-		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok && (elem == "bit" || elem == "varbit" || elem == "inet" || elem == "cidr") {
-			// an array of bit strings (or inet, cidr): ARRAY<STRING> whose
-			// elements are the variant (bitArrayPGType)
+		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok {
+			// an array of a variant type: ARRAY<STRING> whose elements are
+			// the variant (variantArrayPGType)
+			v, ok := variantTypes[elem]
 			t := &d.Schema.Columns[i].Type
-			if t.Kind == types.Array && t.Elem != nil && t.Elem.Kind == types.String {
+			if ok && t.Kind == types.Array && t.Elem != nil && t.Elem.Kind == types.String {
 				e := *t.Elem
-				e.Variant = variantTypes[elem]
+				e.Variant = v
 				t.Elem = &e
 			}
 		}
 	}
 }
 
-// bitArrayPGType is the PGType of an array of bit strings, "bit[]" or
-// "varbit[]" (types/bitstring.go); "" for other types.
-func bitArrayPGType(t types.T) string {
-	if t.Kind == types.Array && t.Elem != nil && (t.Elem.IsBitString() || t.Elem.Variant == types.Inet || t.Elem.Variant == types.Cidr) {
-		return t.Elem.Variant.Name() + "[]"
+// variantArrayPGType is the PGType of a one-level array of a variant type
+// Fluss does not store ("bit[]", "uuid[]", "tsvector[]" ...); "" for
+// other types.
+func variantArrayPGType(t types.T) string {
+	if t.Kind != types.Array || t.Elem == nil || t.Elem.Kind != types.String {
+		return ""
 	}
-	return ""
+	name := t.Elem.Variant.Name()
+	if _, ok := variantTypes[name]; !ok {
+		return ""
+	}
+	return name + "[]"
 }
 
 // An enum column (types.Enum, a user-defined type) is STRING in Fluss;

@@ -752,7 +752,7 @@ func sameArrayDepths(context string, ts []types.T, pt types.T) error {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.IsTextSearch())
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.Variant == types.PgLsn || t.IsTextSearch())
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their

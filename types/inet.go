@@ -136,6 +136,26 @@ func LSNFromBytes(b []byte) (string, error) {
 	return fmt.Sprintf("%X/%X", v>>32, uint32(v)), nil
 }
 
+// LSNKey is pg_lsn's ordering key: its value as 16 hexadecimal digits,
+// text whose byte order is the numbers' (the text "0/10" sorts before
+// "0/9").
+func LSNKey(text string) (string, error) {
+	v, err := lsnValue(text)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%016X", v), nil
+}
+
+// LSNOfKey is the pg_lsn text of an LSNKey (its inverse).
+func LSNOfKey(key string) (string, error) {
+	v, err := strconv.ParseUint(key, 16, 64)
+	if err != nil {
+		return "", sqlerr.New(sqlerr.InternalError, "invalid pg_lsn key %q", key)
+	}
+	return fmt.Sprintf("%X/%X", v>>32, uint32(v)), nil
+}
+
 // ParseXid reads xid's input as PostgreSQL 15's xidin does: C's strtoul
 // in base 0 (decimal, 0x hexadecimal, 0 octal) after optional blanks and
 // sign, ignoring what follows the digits, a negative number wrapping and

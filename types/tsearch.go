@@ -1,6 +1,8 @@
 package types
 
 import (
+	"encoding/hex"
+
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types/tsearch"
 )
@@ -87,4 +89,25 @@ func RegConfigFromBytes(b []byte) (string, error) {
 		}
 	}
 	return "", sqlerr.New(sqlerr.UndefinedObject, "text search configuration with OID %d does not exist", oid)
+}
+
+// TSVectorKey is the ordering key of a tsvector's text (tsearch's
+// Vector.Key, hex-encoded so that it is text whose byte order is
+// tsvector_cmp's).
+func TSVectorKey(s string) (string, error) {
+	v, err := tsearch.ParseVector(s)
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(v.Key()), nil
+}
+
+// TSQueryKey is the ordering key of a tsquery's text (tsquery_cmp's
+// order; equal keys for tsqueries PostgreSQL calls equal).
+func TSQueryKey(s string) (string, error) {
+	q, err := tsearch.ParseQuery(s)
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(q.Key()), nil
 }

@@ -84,9 +84,8 @@ const (
 	// Inet is inet (OID 869) and PgLsn pg_lsn (OID 3220): Strings holding
 	// PostgreSQL's text form (types/inet.go), which pg_stat_activity and
 	// the replication views show. inet orders as PostgreSQL's network_cmp
-	// through a key (netaddr.go: InetKey), which the binder compares in
-	// place of the text; pg_lsn still compares and sorts as text, where
-	// PostgreSQL orders positions numerically.
+	// and pg_lsn numerically, through keys (InetKey, LSNKey) the binder
+	// compares in place of the text (binder/textorder.go).
 	Inet
 	PgLsn
 	// Xid is xid (OID 28), a transaction ID: an Oid that prints as its
@@ -134,8 +133,9 @@ const (
 
 	// TSVector and TSQuery are tsvector (OID 3614) and tsquery (3615):
 	// Strings holding the value as PostgreSQL prints it (types/tsearch
-	// reads and prints them). RegConfig is regconfig (3734), a text
-	// search configuration: a String holding its name (tsearch.go).
+	// reads and prints them; they order by keys, binder/textorder.go).
+	// RegConfig is regconfig (3734), a text search configuration: a
+	// String holding its name (tsearch.go).
 	TSVector
 	TSQuery
 	RegConfig

@@ -72,10 +72,14 @@ type Filter struct {
 	// (PostgreSQL's one-time filter): it is computed once, before the
 	// input is read, and when it is not true nothing is read at all, so
 	// that its error is raised (or the input's avoided) as in PostgreSQL.
-	Gate  Expr
-	gated bool     // Gate was computed and was true
-	sel   []int32  // the native backend's selection vector, reused
-	keep  []uint64 // the native backend's bitmap of kept rows, reused
+	Gate Expr
+	// Replayable: Cond calls nothing volatile, so a batch it fails on
+	// may be evaluated again to find the first failing row (roworder.go).
+	Replayable bool
+	pending    error    // the first failing row's error, after the rows before it
+	gated      bool     // Gate was computed and was true
+	sel        []int32  // the native backend's selection vector, reused
+	keep       []uint64 // the native backend's bitmap of kept rows, reused
 }
 
 func (o *Filter) Schema() *arrow.Schema { return o.Input.Schema() }
@@ -115,16 +119,42 @@ func (o *Filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // nextMasked reads the input's next batch and evaluates the condition over
 // it; (nil, nil, nil) at the end.
 func (o *Filter) nextMasked(ctx context.Context) (arrow.RecordBatch, arrow.Array, error) {
+	if o.pending != nil {
+		return nil, nil, o.pending
+	}
 	b, err := o.Input.Next(ctx)
 	if err != nil || b == nil {
 		return nil, nil, err
 	}
 	mask, err := o.Cond.Eval(o.EC, b)
-	if err != nil {
-		b.Release()
-		return nil, nil, err
+	if err == nil {
+		return b, mask, nil
 	}
-	return b, mask, nil
+	if o.Replayable {
+		eval := func(s arrow.RecordBatch) error {
+			m, err := o.Cond.Eval(o.EC, s)
+			if m != nil {
+				m.Release()
+			}
+			return err
+		}
+		if f, ok := failedAt(b, err, eval); ok {
+			err = f.err
+			if f.row > 0 {
+				// the rows before the failing one, then its error
+				prefix := b.NewSlice(0, f.row)
+				b.Release()
+				if mask, perr := o.Cond.Eval(o.EC, prefix); perr == nil {
+					o.pending = err
+					return prefix, mask, nil
+				}
+				prefix.Release()
+				return nil, nil, err
+			}
+		}
+	}
+	b.Release()
+	return nil, nil, err
 }
 
 // keptBatch is apply's batch of b's kept rows, releasing b and mask; nil
@@ -238,6 +268,10 @@ type Project struct {
 	Input Operator
 	Exprs []Expr
 	Out   *arrow.Schema
+	// Replayable: Exprs call nothing volatile, so a batch they fail on
+	// may be evaluated again to find the first failing row (roworder.go).
+	Replayable bool
+	pending    error // the first failing row's error, after the rows before it
 }
 
 func (o *Project) Schema() *arrow.Schema { return o.Out }
@@ -258,6 +292,9 @@ func (o *Project) CanSelect() bool {
 // NextSelected implements Selector: the input's batch projected, with the
 // input's selection.
 func (o *Project) NextSelected(ctx context.Context) (arrow.RecordBatch, []int32, error) {
+	if o.pending != nil {
+		return nil, nil, o.pending
+	}
 	b, sel, err := o.Input.(Selector).NextSelected(ctx)
 	if err != nil || b == nil {
 		return b, nil, err
@@ -268,6 +305,9 @@ func (o *Project) NextSelected(ctx context.Context) (arrow.RecordBatch, []int32,
 }
 
 func (o *Project) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.pending != nil {
+		return nil, o.pending
+	}
 	b, err := o.Input.Next(ctx)
 	if err != nil || b == nil {
 		return b, err
@@ -276,8 +316,40 @@ func (o *Project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return o.project(b)
 }
 
-// project computes the output columns over b.
+// project computes the output columns over b. When that fails and the
+// expressions are Replayable, it is the rows before the first failing row
+// (and that row's error next), as PostgreSQL's row-at-a-time evaluation
+// gives them (roworder.go).
 func (o *Project) project(b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	out, err := o.projectAll(b)
+	if err == nil || !o.Replayable {
+		return out, err
+	}
+	eval := func(s arrow.RecordBatch) error {
+		r, err := o.projectAll(s)
+		if r != nil {
+			r.Release()
+		}
+		return err
+	}
+	f, ok := failedAt(b, err, eval)
+	if !ok {
+		return nil, err
+	}
+	if f.row == 0 {
+		return nil, f.err
+	}
+	prefix := b.NewSlice(0, f.row)
+	defer prefix.Release()
+	if out, err = o.projectAll(prefix); err != nil {
+		return nil, f.err
+	}
+	o.pending = f.err
+	return out, nil
+}
+
+// projectAll computes the output columns over every row of b.
+func (o *Project) projectAll(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 	var buf [4]arrow.Array // the column list on the stack when short
 	cols := buf[:0]
 	if len(o.Exprs) > len(buf) {

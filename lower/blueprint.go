@@ -251,15 +251,17 @@ type valuesNode struct {
 }
 
 type filterNode struct {
-	input Node
-	cond  exec.Expr
-	gate  exec.Expr // cond's conjuncts that read no column (exec.Filter.Gate); nil: none
+	input      Node
+	cond       exec.Expr
+	gate       exec.Expr // cond's conjuncts that read no column (exec.Filter.Gate); nil: none
+	replayable bool      // exec.Filter.Replayable
 }
 
 type projectNode struct {
-	input Node
-	exprs []exec.Expr
-	out   *arrow.Schema
+	input      Node
+	exprs      []exec.Expr
+	out        *arrow.Schema
+	replayable bool // exec.Project.Replayable
 }
 
 type limitNode struct {
@@ -356,7 +358,7 @@ func (n *projectNode) buildOverLookup(rt *Runtime) (op exec.Operator, ok bool, e
 	if err := ln.buildInto(rt, nil, &pl.lookup); err != nil {
 		return nil, true, err
 	}
-	pl.project = exec.Project{EC: rt.EC, Input: &pl.lookup, Exprs: n.exprs, Out: n.out}
+	pl.project = exec.Project{EC: rt.EC, Input: &pl.lookup, Exprs: n.exprs, Out: n.out, Replayable: n.replayable}
 	return &pl.project, true, nil
 }
 
@@ -369,7 +371,7 @@ func (n *filterNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Filter{EC: rt.EC, Input: in, Cond: n.cond, Gate: n.gate}, nil
+	return &exec.Filter{EC: rt.EC, Input: in, Cond: n.cond, Gate: n.gate, Replayable: n.replayable}, nil
 }
 
 func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -380,7 +382,7 @@ func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Project{EC: rt.EC, Input: in, Exprs: n.exprs, Out: n.out}, nil
+	return &exec.Project{EC: rt.EC, Input: in, Exprs: n.exprs, Out: n.out, Replayable: n.replayable}, nil
 }
 
 // Build evaluates LIMIT and OFFSET before it builds its input, so that a

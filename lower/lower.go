@@ -323,7 +323,7 @@ func lowerNode(n binder.Node) (Node, error) {
 			// every conjunct a range: the filter is its ranges (topscan.go)
 			sn.rangesWhole = len(sn.ranges) == len(conjuncts(x.Cond))
 		}
-		f := &filterNode{input: in, cond: cond}
+		f := &filterNode{input: in, cond: cond, replayable: !binder.ContainsVolatile(x.Cond)}
 		if g := oneTimeQual(ordered); g != nil {
 			if f.gate, err = lowerExpr(g); err != nil {
 				return nil, err
@@ -339,7 +339,7 @@ func lowerNode(n binder.Node) (Node, error) {
 		if in, exprs, err = extractUDFs(in, exprs); err != nil {
 			return nil, err
 		}
-		p := &projectNode{input: in, out: schemaOf(x.Cols), exprs: make([]exec.Expr, len(exprs))}
+		p := &projectNode{input: in, out: schemaOf(x.Cols), exprs: make([]exec.Expr, len(exprs)), replayable: !slices.ContainsFunc(exprs, binder.ContainsVolatile)}
 		slab := newExprSlab(exprs...)
 		for i, e := range exprs {
 			le, err := slab.expr(e)

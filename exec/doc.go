@@ -21,7 +21,12 @@
 // nullslots_test.go puts each type's worst values there for every checked
 // family). CASE, COALESCE, AND and OR compute a branch only for the rows
 // that reach it, as PostgreSQL does, so its error on other rows is not the
-// statement's. The hottest
+// statement's. Across rows, a batch evaluates each expression over every
+// row first, where PostgreSQL finishes a row before the next: when a
+// projection's or filter's batch fails, it finds the first failing row and
+// returns the rows before it, that row's own error next (roworder.go), so
+// the error is PostgreSQL's and a cursor fetches what PostgreSQL's does.
+// The hottest
 // bigint loops (fused x*c ± y, column ± column, compare with a scalar,
 // filter compaction)
 // have AVX2 assembly on amd64 (simd_amd64.s; the Go loops remain the

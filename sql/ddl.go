@@ -71,6 +71,9 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		i += 3
 	}
 	for i < len(toks) && (toks[i].kind == tkIdent && !toks[i].is(src, "AS") || toks[i].kind == tkQIdent || toks[i].isPunct(src, ".")) {
+		if err := pgPartitionOf(src, toks, i); err != nil { // partitions.go
+			return nil, err
+		}
 		if n, ok := identName(src, toks[i]); ok {
 			st.tableName = n
 		}
@@ -165,9 +168,13 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		}
 		i++
 	}
-	// PARTITIONED BY (cols) (partitions.go)
-	i, err := partitionedBy(src, toks, i, st)
+	// PostgreSQL's PARTITION BY, INHERITS, USING (partitions.go)
+	i, err := pgTableClauses(src, toks, i)
 	if err != nil {
+		return nil, err
+	}
+	// PARTITIONED BY (cols) (partitions.go)
+	if i, err = partitionedBy(src, toks, i, st); err != nil {
 		return nil, err
 	}
 	// WITH ( 'k' = 'v', k.x = v, ... )

@@ -1,5 +1,7 @@
 package sql
 
+import "github.com/sqlgate/sqlgate/sqlerr"
+
 // Partitioned tables' syntax, as Fluss's Flink SQL has it:
 //
 //	CREATE TABLE t (...) PARTITIONED BY (col [, col ...]) WITH (...)
@@ -76,4 +78,45 @@ func (p *ddlParser) partitionAction(add bool) (AlterAction, bool, error) {
 			return a, true, p.err()
 		}
 	}
+}
+
+// PostgreSQL's table clauses that have no Fluss counterpart: its
+// declarative partitioning (PARTITION BY RANGE / LIST / HASH, PARTITION
+// OF), inheritance (INHERITS) and table access methods (USING). Each is a
+// 0A000 at its keyword, where the grammar TiDB knows would otherwise give a
+// syntax error somewhere later (or, for PARTITION BY LIST, at the
+// statement's start). USING heap, PostgreSQL's only table access method,
+// is taken and dropped.
+
+// partitionHint points PostgreSQL's partitioning at Fluss's.
+const partitionHint = "A Fluss partitioned table has one partition per value of its partition columns: CREATE TABLE t (...) PARTITIONED BY (col), partitions added with ALTER TABLE t ADD PARTITION (col = 'v')."
+
+// pgTableClauses checks the clauses after a CREATE TABLE's column list at
+// toks[i] and returns the index after a USING heap it took.
+func pgTableClauses(src string, toks []token, i int) (int, error) {
+	at := func(k int) int { return charPos(src, toks[k].start) }
+	switch {
+	case i+1 < len(toks) && toks[i].is(src, "PARTITION") && toks[i+1].is(src, "BY"):
+		return i, sqlerr.NotSupported("PARTITION BY").WithHint(partitionHint).WithPosition(at(i))
+	case i < len(toks) && toks[i].is(src, "INHERITS"):
+		return i, sqlerr.NotSupported("table inheritance (INHERITS)").WithPosition(at(i))
+	case i+1 < len(toks) && toks[i].is(src, "USING"):
+		name, ok := identName(src, toks[i+1])
+		if !ok {
+			return i, syntaxErrorAt(src, toks, i+1)
+		}
+		if name != "heap" {
+			return i, sqlerr.New(sqlerr.UndefinedObject, "access method \"%s\" does not exist", name).WithPosition(at(i + 1))
+		}
+		return i + 2, nil
+	}
+	return i, nil
+}
+
+// pgPartitionOf refuses CREATE TABLE t PARTITION OF parent at toks[i].
+func pgPartitionOf(src string, toks []token, i int) error {
+	if i+1 < len(toks) && toks[i].is(src, "PARTITION") && toks[i+1].is(src, "OF") {
+		return sqlerr.NotSupported("CREATE TABLE ... PARTITION OF").WithHint(partitionHint).WithPosition(charPos(src, toks[i].start))
+	}
+	return nil
 }

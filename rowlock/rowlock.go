@@ -741,6 +741,9 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 	switch w {
 	case NoWait:
 		m.tidy(r)
+		if rk.whole {
+			return Granted, sqlerr.New(sqlerr.LockNotAvailable, "could not obtain lock on relation \"%s\"", name)
+		}
 		return Granted, sqlerr.New(sqlerr.LockNotAvailable, "could not obtain lock on row in relation \"%s\"", name)
 	case SkipLocked:
 		m.tidy(r)

@@ -17,34 +17,28 @@
 //     (NoWait) or is skipped (SkipLocked); a wait ends on grant, on the
 //     statement's context (cancel, statement_timeout) or on lock_timeout
 //     (55P03).
-//
 //   - Deadlock detection as PostgreSQL runs it: a wait that has lasted
 //     deadlock_timeout looks for a cycle through itself in the waits-for
 //     graph and, finding one, fails with 40P01, its detail naming each
 //     process, what it waits for and its statement, in PostgreSQL's words.
 //     So the same transaction of a deadlock fails as in PostgreSQL.
-//
 //   - Version stamps: a commit stamps the keys it wrote with a sequence
 //     number; Changed tells a statement whether a row may have changed since
 //     the sequence number it read at its start. Stamps live in a fixed-size
 //     table of hashed slots, so memory is bounded and a collision can only
 //     say "changed" when nothing changed (a needless re-read), never the
 //     reverse.
-//
 //   - Bounded memory: a transaction that holds many row locks of one table
 //     takes the whole table instead when no other transaction holds locks in
 //     it (escalation, never waited for), and the server refuses more than
 //     Options.MaxLocks row locks with 53200.
-//
 //   - Advisory locks (advisory.go): PostgreSQL's pg_advisory_lock family,
 //     share and exclusive, counted per call, held by a session's
 //     transaction owner (until the transaction ends) or by its session
 //     owner (NewSessionTxn: until unlocked). A session's two owners never
 //     conflict with each other and are one process to the deadlock search,
 //     so a cycle through a row lock and an advisory lock is found.
-//
 //   - Locks lists what is held and awaited, for pg_locks.
-//
 //   - Table locks in PostgreSQL's eight modes (ACCESS SHARE ... ACCESS
 //     EXCLUSIVE) with its conflict table; a transaction holds any set of
 //     them per table (pg_locks shows a row per mode). A table's queue is

@@ -749,6 +749,15 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 		m.tidy(r)
 		return Skipped, nil
 	}
+	if w := r.earlyDeadlock(t, mode); w != nil {
+		// PostgreSQL's early deadlock check (JoinWaitQueue): no need to
+		// wait deadlock_timeout for a cycle of two on one table
+		t.waiting, t.waitMode = r, mode
+		err := m.deadlockError([]*Txn{t, w})
+		t.waiting = nil
+		m.tidy(r)
+		return Granted, err
+	}
 	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now()}
 	r.waiters = append(r.waiters, wt)
 	t.waiting, t.waitMode = r, mode
@@ -837,6 +846,27 @@ func (m *Manager) grant(r *resource, t *Txn, mode Mode) {
 	if !r.key.whole {
 		m.count++
 	}
+}
+
+// earlyDeadlock is, for a request of t for mode on a table it holds locks
+// of, a waiter of the table that waits for t's locks while t would wait
+// for the waiter's: a deadlock PostgreSQL reports at once, to the
+// requester, rather than after deadlock_timeout. Nil when there is none.
+func (r *resource) earlyDeadlock(t *Txn, mode Mode) *Txn {
+	i := r.holderIndex(t)
+	if !r.key.whole || i < 0 {
+		return nil
+	}
+	mine := r.holders[i].mode
+	for _, w := range r.waiters {
+		if t.sameSession(w.t) || !tableConflict(w.mode, mine) {
+			continue
+		}
+		if j := r.holderIndex(w.t); j >= 0 && tableConflict(mode, r.holders[j].mode) {
+			return w.t
+		}
+	}
+	return nil
 }
 
 // wake grants every waiter of r that no holder blocks now, in arrival order.
@@ -990,6 +1020,11 @@ func (m *Manager) deadlockError(cycle []*Txn) error {
 		next := cycle[(i+1)%len(cycle)]
 		if i > 0 {
 			d.WriteString("\n")
+		}
+		if k := t.waiting.key; k.whole {
+			fmt.Fprintf(&d, "Process %d waits for %s on relation \"%s\"; blocked by process %d.",
+				t.pid, pgMode(k, t.waitMode), t.waiting.name, next.pid)
+			continue
 		}
 		if k := t.waiting.key; k.advisory {
 			a := decodeAdvisory(k.key)

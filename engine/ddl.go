@@ -79,9 +79,8 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 // the values nextval handed out since; a rollback to a later savepoint
 // does not).
 //
-// Other sessions read the committed rows meanwhile: PostgreSQL's readers
-// wait for the ACCESS EXCLUSIVE lock instead, but sqlgate's reads take no
-// lock. A Fluss cluster has no lock other writers honour (fluss.RowLockable),
+// Other sessions' readers wait for its ACCESS EXCLUSIVE lock, as in
+// PostgreSQL (ddllock.go). A Fluss cluster has no lock other writers honour (fluss.RowLockable),
 // so a concurrent writer's rows could survive the COMMIT's deletion, or
 // vanish with it: there TRUNCATE still refuses a block.
 func (s *session) truncateInBlock(ctx context.Context, infos []fluss.TableInfo, seen map[fluss.TablePath]bool, restart bool) (pgwire.Result, error) {

@@ -26,7 +26,8 @@
 // tables: comments.go; ALTER TABLE's catalog-only actions: pgstorage.go);
 // GRANT: privileges.go; roles:
 // roles.go; sequences; Python functions; WHERE CURRENT OF; COPY to and from
-// files; SUBSCRIBE; LISTEN, UNLISTEN and NOTIFY: notify.go), refusing everything else in an aborted block
+// files; SUBSCRIBE; LISTEN, UNLISTEN and NOTIFY: notify.go; LOCK TABLE:
+// locktable.go), refusing everything else in an aborted block
 // (sqlerr.TransactionAborted, 25P02), and to execBound for a bound
 // statement: replanned if the catalog or search_path changed, authorized
 // (privileges.go), given its execution state (execState, results.go: one
@@ -84,7 +85,8 @@
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
 //     ddllock.go (the table lock every DDL statement that changes,
 //     replaces or drops a table takes before it reads the table, and the
-//     intent lock a write takes before it runs), altertable.go,
+//     locks every other statement takes on the tables it reads and
+//     writes before it runs), locktable.go (LOCK TABLE), altertable.go,
 //     rewrite.go, rewritecopy.go, rewritefollow.go (what a rewrite's
 //     swap leaves to do, recorded with it and finished at the next start
 //     after a crash), rewritegate.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go,

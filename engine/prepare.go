@@ -152,7 +152,8 @@ func (l *lazyStatement) Execute(ctx context.Context, params []any) (pgwire.Resul
 	return ps.Execute(ctx, params)
 }
 
-// prepareOne parses nothing: it binds and plans one parsed statement. A
+// prepareOne parses nothing: it binds and plans one parsed statement,
+// after the DDL statements holding its tables (awaitStatement). A
 // write to a table that ALTER TABLE is rewriting waits for the rewrite
 // before it is bound for good (rewritegate.go), as PostgreSQL's parse
 // analysis waits for the ACCESS EXCLUSIVE lock: it is bound then against
@@ -160,15 +161,24 @@ func (l *lazyStatement) Execute(ctx context.Context, params []any) (pgwire.Resul
 func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
 	for {
 		ps, err := s.prepareFresh(ctx, st, declared)
-		if err != nil || s.eng.rewrites.n.Load() == 0 {
+		if err != nil {
 			return ps, err
 		}
-		path, ok := writtenTable(ps.bound)
-		if !ok || !s.eng.rewrites.rewriting(path) {
-			return ps, nil
+		if s.eng.rewrites.n.Load() > 0 {
+			if path, ok := writtenTable(ps.bound); ok && s.eng.rewrites.rewriting(path) {
+				if err := s.eng.rewrites.wait(ctx, path); err != nil {
+					return nil, err
+				}
+				continue
+			}
 		}
-		if err := s.eng.rewrites.wait(ctx, path); err != nil {
+		// ddllock.go: bound again if it waited for DDL of its tables
+		again, err := s.awaitStatement(ctx, ps)
+		if err != nil {
 			return nil, err
+		}
+		if !again {
+			return ps, nil
 		}
 	}
 }
@@ -199,7 +209,7 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 	if st.ModifyingWith != nil && s.withPrep == nil {
 		return s.prepareModifyingWith(ctx, st, declared) // modifyingwith.go
 	}
-	if st.Sequence != nil || st.Function != nil || st.Type != nil || st.Domain != nil || st.Owner != nil || st.Notify != nil { // sequences.go, pyfunctions.go, enumtypes.go, domains.go, owners.go, notify.go
+	if st.Sequence != nil || st.Function != nil || st.Type != nil || st.Domain != nil || st.Owner != nil || st.Notify != nil || st.Lock != nil { // sequences.go, pyfunctions.go, enumtypes.go, domains.go, owners.go, notify.go, locktable.go
 		return ps, nil
 	}
 	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, with: s.withPrep}

@@ -97,6 +97,9 @@ type queryResult struct {
 	// rt, when set, is the runtime op was built with: Close closes it
 	// after op (it holds the execution's WITH query rows).
 	rt *lower.Runtime
+	// unlock, when set, is the session whose statement outside a
+	// transaction holds its tables until its result is closed (ddllock.go).
+	unlock *session
 }
 
 func (r *queryResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -137,6 +140,10 @@ func (r *queryResult) Close() {
 		r.op.Close()
 		if r.rt != nil {
 			r.rt.Close()
+		}
+		if r.unlock != nil {
+			r.unlock.releaseStatementLocks()
+			r.unlock = nil
 		}
 	}
 }

@@ -104,9 +104,9 @@ func must(t *testing.T, s pgwire.Session, text string) string {
 // TestRewriteCopiesOutsideDDLLock: while ALTER TABLE's rewrite is held
 // between its copy and its swap, another session reads and writes other
 // tables and runs DDL on them (statement after statement: the rewrite
-// holds no server-wide lock), while a writer of the rewritten table waits
-// and then writes the new table: its row is in the table after the
-// ALTER, converted to the new type.
+// holds no server-wide lock), while a writer and a reader of the
+// rewritten table wait; the writer then writes the new table: its row is
+// in the table after the ALTER, converted to the new type.
 func TestRewriteCopiesOutsideDDLLock(t *testing.T) {
 	copied, release := make(chan struct{}), make(chan struct{})
 	calls := 0
@@ -145,12 +145,14 @@ func TestRewriteCopiesOutsideDDLLock(t *testing.T) {
 	if r := await(t, firstAsync(b, "CREATE TABLE other2 (x int)"), "CREATE TABLE during the rewrite"); r.err != nil {
 		t.Fatalf("CREATE TABLE during the rewrite: %v", r.err)
 	}
-	if got := must(t, b, "SELECT count(*) FROM t"); got != "1000" {
-		t.Errorf("a reader of the table during the rewrite sees %s rows, want 1000", got)
-	}
+	// A reader of the table waits for the ALTER's ACCESS EXCLUSIVE lock,
+	// as in PostgreSQL (a session of its own: b must go on).
+	reader := firstAsync(open(), "SELECT count(*) FROM t")
 	select {
 	case r := <-writer:
 		t.Fatalf("a writer of the rewritten table did not wait: %v", r.err)
+	case r := <-reader:
+		t.Fatalf("a reader of the rewritten table did not wait: %q, %v", r.v, r.err)
 	case <-time.After(100 * time.Millisecond):
 	}
 	close(release)
@@ -162,6 +164,10 @@ func TestRewriteCopiesOutsideDDLLock(t *testing.T) {
 	}
 	if r := await(t, writer, "the waiting writer"); r.err != nil {
 		t.Fatalf("the writer that waited for the rewrite: %v", r.err)
+	}
+	// (before or after the writer's row: they waited together)
+	if r := await(t, reader, "the waiting reader"); r.err != nil || r.v != "1000" && r.v != "1001" {
+		t.Fatalf("the reader that waited for the rewrite: %q, %v; want 1000 or 1001 rows", r.v, r.err)
 	}
 	if got := must(t, b, "SELECT count(*) FROM t"); got != "1001" {
 		t.Errorf("rows after the rewrite: %s, want 1001", got)

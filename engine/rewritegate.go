@@ -15,8 +15,8 @@ import (
 // lock), and then run against the new table (the swap changed the
 // catalog count, so they are bound again). Without the gate such a write
 // would be bound to the old table, wait for the rewrite's table lock
-// (ddllock.go lockWritten) and be bound again after it. Readers do not wait:
-// they read the old table's committed rows until the swap. Sessions
+// (ddllock.go lockStatement) and be bound again after it. Readers wait
+// for the rewrite's table lock (ddllock.go awaitStatement). Sessions
 // writing other tables never look further than the count of gates.
 type rewriteGates struct {
 	n  atomic.Int32

@@ -425,6 +425,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ps.parsed.Notify != nil {
 		return s.execNotify(ps.parsed.Kind, ps.parsed.Notify) // notify.go
 	}
+	if ps.parsed.Lock != nil {
+		return s.execLock(ctx, ps.parsed.Lock) // locktable.go
+	}
 	return s.execBound(ctx, ps, params)
 }
 
@@ -433,10 +436,26 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 // execution's state (parameters, the statement's clock and session
 // functions, the backend request, the runtime) and routes it to the
 // handler of its kind.
-func (s *session) execBound(ctx context.Context, ps *statement, params []any) (pgwire.Result, error) {
+func (s *session) execBound(ctx context.Context, ps *statement, params []any) (_ pgwire.Result, err error) {
 	if err := s.firstQuery(ctx); err != nil {
 		return nil, err
 	}
+	// One allocation for the execution's state: a prepared point lookup
+	// runs this per Execute.
+	st := &execState{}
+	var res pgwire.Result
+	defer func() {
+		// Outside a transaction the statement's table locks end with it:
+		// with its result, when it streams one (queryResult.Close).
+		if s.rowLocks == nil || s.locksOutlastStatement() {
+			return
+		}
+		if err == nil && res == pgwire.Result(&st.res) {
+			st.res.unlock = s
+			return
+		}
+		s.releaseStatementLocks()
+	}()
 	if s.eng.rewrites.n.Load() > 0 {
 		if path, ok := writtenTable(ps.bound); ok {
 			if err := s.eng.rewrites.wait(ctx, path); err != nil { // rewritegate.go
@@ -444,7 +463,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 			}
 		}
 	}
-	if err := s.lockWritten(ctx, ps); err != nil { // ddllock.go: a write holds its table before it runs
+	if err := s.lockStatement(ctx, ps); err != nil { // ddllock.go: a statement holds its tables before it runs
 		return nil, err
 	}
 	if ps.bound != nil && (ps.catalog != s.eng.catalog.Load() || ps.searchPath != s.setting("search_path")) {
@@ -459,9 +478,6 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	if err := s.authorize(ps); err != nil {
 		return nil, err
 	}
-	// One allocation for the execution's state: a prepared point lookup
-	// runs this per Execute.
-	st := &execState{}
 	loc := s.location()
 	values, err := s.convertParams(ctx, st.params[:0], params, ps.params, loc)
 	if err != nil {
@@ -493,7 +509,6 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	// The execution's WITH query rows last until it ends: here, unless
 	// its rows are streamed (a query's result, &st.res), when the result
 	// frees them once closed.
-	var res pgwire.Result
 	defer func() {
 		if res != pgwire.Result(&st.res) {
 			rt.Close()

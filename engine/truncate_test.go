@@ -66,23 +66,26 @@ func TestTruncateInTransactionTwoSessions(t *testing.T) {
 			mustRun(t, a, "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')")
 			count := func(s pgwire.Session) string { return mustRun(t, s, "SELECT count(*) FROM t")[0] }
 
-			// ROLLBACK: nothing happened, for either session.
+			// ROLLBACK: nothing happened, for either session; a reader
+			// waits for the block (ACCESS EXCLUSIVE), then reads the rows.
 			mustRun(t, a, "BEGIN; TRUNCATE t")
 			if got := count(a); got != "0" {
 				t.Errorf("the block reads %s rows after its TRUNCATE", got)
 			}
-			if got := count(b); got != "3" {
-				t.Errorf("another session reads %s rows during the block", got)
+			read := runAsync(t, b, "SELECT count(*) FROM t")
+			if !waiting(read) {
+				t.Fatalf("a reader did not wait for the TRUNCATE's block")
 			}
 			mustRun(t, a, "ROLLBACK")
-			if got := count(b); got != "3" {
-				t.Errorf("after ROLLBACK: %s rows", got)
+			if r := answer(t, read, "SELECT after ROLLBACK"); r.err != nil || strings.Join(r.lines, ",") != "3" {
+				t.Errorf("after ROLLBACK: %v rows, %v", r.lines, r.err)
 			}
 
-			// COMMIT: the other session sees the old rows until then.
+			// COMMIT: a reader waits for it.
 			mustRun(t, a, "BEGIN; TRUNCATE t; INSERT INTO t VALUES (10, 'ten')")
-			if got := count(b); got != "3" {
-				t.Errorf("another session reads %s rows before COMMIT", got)
+			read = runAsync(t, b, "SELECT count(*) FROM t")
+			if !waiting(read) {
+				t.Fatalf("a reader did not wait for the TRUNCATE's block")
 			}
 			if table.name == "primary key" {
 				// A writer of the table waits for the block (ACCESS
@@ -97,6 +100,11 @@ func TestTruncateInTransactionTwoSessions(t *testing.T) {
 				}
 			} else {
 				mustRun(t, a, "COMMIT")
+			}
+			if r := answer(t, read, "SELECT after COMMIT"); r.err != nil || strings.Join(r.lines, ",") != "1" {
+				t.Errorf("a reader that waited for COMMIT: %v rows, %v; want 1", r.lines, r.err)
+			}
+			if table.name != "primary key" {
 				mustRun(t, b, "INSERT INTO t VALUES (20, 'twenty')")
 			}
 			if got := mustRun(t, b, "SELECT id FROM t ORDER BY id"); strings.Join(got, ",") != "10,20" {

@@ -3,6 +3,8 @@ package pgcatalog
 import (
 	"context"
 	"slices"
+
+	"github.com/sqlgate/sqlgate/rowlock"
 )
 
 // BlockingPIDs implements functions.BlockingPIDs (pg_blocking_pids): the
@@ -29,6 +31,10 @@ func (c *Catalog) BlockingPIDs(_ context.Context, pid int32) []int32 {
 				same = h.XID == w.XID
 			case "advisory": // shared holders block only an exclusive wait
 				same = same && (h.Mode == "ExclusiveLock" || w.Mode == "ExclusiveLock")
+			case "relation": // a holder of a mode that conflicts
+				hm, _ := rowlock.ParseTableMode(h.Mode)
+				wm, _ := rowlock.ParseTableMode(w.Mode)
+				same = same && hm > 0 && wm > 0 && rowlock.TableModesConflict(wm, hm)
 			}
 			if same {
 				out = append(out, h.PID)

@@ -13,9 +13,10 @@ type LockLister interface {
 	Locks() []rowlock.LockInfo
 }
 
-// lockRows is pg_locks: each transaction's own transactionid lock, the
-// table locks (RowExclusiveLock under row locks, ExclusiveLock when the
-// transaction holds the table whole) and the row locks (locktype tuple; a
+// lockRows is pg_locks: each writing transaction's own transactionid
+// lock, the table locks in PostgreSQL's modes (a row per mode held:
+// AccessShareLock of a read, RowShareLock under SELECT ... FOR UPDATE,
+// RowExclusiveLock of a write, AccessExclusiveLock of DDL...) and the row locks (locktype tuple; a
 // row is named by its key, not a page and tuple number, so page and tuple
 // are NULL), held or awaited (granted false, with waitstart), and the
 // advisory locks (locktype advisory).

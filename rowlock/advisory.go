@@ -18,10 +18,10 @@ import (
 // cancellation like any lock wait.
 
 // Advisory lock modes on an advisory resource: share and exclusive
-// conflict as a table's intent and exclusive modes do (tableConflict).
+// conflict as advisoryConflict says.
 const (
-	advisoryShare     = intent
-	advisoryExclusive = exclusive
+	advisoryShare     Mode = 1
+	advisoryExclusive Mode = 2
 )
 
 // AdvisoryKey is an advisory lock's tag as pg_locks shows it: database,

@@ -39,8 +39,17 @@
 //     conflict with each other and are one process to the deadlock search,
 //     so a cycle through a row lock and an advisory lock is found.
 //   - Locks lists what is held and awaited, for pg_locks.
+//   - Table locks in PostgreSQL's eight modes (ACCESS SHARE ... ACCESS
+//     EXCLUSIVE) with its conflict table; a transaction holds any set of
+//     them per table (pg_locks shows a row per mode). A table's queue is
+//     fair as PostgreSQL's: a request that conflicts with an earlier
+//     waiter waits behind it (readers arriving after a waiting ALTER TABLE
+//     wait for it), unless the requester already holds a lock of the
+//     table.
 //
-// Row locks are taken under a table-level intent lock, so that a table lock
-// (escalation, or a bulk write that locks a whole table) and row locks
-// exclude each other through the same queues and the same deadlock graph.
+// Row locks are taken under their table's ROW SHARE (SELECT ... FOR
+// UPDATE) or ROW EXCLUSIVE (a write) lock, so that a table lock
+// (escalation or a bulk write's EXCLUSIVE, DDL's ACCESS EXCLUSIVE) and row
+// locks exclude each other through the same queues and the same deadlock
+// graph.
 package rowlock

@@ -50,15 +50,93 @@ func (m Mode) String() string {
 // two modes conflict exactly when their numbers add up to more than 4.
 func rowConflict(a, b Mode) bool { return a+b > 4 }
 
-// Table-level modes, on a table's resource (resKey.whole).
+// TableMode is a table-level lock mode: PostgreSQL's eight, weakest
+// first, with its conflict table (explicit locking, "Conflicting Lock
+// Modes"). A transaction may hold several modes of one table at once
+// (a SELECT's ACCESS SHARE and an UPDATE's ROW EXCLUSIVE), so a table's
+// resource keeps, per holder, the set of modes it holds (a bit per mode,
+// tableBit) where a row's keeps its strongest mode.
+type TableMode uint8
+
 const (
-	// intent is held by a transaction holding row locks in the table.
-	intent Mode = 1
-	// exclusive is the whole table, for one transaction.
-	exclusive Mode = 2
+	// AccessShareLock is a read's (SELECT, and the tables a write reads).
+	AccessShareLock TableMode = iota + 1
+	// RowShareLock is SELECT ... FOR UPDATE/SHARE's, under its row locks.
+	RowShareLock
+	// RowExclusiveLock is a write's (INSERT, UPDATE, DELETE, MERGE, COPY).
+	RowExclusiveLock
+	// ShareUpdateExclusiveLock is VACUUM's, ANALYZE's, and some ALTER TABLE
+	// actions'.
+	ShareUpdateExclusiveLock
+	// ShareLock is CREATE INDEX's: writers wait, readers do not.
+	ShareLock
+	// ShareRowExclusiveLock is CREATE TRIGGER's and ADD FOREIGN KEY's.
+	ShareRowExclusiveLock
+	// ExclusiveLock admits readers only: a bulk write or an escalation
+	// holding the table instead of its rows.
+	ExclusiveLock
+	// AccessExclusiveLock is DDL's (ALTER TABLE, DROP TABLE, TRUNCATE):
+	// it waits for, and holds off, every other lock of the table.
+	AccessExclusiveLock
 )
 
-func tableConflict(a, b Mode) bool { return a == exclusive || b == exclusive }
+var tableModeNames = [...]string{"", "AccessShareLock", "RowShareLock", "RowExclusiveLock", "ShareUpdateExclusiveLock",
+	"ShareLock", "ShareRowExclusiveLock", "ExclusiveLock", "AccessExclusiveLock"}
+
+// String names the mode as pg_locks does.
+func (m TableMode) String() string {
+	if int(m) < len(tableModeNames) && m > 0 {
+		return tableModeNames[m]
+	}
+	return fmt.Sprintf("TableMode(%d)", uint8(m))
+}
+
+// ParseTableMode reads a mode as LOCK TABLE's IN ... MODE spells it
+// ("ACCESS SHARE", any case, words separated by spaces) or as pg_locks
+// names it ("AccessShareLock").
+func ParseTableMode(s string) (TableMode, bool) {
+	key := strings.ToLower(strings.Join(strings.Fields(s), ""))
+	for m := AccessShareLock; m <= AccessExclusiveLock; m++ {
+		name := strings.ToLower(tableModeNames[m])
+		if key == name || key == strings.TrimSuffix(name, "lock") {
+			return m, true
+		}
+	}
+	return 0, false
+}
+
+// tableBit is the bit of mode m in a holder's set of table modes.
+func tableBit(m TableMode) Mode { return Mode(1) << (m - 1) }
+
+// tableConflicts[m] is the set of modes mode m conflicts with.
+var tableConflicts = [...]Mode{
+	AccessShareLock:          tableBit(AccessExclusiveLock),
+	RowShareLock:             tableBit(ExclusiveLock) | tableBit(AccessExclusiveLock),
+	RowExclusiveLock:         tableBit(ShareLock) | tableBit(ShareRowExclusiveLock) | tableBit(ExclusiveLock) | tableBit(AccessExclusiveLock),
+	ShareUpdateExclusiveLock: tableBit(ShareUpdateExclusiveLock) | tableBit(ShareLock) | tableBit(ShareRowExclusiveLock) | tableBit(ExclusiveLock) | tableBit(AccessExclusiveLock),
+	ShareLock:                tableBit(RowExclusiveLock) | tableBit(ShareUpdateExclusiveLock) | tableBit(ShareRowExclusiveLock) | tableBit(ExclusiveLock) | tableBit(AccessExclusiveLock),
+	ShareRowExclusiveLock:    tableBit(RowExclusiveLock) | tableBit(ShareUpdateExclusiveLock) | tableBit(ShareLock) | tableBit(ShareRowExclusiveLock) | tableBit(ExclusiveLock) | tableBit(AccessExclusiveLock),
+	ExclusiveLock:            ^(tableBit(AccessShareLock) | 0),
+	AccessExclusiveLock:      ^Mode(0),
+}
+
+// TableModesConflict reports whether two table lock modes conflict.
+func TableModesConflict(a, b TableMode) bool { return tableConflicts[a]&tableBit(b) != 0 }
+
+// tableConflict reports whether two sets of table modes (tableBit's) hold
+// a pair of modes that conflict.
+func tableConflict(a, b Mode) bool {
+	for m := AccessShareLock; m <= AccessExclusiveLock; m++ {
+		if a&tableBit(m) != 0 && tableConflicts[m]&b != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// advisoryConflict is the advisory locks' conflict table: exclusive
+// conflicts with both modes (advisory.go).
+func advisoryConflict(a, b Mode) bool { return a == advisoryExclusive || b == advisoryExclusive }
 
 // Wait says what a conflicting request does.
 type Wait uint8
@@ -172,10 +250,50 @@ type waiter struct {
 }
 
 func (r *resource) conflicts(a, b Mode) bool {
-	if r.key.whole || r.key.advisory {
+	switch {
+	case r.key.whole:
 		return tableConflict(a, b)
+	case r.key.advisory:
+		return advisoryConflict(a, b)
 	}
 	return rowConflict(a, b)
+}
+
+// covers reports whether a holder's mode have includes want: on a table,
+// every mode of the set want is in have; elsewhere a mode covers every
+// weaker one.
+func (r *resource) covers(have, want Mode) bool {
+	if r.key.whole {
+		return have&want == want
+	}
+	return have >= want
+}
+
+// join is a holder's mode once it also holds want.
+func (r *resource) join(have, want Mode) Mode {
+	if r.key.whole {
+		return have | want
+	}
+	return max(have, want)
+}
+
+// queued reports whether a request of t for mode must queue behind the
+// waiters of r: on a table, as in PostgreSQL, a request that conflicts
+// with an earlier waiter's waits behind it (an ALTER TABLE waiting for a
+// reader holds off the readers that come after it), unless t already
+// holds a lock of the table (it goes ahead, as PostgreSQL lets a lock
+// holder pass the waiters it would otherwise deadlock with). Rows and
+// advisory locks wait for holders only.
+func (r *resource) queued(t *Txn, mode Mode) bool {
+	if !r.key.whole || r.holderIndex(t) >= 0 {
+		return false
+	}
+	for _, w := range r.waiters {
+		if !t.sameSession(w.t) && tableConflict(w.mode, mode) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *resource) holderIndex(t *Txn) int {
@@ -194,6 +312,17 @@ func (r *resource) blockers(t *Txn, mode Mode) []*Txn {
 	for _, h := range r.holders {
 		if !t.sameSession(h.t) && r.conflicts(h.mode, mode) {
 			out = append(out, h.t)
+		}
+	}
+	if r.key.whole && r.holderIndex(t) < 0 {
+		// the waiters ahead of t that it queues behind (queued)
+		for _, w := range r.waiters {
+			if w.t == t {
+				break
+			}
+			if !t.sameSession(w.t) && tableConflict(w.mode, mode) {
+				out = append(out, w.t)
+			}
 		}
 	}
 	return out
@@ -341,6 +470,9 @@ type Request struct {
 	// Statement is the text of the statement asking, for deadlock reports
 	// and pg_locks.
 	Statement string
+	// TableMode is the table lock LockRelation and LockWhole take (0:
+	// RowExclusiveLock and AccessExclusiveLock).
+	TableMode TableMode
 }
 
 // Result is the answer to a Request.
@@ -362,12 +494,17 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 		t.whole[req.Table] = wrote || req.Write
 		return Result{Changed: req.Since != 0 && m.changed(req.Table, req.Key, req.Since)}, nil
 	}
-	// The table's intent lock first: a wait here was for a transaction
-	// holding the whole table, which may have written the row.
+	// The table's lock first (ROW EXCLUSIVE under a write's row locks, ROW
+	// SHARE under SELECT ... FOR UPDATE's): a wait here was for a
+	// transaction holding the whole table, which may have written the row.
 	tk := resKey{table: req.Table, whole: true}
+	tm := RowShareLock
+	if req.Write {
+		tm = RowExclusiveLock
+	}
 	waited := false
-	if _, ok := t.held[tk]; !ok {
-		out, err := t.acquire(ctx, tk, req.Name, intent, req.Wait, req.Timeout)
+	if h, ok := t.held[tk]; !ok || h.mode&tableBit(tm) == 0 {
+		out, err := t.acquire(ctx, tk, req.Name, tableBit(tm), req.Wait, req.Timeout)
 		if err != nil || out == Skipped {
 			return Result{Outcome: out}, err
 		}
@@ -398,24 +535,74 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 
 // LockIntent takes the table's intent lock alone, as PostgreSQL's INSERT
 // takes ROW EXCLUSIVE and locks no row: an append to a table without a
-// key. It conflicts with the table locked whole (LockWhole, LockTable)
-// only: such a locker waits for the transaction, and it for the locker.
-// Only Table, Name, Wait, Timeout, DeadlockTimeout and Statement of req
-// are read.
+// key, or a write before it runs. It is LockRelation in req.TableMode,
+// RowExclusiveLock when that is 0.
 func (t *Txn) LockIntent(ctx context.Context, req Request) error {
+	if req.TableMode == 0 {
+		req.TableMode = RowExclusiveLock
+	}
+	return t.LockRelation(ctx, req)
+}
+
+// LockRelation takes the table lock req.TableMode for the transaction,
+// held until it ends, waiting (as req.Wait, req.Timeout and the deadlock
+// check say) for the transactions holding a conflicting mode and for the
+// earlier waiters it conflicts with (queued). Only Table, Name, Wait,
+// Timeout, DeadlockTimeout, Statement and TableMode of req are read.
+func (t *Txn) LockRelation(ctx context.Context, req Request) error {
 	m := t.m
+	bit := tableBit(req.TableMode)
+	tk := resKey{table: req.Table, whole: true}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if h, ok := t.held[tk]; ok && h.mode&bit == bit {
+		return nil
+	}
 	t.begin(req.Statement)
 	t.deadlockTimeout = req.DeadlockTimeout
+	_, err := t.acquire(ctx, tk, req.Name, bit, req.Wait, req.Timeout)
+	if err != nil && len(t.held) == 0 {
+		t.end() // (advisory.go)
+	}
+	return err
+}
+
+// AwaitRelation waits until the transaction could take the table lock
+// req.TableMode, as LockRelation does, but keeps it only if it already
+// held it: a statement bound outside a transaction waits for the DDL that
+// holds or awaits its tables, so that it is bound to the table as the DDL
+// leaves it, and takes its locks when it runs. It takes the manager's
+// mutex once when nothing conflicts.
+func (t *Txn) AwaitRelation(ctx context.Context, req Request) error {
+	m := t.m
+	bit := tableBit(req.TableMode)
 	tk := resKey{table: req.Table, whole: true}
-	if _, ok := t.whole[req.Table]; ok {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	h, had := t.held[tk]
+	if had && h.mode&bit == bit {
 		return nil
 	}
-	if _, ok := t.held[tk]; ok {
+	if r := m.res[tk]; r == nil || r.compatible(t, bit) && !r.queued(t, bit) {
 		return nil
 	}
-	_, err := t.acquire(ctx, tk, req.Name, intent, req.Wait, req.Timeout)
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	_, err := t.acquire(ctx, tk, req.Name, bit, req.Wait, req.Timeout)
+	if err == nil {
+		if had {
+			// back to the modes it held
+			r := m.res[tk]
+			r.holders[r.holderIndex(t)].mode = h.mode
+			t.held[tk] = h
+			m.wake(r)
+		} else {
+			t.releaseOne(tk)
+		}
+	}
+	if len(t.held) == 0 {
+		t.end()
+	}
 	return err
 }
 
@@ -431,30 +618,46 @@ func (t *Txn) LockTable(table int64, name, statement string, write bool) bool {
 		t.whole[table] = wrote || write
 		return true
 	}
-	if _, err := t.acquire(context.Background(), resKey{table: table, whole: true}, name, exclusive, NoWait, 0); err != nil {
+	if _, err := t.acquire(context.Background(), resKey{table: table, whole: true}, name, tableBit(ExclusiveLock), NoWait, 0); err != nil {
+		if len(t.held) == 0 {
+			t.end()
+		}
 		return false
 	}
 	t.wholeTable(table, write)
 	return true
 }
 
-// LockWhole locks a whole table for the transaction (PostgreSQL's
-// ACCESS EXCLUSIVE for TRUNCATE inside a transaction), waiting, as
+// LockWhole locks a whole table for the transaction in req.TableMode
+// (AccessExclusiveLock when 0: DDL's; ExclusiveLock or
+// AccessExclusiveLock hold off every other row locker), waiting, as
 // req.Wait, req.Timeout and the deadlock check say, for the transactions
-// holding locks in it: a writer of the table then waits for this
-// transaction. The table counts as written. Only Table, Name, Wait,
-// Timeout, DeadlockTimeout and Statement of req are read.
+// holding conflicting locks in it: a writer of the table then waits for
+// this transaction. The table counts as written. Only Table, Name, Wait,
+// Timeout, DeadlockTimeout, Statement and TableMode of req are read.
 func (t *Txn) LockWhole(ctx context.Context, req Request) error {
+	if req.TableMode == 0 {
+		req.TableMode = AccessExclusiveLock
+	}
+	if req.TableMode < ExclusiveLock {
+		// other transactions may still lock its rows: the table is not
+		// the transaction's alone
+		return t.LockRelation(ctx, req)
+	}
 	m := t.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t.begin(req.Statement)
 	t.deadlockTimeout = req.DeadlockTimeout
-	if _, ok := t.whole[req.Table]; ok {
+	tk := resKey{table: req.Table, whole: true}
+	if h, ok := t.held[tk]; ok && h.mode&tableBit(req.TableMode) != 0 {
 		t.whole[req.Table] = true
 		return nil
 	}
-	if _, err := t.acquire(ctx, resKey{table: req.Table, whole: true}, req.Name, exclusive, req.Wait, req.Timeout); err != nil {
+	if _, err := t.acquire(ctx, tk, req.Name, tableBit(req.TableMode), req.Wait, req.Timeout); err != nil {
+		if len(t.held) == 0 {
+			t.end()
+		}
 		return err
 	}
 	t.wholeTable(req.Table, true)
@@ -465,10 +668,10 @@ func (t *Txn) LockWhole(ctx context.Context, req Request) error {
 // table, when nobody else holds locks in it. The caller holds m.mu.
 func (t *Txn) escalate(table int64) {
 	r := t.m.res[resKey{table: table, whole: true}]
-	if r == nil || !r.compatible(t, exclusive) {
+	if r == nil || !r.compatible(t, tableBit(ExclusiveLock)) {
 		return
 	}
-	if _, err := t.acquire(context.Background(), resKey{table: table, whole: true}, r.name, exclusive, NoWait, 0); err != nil {
+	if _, err := t.acquire(context.Background(), resKey{table: table, whole: true}, r.name, tableBit(ExclusiveLock), NoWait, 0); err != nil {
 		return
 	}
 	t.wholeTable(table, false)
@@ -528,20 +731,32 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 		}
 		m.res[rk] = r
 	}
-	if i := r.holderIndex(t); i >= 0 && r.holders[i].mode >= mode {
+	if i := r.holderIndex(t); i >= 0 && r.covers(r.holders[i].mode, mode) {
 		return Granted, nil
 	}
-	if r.compatible(t, mode) {
+	if r.compatible(t, mode) && !r.queued(t, mode) {
 		m.grant(r, t, mode)
 		return Granted, nil
 	}
 	switch w {
 	case NoWait:
 		m.tidy(r)
+		if rk.whole {
+			return Granted, sqlerr.New(sqlerr.LockNotAvailable, "could not obtain lock on relation \"%s\"", name)
+		}
 		return Granted, sqlerr.New(sqlerr.LockNotAvailable, "could not obtain lock on row in relation \"%s\"", name)
 	case SkipLocked:
 		m.tidy(r)
 		return Skipped, nil
+	}
+	if w := r.earlyDeadlock(t, mode); w != nil {
+		// PostgreSQL's early deadlock check (JoinWaitQueue): no need to
+		// wait deadlock_timeout for a cycle of two on one table
+		t.waiting, t.waitMode = r, mode
+		err := m.deadlockError([]*Txn{t, w})
+		t.waiting = nil
+		m.tidy(r)
+		return Granted, err
 	}
 	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now()}
 	r.waiters = append(r.waiters, wt)
@@ -615,10 +830,10 @@ func (r *resource) removeWaiter(wt *waiter) {
 // grant gives t the lock (or raises its mode). The caller holds m.mu.
 func (m *Manager) grant(r *resource, t *Txn, mode Mode) {
 	if i := r.holderIndex(t); i >= 0 {
-		if r.holders[i].mode < mode {
-			r.holders[i].mode = mode
+		if !r.covers(r.holders[i].mode, mode) {
+			r.holders[i].mode = r.join(r.holders[i].mode, mode)
 			h := t.held[r.key]
-			h.mode = mode
+			h.mode = r.holders[i].mode
 			t.held[r.key] = h
 		}
 		return
@@ -633,18 +848,43 @@ func (m *Manager) grant(r *resource, t *Txn, mode Mode) {
 	}
 }
 
+// earlyDeadlock is, for a request of t for mode on a table it holds locks
+// of, a waiter of the table that waits for t's locks while t would wait
+// for the waiter's: a deadlock PostgreSQL reports at once, to the
+// requester, rather than after deadlock_timeout. Nil when there is none.
+func (r *resource) earlyDeadlock(t *Txn, mode Mode) *Txn {
+	i := r.holderIndex(t)
+	if !r.key.whole || i < 0 {
+		return nil
+	}
+	mine := r.holders[i].mode
+	for _, w := range r.waiters {
+		if t.sameSession(w.t) || !tableConflict(w.mode, mine) {
+			continue
+		}
+		if j := r.holderIndex(w.t); j >= 0 && tableConflict(mode, r.holders[j].mode) {
+			return w.t
+		}
+	}
+	return nil
+}
+
 // wake grants every waiter of r that no holder blocks now, in arrival order.
-// A waiter only ever waits for holders (never for the queue), so that every
-// wait is an edge of the graph findCycle searches.
+// A waiter of a row waits for holders only; one of a table also for the
+// earlier waiters it conflicts with (queued), unless it holds a lock of the
+// table: blockers gives findCycle both kinds of edge.
 func (m *Manager) wake(r *resource) {
 	kept := r.waiters[:0]
+	var ahead Mode // the modes of the table's waiters left waiting
 	for _, w := range r.waiters {
-		if r.compatible(w.t, w.mode) {
+		behind := r.key.whole && tableConflict(ahead, w.mode) && r.holderIndex(w.t) < 0
+		if !behind && r.compatible(w.t, w.mode) {
 			m.grant(r, w.t, w.mode)
 			w.granted = true
 			close(w.ready)
 			continue
 		}
+		ahead |= w.mode
 		kept = append(kept, w)
 	}
 	for i := len(kept); i < len(r.waiters); i++ {
@@ -781,6 +1021,11 @@ func (m *Manager) deadlockError(cycle []*Txn) error {
 		if i > 0 {
 			d.WriteString("\n")
 		}
+		if k := t.waiting.key; k.whole {
+			fmt.Fprintf(&d, "Process %d waits for %s on relation \"%s\"; blocked by process %d.",
+				t.pid, pgMode(k, t.waitMode), t.waiting.name, next.pid)
+			continue
+		}
 		if k := t.waiting.key; k.advisory {
 			a := decodeAdvisory(k.key)
 			fmt.Fprintf(&d, "Process %d waits for %s on advisory lock [%d,%d,%d,%d]; blocked by process %d.",
@@ -840,10 +1085,11 @@ func pgMode(k resKey, m Mode) string {
 		return "ShareLock"
 	}
 	if k.whole {
-		if m == exclusive {
-			return "ExclusiveLock"
+		for tm := AccessShareLock; tm <= AccessExclusiveLock; tm++ {
+			if m&tableBit(tm) != 0 {
+				return tm.String() // (one mode: Locks splits a holder's set)
+			}
 		}
-		return "RowExclusiveLock"
 	}
 	switch m {
 	case KeyShare:
@@ -863,7 +1109,7 @@ func (m *Manager) Locks() []LockInfo {
 	defer m.mu.Unlock()
 	var out []LockInfo
 	for t := range m.owners {
-		if !t.session {
+		if !t.session && !t.readOnly() {
 			out = append(out, LockInfo{Kind: "transactionid", Mode: "ExclusiveLock", Granted: true, PID: t.pid, XID: t.id})
 		}
 	}
@@ -883,6 +1129,17 @@ func (m *Manager) Locks() []LockInfo {
 			return li
 		}
 		for _, h := range r.holders {
+			if k.whole {
+				// a row per mode held, as PostgreSQL's pg_locks shows them
+				for tm := AccessShareLock; tm <= AccessExclusiveLock; tm++ {
+					if h.mode&tableBit(tm) != 0 {
+						li := info(h.t, tableBit(tm))
+						li.Granted = true
+						out = append(out, li)
+					}
+				}
+				continue
+			}
 			li := info(h.t, h.mode)
 			li.Granted = true
 			out = append(out, li)
@@ -926,6 +1183,21 @@ func (m *Manager) Locks() []LockInfo {
 	return slices.CompactFunc(out, func(a, b LockInfo) bool {
 		return a.Kind == "advisory" && b.Kind == a.Kind && a.PID == b.PID && a.Key == b.Key && a.Mode == b.Mode && a.Granted && b.Granted
 	})
+}
+
+// readOnly reports whether t holds table locks for reading only (ACCESS
+// SHARE): a transaction PostgreSQL gives no transaction id, so pg_locks
+// shows none. The caller holds m.mu.
+func (t *Txn) readOnly() bool {
+	if t.waiting != nil && t.waitMode != tableBit(AccessShareLock) {
+		return false
+	}
+	for k, h := range t.held {
+		if !k.whole || h.mode != tableBit(AccessShareLock) {
+			return false
+		}
+	}
+	return true
 }
 
 // Held is how many row locks the server holds (for tests and metrics).

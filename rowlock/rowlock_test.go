@@ -422,8 +422,9 @@ func TestLocksListing(t *testing.T) {
 	for _, l := range m.Locks() {
 		got = append(got, l.Kind+" "+l.Mode+" "+map[bool]string{true: "granted", false: "waiting"}[l.Granted])
 	}
-	want := "relation RowExclusiveLock granted|transactionid ExclusiveLock granted|tuple AccessExclusiveLock granted|" +
-		"relation RowExclusiveLock granted|transactionid ExclusiveLock granted|tuple RowShareLock waiting"
+	// (row locks of SELECT ... FOR UPDATE / FOR SHARE: their tables' ROW SHARE)
+	want := "relation RowShareLock granted|transactionid ExclusiveLock granted|tuple AccessExclusiveLock granted|" +
+		"relation RowShareLock granted|transactionid ExclusiveLock granted|tuple RowShareLock waiting"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "|"), want)
 	}

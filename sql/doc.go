@@ -8,8 +8,9 @@
 //   - statement splitting on top-level ';';
 //   - interception of session statements TiDB cannot parse or parses with
 //     MySQL meaning (SET/RESET/SHOW, BEGIN/START/COMMIT/END/ROLLBACK/ABORT,
-//     SAVEPOINT/RELEASE, DISCARD, DEALLOCATE, COPY, and LISTEN / UNLISTEN /
-//     NOTIFY in notify.go: Statement.Notify): AST nil, details in
+//     SAVEPOINT/RELEASE, DISCARD, DEALLOCATE, COPY, LISTEN / UNLISTEN /
+//     NOTIFY in notify.go: Statement.Notify, and LOCK [TABLE] in lock.go:
+//     Statement.Lock): AST nil, details in
 //     Statement.Set/Show/Tx/...;
 //   - the same for the schema-management statements tools send
 //     (ddlstmts.go, altertable.go, altercolumn.go: CREATE/DROP SCHEMA, CREATE/DROP INDEX,

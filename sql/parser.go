@@ -75,6 +75,8 @@ const (
 	Listen
 	Unlisten
 	Notify
+	// LOCK [TABLE] (lock.go: Statement.Lock).
+	LockTable
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
@@ -82,7 +84,7 @@ var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "Cr
 	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
 	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
 	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor", "Subscribe", "Truncate",
-	"PrepareTransaction", "CommitPrepared", "RollbackPrepared", "Merge", "Listen", "Unlisten", "Notify"}
+	"PrepareTransaction", "CommitPrepared", "RollbackPrepared", "Merge", "Listen", "Unlisten", "Notify", "LockTable"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -237,6 +239,8 @@ type Statement struct {
 	// Notify is LISTEN / UNLISTEN / NOTIFY's channel and payload
 	// (notify.go).
 	Notify *NotifyStmt
+	// Lock is LOCK TABLE's tables and mode (Kind LockTable; AST nil).
+	Lock *LockStmt
 	// Copy is the COPY statement's details (Kind Copy).
 	Copy *CopyStmt
 	// Grant is GRANT / REVOKE (Kind Grant, Revoke).

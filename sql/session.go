@@ -257,6 +257,9 @@ func parseSession(src string, toks []token, st *Statement) (bool, error) {
 	if ok, err := parseNotify(src, toks, st); ok { // notify.go
 		return true, err
 	}
+	if ok, err := parseLock(src, toks, st); ok { // lock.go
+		return true, err
+	}
 	p := &sessionParser{src: src, toks: toks}
 	if p.isRoleStatement() {
 		return true, p.parseRole(st)

@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/sqlgate/sqlgate/access"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// execLock is LOCK TABLE: each table in turn is locked in the mode asked
+// for (ACCESS EXCLUSIVE by default), held until the transaction block
+// ends, with PostgreSQL's conflict table (package rowlock); NOWAIT fails
+// at once with 55P03 where it would wait. As in PostgreSQL it runs in a
+// transaction block only (25P01), and a table replaced while the lock was
+// awaited (dropped and created again) is locked as it is now.
+func (s *session) execLock(ctx context.Context, l *sql.LockStmt) (pgwire.Result, error) {
+	if s.tx == nil && !s.held {
+		return nil, sqlerr.New(sqlerr.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
+	}
+	mode, ok := rowlock.ParseTableMode(l.Mode)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \"%s\"", l.Mode)
+	}
+	if s.eng.locks == nil {
+		return nil, notOnThisStore("LOCK TABLE").
+			WithDetail("Other servers write this store too, and a lock held in this server would not hold them off.")
+	}
+	owner := s.lockOwner()
+	req := rowlock.Request{TableMode: mode, Timeout: s.lockTimeout.Of(s.setting("lock_timeout")),
+		DeadlockTimeout: s.deadlockTimeout.Of(s.setting("deadlock_timeout")), Statement: s.stmtText}
+	if l.NoWait {
+		req.Wait = rowlock.NoWait
+	}
+	// PostgreSQL's LockTableAclCheck: ACCESS SHARE needs SELECT (or a
+	// write privilege), the stronger modes a write privilege.
+	priv := access.Update
+	if mode == rowlock.AccessShareLock {
+		priv = access.Select
+	}
+	for _, n := range l.Tables {
+		for {
+			info, err := s.resolveTable(ctx, n)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.need(info.TableID, info.Path, priv); err != nil {
+				return nil, err
+			}
+			req.Table, req.Name = info.TableID, info.Path.Table
+			if err := owner.LockRelation(ctx, req); err != nil {
+				return nil, err
+			}
+			now, err := s.eng.store.GetTable(ctx, info.Path)
+			if err != nil || now.TableID == info.TableID {
+				if err != nil {
+					return nil, err
+				}
+				break
+			}
+		}
+	}
+	return tagOnly("LOCK TABLE"), nil
+}

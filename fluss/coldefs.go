@@ -341,7 +341,20 @@ var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.J
 	// inet: STRING of its canonical text (types/inet.go)
 	"inet": types.Inet, "cidr": types.Cidr,
 	// tsvector, tsquery, regconfig: STRING of their text (types/tsearch)
-	"tsvector": types.TSVector, "tsquery": types.TSQuery, "regconfig": types.RegConfig}
+	"tsvector": types.TSVector, "tsquery": types.TSQuery, "regconfig": types.RegConfig,
+	// macaddr, macaddr8: STRING of their text, as inet (types/macaddr.go);
+	// money: BIGINT of its cents (types/money.go), which orders, sums and
+	// indexes as the amount does
+	"macaddr": types.MacAddr, "macaddr8": types.MacAddr8, "money": types.Money}
+
+// variantKind is the kind a variant's column is stored as: Int64 for
+// money, String for the others.
+func variantKind(v types.Variant) types.Kind {
+	if v == types.Money {
+		return types.Int64
+	}
+	return types.String
+}
 
 // recordVariants notes, in d's metadata, the PostgreSQL type of each
 // top-level column whose type is a variant Fluss does not store (json,
@@ -389,27 +402,32 @@ func applyVariants(d *TableDescriptor) {
 		}
 		if v, ok := variantTypes[c.PGType]; ok {
 			t := &d.Schema.Columns[i].Type
-			if t.Kind == types.String {
+			if t.Kind == variantKind(v) {
 				t.Variant = v
 			}
 		}
-		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok && (elem == "bit" || elem == "varbit" || elem == "inet" || elem == "cidr") {
+		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok && arrayVariants[elem] {
 			// an array of bit strings (or inet, cidr): ARRAY<STRING> whose
 			// elements are the variant (bitArrayPGType)
 			t := &d.Schema.Columns[i].Type
-			if t.Kind == types.Array && t.Elem != nil && t.Elem.Kind == types.String {
+			if v := variantTypes[elem]; t.Kind == types.Array && t.Elem != nil && t.Elem.Kind == variantKind(v) {
 				e := *t.Elem
-				e.Variant = variantTypes[elem]
+				e.Variant = v
 				t.Elem = &e
 			}
 		}
 	}
 }
 
+// arrayVariants are the variants whose arrays keep their element type in
+// a column (bitArrayPGType).
+var arrayVariants = map[string]bool{"bit": true, "varbit": true, "inet": true, "cidr": true,
+	"macaddr": true, "macaddr8": true, "money": true}
+
 // bitArrayPGType is the PGType of an array of bit strings, "bit[]" or
 // "varbit[]" (types/bitstring.go); "" for other types.
 func bitArrayPGType(t types.T) string {
-	if t.Kind == types.Array && t.Elem != nil && (t.Elem.IsBitString() || t.Elem.Variant == types.Inet || t.Elem.Variant == types.Cidr) {
+	if t.Kind == types.Array && t.Elem != nil && arrayVariants[t.Elem.Variant.Name()] {
 		return t.Elem.Variant.Name() + "[]"
 	}
 	return ""

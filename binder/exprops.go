@@ -869,6 +869,9 @@ func commonType(a, b types.T) (types.T, bool) {
 	if a.IsBitString() || b.IsBitString() {
 		return bitCommonType(a, b) // bitstring.go
 	}
+	if a.IsMacAddr() && b.IsMacAddr() {
+		return a, true // each converts implicitly to the other: the first is kept
+	}
 	if functions.OwnStringType(a) || functions.OwnStringType(b) {
 		// json, jsonb and uuid convert implicitly to no other type
 		if functions.SamePGType(a, b) {

@@ -5,7 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -84,6 +85,18 @@ func moneyDivInt(c, i int64) (any, error) {
 			WithDetail("An invalid floating-point operation was signaled. This probably means an out-of-range result or an invalid operation, such as division by zero.")
 	}
 	return c / i, nil
+}
+
+// numericToMoney is money(numeric): numeric_cash of a numeric or of a
+// numeric(p,s) column's decimal128, read at its scale.
+func numericToMoney(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	t := types.NumericType
+	if dt, ok := args[0].DataType().(*arrow.Decimal128Type); ok {
+		t = types.T{Kind: types.Decimal, Precision: int(dt.Precision), Scale: int(dt.Scale)}
+	}
+	return rowFunc(tMoney, true, func(_ context.Context, v []any) (any, error) {
+		return types.MoneyFromNumeric(types.DecimalToNumeric(v[0], t))
+	})(ctx, mem, args, n)
 }
 
 func moneyFuncs() []*Func {
@@ -173,7 +186,7 @@ func moneyFuncs() []*Func {
 		// the cast functions, callable by name as in PostgreSQL
 		fn("money", []types.T{tInt4}, tMoney, func(v []any) (any, error) { return types.MoneyFromInt(m(v[0])) }),
 		fn("money", []types.T{tInt8}, tMoney, func(v []any) (any, error) { return types.MoneyFromInt(m(v[0])) }),
-		fn("money", []types.T{tNumeric}, tMoney, func(v []any) (any, error) { return types.MoneyFromNumeric(v[0].(*apd.Decimal)) }),
+		&Func{Name: "money", Args: []types.T{tNumeric}, Ret: tMoney, Strict: true, Kernel: numericToMoney},
 		fn("numeric", []types.T{tMoney}, tNumeric, func(v []any) (any, error) { return types.MoneyToNumeric(m(v[0])), nil }),
 	)
 	for _, eq := range []struct {
@@ -198,8 +211,12 @@ func macFuncs() []*Func {
 			bs := make([][]byte, len(v))
 			for i, x := range v {
 				b, err := types.MacBytes(x.(string))
-				if err != nil {
-					return nil, err
+				want := types.MacAddr8Len
+				if args[i].Variant == types.MacAddr {
+					want = types.MacAddrLen
+				}
+				if err != nil || len(b) != want {
+					return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", args[i].PGName(), x)
 				}
 				bs[i] = b
 			}
@@ -272,8 +289,8 @@ func macFuncs() []*Func {
 		&Func{Name: "macaddr", Args: []types.T{tMacAddr8}, Ret: tMacAddr, Strict: true, Kernel: rowFunc(tMacAddr, true, func(_ context.Context, v []any) (any, error) {
 			return types.MacAddr8ToMacAddr(v[0].(string))
 		})},
-		&Func{Name: "macaddr8", Args: []types.T{tMacAddr}, Ret: tMacAddr8, Strict: true, Kernel: rowFunc(tMacAddr8, true, func(_ context.Context, v []any) (any, error) {
-			return types.MacAddrToMacAddr8(v[0].(string)), nil
-		})},
+		fn("macaddr8", []types.T{tMacAddr}, tMacAddr8, func(b [][]byte) (any, error) {
+			return text([]byte{b[0][0], b[0][1], b[0][2], 0xff, 0xfe, b[0][3], b[0][4], b[0][5]}), nil
+		}),
 	)
 }

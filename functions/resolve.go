@@ -807,6 +807,9 @@ func coercible(from, to types.T) bool {
 	if from.Kind == types.Array || to.Kind == types.Array {
 		return from.Kind == types.Array && to.Kind == types.Array && from.Elem != nil && to.Elem != nil && coercible(*from.Elem, *to.Elem)
 	}
+	if (pf == pgMacaddr || pf == pgMacaddr8) && (pt == pgMacaddr || pt == pgMacaddr8) {
+		return true // macaddr and macaddr8 convert implicitly to each other
+	}
 	if OwnStringType(from) || OwnStringType(to) || pf == pgOther || pt == pgOther {
 		return false
 	}

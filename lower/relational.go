@@ -756,7 +756,7 @@ func lowerWindow(x *binder.Window) (Node, error) {
 		}
 		switch i {
 		case 0:
-			spec.Arg, spec.Form = idx, a.Type().KeyForm()
+			spec.Arg, spec.Form, spec.Money = idx, a.Type().KeyForm(), a.Type().IsMoney()
 		case 1:
 			spec.Offset = idx
 		case 2:

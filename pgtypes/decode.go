@@ -708,6 +708,9 @@ func decodeBinaryArray(index int, elem uint32, data []byte) (any, error) {
 			return nil, err
 		}
 		data = data[n:]
+		if c, ok := v.(int64); ok && elem == OIDMoney {
+			v = types.FormatMoney(c) // cents, read back as money's text
+		}
 		elems = append(elems, arrayElemText(v))
 	}
 	if len(data) != 0 {

@@ -255,7 +255,7 @@ func TestSmallTypesColumnsDifferential(t *testing.T) {
 	}
 	// COPY out (text and binary) gives the same bytes, and COPY in of
 	// the text reads the same values back
-	var texts [2]string
+	var texts, bins [2]string
 	for _, format := range []string{"text", "binary", "csv"} {
 		var outs [2]string
 		for i, e := range []Executor{r.SQLGate, r.Postgres} {
@@ -268,18 +268,32 @@ func TestSmallTypesColumnsDifferential(t *testing.T) {
 		if outs[0] != outs[1] {
 			t.Errorf("COPY TO (FORMAT %s) differs:\nsqlgate:  %q\npostgres: %q", format, outs[0], outs[1])
 		}
-		if format == "text" {
+		switch format {
+		case "text":
 			texts = outs
+		case "binary":
+			bins = outs
 		}
 	}
-	runOnBoth(t, ctx, r, "CREATE TABLE smt2 (id int PRIMARY KEY, m money, a macaddr, b macaddr8, ms money[])")
+	// COPY in of each system's own text, and of PostgreSQL's binary
+	runOnBoth(t, ctx, r, "CREATE TABLE smt2 (id int PRIMARY KEY, m money, a macaddr, b macaddr8, ms money[])",
+		"CREATE TABLE smt3 (id int PRIMARY KEY, m money, a macaddr, b macaddr8, ms money[])")
 	for i, e := range []Executor{r.SQLGate, r.Postgres} {
 		if _, err := e.(*Session).conn.CopyFrom(ctx, strings.NewReader(texts[i]), "COPY smt2 FROM STDIN"); err != nil {
 			t.Fatalf("COPY FROM: %v", err)
 		}
+		if _, err := e.(*Session).conn.CopyFrom(ctx, strings.NewReader(bins[1]), "COPY smt3 FROM STDIN (FORMAT binary)"); err != nil {
+			t.Fatalf("COPY FROM (FORMAT binary): %v", err)
+		}
 	}
-	tally(t, ctx, r, "SELECT * FROM smt2 ORDER BY id", stats)
-	tally(t, ctx, r, "SELECT count(*) FROM smt2 JOIN smt USING (id) WHERE smt2.m = smt.m AND smt2.a = smt.a AND smt2.b = smt.b", stats)
+	for _, q := range []string{
+		"SELECT * FROM smt2 ORDER BY id",
+		"SELECT * FROM smt3 ORDER BY id",
+		"SELECT count(*) FROM smt2 JOIN smt USING (id) WHERE smt2.m = smt.m AND smt2.a = smt.a AND smt2.b = smt.b",
+		"SELECT count(*) FROM smt3 JOIN smt USING (id) WHERE smt3.m = smt.m AND smt3.a = smt.a AND smt3.b = smt.b",
+	} {
+		tally(t, ctx, r, q, stats)
+	}
 	t.Logf("%v", stats)
 	if stats["same"] == 0 || stats["refused alike"] == 0 {
 		t.Errorf("too few outcomes of a kind: %v", stats)

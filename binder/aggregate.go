@@ -376,6 +376,8 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 	switch name {
 	case "sum":
 		switch {
+		case a.IsMoney():
+			return a, nil // sum(money) is money
 		case a.Kind == types.Int8 || a.Kind == types.Int16 || a.Kind == types.Int32:
 			return types.Int64Type, nil
 		case a.Kind == types.Int64:
@@ -397,8 +399,9 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 			return a, nil
 		}
 	case "min", "max":
-		// PostgreSQL has no min/max over boolean, bytea or bit strings.
-		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() {
+		// PostgreSQL has no min/max over boolean, bytea, bit strings or
+		// the mac types.
+		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() && !a.IsMacAddr() {
 			if a.Variant.IsReg() {
 				// min(regclass) is min(oid): the reg types are binary-
 				// coercible to oid, PostgreSQL's only candidate.
@@ -415,7 +418,7 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 			return types.BoolType, nil
 		}
 	case "bit_and", "bit_or", "bit_xor":
-		if a.Kind == types.Int16 || a.Kind == types.Int32 || a.Kind == types.Int64 {
+		if a.IsInteger() && a.Kind != types.Int8 {
 			return a, nil
 		}
 		if a.IsBitString() {

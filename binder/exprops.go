@@ -212,6 +212,9 @@ func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
 		if x.Type().Kind == types.Interval {
 			return b.callFunction(n, "__interval_um", []Expr{x})
 		}
+		if x.Type().IsMoney() {
+			return nil, b.errAt(n, noOperator("-", x.Type())) // money has no prefix -
+		}
 		x = b.resolveUnknown(x, types.Float64Type)
 		if !x.Type().IsNumeric() && x.Type().Kind != types.Null {
 			return nil, b.errAt(n, noOperator("-", x.Type()))
@@ -339,6 +342,12 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	}
 	if e, ok, err := b.inetArithmetic(n, op, l, r, lt, rt); ok { // netops.go
 		return e, err
+	}
+	if e, ok, err := b.moneyArithmetic(n, op, l, r, lt, rt); ok { // smalltypes.go
+		return e, err
+	}
+	if err := b.macComparison(n, op, lt, rt); err != nil { // smalltypes.go
+		return nil, err
 	}
 	if op.IsArithmetic() && (noArithmetic(op, lt, rt, true) || noArithmetic(op, rt, lt, false)) {
 		// 'x' + true: PostgreSQL looks for boolean + boolean, finds none
@@ -867,12 +876,18 @@ func commonType(a, b types.T) (types.T, bool) {
 	if a.IsBitString() || b.IsBitString() {
 		return bitCommonType(a, b) // bitstring.go
 	}
+	if a.IsMacAddr() && b.IsMacAddr() {
+		return a, true // each converts implicitly to the other: the first is kept
+	}
 	if functions.OwnStringType(a) || functions.OwnStringType(b) {
 		// json, jsonb and uuid convert implicitly to no other type
 		if functions.SamePGType(a, b) {
 			return a, true
 		}
 		return types.T{}, false
+	}
+	if a.IsMoney() || b.IsMoney() {
+		return types.T{}, false // money converts implicitly to no other type
 	}
 	if a.IsNumeric() && b.IsNumeric() {
 		switch {

@@ -250,6 +250,9 @@ func castable(a, b types.T) bool {
 	if a.IsBitString() || b.IsBitString() {
 		return bitCastable(a, b) // bitstring.go
 	}
+	if ok, handled := smallCastable(a, b); handled { // smalltypes.go
+		return ok
+	}
 	if ok, handled := nestedCastable(a, b, false); handled {
 		return ok
 	}
@@ -423,11 +426,14 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 		t = it
 	case "oid":
 		t = types.T{Kind: types.Oid}
-	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb", "uuid", "inet", "cidr", "pg_lsn", "xid", "jsonpath", "tsvector", "tsquery", "regconfig":
+	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb", "uuid", "inet", "cidr", "pg_lsn", "xid", "jsonpath", "tsvector", "tsquery", "regconfig", "money", "macaddr", "macaddr8":
 		v, _ := types.VariantNamed(tn.Name)
 		t = types.T{Kind: types.Oid, Variant: v}
-		if v.IsJSON() || v == types.UUID || v == types.Inet || v == types.Cidr || v == types.PgLsn || v == types.JSONPath || v.IsTextSearch() {
+		if v.IsJSON() || v == types.UUID || v == types.Inet || v == types.Cidr || v == types.PgLsn || v == types.JSONPath || v.IsTextSearch() || v == types.MacAddr || v == types.MacAddr8 {
 			t.Kind = types.String
+		}
+		if v == types.Money {
+			t.Kind = types.Int64 // cents (types/money.go)
 		}
 	case "name":
 		t = types.T{Kind: types.Name}

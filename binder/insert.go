@@ -481,6 +481,9 @@ func (b *binder) assign(node sourceNode, e Expr, col string, t types.T, table st
 	if target.IsBitString() {
 		ok = et.IsBitString() // only bit strings assign to one (bitstring.go)
 	}
+	if ok2, handled := smallAssignable(et, target); handled { // smalltypes.go
+		ok = ok2
+	}
 	if !ok {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, b.assignTypeName(col, table, target), et.PGName()).
 			WithHint("You will need to rewrite or cast the expression."))

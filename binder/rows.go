@@ -223,6 +223,9 @@ func assignableType(from, to types.T) bool {
 	if from.Kind == types.Array && to.Kind == types.Array {
 		return assignableType(*from.Elem, *to.Elem)
 	}
+	if ok, handled := smallAssignable(from, to); handled && !isUnknown(from) { // smalltypes.go
+		return ok
+	}
 	return isUnknown(from) || from.Nullable().Equal(to.Nullable()) ||
 		(from.IsNumeric() && to.IsNumeric()) ||
 		to.IsString() ||

@@ -119,6 +119,12 @@ func typeOfOID(oid uint32) (types.T, error) {
 		return types.InetType, nil
 	case 650:
 		return types.CidrType, nil
+	case 790:
+		return types.MoneyType, nil
+	case 829:
+		return types.MacAddrType, nil
+	case 774:
+		return types.MacAddr8Type, nil
 	case 3614:
 		return types.TSVectorType, nil
 	case 3615:

@@ -297,6 +297,9 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 	if out, ok, err := castBitString(v, from, to, loc); ok { // bitcast.go
 		return out, err
 	}
+	if out, ok, err := castSmallType(v, from, to, loc); ok { // smallcast.go
+		return out, err
+	}
 	switch {
 	case to.Variant == types.UUID && from.Variant != types.UUID:
 		// text to uuid reads uuid's input forms (types.ParseUUID)

@@ -344,7 +344,20 @@ var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.J
 	"tsvector": types.TSVector, "tsquery": types.TSQuery, "regconfig": types.RegConfig,
 	// pg_lsn, jsonpath, "char": STRING of their text (types/inet.go,
 	// types/jsonpath; "char" its one character)
-	"pg_lsn": types.PgLsn, "jsonpath": types.JSONPath, `"char"`: types.QChar}
+	"pg_lsn": types.PgLsn, "jsonpath": types.JSONPath, `"char"`: types.QChar,
+	// macaddr, macaddr8: STRING of their text, as inet (types/macaddr.go);
+	// money: BIGINT of its cents (types/money.go), which orders, sums and
+	// indexes as the amount does
+	"macaddr": types.MacAddr, "macaddr8": types.MacAddr8, "money": types.Money}
+
+// variantKind is the kind a variant's column is stored as: Int64 for
+// money, String for the others.
+func variantKind(v types.Variant) types.Kind {
+	if v == types.Money {
+		return types.Int64
+	}
+	return types.String
+}
 
 // recordVariants notes, in d's metadata, the PostgreSQL type of each
 // top-level column whose type is a variant Fluss does not store (json,
@@ -392,16 +405,16 @@ func applyVariants(d *TableDescriptor) {
 		}
 		if v, ok := variantTypes[c.PGType]; ok {
 			t := &d.Schema.Columns[i].Type
-			if t.Kind == types.String {
+			if t.Kind == variantKind(v) {
 				t.Variant = v
 			}
 		}
 		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok {
-			// an array of a variant type: ARRAY<STRING> whose elements are
-			// the variant (variantArrayPGType)
+			// an array of a variant type: ARRAY<STRING> (ARRAY<BIGINT> for
+			// money) whose elements are the variant (variantArrayPGType)
 			v, ok := variantTypes[elem]
 			t := &d.Schema.Columns[i].Type
-			if ok && t.Kind == types.Array && t.Elem != nil && t.Elem.Kind == types.String {
+			if ok && t.Kind == types.Array && t.Elem != nil && t.Elem.Kind == variantKind(v) {
 				e := *t.Elem
 				e.Variant = v
 				t.Elem = &e
@@ -411,14 +424,14 @@ func applyVariants(d *TableDescriptor) {
 }
 
 // variantArrayPGType is the PGType of a one-level array of a variant type
-// Fluss does not store ("bit[]", "uuid[]", "tsvector[]" ...); "" for
-// other types.
+// Fluss does not store ("bit[]", "uuid[]", "money[]" ...); "" for other
+// types.
 func variantArrayPGType(t types.T) string {
-	if t.Kind != types.Array || t.Elem == nil || t.Elem.Kind != types.String {
+	if t.Kind != types.Array || t.Elem == nil {
 		return ""
 	}
 	name := t.Elem.Variant.Name()
-	if _, ok := variantTypes[name]; !ok {
+	if v, ok := variantTypes[name]; !ok || t.Elem.Kind != variantKind(v) {
 		return ""
 	}
 	return name + "[]"

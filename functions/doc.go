@@ -27,7 +27,10 @@
 // optional Procs catalog (regproc.go); the bit string operators and
 // functions over bit(n) and bit varying(n) (bitstring.go); inet's
 // functions and operators (netfuncs.go: host, masklen, network,
-// set_masklen, inet_merge, << <<= >> >>= && ~ & | + - and the rest).
+// set_masklen, inet_merge, << <<= >> >>= && ~ & | + - and the rest);
+// money's operators and functions and macaddr's and macaddr8's
+// (moneyfuncs.go: cash.c's + - * / behind pg__money_add ...,
+// cash_words, cashlarger, trunc, macaddr8_set7bit, ~ & |).
 //
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls

@@ -128,6 +128,7 @@ func allFuncs() []*Func {
 	fs = append(fs, operatorFuncs()...)
 	fs = append(fs, bitStringFuncs()...) // bitstring.go
 	fs = append(fs, netFuncs()...)       // netfuncs.go
+	fs = append(fs, moneyFuncs()...)     // moneyfuncs.go
 	fs = append(fs, jsonbDeleteFuncs()...)
 	fs = append(fs, jsonExtraFuncs()...)
 	fs = append(fs, overlapsFuncs()...)

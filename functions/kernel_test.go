@@ -27,6 +27,10 @@ func sampleValue(name string, t types.T) (types.T, any) {
 			return t, "10.1.2.3/8"
 		case types.Cidr:
 			return t, "10.0.0.0/8"
+		case types.MacAddr:
+			return t, "08:00:2b:01:02:03"
+		case types.MacAddr8:
+			return t, "08:00:2b:ff:fe:01:02:03"
 		case types.RegConfig:
 			return t, "english"
 		case types.TSVector:

@@ -58,6 +58,11 @@ const (
 	pgTSVector
 	pgTSQuery
 	pgRegConfig // regconfig (category N, as every OID alias)
+	pgMoney     // money (category N), converting implicitly to nothing
+	// macaddr and macaddr8 (category U), each converting implicitly to
+	// the other.
+	pgMacaddr
+	pgMacaddr8
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -71,6 +76,9 @@ func pgTypeOf(t types.T) pgType {
 	case types.Int32:
 		return pgInt4
 	case types.Int64:
+		if t.Variant == types.Money {
+			return pgMoney
+		}
 		return pgInt8
 	case types.Decimal:
 		return pgNumeric
@@ -109,6 +117,10 @@ func pgTypeOf(t types.T) pgType {
 			return pgTSQuery
 		case types.RegConfig:
 			return pgRegConfig
+		case types.MacAddr:
+			return pgMacaddr
+		case types.MacAddr8:
+			return pgMacaddr8
 		}
 		if t.Length > 0 {
 			return pgVarchar
@@ -161,7 +173,7 @@ func (p pgType) category() byte {
 		return 'V'
 	case pgInet, pgCidr:
 		return 'I'
-	case pgRegConfig:
+	case pgRegConfig, pgMoney:
 		return 'N'
 	}
 	return 'U'
@@ -185,6 +197,8 @@ var implicitCasts = map[pgType][]pgType{
 	pgNumeric:   {pgFloat4, pgFloat8},
 	pgFloat4:    {pgFloat8},
 	pgCidr:      {pgInet},
+	pgMacaddr:   {pgMacaddr8},
+	pgMacaddr8:  {pgMacaddr},
 	pgBit:       {pgVarbit},
 	pgVarbit:    {pgBit},
 	pgOid:       {pgRegclass},
@@ -752,7 +766,7 @@ func sameArrayDepths(context string, ts []types.T, pt types.T) error {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.Variant == types.PgLsn || t.IsTextSearch())
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.Variant == types.PgLsn || t.IsTextSearch() || t.IsMacAddr())
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their
@@ -792,6 +806,9 @@ func coercible(from, to types.T) bool {
 	}
 	if from.Kind == types.Array || to.Kind == types.Array {
 		return from.Kind == types.Array && to.Kind == types.Array && from.Elem != nil && to.Elem != nil && coercible(*from.Elem, *to.Elem)
+	}
+	if (pf == pgMacaddr || pf == pgMacaddr8) && (pt == pgMacaddr || pt == pgMacaddr8) {
+		return true // macaddr and macaddr8 convert implicitly to each other
 	}
 	if OwnStringType(from) || OwnStringType(to) || pf == pgOther || pt == pgOther {
 		return false

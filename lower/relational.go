@@ -119,6 +119,7 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 				return nil, err
 			}
 			spec.Form = call.Args[0].Type().KeyForm()
+			spec.Money = call.Args[0].Type().IsMoney()
 		}
 		if len(call.Args) == 2 && call.Func != "string_agg" {
 			if spec.X, err = add(call.Args[1], fmt.Sprintf("x%d", i)); err != nil {
@@ -173,6 +174,9 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 			// integers) is summed in bigint (relop's sumIntAcc, 22003 past
 			// its range), not in numeric and cast back.
 			t = types.Int64Type
+			if call.T.Variant == types.Money {
+				t = call.T.Nullable() // sum(money): the cents, summed as bigint
+			}
 		}
 		execTypes[i] = t
 		if !t.Nullable().Equal(c.T.Nullable()) {
@@ -752,7 +756,7 @@ func lowerWindow(x *binder.Window) (Node, error) {
 		}
 		switch i {
 		case 0:
-			spec.Arg, spec.Form = idx, a.Type().KeyForm()
+			spec.Arg, spec.Form, spec.Money = idx, a.Type().KeyForm(), a.Type().IsMoney()
 		case 1:
 			spec.Offset = idx
 		case 2:

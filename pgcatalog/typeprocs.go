@@ -31,6 +31,12 @@ var typeProcs = map[uint32][8]uint32{
 	701:  {214, 215, 2426, 2427, 0, 0, 0, 0},             // float8
 	705:  {109, 110, 2416, 2417, 0, 0, 0, 0},             // unknown
 	869:  {910, 911, 2496, 2497, 0, 0, 0, 0},             // inet
+	790:  {886, 887, 2492, 2493, 0, 0, 0, 0},             // money
+	829:  {436, 437, 2494, 2495, 0, 0, 0, 0},             // macaddr
+	774:  {4110, 4111, 3446, 3447, 0, 0, 0, 0},           // macaddr8
+	791:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _money
+	1040: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _macaddr
+	775:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _macaddr8
 	650:  {1267, 1427, 2498, 2499, 0, 0, 0, 0},           // cidr
 	1000: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _bool
 	1001: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _bytea
@@ -178,6 +184,18 @@ var typeProcInfos = []procInfo{
 	{oid: 751, name: "array_out", args: []any{uint32(2277)}, ret: 2275, nargs: 1},
 	{oid: 910, name: "inet_in", args: []any{uint32(2275)}, ret: 869, nargs: 1},
 	{oid: 911, name: "inet_out", args: []any{uint32(869)}, ret: 2275, nargs: 1},
+	{oid: 886, name: "cash_in", args: []any{uint32(2275)}, ret: 790, nargs: 1},
+	{oid: 887, name: "cash_out", args: []any{uint32(790)}, ret: 2275, nargs: 1},
+	{oid: 2492, name: "cash_recv", args: []any{uint32(2281)}, ret: 790, nargs: 1},
+	{oid: 2493, name: "cash_send", args: []any{uint32(790)}, ret: 17, nargs: 1},
+	{oid: 436, name: "macaddr_in", args: []any{uint32(2275)}, ret: 829, nargs: 1},
+	{oid: 437, name: "macaddr_out", args: []any{uint32(829)}, ret: 2275, nargs: 1},
+	{oid: 2494, name: "macaddr_recv", args: []any{uint32(2281)}, ret: 829, nargs: 1},
+	{oid: 2495, name: "macaddr_send", args: []any{uint32(829)}, ret: 17, nargs: 1},
+	{oid: 4110, name: "macaddr8_in", args: []any{uint32(2275)}, ret: 774, nargs: 1},
+	{oid: 4111, name: "macaddr8_out", args: []any{uint32(774)}, ret: 2275, nargs: 1},
+	{oid: 3446, name: "macaddr8_recv", args: []any{uint32(2281)}, ret: 774, nargs: 1},
+	{oid: 3447, name: "macaddr8_send", args: []any{uint32(774)}, ret: 17, nargs: 1},
 	{oid: 1267, name: "cidr_in", args: []any{uint32(2275)}, ret: 650, nargs: 1},
 	{oid: 1427, name: "cidr_out", args: []any{uint32(650)}, ret: 2275, nargs: 1},
 	{oid: 2498, name: "cidr_recv", args: []any{uint32(2281)}, ret: 650, nargs: 1},

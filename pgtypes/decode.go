@@ -528,6 +528,15 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 		return types.InetFromBytes(data)
 	case OIDCidr:
 		return types.CidrFromBytes(data)
+	case OIDMoney:
+		if err := fixedLen(index, data, 8); err != nil {
+			return nil, err
+		}
+		return int64(be.Uint64(data)), nil // cash_recv: the cents
+	case OIDMacAddr:
+		return types.MacAddrFromBytes(data)
+	case OIDMacAddr8:
+		return types.MacAddr8FromBytes(data)
 	case OIDTSVector:
 		return types.TSVectorFromBytes(data)
 	case OIDTSQuery:
@@ -699,6 +708,9 @@ func decodeBinaryArray(index int, elem uint32, data []byte) (any, error) {
 			return nil, err
 		}
 		data = data[n:]
+		if c, ok := v.(int64); ok && elem == OIDMoney {
+			v = types.FormatMoney(c) // cents, read back as money's text
+		}
 		elems = append(elems, arrayElemText(v))
 	}
 	if len(data) != 0 {

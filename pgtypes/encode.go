@@ -63,6 +63,9 @@ func newEncoder(t types.T, m mode, loc *time.Location, st types.Style) (valueEnc
 	case types.Int32:
 		return &intEncoder[int32]{t: t, mode: m, width: 4}, nil
 	case types.Int64:
+		if t.Variant == types.Money && m != modeBinary {
+			return &moneyEncoder{ints: intEncoder[int64]{t: t, mode: m, width: 8}}, nil // money.go
+		}
 		return &intEncoder[int64]{t: t, mode: m, width: 8}, nil
 	case types.Oid:
 		if t.Variant.IsReg() && m == modeText {
@@ -523,7 +526,8 @@ func parseGroup(b []byte) uint16 {
 // of their own.
 var binaryForms = map[types.Variant]func(string) ([]byte, error){
 	types.UUID: types.UUIDBytes, types.Inet: types.InetBytes, types.PgLsn: types.LSNBytes,
-	types.Cidr:     types.CidrBytes,
+	types.Cidr:    types.CidrBytes,
+	types.MacAddr: types.MacBytes, types.MacAddr8: types.MacBytes,
 	types.TSVector: types.TSVectorBytes, types.TSQuery: types.TSQueryBytes, types.RegConfig: types.RegConfigBytes,
 }
 

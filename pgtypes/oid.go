@@ -25,6 +25,12 @@ const (
 	OIDInet          uint32 = 869
 	OIDInetArray     uint32 = 1041
 	OIDCidr          uint32 = 650
+	OIDMoney         uint32 = 790
+	OIDMoneyArray    uint32 = 791
+	OIDMacAddr       uint32 = 829
+	OIDMacAddrArray  uint32 = 1040
+	OIDMacAddr8      uint32 = 774
+	OIDMacAddr8Array uint32 = 775
 	OIDCidrArray     uint32 = 651
 	OIDTSVector      uint32 = 3614
 	OIDTSVectorArray uint32 = 3643
@@ -99,6 +105,7 @@ var variantOIDs = map[types.Variant]uint32{
 	types.RegProcedure: OIDRegProcedure, types.RegNamespace: OIDRegNamespace, types.RegRole: OIDRegRole,
 	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID, types.JSONPath: OIDJSONPath,
 	types.Inet: OIDInet, types.PgLsn: OIDPgLsn, types.Xid: OIDXid, types.Cidr: OIDCidr,
+	types.Money: OIDMoney, types.MacAddr: OIDMacAddr, types.MacAddr8: OIDMacAddr8,
 	types.TSVector: OIDTSVector, types.TSQuery: OIDTSQuery, types.RegConfig: OIDRegConfig,
 	types.PgNodeTree: OIDPgNodeTree, types.AclItem: OIDAclItem, types.AnyArray: OIDAnyArray,
 	types.Void: OIDVoid,
@@ -115,7 +122,8 @@ var arrayOIDs = map[uint32]uint32{
 	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
 	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray, OIDTimeTZ: OIDTimeTZArray,
 	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray, OIDJSONPath: OIDJSONPathArray,
-	OIDInet: OIDInetArray, OIDCidr: OIDCidrArray, OIDTSVector: OIDTSVectorArray, OIDTSQuery: OIDTSQueryArray, OIDRegConfig: OIDRegConfigArr, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
+	OIDInet: OIDInetArray, OIDCidr: OIDCidrArray,
+	OIDMoney: OIDMoneyArray, OIDMacAddr: OIDMacAddrArray, OIDMacAddr8: OIDMacAddr8Array, OIDTSVector: OIDTSVectorArray, OIDTSQuery: OIDTSQueryArray, OIDRegConfig: OIDRegConfigArr, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
 }
@@ -161,6 +169,12 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDInet, -1, -1
 	case t.Variant == types.Cidr:
 		return OIDCidr, -1, -1
+	case t.Variant == types.Money:
+		return OIDMoney, -1, 8
+	case t.Variant == types.MacAddr:
+		return OIDMacAddr, -1, 6
+	case t.Variant == types.MacAddr8:
+		return OIDMacAddr8, -1, 8
 	case t.Variant == types.TSVector, t.Variant == types.TSQuery:
 		return variantOIDs[t.Variant], -1, -1
 	case t.Variant == types.RegConfig:

@@ -19,7 +19,13 @@
 // STRING holding the path as PostgreSQL prints it; package types/jsonpath
 // reads and prints it), and bit(n) and bit varying(n) as Variants Bit and
 // VarBit of STRING holding '0'/'1' text (bitstring.go: input with
-// bit_in's prefixes, typmod rules, integer conversions, binary form). It maps each type to its Arrow type (DESIGN.md's
+// bit_in's prefixes, typmod rules, integer conversions, binary form),
+// money as the Variant Money of INT64 counting cents (money.go: cash_in
+// and cash_out under lc_monetary C, cash_words, the numeric and integer
+// conversions; IsInteger and IsNumeric say no, so it meets no number), and
+// macaddr and macaddr8 as Variants of STRING holding their output text,
+// whose byte order is theirs (macaddr.go: macaddr_in's sscanf notations,
+// macaddr8_in's, binary forms). It maps each type to its Arrow type (DESIGN.md's
 // table) and prints it as seed 000 does.
 //
 // User-defined enum types (CREATE TYPE ... AS ENUM; enum.go) are the

@@ -39,6 +39,9 @@ func FormatTextStyle(v any, t T, loc *time.Location, st Style) string {
 		}
 		return "false"
 	case Int8, Int16, Int32, Int64, Oid:
+		if t.Variant == Money {
+			return FormatMoney(v.(int64)) // money.go
+		}
 		return strconv.FormatInt(v.(int64), 10)
 	case Float32:
 		return FormatFloatText(v.(float64), 32, st.Float)

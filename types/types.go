@@ -139,7 +139,25 @@ const (
 	TSVector
 	TSQuery
 	RegConfig
+
+	// Money is money (OID 790): an Int64 counting cents (money.go), which
+	// compares, sorts, sums and stores as the integer does; only its text
+	// ('$1,234.50'), its operators and its casts are its own.
+	Money
+	// MacAddr and MacAddr8 are macaddr (OID 829) and macaddr8 (OID 774):
+	// Strings holding the output text (macaddr.go), whose byte order is
+	// PostgreSQL's.
+	MacAddr
+	MacAddr8
 )
+
+// IsMoney reports whether t is money.
+func (t T) IsMoney() bool { return t.Kind == Int64 && t.Variant == Money }
+
+// IsMacAddr reports whether t is macaddr or macaddr8.
+func (t T) IsMacAddr() bool {
+	return t.Kind == String && (t.Variant == MacAddr || t.Variant == MacAddr8)
+}
 
 // IsBitString reports whether t is bit or bit varying.
 func (t T) IsBitString() bool { return t.Kind == String && (t.Variant == Bit || t.Variant == VarBit) }
@@ -168,6 +186,7 @@ var variantNames = [...]string{
 	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
 	AnonRecord: "record", Bit: "bit", VarBit: "varbit", Void: "void", Cidr: "cidr",
 	TSVector: "tsvector", TSQuery: "tsquery", RegConfig: "regconfig",
+	Money: "money", MacAddr: "macaddr", MacAddr8: "macaddr8",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);
@@ -264,6 +283,11 @@ var (
 	TSQueryType   = T{Kind: String, Variant: TSQuery}
 	RegConfigType = T{Kind: String, Variant: RegConfig}
 	PgLsnType     = T{Kind: String, Variant: PgLsn}
+	// MoneyType, MacAddrType and MacAddr8Type are money, macaddr and
+	// macaddr8 (money.go, macaddr.go).
+	MoneyType    = T{Kind: Int64, Variant: Money}
+	MacAddrType  = T{Kind: String, Variant: MacAddr}
+	MacAddr8Type = T{Kind: String, Variant: MacAddr8}
 	// VoidType is void: the result of a function called for its effect.
 	VoidType = T{Kind: String, Variant: Void}
 	XidType  = T{Kind: Oid, Variant: Xid}
@@ -299,13 +323,17 @@ func ArrayOf(elem T) T { return T{Kind: Array, Elem: &elem} }
 func (t T) Nullable() T { t.NotNull = false; return t }
 
 // IsInteger reports whether t is TINYINT, SMALLINT, INT or BIGINT.
-func (t T) IsInteger() bool { return t.Kind >= Int8 && t.Kind <= Int64 }
+//
+// money is not one: it counts cents in an Int64 but converts implicitly to
+// no number and takes none of their operators (money.go).
+func (t T) IsInteger() bool { return t.Kind >= Int8 && t.Kind <= Int64 && t.Variant != Money }
 
 // IsFloat reports whether t is FLOAT or DOUBLE.
 func (t T) IsFloat() bool { return t.Kind == Float32 || t.Kind == Float64 }
 
 // IsNumeric reports whether t is an integer, decimal or floating type.
-func (t T) IsNumeric() bool { return t.Kind >= Int8 && t.Kind <= Float64 }
+// money is not one (IsInteger).
+func (t T) IsNumeric() bool { return t.Kind >= Int8 && t.Kind <= Float64 && t.Variant != Money }
 
 // IsString reports whether t is CHAR or STRING.
 func (t T) IsString() bool { return t.Kind == Char || t.Kind == String }

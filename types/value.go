@@ -41,7 +41,7 @@ import (
 
 // pgTypeName is how PostgreSQL names t in input-syntax error messages.
 func (t T) pgTypeName() string {
-	if t.Variant.IsJSON() || t.Variant.IsReg() {
+	if t.Variant.IsJSON() || t.Variant.IsReg() || t.Variant == Money {
 		return t.Variant.Name()
 	}
 	switch t.Kind {
@@ -238,6 +238,12 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 		return jsonpath.Normalize(s)
 	case TSVector, TSQuery, RegConfig:
 		return parseTextSearch(s, t.Variant) // tsearch.go
+	case Money:
+		return ParseMoney(s) // money.go
+	case MacAddr:
+		return ParseMacAddr(s) // macaddr.go
+	case MacAddr8:
+		return ParseMacAddr8(s)
 	}
 	switch t.Kind {
 	case Unknown, String, Name:

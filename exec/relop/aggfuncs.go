@@ -339,9 +339,10 @@ func (a *countAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, e
 // ---- sum of small integers into bigint ----
 
 type sumIntAcc struct {
-	arg  int
-	sums []int64
-	cnt  nonNullCounts // a group with none is NULL
+	arg   int
+	money bool // a sum of money: its overflow is money's (AggSpec.Money)
+	sums  []int64
+	cnt   nonNullCounts // a group with none is NULL
 	// bound is at least every group's |sum|. While it, advanced by a
 	// batch's batchBound, stays within int64, no sum can overflow in that
 	// batch, and the batch is added without a check per row; past that,
@@ -351,8 +352,16 @@ type sumIntAcc struct {
 }
 
 func (a *sumIntAcc) shareCounts(c *groupCounts) { a.cnt.shareCounts(c) }
-func (a *sumIntAcc) resize(n int)               { a.sums = grow(a.sums, n); a.cnt.resize(n) }
-func (a *sumIntAcc) size() int64                { return int64(cap(a.sums))*8 + a.cnt.size() }
+
+// overflow is the 22003 of a sum past int64: bigint's, or money's.
+func (a *sumIntAcc) overflow() error {
+	if a.money {
+		return types.MoneyOutOfRange()
+	}
+	return bigintOverflow()
+}
+func (a *sumIntAcc) resize(n int) { a.sums = grow(a.sums, n); a.cnt.resize(n) }
+func (a *sumIntAcc) size() int64  { return int64(cap(a.sums))*8 + a.cnt.size() }
 
 func sumIntLoop[T sumInt](a *sumIntAcc, vals []T, arr arrow.Array, groups []uint32, rows []int32) error {
 	n := len(groups)
@@ -374,7 +383,7 @@ func sumIntLoop[T sumInt](a *sumIntAcc, vals []T, arr arrow.Array, groups []uint
 			v := int64(vals[i])
 			r := s + v
 			if (r > s) != (v > 0) {
-				return bigintOverflow()
+				return a.overflow()
 			}
 			sums[g] = r
 		}
@@ -388,7 +397,7 @@ func sumIntLoop[T sumInt](a *sumIntAcc, vals []T, arr arrow.Array, groups []uint
 			v := int64(vals[i])
 			r := s + v
 			if (r > s) != (v > 0) {
-				err = bigintOverflow()
+				err = a.overflow()
 			}
 			sums[g] = r
 		})
@@ -1711,7 +1720,7 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		case argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64:
 			acc = &floatAcc{arg: spec.Arg, avg: avg, out32: !avg && out.ID() == arrow.FLOAT32}
 		case !avg && out.ID() == arrow.INT64 && isIntClass(argType):
-			acc = &sumIntAcc{arg: spec.Arg}
+			acc = &sumIntAcc{arg: spec.Arg, money: spec.Money}
 		case (isIntClass(argType) || argType.ID() == arrow.DECIMAL128) && types.IsNumericArrow(out):
 			acc = &decAcc{arg: spec.Arg, avg: avg, argScale: decScale(argType)}
 		case types.IsNumericArrow(argType):

@@ -28,6 +28,8 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 		return types.Int64Type, nil
 	case "sum":
 		switch {
+		case arg.Variant == types.Money:
+			return arg.Nullable(), nil // cash_pl's sum: money (sumIntAcc)
 		case arg.Kind == types.Int8 || arg.Kind == types.Int16 || arg.Kind == types.Int32:
 			return types.Int64Type, nil
 		case arg.Kind == types.Int64:

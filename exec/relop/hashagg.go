@@ -26,6 +26,9 @@ type AggSpec struct {
 	// Form is the argument's key form (SortKey.Form): a bpchar's DISTINCT
 	// values compare without trailing blanks, a jsonb's as jsonb.
 	Form types.KeyForm
+	// Money marks sum's argument as money (an int64 of cents): a sum
+	// past int64 is cash_pl's "money out of range", not bigint's.
+	Money bool
 	// Filter is a boolean input column (FILTER (WHERE ...)); only rows
 	// where it is true are aggregated. -1: none.
 	Filter int

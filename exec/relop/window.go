@@ -115,6 +115,8 @@ type WindowSpec struct {
 	// Form is Arg's key form (SortKey.Form): min and max over bpchar
 	// compare without trailing blanks, as the plain aggregates do.
 	Form types.KeyForm
+	// Money marks Arg as money: sum's overflow is money's (AggSpec.Money).
+	Money bool
 }
 
 // WindowResultType is the type of window function fn over arg.
@@ -829,7 +831,7 @@ func (w *windowCtx) eval(f WindowSpec, outType arrow.DataType) (arrow.Array, err
 // aggregated row by row.
 func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (arrow.Array, error) {
 	n := int(w.region.NumRows())
-	spec := AggSpec{Func: fn, Arg: f.Arg, Filter: -1, Sep: -1, Form: f.Form}
+	spec := AggSpec{Func: fn, Arg: f.Arg, Filter: -1, Sep: -1, Form: f.Form, Money: f.Money}
 	acc, err := newAccumulator(spec, w.region.Schema(), outType)
 	if err != nil {
 		return nil, err

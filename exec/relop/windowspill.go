@@ -729,7 +729,7 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 			}
 		}
 	case "sum", "avg", "count", "min", "max":
-		spec := AggSpec{Func: fn, Arg: f.Arg, Filter: -1, Sep: -1, Form: f.Form}
+		spec := AggSpec{Func: fn, Arg: f.Arg, Filter: -1, Sep: -1, Form: f.Form, Money: f.Money}
 		if acc, err = newAccumulator(spec, s.in.schema, dt); err != nil {
 			return err
 		}

@@ -104,6 +104,12 @@ func sampleLiteral(typname string) string {
 		v = "'192.168.1.5/24'"
 	case "cidr":
 		v = "'10.0.0.0/8'"
+	case "money":
+		v = "'1234.56'"
+	case "macaddr":
+		v = "'08:00:2b:01:02:03'"
+	case "macaddr8":
+		v = "'08:00:2b:01:02:03:04:05'"
 	case "oid":
 		v = "'1259'"
 	case "regclass":

@@ -55,7 +55,7 @@ func (s *Signature) Key() string {
 // (array types of these are in scope too).
 var scopeTypes = []string{
 	"bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text", "varchar", "bpchar", "name", "char", "bytea",
-	"date", "time", "timetz", "timestamp", "timestamptz", "interval", "json", "jsonb", "jsonpath", "uuid", "inet", "cidr",
+	"date", "time", "timetz", "timestamp", "timestamptz", "interval", "json", "jsonb", "jsonpath", "uuid", "inet", "cidr", "macaddr", "macaddr8", "money",
 	"oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole",
 	"any", "anyelement", "anyarray", "anynonarray", "anycompatible", "anycompatiblearray", "anycompatiblenonarray", "record", "void",
 }
@@ -279,8 +279,13 @@ func categoryOf(s *Signature) string {
 		return "json"
 	case n == "gen_random_uuid" || hasType(s, func(t string) bool { return strings.TrimPrefix(t, "_") == "uuid" }):
 		return "uuid"
-	case hasType(s, func(t string) bool { t = strings.TrimPrefix(t, "_"); return t == "inet" || t == "cidr" }):
+	case hasType(s, func(t string) bool {
+		t = strings.TrimPrefix(t, "_")
+		return t == "inet" || t == "cidr" || t == "macaddr" || t == "macaddr8"
+	}):
 		return "network address"
+	case hasType(s, func(t string) bool { return strings.TrimPrefix(t, "_") == "money" }):
+		return "money"
 	case hasType(s, isArray):
 		return "array"
 	case hasType(s, isDateTime) || n == "now" || strings.HasSuffix(n, "_timestamp") || n == "timeofday":

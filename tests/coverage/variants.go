@@ -29,6 +29,9 @@ var edgeValues = map[string][]string{
 	"uuid":        {"'00000000-0000-0000-0000-000000000000'"},
 	"inet":        {"'::1'", "'10.1.2.3/8'", "'0.0.0.0/0'"},
 	"cidr":        {"'192.168.0.0/16'", "'::/0'"},
+	"money":       {"'0'", "'-92233720368547758.08'", "'92233720368547758.07'", "'-0.01'"},
+	"macaddr":     {"'00:00:00:00:00:00'", "'ff:ff:ff:ff:ff:ff'"},
+	"macaddr8":    {"'00:00:00:ff:fe:00:00:00'", "'ff:ff:ff:ff:ff:ff:ff:ff'"},
 }
 
 // hugeArgs are the functions whose numeric arguments size their output or

@@ -31,7 +31,8 @@
 // search_path, binlog.go a table's $binlog,
 // arrays.go PostgreSQL's array syntax (the rewrite's pg__array,
 // pg__subscript, pg__slice, pg__any/pg__all, pg__array_subquery
-// markers; array comparison and ||), srf.go functions in FROM (the
+// markers; array comparison and ||; quantpattern.go LIKE's and ~'s
+// families over ANY/ALL, an array or a subquery's rows), srf.go functions in FROM (the
 // tree's FuncTable, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection per level of nesting; the

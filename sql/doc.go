@@ -58,7 +58,9 @@
 //     ROWS FROM (f(..) [AS (defs)], ..) -> the pg__srf marker of
 //     pg__rowsfrom with one pg__rowsfn('f', pg__cols(defs), args) each,
 //     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
-//     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
+//     (subquery) is left to TiDB for the comparisons; [NOT] LIKE | ILIKE,
+//     ~~ !~~ ~~* !~~* and ~ ~* !~ !~* ANY (subquery) -> pg__any(x, 'op',
+//     (subquery)), LIKE's words as their operators), ARRAY(SELECT ..) -> pg__array_subquery((..)),
 //     e [ASC|DESC] NULLS FIRST|LAST -> pg__nulls(e, 'first'|'last') [ASC|DESC],
 //     e USING op -> pg__using(e, 'op') (orderusing.go),
 //     x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound pg__open()),

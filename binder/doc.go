@@ -12,7 +12,9 @@
 // types have ordering and equality operators (sort, group, DISTINCT and set
 // operation keys, GREATEST/LEAST, an aggregate's DISTINCT argument, PARTITION
 // BY) and ORDER BY .. USING op, window.go window calls and their
-// frames (ROWS, RANGE, GROUPS, EXCLUDE), insert.go the
+// frames (ROWS, RANGE, GROUPS, EXCLUDE; an aggregate's FILTER and
+// arguments typed as aggregate.go types them, the JSON aggregates over
+// array_agg windows), insert.go the
 // INSERT source against the table's columns, update.go UPDATE and DELETE
 // (with FROM / USING), merge.go MERGE (its join with each row's WHEN
 // clause, and the DELETE, UPDATE and INSERT writes over those rows, the

@@ -64,7 +64,11 @@
 //     e [ASC|DESC] NULLS FIRST|LAST -> pg__nulls(e, 'first'|'last') [ASC|DESC],
 //     e USING op -> pg__using(e, 'op') (orderusing.go),
 //     x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound pg__open()),
-//     agg(args) FILTER (WHERE c) -> pg__filter(agg(args), c), EXTRACT(f
+//     agg(args) FILTER (WHERE c) -> pg__filter(agg(args), c), and
+//     agg(args) [FILTER (WHERE c)] OVER w where TiDB takes no OVER after
+//     agg or there is a FILTER -> group_concat(args,
+//     pg__window_filter([c]) SEPARATOR 'pg__agg:agg') OVER w (windowagg.go;
+//     agg(x ORDER BY y) OVER w is PostgreSQL's 0A000), EXTRACT(f
 //     FROM x) -> pg__extract('f', x), EXPLAIN (opts) ->
 //     EXPLAIN [ANALYZE] with Statement.ExplainOptions (an explained INSERT,
 //     UPDATE or DELETE gets the rewrites below; EXPLAIN COPY is PostgreSQL's

@@ -1466,6 +1466,17 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					k = m + 1
 					continue
 				}
+			case k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.startsWindowAggregate(out, k, j):
+				// agg(args) [FILTER (WHERE c)] OVER w that TiDB cannot
+				// read: windowagg.go
+				m, f, _ := r.windowAggregateAt(out, k, j)
+				it, next, err := r.windowAggregate(k, m, f)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, it)
+				k = next
+				continue
 			case emptyListEnd[w] && r.emptySelectList(out):
 				// SELECT FROM t (or SELECT ALL FROM t): PostgreSQL
 				// allows an empty select list, TiDB does not; the marker

@@ -102,6 +102,10 @@
 //     (Statement.Returning, Statement.DMLFrom), INSERT INTO t AS alias
 //     (Statement.InsertAlias), and x BETWEEN SYMMETRIC a AND b -> x BETWEEN
 //     pg__symmetric(a) AND b;
+//   - two string constants in a row that PostgreSQL's lexer does not join
+//     (no newline between them, or a second one that is not a plain
+//     '...': strconcat.go) are its 42601 at the second, read from the
+//     tokens before any rewrite (TiDB joins any two);
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
 //     rewrite's offset map; a number followed by an identifier's characters

@@ -664,14 +664,6 @@ func (t *Transformer) windowCall(n *ast.WindowFuncExpr) (pt.Expr, error) {
 			}
 		}
 	}
-	if f.Name == "group_concat" && len(args) == 2 {
-		// f(args) WITHIN GROUP (ORDER BY ..) OVER w (withingroup.go):
-		// the binder refuses it as PostgreSQL does
-		s, ok := markerString(args[1])
-		if w, isCall := args[0].(*ast.FuncCallExpr); ok && strings.HasPrefix(s, AggregateMarkerPrefix) && isCall && w.FnName.L == "pg__within_group" {
-			f.Name, f.Aggregate, f.WithinGroup, args = strings.TrimPrefix(s, AggregateMarkerPrefix), true, true, w.Args
-		}
-	}
 	if f.Args, err = t.exprs(args); err != nil {
 		return nil, err
 	}

@@ -575,3 +575,17 @@ func (b *binder) bindArrayMinMax(node sourceNode, name string, call AggCall) (Ex
 	st.calls = append(st.calls, call)
 	return b.callFunction(node, "pg__array_"+name, []Expr{&aggRef{Index: idx, Name: "array_agg", T: call.T}})
 }
+
+// AggregateNames are the aggregate functions sqlgate knows by
+// PostgreSQL's names (aggregateNames without the rewrite's pg__ forms),
+// sorted: tests generate their calls from it.
+func AggregateNames() []string {
+	var names []string
+	for n := range aggregateNames {
+		if !strings.HasPrefix(n, "pg__") {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}

@@ -372,6 +372,9 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 	if arr.Type().Kind != types.Array {
 		return nil, b.errAt(n.OpAt, sqlerr.New(sqlerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"))
 	}
+	if po, ok := quantifiedPatternOps[op]; ok {
+		return b.bindQuantifiedPattern(n, po, x, arr) // quantpattern.go
+	}
 	// the element type as PostgreSQL's: the innermost one (3 = ANY
 	// (ARRAY[[1,2],[3,4]]) compares 3 with every element of the one
 	// array of two dimensions)

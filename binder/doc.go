@@ -12,7 +12,9 @@
 // types have ordering and equality operators (sort, group, DISTINCT and set
 // operation keys, GREATEST/LEAST, an aggregate's DISTINCT argument, PARTITION
 // BY) and ORDER BY .. USING op, window.go window calls and their
-// frames (ROWS, RANGE, GROUPS, EXCLUDE), insert.go the
+// frames (ROWS, RANGE, GROUPS, EXCLUDE; an aggregate's FILTER and
+// arguments typed as aggregate.go types them, the JSON aggregates over
+// array_agg windows), insert.go the
 // INSERT source against the table's columns, update.go UPDATE and DELETE
 // (with FROM / USING), merge.go MERGE (its join with each row's WHEN
 // clause, and the DELETE, UPDATE and INSERT writes over those rows, the
@@ -31,7 +33,8 @@
 // search_path, binlog.go a table's $binlog,
 // arrays.go PostgreSQL's array syntax (the rewrite's pg__array,
 // pg__subscript, pg__slice, pg__any/pg__all, pg__array_subquery
-// markers; array comparison and ||), srf.go functions in FROM (the
+// markers; array comparison and ||; quantpattern.go LIKE's and ~'s
+// families over ANY/ALL, an array or a subquery's rows), srf.go functions in FROM (the
 // tree's FuncTable, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection per level of nesting; the

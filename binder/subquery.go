@@ -1,6 +1,8 @@
 package binder
 
 import (
+	"strings"
+
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -200,6 +202,17 @@ func (b *binder) bindQuantifiedTree(s *scope, n *pt.Quantified) (Expr, error) {
 	q, ok := n.Right.(*pt.Subquery)
 	if !ok {
 		return b.bindQuantifiedArray(s, n) // arrays.go
+	}
+	if _, ok := quantifiedPatternOps[n.Op]; ok {
+		// x LIKE ANY (SELECT ..): the rows as an array, which is
+		// PostgreSQL's answer (quantpattern.go)
+		over := *n
+		over.Right = &pt.ArraySubquery{At: q.At, Query: q}
+		e, err := b.bindQuantifiedArray(s, &over)
+		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.SyntaxError && strings.HasPrefix(se.Message, "subquery must return only one column") {
+			return nil, b.errAt(n.OpAt, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
+		}
+		return e, err
 	}
 	op, known := compareOps[n.Op]
 	if !known {

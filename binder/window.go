@@ -38,6 +38,10 @@ type WindowCall struct {
 	Order     []SortKey
 	Frame     *Frame
 	T         types.T
+	// Filter is an aggregate's FILTER (WHERE ..) condition (nil: none);
+	// Arrays marks array_agg(anyarray), as AggCall.Arrays.
+	Filter Expr
+	Arrays bool
 }
 
 // Window computes one window function over its input; its columns are the
@@ -112,9 +116,19 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	if n.Distinct {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"))
 	}
+	name := n.Name
+	switch {
+	case n.WithinGroup:
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name))
+	case !windowOnly[name] && !aggregateNames[aggName(name)]:
+		return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name))
+	}
+	switch name {
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		return b.bindJSONWindowCall(n)
+	}
 	st.inCall = true
 	defer func() { st.inCall = false }()
-	name := n.Name
 	call := WindowCall{Func: name}
 	star := name == "count" && len(n.Args) == 1 && isStarArg(n.Args[0])
 	if !star {
@@ -123,9 +137,27 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 			if err != nil {
 				return nil, err
 			}
+			if !windowOnly[name] {
+				if e, err = b.windowAggregateArg(n, name, len(n.Args), len(call.Args), a, e); err != nil {
+					return nil, err
+				}
+			}
 			call.Args = append(call.Args, b.resolveUnknown(e, types.StringType))
 		}
 	}
+	if n.Filter != nil {
+		if windowOnly[name] {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions"))
+		}
+		f, err := st.bind(n.Filter)
+		if err != nil {
+			return nil, err
+		}
+		if call.Filter, err = b.coerce(n.Filter, f, types.BoolType, "argument of FILTER"); err != nil {
+			return nil, err
+		}
+	}
+	call.Arrays = name == "array_agg" && len(call.Args) == 1 && call.Args[0].Type().Kind == types.Array
 	st.inDef = true
 	defer func() { st.inDef = false }()
 	// a set-returning call in the definition is the windows' input's
@@ -180,6 +212,69 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	call.T = t
 	st.calls = append(st.calls, call)
 	return &winRef{Index: len(st.calls) - 1, Name: name, T: t}, nil
+}
+
+// bindJSONWindowCall binds json_agg(x) OVER w and the other JSON
+// aggregates as their plain form binds them (bindJSONAggregate): the
+// JSON built from array_agg of each argument, here over the window w,
+// NULLs and unequal arrays kept.
+func (b *binder) bindJSONWindowCall(n *pt.FuncCall) (Expr, error) {
+	want := 1
+	if strings.HasSuffix(n.Name, "object_agg") {
+		want = 2
+	}
+	if len(n.Args) != want {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s with %d arguments does not exist", n.Name, len(n.Args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+	}
+	parts := make([]Expr, want)
+	for i, a := range n.Args {
+		part := *n
+		part.Name, part.Args = "array_agg", []pt.Expr{a}
+		e, err := b.bindWindowCall(&part)
+		if err != nil {
+			return nil, err
+		}
+		if r, ok := e.(*winRef); ok {
+			b.win.calls[r.Index].Arrays = false
+		}
+		parts[i] = e
+	}
+	return b.callFunction(n, "pg__"+n.Name, parts)
+}
+
+// windowAggregateArg is argument i of the nargs of aggregate name used as
+// a window function, typed as bindAggregateCallFiltered types an
+// aggregate's: an untyped one by the aggregate's candidates, the
+// statistics' numbers as double precision, string_agg's bpchar and name
+// as text.
+func (b *binder) windowAggregateArg(n *pt.FuncCall, name string, nargs, i int, a pt.Expr, e Expr) (Expr, error) {
+	var err error
+	if pairStats(name) && isUnknown(e.Type()) {
+		if e, err = b.coerceUnknown(a, e, types.Float64Type); err != nil {
+			return nil, err
+		}
+	}
+	if nargs == 1 && isUnknown(e.Type()) {
+		if t, ok := unknownAggArg[name]; ok {
+			if e, err = b.coerceUnknown(a, e, t); err != nil {
+				return nil, err
+			}
+		} else if ambiguousOnUnknown[name] {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.AmbiguousFunction, "function %s(unknown) is not unique", name).
+				WithHint("Could not choose a best candidate function. You might need to add explicit type casts."))
+		}
+	}
+	e = b.resolveUnknown(e, types.StringType)
+	if name == "string_agg" && (e.Type().Kind == types.Name || e.Type().Kind == types.Char) {
+		e = b.castTo(e, types.StringType)
+	}
+	if pairStats(name) {
+		if t := e.Type(); t.IsInteger() || t.Kind == types.Decimal || t.IsFloat() {
+			e = b.castTo(e, types.Float64Type)
+		}
+	}
+	return e, nil
 }
 
 // bindFrame checks a frame as PostgreSQL's grammar and parse analysis do

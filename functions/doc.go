@@ -156,6 +156,8 @@
 //     42883, and array_fill(x, dims) fills one dimension; the kernels it
 //     would call with the element type of every dimension are here
 //     (ArrayElementType, ArrayPolyKernelMD, QuantifiedArrayKernel,
+//     QuantifiedCallKernel (quantcall.go: LIKE's or ~'s call run over
+//     every element for x ~~ ANY (array)),
 //     ArrayConstructorValue for its folding of constants).
 //     int2vector/oidvector subscripts start at 0 as in PostgreSQL, but
 //     array_lower/array_upper/generate_subscripts still count them from 1.

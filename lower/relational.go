@@ -749,19 +749,34 @@ func lowerWindow(x *binder.Window) (Node, error) {
 		w.sort = append(w.sort, k)
 	}
 	spec := relop.WindowSpec{Func: call.Func, Arg: -1, Offset: -1, Default: -1}
+	agg := relop.IsWindowAggregate(call.Func)
+	if agg && (len(call.Args) > 1 || call.Filter != nil || call.Arrays) {
+		spec.Agg = &relop.WindowAggArgs{Filter: -1, Sep: -1, X: -1, Arrays: call.Arrays}
+	}
 	for i, a := range call.Args {
 		idx, err := add(a, fmt.Sprintf("arg%d", i))
 		if err != nil {
 			return nil, err
 		}
-		switch i {
-		case 0:
+		switch {
+		case i == 0:
 			spec.Arg, spec.Form, spec.Money = idx, a.Type().KeyForm(), a.Type().IsMoney()
-		case 1:
+		case agg && i == 1 && strings.EqualFold(call.Func, "string_agg"):
+			spec.Agg.Sep = idx
+		case agg && i == 1:
+			spec.Agg.X = idx // corr(Y, X) and the other statistics of pairs
+		case i == 1:
 			spec.Offset = idx
-		case 2:
+		case i == 2:
 			spec.Default = idx
 		}
+	}
+	if call.Filter != nil {
+		idx, err := add(call.Filter, "filter")
+		if err != nil {
+			return nil, err
+		}
+		spec.Agg.Filter = idx
 	}
 	if f := call.Frame; f != nil {
 		fr := &relop.Frame{Mode: relop.FrameRange, Exclude: relop.ExcludeOf(f.Exclude)}

@@ -59,11 +59,17 @@
 //     ROWS FROM (f(..) [AS (defs)], ..) -> the pg__srf marker of
 //     pg__rowsfrom with one pg__rowsfn('f', pg__cols(defs), args) each,
 //     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
-//     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
+//     (subquery) is left to TiDB for the comparisons; [NOT] LIKE | ILIKE,
+//     ~~ !~~ ~~* !~~* and ~ ~* !~ !~* ANY (subquery) -> pg__any(x, 'op',
+//     (subquery)), LIKE's words as their operators), ARRAY(SELECT ..) -> pg__array_subquery((..)),
 //     e [ASC|DESC] NULLS FIRST|LAST -> pg__nulls(e, 'first'|'last') [ASC|DESC],
 //     e USING op -> pg__using(e, 'op') (orderusing.go),
 //     x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound pg__open()),
-//     agg(args) FILTER (WHERE c) -> pg__filter(agg(args), c), EXTRACT(f
+//     agg(args) FILTER (WHERE c) -> pg__filter(agg(args), c), and
+//     agg(args) [FILTER (WHERE c)] OVER w where TiDB takes no OVER after
+//     agg or there is a FILTER -> group_concat(args,
+//     pg__window_filter([c]) SEPARATOR 'pg__agg:agg') OVER w (windowagg.go;
+//     agg(x ORDER BY y) OVER w is PostgreSQL's 0A000), EXTRACT(f
 //     FROM x) -> pg__extract('f', x), EXPLAIN (opts) ->
 //     EXPLAIN [ANALYZE] with Statement.ExplainOptions (an explained INSERT,
 //     UPDATE or DELETE gets the rewrites below; EXPLAIN COPY is PostgreSQL's
@@ -97,6 +103,10 @@
 //     (Statement.Returning, Statement.DMLFrom), INSERT INTO t AS alias
 //     (Statement.InsertAlias), and x BETWEEN SYMMETRIC a AND b -> x BETWEEN
 //     pg__symmetric(a) AND b;
+//   - two string constants in a row that PostgreSQL's lexer does not join
+//     (no newline between them, or a second one that is not a plain
+//     '...': strconcat.go) are its 42601 at the second, read from the
+//     tokens before any rewrite (TiDB joins any two);
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
 //     rewrite's offset map; a number followed by an identifier's characters

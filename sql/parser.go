@@ -370,6 +370,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err := nonAssocError(src, toks); err != nil { // nonassoc.go
 		return nil, err
 	}
+	if err := adjacentStringError(src, toks); err != nil { // strconcat.go
+		return nil, err
+	}
 	toks, err := decodeUnicodeTokens(src, toks) // unicode.go
 	if err != nil {
 		return nil, err

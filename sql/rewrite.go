@@ -598,6 +598,54 @@ func (r *rewriter) exprStart(out []item) int {
 	return r.operandStart(out, false)
 }
 
+// quantifierAt reports whether toks[k] starts ANY | SOME | ALL (.
+func (r *rewriter) quantifierAt(k int) bool {
+	t := r.toks[k]
+	return (t.is(r.src, "ANY") || t.is(r.src, "SOME") || t.is(r.src, "ALL")) &&
+		k+1 < len(r.toks) && r.toks[k+1].isPunct(r.src, "(")
+}
+
+// isSubqueryStart reports whether toks[k] starts a subquery's text.
+func (r *rewriter) isSubqueryStart(k int) bool {
+	return k < len(r.toks) && (r.toks[k].is(r.src, "SELECT") || r.toks[k].is(r.src, "WITH") || r.toks[k].is(r.src, "VALUES"))
+}
+
+// quantifiedOp is the operator ending out that an ANY | SOME | ALL (..)
+// after it quantifies, as written ("=", "~~", "LIKE", "NOT ILIKE"), or "".
+// PostgreSQL's subquery_Op: any operator, LIKE, ILIKE and their NOT forms.
+func (r *rewriter) quantifiedOp(out []item) string {
+	n := len(out)
+	if n < 2 || out[n-1].composite {
+		return ""
+	}
+	t := out[n-1].tok
+	if t.kind == tkOp {
+		if op := t.text(r.src); comparisonOps[op] || likeOps[op] {
+			return op
+		}
+		return ""
+	}
+	w := t.word(r.src)
+	if w != "LIKE" && w != "ILIKE" {
+		return ""
+	}
+	if n >= 3 && !out[n-2].composite && out[n-2].tok.word(r.src) == "NOT" {
+		return "NOT " + w
+	}
+	return w
+}
+
+// likeOps are LIKE's operator spellings; likeOpNames the operator each
+// keyword form is.
+var (
+	likeOps     = map[string]bool{"~~": true, "!~~": true, "~~*": true, "!~~*": true}
+	likeOpNames = map[string]string{"LIKE": "~~", "NOT LIKE": "!~~", "ILIKE": "~~*", "NOT ILIKE": "!~~*"}
+)
+
+// tidbQuantifiedOps are the operators TiDB's grammar quantifies over a
+// subquery itself (op ANY (SELECT ..)).
+var tidbQuantifiedOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true}
+
 // comparisonOps are the operators that may precede ANY/SOME/ALL (array).
 var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true, "~": true, "!~": true, "~*": true, "!~*": true}
 
@@ -1021,6 +1069,12 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					}
 					continue
 				}
+				if k+2 < j && r.quantifierAt(k+1) {
+					// x ~* ANY (..): the ANY case takes the operator
+					out = append(out, r.simple(t))
+					k++
+					continue
+				}
 				kw := "regexp"
 				if text[0] == '!' {
 					kw = "not regexp"
@@ -1106,8 +1160,16 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					return nil, err
 				}
 				continue
+			case "~~", "!~~", "~~*", "!~~*":
+				if len(out) > 0 && r.isOperand(out[len(out)-1]) && k+2 < j && r.quantifierAt(k+1) {
+					// x ~~ ANY (..): the ANY case takes the operator
+					out = append(out, r.simple(t))
+					k++
+					continue
+				}
+				fallthrough
 			case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "@?", "@@",
-				"~~", "!~~", "~~*", "!~~*", "~<~", "~<=~", "~>=~", "~>~", "^@", "#", "#-", "&&":
+				"~<~", "~<=~", "~>=~", "~>~", "^@", "#", "#-", "&&":
 				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
 					// an infix operator with no left operand (? 1; ? is no
 					// parameter marker in PostgreSQL): no such prefix
@@ -1404,6 +1466,17 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					k = m + 1
 					continue
 				}
+			case k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.startsWindowAggregate(out, k, j):
+				// agg(args) [FILTER (WHERE c)] OVER w that TiDB cannot
+				// read: windowagg.go
+				m, f, _ := r.windowAggregateAt(out, k, j)
+				it, next, err := r.windowAggregate(k, m, f)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, it)
+				k = next
+				continue
 			case emptyListEnd[w] && r.emptySelectList(out):
 				// SELECT FROM t (or SELECT ALL FROM t): PostgreSQL
 				// allows an empty select list, TiDB does not; the marker
@@ -1538,15 +1611,23 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				k = m + 1
 				continue
 			case (w == "ANY" || w == "SOME" || w == "ALL") && k+2 < j && r.toks[k+1].isPunct(r.src, "(") &&
-				!r.toks[k+2].is(r.src, "SELECT") && !r.toks[k+2].is(r.src, "WITH") && !r.toks[k+2].is(r.src, "VALUES") &&
-				len(out) >= 2 && !out[len(out)-1].composite && out[len(out)-1].tok.kind == tkOp &&
-				comparisonOps[out[len(out)-1].tok.text(r.src)]:
+				r.quantifiedOp(out) != "" &&
+				(!r.isSubqueryStart(k+2) || !tidbQuantifiedOps[r.quantifiedOp(out)]):
 				// x op ANY (array) -> pg__any(x, 'op', array); TiDB only
-				// knows op ANY (subquery), which is left as it is.
-				opItem := out[len(out)-1]
-				left := out[:len(out)-1]
+				// knows op ANY (subquery) for the comparisons, which is
+				// left as it is. LIKE's and ~'s family over a subquery
+				// -> pg__any(x, 'op', (subquery)) (the binder reads the
+				// rows as an array).
+				op := r.quantifiedOp(out)
+				nop := 1
+				if !out[len(out)-1].composite && out[len(out)-1].tok.kind == tkIdent {
+					nop = len(strings.Fields(op)) // LIKE, NOT LIKE
+					op = likeOpNames[op]
+				}
+				opItem := out[len(out)-nop]
+				left := out[:len(out)-nop]
 				s := r.operandStart(left, true)
-				if op := opItem.tok.text(r.src); op[0] != '~' && op[0] != '!' || op == "!=" {
+				if op[0] != '~' && op[0] != '!' || op == "!=" {
 					s = r.cmpOperandStart(left) // closedforms.go
 				}
 				if s >= len(left) {
@@ -1556,7 +1637,11 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				if m < 0 {
 					return nil, r.errNear(j)
 				}
-				inner, err := r.run(k+2, m)
+				lo, hi := k+2, m
+				if r.isSubqueryStart(k + 2) {
+					lo, hi = k+1, m+1 // the subquery with its parentheses
+				}
+				inner, err := r.run(lo, hi)
 				if err != nil {
 					return nil, err
 				}
@@ -1567,7 +1652,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				b := newComposite(left[s].lead)
 				b.add(fn, left[s].firstOrig())
 				b.addItems(left[s:], true)
-				b.add(", "+sqlQuote(opItem.tok.text(r.src))+", ", opItem.tok.start)
+				b.add(", "+sqlQuote(op)+", ", opItem.tok.start)
 				b.addItems(inner, true)
 				b.add(")", r.toks[m].start)
 				out = append(out[:s], b.it)
@@ -1612,6 +1697,11 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				}
 				out = append(out[:s], items...)
 				k += 2
+				continue
+			case (w == "LIKE" || w == "ILIKE") && k+2 < j && len(out) > 0 && r.quantifierAt(k+1):
+				// x LIKE ANY (..): the ANY case above takes the operator
+				out = append(out, r.simple(t))
+				k++
 				continue
 			case (w == "LIKE" || w == "ILIKE") && k+1 < j && len(out) > 0:
 				// x LIKE a || b: the pattern parenthesised (pipes.go)

@@ -647,8 +647,24 @@ func (t *Transformer) aggregate(n *ast.AggregateFuncExpr) (pt.Expr, error) {
 
 func (t *Transformer) windowCall(n *ast.WindowFuncExpr) (pt.Expr, error) {
 	f := &pt.FuncCall{At: at(n), Name: strings.ToLower(n.Name), Distinct: n.Distinct, IgnoreNulls: n.IgnoreNull, FromLast: n.FromLast}
+	args := n.Args
 	var err error
-	if f.Args, err = t.exprs(n.Args); err != nil {
+	if f.Name == "group_concat" && len(args) > 1 {
+		// an aggregate TiDB takes no OVER after, or one with FILTER:
+		// group_concat(args, pg__window_filter([cond]) SEPARATOR
+		// 'pg__agg:NAME') OVER w (windowagg.go)
+		s, ok := markerString(args[len(args)-1])
+		mk, isCall := args[len(args)-2].(*ast.FuncCallExpr)
+		if ok && strings.HasPrefix(s, AggregateMarkerPrefix) && isCall && mk.FnName.L == WindowFilterMarker {
+			f.Name, f.Aggregate, args = strings.TrimPrefix(s, AggregateMarkerPrefix), true, args[:len(args)-2]
+			if len(mk.Args) == 1 {
+				if f.Filter, err = t.toTree(mk.Args[0]); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if f.Args, err = t.exprs(args); err != nil {
 		return nil, err
 	}
 	f.Over, err = t.WindowToTree(&n.Spec)

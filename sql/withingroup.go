@@ -1,6 +1,10 @@
 package sql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
 
 // Ordered-set and hypothetical-set aggregates: PostgreSQL's
 //
@@ -52,6 +56,11 @@ func (r *rewriter) withinGroup(out []item, k, j int) ([]item, int, error) {
 		return nil, 0, err
 	}
 	name := strings.ToLower(strings.Trim(out[s].tok.text(r.src), `"`))
+	if m+1 < j && r.toks[m+1].is(r.src, "OVER") {
+		// PostgreSQL's parse analysis refuses it (TiDB's group_concat
+		// would drop the ORDER BY under OVER)
+		return nil, 0, sqlerr.New(sqlerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name).WithPosition(charPos(r.src, out[s].firstOrig()))
+	}
 	b := newComposite(out[s].lead)
 	b.add("group_concat("+WithinGroupMarker+"(", out[s].firstOrig())
 	b.addItems(out[s+2:len(out)-1], true)

@@ -16,6 +16,10 @@
 // sliding frames from a buffer of the frame (windowspill.go); frames are
 // ROWS, RANGE or GROUPS with PostgreSQL's EXCLUDE (window.go; GROUPS
 // offsets and EXCLUDE only in memory, 53200 when such a partition spills).
+// Every aggregate of HashAggregate's accumulators runs as a window
+// function (IsWindowAggregate), with FILTER and its second argument
+// (WindowAggArgs: in memory only, as is every aggregate beyond count, sum,
+// avg, min and max).
 // The time a
 // spilling operator's batches wait on its files' I/O is its stall time
 // (StallNs, exec.Staller: EXPLAIN ANALYZE's stall_time_ns).

@@ -117,6 +117,31 @@ type WindowSpec struct {
 	Form types.KeyForm
 	// Money marks Arg as money: sum's overflow is money's (AggSpec.Money).
 	Money bool
+	// Agg is what an aggregate used as a window function takes beyond Arg
+	// (nil: nothing): its FILTER, string_agg's separator, the X of the
+	// (Y, X) statistics.
+	Agg *WindowAggArgs
+}
+
+// WindowAggArgs are an aggregate window function's columns beyond its
+// first argument, as AggSpec's fields of the same names: Filter, Sep and
+// X (-1: none), Arrays for array_agg(anyarray).
+type WindowAggArgs struct {
+	Filter, Sep, X int
+	Arrays         bool
+}
+
+// IsWindowAggregate reports whether the aggregate fn runs as a window
+// function (over each row's frame, by the accumulators of HashAggregate).
+func IsWindowAggregate(fn string) bool {
+	switch strings.ToLower(fn) {
+	case "sum", "avg", "count", "min", "max", "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every",
+		"string_agg", "array_agg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop",
+		"corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2",
+		"regr_slope", "regr_sxx", "regr_sxy", "regr_syy":
+		return true
+	}
+	return false
 }
 
 // WindowResultType is the type of window function fn over arg.
@@ -819,7 +844,8 @@ func (w *windowCtx) eval(f WindowSpec, outType arrow.DataType) (arrow.Array, err
 			}
 		}
 		return gather(w.mem, outType, []arrow.Array{arg}, refs)
-	case "sum", "avg", "count", "min", "max":
+	}
+	if IsWindowAggregate(fn) {
 		return w.aggregate(fn, f, outType)
 	}
 	return nil, sqlerr.New(sqlerr.UndefinedFunction, "window function %s does not exist", fn)
@@ -831,11 +857,27 @@ func (w *windowCtx) eval(f WindowSpec, outType arrow.DataType) (arrow.Array, err
 // aggregated row by row.
 func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (arrow.Array, error) {
 	n := int(w.region.NumRows())
-	spec := AggSpec{Func: fn, Arg: f.Arg, Filter: -1, Sep: -1, Form: f.Form, Money: f.Money}
+	spec := AggSpec{Func: fn, Arg: f.Arg, Filter: -1, Sep: -1, X: -1, Form: f.Form, Money: f.Money}
+	var filter *array.Boolean // FILTER (WHERE ..): the rows where it is true
+	if a := f.Agg; a != nil {
+		spec.Sep, spec.X, spec.Arrays = a.Sep, a.X, a.Arrays
+		if a.Filter >= 0 {
+			c, err := w.col(a.Filter, "filter")
+			if err != nil {
+				return nil, err
+			}
+			b, ok := c.(*array.Boolean)
+			if !ok {
+				return nil, sqlerr.New(sqlerr.InternalError, "window %s: FILTER column is %s, not boolean", fn, c.DataType())
+			}
+			filter = b
+		}
+	}
 	acc, err := newAccumulator(spec, w.region.Schema(), outType)
 	if err != nil {
 		return nil, err
 	}
+	keep := func(j int) bool { return filter == nil || (filter.IsValid(j) && filter.Value(j)) }
 	cols := w.region.Columns()
 	frame := DefaultFrame
 	if f.Frame != nil {
@@ -863,11 +905,15 @@ func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (
 					if fe > fed {
 						rows = rows[:0]
 						for j := fed; j < fe; j++ {
-							groups[j] = g
-							rows = append(rows, int32(j))
+							if keep(j) {
+								groups[j] = g
+								rows = append(rows, int32(j))
+							}
 						}
-						if err := acc.update(cols, groups, rows); err != nil {
-							return nil, err
+						if len(rows) > 0 {
+							if err := acc.update(cols, groups, rows); err != nil {
+								return nil, err
+							}
 						}
 						fed = fe
 					}
@@ -894,8 +940,10 @@ func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (
 			rows = rows[:0]
 			for _, s := range spans {
 				for j := s.lo; j < s.hi; j++ {
-					groups[j] = g
-					rows = append(rows, int32(j))
+					if keep(j) {
+						groups[j] = g
+						rows = append(rows, int32(j))
+					}
 				}
 			}
 			if len(rows) > 0 {

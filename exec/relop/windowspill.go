@@ -39,6 +39,9 @@ import (
 
 // winSpillable reports whether f can be computed over a spilled partition.
 func winSpillable(f WindowSpec) bool {
+	if f.Agg != nil {
+		return false // FILTER and the second arguments: the in-memory path's only
+	}
 	fr := DefaultFrame
 	if f.Frame != nil {
 		fr = f.Frame.normalized()

@@ -272,14 +272,15 @@ func parseOnly(ctx context.Context, s *Session, stmt string) Outcome {
 // thousand) whose syntax error may still differ from PostgreSQL's: a
 // ratchet, lowered as classes are fixed: 18% when the test was written,
 // 16-17% after the first fixes (seed 1: 490 of 3000, 255 of 1500; the
-// limit leaves room for other seeds). Of those left:
+// limit leaves room for other seeds), 16.1% once two string constants on
+// one line were PostgreSQL's syntax error (sql/strconcat.go; seed 1: 241
+// of 1500, 948 of 6000; seeds 7 and 99: 253 and 206 of 1500). Of those left:
 // both refuse at different tokens (about 9%: the rewrite or TiDB's
 // grammar fails later or sooner than PostgreSQL's LALR parser), sqlgate
-// accepts what PostgreSQL refuses (4%: TiDB's grammar is looser, e.g.
-// interval '1' '2'), an unclosed ( that PostgreSQL refuses before the
-// end of the input (2%), PostgreSQL's "subquery in FROM must have an
-// alias".
-const damageDifferencePermille = 190
+// accepts what PostgreSQL refuses (4%: TiDB's grammar is looser), an
+// unclosed ( that PostgreSQL refuses before the end of the input (2%),
+// PostgreSQL's "subquery in FROM must have an alias".
+const damageDifferencePermille = 175
 
 // TestSyntaxErrorDifferential parses SQLGATE_DIFF_DAMAGE_STATEMENTS
 // (default 1500) damaged corpus statements on both servers: a syntax

@@ -93,6 +93,9 @@ func (b *binder) enumKey(e Expr) Expr {
 	if isInetType(t) {
 		return b.inetKey(e) // inet by network_cmp (netops.go)
 	}
+	if t.IsRange() {
+		return b.rangeKey(e) // a range by range_cmp (ranges.go)
+	}
 	leaf, ok := enumLeaf(t)
 	if !ok {
 		return e

@@ -340,6 +340,11 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	if e, ok, err := b.inetArithmetic(n, op, l, r, lt, rt); ok { // netops.go
 		return e, err
 	}
+	if op.IsArithmetic() {
+		if e, ok, err := b.rangeArithmetic(n, op, l, r, lt, rt); ok { // ranges.go
+			return e, err
+		}
+	}
 	if op.IsArithmetic() && (noArithmetic(op, lt, rt, true) || noArithmetic(op, rt, lt, false)) {
 		// 'x' + true: PostgreSQL looks for boolean + boolean, finds none
 		// and names the literal's type; converting the literal first would
@@ -391,6 +396,15 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	if isInetType(lt) && isInetType(rt) && (isOrdering(op) || lt.Variant != rt.Variant) {
 		l, r = b.inetComparison(op, l, r, lt, rt) // netops.go
 		lt, rt = l.Type(), r.Type()
+	}
+	if lt.IsRange() || rt.IsRange() {
+		var ok bool
+		var err error
+		if l, r, ok, err = b.rangeComparison(n, op, l, r, lt, rt); err != nil { // ranges.go
+			return nil, err
+		} else if ok {
+			lt, rt = l.Type(), r.Type()
+		}
 	}
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
 		return b.makeArrayComparison(n, op, l, r)

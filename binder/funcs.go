@@ -429,6 +429,9 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 		if v.IsJSON() || v == types.UUID || v == types.Inet || v == types.Cidr || v == types.PgLsn || v == types.JSONPath || v.IsTextSearch() {
 			t.Kind = types.String
 		}
+	case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange":
+		v, _ := types.VariantNamed(tn.Name)
+		t = types.RangeType(v) // types/ranges.go
 	case "name":
 		t = types.T{Kind: types.Name}
 	case `"char"`:

@@ -341,7 +341,11 @@ var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.J
 	// inet: STRING of its canonical text (types/inet.go)
 	"inet": types.Inet, "cidr": types.Cidr,
 	// tsvector, tsquery, regconfig: STRING of their text (types/tsearch)
-	"tsvector": types.TSVector, "tsquery": types.TSQuery, "regconfig": types.RegConfig}
+	"tsvector": types.TSVector, "tsquery": types.TSQuery, "regconfig": types.RegConfig,
+	// the range types: STRING of their text, dates and times in ISO and
+	// UTC, the discrete ones canonical (types/ranges.go)
+	"int4range": types.Int4Range, "int8range": types.Int8Range, "numrange": types.NumRange,
+	"daterange": types.DateRange, "tsrange": types.TsRange, "tstzrange": types.TstzRange}
 
 // recordVariants notes, in d's metadata, the PostgreSQL type of each
 // top-level column whose type is a variant Fluss does not store (json,
@@ -393,7 +397,7 @@ func applyVariants(d *TableDescriptor) {
 				t.Variant = v
 			}
 		}
-		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok && (elem == "bit" || elem == "varbit" || elem == "inet" || elem == "cidr") {
+		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok && (elem == "bit" || elem == "varbit" || elem == "inet" || elem == "cidr" || variantTypes[elem].IsRange()) {
 			// an array of bit strings (or inet, cidr): ARRAY<STRING> whose
 			// elements are the variant (bitArrayPGType)
 			t := &d.Schema.Columns[i].Type
@@ -409,7 +413,7 @@ func applyVariants(d *TableDescriptor) {
 // bitArrayPGType is the PGType of an array of bit strings, "bit[]" or
 // "varbit[]" (types/bitstring.go); "" for other types.
 func bitArrayPGType(t types.T) string {
-	if t.Kind == types.Array && t.Elem != nil && (t.Elem.IsBitString() || t.Elem.Variant == types.Inet || t.Elem.Variant == types.Cidr) {
+	if t.Kind == types.Array && t.Elem != nil && (t.Elem.IsBitString() || t.Elem.Variant == types.Inet || t.Elem.Variant == types.Cidr || t.Elem.IsRange()) {
 		return t.Elem.Variant.Name() + "[]"
 	}
 	return ""

@@ -22,6 +22,14 @@ func sampleValue(name string, t types.T) (types.T, any) {
 	case types.Unknown: // "any"
 		return types.Int32Type, int64(7)
 	case types.String:
+		if t.IsRange() { // finite bounds: lower and upper are not NULL
+			return t, map[types.Variant]string{types.Int4Range: "[1,5)", types.Int8Range: "[1,5)", types.NumRange: "[1.5,2.5]",
+				types.DateRange: "[2020-01-01,2020-01-05)", types.TsRange: `["2020-01-01 00:00:00","2020-01-02 00:00:00")`,
+				types.TstzRange: `["2020-01-01 00:00:00+00","2020-01-02 00:00:00+00")`}[t.Variant]
+		}
+		if v, _ := types.VariantNamed(name); v.IsRange() && types.StringType.Equal(t) { // a range constructor's flags
+			return t, "[]"
+		}
 		switch t.Variant {
 		case types.Inet:
 			return t, "10.1.2.3/8"
@@ -208,6 +216,9 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 					}
 					out, err := kernel(ctx, mem, arrays, 3)
 					release(arrays)
+					if v, _ := types.VariantNamed(name); err != nil && v.IsRange() && j == 2 && sqlerr.CodeOf(err) == sqlerr.DataException {
+						continue // a range constructor refuses NULL flags, as PostgreSQL's does
+					}
 					if err != nil {
 						t.Fatalf("NULL in argument %d: %v", j+1, err)
 					}

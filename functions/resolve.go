@@ -58,6 +58,13 @@ const (
 	pgTSVector
 	pgTSQuery
 	pgRegConfig // regconfig (category N, as every OID alias)
+	// the range types (category R), in types' order of their variants
+	pgInt4Range
+	pgInt8Range
+	pgNumRange
+	pgDateRange
+	pgTsRange
+	pgTstzRange
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -109,6 +116,9 @@ func pgTypeOf(t types.T) pgType {
 			return pgTSQuery
 		case types.RegConfig:
 			return pgRegConfig
+		}
+		if t.Variant.IsRange() {
+			return pgInt4Range + pgType(t.Variant-types.Int4Range)
 		}
 		if t.Length > 0 {
 			return pgVarchar
@@ -163,6 +173,8 @@ func (p pgType) category() byte {
 		return 'I'
 	case pgRegConfig:
 		return 'N'
+	case pgInt4Range, pgInt8Range, pgNumRange, pgDateRange, pgTsRange, pgTstzRange:
+		return 'R'
 	}
 	return 'U'
 }
@@ -752,7 +764,7 @@ func sameArrayDepths(context string, ts []types.T, pt types.T) error {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.IsTextSearch())
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.IsTextSearch() || t.IsRange())
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their

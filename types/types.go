@@ -139,6 +139,17 @@ const (
 	TSVector
 	TSQuery
 	RegConfig
+
+	// Int4Range ... TstzRange are the range types int4range (OID 3904),
+	// int8range (3926), numrange (3906), daterange (3912), tsrange (3908)
+	// and tstzrange (3910): Strings holding the range's text (ranges.go),
+	// which order through a key (RangeKey) as PostgreSQL's range_cmp.
+	Int4Range
+	Int8Range
+	NumRange
+	DateRange
+	TsRange
+	TstzRange
 )
 
 // IsBitString reports whether t is bit or bit varying.
@@ -168,6 +179,7 @@ var variantNames = [...]string{
 	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
 	AnonRecord: "record", Bit: "bit", VarBit: "varbit", Void: "void", Cidr: "cidr",
 	TSVector: "tsvector", TSQuery: "tsquery", RegConfig: "regconfig",
+	Int4Range: "int4range", Int8Range: "int8range", NumRange: "numrange", DateRange: "daterange", TsRange: "tsrange", TstzRange: "tstzrange",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);

@@ -41,7 +41,9 @@
 // bindFieldSelectCall reads a pg__field call the transformer left a call
 // as one), bitwise.go the integer & | << >> (bitstring.go those of bit
 // strings, their type names and casts; netops.go those of inet, with its
-// <<= >>= + -, and inet's order by network_cmp's key), udf.go the
+// <<= >>= + -, and inet's order by network_cmp's key; ranges.go those of
+// the range types, @> <@ << >> -|- &< &> + * -, and their order by
+// range_cmp's key), udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // enumtypes.go the user-defined types a type name may name (the optional

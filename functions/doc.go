@@ -27,7 +27,9 @@
 // optional Procs catalog (regproc.go); the bit string operators and
 // functions over bit(n) and bit varying(n) (bitstring.go); inet's
 // functions and operators (netfuncs.go: host, masklen, network,
-// set_masklen, inet_merge, << <<= >> >>= && ~ & | + - and the rest).
+// set_masklen, inet_merge, << <<= >> >>= && ~ & | + - and the rest);
+// the range types' constructors, functions and the functions behind
+// their operators (ranges.go, one overload per range type).
 //
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls
@@ -99,6 +101,9 @@
 //     but GREATEST/LEAST, op ANY/ALL (array) and comparisons of inet
 //     arrays still order their text; abbrev(cidr) of an IPv6 network is
 //     0A000 (netfuncs.go). macaddr, macaddr8 and money are not types yet.
+//   - Ranges (ranges.go) have no multiranges (range_agg, the
+//     *multirange types) and no range_intersect_agg; GROUP BY and
+//     DISTINCT over numrange compare its text ([1.0,2) and [1,2) apart).
 //   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's
 //     on Linux (cbrt(27) = 3.0000000000000004); subnormal arguments may
 //     still differ in the last digit.

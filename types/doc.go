@@ -19,7 +19,11 @@
 // STRING holding the path as PostgreSQL prints it; package types/jsonpath
 // reads and prints it), and bit(n) and bit varying(n) as Variants Bit and
 // VarBit of STRING holding '0'/'1' text (bitstring.go: input with
-// bit_in's prefixes, typmod rules, integer conversions, binary form). It maps each type to its Arrow type (DESIGN.md's
+// bit_in's prefixes, typmod rules, integer conversions, binary form), and
+// the range types int4range ... tstzrange as Variants of STRING holding
+// their text in DateStyle ISO and TimeZone UTC (ranges.go: range_in,
+// range_out, make_range's canonical forms, RangeKey, range_cmp's order as
+// key bytes; rangeops.go: the operators' computations). It maps each type to its Arrow type (DESIGN.md's
 // table) and prints it as seed 000 does.
 //
 // User-defined enum types (CREATE TYPE ... AS ENUM; enum.go) are the

@@ -50,6 +50,8 @@ func concrete(typname string) string {
 		return "int4"
 	case "anyarray", "anycompatiblearray":
 		return "_int4"
+	case "anyrange", "anycompatiblerange":
+		return "int4range"
 	}
 	return typname
 }
@@ -104,6 +106,16 @@ func sampleLiteral(typname string) string {
 		v = "'192.168.1.5/24'"
 	case "cidr":
 		v = "'10.0.0.0/8'"
+	case "int4range", "int8range":
+		v = "'[1,5)'"
+	case "numrange":
+		v = "'[1.5,2.5]'"
+	case "daterange":
+		v = "'[2024-01-02,2024-02-01)'"
+	case "tsrange":
+		v = "'[2024-01-02 12:34:56,2024-01-03)'"
+	case "tstzrange":
+		v = "'[2024-01-02 12:34:56+00,)'"
 	case "oid":
 		v = "'1259'"
 	case "regclass":

@@ -56,6 +56,7 @@ func (s *Signature) Key() string {
 var scopeTypes = []string{
 	"bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text", "varchar", "bpchar", "name", "char", "bytea",
 	"date", "time", "timetz", "timestamp", "timestamptz", "interval", "json", "jsonb", "jsonpath", "uuid", "inet", "cidr",
+	"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "anyrange", "anycompatiblerange",
 	"oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole",
 	"any", "anyelement", "anyarray", "anynonarray", "anycompatible", "anycompatiblearray", "anycompatiblenonarray", "record", "void",
 }
@@ -281,6 +282,8 @@ func categoryOf(s *Signature) string {
 		return "uuid"
 	case hasType(s, func(t string) bool { t = strings.TrimPrefix(t, "_"); return t == "inet" || t == "cidr" }):
 		return "network address"
+	case hasType(s, func(t string) bool { return strings.HasSuffix(strings.TrimPrefix(t, "_"), "range") }):
+		return "range"
 	case hasType(s, isArray):
 		return "array"
 	case hasType(s, isDateTime) || n == "now" || strings.HasSuffix(n, "_timestamp") || n == "timeofday":

@@ -29,6 +29,9 @@ var edgeValues = map[string][]string{
 	"uuid":        {"'00000000-0000-0000-0000-000000000000'"},
 	"inet":        {"'::1'", "'10.1.2.3/8'", "'0.0.0.0/0'"},
 	"cidr":        {"'192.168.0.0/16'", "'::/0'"},
+	"int4range":   {"'empty'", "'(,)'", "'[-2147483648,2147483647)'"},
+	"numrange":    {"'empty'", "'(,)'", "'[NaN,NaN]'"},
+	"daterange":   {"'empty'", "'[-infinity,infinity]'"},
 }
 
 // hugeArgs are the functions whose numeric arguments size their output or

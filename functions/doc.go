@@ -102,7 +102,7 @@
 //     arrays still order their text; abbrev(cidr) of an IPv6 network is
 //     0A000 (netfuncs.go). macaddr, macaddr8 and money are not types yet.
 //   - Ranges (ranges.go) have no multiranges (range_agg, the
-//     *multirange types) and no range_intersect_agg; GROUP BY and
+//     *multirange types) and GROUP BY and
 //     DISTINCT over numrange compare its text ([1.0,2) and [1,2) apart).
 //   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's
 //     on Linux (cbrt(27) = 3.0000000000000004); subnormal arguments may

@@ -148,6 +148,9 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 		if name == "arrayoverlap" || name == "pg__op_overlap" || name == "array_to_json" || strings.HasPrefix(name, "arraycontain") {
 			continue // no sample for any-array arguments: json_ops.slt covers them
 		}
+		if name == "pg__range_intersect_agg" {
+			continue // NULL over the sample's empty array, as over no rows: ranges.slt and tests/difftest/ranges_test.go cover it
+		}
 		if name == "pg__array_min" || name == "pg__array_max" {
 			continue // over the arrays one group collected (an array of arrays): arrayminmax_test.go covers them
 		}

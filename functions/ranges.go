@@ -127,5 +127,55 @@ func rangeFuncs() []*Func {
 			rangeFunc("range_minus", rr, rt, true, func(a []any) (any, error) { return types.RangeMinus(a[0].(types.Range), a[1].(types.Range)) }),
 		)
 	}
-	return fs
+	return append(fs, rangeIntersectAgg())
+}
+
+// rangeIntersectAgg is range_intersect_agg's final step over the
+// array_agg of its ranges (binder/aggregate.go): their intersection, NULLs
+// skipped as its strict transition function skips them, NULL when none is
+// left. One function takes any range array (resolution would find the
+// arrays of the six types alike) and answers in its element's type.
+func rangeIntersectAgg() *Func {
+	of := func(t types.T) (types.T, bool) {
+		if t.Kind == types.Array && t.Elem != nil && t.Elem.IsRange() {
+			return *t.Elem, true
+		}
+		return types.T{}, false
+	}
+	return &Func{Name: "pg__range_intersect_agg", Args: []types.T{types.UnknownType}, Ret: types.RangeType(types.Int4Range), Strict: true,
+		check: func(name string, args []types.T) error {
+			if _, ok := of(args[0]); !ok {
+				return sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, args[0].PGName())
+			}
+			return nil
+		},
+		specialize: func(ts []types.T, _ []any) (types.T, Kernel) {
+			rt, ok := of(ts[0])
+			if !ok {
+				rt = types.RangeType(types.Int4Range)
+			}
+			rt = rt.Nullable()
+			return rt, rowFunc(rt, true, func(_ context.Context, a []any) (any, error) {
+				var acc *types.Range
+				for _, x := range a[0].([]any) {
+					if x == nil {
+						continue
+					}
+					r, err := types.ParseRangeValue(x.(string), rt.Variant)
+					if err != nil {
+						return nil, err
+					}
+					if acc != nil {
+						if r, err = types.RangeIntersect(*acc, r); err != nil {
+							return nil, err
+						}
+					}
+					acc = &r
+				}
+				if acc == nil {
+					return nil, nil
+				}
+				return acc.String(), nil
+			})
+		}}
 }

@@ -141,6 +141,12 @@ func sampleLiteral(typname string) string {
 // sample call exercises the function rather than its argument check.
 var textOverrides = map[string]map[int]string{
 	"encode":                 {1: "'base64'"},
+	"int4range":              {2: "'[]'"},
+	"int8range":              {2: "'(]'"},
+	"numrange":               {2: "'()'"},
+	"daterange":              {2: "'[]'"},
+	"tsrange":                {2: "'(]'"},
+	"tstzrange":              {2: "'[)'"},
 	"decode":                 {0: "'YWJj'", 1: "'base64'"},
 	"convert_to":             {1: "'UTF8'"},
 	"convert_from":           {1: "'UTF8'"},

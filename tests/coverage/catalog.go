@@ -68,7 +68,7 @@ const internalDescription = `^(I/O|hash|less-equal-greater|aggregate .* function
 // internalName matches functions in scope by type that are internal
 // aliases or belong to categories out of scope (large objects, sequences,
 // text search, XML, index maintenance, advisory locks, replication).
-var internalName = regexp.MustCompile(`^(amvalidate|brin_.*|bt.*image|.*_subdiff|dexp|dlog1|dlog10|dround|dtrunc|numeric_(div_trunc|exp|inc|ln|log|sqrt)|int[48](inc|dec).*|nameconcatoid|textlen|like|notlike|similar_escape|gin_.*|lo_.*|loread|lowrite|plpgsql_validator|ts_.*|xml_.*|currval|nextval|setval|lastval)$`)
+var internalName = regexp.MustCompile(`^(amvalidate|brin_.*|bt.*image|.*_subdiff|.*range_canonical|range_intersect_agg_transfn|dexp|dlog1|dlog10|dround|dtrunc|numeric_(div_trunc|exp|inc|ln|log|sqrt)|int[48](inc|dec).*|nameconcatoid|textlen|like|notlike|similar_escape|gin_.*|lo_.*|loread|lowrite|plpgsql_validator|ts_.*|xml_.*|currval|nextval|setval|lastval)$`)
 
 // systemInfo is the allow-list of pg_* functions: the system information
 // functions that clients and BI tools call (PostgreSQL 15 documentation

@@ -182,6 +182,8 @@ func TestRangeColumnsDifferential(t *testing.T) {
 		"SELECT DISTINCT d FROM rs ORDER BY d",
 		"SELECT id, rank() OVER (ORDER BY b) FROM rs ORDER BY id",
 		"SELECT id, lower(c), upper(c), lower(f), upper(e) FROM rs ORDER BY id",
+		"SELECT range_intersect_agg(a), range_intersect_agg(c), range_intersect_agg(e) FROM rs WHERE id % 3 = 0",
+		"SELECT id % 4, range_intersect_agg(d), range_intersect_agg(f) FROM rs GROUP BY 1 ORDER BY 1",
 		"UPDATE rs SET a = a * '[0,4)' WHERE id % 2 = 0",
 		"SELECT id, a FROM rs ORDER BY id",
 		"INSERT INTO rs (id, a) VALUES (100, '[3,1)')",

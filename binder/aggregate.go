@@ -396,8 +396,9 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 			return a, nil
 		}
 	case "min", "max":
-		// PostgreSQL has no min/max over boolean, bytea or bit strings.
-		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() {
+		// PostgreSQL has no min/max over boolean, bytea, bit strings or
+		// ranges.
+		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() && !a.IsRange() {
 			if a.Variant.IsReg() {
 				// min(regclass) is min(oid): the reg types are binary-
 				// coercible to oid, PostgreSQL's only candidate.

@@ -102,8 +102,9 @@
 //     arrays still order their text; abbrev(cidr) of an IPv6 network is
 //     0A000 (netfuncs.go). macaddr, macaddr8 and money are not types yet.
 //   - Ranges (ranges.go) have no multiranges (range_agg, the
-//     *multirange types) and GROUP BY and
-//     DISTINCT over numrange compare its text ([1.0,2) and [1,2) apart).
+//     *multirange types); GROUP BY, DISTINCT, GREATEST/LEAST and
+//     op ANY/ALL over ranges compare their text, which for numrange
+//     keeps [1.0,2) and [1,2) apart.
 //   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's
 //     on Linux (cbrt(27) = 3.0000000000000004); subnormal arguments may
 //     still differ in the last digit.

@@ -23,6 +23,8 @@ var aggregateNames = map[string]bool{
 	"regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true, "regr_sxy": true, "regr_syy": true,
 	// array_agg of the arguments, finished by functions/jsonagg.go
 	"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true,
+	// array_agg of the ranges, finished by functions/ranges.go
+	"range_intersect_agg": true,
 }
 
 // pairStats are the aggregates over (Y, X) pairs of float8.
@@ -125,7 +127,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 		})
 	}
 	switch name {
-	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg", "range_intersect_agg":
 		return b.bindJSONAggregate(node, name, args, distinct, filter, order)
 	}
 	st := b.agg
@@ -400,8 +402,8 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		}
 	case "min", "max":
 		// PostgreSQL has no min/max over boolean, bytea, bit strings or
-		// the mac types.
-		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() && !a.IsMacAddr() {
+		// the mac types and ranges.
+		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() && !a.IsMacAddr() && !a.IsRange() {
 			if a.Variant.IsReg() {
 				// min(regclass) is min(oid): the reg types are binary-
 				// coercible to oid, PostgreSQL's only candidate.
@@ -536,7 +538,8 @@ func (st *aggState) node(input Node) Node {
 // and json_object_agg(k, v) and jsonb_object_agg(k, v) as array_agg(k)
 // and array_agg(v) (the same ORDER BY and FILTER keep the two in step),
 // each finished by a function that writes PostgreSQL's JSON
-// (functions/jsonagg.go).
+// (functions/jsonagg.go); range_intersect_agg(r) as array_agg(r) finished
+// by the intersection of its ranges (functions/ranges.go).
 func (b *binder) bindJSONAggregate(node sourceNode, name string, args []pt.Expr, distinct bool, filter pt.Expr, order []pt.OrderItem) (Expr, error) {
 	want := 1
 	if strings.HasSuffix(name, "object_agg") {

@@ -179,6 +179,9 @@ func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
 	if e, ok, err := b.inetOperator(s, n); ok { // netops.go
 		return e, err
 	}
+	if e, ok, err := b.rangeOperator(s, n); ok { // ranges.go
+		return e, err
+	}
 	operands := [2]pt.Expr{n.L, n.R}
 	list := operands[:]
 	if n.L == nil {

@@ -46,7 +46,9 @@
 // strings, their type names and casts; netops.go those of inet, with its
 // <<= >>= + -, and inet's order by network_cmp's key; smalltypes.go
 // money's arithmetic, which meets no number but through cash.c's
-// operators, the mac types' & | and the casts of both), udf.go the
+// operators, the mac types' & | and the casts of both; ranges.go those of
+// the range types, @> <@ << >> -|- &< &> + * -, and their order by
+// range_cmp's key), udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // enumtypes.go the user-defined types a type name may name (the optional

@@ -93,6 +93,9 @@ func (b *binder) enumKey(e Expr) Expr {
 	if o, ok := textOrderOf(t); ok {
 		return b.textKey(e, o) // inet, pg_lsn, text search types by their keys (textorder.go)
 	}
+	if t.IsRange() {
+		return b.rangeKey(e) // a range by range_cmp (ranges.go)
+	}
 	leaf, ok := enumLeaf(t)
 	if !ok {
 		return e

@@ -349,6 +349,11 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	if err := b.macComparison(n, op, lt, rt); err != nil { // smalltypes.go
 		return nil, err
 	}
+	if op.IsArithmetic() {
+		if e, ok, err := b.rangeArithmetic(n, op, l, r, lt, rt); ok { // ranges.go
+			return e, err
+		}
+	}
 	if op.IsArithmetic() && (noArithmetic(op, lt, rt, true) || noArithmetic(op, rt, lt, false)) {
 		// 'x' + true: PostgreSQL looks for boolean + boolean, finds none
 		// and names the literal's type; converting the literal first would
@@ -403,6 +408,15 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	} else if hasTextOrder(lt) {
 		l, r = b.textOrderComparison(op, l, r, lt, rt) // textorder.go
 		lt, rt = l.Type(), r.Type()
+	}
+	if lt.IsRange() || rt.IsRange() {
+		var ok bool
+		var err error
+		if l, r, ok, err = b.rangeComparison(n, op, l, r, lt, rt); err != nil { // ranges.go
+			return nil, err
+		} else if ok {
+			lt, rt = l.Type(), r.Type()
+		}
 	}
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
 		return b.makeArrayComparison(n, op, l, r)

@@ -435,6 +435,9 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 		if v == types.Money {
 			t.Kind = types.Int64 // cents (types/money.go)
 		}
+	case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange":
+		v, _ := types.VariantNamed(tn.Name)
+		t = types.RangeType(v) // types/ranges.go
 	case "name":
 		t = types.T{Kind: types.Name}
 	case `"char"`:

@@ -33,6 +33,9 @@ func (b *binder) bindOperatorMarker(n sourceNode, name string, left sourceNode, 
 	if len(args) != 2 {
 		return b.callFunction(n, name, args)
 	}
+	if e, ok, err := b.rangeContainment(n, name, args); ok && (name == "pg__op_contains" || name == "pg__op_contained") { // ranges.go
+		return e, err
+	}
 	l, r := args[0].Type(), args[1].Type()
 	if fns[1] != "" && (l.Kind == types.Array || r.Kind == types.Array) {
 		return b.callFunction(n, fns[1], args)

@@ -144,6 +144,9 @@ func typeOfOID(oid uint32) (types.T, error) {
 		}
 		return types.ArrayOf(elem), nil
 	}
+	if t, ok := pgtypes.RangeTypeOfOID(oid); ok { // int4range ... tstzrange and their arrays
+		return t, nil
+	}
 	return types.T{}, sqlerr.NotSupported("parameter type OID " + strconv.FormatUint(uint64(oid), 10))
 }
 

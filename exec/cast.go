@@ -178,7 +178,7 @@ func CastNeedsSession(from, to types.T) bool {
 			to = *to.Elem
 		}
 	}
-	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && (to.IsComposite() || to.Kind == types.Interval) ||
+	return CastNeedsZone(from, to) || textToDateTime(from, to) || textual(from) && (to.IsComposite() || to.Kind == types.Interval || timeRange(to)) ||
 		(to.IsString() || to.Kind == types.Name) && (styledText(from) || types.HasFloat(from))
 }
 
@@ -186,6 +186,9 @@ func CastNeedsSession(from, to types.T) bool {
 // IntervalStyle: a date, timestamp, timestamptz or interval, or an array
 // or record holding one.
 func styledText(t types.T) bool {
+	if timeRange(t) {
+		return true
+	}
 	switch t.Kind {
 	case types.Date, types.Timestamp, types.TimestampTZ, types.Interval:
 		return true
@@ -202,6 +205,13 @@ func styledText(t types.T) bool {
 		}
 	}
 	return false
+}
+
+// timeRange reports whether t is a range of dates or times
+// (daterange, tsrange, tstzrange), whose bounds read and print in the
+// session's DateStyle and TimeZone.
+func timeRange(t types.T) bool {
+	return t.Kind == types.String && (t.Variant == types.DateRange || t.Variant == types.TsRange || t.Variant == types.TstzRange)
 }
 
 // AssignValue is CastValue for an assignment: a value the target's typmod
@@ -311,6 +321,19 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 		return types.InetToCidr(types.FormatTextIn(v, from, loc))
 	case to.Variant == types.Cidr && from.Variant != types.Cidr:
 		return types.ParseCidr(types.FormatTextIn(v, from, loc))
+	case to.IsRange() && from.Variant != to.Variant:
+		// text to a range reads range_in, its bounds in the session
+		return types.ParseTextStyle(types.FormatTextStyle(v, from, loc, env.style), to, loc, time.Now(), env.style)
+	case from.IsRange() && to.IsString() && !to.IsRange():
+		// a range's text as the session prints it (types/ranges.go)
+		s, err := types.FormatRange(v.(string), from.Variant, loc, env.style)
+		if err != nil {
+			return nil, err
+		}
+		if to.Length > 0 && len([]rune(s)) > to.Length {
+			s = string([]rune(s)[:to.Length])
+		}
+		return s, nil
 	case to.IsTextSearch() && from.Variant != to.Variant:
 		// text to tsvector, tsquery or regconfig reads their input
 		return types.ParseTextIn(types.FormatTextIn(v, from, loc), to, loc)

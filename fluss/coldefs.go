@@ -348,7 +348,11 @@ var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.J
 	// macaddr, macaddr8: STRING of their text, as inet (types/macaddr.go);
 	// money: BIGINT of its cents (types/money.go), which orders, sums and
 	// indexes as the amount does
-	"macaddr": types.MacAddr, "macaddr8": types.MacAddr8, "money": types.Money}
+	"macaddr": types.MacAddr, "macaddr8": types.MacAddr8, "money": types.Money,
+	// the range types: STRING of their text, dates and times in ISO and
+	// UTC, the discrete ones canonical (types/ranges.go)
+	"int4range": types.Int4Range, "int8range": types.Int8Range, "numrange": types.NumRange,
+	"daterange": types.DateRange, "tsrange": types.TsRange, "tstzrange": types.TstzRange}
 
 // variantKind is the kind a variant's column is stored as: Int64 for
 // money, String for the others.

@@ -37,6 +37,7 @@ func operatorFuncs() []*Func {
 	alias("pg__op_cbrt", math, "cbrt", float8Only)
 	alias("pg__op_starts_with", stringFuncs(), "starts_with", nil)
 	alias("pg__op_overlap", jsonContainFuncs(), "arrayoverlap", nil)
+	alias("pg__op_overlap", rangeFuncs(), "range_overlaps", nil)
 	alias("pg__op_delete_path", jsonbDeleteFuncs(), "jsonb_delete_path", nil)
 	for _, t := range []types.T{types.Int16Type, tInt4, tInt8} {
 		fs = append(fs,

@@ -63,6 +63,13 @@ const (
 	// the other.
 	pgMacaddr
 	pgMacaddr8
+	// the range types (category R), in types' order of their variants
+	pgInt4Range
+	pgInt8Range
+	pgNumRange
+	pgDateRange
+	pgTsRange
+	pgTstzRange
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -122,6 +129,9 @@ func pgTypeOf(t types.T) pgType {
 		case types.MacAddr8:
 			return pgMacaddr8
 		}
+		if t.Variant.IsRange() {
+			return pgInt4Range + pgType(t.Variant-types.Int4Range)
+		}
 		if t.Length > 0 {
 			return pgVarchar
 		}
@@ -175,6 +185,8 @@ func (p pgType) category() byte {
 		return 'I'
 	case pgRegConfig, pgMoney:
 		return 'N'
+	case pgInt4Range, pgInt8Range, pgNumRange, pgDateRange, pgTsRange, pgTstzRange:
+		return 'R'
 	}
 	return 'U'
 }
@@ -766,7 +778,7 @@ func sameArrayDepths(context string, ts []types.T, pt types.T) error {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.Variant == types.PgLsn || t.IsTextSearch() || t.IsMacAddr())
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.Variant == types.PgLsn || t.IsTextSearch() || t.IsMacAddr() || t.IsRange())
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their

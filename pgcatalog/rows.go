@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,7 +30,8 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_class":               c.classRows,
 		"pg_attribute":           c.attributeRows,
 		"pg_type":                c.typeRows,
-		"pg_enum":                c.enumRows, // enums.go
+		"pg_enum":                c.enumRows,          // enums.go
+		"pg_range":               static(rangeRows()), // ranges.go
 		"pg_index":               c.indexRows,
 		"pg_indexes":             c.indexesViewRows,
 		"pg_constraint":          c.constraintRows,
@@ -589,6 +591,7 @@ func functionProcs() []procInfo {
 		if strings.HasPrefix(name, "__") {
 			continue
 		}
+		seen := map[string]bool{}
 		for _, f := range functions.Lookup(name) {
 			args := make([]any, len(f.Args))
 			for i, a := range f.Args {
@@ -599,6 +602,13 @@ func functionProcs() []procInfo {
 				args[i] = oid
 			}
 			ret, _, _ := pgtypes.OIDOf(f.Ret)
+			if polyRange(f.Args, args, &ret) { // ranges.go: one row per PostgreSQL function
+				key := fmt.Sprint(args, ret)
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+			}
 			out = append(out, procInfo{oid: next, name: name, args: args, ret: ret, nargs: len(f.Args), varArgs: f.Variadic})
 			next++
 		}

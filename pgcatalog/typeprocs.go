@@ -67,6 +67,18 @@ var typeProcs = map[uint32][8]uint32{
 	3645: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsquery
 	3734: {3736, 3737, 3738, 3739, 0, 0, 0, 0},           // regconfig
 	3735: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regconfig
+	3904: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // int4range
+	3905: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int4range
+	3906: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // numrange
+	3907: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _numrange
+	3908: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // tsrange
+	3909: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsrange
+	3910: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // tstzrange
+	3911: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tstzrange
+	3912: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // daterange
+	3913: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _daterange
+	3926: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // int8range
+	3927: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int8range
 	1042: {1044, 1045, 2430, 2431, 2913, 2914, 0, 0},     // bpchar
 	1043: {1046, 1047, 2432, 2433, 2915, 2916, 0, 0},     // varchar
 	1082: {1084, 1085, 2468, 2469, 0, 0, 0, 0},           // date
@@ -212,6 +224,20 @@ var typeProcInfos = []procInfo{
 	{oid: 3737, name: "regconfigout", args: []any{uint32(3734)}, ret: 2275, nargs: 1},
 	{oid: 3738, name: "regconfigrecv", args: []any{uint32(2281)}, ret: 3734, nargs: 1},
 	{oid: 3739, name: "regconfigsend", args: []any{uint32(3734)}, ret: 17, nargs: 1},
+	{oid: 3834, name: "range_in", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 3831, nargs: 3},
+	{oid: 3835, name: "range_out", args: []any{uint32(3831)}, ret: 2275, nargs: 1},
+	{oid: 3836, name: "range_recv", args: []any{uint32(2281), uint32(26), uint32(23)}, ret: 3831, nargs: 3},
+	{oid: 3837, name: "range_send", args: []any{uint32(3831)}, ret: 17, nargs: 1},
+	{oid: 3916, name: "range_typanalyze", args: []any{uint32(2281)}, ret: 16, nargs: 1},
+	{oid: 3914, name: "int4range_canonical", args: []any{uint32(3904)}, ret: 3904, nargs: 1},
+	{oid: 3915, name: "daterange_canonical", args: []any{uint32(3912)}, ret: 3912, nargs: 1},
+	{oid: 3928, name: "int8range_canonical", args: []any{uint32(3926)}, ret: 3926, nargs: 1},
+	{oid: 3922, name: "int4range_subdiff", args: []any{uint32(23), uint32(23)}, ret: 701, nargs: 2},
+	{oid: 3923, name: "int8range_subdiff", args: []any{uint32(20), uint32(20)}, ret: 701, nargs: 2},
+	{oid: 3924, name: "numrange_subdiff", args: []any{uint32(1700), uint32(1700)}, ret: 701, nargs: 2},
+	{oid: 3925, name: "daterange_subdiff", args: []any{uint32(1082), uint32(1082)}, ret: 701, nargs: 2},
+	{oid: 3929, name: "tsrange_subdiff", args: []any{uint32(1114), uint32(1114)}, ret: 701, nargs: 2},
+	{oid: 3930, name: "tstzrange_subdiff", args: []any{uint32(1184), uint32(1184)}, ret: 701, nargs: 2},
 	{oid: 1031, name: "aclitemin", args: []any{uint32(2275)}, ret: 1033, nargs: 1},
 	{oid: 1032, name: "aclitemout", args: []any{uint32(1033)}, ret: 2275, nargs: 1},
 	{oid: 1044, name: "bpcharin", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 1042, nargs: 3},

@@ -554,6 +554,9 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 	case OIDOidVector:
 		return decodeBinaryArray(index, OIDOid, data)
 	default:
+		if v, ok := rangeVariantOf(oid); ok {
+			return decodeRangeBinary(index, v, data) // ranges.go
+		}
 		if elem, ok := ElemOIDOf(oid); ok {
 			return decodeBinaryArray(index, elem, data)
 		}

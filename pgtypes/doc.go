@@ -24,6 +24,8 @@
 // time with time zone as OID 1266 (timetz.go);
 // bit and bit varying as OIDs 1560 and 1562, arrays 1561 and 1563, binary
 // as bit_send's bit count and packed bytes (bitstring.go);
+// the range types under their OIDs (3904 ...), text in the session's
+// DateStyle and TimeZone, binary as range_send/range_recv (ranges.go);
 // int2vector and oidvector (types.Int2Vector, OidVector) as PostgreSQL
 // sends them ("2 1"; binary arrays with lower bound 0), "char" as OID 18.
 // The reg* types (regclass ...) travel under their own OIDs: binary is the

@@ -124,6 +124,8 @@ var arrayOIDs = map[uint32]uint32{
 	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray, OIDJSONPath: OIDJSONPathArray,
 	OIDInet: OIDInetArray, OIDCidr: OIDCidrArray,
 	OIDMoney: OIDMoneyArray, OIDMacAddr: OIDMacAddrArray, OIDMacAddr8: OIDMacAddr8Array, OIDTSVector: OIDTSVectorArray, OIDTSQuery: OIDTSQueryArray, OIDRegConfig: OIDRegConfigArr, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
+	OIDInt4Range: OIDInt4RangeArray, OIDInt8Range: OIDInt8RangeArray, OIDNumRange: OIDNumRangeArray,
+	OIDDateRange: OIDDateRangeArray, OIDTsRange: OIDTsRangeArray, OIDTstzRange: OIDTstzRangeArray,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
 }
@@ -179,6 +181,8 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return variantOIDs[t.Variant], -1, -1
 	case t.Variant == types.RegConfig:
 		return OIDRegConfig, -1, 4
+	case t.IsRange():
+		return rangeOIDs[t.Variant], -1, -1 // ranges.go
 	case t.Variant == types.PgLsn:
 		return OIDPgLsn, -1, 8
 	case t.Variant == types.Xid:

@@ -22,10 +22,14 @@
 // bit_in's prefixes, typmod rules, integer conversions, binary form),
 // money as the Variant Money of INT64 counting cents (money.go: cash_in
 // and cash_out under lc_monetary C, cash_words, the numeric and integer
-// conversions; IsInteger and IsNumeric say no, so it meets no number), and
+// conversions; IsInteger and IsNumeric say no, so it meets no number),
 // macaddr and macaddr8 as Variants of STRING holding their output text,
 // whose byte order is theirs (macaddr.go: macaddr_in's sscanf notations,
-// macaddr8_in's, binary forms). It maps each type to its Arrow type (DESIGN.md's
+// macaddr8_in's, binary forms), and the range types int4range ...
+// tstzrange as Variants of STRING holding their text in DateStyle ISO and
+// TimeZone UTC (ranges.go: range_in, range_out, make_range's canonical
+// forms, RangeKey, range_cmp's order as key bytes; rangeops.go: the
+// operators' computations). It maps each type to its Arrow type (DESIGN.md's
 // table) and prints it as seed 000 does.
 //
 // User-defined enum types (CREATE TYPE ... AS ENUM; enum.go) are the

@@ -149,6 +149,16 @@ const (
 	// PostgreSQL's.
 	MacAddr
 	MacAddr8
+	// Int4Range ... TstzRange are the range types int4range (OID 3904),
+	// int8range (3926), numrange (3906), daterange (3912), tsrange (3908)
+	// and tstzrange (3910): Strings holding the range's text (ranges.go),
+	// which order through a key (RangeKey) as PostgreSQL's range_cmp.
+	Int4Range
+	Int8Range
+	NumRange
+	DateRange
+	TsRange
+	TstzRange
 )
 
 // IsMoney reports whether t is money.
@@ -187,6 +197,7 @@ var variantNames = [...]string{
 	AnonRecord: "record", Bit: "bit", VarBit: "varbit", Void: "void", Cidr: "cidr",
 	TSVector: "tsvector", TSQuery: "tsquery", RegConfig: "regconfig",
 	Money: "money", MacAddr: "macaddr", MacAddr8: "macaddr8",
+	Int4Range: "int4range", Int8Range: "int8range", NumRange: "numrange", DateRange: "daterange", TsRange: "tsrange", TstzRange: "tstzrange",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);

@@ -244,6 +244,12 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 		return ParseMacAddr(s) // macaddr.go
 	case MacAddr8:
 		return ParseMacAddr8(s)
+	case Int4Range, Int8Range, NumRange, DateRange, TsRange, TstzRange:
+		r, err := ParseRange(s, t.Variant, loc, time.Now(), st) // ranges.go
+		if err != nil {
+			return nil, err
+		}
+		return r.String(), nil
 	}
 	switch t.Kind {
 	case Unknown, String, Name:

@@ -50,6 +50,8 @@ func concrete(typname string) string {
 		return "int4"
 	case "anyarray", "anycompatiblearray":
 		return "_int4"
+	case "anyrange", "anycompatiblerange":
+		return "int4range"
 	}
 	return typname
 }
@@ -110,6 +112,16 @@ func sampleLiteral(typname string) string {
 		v = "'08:00:2b:01:02:03'"
 	case "macaddr8":
 		v = "'08:00:2b:01:02:03:04:05'"
+	case "int4range", "int8range":
+		v = "'[1,5)'"
+	case "numrange":
+		v = "'[1.5,2.5]'"
+	case "daterange":
+		v = "'[2024-01-02,2024-02-01)'"
+	case "tsrange":
+		v = "'[2024-01-02 12:34:56,2024-01-03)'"
+	case "tstzrange":
+		v = "'[2024-01-02 12:34:56+00,)'"
 	case "oid":
 		v = "'1259'"
 	case "regclass":
@@ -135,6 +147,12 @@ func sampleLiteral(typname string) string {
 // sample call exercises the function rather than its argument check.
 var textOverrides = map[string]map[int]string{
 	"encode":                 {1: "'base64'"},
+	"int4range":              {2: "'[]'"},
+	"int8range":              {2: "'(]'"},
+	"numrange":               {2: "'()'"},
+	"daterange":              {2: "'[]'"},
+	"tsrange":                {2: "'(]'"},
+	"tstzrange":              {2: "'[)'"},
 	"decode":                 {0: "'YWJj'", 1: "'base64'"},
 	"convert_to":             {1: "'UTF8'"},
 	"convert_from":           {1: "'UTF8'"},

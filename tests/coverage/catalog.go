@@ -56,6 +56,7 @@ func (s *Signature) Key() string {
 var scopeTypes = []string{
 	"bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text", "varchar", "bpchar", "name", "char", "bytea",
 	"date", "time", "timetz", "timestamp", "timestamptz", "interval", "json", "jsonb", "jsonpath", "uuid", "inet", "cidr", "macaddr", "macaddr8", "money",
+	"int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange", "anyrange", "anycompatiblerange",
 	"oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole",
 	"any", "anyelement", "anyarray", "anynonarray", "anycompatible", "anycompatiblearray", "anycompatiblenonarray", "record", "void",
 }
@@ -67,7 +68,7 @@ const internalDescription = `^(I/O|hash|less-equal-greater|aggregate .* function
 // internalName matches functions in scope by type that are internal
 // aliases or belong to categories out of scope (large objects, sequences,
 // text search, XML, index maintenance, advisory locks, replication).
-var internalName = regexp.MustCompile(`^(amvalidate|brin_.*|bt.*image|.*_subdiff|dexp|dlog1|dlog10|dround|dtrunc|numeric_(div_trunc|exp|inc|ln|log|sqrt)|int[48](inc|dec).*|nameconcatoid|textlen|like|notlike|similar_escape|gin_.*|lo_.*|loread|lowrite|plpgsql_validator|ts_.*|xml_.*|currval|nextval|setval|lastval)$`)
+var internalName = regexp.MustCompile(`^(amvalidate|brin_.*|bt.*image|.*_subdiff|.*range_canonical|range_intersect_agg_transfn|dexp|dlog1|dlog10|dround|dtrunc|numeric_(div_trunc|exp|inc|ln|log|sqrt)|int[48](inc|dec).*|nameconcatoid|textlen|like|notlike|similar_escape|gin_.*|lo_.*|loread|lowrite|plpgsql_validator|ts_.*|xml_.*|currval|nextval|setval|lastval)$`)
 
 // systemInfo is the allow-list of pg_* functions: the system information
 // functions that clients and BI tools call (PostgreSQL 15 documentation
@@ -286,6 +287,8 @@ func categoryOf(s *Signature) string {
 		return "network address"
 	case hasType(s, func(t string) bool { return strings.TrimPrefix(t, "_") == "money" }):
 		return "money"
+	case hasType(s, func(t string) bool { return strings.HasSuffix(strings.TrimPrefix(t, "_"), "range") }):
+		return "range"
 	case hasType(s, isArray):
 		return "array"
 	case hasType(s, isDateTime) || n == "now" || strings.HasSuffix(n, "_timestamp") || n == "timeofday":

@@ -32,6 +32,9 @@ var edgeValues = map[string][]string{
 	"money":       {"'0'", "'-92233720368547758.08'", "'92233720368547758.07'", "'-0.01'"},
 	"macaddr":     {"'00:00:00:00:00:00'", "'ff:ff:ff:ff:ff:ff'"},
 	"macaddr8":    {"'00:00:00:ff:fe:00:00:00'", "'ff:ff:ff:ff:ff:ff:ff:ff'"},
+	"int4range":   {"'empty'", "'(,)'", "'[-2147483648,2147483647)'"},
+	"numrange":    {"'empty'", "'(,)'", "'[NaN,NaN]'"},
+	"daterange":   {"'empty'", "'[-infinity,infinity]'"},
 }
 
 // hugeArgs are the functions whose numeric arguments size their output or

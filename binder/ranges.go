@@ -1,0 +1,129 @@
+package binder
+
+import (
+	pt "github.com/sqlgate/sqlgate/sql/tree"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// The range types' operators (functions/ranges.go has their functions).
+// A range value is its text (types/ranges.go); comparisons, ORDER BY and
+// window orders read a key (rangeKey, types.RangeKey) in place of it,
+// whose byte order is range_cmp's, and = <> compare keys too, so that
+// numrange's [1.0,2) equals [1,2) as in PostgreSQL. GROUP BY and DISTINCT
+// group by the text, the same value for the discrete types.
+
+// rangeKey is e's ordering key, NULL for NULL.
+func (b *binder) rangeKey(e Expr) Expr {
+	v := e.Type().Variant
+	return &FuncCall{Name: "pg__range_key", Args: []Expr{e}, T: types.StringType, Kernel: stringMapKernel(func(s string) (string, error) {
+		return types.RangeKey(s, v)
+	})}
+}
+
+// rangeComparison replaces the operands of a comparison of two ranges of
+// one type by their keys; ok is false when neither side is a range.
+// Ranges of two types have no comparison.
+func (b *binder) rangeComparison(n sourceNode, op Op, l, r Expr, lt, rt types.T) (Expr, Expr, bool, error) {
+	if !lt.IsRange() && !rt.IsRange() || !op.IsComparison() && op != OpIsDistinct && op != OpIsNotDistinct {
+		return l, r, false, nil
+	}
+	if lt.Variant != rt.Variant || lt.Kind != rt.Kind {
+		return nil, nil, true, b.binaryOpError(n, op, lt, rt)
+	}
+	return b.rangeKey(l), b.rangeKey(r), true, nil
+}
+
+// rangeArithmetic binds + (range_union), * (range_intersect) and -
+// (range_minus) when a side is a range; ok is false otherwise.
+func (b *binder) rangeArithmetic(n sourceNode, op Op, l, r Expr, lt, rt types.T) (Expr, bool, error) {
+	if !lt.IsRange() && !rt.IsRange() || lt.Kind == types.Array || rt.Kind == types.Array {
+		return nil, false, nil
+	}
+	var name string
+	switch op {
+	case OpAdd:
+		name = "range_union"
+	case OpMul:
+		name = "range_intersect"
+	case OpSub:
+		name = "range_minus"
+	default:
+		return nil, true, b.binaryOpError(n, op, lt, rt)
+	}
+	e, err := b.callFunction(n, name, []Expr{l, r})
+	if se := sqlerr.As(err); se != nil && se.Code == sqlerr.UndefinedFunction {
+		return nil, true, b.binaryOpError(n, op, lt, rt)
+	}
+	return e, true, err
+}
+
+// rangeShift binds << (range_before) and >> (range_after) when a side is
+// a range; ok is false otherwise.
+func (b *binder) rangeShift(n sourceNode, op string, l, r Expr) (Expr, bool, error) {
+	lt, rt := l.Type(), r.Type()
+	if !lt.IsRange() && !rt.IsRange() || op != "<<" && op != ">>" {
+		return nil, false, nil
+	}
+	if !lt.IsRange() && !isUnknown(lt) || !rt.IsRange() && !isUnknown(rt) {
+		return nil, true, b.operatorError(n, op, lt, rt)
+	}
+	name := "range_before"
+	if op == ">>" {
+		name = "range_after"
+	}
+	return b.callFunctionExpr(n, name, l, r)
+}
+
+// rangeOtherOperators are the range operators the rewrite passes on as
+// pg__op_other (sql/operators.go): their functions.
+var rangeOtherOperators = map[string]string{"-|-": "range_adjacent", "&<": "range_overleft", "&>": "range_overright"}
+
+// rangeOperator binds -|- &< &>; ok is false for any other operator.
+func (b *binder) rangeOperator(s *scope, n *pt.Operator) (Expr, bool, error) {
+	name, ok := rangeOtherOperators[n.Op]
+	if !ok || n.L == nil {
+		return nil, false, nil
+	}
+	args, err := b.bindTreeList(s, []pt.Expr{n.L, n.R})
+	if err != nil {
+		return nil, true, err
+	}
+	ts := operandTypes(args)
+	e, err := b.callFunction(n, name, args)
+	return e, true, b.asOperatorError(n, ts, err)
+}
+
+// rangeContainment binds @> and <@ when a side is a range: range @>
+// range or element, element or range <@ range; ok is false otherwise.
+func (b *binder) rangeContainment(n sourceNode, marker string, args []Expr) (Expr, bool, error) {
+	if len(args) != 2 {
+		return nil, false, nil
+	}
+	l, r := args[0].Type(), args[1].Type()
+	if !l.IsRange() && !r.IsRange() {
+		return nil, false, nil
+	}
+	container, other := l, r
+	if marker == "pg__op_contained" {
+		container, other = r, l
+	}
+	var name string
+	switch {
+	case !container.IsRange():
+		return nil, true, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", marker)
+	case other.IsRange() || isUnknown(other):
+		// an untyped literal beside a range is read as a range, as
+		// PostgreSQL's resolution prefers anyrange @> anyrange
+		name = map[string]string{"pg__op_contains": "range_contains", "pg__op_contained": "range_contained_by"}[marker]
+	default:
+		// anyelement is the range's subtype itself: int8range @> integer
+		// finds no operator
+		if sub := types.RangeSubtype(container.Variant); other.Kind != sub.Kind || other.Variant != types.NoVariant {
+			return nil, true, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", marker)
+		}
+		name = map[string]string{"pg__op_contains": "range_contains_elem", "pg__op_contained": "elem_contained_by_range"}[marker]
+	}
+	e, err := b.callFunction(n, name, args)
+	return e, true, err
+}

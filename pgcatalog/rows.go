@@ -635,9 +635,11 @@ func (c *Catalog) procRows() []row {
 			"pronargs": p.nargs, "pronargdefaults": 0, "prorettype": p.ret, "proargtypes": p.args,
 			"prosrc": p.name,
 		}
-		switch p.name {
-		case "pg_get_keywords", "pg_show_all_settings", "pg_options_to_table", "pg_tablespace_databases", "pg_timezone_names", "pg_timezone_abbrevs":
-			rows[i]["provolatile"] = "s" // as PostgreSQL marks them
+		if pp, ok := builtinProp(p); ok && !p.userFunc { // procprop.go
+			rows[i]["provolatile"], rows[i]["proisstrict"], rows[i]["proparallel"] = string(pp.volatile), pp.strict, string(pp.parallel)
+			if pp.src != "" || pp.body != "" {
+				rows[i]["prosrc"], rows[i]["prolang"], rows[i]["procost"] = pp.src, langOID(pp.lang), float64(pp.cost)
+			}
 		}
 		if p.userFunc {
 			rows[i]["prolang"], rows[i]["proisstrict"], rows[i]["provolatile"], rows[i]["proparallel"] = p.lang, false, "v", p.parallel

@@ -55,6 +55,11 @@ func builtinProp(p procInfo) (procProp, bool) {
 		if i > 0 {
 			key.WriteByte(',')
 		}
+		if p.varArgs && i == len(p.args)-1 && a.(uint32) != oidAny {
+			// pg_proc's VARIADIC parameter is the array type; the
+			// signature lists its element
+			a = arrayTypeOf(a.(uint32))
+		}
 		fmt.Fprint(&key, a)
 	}
 	key.WriteByte(')')
@@ -74,4 +79,15 @@ func langOID(name string) uint32 {
 		return langC
 	}
 	return langInternal
+}
+
+// arrayTypeOf is the OID of the array type of element type oid (pg_type's
+// typarray), oid itself when pgTypes has no array of it.
+func arrayTypeOf(oid uint32) uint32 {
+	for _, t := range pgTypes {
+		if t.oid == oid && t.array != 0 {
+			return t.array
+		}
+	}
+	return oid
 }

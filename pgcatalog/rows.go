@@ -578,6 +578,21 @@ var setFuncProcs = []procInfo{
 		outNames: []string{"name", "setting", "unit", "category", "short_desc", "extra_desc", "context", "vartype", "source",
 			"min_val", "max_val", "enumvals", "boot_val", "reset_val", "sourcefile", "sourceline", "pending_restart"}},
 	{name: "unnest", args: []any{uint32(oidAnyArray)}, ret: oidAnyElement, rows: 100},
+	// the JSON record family the binder binds itself (binder/jsonpopulate.go)
+	{name: "json_populate_recordset", args: []any{uint32(oidAnyElement), uint32(114), uint32(16)}, ret: oidAnyElement, rows: 100},
+	{name: "jsonb_populate_recordset", args: []any{uint32(oidAnyElement), uint32(3802)}, ret: oidAnyElement, rows: 100},
+	{name: "json_to_recordset", args: []any{uint32(114)}, ret: oidRecord, rows: 100},
+	{name: "jsonb_to_recordset", args: []any{uint32(3802)}, ret: oidRecord, rows: 100},
+}
+
+// recordFuncProcs are the functions returning one row of a type their
+// caller gives (the first argument's, or a column definition list's),
+// which the binder binds itself (binder/jsonpopulate.go).
+var recordFuncProcs = []procInfo{
+	{name: "json_populate_record", args: []any{uint32(oidAnyElement), uint32(114), uint32(16)}, ret: oidAnyElement},
+	{name: "jsonb_populate_record", args: []any{uint32(oidAnyElement), uint32(3802)}, ret: oidAnyElement},
+	{name: "json_to_record", args: []any{uint32(114)}, ret: oidRecord},
+	{name: "jsonb_to_record", args: []any{uint32(3802)}, ret: oidRecord},
 }
 
 // functionProcs lists functions' overloads; the OIDs follow the
@@ -607,6 +622,11 @@ func functionProcs() []procInfo {
 	// OIDs of the others as they were
 	for _, p := range setFuncProcs {
 		p.oid, p.nargs, p.retset = next, len(p.args), true
+		out = append(out, p)
+		next++
+	}
+	for _, p := range recordFuncProcs {
+		p.oid, p.nargs = next, len(p.args)
 		out = append(out, p)
 		next++
 	}

@@ -38,7 +38,9 @@
 // tree's FuncTable, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection per level of nesting; the
-// placements PostgreSQL refuses), rowsfrom.go ROWS FROM (..) and unnest
+// placements PostgreSQL refuses), jsonpopulate.go json[b]_populate_record[set]
+// (the first argument's row type, or a column definition list's for a
+// record; in FROM one column per field), rowsfrom.go ROWS FROM (..) and unnest
 // of several arrays (a RowsFrom node over one plan per function), fields.go field selection from
 // a ROW value (the tree's FieldSelect, bindFieldSelectTree; exprbind.go's
 // bindFieldSelectCall reads a pg__field call the transformer left a call

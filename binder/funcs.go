@@ -64,7 +64,10 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 	if err := refuseRecordArgs(name, argTypes); err != nil { // searchcycle.go
 		return nil, b.errAt(n, err)
 	}
-	if functions.ResolveRecordFunc(name, argTypes, nil) != nil {
+	if isPopulateScalar(name) {
+		return b.bindPopulateCall(n, name, args) // jsonpopulate.go
+	}
+	if functions.ResolveRecordFunc(name, argTypes, types.T{}) != nil {
 		// json_to_record and friends outside FROM: a record no column
 		// definition list describes, as PostgreSQL refuses it
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "could not determine row type for result of %s", name).

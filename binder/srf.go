@@ -47,6 +47,9 @@ func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
 	// The arguments see no FROM item of this level (no LATERAL), but do
 	// see the enclosing query of a correlated subquery.
 	s := &scope{tables: map[string]bool{}}
+	if functions.IsPopulateRecord(name) {
+		return b.bindPopulateTable(s, f, name, alias, ord, colNames, colDefs) // jsonpopulate.go
+	}
 	if len(colDefs) > 0 || functions.ReturnsRecord(name) {
 		return b.bindRecordTableFunc(s, f, f.Args, name, alias, ord, colDefs)
 	}
@@ -122,10 +125,8 @@ func tooManyAliases(alias string, have, given int) *sqlerr.Error {
 
 // bindRecordTableFunc binds a function returning record in FROM with its
 // column definition list (json_to_record(j) AS x(a int, b text)): the
-// function gives each column's value as text (exec/functions/
-// jsontorecord.go) and a projection casts it to the column's type, which
-// is the type's input function as PostgreSQL's populate_record_field
-// calls it.
+// function gives rows of the list's types (functions/jsontorecord.go),
+// one column per field.
 func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, trees []pt.Expr, name, alias string, ord bool, defs []pt.FuncColumn) (Node, error) {
 	switch {
 	case !functions.ReturnsRecord(name):
@@ -136,35 +137,9 @@ func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, trees []pt.Expr, 
 		return nil, b.errAt(defs[0], sqlerr.New(sqlerr.SyntaxError, "WITH ORDINALITY cannot be used with a column definition list").
 			WithHint("Put the column definition list inside ROWS FROM()."))
 	}
-	cols := make([]functions.RecordColumn, len(defs))
-	colTypes := make([]types.T, len(defs))
-	seen := map[string]bool{}
-	for k, d := range defs {
-		colName, typeText := d.Name, d.Type
-		if seen[colName] {
-			return nil, b.errAt(f, sqlerr.New(sqlerr.DuplicateColumn, "column name \"%s\" specified more than once", colName))
-		}
-		seen[colName] = true
-		tn, err := sql.ParseTypeName(typeText)
-		if err != nil {
-			return nil, b.errAt(f, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", typeText))
-		}
-		t, err := typeFromName(tn)
-		if err != nil {
-			return nil, b.errAt(f, sqlerr.As(err))
-		}
-		t = t.Nullable()
-		kind := functions.RecordScalar
-		switch {
-		case t.Variant.IsJSON():
-			kind = functions.RecordJSON
-		case t.Kind == types.Array:
-			kind = functions.RecordArray
-		}
-		cols[k], colTypes[k] = functions.RecordColumn{Name: colName, Kind: kind}, t
-		if t.Kind == types.Char || t.Kind == types.String && t.Length > 0 && !t.Variant.IsJSON() {
-			cols[k].Input = &colTypes[k]
-		}
+	fields, err := b.columnDefFields(f, defs)
+	if err != nil {
+		return nil, err
 	}
 	args, err := b.bindTreeList(s, trees)
 	if err != nil {
@@ -174,7 +149,8 @@ func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, trees []pt.Expr, 
 	for i, a := range args {
 		ts[i] = a.Type()
 	}
-	sf := functions.ResolveRecordFunc(name, ts, cols)
+	row := types.T{Kind: types.Row, Variant: types.AnonRecord, Fields: fields}
+	sf := functions.ResolveRecordFunc(name, ts, row)
 	if sf == nil {
 		names := make([]string, len(ts))
 		for i, t := range ts {
@@ -195,16 +171,35 @@ func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, trees []pt.Expr, 
 			args[i] = b.castTo(args[i], sf.Args[i])
 		}
 	}
-	n := &TableFunc{Func: sf, Args: args}
-	n.cols = []Column{{Name: sf.Name, T: sf.Ret, Table: alias}}
-	p := &Project{Input: n}
-	row := &ColumnRef{Index: 0, Name: sf.Name, T: sf.Ret}
-	for k, fl := range sf.Ret.Fields {
-		text := &FuncCall{Name: "fieldselect", Args: []Expr{row}, T: fl.Type, Kernel: functions.FieldSelectKernel(fl.Type, k)}
-		p.Exprs = append(p.Exprs, b.castTo(text, colTypes[k]))
-		p.Cols = append(p.Cols, Column{Name: fl.Name, T: colTypes[k], Table: alias})
+	return b.expandRowTableFunc(f, &TableFunc{Func: sf, Args: args}, alias, nil)
+}
+
+// columnDefFields reads a column definition list: its columns' names
+// (each once) and types, nullable.
+func (b *binder) columnDefFields(f *pt.FuncCall, defs []pt.FuncColumn) ([]types.Field, error) {
+	fields := make([]types.Field, len(defs))
+	seen := map[string]bool{}
+	for k, d := range defs {
+		colName, typeText := d.Name, d.Type
+		if seen[colName] {
+			return nil, b.errAt(f, sqlerr.New(sqlerr.DuplicateColumn, "column name \"%s\" specified more than once", colName))
+		}
+		seen[colName] = true
+		tn, err := sql.ParseTypeName(typeText)
+		if err != nil {
+			return nil, b.errAt(f, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", typeText))
+		}
+		t, err := typeFromName(tn)
+		if err != nil {
+			ct, ok := b.compositeCastTarget(tn) // composite.go
+			if !ok {
+				return nil, b.errAt(f, sqlerr.As(err))
+			}
+			t = ct
+		}
+		fields[k] = types.Field{Name: colName, Type: t.Nullable()}
 	}
-	return p, nil
+	return fields, nil
 }
 
 // expandRowTableFunc makes the columns of a table function returning a

@@ -54,6 +54,12 @@ type CatalogInfo interface {
 	DefaultSetting(name string) (value string, ok bool)
 }
 
+// FunctionDefs is implemented by a CatalogInfo that can write a
+// function's definition: pg_get_functiondef (NULL without it).
+type FunctionDefs interface {
+	FunctionDef(oid uint32) (def string, ok bool)
+}
+
 // ViewDefs is implemented by a CatalogInfo that holds views:
 // pg_get_viewdef returns a view's definition (NULL without it).
 type ViewDefs interface {

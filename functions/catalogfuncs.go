@@ -170,6 +170,7 @@ func catalogFuncs() []*Func {
 		// answer for an OID that is no operator)
 		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return nil, nil })},
 		{Name: "pg_get_function_result", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(true)},
+		{Name: "pg_get_functiondef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, functionDef)},
 		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
 		// PostgreSQL's identity arguments list OUT columns too
 		// (pg_get_keywords' are "OUT word text, ...")
@@ -425,6 +426,19 @@ var (
 	})
 	nullText = rowFunc(tText, true, func(context.Context, []any) (any, error) { return nil, nil })
 )
+
+// functionDef is pg_get_functiondef: NULL for an OID no function has.
+func functionDef(_ context.Context, c CatalogInfo, a []any) (any, error) {
+	fd, ok := c.(FunctionDefs)
+	if !ok {
+		return nil, nil
+	}
+	def, ok := fd.FunctionDef(oidArg(a[0]))
+	if !ok {
+		return nil, nil
+	}
+	return def, nil
+}
 
 func signatureKernel(result bool) Kernel {
 	return withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {

@@ -219,8 +219,14 @@
 //     in a to_timestamp template are 0A000 as in PostgreSQL 15, EEEE and RN
 //     in a to_number template too.
 //   - json(b)_to_record(set) need a column definition list in FROM, as in
-//     PostgreSQL (jsontorecord.go gives each column's text and the binder
-//     casts it with the column type's input rules).
+//     PostgreSQL; json(b)_populate_record(set) return their first
+//     argument's row type (a record's from a column definition list).
+//     Both read each field as populate_record_field does (jsonpopulate.go:
+//     objects into composites, JSON arrays into arrays with their
+//     dimensions checked, strings by the type's input in the session's
+//     settings). A JSON array of arrays fills only an array type with as
+//     many dimensions (sqlgate's arrays have one per []), where
+//     PostgreSQL's int[] takes any number.
 //   - float8 sin/cos/tan/asin/acos/atan/atan2, the hyperbolic functions,
 //     ln/log/log10/exp and power call the C library through cgo
 //     (libm_cgo.go), as PostgreSQL does, so their last digit is

@@ -38,8 +38,9 @@ func IsSetFunc(name string) bool {
 		"jsonb_path_query", "jsonb_path_query_tz", // jsonpath.go
 		"pg_options_to_table", "pg_tablespace_databases", // optionsrf.go
 		"pg_timezone_names", "pg_timezone_abbrevs", // tzsrf.go
-		"pg_partition_tree",     // partitiontree.go
-		"pg_listening_channels": // notify.go
+		"pg_partition_tree",                                   // partitiontree.go
+		"pg_listening_channels",                               // notify.go
+		"json_populate_recordset", "jsonb_populate_recordset": // jsonpopulate.go
 		return true
 	}
 	return false
@@ -124,6 +125,12 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 			}
 			return &SetFunc{Name: lname, Args: want, Ret: types.Int32Type, Rows: mdSubscriptRows(arrayDepth(args[0]))}, nil
 		}
+	case "json_populate_recordset", "jsonb_populate_recordset":
+		row, want, err := ResolvePopulate(lname, args) // jsonpopulate.go
+		if err != nil {
+			return nil, err
+		}
+		return PopulateRecordSet(lname, row, true, len(want)), nil
 	case "regexp_matches", "regexp_split_to_table":
 		if f := resolveRegexSetFunc(lname, args); f != nil {
 			return f, nil

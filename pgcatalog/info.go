@@ -574,7 +574,12 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 				args[i] = `"any"`
 			}
 			if p.varArgs && i == len(p.args)-1 {
-				args[i] = "VARIADIC " + args[i] + "[]"
+				// VARIADIC "any" takes any number of arguments of any
+				// type: its parameter is no array
+				if a.(uint32) != oidAny {
+					args[i] += "[]"
+				}
+				args[i] = "VARIADIC " + args[i]
 			}
 			if i < len(p.argNames) && p.argNames[i] != "" {
 				args[i] = quoteIdent(p.argNames[i]) + " " + args[i]

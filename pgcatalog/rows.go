@@ -580,6 +580,21 @@ var setFuncProcs = []procInfo{
 		outNames: []string{"name", "setting", "unit", "category", "short_desc", "extra_desc", "context", "vartype", "source",
 			"min_val", "max_val", "enumvals", "boot_val", "reset_val", "sourcefile", "sourceline", "pending_restart"}},
 	{name: "unnest", args: []any{uint32(oidAnyArray)}, ret: oidAnyElement, rows: 100},
+	// the JSON record family the binder binds itself (binder/jsonpopulate.go)
+	{name: "json_populate_recordset", args: []any{uint32(oidAnyElement), uint32(114), uint32(16)}, ret: oidAnyElement, rows: 100},
+	{name: "jsonb_populate_recordset", args: []any{uint32(oidAnyElement), uint32(3802)}, ret: oidAnyElement, rows: 100},
+	{name: "json_to_recordset", args: []any{uint32(114)}, ret: oidRecord, rows: 100},
+	{name: "jsonb_to_recordset", args: []any{uint32(3802)}, ret: oidRecord, rows: 100},
+}
+
+// recordFuncProcs are the functions returning one row of a type their
+// caller gives (the first argument's, or a column definition list's),
+// which the binder binds itself (binder/jsonpopulate.go).
+var recordFuncProcs = []procInfo{
+	{name: "json_populate_record", args: []any{uint32(oidAnyElement), uint32(114), uint32(16)}, ret: oidAnyElement},
+	{name: "jsonb_populate_record", args: []any{uint32(oidAnyElement), uint32(3802)}, ret: oidAnyElement},
+	{name: "json_to_record", args: []any{uint32(114)}, ret: oidRecord},
+	{name: "jsonb_to_record", args: []any{uint32(3802)}, ret: oidRecord},
 }
 
 // functionProcs lists functions' overloads; the OIDs follow the
@@ -620,6 +635,11 @@ func functionProcs() []procInfo {
 		out = append(out, p)
 		next++
 	}
+	for _, p := range recordFuncProcs {
+		p.oid, p.nargs = next, len(p.args)
+		out = append(out, p)
+		next++
+	}
 	// and the types' I/O functions, under PostgreSQL's own OIDs
 	// (typeprocs.go), which pg_type's regproc columns name
 	return append(out, typeProcInfos...)
@@ -645,9 +665,11 @@ func (c *Catalog) procRows() []row {
 			"pronargs": p.nargs, "pronargdefaults": 0, "prorettype": p.ret, "proargtypes": p.args,
 			"prosrc": p.name,
 		}
-		switch p.name {
-		case "pg_get_keywords", "pg_show_all_settings", "pg_options_to_table", "pg_tablespace_databases", "pg_timezone_names", "pg_timezone_abbrevs":
-			rows[i]["provolatile"] = "s" // as PostgreSQL marks them
+		if pp, ok := builtinProp(p); ok && !p.userFunc { // procprop.go
+			rows[i]["provolatile"], rows[i]["proisstrict"], rows[i]["proparallel"] = string(pp.volatile), pp.strict, string(pp.parallel)
+			if pp.src != "" || pp.body != "" {
+				rows[i]["prosrc"], rows[i]["prolang"], rows[i]["procost"] = pp.src, langOID(pp.lang), float64(pp.cost)
+			}
 		}
 		if p.userFunc {
 			rows[i]["prolang"], rows[i]["proisstrict"], rows[i]["provolatile"], rows[i]["proparallel"] = p.lang, false, "v", p.parallel

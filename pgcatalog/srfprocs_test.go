@@ -19,7 +19,9 @@ func TestSetFuncProcs(t *testing.T) {
 			continue
 		}
 		listed[p.name] = true
-		if !functions.IsSetFunc(p.name) {
+		// json_to_recordset and its jsonb twin return record: the
+		// binder binds them with their column definition list
+		if !functions.IsSetFunc(p.name) && !functions.ReturnsRecord(p.name) {
 			t.Errorf("pg_proc lists %s as set-returning, but sqlgate has no such function", p.name)
 		}
 		if p.rows <= 0 || len(p.outTypes) != len(p.outNames) || p.nargs != len(p.args) {

@@ -22,6 +22,7 @@ import (
 // trusted (superusers only, as PostgreSQL's plpython3u).
 const (
 	langC      = 13
+	langSQL    = 14
 	langPython = 13500
 )
 

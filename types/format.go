@@ -159,6 +159,13 @@ func formatRecordArray(vs []any, elem T, loc *time.Location, st Style) string {
 			b.WriteString("NULL")
 		case elem.Kind == Array:
 			b.WriteString(formatRecordArray(v.([]any), *elem.Elem, loc, st))
+		case elem.Kind == Bool:
+			// array_out writes boolout's t/f, as record_out does
+			if v.(bool) {
+				b.WriteByte('t')
+			} else {
+				b.WriteByte('f')
+			}
 		default:
 			s := FormatTextStyle(v, elem, loc, st)
 			if !arrayElemNeedsQuotes(s) {

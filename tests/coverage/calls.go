@@ -287,6 +287,12 @@ func Call(s *Signature, args []string) string {
 	if s.Name == "json_to_record" || s.Name == "jsonb_to_record" || s.Name == "json_to_recordset" || s.Name == "jsonb_to_recordset" {
 		return fmt.Sprintf("SELECT * FROM %s(%s) AS f(a integer, b text)", s.Name, list)
 	}
+	if strings.HasPrefix(s.Name, "json") && strings.Contains(s.Name, "_populate_record") && len(args) > 1 {
+		// the row type comes from the first argument: a record's from a
+		// column definition list
+		rest := append([]string{"NULL::record"}, args[1:]...)
+		return fmt.Sprintf("SELECT * FROM %s(%s) AS f(a integer, b text)", s.Name, strings.Join(rest, ", "))
+	}
 	switch s.Kind {
 	case KindOperator:
 		if len(args) == 1 {

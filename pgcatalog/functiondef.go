@@ -1,0 +1,108 @@
+package pgcatalog
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/functions"
+)
+
+// FunctionDef implements functions.FunctionDefs: pg_get_functiondef's
+// CREATE OR REPLACE FUNCTION statement for the pg_proc row oid, as
+// PostgreSQL 15's ruleutils.c writes it: the signature, RETURNS, LANGUAGE,
+// one line of the options that differ from CREATE FUNCTION's defaults
+// (volatility, parallel safety, STRICT, COST, ROWS, SUPPORT), and the
+// body dollar-quoted.
+func (c *Catalog) FunctionDef(oid uint32) (string, bool) {
+	result, args, ok := c.FunctionSignature(oid)
+	if !ok {
+		return "", false
+	}
+	var p procInfo
+	for _, q := range c.allProcs() {
+		if q.oid == oid {
+			p = q
+			break
+		}
+	}
+	volatile, parallel, strict, src, lang, support, cost, body, leakproof := byte('i'), byte('s'), true, p.name, "internal", "", float32(1), "", false
+	if p.userFunc {
+		volatile, parallel, strict, lang = 'v', 'u', false, "c"
+		if len(p.parallel) > 0 {
+			parallel = p.parallel[0]
+		}
+		if p.lang == langPython {
+			lang = "python"
+		}
+		if p.src != "" {
+			src = p.src
+		}
+	} else if pp, ok := builtinProp(p); ok {
+		volatile, parallel, strict, support, leakproof = pp.volatile, pp.parallel, pp.strict, pp.support, pp.leakproof
+		if pp.args != "" {
+			args = pp.args // the names and defaults sqlgate's pg_proc does not keep
+		}
+		if pp.src != "" || pp.body != "" {
+			src, lang, cost, body = pp.src, pp.lang, pp.cost, pp.body
+		}
+	}
+	ns := p.ns
+	if ns == 0 {
+		ns = nsPgCatalog
+	}
+	schema, _ := c.NamespaceName(ns)
+	var b strings.Builder
+	b.WriteString("CREATE OR REPLACE FUNCTION " + functions.QuoteIdent(schema) + "." + functions.QuoteIdent(p.name) + "(" + args + ")\n")
+	b.WriteString(" RETURNS " + result + "\n")
+	b.WriteString(" LANGUAGE " + functions.QuoteIdent(lang) + "\n")
+	var opts strings.Builder
+	switch volatile {
+	case 'i':
+		opts.WriteString(" IMMUTABLE")
+	case 's':
+		opts.WriteString(" STABLE")
+	}
+	switch parallel {
+	case 's':
+		opts.WriteString(" PARALLEL SAFE")
+	case 'r':
+		opts.WriteString(" PARALLEL RESTRICTED")
+	}
+	if strict {
+		opts.WriteString(" STRICT")
+	}
+	if leakproof {
+		opts.WriteString(" LEAKPROOF")
+	}
+	// CREATE FUNCTION's default cost is 1 for C and internal functions,
+	// 100 for the others
+	def := float32(100)
+	if lang == "internal" || lang == "c" {
+		def = 1
+	}
+	if cost != def {
+		opts.WriteString(" COST " + strconv.FormatFloat(float64(cost), 'g', -1, 32))
+	}
+	if p.retset && p.rows > 0 && p.rows != 1000 {
+		opts.WriteString(" ROWS " + strconv.FormatFloat(p.rows, 'g', -1, 64))
+	}
+	if support != "" {
+		opts.WriteString(" SUPPORT " + support)
+	}
+	if opts.Len() > 0 {
+		b.WriteString(opts.String() + "\n")
+	}
+	if body != "" {
+		// a SQL-standard body, as pg_get_function_sqlbody prints it
+		b.WriteString(body + "\n")
+		return b.String(), true
+	}
+	// $function$, with x's added until the body does not contain it
+	dq := "$function"
+	for strings.Contains(src, dq) {
+		dq += "x"
+	}
+	dq += "$"
+	b.WriteString("AS " + dq + src + dq + "\n")
+	return b.String(), true
+}

@@ -151,6 +151,9 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	case sql.Truncate:
 		return s.truncateTables(ctx, d) // ddl.go
 	case sql.Maintenance:
+		if d.Verb == "LOCK TABLE" {
+			return s.lockTables(ctx, d) // locktable.go
+		}
 		if res, done, err := s.toolStatement(ctx, d); done {
 			return res, err
 		}

@@ -89,6 +89,8 @@ func catalogFuncs() []*Func {
 			}
 			return fmt.Sprintf("unknown (OID=%d)", oidArg(a[0])), nil
 		})},
+		{Name: "acldefault", Args: []types.T{types.QCharType, tOid}, Ret: types.ArrayOf(types.AclItemType), Strict: true,
+			Kernel: withCatalog(types.ArrayOf(types.AclItemType), aclDefault)}, // acldefault.go
 		{Name: "pg_table_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			// an OID that names no relation is NULL, not false (as on
 			// PostgreSQL, so that a concurrent DROP does not fail a scan)

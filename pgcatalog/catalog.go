@@ -144,6 +144,11 @@ func (c *Catalog) roleOID(name string) uint32 {
 	if name == "" || name == c.opts.User {
 		return ownerOID
 	}
+	for _, p := range predefinedRoles {
+		if p.name == name {
+			return p.oid // rows.go
+		}
+	}
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	return 1<<31 | h.Sum32()>>1
@@ -247,7 +252,7 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 func (c *Catalog) Table(ctx context.Context, schema, name string) (fluss.Table, bool) {
 	spec, ok := c.specs[schema+"."+name]
 	if !ok {
-		return nil, false
+		return c.sequenceRelation(ctx, schema, name) // seqrelation.go
 	}
 	t := newVirtualTable(c, spec, c.rows[spec.name])
 	t.session, t.hasSession = functions.SessionIn(ctx)

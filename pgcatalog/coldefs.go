@@ -309,3 +309,35 @@ func (c *Catalog) SerialSequence(ctx context.Context, reloid uint32, column stri
 	}
 	return "", false, nil
 }
+
+// sequenceDependRows are pg_depend's rows for the sequences a column owns:
+// the sequence depends on the column, automatically (deptype 'a': serial,
+// OWNED BY) or internally (deptype 'i': an identity column's), as
+// PostgreSQL records them. pg_dump reads them to dump an owned sequence
+// with its table (ALTER SEQUENCE ... OWNED BY, or the identity column's
+// ADD GENERATED ... AS IDENTITY) instead of as a sequence of its own.
+func (c *Catalog) sequenceDependRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, q := range s.sequences {
+		if q.Def.OwnedColumn == "" {
+			continue
+		}
+		for _, t := range s.tables {
+			if t.Path != q.Def.OwnedBy {
+				continue
+			}
+			i := t.ColumnIndex(q.Def.OwnedColumn)
+			if i < 0 {
+				break
+			}
+			deptype := "a"
+			if fluss.MetaOf(t.Descriptor).Column(i).Identity != 0 {
+				deptype = "i"
+			}
+			rows = append(rows, row{"classid": classPgClass, "objid": SequenceOID(q.ID), "objsubid": 0,
+				"refclassid": classPgClass, "refobjid": RelationOID(t.TableID), "refobjsubid": i + 1, "deptype": deptype})
+			break
+		}
+	}
+	return rows, nil
+}

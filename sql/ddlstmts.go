@@ -48,6 +48,10 @@ type DDLStmt struct {
 	Comment *string
 	// Index is CREATE / DROP INDEX's index name ("" when unnamed).
 	Index string
+	// LockMode is LOCK TABLE's mode, upper case with single spaces
+	// ("ACCESS EXCLUSIVE", the default); NoWait its NOWAIT.
+	LockMode string
+	NoWait   bool
 	// Verb is what ANALYZE / VACUUM reports ("ANALYZE", "VACUUM").
 	Verb string
 	// Prepare is PREPARE's name, parameter types and statement.
@@ -308,6 +312,9 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 	case "TRUNCATE":
 		p.pos = 1
 		return true, p.truncate(st)
+	case "LOCK":
+		p.pos = 1
+		return true, p.lockTable(st)
 	case "DO":
 		return true, sqlerr.New(sqlerr.FeatureNotSupported, "DO is not supported: sqlgate runs no procedural code (PL/pgSQL)").
 			WithPosition(charPos(src, toks[0].start)).WithHint("Run the block's statements one by one.")
@@ -768,6 +775,48 @@ func (p *ddlParser) truncate(st *Statement) error {
 		d.RestartIdentity = w == "RESTART"
 	}
 	d.Cascade = p.dropBehavior()
+	return p.done()
+}
+
+// lockModes are LOCK TABLE's modes, each as its words.
+var lockModes = [][]string{
+	{"ACCESS", "SHARE"}, {"ROW", "SHARE"}, {"ROW", "EXCLUSIVE"}, {"SHARE", "UPDATE", "EXCLUSIVE"},
+	{"SHARE", "ROW", "EXCLUSIVE"}, {"SHARE"}, {"EXCLUSIVE"}, {"ACCESS", "EXCLUSIVE"},
+}
+
+// lockTable: LOCK [TABLE] [ONLY] name [*] [, ...] [IN mode MODE]
+// [NOWAIT], Kind Maintenance with Verb "LOCK TABLE" (engine/locktable.go).
+func (p *ddlParser) lockTable(st *Statement) error {
+	st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "LOCK TABLE", LockMode: "ACCESS EXCLUSIVE"}
+	d := st.DDL
+	p.accept("TABLE")
+	for {
+		p.accept("ONLY")
+		n, err := p.objectName()
+		if err != nil {
+			return err
+		}
+		if p.pos < len(p.toks) && p.toks[p.pos].kind == tkOp && p.toks[p.pos].text(p.src) == "*" {
+			p.pos++
+		}
+		d.Tables = append(d.Tables, n)
+		if !p.punct(",") {
+			break
+		}
+	}
+	if p.accept("IN") {
+		found := false
+		for _, m := range lockModes {
+			if p.accept(append(m, "MODE")...) {
+				d.LockMode, found = strings.Join(m, " "), true
+				break
+			}
+		}
+		if !found {
+			return p.err()
+		}
+	}
+	d.NoWait = p.accept("NOWAIT")
 	return p.done()
 }
 

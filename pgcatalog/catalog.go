@@ -40,6 +40,8 @@ const (
 	encodingUTF8     = 6
 	classPgClass     = 1259  // pg_description.classoid of relations and columns
 	classPgNamespace = 2615  // ... of schemas
+	classPgAttrdef   = 2604  // pg_depend.classid of a column default (coldefs.go)
+	pgTypeOID        = 1247  // pg_get_expr's relation of a domain's typdefaultbin
 	classPgRewrite   = 2618  // pg_depend.classid of a view's rule (views.go)
 	classPgExtension = 3079  // ... of extensions
 	plpgsqlOID       = 13535 // the one extension, plpgsql

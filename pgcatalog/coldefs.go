@@ -2,7 +2,9 @@ package pgcatalog
 
 import (
 	"context"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -250,7 +252,7 @@ func (c *Catalog) checkDef(ctx context.Context, oid uint32, pretty bool) (string
 		numbers := fluss.CheckNumbers(t.Descriptor)
 		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
 			if checkOID(t.TableID, numbers[k]) == oid {
-				return c.checkText(t, ch, pretty), true, nil // exprs.go
+				return c.checkText(ctx, t, ch, pretty), true, nil // exprs.go
 			}
 		}
 	}
@@ -339,5 +341,49 @@ func (c *Catalog) sequenceDependRows(_ context.Context, s *snapshot) ([]row, err
 			break
 		}
 	}
+	// a column default drawing from a sequence depends on it (normally,
+	// 'n'): pg_dump then sets a serial column's default after creating
+	// the sequence (ALTER TABLE ... SET DEFAULT), breaking the loop of
+	// table, default and owned sequence as PostgreSQL's dump does
+	for _, t := range s.tables {
+		for i, m := range fluss.MetaOf(t.Descriptor).Columns {
+			d, ok := columnDefault(m)
+			if !ok || m.Generated != "" {
+				continue
+			}
+			if q, ok := defaultSequence(d, t.Path.Database, s.sequences); ok {
+				rows = append(rows, row{"classid": classPgAttrdef, "objid": attrdefOID(t.TableID, i+1), "objsubid": 0,
+					"refclassid": classPgClass, "refobjid": SequenceOID(q.ID), "refobjsubid": 0, "deptype": "n"})
+			}
+		}
+	}
 	return rows, nil
+}
+
+// nextvalDefault matches a default that is one nextval call on a
+// sequence named by a literal.
+var nextvalDefault = regexp.MustCompile(`(?i)^\s*nextval\(\s*'((?:[^']|'')*)'(?:::regclass)?\s*\)\s*$`)
+
+// defaultSequence is the sequence default text d draws from: an
+// unqualified name is the table's schema's sequence (SERIAL makes it
+// there), else public's.
+func defaultSequence(d, schema string, seqs []fluss.SequenceInfo) (fluss.SequenceInfo, bool) {
+	m := nextvalDefault.FindStringSubmatch(d)
+	if m == nil {
+		return fluss.SequenceInfo{}, false
+	}
+	name := strings.ReplaceAll(m[1], "''", "'")
+	parts := []string{schema, "public"}
+	if sch, n, ok := strings.Cut(name, "."); ok {
+		parts, name = []string{strings.Trim(sch, `"`)}, n
+	}
+	name = strings.Trim(name, `"`)
+	for _, sch := range parts {
+		for _, q := range seqs {
+			if q.Path.Database == sch && q.Path.Table == name {
+				return q, true
+			}
+		}
+	}
+	return fluss.SequenceInfo{}, false
 }

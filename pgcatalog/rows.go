@@ -33,9 +33,10 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_index":               c.indexRows,
 		"pg_indexes":             c.indexesViewRows,
 		"pg_constraint":          c.constraintRows,
-		"pg_attrdef":             c.attrdefRows,        // coldefs.go
-		"pg_sequence":            c.pgSequenceRows,     // coldefs.go
-		"pg_depend":              c.sequenceDependRows, // coldefs.go (views.go appends the views' rows)
+		"pg_attrdef":             c.attrdefRows,             // coldefs.go
+		"pg_sequence":            c.pgSequenceRows,          // coldefs.go
+		"pg_depend":              c.sequenceDependRows,      // coldefs.go (views.go appends the views' rows)
+		"pg_init_privs":          c.dynamic(c.initPrivRows), // schemaacl.go
 		"pg_sequences":           c.pgSequencesViewRows,
 		"pg_description":         c.descriptionRows,
 		"pg_shdescription":       c.shdescriptionRows,

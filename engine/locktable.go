@@ -23,8 +23,8 @@ import (
 //     holds off writers, as each of them does, and also other holders of
 //     those modes (SHARE holders do not conflict on PostgreSQL).
 //
-// Modes stronger than ROW EXCLUSIVE are refused in a read-only
-// transaction (25006), as PostgreSQL refuses them.
+// Any mode is allowed in a read-only transaction, as on PostgreSQL (only
+// a hot standby refuses the modes above ROW EXCLUSIVE).
 func (s *session) lockTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
 	if s.txStatus == 'I' {
 		return nil, outsideTransactionBlock("LOCK TABLE")
@@ -32,9 +32,6 @@ func (s *session) lockTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	weak := d.LockMode == "ACCESS SHARE" || d.LockMode == "ROW SHARE"
 	intent := d.LockMode == "ROW EXCLUSIVE"
 	tx := s.writeTxn()
-	if !weak && !intent && tx.readOnly {
-		return nil, readOnlyTransaction("LOCK TABLE")
-	}
 	for _, n := range d.Tables {
 		info, err := s.resolveTable(ctx, n)
 		if err != nil {

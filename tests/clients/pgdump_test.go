@@ -34,10 +34,7 @@ import (
 // single-transaction restore is known to differ, with that answer and
 // why: a check that comes out as PostgreSQL's fails the test (the list
 // can then shrink).
-var singleTransactionGaps = map[string]struct{ got, why string }{
-	`SELECT * FROM app.by_qty ORDER BY 1`: {"", "REFRESH MATERIALIZED VIEW fills its backing table at once (engine/matview.go), " +
-		"from the stored rows: the block's COPY rows of app.orders are not yet committed"},
-}
+var singleTransactionGaps = map[string]struct{ got, why string }{}
 
 // dumpSchema is the database dumped (after the roles, which pg_dump does
 // not dump: pg_dumpall --globals-only does, and the test makes them on

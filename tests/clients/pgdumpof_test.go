@@ -1,10 +1,12 @@
 package clients
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/internal/pgtest"
@@ -47,11 +49,13 @@ func TestPgDumpOfSqlgate(t *testing.T) {
 
 	dir := t.TempDir()
 	file := func(name string) string { return filepath.Join(dir, name) }
-	dumpRun(t, "pg_dump", "--no-password", "-f", file("plain.sql"), src)
-	dumpRun(t, "pg_dump", "--no-password", "-Fc", "-f", file("dump.custom"), src)
-	dumpRun(t, "pg_dump", "--no-password", "--schema-only", "-f", file("schema.sql"), src)
-	dumpRun(t, "pg_dump", "--no-password", "--data-only", "-f", file("data.sql"), src)
-	dumpRun(t, "pg_dump", "--no-password", "-t", "public.every", "-f", file("every.sql"), src)
+	// the dumps run at once (each is a session of its own, as pg_dump -j's)
+	runAll(t,
+		[]string{"pg_dump", "--no-password", "-f", file("plain.sql"), src},
+		[]string{"pg_dump", "--no-password", "-Fc", "-f", file("dump.custom"), src},
+		[]string{"pg_dump", "--no-password", "--schema-only", "-f", file("schema.sql"), src},
+		[]string{"pg_dump", "--no-password", "--data-only", "-f", file("data.sql"), src},
+		[]string{"pg_dump", "--no-password", "-t", "public.every", "-f", file("every.sql"), src})
 	one := readDump(t, file("every.sql"))
 	for _, want := range []string{"CREATE TABLE public.every (", "COPY public.every (", "ADD GENERATED ALWAYS AS IDENTITY (\n    SEQUENCE NAME public.every_id_seq",
 		"COMMENT ON COLUMN public.every.t IS 'some text';", "GRANT SELECT ON TABLE public.every TO dump_reader;"} {
@@ -71,9 +75,10 @@ func TestPgDumpOfSqlgate(t *testing.T) {
 
 	// into PostgreSQL (every statement must run), and into a fresh
 	// sqlgate through pg_restore
-	dumpRun(t, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", fromSg, "-f", file("plain.sql"))
 	dst := sgURL()
-	dumpRun(t, "pg_restore", "--no-password", "--exit-on-error", "-d", dst, file("dump.custom"))
+	runAll(t,
+		[]string{"psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", fromSg, "-f", file("plain.sql")},
+		[]string{"pg_restore", "--no-password", "--exit-on-error", "-d", dst, file("dump.custom")})
 
 	// the restored copy dumps to the same text (before the checks, whose
 	// nextval calls move the sequences)
@@ -156,4 +161,30 @@ func lineDiff(a, b string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// runAll runs the commands at once and fails the test with the output of
+// each that failed.
+func runAll(t *testing.T, cmds ...[]string) {
+	t.Helper()
+	errs := make([]string, len(cmds))
+	var wg sync.WaitGroup
+	for i, c := range cmds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+				errs[i] = fmt.Sprintf("%s: %v\n%s", strings.Join(c, " "), err, out)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != "" {
+			t.Error(e)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
 }

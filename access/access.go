@@ -313,6 +313,10 @@ func aclItem(grantee string, p, opt Privilege, grantor string) string {
 	return b.String()
 }
 
+// QuoteACLName quotes a role name in an aclitem as PostgreSQL's putid
+// does (acldefault's items, package functions).
+func QuoteACLName(n string) string { return quoteACLName(n) }
+
 // quoteACLName quotes a role name in an aclitem as PostgreSQL's putid does.
 func quoteACLName(n string) string {
 	safe := true

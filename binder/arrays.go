@@ -282,6 +282,14 @@ func (b *binder) bindSubscript(s *scope, n *pt.Subscript) (Expr, error) {
 		return b.bindMapLookup(n.Index, x, i)
 	}
 	arr := x
+	if arr.Type().Kind == types.Name {
+		// name is a fixed array of 64 "char"s, from 0 (typname[0])
+		idx, err := b.subscriptIndex(n.Index, i)
+		if err != nil {
+			return nil, err
+		}
+		return &FuncCall{Name: "subscript", Args: []Expr{arr, idx}, T: types.QCharType, Kernel: functions.NameSubscriptKernel()}, nil
+	}
 	if arr.Type().Kind != types.Array {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arr.Type().PGName()))
 	}

@@ -111,7 +111,7 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 			sd.OwnedBy, sd.OwnedColumn = path, c.Name
 			c.Type.NotNull = true
 			m.Sequence = name
-			m.Default = NextvalText(name)
+			m.Default = nextvalIn(path.Database, name)
 			seqs = append(seqs, NewSequence{Path: fluss.TablePath{Database: path.Database, Table: name}, Def: sd, Column: i})
 		case id != nil:
 			if hasDefault {
@@ -199,6 +199,16 @@ func sequenceName(table, column string) string {
 // PostgreSQL prints it.
 func NextvalText(seq string) string {
 	return "nextval(" + quoteLiteral(quoteIdentIfNeeded(seq)) + "::regclass)"
+}
+
+// nextvalIn is the default drawing from sequence name of schema: bare in
+// public, schema-qualified elsewhere (each part quoted where it must be),
+// so that it finds the sequence whatever the search path.
+func nextvalIn(schema, name string) string {
+	if schema == "" || schema == fluss.DefaultDatabase {
+		return NextvalText(name)
+	}
+	return "nextval(" + quoteLiteral(quoteIdentIfNeeded(schema)+"."+quoteIdentIfNeeded(name)) + "::regclass)"
 }
 
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
@@ -419,8 +429,11 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 	c := info.Descriptor.Schema.Columns[i]
 	m := fluss.MetaOf(info.Descriptor).Column(i)
 	text := m.Default
-	if m.Identity != 0 && m.Sequence != "" {
-		text = NextvalText(m.Sequence)
+	if m.Sequence != "" && (m.Identity != 0 || text == NextvalText(m.Sequence)) {
+		// the column's own sequence is beside its table, whatever the
+		// search path (a serial column made before its default was
+		// written qualified has it unqualified)
+		text = nextvalIn(info.Path.Database, m.Sequence)
 	}
 	if text == "" {
 		text = domainDefault(m.PGType) // domains.go

@@ -127,6 +127,12 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 		return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", ct.Name.Name)
 	}
 	desc.Schema.PrimaryKey = pk
+	if n := b.stmt.PrimaryKeyName; n != "" && len(pk) > 0 && n != fluss.PrimaryKeyName(ct.Name.Name) {
+		if desc.CustomProperties == nil {
+			desc.CustomProperties = map[string]string{}
+		}
+		desc.CustomProperties[fluss.PrimaryKeyNameProperty] = n // CONSTRAINT n PRIMARY KEY
+	}
 	desc.PartitionKeys = b.stmt.PartitionKeys // PARTITIONED BY: the store checks them
 	if ct.HasComment {
 		desc.Comment = ct.Comment

@@ -66,6 +66,9 @@ func (b *binder) resolve(s *scope, cn sourceNode, table, name string) (Expr, err
 		}
 	}
 	if found < 0 {
+		if e, ok, err := b.systemColumn(s, cn, table, name); ok || err != nil {
+			return e, err // systemcols.go
+		}
 		if table != "" {
 			return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedColumn, "column %s.%s does not exist", table, name))
 		}

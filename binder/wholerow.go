@@ -108,6 +108,8 @@ func wholeRowNames(from pt.FromItem, stmt pt.Node) map[string]bool {
 	pt.Inspect(stmt, func(n pt.Node) bool {
 		if c, ok := n.(*pt.ColumnRef); ok && c.Table == "" && c.Schema == "" {
 			names[c.Name] = true
+		} else if ok && c.Name == tableOIDColumn && c.Schema == "" {
+			names[c.Table] = true // x.tableoid is NULL where x's row is made up (systemcols.go)
 		}
 		return true
 	})

@@ -28,6 +28,8 @@ type analyzer struct {
 	value *types.T // a domain CHECK's VALUE
 	// types are the user-defined types casts may name (Scope.Types).
 	types binder.TypeCatalog
+	// schema is Scope.Schema: an unqualified relation name's schema.
+	schema string
 	// lv is a view query's level its column references resolve in (nil
 	// for a stored expression), qa the analysis it belongs to and ctes
 	// the WITH items its subqueries see.
@@ -513,7 +515,7 @@ func (a *analyzer) coerce(x node, to typ, form castForm) (node, error) {
 				base.t = to.t
 			}
 		}
-		c, err := typedConst(k, base)
+		c, err := typedConst(k, base, a.schema)
 		if err != nil {
 			return nil, err
 		}
@@ -542,7 +544,7 @@ func (a *analyzer) coerce(x node, to typ, form castForm) (node, error) {
 // typedConst is an unknown literal's constant of type t: its text read
 // and printed by the type, as PostgreSQL stores the value the type's input
 // function made.
-func typedConst(k *constNode, t typ) (node, error) {
+func typedConst(k *constNode, t typ, schema string) (node, error) {
 	if k.isNull {
 		return &constNode{t: t, isNull: true}, nil
 	}
@@ -551,7 +553,7 @@ func typedConst(k *constNode, t typ) (node, error) {
 	case oidText, oidVarchar, oidBPChar, oidName:
 		return &constNode{t: t, text: s}, nil
 	case oidRegclass:
-		return &constNode{t: t, text: regclassText(s)}, nil
+		return &constNode{t: t, text: regclassText(s, schema)}, nil
 	case oidNumeric:
 		c, err := numericConst(strings.TrimSpace(s))
 		if err != nil {
@@ -597,13 +599,17 @@ func typedConst(k *constNode, t typ) (node, error) {
 	return &constNode{t: t, text: types.FormatText(v, t.t)}, nil
 }
 
-// regclassText is a relation name as regclass prints it: unqualified in
-// public, schema-qualified elsewhere (app.t), each part quoted where it
-// must be.
-func regclassText(s string) string {
+// regclassText is a regclass constant's relation name, schema-qualified
+// (an unqualified name is schema's, else public's), each part quoted
+// where it must be; the printer drops the schema where the search path
+// has it (regclassName).
+func regclassText(s, schema string) string {
 	parts := nameParts(strings.TrimSpace(s))
-	if len(parts) == 2 && parts[0] == "public" {
-		parts = parts[1:]
+	if len(parts) == 1 {
+		if schema == "" {
+			schema = "public"
+		}
+		parts = []string{schema, parts[0]}
 	}
 	for i, p := range parts {
 		parts[i] = quoteIdent(p)

@@ -25,6 +25,15 @@ type Scope struct {
 	// Types, when set, knows the user-defined types a cast may name
 	// ('ok'::app.mood); without it such a cast is not reproduced.
 	Types binder.TypeCatalog
+	// Schema is the schema of the table the expression belongs to: an
+	// unqualified relation name in it ('people_id_seq'::regclass, the
+	// sequence SERIAL made beside the table) is that schema's.
+	Schema string
+	// Visible, when set, says whether a schema is on the session's search
+	// path: a user type or relation outside it prints schema-qualified,
+	// as format_type and regclassout print (pg_dump's search_path is
+	// empty); nil: public alone is.
+	Visible func(schema string) bool
 }
 
 // Expr is the text PostgreSQL's pg_get_expr prints for the stored
@@ -39,7 +48,7 @@ func Expr(text string, sc Scope, pretty bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p := &printer{pretty: pretty}
+	p := &printer{pretty: pretty, visible: sc.Visible}
 	p.expr(n, false)
 	return p.sb.String(), nil
 }
@@ -56,7 +65,7 @@ func Default(text string, sc Scope, t types.T, pretty bool) (string, error) {
 	if n, err = a.assign(n, typeOfT(t)); err != nil {
 		return "", err
 	}
-	p := &printer{pretty: pretty}
+	p := &printer{pretty: pretty, visible: sc.Visible}
 	p.expr(n, false)
 	return p.sb.String(), nil
 }
@@ -72,7 +81,7 @@ func Check(text string, sc Scope, notValid, pretty bool) (string, error) {
 	if n, err = a.coerce(n, boolType, castImplicit); err != nil {
 		return "", err
 	}
-	p := &printer{pretty: pretty}
+	p := &printer{pretty: pretty, visible: sc.Visible}
 	p.expr(n, false)
 	var sb strings.Builder
 	sb.WriteString("CHECK (" + p.sb.String() + ")")
@@ -90,7 +99,7 @@ func analyze(text string, sc Scope) (*analyzer, node, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	a := &analyzer{cols: sc.Columns, value: sc.Value, types: sc.Types}
+	a := &analyzer{cols: sc.Columns, value: sc.Value, types: sc.Types, schema: sc.Schema}
 	n, err := a.expr(x.Tree)
 	return a, n, err
 }

@@ -20,9 +20,11 @@ import (
 const prettyIndent = 4
 
 type printer struct {
-	sb     strings.Builder
-	pretty bool
-	indent int
+	// visible is Scope.Visible (nil: public alone is on the path).
+	visible func(schema string) bool
+	sb      strings.Builder
+	pretty  bool
+	indent  int
 	// wrap is a view's wrap column; taken the range-table names of the
 	// query levels around the expression (for a subquery's names).
 	wrap  int
@@ -297,7 +299,7 @@ func (p *printer) coercion(x *coerceNode) {
 		p.paren(x.arg, false, x)
 		p.close()
 	}
-	p.sb.WriteString("::" + formatType(x.t))
+	p.sb.WriteString("::" + p.formatType(x.t))
 }
 
 // constant is get_const_expr: showType -1 leaves the type out, 0 adds it
@@ -306,7 +308,7 @@ func (p *printer) constant(k *constNode, showType int) {
 	if k.isNull {
 		p.sb.WriteString("NULL")
 		if showType >= 0 {
-			p.sb.WriteString("::" + formatType(k.t))
+			p.sb.WriteString("::" + p.formatType(k.t))
 		}
 		return
 	}
@@ -332,6 +334,8 @@ func (p *printer) constant(k *constNode, showType int) {
 		} else {
 			p.sb.WriteString("false")
 		}
+	case oidRegclass:
+		p.sb.WriteString("'" + strings.ReplaceAll(p.regclassName(k.text), "'", "''") + "'")
 	default:
 		p.sb.WriteString("'" + strings.ReplaceAll(k.text, "'", "''") + "'")
 	}
@@ -339,7 +343,7 @@ func (p *printer) constant(k *constNode, showType int) {
 		return
 	}
 	if showType > 0 {
-		p.sb.WriteString("::" + formatType(k.t))
+		p.sb.WriteString("::" + p.formatType(k.t))
 		return
 	}
 	switch k.t.oid {
@@ -352,7 +356,7 @@ func (p *printer) constant(k *constNode, showType int) {
 		needLabel = true
 	}
 	if needLabel {
-		p.sb.WriteString("::" + formatType(k.t))
+		p.sb.WriteString("::" + p.formatType(k.t))
 	}
 }
 
@@ -450,9 +454,11 @@ func isFuncCast(x *coerceNode) bool {
 // formatType is format_type_with_typemod: the SQL-named types by
 // pgtypes.FormatTypeName (format_type's own rule), the others by their
 // catalog names.
-func formatType(t typ) string {
+func formatType(t typ) string { return (&printer{}).formatType(t) }
+
+func (p *printer) formatType(t typ) string {
 	if t.elem != nil {
-		return formatType(*t.elem) + "[]"
+		return p.formatType(*t.elem) + "[]"
 	}
 	if name, ok := pgtypes.FormatTypeName(t.oid, t.mod, true); ok {
 		return name
@@ -460,7 +466,7 @@ func formatType(t typ) string {
 	if n, ok := simpleTypeNames[t.oid]; ok {
 		return n
 	}
-	if name, ok := userTypeName(t); ok {
+	if name, ok := userTypeName(t, p.isVisible); ok {
 		return name
 	}
 	return fmt.Sprintf("type%d", t.oid)
@@ -476,3 +482,26 @@ var simpleTypeNames = map[uint32]string{
 // quoteIdent is quote_identifier (functions.QuoteIdent: PostgreSQL 15's
 // keyword list, generated).
 func quoteIdent(s string) string { return functions.QuoteIdent(s) }
+
+// isVisible says whether schema is on the search path the expression is
+// printed under (public alone without Scope.Visible).
+func (p *printer) isVisible(schema string) bool {
+	if p.visible == nil {
+		return schema == "" || schema == "public"
+	}
+	return schema == "" || p.visible(schema)
+}
+
+// regclassName is a regclass constant's text as regclassout prints it:
+// the relation's name, schema-qualified when its schema is not on the
+// search path. text is qualified (typedConst qualifies it).
+func (p *printer) regclassName(text string) string {
+	parts := nameParts(text)
+	if len(parts) != 2 {
+		return text
+	}
+	if p.isVisible(parts[0]) {
+		return quoteIdent(parts[1])
+	}
+	return quoteIdent(parts[0]) + "." + quoteIdent(parts[1])
+}

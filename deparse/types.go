@@ -246,7 +246,7 @@ func commonType(ts []typ) (typ, bool) {
 // userTypeName is format_type's name of a user-defined type the
 // deparser meets: an enum's or a domain's, schema-qualified outside
 // public.
-func userTypeName(t typ) (string, bool) {
+func userTypeName(t typ, visible func(string) bool) (string, bool) {
 	var schema, name string
 	if e := types.EnumOf(t.oid); e != nil {
 		schema, name = e.Schema, e.Name
@@ -255,7 +255,7 @@ func userTypeName(t typ) (string, bool) {
 	} else {
 		return "", false
 	}
-	if schema == "" || schema == "public" {
+	if visible(schema) {
 		return quoteIdent(name), true
 	}
 	return quoteIdent(schema) + "." + quoteIdent(name), true

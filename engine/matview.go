@@ -291,7 +291,8 @@ func storedAsText(t types.T) bool {
 
 // insertInto runs ps's source plan into the table info straight through
 // the store (not the session's transaction), as an ordinary statement's
-// execution state would run it (execBound).
+// execution state would run it (execBound); the plan reads the tables as
+// the session's transaction block sees them.
 func (s *session) insertInto(ctx context.Context, ps *statement, info fluss.TableInfo) (int64, error) {
 	now := time.Now()
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
@@ -303,7 +304,14 @@ func (s *session) insertInto(ctx context.Context, ps *statement, info fluss.Tabl
 		return 0, err
 	}
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Backend: backend.Default, Families: backend.Families}
-	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.runtime, EC: ec, Backends: backend,
+	tables := s.eng.runtime
+	if s.tx != nil {
+		// in a transaction block the query reads the block's own
+		// pending writes, as PostgreSQL's refresh does (pg_restore -1:
+		// CREATE TABLE, COPY, then REFRESH, all in one block)
+		tables = s.runtimeTables()
+	}
+	rt := &lower.Runtime{Ctx: ctx, Tables: tables, EC: ec, Backends: backend,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir, Untransacted: true}
 	var ctes lower.CTERuns
 	rt.CTEs = &ctes

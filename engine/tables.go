@@ -44,9 +44,12 @@ func (t tables) virtualTable(ctx context.Context, p fluss.TablePath) (fluss.Tabl
 	case "pg_catalog", "information_schema":
 		return t.virtual.Table(ctx, p.Database, p.Table)
 	case fluss.DefaultDatabase:
-		return t.virtual.Table(ctx, "pg_catalog", p.Table)
+		if v, ok := t.virtual.Table(ctx, "pg_catalog", p.Table); ok {
+			return v, true
+		}
 	}
-	return nil, false
+	// a sequence read as a relation (SELECT last_value FROM s)
+	return t.virtual.Table(ctx, p.Database, p.Table)
 }
 
 // GetTable implements binder.Catalog.

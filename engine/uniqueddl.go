@@ -395,6 +395,12 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 	if err := s.mayDrop(info); err != nil { // an index is made by its table's owner
 		return nil, err
 	}
+	if d.IndexNullsNotDistinct {
+		// refused as the constraint is (binder/unique.go), not built as
+		// an index whose NULLs are distinct
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "UNIQUE NULLS NOT DISTINCT is not supported").
+			WithHint("Declare the columns NOT NULL, which makes NULLS NOT DISTINCT the same as the default.")
+	}
 	if d.IndexPartial {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "partial unique indexes are not supported").
 			WithHint("Index the columns without a WHERE clause, or enforce the rule in a CHECK constraint.")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -838,4 +839,26 @@ func boolToCmp(equal bool) int {
 		return 0
 	}
 	return 1
+}
+
+// NameSubscriptKernel answers name[i]: PostgreSQL's name is a fixed array
+// of NAMEDATALEN (64) chars, subscripted from 0, so name[i] is the "char"
+// of byte i of the name ("" past its end, NULL outside 0..63). A byte
+// above 127 is "char"'s text for it, a backslash and three octal digits.
+// pg_dump asks typname[0] = '_' for array types.
+func NameSubscriptKernel() Kernel {
+	return valueKernel(types.QCharType, func(args []any) (any, error) {
+		s, ok := args[0].(string)
+		i, ok2 := args[1].(int64)
+		if !ok || !ok2 || i < 0 || i >= 64 {
+			return nil, nil
+		}
+		if i >= int64(len(s)) {
+			return "", nil
+		}
+		if c := s[i]; c >= 0x80 {
+			return "\\" + strconv.FormatInt(int64(c), 8), nil
+		}
+		return s[i : i+1], nil
+	})
 }

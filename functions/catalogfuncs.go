@@ -89,6 +89,8 @@ func catalogFuncs() []*Func {
 			}
 			return fmt.Sprintf("unknown (OID=%d)", oidArg(a[0])), nil
 		})},
+		{Name: "acldefault", Args: []types.T{types.QCharType, tOid}, Ret: types.ArrayOf(types.AclItemType), Strict: true,
+			Kernel: withCatalog(types.ArrayOf(types.AclItemType), aclDefault)}, // acldefault.go
 		{Name: "pg_table_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			// an OID that names no relation is NULL, not false (as on
 			// PostgreSQL, so that a concurrent DROP does not fail a scan)
@@ -130,6 +132,9 @@ func catalogFuncs() []*Func {
 				return "-", nil // InvalidOid, as PostgreSQL prints it
 			}
 			mod, has := a[1].(int64)
+			if name, ok := userTypeOutsidePath(ctx, oidArg(a[0])); ok {
+				return name, nil
+			}
 			return c.FormatType(oidArg(a[0]), int32(mod), has), nil
 		})},
 		{Name: "pg_get_indexdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: indexDefKernel},
@@ -918,4 +923,56 @@ func prettyExpr(a []any) (any, error) {
 		return s[1 : len(s)-1], nil
 	}
 	return a[0], nil
+}
+
+// userTypeOutsidePath is format_type's name of a user-defined type (an
+// enum, domain or composite type, or an array of one) whose visibility
+// differs from the catalog's rule (public unqualified, other schemas
+// qualified) under the session's search path: qualified outside the path
+// (public too, under pg_dump's empty search_path), bare on it. ok is
+// false for every other type.
+func userTypeOutsidePath(ctx context.Context, oid uint32) (string, bool) {
+	path, has := SearchPathOf(ctx)
+	if !has {
+		return "", false
+	}
+	schema, name, array, ok := userTypeOf(oid)
+	if !ok {
+		return "", false
+	}
+	if schema == "" {
+		schema = "public"
+	}
+	visible := false
+	for _, s := range path {
+		visible = visible || s == schema
+	}
+	if visible == (schema == "public") {
+		return "", false // the catalog's own rule gives it
+	}
+	out := QuoteIdent(name)
+	if !visible {
+		out = QuoteIdent(schema) + "." + out
+	}
+	if array {
+		out += "[]"
+	}
+	return out, true
+}
+
+// userTypeOf is the schema and name of the user-defined type oid, or of
+// the element of the array type oid (array true).
+func userTypeOf(oid uint32) (schema, name string, array, ok bool) {
+	for _, o := range []uint32{oid, oid - 1} {
+		if e := types.EnumOf(o); e != nil && (o == oid || e.ArrayOID == oid) {
+			return e.Schema, e.Name, o != oid, true
+		}
+		if d := types.DomainOf(o); d != nil && (o == oid || d.ArrayOID == oid) {
+			return d.Schema, d.Name, o != oid, true
+		}
+		if c := types.CompositeOf(o); c != nil && (o == oid || c.ArrayOID == oid) {
+			return c.Schema, c.Name, o != oid, true
+		}
+	}
+	return "", "", false, false
 }

@@ -40,6 +40,8 @@ const (
 	encodingUTF8     = 6
 	classPgClass     = 1259  // pg_description.classoid of relations and columns
 	classPgNamespace = 2615  // ... of schemas
+	classPgAttrdef   = 2604  // pg_depend.classid of a column default (coldefs.go)
+	pgTypeOID        = 1247  // pg_get_expr's relation of a domain's typdefaultbin
 	classPgRewrite   = 2618  // pg_depend.classid of a view's rule (views.go)
 	classPgExtension = 3079  // ... of extensions
 	plpgsqlOID       = 13535 // the one extension, plpgsql
@@ -144,6 +146,11 @@ func (c *Catalog) roleOID(name string) uint32 {
 	if name == "" || name == c.opts.User {
 		return ownerOID
 	}
+	for _, p := range predefinedRoles {
+		if p.name == name {
+			return p.oid // rows.go
+		}
+	}
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	return 1<<31 | h.Sum32()>>1
@@ -247,7 +254,7 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 func (c *Catalog) Table(ctx context.Context, schema, name string) (fluss.Table, bool) {
 	spec, ok := c.specs[schema+"."+name]
 	if !ok {
-		return nil, false
+		return c.sequenceRelation(ctx, schema, name) // seqrelation.go
 	}
 	t := newVirtualTable(c, spec, c.rows[spec.name])
 	t.session, t.hasSession = functions.SessionIn(ctx)

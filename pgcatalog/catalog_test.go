@@ -228,7 +228,7 @@ func TestGeneratedRows(t *testing.T) {
 				"13207|information_schema|10|{alice=UC/alice,=U/alice}", "99|pg_toast|10|∅"}},
 		{"pg_catalog", "pg_type", []string{"oid", "typname", "typrelid", "typtype"}, "|163",
 			[]string{"4210690|events|16386|c", "4210689|orders|16385|c"}},
-		{"pg_catalog", "pg_roles", []string{"oid", "rolname", "rolsuper"}, "", []string{"10|alice|true"}},
+		{"pg_catalog", "pg_roles", []string{"oid", "rolname", "rolsuper"}, "", append([]string{"10|alice|true"}, predefinedRoleRows("%d|%s|false")...)},
 		{"pg_catalog", "pg_database", []string{"oid", "datname", "datdba", "encoding"}, "", []string{"2040737551|sqlgate|10|6"}},
 		{"pg_catalog", "pg_tables", []string{"schemaname", "tablename", "tableowner", "hasindexes"}, "public|",
 			[]string{"public|events|alice|false", "public|orders|alice|true"}},
@@ -467,7 +467,7 @@ func TestRolesAndPrivileges(t *testing.T) {
 		cols []string
 		want []string
 	}{
-		{"pg_roles", []string{"rolname", "rolsuper", "rolcanlogin"}, []string{"alice|true|true", "bob|false|true", "carol|false|true"}},
+		{"pg_roles", []string{"rolname", "rolsuper", "rolcanlogin"}, []string{"alice|true|true", "bob|false|true", "carol|false|true"}}, // (pg_ roles filtered)
 		{"pg_user", []string{"usename", "usesuper"}, []string{"alice|true", "bob|false", "carol|false"}},
 		{"pg_tables", []string{"tablename", "tableowner"}, []string{"events|alice", "orders|bob"}},
 	}
@@ -495,4 +495,14 @@ func TestRolesAndPrivileges(t *testing.T) {
 	if n, ok := c.RoleName(bob); !ok || n != "bob" {
 		t.Errorf("RoleName(bob) = %q %v", n, ok)
 	}
+}
+
+// predefinedRoleRows formats PostgreSQL's predefined roles (OID, name),
+// which pg_roles lists after the server's.
+func predefinedRoleRows(format string) []string {
+	var out []string
+	for _, p := range predefinedRoles {
+		out = append(out, fmt.Sprintf(format, p.oid, p.name))
+	}
+	return out
 }

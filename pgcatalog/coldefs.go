@@ -2,7 +2,9 @@ package pgcatalog
 
 import (
 	"context"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -250,7 +252,7 @@ func (c *Catalog) checkDef(ctx context.Context, oid uint32, pretty bool) (string
 		numbers := fluss.CheckNumbers(t.Descriptor)
 		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
 			if checkOID(t.TableID, numbers[k]) == oid {
-				return c.checkText(t, ch, pretty), true, nil // exprs.go
+				return c.checkText(ctx, t, ch, pretty), true, nil // exprs.go
 			}
 		}
 	}
@@ -308,4 +310,80 @@ func (c *Catalog) SerialSequence(ctx context.Context, reloid uint32, column stri
 		}
 	}
 	return "", false, nil
+}
+
+// sequenceDependRows are pg_depend's rows for the sequences a column owns:
+// the sequence depends on the column, automatically (deptype 'a': serial,
+// OWNED BY) or internally (deptype 'i': an identity column's), as
+// PostgreSQL records them. pg_dump reads them to dump an owned sequence
+// with its table (ALTER SEQUENCE ... OWNED BY, or the identity column's
+// ADD GENERATED ... AS IDENTITY) instead of as a sequence of its own.
+func (c *Catalog) sequenceDependRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, q := range s.sequences {
+		if q.Def.OwnedColumn == "" {
+			continue
+		}
+		for _, t := range s.tables {
+			if t.Path != q.Def.OwnedBy {
+				continue
+			}
+			i := t.ColumnIndex(q.Def.OwnedColumn)
+			if i < 0 {
+				break
+			}
+			deptype := "a"
+			if fluss.MetaOf(t.Descriptor).Column(i).Identity != 0 {
+				deptype = "i"
+			}
+			rows = append(rows, row{"classid": classPgClass, "objid": SequenceOID(q.ID), "objsubid": 0,
+				"refclassid": classPgClass, "refobjid": RelationOID(t.TableID), "refobjsubid": i + 1, "deptype": deptype})
+			break
+		}
+	}
+	// a column default drawing from a sequence depends on it (normally,
+	// 'n'): pg_dump then sets a serial column's default after creating
+	// the sequence (ALTER TABLE ... SET DEFAULT), breaking the loop of
+	// table, default and owned sequence as PostgreSQL's dump does
+	for _, t := range s.tables {
+		for i, m := range fluss.MetaOf(t.Descriptor).Columns {
+			d, ok := columnDefault(m)
+			if !ok || m.Generated != "" {
+				continue
+			}
+			if q, ok := defaultSequence(d, t.Path.Database, s.sequences); ok {
+				rows = append(rows, row{"classid": classPgAttrdef, "objid": attrdefOID(t.TableID, i+1), "objsubid": 0,
+					"refclassid": classPgClass, "refobjid": SequenceOID(q.ID), "refobjsubid": 0, "deptype": "n"})
+			}
+		}
+	}
+	return rows, nil
+}
+
+// nextvalDefault matches a default that is one nextval call on a
+// sequence named by a literal.
+var nextvalDefault = regexp.MustCompile(`(?i)^\s*nextval\(\s*'((?:[^']|'')*)'(?:::regclass)?\s*\)\s*$`)
+
+// defaultSequence is the sequence default text d draws from: an
+// unqualified name is the table's schema's sequence (SERIAL makes it
+// there), else public's.
+func defaultSequence(d, schema string, seqs []fluss.SequenceInfo) (fluss.SequenceInfo, bool) {
+	m := nextvalDefault.FindStringSubmatch(d)
+	if m == nil {
+		return fluss.SequenceInfo{}, false
+	}
+	name := strings.ReplaceAll(m[1], "''", "'")
+	parts := []string{schema, "public"}
+	if sch, n, ok := strings.Cut(name, "."); ok {
+		parts, name = []string{strings.Trim(sch, `"`)}, n
+	}
+	name = strings.Trim(name, `"`)
+	for _, sch := range parts {
+		for _, q := range seqs {
+			if q.Path.Database == sch && q.Path.Table == name {
+				return q, true
+			}
+		}
+	}
+	return fluss.SequenceInfo{}, false
 }

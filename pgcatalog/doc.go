@@ -96,6 +96,13 @@
 //     a generic plan, since sqlgate plans a statement once.
 //   - Materialized views (matviews.go) show in pg_class (relkind m) and
 //     pg_matviews; their indexes are not in pg_class / pg_index.
+//   - Every relation has the tableoid system column (package binder reads
+//     it as the relation's regclass OID), which pg_dump reads from each
+//     catalog it lists. pg_roles and pg_authid list PostgreSQL 15's
+//     predefined roles (pg_monitor ... pg_database_owner) after the
+//     server's; pg_init_privs has initdb's ACLs of pg_catalog and public.
+//     pg_get_expr and pg_get_constraintdef qualify user types and
+//     relations outside the session's search path, as PostgreSQL's do.
 //   - pg_proc's argument names,
 //     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
 //     triggers, policies or partitions.
@@ -108,7 +115,11 @@
 //     pg_shmem_allocations is empty (it allocates no shared memory).
 //   - Sequences, column defaults, identity columns and CHECK constraints
 //     (coldefs.go) come from the store's sequences and the tables'
-//     metadata (fluss.TableMeta); pg_depend has no rows for them. Their
+//     metadata (fluss.TableMeta); pg_depend has PostgreSQL's rows for a
+//     sequence a column owns ('a' serial, 'i' identity) and for a default
+//     drawing from a sequence ('n'), which pg_dump orders its output by.
+//     A sequence read as a relation (SELECT last_value, is_called FROM s)
+//     is a one-row relation of its state (seqrelation.go; log_cnt 0). Their
 //     expressions print as PostgreSQL's deparser prints them (exprs.go
 //     over package deparse: pg_get_constraintdef, pg_get_expr,
 //     column_default, generation_expression, check_constraints), or as

@@ -54,7 +54,7 @@ func (c *Catalog) domainTypeRows() []row {
 		r["typbasetype"], r["typnotnull"], r["typtypmod"] = domainBaseOID(d), d.NotNull, int(d.TypMod)
 		r["typowner"] = c.roleOID(d.Owner)
 		if d.Default != "" {
-			r["typdefault"] = d.Default
+			r["typdefault"], r["typdefaultbin"] = d.Default, domainDefaultPrefix+d.Default+"}"
 		}
 		if d.Base.Kind == types.Array {
 			r["typndims"] = 1
@@ -294,3 +294,9 @@ func domainDataType(d *types.Domain) string {
 	oid, _, _ := pgtypes.OIDOf(d.Base)
 	return FormatType(oid, -1, false)
 }
+
+// domainDefaultPrefix starts pg_type.typdefaultbin of a domain with a
+// DEFAULT: the expression's text, which pg_get_expr(typdefaultbin,
+// 'pg_type'::regclass) prints (ExprDef). pg_dump reads it: without one it
+// takes typdefault for a literal and quotes it.
+const domainDefaultPrefix = "{DOMAINDEFAULT :text "

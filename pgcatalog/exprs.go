@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -57,7 +58,7 @@ func (c *Catalog) tableScope(t fluss.TableInfo) deparse.Scope {
 
 // scopeOf is tableScope given t's metadata.
 func (c *Catalog) scopeOf(t fluss.TableInfo, meta fluss.TableMeta) deparse.Scope {
-	sc := deparse.Scope{Types: catalogTypes{c}}
+	sc := deparse.Scope{Types: catalogTypes{c}, Schema: t.Path.Database}
 	for i, col := range t.Descriptor.Schema.Columns {
 		m := meta.Column(i)
 		dc := deparse.Column{Name: col.Name, Type: shownType(col.Type, m)}
@@ -78,9 +79,29 @@ func defaultText(sc deparse.Scope, i int, text string, pretty bool) string {
 	return text
 }
 
-// checkText is pg_get_constraintdef of a table's CHECK.
-func (c *Catalog) checkText(t fluss.TableInfo, ch fluss.CheckConstraint, pretty bool) string {
-	if out, err := deparse.Check(ch.Expr, c.tableScope(t), ch.NotValid, pretty); err == nil {
+// sessionScope is sc printed under the search path of the session in ctx
+// (pg_get_expr and pg_get_constraintdef qualify the types and relations
+// outside it, as PostgreSQL's do): unchanged without one.
+func sessionScope(ctx context.Context, sc deparse.Scope) deparse.Scope {
+	path, ok := functions.SearchPathOf(ctx)
+	if !ok {
+		return sc
+	}
+	sc.Visible = func(schema string) bool {
+		for _, s := range path {
+			if s == schema {
+				return true
+			}
+		}
+		return false
+	}
+	return sc
+}
+
+// checkText is pg_get_constraintdef of a table's CHECK (in the session's
+// search path when ctx carries one).
+func (c *Catalog) checkText(ctx context.Context, t fluss.TableInfo, ch fluss.CheckConstraint, pretty bool) string {
+	if out, err := deparse.Check(ch.Expr, sessionScope(ctx, c.tableScope(t)), ch.NotValid, pretty); err == nil {
 		return out
 	}
 	def := "CHECK (" + ch.Expr + ")"
@@ -100,6 +121,9 @@ func domainCheckText(base types.T, expr string, notValid, pretty bool) (string, 
 // ExprDef implements functions.ExprDefs: pg_get_expr of an adbin or
 // conbin of the relation with OID relid.
 func (c *Catalog) ExprDef(ctx context.Context, expr string, relid uint32, pretty bool) (string, bool, error) {
+	if text, ok := strings.CutPrefix(expr, domainDefaultPrefix); ok && relid == pgTypeOID {
+		return strings.TrimSuffix(text, "}"), true, nil // domains.go
+	}
 	t, index, sp, ok, err := c.relation(ctx, relid)
 	if err != nil || !ok || index || sp != nil {
 		return "", false, err
@@ -108,9 +132,9 @@ func (c *Catalog) ExprDef(ctx context.Context, expr string, relid uint32, pretty
 		if attnum < 1 || attnum > len(t.Descriptor.Schema.Columns) {
 			return text, true, nil
 		}
-		return defaultText(c.tableScope(t), attnum-1, text, pretty), true, nil
+		return defaultText(sessionScope(ctx, c.tableScope(t)), attnum-1, text, pretty), true, nil
 	}
-	out, err := deparse.Expr(expr, c.tableScope(t), pretty)
+	out, err := deparse.Expr(expr, sessionScope(ctx, c.tableScope(t)), pretty)
 	if err != nil {
 		return "", false, nil
 	}
@@ -130,7 +154,7 @@ func (c *Catalog) infoCheckConstraintRows(_ context.Context, s *snapshot) ([]row
 	}
 	for _, t := range s.tables {
 		for _, ch := range fluss.MetaOf(t.Descriptor).Checks {
-			rows = append(rows, mk(t.Path.Database, ch.Name, c.checkText(t, ch, false)))
+			rows = append(rows, mk(t.Path.Database, ch.Name, c.checkText(context.Background(), t, ch, false)))
 		}
 		for i, col := range t.Descriptor.Schema.Columns {
 			if col.Type.NotNull {

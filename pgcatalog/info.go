@@ -405,8 +405,10 @@ func (c *Catalog) NamespaceName(oid uint32) (string, bool) {
 
 // RoleName implements functions.CatalogInfo.
 func (c *Catalog) RoleName(oid uint32) (string, bool) {
-	if oid == dbOwnerRoleOID {
-		return "pg_database_owner", true
+	for _, p := range predefinedRoles {
+		if p.oid == oid {
+			return p.name, true
+		}
 	}
 	for _, r := range c.roles() {
 		if c.roleOID(r.Name) == oid {

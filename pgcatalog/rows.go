@@ -35,8 +35,10 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_index":               c.indexRows,
 		"pg_indexes":             c.indexesViewRows,
 		"pg_constraint":          c.constraintRows,
-		"pg_attrdef":             c.attrdefRows,    // coldefs.go
-		"pg_sequence":            c.pgSequenceRows, // coldefs.go
+		"pg_attrdef":             c.attrdefRows,             // coldefs.go
+		"pg_sequence":            c.pgSequenceRows,          // coldefs.go
+		"pg_depend":              c.sequenceDependRows,      // coldefs.go (views.go appends the views' rows)
+		"pg_init_privs":          c.dynamic(c.initPrivRows), // schemaacl.go
 		"pg_sequences":           c.pgSequencesViewRows,
 		"pg_description":         c.descriptionRows,
 		"pg_shdescription":       c.shdescriptionRows,
@@ -421,7 +423,26 @@ func (c *Catalog) roleRows(prefix string) []row {
 			"rolconnlimit": -1, "rolpassword": "********", "rolbypassrls": r.Superuser,
 		})
 	}
+	for _, p := range predefinedRoles {
+		rows = append(rows, row{"oid": p.oid, "rolname": p.name, "rolsuper": false, "rolinherit": true,
+			"rolcreaterole": false, "rolcreatedb": false, "rolcanlogin": false, "rolreplication": false,
+			"rolconnlimit": -1, "rolpassword": "********", "rolbypassrls": false})
+	}
 	return rows
+}
+
+// predefinedRoles are PostgreSQL 15's predefined roles, with its OIDs:
+// pg_roles and pg_authid list them after the server's roles. Some are
+// named by what sqlgate shows (pg_database_owner owns public), and
+// pg_dump resolves every owner OID it reads through pg_roles.
+var predefinedRoles = []struct {
+	oid  uint32
+	name string
+}{
+	{3373, "pg_monitor"}, {3374, "pg_read_all_settings"}, {3375, "pg_read_all_stats"}, {3377, "pg_stat_scan_tables"},
+	{4200, "pg_signal_backend"}, {4544, "pg_checkpoint"}, {4569, "pg_read_server_files"}, {4570, "pg_write_server_files"},
+	{4571, "pg_execute_server_program"}, {dbOwnerRoleOID, "pg_database_owner"}, {6181, "pg_read_all_data"},
+	{6182, "pg_write_all_data"},
 }
 
 func (c *Catalog) userRows() []row {

@@ -87,3 +87,15 @@ func (c *Catalog) defaultACLRows(_ context.Context, _ *snapshot) ([]row, error) 
 	}
 	return rows, nil
 }
+
+// initPrivRows are pg_init_privs' rows for the schemas initdb made with
+// an ACL (pg_catalog's and public's, as PostgreSQL 15's initdb leaves
+// them): pg_dump dumps a system schema's ACL as the GRANTs and REVOKEs
+// from these to its nspacl, so without them it would write GRANT USAGE ON
+// SCHEMA pg_catalog TO PUBLIC.
+func (c *Catalog) initPrivRows() []row {
+	return []row{
+		{"objoid": nsPgCatalog, "classoid": classPgNamespace, "objsubid": 0, "privtype": "i", "initprivs": c.schemaACL(c.opts.User)},
+		{"objoid": nsPublic, "classoid": classPgNamespace, "objsubid": 0, "privtype": "i", "initprivs": c.schemaACL("pg_database_owner")},
+	}
+}

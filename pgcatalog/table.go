@@ -116,6 +116,9 @@ func (t *virtualTable) readOnly() error {
 	if t.spec.kind == 'v' {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "cannot change view \"%s\"", t.spec.name)
 	}
+	if t.spec.kind == 'S' {
+		return sqlerr.New(sqlerr.WrongObjectType, "cannot change sequence \"%s\"", t.spec.name)
+	}
 	return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for table %s", t.spec.name)
 }
 

@@ -30,7 +30,7 @@ func (r *rewriter) orderedAggregateAt(k, j int) (closeIdx, orderIdx int, ok bool
 	if k+1 >= j || r.toks[k].kind != tkIdent || !r.toks[k+1].isPunct(r.src, "(") {
 		return 0, 0, false
 	}
-	if k > 0 && r.toks[k-1].isPunct(r.src, ".") {
+	if k > 0 && r.toks[k-1].isPunct(r.src, ".") && !r.pgCatalogQualified(k) {
 		return 0, 0, false // schema-qualified: left as is
 	}
 	// OVER (... ORDER BY), AS (SELECT ... ORDER BY), IN (SELECT ...) and
@@ -60,6 +60,31 @@ func (r *rewriter) orderedAggregateAt(k, j int) (closeIdx, orderIdx int, ok bool
 	return 0, 0, false
 }
 
+// pgCatalogQualified reports whether the name at token k is qualified
+// with pg_catalog (pg_catalog.array_agg(x ORDER BY y), as pg_dump writes
+// it): the built-in aggregates are pg_catalog's, so the qualifier can go
+// with the rewrite (dropCatalogQualifier).
+func (r *rewriter) pgCatalogQualified(k int) bool {
+	if k < 2 || !r.toks[k-1].isPunct(r.src, ".") || k >= 3 && r.toks[k-3].isPunct(r.src, ".") {
+		return false
+	}
+	name, ok := identName(r.src, r.toks[k-2])
+	return ok && name == "pg_catalog"
+}
+
+// dropCatalogQualifier removes the "pg_catalog" "." items the rewrite
+// already emitted before the aggregate name at token k.
+func (r *rewriter) dropCatalogQualifier(out []item, k int) []item {
+	if !r.pgCatalogQualified(k) || len(out) < 2 {
+		return out
+	}
+	dot, schema := out[len(out)-1], out[len(out)-2]
+	if dot.composite || schema.composite || dot.tok.start != r.toks[k-1].start || schema.tok.start != r.toks[k-2].start {
+		return out
+	}
+	return out[:len(out)-2]
+}
+
 func (r *rewriter) startsOrderedAggregate(k, j int) bool {
 	_, _, ok := r.orderedAggregateAt(k, j)
 	return ok
@@ -86,7 +111,11 @@ func (r *rewriter) orderedAggregate(k, j int) ([]item, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	b := newComposite(r.leadOf(t))
+	lead := r.leadOf(t)
+	if r.pgCatalogQualified(k) {
+		lead = r.leadOf(r.toks[k-2]) // the qualifier's items go (dropCatalogQualifier)
+	}
+	b := newComposite(lead)
 	b.add("group_concat(", t.start)
 	if distinct {
 		b.add("distinct ", r.toks[k+2].start)

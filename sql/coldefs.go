@@ -50,7 +50,8 @@ type GeneratedClause struct {
 // clauses are taken out into st (column is the column the element
 // defines, "" for a table constraint), with their text as written, for
 // the binder to bind with PostgreSQL's grammar; CONSTRAINT names are
-// dropped except a CHECK's (sqlgate keeps no other constraint names).
+// dropped except a CHECK's, a UNIQUE's, a FOREIGN KEY's and a PRIMARY
+// KEY's (st.PrimaryKeyName).
 // dropped reports a table element that was only a CHECK constraint (a
 // LIKE element's placeholder, already in out, is no such element).
 func columnClauses(src string, toks []token, i int, column string, st *Statement, out []token) (_ int, _ []token, dropped bool, err error) {
@@ -152,7 +153,11 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			i = k
 		default:
 			// anything else (NOT NULL, PRIMARY KEY, UNIQUE, REFERENCES ...)
-			// goes to TiDB as written, up to the next clause at depth 0
+			// goes to TiDB as written, up to the next clause at depth 0;
+			// a primary key's CONSTRAINT name is kept in st
+			if t.is(src, "PRIMARY") && pendingName != "" {
+				st.PrimaryKeyName = pendingName
+			}
 			kept = true
 			depth := 0
 			refs := false // REFERENCES ... ON DELETE SET DEFAULT is no DEFAULT clause

@@ -76,6 +76,8 @@ type DDLStmt struct {
 	UniqueRefused error
 	// IndexPartial: CREATE INDEX ... WHERE (a partial index).
 	IndexPartial bool
+	// IndexNullsNotDistinct: CREATE UNIQUE INDEX ... NULLS NOT DISTINCT.
+	IndexNullsNotDistinct bool
 }
 
 // PrepareStmt is PREPARE name [(types)] AS statement.
@@ -464,8 +466,12 @@ func (p *ddlParser) createIndex(st *Statement, unique bool) error {
 		return err
 	}
 	d.IndexColumns = cols
-	for _, t := range p.toks[p.pos:] {
+	rest := p.toks[p.pos:]
+	for k, t := range rest {
 		d.IndexPartial = d.IndexPartial || t.is(p.src, "WHERE")
+		if k+2 < len(rest) && t.is(p.src, "NULLS") && rest[k+1].is(p.src, "NOT") && rest[k+2].is(p.src, "DISTINCT") {
+			d.IndexNullsNotDistinct = true
+		}
 	}
 	p.pos = len(p.toks) // INCLUDE, WITH, WHERE: nothing to keep
 	return nil

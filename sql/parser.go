@@ -193,6 +193,9 @@ type Statement struct {
 	// Collations are CREATE TABLE's columns' COLLATE C / POSIX /
 	// ucs_basic by column name (collations.go).
 	Collations map[string]string
+	// PrimaryKeyName is CREATE TABLE's CONSTRAINT name PRIMARY KEY's name
+	// ("" when unnamed: table_pkey).
+	PrimaryKeyName string
 	// Uniques are CREATE TABLE's UNIQUE constraints (unique.go).
 	Uniques  []UniqueClause
 	Identity map[string]*IdentityClause

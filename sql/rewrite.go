@@ -1956,7 +1956,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				if err != nil {
 					return nil, err
 				}
-				out = append(out, items...)
+				out = append(r.dropCatalogQualifier(out, k), items...)
 				k = nk
 				continue
 			case w != "" && k+2 < j && r.toks[k+2].is(r.src, "DISTINCT") && r.startsDistinctAggregate(k, j):

@@ -134,7 +134,7 @@ func expandMultiAssign(src string, toks []token, from, to int) ([]token, error) 
 		return sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start))
 	}
 	notRow := func(at int) error {
-		return sqlerr.New(sqlerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").WithPosition(charPos(src, toks[at].start))
+		return sqlerr.New(sqlerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").WithPosition(charPos(src, toks[at].start))
 	}
 	open := s
 	if toks[s].is(src, "ROW") && s+1 < to && toks[s+1].isPunct(src, "(") {

@@ -13,7 +13,8 @@
 // operation keys, GREATEST/LEAST, an aggregate's DISTINCT argument, PARTITION
 // BY) and ORDER BY .. USING op, window.go window calls and their
 // frames (ROWS, RANGE, GROUPS, EXCLUDE), insert.go the
-// INSERT source against the table's columns, update.go UPDATE and DELETE
+// INSERT source against the table's columns, upsert.go ON CONFLICT's
+// DO UPDATE ... WHERE and inference WHERE, update.go UPDATE and DELETE
 // (with FROM / USING), merge.go MERGE (its join with each row's WHEN
 // clause, and the DELETE, UPDATE and INSERT writes over those rows, the
 // SET lists bound by update.go's bindSetList), returning.go their RETURNING lists, ddl.go CREATE

@@ -15,7 +15,8 @@
 // frames (ROWS, RANGE, GROUPS, EXCLUDE; an aggregate's FILTER and
 // arguments typed as aggregate.go types them, the JSON aggregates over
 // array_agg windows), insert.go the
-// INSERT source against the table's columns, update.go UPDATE and DELETE
+// INSERT source against the table's columns, upsert.go ON CONFLICT's
+// DO UPDATE ... WHERE and inference WHERE, update.go UPDATE and DELETE
 // (with FROM / USING), merge.go MERGE (its join with each row's WHEN
 // clause, and the DELETE, UPDATE and INSERT writes over those rows, the
 // SET lists bound by update.go's bindSetList), returning.go their RETURNING lists, ddl.go CREATE

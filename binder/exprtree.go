@@ -103,18 +103,22 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		// the library takes it as text
 		return &Const{Value: n.Unit, T: types.UnknownType}, nil
 	case *pt.Excluded:
-		return b.bindExcluded(n)
+		return b.bindExcluded(s, n)
 	}
 	return b.bindBridged(s, e) // exprbind.go
 }
 
 // bindExcluded binds MySQL's VALUES(col), which the rewrite of ON
 // CONFLICT DO UPDATE makes of EXCLUDED.col: the proposed row's column.
-func (b *binder) bindExcluded(n *pt.Excluded) (Expr, error) {
+func (b *binder) bindExcluded(s *scope, n *pt.Excluded) (Expr, error) {
 	if b.excludedScope == nil {
 		return nil, b.errAt(n, sqlerr.NotSupported("VALUES() outside ON CONFLICT DO UPDATE"))
 	}
 	name := n.Column
+	if s != b.excludedScope {
+		// in a subquery of DO UPDATE: a reference to the enclosing row
+		return b.resolve(s, n, "excluded", name)
+	}
 	for i, c := range b.excludedScope.cols {
 		if c.Table == "excluded" && c.Name == name {
 			return &ColumnRef{Index: i, Name: "excluded." + name, T: c.T}, nil

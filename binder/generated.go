@@ -8,6 +8,7 @@ import (
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // Stored generated columns (GENERATED ALWAYS AS (expr) STORED), as
@@ -97,11 +98,46 @@ func immutable(e Expr) bool {
 			if f.Volatile || functions.VolatileInPostgres(f.Name) || stableInPostgres[f.Name] {
 				ok = false
 			}
+		case *Cast:
+			if stableCast(f.X.Type(), f.T) {
+				ok = false
+			}
 		case *UDFCall, *Subquery:
 			ok = false
 		}
 	})
 	return ok
+}
+
+// stableCast reports whether PostgreSQL's cast from one type to another
+// calls a stable function: the text forms of dates, times and intervals
+// (DateStyle, IntervalStyle, TimeZone), of arrays and records (array_out,
+// record_out and their inputs are stable), and the conversions through the
+// session's time zone. A literal's type is decided when it is bound, not
+// cast (Unknown is no text here), as PostgreSQL folds it.
+func stableCast(from, to types.T) bool {
+	textual := func(k types.Kind) bool { return k == types.String || k == types.Char }
+	switch {
+	case from.Kind == types.Array && to.Kind == types.Array && from.Elem != nil && to.Elem != nil:
+		return stableCast(*from.Elem, *to.Elem)
+	case textual(to.Kind):
+		switch from.Kind {
+		case types.Date, types.Timestamp, types.TimestampTZ, types.Interval, types.Array, types.Row:
+			return true
+		}
+	case textual(from.Kind):
+		switch to.Kind {
+		case types.Date, types.Time, types.Timestamp, types.TimestampTZ, types.Interval, types.TimeTZ, types.Array, types.Row:
+			return true
+		}
+	case from.Kind == types.TimestampTZ:
+		return to.Kind == types.Date || to.Kind == types.Time || to.Kind == types.Timestamp || to.Kind == types.TimeTZ
+	case to.Kind == types.TimestampTZ:
+		return from.Kind == types.Date || from.Kind == types.Timestamp
+	case from.Kind == types.Time:
+		return to.Kind == types.TimeTZ
+	}
+	return false
 }
 
 // bindGenerationText binds column i's generation expression (as written at

@@ -193,6 +193,9 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		err = checkConflictConstraint(b.stmt.ConflictConstraint, info) // unique.go
 	}
 	arbiter := conflictArbiter(oc.Target, b.stmt.ConflictConstraint, info) // unique.go
+	if err == nil && oc.TargetWhere != nil {
+		err = b.checkTargetWhere(scan, oc.TargetWhere) // upsert.go
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -202,19 +205,22 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").
 				WithDetail("Table %q is a log table (no primary key).", info.Path.Table)
 		}
-		merge, err := b.bindOnConflictUpdate(scan, oc.Update)
+		merge, where, err := b.bindOnConflictUpdate(scan, oc.Update, oc.Where)
 		if err == nil {
 			merge, err = b.generatedMerge(info, merge) // generated.go
 		}
 		if err != nil {
 			return nil, err
 		}
-		out.OnConflictUpdate = merge
+		out.OnConflictUpdate, out.OnConflictWhere = merge, where
 		out.params = b.params
 	}
 	if ins.Returning != nil {
 		ret, err := b.bindReturning(newScope(scan), ins.Returning, ins.With, ins)
 		if err != nil {
+			if len(oc.Update) > 0 {
+				err = excludedOutsideUpdate(err) // upsert.go
+			}
 			return nil, err
 		}
 		for i := range ret.Exprs {
@@ -516,8 +522,9 @@ func boundedString(t types.T) bool {
 // DUPLICATE KEY UPDATE): each assignment is an expression over the existing
 // row (the table's columns) followed by the proposed row (EXCLUDED.x, which
 // the rewrite turns into VALUES(x)). The result has one expression per
-// table column; columns not assigned keep the existing value.
-func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment) ([]Expr, error) {
+// table column; columns not assigned keep the existing value. where, when
+// set, is DO UPDATE's WHERE, bound over the same pair (nil when none).
+func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where pt.Expr) ([]Expr, Expr, error) {
 	info := scan.Table
 	cols := info.Descriptor.Schema.Columns
 	n := len(cols)
@@ -541,29 +548,39 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment) ([]Expr
 		name := a.Column
 		idx := info.ColumnIndex(name)
 		if idx < 0 {
-			return nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
 		}
 		if pk[name] {
-			return nil, b.errAt(a, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", name))
+			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", name))
 		}
 		if out[idx] != nil {
-			return nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
 		}
 		if gen, err := b.generatedAssignment(info, idx, a.Value); gen != nil || err != nil { // generated.go
 			out[idx] = gen
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
+		if err := b.refuseAggregateIn(a.Value, "UPDATE"); err != nil { // upsert.go
+			return nil, nil, err
+		}
 		e, err := b.bindTree(sc, a.Value)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out[idx] = e
+	}
+	var cond Expr
+	if where != nil {
+		var err error
+		if cond, err = b.bindConflictWhere(sc, where); err != nil { // upsert.go
+			return nil, nil, err
+		}
 	}
 	for i, c := range cols {
 		if out[i] == nil {
@@ -571,7 +588,7 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment) ([]Expr
 		}
 		out[i] = finishParamsExpr(b, out[i])
 	}
-	return out, nil
+	return out, cond, nil
 }
 
 // finishParamsExpr stamps final parameter types into one expression.

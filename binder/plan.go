@@ -146,6 +146,10 @@ type Insert struct {
 	// row with the same key: one expression per table column over the
 	// existing row's columns followed by the proposed row's.
 	OnConflictUpdate []Expr
+	// OnConflictWhere is DO UPDATE's WHERE over the same pair (nil when
+	// none): a conflicting row for which it is not true is left as it is,
+	// neither written, counted nor returned.
+	OnConflictWhere Expr
 	// Arbiter is the constraint ON CONFLICT names (its columns or ON
 	// CONSTRAINT): the primary key's name, or a unique constraint's,
 	// whose conflicts alone DO NOTHING skips; "" for every constraint

@@ -273,6 +273,8 @@ type statement struct {
 	bound  binder.Statement
 	plan   lower.Node
 	merge  []exec.Expr // ON CONFLICT DO UPDATE
+	// mergeWhere is DO UPDATE's WHERE (nil when none).
+	mergeWhere exec.Expr
 	// locked is the table a SELECT ... FOR UPDATE (or FOR SHARE ...) locks.
 	locked *fluss.TableInfo
 	ret    []exec.Expr // INSERT ... RETURNING
@@ -566,6 +568,7 @@ func (ps *statement) replan(ctx context.Context) error {
 		return cachedPlanChanged()
 	}
 	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
+	ps.mergeWhere = fresh.mergeWhere
 	ps.catalog, ps.searchPath, ps.with, ps.mergePlans = fresh.catalog, fresh.searchPath, fresh.with, fresh.mergePlans
 	ps.recheckPlan = fresh.recheckPlan
 	ps.foldGen, ps.writeCols = fresh.foldGen, fresh.writeCols

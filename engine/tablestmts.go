@@ -117,7 +117,11 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
+	// Every name is looked up (and may be dropped) before any table is:
+	// DROP TABLE a, missing drops nothing, as PostgreSQL's
 	var notices []*sqlerr.Error
+	infos := make([]fluss.TableInfo, 0, len(b.Paths))
+	paths := make([]fluss.TablePath, 0, len(b.Paths))
 	for _, p := range b.Paths {
 		if err := systemTable(p); err != nil {
 			return nil, err
@@ -130,15 +134,22 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 				}
 				return nil, notA("table", p.Table).WithHint("Use DROP VIEW to remove a view.")
 			}
-			if b.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
-				notices = append(notices, skipped("table", p.Table))
-				continue
+			if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+				if b.IfExists {
+					notices = append(notices, skipped("table", p.Table))
+					continue
+				}
+				return nil, sqlerr.New(sqlerr.UndefinedTable, "table \"%s\" does not exist", p.Table)
 			}
 			return nil, err
 		}
 		if err := s.mayDrop(info); err != nil {
 			return nil, err
 		}
+		infos, paths = append(infos, info), append(paths, p)
+	}
+	for i, info := range infos {
+		p := paths[i]
 		cascaded, err := s.dependentViews("table", p, nil, sql.DropCascade(ps.parsed)) // cascade.go
 		if err != nil {
 			return nil, err

@@ -23,14 +23,23 @@ func (ps *statement) prepareWrite(ctx context.Context, bound binder.Statement) (
 			return nil, err
 		}
 		if b.OnConflictUpdate != nil {
-			merge, ferr := lower.FoldExprs(ctx, b.OnConflictUpdate)
+			// DO UPDATE's WHERE, when written, rides last in the list
+			exprs := b.OnConflictUpdate
+			if b.OnConflictWhere != nil {
+				exprs = append(exprs[:len(exprs):len(exprs)], b.OnConflictWhere)
+			}
+			merge, ferr := lower.FoldExprs(ctx, exprs)
 			if ferr != nil {
 				// raised when planned, as PostgreSQL's: each execution
 				// fails with it
-				ps.plan, merge = lower.Failing(b.Source, ps.plan, ferr), b.OnConflictUpdate
+				ps.plan, merge = lower.Failing(b.Source, ps.plan, ferr), exprs
 			}
 			if ps.merge, err = lower.LowerExprs(merge); err != nil {
 				return nil, err
+			}
+			ps.mergeWhere = nil
+			if b.OnConflictWhere != nil {
+				ps.merge, ps.mergeWhere = ps.merge[:len(b.OnConflictUpdate)], ps.merge[len(b.OnConflictUpdate)]
 			}
 		}
 		if b.Returning != nil {
@@ -80,7 +89,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			return nil, 0, err
 		}
 		src = arbiterSourceOf(t, src, b.Arbiter, ps.merge != nil) // uniqueupsert.go
-		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, Returning: ps.ret, Ret: ret}
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret}
 		defer arbitrate(t, b.Arbiter)() // unique.go
 		if err := ins.Run(ctx); err != nil {
 			ret.Release()

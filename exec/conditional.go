@@ -171,10 +171,22 @@ func takeColumn(ec *EvalContext, col arrow.Array, idx arrow.Array, rows []int32)
 	return compute.TakeArray(ec.Ctx, col, idx)
 }
 
+// inOrder reports whether rows are 0, 1, 2, ...: all of a batch's rows
+// in order when there are as many as the batch holds (a permutation, as
+// ON CONFLICT DO UPDATE's merge takes, is not).
+func inOrder(rows []int32) bool {
+	for i, r := range rows {
+		if r != int32(i) {
+			return false
+		}
+	}
+	return true
+}
+
 // takeRows returns the rows of batch at the given indexes (batch itself,
 // retained, when they are all of its rows in order).
 func takeRows(ec *EvalContext, batch arrow.RecordBatch, rows []int32) (arrow.RecordBatch, error) {
-	if len(rows) == int(batch.NumRows()) {
+	if len(rows) == int(batch.NumRows()) && inOrder(rows) {
 		batch.Retain()
 		return batch, nil
 	}

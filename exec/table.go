@@ -367,7 +367,14 @@ type Insert struct {
 	// replaces an existing one: one expression per table column over the
 	// existing row's columns followed by the proposed row's.
 	Merge []Expr
-	Rows  int64
+	// MergeWhere, when set, is DO UPDATE's WHERE over the same pair: a
+	// conflicting row for which it is not true is left as it is (not
+	// written, counted or returned), as PostgreSQL leaves it.
+	MergeWhere Expr
+	Rows       int64
+	// merged are the keys the statement's merge proposed so far: a key
+	// proposed again, in any batch, is PostgreSQL's 21000.
+	merged map[string]bool
 	// Returning, when set, is evaluated over every row as written (after
 	// Merge; with IgnoreExisting, only the rows that were absent) into Ret.
 	Returning []Expr
@@ -889,14 +896,16 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	}
 	keyOf := func(b arrow.RecordBatch, row int) string { return rowKey(b, row, keyCols) }
 	n := int(rec.NumRows())
-	seen := make(map[string]bool, n)
+	if o.merged == nil {
+		o.merged = make(map[string]bool, n)
+	}
 	for r := 0; r < n; r++ {
 		k := keyOf(rec, r)
-		if seen[k] {
+		if o.merged[k] {
 			return nil, sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 				WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 		}
-		seen[k] = true
+		o.merged[k] = true
 	}
 	keyArrs := make([]arrow.Array, len(keyCols))
 	for i, c := range keyCols {
@@ -947,6 +956,27 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	var pairFields []arrow.Field
 	pairFields = append(append(pairFields, olds.Schema().Fields()...), props.Schema().Fields()...)
 	pair := array.NewRecordBatch(arrow.NewSchema(pairFields, nil), pairCols, int64(len(propIdx)))
+	if o.MergeWhere != nil {
+		kept, err := o.mergeWhere(pair)
+		if err == nil && len(kept) < len(propIdx) {
+			// the rows the WHERE leaves out are not written at all
+			var sel arrow.RecordBatch
+			sel, err = takeRows(o.EC, pair, kept)
+			pair.Release()
+			pair = sel
+			chosen := make([]int32, len(kept))
+			for i, r := range kept {
+				chosen[i] = propIdx[r]
+			}
+			propIdx = chosen
+		}
+		if err != nil {
+			if pair != nil {
+				pair.Release()
+			}
+			return nil, err
+		}
+	}
 	defer pair.Release()
 	updated := make([]arrow.Array, len(o.Merge))
 	defer func() {
@@ -982,11 +1012,44 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 		}
 		out[c] = merged
 	}
-	res := array.NewRecordBatch(schema, out, int64(n))
+	res := array.NewRecordBatch(schema, out, int64(len(keep)+len(propIdx)))
 	for _, a := range out {
 		a.Release()
 	}
-	return res, nil
+	// back in the order the rows were proposed, which RETURNING shows
+	order := make([]int32, 0, len(keep)+len(propIdx))
+	for i, j := 0, 0; i < len(keep) || j < len(propIdx); {
+		if j == len(propIdx) || i < len(keep) && keep[i] < propIdx[j] {
+			order = append(order, int32(i))
+			i++
+		} else {
+			order = append(order, int32(len(keep)+j))
+			j++
+		}
+	}
+	defer res.Release()
+	return takeRows(o.EC, res, order)
+}
+
+// mergeWhere evaluates MergeWhere over the (existing, proposed) pairs and
+// returns the pairs for which it is true.
+func (o *Insert) mergeWhere(pair arrow.RecordBatch) ([]int32, error) {
+	cond, err := o.MergeWhere.Eval(o.EC, pair)
+	if err != nil {
+		return nil, err
+	}
+	defer cond.Release()
+	c, ok := cond.(*array.Boolean)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "ON CONFLICT DO UPDATE WHERE produced %s", cond.DataType())
+	}
+	var kept []int32
+	for r := 0; r < c.Len(); r++ {
+		if c.IsValid(r) && c.Value(r) {
+			kept = append(kept, int32(r))
+		}
+	}
+	return kept, nil
 }
 
 // ScanChunks implements ChunkCounter: the store's chunk counts of the read

@@ -319,6 +319,7 @@ func rewriteOnConflict(src string, toks []token, st *Statement) ([]token, error)
 		return toks, nil
 	}
 	i := on + 2
+	var targetWhere []token
 	if i < len(toks) && toks[i].isPunct(src, "(") {
 		m := (&rewriter{src: src, toks: toks}).matchClose(i, len(toks))
 		if m < 0 {
@@ -331,12 +332,22 @@ func rewriteOnConflict(src string, toks []token, st *Statement) ([]token, error)
 				st.ConflictTarget = append(st.ConflictTarget, n)
 				st.ConflictTargetPos = charPos(src, toks[k].start)
 			} else if !toks[k].isPunct(src, ",") {
-				return nil, sqlerr.NotSupported("ON CONFLICT on an expression").WithPosition(charPos(src, toks[k].start))
+				// an index expression: sqlgate has no index on one (its
+				// unique indexes are of plain columns), so none matches
+				return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 			}
 		}
 		i = m + 1
 		if i < len(toks) && toks[i].is(src, "WHERE") {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT ... WHERE is not supported").WithPosition(charPos(src, toks[i].start))
+			// the inference clause's predicate: every unique index is a
+			// whole-table one, which any predicate infers; the binder
+			// checks the predicate alone (a marker assignment, upsert.go)
+			do := setListEnd(src, toks, i+1, len(toks), "DO")
+			if do == i+1 || do >= len(toks) {
+				return nil, syntaxErrorAt(src, toks, do)
+			}
+			targetWhere = toks[i+1 : do]
+			i = do
 		}
 	} else if i+2 < len(toks) && toks[i].is(src, "ON") && toks[i+1].is(src, "CONSTRAINT") {
 		if n, ok := identName(src, toks[i+2]); ok { // the binder checks it names the table's (binder/unique.go)
@@ -348,37 +359,77 @@ func rewriteOnConflict(src string, toks []token, st *Statement) ([]token, error)
 		return nil, syntaxErrorAt(src, toks, i)
 	}
 	out := append(make([]token, 0, len(toks)+8), toks[:on]...)
+	at := toks[on].start
+	synth := func(kind tokKind, w string) token { return token{kind: kind, start: at, end: at, lead: at, synth: w} }
+	onDuplicate := func() {
+		for _, w := range []string{"on", "duplicate", "key", "update"} {
+			out = append(out, synth(tkIdent, w))
+		}
+	}
+	// marker appends ", name = (cond)" (no comma first when first).
+	marker := func(name string, cond []token, first bool) {
+		if !first {
+			out = append(out, synth(tkPunct, ","))
+		}
+		out = append(out, synth(tkIdent, name), synth(tkOp, "="), synth(tkPunct, "("))
+		out = append(out, cond...)
+		out = append(out, synth(tkPunct, ")"))
+	}
 	switch {
 	case toks[i+1].is(src, "NOTHING"):
 		st.OnConflictDoNothing = true
+		if targetWhere != nil {
+			onDuplicate()
+			marker(ConflictTargetWhereMarker, targetWhere, true)
+		}
 		return append(out, toks[i+2:]...), nil
 	case toks[i+1].is(src, "UPDATE") && i+2 < len(toks) && toks[i+2].is(src, "SET"):
-		at := toks[on].start
-		for _, w := range []string{"on", "duplicate", "key", "update"} {
-			out = append(out, token{kind: tkIdent, start: at, end: at, lead: at, synth: w})
+		if st.ConflictTarget == nil && st.ConflictConstraint == "" {
+			return nil, sqlerr.New(sqlerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+				WithHint("For example, ON CONFLICT (column_name).").WithPosition(charPos(src, toks[on].start))
 		}
-		for j := i + 3; j < len(toks); j++ {
-			t := toks[j]
-			if t.is(src, "RETURNING") { // EXCLUDED means nothing there
-				return append(out, toks[j:]...), nil
-			}
-			if t.is(src, "WHERE") {
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE ... WHERE is not supported").WithPosition(charPos(src, t.start))
-			}
-			if t.is(src, "EXCLUDED") && j+2 < len(toks) && toks[j+1].isPunct(src, ".") && (toks[j+2].kind == tkIdent || toks[j+2].kind == tkQIdent) {
-				out = append(out,
-					token{kind: tkIdent, start: t.start, end: t.start, lead: t.lead, synth: "values"},
-					token{kind: tkPunct, start: t.start, end: t.start, lead: t.start, synth: "("},
-					toks[j+2],
-					token{kind: tkPunct, start: toks[j+2].end, end: toks[j+2].end, lead: toks[j+2].end, synth: ")"})
-				j += 2
-				continue
-			}
-			out = append(out, t)
+		onDuplicate()
+		ret := setListEnd(src, toks, i+3, len(toks), "RETURNING") // EXCLUDED means nothing there
+		where := setListEnd(src, toks, i+3, ret, "WHERE")
+		toks, err := rewriteMultiAssign(src, toks, i+3, where) // upsert.go: indexes past where move
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		ret = setListEnd(src, toks, i+3, len(toks), "RETURNING")
+		where = setListEnd(src, toks, i+3, ret, "WHERE")
+		out = append(out, excludedAsValues(src, toks[i+3:where])...)
+		if where < ret {
+			if where+1 == ret {
+				return nil, syntaxErrorAt(src, toks, ret)
+			}
+			marker(ConflictWhereMarker, excludedAsValues(src, toks[where+1:ret]), false)
+		}
+		if targetWhere != nil {
+			marker(ConflictTargetWhereMarker, targetWhere, false)
+		}
+		return append(out, toks[ret:]...), nil
 	}
 	return nil, syntaxErrorAt(src, toks, i+1)
+}
+
+// excludedAsValues turns EXCLUDED.x into VALUES(x), TiDB's name for the
+// proposed row's column in ON DUPLICATE KEY UPDATE.
+func excludedAsValues(src string, toks []token) []token {
+	out := make([]token, 0, len(toks))
+	for j := 0; j < len(toks); j++ {
+		t := toks[j]
+		if t.is(src, "EXCLUDED") && j+2 < len(toks) && toks[j+1].isPunct(src, ".") && (toks[j+2].kind == tkIdent || toks[j+2].kind == tkQIdent) {
+			out = append(out,
+				token{kind: tkIdent, start: t.start, end: t.start, lead: t.lead, synth: "values"},
+				token{kind: tkPunct, start: t.start, end: t.start, lead: t.start, synth: "("},
+				toks[j+2],
+				token{kind: tkPunct, start: toks[j+2].end, end: toks[j+2].end, lead: toks[j+2].end, synth: ")"})
+			j += 2
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // rewriteExplainedDML gives the INSERT, UPDATE or DELETE that EXPLAIN

@@ -150,8 +150,15 @@ func TestOnConflict(t *testing.T) {
 	if _, ok := ins.OnDuplicate[0].Expr.(*ast.ValuesExpr); !ok {
 		t.Errorf("b = EXCLUDED.b became %T, want VALUES(b)", ins.OnDuplicate[0].Expr)
 	}
-	if _, err := NewParser().Parse("INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET b = 1 WHERE b > 0"); err == nil {
-		t.Errorf("DO UPDATE ... WHERE accepted")
+	// DO UPDATE's WHERE and the inference clause's WHERE ride as marker
+	// assignments (upsert.go), last in the list
+	st = parseOne(t, "INSERT INTO t VALUES (1) ON CONFLICT (a) WHERE a > 0 DO UPDATE SET b = 1 WHERE b > excluded.b")
+	ins = st.AST.(*ast.InsertStmt)
+	if n := len(ins.OnDuplicate); n != 3 || ins.OnDuplicate[1].Column.Name.O != ConflictWhereMarker || ins.OnDuplicate[2].Column.Name.O != ConflictTargetWhereMarker {
+		t.Errorf("DO UPDATE ... WHERE: %q", st.Rewritten)
+	}
+	if _, err := NewParser().Parse("INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE SET b = 1"); err == nil {
+		t.Errorf("DO UPDATE without an arbiter accepted")
 	}
 	// ON CONFLICT inside a string is not a clause
 	st = parseOne(t, "INSERT INTO t VALUES ('ON CONFLICT DO NOTHING')")

@@ -33,6 +33,12 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 		return toks, nil
 	}
 	verb := toks[at].word(src)
+	if verb == "UPDATE" {
+		var err error
+		if toks, err = rewriteUpdateSet(src, toks, at); err != nil { // upsert.go
+			return nil, err
+		}
+	}
 	fromAt, retAt, setSeen, whereSeen := -1, -1, false, false
 	depth := 0
 	for i := at + 1; i < len(toks); i++ {

@@ -86,6 +86,10 @@
 //     T[], MAP<K,V>, ROW<..>) parsed into Statement.ColumnTypes and replaced
 //     by TEXT for TiDB; WITH (...) properties; NOT ENFORCED stripped;
 //   - INSERT ... ON CONFLICT DO NOTHING / DO UPDATE SET x = EXCLUDED.x;
+//     DO UPDATE's WHERE and the inference clause's (cols) WHERE ride as
+//     marker assignments into the tree's OnConflict.Where / TargetWhere,
+//     and UPDATE's and DO UPDATE's multiple-column SET (a, b) = (..) |
+//     ROW(..) | (SELECT ..) becomes one assignment per column (upsert.go);
 //   - data-modifying WITH queries (modifyingwith.go): an INSERT, UPDATE or
 //     DELETE in a statement's top-level WITH list is taken out of it into
 //     Statement.ModifyingWith (its text, blanked outside it and the plain

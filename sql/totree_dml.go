@@ -180,9 +180,24 @@ func (t queryTransformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.State
 		}
 	}
 	if len(n.OnDuplicate) > 0 || st.OnConflictDoNothing || st.ConflictTarget != nil {
-		oc := &pt.OnConflict{DoNothing: st.OnConflictDoNothing, Target: st.ConflictTarget, TargetPos: st.ConflictTargetPos}
+		oc := &pt.OnConflict{DoNothing: st.OnConflictDoNothing, Target: st.ConflictTarget, TargetPos: st.ConflictTargetPos, Constraint: st.ConflictConstraint}
 		if oc.Update, err = t.dmlAssignments(st, n.OnDuplicate); err != nil {
 			return nil, err
+		}
+		// the WHERE clauses the rewrite carried as marker assignments
+		// (upsert.go), last in the list
+	markers:
+		for len(oc.Update) > 0 {
+			last := oc.Update[len(oc.Update)-1]
+			switch last.Column {
+			case ConflictWhereMarker:
+				oc.Where = last.Value
+			case ConflictTargetWhereMarker:
+				oc.TargetWhere = last.Value
+			default:
+				break markers
+			}
+			oc.Update = oc.Update[:len(oc.Update)-1]
 		}
 		ins.OnConflict = oc
 	}

@@ -41,7 +41,11 @@ func dmlRestored(q *pt.Subquery) string {
 func dmlWritable(s pt.Statement) bool {
 	switch n := s.(type) {
 	case *pt.Insert:
-		return n.Refused == "" && n.Table != nil
+		// MySQL's ON DUPLICATE KEY UPDATE names no arbiter, which
+		// PostgreSQL's DO UPDATE must: it has no PostgreSQL spelling
+		oc := n.OnConflict
+		mysqlUpsert := oc != nil && len(oc.Update) > 0 && oc.Target == nil && oc.Constraint == ""
+		return n.Refused == "" && n.Table != nil && !mysqlUpsert
 	case *pt.Update:
 		return n.Refused == "" && n.Table != nil
 	case *pt.Delete:

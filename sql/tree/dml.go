@@ -41,11 +41,20 @@ type ReturningItem struct {
 // SET ... (Update nil: DO NOTHING). Target is nil when no column list was
 // written; TargetPos is a 1-based character position in it for errors
 // (the rewrite in front of TiDB keeps the clause, see sql.Statement).
+//
+// Where is DO UPDATE's WHERE condition (nil when none): over the existing
+// row and EXCLUDED, as Update's values. TargetWhere is the inference
+// clause's ON CONFLICT (cols) WHERE predicate (nil when none), over the
+// table's columns.
 type OnConflict struct {
 	DoNothing bool
 	Target    []string
 	TargetPos int
-	Update    []*Assignment
+	// Constraint is ON CONFLICT ON CONSTRAINT name's name ("" when none).
+	Constraint  string
+	Update      []*Assignment
+	Where       Expr
+	TargetWhere Expr
 }
 
 // Insert is INSERT INTO table [AS alias] [(columns)] [OVERRIDING SYSTEM |

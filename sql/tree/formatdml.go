@@ -68,11 +68,22 @@ func (f *formatter) insert(n *Insert) {
 	if oc := n.OnConflict; oc != nil {
 		f.WriteString(" ON CONFLICT")
 		f.names(oc.Target)
+		if oc.TargetWhere != nil {
+			f.WriteString(" WHERE ")
+			f.expr(oc.TargetWhere)
+		}
+		if oc.Constraint != "" {
+			f.WriteString(" ON CONSTRAINT " + QuoteIdent(oc.Constraint))
+		}
 		if oc.DoNothing || oc.Update == nil {
 			f.WriteString(" DO NOTHING")
 		} else {
 			f.WriteString(" DO UPDATE SET ")
 			f.assignments(oc.Update)
+			if oc.Where != nil {
+				f.WriteString(" WHERE ")
+				f.expr(oc.Where)
+			}
 		}
 	}
 	f.returning(n.Returning)

@@ -1,0 +1,255 @@
+package sql
+
+import (
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// PostgreSQL's UPDATE-list forms that TiDB's MySQL grammar lacks, for
+// UPDATE ... SET and INSERT ... ON CONFLICT DO UPDATE SET alike:
+//
+//	SET (a, b) = (x, y) | ROW(x, y)     -> SET a = x, b = y
+//	SET (a, b) = (SELECT x, y FROM r)   -> SET a = (SELECT x FROM r), b = (SELECT y FROM r)
+//
+// Every assignment of one UPDATE reads the row as it was, so the
+// expanded list means what the multiple-column one does; the sub-SELECT
+// runs once per column (its rows are the same each time, under the
+// statement's snapshot; a volatile function in it is called once per
+// column where PostgreSQL calls it once).
+//
+// ON CONFLICT DO UPDATE ... WHERE cond and ON CONFLICT (cols) WHERE pred
+// travel through TiDB's ON DUPLICATE KEY UPDATE list as assignments to
+// the marker columns ConflictWhereMarker and ConflictTargetWhereMarker,
+// which the tree (totree_dml.go) takes back out.
+
+// ConflictWhereMarker names the ON DUPLICATE KEY UPDATE assignment that
+// carries ON CONFLICT DO UPDATE's WHERE condition.
+const ConflictWhereMarker = "pg__oc_where"
+
+// ConflictTargetWhereMarker names the one carrying the WHERE of an ON
+// CONFLICT (cols) WHERE pred inference clause.
+const ConflictTargetWhereMarker = "pg__oc_target_where"
+
+// setListEnd returns the index of the first depth-0 token in toks[from:to]
+// that ends an UPDATE SET list (one of stops), or to.
+func setListEnd(src string, toks []token, from, to int, stops ...string) int {
+	depth := 0
+	for i := from; i < to; i++ {
+		t := toks[i]
+		switch {
+		case t.isPunct(src, "(") || t.isPunct(src, "["):
+			depth++
+		case t.isPunct(src, ")") || t.isPunct(src, "]"):
+			depth--
+		case depth == 0:
+			for _, w := range stops {
+				if t.is(src, w) {
+					return i
+				}
+			}
+		}
+	}
+	return to
+}
+
+// splitTopLevel splits toks[from:to] at its depth-0 commas, returning each
+// part's [start, end) bounds.
+func splitTopLevel(src string, toks []token, from, to int) [][2]int {
+	var parts [][2]int
+	depth, s := 0, from
+	for i := from; i < to; i++ {
+		t := toks[i]
+		switch {
+		case t.isPunct(src, "(") || t.isPunct(src, "["):
+			depth++
+		case t.isPunct(src, ")") || t.isPunct(src, "]"):
+			depth--
+		case depth == 0 && t.isPunct(src, ","):
+			parts = append(parts, [2]int{s, i})
+			s = i + 1
+		}
+	}
+	return append(parts, [2]int{s, to})
+}
+
+// rewriteMultiAssign rewrites the multiple-column items of the SET list
+// toks[from:to] (see above) and returns the whole statement's tokens.
+func rewriteMultiAssign(src string, toks []token, from, to int) ([]token, error) {
+	items := splitTopLevel(src, toks, from, to)
+	multi := false
+	for _, it := range items {
+		multi = multi || it[0] < it[1] && toks[it[0]].isPunct(src, "(")
+	}
+	if !multi {
+		return toks, nil
+	}
+	out := append(make([]token, 0, len(toks)+16), toks[:from]...)
+	for n, it := range items {
+		if n > 0 {
+			out = append(out, toks[it[0]-1]) // the comma
+		}
+		if it[0] >= it[1] || !toks[it[0]].isPunct(src, "(") {
+			out = append(out, toks[it[0]:it[1]]...)
+			continue
+		}
+		expanded, err := expandMultiAssign(src, toks, it[0], it[1])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, expanded...)
+	}
+	return append(out, toks[to:]...), nil
+}
+
+// expandMultiAssign expands one item (cols) = source, toks[from:to], into
+// single-column assignments separated by commas.
+func expandMultiAssign(src string, toks []token, from, to int) ([]token, error) {
+	r := &rewriter{src: src, toks: toks}
+	closeAt := r.matchClose(from, to)
+	if closeAt < 0 {
+		return nil, syntaxErrorAt(src, toks, to)
+	}
+	// each column a quoted name of its own: a copied token keeps only
+	// the spacing in front of it, which a column after "(" lacks
+	var cols []token
+	for _, p := range splitTopLevel(src, toks, from+1, closeAt) {
+		name, ok := "", false
+		if p[0]+1 == p[1] {
+			name, ok = identName(src, toks[p[0]])
+		}
+		if !ok {
+			return nil, syntaxErrorAt(src, toks, min(p[0]+1, p[1]))
+		}
+		t := toks[p[0]]
+		cols = append(cols, token{kind: tkQIdent, start: t.start, end: t.start, lead: t.start, synth: quoteIdent(name)})
+	}
+	eq := closeAt + 1
+	if eq >= to || !toks[eq].isPunct(src, "=") {
+		return nil, syntaxErrorAt(src, toks, eq)
+	}
+	s := eq + 1
+	if s >= to {
+		return nil, syntaxErrorAt(src, toks, s)
+	}
+	mismatch := func(at int) error {
+		return sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start))
+	}
+	notRow := func(at int) error {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").WithPosition(charPos(src, toks[at].start))
+	}
+	open := s
+	if toks[s].is(src, "ROW") && s+1 < to && toks[s+1].isPunct(src, "(") {
+		open = s + 1
+	} else if !toks[s].isPunct(src, "(") {
+		return nil, notRow(s)
+	}
+	end := r.matchClose(open, to)
+	if end != to-1 {
+		if end < 0 {
+			return nil, syntaxErrorAt(src, toks, to)
+		}
+		return nil, notRow(s) // (x) || y and the like: one value
+	}
+	var values [][]token
+	if open == s && open+1 < end && (toks[open+1].is(src, "SELECT") || toks[open+1].is(src, "WITH") || toks[open+1].is(src, "VALUES")) {
+		var err error
+		if values, err = splitSubSelect(src, toks, open+1, end, s, len(cols)); err != nil {
+			return nil, err
+		}
+	} else {
+		parts := splitTopLevel(src, toks, open+1, end)
+		if open == s && len(parts) == 1 {
+			return nil, notRow(open + 1)
+		}
+		if len(parts) != len(cols) || parts[0][0] >= parts[0][1] {
+			return nil, mismatch(s)
+		}
+		for _, p := range parts {
+			if p[0] >= p[1] {
+				return nil, syntaxErrorAt(src, toks, p[0])
+			}
+			values = append(values, toks[p[0]:p[1]])
+		}
+	}
+	at := toks[eq]
+	synth := func(kind tokKind, text string) token {
+		return token{kind: kind, start: at.start, end: at.start, lead: at.start, synth: text}
+	}
+	var out []token
+	for i, c := range cols {
+		if i > 0 {
+			out = append(out, synth(tkPunct, ","))
+		}
+		out = append(out, c, toks[eq])
+		if v := values[i]; len(v) == 1 && v[0].is(src, "DEFAULT") {
+			out = append(out, v[0])
+			continue
+		}
+		// (value): its own parentheses, spaced as synthetic tokens are
+		out = append(out, synth(tkPunct, "("))
+		out = append(out, values[i]...)
+		out = append(out, synth(tkPunct, ")"))
+	}
+	return out, nil
+}
+
+// splitSubSelect splits the sub-SELECT toks[from:end] (inside its
+// parentheses) into one scalar sub-SELECT per output column: each keeps
+// the query around one select-list item. A query whose list cannot be
+// split so (DISTINCT, *, a set operation, WITH or VALUES) is refused.
+func splitSubSelect(src string, toks []token, from, end, at, want int) ([][]token, error) {
+	refuse := func() error {
+		return sqlerr.NotSupported("this sub-SELECT as a multiple-column UPDATE source").
+			WithHint("Write one sub-SELECT per column.").WithPosition(charPos(src, toks[at].start))
+	}
+	if !toks[from].is(src, "SELECT") || from+1 < end && (toks[from+1].is(src, "DISTINCT") || toks[from+1].is(src, "ALL")) {
+		return nil, refuse()
+	}
+	if setListEnd(src, toks, from, end, "UNION", "INTERSECT", "EXCEPT") < end {
+		return nil, refuse()
+	}
+	listEnd := setListEnd(src, toks, from+1, end, "FROM", "WHERE", "GROUP", "HAVING", "WINDOW", "ORDER", "LIMIT", "OFFSET", "FETCH", "INTO", "FOR")
+	items := splitTopLevel(src, toks, from+1, listEnd)
+	for _, p := range items {
+		if p[0] >= p[1] {
+			return nil, syntaxErrorAt(src, toks, p[0])
+		}
+		if last := toks[p[1]-1]; last.isPunct(src, "*") {
+			return nil, refuse()
+		}
+	}
+	if len(items) != want {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start))
+	}
+	out := make([][]token, len(items))
+	for i, p := range items {
+		// the item in parentheses of its own (a copied token keeps only
+		// the spacing in front of it, which an item after "," may lack),
+		// its AS label, which a scalar sub-SELECT does not show, dropped
+		e := p[1]
+		if e-p[0] > 2 && toks[e-2].is(src, "AS") {
+			e -= 2
+		}
+		t := toks[p[0]]
+		paren := func(text string) token {
+			return token{kind: tkPunct, start: t.start, end: t.start, lead: t.start, synth: text}
+		}
+		q := make([]token, 0, 5+e-p[0]+end-listEnd)
+		q = append(q, toks[at], toks[from], paren("("))
+		q = append(q, toks[p[0]:e]...)
+		q = append(q, paren(")"))
+		q = append(q, toks[listEnd:end+1]...)
+		out[i] = q
+	}
+	return out, nil
+}
+
+// rewriteUpdateSet rewrites UPDATE's multiple-column SET items (toks is
+// the statement, the verb at toks[at]).
+func rewriteUpdateSet(src string, toks []token, at int) ([]token, error) {
+	set := setListEnd(src, toks, at+1, len(toks), "SET")
+	if set >= len(toks) {
+		return toks, nil
+	}
+	end := setListEnd(src, toks, set+1, len(toks), "FROM", "WHERE", "RETURNING")
+	return rewriteMultiAssign(src, toks, set+1, end)
+}

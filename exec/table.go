@@ -750,6 +750,23 @@ func (o *Update) Run(ctx context.Context) error {
 		returned(b)
 		o.Rows += b.NumRows()
 	}
+	// the rows' new keys, for a statement waiting for one of them to
+	// follow it there (RowLocker.Follow)
+	if l, ok := o.Table.(RowLocker); ok {
+		var from, to []string
+		for _, b := range batches {
+			f, err := keyStrings(kt, b, oldKeyCols)
+			if err != nil {
+				return err
+			}
+			t, err := keyStrings(kt, b, newKeyCols)
+			if err != nil {
+				return err
+			}
+			from, to = append(from, f...), append(to, t...)
+		}
+		l.Moving(from, to) // at once: a statement's moves are simultaneous
+	}
 	return nil
 }
 

@@ -114,6 +114,12 @@ type Manager struct {
 	stamps      []uint64
 	tableStamps map[int64]uint64
 	owners      map[*Txn]struct{}
+	// moves is the log of committed moves of rows to other keys
+	// (moves.go), moveOrder its keys in commit order, movesForgotten the
+	// newest sequence number of a move forgotten.
+	moves          map[resKey][]move
+	moveOrder      []resKey
+	movesForgotten uint64
 	// spare are resources nobody holds or awaits any more, kept for the
 	// next ones (at most maxSpare): a one-row transaction locks its table
 	// and its row, two resources and their holder lists made and dropped
@@ -253,6 +259,11 @@ type Txn struct {
 	// backend.
 	session bool
 	peer    *Txn
+	// moves are the rows this transaction's statements moved to other
+	// keys, logged at its commit; moveSets counts the statements
+	// (moves.go).
+	moves    []pendingMove
+	moveSets int
 }
 
 // NewTxn returns the lock owner of a session whose backend process id (as
@@ -694,6 +705,7 @@ func (t *Txn) Release(committed bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if t.id == 0 {
+		t.clearMoves()
 		return
 	}
 	if committed {
@@ -716,7 +728,11 @@ func (t *Txn) Release(committed bool) {
 				m.tableStamps[table] = next()
 			}
 		}
+		if len(t.moves) > 0 {
+			m.logMoves(t, next())
+		}
 	}
+	t.clearMoves()
 	for k := range t.held {
 		t.releaseOne(k)
 	}

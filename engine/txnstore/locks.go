@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/rowlock"
@@ -149,4 +150,73 @@ func (pt *Table) LockAppend(ctx context.Context) error {
 	}
 	return tx.Locks.LockIntent(ctx, rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table,
 		Timeout: tx.LockTimeout, DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
+}
+
+// Moving implements exec.RowLocker: the moves are logged by the lock
+// manager when the transaction commits (rowlock's moves.go).
+func (pt *Table) Moving(from, to []string) {
+	tx := pt.tx
+	if tx.Locks == nil {
+		return
+	}
+	tx.Locks.Moved(pt.info.TableID, from, to)
+}
+
+// Follow implements exec.RowLocker: a row that a transaction committed
+// after the statement started moved to another key (an UPDATE of its
+// primary key, rowlock's move log) is followed, move after move, to its
+// newest key, each key on the way locked as how says, as PostgreSQL
+// follows a row's update chain. A REPEATABLE READ transaction follows
+// nothing (a change fails it, LockRows).
+func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (string, error) {
+	tx := pt.tx
+	if tx.Locks == nil || tx.Snap != nil {
+		return "", nil
+	}
+	m := tx.Locks.Manager()
+	cur, since := key, tx.Since
+	for {
+		to, seq, st := m.Moved(pt.info.TableID, cur, since)
+		if st == rowlock.NotMoved {
+			break
+		}
+		if st == rowlock.MoveForgotten {
+			// The log no longer reaches back to the statement's start:
+			// a row still there did not move; a row gone may have, and
+			// rather than lose its newest version the statement fails.
+			there, err := pt.holdsRow(ctx, cur)
+			if err != nil || there {
+				return "", err
+			}
+			return "", exec.SerializationFailure()
+		}
+		req := pt.lockRequest(to, how.Mode, 0)
+		req.Wait, req.Write = how.Wait, how.Write
+		if _, err := tx.Locks.Lock(ctx, req); err != nil {
+			return "", err
+		}
+		cur, since = to, seq
+	}
+	if cur == key {
+		return "", nil
+	}
+	return cur, nil
+}
+
+// holdsRow reports whether the transaction sees a row with the key
+// encoding key.
+func (pt *Table) holdsRow(ctx context.Context, key string) (bool, error) {
+	probe, err := exec.KeyBatch(memory.DefaultAllocator, pt.info, []string{key})
+	if err != nil {
+		return false, err
+	}
+	defer probe.Release()
+	proj := make([]int, len(pt.keyIdx))
+	copy(proj, pt.keyIdx)
+	found, err := pt.Lookup(ctx, probe, proj)
+	if err != nil || found == nil {
+		return false, err
+	}
+	defer found.Release()
+	return found.NumRows() > 0, nil
 }

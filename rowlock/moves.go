@@ -12,12 +12,9 @@ package rowlock
 // (Manager.Moved). A DELETE followed by an INSERT records nothing, as in
 // PostgreSQL no link joins two rows that are not versions of one another.
 //
-// The log is bounded: past maxMoves entries its older half is forgotten,
+// The log is bounded: past Options.MaxMoves entries its older half is forgotten,
 // and a question about a commit older than what is kept is answered
 // MoveForgotten (the caller fails with 40001 rather than guess).
-
-// maxMoves bounds the move log.
-const maxMoves = 1 << 16
 
 // move is a logged move of one row.
 type move struct {
@@ -136,7 +133,7 @@ func (m *Manager) logMoves(t *Txn, seq uint64) {
 		m.moves[k] = append(m.moves[k], move{mv.to, seq})
 		m.moveOrder = append(m.moveOrder, k)
 	}
-	if len(m.moveOrder) <= maxMoves {
+	if len(m.moveOrder) <= m.opts.MaxMoves {
 		return
 	}
 	// forget the older half, oldest first (each key's moves are in commit

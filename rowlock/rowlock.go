@@ -96,6 +96,9 @@ type Options struct {
 	// StampSlots is the size of the table of version stamps (rounded up to
 	// a power of two). 0 means 65,536.
 	StampSlots int
+	// MaxMoves bounds the log of rows moved to other keys (moves.go).
+	// 0 means 65,536.
+	MaxMoves int
 }
 
 // Manager holds the locks of one server.
@@ -137,6 +140,9 @@ func New(opts Options) *Manager {
 	}
 	if opts.EscalateAt <= 0 {
 		opts.EscalateAt = 4096
+	}
+	if opts.MaxMoves <= 0 {
+		opts.MaxMoves = 1 << 16
 	}
 	n := 1 << 16
 	if opts.StampSlots > 0 {

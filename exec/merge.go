@@ -234,7 +234,7 @@ func (m MergeRows) RecheckSplit(ec *EvalContext, b arrow.RecordBatch) (keep, unm
 			no = append(no, int32(r))
 		}
 	}
-	trimmed := array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:last], nil), b.Columns()[:last], b.NumRows())
+	trimmed := withoutLast(b)
 	defer trimmed.Release()
 	if keep, err = takeRows(ec, trimmed, yes); err != nil {
 		return nil, nil, err
@@ -252,6 +252,11 @@ func (m MergeRows) RecheckSplit(ec *EvalContext, b arrow.RecordBatch) (keep, unm
 // rows of a MERGE's recheck plan. b is released.
 func (m MergeRows) Trim(b arrow.RecordBatch) arrow.RecordBatch {
 	defer b.Release()
+	return withoutLast(b)
+}
+
+// withoutLast is b without its last column.
+func withoutLast(b arrow.RecordBatch) arrow.RecordBatch {
 	last := int(b.NumCols()) - 1
 	return array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:last], nil), b.Columns()[:last], b.NumRows())
 }

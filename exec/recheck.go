@@ -61,15 +61,6 @@ func RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Table, rc *Rechec
 	return out, nil
 }
 
-// retColumns are a write's RETURNING columns of b: from at, up to end
-// (0: the last).
-func retColumns(b arrow.RecordBatch, at, end int) []arrow.Array {
-	if end > 0 {
-		return b.Columns()[at:end]
-	}
-	return b.Columns()[at:]
-}
-
 func releaseIf(b arrow.RecordBatch) {
 	if b != nil {
 		b.Release()

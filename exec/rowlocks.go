@@ -262,6 +262,43 @@ func keyStrings(kt []types.T, b arrow.RecordBatch, cols []int) ([]string, error)
 	return out, nil
 }
 
+// lockWritten is what an UPDATE or DELETE does with each batch b of its
+// source before it writes it (the target keys in columns keyCols): a
+// joined write's repeats of a target row dropped (seen: the keys met so
+// far; nil: not joined), the rows locked (lockTargets), and, for a
+// joined write's recheck (rc.Keep), the source rows of the deferred
+// targets kept. b is released when a new batch is returned.
+func lockWritten(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types.T, rc *Recheck, b arrow.RecordBatch, keyCols []int, seen map[string]bool, mode rowlock.Mode) (arrow.RecordBatch, error) {
+	var orig arrow.RecordBatch // kept for a recheck (Recheck.Keep)
+	if rc != nil && rc.Keep {
+		b.Retain()
+		orig = b
+	}
+	var err error
+	if seen != nil {
+		first, err := firstPerKey(ec, b, keyCols, seen)
+		b.Release()
+		if err != nil {
+			releaseIf(orig)
+			return nil, err
+		}
+		b = first
+	}
+	if b, err = lockTargets(ctx, ec, t, kt, rc, b, keyCols, mode); err != nil {
+		releaseIf(orig)
+		return nil, err
+	}
+	if orig != nil {
+		err := rc.keep(ec, kt, orig, keyCols)
+		orig.Release()
+		if err != nil {
+			b.Release()
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // lockTargets locks the target rows of b (their keys in columns keyCols)
 // and returns b reduced to the rows to write now: the first pass drops the
 // stale ones (into rc.Deferred), the second keeps rc.Only's. b is released

@@ -120,19 +120,29 @@ func (pt *Table) lockRequest(key string, mode rowlock.Mode, since uint64) rowloc
 // snapshotConflict fails with 40001 when the row of pt with the key
 // encoding key differs between the transaction's snapshot and the newest
 // committed state. write says an UPDATE or DELETE asks, which PostgreSQL
-// answers "concurrent delete" for a deleted row; a row lock or an insert
-// says "concurrent update" either way.
+// answers "concurrent delete" for a deleted row (not for one moved to
+// another key: that is an update); a row lock or an insert says
+// "concurrent update" either way.
 func (pt *Table) snapshotConflict(ctx context.Context, key string, write bool) error {
 	change, err := pt.tx.Snap.RowChanged(ctx, pt.newest, []byte(key))
 	switch {
 	case err != nil:
 		return err
-	case change == fluss.RowDeleted && write:
+	case change == fluss.RowDeleted && write && !pt.movedSinceSnapshot(key):
 		return exec.ConcurrentDelete()
 	case change != fluss.RowUnchanged:
 		return exec.SerializationFailure()
 	}
 	return nil
+}
+
+// movedSinceSnapshot reports whether a commit since the snapshot moved the
+// row with the key encoding key to another key (rowlock's move log): gone
+// from its key, it was updated, not deleted, and PostgreSQL says
+// "concurrent update".
+func (pt *Table) movedSinceSnapshot(key string) bool {
+	_, _, st := pt.tx.Locks.Manager().Moved(pt.info.TableID, key, pt.tx.SnapSeq)
+	return st == rowlock.RowMoved
 }
 
 // LockAppend takes the lock a log table's append holds until the

@@ -468,7 +468,13 @@ func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBat
 		case st == nil || st[0] == LockFresh:
 			keep = append(keep, int32(r))
 		case st[0] == LockChanged:
-			row, err := o.reread(ctx, b, r)
+			// a row a concurrent UPDATE moved to another key is read
+			// there (PostgreSQL follows its update chain)
+			to, err := l.Follow(ctx, k, RowLock{Mode: o.Mode, Wait: o.Wait})
+			if err != nil {
+				return nil, err
+			}
+			row, err := o.reread(ctx, b, r, to)
 			if err != nil {
 				return nil, err
 			}
@@ -498,17 +504,26 @@ func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBat
 	return bld.NewRecordBatch(), nil
 }
 
-// reread reads row r's newest version by its key and re-evaluates it: its
+// reread reads row r's newest version by its key (or the key encoding
+// moved, where a concurrent UPDATE moved it) and re-evaluates it: its
 // output row, or nil when it is gone or no longer satisfies Cond.
-func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int) (arrow.RecordBatch, error) {
+func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int, moved string) (arrow.RecordBatch, error) {
 	info := o.Table.Info()
-	cols := make([]arrow.Array, len(o.KeyAt))
-	for i, c := range o.KeyAt {
-		cols[i] = array.NewSlice(b.Column(c), int64(r), int64(r+1))
-	}
-	key := array.NewRecordBatch(KeySchemaOf(info), cols, 1)
-	for _, c := range cols {
-		c.Release()
+	var key arrow.RecordBatch
+	if moved != "" {
+		var err error
+		if key, err = KeyBatch(o.EC.Mem, info, []string{moved}); err != nil {
+			return nil, err
+		}
+	} else {
+		cols := make([]arrow.Array, len(o.KeyAt))
+		for i, c := range o.KeyAt {
+			cols[i] = array.NewSlice(b.Column(c), int64(r), int64(r+1))
+		}
+		key = array.NewRecordBatch(KeySchemaOf(info), cols, 1)
+		for _, c := range cols {
+			c.Release()
+		}
 	}
 	all := make([]int, len(info.Descriptor.Schema.Columns))
 	for i := range all {

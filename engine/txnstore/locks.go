@@ -202,8 +202,12 @@ func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (stri
 		}
 		req := pt.lockRequest(to, how.Mode, 0)
 		req.Wait, req.Write = how.Wait, how.Write
-		if _, err := tx.Locks.Lock(ctx, req); err != nil {
+		res, err := tx.Locks.Lock(ctx, req)
+		if err != nil {
 			return "", err
+		}
+		if res.Outcome == rowlock.Skipped {
+			return "", nil // SKIP LOCKED: the row is passed over
 		}
 		cur, since = to, seq
 	}

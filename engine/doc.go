@@ -183,7 +183,9 @@
 // those rows only (recheckSource); a joined one (FROM, USING, MERGE)
 // re-checks each such row's newest version with the rows of the other
 // tables it had joined (joinedRecheckPasses, mergeRecheck), as
-// PostgreSQL's EvalPlanQual. REPEATABLE READ (rr.go), on a store
+// PostgreSQL's EvalPlanQual; a row a concurrent UPDATE moved to another
+// key is followed there (the lock manager's move log, exec's
+// RowLocker.Follow). REPEATABLE READ (rr.go), on a store
 // that is fluss.Snapshotter and takes row locks, reads one snapshot taken
 // at the block's first statement and fails a write to a row changed since
 // with 40001; SERIALIZABLE is refused (0A000); on a store without row

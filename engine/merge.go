@@ -88,7 +88,7 @@ func (s *session) runMerge(ctx context.Context, ps *statement, b *binder.Merge, 
 	if err == nil && len(rc.Deferred) > 0 {
 		s.startLocking(s.writeTxn())
 		var again []arrow.RecordBatch
-		again, err = s.mergeRecheck(ctx, ps, b, t, rt, ec, batches, m, rc.Deferred)
+		again, err = s.mergeRecheck(ctx, ps, b, t, rt, ec, batches, m, rc)
 		defer func() { releaseBatches(again) }()
 		if err == nil {
 			var n int64
@@ -131,13 +131,13 @@ func (s *session) mergeJoin(ctx context.Context, ps *statement, rt *lower.Runtim
 // mergeRecheck builds the join rows of a MERGE's second pass from its
 // first pass's (batches), as PostgreSQL's EvalPlanQual re-checks a target
 // row a concurrent transaction changed: each row joined to a target whose
-// key is in deferred is evaluated again over the target's newest version
+// key is in rc.Deferred is evaluated again over the target's newest version
 // and the SAME source row (not a fresh join, which would read the
 // source's newer rows or pair the target with others): its ON condition
 // and its WHEN clauses, from the first. A target that is gone, or no
 // longer joins its source row, leaves that source row NOT MATCHED.
-func (s *session) mergeRecheck(ctx context.Context, ps *statement, b *binder.Merge, t *pendingTable, rt *lower.Runtime, ec *exec.EvalContext, batches []arrow.RecordBatch, m exec.MergeRows, deferred map[string]bool) (out []arrow.RecordBatch, err error) {
-	found, gone, err := m.RecheckRows(ctx, ec, t, batches, deferred)
+func (s *session) mergeRecheck(ctx context.Context, ps *statement, b *binder.Merge, t *pendingTable, rt *lower.Runtime, ec *exec.EvalContext, batches []arrow.RecordBatch, m exec.MergeRows, rc *exec.Recheck) (out []arrow.RecordBatch, err error) {
+	found, gone, err := m.RecheckRows(ctx, ec, t, batches, rc)
 	defer func() {
 		releaseBatches(found)
 		releaseBatches(gone)

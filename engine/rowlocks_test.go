@@ -263,7 +263,8 @@ func sessionsOf(t *testing.T, eng *engine.Engine) func() pgwire.Session {
 
 // TestRepeatableReadConflictMessages: PostgreSQL's words for a row another
 // transaction deleted after the snapshot: "concurrent delete" for UPDATE
-// and DELETE, "concurrent update" for a row lock and for a change.
+// and DELETE, "concurrent update" for a row lock, for a change and for a
+// row moved to another key.
 func TestRepeatableReadConflictMessages(t *testing.T) {
 	open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
 	a, b := open(), open()
@@ -273,7 +274,11 @@ func TestRepeatableReadConflictMessages(t *testing.T) {
 		{"DELETE FROM t WHERE id = 1", "DELETE FROM t WHERE id = 1", "could not serialize access due to concurrent delete"},
 		{"DELETE FROM t WHERE id = 1", "SELECT n FROM t WHERE id = 1 FOR UPDATE", "could not serialize access due to concurrent update"},
 		{"UPDATE t SET n = 2 WHERE id = 1", "DELETE FROM t WHERE id = 1", "could not serialize access due to concurrent update"},
+		// moved to another key: updated, not deleted (rowlock's move log)
+		{"UPDATE t SET id = 10 WHERE id = 1", "UPDATE t SET n = 0 WHERE n = 1", "could not serialize access due to concurrent update"},
+		{"UPDATE t SET id = 10 WHERE id = 1", "DELETE FROM t WHERE n = 1", "could not serialize access due to concurrent update"},
 	} {
+		mustRun(t, a, "DELETE FROM t WHERE id = 10")
 		mustRun(t, a, "INSERT INTO t VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = 1")
 		mustRun(t, a, "BEGIN ISOLATION LEVEL REPEATABLE READ")
 		mustRun(t, a, "SELECT count(*) FROM t")

@@ -110,9 +110,6 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			if b.Returning != nil {
 				up.RetAt = b.Returning.At
 			}
-			if b.Recheck != nil {
-				up.JoinedAt = b.Recheck.At
-			}
 			err := up.Run(ctx)
 			rows += up.Rows
 			return err
@@ -133,9 +130,6 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			del := exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
 			if b.Returning != nil {
 				del.RetAt = b.Returning.At
-			}
-			if b.Recheck != nil {
-				del.JoinedAt = b.Recheck.At
 			}
 			err := del.Run(ctx)
 			rows += del.Rows

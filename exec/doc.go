@@ -70,7 +70,10 @@
 // store this server alone writes), and holds LockRows, SELECT ... FOR
 // UPDATE's operator; a row that changed after it was read is left for a
 // second pass of the statement (Recheck) or re-read and re-evaluated, as
-// PostgreSQL's EvalPlanQual does. The locks themselves are package rowlock.
+// PostgreSQL's EvalPlanQual does; a row a concurrent UPDATE moved to
+// another key is followed there (RowLocker.Follow, Recheck.Moved), as
+// EvalPlanQual follows a row's update chain. The locks themselves are
+// package rowlock.
 // merge.go holds MERGE's parts around those writes (MergeRows): the check
 // that no target row is changed twice (21000), the rows its second pass
 // re-checks (each deferred target's newest version with the source row it

@@ -105,21 +105,14 @@ func releaseAll(bs []arrow.RecordBatch) {
 
 // RecheckRows are the join rows a MERGE's second pass re-checks
 // (binder.Merge.Recheck), built from its first pass's (batches): each row
-// joined to a target whose key is in deferred, with the target's columns
-// replaced by its newest version as t reads it now (found), or, where the
-// target is gone, as a row that joins none (gone: NULLs and a NULL
-// marker, which the WHEN NOT MATCHED clauses take, as in PostgreSQL 15).
-// The caller releases both.
-func (m MergeRows) RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Table, batches []arrow.RecordBatch, deferred map[string]bool) (found, gone []arrow.RecordBatch, err error) {
-	info := t.Info()
-	ncols := len(info.Descriptor.Schema.Columns)
-	all := make([]int, ncols)
-	for i := range all {
-		all[i] = i
-	}
-	pk := keyIndexes(info)
-	kt := keyTypes(info)
-	keySchema := KeySchemaOf(info)
+// joined to a target whose key is in rc.Deferred, with the target's columns
+// replaced by its newest version as t reads it now (found; followed to its
+// new key when a concurrent UPDATE moved it, rc.Moved), or, where the
+// target is gone, as a row that joins none (gone: NULLs and a NULL marker,
+// which the WHEN NOT MATCHED clauses take, as in PostgreSQL 15). The
+// caller releases both.
+func (m MergeRows) RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Table, batches []arrow.RecordBatch, rc *Recheck) (found, gone []arrow.RecordBatch, err error) {
+	kt := keyTypes(t.Info())
 	fail := func(err error) ([]arrow.RecordBatch, []arrow.RecordBatch, error) {
 		releaseAll(found)
 		releaseAll(gone)
@@ -132,7 +125,7 @@ func (m MergeRows) RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Tab
 		}
 		var idx []int32
 		for r, k := range keys {
-			if k != "" && deferred[k] {
+			if k != "" && rc.Deferred[k] {
 				idx = append(idx, int32(r))
 			}
 		}
@@ -143,26 +136,14 @@ func (m MergeRows) RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Tab
 		if err != nil {
 			return fail(err)
 		}
-		keyArrs := make([]arrow.Array, len(m.KeyCols))
-		for i, c := range m.KeyCols {
-			keyArrs[i] = rows.Column(c)
-		}
-		probe := array.NewRecordBatch(keySchema, keyArrs, rows.NumRows())
-		newest, err := t.Lookup(ctx, probe, all)
-		probe.Release()
+		newest, at, err := newestVersions(ctx, ec, t, rows, m.KeyCols, rc.Moved)
 		if err != nil {
 			rows.Release()
 			return fail(err)
 		}
-		at := map[string]int32{}
-		if newest != nil {
-			for r := 0; r < int(newest.NumRows()); r++ {
-				at[rowKey(newest, r, pk)] = int32(r)
-			}
-		}
 		var ti, fi, gi []int32
-		for r := 0; r < int(rows.NumRows()); r++ {
-			if j, ok := at[rowKey(rows, r, m.KeyCols)]; ok {
+		for r, j := range at {
+			if j >= 0 {
 				ti, fi = append(ti, j), append(fi, int32(r))
 			} else {
 				gi = append(gi, int32(r))
@@ -253,7 +234,7 @@ func (m MergeRows) RecheckSplit(ec *EvalContext, b arrow.RecordBatch) (keep, unm
 			no = append(no, int32(r))
 		}
 	}
-	trimmed := array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:last], nil), b.Columns()[:last], b.NumRows())
+	trimmed := withoutLast(b)
 	defer trimmed.Release()
 	if keep, err = takeRows(ec, trimmed, yes); err != nil {
 		return nil, nil, err
@@ -271,6 +252,11 @@ func (m MergeRows) RecheckSplit(ec *EvalContext, b arrow.RecordBatch) (keep, unm
 // rows of a MERGE's recheck plan. b is released.
 func (m MergeRows) Trim(b arrow.RecordBatch) arrow.RecordBatch {
 	defer b.Release()
+	return withoutLast(b)
+}
+
+// withoutLast is b without its last column.
+func withoutLast(b arrow.RecordBatch) arrow.RecordBatch {
 	last := int(b.NumCols()) - 1
 	return array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[:last], nil), b.Columns()[:last], b.NumRows())
 }

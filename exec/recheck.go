@@ -17,50 +17,29 @@ import (
 // RecheckRows builds a joined write's recheck rows from the first pass's
 // kept rows (rc.Kept, their target keys in rc.KeptKey, the other tables'
 // columns from column from on): each is the target row's newest version,
-// as t reads it now (all its columns, in table order), followed by those
+// as t reads it now (all its columns, in table order; followed to its new
+// key when a concurrent UPDATE moved it, rc.Moved), followed by those
 // columns. A row whose target is gone is dropped: it is not written. The
 // caller releases the rows.
 func RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Table, rc *Recheck, from int) ([]arrow.RecordBatch, error) {
-	info := t.Info()
-	schema := rowSchema(info)
-	ncols := schema.NumFields()
-	all := make([]int, ncols)
-	for i := range all {
-		all[i] = i
-	}
-	pk := keyIndexes(info)
-	keySchema := KeySchemaOf(info)
 	var out []arrow.RecordBatch
 	fail := func(err error) ([]arrow.RecordBatch, error) {
 		releaseAll(out)
 		return nil, err
 	}
 	for _, b := range rc.Kept {
-		keyArrs := make([]arrow.Array, len(rc.KeptKey))
-		for i, c := range rc.KeptKey {
-			keyArrs[i] = b.Column(c)
-		}
-		probe := array.NewRecordBatch(keySchema, keyArrs, b.NumRows())
-		found, err := t.Lookup(ctx, probe, all)
-		probe.Release()
+		found, at, err := newestVersions(ctx, ec, t, b, rc.KeptKey, rc.Moved)
 		if err != nil {
 			return fail(err)
 		}
-		if found == nil {
-			continue
-		}
-		at := map[string]int32{}
-		for r := 0; r < int(found.NumRows()); r++ {
-			at[rowKey(found, r, pk)] = int32(r)
-		}
 		var ti, bi []int32
-		for r := 0; r < int(b.NumRows()); r++ {
-			if j, ok := at[rowKey(b, r, rc.KeptKey)]; ok {
+		for r, j := range at {
+			if j >= 0 {
 				ti, bi = append(ti, j), append(bi, int32(r))
 			}
 		}
 		if len(bi) == 0 {
-			found.Release()
+			releaseIf(found)
 			continue
 		}
 		tgt, err := takeRows(ec, found, ti)
@@ -80,15 +59,6 @@ func RecheckRows(ctx context.Context, ec *EvalContext, t fluss.Table, rc *Rechec
 		oth.Release()
 	}
 	return out, nil
-}
-
-// retColumns are a write's RETURNING columns of b: from at, up to end
-// (0: the last).
-func retColumns(b arrow.RecordBatch, at, end int) []arrow.Array {
-	if end > 0 {
-		return b.Columns()[at:end]
-	}
-	return b.Columns()[at:]
 }
 
 func releaseIf(b arrow.RecordBatch) {

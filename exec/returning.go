@@ -24,6 +24,12 @@ func (r *Returned) add(cols []arrow.Array, n int64) {
 	r.Batches = append(r.Batches, array.NewRecordBatch(r.Schema, cols, n))
 }
 
+// addFrom appends b's columns from at on, as many as r's schema has (a
+// write's RETURNING values among its source's columns).
+func (r *Returned) addFrom(b arrow.RecordBatch, at int) {
+	r.add(b.Columns()[at:at+r.Schema.NumFields()], b.NumRows())
+}
+
 // Release drops the batches not handed out.
 func (r *Returned) Release() {
 	if r == nil {

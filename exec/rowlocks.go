@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/rowlock"
@@ -33,6 +34,11 @@ import (
 // and the second evaluates the statement over each target's newest
 // version and the same rows of the other tables (recheck.go, merge.go),
 // as EvalPlanQual re-checks a row with the source rows it had joined.
+// A stale row that a committed UPDATE moved to another key (an UPDATE of
+// its primary key) is followed to its newest key (RowLocker.Follow), which
+// the second pass re-checks and writes in its place, as EvalPlanQual
+// follows a row's update chain; a row deleted (even if inserted again
+// under another key) is gone.
 
 // RowLocker is implemented by tables whose writes take row locks.
 type RowLocker interface {
@@ -43,6 +49,16 @@ type RowLocker interface {
 	// LockRows locks the rows whose key encodings are keys as how says,
 	// and reports the state of each (nil: all LockFresh).
 	LockRows(ctx context.Context, keys []string, how RowLock) ([]LockState, error)
+	// Follow finds where a locked row that changed under the statement
+	// went when a committed UPDATE moved it to another key (PostgreSQL
+	// follows a row's update chain to its newest version): that key,
+	// locked as how says, or "" when the row did not move.
+	Follow(ctx context.Context, key string, how RowLock) (string, error)
+	// Moving records that the statement moves the rows with the key
+	// encodings from to the keys to (an UPDATE of the primary key; all of
+	// the statement's moves in one call, as they happen at once), for
+	// Follow in the statements that wait for them.
+	Moving(from, to []string)
 }
 
 // RowLock says how LockRows locks.
@@ -73,6 +89,11 @@ type Recheck struct {
 	Deferred map[string]bool
 	// Only, when set (second pass), restricts the writes to these keys.
 	Only map[string]bool
+	// Moved (first pass) maps a deferred key whose row a concurrent
+	// UPDATE moved to another key to the row's newest key (RowLocker's
+	// Follow), which Deferred holds too: the second pass re-checks that
+	// version.
+	Moved map[string]string
 	// Keep (first pass of a joined write, binder.Recheck): every source
 	// row of a deferred target (a target joined several times comes
 	// several times) is kept in Kept, its target's key in columns KeptKey,
@@ -108,6 +129,95 @@ func (rc *Recheck) keep(ec *EvalContext, kt []types.T, b arrow.RecordBatch, keyC
 	rc.Kept = append(rc.Kept, kept)
 	rc.KeptKey = keyCols
 	return nil
+}
+
+// deferKey adds key (a stale row's, locked in mode) to Deferred and, when a
+// concurrent UPDATE moved the row to another key, that key too, in Moved.
+func (rc *Recheck) deferKey(ctx context.Context, l RowLocker, key string, mode rowlock.Mode) error {
+	if rc.Deferred == nil {
+		rc.Deferred = map[string]bool{}
+	}
+	rc.Deferred[key] = true
+	to, err := l.Follow(ctx, key, RowLock{Mode: mode, Write: true})
+	if err != nil || to == "" {
+		return err
+	}
+	if rc.Moved == nil {
+		rc.Moved = map[string]string{}
+	}
+	rc.Moved[key] = to
+	rc.Deferred[to] = true
+	return nil
+}
+
+// KeyBatch decodes key encodings (as keyStrings makes them) into a batch
+// of t's key columns, to look the rows up.
+func KeyBatch(mem memory.Allocator, info fluss.TableInfo, keys []string) (arrow.RecordBatch, error) {
+	schema := KeySchemaOf(info)
+	bld := array.NewRecordBuilder(mem, schema)
+	defer bld.Release()
+	kt := keyTypes(info)
+	builders := bld.Fields()
+	for _, k := range keys {
+		if err := format.DecodeKey([]byte(k), kt, builders); err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "decoding a key: %v", err)
+		}
+	}
+	return bld.NewRecordBatch(), nil
+}
+
+// newestVersions reads the newest version of the target row of each row
+// of b (its key in columns keyCols; a row whose key is in moved is read at
+// the key it moved to): t's rows (all columns, in table order) and, for
+// each row of b, its row there (-1: gone). The caller releases the rows
+// (nil when none is found).
+func newestVersions(ctx context.Context, ec *EvalContext, t fluss.Table, b arrow.RecordBatch, keyCols []int, moved map[string]string) (arrow.RecordBatch, []int32, error) {
+	info := t.Info()
+	kt := keyTypes(info)
+	keys, err := keyStrings(kt, b, keyCols)
+	if err != nil {
+		return nil, nil, err
+	}
+	for r, k := range keys {
+		if to, ok := moved[k]; ok {
+			keys[r] = to
+		}
+	}
+	probe, err := KeyBatch(ec.Mem, info, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := make([]int, len(info.Descriptor.Schema.Columns))
+	for i := range all {
+		all[i] = i
+	}
+	found, err := t.Lookup(ctx, probe, all)
+	probe.Release()
+	if err != nil {
+		return nil, nil, err
+	}
+	at := make([]int32, len(keys))
+	for r := range at {
+		at[r] = -1
+	}
+	if found == nil {
+		return nil, at, nil
+	}
+	fk, err := keyStrings(kt, found, keyIndexes(info))
+	if err != nil {
+		found.Release()
+		return nil, nil, err
+	}
+	row := make(map[string]int32, len(fk))
+	for r, k := range fk {
+		row[k] = int32(r)
+	}
+	for r, k := range keys {
+		if j, ok := row[k]; ok {
+			at[r] = j
+		}
+	}
+	return found, at, nil
 }
 
 // keyIndexes returns the table's primary-key columns' positions, in key
@@ -150,6 +260,43 @@ func keyStrings(kt []types.T, b arrow.RecordBatch, cols []int) ([]string, error)
 		out[r] = string(buf)
 	}
 	return out, nil
+}
+
+// lockWritten is what an UPDATE or DELETE does with each batch b of its
+// source before it writes it (the target keys in columns keyCols): a
+// joined write's repeats of a target row dropped (seen: the keys met so
+// far; nil: not joined), the rows locked (lockTargets), and, for a
+// joined write's recheck (rc.Keep), the source rows of the deferred
+// targets kept. b is released when a new batch is returned.
+func lockWritten(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types.T, rc *Recheck, b arrow.RecordBatch, keyCols []int, seen map[string]bool, mode rowlock.Mode) (arrow.RecordBatch, error) {
+	var orig arrow.RecordBatch // kept for a recheck (Recheck.Keep)
+	if rc != nil && rc.Keep {
+		b.Retain()
+		orig = b
+	}
+	var err error
+	if seen != nil {
+		first, err := firstPerKey(ec, b, keyCols, seen)
+		b.Release()
+		if err != nil {
+			releaseIf(orig)
+			return nil, err
+		}
+		b = first
+	}
+	if b, err = lockTargets(ctx, ec, t, kt, rc, b, keyCols, mode); err != nil {
+		releaseIf(orig)
+		return nil, err
+	}
+	if orig != nil {
+		err := rc.keep(ec, kt, orig, keyCols)
+		orig.Release()
+		if err != nil {
+			b.Release()
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // lockTargets locks the target rows of b (their keys in columns keyCols)
@@ -203,10 +350,10 @@ func lockTargets(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types
 				b.Release()
 				return nil, SerializationFailure()
 			}
-			if rc.Deferred == nil {
-				rc.Deferred = map[string]bool{}
+			if err := rc.deferKey(ctx, l, lock[j], mode); err != nil {
+				b.Release()
+				return nil, err
 			}
-			rc.Deferred[lock[j]] = true
 		}
 		idx = kept
 	}
@@ -321,7 +468,13 @@ func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBat
 		case st == nil || st[0] == LockFresh:
 			keep = append(keep, int32(r))
 		case st[0] == LockChanged:
-			row, err := o.reread(ctx, b, r)
+			// a row a concurrent UPDATE moved to another key is read
+			// there (PostgreSQL follows its update chain)
+			to, err := l.Follow(ctx, k, RowLock{Mode: o.Mode, Wait: o.Wait})
+			if err != nil {
+				return nil, err
+			}
+			row, err := o.reread(ctx, b, r, to)
 			if err != nil {
 				return nil, err
 			}
@@ -351,17 +504,26 @@ func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBat
 	return bld.NewRecordBatch(), nil
 }
 
-// reread reads row r's newest version by its key and re-evaluates it: its
+// reread reads row r's newest version by its key (or the key encoding
+// moved, where a concurrent UPDATE moved it) and re-evaluates it: its
 // output row, or nil when it is gone or no longer satisfies Cond.
-func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int) (arrow.RecordBatch, error) {
+func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int, moved string) (arrow.RecordBatch, error) {
 	info := o.Table.Info()
-	cols := make([]arrow.Array, len(o.KeyAt))
-	for i, c := range o.KeyAt {
-		cols[i] = array.NewSlice(b.Column(c), int64(r), int64(r+1))
-	}
-	key := array.NewRecordBatch(KeySchemaOf(info), cols, 1)
-	for _, c := range cols {
-		c.Release()
+	var key arrow.RecordBatch
+	if moved != "" {
+		var err error
+		if key, err = KeyBatch(o.EC.Mem, info, []string{moved}); err != nil {
+			return nil, err
+		}
+	} else {
+		cols := make([]arrow.Array, len(o.KeyAt))
+		for i, c := range o.KeyAt {
+			cols[i] = array.NewSlice(b.Column(c), int64(r), int64(r+1))
+		}
+		key = array.NewRecordBatch(KeySchemaOf(info), cols, 1)
+		for _, c := range cols {
+			c.Release()
+		}
 	}
 	all := make([]int, len(info.Descriptor.Schema.Columns))
 	for i := range all {

@@ -534,18 +534,16 @@ type Update struct {
 	// Joined (UPDATE ... FROM): a target row may come several times; only
 	// its first one is written.
 	Joined bool
-	// RetAt > 0: Source's columns from RetAt on are the RETURNING values,
-	// collected into Ret for the rows written.
+	// RetAt > 0: Source's columns from RetAt on are the RETURNING values
+	// (as many as Ret's schema has; a joined write's other tables'
+	// columns may follow, binder.Recheck.At), collected into Ret for the
+	// rows written.
 	RetAt int
 	Ret   *Returned
 	// Recheck, when the table takes row locks, collects the rows to re-read
 	// (first pass) or names the only rows to write (second pass); see
 	// RowLocker.
 	Recheck *Recheck
-	// JoinedAt > 0: Source's columns from JoinedAt on are the other
-	// tables' columns of a joined row (binder.Recheck.At), which RETURNING
-	// ends before.
-	JoinedAt int
 }
 
 // Run drains Source into the table.
@@ -585,31 +583,8 @@ func (o *Update) Run(ctx context.Context) error {
 			if err != nil || b == nil {
 				return b, err
 			}
-			var orig arrow.RecordBatch // kept for a recheck (Recheck.Keep)
-			if o.Recheck != nil && o.Recheck.Keep {
-				b.Retain()
-				orig = b
-			}
-			if o.Joined {
-				first, err := firstPerKey(o.EC, b, targetKey, seen)
-				b.Release()
-				if err != nil {
-					releaseIf(orig)
-					return nil, err
-				}
-				b = first
-			}
-			if b, err = lockTargets(ctx, o.EC, o.Table, kt, o.Recheck, b, targetKey, mode); err != nil {
-				releaseIf(orig)
+			if b, err = lockWritten(ctx, o.EC, o.Table, kt, o.Recheck, b, targetKey, seen, mode); err != nil {
 				return nil, err
-			}
-			if orig != nil {
-				err := o.Recheck.keep(o.EC, kt, orig, targetKey)
-				orig.Release()
-				if err != nil {
-					b.Release()
-					return nil, err
-				}
 			}
 			if b.NumRows() > 0 {
 				return b, nil
@@ -619,7 +594,7 @@ func (o *Update) Run(ctx context.Context) error {
 	}
 	returned := func(b arrow.RecordBatch) {
 		if o.RetAt > 0 {
-			o.Ret.add(retColumns(b, o.RetAt, o.JoinedAt), b.NumRows())
+			o.Ret.addFrom(b, o.RetAt)
 		}
 	}
 	if !o.KeyChanged {
@@ -757,6 +732,23 @@ func (o *Update) Run(ctx context.Context) error {
 		returned(b)
 		o.Rows += b.NumRows()
 	}
+	// the rows' new keys, for a statement waiting for one of them to
+	// follow it there (RowLocker.Follow)
+	if l, ok := o.Table.(RowLocker); ok {
+		var from, to []string
+		for _, b := range batches {
+			f, err := keyStrings(kt, b, oldKeyCols)
+			if err != nil {
+				return err
+			}
+			t, err := keyStrings(kt, b, newKeyCols)
+			if err != nil {
+				return err
+			}
+			from, to = append(from, f...), append(to, t...)
+		}
+		l.Moving(from, to) // at once: a statement's moves are simultaneous
+	}
 	return nil
 }
 
@@ -810,9 +802,8 @@ type Delete struct {
 	// of the deleted row, collected into Ret.
 	RetAt int
 	Ret   *Returned
-	// Recheck, JoinedAt: as Update's.
-	Recheck  *Recheck
-	JoinedAt int
+	// Recheck: as Update's.
+	Recheck *Recheck
 }
 
 // Run drains Source into deletes, one durable write per batch.
@@ -830,7 +821,10 @@ func (o *Delete) Run(ctx context.Context) error {
 	for i := range keyCols {
 		keyCols[i] = i
 	}
-	seen := map[string]bool{}
+	var seen map[string]bool // DELETE ... USING's target rows deleted
+	if o.Joined {
+		seen = map[string]bool{}
+	}
 	kt := keyTypes(info)
 	for {
 		b, err := o.Source.Next(ctx)
@@ -840,37 +834,14 @@ func (o *Delete) Run(ctx context.Context) error {
 		if b == nil {
 			return nil
 		}
-		var orig arrow.RecordBatch // kept for a recheck (Recheck.Keep)
-		if o.Recheck != nil && o.Recheck.Keep {
-			b.Retain()
-			orig = b
-		}
-		if o.Joined {
-			first, err := firstPerKey(o.EC, b, keyCols, seen)
-			b.Release()
-			if err != nil {
-				releaseIf(orig)
-				return err
-			}
-			b = first
-		}
-		if b, err = lockTargets(ctx, o.EC, o.Table, kt, o.Recheck, b, keyCols, rowlock.Update); err != nil {
-			releaseIf(orig)
+		if b, err = lockWritten(ctx, o.EC, o.Table, kt, o.Recheck, b, keyCols, seen, rowlock.Update); err != nil {
 			return err
-		}
-		if orig != nil {
-			err := o.Recheck.keep(o.EC, kt, orig, keyCols)
-			orig.Release()
-			if err != nil {
-				b.Release()
-				return err
-			}
 		}
 		keys := array.NewRecordBatch(keySchema, b.Columns()[:nk], b.NumRows())
 		res, err := o.Table.Delete(ctx, keys)
 		keys.Release()
 		if err == nil && o.RetAt > 0 {
-			o.Ret.add(retColumns(b, o.RetAt, o.JoinedAt), b.NumRows())
+			o.Ret.addFrom(b, o.RetAt)
 		}
 		b.Release()
 		if err != nil {

@@ -28,6 +28,9 @@
 //     table of hashed slots, so memory is bounded and a collision can only
 //     say "changed" when nothing changed (a needless re-read), never the
 //     reverse.
+//   - Moved rows (moves.go): a commit that changed rows' primary keys logs
+//     where each went, so that a statement that waited for such a row
+//     follows it to its new key, as PostgreSQL follows a row's update chain.
 //   - Bounded memory: a transaction that holds many row locks of one table
 //     takes the whole table instead when no other transaction holds locks in
 //     it (escalation, never waited for), and the server refuses more than

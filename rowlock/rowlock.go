@@ -174,6 +174,9 @@ type Options struct {
 	// StampSlots is the size of the table of version stamps (rounded up to
 	// a power of two). 0 means 65,536.
 	StampSlots int
+	// MaxMoves bounds the log of rows moved to other keys (moves.go).
+	// 0 means 65,536.
+	MaxMoves int
 }
 
 // Manager holds the locks of one server.
@@ -192,6 +195,12 @@ type Manager struct {
 	stamps      []uint64
 	tableStamps map[int64]uint64
 	owners      map[*Txn]struct{}
+	// moves is the log of committed moves of rows to other keys
+	// (moves.go), moveOrder its keys in commit order, movesForgotten the
+	// newest sequence number of a move forgotten.
+	moves          map[resKey][]move
+	moveOrder      []resKey
+	movesForgotten uint64
 	// spare are resources nobody holds or awaits any more, kept for the
 	// next ones (at most maxSpare): a one-row transaction locks its table
 	// and its row, two resources and their holder lists made and dropped
@@ -209,6 +218,9 @@ func New(opts Options) *Manager {
 	}
 	if opts.EscalateAt <= 0 {
 		opts.EscalateAt = 4096
+	}
+	if opts.MaxMoves <= 0 {
+		opts.MaxMoves = 1 << 16
 	}
 	n := 1 << 16
 	if opts.StampSlots > 0 {
@@ -382,6 +394,11 @@ type Txn struct {
 	// backend.
 	session bool
 	peer    *Txn
+	// moves are the rows this transaction's statements moved to other
+	// keys, logged at its commit; moveSets counts the statements
+	// (moves.go).
+	moves    []pendingMove
+	moveSets int
 }
 
 // NewTxn returns the lock owner of a session whose backend process id (as
@@ -934,6 +951,7 @@ func (t *Txn) Release(committed bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if t.id == 0 {
+		t.clearMoves()
 		return
 	}
 	if committed {
@@ -956,7 +974,11 @@ func (t *Txn) Release(committed bool) {
 				m.tableStamps[table] = next()
 			}
 		}
+		if len(t.moves) > 0 {
+			m.logMoves(t, next())
+		}
 	}
+	t.clearMoves()
 	for k := range t.held {
 		t.releaseOne(k)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/rowlock"
@@ -119,19 +120,29 @@ func (pt *Table) lockRequest(key string, mode rowlock.Mode, since uint64) rowloc
 // snapshotConflict fails with 40001 when the row of pt with the key
 // encoding key differs between the transaction's snapshot and the newest
 // committed state. write says an UPDATE or DELETE asks, which PostgreSQL
-// answers "concurrent delete" for a deleted row; a row lock or an insert
-// says "concurrent update" either way.
+// answers "concurrent delete" for a deleted row (not for one moved to
+// another key: that is an update); a row lock or an insert says
+// "concurrent update" either way.
 func (pt *Table) snapshotConflict(ctx context.Context, key string, write bool) error {
 	change, err := pt.tx.Snap.RowChanged(ctx, pt.newest, []byte(key))
 	switch {
 	case err != nil:
 		return err
-	case change == fluss.RowDeleted && write:
+	case change == fluss.RowDeleted && write && !pt.movedSinceSnapshot(key):
 		return exec.ConcurrentDelete()
 	case change != fluss.RowUnchanged:
 		return exec.SerializationFailure()
 	}
 	return nil
+}
+
+// movedSinceSnapshot reports whether a commit since the snapshot moved the
+// row with the key encoding key to another key (rowlock's move log): gone
+// from its key, it was updated, not deleted, and PostgreSQL says
+// "concurrent update".
+func (pt *Table) movedSinceSnapshot(key string) bool {
+	_, _, st := pt.tx.Locks.Manager().Moved(pt.info.TableID, key, pt.tx.SnapSeq)
+	return st == rowlock.RowMoved
 }
 
 // LockAppend takes the lock a log table's append holds until the
@@ -149,4 +160,77 @@ func (pt *Table) LockAppend(ctx context.Context) error {
 	}
 	return tx.Locks.LockIntent(ctx, rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table,
 		Timeout: tx.LockTimeout, DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt})
+}
+
+// Moving implements exec.RowLocker: the moves are logged by the lock
+// manager when the transaction commits (rowlock's moves.go).
+func (pt *Table) Moving(from, to []string) {
+	tx := pt.tx
+	if tx.Locks == nil {
+		return
+	}
+	tx.Locks.Moved(pt.info.TableID, from, to)
+}
+
+// Follow implements exec.RowLocker: a row that a transaction committed
+// after the statement started moved to another key (an UPDATE of its
+// primary key, rowlock's move log) is followed, move after move, to its
+// newest key, each key on the way locked as how says, as PostgreSQL
+// follows a row's update chain. A REPEATABLE READ transaction follows
+// nothing (a change fails it, LockRows).
+func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (string, error) {
+	tx := pt.tx
+	if tx.Locks == nil || tx.Snap != nil {
+		return "", nil
+	}
+	m := tx.Locks.Manager()
+	cur, since := key, tx.Since
+	for {
+		to, seq, st := m.Moved(pt.info.TableID, cur, since)
+		if st == rowlock.NotMoved {
+			break
+		}
+		if st == rowlock.MoveForgotten {
+			// The log no longer reaches back to the statement's start:
+			// a row still there did not move; a row gone may have, and
+			// rather than lose its newest version the statement fails.
+			there, err := pt.holdsRow(ctx, cur)
+			if err != nil || there {
+				return "", err
+			}
+			return "", exec.SerializationFailure()
+		}
+		req := pt.lockRequest(to, how.Mode, 0)
+		req.Wait, req.Write = how.Wait, how.Write
+		res, err := tx.Locks.Lock(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		if res.Outcome == rowlock.Skipped {
+			return "", nil // SKIP LOCKED: the row is passed over
+		}
+		cur, since = to, seq
+	}
+	if cur == key {
+		return "", nil
+	}
+	return cur, nil
+}
+
+// holdsRow reports whether the transaction sees a row with the key
+// encoding key.
+func (pt *Table) holdsRow(ctx context.Context, key string) (bool, error) {
+	probe, err := exec.KeyBatch(memory.DefaultAllocator, pt.info, []string{key})
+	if err != nil {
+		return false, err
+	}
+	defer probe.Release()
+	proj := make([]int, len(pt.keyIdx))
+	copy(proj, pt.keyIdx)
+	found, err := pt.Lookup(ctx, probe, proj)
+	if err != nil || found == nil {
+		return false, err
+	}
+	defer found.Release()
+	return found.NumRows() > 0, nil
 }

@@ -77,6 +77,7 @@ type savepoint struct {
 	tables map[int64]pendingState
 	bytes  int64
 	undo   int // len(undo) when it was made
+	moves  int // the row locks' moves recorded (rowlock's MovesMark)
 }
 
 // New returns a transaction that holds at most limit bytes of pending
@@ -248,6 +249,9 @@ func (tx *Txn) Savepoint(name string) error {
 		return tx.spilled.staged("SAVEPOINT in a transaction writing")
 	}
 	sp := savepoint{name: name, tables: map[int64]pendingState{}, bytes: tx.bytes, undo: len(tx.undo)}
+	if tx.Locks != nil {
+		sp.moves = tx.Locks.MovesMark()
+	}
 	for _, pt := range tx.order {
 		sp.tables[pt.info.TableID] = pt.snapshot()
 	}
@@ -286,6 +290,9 @@ func (tx *Txn) RollbackTo(i int) {
 	tx.order = kept
 	tx.bytes = sp.bytes
 	tx.runUndo(sp.undo)
+	if tx.Locks != nil {
+		tx.Locks.RollbackMoves(sp.moves)
+	}
 }
 
 // ReleaseSavepoint forgets savepoint i and the ones after it (RELEASE

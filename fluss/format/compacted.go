@@ -235,6 +235,24 @@ func AppendKey(dst []byte, ts []types.T, cols []arrow.Array, i int) ([]byte, err
 	return dst, nil
 }
 
+// DecodeKey decodes a key encoding of AppendKey (key columns of types ts),
+// appending field f to builders[f]. A float key decodes to its canonical
+// value (appendFloatKey), which finds the same row.
+func DecodeKey(key []byte, ts []types.T, builders []array.Builder) error {
+	pos := 0
+	for f, t := range ts {
+		n, err := DecodeValue(key[pos:], t, builders[f])
+		if err != nil {
+			return err
+		}
+		pos += n
+	}
+	if pos != len(key) {
+		return fmt.Errorf("key of %d bytes has %d left over", len(key), len(key)-pos)
+	}
+	return nil
+}
+
 // appendFloatKey appends a float key field as appendScalar would, with
 // the value PostgreSQL's float equality makes it one of: -0 is 0 and every
 // NaN is the one NaN (float8eq), so that a key written or looked up as -0

@@ -1,0 +1,106 @@
+package rowlock
+
+import (
+	"context"
+	"testing"
+)
+
+// TestMovesLog checks what a commit logs of its statements' moves and what
+// Moved answers after it: each row from its key before the transaction to
+// the key the transaction leaves it at, a statement's moves at once (a
+// swap), moves rolled back to a savepoint or with the transaction
+// forgotten, and a question about a commit older than the log keeps.
+func TestMovesLog(t *testing.T) {
+	type stmt struct{ from, to []string }
+	cases := []struct {
+		name  string
+		stmts []stmt
+		// rollback: the moves from this statement on are rolled back to
+		// a savepoint (-1: none); abort: the transaction rolls back
+		rollback int
+		abort    bool
+		want     map[string]string // key -> where Moved says it went ("": not moved)
+	}{
+		{"one move", []stmt{{[]string{"a"}, []string{"b"}}}, -1, false,
+			map[string]string{"a": "b", "b": ""}},
+		{"chain in one transaction", []stmt{{[]string{"a"}, []string{"b"}}, {[]string{"b"}, []string{"c"}}}, -1, false,
+			map[string]string{"a": "c", "b": ""}},
+		{"swap in one statement", []stmt{{[]string{"a", "b"}, []string{"b", "a"}}}, -1, false,
+			map[string]string{"a": "b", "b": "a"}},
+		{"moved back", []stmt{{[]string{"a"}, []string{"b"}}, {[]string{"b"}, []string{"a"}}}, -1, false,
+			map[string]string{"a": "", "b": ""}},
+		{"old key's row moved first", []stmt{{[]string{"b"}, []string{"x"}}, {[]string{"a"}, []string{"b"}}, {[]string{"b"}, []string{"c"}}}, -1, false,
+			map[string]string{"a": "c", "b": "x"}},
+		{"rolled back to a savepoint", []stmt{{[]string{"a"}, []string{"b"}}, {[]string{"b"}, []string{"c"}}}, 1, false,
+			map[string]string{"a": "b", "b": ""}},
+		{"transaction rolled back", []stmt{{[]string{"a"}, []string{"b"}}}, -1, true,
+			map[string]string{"a": ""}},
+	}
+	ctx := context.Background()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(Options{})
+			tx := m.NewTxn(1)
+			if _, err := tx.Lock(ctx, req("a", Update)); err != nil {
+				t.Fatal(err)
+			}
+			since := m.Seq()
+			mark := -1
+			for i, s := range c.stmts {
+				if i == c.rollback {
+					mark = tx.MovesMark()
+				}
+				tx.Moved(1, s.from, s.to)
+			}
+			if mark >= 0 {
+				tx.RollbackMoves(mark)
+			}
+			tx.Release(!c.abort)
+			for k, want := range c.want {
+				to, seq, st := m.Moved(1, k, since)
+				if want == "" {
+					if st != NotMoved {
+						t.Errorf("%s: moved to %q (state %d), want not moved", k, to, st)
+					}
+					continue
+				}
+				if st != RowMoved || to != want || seq <= since {
+					t.Errorf("%s: moved to %q at %d (state %d), want %q after %d", k, to, seq, st, want, since)
+				}
+				if _, _, st := m.Moved(1, k, seq); st != NotMoved {
+					t.Errorf("%s: moved again after its commit", k)
+				}
+				if _, _, st := m.Moved(2, k, since); st != NotMoved {
+					t.Errorf("%s: moved in another table", k)
+				}
+			}
+		})
+	}
+}
+
+// TestMovesLogBounded checks that the log forgets its older half past
+// Options.MaxMoves and says so for a question reaching back that far.
+func TestMovesLogBounded(t *testing.T) {
+	const max = 64
+	m := New(Options{MaxMoves: max})
+	tx := m.NewTxn(1)
+	ctx := context.Background()
+	since := m.Seq()
+	for i := 0; i <= max; i++ {
+		if _, err := tx.Lock(ctx, req("k", Update)); err != nil {
+			t.Fatal(err)
+		}
+		k := string(rune('a' + i))
+		tx.Moved(1, []string{k}, []string{k + "'"})
+		tx.Release(true)
+	}
+	if len(m.moveOrder) > max {
+		t.Fatalf("log holds %d moves, over %d", len(m.moveOrder), max)
+	}
+	if _, _, st := m.Moved(1, "zz", since); st != MoveForgotten {
+		t.Errorf("a question from before the forgotten moves: state %d, want MoveForgotten", st)
+	}
+	if _, _, st := m.Moved(1, "zz", m.Seq()); st != NotMoved {
+		t.Errorf("a question from now: state %d, want NotMoved", st)
+	}
+}

@@ -498,12 +498,18 @@ func batchUDFs(t *testing.T) *udf.Registry {
 			Fn: func(context.Context, []arrow.Array, udf.BatchInput, func(arrow.RecordBatch) error) error {
 				panic("batch kaboom")
 			}},
-		// batch_swallows drops its input's error: the statement still
-		// fails with the input's own SQLSTATE
+		// batch_swallows reads its input until it fails and drops the
+		// error: the statement still fails with the input's own SQLSTATE
+		// (the rows before a failing row come first, as PostgreSQL
+		// evaluates row by row: exec/roworder.go)
 		{Name: "batch_swallows", Input: in, Columns: out,
 			Fn: func(ctx context.Context, _ []arrow.Array, rel udf.BatchInput, _ func(arrow.RecordBatch) error) error {
-				rel.Next(ctx)
-				return nil
+				for {
+					b, err := rel.Next(ctx)
+					if err != nil || b == nil {
+						return nil
+					}
+				}
 			}},
 	}
 	for _, b := range batches {

@@ -25,8 +25,7 @@ func (s *session) execLock(ctx context.Context, l *sql.LockStmt) (pgwire.Result,
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \"%s\"", l.Mode)
 	}
 	if s.eng.locks == nil {
-		return nil, notOnThisStore("LOCK TABLE").
-			WithDetail("Other servers write this store too, and a lock held in this server would not hold them off.")
+		return s.lockOnCluster(ctx, l, mode)
 	}
 	owner := s.lockOwner()
 	req := rowlock.Request{TableMode: mode, Timeout: s.lockTimeout.Of(s.setting("lock_timeout")),
@@ -61,6 +60,29 @@ func (s *session) execLock(ctx context.Context, l *sql.LockStmt) (pgwire.Result,
 				break
 			}
 		}
+	}
+	return tagOnly("LOCK TABLE"), nil
+}
+
+// lockOnCluster is LOCK TABLE where other servers write the store too (a
+// Fluss cluster): no lock held here would hold them off. ACCESS SHARE and
+// ROW SHARE, which only keep schema changes away (pg_dump's LOCK TABLE
+// ... IN ACCESS SHARE MODE), are taken as checks that the tables exist
+// and may be read; the stronger modes, which promise to hold writers off,
+// are refused (0A000) after the same checks.
+func (s *session) lockOnCluster(ctx context.Context, l *sql.LockStmt, mode rowlock.TableMode) (pgwire.Result, error) {
+	for _, n := range l.Tables {
+		info, err := s.resolveTable(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.need(info.TableID, info.Path, access.Select); err != nil {
+			return nil, err
+		}
+	}
+	if mode > rowlock.RowShareLock {
+		return nil, notOnThisStore("LOCK TABLE ... IN " + l.Mode + " MODE").
+			WithDetail("Other servers write this store too, and a lock held in this server would not hold them off.")
 	}
 	return tagOnly("LOCK TABLE"), nil
 }

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/hex"
 	"math"
@@ -338,23 +339,9 @@ func rangeNext(v Variant, x any) (any, error) {
 func CompareRangeValues(a, b any) int {
 	switch x := a.(type) {
 	case int64:
-		y := b.(int64)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+		return cmp.Compare(x, b.(int64))
 	case int32:
-		y := b.(int32)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+		return cmp.Compare(x, b.(int32))
 	case *apd.Decimal:
 		return numeric.Cmp(x, b.(*apd.Decimal))
 	}
@@ -366,28 +353,8 @@ func CompareRangeValues(a, b any) int {
 // +infinity above; at one value an inclusive lower bound is below an
 // exclusive one, an exclusive upper bound below an inclusive one.
 func CompareRangeBounds(a RangeBound, aLower bool, b RangeBound, bLower bool) int {
-	switch {
-	case a.Inf && b.Inf:
-		if aLower == bLower {
-			return 0
-		}
-		if aLower {
-			return -1
-		}
-		return 1
-	case a.Inf:
-		if aLower {
-			return -1
-		}
-		return 1
-	case b.Inf:
-		if bLower {
-			return 1
-		}
-		return -1
-	}
-	c := CompareRangeValues(a.Val, b.Val)
-	if c != 0 {
+	c := boundValueCmp(a, aLower, b, bLower) // rangeops.go
+	if c != 0 || a.Inf || b.Inf {
 		return c
 	}
 	switch {

@@ -888,6 +888,22 @@ func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (
 	defer func() { releaseAll(snaps) }()
 	refs := make([]rowRef, n)
 	var rows []int32
+	// add feeds the kept rows of [lo, hi) to group g (rows is reset by the
+	// caller, so one group may take several spans)
+	add := func(lo, hi int, g uint32) {
+		for j := lo; j < hi; j++ {
+			if keep(j) {
+				groups[j] = g
+				rows = append(rows, int32(j))
+			}
+		}
+	}
+	update := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		return acc.update(cols, groups, rows)
+	}
 	next := uint32(0)
 	for pi, p := range w.parts {
 		if frame.Start.Kind == UnboundedPreceding && frame.Exclude == ExcludeNoOthers {
@@ -904,16 +920,9 @@ func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (
 				if fe != lastEnd {
 					if fe > fed {
 						rows = rows[:0]
-						for j := fed; j < fe; j++ {
-							if keep(j) {
-								groups[j] = g
-								rows = append(rows, int32(j))
-							}
-						}
-						if len(rows) > 0 {
-							if err := acc.update(cols, groups, rows); err != nil {
-								return nil, err
-							}
+						add(fed, fe, g)
+						if err := update(); err != nil {
+							return nil, err
 						}
 						fed = fe
 					}
@@ -939,17 +948,10 @@ func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (
 			acc.resize(int(next))
 			rows = rows[:0]
 			for _, s := range spans {
-				for j := s.lo; j < s.hi; j++ {
-					if keep(j) {
-						groups[j] = g
-						rows = append(rows, int32(j))
-					}
-				}
+				add(s.lo, s.hi, g)
 			}
-			if len(rows) > 0 {
-				if err := acc.update(cols, groups, rows); err != nil {
-					return nil, err
-				}
+			if err := update(); err != nil {
+				return nil, err
 			}
 			a, err := acc.finish(w.mem, []uint32{g})
 			if err != nil {

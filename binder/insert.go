@@ -458,6 +458,14 @@ func (b *binder) insertOverride(info fluss.TableInfo, provided []int, ins *pt.In
 	return over, nil
 }
 
+// textTarget reports a string type anything is assigned to through its
+// text (PostgreSQL's automatic I/O conversion to the string category):
+// text, varchar, bpchar, name. The types sqlgate also holds as strings
+// but PostgreSQL keeps apart (jsonb, uuid, inet, tsvector, an enum, a
+// range ...: functions.OwnStringType) take no text by assignment: a text
+// expression into a jsonb column is 42804, as an unknown literal is not.
+func textTarget(t types.T) bool { return t.IsString() && !functions.OwnStringType(t) }
+
 // assign converts e to a column's type with PostgreSQL's assignment rules:
 // unknown literals are parsed, numeric types convert to each other (range
 // checked when the row is built), anything converts to a string type, and
@@ -482,8 +490,9 @@ func (b *binder) assign(node sourceNode, e Expr, col string, t types.T, table st
 	}
 	ok := et.Equal(target) ||
 		(et.IsNumeric() && target.IsNumeric()) ||
-		target.IsString() ||
-		castable(et, target) && !(et.IsString() && !target.IsString()) && et.Kind != types.Bool && target.Kind != types.Bool
+		textTarget(target) ||
+		castable(et, target) && !(et.IsString() && !target.IsString()) && !(textTarget(et) && !textTarget(target)) &&
+			et.Kind != types.Bool && target.Kind != types.Bool
 	if target.IsBitString() {
 		ok = et.IsBitString() // only bit strings assign to one (bitstring.go)
 	}

@@ -150,9 +150,15 @@ func expandMultiAssign(src string, toks []token, from, to int) ([]token, error) 
 		return nil, notRow(s) // (x) || y and the like: one value
 	}
 	var values [][]token
-	if open == s && open+1 < end && (toks[open+1].is(src, "SELECT") || toks[open+1].is(src, "WITH") || toks[open+1].is(src, "VALUES")) {
+	// ((SELECT ...)) is still a sub-SELECT (PostgreSQL's
+	// select_with_parens), of as many columns as it selects
+	so, se := open, end
+	for open == s && so+1 < se && toks[so+1].isPunct(src, "(") && r.matchClose(so+1, se) == se-1 {
+		so, se = so+1, se-1
+	}
+	if open == s && so+1 < se && (toks[so+1].is(src, "SELECT") || toks[so+1].is(src, "WITH") || toks[so+1].is(src, "VALUES")) {
 		var err error
-		if values, err = splitSubSelect(src, toks, open+1, end, s, len(cols)); err != nil {
+		if values, err = splitSubSelect(src, toks, so+1, se, s, len(cols)); err != nil {
 			return nil, err
 		}
 	} else {

@@ -130,11 +130,12 @@ func expandMultiAssign(src string, toks []token, from, to int) ([]token, error) 
 	if s >= to {
 		return nil, syntaxErrorAt(src, toks, s)
 	}
+	// both PostgreSQL's transformMultiAssignRef's: Analysed
 	mismatch := func(at int) error {
-		return sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start))
+		return sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start)).AsAnalysed()
 	}
 	notRow := func(at int) error {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").WithPosition(charPos(src, toks[at].start))
+		return sqlerr.New(sqlerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").WithPosition(charPos(src, toks[at].start)).AsAnalysed()
 	}
 	open := s
 	if toks[s].is(src, "ROW") && s+1 < to && toks[s+1].isPunct(src, "(") {
@@ -224,7 +225,7 @@ func splitSubSelect(src string, toks []token, from, end, at, want int) ([][]toke
 		}
 	}
 	if len(items) != want {
-		return nil, sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start))
+		return nil, sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start)).AsAnalysed()
 	}
 	out := make([][]token, len(items))
 	for i, p := range items {

@@ -443,6 +443,17 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 		}
 	}
 	if o.Merge != nil {
+		if r := o.remerged(rec); r > 0 {
+			// PostgreSQL merged the rows before the second proposal
+			// first: their failure (a CHECK's) is the error
+			prefix := rec.NewSlice(0, int64(r))
+			err := o.write(ctx, info, prefix)
+			if err == nil {
+				err = affectedTwice()
+			}
+			rec.Release()
+			return err
+		}
 		merged, err := o.merge(ctx, rec)
 		rec.Release()
 		if err != nil {
@@ -883,6 +894,31 @@ func (o *Delete) Run(ctx context.Context) error {
 	}
 }
 
+// affectedTwice is ON CONFLICT DO UPDATE's 21000 for a key proposed twice.
+func affectedTwice() error {
+	return sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+		WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+}
+
+// remerged is the first row of rec whose key the statement proposed
+// before (in rec or an earlier batch), -1 when none is.
+func (o *Insert) remerged(rec arrow.RecordBatch) int {
+	info := o.Table.Info()
+	var keyCols []int
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		keyCols = append(keyCols, info.ColumnIndex(k))
+	}
+	seen := map[string]bool{}
+	for r := 0; r < int(rec.NumRows()); r++ {
+		k := rowKey(rec, r, keyCols)
+		if o.merged[k] || seen[k] {
+			return r
+		}
+		seen[k] = true
+	}
+	return -1
+}
+
 // merge applies ON CONFLICT DO UPDATE to one batch of proposed rows: rows
 // whose key exists are replaced by the Merge expressions evaluated over
 // (existing row, proposed row); the others are inserted as proposed. A key
@@ -905,8 +941,7 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	for r := 0; r < n; r++ {
 		k := keyOf(rec, r)
 		if o.merged[k] {
-			return nil, sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
-				WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+			return nil, affectedTwice()
 		}
 		o.merged[k] = true
 	}

@@ -90,6 +90,15 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	}
 	newRows, keyChanged, uniqueChanged, err := b.bindSetList(scan, newScope(input), input, up.Set)
 	if err != nil {
+		if up.Returning != nil {
+			// PostgreSQL's transformUpdateStmt binds RETURNING before
+			// the SET list: an error of both is RETURNING's. The new row
+			// has the old one's names and types, so the input's scope
+			// finds the same errors.
+			if _, rerr := b.bindReturning(newScope(input), up.Returning, nil, up); rerr != nil {
+				return nil, rerr
+			}
+		}
 		return nil, err
 	}
 	cols := info.Descriptor.Schema.Columns

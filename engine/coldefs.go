@@ -69,13 +69,22 @@ func (s *session) checksFor(ctx context.Context, info fluss.TableInfo) (*tableCh
 // fails a constraint that is false (NULL passes), with PostgreSQL's 23514
 // naming the first constraint and the row.
 func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
+	_, err := tc.checkRow(ctx, rec)
+	return err
+}
+
+// checkRow is check that also says which row failed a constraint (-1
+// when none did, or when the error is not a row's violation): a writer
+// of several rows reports the first row's failure of any kind, as
+// PostgreSQL, which writes a row at a time, does (checkFirst).
+func (tc *tableChecks) checkRow(ctx context.Context, rec arrow.RecordBatch) (int, error) {
 	if tc == nil || rec.NumRows() == 0 {
-		return nil
+		return -1, nil
 	}
 	for _, c := range tc.domains {
 		if d := types.DomainOf(c.oid); d != nil && d.Validate != nil {
 			if err := d.Validate(ctx, domainValues(rec.Column(c.col), c.array)); err != nil {
-				return err
+				return -1, err
 			}
 		}
 	}
@@ -87,7 +96,7 @@ func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
 	for k, e := range tc.exprs {
 		b, err := evalCheck(ec, e, rec)
 		if err != nil {
-			return err
+			return -1, err
 		}
 		i := firstFalseRow(b)
 		b.Release()
@@ -96,10 +105,10 @@ func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
 		}
 	}
 	if row >= 0 {
-		return sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates check constraint \"%s\"", tc.info.Path.Table, tc.names[con]).
+		return row, sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates check constraint \"%s\"", tc.info.Path.Table, tc.names[con]).
 			WithDetail("Failing row contains %s.", failingRow(ctx, tc.info, rec, row))
 	}
-	return nil
+	return -1, nil
 }
 
 // evalCheck evaluates a CHECK expression (a table's or a domain's) over

@@ -27,6 +27,10 @@ func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) 
 	}
 	stmts, err := s.parser.Parse(text)
 	if err != nil {
+		if se := sqlerr.As(err); se != nil && se.Analysed && s.txStatus == 'E' {
+			// PostgreSQL raises it after refusing the statement
+			err = sqlerr.TransactionAborted()
+		}
 		return nil, s.failed(err)
 	}
 	declared := make([]types.T, len(paramOIDs))

@@ -719,7 +719,10 @@ func (u *uniqueTable) arbiterIndex() int {
 // upsert is pendingTable.Upsert of a table with unique constraints: the
 // rows checked (beforeUpsert), written, then their entries.
 func (u *uniqueTable) upsert(ctx context.Context, pt *pendingTable, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
-	if err := pt.checkFirst(ctx, rec); err != nil {
+	if err := pt.checkFirst(ctx, rec, func(prefix arrow.RecordBatch) error {
+		_, err := u.upsert(ctx, pt, prefix, opts)
+		return err
+	}); err != nil {
 		return fluss.WriteResult{}, err
 	}
 	defer pt.checkedNone()
@@ -774,8 +777,21 @@ func (u *uniqueTable) delete(ctx context.Context, pt *pendingTable, keys arrow.R
 // checks ON CONFLICT's arbiters or inserts index entries (a row that
 // fails both is 23514, and a row ON CONFLICT DO NOTHING skips is still
 // checked); the store's Check of the same batch then skips them.
-func (pt *pendingTable) checkFirst(ctx context.Context, rec arrow.RecordBatch) error {
-	if err := pt.checks.check(ctx, rec); err != nil {
+//
+// PostgreSQL checks and writes a row at a time: when row r > 0 fails a
+// CHECK, the rows before it were written first, and a unique constraint
+// one of them breaks is the error. before writes such a prefix of rec
+// (nil: the table has nothing but CHECKs to meet); its error wins.
+func (pt *pendingTable) checkFirst(ctx context.Context, rec arrow.RecordBatch, before func(arrow.RecordBatch) error) error {
+	if row, err := pt.checks.checkRow(ctx, rec); err != nil {
+		if row > 0 && before != nil {
+			prefix := rec.NewSlice(0, int64(row))
+			perr := before(prefix)
+			prefix.Release()
+			if perr != nil {
+				return perr
+			}
+		}
 		return err
 	}
 	pt.prechecked = rec
@@ -829,7 +845,10 @@ func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (flus
 // the rows, so that a transaction large enough to stage its writes on
 // disk, which it does for one table only, never stages the table's.
 func (u *uniqueTable) append(ctx context.Context, pt *pendingTable, rec arrow.RecordBatch) (fluss.WriteResult, error) {
-	if err := pt.checkFirst(ctx, rec); err != nil {
+	if err := pt.checkFirst(ctx, rec, func(prefix arrow.RecordBatch) error {
+		_, err := u.append(ctx, pt, prefix)
+		return err
+	}); err != nil {
 		return fluss.WriteResult{}, err
 	}
 	defer pt.checkedNone()
@@ -855,7 +874,10 @@ func (pt *pendingTable) appendSkipping(ctx context.Context, rec arrow.RecordBatc
 	if err := pt.LockAppend(ctx); err != nil {
 		return fluss.WriteResult{}, err
 	}
-	if err := pt.checkFirst(ctx, rec); err != nil { // the skipped rows' too
+	if err := pt.checkFirst(ctx, rec, func(prefix arrow.RecordBatch) error { // the skipped rows' too
+		_, err := pt.appendSkipping(ctx, prefix)
+		return err
+	}); err != nil {
 		return fluss.WriteResult{}, err
 	}
 	defer pt.checkedNone()

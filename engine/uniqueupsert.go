@@ -30,6 +30,29 @@ type arbiterSource struct {
 	// inserted are the keys of the rows the statement inserts (rows the
 	// arbiter does not refuse): a later row with one collides with it.
 	inserted map[string]bool
+	// pending is the 21000 of a value proposed again, after the rows
+	// before it were passed on.
+	pending error
+}
+
+// reproposed is the first row of b whose arbiter value the statement
+// proposed before (in b or an earlier batch), -1 when none is.
+func (a *arbiterSource) reproposed(b arrow.RecordBatch) int {
+	u, cols := a.pt.uq, a.ui.c.Columns
+	vals := make([]any, b.NumCols())
+	batch := map[string]bool{}
+	for r := range int(b.NumRows()) {
+		for _, c := range cols {
+			vals[c] = types.ValueAt(b.Column(c), r)
+		}
+		if k := u.keyOf(vals, cols); k != "" {
+			if a.seen[k] || batch[k] {
+				return r
+			}
+			batch[k] = true
+		}
+	}
+	return -1
 }
 
 // arbiterSource wraps src when the INSERT's ON CONFLICT DO UPDATE names
@@ -49,11 +72,29 @@ func arbiterSourceOf(t fluss.Table, src exec.Operator, arbiter string, merging b
 
 // Next implements exec.Operator.
 func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if a.pending != nil {
+		return nil, a.pending
+	}
 	b, err := a.Operator.Next(ctx)
 	if err != nil || b == nil {
 		return b, err
 	}
 	u, ui := a.pt.uq, a.ui
+	// A value proposed a second time is 21000 at its row; PostgreSQL
+	// merged the rows before it first, so those are passed on alone (their
+	// own failure, a CHECK's, is the error if they meet one), then 21000.
+	if cut := a.reproposed(b); cut >= 0 {
+		err := sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+		if cut == 0 {
+			b.Release()
+			return nil, err
+		}
+		a.pending = err
+		prefix := b.NewSlice(0, int64(cut))
+		b.Release()
+		b = prefix
+	}
 	n := int(b.NumRows())
 	rows := make([]uniqueRow, n)
 	want := map[string][]any{}
@@ -64,12 +105,7 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		rows[r] = uniqueRow{key: u.keyOf(vals, u.pk), vals: vals}
 		if k := u.keyOf(vals, ui.c.Columns); k != "" {
-			if a.seen[k] {
-				b.Release()
-				return nil, sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
-					WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
-			}
-			a.seen[k] = true
+			a.seen[k] = true // reproposed: none is seen twice
 			want[k] = u.entry(ui, rows[r])
 		}
 	}

@@ -375,6 +375,9 @@ type Insert struct {
 	// merged are the keys the statement's merge proposed so far: a key
 	// proposed again, in any batch, is PostgreSQL's 21000.
 	merged map[string]bool
+	// proposed are the keys proposed so far, in any batch
+	// (IgnoreExisting's, RefuseExisting's).
+	proposed map[string]bool
 	// Returning, when set, is evaluated over every row as written (after
 	// Merge; with IgnoreExisting, only the rows that were absent) into Ret.
 	Returning []Expr
@@ -386,7 +389,6 @@ func (o *Insert) Run(ctx context.Context) error {
 	defer o.Source.Close()
 	info := o.Table.Info()
 	schema := rowSchema(info)
-	var proposed map[string]bool // IgnoreExisting keys proposed so far
 	for {
 		b, err := o.Source.Next(ctx)
 		if err != nil {
@@ -399,96 +401,127 @@ func (o *Insert) Run(ctx context.Context) error {
 		b.Release()
 		// NOT NULL before anything else, as PostgreSQL's ExecConstraints,
 		// its DETAIL in the session's settings (the store's check has none)
-		if err := fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.Location(), o.EC.Style()); err != nil {
+		if row, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style()); err != nil {
+			// PostgreSQL wrote the rows before the failing one first: a
+			// CHECK or unique constraint they break is the error
+			if row > 0 {
+				prefix := rec.NewSlice(0, int64(row))
+				if perr := o.write(ctx, info, prefix); perr != nil {
+					err = perr
+				}
+			}
 			rec.Release()
 			return err
 		}
-		if info.HasPrimaryKey() {
-			// Locked before anything reads whether the keys exist, so that
-			// ON CONFLICT reads the newest committed rows.
-			if err := lockInsert(ctx, o.Table, rec); err != nil {
-				rec.Release()
-				return err
-			}
-			if o.RefuseExisting {
-				if proposed == nil {
-					proposed = map[string]bool{}
-				}
-				if err := o.refuseExisting(ctx, rec, proposed); err != nil {
-					rec.Release()
-					return err
-				}
-			}
+		if err := o.write(ctx, info, rec); err != nil {
+			return err
 		}
-		if o.Merge != nil {
-			merged, err := o.merge(ctx, rec)
+	}
+}
+
+// write writes one batch rec (its NOT NULL constraints passed), which it
+// releases.
+func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch) error {
+	var err error
+	proposed := o.proposed
+	defer func() { o.proposed = proposed }()
+	if info.HasPrimaryKey() {
+		// Locked before anything reads whether the keys exist, so that
+		// ON CONFLICT reads the newest committed rows.
+		if err := lockInsert(ctx, o.Table, rec); err != nil {
 			rec.Release()
-			if err != nil {
-				return err
-			}
-			rec = merged
+			return err
 		}
-		written := rec
-		if o.Returning != nil && o.IgnoreExisting && info.HasPrimaryKey() {
+		if o.RefuseExisting {
 			if proposed == nil {
 				proposed = map[string]bool{}
 			}
-			if written, err = absentRows(ctx, o.EC, o.Table, rec, proposed); err != nil {
-				rec.Release()
-				return err
-			}
-		} else {
-			written.Retain()
-		}
-		// RETURNING is computed before the batch is written, so that its
-		// subqueries read the table without the statement's own rows, as
-		// PostgreSQL's (run under the statement's snapshot) do; UPDATE
-		// and DELETE compute theirs before writing too
-		var early *Returned
-		if o.Returning != nil {
-			early = &Returned{Schema: o.Ret.Schema}
-			if err := evalReturning(o.EC, o.Returning, written, early); err != nil {
-				early.Release()
-				written.Release()
+			if err := o.refuseExisting(ctx, rec, proposed); err != nil {
 				rec.Release()
 				return err
 			}
 		}
-		var res fluss.WriteResult
-		if info.HasPrimaryKey() || o.IgnoreExisting { // (a log table's DO NOTHING: its UNIQUE constraints may skip rows)
-			res, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{IgnoreExisting: o.IgnoreExisting})
-		} else {
-			res, err = o.Table.Append(ctx, rec)
-		}
-		late := false
-		if err == nil && res.Kept != nil && o.Returning != nil && o.IgnoreExisting {
-			// the table skipped rows the key alone did not (a UNIQUE
-			// constraint's conflict): its own list is the rows inserted,
-			// whose RETURNING is computed now
-			written.Release()
-			early.Release()
-			late = true
-			written, err = takeRows(o.EC, rec, res.Kept)
-			if err != nil {
-				rec.Release()
-				return err
+	}
+	if o.Merge != nil {
+		if r := o.remerged(rec); r > 0 {
+			// PostgreSQL merged the rows before the second proposal
+			// first: their failure (a CHECK's) is the error
+			prefix := rec.NewSlice(0, int64(r))
+			err := o.write(ctx, info, prefix)
+			if err == nil {
+				err = affectedTwice()
 			}
+			rec.Release()
+			return err
 		}
+		merged, err := o.merge(ctx, rec)
 		rec.Release()
-		switch {
-		case err == nil && late:
-			err = evalReturning(o.EC, o.Returning, written, o.Ret)
-		case err == nil && early != nil:
-			o.Ret.Batches = append(o.Ret.Batches, early.Batches...)
-		default:
-			early.Release()
-		}
-		written.Release()
 		if err != nil {
 			return err
 		}
-		o.Rows += res.Rows
+		rec = merged
 	}
+	written := rec
+	if o.Returning != nil && o.IgnoreExisting && info.HasPrimaryKey() {
+		if proposed == nil {
+			proposed = map[string]bool{}
+		}
+		if written, err = absentRows(ctx, o.EC, o.Table, rec, proposed); err != nil {
+			rec.Release()
+			return err
+		}
+	} else {
+		written.Retain()
+	}
+	// RETURNING is computed before the batch is written, so that its
+	// subqueries read the table without the statement's own rows, as
+	// PostgreSQL's (run under the statement's snapshot) do; UPDATE
+	// and DELETE compute theirs before writing too
+	var early *Returned
+	if o.Returning != nil {
+		early = &Returned{Schema: o.Ret.Schema}
+		if err := evalReturning(o.EC, o.Returning, written, early); err != nil {
+			early.Release()
+			written.Release()
+			rec.Release()
+			return err
+		}
+	}
+	var res fluss.WriteResult
+	if info.HasPrimaryKey() || o.IgnoreExisting { // (a log table's DO NOTHING: its UNIQUE constraints may skip rows)
+		res, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{IgnoreExisting: o.IgnoreExisting})
+	} else {
+		res, err = o.Table.Append(ctx, rec)
+	}
+	late := false
+	if err == nil && res.Kept != nil && o.Returning != nil && o.IgnoreExisting {
+		// the table skipped rows the key alone did not (a UNIQUE
+		// constraint's conflict): its own list is the rows inserted,
+		// whose RETURNING is computed now
+		written.Release()
+		early.Release()
+		late = true
+		written, err = takeRows(o.EC, rec, res.Kept)
+		if err != nil {
+			rec.Release()
+			return err
+		}
+	}
+	rec.Release()
+	switch {
+	case err == nil && late:
+		err = evalReturning(o.EC, o.Returning, written, o.Ret)
+	case err == nil && early != nil:
+		o.Ret.Batches = append(o.Ret.Batches, early.Batches...)
+	default:
+		early.Release()
+	}
+	written.Release()
+	if err != nil {
+		return err
+	}
+	o.Rows += res.Rows
+	return nil
 }
 
 // refuseExisting is RefuseExisting's check of rec (its keys locked): the
@@ -606,9 +639,19 @@ func (o *Update) Run(ctx context.Context) error {
 			rec := tableRows(schema, b.Columns()[:ncols], b.NumRows())
 			// NOT NULL with its DETAIL in the session's settings (the
 			// store's own check has none)
-			err = fluss.CheckNotNullStyle(info, rec.Columns(), o.EC.Location(), o.EC.Style())
+			var row int
+			row, err = fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style())
 			if err == nil {
 				_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
+			} else if row > 0 {
+				// the rows before the failing one first, as PostgreSQL
+				// updates a row at a time: their CHECK or unique
+				// constraint's failure is the error
+				prefix := rec.NewSlice(0, int64(row))
+				if _, perr := o.Table.Upsert(ctx, prefix, fluss.UpsertOptions{}); perr != nil {
+					err = perr
+				}
+				prefix.Release()
 			}
 			n := rec.NumRows()
 			rec.Release()
@@ -851,6 +894,31 @@ func (o *Delete) Run(ctx context.Context) error {
 	}
 }
 
+// affectedTwice is ON CONFLICT DO UPDATE's 21000 for a key proposed twice.
+func affectedTwice() error {
+	return sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+		WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+}
+
+// remerged is the first row of rec whose key the statement proposed
+// before (in rec or an earlier batch), -1 when none is.
+func (o *Insert) remerged(rec arrow.RecordBatch) int {
+	info := o.Table.Info()
+	var keyCols []int
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		keyCols = append(keyCols, info.ColumnIndex(k))
+	}
+	seen := map[string]bool{}
+	for r := 0; r < int(rec.NumRows()); r++ {
+		k := rowKey(rec, r, keyCols)
+		if o.merged[k] || seen[k] {
+			return r
+		}
+		seen[k] = true
+	}
+	return -1
+}
+
 // merge applies ON CONFLICT DO UPDATE to one batch of proposed rows: rows
 // whose key exists are replaced by the Merge expressions evaluated over
 // (existing row, proposed row); the others are inserted as proposed. A key
@@ -873,8 +941,7 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	for r := 0; r < n; r++ {
 		k := keyOf(rec, r)
 		if o.merged[k] {
-			return nil, sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
-				WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+			return nil, affectedTwice()
 		}
 		o.merged[k] = true
 	}

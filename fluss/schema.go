@@ -552,6 +552,16 @@ func CheckNotNull(info TableInfo, cols []arrow.Array) error {
 // the store's own check (CheckNotNull, which has no session) meets the
 // row.
 func CheckNotNullStyle(info TableInfo, cols []arrow.Array, loc *time.Location, st types.Style) error {
+	_, err := NotNullRow(info, cols, loc, st)
+	return err
+}
+
+// NotNullRow is CheckNotNullStyle that also says which row failed (-1
+// with a nil error when none did): a writer of several rows reports the
+// first row's failure of any kind (a CHECK's, a unique constraint's), as
+// PostgreSQL, which writes a row at a time, does, so it writes the rows
+// before it first (exec.Insert).
+func NotNullRow(info TableInfo, cols []arrow.Array, loc *time.Location, st types.Style) (int, error) {
 	defs := info.Descriptor.Schema.Columns
 	row, path := -1, ""
 	for c, def := range defs {
@@ -589,7 +599,7 @@ func CheckNotNullStyle(info TableInfo, cols []arrow.Array, loc *time.Location, s
 		}
 	}
 	if row < 0 {
-		return nil
+		return -1, nil
 	}
 	vals := make([]*string, len(defs))
 	for c, def := range defs {
@@ -605,7 +615,7 @@ func CheckNotNullStyle(info TableInfo, cols []arrow.Array, loc *time.Location, s
 		}
 		vals[c] = &s
 	}
-	return sqlerr.NullInNotNullRow(path, info.Path.Table, vals)
+	return row, sqlerr.NullInNotNullRow(path, info.Path.Table, vals)
 }
 
 // noNullsInside reports whether a nested array's children (elements, map

@@ -130,11 +130,12 @@ func expandMultiAssign(src string, toks []token, from, to int) ([]token, error) 
 	if s >= to {
 		return nil, syntaxErrorAt(src, toks, s)
 	}
+	// both PostgreSQL's transformMultiAssignRef's: Analysed
 	mismatch := func(at int) error {
-		return sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start))
+		return sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start)).AsAnalysed()
 	}
 	notRow := func(at int) error {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").WithPosition(charPos(src, toks[at].start))
+		return sqlerr.New(sqlerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").WithPosition(charPos(src, toks[at].start)).AsAnalysed()
 	}
 	open := s
 	if toks[s].is(src, "ROW") && s+1 < to && toks[s+1].isPunct(src, "(") {
@@ -150,9 +151,15 @@ func expandMultiAssign(src string, toks []token, from, to int) ([]token, error) 
 		return nil, notRow(s) // (x) || y and the like: one value
 	}
 	var values [][]token
-	if open == s && open+1 < end && (toks[open+1].is(src, "SELECT") || toks[open+1].is(src, "WITH") || toks[open+1].is(src, "VALUES")) {
+	// ((SELECT ...)) is still a sub-SELECT (PostgreSQL's
+	// select_with_parens), of as many columns as it selects
+	so, se := open, end
+	for open == s && so+1 < se && toks[so+1].isPunct(src, "(") && r.matchClose(so+1, se) == se-1 {
+		so, se = so+1, se-1
+	}
+	if open == s && so+1 < se && (toks[so+1].is(src, "SELECT") || toks[so+1].is(src, "WITH") || toks[so+1].is(src, "VALUES")) {
 		var err error
-		if values, err = splitSubSelect(src, toks, open+1, end, s, len(cols)); err != nil {
+		if values, err = splitSubSelect(src, toks, so+1, se, s, len(cols)); err != nil {
 			return nil, err
 		}
 	} else {
@@ -218,7 +225,7 @@ func splitSubSelect(src string, toks []token, from, end, at, want int) ([][]toke
 		}
 	}
 	if len(items) != want {
-		return nil, sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start))
+		return nil, sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start)).AsAnalysed()
 	}
 	out := make([][]token, len(items))
 	for i, p := range items {

@@ -12,5 +12,7 @@
 // catalog's undefined or duplicate relations, schemas and roles), so that
 // each is worded in one place. An
 // error PostgreSQL reports without a cursor (a type modifier's) is Unplaced:
-// WithPosition leaves it without one.
+// WithPosition leaves it without one. An error a parse raises where
+// PostgreSQL raises it while analysing is Analysed: in a failed block the
+// engine reports 25P02 instead, as PostgreSQL does.
 package sqlerr

@@ -118,6 +118,10 @@ type Error struct {
 	// for varchar(n), a numeric(p,s) overflow), so WithPosition keeps it
 	// without one.
 	Unplaced bool
+	// Analysed: a statement's parse (sqlgate's rewrites) raised an error
+	// PostgreSQL raises while analysing the statement, after it refused
+	// a statement in a failed transaction block: there 25P02 comes first.
+	Analysed bool
 	cause    error
 }
 
@@ -151,6 +155,13 @@ func (e *Error) WithPosition(pos int) *Error {
 func (e *Error) AsUnplaced() *Error {
 	c := *e
 	c.Unplaced, c.Position = true, 0
+	return &c
+}
+
+// AsAnalysed returns a copy of e that is Analysed.
+func (e *Error) AsAnalysed() *Error {
+	c := *e
+	c.Analysed = true
 	return &c
 }
 

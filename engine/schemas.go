@@ -125,6 +125,9 @@ func (c *recordingCatalog) ResolveSchema(ctx context.Context, name string, creat
 	}
 	for _, s := range path {
 		p := fluss.TablePath{Database: s, Table: name}
+		if c.hidden[p] {
+			continue
+		}
 		if _, ok := c.views.Get(p); ok {
 			return s, nil
 		}

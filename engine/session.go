@@ -101,6 +101,8 @@ type session struct {
 	// which it drops at COMMIT (tablestmts.go dropInBlock): gone for this
 	// session only. nil: none.
 	hidden map[fluss.TablePath]bool
+	// blockDrops is the block's DROP TABLE statements left to its COMMIT.
+	blockDrops []*blockDrop
 	// notices are what functions raised while the statement ran, for
 	// pgwire to send (warn, TakeNotices); warnFn is s.warn made once.
 	noticeMu sync.Mutex

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine/txnstore"
@@ -40,10 +41,8 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 		c.Descriptor.CustomProperties[txnstore.DeleteRowsProperty] = "true"
 		b = &c
 	}
-	if s.droppedInBlock(b.Path) {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot create relation \"%s\" in the transaction block that dropped it", b.Path.Table).
-			WithDetail("sqlgate drops a table dropped inside a transaction block at COMMIT, so the name is still taken until then.").
-			WithHint("COMMIT the DROP TABLE first.")
+	if err := s.dropNow(ctx, b.Path); err != nil { // a table this block dropped
+		return nil, err
 	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
@@ -249,26 +248,27 @@ func (s *session) dropInBlock(ctx context.Context, infos []fluss.TableInfo, name
 			hide = append(hide, v.Path)
 		}
 	}
+	d := &blockDrop{infos: infos, named: named, cascade: cascade, hide: hide, stmt: s.stmtText}
 	if s.hidden == nil {
 		s.hidden = map[fluss.TablePath]bool{}
-		tx.AtEnd(func() { s.hidden = nil })
+		tx.AtEnd(func() { s.hidden, s.blockDrops = nil, nil })
 	}
+	s.blockDrops = append(s.blockDrops, d)
 	for _, p := range hide {
 		s.hidden[p] = true
 	}
-	live := true
 	tx.OnRollback(func() {
-		live = false
-		for _, p := range hide {
-			delete(s.hidden, p)
+		if !d.done {
+			d.done = true
+			s.unhide(d)
 		}
-		s.eng.catalog.Add(1) // plans bound while they were hidden bind again
 	})
 	s.eng.catalog.Add(1) // this session's prepared statements bind again
 	tx.AtCommit(func(ctx context.Context) error {
-		if !live {
+		if d.done {
 			return nil
 		}
+		d.done = true
 		return s.dropCommitted(ctx, infos, named, cascade)
 	})
 	return noticeResult("DROP TABLE", notices...), nil
@@ -307,6 +307,52 @@ func (s *session) dropCommitted(ctx context.Context, infos []fluss.TableInfo, na
 		if err := s.dropOwnedSequences(ctx, p); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// blockDrop is a DROP TABLE the block left to its COMMIT (dropInBlock).
+type blockDrop struct {
+	infos   []fluss.TableInfo
+	named   []fluss.TablePath
+	cascade bool
+	// hide is the tables and views it hides from the session.
+	hide []fluss.TablePath
+	// stmt is its text, for ROLLBACK's warning once dropNow ran it.
+	stmt string
+	// done: rolled back, or run (dropNow, COMMIT).
+	done bool
+}
+
+// unhide shows again what d hid, and makes the session's plans bind again.
+func (s *session) unhide(d *blockDrop) {
+	for _, p := range d.hide {
+		delete(s.hidden, p)
+	}
+	s.eng.catalog.Add(1)
+}
+
+// dropNow runs at once the block's pending DROP TABLE that hides the name
+// p, before a statement that makes a relation of that name (CREATE TABLE,
+// a RENAME to it): the name is still taken in the store until the drop
+// runs, and a migration may drop a table and make it again in one block.
+// The drop is then no longer the block's own: a ROLLBACK warns that it was
+// not rolled back (txddl.go), as for the other DDL. The caller does not
+// hold the DDL lock.
+func (s *session) dropNow(ctx context.Context, p fluss.TablePath) error {
+	if !s.hidden[p] || s.tx == nil {
+		return nil
+	}
+	for _, d := range s.blockDrops {
+		if d.done || !slices.Contains(d.hide, p) {
+			continue
+		}
+		if err := s.dropCommitted(ctx, d.infos, d.named, d.cascade); err != nil {
+			return err
+		}
+		d.done = true
+		s.unhide(d)
+		s.tx.ddl = append(s.tx.ddl, d.stmt)
 	}
 	return nil
 }

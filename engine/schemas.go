@@ -202,6 +202,9 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		s.recordSchemaOwner(ctx, name, cmp.Or(d.Authorization, s.info.User))
 		return tagOnly("CREATE SCHEMA"), nil
 	case sql.DropSchema:
+		if err := s.dropNowIn(ctx, d.Names); err != nil { // tablestmts.go: the block's DROP TABLE of their tables
+			return nil, err
+		}
 		if err := s.blockDDL("DROP SCHEMA", inDatabases(d.Names)); err != nil {
 			return nil, err
 		}

@@ -332,19 +332,35 @@ func (s *session) unhide(d *blockDrop) {
 	s.eng.catalog.Add(1)
 }
 
-// dropNow runs at once the block's pending DROP TABLE that hides the name
-// p, before a statement that makes a relation of that name (CREATE TABLE,
-// a RENAME to it): the name is still taken in the store until the drop
-// runs, and a migration may drop a table and make it again in one block.
-// The drop is then no longer the block's own: a ROLLBACK warns that it was
-// not rolled back (txddl.go), as for the other DDL. The caller does not
-// hold the DDL lock.
+// dropNow runs at once the block's pending DROP TABLE statements that hide
+// a relation of which (dropNowIn: of a schema), before a statement that
+// needs the store to be without them: one that makes a relation of the
+// name (CREATE TABLE, a RENAME to it: a migration or dbt may drop a table
+// and make it again in one block), or DROP SCHEMA of their schema. The
+// drop is then no longer the block's own: a ROLLBACK warns that it was not
+// rolled back (txddl.go), as for the other DDL. The caller does not hold
+// the DDL lock.
 func (s *session) dropNow(ctx context.Context, p fluss.TablePath) error {
-	if !s.hidden[p] || s.tx == nil {
+	if !s.hidden[p] {
+		return nil
+	}
+	return s.dropNowIf(ctx, func(q fluss.TablePath) bool { return q == p })
+}
+
+// dropNowIn is dropNow of the pending drops of tables of the schemas dbs.
+func (s *session) dropNowIn(ctx context.Context, dbs []string) error {
+	if len(s.hidden) == 0 {
+		return nil
+	}
+	return s.dropNowIf(ctx, inDatabases(dbs)) // txddl.go
+}
+
+func (s *session) dropNowIf(ctx context.Context, of func(fluss.TablePath) bool) error {
+	if s.tx == nil {
 		return nil
 	}
 	for _, d := range s.blockDrops {
-		if d.done || !slices.Contains(d.hide, p) {
+		if d.done || !slices.ContainsFunc(d.hide, of) {
 			continue
 		}
 		if err := s.dropCommitted(ctx, d.infos, d.named, d.cascade); err != nil {

@@ -132,3 +132,32 @@ func TestDropTableInBlockThenCreate(t *testing.T) {
 		t.Errorf("the renamed table after ROLLBACK: %v", got)
 	}
 }
+
+// TestDropTableInBlockDependents: what the block dropped already depends
+// on nothing: DROP TABLE child; DROP TABLE parent (a foreign key), or a
+// table a view that a CASCADE took read too, runs without CASCADE, as in
+// PostgreSQL; COMMIT drops them in order, ROLLBACK keeps them all.
+func TestDropTableInBlockDependents(t *testing.T) {
+	open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+	a := open()
+	mustRun(t, a, "CREATE TABLE p (id INT PRIMARY KEY); CREATE TABLE c (id INT PRIMARY KEY, pid INT REFERENCES p (id))")
+	mustRun(t, a, "CREATE TABLE x (id INT PRIMARY KEY); CREATE VIEW pv AS SELECT p.id FROM p JOIN x ON p.id = x.id")
+	mustRun(t, a, "INSERT INTO p VALUES (1); INSERT INTO c VALUES (1, 1)")
+	for _, end := range []string{"ROLLBACK", "COMMIT"} {
+		mustRun(t, a, "BEGIN")
+		if _, _, err := run(t, a, "SAVEPOINT s; DROP TABLE p"); sqlerr.CodeOf(err) != sqlerr.DependentObjectsStillExist {
+			t.Fatalf("DROP TABLE p before its dependents: %v, want 2BP01", err)
+		}
+		mustRun(t, a, "ROLLBACK TO s")
+		mustRun(t, a, "DROP TABLE c")
+		mustRun(t, a, "DROP TABLE x CASCADE")
+		mustRun(t, a, "DROP TABLE p")
+		mustRun(t, a, end)
+		for _, tbl := range []string{"p", "c", "x", "pv"} {
+			_, _, err := run(t, a, "SELECT count(*) FROM "+tbl)
+			if kept := end == "ROLLBACK"; kept != (err == nil) {
+				t.Errorf("%s after %s: %v", tbl, end, err)
+			}
+		}
+	}
+}

@@ -222,19 +222,26 @@ func (s *session) dropOnCommit(info fluss.TableInfo) {
 func (s *session) dropInBlock(ctx context.Context, infos []fluss.TableInfo, named []fluss.TablePath, cascade bool, notices []*sqlerr.Error) (pgwire.Result, error) {
 	tx := s.tx
 	tx.ddlRunning = "" // undone by a rollback: no warning names it
+	// What the block dropped already depends on nothing any more: DROP
+	// TABLE child; DROP TABLE parent in one block, as a migration's
+	// downgrade sends them.
+	gone := pathSet(named) // fkddl.go
+	for p := range s.hidden {
+		gone[p] = true
+	}
 	var hide []fluss.TablePath
 	for _, info := range infos {
 		p := info.Path
-		cascaded, err := s.dependentViews("table", p, nil, cascade) // cascade.go
+		cascaded, err := s.dependentViews("table", p, gone, cascade) // cascade.go
 		if err != nil {
 			return nil, err
 		}
-		refs, err := s.fkOthers(ctx, p, pathSet(named)) // fkddl.go
+		refs, err := s.fkOthers(ctx, p, gone) // fkddl.go
 		if err != nil {
 			return nil, err
 		}
 		if len(refs) > 0 && !cascade {
-			_, err := s.fkDropDependents(ctx, p, pathSet(named), false) // its 2BP01
+			_, err := s.fkDropDependents(ctx, p, gone, false) // its 2BP01
 			return nil, err
 		}
 		for _, r := range refs {

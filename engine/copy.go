@@ -80,7 +80,7 @@ func (s *session) copyPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath
 	db := c.Schema
 	if db == "" {
 		db = fluss.DefaultDatabase
-		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.meta.Views(), meta: s.eng.meta}
+		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.meta.Views(), meta: s.eng.meta, hidden: s.hidden}
 		if r, err := cat.ResolveSchema(s.sessionCtx(ctx), c.Table, false); err == nil {
 			db = r
 		}

@@ -60,7 +60,7 @@ func (s *session) sessionCtx(ctx context.Context) context.Context {
 func (s *session) resolvePath(ctx context.Context, n sql.ObjectName) (fluss.TablePath, error) {
 	path := fluss.TablePath{Database: n.Schema, Table: n.Name}
 	if path.Database == "" {
-		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.meta.Views(), meta: s.eng.meta}
+		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.meta.Views(), meta: s.eng.meta, hidden: s.hidden}
 		db, err := cat.ResolveSchema(s.sessionCtx(ctx), n.Name, false)
 		if err != nil {
 			return path, err
@@ -75,6 +75,9 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 	path, err := s.resolvePath(ctx, n)
 	if err != nil {
 		return fluss.TableInfo{}, err
+	}
+	if s.droppedInBlock(path) { // tablestmts.go dropInBlock
+		return fluss.TableInfo{}, sqlerr.UndefinedRelation(path.Table)
 	}
 	info, err := s.eng.store.GetTable(ctx, path)
 	if err != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {

@@ -150,6 +150,13 @@
 // a block (25001), as PostgreSQL's does. TRUNCATE in a block is
 // transactional (ddl.go truncateInBlock, txnstore/truncate.go): the table
 // is locked whole and reads empty to the block until COMMIT empties it.
+// So is DROP TABLE in a block on a store with row locks (tablestmts.go
+// dropInBlock): the table is locked ACCESS EXCLUSIVE to the block's end,
+// gone at once for the session (session.hidden, which its catalog lookups
+// honour), and dropped at COMMIT (txnstore's AtCommit, under the lock);
+// ROLLBACK keeps it. A later statement that needs its name or schema free
+// (CREATE TABLE, RENAME to it, DROP SCHEMA) runs the drop then, and it is
+// then DDL a ROLLBACK warns about.
 //
 // Metadata (metadata.go, views.go, privileges.go, roles.go, pyfunctions.go,
 // enumtypes.go): views, owners, grants, roles, the functions CREATE

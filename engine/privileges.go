@@ -67,6 +67,9 @@ type recordingCatalog struct {
 	// with is the data-modifying WITH queries prepared so far
 	// (modifyingwith.go).
 	with *modifyingWith
+	// hidden is the relations the session's block dropped (session.hidden):
+	// they do not exist for it.
+	hidden map[fluss.TablePath]bool
 }
 
 // UDFs are the server's Go UDFs (binder.UDFCatalog).
@@ -85,6 +88,9 @@ func (c *recordingCatalog) GetSequence(ctx context.Context, p fluss.TablePath) (
 func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
 	if err := systemTable(p); err != nil {
 		return fluss.TableInfo{}, err
+	}
+	if c.hidden[p] {
+		return fluss.TableInfo{}, sqlerr.UndefinedRelation(p.Table)
 	}
 	info, err := c.tables.store.GetTable(ctx, p)
 	if err == nil {

@@ -55,9 +55,13 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 		return nil, err
 	}
 	view, isView := s.eng.meta.Views().Get(from)
+	isView = isView && !s.droppedInBlock(from)
 	var info fluss.TableInfo
 	if !isView {
 		info, err = s.eng.store.GetTable(ctx, from)
+		if err == nil && s.droppedInBlock(from) { // tablestmts.go dropInBlock
+			err = sqlerr.UndefinedRelation(from.Table)
+		}
 		if err != nil {
 			if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 				return nil, err
@@ -81,6 +85,9 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 		return nil, e
 	}
 	to := fluss.TablePath{Database: from.Database, Table: a.NewName}
+	if err := s.dropNow(ctx, to); err != nil { // a table this block dropped
+		return nil, err
+	}
 	if _, taken := s.eng.meta.Views().Get(to); taken {
 		return nil, sqlerr.RelationExists(to.Table)
 	}

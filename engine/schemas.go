@@ -125,6 +125,9 @@ func (c *recordingCatalog) ResolveSchema(ctx context.Context, name string, creat
 	}
 	for _, s := range path {
 		p := fluss.TablePath{Database: s, Table: name}
+		if c.hidden[p] {
+			continue
+		}
 		if _, ok := c.views.Get(p); ok {
 			return s, nil
 		}
@@ -199,6 +202,9 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		s.recordSchemaOwner(ctx, name, cmp.Or(d.Authorization, s.info.User))
 		return tagOnly("CREATE SCHEMA"), nil
 	case sql.DropSchema:
+		if err := s.dropNowIn(ctx, d.Names); err != nil { // tablestmts.go: the block's DROP TABLE of their tables
+			return nil, err
+		}
 		if err := s.blockDDL("DROP SCHEMA", inDatabases(d.Names)); err != nil {
 			return nil, err
 		}

@@ -97,6 +97,12 @@ type session struct {
 	// (advisory.go).
 	rowLocks *rowlock.Txn
 	advisory advisoryLocks
+	// hidden is the tables and views the open transaction block dropped,
+	// which it drops at COMMIT (tablestmts.go dropInBlock): gone for this
+	// session only. nil: none.
+	hidden map[fluss.TablePath]bool
+	// blockDrops is the block's DROP TABLE statements left to its COMMIT.
+	blockDrops []*blockDrop
 	// notices are what functions raised while the statement ran, for
 	// pgwire to send (warn, TakeNotices); warnFn is s.warn made once.
 	noticeMu sync.Mutex

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine/txnstore"
@@ -39,6 +40,9 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 		}
 		c.Descriptor.CustomProperties[txnstore.DeleteRowsProperty] = "true"
 		b = &c
+	}
+	if err := s.dropNow(ctx, b.Path); err != nil { // a table this block dropped
+		return nil, err
 	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
@@ -105,8 +109,13 @@ func createTableTag(b *binder.CreateTable) string {
 
 // execDropTable is DROP TABLE of one or more tables, with the views that
 // depend on them when CASCADE (cascade.go) and the sequences they own.
+// Inside a transaction block it is the block's (dropInBlock).
 func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.DropTable) (pgwire.Result, error) {
-	if err := s.blockDDL("DROP TABLE", pathIn(b.Paths)); err != nil {
+	touches := pathIn(b.Paths)
+	if s.tx != nil && s.eng.locks != nil {
+		touches = nil // dropped at COMMIT, after the block's rows (dropInBlock)
+	}
+	if err := s.blockDDL("DROP TABLE", touches); err != nil {
 		return nil, err
 	}
 	for _, p := range b.Paths { // ddllock.go: their writers first, before the server-wide lock
@@ -127,6 +136,9 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 			return nil, err
 		}
 		info, err := s.eng.store.GetTable(ctx, p)
+		if err == nil && s.droppedInBlock(p) {
+			err = sqlerr.New(sqlerr.UndefinedTable, "table \"%s\" does not exist", p.Table)
+		}
 		if err != nil {
 			if v, isView := s.eng.meta.Views().Get(p); isView {
 				if v.Materialized() {
@@ -147,6 +159,9 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 			return nil, err
 		}
 		infos, paths = append(infos, info), append(paths, p)
+	}
+	if s.tx != nil && s.eng.locks != nil {
+		return s.dropInBlock(ctx, infos, b.Paths, sql.DropCascade(ps.parsed), notices)
 	}
 	for i, info := range infos {
 		p := paths[i]
@@ -187,4 +202,187 @@ func (s *session) dropOnCommit(info fluss.TableInfo) {
 	if err := s.dropTable(ctx, info, true); err == nil {
 		_ = s.dropOwnedSequences(ctx, info.Path)
 	}
+}
+
+// dropInBlock is DROP TABLE inside a transaction block, transactional as
+// PostgreSQL's: each table is locked ACCESS EXCLUSIVE until the block ends
+// (execDropTable's lockDDLTable: other sessions' reads and writes of it
+// wait), is gone at once for this session (droppedInBlock: its statements
+// bind as if it were dropped, and so are the views CASCADE takes), and is
+// dropped at COMMIT, under the lock, so that a statement that waited for
+// it finds it gone (42P01 when it binds again). ROLLBACK, or ROLLBACK TO a
+// savepoint made before, keeps the tables, their rows and their views.
+// What it would drop is checked now (dependent views and foreign keys
+// without CASCADE fail it now, as in PostgreSQL); the block's own writes
+// to the tables are committed, then dropped with them.
+//
+// A store without row locks (a Fluss cluster) has no lock to keep other
+// sessions off the table until COMMIT: there DROP TABLE drops at once and
+// a ROLLBACK warns (txddl.go).
+func (s *session) dropInBlock(ctx context.Context, infos []fluss.TableInfo, named []fluss.TablePath, cascade bool, notices []*sqlerr.Error) (pgwire.Result, error) {
+	tx := s.tx
+	tx.ddlRunning = "" // undone by a rollback: no warning names it
+	// What the block dropped already depends on nothing any more: DROP
+	// TABLE child; DROP TABLE parent in one block, as a migration's
+	// downgrade sends them.
+	gone := pathSet(named) // fkddl.go
+	for p := range s.hidden {
+		gone[p] = true
+	}
+	var hide []fluss.TablePath
+	for _, info := range infos {
+		p := info.Path
+		cascaded, err := s.dependentViews("table", p, gone, cascade) // cascade.go
+		if err != nil {
+			return nil, err
+		}
+		refs, err := s.fkOthers(ctx, p, gone) // fkddl.go
+		if err != nil {
+			return nil, err
+		}
+		if len(refs) > 0 && !cascade {
+			_, err := s.fkDropDependents(ctx, p, gone, false) // its 2BP01
+			return nil, err
+		}
+		for _, r := range refs {
+			notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to constraint %s on table %s", r.fk.Name, r.child.Table))
+		}
+		if len(cascaded) > 0 {
+			notices = append(notices, cascadeNotice(cascaded))
+		}
+		hide = append(hide, p)
+		for _, v := range cascaded {
+			hide = append(hide, v.Path)
+		}
+	}
+	d := &blockDrop{infos: infos, named: named, cascade: cascade, hide: hide, stmt: s.stmtText}
+	if s.hidden == nil {
+		s.hidden = map[fluss.TablePath]bool{}
+		tx.AtEnd(func() { s.hidden, s.blockDrops = nil, nil })
+	}
+	s.blockDrops = append(s.blockDrops, d)
+	for _, p := range hide {
+		s.hidden[p] = true
+	}
+	tx.OnRollback(func() {
+		if !d.done {
+			d.done = true
+			s.unhide(d)
+		}
+	})
+	s.eng.catalog.Add(1) // this session's prepared statements bind again
+	tx.AtCommit(func(ctx context.Context) error {
+		if d.done {
+			return nil
+		}
+		d.done = true
+		return s.dropCommitted(ctx, infos, named, cascade)
+	})
+	return noticeResult("DROP TABLE", notices...), nil
+}
+
+// dropCommitted is the drop a block's DROP TABLE left to its COMMIT
+// (dropInBlock): the tables as they are now (a TRUNCATE of a log table in
+// the block made it anew), their foreign keys from other tables and
+// dependent views when cascade, and their sequences.
+func (s *session) dropCommitted(ctx context.Context, infos []fluss.TableInfo, named []fluss.TablePath, cascade bool) error {
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	for _, was := range infos {
+		p := was.Path
+		info, err := s.eng.store.GetTable(ctx, p)
+		if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		cascaded, err := s.dependentViews("table", p, nil, cascade)
+		if err != nil {
+			return err
+		}
+		if _, err := s.fkDropDependents(ctx, p, pathSet(named), cascade); err != nil {
+			return err
+		}
+		if err := s.dropTable(ctx, info, true); err != nil {
+			return err
+		}
+		if _, err := s.dropCascaded(ctx, cascaded); err != nil {
+			return err
+		}
+		if err := s.dropOwnedSequences(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blockDrop is a DROP TABLE the block left to its COMMIT (dropInBlock).
+type blockDrop struct {
+	infos   []fluss.TableInfo
+	named   []fluss.TablePath
+	cascade bool
+	// hide is the tables and views it hides from the session.
+	hide []fluss.TablePath
+	// stmt is its text, for ROLLBACK's warning once dropNow ran it.
+	stmt string
+	// done: rolled back, or run (dropNow, COMMIT).
+	done bool
+}
+
+// unhide shows again what d hid, and makes the session's plans bind again.
+func (s *session) unhide(d *blockDrop) {
+	for _, p := range d.hide {
+		delete(s.hidden, p)
+	}
+	s.eng.catalog.Add(1)
+}
+
+// dropNow runs at once the block's pending DROP TABLE statements that hide
+// a relation of which (dropNowIn: of a schema), before a statement that
+// needs the store to be without them: one that makes a relation of the
+// name (CREATE TABLE, a RENAME to it: a migration or dbt may drop a table
+// and make it again in one block), or DROP SCHEMA of their schema. The
+// drop is then no longer the block's own: a ROLLBACK warns that it was not
+// rolled back (txddl.go), as for the other DDL. The caller does not hold
+// the DDL lock.
+func (s *session) dropNow(ctx context.Context, p fluss.TablePath) error {
+	if !s.hidden[p] {
+		return nil
+	}
+	return s.dropNowIf(ctx, func(q fluss.TablePath) bool { return q == p })
+}
+
+// dropNowIn is dropNow of the pending drops of tables of the schemas dbs.
+func (s *session) dropNowIn(ctx context.Context, dbs []string) error {
+	if len(s.hidden) == 0 {
+		return nil
+	}
+	return s.dropNowIf(ctx, inDatabases(dbs)) // txddl.go
+}
+
+func (s *session) dropNowIf(ctx context.Context, of func(fluss.TablePath) bool) error {
+	if s.tx == nil {
+		return nil
+	}
+	for _, d := range s.blockDrops {
+		if d.done || !slices.ContainsFunc(d.hide, of) {
+			continue
+		}
+		if err := s.dropCommitted(ctx, d.infos, d.named, d.cascade); err != nil {
+			return err
+		}
+		d.done = true
+		s.unhide(d)
+		s.tx.ddl = append(s.tx.ddl, d.stmt)
+	}
+	return nil
+}
+
+// droppedInBlock reports whether the session's transaction block dropped
+// the table or view at p (dropInBlock): gone for this session, still there
+// for the others until COMMIT.
+func (s *session) droppedInBlock(p fluss.TablePath) bool {
+	return s.hidden[p]
 }

@@ -34,7 +34,9 @@ import (
 // READ one, whose snapshot (rr.go) cannot hold tables made after it.
 // VACUUM refuses a block (25001), as PostgreSQL's does. TRUNCATE is not
 // DDL here: inside a block it is the transaction's own, undone by a
-// ROLLBACK (ddl.go truncateInBlock).
+// ROLLBACK (ddl.go truncateInBlock); nor is DROP TABLE on a store with row
+// locks, which drops at COMMIT (tablestmts.go dropInBlock) and may follow
+// the block's rows to the table.
 
 // blockDDL lets the DDL statement what run in the current transaction:
 // touches reports the tables it changes or drops (nil: none that exist).

@@ -34,7 +34,7 @@ func (s *session) parseView(text string) ([]*sql.Statement, error) {
 
 // GetView implements binder.ViewCatalog.
 func (c *recordingCatalog) GetView(ctx context.Context, p fluss.TablePath) (*binder.View, error) {
-	if c.views == nil || c.parse == nil {
+	if c.views == nil || c.parse == nil || c.hidden[p] {
 		return nil, nil
 	}
 	v, ok := c.views.Get(p)

@@ -55,13 +55,14 @@
 // the table from the transaction until COMMIT deletes them, in the same
 // atomic group as the rows written after it; what a rollback must undo
 // outside the overlay (a TRUNCATE's sequence restarts) is registered with
-// OnRollback.
+// OnRollback, and what COMMIT must do after its writes, under the
+// transaction's locks (the engine's DROP TABLE in a block), with AtCommit.
 //
 // Files: txn.go (Txn: tables, limit, savepoints, commit), table.go (Table:
 // its pending state and writes, and what COMMIT writes of it), read.go
 // (Lookup, Scan and the merging reader), prefix.go (ScanPrefix), locks.go
 // (row locks and REPEATABLE READ's conflicts), spill.go (staging on disk),
-// truncate.go (TRUNCATE, OnRollback), frozen.go (Frozen: a read-only copy
+// truncate.go (TRUNCATE, OnRollback, AtCommit), frozen.go (Frozen: a read-only copy
 // of a table as the transaction reads it now, the snapshot a statement
 // with data-modifying WITH queries reads).
 package txnstore

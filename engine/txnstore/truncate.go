@@ -124,6 +124,26 @@ func (tx *Txn) AtEnd(fn func()) {
 	tx.atEnd = append(tx.atEnd, fn)
 }
 
+// AtCommit registers fn to run when the transaction commits, after its
+// writes are durable and before its locks are released (a DROP TABLE in a
+// block drops the table then, under its ACCESS EXCLUSIVE lock, so that a
+// transaction waiting for the table finds it gone). fn decides itself
+// whether a rollback to a savepoint undid what it commits (OnRollback).
+// The first error ends the commit with it; the writes stay committed.
+func (tx *Txn) AtCommit(fn func(context.Context) error) {
+	tx.atCommit = append(tx.atCommit, fn)
+}
+
+// runAtCommit runs the AtCommit functions in the order registered.
+func (tx *Txn) runAtCommit(ctx context.Context) error {
+	for _, fn := range tx.atCommit {
+		if err := fn(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // DeleteRowsProperty marks a table (a custom property of its descriptor)
 // created ON COMMIT DELETE ROWS: every commit deletes its rows, so it is
 // always empty outside the transaction writing it, and COMMIT writes

@@ -61,6 +61,9 @@ type Txn struct {
 	committed bool
 	// atEnd runs at Release (AtEnd).
 	atEnd []func()
+	// atCommit runs once Commit's writes are durable, before the locks
+	// are released (AtCommit).
+	atCommit []func(context.Context) error
 
 	// The first backing arrays of order and all, inside the transaction's
 	// own allocation: most transactions write one table with a record or
@@ -113,7 +116,7 @@ func (tx *Txn) Release() {
 	for _, fn := range tx.atEnd {
 		fn()
 	}
-	tx.undo, tx.committed, tx.Recreate, tx.atEnd = nil, false, nil, nil
+	tx.undo, tx.committed, tx.Recreate, tx.atEnd, tx.atCommit = nil, false, nil, nil, nil
 	tx.discardStaged()
 	tx.Unlock(false)
 	if tx.Snap != nil {
@@ -342,6 +345,9 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 	// The row locks outlive the write: a waiter re-reads the row once the
 	// write is visible.
 	defer func() {
+		if err == nil {
+			err = tx.runAtCommit(ctx)
+		}
 		tx.committed = err == nil
 		tx.Unlock(err == nil)
 	}()

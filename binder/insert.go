@@ -21,6 +21,9 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if ins.Refused != "" {
 		return nil, sqlerr.NotSupported(ins.Refused)
 	}
+	if err := b.viewInsert(ins); err != nil { // viewwrite.go
+		return nil, err
+	}
 	tsrc, err := b.bindInsertTarget(ins.Target) // dmledge.go
 	if err != nil {
 		return nil, err

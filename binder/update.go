@@ -78,6 +78,9 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 			return nil, err
 		}
 	}
+	if err := b.viewUpdate(up); err != nil { // viewwrite.go
+		return nil, err
+	}
 	scan, err := b.writableTable(up.Target, "update")
 	if err != nil {
 		return nil, err
@@ -217,6 +220,9 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 		if err := b.bindWriteWith(del.With, del); err != nil {
 			return nil, err
 		}
+	}
+	if err := b.viewDelete(del); err != nil { // viewwrite.go
+		return nil, err
 	}
 	scan, err := b.writableTable(del.Target, "delete from")
 	if err != nil {

@@ -209,9 +209,10 @@ func (s *session) mayOwnView(v views.View) error {
 	return mustOwn(relationKind(v), v.Path.Table)
 }
 
-// viewTarget refuses a write or TRUNCATE whose target is a view, before
-// it is bound: views are read-only here (TRUNCATE of a view is 42809 on
-// PostgreSQL too).
+// viewTarget refuses a TRUNCATE whose target is a view (42809, as in
+// PostgreSQL) and a write to a materialized view, before either is
+// bound; a write to a plain view binds (binder/viewwrite.go: it writes
+// the view's base table when the view is automatically updatable).
 func (s *session) viewTarget(st *sql.Statement) error {
 	if st.AST == nil {
 		return nil
@@ -245,10 +246,7 @@ func (s *session) viewTarget(st *sql.Statement) error {
 	if v.Materialized() {
 		return sqlerr.New(sqlerr.WrongObjectType, "cannot change materialized view \"%s\"", p.Table)
 	}
-	// PostgreSQL's error for a view that is not automatically updatable
-	// (55000); sqlgate updates no view.
-	return sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "cannot %s view \"%s\"", verb, p.Table).
-		WithDetail("Views are read-only in sqlgate: write to the tables the view reads instead.")
+	return nil
 }
 
 // singleTable is the one table a write statement names, or nil.

@@ -415,8 +415,6 @@ func insertWidth(ins *pt.Insert) int {
 	return -1
 }
 
-
-
 // columnErr is column's error at node n: 42703 points at the column, as
 // PostgreSQL's does; its 0A000 has no position.
 func (b *binder) columnErr(n sourceNode, err error) error {

@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/functions"
@@ -36,6 +37,8 @@ type viewWrite struct {
 	names []string
 	cols  map[string]string
 	exprs map[string]pt.Expr
+	// baseCols are the base relation's columns.
+	baseCols map[string]bool
 }
 
 // maxViewNesting bounds the views over views a write goes through (a
@@ -109,7 +112,7 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 		return nil, refuse("Views that do not select from a single table or view are not automatically updatable.")
 	}
 	vw := &viewWrite{view: v, base: from.Name, baseAlias: from.Alias.Name, where: sel.Where,
-		cols: map[string]string{}, exprs: map[string]pt.Expr{}}
+		cols: map[string]string{}, exprs: map[string]pt.Expr{}, baseCols: map[string]bool{}}
 	if vw.baseAlias == "" {
 		vw.baseAlias = from.Name.Name
 	}
@@ -134,6 +137,12 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 			baseCols = append(baseCols, c.Name)
 		}
 		return nil
+	}
+	if err := star(); err != nil {
+		return nil, err
+	}
+	for _, c := range baseCols {
+		vw.baseCols[c] = true
 	}
 	var selected []string // base column per output column ("" for none)
 	var outExprs []pt.Expr
@@ -224,33 +233,101 @@ func (vw *viewWrite) target(at pt.At, alias string) *pt.TableRef {
 	return &pt.TableRef{At: at, Name: &name, Alias: pt.Alias{Name: alias}}
 }
 
-// renameRefs renames, in e (not in its subqueries), the references to
-// the view's columns (unqualified, or qualified by alias) to the base
-// columns they select.
-func (vw *viewWrite) renameRefs(e pt.Expr, alias string) {
-	pt.Walk(e, func(x pt.Expr) bool {
-		if c, ok := x.(*pt.ColumnRef); ok && c.Schema == "" && (c.Table == "" || c.Table == alias) {
-			if base := vw.cols[c.Name]; base != "" {
-				c.Name = base
+// substRefs replaces, in the clauses of the write under root (not in
+// their subqueries), each reference to a view column (unqualified, or
+// qualified by alias) with what the column selects: the base column
+// under alias, or the view's expression. hidden: an unqualified name
+// that is only a base column the view does not show is refused (42703)
+// as PostgreSQL refuses it; false when the write reads other tables,
+// whose columns such a name may mean.
+func (vw *viewWrite) substRefs(b *binder, root any, alias string, hidden bool) error {
+	var err error
+	subst := func(c *pt.ColumnRef) pt.Expr {
+		if c.Schema != "" || (c.Table != "" && c.Table != alias) || err != nil {
+			return nil
+		}
+		if e := vw.exprs[c.Name]; e != nil {
+			return e
+		}
+		if base := vw.cols[c.Name]; base != "" {
+			return &pt.ColumnRef{At: c.At, Table: alias, Name: base}
+		}
+		if _, isCol := vw.cols[c.Name]; !isCol && vw.baseCols[c.Name] {
+			switch {
+			case c.Table != "":
+				err = b.errAt(c, sqlerr.New(sqlerr.UndefinedColumn, "column %s.%s does not exist", c.Table, c.Name))
+			case hidden:
+				err = b.errAt(c, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" does not exist", c.Name))
 			}
 		}
-		return true
-	})
-}
-
-// viewWhere is the view's WHERE over the write's target named alias: its
-// references by the base relation's name in the view now read alias.
-func (vw *viewWrite) viewWhere(alias string) pt.Expr {
-	if vw.where == nil {
 		return nil
 	}
-	pt.Walk(vw.where, func(x pt.Expr) bool {
-		if c, ok := x.(*pt.ColumnRef); ok && c.Schema == "" && c.Table == vw.baseAlias {
-			c.Table = alias
+	substExprs(reflect.ValueOf(root), subst)
+	return err
+}
+
+var (
+	columnRefType = reflect.TypeOf((*pt.ColumnRef)(nil))
+	queryType     = reflect.TypeOf((*pt.Query)(nil)).Elem()
+	subqueryType  = reflect.TypeOf((*pt.Subquery)(nil))
+	treePkg       = reflect.TypeOf(pt.ColumnRef{}).PkgPath()
+)
+
+// substExprs walks the tree nodes under v (sql/tree's structs, their
+// slices and interfaces; not queries), replacing each *pt.ColumnRef held
+// in an interface by subst's expression where it gives one. The tree has
+// no rewriting walker of its own: reflection keeps this one complete as
+// node types are added.
+func substExprs(v reflect.Value, subst func(*pt.ColumnRef) pt.Expr) {
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return
 		}
-		return true
-	})
-	return vw.where
+		if c, ok := v.Elem().Interface().(*pt.ColumnRef); ok {
+			if r := subst(c); r != nil && v.CanSet() && reflect.TypeOf(r).AssignableTo(v.Type()) {
+				v.Set(reflect.ValueOf(r))
+			}
+			return
+		}
+		substExprs(v.Elem(), subst)
+	case reflect.Pointer:
+		t := v.Type()
+		if v.IsNil() || t == columnRefType || t == subqueryType || t.Implements(queryType) || t.Elem().PkgPath() != treePkg {
+			return
+		}
+		substExprs(v.Elem(), subst)
+	case reflect.Struct:
+		if v.Type().PkgPath() != treePkg {
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Type().Field(i); f.IsExported() && f.Type != reflect.TypeOf(pt.At{}) {
+				substExprs(v.Field(i), subst)
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			substExprs(v.Index(i), subst)
+		}
+	}
+}
+
+// requalify makes the view's WHERE and column expressions read the base
+// relation by alias, the write's name for it.
+func (vw *viewWrite) requalify(alias string) {
+	fix := func(e pt.Expr) {
+		pt.Walk(e, func(x pt.Expr) bool {
+			if c, ok := x.(*pt.ColumnRef); ok && c.Schema == "" && c.Table == vw.baseAlias {
+				c.Table = alias
+			}
+			return true
+		})
+	}
+	fix(vw.where)
+	for _, e := range vw.exprs {
+		fix(e)
+	}
 }
 
 // andWhere is where AND the view's condition.
@@ -264,44 +341,52 @@ func andWhere(where, view pt.Expr) pt.Expr {
 	return &pt.Binary{Op: pt.And, L: view, R: where}
 }
 
-// returning rewrites a RETURNING list over the view: * and alias.* are
-// the view's columns, a column that is the view's expression that
-// expression, the others the base columns.
-func (vw *viewWrite) returning(r *pt.Returning, alias string) {
+// returning rewrites a RETURNING list over the view: * is the view's
+// columns then the other tables' (others: their names), alias.* the
+// view's; a view column keeps its name as the output column's.
+func (vw *viewWrite) returning(b *binder, r *pt.Returning, alias string, others []string) error {
 	if r == nil {
-		return
+		return nil
 	}
 	var items []*pt.ReturningItem
 	for _, it := range r.Items {
 		if it.Star && (it.Table == "" || it.Table == alias) {
 			for _, name := range vw.names {
-				var x pt.Expr
-				if e := vw.exprs[name]; e != nil {
-					x = e
-				} else {
-					x = &pt.ColumnRef{At: it.At, Table: alias, Name: vw.cols[name]}
+				items = append(items, &pt.ReturningItem{At: it.At, X: &pt.ColumnRef{At: it.At, Table: alias, Name: name}, Alias: name})
+			}
+			if it.Table == "" {
+				for _, o := range others {
+					items = append(items, &pt.ReturningItem{At: it.At, Star: true, Table: o})
 				}
-				items = append(items, &pt.ReturningItem{At: it.At, X: x, Alias: name})
 			}
 			continue
 		}
-		if c, ok := it.X.(*pt.ColumnRef); ok && c.Schema == "" && (c.Table == "" || c.Table == alias) {
-			if e := vw.exprs[c.Name]; e != nil {
-				alias := it.Alias
-				if alias == "" {
-					alias = c.Name
-				}
-				items = append(items, &pt.ReturningItem{At: it.At, X: e, Alias: alias})
-				continue
-			}
-			if base := vw.cols[c.Name]; base != "" && base != c.Name && it.Alias == "" {
-				it.Alias = c.Name // the output column keeps the view's name
+		if c, ok := it.X.(*pt.ColumnRef); ok && it.Alias == "" && c.Schema == "" && (c.Table == "" || c.Table == alias) {
+			if _, isCol := vw.cols[c.Name]; isCol {
+				it.Alias = c.Name
 			}
 		}
-		vw.renameRefs(it.X, alias)
 		items = append(items, it)
 	}
 	r.Items = items
+	return vw.substRefs(b, r, alias, len(others) == 0)
+}
+
+// fromNames are the names FROM's (USING's) tables are read by, for
+// RETURNING *; a FROM item of another shape adds none.
+func fromNames(f pt.FromItem) []string {
+	switch x := f.(type) {
+	case *pt.TableRef:
+		if x.Alias.Name != "" {
+			return []string{x.Alias.Name}
+		}
+		return []string{x.Name.Name}
+	case *pt.DerivedTable:
+		return []string{x.Alias.Name}
+	case *pt.Join:
+		return append(fromNames(x.L), fromNames(x.R)...)
+	}
+	return nil
 }
 
 // viewUpdate rewrites an UPDATE of a view into one of its base relation
@@ -316,6 +401,7 @@ func (b *binder) viewUpdate(up *pt.Update) error {
 		if alias == "" {
 			alias = vw.view.Path.Table
 		}
+		vw.requalify(alias)
 		for _, a := range up.Set {
 			if a.Table != "" && a.Table != alias {
 				continue // the binder reports the qualifier
@@ -325,11 +411,18 @@ func (b *binder) viewUpdate(up *pt.Update) error {
 				return b.columnErr(a, err)
 			}
 			a.Column = base
-			vw.renameRefs(a.Value, alias)
 		}
-		vw.renameRefs(up.Where, alias)
-		vw.returning(up.Returning, alias)
-		up.Where = andWhere(up.Where, vw.viewWhere(alias))
+		hidden := up.From == nil
+		if err := vw.substRefs(b, up.Set, alias, hidden); err != nil {
+			return err
+		}
+		if err := vw.substRefs(b, &up.Where, alias, hidden); err != nil {
+			return err
+		}
+		if err := vw.returning(b, up.Returning, alias, fromNames(up.From)); err != nil {
+			return err
+		}
+		up.Where = andWhere(up.Where, vw.where)
 		up.Target, up.Table, up.Alias = vw.target(up.At, alias), vw.base, alias
 	}
 	return sqlerr.New(sqlerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", up.Table.Name)
@@ -346,9 +439,14 @@ func (b *binder) viewDelete(del *pt.Delete) error {
 		if alias == "" {
 			alias = vw.view.Path.Table
 		}
-		vw.renameRefs(del.Where, alias)
-		vw.returning(del.Returning, alias)
-		del.Where = andWhere(del.Where, vw.viewWhere(alias))
+		vw.requalify(alias)
+		if err := vw.substRefs(b, &del.Where, alias, del.Using == nil); err != nil {
+			return err
+		}
+		if err := vw.returning(b, del.Returning, alias, fromNames(del.Using)); err != nil {
+			return err
+		}
+		del.Where = andWhere(del.Where, vw.where)
 		del.Target, del.Table, del.Alias = vw.target(del.At, alias), vw.base, alias
 	}
 	return sqlerr.New(sqlerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", del.Table.Name)
@@ -382,7 +480,10 @@ func (b *binder) viewInsert(ins *pt.Insert) error {
 			}
 			c.Name = base
 		}
-		vw.returning(ins.Returning, alias)
+		vw.requalify(alias)
+		if err := vw.returning(b, ins.Returning, alias, nil); err != nil {
+			return err
+		}
 		ins.Target, ins.Table = vw.target(ins.At, ""), vw.base
 		if ins.Alias != "" || vw.view.Path.Table != vw.base.Name {
 			ins.Alias = alias // RETURNING reads the row by the view's name

@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"context"
 	"reflect"
 	"strings"
 
@@ -61,7 +62,11 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 	if !isViews {
 		return nil, nil
 	}
-	v, err := vc.GetView(b.ctx, b.treePath(ref.Name))
+	ctx := b.ctx
+	if b.writeVia != nil { // a view under the one the write names
+		ctx = context.WithValue(ctx, expandingKey{}, b.writeVia)
+	}
+	v, err := vc.GetView(ctx, b.treePath(ref.Name))
 	if err != nil || v == nil || v.Stored {
 		return nil, err // a materialized view is refused by the engine
 	}
@@ -123,13 +128,14 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 			return nil
 		}
 		path := b.treePath(from.Name)
-		if info, err := b.cat.GetTable(b.ctx, path); err == nil {
+		ctx := context.WithValue(b.ctx, expandingKey{}, v) // read as the view's owner
+		if info, err := b.cat.GetTable(ctx, path); err == nil {
 			for _, c := range info.Descriptor.Schema.Columns {
 				baseCols = append(baseCols, c.Name)
 			}
 			return nil
 		}
-		inner, err := vc.GetView(b.ctx, path)
+		inner, err := vc.GetView(ctx, path)
 		if err != nil || inner == nil {
 			return refuse("Views that do not select from a single table or view are not automatically updatable.")
 		}
@@ -391,12 +397,18 @@ func fromNames(f pt.FromItem) []string {
 
 // viewUpdate rewrites an UPDATE of a view into one of its base relation
 // (unchanged when the target is no view), through views over views.
-func (b *binder) viewUpdate(up *pt.Update) error {
+func (b *binder) viewUpdate(up *pt.Update) (*View, error) {
+	var outer *View
+	b.writeVia = nil
 	for i := 0; i < maxViewNesting; i++ {
 		vw, err := b.targetView(up.Target, "update")
 		if err != nil || vw == nil {
-			return err
+			return outer, err
 		}
+		if outer == nil {
+			outer = vw.view
+		}
+		b.writeVia = vw.view
 		alias := up.Alias
 		if alias == "" {
 			alias = vw.view.Path.Table
@@ -408,58 +420,70 @@ func (b *binder) viewUpdate(up *pt.Update) error {
 			}
 			base, err := vw.column(a.Column, "update")
 			if err != nil {
-				return b.columnErr(a, err)
+				return nil, b.columnErr(a, err)
 			}
 			a.Column = base
 		}
 		hidden := up.From == nil
 		if err := vw.substRefs(b, up.Set, alias, hidden); err != nil {
-			return err
+			return nil, err
 		}
 		if err := vw.substRefs(b, &up.Where, alias, hidden); err != nil {
-			return err
+			return nil, err
 		}
 		if err := vw.returning(b, up.Returning, alias, fromNames(up.From)); err != nil {
-			return err
+			return nil, err
 		}
 		up.Where = andWhere(up.Where, vw.where)
 		up.Target, up.Table, up.Alias = vw.target(up.At, alias), vw.base, alias
 	}
-	return sqlerr.New(sqlerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", up.Table.Name)
+	return nil, sqlerr.New(sqlerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", up.Table.Name)
 }
 
 // viewDelete is viewUpdate for DELETE.
-func (b *binder) viewDelete(del *pt.Delete) error {
+func (b *binder) viewDelete(del *pt.Delete) (*View, error) {
+	var outer *View
+	b.writeVia = nil
 	for i := 0; i < maxViewNesting; i++ {
 		vw, err := b.targetView(del.Target, "delete from")
 		if err != nil || vw == nil {
-			return err
+			return outer, err
 		}
+		if outer == nil {
+			outer = vw.view
+		}
+		b.writeVia = vw.view
 		alias := del.Alias
 		if alias == "" {
 			alias = vw.view.Path.Table
 		}
 		vw.requalify(alias)
 		if err := vw.substRefs(b, &del.Where, alias, del.Using == nil); err != nil {
-			return err
+			return nil, err
 		}
 		if err := vw.returning(b, del.Returning, alias, fromNames(del.Using)); err != nil {
-			return err
+			return nil, err
 		}
 		del.Where = andWhere(del.Where, vw.where)
 		del.Target, del.Table, del.Alias = vw.target(del.At, alias), vw.base, alias
 	}
-	return sqlerr.New(sqlerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", del.Table.Name)
+	return nil, sqlerr.New(sqlerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", del.Table.Name)
 }
 
 // viewInsert is viewUpdate for INSERT: the column list names base
 // columns (the view's leading columns when none was written).
-func (b *binder) viewInsert(ins *pt.Insert) error {
+func (b *binder) viewInsert(ins *pt.Insert) (*View, error) {
+	var outer *View
+	b.writeVia = nil
 	for i := 0; i < maxViewNesting; i++ {
 		vw, err := b.targetView(ins.Target, "insert into")
 		if err != nil || vw == nil {
-			return err
+			return outer, err
 		}
+		if outer == nil {
+			outer = vw.view
+		}
+		b.writeVia = vw.view
 		alias := ins.Alias
 		if alias == "" {
 			alias = vw.view.Path.Table
@@ -476,20 +500,20 @@ func (b *binder) viewInsert(ins *pt.Insert) error {
 		for _, c := range ins.Columns {
 			base, err := vw.column(c.Name, "insert into")
 			if err != nil {
-				return b.columnErr(c, err)
+				return nil, b.columnErr(c, err)
 			}
 			c.Name = base
 		}
 		vw.requalify(alias)
 		if err := vw.returning(b, ins.Returning, alias, nil); err != nil {
-			return err
+			return nil, err
 		}
 		ins.Target, ins.Table = vw.target(ins.At, ""), vw.base
 		if ins.Alias != "" || vw.view.Path.Table != vw.base.Name {
 			ins.Alias = alias // RETURNING reads the row by the view's name
 		}
 	}
-	return sqlerr.New(sqlerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", ins.Table.Name)
+	return nil, sqlerr.New(sqlerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", ins.Table.Name)
 }
 
 // insertWidth is how many values an INSERT's rows carry, -1 when its
@@ -523,4 +547,16 @@ func (b *binder) columnErr(n sourceNode, err error) error {
 		return b.errAt(n, se)
 	}
 	return err
+}
+
+// throughView makes the binder's catalog reads, until the returned func
+// runs, those of the view a write's target was rewritten through (none
+// for a table): the base table is the view owner's to reach.
+func (b *binder) throughView() func() {
+	if b.writeVia == nil {
+		return func() {}
+	}
+	saved := b.ctx
+	b.ctx = context.WithValue(b.ctx, expandingKey{}, b.writeVia)
+	return func() { b.ctx, b.writeVia = saved, nil }
 }

@@ -38,8 +38,10 @@ type viewWrite struct {
 	names []string
 	cols  map[string]string
 	exprs map[string]pt.Expr
-	// baseCols are the base relation's columns.
+	// baseCols are the base relation's columns; baseView is the base
+	// relation when it is a view.
 	baseCols map[string]bool
+	baseView *View
 }
 
 // maxViewNesting bounds the views over views a write goes through (a
@@ -77,6 +79,39 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 	if err != nil {
 		return nil, err
 	}
+	return b.viewWriteOf(v, q, verb)
+}
+
+// markUpdatable records whether the view CREATE VIEW makes is
+// automatically updatable, and which of its columns are, for the
+// catalog (information_schema, pg_relation_is_updatable).
+func (b *binder) markUpdatable(out *CreateView, query *pt.Subquery) {
+	q, err := b.trees.SubqueryTree(query, b.stmt)
+	if err != nil {
+		return
+	}
+	v := &View{Path: out.Path, Columns: out.Columns}
+	vw, err := b.viewWriteOf(v, q, "delete from") // DELETE: no column needs to be updatable
+	if err != nil || vw == nil || vw.baseView != nil && !vw.baseView.AutoUpdatable {
+		return
+	}
+	innerOK := map[string]bool{}
+	if vw.baseView != nil { // a column of a view over a view is updatable where the inner one is
+		for _, c := range vw.baseView.Columns {
+			innerOK[c.Name] = c.Updatable
+		}
+	}
+	out.AutoUpdatable = true
+	for i := range out.Columns {
+		base := vw.cols[out.Columns[i].Name]
+		out.Columns[i].Updatable = base != "" && (vw.baseView == nil || innerOK[base])
+	}
+}
+
+// viewWriteOf maps the write through v, whose definition is q; an error
+// when v is not automatically updatable.
+func (b *binder) viewWriteOf(v *View, q pt.Query, verb string) (*viewWrite, error) {
+	vc, _ := b.cat.(ViewCatalog)
 	refuse := func(detail string) error {
 		return viewNotUpdatable(v.Path.Table, verb, detail)
 	}
@@ -123,6 +158,7 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 	}
 	// The base relation's columns, for the select list's stars.
 	var baseCols []string
+	var baseView *View // the base relation when it is a view
 	star := func() error {
 		if baseCols != nil {
 			return nil
@@ -135,10 +171,15 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 			}
 			return nil
 		}
-		inner, err := vc.GetView(ctx, path)
+		var inner *View
+		var err error
+		if vc != nil {
+			inner, err = vc.GetView(ctx, path)
+		}
 		if err != nil || inner == nil {
 			return refuse("Views that do not select from a single table or view are not automatically updatable.")
 		}
+		baseView = inner
 		for _, c := range inner.Columns {
 			baseCols = append(baseCols, c.Name)
 		}
@@ -150,6 +191,7 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 	for _, c := range baseCols {
 		vw.baseCols[c] = true
 	}
+	vw.baseView = baseView
 	var selected []string // base column per output column ("" for none)
 	var outExprs []pt.Expr
 	for _, t := range sel.Targets {

@@ -53,9 +53,9 @@ func (c *recordingCatalog) GetView(ctx context.Context, p fluss.TablePath) (*bin
 		return nil, sqlerr.New(sqlerr.DataCorrupted, "the stored definition of view \"%s\" does not parse: %v", v.Path.Table, err)
 	}
 	c.seen = append(c.seen, tableRef{id: v.ACLKey(), path: v.Path, view: true, matview: v.Materialized(), via: viaOf(ctx)})
-	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames), Stored: v.Materialized()}
+	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames), Stored: v.Materialized(), AutoUpdatable: v.AutoUpdatable}
 	for _, col := range v.Columns {
-		bv.Columns = append(bv.Columns, binder.ViewColumn{Name: col.Name, T: col.Type})
+		bv.Columns = append(bv.Columns, binder.ViewColumn{Name: col.Name, T: col.Type, Updatable: col.Updatable})
 	}
 	return bv, nil
 }
@@ -97,8 +97,9 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	v := views.View{Path: b.Path, Definition: b.Definition, Pretty: b.Printed.Pretty, Plain: b.Printed.Plain,
 		ColumnNames: b.ColumnNames, CreatedAt: time.Now().UnixMilli()}
 	for _, c := range b.Columns {
-		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T})
+		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T, Updatable: c.Updatable})
 	}
+	v.AutoUpdatable = b.AutoUpdatable
 	for _, u := range b.Uses {
 		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
 	}

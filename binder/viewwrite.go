@@ -547,6 +547,9 @@ func (b *binder) viewInsert(ins *pt.Insert) (*View, error) {
 			c.Name = base
 		}
 		vw.requalify(alias)
+		if err := vw.onConflict(b, ins.OnConflict, alias); err != nil {
+			return nil, err
+		}
 		if err := vw.returning(b, ins.Returning, alias, nil); err != nil {
 			return nil, err
 		}
@@ -556,6 +559,43 @@ func (b *binder) viewInsert(ins *pt.Insert) (*View, error) {
 		}
 	}
 	return nil, sqlerr.New(sqlerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", ins.Table.Name)
+}
+
+// onConflict maps INSERT ... ON CONFLICT's columns (its target, DO
+// UPDATE's SET, its conditions, EXCLUDED's columns) to the base
+// relation's; nothing without the clause.
+func (vw *viewWrite) onConflict(b *binder, oc *pt.OnConflict, alias string) error {
+	if oc == nil {
+		return nil
+	}
+	for i, name := range oc.Target {
+		if base := vw.cols[name]; base != "" {
+			oc.Target[i] = base
+		}
+	}
+	for _, a := range oc.Update {
+		if a.Table != "" && a.Table != alias {
+			continue // the binder reports the qualifier
+		}
+		base, err := vw.column(a.Column, "update")
+		if err != nil {
+			return b.columnErr(a, err)
+		}
+		a.Column = base
+	}
+	for _, name := range []string{alias, "excluded"} {
+		if err := vw.substRefs(b, oc, name, name == alias); err != nil {
+			return err
+		}
+	}
+	// EXCLUDED.col reaches the tree as pt.Excluded
+	for _, e := range []pt.Expr{oc.Where, oc.TargetWhere} {
+		vw.renameExcluded(e)
+	}
+	for _, a := range oc.Update {
+		vw.renameExcluded(a.Value)
+	}
+	return nil
 }
 
 // insertWidth is how many values an INSERT's rows carry, -1 when its
@@ -601,4 +641,17 @@ func (b *binder) throughView() func() {
 	saved := b.ctx
 	b.ctx = context.WithValue(b.ctx, expandingKey{}, b.writeVia)
 	return func() { b.ctx, b.writeVia = saved, nil }
+}
+
+// renameExcluded renames the EXCLUDED columns in e that are plain view
+// columns to their base columns.
+func (vw *viewWrite) renameExcluded(e pt.Expr) {
+	pt.Walk(e, func(x pt.Expr) bool {
+		if ex, ok := x.(*pt.Excluded); ok {
+			if base := vw.cols[ex.Column]; base != "" {
+				ex.Column = base
+			}
+		}
+		return true
+	})
 }

@@ -33,6 +33,10 @@ type binder struct {
 	// writeTarget is set while a write's target is bound, which names a
 	// table, never a data-modifying WITH query (modifyingwith.go).
 	writeTarget bool
+	// writeVia is the view a write's target was rewritten through (the
+	// innermost, viewwrite.go); nil for a table. The target is read as
+	// through it: with the view owner's privileges.
+	writeVia *View
 	// assignInto is the table an INSERT or UPDATE writes, whose columns'
 	// domains its assignment errors name (domains.go).
 	assignInto *Scan

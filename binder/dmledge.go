@@ -19,6 +19,7 @@ func (b *binder) bindWriteTarget(target pt.FromItem, verb string) (Node, error) 
 		return nil, sqlerr.NotSupported(verb + " with several tables")
 	}
 	b.writeTarget = true // a data-modifying WITH query's name is no target
+	defer b.throughView()()
 	defer func() { b.writeTarget = false }()
 	return b.bindFromItem(target)
 }
@@ -30,6 +31,7 @@ func (b *binder) bindInsertTarget(target pt.FromItem) (Node, error) {
 		return nil, sqlerr.NotSupported("INSERT into this target")
 	}
 	b.writeTarget = true
+	defer b.throughView()()
 	defer func() { b.writeTarget = false }()
 	return b.bindFromItem(target)
 }

@@ -83,6 +83,8 @@
 // column), values.go VALUES queries (the
 // tree's Values, bound to a Values node, types resolved across rows), view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
+// viewwrite.go INSERT / UPDATE / DELETE through an automatically updatable
+// view, rewritten onto its base table before they bind,
 // viewdef.go pg_get_viewdef's text of a simple view, printed from the
 // view query's tree (sql.Transformer.SubqueryTree), setop.go UNION,
 // INTERSECT and EXCEPT from the tree's SetOp (grouped as PostgreSQL's

@@ -21,6 +21,10 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if ins.Refused != "" {
 		return nil, sqlerr.NotSupported(ins.Refused)
 	}
+	via, err := b.viewInsert(ins) // viewwrite.go
+	if err != nil {
+		return nil, err
+	}
 	tsrc, err := b.bindInsertTarget(ins.Target) // dmledge.go
 	if err != nil {
 		return nil, err
@@ -199,7 +203,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: oc.DoNothing, Arbiter: arbiter, params: b.params}
+	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: oc.DoNothing, Arbiter: arbiter, params: b.params, Via: via}
 	if len(oc.Update) > 0 {
 		if !info.HasPrimaryKey() {
 			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").

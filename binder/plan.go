@@ -139,8 +139,11 @@ type Query struct {
 // Insert writes the rows of Source into Table. Source's columns are the
 // table's columns in table order, with the table's exact types.
 type Insert struct {
-	Table               fluss.TableInfo
-	Source              Node
+	Table  fluss.TableInfo
+	Source Node
+	// Via is the view the INSERT names when it writes the view's base
+	// table (viewwrite.go); nil for a table.
+	Via                 *View
 	OnConflictDoNothing bool
 	// OnConflictUpdate, when set, merges a proposed row into an existing
 	// row with the same key: one expression per table column over the

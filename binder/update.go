@@ -24,6 +24,9 @@ type Update struct {
 	UniqueChanged bool
 	Joined        bool
 	Returning     *Returning
+	// Via is the view the UPDATE names when it writes the view's base
+	// table (viewwrite.go); nil for a table.
+	Via *View
 	// Recheck (Joined): the re-check of a row a concurrent transaction
 	// changed (recheck.go); nil re-runs the plan over that row.
 	Recheck *Recheck
@@ -38,6 +41,8 @@ type Delete struct {
 	Keys      Node
 	Joined    bool
 	Returning *Returning
+	// Via: as Update's.
+	Via *View
 	// Recheck: as Update's.
 	Recheck *Recheck
 	params  []types.T
@@ -78,6 +83,10 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 			return nil, err
 		}
 	}
+	via, err := b.viewUpdate(up) // viewwrite.go
+	if err != nil {
+		return nil, err
+	}
 	scan, err := b.writableTable(up.Target, "update")
 	if err != nil {
 		return nil, err
@@ -102,7 +111,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 		return nil, err
 	}
 	cols := info.Descriptor.Schema.Columns
-	out := &Update{Table: info, KeyChanged: keyChanged, UniqueChanged: uniqueChanged, Joined: up.From != nil}
+	out := &Update{Table: info, KeyChanged: keyChanged, UniqueChanged: uniqueChanged, Joined: up.From != nil, Via: via}
 	if up.Returning == nil {
 		if keyChanged {
 			old := keyProjection(input, info)
@@ -227,6 +236,10 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 			return nil, err
 		}
 	}
+	via, err := b.viewDelete(del) // viewwrite.go
+	if err != nil {
+		return nil, err
+	}
 	scan, err := b.writableTable(del.Target, "delete from")
 	if err != nil {
 		return nil, err
@@ -236,7 +249,7 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 		return nil, err
 	}
 	keys := keyProjection(input, scan.Table)
-	out := &Delete{Table: scan.Table, Joined: del.Using != nil}
+	out := &Delete{Table: scan.Table, Joined: del.Using != nil, Via: via}
 	if del.Returning != nil {
 		// RETURNING sees the deleted row and the USING tables' columns.
 		ret, err := b.bindReturning(newScope(input), del.Returning, nil, del)

@@ -27,6 +27,9 @@ import (
 type ViewColumn struct {
 	Name string
 	T    types.T
+	// Updatable: a plain column of the base relation of an automatically
+	// updatable view (viewwrite.go).
+	Updatable bool
 }
 
 // View is a stored view as the binder expands it.
@@ -41,6 +44,9 @@ type View struct {
 	// column list, the others take their query's column names.
 	Columns []ViewColumn
 	Named   int
+	// AutoUpdatable: the view was automatically updatable when created
+	// (viewwrite.go); the catalog reports it.
+	AutoUpdatable bool
 	// Stored: Query reads the rows a materialized view stored, in a table
 	// whose columns may hold a type in Fluss's wider form (an unbounded
 	// numeric as a DECIMAL(38, s)); each is cast back to the view's type.
@@ -76,6 +82,9 @@ type CreateView struct {
 	// Printed is the definition as PostgreSQL would print it, for the
 	// simple views printViewDef knows (zero otherwise).
 	Printed ViewText
+	// AutoUpdatable: INSERT, UPDATE and DELETE may write through the view
+	// (viewwrite.go); Columns say which columns they may set.
+	AutoUpdatable bool
 }
 
 // DropView is DROP VIEW [IF EXISTS] v, ...
@@ -172,6 +181,7 @@ func (b *binder) bindCreateView(cv *pt.CreateView) (Statement, error) {
 		}
 		out.Definition = b.stmt.OriginalFrom(start)
 	}
+	b.markUpdatable(out, cv.Query) // viewwrite.go
 	if len(uses) == 1 && uses[0].TableID != 0 {
 		if info, err := b.cat.GetTable(b.ctx, uses[0].Path); err == nil {
 			names := make([]string, len(out.Columns))

@@ -136,6 +136,47 @@ func (s *session) needVia(r tableRef) error {
 	return r.denied()
 }
 
+// needViaWrite is needVia for the base table a write through a view
+// writes: its owner needs p there, and SELECT too unless p is INSERT.
+func (s *session) needViaWrite(r tableRef, p access.Privilege) error {
+	owner := s.eng.meta.Access().Owner(r.via.id)
+	if owner == "" {
+		return nil
+	}
+	if _, super := s.eng.roles.Role(owner); super {
+		return nil
+	}
+	if p != access.Insert {
+		p |= access.Select
+	}
+	if !s.eng.meta.Access().Has(owner, r.id, p) {
+		return r.denied()
+	}
+	return nil
+}
+
+// writeThrough is the base table's id, the view and the privilege of a
+// write to an automatically updatable view (binder/viewwrite.go); via is
+// nil for any other statement.
+func writeThrough(bound binder.Statement) (base int64, via *binder.View, p access.Privilege) {
+	if e, ok := bound.(*binder.Explain); ok {
+		bound = e.Statement
+	}
+	switch b := bound.(type) {
+	case *binder.Insert:
+		p = access.Insert
+		if b.OnConflictUpdate != nil {
+			p |= access.Update
+		}
+		return b.Table.TableID, b.Via, p
+	case *binder.Update:
+		return b.Table.TableID, b.Via, access.Update
+	case *binder.Delete:
+		return b.Table.TableID, b.Via, access.Delete
+	}
+	return 0, nil, 0
+}
+
 // need checks that the session's role holds p on a table.
 func (s *session) need(id int64, path fluss.TablePath, p access.Privilege) error {
 	if s.superuser || s.eng.meta.Access().Has(s.info.User, id, p) {
@@ -146,15 +187,25 @@ func (s *session) need(id int64, path fluss.TablePath, p access.Privilege) error
 
 // authorize checks a bound statement's privileges before it runs.
 func (s *session) authorize(ps *statement) error {
+	base, via, baseWrite := writeThrough(ps.bound)
+	var baseErr error // the view owner's, checked after the role's on the view
 	for _, r := range ps.reads {
-		if r.via != nil {
-			if err := s.needVia(r); err != nil {
-				return err
-			}
+		if r.via == nil {
+			continue
+		}
+		if via != nil && r.id == base && !r.view {
+			// the base table of a write through a view: the view's
+			// owner needs the write's privilege on it (and SELECT, which
+			// any write but a plain INSERT reads it with)
+			baseErr = s.needViaWrite(r, baseWrite)
+			continue
+		}
+		if err := s.needVia(r); err != nil {
+			return err
 		}
 	}
 	if s.superuser {
-		return nil
+		return baseErr
 	}
 	var target int64
 	var write access.Privilege
@@ -217,6 +268,10 @@ func (s *session) authorize(ps *statement) error {
 	case *binder.Describe:
 		return nil // as psql's \d: the catalog is public
 	}
+	viewTarget := via != nil
+	if viewTarget {
+		target = views.ACLKeyOf(via.ID) // the role needs the write on the view
+	}
 	if ps.parsed.Returning != nil || ps.parsed.DMLFrom != nil {
 		// RETURNING reads the rows written; UPDATE ... FROM and DELETE ...
 		// USING join the target (their WHERE sits in DMLFrom).
@@ -229,9 +284,9 @@ func (s *session) authorize(ps *statement) error {
 		if err := s.needSchemaUsage(r.path.Database); err != nil { // schemaprivs.go
 			return err
 		}
-		if r.id == target && write != 0 && !r.view {
+		if r.id == target && write != 0 && (!r.view || viewTarget) {
 			if err := s.need(r.id, r.path, write); err != nil {
-				return err
+				return r.denied() // "for view v" through a view
 			}
 			if !readsTarget {
 				continue
@@ -241,7 +296,7 @@ func (s *session) authorize(ps *statement) error {
 			return r.denied()
 		}
 	}
-	return nil
+	return baseErr
 }
 
 // publicName shows the default Fluss database as PostgreSQL's schema.

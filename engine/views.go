@@ -53,9 +53,9 @@ func (c *recordingCatalog) GetView(ctx context.Context, p fluss.TablePath) (*bin
 		return nil, sqlerr.New(sqlerr.DataCorrupted, "the stored definition of view \"%s\" does not parse: %v", v.Path.Table, err)
 	}
 	c.seen = append(c.seen, tableRef{id: v.ACLKey(), path: v.Path, view: true, matview: v.Materialized(), via: viaOf(ctx)})
-	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames), Stored: v.Materialized()}
+	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames), Stored: v.Materialized(), AutoUpdatable: v.AutoUpdatable}
 	for _, col := range v.Columns {
-		bv.Columns = append(bv.Columns, binder.ViewColumn{Name: col.Name, T: col.Type})
+		bv.Columns = append(bv.Columns, binder.ViewColumn{Name: col.Name, T: col.Type, Updatable: col.Updatable})
 	}
 	return bv, nil
 }
@@ -97,8 +97,9 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	v := views.View{Path: b.Path, Definition: b.Definition, Pretty: b.Printed.Pretty, Plain: b.Printed.Plain,
 		ColumnNames: b.ColumnNames, CreatedAt: time.Now().UnixMilli()}
 	for _, c := range b.Columns {
-		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T})
+		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T, Updatable: c.Updatable})
 	}
+	v.AutoUpdatable = b.AutoUpdatable
 	for _, u := range b.Uses {
 		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
 	}
@@ -209,9 +210,10 @@ func (s *session) mayOwnView(v views.View) error {
 	return mustOwn(relationKind(v), v.Path.Table)
 }
 
-// viewTarget refuses a write or TRUNCATE whose target is a view, before
-// it is bound: views are read-only here (TRUNCATE of a view is 42809 on
-// PostgreSQL too).
+// viewTarget refuses a TRUNCATE whose target is a view (42809, as in
+// PostgreSQL) and a write to a materialized view, before either is
+// bound; a write to a plain view binds (binder/viewwrite.go: it writes
+// the view's base table when the view is automatically updatable).
 func (s *session) viewTarget(st *sql.Statement) error {
 	if st.AST == nil {
 		return nil
@@ -245,10 +247,7 @@ func (s *session) viewTarget(st *sql.Statement) error {
 	if v.Materialized() {
 		return sqlerr.New(sqlerr.WrongObjectType, "cannot change materialized view \"%s\"", p.Table)
 	}
-	// PostgreSQL's error for a view that is not automatically updatable
-	// (55000); sqlgate updates no view.
-	return sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "cannot %s view \"%s\"", verb, p.Table).
-		WithDetail("Views are read-only in sqlgate: write to the tables the view reads instead.")
+	return nil
 }
 
 // singleTable is the one table a write statement names, or nil.

@@ -19,7 +19,7 @@ func relPropFuncs() []*Func {
 		{Name: "pg_collation_for", Args: []types.T{tAny}, Ret: tText, specialize: collationForSpecialize},
 		{Name: "pg_relation_is_updatable", Args: []types.T{regclass, tBool}, Ret: tInt4, Strict: true, Volatile: true,
 			Kernel: withCatalog(tInt4, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-				return relationEvents(ctx, c, oidArg(a[0]))
+				return relationEvents(ctx, c, oidArg(a[0]), 0)
 			})},
 		{Name: "pg_column_is_updatable", Args: []types.T{regclass, types.Int16Type, tBool}, Ret: tBool, Strict: true, Volatile: true,
 			Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
@@ -32,7 +32,7 @@ func relPropFuncs() []*Func {
 					// (AttrNumber), which wraps past 32760
 					return nil, sqlerr.New(sqlerr.InternalError, "negative bitmapset member not allowed")
 				}
-				ev, err := relationEvents(ctx, c, oidArg(a[0]))
+				ev, err := relationEvents(ctx, c, oidArg(a[0]), int(attnum))
 				if err != nil {
 					return nil, err
 				}
@@ -92,12 +92,13 @@ const (
 	cmdDelete = 1 << 4
 )
 
-// relationEvents is pg_relation_is_updatable: the commands a relation
+// relationEvents is pg_relation_is_updatable (for column attnum when
+// positive, pg_column_is_updatable's question): the commands a relation
 // takes. A table takes INSERT, UPDATE and DELETE (28), a log table INSERT
-// alone (8); sqlgate's views are read only (PostgreSQL's simple views are
-// automatically updatable: 28), and sequences and indexes take none, nor does an OID
+// alone (8); an automatically updatable view INSERT, UPDATE and DELETE
+// (28, DELETE alone without an updatable column), and sequences and indexes take none, nor does an OID
 // that names no relation (0, as PostgreSQL answers for it).
-func relationEvents(ctx context.Context, c CatalogInfo, oid uint32) (int64, error) {
+func relationEvents(ctx context.Context, c CatalogInfo, oid uint32, attnum int) (int64, error) {
 	p, err := privilegeCatalog(c)
 	if err != nil {
 		return 0, err
@@ -105,6 +106,14 @@ func relationEvents(ctx context.Context, c CatalogInfo, oid uint32) (int64, erro
 	kind, _, ok, err := p.RelationKind(ctx, oid)
 	if err != nil || !ok {
 		return 0, err
+	}
+	if kind == "v" {
+		if u, ok := c.(UpdatableViews); ok {
+			if events, ok := u.ViewEvents(ctx, oid, attnum); ok {
+				return events, nil
+			}
+		}
+		return 0, nil
 	}
 	if kind != "r" && kind != "p" {
 		return 0, nil
@@ -116,6 +125,14 @@ func relationEvents(ctx context.Context, c CatalogInfo, oid uint32) (int64, erro
 		}
 	}
 	return cmdUpdate | cmdInsert | cmdDelete, nil
+}
+
+// UpdatableViews is implemented by a CatalogInfo whose views may be
+// automatically updatable: ViewEvents is pg_relation_is_updatable's
+// answer for the view oid, restricted to its column attnum when attnum
+// is positive (pg_column_is_updatable); ok false when oid names no view.
+type UpdatableViews interface {
+	ViewEvents(ctx context.Context, oid uint32, attnum int) (events int64, ok bool)
 }
 
 // AppendOnlyTables is implemented by a CatalogInfo whose tables may take

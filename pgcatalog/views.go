@@ -263,7 +263,7 @@ func (c *Catalog) viewInfoTablesRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": v.Path.Database,
-			"table_name": v.Path.Table, "table_type": "VIEW", "is_insertable_into": "NO", "is_typed": "NO"})
+			"table_name": v.Path.Table, "table_type": "VIEW", "is_insertable_into": yesNo(viewEvents(v)&cmdInsert != 0), "is_typed": "NO"})
 	}
 	return rows
 }
@@ -273,7 +273,7 @@ func (c *Catalog) viewInfoColumnsRows(vs []views.View) []row {
 	for _, v := range vs {
 		for i, col := range v.Columns {
 			r := c.columnRow(v.Path.Database, v.Path.Table, i+1, col.Name, col.Type.Nullable())
-			r["is_updatable"] = "NO"
+			r["is_updatable"] = yesNo(v.AutoUpdatable && col.Updatable)
 			rows = append(rows, r)
 		}
 	}
@@ -285,7 +285,8 @@ func (c *Catalog) viewInfoViewsRows(ctx context.Context, vs []views.View) []row 
 	for _, v := range vs {
 		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": v.Path.Database,
 			"table_name": v.Path.Table, "view_definition": c.viewDefinition(ctx, v, false, 0), "check_option": "NONE",
-			"is_updatable": "NO", "is_insertable_into": "NO", "is_trigger_updatable": "NO",
+			"is_updatable":       yesNo(viewEvents(v)&(cmdUpdate|cmdDelete) == cmdUpdate|cmdDelete),
+			"is_insertable_into": yesNo(viewEvents(v)&cmdInsert != 0), "is_trigger_updatable": "NO",
 			"is_trigger_deletable": "NO", "is_trigger_insertable_into": "NO"})
 	}
 	return rows
@@ -319,4 +320,40 @@ func (c *Catalog) viewDependRows(vs []views.View) []row {
 		}
 	}
 	return rows
+}
+
+// The bits of pg_relation_is_updatable's answer (PostgreSQL's CmdType
+// numbering).
+const (
+	cmdUpdate = 1 << 2
+	cmdInsert = 1 << 3
+	cmdDelete = 1 << 4
+)
+
+// viewEvents is pg_relation_is_updatable of a view: INSERT, UPDATE and
+// DELETE when it is automatically updatable with an updatable column,
+// DELETE alone when none of its columns is, nothing otherwise.
+func viewEvents(v views.View) int64 {
+	if !v.AutoUpdatable || v.Materialized() {
+		return 0
+	}
+	for _, c := range v.Columns {
+		if c.Updatable {
+			return cmdInsert | cmdUpdate | cmdDelete
+		}
+	}
+	return cmdDelete
+}
+
+// ViewEvents implements functions.UpdatableViews.
+func (c *Catalog) ViewEvents(ctx context.Context, oid uint32, attnum int) (int64, bool) {
+	v, ok := c.viewByOID(oid)
+	if !ok {
+		return 0, false
+	}
+	ev := viewEvents(v)
+	if attnum > 0 && (attnum > len(v.Columns) || !v.Columns[attnum-1].Updatable) {
+		ev &^= cmdInsert | cmdUpdate // a column no write may set
+	}
+	return ev, true
 }

@@ -19,6 +19,9 @@ type Column struct {
 	// types.T's kinds by number, and Open refuses a file whose numbers no
 	// longer print the same type, rather than misread it.
 	TypeText string `json:"type_text"`
+	// Updatable: a write through the view may set the column (a plain
+	// column of its base relation in an automatically updatable view).
+	Updatable bool `json:"updatable,omitempty"`
 }
 
 // Relation is a table or view a view's definition names directly.
@@ -48,6 +51,10 @@ type View struct {
 	Uses        []Relation `json:"uses,omitempty"`
 	// CreatedAt is the creation time in Unix milliseconds.
 	CreatedAt int64 `json:"created_at"`
+	// AutoUpdatable: the view is automatically updatable, as PostgreSQL
+	// 15 defines it when it was created (binder/viewwrite.go); a view
+	// stored before this was recorded reads as not updatable.
+	AutoUpdatable bool `json:"auto_updatable,omitempty"`
 	// Matview is set on a materialized view (matview.go).
 	Matview *Matview `json:"matview,omitempty"`
 }

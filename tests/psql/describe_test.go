@@ -171,8 +171,8 @@ func introspectionMatchesPostgres(t *testing.T, pg, sg int) {
 		 FROM information_schema.columns WHERE table_name = 'every_type' ORDER BY ordinal_position`,
 		`SELECT table_catalog, table_schema, table_name, table_type, is_insertable_into FROM information_schema.tables
 		 WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
-		// views: PostgreSQL's simple views are insertable, sqlgate's are not
-		`SELECT table_catalog, table_schema, table_name, table_type FROM information_schema.tables
+		// views: simple views are insertable (binder/viewwrite.go)
+		`SELECT table_catalog, table_schema, table_name, table_type, is_insertable_into FROM information_schema.tables
 		 WHERE table_schema = 'public' AND table_type = 'VIEW' ORDER BY table_name`,
 		`SELECT table_name, column_name, ordinal_position, data_type, is_nullable FROM information_schema.columns
 		 WHERE table_name LIKE 'recent%' ORDER BY table_name, ordinal_position`,

@@ -18,16 +18,34 @@ import (
 // of the group's own values, as PostgreSQL does (min over the group: a
 // member, since PostgreSQL prints whichever member its hash table or sort
 // met first, the choice is the plan's; a group of one prints its value
-// unchanged).
+// unchanged). The keyed types whose equality is their key's (tsquery,
+// the ranges: textorder.go) have the same problem and take the same plans,
+// grouped by their key (looseEquality).
 
 // looseBpchar reports bpchar without a length: values that may differ only
 // in trailing blanks and still be equal.
 func looseBpchar(t types.T) bool { return t.Kind == types.Char && t.Length <= 0 }
 
+// looseEquality reports a type whose equal values may have two texts:
+// loose bpchar, and the keyed types whose equality is their key's
+// (textorder.go: tsquery's 'a:A' = 'a', numrange's [1.0,2) = [1,2)). The
+// same plans group them by their key and show a member of each group.
+func looseEquality(t types.T) bool {
+	if looseBpchar(t) {
+		return true
+	}
+	o, ok := textOrderOf(t)
+	return ok && o.keyedEquality
+}
+
 // looseKey is e's grouping key: bpchar through text, which drops the
-// trailing blanks (exec's cast, as PostgreSQL's rtrim), and back.
+// trailing blanks (exec's cast, as PostgreSQL's rtrim), and back; a keyed
+// type's key.
 func looseKey(e Expr) Expr {
 	t := e.Type().Nullable()
+	if o, ok := textOrderOf(t); ok {
+		return textKeyExpr(e, o)
+	}
 	return &Cast{X: &Cast{X: e, T: types.StringType}, T: t}
 }
 
@@ -37,7 +55,7 @@ func looseKey(e Expr) Expr {
 // key's place, so the output columns are NewAggregate's.
 func looseAggregate(input Node, keys []Expr, calls []AggCall) Node {
 	plain := NewAggregate(input, keys, calls)
-	if !slices.ContainsFunc(keys, func(k Expr) bool { return looseBpchar(k.Type()) }) {
+	if !slices.ContainsFunc(keys, func(k Expr) bool { return looseEquality(k.Type()) }) {
 		return plain
 	}
 	keys2, calls2 := slices.Clone(keys), slices.Clone(calls)
@@ -46,7 +64,7 @@ func looseAggregate(input Node, keys []Expr, calls []AggCall) Node {
 		src[i] = i
 	}
 	for i, k := range keys {
-		if looseBpchar(k.Type()) {
+		if looseEquality(k.Type()) {
 			keys2[i] = looseKey(k)
 			src[i] = len(keys) + len(calls2)
 			calls2 = append(calls2, AggCall{Func: "min", Args: []Expr{k}, T: k.Type().Nullable()})
@@ -69,7 +87,7 @@ func showColumns(n Node, src []int, cols []Column) *Project {
 // loose bpchar, looseAggregate grouping by every column.
 func looseDistinct(n Node) Node {
 	cols := n.Columns()
-	if !slices.ContainsFunc(cols, func(c Column) bool { return looseBpchar(c.T) }) {
+	if !slices.ContainsFunc(cols, func(c Column) bool { return looseEquality(c.T) }) {
 		return &Distinct{Input: n}
 	}
 	return looseAggregate(n, columnRefs(cols, 0), nil)
@@ -94,7 +112,7 @@ func columnRefs(cols []Column, base int) []Expr {
 // blanks (lower/keyforms.go), as for every other keyed operator.
 func looseSetOp(n Node) Node {
 	s, ok := n.(*SetOp)
-	if !ok || s.All || !slices.ContainsFunc(s.cols, func(c Column) bool { return looseBpchar(c.T) }) {
+	if !ok || s.All || !slices.ContainsFunc(s.cols, func(c Column) bool { return looseEquality(c.T) }) {
 		return n
 	}
 	if s.Kind == Union {
@@ -106,7 +124,7 @@ func looseSetOp(n Node) Node {
 	width := len(s.cols)
 	var loose []int
 	for i, c := range s.cols {
-		if looseBpchar(c.T) {
+		if looseEquality(c.T) {
 			loose = append(loose, i)
 		}
 	}

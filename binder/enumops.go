@@ -91,10 +91,7 @@ func rankType(t types.T) types.T {
 func (b *binder) enumKey(e Expr) Expr {
 	t := e.Type()
 	if o, ok := textOrderOf(t); ok {
-		return b.textKey(e, o) // inet, pg_lsn, text search types by their keys (textorder.go)
-	}
-	if t.IsRange() {
-		return b.rangeKey(e) // a range by range_cmp (ranges.go)
+		return b.textKey(e, o) // inet, pg_lsn, text search types, ranges by their keys (textorder.go)
 	}
 	leaf, ok := enumLeaf(t)
 	if !ok {

@@ -94,7 +94,7 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bin
 		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()).
 			WithHint("Use an explicit ordering operator or modify the query."))
 	}
-	if _, ok := enumLeaf(c.T); ok || hasTextOrder(c.T) || c.T.IsRange() {
+	if _, ok := enumLeaf(c.T); ok || hasTextOrder(c.T) {
 		// an enum (or an array of one) sorts by its declaration order: by
 		// its rank, a hidden column (enumops.go), one per enum column:
 		// DISTINCT ON's keys and ORDER BY's name the same one

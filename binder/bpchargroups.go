@@ -112,8 +112,11 @@ func columnRefs(cols []Column, base int) []Expr {
 // blanks (lower/keyforms.go), as for every other keyed operator.
 func looseSetOp(n Node) Node {
 	s, ok := n.(*SetOp)
-	if !ok || s.All || !slices.ContainsFunc(s.cols, func(c Column) bool { return looseEquality(c.T) }) {
+	if !ok || !slices.ContainsFunc(s.cols, func(c Column) bool { return looseEquality(c.T) }) {
 		return n
+	}
+	if s.All {
+		return keyedSetOpAll(s)
 	}
 	if s.Kind == Union {
 		return looseDistinct(&SetOp{Left: s.Left, Right: s.Right, Kind: Union, All: true, Mixed: s.Mixed, cols: s.cols})
@@ -187,4 +190,63 @@ func looseSetOp(n Node) Node {
 		src[i] = width + 2 + j
 	}
 	return showColumns(&Filter{Input: agg, Cond: cond}, src, s.cols)
+}
+
+// keyedSetOpAll rewrites INTERSECT ALL and EXCEPT ALL over a keyed type
+// whose equality is its key's (tsquery, the ranges: exec's keys compare
+// their text, which bpchar's do not). Both sides' rows, told apart by a
+// marker, show for each keyed column the least text of its row's group
+// (a window min partitioned by the row's keys over both sides), so that
+// equal rows have one text; the set operation then runs on them, each
+// side a scan of that one evaluation.
+func keyedSetOpAll(s *SetOp) Node {
+	if s.Kind == Union || !slices.ContainsFunc(s.cols, func(c Column) bool {
+		o, ok := textOrderOf(c.T)
+		return ok && o.keyedEquality
+	}) {
+		return s // UNION ALL keeps every row; bpchar's keys are exec's
+	}
+	width := len(s.cols)
+	side := func(in Node, marker int64) *Project {
+		p := &Project{Input: in, Exprs: columnRefs(in.Columns(), 0), Cols: slices.Clone(s.cols)}
+		for i, e := range p.Exprs {
+			if !e.Type().Nullable().Equal(s.cols[i].T.Nullable()) {
+				p.Exprs[i] = &Cast{X: e, T: s.cols[i].T.Nullable()}
+			}
+		}
+		p.Exprs = append(p.Exprs, &Const{Value: marker, T: types.Int64Type})
+		p.Cols = append(p.Cols, Column{Name: "m", T: types.Int64Type})
+		return p
+	}
+	lp, rp := side(s.Left, 1), side(s.Right, 2)
+	var w Node = &SetOp{Left: lp, Right: rp, Kind: Union, All: true, Mixed: s.Mixed, cols: lp.Cols}
+	keys := columnRefs(s.cols, 0)
+	for i, c := range s.cols {
+		if looseEquality(c.T) {
+			keys[i] = looseKey(keys[i])
+		}
+	}
+	shown := make([]int, width) // each column's shown value in w
+	for i, c := range s.cols {
+		shown[i] = i
+		if !looseEquality(c.T) {
+			continue
+		}
+		t := c.T.Nullable()
+		cols := append(slices.Clone(w.Columns()), Column{Name: c.Name, T: t})
+		w = &Window{Input: w, Call: WindowCall{Func: "min", Args: []Expr{&ColumnRef{Index: i, Name: c.Name, T: t}}, Partition: keys, T: t}, cols: cols}
+		shown[i] = len(cols) - 1
+	}
+	// both sides read one evaluation of w, as a WITH query read twice
+	shared := &SharedCTE{Name: "keyed_setop", Body: w}
+	wcols := w.Columns()
+	pick := func(marker int64) Node {
+		f := &Filter{Input: NewCTEScan(shared, w), Cond: &BinaryOp{Op: OpEq, L: &ColumnRef{Index: width, Name: "m", T: types.Int64Type}, R: &Const{Value: marker, T: types.Int64Type}, T: types.BoolType}}
+		p := &Project{Input: f, Cols: slices.Clone(s.cols)}
+		for _, j := range shown {
+			p.Exprs = append(p.Exprs, &ColumnRef{Index: j, Name: wcols[j].Name, T: wcols[j].T})
+		}
+		return p
+	}
+	return &SetOp{Left: pick(1), Right: pick(2), Kind: s.Kind, All: true, Mixed: s.Mixed, cols: s.cols}
 }

@@ -892,6 +892,9 @@ func commonType(a, b types.T) (types.T, bool) {
 	if a.IsMacAddr() && b.IsMacAddr() {
 		return a, true // each converts implicitly to the other: the first is kept
 	}
+	if isInetType(a) && isInetType(b) {
+		return types.InetType, true // cidr converts implicitly to inet (netops.go)
+	}
 	if functions.OwnStringType(a) || functions.OwnStringType(b) {
 		// json, jsonb and uuid convert implicitly to no other type
 		if functions.SamePGType(a, b) {

@@ -93,6 +93,9 @@ func (b *binder) enumKey(e Expr) Expr {
 	if o, ok := textOrderOf(t); ok {
 		return b.textKey(e, o) // inet, pg_lsn, text search types, ranges by their keys (textorder.go)
 	}
+	if o, ok := textOrderLeaf(t); ok {
+		return textKeyArray(e, o) // arrays of them by arrays of keys
+	}
 	leaf, ok := enumLeaf(t)
 	if !ok {
 		return e

@@ -315,8 +315,9 @@ func orderableArray(t types.T) bool {
 	if e.IsNested() {
 		return orderableRecord(e)
 	}
-	// jsonb has btree order (relop's keys encode it); json has none
-	return !(e.Kind == types.String && e.Variant != 0 && e.Variant != types.JSONB)
+	// jsonb has btree order (relop's keys encode it); json has none; the
+	// keyed types sort as arrays of their keys (textorder.go)
+	return !(e.Kind == types.String && e.Variant != 0 && e.Variant != types.JSONB) || hasTextOrder(e)
 }
 
 // orderableRecord reports whether t is an anonymous record (ROW(a, b))

@@ -60,9 +60,13 @@ func textOrderOf(t types.T) (o textOrder, ok bool) {
 	return textOrder{}, false
 }
 
-// hasTextOrder reports whether t's values order by a key (textOrderOf).
+// hasTextOrder reports whether t's values order by a key (textOrderOf):
+// a keyed type, or an array of one (textOrderLeaf).
 func hasTextOrder(t types.T) bool {
 	_, ok := textOrderOf(t)
+	if !ok {
+		_, ok = textOrderLeaf(t)
+	}
 	return ok
 }
 

@@ -195,7 +195,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 					return nil, err
 				}
 			}
-			if name == "count" && distinct && order == nil && looseBpchar(e.Type()) {
+			if name == "count" && distinct && order == nil && looseEquality(e.Type()) {
 				// count(DISTINCT bpchar) counts values equal but for
 				// trailing blanks once (bpchargroups.go)
 				e = looseKey(e)

@@ -433,6 +433,15 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 		// by declaration order: ranks against arrays of ranks (enumops.go)
 		x, arr, common, elem = b.enumKey(b.castTo(x, common)), b.enumKey(arr), types.Float64Type, types.Float64Type
 	}
+	if o, ok := textOrderOf(common); ok && (op == "<" || op == "<=" || op == ">" || op == ">=" || o.keyedEquality && (op == "=" || op == "<>" || op == "!=")) {
+		// keys against arrays of keys (textorder.go)
+		x = b.textKey(b.castTo(x, common), o)
+		if !elem.Equal(common) {
+			arr = &Cast{X: arr, T: arrayOfDims(common, depth)}
+		}
+		arr = textKeyArray(arr, o)
+		common, elem = types.StringType, types.StringType
+	}
 	at := arrayOfDims(common, depth)
 	kernel, err := functions.QuantifiedArrayKernel(op, all, common.Nullable(), at)
 	if err != nil {

@@ -18,16 +18,34 @@ import (
 // of the group's own values, as PostgreSQL does (min over the group: a
 // member, since PostgreSQL prints whichever member its hash table or sort
 // met first, the choice is the plan's; a group of one prints its value
-// unchanged).
+// unchanged). The keyed types whose equality is their key's (tsquery,
+// the ranges: textorder.go) have the same problem and take the same plans,
+// grouped by their key (looseEquality).
 
 // looseBpchar reports bpchar without a length: values that may differ only
 // in trailing blanks and still be equal.
 func looseBpchar(t types.T) bool { return t.Kind == types.Char && t.Length <= 0 }
 
+// looseEquality reports a type whose equal values may have two texts:
+// loose bpchar, and the keyed types whose equality is their key's
+// (textorder.go: tsquery's 'a:A' = 'a', numrange's [1.0,2) = [1,2)). The
+// same plans group them by their key and show a member of each group.
+func looseEquality(t types.T) bool {
+	if looseBpchar(t) {
+		return true
+	}
+	o, ok := textOrderOf(t)
+	return ok && o.keyedEquality
+}
+
 // looseKey is e's grouping key: bpchar through text, which drops the
-// trailing blanks (exec's cast, as PostgreSQL's rtrim), and back.
+// trailing blanks (exec's cast, as PostgreSQL's rtrim), and back; a keyed
+// type's key.
 func looseKey(e Expr) Expr {
 	t := e.Type().Nullable()
+	if o, ok := textOrderOf(t); ok {
+		return textKeyExpr(e, o)
+	}
 	return &Cast{X: &Cast{X: e, T: types.StringType}, T: t}
 }
 
@@ -37,7 +55,7 @@ func looseKey(e Expr) Expr {
 // key's place, so the output columns are NewAggregate's.
 func looseAggregate(input Node, keys []Expr, calls []AggCall) Node {
 	plain := NewAggregate(input, keys, calls)
-	if !slices.ContainsFunc(keys, func(k Expr) bool { return looseBpchar(k.Type()) }) {
+	if !slices.ContainsFunc(keys, func(k Expr) bool { return looseEquality(k.Type()) }) {
 		return plain
 	}
 	keys2, calls2 := slices.Clone(keys), slices.Clone(calls)
@@ -46,7 +64,7 @@ func looseAggregate(input Node, keys []Expr, calls []AggCall) Node {
 		src[i] = i
 	}
 	for i, k := range keys {
-		if looseBpchar(k.Type()) {
+		if looseEquality(k.Type()) {
 			keys2[i] = looseKey(k)
 			src[i] = len(keys) + len(calls2)
 			calls2 = append(calls2, AggCall{Func: "min", Args: []Expr{k}, T: k.Type().Nullable()})
@@ -69,7 +87,7 @@ func showColumns(n Node, src []int, cols []Column) *Project {
 // loose bpchar, looseAggregate grouping by every column.
 func looseDistinct(n Node) Node {
 	cols := n.Columns()
-	if !slices.ContainsFunc(cols, func(c Column) bool { return looseBpchar(c.T) }) {
+	if !slices.ContainsFunc(cols, func(c Column) bool { return looseEquality(c.T) }) {
 		return &Distinct{Input: n}
 	}
 	return looseAggregate(n, columnRefs(cols, 0), nil)
@@ -94,8 +112,11 @@ func columnRefs(cols []Column, base int) []Expr {
 // blanks (lower/keyforms.go), as for every other keyed operator.
 func looseSetOp(n Node) Node {
 	s, ok := n.(*SetOp)
-	if !ok || s.All || !slices.ContainsFunc(s.cols, func(c Column) bool { return looseBpchar(c.T) }) {
+	if !ok || !slices.ContainsFunc(s.cols, func(c Column) bool { return looseEquality(c.T) }) {
 		return n
+	}
+	if s.All {
+		return keyedSetOpAll(s)
 	}
 	if s.Kind == Union {
 		return looseDistinct(&SetOp{Left: s.Left, Right: s.Right, Kind: Union, All: true, Mixed: s.Mixed, cols: s.cols})
@@ -106,7 +127,7 @@ func looseSetOp(n Node) Node {
 	width := len(s.cols)
 	var loose []int
 	for i, c := range s.cols {
-		if looseBpchar(c.T) {
+		if looseEquality(c.T) {
 			loose = append(loose, i)
 		}
 	}
@@ -169,4 +190,63 @@ func looseSetOp(n Node) Node {
 		src[i] = width + 2 + j
 	}
 	return showColumns(&Filter{Input: agg, Cond: cond}, src, s.cols)
+}
+
+// keyedSetOpAll rewrites INTERSECT ALL and EXCEPT ALL over a keyed type
+// whose equality is its key's (tsquery, the ranges: exec's keys compare
+// their text, which bpchar's do not). Both sides' rows, told apart by a
+// marker, show for each keyed column the least text of its row's group
+// (a window min partitioned by the row's keys over both sides), so that
+// equal rows have one text; the set operation then runs on them, each
+// side a scan of that one evaluation.
+func keyedSetOpAll(s *SetOp) Node {
+	if s.Kind == Union || !slices.ContainsFunc(s.cols, func(c Column) bool {
+		o, ok := textOrderOf(c.T)
+		return ok && o.keyedEquality
+	}) {
+		return s // UNION ALL keeps every row; bpchar's keys are exec's
+	}
+	width := len(s.cols)
+	side := func(in Node, marker int64) *Project {
+		p := &Project{Input: in, Exprs: columnRefs(in.Columns(), 0), Cols: slices.Clone(s.cols)}
+		for i, e := range p.Exprs {
+			if !e.Type().Nullable().Equal(s.cols[i].T.Nullable()) {
+				p.Exprs[i] = &Cast{X: e, T: s.cols[i].T.Nullable()}
+			}
+		}
+		p.Exprs = append(p.Exprs, &Const{Value: marker, T: types.Int64Type})
+		p.Cols = append(p.Cols, Column{Name: "m", T: types.Int64Type})
+		return p
+	}
+	lp, rp := side(s.Left, 1), side(s.Right, 2)
+	var w Node = &SetOp{Left: lp, Right: rp, Kind: Union, All: true, Mixed: s.Mixed, cols: lp.Cols}
+	keys := columnRefs(s.cols, 0)
+	for i, c := range s.cols {
+		if looseEquality(c.T) {
+			keys[i] = looseKey(keys[i])
+		}
+	}
+	shown := make([]int, width) // each column's shown value in w
+	for i, c := range s.cols {
+		shown[i] = i
+		if !looseEquality(c.T) {
+			continue
+		}
+		t := c.T.Nullable()
+		cols := append(slices.Clone(w.Columns()), Column{Name: c.Name, T: t})
+		w = &Window{Input: w, Call: WindowCall{Func: "min", Args: []Expr{&ColumnRef{Index: i, Name: c.Name, T: t}}, Partition: keys, T: t}, cols: cols}
+		shown[i] = len(cols) - 1
+	}
+	// both sides read one evaluation of w, as a WITH query read twice
+	shared := &SharedCTE{Name: "keyed_setop", Body: w}
+	wcols := w.Columns()
+	pick := func(marker int64) Node {
+		f := &Filter{Input: NewCTEScan(shared, w), Cond: &BinaryOp{Op: OpEq, L: &ColumnRef{Index: width, Name: "m", T: types.Int64Type}, R: &Const{Value: marker, T: types.Int64Type}, T: types.BoolType}}
+		p := &Project{Input: f, Cols: slices.Clone(s.cols)}
+		for _, j := range shown {
+			p.Exprs = append(p.Exprs, &ColumnRef{Index: j, Name: wcols[j].Name, T: wcols[j].T})
+		}
+		return p
+	}
+	return &SetOp{Left: pick(1), Right: pick(2), Kind: s.Kind, All: true, Mixed: s.Mixed, cols: s.cols}
 }

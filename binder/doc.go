@@ -50,8 +50,12 @@
 // <<= >>= + -, and inet's order by network_cmp's key; smalltypes.go
 // money's arithmetic, which meets no number but through cash.c's
 // operators, the mac types' & | and the casts of both; ranges.go those of
-// the range types, @> <@ << >> -|- &< &> + * -, and their order by
-// range_cmp's key), udf.go the
+// the range types, @> <@ << >> -|- &< &> + * -; textorder.go the types
+// kept as text whose order or equality is not the text's (inet, pg_lsn,
+// tsvector, tsquery, the ranges: comparisons, GREATEST/LEAST, = ANY,
+// array comparisons by keys; bpchargroups.go groups bpchar, tsquery and
+// the ranges by their equality in GROUP BY, DISTINCT, set operations and
+// count(DISTINCT)), udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // enumtypes.go the user-defined types a type name may name (the optional

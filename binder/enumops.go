@@ -91,10 +91,10 @@ func rankType(t types.T) types.T {
 func (b *binder) enumKey(e Expr) Expr {
 	t := e.Type()
 	if o, ok := textOrderOf(t); ok {
-		return b.textKey(e, o) // inet, pg_lsn, text search types by their keys (textorder.go)
+		return b.textKey(e, o) // inet, pg_lsn, text search types, ranges by their keys (textorder.go)
 	}
-	if t.IsRange() {
-		return b.rangeKey(e) // a range by range_cmp (ranges.go)
+	if o, ok := textOrderLeaf(t); ok {
+		return textKeyArray(e, o) // arrays of them by arrays of keys
 	}
 	leaf, ok := enumLeaf(t)
 	if !ok {

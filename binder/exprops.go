@@ -402,23 +402,22 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		}
 		lt, rt = l.Type(), r.Type()
 	}
+	if lt.IsRange() || rt.IsRange() {
+		if err := b.rangeComparison(n, op, lt, rt); err != nil { // ranges.go
+			return nil, err
+		}
+	}
 	if isInetType(lt) && isInetType(rt) {
 		l, r = b.inetComparison(op, l, r, lt, rt) // netops.go
 		lt, rt = l.Type(), r.Type()
 	} else if hasTextOrder(lt) {
-		l, r = b.textOrderComparison(op, l, r, lt, rt) // textorder.go
+		l, r = b.textOrderComparison(op, l, r, lt, rt) // textorder.go, ranges too
 		lt, rt = l.Type(), r.Type()
 	}
-	if lt.IsRange() || rt.IsRange() {
-		var ok bool
-		var err error
-		if l, r, ok, err = b.rangeComparison(n, op, l, r, lt, rt); err != nil { // ranges.go
-			return nil, err
-		} else if ok {
-			lt, rt = l.Type(), r.Type()
-		}
-	}
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
+		if _, ok := textOrderLeaf(lt); ok && rt.Kind == types.Array && functions.SamePGType(lt, rt) {
+			l, r, _ = keyedOperands(op, l, r) // arrays of keys (textorder.go)
+		}
 		return b.makeArrayComparison(n, op, l, r)
 	}
 	// (the kinds are tested here first: the call copies both types)
@@ -892,6 +891,9 @@ func commonType(a, b types.T) (types.T, bool) {
 	}
 	if a.IsMacAddr() && b.IsMacAddr() {
 		return a, true // each converts implicitly to the other: the first is kept
+	}
+	if isInetType(a) && isInetType(b) {
+		return types.InetType, true // cidr converts implicitly to inet (netops.go)
 	}
 	if functions.OwnStringType(a) || functions.OwnStringType(b) {
 		// json, jsonb and uuid convert implicitly to no other type

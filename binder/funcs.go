@@ -105,6 +105,9 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 		}
 	}
 	ret, kernel := f.Bind(want, consts)
+	if o, ok := textOrderOf(ret); ok && (f.Name == "greatest" || f.Name == "least") {
+		kernel = keyedGreatest(f.Name, o) // by the values' keys (textorder.go)
+	}
 	return &FuncCall{Name: f.Name, Args: args, T: ret, Volatile: f.Volatile, Kernel: kernel}, nil
 }
 

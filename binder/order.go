@@ -94,7 +94,7 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bin
 		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()).
 			WithHint("Use an explicit ordering operator or modify the query."))
 	}
-	if _, ok := enumLeaf(c.T); ok || hasTextOrder(c.T) || c.T.IsRange() {
+	if _, ok := enumLeaf(c.T); ok || hasTextOrder(c.T) {
 		// an enum (or an array of one) sorts by its declaration order: by
 		// its rank, a hidden column (enumops.go), one per enum column:
 		// DISTINCT ON's keys and ORDER BY's name the same one
@@ -315,8 +315,9 @@ func orderableArray(t types.T) bool {
 	if e.IsNested() {
 		return orderableRecord(e)
 	}
-	// jsonb has btree order (relop's keys encode it); json has none
-	return !(e.Kind == types.String && e.Variant != 0 && e.Variant != types.JSONB)
+	// jsonb has btree order (relop's keys encode it); json has none; the
+	// keyed types sort as arrays of their keys (textorder.go)
+	return !(e.Kind == types.String && e.Variant != 0 && e.Variant != types.JSONB) || hasTextOrder(e)
 }
 
 // orderableRecord reports whether t is an anonymous record (ROW(a, b))

@@ -7,31 +7,22 @@ import (
 )
 
 // The range types' operators (functions/ranges.go has their functions).
-// A range value is its text (types/ranges.go); comparisons, ORDER BY and
-// window orders read a key (rangeKey, types.RangeKey) in place of it,
-// whose byte order is range_cmp's, and = <> compare keys too, so that
-// numrange's [1.0,2) equals [1,2) as in PostgreSQL. GROUP BY and DISTINCT
-// group by the text, the same value for the discrete types.
+// A range value is its text (types/ranges.go); comparisons, ORDER BY,
+// window orders, GROUP BY and DISTINCT read a key in place of it
+// (textOrderOf in textorder.go, types.RangeKey), whose byte order is
+// range_cmp's and which is equal for equal ranges, so that numrange's
+// [1.0,2) equals [1,2) as in PostgreSQL.
 
-// rangeKey is e's ordering key, NULL for NULL.
-func (b *binder) rangeKey(e Expr) Expr {
-	v := e.Type().Variant
-	return &FuncCall{Name: "pg__range_key", Args: []Expr{e}, T: types.StringType, Kernel: stringMapKernel(func(s string) (string, error) {
-		return types.RangeKey(s, v)
-	})}
-}
-
-// rangeComparison replaces the operands of a comparison of two ranges of
-// one type by their keys; ok is false when neither side is a range.
-// Ranges of two types have no comparison.
-func (b *binder) rangeComparison(n sourceNode, op Op, l, r Expr, lt, rt types.T) (Expr, Expr, bool, error) {
-	if !lt.IsRange() && !rt.IsRange() || !op.IsComparison() && op != OpIsDistinct && op != OpIsNotDistinct {
-		return l, r, false, nil
+// rangeComparison refuses a comparison of ranges of two types (or of a
+// range and another type): PostgreSQL has no such operator.
+func (b *binder) rangeComparison(n sourceNode, op Op, lt, rt types.T) error {
+	if !op.IsComparison() && op != OpIsDistinct && op != OpIsNotDistinct {
+		return nil
 	}
 	if lt.Variant != rt.Variant || lt.Kind != rt.Kind {
-		return nil, nil, true, b.binaryOpError(n, op, lt, rt)
+		return b.binaryOpError(n, op, lt, rt)
 	}
-	return b.rangeKey(l), b.rangeKey(r), true, nil
+	return nil
 }
 
 // rangeArithmetic binds + (range_union), * (range_intersect) and -

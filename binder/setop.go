@@ -229,7 +229,7 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 			return nil, err
 		}
 		nullsFirst := nullsFirst(item)
-		if _, ok := enumLeaf(c.T); ok || hasTextOrder(c.T) || c.T.IsRange() {
+		if _, ok := enumLeaf(c.T); ok || hasTextOrder(c.T) {
 			// by the enum's declaration order: its rank, a hidden column
 			// (enumops.go) the projection above the sort drops; inet by
 			// a key (textorder.go)

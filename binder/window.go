@@ -176,6 +176,11 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		if err := b.checkPartitionKey(p, e.Type()); err != nil { // typeops.go
 			return nil, err
 		}
+		if o, ok := textOrderOf(e.Type()); ok && o.keyedEquality {
+			// tsquery, ranges: partitioned by their equality, the key's
+			// (textorder.go)
+			e = b.textKey(e, o)
+		}
 		call.Partition = append(call.Partition, e)
 	}
 	for _, item := range w.OrderBy {

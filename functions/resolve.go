@@ -624,7 +624,7 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 		if pgTypeOf(t) == pgUnknown || SamePGType(t, pt) {
 			continue
 		}
-		if categoryOf(t) != pcat {
+		if categoryOf(t) != pcat && !(isNetAddress(t) && isNetAddress(pt)) {
 			return types.T{}, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", context, pt.PGName(), t.PGName())
 		}
 		if !pPreferred && coercible(pt, t) && !coercible(t, pt) {
@@ -642,6 +642,13 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 		}
 	}
 	return refineCommon(pt, pgTypeOf(pt), ts), nil
+}
+
+// isNetAddress reports inet and cidr: category I in PostgreSQL, one
+// category here although both are own string types (cidr converts
+// implicitly to inet: their common type is inet).
+func isNetAddress(t types.T) bool {
+	return t.Kind == types.String && (t.Variant == types.Inet || t.Variant == types.Cidr)
 }
 
 // isNullRecordType reports whether t is NULL::record's type, a ROW of no
@@ -821,6 +828,9 @@ func coercible(from, to types.T) bool {
 	}
 	if (pf == pgMacaddr || pf == pgMacaddr8) && (pt == pgMacaddr || pt == pgMacaddr8) {
 		return true // macaddr and macaddr8 convert implicitly to each other
+	}
+	if from.Kind == types.String && from.Variant == types.Cidr && to.Kind == types.String && to.Variant == types.Inet {
+		return true // cidr converts implicitly to inet (GREATEST, COALESCE, UNION of the two are inet)
 	}
 	if OwnStringType(from) || OwnStringType(to) || pf == pgOther || pt == pgOther {
 		return false

@@ -170,17 +170,34 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 	return b.callFunction(n, name, args)
 }
 
+// namedOperator binds a binary operator of named (operator -> function:
+// inet's <<= >>=, the ranges' -|- &< &>) as its function, with an
+// operator's error when no overload takes the operands; ok is false for
+// an operator named does not hold.
+func (b *binder) namedOperator(s *scope, n *pt.Operator, named map[string]string) (Expr, bool, error) {
+	name, ok := named[n.Op]
+	if !ok || n.L == nil {
+		return nil, false, nil
+	}
+	args, err := b.bindTreeList(s, []pt.Expr{n.L, n.R})
+	if err != nil {
+		return nil, true, err
+	}
+	ts := operandTypes(args)
+	e, err := b.callFunction(n, name, args)
+	return e, true, b.asOperatorError(n, ts, err)
+}
+
 // bindOperator binds one of PostgreSQL's operators TiDB's grammar lacks
 // (-> ->> #> ~<~ ...) as the function the rewrite's marker calls
 // (functions/opfuncs.go and the JSON functions), or for those whose
 // function depends on the operands' kind (@> <@ ? ?| ?&) the one
 // operators.go picks.
 func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
-	if e, ok, err := b.inetOperator(s, n); ok { // netops.go
-		return e, err
-	}
-	if e, ok, err := b.rangeOperator(s, n); ok { // ranges.go
-		return e, err
+	for _, named := range []map[string]string{inetOtherOperators, rangeOtherOperators} { // netops.go, ranges.go
+		if e, ok, err := b.namedOperator(s, n, named); ok {
+			return e, err
+		}
 	}
 	operands := [2]pt.Expr{n.L, n.R}
 	list := operands[:]

@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/functions"
-	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -101,19 +100,3 @@ func (b *binder) inetBitwise(n sourceNode, op string, l, r Expr) (Expr, bool, er
 // inetOtherOperators are the inet operators the rewrite passes on as
 // pg__op_other (sql/operators.go): their functions.
 var inetOtherOperators = map[string]string{"<<=": "network_subeq", ">>=": "network_supeq"}
-
-// inetOperator binds <<= and >>= (network_subeq, network_supeq); ok is
-// false for any other operator.
-func (b *binder) inetOperator(s *scope, n *pt.Operator) (Expr, bool, error) {
-	name, ok := inetOtherOperators[n.Op]
-	if !ok || n.L == nil {
-		return nil, false, nil
-	}
-	args, err := b.bindTreeList(s, []pt.Expr{n.L, n.R})
-	if err != nil {
-		return nil, true, err
-	}
-	ts := operandTypes(args)
-	e, err := b.callFunction(n, name, args)
-	return e, true, b.asOperatorError(n, ts, err)
-}

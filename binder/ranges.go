@@ -1,7 +1,6 @@
 package binder
 
 import (
-	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -69,21 +68,6 @@ func (b *binder) rangeShift(n sourceNode, op string, l, r Expr) (Expr, bool, err
 // rangeOtherOperators are the range operators the rewrite passes on as
 // pg__op_other (sql/operators.go): their functions.
 var rangeOtherOperators = map[string]string{"-|-": "range_adjacent", "&<": "range_overleft", "&>": "range_overright"}
-
-// rangeOperator binds -|- &< &>; ok is false for any other operator.
-func (b *binder) rangeOperator(s *scope, n *pt.Operator) (Expr, bool, error) {
-	name, ok := rangeOtherOperators[n.Op]
-	if !ok || n.L == nil {
-		return nil, false, nil
-	}
-	args, err := b.bindTreeList(s, []pt.Expr{n.L, n.R})
-	if err != nil {
-		return nil, true, err
-	}
-	ts := operandTypes(args)
-	e, err := b.callFunction(n, name, args)
-	return e, true, b.asOperatorError(n, ts, err)
-}
 
 // rangeContainment binds @> and <@ when a side is a range: range @>
 // range or element, element or range <@ range; ok is false otherwise.

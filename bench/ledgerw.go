@@ -47,7 +47,11 @@ func (h *harness) runW10(ctx context.Context) {
 			client := h.addFigure(&figure{Workload: name, Metric: "client CPU", Unit: "µs/transaction", Systems: map[string]*stat{}})
 			for _, t := range h.targets {
 				h.logf("W10 %s, %s, %d clients", t.name, keys, clients)
-				tps.Systems[t.name], cpu.Systems[t.name], client.Systems[t.name] = h.w10(ctx, t, clients, hot, name)
+				run := h.w10
+				if h.cfg.W10Client == "pgbench" {
+					run = h.w10pgbench
+				}
+				tps.Systems[t.name], cpu.Systems[t.name], client.Systems[t.name] = run(ctx, t, clients, hot, name)
 			}
 		}
 	}

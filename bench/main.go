@@ -55,6 +55,7 @@ func run() int {
 	syncOff := flag.Bool("synchronous-commit-off", false, "connect to both PostgreSQL and sqlgate with synchronous_commit=off (commits acknowledged before their sync; with --pg-durable PostgreSQL keeps fsync on)")
 	w10Clients := flag.String("w10-clients", "1,8,32", "comma-separated client counts of W10")
 	w10Hot := flag.Bool("w10-hot", true, "also run W10 on a hot set of keys")
+	w10Client := flag.String("w10-client", "pgbench", "W10's client program: pgbench (PostgreSQL's, from PGTEST_BIN_DIR) or pgx (this process)")
 	importRows := flag.Int64("import-rows", 10_000_000, "rows of W11's Parquet file (importw.go)")
 	flag.Parse()
 
@@ -75,6 +76,10 @@ func run() int {
 	cfg.W1Clients = clientCounts("--w1-clients", *w1Clients)
 	cfg.W10Clients = clientCounts("--w10-clients", *w10Clients)
 	cfg.W10Hot, cfg.PGDurable, cfg.SyncCommitOff = *w10Hot, *pgDurable, *syncOff
+	if cfg.W10Client = *w10Client; cfg.W10Client != "pgbench" && cfg.W10Client != "pgx" {
+		fmt.Fprintf(os.Stderr, "bench: --w10-client %q: want pgbench or pgx\n", cfg.W10Client)
+		return 2
+	}
 	cfg.ImportRows = *importRows
 	cfg.CopyRows = min(cfg.Rows, 1_000_000)
 	if *quick {
@@ -162,7 +167,7 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 	}
 	defer sg.stop()
 	h.sqlgate = sg
-	h.targets = []target{{sysPostgres, pg.ConnString()}, {sysSqlgate, sg.connString()}}
+	h.targets = []target{{sysPostgres, pg.ConnString(), pg.PID()}, {sysSqlgate, sg.connString(), sg.pid()}}
 	if h.cfg.SyncCommitOff {
 		// A startup parameter: every session of the workloads has it on
 		// both systems, as SET would.

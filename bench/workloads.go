@@ -32,6 +32,8 @@ const (
 type target struct {
 	name       string
 	connString string
+	// pid is the server's process (sqlgate's, or PostgreSQL's postmaster).
+	pid int
 }
 
 // config holds the knobs of one run.
@@ -47,6 +49,10 @@ type config struct {
 	InsertConns int           `json:"load_insert_connections"`
 	W10Clients  []int         `json:"w10_clients"`
 	W10Hot      bool          `json:"w10_hot"`
+	// W10Client is the program W10's clients run in: "pgbench"
+	// (PostgreSQL's own, a C loop over libpq: the tool issue 33 was
+	// measured with) or "pgx" (goroutines of this process).
+	W10Client string `json:"w10_client"`
 	// PGDurable: PostgreSQL runs with fsync and synchronous_commit on.
 	PGDurable bool `json:"pg_durable"`
 	// SyncCommitOff: both systems' sessions run with synchronous_commit = off.

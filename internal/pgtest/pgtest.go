@@ -155,6 +155,9 @@ func (s *Server) ConnString() string {
 // Port is the TCP port the postmaster listens on.
 func (s *Server) Port() int { return s.port }
 
+// PID is the postmaster's process id (benchmarks count its children's CPU).
+func (s *Server) PID() int { return s.cmd.Process.Pid }
+
 // Dir is the cluster's directory (data/ and postgres.log live there).
 func (s *Server) Dir() string { return s.root }
 

@@ -40,15 +40,9 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 		}
 	}
 	fromAt, retAt, setSeen, whereSeen := -1, -1, false, false
-	depth := 0
-	for i := at + 1; i < len(toks); i++ {
+	for i := range topLevel(src, toks, at+1, len(toks)) {
 		t := toks[i]
 		switch {
-		case t.isPunct(src, "(") || t.isPunct(src, "["):
-			depth++
-		case t.isPunct(src, ")") || t.isPunct(src, "]"):
-			depth--
-		case depth != 0:
 		case t.is(src, "RETURNING"):
 			if retAt < 0 {
 				retAt = i
@@ -114,15 +108,9 @@ func misplacedClause(src string, toks []token, fromAt, retAt int) int {
 		end = retAt
 	}
 	bad := func(from, to int, returning bool) int {
-		depth := 0
-		for i := from; i < to; i++ {
+		for i := range topLevel(src, toks, from, to) {
 			t := toks[i]
 			switch {
-			case t.isPunct(src, "(") || t.isPunct(src, "["):
-				depth++
-			case t.isPunct(src, ")") || t.isPunct(src, "]"):
-				depth--
-			case depth != 0:
 			case t.is(src, "GROUP"), t.is(src, "HAVING"), t.is(src, "ORDER"), t.is(src, "LIMIT"), t.is(src, "OFFSET"),
 				t.is(src, "UNION"), t.is(src, "INTERSECT"), t.is(src, "EXCEPT"), t.is(src, "WINDOW"), t.is(src, "FETCH"):
 				return i

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -112,6 +113,34 @@ func equalFoldWord(src string, start int, w string) bool {
 		}
 	}
 	return true
+}
+
+// nesting is +1 for a token that opens a bracket, '(' or '[', -1 for one
+// that closes one and 0 otherwise: the rewrites look for keywords and
+// commas outside any bracket, where PostgreSQL's grammar would see them.
+func (t token) nesting(src string) int {
+	switch {
+	case t.isPunct(src, "(") || t.isPunct(src, "["):
+		return 1
+	case t.isPunct(src, ")") || t.isPunct(src, "]"):
+		return -1
+	}
+	return 0
+}
+
+// topLevel yields the index of each token of toks[from:to] outside any
+// bracket, the brackets themselves left out.
+func topLevel(src string, toks []token, from, to int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		depth := 0
+		for i := from; i < to; i++ {
+			if d := toks[i].nesting(src); d != 0 {
+				depth += d
+			} else if depth == 0 && !yield(i) {
+				return
+			}
+		}
+	}
 }
 
 // isPunct reports whether the token is the punctuation or operator p.

@@ -32,19 +32,10 @@ const ConflictTargetWhereMarker = "pg__oc_target_where"
 // setListEnd returns the index of the first depth-0 token in toks[from:to]
 // that ends an UPDATE SET list (one of stops), or to.
 func setListEnd(src string, toks []token, from, to int, stops ...string) int {
-	depth := 0
-	for i := from; i < to; i++ {
-		t := toks[i]
-		switch {
-		case t.isPunct(src, "(") || t.isPunct(src, "["):
-			depth++
-		case t.isPunct(src, ")") || t.isPunct(src, "]"):
-			depth--
-		case depth == 0:
-			for _, w := range stops {
-				if t.is(src, w) {
-					return i
-				}
+	for i := range topLevel(src, toks, from, to) {
+		for _, w := range stops {
+			if toks[i].is(src, w) {
+				return i
 			}
 		}
 	}
@@ -55,15 +46,9 @@ func setListEnd(src string, toks []token, from, to int, stops ...string) int {
 // part's [start, end) bounds.
 func splitTopLevel(src string, toks []token, from, to int) [][2]int {
 	var parts [][2]int
-	depth, s := 0, from
-	for i := from; i < to; i++ {
-		t := toks[i]
-		switch {
-		case t.isPunct(src, "(") || t.isPunct(src, "["):
-			depth++
-		case t.isPunct(src, ")") || t.isPunct(src, "]"):
-			depth--
-		case depth == 0 && t.isPunct(src, ","):
+	s := from
+	for i := range topLevel(src, toks, from, to) {
+		if toks[i].isPunct(src, ",") {
 			parts = append(parts, [2]int{s, i})
 			s = i + 1
 		}

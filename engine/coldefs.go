@@ -276,6 +276,6 @@ func (s *session) copyContext(ctx context.Context) context.Context {
 		start = now
 	}
 	return functions.WithStatement(ctx, functions.Clock{TransactionStart: start, StatementStart: now}, ci,
-		functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle,
+		functions.Session{User: s.info.User, SchemaUsable: s.usableFn, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle,
 			Location: s.location(), SetSetting: s.setFn, Sequences: &s.seqs})
 }

@@ -51,7 +51,7 @@ func (s *session) prepareDDL(ctx context.Context, ps *statement) (*statement, er
 // sessionCtx gives ctx the session's settings and user, which name
 // resolution (search_path) reads.
 func (s *session) sessionCtx(ctx context.Context) context.Context {
-	return functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database,
+	return functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.usableFn, Database: s.info.Database,
 		BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle, Location: s.location()})
 }
 

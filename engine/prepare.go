@@ -249,7 +249,7 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 // planContext is ctx with the session the binder and the planner read:
 // its user, database, settings and TimeZone.
 func (s *session) planContext(ctx context.Context) context.Context {
-	return functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database,
+	return functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.usableFn, Database: s.info.Database,
 		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Style: &s.parsedStyle, Location: s.location()})
 }
 

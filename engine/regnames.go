@@ -42,7 +42,7 @@ func (s *session) regContext(ctx context.Context) (context.Context, bool) {
 		return ctx, false
 	}
 	ctx = functions.WithCatalog(ctx, ci)
-	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database,
+	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.usableFn, Database: s.info.Database,
 		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Style: &s.parsedStyle, Location: s.location()})
 	return ctx, true
 }

@@ -281,6 +281,7 @@ func (e *Engine) finishRewrites() {
 		return
 	}
 	s := &session{eng: e}
+	s.usableFn = s.schemaUsable // as NewSession's sessions have it
 	for _, db := range dbs {
 		ts, err := e.store.ListTables(ctx, db)
 		if err != nil {

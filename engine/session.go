@@ -91,6 +91,7 @@ type session struct {
 	setFn      func(name, value string, reset, local bool) (string, error)
 	preparedFn func() []functions.PreparedStatement // s.preparedStatements
 	cursorsFn  func() []functions.Cursor            // s.listCursors
+	usableFn   func(schema string) bool             // s.schemaUsable
 	// rowLocks owns the row locks of the session's transactions (nil
 	// until the first write, or when the store takes no row locks), and
 	// their advisory locks; advisory, the session's advisory locks
@@ -498,7 +499,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (_
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
 	s.seqs.s = s
 	ctx = st.fctx.Init(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
-		functions.Session{User: s.info.User, SchemaUsable: s.schemaUsable, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle, Location: loc, SetSetting: s.setFn,
+		functions.Session{User: s.info.User, SchemaUsable: s.usableFn, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle, Location: loc, SetSetting: s.setFn,
 			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn,
 			Advisory: &s.advisory, Warn: s.warnFn, Random: &s.random, Notifications: s,
 			ClientAddr: s.info.RemoteAddr, ServerAddr: s.info.LocalAddr})

@@ -21,10 +21,12 @@ import (
 // compactions per thousand commits (a memtable of append records and state
 // filling up).
 func BenchmarkOneRowCommit(b *testing.B) {
-	b.Run("update/nosyncwait", func(b *testing.B) { benchOneRowUpdate(b, fluss.WithoutSyncWait(ctx), false) })
-	b.Run("update/sync", func(b *testing.B) { benchOneRowUpdate(b, ctx, false) })
+	b.Run("update/nosyncwait", func(b *testing.B) { benchOneRowUpdate(b, fluss.WithoutSyncWait(ctx), false, 1000) })
+	b.Run("update/sync", func(b *testing.B) { benchOneRowUpdate(b, ctx, false, 1000) })
 	// The commit point in pebble's synced WAL write, as before commit.wal.
-	b.Run("update/sync/pebblewal", func(b *testing.B) { benchOneRowUpdate(b, ctx, true) })
+	b.Run("update/sync/pebblewal", func(b *testing.B) { benchOneRowUpdate(b, ctx, true, 1000) })
+	// pgbench's W10 table: 100k rows, each commit updating one of them.
+	b.Run("update100k/nosyncwait", func(b *testing.B) { benchOneRowUpdate(b, fluss.WithoutSyncWait(ctx), false, 100_000) })
 	b.Run("append/nosyncwait", func(b *testing.B) { benchOneRowAppend(b, fluss.WithoutSyncWait(ctx)) })
 }
 
@@ -57,14 +59,15 @@ func ledgerRows(s *arrow.Schema, first int64, n int, bal int64) arrow.RecordBatc
 }
 
 // benchOneRowUpdate: pebbleWAL commits through pebble's synced WAL write
-// instead of the commit log (commitlog.go).
-func benchOneRowUpdate(b *testing.B, ctx context.Context, pebbleWAL bool) {
+// instead of the commit log (commitlog.go); the table has rows rows, the
+// commits update 256 keys spread over them.
+func benchOneRowUpdate(b *testing.B, ctx context.Context, pebbleWAL bool, nrows int) {
 	s := openStore(b, b.TempDir())
 	defer s.Close()
 	s.clog.broken = pebbleWAL
 	tb := createTable(b, s, "ledger", ledgerDesc(true))
 	sch := tb.Info().ArrowSchema()
-	load := ledgerRows(sch, 1, 1000, 0)
+	load := ledgerRows(sch, 1, nrows, 0)
 	if _, err := tb.Upsert(ctx, load, fluss.UpsertOptions{}); err != nil {
 		b.Fatal(err)
 	}
@@ -73,7 +76,7 @@ func benchOneRowUpdate(b *testing.B, ctx context.Context, pebbleWAL bool) {
 	rows := make([]arrow.RecordBatch, n)
 	keys := make([]arrow.RecordBatch, n)
 	for i := range rows {
-		rows[i] = ledgerRows(sch, 1+int64(i)*7919%1000, 1, int64(i))
+		rows[i] = ledgerRows(sch, 1+int64(i)*7919%int64(nrows), 1, int64(i))
 		keys[i] = keyColumn(rows[i])
 	}
 	defer func() {
@@ -86,12 +89,21 @@ func benchOneRowUpdate(b *testing.B, ctx context.Context, pebbleWAL bool) {
 	w := []fluss.TableWrite{{Path: info.Path, TableID: info.TableID, Kind: fluss.WriteUpsert}}
 	proj := []int{1}
 	runOneRow(b, s, func(i int) error {
-		got, err := tb.Lookup(ctx, keys[i%n], proj)
+		row, key := rows[i%n], keys[i%n]
+		if nrows > n {
+			// Keys spread over the whole table, as pgbench's random ids:
+			// a memtable's worth of commits rewrites many of its rows.
+			row = ledgerRows(sch, 1+int64(uint64(i)*0x9E3779B97F4A7C15%uint64(nrows)), 1, int64(i))
+			key = keyColumn(row)
+			defer row.Release()
+			defer key.Release()
+		}
+		got, err := tb.Lookup(ctx, key, proj)
 		if err != nil {
 			return err
 		}
 		got.Release()
-		w[0].Rec = rows[i%n]
+		w[0].Rec = row
 		_, err = s.WriteAtomically(ctx, w)
 		return err
 	})

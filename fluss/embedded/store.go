@@ -779,7 +779,7 @@ const maxCacheBytes = 256 << 20
 // flush an L0 table of mostly distinct keys that compaction rewrote again;
 // at 16 MiB a flush dedupes four times the commits' keys (sstable bytes
 // written per commit 110 -> 43, BenchmarkOneRowCommit/update100k) and the
-// store's CPU per commit fell ~8%. 32 MiB wrote less still (30 B/op) but
+// store's CPU per commit fell ~10%. 32 MiB wrote less still (30 B/op) but
 // cost as much CPU as 4 MiB: inserting into a skiplist over a 32 MiB arena
 // missed the CPU caches more (pebble's memTable.apply 10% -> 16% of the
 // benchmark's CPU). bench/LEDGER.md, 2026-12-06 10:20.

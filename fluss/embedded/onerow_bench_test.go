@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -252,4 +253,49 @@ func TestOneRowChangelog(t *testing.T) {
 	if want := "0 0|1 -1000|2 -2000|3 -3000"; strings.Join(got, "|") != want {
 		t.Errorf("log table rows %q, want %q", strings.Join(got, "|"), want)
 	}
+}
+
+// BenchmarkOneRowCommitParallel is W10's store side at 8 clients with
+// synchronous_commit off: 8 writers, each a lookup and an atomic one-row
+// upsert of a random key of a 100k-row table per commit, reporting the
+// process's CPU per commit (committer hand-offs included).
+func BenchmarkOneRowCommitParallel(b *testing.B) {
+	const nrows = 100_000
+	c := fluss.WithoutSyncWait(ctx)
+	s := openStore(b, b.TempDir())
+	defer s.Close()
+	tb := createTable(b, s, "ledger", ledgerDesc(true))
+	sch := tb.Info().ArrowSchema()
+	load := ledgerRows(sch, 1, nrows, 0)
+	if _, err := tb.Upsert(c, load, fluss.UpsertOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	load.Release()
+	info := tb.Info()
+	var seq atomic.Uint64
+	before := processCPU()
+	b.SetParallelism(4) // 8 writers on 2 cores
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		w := []fluss.TableWrite{{Path: info.Path, TableID: info.TableID, Kind: fluss.WriteUpsert}}
+		for pb.Next() {
+			i := seq.Add(1)
+			row := ledgerRows(sch, 1+int64(i*0x9E3779B97F4A7C15%nrows), 1, int64(i))
+			key := keyColumn(row)
+			got, err := tb.Lookup(c, key, []int{1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			got.Release()
+			w[0].Rec = row
+			if _, err := s.WriteAtomically(c, w); err != nil {
+				b.Fatal(err)
+			}
+			row.Release()
+			key.Release()
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64((processCPU()-before).Microseconds())/float64(b.N), "cpu-us/op")
+	b.ReportMetric(float64(s.groups.Load())/float64(b.N), "groups/op")
 }

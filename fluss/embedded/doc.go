@@ -26,6 +26,10 @@
 // by a checkpoint that then drops the copies, and Open writes any copy
 // still present back into its log. A group of more than 1 MiB of log bytes
 // fsyncs its logs before its state commits instead of copying them.
+// pebble's memtable is a sixteenth of the block cache, 4 to 16 MiB
+// (memTableSize, store.go), reserved inside the block cache: one-row
+// commits to a large table flush less often, each flush deduping more
+// updates of the same keys, and compaction rewrites less per commit.
 // A group with one writer (a single write or an atomic group), nothing
 // queued behind it and no unsynced commit before it, makes its one sync
 // elsewhere: its batch is written to the store's commit log (commit.wal,

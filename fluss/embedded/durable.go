@@ -57,10 +57,11 @@ const (
 	appendRecordMax = 1 << 20
 	// defaultCheckpointBytes is how many bytes of append records
 	// accumulate before a checkpoint makes the bucket logs durable and
-	// drops them (Options.CheckpointBytes): an eighth of pebble's 4 MiB
-	// memtable, so that a checkpoint's deletion mostly meets its records
-	// in the memtable, where a flush drops them instead of writing them
-	// out, and recovery replays at most about that much. The records a
+	// drops them (Options.CheckpointBytes): at most an eighth of pebble's
+	// memtable (4 to 16 MiB, memTableSize), so that a checkpoint's
+	// deletion mostly meets its records in the memtable, where a flush
+	// drops them instead of writing them out, and recovery replays at most
+	// about that much. The records a
 	// flush meets before their checkpoint (half a window on average) are
 	// written out, and compacted away after it: with 2 MiB they were about
 	// 60% of the bytes flushed and compacted under one-row commits to a

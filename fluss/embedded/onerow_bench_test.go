@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -21,10 +22,12 @@ import (
 // compactions per thousand commits (a memtable of append records and state
 // filling up).
 func BenchmarkOneRowCommit(b *testing.B) {
-	b.Run("update/nosyncwait", func(b *testing.B) { benchOneRowUpdate(b, fluss.WithoutSyncWait(ctx), false) })
-	b.Run("update/sync", func(b *testing.B) { benchOneRowUpdate(b, ctx, false) })
+	b.Run("update/nosyncwait", func(b *testing.B) { benchOneRowUpdate(b, fluss.WithoutSyncWait(ctx), false, 1000) })
+	b.Run("update/sync", func(b *testing.B) { benchOneRowUpdate(b, ctx, false, 1000) })
 	// The commit point in pebble's synced WAL write, as before commit.wal.
-	b.Run("update/sync/pebblewal", func(b *testing.B) { benchOneRowUpdate(b, ctx, true) })
+	b.Run("update/sync/pebblewal", func(b *testing.B) { benchOneRowUpdate(b, ctx, true, 1000) })
+	// pgbench's W10 table: 100k rows, each commit updating one of them.
+	b.Run("update100k/nosyncwait", func(b *testing.B) { benchOneRowUpdate(b, fluss.WithoutSyncWait(ctx), false, 100_000) })
 	b.Run("append/nosyncwait", func(b *testing.B) { benchOneRowAppend(b, fluss.WithoutSyncWait(ctx)) })
 }
 
@@ -57,14 +60,15 @@ func ledgerRows(s *arrow.Schema, first int64, n int, bal int64) arrow.RecordBatc
 }
 
 // benchOneRowUpdate: pebbleWAL commits through pebble's synced WAL write
-// instead of the commit log (commitlog.go).
-func benchOneRowUpdate(b *testing.B, ctx context.Context, pebbleWAL bool) {
+// instead of the commit log (commitlog.go); the table has rows rows, the
+// commits update 256 keys spread over them.
+func benchOneRowUpdate(b *testing.B, ctx context.Context, pebbleWAL bool, nrows int) {
 	s := openStore(b, b.TempDir())
 	defer s.Close()
 	s.clog.broken = pebbleWAL
 	tb := createTable(b, s, "ledger", ledgerDesc(true))
 	sch := tb.Info().ArrowSchema()
-	load := ledgerRows(sch, 1, 1000, 0)
+	load := ledgerRows(sch, 1, nrows, 0)
 	if _, err := tb.Upsert(ctx, load, fluss.UpsertOptions{}); err != nil {
 		b.Fatal(err)
 	}
@@ -73,7 +77,7 @@ func benchOneRowUpdate(b *testing.B, ctx context.Context, pebbleWAL bool) {
 	rows := make([]arrow.RecordBatch, n)
 	keys := make([]arrow.RecordBatch, n)
 	for i := range rows {
-		rows[i] = ledgerRows(sch, 1+int64(i)*7919%1000, 1, int64(i))
+		rows[i] = ledgerRows(sch, 1+int64(i)*7919%int64(nrows), 1, int64(i))
 		keys[i] = keyColumn(rows[i])
 	}
 	defer func() {
@@ -86,12 +90,21 @@ func benchOneRowUpdate(b *testing.B, ctx context.Context, pebbleWAL bool) {
 	w := []fluss.TableWrite{{Path: info.Path, TableID: info.TableID, Kind: fluss.WriteUpsert}}
 	proj := []int{1}
 	runOneRow(b, s, func(i int) error {
-		got, err := tb.Lookup(ctx, keys[i%n], proj)
+		row, key := rows[i%n], keys[i%n]
+		if nrows > n {
+			// Keys spread over the whole table, as pgbench's random ids:
+			// a memtable's worth of commits rewrites many of its rows.
+			row = ledgerRows(sch, 1+int64(uint64(i)*0x9E3779B97F4A7C15%uint64(nrows)), 1, int64(i))
+			key = keyColumn(row)
+			defer row.Release()
+			defer key.Release()
+		}
+		got, err := tb.Lookup(ctx, key, proj)
 		if err != nil {
 			return err
 		}
 		got.Release()
-		w[0].Rec = rows[i%n]
+		w[0].Rec = row
 		_, err = s.WriteAtomically(ctx, w)
 		return err
 	})
@@ -240,4 +253,49 @@ func TestOneRowChangelog(t *testing.T) {
 	if want := "0 0|1 -1000|2 -2000|3 -3000"; strings.Join(got, "|") != want {
 		t.Errorf("log table rows %q, want %q", strings.Join(got, "|"), want)
 	}
+}
+
+// BenchmarkOneRowCommitParallel is W10's store side at 8 clients with
+// synchronous_commit off: 8 writers, each a lookup and an atomic one-row
+// upsert of a random key of a 100k-row table per commit, reporting the
+// process's CPU per commit (committer hand-offs included).
+func BenchmarkOneRowCommitParallel(b *testing.B) {
+	const nrows = 100_000
+	c := fluss.WithoutSyncWait(ctx)
+	s := openStore(b, b.TempDir())
+	defer s.Close()
+	tb := createTable(b, s, "ledger", ledgerDesc(true))
+	sch := tb.Info().ArrowSchema()
+	load := ledgerRows(sch, 1, nrows, 0)
+	if _, err := tb.Upsert(c, load, fluss.UpsertOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	load.Release()
+	info := tb.Info()
+	var seq atomic.Uint64
+	before, groups := processCPU(), s.groups.Load()
+	b.SetParallelism(4) // 8 writers on 2 cores
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		w := []fluss.TableWrite{{Path: info.Path, TableID: info.TableID, Kind: fluss.WriteUpsert}}
+		for pb.Next() {
+			i := seq.Add(1)
+			row := ledgerRows(sch, 1+int64(i*0x9E3779B97F4A7C15%nrows), 1, int64(i))
+			key := keyColumn(row)
+			got, err := tb.Lookup(c, key, []int{1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			got.Release()
+			w[0].Rec = row
+			if _, err := s.WriteAtomically(c, w); err != nil {
+				b.Fatal(err)
+			}
+			row.Release()
+			key.Release()
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64((processCPU()-before).Microseconds())/float64(b.N), "cpu-us/op")
+	b.ReportMetric(float64(s.groups.Load()-groups)/float64(b.N), "groups/op")
 }

@@ -758,15 +758,38 @@ const maxCacheBytes = 256 << 20
 //   - bloom filters, so that a seek skips the sstables of other levels
 //     without reading their blocks, and upserts of new keys read nothing;
 //   - one-level indexes up to 1 MiB (sstables up to ~100 MB), so that a
-//     seek reads one index block rather than two.
+//     seek reads one index block rather than two;
+//   - a memtable of memTableSize(cacheBytes).
 //
 // Larger compaction outputs (fewer sstables per level, so that a lookup
 // reopens a level's sstable iterator less often) made lookups and upserts
 // of existing keys faster after a bulk load, but the long compactions held
 // up L0 and upserts of new keys got ten times slower: pebble's default
 // target sizes stay.
+// memTableSize is pebble's memtable size for a block cache of cacheBytes:
+// a sixteenth of it, from pebble's default 4 MiB up to 16 MiB (at the
+// default cache of 256 MiB). pebble reserves its memtables' memory in the
+// block cache (at most two while one flushes: MemTableStopWritesThreshold),
+// so the store's memory outside Go's heap stays cacheBytes; a larger
+// memtable takes up to 2/16 of it from the cached blocks.
+//
+// Why larger than pebble's 4 MiB: one-row commits to a table larger than a
+// memtable's worth of commits (pgbench's 100k-row W10 table: ~500 bytes of
+// append record and state a commit) flushed every ~8,000 commits, each
+// flush an L0 table of mostly distinct keys that compaction rewrote again;
+// at 16 MiB a flush dedupes four times the commits' keys (sstable bytes
+// written per commit 110 -> 43, BenchmarkOneRowCommit/update100k) and the
+// store's CPU per commit fell ~10%. 32 MiB wrote less still (30 B/op) but
+// cost as much CPU as 4 MiB: inserting into a skiplist over a 32 MiB arena
+// missed the CPU caches more (pebble's memTable.apply 10% -> 16% of the
+// benchmark's CPU). bench/LEDGER.md, 2026-12-06 10:20.
+func memTableSize(cacheBytes int64) uint64 {
+	return uint64(min(max(cacheBytes/16, 4<<20), 16<<20))
+}
+
 func pebbleOptions(l *slog.Logger, cacheBytes int64) *pebble.Options {
 	o := &pebble.Options{Logger: pebbleLogger{l}, CacheSize: cacheBytes}
+	o.MemTableSize = memTableSize(cacheBytes)
 	for i := range o.Levels {
 		o.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 		o.Levels[i].IndexBlockSize = 1 << 20

@@ -1425,51 +1425,45 @@ func (s *Store) readStored(t *tableState, keys [][]byte, prior *priorWrites) ([]
 // distinct) that the newest prior overlay having it has (stored false,
 // present false for a deleted key), or else pebble's committed state has
 // (stored true; v is valid during the call), until found returns false.
-// Pebble is read with one iterator in a merge with the keys: a key below
-// the iterator's position is absent without a seek, so writing new keys
-// into an empty table (or past its last key) reads nothing after the first
-// seek, and sequential seeks reuse pebble's position.
+// Pebble is read with one iterator: a first seek finds whether any stored
+// key is at or above the first key (writing new keys into an empty table,
+// or past its last key, then reads nothing more); the keys are then read
+// by prefix seeks, which skip every sstable whose bloom filter does not
+// have the key. The key encoding does not keep a numeric key's order, so
+// new keys of an INSERT fall between stored ones: a plain seek positioned
+// itself in every level for each of them (and loaded a data block there).
 func (s *Store) walkStored(t *tableState, n int, key func(g int) []byte, prior *priorWrites, found func(g int, v []byte, present, stored bool) bool) error {
 	if n <= pointReadKeys {
 		return s.getStored(t, n, key, prior, found)
 	}
 	p := tablePrefix(prefixData, t.info.TableID)
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
+	// Pebble reads the last level's bloom filters only when asked: most
+	// keys of a large table live there, and a write of new keys is what
+	// the filters are for.
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p), UseL6Filters: true})
 	if err != nil {
 		return ioErr(err, "reading the state of %s", t.info.Path)
 	}
 	defer it.Close()
-	positioned, exhausted := false, false
-outer:
+	checked, exhausted := false, false
 	for g := range n {
 		k := key(g)
 		if v, present, ok := prior.get(k); ok {
 			if !found(g, v, present, false) {
-				break outer
+				break
 			}
-			continue outer
+			continue
+		}
+		if !checked {
+			checked = true
+			// No stored key at or above k: the rest are new (a prior
+			// overlay may still have them).
+			exhausted = !it.SeekGE(k)
 		}
 		if exhausted {
 			continue
 		}
-		if positioned {
-			c := bytes.Compare(it.Key(), k)
-			if c > 0 {
-				continue
-			}
-			if c == 0 {
-				if !found(g, it.Value(), true, true) {
-					break
-				}
-				continue
-			}
-		}
-		if !it.SeekGE(k) {
-			exhausted = true
-			continue
-		}
-		positioned = true
-		if bytes.Equal(it.Key(), k) && !found(g, it.Value(), true, true) {
+		if it.SeekPrefixGE(k) && bytes.Equal(it.Key(), k) && !found(g, it.Value(), true, true) {
 			break
 		}
 	}

@@ -51,6 +51,9 @@ type View struct {
 	// CheckOption is the view's WITH CHECK OPTION: "local", "cascaded"
 	// or "" (viewcheck.go).
 	CheckOption string
+	// SecurityInvoker: the relations the view reads are checked against
+	// the role using it, not its owner (security_invoker = true).
+	SecurityInvoker bool
 	// Stored: Query reads the rows a materialized view stored, in a table
 	// whose columns may hold a type in Fluss's wider form (an unbounded
 	// numeric as a DECIMAL(38, s)); each is cast back to the view's type.
@@ -112,6 +115,16 @@ type expandingKey struct{}
 func ExpandingView(ctx context.Context) *View {
 	v, _ := ctx.Value(expandingKey{}).(*View)
 	return v
+}
+
+// asOwner is ctx under which v's definition reads its relations: as its
+// owner, or, for a security_invoker view, as whoever reads the view (the
+// role, or the owner of a view over it).
+func asOwner(ctx context.Context, v *View) context.Context {
+	if v.SecurityInvoker {
+		return ctx
+	}
+	return context.WithValue(ctx, expandingKey{}, v)
 }
 
 // noteUse records a relation named directly by the CREATE VIEW query
@@ -289,7 +302,7 @@ func (b *binder) expandView(v *View, alias string) (Node, error) {
 		return nil, sqlerr.New(sqlerr.InternalError, "view \"%s\" has no definition", v.Path.Table)
 	}
 	stack := append(append([]fluss.TablePath(nil), b.viewStack...), v.Path)
-	sub := &binder{ctx: context.WithValue(b.ctx, expandingKey{}, v), cat: b.cat, stmt: v.Query, viewStack: stack}
+	sub := &binder{ctx: asOwner(b.ctx, v), cat: b.cat, stmt: v.Query, viewStack: stack}
 	inner, ok, err := sub.bindQueryNode(v.Query.AST)
 	if !ok {
 		err = sqlerr.NotSupported("a view over this kind of query")

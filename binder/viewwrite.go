@@ -70,7 +70,7 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 	}
 	ctx := b.ctx
 	if b.writeVia != nil { // a view under the one the write names
-		ctx = context.WithValue(ctx, expandingKey{}, b.writeVia)
+		ctx = asOwner(ctx, b.writeVia)
 	}
 	v, err := vc.GetView(ctx, b.treePath(ref.Name))
 	if err != nil || v == nil || v.Stored {
@@ -216,7 +216,7 @@ func (b *binder) viewWriteOf(v *View, q pt.Query, verb string) (*viewWrite, erro
 			return nil
 		}
 		path := b.treePath(from.Name)
-		ctx := context.WithValue(b.ctx, expandingKey{}, v) // read as the view's owner
+		ctx := asOwner(b.ctx, v) // read as the view's owner
 		if info, err := b.cat.GetTable(ctx, path); err == nil {
 			for _, c := range info.Descriptor.Schema.Columns {
 				baseCols = append(baseCols, c.Name)
@@ -701,7 +701,7 @@ func (b *binder) throughView() func() {
 		return func() {}
 	}
 	saved := b.ctx
-	b.ctx = context.WithValue(b.ctx, expandingKey{}, b.writeVia)
+	b.ctx = asOwner(b.ctx, b.writeVia)
 	return func() { b.ctx, b.writeVia = saved, nil }
 }
 

@@ -16,7 +16,7 @@ var viewCheckConds = []string{"", "a > 0", "a < 10", "b <> 3", "a + b > 4", "b I
 // table on sqlgate and PostgreSQL 15 (each view over the one below, with
 // a random WHERE, sometimes an expression column, and no, LOCAL or
 // CASCADED check option) and writes random rows through random views of
-// them (INSERTs of one to three rows, UPDATEs): each write must be
+// them (INSERTs of one to three rows, UPDATEs of one): each write must be
 // accepted alike, or refused with the same SQLSTATE, message (the view
 // named) and DETAIL (the failing base row); the table is compared after
 // each stack. SQLGATE_DIFF_QUERIES sets the number of writes per stack
@@ -85,7 +85,9 @@ func TestViewCheckOptionDifferential(t *testing.T) {
 				q = fmt.Sprintf("INSERT INTO %s (k, a, b) VALUES %s", v, strings.Join(rows, ", "))
 			default:
 				set := []string{"a = " + val(), "b = " + val(), "a = a + 3", "b = a - 1"}[rng.Intn(4)]
-				q = fmt.Sprintf("UPDATE %s SET %s WHERE k %% 4 = %d", v, set, rng.Intn(4))
+				// one row: which of several fails first is the scan's
+				// order, PostgreSQL's heap order, not the rule's
+				q = fmt.Sprintf("UPDATE %s SET %s WHERE k = %d", v, set, 1+rng.Intn(key+1))
 			}
 			tallyBy(t, ctx, r, q, stats, rule)
 		}

@@ -16,11 +16,12 @@ var viewCheckConds = []string{"", "a > 0", "a < 10", "b <> 3", "a + b > 4", "b I
 // table on sqlgate and PostgreSQL 15 (each view over the one below, with
 // a random WHERE, sometimes an expression column, and no, LOCAL or
 // CASCADED check option) and writes random rows through random views of
-// them (INSERTs of one to three rows, UPDATEs of one): each write must be
+// them (INSERTs of one to three rows, UPDATEs of one; now and then an
+// ALTER VIEW sets or resets a view's check option): each write must be
 // accepted alike, or refused with the same SQLSTATE, message (the view
-// named) and DETAIL (the failing base row); the table is compared after
-// each stack. SQLGATE_DIFF_QUERIES sets the number of writes per stack
-// (default 30).
+// named) and DETAIL (the failing base row); the table, information_schema
+// and reloptions are compared after each stack. SQLGATE_DIFF_QUERIES sets
+// the number of writes per stack (default 30).
 func TestViewCheckOptionDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -75,8 +76,11 @@ func TestViewCheckOptionDifferential(t *testing.T) {
 		for range writes {
 			v := names[rng.Intn(len(names))]
 			var q string
-			switch rng.Intn(3) {
-			case 0, 1:
+			switch rng.Intn(10) {
+			case 0:
+				// a view's check option changed between writes
+				q = fmt.Sprintf("ALTER VIEW %s %s", v, []string{"SET (check_option = local)", "SET (check_option = cascaded)", "RESET (check_option)"}[rng.Intn(3)])
+			case 1, 2, 3, 4, 5, 6:
 				var rows []string
 				for range 1 + rng.Intn(3) {
 					key++
@@ -92,6 +96,9 @@ func TestViewCheckOptionDifferential(t *testing.T) {
 			tallyBy(t, ctx, r, q, stats, rule)
 		}
 		tallyBy(t, ctx, r, fmt.Sprintf("SELECT * FROM %s ORDER BY k", table), stats, tallyRule{ordered: true})
+		like := fmt.Sprintf("'vck_v%d_%%'", stack)
+		tallyBy(t, ctx, r, "SELECT table_name, check_option, is_updatable, is_insertable_into FROM information_schema.views WHERE table_name LIKE "+like+" ORDER BY 1", stats, tallyRule{ordered: true})
+		tallyBy(t, ctx, r, "SELECT relname, reloptions::text FROM pg_class WHERE relname LIKE "+like+" ORDER BY 1", stats, tallyRule{ordered: true})
 	}
 	t.Logf("%v", stats)
 	if stats["refused alike"] < 10 || stats["same"] < 10 || stats["different"] > 0 {

@@ -71,9 +71,8 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 			}
 			return nil, sqlerr.UndefinedRelation(d.Table.Name)
 		}
-		if d.View {
-			return nil, notA("view", from.Table).
-				WithHint("Use ALTER TABLE to rename a table.")
+		if d.View { // no hint, as PostgreSQL's RangeVarCallbackForAlterRelation
+			return nil, notA("view", from.Table)
 		}
 	}
 	a := d.Actions[0]

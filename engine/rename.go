@@ -77,7 +77,7 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 	}
 	a := d.Actions[0]
 	if isView && (a.Kind == sql.AlterSetProperties || a.Kind == sql.AlterResetProperties) {
-		return s.alterViewOptions(ctx, view, a) // views.go
+		return s.alterViewOptions(ctx, view, a, "ALTER VIEW") // views.go
 	}
 	if a.Kind == sql.AlterUnsupported {
 		e := sqlerr.New(sqlerr.FeatureNotSupported, "%s", a.Unsupported)

@@ -302,8 +302,8 @@ func storedUpdatable(v views.View) []bool {
 // alterViewOptions runs ALTER VIEW ... SET (..) | RESET (..): the view's
 // options (views.ApplyOptions' rules); a check option needs the view to
 // be automatically updatable, as PostgreSQL's ATExecSetRelOptions checks.
-func (s *session) alterViewOptions(ctx context.Context, v views.View, a sql.AlterAction) (pgwire.Result, error) {
-	if err := s.blockDDL("ALTER VIEW", nil); err != nil {
+func (s *session) alterViewOptions(ctx context.Context, v views.View, a sql.AlterAction, tag string) (pgwire.Result, error) {
+	if err := s.blockDDL(tag, nil); err != nil {
 		return nil, err
 	}
 	if err := s.mayOwnView(v); err != nil {
@@ -336,5 +336,34 @@ func (s *session) alterViewOptions(ctx context.Context, v views.View, a sql.Alte
 	if err != nil {
 		return nil, metaErr(err)
 	}
-	return tagOnly("ALTER VIEW"), nil
+	return tagOnly(tag), nil
+}
+
+// viewOptionsByAlterTable is ALTER TABLE v SET (..) | RESET (..) of a view
+// (PostgreSQL's ALTER TABLE takes a view's options too), as ALTER VIEW's
+// action; ok false for any other ALTER TABLE.
+func (s *session) viewOptionsByAlterTable(ctx context.Context, d *sql.DDLStmt) (views.View, sql.AlterAction, bool) {
+	if len(d.Actions) != 1 {
+		return views.View{}, sql.AlterAction{}, false
+	}
+	a := d.Actions[0]
+	if a.Kind != sql.AlterSetProperties && a.Kind != sql.AlterResetProperties {
+		return views.View{}, sql.AlterAction{}, false
+	}
+	path, err := s.resolvePath(ctx, d.Table)
+	if err != nil {
+		return views.View{}, sql.AlterAction{}, false
+	}
+	v, ok := s.eng.meta.Views().Get(path)
+	if !ok || v.Materialized() || s.droppedInBlock(path) {
+		return views.View{}, sql.AlterAction{}, false
+	}
+	out := sql.AlterAction{Kind: a.Kind}
+	for _, p := range a.Props {
+		out.ViewOptions = append(out.ViewOptions, sql.ViewOption{Name: strings.ToLower(p[0]), Value: p[1], HasValue: true})
+	}
+	for _, k := range a.Keys {
+		out.ViewOptions = append(out.ViewOptions, sql.ViewOption{Name: strings.ToLower(k)})
+	}
+	return v, out, true
 }

@@ -37,6 +37,9 @@ type binder struct {
 	// innermost, viewwrite.go); nil for a table. The target is read as
 	// through it: with the view owner's privileges.
 	writeVia *View
+	// viewChecks are the WITH CHECK OPTION conditions a write through
+	// views collects as it is rewritten (viewcheck.go).
+	viewChecks []viewCheck
 	// assignInto is the table an INSERT or UPDATE writes, whose columns'
 	// domains its assignment errors name (domains.go).
 	assignInto *Scan

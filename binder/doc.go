@@ -88,7 +88,10 @@
 // tree's Values, bound to a Values node, types resolved across rows), view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
 // viewwrite.go INSERT / UPDATE / DELETE through an automatically updatable
-// view, rewritten onto its base table before they bind,
+// view, rewritten onto its base table before they bind, viewcheck.go the
+// WITH CHECK OPTION conditions that rewrite collects (Insert.ViewChecks,
+// Update.ViewChecks, which exec evaluates on each row written) and
+// ViewUpdatability (a view's updatability from its definition),
 // viewdef.go pg_get_viewdef's text of a simple view, printed from the
 // view query's tree (sql.Transformer.SubqueryTree), setop.go UNION,
 // INTERSECT and EXCEPT from the tree's SetOp (grouped as PostgreSQL's

@@ -219,6 +219,10 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		out.OnConflictUpdate, out.OnConflictWhere = merge, where
 		out.params = b.params
 	}
+	if out.ViewChecks, err = b.bindViewChecks(scan); err != nil { // viewcheck.go
+		return nil, err
+	}
+	out.params = b.params
 	if ins.Returning != nil {
 		ret, err := b.bindReturning(newScope(scan), ins.Returning, ins.With, ins)
 		if err != nil {

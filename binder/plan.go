@@ -143,7 +143,10 @@ type Insert struct {
 	Source Node
 	// Via is the view the INSERT names when it writes the view's base
 	// table (viewwrite.go); nil for a table.
-	Via                 *View
+	Via *View
+	// ViewChecks are the check options of the views it writes through
+	// (viewcheck.go), over each row written.
+	ViewChecks          []ViewCheck
 	OnConflictDoNothing bool
 	// OnConflictUpdate, when set, merges a proposed row into an existing
 	// row with the same key: one expression per table column over the

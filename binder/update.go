@@ -27,6 +27,8 @@ type Update struct {
 	// Via is the view the UPDATE names when it writes the view's base
 	// table (viewwrite.go); nil for a table.
 	Via *View
+	// ViewChecks: as Insert's, over each new row.
+	ViewChecks []ViewCheck
 	// Recheck (Joined): the re-check of a row a concurrent transaction
 	// changed (recheck.go); nil re-runs the plan over that row.
 	Recheck *Recheck
@@ -112,6 +114,9 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	}
 	cols := info.Descriptor.Schema.Columns
 	out := &Update{Table: info, KeyChanged: keyChanged, UniqueChanged: uniqueChanged, Joined: up.From != nil, Via: via}
+	if out.ViewChecks, err = b.bindViewChecks(scan); err != nil { // viewcheck.go
+		return nil, err
+	}
 	if up.Returning == nil {
 		if keyChanged {
 			old := keyProjection(input, info)

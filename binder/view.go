@@ -9,6 +9,7 @@ import (
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Views.
@@ -47,6 +48,12 @@ type View struct {
 	// AutoUpdatable: the view was automatically updatable when created
 	// (viewwrite.go); the catalog reports it.
 	AutoUpdatable bool
+	// CheckOption is the view's WITH CHECK OPTION: "local", "cascaded"
+	// or "" (viewcheck.go).
+	CheckOption string
+	// SecurityInvoker: the relations the view reads are checked against
+	// the role using it, not its owner (security_invoker = true).
+	SecurityInvoker bool
 	// Stored: Query reads the rows a materialized view stored, in a table
 	// whose columns may hold a type in Fluss's wider form (an unbounded
 	// numeric as a DECIMAL(38, s)); each is cast back to the view's type.
@@ -85,6 +92,9 @@ type CreateView struct {
 	// AutoUpdatable: INSERT, UPDATE and DELETE may write through the view
 	// (viewwrite.go); Columns say which columns they may set.
 	AutoUpdatable bool
+	// Options are the view's options as pg_class.reloptions shows them
+	// (WITH (..) and WITH CHECK OPTION; views.ApplyOptions).
+	Options []string
 }
 
 // DropView is DROP VIEW [IF EXISTS] v, ...
@@ -105,6 +115,16 @@ type expandingKey struct{}
 func ExpandingView(ctx context.Context) *View {
 	v, _ := ctx.Value(expandingKey{}).(*View)
 	return v
+}
+
+// asOwner is ctx under which v's definition reads its relations: as its
+// owner, or, for a security_invoker view, as whoever reads the view (the
+// role, or the owner of a view over it).
+func asOwner(ctx context.Context, v *View) context.Context {
+	if v.SecurityInvoker {
+		return ctx
+	}
+	return context.WithValue(ctx, expandingKey{}, v)
 }
 
 // noteUse records a relation named directly by the CREATE VIEW query
@@ -168,20 +188,26 @@ func (b *binder) bindCreateView(cv *pt.CreateView) (Statement, error) {
 		out.Columns = append(out.Columns, ViewColumn{Name: name, T: viewColumnType(c.T)})
 	}
 	if b.stmt != nil {
-		// The query is the rewritten text's tail; anything after it is a
-		// WITH [LOCAL | CASCADED] CHECK OPTION.
+		// The query is the rewritten text's tail (sql took WITH CHECK
+		// OPTION off it: viewopts.go).
 		sel := strings.TrimSpace(cv.Query.Text)
 		start := strings.LastIndex(b.stmt.Rewritten, sel)
 		if start < 0 {
 			return nil, sqlerr.New(sqlerr.InternalError, "cannot find the query of CREATE VIEW in its text")
 		}
-		if tail := strings.TrimSpace(b.stmt.Rewritten[start+len(sel):]); tail != "" {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
-				WithDetail("sqlgate's views are read-only.")
-		}
 		out.Definition = b.stmt.OriginalFrom(start)
+		var err error
+		if out.Options, err = views.ApplyOptions(nil, ViewOptions(b.stmt.ViewOptions), false); err != nil {
+			return nil, err
+		}
 	}
-	b.markUpdatable(out, cv.Query) // viewwrite.go
+	why := b.markUpdatable(out, cv.Query) // viewwrite.go
+	if why != "" && (views.View{Options: out.Options}).CheckOption() != "" {
+		// PostgreSQL's DefineView: only the view's own query counts (a
+		// view over a view that is not updatable passes)
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
+			WithHint("%s", why)
+	}
 	if len(uses) == 1 && uses[0].TableID != 0 {
 		if info, err := b.cat.GetTable(b.ctx, uses[0].Path); err == nil {
 			names := make([]string, len(out.Columns))
@@ -276,7 +302,7 @@ func (b *binder) expandView(v *View, alias string) (Node, error) {
 		return nil, sqlerr.New(sqlerr.InternalError, "view \"%s\" has no definition", v.Path.Table)
 	}
 	stack := append(append([]fluss.TablePath(nil), b.viewStack...), v.Path)
-	sub := &binder{ctx: context.WithValue(b.ctx, expandingKey{}, v), cat: b.cat, stmt: v.Query, viewStack: stack}
+	sub := &binder{ctx: asOwner(b.ctx, v), cat: b.cat, stmt: v.Query, viewStack: stack}
 	inner, ok, err := sub.bindQueryNode(v.Query.AST)
 	if !ok {
 		err = sqlerr.NotSupported("a view over this kind of query")
@@ -317,4 +343,14 @@ func (b *binder) expandView(v *View, alias string) (Node, error) {
 func staleView(v *View, code sqlerr.Code, format string, args ...any) *sqlerr.Error {
 	e := sqlerr.New(code, "view \"%s\" no longer matches the relations it uses: "+format, append([]any{v.Path.Table}, args...)...)
 	return e.WithHint("A table the view uses was dropped and created again with other columns; re-create the view with CREATE OR REPLACE VIEW.")
+}
+
+// ViewOptions are a statement's view options as views.ApplyOptions takes
+// them.
+func ViewOptions(opts []sql.ViewOption) []views.Option {
+	out := make([]views.Option, len(opts))
+	for i, o := range opts {
+		out[i] = views.Option{Name: o.Name, Value: o.Value, HasValue: o.HasValue}
+	}
+	return out
 }

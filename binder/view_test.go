@@ -116,8 +116,11 @@ func TestCreateViewErrors(t *testing.T) {
 		{"CREATE VIEW v AS SELECT 1, 2", sqlerr.DuplicateColumn}, // two ?column?, as on PostgreSQL
 		{"CREATE VIEW v AS SELECT id FROM t WHERE id = $1", sqlerr.UndefinedParameter},
 		{"CREATE VIEW pg_catalog.v AS SELECT 1", sqlerr.InsufficientPrivilege},
-		{"CREATE VIEW v AS SELECT id FROM t WITH LOCAL CHECK OPTION", sqlerr.FeatureNotSupported},
-		{"CREATE VIEW v AS SELECT id FROM t WITH CASCADED CHECK OPTION", sqlerr.FeatureNotSupported},
+		// a check option on a view that is not automatically updatable
+		{"CREATE VIEW v AS SELECT DISTINCT id FROM t WITH LOCAL CHECK OPTION", sqlerr.FeatureNotSupported},
+		{"CREATE VIEW v AS SELECT 1 AS x WITH CASCADED CHECK OPTION", sqlerr.FeatureNotSupported},
+		{"CREATE VIEW v WITH (check_option = sideways) AS SELECT id FROM t", sqlerr.InvalidParameterValue},
+		{"CREATE VIEW v WITH (nope) AS SELECT id FROM t", sqlerr.InvalidParameterValue},
 	} {
 		if _, err := c.bind(t, tc.sql); sqlerr.CodeOf(err) != tc.code {
 			t.Errorf("%s: %v, want %s", tc.sql, err, tc.code)

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -42,6 +43,9 @@ type viewWrite struct {
 	// relation when it is a view.
 	baseCols map[string]bool
 	baseView *View
+	// checkQual is the view's WHERE again, a tree of its own, for its
+	// check option (viewcheck.go); nil for DELETE.
+	checkQual pt.Expr
 }
 
 // maxViewNesting bounds the views over views a write goes through (a
@@ -66,7 +70,7 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 	}
 	ctx := b.ctx
 	if b.writeVia != nil { // a view under the one the write names
-		ctx = context.WithValue(ctx, expandingKey{}, b.writeVia)
+		ctx = asOwner(ctx, b.writeVia)
 	}
 	v, err := vc.GetView(ctx, b.treePath(ref.Name))
 	if err != nil || v == nil || v.Stored {
@@ -79,25 +83,72 @@ func (b *binder) targetView(target pt.FromItem, verb string) (*viewWrite, error)
 	if err != nil {
 		return nil, err
 	}
-	return b.viewWriteOf(v, q, verb)
+	vw, err := b.viewWriteOf(v, q, verb)
+	if err != nil || verb == "delete from" {
+		return vw, err
+	}
+	q2, err := sql.QueryToTree(v.Query.AST, v.Query)
+	if err != nil {
+		return nil, err
+	}
+	if sel, ok := q2.(*pt.Select); ok {
+		vw.checkQual = sel.Where
+	}
+	return vw, nil
 }
 
 // markUpdatable records whether the view CREATE VIEW makes is
 // automatically updatable, and which of its columns are, for the
 // catalog (information_schema, pg_relation_is_updatable).
-func (b *binder) markUpdatable(out *CreateView, query *pt.Subquery) {
+//
+// why is PostgreSQL's reason the view's own query is not automatically
+// updatable ("" when it is, though its base view may not be), which
+// WITH CHECK OPTION's refusal gives as its hint.
+func (b *binder) markUpdatable(out *CreateView, query *pt.Subquery) (why string) {
 	q, err := b.trees.SubqueryTree(query, b.stmt)
 	if err != nil {
-		return
+		return ""
 	}
+	return b.markUpdatableTree(out, q)
+}
+
+// markUpdatableTree is markUpdatable of the query's tree q.
+func (b *binder) markUpdatableTree(out *CreateView, q pt.Query) (why string) {
 	v := &View{Path: out.Path, Columns: out.Columns}
 	vw, err := b.viewWriteOf(v, q, "delete from") // DELETE: no column needs to be updatable
-	if err != nil || vw == nil || vw.baseView != nil && !vw.baseView.AutoUpdatable {
-		return
+	if se := sqlerr.As(err); se != nil && se.Code == sqlerr.ObjectNotInPrerequisiteState {
+		return se.Detail
+	}
+	if err != nil || vw == nil {
+		return ""
+	}
+	if _, err := b.viewWriteOf(v, q, "insert into"); err != nil { // no updatable column
+		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.ObjectNotInPrerequisiteState {
+			why = se.Detail
+		}
 	}
 	innerOK := map[string]bool{}
-	if vw.baseView != nil { // a column of a view over a view is updatable where the inner one is
-		for _, c := range vw.baseView.Columns {
+	if bv := vw.baseView; bv != nil {
+		// a view over a view is updatable where the inner one is, as
+		// its definition says now (not a flag stored with it)
+		if len(b.viewStack) >= maxViewNesting {
+			return why
+		}
+		if bv.Stored || bv.Query == nil || bv.Query.AST == nil {
+			return why
+		}
+		inner, err := sql.QueryToTree(bv.Query.AST, bv.Query)
+		if err != nil {
+			return why
+		}
+		sub := &binder{ctx: context.WithValue(b.ctx, expandingKey{}, bv), cat: b.cat, stmt: bv.Query,
+			viewStack: append(append([]fluss.TablePath(nil), b.viewStack...), bv.Path)}
+		innerOut := &CreateView{Path: bv.Path, Columns: append([]ViewColumn(nil), bv.Columns...)}
+		sub.markUpdatableTree(innerOut, inner)
+		if !innerOut.AutoUpdatable {
+			return why
+		}
+		for _, c := range innerOut.Columns {
 			innerOK[c.Name] = c.Updatable
 		}
 	}
@@ -106,6 +157,7 @@ func (b *binder) markUpdatable(out *CreateView, query *pt.Subquery) {
 		base := vw.cols[out.Columns[i].Name]
 		out.Columns[i].Updatable = base != "" && (vw.baseView == nil || innerOK[base])
 	}
+	return why
 }
 
 // viewWriteOf maps the write through v, whose definition is q; an error
@@ -164,7 +216,7 @@ func (b *binder) viewWriteOf(v *View, q pt.Query, verb string) (*viewWrite, erro
 			return nil
 		}
 		path := b.treePath(from.Name)
-		ctx := context.WithValue(b.ctx, expandingKey{}, v) // read as the view's owner
+		ctx := asOwner(b.ctx, v) // read as the view's owner
 		if info, err := b.cat.GetTable(ctx, path); err == nil {
 			for _, c := range info.Descriptor.Schema.Columns {
 				baseCols = append(baseCols, c.Name)
@@ -295,7 +347,7 @@ func (vw *viewWrite) substRefs(b *binder, root any, alias string, hidden bool) e
 			return nil
 		}
 		if e := vw.exprs[c.Name]; e != nil {
-			return e
+			return cloneExpr(e) // each use its own: a later level substitutes in it
 		}
 		if base := vw.cols[c.Name]; base != "" {
 			return &pt.ColumnRef{At: c.At, Table: alias, Name: base}
@@ -365,6 +417,9 @@ func substExprs(v reflect.Value, subst func(*pt.ColumnRef) pt.Expr) {
 // relation by alias, the write's name for it.
 func (vw *viewWrite) requalify(alias string) {
 	fix := func(e pt.Expr) {
+		if e == nil {
+			return
+		}
 		pt.Walk(e, func(x pt.Expr) bool {
 			if c, ok := x.(*pt.ColumnRef); ok && c.Schema == "" && c.Table == vw.baseAlias {
 				c.Table = alias
@@ -373,6 +428,7 @@ func (vw *viewWrite) requalify(alias string) {
 		})
 	}
 	fix(vw.where)
+	fix(vw.checkQual)
 	for _, e := range vw.exprs {
 		fix(e)
 	}
@@ -441,7 +497,7 @@ func fromNames(f pt.FromItem) []string {
 // (unchanged when the target is no view), through views over views.
 func (b *binder) viewUpdate(up *pt.Update) (*View, error) {
 	var outer *View
-	b.writeVia = nil
+	b.writeVia, b.viewChecks = nil, nil
 	for i := 0; i < maxViewNesting; i++ {
 		vw, err := b.targetView(up.Target, "update")
 		if err != nil || vw == nil {
@@ -456,6 +512,9 @@ func (b *binder) viewUpdate(up *pt.Update) (*View, error) {
 			alias = vw.view.Path.Table
 		}
 		vw.requalify(alias)
+		if err := b.noteViewCheck(vw, alias); err != nil { // viewcheck.go
+			return nil, err
+		}
 		for _, a := range up.Set {
 			if a.Table != "" && a.Table != alias {
 				continue // the binder reports the qualifier
@@ -516,7 +575,7 @@ func (b *binder) viewDelete(del *pt.Delete) (*View, error) {
 // columns (the view's leading columns when none was written).
 func (b *binder) viewInsert(ins *pt.Insert) (*View, error) {
 	var outer *View
-	b.writeVia = nil
+	b.writeVia, b.viewChecks = nil, nil
 	for i := 0; i < maxViewNesting; i++ {
 		vw, err := b.targetView(ins.Target, "insert into")
 		if err != nil || vw == nil {
@@ -547,6 +606,9 @@ func (b *binder) viewInsert(ins *pt.Insert) (*View, error) {
 			c.Name = base
 		}
 		vw.requalify(alias)
+		if err := b.noteViewCheck(vw, alias); err != nil { // viewcheck.go
+			return nil, err
+		}
 		if err := vw.onConflict(b, ins.OnConflict, alias); err != nil {
 			return nil, err
 		}
@@ -639,7 +701,7 @@ func (b *binder) throughView() func() {
 		return func() {}
 	}
 	saved := b.ctx
-	b.ctx = context.WithValue(b.ctx, expandingKey{}, b.writeVia)
+	b.ctx = asOwner(b.ctx, b.writeVia)
 	return func() { b.ctx, b.writeVia = saved, nil }
 }
 

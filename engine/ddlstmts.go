@@ -179,6 +179,9 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if d.View || len(d.Actions) == 1 && d.Actions[0].Kind == sql.AlterRename {
 			return s.renameRelation(ctx, d) // rename.go
 		}
+		if v, a, ok := s.viewOptionsByAlterTable(ctx, d); ok {
+			return s.alterViewOptions(ctx, v, a, "ALTER TABLE") // views.go
+		}
 		return s.alterTableCarrying(ctx, d) // uniquecarry.go
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %v", st.Kind)

@@ -284,6 +284,19 @@ func (s *session) authorize(ps *statement) error {
 		if err := s.needSchemaUsage(r.path.Database); err != nil { // schemaprivs.go
 			return err
 		}
+		if via != nil && r.id == base && !r.view {
+			// the base table of a write through a security_invoker view
+			// (read as the role, binder's asOwner): the role needs the
+			// write's privilege on it, as the owner would otherwise
+			p := baseWrite
+			if p != access.Insert {
+				p |= access.Select
+			}
+			if !s.eng.meta.Access().Has(s.info.User, r.id, p) {
+				return r.denied()
+			}
+			continue
+		}
 		if r.id == target && write != 0 && (!r.view || viewTarget) {
 			if err := s.need(r.id, r.path, write); err != nil {
 				return r.denied() // "for view v" through a view

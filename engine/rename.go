@@ -71,12 +71,14 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 			}
 			return nil, sqlerr.UndefinedRelation(d.Table.Name)
 		}
-		if d.View {
-			return nil, notA("view", from.Table).
-				WithHint("Use ALTER TABLE to rename a table.")
+		if d.View { // no hint, as PostgreSQL's RangeVarCallbackForAlterRelation
+			return nil, notA("view", from.Table)
 		}
 	}
 	a := d.Actions[0]
+	if isView && (a.Kind == sql.AlterSetProperties || a.Kind == sql.AlterResetProperties) {
+		return s.alterViewOptions(ctx, view, a, "ALTER VIEW") // views.go
+	}
 	if a.Kind == sql.AlterUnsupported {
 		e := sqlerr.New(sqlerr.FeatureNotSupported, "%s", a.Unsupported)
 		if a.Instead != "" {

@@ -285,8 +285,11 @@ type statement struct {
 	// locked is the table a SELECT ... FOR UPDATE (or FOR SHARE ...) locks.
 	locked *fluss.TableInfo
 	ret    []exec.Expr // INSERT ... RETURNING
-	params []types.T
-	cols   []pgwire.ResultColumn
+	// viewChecks are the check options of the views an INSERT or UPDATE
+	// writes through (binder/viewcheck.go).
+	viewChecks []exec.ViewCheck
+	params     []types.T
+	cols       []pgwire.ResultColumn
 	// reads are the stored tables the statement resolved (privileges.go).
 	reads []tableRef
 	// What the bound plan depends on besides the text (replan): the
@@ -575,7 +578,7 @@ func (ps *statement) replan(ctx context.Context) error {
 		return cachedPlanChanged()
 	}
 	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
-	ps.mergeWhere = fresh.mergeWhere
+	ps.mergeWhere, ps.viewChecks = fresh.mergeWhere, fresh.viewChecks
 	ps.catalog, ps.searchPath, ps.with, ps.mergePlans = fresh.catalog, fresh.searchPath, fresh.with, fresh.mergePlans
 	ps.recheckPlan = fresh.recheckPlan
 	ps.foldGen, ps.writeCols = fresh.foldGen, fresh.writeCols

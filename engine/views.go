@@ -53,7 +53,8 @@ func (c *recordingCatalog) GetView(ctx context.Context, p fluss.TablePath) (*bin
 		return nil, sqlerr.New(sqlerr.DataCorrupted, "the stored definition of view \"%s\" does not parse: %v", v.Path.Table, err)
 	}
 	c.seen = append(c.seen, tableRef{id: v.ACLKey(), path: v.Path, view: true, matview: v.Materialized(), via: viaOf(ctx)})
-	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames), Stored: v.Materialized(), AutoUpdatable: v.AutoUpdatable}
+	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames), Stored: v.Materialized(), AutoUpdatable: v.AutoUpdatable, CheckOption: v.CheckOption(),
+		SecurityInvoker: v.BoolOption("security_invoker")}
 	for _, col := range v.Columns {
 		bv.Columns = append(bv.Columns, binder.ViewColumn{Name: col.Name, T: col.Type, Updatable: col.Updatable})
 	}
@@ -99,7 +100,7 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	for _, c := range b.Columns {
 		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T, Updatable: c.Updatable})
 	}
-	v.AutoUpdatable = b.AutoUpdatable
+	v.AutoUpdatable, v.Options = b.AutoUpdatable, b.Options
 	for _, u := range b.Uses {
 		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
 	}
@@ -260,4 +261,109 @@ func singleTable(refs *ast.TableRefsClause) *ast.TableName {
 		return tn
 	}
 	return nil
+}
+
+// ViewUpdatability derives whether v is automatically updatable, and
+// which of its columns are, from its definition now (pgcatalog's
+// Options.ViewUpdatability): PostgreSQL answers from the view's query,
+// so a view stored before sqlgate recorded the flags, or over a view
+// replaced since, answers as it would there.
+func (e *Engine) ViewUpdatability(ctx context.Context, v views.View) (bool, []bool) {
+	if v.Materialized() || e.meta == nil {
+		return false, nil
+	}
+	bv, cat, err := e.bindableView(ctx, v.Path)
+	if err != nil || bv == nil {
+		return v.AutoUpdatable, storedUpdatable(v)
+	}
+	auto, cols, _ := binder.ViewUpdatability(ctx, cat, bv)
+	return auto, cols
+}
+
+// bindableView is the view at path as the binder reads it, and a catalog
+// to bind it in (the views in it parsed by a parser of their own).
+func (e *Engine) bindableView(ctx context.Context, path fluss.TablePath) (*binder.View, *recordingCatalog, error) {
+	p := sql.NewParser()
+	p.AcceptAnyCatalog() // checked when the view was created
+	cat := &recordingCatalog{tables: e.tables, views: e.meta.Views(), meta: e.meta, parse: p.Parse}
+	bv, err := cat.GetView(ctx, path)
+	return bv, cat, err
+}
+
+// storedUpdatable are the columns' Updatable flags stored with v.
+func storedUpdatable(v views.View) []bool {
+	out := make([]bool, len(v.Columns))
+	for i, c := range v.Columns {
+		out[i] = c.Updatable
+	}
+	return out
+}
+
+// alterViewOptions runs ALTER VIEW ... SET (..) | RESET (..): the view's
+// options (views.ApplyOptions' rules); a check option needs the view to
+// be automatically updatable, as PostgreSQL's ATExecSetRelOptions checks.
+func (s *session) alterViewOptions(ctx context.Context, v views.View, a sql.AlterAction, tag string) (pgwire.Result, error) {
+	if err := s.blockDDL(tag, nil); err != nil {
+		return nil, err
+	}
+	if err := s.mayOwnView(v); err != nil {
+		return nil, err
+	}
+	opts, err := views.ApplyOptions(v.Options, binder.ViewOptions(a.ViewOptions), a.Kind == sql.AlterResetProperties)
+	if err != nil {
+		return nil, err
+	}
+	if (views.View{Options: opts}).CheckOption() != "" {
+		if bv, cat, err := s.eng.bindableView(s.sessionCtx(ctx), v.Path); err == nil && bv != nil {
+			if _, _, why := binder.ViewUpdatability(s.sessionCtx(ctx), cat, bv); why != "" {
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
+					WithHint("%s", why)
+			}
+		}
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		cur, ok := tx.Views.Get(v.Path)
+		if !ok {
+			return sqlerr.New(sqlerr.UndefinedTable, "view \"%s\" does not exist", v.Path.Table)
+		}
+		cur.Options = opts
+		_, err := tx.Views.Create(cur, true)
+		return err
+	})
+	if err != nil {
+		return nil, metaErr(err)
+	}
+	return tagOnly(tag), nil
+}
+
+// viewOptionsByAlterTable is ALTER TABLE v SET (..) | RESET (..) of a view
+// (PostgreSQL's ALTER TABLE takes a view's options too), as ALTER VIEW's
+// action; ok false for any other ALTER TABLE.
+func (s *session) viewOptionsByAlterTable(ctx context.Context, d *sql.DDLStmt) (views.View, sql.AlterAction, bool) {
+	if len(d.Actions) != 1 {
+		return views.View{}, sql.AlterAction{}, false
+	}
+	a := d.Actions[0]
+	if a.Kind != sql.AlterSetProperties && a.Kind != sql.AlterResetProperties {
+		return views.View{}, sql.AlterAction{}, false
+	}
+	path, err := s.resolvePath(ctx, d.Table)
+	if err != nil {
+		return views.View{}, sql.AlterAction{}, false
+	}
+	v, ok := s.eng.meta.Views().Get(path)
+	if !ok || v.Materialized() || s.droppedInBlock(path) {
+		return views.View{}, sql.AlterAction{}, false
+	}
+	out := sql.AlterAction{Kind: a.Kind}
+	for _, p := range a.Props {
+		out.ViewOptions = append(out.ViewOptions, sql.ViewOption{Name: strings.ToLower(p[0]), Value: p[1], HasValue: true})
+	}
+	for _, k := range a.Keys {
+		out.ViewOptions = append(out.ViewOptions, sql.ViewOption{Name: strings.ToLower(k)})
+	}
+	return v, out, true
 }

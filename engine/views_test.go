@@ -196,3 +196,34 @@ func TestViewWritePrivileges(t *testing.T) {
 		t.Errorf("rows: %v", got)
 	}
 }
+
+// TestSecurityInvokerViews: a security_invoker view reads (and writes)
+// its relations with the privileges of the role using it, not its
+// owner's, as PostgreSQL 15's; ALTER VIEW ... SET turns it on and off.
+func TestSecurityInvokerViews(t *testing.T) {
+	dir := t.TempDir()
+	_, ss := viewEngine(t, dir, roles{"admin": true, "alice": false}, "admin", "alice")
+	admin, alice := ss[0], ss[1]
+	mustRun(t, admin, "CREATE TABLE t (id INT PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a')")
+	mustRun(t, admin, "CREATE VIEW def AS SELECT * FROM t; CREATE VIEW inv WITH (security_invoker) AS SELECT * FROM t")
+	mustRun(t, admin, "CREATE VIEW inv_over_def WITH (security_invoker = true) AS SELECT * FROM def")
+	mustRun(t, admin, "GRANT SELECT, INSERT ON def, inv, inv_over_def TO alice")
+	mustRun(t, alice, "SELECT * FROM def")
+	wantErr(t, alice, "SELECT * FROM inv", sqlerr.InsufficientPrivilege, "permission denied for table t")
+	// def, under the invoker's view, still reads t as its owner
+	mustRun(t, alice, "SELECT * FROM inv_over_def")
+	mustRun(t, alice, "INSERT INTO def VALUES (2, 'b')")
+	wantErr(t, alice, "INSERT INTO inv VALUES (3, 'c')", sqlerr.InsufficientPrivilege, "permission denied for table t")
+	mustRun(t, admin, "GRANT SELECT ON t TO alice")
+	mustRun(t, alice, "SELECT * FROM inv")
+	wantErr(t, alice, "INSERT INTO inv VALUES (3, 'c')", sqlerr.InsufficientPrivilege, "permission denied for table t")
+	mustRun(t, admin, "GRANT INSERT ON t TO alice")
+	mustRun(t, alice, "INSERT INTO inv VALUES (3, 'c')")
+	mustRun(t, admin, "REVOKE SELECT, INSERT ON t FROM alice; ALTER VIEW inv SET (security_invoker = false)")
+	mustRun(t, alice, "SELECT * FROM inv")
+	mustRun(t, admin, "ALTER VIEW inv RESET (security_invoker); ALTER VIEW def SET (security_invoker)")
+	wantErr(t, alice, "SELECT * FROM def", sqlerr.InsufficientPrivilege, "permission denied for table t")
+	if got := mustRun(t, admin, "SELECT id FROM t ORDER BY id"); strings.Join(got, ",") != "1,2,3" {
+		t.Errorf("rows: %v", got)
+	}
+}

@@ -17,6 +17,9 @@ import (
 // prepareWrite plans an INSERT, UPDATE or DELETE: the plan of the rows it
 // writes, the expressions it evaluates itself, and its RETURNING columns.
 func (ps *statement) prepareWrite(ctx context.Context, bound binder.Statement) (cols []pgwire.ResultColumn, err error) {
+	if ps.viewChecks, err = lowerViewChecks(bound); err != nil {
+		return nil, err
+	}
 	switch b := bound.(type) {
 	case *binder.Insert:
 		if ps.plan, err = lower.PlanIn(ctx, b.Source); err != nil {
@@ -89,7 +92,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			return nil, 0, err
 		}
 		src = arbiterSourceOf(t, src, b.Arbiter, ps.merge != nil) // uniqueupsert.go
-		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret}
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret, ViewChecks: ps.viewChecks}
 		defer arbitrate(t, b.Arbiter)() // unique.go
 		if err := ins.Run(ctx); err != nil {
 			ret.Release()
@@ -106,7 +109,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 		}
 		var rows int64
 		pass := func(src exec.Operator, rc *exec.Recheck) error {
-			up := exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, KeyLock: b.UniqueChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
+			up := exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, KeyLock: b.UniqueChanged, Joined: b.Joined, Ret: ret, Recheck: rc, ViewChecks: ps.viewChecks}
 			if b.Returning != nil {
 				up.RetAt = b.Returning.At
 			}
@@ -220,4 +223,32 @@ func (ps *statement) prepareRecheck(ctx context.Context, re *binder.Recheck) (er
 		ps.recheckPlan, err = lower.PlanIn(ctx, re.Plan)
 	}
 	return err
+}
+
+// lowerViewChecks lowers the check options of the views an INSERT or
+// UPDATE writes through (nil for other statements).
+func lowerViewChecks(bound binder.Statement) ([]exec.ViewCheck, error) {
+	var checks []binder.ViewCheck
+	switch b := bound.(type) {
+	case *binder.Insert:
+		checks = b.ViewChecks
+	case *binder.Update:
+		checks = b.ViewChecks
+	}
+	if len(checks) == 0 {
+		return nil, nil
+	}
+	exprs := make([]binder.Expr, len(checks))
+	for i, c := range checks {
+		exprs[i] = c.Cond
+	}
+	es, err := lower.LowerExprs(exprs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]exec.ViewCheck, len(checks))
+	for i, c := range checks {
+		out[i] = exec.ViewCheck{View: c.View, Cond: es[i]}
+	}
+	return out, nil
 }

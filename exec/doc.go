@@ -81,6 +81,10 @@
 // its INSERT is Insert with RefuseExisting (an existing key is 23505).
 // recheck.go builds a joined UPDATE's or DELETE's second-pass rows the
 // same way (RecheckRows).
+// viewcheck.go holds the WITH CHECK OPTION conditions of the views an
+// INSERT or UPDATE writes through (ViewCheck): each row written must meet
+// them (44000 otherwise, its base row in the DETAIL), checked after the
+// row's own constraints, as PostgreSQL's ExecWithCheckOptions.
 //
 // It must not parse or bind SQL; lower/ builds its blueprints.
 package exec

@@ -382,6 +382,10 @@ type Insert struct {
 	// Merge; with IgnoreExisting, only the rows that were absent) into Ret.
 	Returning []Expr
 	Ret       *Returned
+	// ViewChecks are the WITH CHECK OPTION conditions of the views the
+	// INSERT writes through (viewcheck.go), checked on every row written
+	// (after Merge).
+	ViewChecks []ViewCheck
 }
 
 // Run drains Source into the table. Each batch is one durable write.
@@ -460,6 +464,21 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 			return err
 		}
 		rec = merged
+	}
+	if len(o.ViewChecks) > 0 {
+		err := o.checkViews(ctx, info, rec, proposed, func(prefix arrow.RecordBatch) error {
+			var err error
+			if info.HasPrimaryKey() || o.IgnoreExisting {
+				_, err = o.Table.Upsert(ctx, prefix, fluss.UpsertOptions{IgnoreExisting: o.IgnoreExisting})
+			} else {
+				_, err = o.Table.Append(ctx, prefix)
+			}
+			return err
+		})
+		if err != nil {
+			rec.Release()
+			return err
+		}
 	}
 	written := rec
 	if o.Returning != nil && o.IgnoreExisting && info.HasPrimaryKey() {
@@ -577,6 +596,8 @@ type Update struct {
 	// (first pass) or names the only rows to write (second pass); see
 	// RowLocker.
 	Recheck *Recheck
+	// ViewChecks: as Insert's, over the new rows.
+	ViewChecks []ViewCheck
 }
 
 // Run drains Source into the table.
@@ -637,22 +658,7 @@ func (o *Update) Run(ctx context.Context) error {
 				return err
 			}
 			rec := tableRows(schema, b.Columns()[:ncols], b.NumRows())
-			// NOT NULL with its DETAIL in the session's settings (the
-			// store's own check has none)
-			var row int
-			row, err = fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style())
-			if err == nil {
-				_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
-			} else if row > 0 {
-				// the rows before the failing one first, as PostgreSQL
-				// updates a row at a time: their CHECK or unique
-				// constraint's failure is the error
-				prefix := rec.NewSlice(0, int64(row))
-				if _, perr := o.Table.Upsert(ctx, prefix, fluss.UpsertOptions{}); perr != nil {
-					err = perr
-				}
-				prefix.Release()
-			}
+			err = o.writeRows(ctx, info, rec)
 			n := rec.NumRows()
 			rec.Release()
 			if err == nil {
@@ -757,6 +763,19 @@ func (o *Update) Run(ctx context.Context) error {
 			found.Release()
 		}
 	}
+	if len(o.ViewChecks) > 0 {
+		for _, b := range batches {
+			rec := array.NewRecordBatch(schema, b.Columns()[:ncols], b.NumRows())
+			row, k, err := failedViewCheck(o.EC, o.ViewChecks, rec, nil)
+			if err == nil && row >= 0 {
+				err = viewCheckError(o.EC, info, o.ViewChecks[k], rec, row)
+			}
+			rec.Release()
+			if err != nil {
+				return err
+			}
+		}
+	}
 	for _, b := range batches {
 		keys := array.NewRecordBatch(keySchema, b.Columns()[ncols:ncols+len(pk)], b.NumRows())
 		_, err := o.Table.Delete(ctx, keys)
@@ -793,6 +812,44 @@ func (o *Update) Run(ctx context.Context) error {
 		l.Moving(from, to) // at once: a statement's moves are simultaneous
 	}
 	return nil
+}
+
+// writeRows writes the new rows rec of an UPDATE that keeps its keys.
+// PostgreSQL updates a row at a time: when a row fails its NOT NULL
+// constraints or its views' check options (checked after the row is
+// written), the rows before it are written first, and a CHECK or unique
+// constraint one of them (or, for a view's check, the row itself) breaks
+// is the error.
+func (o *Update) writeRows(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch) error {
+	// NOT NULL with its DETAIL in the session's settings (the store's own
+	// check has none)
+	n, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style())
+	if err == nil {
+		n = int(rec.NumRows())
+	}
+	if len(o.ViewChecks) > 0 && n > 0 {
+		head := rec.NewSlice(0, int64(n))
+		row, k, verr := failedViewCheck(o.EC, o.ViewChecks, head, nil)
+		head.Release()
+		switch {
+		case verr != nil:
+			return verr
+		case row >= 0:
+			n, err = row+1, viewCheckError(o.EC, info, o.ViewChecks[k], rec, row)
+		}
+	}
+	if n <= 0 {
+		return err
+	}
+	head := rec
+	if n < int(rec.NumRows()) {
+		head = rec.NewSlice(0, int64(n))
+		defer head.Release()
+	}
+	if _, werr := o.Table.Upsert(ctx, head, fluss.UpsertOptions{}); werr != nil {
+		return werr
+	}
+	return err
 }
 
 // duplicateKey is PostgreSQL's 23505 of the primary key for row r of rec,

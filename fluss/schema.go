@@ -601,9 +601,16 @@ func NotNullRow(info TableInfo, cols []arrow.Array, loc *time.Location, st types
 	if row < 0 {
 		return -1, nil
 	}
+	return row, sqlerr.NullInNotNullRow(path, info.Path.Table, RowTexts(info, cols, row, loc, st))
+}
+
+// RowTexts are row's values of the table's columns cols in their text
+// form (nil for NULL), as an error's "Failing row contains" prints them.
+func RowTexts(info TableInfo, cols []arrow.Array, row int, loc *time.Location, st types.Style) []*string {
+	defs := info.Descriptor.Schema.Columns
 	vals := make([]*string, len(defs))
 	for c, def := range defs {
-		if cols[c].IsNull(row) {
+		if c >= len(cols) || cols[c].IsNull(row) {
 			continue
 		}
 		t := def.Type.Nullable()
@@ -615,7 +622,7 @@ func NotNullRow(info TableInfo, cols []arrow.Array, loc *time.Location, st types
 		}
 		vals[c] = &s
 	}
-	return row, sqlerr.NullInNotNullRow(path, info.Path.Table, vals)
+	return vals
 }
 
 // noNullsInside reports whether a nested array's children (elements, map

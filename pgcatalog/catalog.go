@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Fixed OIDs. Namespaces, roles, access methods, collations and the
@@ -84,6 +85,10 @@ type Options struct {
 	Roles Roles
 	// Views, when set, lists the views (views.go).
 	Views ViewLister
+	// ViewUpdatability, when set, derives whether a view is automatically
+	// updatable, and which of its columns are, from its definition (else
+	// the flags stored with it are shown).
+	ViewUpdatability func(ctx context.Context, v views.View) (auto bool, cols []bool)
 	// Locks, when set, lists the locks pg_locks shows (locks.go).
 	Locks LockLister
 	// Activity, when set, is the server's session registry

@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"context"
+	"slices"
 
 	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -171,8 +172,8 @@ func (c *Catalog) withViewRows() {
 		"pg_attribute": noCtx(c.viewAttributeRows),
 		"pg_type":      noCtx(c.viewTypeRows),
 		"pg_views":     c.pgViewsRows,
-		"tables":       noCtx(c.viewInfoTablesRows),
-		"columns":      noCtx(c.viewInfoColumnsRows),
+		"tables":       c.viewInfoTablesRows,
+		"columns":      c.viewInfoColumnsRows,
 		"views":        c.viewInfoViewsRows,
 		"pg_rewrite":   noCtx(c.viewRewriteRows),
 		"pg_depend":    noCtx(c.viewDependRows),
@@ -217,6 +218,13 @@ func (c *Catalog) viewClassRows(vs []views.View) []row {
 		r["relfilenode"] = 0
 		r["relhasrules"] = true
 		r["relowner"] = c.roleOID(c.tableOwner(v.ACLKey()))
+		if len(v.Options) > 0 { // in the order set, as PostgreSQL keeps them
+			opts := make([]any, len(v.Options))
+			for i, o := range v.Options {
+				opts[i] = o
+			}
+			r["reloptions"] = opts
+		}
 		if c.opts.Roles != nil {
 			if acl := c.opts.Roles.TableACL(v.ACLKey()); acl != nil {
 				items := make([]any, len(acl))
@@ -259,18 +267,20 @@ func (c *Catalog) pgViewsRows(ctx context.Context, vs []views.View) []row {
 	return rows
 }
 
-func (c *Catalog) viewInfoTablesRows(vs []views.View) []row {
+func (c *Catalog) viewInfoTablesRows(ctx context.Context, vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
+		v = c.updatable(ctx, v)
 		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": v.Path.Database,
 			"table_name": v.Path.Table, "table_type": "VIEW", "is_insertable_into": yesNo(viewEvents(v)&cmdInsert != 0), "is_typed": "NO"})
 	}
 	return rows
 }
 
-func (c *Catalog) viewInfoColumnsRows(vs []views.View) []row {
+func (c *Catalog) viewInfoColumnsRows(ctx context.Context, vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
+		v = c.updatable(ctx, v)
 		for i, col := range v.Columns {
 			r := c.columnRow(v.Path.Database, v.Path.Table, i+1, col.Name, col.Type.Nullable())
 			r["is_updatable"] = yesNo(v.AutoUpdatable && col.Updatable)
@@ -283,8 +293,16 @@ func (c *Catalog) viewInfoColumnsRows(vs []views.View) []row {
 func (c *Catalog) viewInfoViewsRows(ctx context.Context, vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
+		v = c.updatable(ctx, v)
+		check := "NONE"
+		// information_schema.views compares reloptions' texts, as written
+		if slices.Contains(v.Options, "check_option=cascaded") {
+			check = "CASCADED"
+		} else if slices.Contains(v.Options, "check_option=local") {
+			check = "LOCAL"
+		}
 		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": v.Path.Database,
-			"table_name": v.Path.Table, "view_definition": c.viewDefinition(ctx, v, false, 0), "check_option": "NONE",
+			"table_name": v.Path.Table, "view_definition": c.viewDefinition(ctx, v, false, 0), "check_option": check,
 			"is_updatable":       yesNo(viewEvents(v)&(cmdUpdate|cmdDelete) == cmdUpdate|cmdDelete),
 			"is_insertable_into": yesNo(viewEvents(v)&cmdInsert != 0), "is_trigger_updatable": "NO",
 			"is_trigger_deletable": "NO", "is_trigger_insertable_into": "NO"})
@@ -351,9 +369,27 @@ func (c *Catalog) ViewEvents(ctx context.Context, oid uint32, attnum int) (int64
 	if !ok {
 		return 0, false
 	}
+	v = c.updatable(ctx, v)
 	ev := viewEvents(v)
 	if attnum > 0 && (attnum > len(v.Columns) || !v.Columns[attnum-1].Updatable) {
 		ev &^= cmdInsert | cmdUpdate // a column no write may set
 	}
 	return ev, true
+}
+
+// updatable is v with its AutoUpdatable and columns' Updatable derived
+// from its definition now (Options.ViewUpdatability), as PostgreSQL
+// answers from the view's query: a view stored before sqlgate recorded
+// them, or over a view since replaced, answers right.
+func (c *Catalog) updatable(ctx context.Context, v views.View) views.View {
+	if c.opts.ViewUpdatability == nil || v.Materialized() {
+		return v
+	}
+	auto, cols := c.opts.ViewUpdatability(ctx, v)
+	v.AutoUpdatable = auto
+	v.Columns = append([]views.Column(nil), v.Columns...)
+	for i := range v.Columns {
+		v.Columns[i].Updatable = auto && i < len(cols) && cols[i]
+	}
+	return v
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/sqlgate/sqlgate/server/stmtlog"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Config configures a server.
@@ -159,7 +160,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	var eng *engine.Engine
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{md: md}, Views: md, Locks: locks, Activity: sessions, UDFs: func() *udf.Registry { return eng.UDFs() },
+		Roles: catalogRoles{md: md}, Views: md, ViewUpdatability: func(ctx context.Context, v views.View) (bool, []bool) { return eng.ViewUpdatability(ctx, v) },
+		Locks: locks, Activity: sessions, UDFs: func() *udf.Registry { return eng.UDFs() },
 		EnumTypes: func() []*types.EnumType { return eng.EnumTypeDefs() }, Domains: func() []*types.Domain { return eng.DomainDefs() },
 		CompositeTypes: func() []*types.CompositeType { return eng.CompositeTypeDefs() }})
 	python := pyudf.NewPool(cfg.Python)

@@ -197,6 +197,9 @@ type AlterAction struct {
 	Constraint string
 	Props      [][2]string
 	Keys       []string
+	// ViewOptions are ALTER VIEW's SET (..) and RESET (..) options
+	// (AlterSetProperties, AlterResetProperties; viewopts.go).
+	ViewOptions []ViewOption
 	// Unsupported and Instead describe an AlterUnsupported action.
 	Unsupported, Instead string
 	// NewName is AlterRename's new name.

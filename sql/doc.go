@@ -15,7 +15,10 @@
 //   - the same for the schema-management statements tools send
 //     (ddlstmts.go, altertable.go, altercolumn.go: CREATE/DROP SCHEMA, CREATE/DROP INDEX,
 //     COMMENT ON, ANALYZE, VACUUM, PREPARE, EXECUTE, ALTER TABLE, ALTER
-//     VIEW and RENAME TO (rename.go), SHOW DATABASES / CREATE TABLE /
+//     VIEW and RENAME TO (rename.go; ALTER VIEW ... SET | RESET (..) in
+//     AlterAction.ViewOptions), CREATE VIEW's WITH (..) options and WITH
+//     [LOCAL | CASCADED] CHECK OPTION taken off its text into
+//     Statement.ViewOptions (viewopts.go), SHOW DATABASES / CREATE TABLE /
 //     PARTITIONS, CLUSTER, REINDEX, CREATE / DROP EXTENSION, ALTER DEFAULT
 //     PRIVILEGES, CREATE / DROP / REFRESH / ALTER MATERIALIZED VIEW
 //     (matview.go: Statement.DDL.Matview); DO is refused): details in

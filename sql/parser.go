@@ -178,6 +178,9 @@ type Statement struct {
 	// OnCommit is CREATE TABLE's ON COMMIT clause (the words removed):
 	// "DROP", "DELETE ROWS", "PRESERVE ROWS", or "" (sql/ddl.go).
 	OnCommit string
+	// ViewOptions are CREATE VIEW's WITH (..) options and its WITH CHECK
+	// OPTION as check_option's value (viewopts.go).
+	ViewOptions []ViewOption
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
 	// PartitionKeys is CREATE TABLE ... PARTITIONED BY (cols) (partitions.go).
@@ -378,6 +381,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	}
 	toks, err := decodeUnicodeTokens(src, toks) // unicode.go
 	if err != nil {
+		return nil, err
+	}
+	if toks, err = rewriteCreateView(src, toks, st); err != nil { // viewopts.go
 		return nil, err
 	}
 	if toks, err = extractModifyingWith(src, toks, st); err != nil { // modifyingwith.go

@@ -49,6 +49,21 @@ func (p *ddlParser) alterView(st *Statement) error {
 		d.Actions = []AlterAction{a}
 		return p.done()
 	}
+	if w := p.word(0); (w == "SET" || w == "RESET") && p.pos+1 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, "(") {
+		// SET (name [= value], ...) | RESET (name, ...): the view's
+		// options (viewopts.go)
+		opts, next, err := viewOptionList(p.src, p.toks, p.pos+1, w == "SET")
+		if err != nil {
+			return err
+		}
+		kind := AlterSetProperties
+		if w == "RESET" {
+			kind = AlterResetProperties
+		}
+		d.Actions = []AlterAction{{Kind: kind, ViewOptions: opts}}
+		p.pos = next
+		return p.done()
+	}
 	d.Actions = []AlterAction{{Kind: AlterUnsupported, Unsupported: "this ALTER VIEW action is not supported: sqlgate's views can be renamed (ALTER VIEW v RENAME TO w) and replaced",
 		Instead: "Use CREATE OR REPLACE VIEW, or DROP VIEW and CREATE VIEW."}}
 	p.pos = len(p.toks)

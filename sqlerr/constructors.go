@@ -63,6 +63,23 @@ func NullInNotNull(column, relation string) *Error {
 // for NULL, printed null) cut to 64 bytes on a character boundary with
 // "..." after, so that a long value does not flood the report.
 func NullInNotNullRow(column, relation string, row []*string) *Error {
+	e := NullInNotNull(column, relation)
+	e.Detail = FailingRow(row) // not a format: a value may hold '%'
+	return e
+}
+
+// ViewCheckViolation is 44000 for a row written through view that its
+// WITH CHECK OPTION refuses, with NullInNotNullRow's DETAIL (row: the
+// base table's columns, as ExecWithCheckOptions prints them).
+func ViewCheckViolation(view string, row []*string) *Error {
+	e := New(WithCheckOptionViolation, "new row violates check option for view %q", view)
+	e.Detail = FailingRow(row)
+	return e
+}
+
+// FailingRow is PostgreSQL's DETAIL "Failing row contains (v1, ...)."
+// (NullInNotNullRow).
+func FailingRow(row []*string) string {
 	var b strings.Builder
 	b.WriteString("Failing row contains (")
 	for i, v := range row {
@@ -80,9 +97,7 @@ func NullInNotNullRow(column, relation string, row []*string) *Error {
 		}
 	}
 	b.WriteString(").")
-	e := NullInNotNull(column, relation)
-	e.Detail = b.String() // not a format: a value may hold '%'
-	return e
+	return b.String()
 }
 
 // failingValueMax is ExecBuildSlotValueDescription's maxfieldlen.

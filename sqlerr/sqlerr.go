@@ -43,6 +43,7 @@ const (
 	InvalidBinaryRepresentation     Code = "22P03"
 	CharacterNotInRepertoire        Code = "22021"
 	IntegrityConstraintViolation    Code = "23000"
+	WithCheckOptionViolation        Code = "44000"
 	NotNullViolation                Code = "23502"
 	UniqueViolation                 Code = "23505"
 	SyntaxError                     Code = "42601"

@@ -16,6 +16,10 @@
 // It enforces PostgreSQL's CREATE OR REPLACE VIEW rule (columns may only
 // be appended; existing ones keep their names and types, 42P16).
 //
+// A view's options (options.go: check_option, security_barrier,
+// security_invoker) are kept as pg_class.reloptions shows them, and
+// checked as PostgreSQL checks them (ApplyOptions).
+//
 // A materialized view is a view with a Matview (matview.go): the Fluss
 // table holding its rows, the one a refresh replaced, and its indexes.
 //

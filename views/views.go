@@ -55,6 +55,9 @@ type View struct {
 	// 15 defines it when it was created (binder/viewwrite.go); a view
 	// stored before this was recorded reads as not updatable.
 	AutoUpdatable bool `json:"auto_updatable,omitempty"`
+	// Options are the view's options as pg_class.reloptions shows them
+	// ("check_option=local", "security_barrier=true"; options.go).
+	Options []string `json:"options,omitempty"`
 	// Matview is set on a materialized view (matview.go).
 	Matview *Matview `json:"matview,omitempty"`
 }

@@ -363,7 +363,7 @@ func tsearchFuncs() []*Func {
 		}))
 	}
 	// ts_rank([weights,] vector, query [, normalization])
-	rank := func(v []any, weights, norm bool, queries *queryMemo) (any, error) {
+	rank := func(v []any, weights, norm bool, queries *queryMemo, calc func([4]float32, tsearch.Vector, tsearch.Query, int) float32) (any, error) {
 		w := tsearch.DefaultWeights
 		if weights {
 			var err error
@@ -385,7 +385,7 @@ func tsearchFuncs() []*Func {
 			method = int(v[2].(int64))
 		}
 		// a float4 travels as float64 holding the float32
-		return float64(tsearch.Rank(w, vec, q, method)), nil
+		return float64(calc(w, vec, q, method)), nil
 	}
 	tFloat4Arr := types.ArrayOf(tFloat4)
 	for _, f := range []struct {
@@ -398,11 +398,17 @@ func tsearchFuncs() []*Func {
 		{[]types.T{tFloat4Arr, tTSVector, tTSQuery, tInt4}, true, true},
 	} {
 		f := f
-		fs = append(fs, &Func{Name: "ts_rank", Args: f.args, Ret: tFloat4, Strict: true,
-			Kernel: perCall(tFloat4, func() func(ctx context.Context, v []any) (any, error) {
-				var queries queryMemo
-				return func(_ context.Context, v []any) (any, error) { return rank(v, f.weights, f.norm, &queries) }
-			})})
+		for _, r := range []struct {
+			name string
+			calc func([4]float32, tsearch.Vector, tsearch.Query, int) float32
+		}{{"ts_rank", tsearch.Rank}, {"ts_rank_cd", tsearch.RankCD}} {
+			name, calc := r.name, r.calc
+			fs = append(fs, &Func{Name: name, Args: f.args, Ret: tFloat4, Strict: true,
+				Kernel: perCall(tFloat4, func() func(ctx context.Context, v []any) (any, error) {
+					var queries queryMemo
+					return func(_ context.Context, v []any) (any, error) { return rank(v, f.weights, f.norm, &queries, calc) }
+				})})
+		}
 	}
 	return fs
 }

@@ -58,7 +58,7 @@ func randomHLQuery(rng *rand.Rand, depth int) string {
 
 // randomHLOptions is ts_headline's options text: each option now and
 // then, with values in and out of range, in the ways it may be written
-// (quoted, E”, spaces or commas between), and now and then a bad one.
+// (quoted, E-quoted, spaces or commas between), now and then a bad one.
 func randomHLOptions(rng *rand.Rand) string {
 	var parts []string
 	pick := func(p int) bool { return rng.Intn(p) == 0 }

@@ -416,7 +416,8 @@ func (h *headline) markFragments(highlightAll bool, minWords, maxWords, maxFragm
 		}
 	}
 	if numF <= 0 {
-		endpos, curlen := 0, 0
+		// nothing when MinWords is 0 or the text empty (endpos -1)
+		endpos, curlen := -1, 0
 		for i := 0; i < len(h.words) && curlen < minWords; i++ {
 			if !h.nonWord(i) {
 				curlen++
@@ -519,7 +520,7 @@ func (h *headline) markWords(highlightAll bool, minWords, maxWords, maxCover int
 		p++
 	}
 	if bestlen < 0 {
-		curlen, pose := 0, 0
+		curlen, pose := 0, -1
 		for i := 0; i < len(h.words) && curlen < minWords; i++ {
 			if !h.nonWord(i) {
 				curlen++

@@ -19,7 +19,8 @@ import (
 // to_tsquery, plainto_tsquery, phraseto_tsquery, websearch_to_tsquery
 // (each with or without a configuration; without, the session's
 // default_text_search_config), get_current_ts_config, setweight, strip,
-// length, numnode, querytree, ts_rank, tsvector_to_array,
+// length, numnode, querytree, ts_rank, ts_rank_cd, ts_headline (text,
+// json and jsonb documents), tsvector_to_array,
 // array_to_tsvector, ts_delete, ts_filter, tsquery_and/or/not/phrase and
 // tsvector_concat; @@ arrives as pg__op_path_match (tsvector @@ tsquery,
 // tsquery @@ tsvector, text @@ tsquery, text @@ text), && over tsqueries

@@ -20,7 +20,8 @@ import (
 // (each with or without a configuration; without, the session's
 // default_text_search_config), get_current_ts_config, setweight, strip,
 // length, numnode, querytree, ts_rank, ts_rank_cd, ts_headline (text,
-// json and jsonb documents), tsvector_to_array,
+// json and jsonb documents), ts_rewrite(query, target, substitute),
+// tsvector_to_array,
 // array_to_tsvector, ts_delete, ts_filter, tsquery_and/or/not/phrase and
 // tsvector_concat; @@ arrives as pg__op_path_match (tsvector @@ tsquery,
 // tsquery @@ tsvector, text @@ tsquery, text @@ text), && over tsqueries
@@ -366,6 +367,16 @@ func tsearchFuncs() []*Func {
 		}))
 	}
 	fs = append(fs, headlineFuncs()...)
+	fs = append(fs, row("ts_rewrite", []types.T{tTSQuery, tTSQuery, tTSQuery}, tTSQuery, func(v []any) (any, error) {
+		var qs [3]tsearch.Query
+		for i := range qs {
+			var err error
+			if qs[i], err = queryArg(v[i]); err != nil {
+				return nil, err
+			}
+		}
+		return tsearch.Rewrite(qs[0], qs[1], qs[2]).String(), nil
+	}))
 	// ts_rank([weights,] vector, query [, normalization])
 	rank := func(v []any, weights, norm bool, queries *queryMemo, calc func([4]float32, tsearch.Vector, tsearch.Query, int) float32) (any, error) {
 		w := tsearch.DefaultWeights

@@ -95,7 +95,7 @@ func randomHLOptions(rng *rand.Rand) string {
 
 // TestTextSearchHeadlineDifferential compares ts_headline (text, json
 // and jsonb documents, every option), ts_rank_cd (weights and every
-// normalization bit), ts_rank, unnest(tsvector) and ts_parse over random
+// normalization bit), ts_rank, ts_rewrite, unnest(tsvector) and ts_parse over random
 // documents of a small
 // vocabulary and random queries, with PostgreSQL 15: the same text and
 // floats, or the same errors. SQLGATE_DIFF_HEADLINES sets the count.
@@ -123,6 +123,7 @@ func TestTextSearchHeadlineDifferential(t *testing.T) {
 			fmt.Sprintf("SELECT ts_rank_cd(%s, %s, %d), ts_rank(%s, %s, %d)", vec, q, norm, vec, q, norm),
 			fmt.Sprintf("SELECT ts_rank_cd(%s, %s, %s, %d)", weights, vec, q, norm),
 			fmt.Sprintf("SELECT ts_headline(%s, jsonb_build_object('a', %s, 'b', jsonb_build_array(%s, 1, null, true)), %s, %s)", cfg, doc, doc, q, opts),
+			fmt.Sprintf("SELECT ts_rewrite(%s, %s::tsquery, %s::tsquery)", q, tsLiteral(randomRewriteQuery(rng)), tsLiteral(randomRewriteQuery(rng))),
 			fmt.Sprintf("SELECT * FROM unnest(%s)", vec),
 			fmt.Sprintf("SELECT * FROM ts_parse('default', %s)", doc),
 			fmt.Sprintf("SELECT ts_headline(%s, json_build_object('a', %s, 'b', json_build_array(%s, 1, null, true)), %s, %s)", cfg, doc, doc, q, opts),
@@ -134,4 +135,27 @@ func TestTextSearchHeadlineDifferential(t *testing.T) {
 	if stats["same"] < n*6 {
 		t.Errorf("too few agreeing outcomes: %v", stats)
 	}
+}
+
+// randomRewriteQuery is a ts_rewrite target or substitute: tsquery text
+// over stems the generated queries hold (so that targets match), now and
+// then empty.
+func randomRewriteQuery(rng *rand.Rand) string {
+	words := []string{"fox", "dog", "cat", "quick", "lazi", "jump", "sky", "run", "fo:*", "dog:B"}
+	var one func(depth int) string
+	one = func(depth int) string {
+		if depth <= 0 || rng.Intn(3) == 0 {
+			w := words[rng.Intn(len(words))]
+			if rng.Intn(8) == 0 {
+				w = "!" + w
+			}
+			return w
+		}
+		op := []string{" & ", " | ", " <-> ", " & "}[rng.Intn(4)]
+		return "(" + one(depth-1) + op + one(depth-1) + ")"
+	}
+	if rng.Intn(10) == 0 {
+		return ""
+	}
+	return one(2)
 }

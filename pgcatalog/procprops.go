@@ -1062,6 +1062,8 @@ var procProps = map[string]procProp{
 	"ts_rank_cd(1021,3614,3615,23)":                {'i', true, 's', "ts_rankcd_wttf", "internal", "", 1, "", false, ""},
 	"ts_rank_cd(3614,3615)":                        {'i', true, 's', "ts_rankcd_tt", "internal", "", 1, "", false, ""},
 	"ts_rank_cd(3614,3615,23)":                     {'i', true, 's', "ts_rankcd_ttf", "internal", "", 1, "", false, ""},
+	"ts_rewrite(3615,25)":                          {'v', true, 'u', "tsquery_rewrite_query", "internal", "", 100, "", false, ""},
+	"ts_rewrite(3615,3615,3615)":                   {'i', true, 's', "tsquery_rewrite", "internal", "", 1, "", false, ""},
 	"tsm_handler_in(2275)":                         {'i', false, 's', "tsm_handler_in", "internal", "", 1, "", false, ""},
 	"tsm_handler_out(3310)":                        {'i', true, 's', "tsm_handler_out", "internal", "", 1, "", false, ""},
 	"tsquery_and(3615,3615)":                       {'i', true, 's', "tsquery_and", "internal", "", 1, "", false, ""},

@@ -178,9 +178,11 @@
 //     to_tsquery family, @@ (pg__op_path_match over tsvector, tsquery and
 //     text operands), || && !! <-> over tsqueries (tsquery_or/and/not/
 //     phrase, the last three also as pg__op_overlap, pg__op_tsquery_not,
-//     pg__op_tsquery_phrase), the tsvector functions and ts_rank; a
-//     configuration is regconfig, the session's default_text_search_config
-//     when none is given. ts_rank_cd and ts_headline are not there yet.
+//     pg__op_tsquery_phrase), the tsvector functions, ts_rank, ts_rank_cd
+//     and ts_headline (text, json and jsonb documents); a configuration
+//     is regconfig, the session's default_text_search_config when none is
+//     given. unnest(tsvector), ts_parse and ts_token_type are set-returning
+//     (tsearchsrf.go).
 //   - JSON results (row_to_json, to_json, json_build_object,
 //     json_build_array) are json (types.JSONType, OID 114); the jsonb
 //     builders, json(b)_typeof/_array_length/_strip_nulls/_extract_path,

@@ -88,13 +88,13 @@ func sampleValue(name string, t types.T) (types.T, any) {
 		return t, int64(2)
 	case types.Array:
 		// the text search functions' lexeme, weight and rank weight arrays
-		if t.Elem != nil && (name == "array_to_tsvector" || name == "setweight" || name == "ts_delete" || name == "ts_filter" || name == "ts_rank") {
+		if t.Elem != nil && (name == "array_to_tsvector" || name == "setweight" || name == "ts_delete" || name == "ts_filter" || name == "ts_rank" || name == "ts_rank_cd") {
 			_, e := sampleValue(name, *t.Elem)
 			return t, []any{e, e, e, e}
 		}
 	case types.Float32, types.Float64:
 		switch name {
-		case "ts_rank": // a weight, in 0..1
+		case "ts_rank", "ts_rank_cd": // a weight, in 0..1
 			return t, 0.5
 		case "asin", "acos", "asind", "acosd", "atanh", "setseed": // defined on [-1, 1]
 			return t, 0.5
@@ -181,6 +181,18 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 			}
 			if name == "date_trunc" && len(f.Args) == 3 { // unit, value, zone
 				vals[2] = "Europe/Paris"
+			}
+			if name == "ts_headline" {
+				// a json(b) document's sample is a document, and the
+				// options are options
+				for i, a := range f.Args {
+					if a.Variant == types.JSONB || a.Variant == types.JSON {
+						vals[i] = `{"a": "abc"}`
+					}
+				}
+				if last := len(f.Args) - 1; f.Args[last].Equal(tText) && f.Args[last-1].Variant == types.TSQuery {
+					vals[last] = "MaxWords=5, MinWords=2"
+				}
 			}
 			if f.Variadic { // one extra repetition of the variadic argument
 				argTypes = append(argTypes, argTypes[len(argTypes)-1])

@@ -38,8 +38,9 @@ func IsSetFunc(name string) bool {
 		"jsonb_path_query", "jsonb_path_query_tz", // jsonpath.go
 		"pg_options_to_table", "pg_tablespace_databases", // optionsrf.go
 		"pg_timezone_names", "pg_timezone_abbrevs", // tzsrf.go
-		"pg_partition_tree",                                   // partitiontree.go
-		"pg_listening_channels",                               // notify.go
+		"pg_partition_tree",         // partitiontree.go
+		"pg_listening_channels",     // notify.go
+		"ts_parse", "ts_token_type", // tsearchsrf.go
 		"json_populate_recordset", "jsonb_populate_recordset": // jsonpopulate.go
 		return true
 	}
@@ -54,6 +55,9 @@ func IsSetFunc(name string) bool {
 // queries call: a composite (x, n) per element, ROW<x elem, n int>.
 func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 	lname := strings.ToLower(name)
+	if f := resolveTSSetFunc(lname, args); f != nil {
+		return f, nil // tsearchsrf.go
+	}
 	switch lname {
 	case "unnest":
 		if len(args) == 1 && args[0].Kind == types.Array {

@@ -2,6 +2,8 @@ package functions
 
 import (
 	"context"
+	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,7 +19,9 @@ import (
 // to_tsquery, plainto_tsquery, phraseto_tsquery, websearch_to_tsquery
 // (each with or without a configuration; without, the session's
 // default_text_search_config), get_current_ts_config, setweight, strip,
-// length, numnode, querytree, ts_rank, tsvector_to_array,
+// length, numnode, querytree, ts_rank, ts_rank_cd, ts_headline (text,
+// json and jsonb documents), ts_rewrite(query, target, substitute),
+// tsvector_to_array,
 // array_to_tsvector, ts_delete, ts_filter, tsquery_and/or/not/phrase and
 // tsvector_concat; @@ arrives as pg__op_path_match (tsvector @@ tsquery,
 // tsquery @@ tsvector, text @@ tsquery, text @@ text), && over tsqueries
@@ -362,8 +366,19 @@ func tsearchFuncs() []*Func {
 			return tsearch.Not(a).String(), nil
 		}))
 	}
+	fs = append(fs, headlineFuncs()...)
+	fs = append(fs, row("ts_rewrite", []types.T{tTSQuery, tTSQuery, tTSQuery}, tTSQuery, func(v []any) (any, error) {
+		var qs [3]tsearch.Query
+		for i := range qs {
+			var err error
+			if qs[i], err = queryArg(v[i]); err != nil {
+				return nil, err
+			}
+		}
+		return tsearch.Rewrite(qs[0], qs[1], qs[2]).String(), nil
+	}))
 	// ts_rank([weights,] vector, query [, normalization])
-	rank := func(v []any, weights, norm bool, queries *queryMemo) (any, error) {
+	rank := func(v []any, weights, norm bool, queries *queryMemo, calc func([4]float32, tsearch.Vector, tsearch.Query, int) float32) (any, error) {
 		w := tsearch.DefaultWeights
 		if weights {
 			var err error
@@ -385,7 +400,7 @@ func tsearchFuncs() []*Func {
 			method = int(v[2].(int64))
 		}
 		// a float4 travels as float64 holding the float32
-		return float64(tsearch.Rank(w, vec, q, method)), nil
+		return float64(calc(w, vec, q, method)), nil
 	}
 	tFloat4Arr := types.ArrayOf(tFloat4)
 	for _, f := range []struct {
@@ -398,11 +413,17 @@ func tsearchFuncs() []*Func {
 		{[]types.T{tFloat4Arr, tTSVector, tTSQuery, tInt4}, true, true},
 	} {
 		f := f
-		fs = append(fs, &Func{Name: "ts_rank", Args: f.args, Ret: tFloat4, Strict: true,
-			Kernel: perCall(tFloat4, func() func(ctx context.Context, v []any) (any, error) {
-				var queries queryMemo
-				return func(_ context.Context, v []any) (any, error) { return rank(v, f.weights, f.norm, &queries) }
-			})})
+		for _, r := range []struct {
+			name string
+			calc func([4]float32, tsearch.Vector, tsearch.Query, int) float32
+		}{{"ts_rank", tsearch.Rank}, {"ts_rank_cd", tsearch.RankCD}} {
+			name, calc := r.name, r.calc
+			fs = append(fs, &Func{Name: name, Args: f.args, Ret: tFloat4, Strict: true,
+				Kernel: perCall(tFloat4, func() func(ctx context.Context, v []any) (any, error) {
+					var queries queryMemo
+					return func(_ context.Context, v []any) (any, error) { return rank(v, f.weights, f.norm, &queries, calc) }
+				})})
+		}
 	}
 	return fs
 }
@@ -459,4 +480,138 @@ func rankWeights(v any) ([4]float32, error) {
 		}
 	}
 	return w, nil
+}
+
+// headlineFuncs are ts_headline([config,] document, query [, options])
+// for a text document, and for a json or jsonb one, whose string values
+// (not its keys) each become their headline.
+func headlineFuncs() []*Func {
+	var fs []*Func
+	for _, doc := range []types.T{tText, tJSONB, tJSON} {
+		fs = append(fs, headlineOf(doc)...)
+	}
+	return fs
+}
+
+func headlineOf(doc types.T) []*Func {
+	var fs []*Func
+	for _, withCfg := range []bool{true, false} {
+		for _, withOpts := range []bool{true, false} {
+			args := []types.T{doc, tTSQuery}
+			if withCfg {
+				args = append([]types.T{tRegConfig}, args...)
+			}
+			if withOpts {
+				args = append(args, tText)
+			}
+			withCfg, withOpts := withCfg, withOpts
+			fs = append(fs, &Func{Name: "ts_headline", Args: args, Ret: doc, Strict: true, Volatile: !withCfg,
+				Kernel: perCall(doc, func() func(ctx context.Context, v []any) (any, error) {
+					var queries queryMemo
+					var cfg configMemo
+					return func(ctx context.Context, v []any) (any, error) {
+						var c *tsearch.Config
+						var err error
+						if withCfg {
+							c, err = tsearch.LookupConfig(v[0].(string))
+							v = v[1:]
+						} else {
+							c, err = cfg.get(ctx)
+						}
+						if err != nil {
+							return nil, err
+						}
+						q, err := queries.parse(v[1].(string))
+						if err != nil {
+							return nil, err
+						}
+						var opts []tsearch.HeadlineOption
+						if withOpts {
+							if opts, err = tsearch.ParseHeadlineOptions(v[2].(string)); err != nil {
+								return nil, err
+							}
+						}
+						if doc.Equal(tText) {
+							return c.Headline(v[0].(string), q, opts)
+						}
+						return headlineJSON(v[0].(string), doc.Equal(tJSONB), func(s string) (string, error) {
+							return c.Headline(s, q, opts)
+						})
+					}
+				})})
+		}
+	}
+	return fs
+}
+
+// headlineJSON is ts_headline over a json or jsonb document: each string
+// value through hl, keys and other values as they are; json comes back
+// compact, as PostgreSQL's transform_json_string_values writes it.
+func headlineJSON(doc string, jsonb bool, hl func(string) (string, error)) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(doc))
+	dec.UseNumber()
+	var b strings.Builder
+	var hlErr error
+	var walk func(tok json.Token) error
+	walk = func(tok json.Token) error {
+		switch x := tok.(type) {
+		case json.Delim:
+			open, close := byte('{'), byte('}')
+			if x == '[' {
+				open, close = '[', ']'
+			}
+			b.WriteByte(open)
+			for n := 0; dec.More(); n++ {
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				if x == '{' {
+					k, err := dec.Token()
+					if err != nil {
+						return err
+					}
+					b.WriteString(jsonQuote(k.(string)))
+					b.WriteByte(':')
+				}
+				v, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				if err := walk(v); err != nil {
+					return err
+				}
+			}
+			b.WriteByte(close)
+			_, err := dec.Token()
+			return err
+		case string:
+			out, err := hl(x)
+			if err != nil {
+				hlErr = err
+				return err
+			}
+			b.WriteString(jsonQuote(out))
+		case json.Number:
+			b.WriteString(x.String())
+		case bool:
+			b.WriteString(strconv.FormatBool(x))
+		case nil:
+			b.WriteString("null")
+		}
+		return nil
+	}
+	tok, err := dec.Token()
+	if err == nil {
+		err = walk(tok)
+	}
+	if hlErr != nil {
+		return nil, hlErr
+	}
+	if err != nil {
+		return nil, sqlerr.InvalidJSON()
+	}
+	if jsonb {
+		return types.ParseJSON(b.String(), true)
+	}
+	return b.String(), nil
 }

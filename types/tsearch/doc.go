@@ -5,8 +5,10 @@
 // stems with Snowball's english stemmer and drops PostgreSQL's english
 // stop words, english.stop, a copy of PostgreSQL 15's
 // src/backend/snowball/stopwords/english.stop), to_tsvector and the
-// to_tsquery family, @@ (match.go: TS_execute with phrase positions) and
-// ts_rank/ts_rank_cd (rank.go, PostgreSQL's formulas in float4).
+// to_tsquery family, @@ (match.go: TS_execute with phrase positions, over
+// any source of operands), ts_rank (rank.go) and ts_rank_cd (rankcd.go:
+// covers), PostgreSQL's formulas in float4, and ts_headline (headline.go:
+// its options, wparser_def.c's fragment selection, generateHeadline).
 //
 // Values travel through sqlgate as their canonical text (types.TSVector
 // and types.TSQuery are Variants of STRING); every function here reads

@@ -30,13 +30,26 @@ func Match(v Vector, q Query) bool {
 	if q.Root == nil {
 		return false
 	}
-	return execute(v, q.Root) != tsNo
+	return executor{check: v.checkOperand}.execute(q.Root) != tsNo
+}
+
+// executor is TS_execute over some source of operands: a tsvector (@@),
+// the lexemes of a cover (ts_rank_cd) or of a headline's words. check
+// is the chkcond callback; skipNot is TS_EXEC_SKIP_NOT (a NOT is true).
+type executor struct {
+	check   func(n *Node, data *phraseData) ternary
+	skipNot bool
+}
+
+// matches is TS_execute: whether the query does not fail.
+func (e executor) matches(q Query) bool {
+	return q.Root != nil && e.execute(q.Root) != tsNo
 }
 
 // checkOperand is checkcondition_str: whether v has the operand (a
 // prefix operand: any lexeme it starts), with a weight the operand
 // allows; with data, the matching positions sorted.
-func checkOperand(v Vector, n *Node, data *phraseData) ternary {
+func (v Vector) checkOperand(n *Node, data *phraseData) ternary {
 	lo, hi := 0, 0
 	if n.Prefix {
 		lo, hi = v.prefixRange(n.Word)
@@ -77,12 +90,15 @@ func checkOperand(v Vector, n *Node, data *phraseData) ternary {
 }
 
 // execute is TS_execute_recurse.
-func execute(v Vector, n *Node) ternary {
+func (e executor) execute(n *Node) ternary {
 	switch n.Op {
 	case 0:
-		return checkOperand(v, n, nil)
+		return e.check(n, nil)
 	case OpNot:
-		switch execute(v, n.R) {
+		if e.skipNot {
+			return tsYes
+		}
+		switch e.execute(n.R) {
 		case tsNo:
 			return tsYes
 		case tsYes:
@@ -90,11 +106,11 @@ func execute(v Vector, n *Node) ternary {
 		}
 		return tsMaybe
 	case OpAnd:
-		l := execute(v, n.L)
+		l := e.execute(n.L)
 		if l == tsNo {
 			return tsNo
 		}
-		switch execute(v, n.R) {
+		switch e.execute(n.R) {
 		case tsNo:
 			return tsNo
 		case tsYes:
@@ -102,11 +118,11 @@ func execute(v Vector, n *Node) ternary {
 		}
 		return tsMaybe
 	case OpOr:
-		l := execute(v, n.L)
+		l := e.execute(n.L)
 		if l == tsYes {
 			return tsYes
 		}
-		switch execute(v, n.R) {
+		switch e.execute(n.R) {
 		case tsNo:
 			return l
 		case tsYes:
@@ -116,7 +132,7 @@ func execute(v Vector, n *Node) ternary {
 	}
 	// a phrase: without positions only a maybe, which @@ takes as a
 	// match (TS_EXEC_PHRASE_NO_POS is not set: a maybe is no match)
-	switch phraseExecute(v, n, nil) {
+	switch e.phraseExecute(n, nil) {
 	case tsYes:
 		return tsYes
 	case tsMaybe:
@@ -187,13 +203,17 @@ func phraseOutput(data, l, r *phraseData, emit, loff, roff int) ternary {
 }
 
 // phraseExecute is TS_phrase_execute.
-func phraseExecute(v Vector, n *Node, data *phraseData) ternary {
+func (e executor) phraseExecute(n *Node, data *phraseData) ternary {
 	if n.Op == 0 {
-		return checkOperand(v, n, data)
+		return e.check(n, data)
 	}
 	switch n.Op {
 	case OpNot:
-		switch phraseExecute(v, n.R, data) {
+		if e.skipNot {
+			data.negate = true
+			return tsYes
+		}
+		switch e.phraseExecute(n.R, data) {
 		case tsNo:
 			data.negate = true
 			return tsYes
@@ -211,11 +231,11 @@ func phraseExecute(v Vector, n *Node, data *phraseData) ternary {
 		return tsMaybe
 	case OpPhrase, OpAnd:
 		var ld, rd phraseData
-		lm := phraseExecute(v, n.L, &ld)
+		lm := e.phraseExecute(n.L, &ld)
 		if lm == tsNo {
 			return tsNo
 		}
-		rm := phraseExecute(v, n.R, &rd)
+		rm := e.phraseExecute(n.R, &rd)
 		if rm == tsNo {
 			return tsNo
 		}
@@ -251,8 +271,8 @@ func phraseExecute(v Vector, n *Node, data *phraseData) ternary {
 	}
 	// OpOr
 	var ld, rd phraseData
-	lm := phraseExecute(v, n.L, &ld)
-	rm := phraseExecute(v, n.R, &rd)
+	lm := e.phraseExecute(n.L, &ld)
+	rm := e.phraseExecute(n.R, &rd)
 	if lm == tsNo && rm == tsNo {
 		return tsNo
 	}

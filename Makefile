@@ -30,8 +30,16 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 
-test-go:
-	$(GO) test -race -timeout 20m ./...
+# -vet=off: go test would vet each package again, with its analyzers' facts
+# recomputed for every dependency built with -race (a cache of its own),
+# while the vet target (a prerequisite) has run every analyzer go test's
+# vet runs, and more, on the same files (but for the four small files built
+# only with -race, //go:build race, which mirror their !race twins).
+# -ldflags=-w: the test binaries carry no DWARF, which is a large part of
+# linking each one; panics and the race detector's reports name functions,
+# files and lines from the binary's own tables (pclntab), not from DWARF.
+test-go: vet
+	$(GO) test -race -vet=off -ldflags=-w -timeout 20m ./...
 
 # Allocation budgets, in files built without the race detector (it changes
 # what allocates: sync.Pool drops a share of what is put back).

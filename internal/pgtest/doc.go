@@ -1,8 +1,11 @@
 // Package pgtest runs throwaway PostgreSQL 15 clusters for tests and tools:
-// initdb into a temporary directory, a postmaster on a free loopback port,
-// a connection string, and Stop.
+// a data directory in a temporary directory (a copy of one initdb's, the
+// template kept under os.TempDir() and made again when PostgreSQL or the
+// options change: template.go), a postmaster on a free loopback port, a
+// connection string, and Stop.
 //
-// It owns only process and directory management of those clusters. It must
+// It owns only process and directory management of those clusters and of
+// the template. It must
 // not know anything about sqlgate's engine, must never touch a cluster it did
 // not create, and must never listen on anything but 127.0.0.1. When the
 // current process runs as root (as CI does), initdb and postgres refuse to

@@ -112,7 +112,7 @@ func startCluster(ctx context.Context, dir string, durable bool) (*Server, error
 		srv.removeDirs()
 		return nil, err
 	}
-	if err := srv.initdb(ctx, binDir, cred); err != nil {
+	if err := srv.createData(ctx, binDir, cred); err != nil {
 		srv.removeDirs()
 		return nil, err
 	}
@@ -250,17 +250,31 @@ func (s *Server) makeDirs(dir string, cred *syscall.Credential) error {
 	return nil
 }
 
-func (s *Server) initdb(ctx context.Context, binDir string, cred *syscall.Credential) error {
-	cmd := exec.CommandContext(ctx, filepath.Join(binDir, "initdb"),
-		"-D", filepath.Join(s.root, "data"),
-		"-A", "trust", "-U", "postgres", "--no-sync",
-		// LC_CTYPE C.UTF-8, as a normal install's UTF-8 locale has it:
-		// upper/lower/initcap, ILIKE and case-insensitive regular
-		// expressions then map non-ASCII letters (upper('é') = 'É'), which
-		// is what users meet and what sqlgate does; collation stays C
-		// (byte order) so that ORDER BY of text is the same everywhere.
-		"-E", "UTF8", "--locale=C", "--lc-ctype=C.UTF-8")
-	s.prepare(cmd, cred)
+// initdbArgs are initdb's options after -D.
+var initdbArgs = []string{
+	"-A", "trust", "-U", "postgres", "--no-sync",
+	// LC_CTYPE C.UTF-8, as a normal install's UTF-8 locale has it:
+	// upper/lower/initcap, ILIKE and case-insensitive regular
+	// expressions then map non-ASCII letters (upper('é') = 'É'), which
+	// is what users meet and what sqlgate does; collation stays C
+	// (byte order) so that ORDER BY of text is the same everywhere.
+	"-E", "UTF8", "--locale=C", "--lc-ctype=C.UTF-8",
+}
+
+// createData makes the cluster's data directory: a copy of the template
+// (template.go) when there is one or it can be made, else its own initdb.
+func (s *Server) createData(ctx context.Context, binDir string, cred *syscall.Credential) error {
+	data := filepath.Join(s.root, "data")
+	if tmpl, ok := templateData(ctx, binDir, cred); ok {
+		return copyTree(tmpl, data, cred)
+	}
+	return initdb(ctx, binDir, cred, s.root, data)
+}
+
+// initdb creates the data directory data, running in dir.
+func initdb(ctx context.Context, binDir string, cred *syscall.Credential, dir, data string) error {
+	cmd := exec.CommandContext(ctx, filepath.Join(binDir, "initdb"), append([]string{"-D", data}, initdbArgs...)...)
+	prepare(cmd, cred, dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("initdb: %w\n%s", err, tail(string(out), 2000))
@@ -268,9 +282,9 @@ func (s *Server) initdb(ctx context.Context, binDir string, cred *syscall.Creden
 	return nil
 }
 
-// prepare sets the environment, working directory and credentials shared by
-// initdb and postgres.
-func (s *Server) prepare(cmd *exec.Cmd, cred *syscall.Credential) {
+// prepare sets the environment, working directory (dir) and credentials
+// shared by initdb and postgres.
+func prepare(cmd *exec.Cmd, cred *syscall.Credential, dir string) {
 	// A minimal environment: inherited PG* variables (PGDATA, PGPORT...) must
 	// not steer the throwaway cluster, and C locale keeps messages stable.
 	env := []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "LANG=C"}
@@ -280,7 +294,7 @@ func (s *Server) prepare(cmd *exec.Cmd, cred *syscall.Credential) {
 	cmd.Env = env
 	// The caller's working directory may be unreadable by the unprivileged
 	// account (e.g. under /root); postgres calls getcwd.
-	cmd.Dir = s.root
+	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Credential: cred,
 		Setpgid:    true,
@@ -313,7 +327,7 @@ func (s *Server) launch(ctx context.Context, binDir string, cred *syscall.Creden
 		"-c", "full_page_writes="+sync,
 		"-c", "max_connections=100",
 	)
-	s.prepare(cmd, cred)
+	prepare(cmd, cred, s.root)
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	if err := cmd.Start(); err != nil {

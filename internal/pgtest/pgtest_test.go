@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -136,5 +137,47 @@ func TestTailKeepsTheEnd(t *testing.T) {
 		if got := tail(tc.in, tc.n); got != tc.want {
 			t.Errorf("tail(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
 		}
+	}
+}
+
+// TestClustersFromTheTemplateAreFresh: clusters copied from the one
+// template (template.go) share nothing: a table made in one is neither in
+// the next cluster started nor in the template.
+func TestClustersFromTheTemplateAreFresh(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	a := Start(t)
+	ca, err := pgx.Connect(ctx, a.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ca.Exec(ctx, "CREATE TABLE only_in_a (x int)"); err != nil {
+		t.Fatal(err)
+	}
+	ca.Close(ctx)
+	cred, err := unprivilegedCredential()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, ok := templateData(ctx, DefaultBinDir, cred)
+	if !ok {
+		t.Fatal("no template data directory")
+	}
+	if _, err := os.Stat(filepath.Join(tmpl, "postmaster.pid")); !os.IsNotExist(err) {
+		t.Fatalf("the template has a postmaster.pid (err=%v): a cluster ran in it", err)
+	}
+	b := Start(t)
+	cb, err := pgx.Connect(ctx, b.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cb.Close(ctx)
+	var n int
+	if err := cb.QueryRow(ctx, "SELECT count(*) FROM pg_class WHERE relname = 'only_in_a'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("a table made in another cluster: count %d, %v", n, err)
+	}
+	var lc string
+	if err := cb.QueryRow(ctx, "SHOW lc_ctype").Scan(&lc); err != nil || lc != "C.UTF-8" {
+		t.Fatalf("lc_ctype = %q, %v: want initdb's options", lc, err)
 	}
 }

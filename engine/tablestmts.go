@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // CREATE TABLE [AS] and DROP TABLE as the binder binds them (the other
@@ -131,6 +132,7 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 	var notices []*sqlerr.Error
 	infos := make([]fluss.TableInfo, 0, len(b.Paths))
 	paths := make([]fluss.TablePath, 0, len(b.Paths))
+	var parts []views.View // partitions named (pgpartitions.go)
 	for _, p := range b.Paths {
 		if err := systemTable(p); err != nil {
 			return nil, err
@@ -141,6 +143,13 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		}
 		if err != nil {
 			if v, isView := s.eng.meta.Views().Get(p); isView {
+				if v.IsPartition() { // a partition relation: its Fluss partition
+					if err := s.mayOwnView(v); err != nil {
+						return nil, err
+					}
+					parts = append(parts, v)
+					continue
+				}
 				if v.Materialized() {
 					return nil, notA("table", p.Table).WithHint("Use DROP MATERIALIZED VIEW to remove a materialized view.")
 				}
@@ -160,12 +169,21 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		}
 		infos, paths = append(infos, info), append(paths, p)
 	}
+	if err := s.dropPartitionRelations(ctx, parts, true); err != nil { // pgpartitions.go
+		return nil, err
+	}
 	if s.tx != nil && s.eng.locks != nil {
 		return s.dropInBlock(ctx, infos, b.Paths, sql.DropCascade(ps.parsed), notices)
 	}
 	for i, info := range infos {
 		p := paths[i]
-		cascaded, err := s.dependentViews("table", p, nil, sql.DropCascade(ps.parsed)) // cascade.go
+		// a partitioned table's partitions go with it, as PostgreSQL's do
+		own := s.partitionsOf(info)
+		dropping := map[fluss.TablePath]bool{}
+		for _, v := range own {
+			dropping[v.Path] = true
+		}
+		cascaded, err := s.dependentViews("table", p, dropping, sql.DropCascade(ps.parsed)) // cascade.go
 		if err != nil {
 			return nil, err
 		}
@@ -175,6 +193,9 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		}
 		notices = append(notices, fkNotices...)
 		if err := s.dropTable(ctx, info, b.IfExists); err != nil {
+			return nil, err
+		}
+		if err := s.dropPartitionRelations(ctx, own, false); err != nil {
 			return nil, err
 		}
 		if n, err := s.dropCascaded(ctx, cascaded); err != nil || n != nil {

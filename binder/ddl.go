@@ -135,7 +135,7 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 		desc.CustomProperties[fluss.PrimaryKeyNameProperty] = n // CONSTRAINT n PRIMARY KEY
 	}
 	desc.PartitionKeys = b.stmt.PartitionKeys // PARTITIONED BY: the store checks them
-	if b.stmt.PartitionStrategy != "" { // PARTITION BY LIST (col)
+	if b.stmt.PartitionStrategy != "" {       // PARTITION BY LIST (col)
 		if err := bindPartitionBy(ct.Name.Name, &desc, b.stmt.PartitionStrategy); err != nil {
 			return nil, err
 		}

@@ -204,8 +204,9 @@ func (s *session) partitionBound(ctx context.Context, col fluss.Column, item str
 	if !got {
 		return "", "", sqlerr.New(sqlerr.InternalError, "the partition bound %s gave no value", item)
 	}
-	switch col.Type.Kind {
-	case types.Int8, types.Int16, types.Int32, types.Int64, types.Bool:
+	// PostgreSQL prints a non-negative integer and a boolean bare, any
+	// other value (bigint and smallint too) as a quoted literal
+	if col.Type.Kind == types.Bool || col.Type.Kind == types.Int32 && col.Type.Variant == types.NoVariant && !strings.HasPrefix(text, "-") {
 		return value, text, nil
 	}
 	return value, "'" + strings.ReplaceAll(text, "'", "''") + "'", nil

@@ -50,6 +50,7 @@ func (c *Catalog) withPartitionRows() {
 		"pg_type":      c.viewTypeRows,
 		"pg_inherits":  partitionInheritsRows,
 		"tables":       c.partitionInfoTablesRows,
+		"pg_tables":    c.partitionPgTablesRows,
 		"columns":      c.partitionInfoColumnsRows,
 	}
 	for name, fn := range add {
@@ -89,6 +90,15 @@ func (c *Catalog) partitionClassRows(vs []views.View) []row {
 		r["relispartition"] = true
 		r["relreplident"] = "d"
 		r["relpartbound"] = v.Partition.Bound
+	}
+	return rows
+}
+
+func (c *Catalog) partitionPgTablesRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		rows = append(rows, row{"schemaname": v.Path.Database, "tablename": v.Path.Table, "tableowner": c.tableOwner(v.ACLKey()),
+			"hasindexes": false, "hasrules": false, "hastriggers": false, "rowsecurity": false})
 	}
 	return rows
 }

@@ -291,7 +291,11 @@ func (s *session) dropPartitionRelations(ctx context.Context, parts []views.View
 			return err
 		}
 		for _, v := range parts {
-			if err := pc.DropPartition(ctx, v.Partition.Parent, v.Partition.Values, true); err != nil && sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+			parent, ok := s.partitionParent(ctx, v)
+			if !ok {
+				continue // the parent is gone, and its partitions with it
+			}
+			if err := pc.DropPartition(ctx, parent, v.Partition.Values, true); err != nil && sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 				return err
 			}
 		}
@@ -347,4 +351,23 @@ func (p *partitionConstraint) Next(ctx context.Context) (arrow.RecordBatch, erro
 		return nil, err
 	}
 	return b, nil
+}
+
+// partitionParent is where the parent of partition v is now: the path the
+// view's definition names it by (which a rename of the parent rewrites),
+// else the one it had when the partition was created, as long as the
+// table there is still the parent (its Fluss table id).
+func (s *session) partitionParent(ctx context.Context, v views.View) (fluss.TablePath, bool) {
+	var paths []fluss.TablePath
+	for _, u := range v.Uses {
+		if u.TableID == v.Partition.ParentID {
+			paths = append(paths, u.Path)
+		}
+	}
+	for _, p := range append(paths, v.Partition.Parent) {
+		if info, err := s.eng.store.GetTable(ctx, p); err == nil && info.TableID == v.Partition.ParentID {
+			return p, true
+		}
+	}
+	return fluss.TablePath{}, false
 }

@@ -371,3 +371,17 @@ func (s *session) partitionParent(ctx context.Context, v views.View) (fluss.Tabl
 	}
 	return fluss.TablePath{}, false
 }
+
+// partitionsDropped are the partitions DROP TABLE of info drops with it,
+// added to dropping (made when nil), the relations the statement drops,
+// which their dependence on info does not hold back.
+func (s *session) partitionsDropped(info fluss.TableInfo, dropping map[fluss.TablePath]bool) ([]views.View, map[fluss.TablePath]bool) {
+	own := s.partitionsOf(info)
+	if dropping == nil {
+		dropping = map[fluss.TablePath]bool{}
+	}
+	for _, v := range own {
+		dropping[v.Path] = true
+	}
+	return own, dropping
+}

@@ -178,11 +178,7 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 	for i, info := range infos {
 		p := paths[i]
 		// a partitioned table's partitions go with it, as PostgreSQL's do
-		own := s.partitionsOf(info)
-		dropping := map[fluss.TablePath]bool{}
-		for _, v := range own {
-			dropping[v.Path] = true
-		}
+		own, dropping := s.partitionsDropped(info, nil)                                     // pgpartitions.go
 		cascaded, err := s.dependentViews("table", p, dropping, sql.DropCascade(ps.parsed)) // cascade.go
 		if err != nil {
 			return nil, err
@@ -253,6 +249,10 @@ func (s *session) dropInBlock(ctx context.Context, infos []fluss.TableInfo, name
 	var hide []fluss.TablePath
 	for _, info := range infos {
 		p := info.Path
+		own, _ := s.partitionsDropped(info, gone) // pgpartitions.go: its partitions go with it
+		for _, v := range own {
+			hide = append(hide, v.Path)
+		}
 		cascaded, err := s.dependentViews("table", p, gone, cascade) // cascade.go
 		if err != nil {
 			return nil, err
@@ -319,7 +319,8 @@ func (s *session) dropCommitted(ctx context.Context, infos []fluss.TableInfo, na
 		if err != nil {
 			return err
 		}
-		cascaded, err := s.dependentViews("table", p, nil, cascade)
+		own, dropping := s.partitionsDropped(info, nil) // pgpartitions.go
+		cascaded, err := s.dependentViews("table", p, dropping, cascade)
 		if err != nil {
 			return err
 		}
@@ -327,6 +328,9 @@ func (s *session) dropCommitted(ctx context.Context, infos []fluss.TableInfo, na
 			return err
 		}
 		if err := s.dropTable(ctx, info, true); err != nil {
+			return err
+		}
+		if err := s.dropPartitionRelations(ctx, own, false); err != nil {
 			return err
 		}
 		if _, err := s.dropCascaded(ctx, cascaded); err != nil {

@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -134,6 +135,11 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 		desc.CustomProperties[fluss.PrimaryKeyNameProperty] = n // CONSTRAINT n PRIMARY KEY
 	}
 	desc.PartitionKeys = b.stmt.PartitionKeys // PARTITIONED BY: the store checks them
+	if b.stmt.PartitionStrategy != "" {       // PARTITION BY LIST (col)
+		if err := bindPartitionBy(ct.Name.Name, &desc, b.stmt.PartitionStrategy); err != nil {
+			return nil, err
+		}
+	}
 	if ct.HasComment {
 		desc.Comment = ct.Comment
 	}
@@ -179,6 +185,31 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	}
 	b.noteDomainColumns(&desc) // domains.go
 	return &CreateTable{Path: path, Descriptor: desc, IfNotExists: ct.IfNotExists, Sequences: seqs}, nil
+}
+
+// bindPartitionBy checks CREATE TABLE ... PARTITION BY LIST (col) as
+// PostgreSQL does before Fluss's own rules apply in the store (the key's
+// type, a primary key that needs a column besides it): the column must
+// exist (42703) and a primary key must hold it (0A000, PostgreSQL's rule
+// for a unique constraint on a partitioned table, which is Fluss's too).
+// The strategy is kept with the table (fluss.PartitionStrategyProperty):
+// it makes the table PostgreSQL's, whose rows need a partition created
+// for their value (no partition is created by a write).
+func bindPartitionBy(table string, desc *fluss.TableDescriptor, strategy string) error {
+	for _, k := range desc.PartitionKeys {
+		if !slices.ContainsFunc(desc.Schema.Columns, func(c fluss.Column) bool { return c.Name == k }) {
+			return sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" named in partition key does not exist", k)
+		}
+		if pk := desc.Schema.PrimaryKey; len(pk) > 0 && !slices.Contains(pk, k) {
+			return sqlerr.New(sqlerr.FeatureNotSupported, "unique constraint on partitioned table must include all partitioning columns").
+				WithDetail("PRIMARY KEY constraint on table \"%s\" lacks column \"%s\" which is part of the partition key.", table, k)
+		}
+	}
+	if desc.CustomProperties == nil {
+		desc.CustomProperties = map[string]string{}
+	}
+	desc.CustomProperties[fluss.PartitionStrategyProperty] = strategy
+	return nil
 }
 
 // refuseDuplicateColumns is 42701 for a column name a CREATE TABLE has

@@ -39,6 +39,10 @@ type tableChecks struct {
 	// domains are the columns of a domain, whose values its constraints
 	// check first (domains.go).
 	domains []domainColumn
+	// partition is a PostgreSQL-partitioned table's check that each row
+	// has a partition (pgpartitions.go), which PostgreSQL makes before
+	// the partition's constraints.
+	partition *partitionRowCheck
 }
 
 // checksFor binds and lowers info's CHECK constraints (nil when it has
@@ -46,14 +50,15 @@ type tableChecks struct {
 func (s *session) checksFor(ctx context.Context, info fluss.TableInfo) (*tableChecks, error) {
 	m := fluss.MetaOf(info.Descriptor)
 	domains := domainColumnsOf(info, m) // domains.go
-	if len(m.Checks) == 0 && len(domains) == 0 {
+	part := s.partitionCheckFor(info)   // pgpartitions.go
+	if len(m.Checks) == 0 && len(domains) == 0 && part == nil {
 		return nil, nil
 	}
 	bound, err := binder.TableChecks(ctx, s.eng.tables, info)
 	if err != nil {
 		return nil, err
 	}
-	tc := &tableChecks{mem: s.eng.mem, info: info, domains: domains}
+	tc := &tableChecks{mem: s.eng.mem, info: info, domains: domains, partition: part}
 	for _, c := range bound {
 		es, err := lower.LowerExprs([]binder.Expr{c.Expr})
 		if err != nil {
@@ -80,6 +85,9 @@ func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
 func (tc *tableChecks) checkRow(ctx context.Context, rec arrow.RecordBatch) (int, error) {
 	if tc == nil || rec.NumRows() == 0 {
 		return -1, nil
+	}
+	if i, err := tc.partition.check(ctx, rec); err != nil {
+		return i, err
 	}
 	for _, c := range tc.domains {
 		if d := types.DomainOf(c.oid); d != nil && d.Validate != nil {

@@ -106,6 +106,8 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			return nil, err
 		}
 		return stringsResult(s.eng, "create_statement", []string{showCreateTable(info)}), nil
+	case sql.CreatePartition:
+		return s.createPartitionOf(ctx, d.PartitionOf) // pgpartitions.go
 	case sql.ShowPartitions:
 		info, err := s.resolveTable(ctx, d.Table)
 		if err != nil {

@@ -81,7 +81,9 @@
 //     before the main statement when it reads it, else after it, against
 //     the statement's snapshot, its RETURNING rows a relation the rest of
 //     the statement reads), query.go, currentof.go, partitions.go (partition pruning's EXPLAIN,
-//     SHOW / ADD / DROP PARTITION);
+//     SHOW / ADD / DROP PARTITION), pgpartitions.go (PostgreSQL's PARTITION
+//     BY LIST tables: CREATE TABLE ... PARTITION OF, the rows' partition
+//     checks, DROP TABLE of a partition);
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
 //     ddllock.go (the table lock every DDL statement that changes,
 //     replaces or drops a table takes before it reads the table, and the

@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // CREATE TABLE [AS] and DROP TABLE as the binder binds them (the other
@@ -131,6 +132,7 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 	var notices []*sqlerr.Error
 	infos := make([]fluss.TableInfo, 0, len(b.Paths))
 	paths := make([]fluss.TablePath, 0, len(b.Paths))
+	var parts []views.View // partitions named (pgpartitions.go)
 	for _, p := range b.Paths {
 		if err := systemTable(p); err != nil {
 			return nil, err
@@ -141,6 +143,13 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		}
 		if err != nil {
 			if v, isView := s.eng.meta.Views().Get(p); isView {
+				if v.IsPartition() { // a partition relation: its Fluss partition
+					if err := s.mayOwnView(v); err != nil {
+						return nil, err
+					}
+					parts = append(parts, v)
+					continue
+				}
 				if v.Materialized() {
 					return nil, notA("table", p.Table).WithHint("Use DROP MATERIALIZED VIEW to remove a materialized view.")
 				}
@@ -160,12 +169,17 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		}
 		infos, paths = append(infos, info), append(paths, p)
 	}
+	if err := s.dropPartitionRelations(ctx, parts, true); err != nil { // pgpartitions.go
+		return nil, err
+	}
 	if s.tx != nil && s.eng.locks != nil {
 		return s.dropInBlock(ctx, infos, b.Paths, sql.DropCascade(ps.parsed), notices)
 	}
 	for i, info := range infos {
 		p := paths[i]
-		cascaded, err := s.dependentViews("table", p, nil, sql.DropCascade(ps.parsed)) // cascade.go
+		// a partitioned table's partitions go with it, as PostgreSQL's do
+		own, dropping := s.partitionsDropped(info, nil)                                     // pgpartitions.go
+		cascaded, err := s.dependentViews("table", p, dropping, sql.DropCascade(ps.parsed)) // cascade.go
 		if err != nil {
 			return nil, err
 		}
@@ -175,6 +189,9 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		}
 		notices = append(notices, fkNotices...)
 		if err := s.dropTable(ctx, info, b.IfExists); err != nil {
+			return nil, err
+		}
+		if err := s.dropPartitionRelations(ctx, own, false); err != nil {
 			return nil, err
 		}
 		if n, err := s.dropCascaded(ctx, cascaded); err != nil || n != nil {
@@ -232,6 +249,10 @@ func (s *session) dropInBlock(ctx context.Context, infos []fluss.TableInfo, name
 	var hide []fluss.TablePath
 	for _, info := range infos {
 		p := info.Path
+		own, _ := s.partitionsDropped(info, gone) // pgpartitions.go: its partitions go with it
+		for _, v := range own {
+			hide = append(hide, v.Path)
+		}
 		cascaded, err := s.dependentViews("table", p, gone, cascade) // cascade.go
 		if err != nil {
 			return nil, err
@@ -298,7 +319,8 @@ func (s *session) dropCommitted(ctx context.Context, infos []fluss.TableInfo, na
 		if err != nil {
 			return err
 		}
-		cascaded, err := s.dependentViews("table", p, nil, cascade)
+		own, dropping := s.partitionsDropped(info, nil) // pgpartitions.go
+		cascaded, err := s.dependentViews("table", p, dropping, cascade)
 		if err != nil {
 			return err
 		}
@@ -306,6 +328,9 @@ func (s *session) dropCommitted(ctx context.Context, infos []fluss.TableInfo, na
 			return err
 		}
 		if err := s.dropTable(ctx, info, true); err != nil {
+			return err
+		}
+		if err := s.dropPartitionRelations(ctx, own, false); err != nil {
 			return err
 		}
 		if _, err := s.dropCascaded(ctx, cascaded); err != nil {

@@ -134,6 +134,9 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 	var notices []*sqlerr.Error
 	for _, p := range b.Paths {
 		v, ok := s.eng.meta.Views().Get(p)
+		if ok && v.IsPartition() { // pgpartitions.go
+			return nil, notA("view", p.Table).WithHint("Use DROP TABLE to remove a table.")
+		}
 		if ok && v.Materialized() {
 			return nil, notA("view", p.Table).WithHint("Use DROP MATERIALIZED VIEW to remove a materialized view.")
 		}

@@ -459,3 +459,20 @@ func PhysicalInfo(info TableInfo) TableInfo {
 	info.ArrowSchemas = nil
 	return info
 }
+
+// PartitionStrategyProperty is the custom property that marks a table
+// created with PostgreSQL's PARTITION BY LIST (col) rather than Fluss's
+// PARTITIONED BY (its value: "list"). Such a table is PostgreSQL's
+// partitioned table: its partitions are named relations (CREATE TABLE p
+// PARTITION OF t FOR VALUES IN (v)), and a row whose partition does not
+// exist is refused (23514) instead of creating one.
+const PartitionStrategyProperty = "sqlgate.partition.strategy"
+
+// PartitionStrategy is the table's PostgreSQL partitioning strategy
+// (PartitionStrategyProperty), "" for a table that has none.
+func (t TableInfo) PartitionStrategy() string {
+	if !t.IsPartitioned() {
+		return ""
+	}
+	return t.Descriptor.CustomProperties[PartitionStrategyProperty]
+}

@@ -152,6 +152,7 @@ func catalogFuncs() []*Func {
 		{Name: "pg_get_viewdef", Args: []types.T{tText, tBool}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_viewdef", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_partkeydef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: partKeyDefKernel}, // partkeydef.go
+		{Name: "pg_get_partition_constraintdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: partConstraintDefKernel},
 		{Name: "pg_get_statisticsobjdef_columns", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_triggerdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_triggerdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: nullText},

@@ -8,10 +8,30 @@ import (
 
 // PartitionedTables is implemented by a CatalogInfo whose tables may be
 // partitioned (relkind 'p'): pg_partition_root and pg_partition_tree read
-// it. sqlgate's partitions are no relations, so a partitioned table is
-// its own root and its tree's only member.
+// it. A Fluss PARTITIONED BY table's partitions are no relations: it is
+// its own root and its tree's only member. A PostgreSQL-partitioned
+// table's are (PartitionRelations).
 type PartitionedTables interface {
 	Partitioned(ctx context.Context, oid uint32) (bool, error)
+}
+
+// PartitionRelations is implemented by a CatalogInfo whose partitions are
+// relations (CREATE TABLE p PARTITION OF t): a partition's parent, a
+// partitioned table's partitions (one level: Fluss's partitions are not
+// partitioned themselves).
+type PartitionRelations interface {
+	PartitionParent(ctx context.Context, oid uint32) (parent uint32, ok bool, err error)
+	PartitionChildren(ctx context.Context, oid uint32) ([]uint32, error)
+}
+
+// partitionParent is the parent of the partition oid names (ok false when
+// it names none).
+func partitionParent(ctx context.Context, c CatalogInfo, oid uint32) (uint32, bool, error) {
+	p, ok := c.(PartitionRelations)
+	if !ok {
+		return 0, false, nil
+	}
+	return p.PartitionParent(ctx, oid)
 }
 
 // partitionTreeRowType is pg_partition_tree's composite: (relid regclass,
@@ -36,6 +56,9 @@ func partitionFuncs() []*Func {
 		Kernel: withCatalog(regclass, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			// NULL for a relation that is neither a partition nor
 			// partitioned, as PostgreSQL answers
+			if parent, ok, err := partitionParent(ctx, c, oidArg(a[0])); err != nil || ok {
+				return int64(parent), err
+			}
 			if ok, err := isPartitioned(ctx, c, oidArg(a[0])); !ok || err != nil {
 				return nil, err
 			}
@@ -54,16 +77,33 @@ func partitionTreeRows(ctx context.Context, args []any) (func() (any, bool, erro
 	if err != nil {
 		return nil, err
 	}
-	ok, err := isPartitioned(ctx, c, oidArg(args[0]))
-	if err != nil || !ok {
-		return none, err
+	var rows [][]any
+	if parent, ok, err := partitionParent(ctx, c, oidArg(args[0])); err != nil {
+		return nil, err
+	} else if ok { // a partition: its own tree's root, a leaf
+		rows = append(rows, []any{args[0], int64(parent), true, int64(0)})
+	} else {
+		ok, err := isPartitioned(ctx, c, oidArg(args[0]))
+		if err != nil || !ok {
+			return none, err
+		}
+		rows = append(rows, []any{args[0], nil, false, int64(0)})
+		if pr, ok := c.(PartitionRelations); ok {
+			kids, err := pr.PartitionChildren(ctx, oidArg(args[0]))
+			if err != nil {
+				return nil, err
+			}
+			for _, k := range kids {
+				rows = append(rows, []any{int64(k), args[0], true, int64(1)})
+			}
+		}
 	}
-	done := false
+	i := 0
 	return func() (any, bool, error) {
-		if done {
+		if i >= len(rows) {
 			return nil, false, nil
 		}
-		done = true
-		return []any{args[0], nil, false, int64(0)}, true, nil
+		i++
+		return rows[i-1], true, nil
 	}, nil
 }

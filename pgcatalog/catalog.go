@@ -251,7 +251,8 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 	c.procs = functionProcs()
 	c.rows = c.generators()
 	c.withViewRows()
-	c.withMatviewRows() // matviews.go
+	c.withMatviewRows()   // matviews.go
+	c.withPartitionRows() // pgpartitions.go
 	return c
 }
 

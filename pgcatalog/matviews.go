@@ -16,11 +16,12 @@ import (
 // not in pg_views nor information_schema (PostgreSQL lists neither). The
 // Fluss tables holding the rows (views.BackingPrefix) are hidden.
 
-// plainViews are the views that are not materialized.
+// plainViews are the views that are not materialized, nor the partitions
+// of partitioned tables that sqlgate keeps as views (pgpartitions.go).
 func plainViews(vs []views.View) []views.View {
 	out := make([]views.View, 0, len(vs))
 	for _, v := range vs {
-		if !v.Materialized() {
+		if !v.Materialized() && !v.IsPartition() {
 			out = append(out, v)
 		}
 	}

@@ -29,7 +29,7 @@ func (c *Catalog) RelationKind(ctx context.Context, oid uint32) (kind, schema st
 	case index:
 		return "i", t.Path.Database, true, nil
 	}
-	if _, isView := c.viewByOID(oid); isView {
+	if v, isView := c.viewByOID(oid); isView && !v.IsPartition() {
 		return "v", t.Path.Database, true, nil
 	}
 	return "r", t.Path.Database, true, nil

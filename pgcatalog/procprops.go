@@ -679,6 +679,7 @@ var procProps = map[string]procProp{
 	"pg_get_indexdef(26,23,16)":                    {'s', true, 's', "pg_get_indexdef_ext", "internal", "", 1, "", false, ""},
 	"pg_get_keywords()":                            {'s', true, 's', "pg_get_keywords", "internal", "", 10, "", false, "OUT word text, OUT catcode \"char\", OUT barelabel boolean, OUT catdesc text, OUT baredesc text"},
 	"pg_get_partkeydef(26)":                        {'s', true, 's', "pg_get_partkeydef", "internal", "", 1, "", false, ""},
+	"pg_get_partition_constraintdef(26)":           {'s', true, 's', "pg_get_partition_constraintdef", "internal", "", 1, "", false, ""},
 	"pg_get_ruledef(26)":                           {'s', true, 's', "pg_get_ruledef", "internal", "", 1, "", false, ""},
 	"pg_get_ruledef(26,16)":                        {'s', true, 's', "pg_get_ruledef_ext", "internal", "", 1, "", false, ""},
 	"pg_get_serial_sequence(25,25)":                {'s', true, 's', "pg_get_serial_sequence", "internal", "", 1, "", false, ""},

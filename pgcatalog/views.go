@@ -183,6 +183,8 @@ func (c *Catalog) withViewRows() {
 			vs := c.listViews()
 			if name != "pg_rewrite" && name != "pg_depend" { // a materialized view's are a view's
 				vs = plainViews(vs) // matviews.go
+			} else {
+				vs = notPartitions(vs) // pgpartitions.go
 			}
 			return fn(ctx, vs)
 		})

@@ -281,6 +281,14 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		p.word(0) == "CLUSTER" && p.word(1) == "ON",
 		p.word(0) == "SET" && p.word(1) == "WITHOUT" && (p.word(2) == "CLUSTER" || p.word(2) == "OIDS"):
 		return p.tableStorage() // pgstorage.go
+	case p.word(0) == "DETACH" && p.word(1) == "PARTITION":
+		// a Fluss partition is part of its table's storage: it cannot
+		// become a table of its own, nor a table a partition (partitions.go)
+		return p.unsupported("ALTER TABLE ... DETACH PARTITION is not supported: a Fluss partition cannot become a table of its own",
+			"Copy its rows into a new table, then drop the partition: CREATE TABLE t_v AS SELECT * FROM p; DROP TABLE p.")
+	case p.word(0) == "ATTACH" && p.word(1) == "PARTITION":
+		return p.unsupported("ALTER TABLE ... ATTACH PARTITION is not supported: a table cannot become a Fluss partition",
+			"Create the partition and copy the table's rows into it: CREATE TABLE p PARTITION OF t FOR VALUES IN (v); INSERT INTO p SELECT * FROM old.")
 	case p.accept("SET", "SCHEMA"):
 		return p.unsupported("ALTER TABLE ... SET SCHEMA is not supported: Fluss 0.9.1 cannot move a table to another database",
 			"Copy it: CREATE TABLE s.t AS SELECT * FROM t; then DROP TABLE t.")

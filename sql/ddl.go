@@ -169,7 +169,7 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		i++
 	}
 	// PostgreSQL's PARTITION BY, INHERITS, USING (partitions.go)
-	i, err := pgTableClauses(src, toks, i)
+	i, err := pgTableClauses(src, toks, i, st)
 	if err != nil {
 		return nil, err
 	}

@@ -67,6 +67,8 @@ type DDLStmt struct {
 	// SYSTEM); Concurrently its CONCURRENTLY.
 	Scope        string
 	Concurrently bool
+	// PartitionOf is CREATE TABLE ... PARTITION OF (partitions.go).
+	PartitionOf *PartitionOfStmt
 	// Matview is CREATE, REFRESH or ALTER MATERIALIZED VIEW (matview.go).
 	Matview *MatviewStmt
 	// Unique is CREATE UNIQUE INDEX, IndexColumns its key's column texts;
@@ -260,6 +262,13 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 			k = 2
 		}
 		switch p.word(k) {
+		case "TABLE":
+			if k == 1 {
+				p.pos = 2
+				if ok, err := p.createPartitionOf(st); ok { // partitions.go
+					return true, err
+				}
+			}
 		case "SCHEMA":
 			p.pos = 2
 			return true, p.createSchema(st)

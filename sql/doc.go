@@ -21,8 +21,10 @@
 //     Statement.ViewOptions (viewopts.go), SHOW DATABASES / CREATE TABLE /
 //     PARTITIONS, CLUSTER, REINDEX, CREATE / DROP EXTENSION, ALTER DEFAULT
 //     PRIVILEGES, CREATE / DROP / REFRESH / ALTER MATERIALIZED VIEW
-//     (matview.go: Statement.DDL.Matview); DO is refused): details in
-//     Statement.DDL; CREATE TEMP
+//     (matview.go: Statement.DDL.Matview), CREATE TABLE ... PARTITION OF
+//     (partitions.go: Statement.DDL.PartitionOf; CREATE TABLE's PARTITION
+//     BY LIST (col) is Statement.PartitionKeys and PartitionStrategy); DO
+//     is refused): details in Statement.DDL; CREATE TEMP
 //     TABLE sets Statement.Temporary, its ON COMMIT clause Statement.OnCommit; the cursor statements DECLARE,
 //     FETCH, MOVE and CLOSE (cursorstmts.go) in Statement.DDL.Cursor;
 //     UPDATE / DELETE ... WHERE CURRENT OF (currentof.go) parsed with

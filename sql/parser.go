@@ -77,6 +77,8 @@ const (
 	Notify
 	// LOCK [TABLE] (lock.go: Statement.Lock).
 	LockTable
+	// CREATE TABLE ... PARTITION OF (partitions.go: Statement.DDL.PartitionOf).
+	CreatePartition
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
@@ -84,7 +86,7 @@ var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "Cr
 	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
 	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
 	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor", "Subscribe", "Truncate",
-	"PrepareTransaction", "CommitPrepared", "RollbackPrepared", "Merge", "Listen", "Unlisten", "Notify", "LockTable"}
+	"PrepareTransaction", "CommitPrepared", "RollbackPrepared", "Merge", "Listen", "Unlisten", "Notify", "LockTable", "CreatePartition"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -185,6 +187,10 @@ type Statement struct {
 	Properties map[string]string
 	// PartitionKeys is CREATE TABLE ... PARTITIONED BY (cols) (partitions.go).
 	PartitionKeys []string
+	// PartitionStrategy is PartitionStrategyList for CREATE TABLE ...
+	// PARTITION BY LIST (col), whose column is PartitionKeys' one; "" for
+	// PARTITIONED BY (partitions.go).
+	PartitionStrategy string
 	// ColumnDefaults, Checks and Identity are CREATE TABLE's DEFAULT
 	// clauses (by column), CHECK constraints and GENERATED ... AS IDENTITY
 	// clauses (by column), taken out of the text TiDB parses (coldefs.go).

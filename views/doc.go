@@ -22,6 +22,9 @@
 //
 // A materialized view is a view with a Matview (matview.go): the Fluss
 // table holding its rows, the one a refresh replaced, and its indexes.
+// A partition of a PostgreSQL-partitioned table (CREATE TABLE p PARTITION
+// OF t) is a view with a Partition: its parent and the Fluss partition
+// it names; the engine and the catalog show it as a table.
 //
 // Each view has a persistent id (never reused); its OID and its key in
 // the privileges store (access.Store, where tables use their Fluss table

@@ -60,7 +60,26 @@ type View struct {
 	Options []string `json:"options,omitempty"`
 	// Matview is set on a materialized view (matview.go).
 	Matview *Matview `json:"matview,omitempty"`
+	// Partition is set on a partition of a PostgreSQL-partitioned table
+	// (CREATE TABLE p PARTITION OF t FOR VALUES IN (v)): a Fluss partition
+	// of t, which sqlgate names p; its definition selects t's rows of v.
+	Partition *Partition `json:"partition,omitempty"`
 }
+
+// Partition is the Fluss partition a partition relation names.
+type Partition struct {
+	// Parent is the partitioned table, ParentID its Fluss table id.
+	Parent   fluss.TablePath `json:"parent"`
+	ParentID int64           `json:"parent_id"`
+	// Values are the partition's values as Fluss names them (in partition
+	// key order), Bound its bound as pg_get_expr shows relpartbound
+	// ("FOR VALUES IN ('x')").
+	Values []string `json:"values"`
+	Bound  string   `json:"bound"`
+}
+
+// IsPartition reports whether v names a partition of a partitioned table.
+func (v View) IsPartition() bool { return v.Partition != nil }
 
 // ACLKey is the view's key in access.Store, which keys tables by their
 // (positive) Fluss table id.

@@ -20,6 +20,8 @@ const (
  PRIMARY KEY (region, id)) WITH ('bucket.num' = '4');
 CREATE TABLE events (ts timestamp(6), msg string);
 CREATE TABLE by_day (dt string, v int) PARTITIONED BY (dt);
+CREATE TABLE orders (id int, region text) PARTITION BY LIST (region);
+CREATE TABLE orders_eu PARTITION OF orders FOR VALUES IN ('eu');
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 	postgresDDL = `CREATE TABLE every_type (id int NOT NULL, region text NOT NULL, b boolean, ti smallint, si smallint,
@@ -28,6 +30,8 @@ CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
  CONSTRAINT every_type_pkey PRIMARY KEY (region, id));
 CREATE TABLE events (ts timestamp, msg text);
 CREATE TABLE by_day (dt text, v int) PARTITION BY LIST (dt);
+CREATE TABLE orders (id int, region text) PARTITION BY LIST (region);
+CREATE TABLE orders_eu PARTITION OF orders FOR VALUES IN ('eu');
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 )
@@ -87,13 +91,15 @@ var describeCases = []struct {
 	{cmd: `\dv`},
 	{cmd: `\df`},
 	{cmd: `\dt every_type`},
-	{cmd: `\dt+`, golden: `                                                                    List of relations
- Schema |    Name    |       Type        |  Owner  | Persistence | Access method |  Size   |                         Description                          
---------+------------+-------------------+---------+-------------+---------------+---------+--------------------------------------------------------------
+	{cmd: `\dt+`, golden: `                                                                      List of relations
+ Schema |    Name    |       Type        |  Owner  | Persistence | Access method |  Size   |                           Description                            
+--------+------------+-------------------+---------+-------------+---------------+---------+------------------------------------------------------------------
  public | by_day     | partitioned table | sqlgate | permanent   |               | 0 bytes | fluss log table, 1 bucket per partition, partitioned by (dt)
  public | events     | table             | sqlgate | permanent   | heap          | 0 bytes | fluss log table, 1 bucket
  public | every_type | table             | sqlgate | permanent   | heap          | 0 bytes | fluss primary-key table, 4 buckets, bucket key (region, id)
-(3 rows)`},
+ public | orders     | partitioned table | sqlgate | permanent   |               | 0 bytes | fluss log table, 1 bucket per partition, partitioned by (region)
+ public | orders_eu  | table             | sqlgate | permanent   | heap          | 0 bytes | 
+(5 rows)`},
 	{cmd: `\l`, golden: `                                          List of databases
   Name   |  Owner  | Encoding | Collate |  Ctype  | ICU Locale | Locale Provider | Access privileges 
 ---------+---------+----------+---------+---------+------------+-----------------+-------------------
@@ -105,6 +111,11 @@ var describeCases = []struct {
 	// counts none, as PostgreSQL does before any is attached
 	{cmd: `\d by_day`},
 	{cmd: `\d+ by_day`},
+	// PostgreSQL's partitioning (PARTITION BY LIST, PARTITION OF): the
+	// parent lists its partitions, a partition names its parent and bound
+	{cmd: `\d+ orders`},
+	{cmd: `\d orders_eu`},
+	{cmd: `\d+ orders_eu`},
 	// sqlgate has one role, its bootstrap superuser, with every attribute
 	// (as initdb's postgres role has); the PostgreSQL oracle also lists
 	// postgres and a plain superuser sqlgate.

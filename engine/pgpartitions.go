@@ -1,0 +1,387 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/meta"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/views"
+)
+
+// PostgreSQL's declarative partitioning over Fluss's partitions.
+//
+// CREATE TABLE t (...) PARTITION BY LIST (col) is a Fluss partitioned
+// table on col (binder: fluss.PartitionStrategyProperty marks it).
+// CREATE TABLE p PARTITION OF t FOR VALUES IN (v) creates t's Fluss
+// partition of v and names it p: p is kept as a view (views.View with a
+// Partition) whose definition selects t's rows of v, so that reading p
+// reads that one partition (the scan prunes the others) and writing p
+// writes t through the view. The catalog shows p as PostgreSQL's
+// partition (relkind 'r', relispartition, relpartbound) and t as its
+// partitioned table (relkind 'p', pg_partitioned_table, pg_inherits).
+//
+// Rows follow PostgreSQL's rules, not Fluss's writers': a row of t whose
+// value has no partition is refused with 23514 (Fluss's writers would
+// create the partition, which a PostgreSQL user never asked for), and a
+// row written through p must belong to p (23514, its partition
+// constraint). DROP TABLE p drops the Fluss partition and its rows; DROP
+// TABLE t drops its partitions with it.
+//
+// Fluss has one partition per value: a partition of several values, a
+// DEFAULT partition, RANGE and HASH bounds map onto nothing it has and are
+// refused.
+
+// createPartitionOf runs CREATE TABLE name PARTITION OF parent FOR VALUES
+// IN (v).
+func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt) (pgwire.Result, error) {
+	if err := s.blockDDL("CREATE TABLE", nil); err != nil {
+		return nil, err
+	}
+	parent, err := s.resolveTable(ctx, po.Parent)
+	if err != nil {
+		return nil, err
+	}
+	if parent.PartitionStrategy() == "" {
+		e := sqlerr.New(sqlerr.InvalidObjectDefinition, "\"%s\" is not partitioned", parent.Path.Table)
+		if parent.IsPartitioned() {
+			e = e.WithHint("Table \"%s\" is partitioned by Fluss's PARTITIONED BY: add its partitions with ALTER TABLE %s ADD PARTITION (col = 'v').", parent.Path.Table, parent.Path.Table)
+		}
+		return nil, e
+	}
+	switch po.Bound {
+	case "DEFAULT":
+		return nil, sqlerr.NotSupported("a DEFAULT partition").WithPosition(po.BoundPos).
+			WithHint("A Fluss partition holds one value of the partition key: create a partition for each value (FOR VALUES IN (v)).")
+	case "FROM", "WITH":
+		return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "invalid bound specification for a list partition").WithPosition(po.BoundPos)
+	}
+	if len(po.Values) > 1 {
+		return nil, sqlerr.NotSupported("a partition of several values").WithPosition(po.ValuePos[1]).
+			WithHint("A Fluss partition holds one value of the partition key: create a partition for each value (FOR VALUES IN (v)).")
+	}
+	key := parent.Descriptor.PartitionKeys[0]
+	col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
+	value, bound, err := s.partitionBound(ctx, col, po.Values[0], po.ValuePos[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := fluss.ValidatePartitionValue(value, true); err != nil {
+		return nil, sqlerr.As(err).WithPosition(po.ValuePos[0])
+	}
+	if err := s.mayDrop(parent); err != nil {
+		return nil, err
+	}
+	// The view that names the partition, bound as CREATE VIEW binds one
+	// (which also places an unqualified name in the creation schema).
+	name := quoteIdent(po.Table.Name)
+	if po.Table.Schema != "" {
+		name = quoteIdent(po.Table.Schema) + "." + name
+	}
+	def := "SELECT * FROM " + quoteIdent(parent.Path.Database) + "." + quoteIdent(parent.Path.Table) +
+		" WHERE " + quoteIdent(key) + " = " + bound
+	ps, err := s.prepareInternal(ctx, "CREATE VIEW "+name+" AS "+def)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := ps.bound.(*binder.CreateView)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "a partition's view bound as %T", ps.bound)
+	}
+	path := b.Path
+	if exists, err := s.relationAt(ctx, path); err != nil {
+		return nil, err
+	} else if exists {
+		if po.IfNotExists {
+			return noticeResult("CREATE TABLE", sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists, skipping", path.Table)), nil
+		}
+		return nil, sqlerr.RelationExists(path.Table)
+	}
+	for _, v := range s.partitionsOf(parent) {
+		if slices.Equal(v.Partition.Values, []string{value}) {
+			return nil, sqlerr.New(sqlerr.InvalidObjectDefinition, "partition \"%s\" would overlap partition \"%s\"", path.Table, v.Path.Table).WithPosition(po.ValuePos[0])
+		}
+	}
+	pc, err := s.partitionCatalog()
+	if err != nil {
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	// The Fluss partition first, then the name: a crash between the two
+	// leaves a partition without a name, whose rows the parent still
+	// reads (and a second CREATE ... PARTITION OF names it).
+	if err := pc.CreatePartition(ctx, parent.Path, []string{value}, true); err != nil {
+		return nil, err
+	}
+	v := views.View{Path: b.Path, Definition: b.Definition, CreatedAt: time.Now().UnixMilli(), AutoUpdatable: b.AutoUpdatable,
+		Partition: &views.Partition{Parent: parent.Path, ParentID: parent.TableID, Values: []string{value}, Bound: "FOR VALUES IN (" + bound + ")"}}
+	for _, c := range b.Columns {
+		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T, Updatable: c.Updatable})
+	}
+	for _, u := range b.Uses {
+		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
+	}
+	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		stored, err := tx.Views.Create(v, false)
+		if err != nil {
+			return err
+		}
+		if err := tx.Access.SetOwner(stored.ACLKey(), stored.Path.String(), s.info.User); err != nil {
+			return err
+		}
+		return grantDefaults(tx, stored.ACLKey(), stored.Path, s.info.User) // schemaprivs.go
+	})
+	if err != nil {
+		return nil, metaErr(err)
+	}
+	return tagOnly("CREATE TABLE"), nil
+}
+
+// partitionBound evaluates a FOR VALUES IN item as a value of col: the
+// Fluss partition value it names and the bound as PostgreSQL prints it (a
+// number or boolean bare, anything else as a quoted literal).
+func (s *session) partitionBound(ctx context.Context, col fluss.Column, item string, pos int) (string, string, error) {
+	typ := col.Type.PGName()
+	if strings.EqualFold(strings.TrimSpace(item), "null") {
+		return "", "", sqlerr.NotSupported("a partition for NULL").WithPosition(pos).
+			WithHint("A Fluss partition key is never NULL.")
+	}
+	ps, err := s.prepareInternal(ctx, "SELECT CAST(("+item+") AS "+typ+"), CAST(CAST(("+item+") AS "+typ+") AS text)")
+	if err != nil {
+		if e := sqlerr.As(err); e != nil {
+			return "", "", e.WithPosition(pos)
+		}
+		return "", "", err
+	}
+	res, err := ps.execute(ctx, nil)
+	if err != nil {
+		if e := sqlerr.As(err); e != nil {
+			return "", "", e.WithPosition(pos)
+		}
+		return "", "", err
+	}
+	defer res.Close()
+	var value, text string
+	var got bool
+	for {
+		b, err := res.Next(ctx)
+		if err != nil {
+			if e := sqlerr.As(err); e != nil {
+				return "", "", e.WithPosition(pos)
+			}
+			return "", "", err
+		}
+		if b == nil {
+			break
+		}
+		if b.NumRows() > 0 && !got {
+			if b.Column(0).IsNull(0) {
+				b.Release()
+				return "", "", sqlerr.NotSupported("a partition for NULL").WithPosition(pos).
+					WithHint("A Fluss partition key is never NULL.")
+			}
+			value, err = fluss.PartitionValue(col.Type, b.Column(0), 0, col.Name)
+			text = types.ValueAt(b.Column(1), 0).(string)
+			got = true
+		}
+		b.Release()
+		if err != nil {
+			return "", "", err
+		}
+	}
+	if !got {
+		return "", "", sqlerr.New(sqlerr.InternalError, "the partition bound %s gave no value", item)
+	}
+	// PostgreSQL prints a non-negative integer and a boolean bare, any
+	// other value (bigint and smallint too) as a quoted literal
+	if col.Type.Kind == types.Bool || col.Type.Kind == types.Int32 && col.Type.Variant == types.NoVariant && !strings.HasPrefix(text, "-") {
+		return value, text, nil
+	}
+	return value, "'" + strings.ReplaceAll(text, "'", "''") + "'", nil
+}
+
+// partitionsOf are the partition relations of a partitioned table.
+func (s *session) partitionsOf(info fluss.TableInfo) []views.View {
+	var out []views.View
+	for _, v := range s.eng.meta.Views().List("") {
+		if v.Partition != nil && v.Partition.ParentID == info.TableID {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// partitionRowCheck is the check that a row of a PostgreSQL-partitioned
+// table has a partition: its partition-key value must be one of names'
+// (the Fluss partition names of the table's partition relations).
+type partitionRowCheck struct {
+	info  fluss.TableInfo
+	key   int
+	names map[string]bool
+}
+
+// partitionCheckFor is info's partition check, nil for a table that is
+// not PostgreSQL-partitioned.
+func (s *session) partitionCheckFor(info fluss.TableInfo) *partitionRowCheck {
+	if info.PartitionStrategy() == "" {
+		return nil
+	}
+	pc := &partitionRowCheck{info: info, key: info.ColumnIndex(info.Descriptor.PartitionKeys[0]), names: map[string]bool{}}
+	for _, v := range s.partitionsOf(info) {
+		pc.names[fluss.PartitionName(v.Partition.Values)] = true
+	}
+	return pc
+}
+
+// check refuses the first row of rec (the table's columns) whose value
+// has no partition, as PostgreSQL's ExecFindPartition does.
+func (pc *partitionRowCheck) check(ctx context.Context, rec arrow.RecordBatch) (int, error) {
+	if pc == nil || pc.key < 0 {
+		return -1, nil
+	}
+	col := rec.Column(pc.key)
+	t := pc.info.Descriptor.Schema.Columns[pc.key]
+	for i := 0; i < int(rec.NumRows()); i++ {
+		if !col.IsNull(i) {
+			v, err := fluss.PartitionValue(t.Type, col, i, t.Name)
+			if err != nil {
+				return i, err
+			}
+			if pc.names[v] {
+				continue
+			}
+		}
+		return i, sqlerr.New(checkViolationCode, "no partition of relation \"%s\" found for row", pc.info.Path.Table).
+			WithDetail("Partition key of the failing row contains (%s) = (%s).", t.Name, keyValueText(ctx, t, col, i))
+	}
+	return -1, nil
+}
+
+// keyValueText is row i of a partition-key column as PostgreSQL's detail
+// prints it.
+func keyValueText(ctx context.Context, c fluss.Column, col arrow.Array, i int) string {
+	info := fluss.TableInfo{Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{c}}}}
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: c.Name, Type: col.DataType(), Nullable: true}}, nil), []arrow.Array{col}, int64(col.Len()))
+	s := failingRow(ctx, info, rec, i)
+	return s[1 : len(s)-1]
+}
+
+// dropPartitionRelations drops partition relations (DROP TABLE p; DROP
+// TABLE of their parent, which already dropped the Fluss partitions:
+// dropData false): the Fluss partition, then its name.
+func (s *session) dropPartitionRelations(ctx context.Context, parts []views.View, dropData bool) error {
+	if len(parts) == 0 {
+		return nil
+	}
+	if dropData {
+		pc, err := s.partitionCatalog()
+		if err != nil {
+			return err
+		}
+		for _, v := range parts {
+			parent, ok := s.partitionParent(ctx, v)
+			if !ok {
+				continue // the parent is gone, and its partitions with it
+			}
+			if err := pc.DropPartition(ctx, parent, v.Partition.Values, true); err != nil && sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+				return err
+			}
+		}
+	}
+	if err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return dropViewsIn(tx, parts) }); err != nil {
+		return metaErr(err)
+	}
+	return nil
+}
+
+// partitionSourceOf wraps the rows an INSERT through a partition relation
+// writes (via: the view it names) in the partition's constraint: each row's
+// key must be the partition's value, else 23514 naming the partition, as
+// PostgreSQL's ExecPartitionCheck does. Any other source passes as it is.
+func (s *session) partitionSourceOf(ctx context.Context, info fluss.TableInfo, via *binder.View, src exec.Operator) exec.Operator {
+	if via == nil || info.PartitionStrategy() == "" {
+		return src
+	}
+	v, ok := s.eng.meta.Views().Get(via.Path)
+	if !ok || v.Partition == nil || v.Partition.ParentID != info.TableID {
+		return src
+	}
+	return &partitionConstraint{Operator: src, info: info, view: v, key: info.ColumnIndex(info.Descriptor.PartitionKeys[0])}
+}
+
+// partitionConstraint is a partition relation's constraint over the rows
+// written through it.
+type partitionConstraint struct {
+	exec.Operator
+	info fluss.TableInfo
+	view views.View
+	key  int
+}
+
+// Next implements exec.Operator.
+func (p *partitionConstraint) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	b, err := p.Operator.Next(ctx)
+	if err != nil || b == nil || p.key < 0 {
+		return b, err
+	}
+	col := b.Column(p.key)
+	t := p.info.Descriptor.Schema.Columns[p.key]
+	for i := 0; i < int(b.NumRows()); i++ {
+		if !col.IsNull(i) {
+			v, err := fluss.PartitionValue(t.Type, col, i, t.Name)
+			if err == nil && slices.Equal([]string{v}, p.view.Partition.Values) {
+				continue
+			}
+		}
+		err := sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates partition constraint", p.view.Path.Table).
+			WithDetail("Failing row contains %s.", failingRow(ctx, p.info, b, i))
+		b.Release()
+		return nil, err
+	}
+	return b, nil
+}
+
+// partitionParent is where the parent of partition v is now: the path the
+// view's definition names it by (which a rename of the parent rewrites),
+// else the one it had when the partition was created, as long as the
+// table there is still the parent (its Fluss table id).
+func (s *session) partitionParent(ctx context.Context, v views.View) (fluss.TablePath, bool) {
+	var paths []fluss.TablePath
+	for _, u := range v.Uses {
+		if u.TableID == v.Partition.ParentID {
+			paths = append(paths, u.Path)
+		}
+	}
+	for _, p := range append(paths, v.Partition.Parent) {
+		if info, err := s.eng.store.GetTable(ctx, p); err == nil && info.TableID == v.Partition.ParentID {
+			return p, true
+		}
+	}
+	return fluss.TablePath{}, false
+}
+
+// partitionsDropped are the partitions DROP TABLE of info drops with it,
+// added to dropping (made when nil), the relations the statement drops,
+// which their dependence on info does not hold back.
+func (s *session) partitionsDropped(info fluss.TableInfo, dropping map[fluss.TablePath]bool) ([]views.View, map[fluss.TablePath]bool) {
+	own := s.partitionsOf(info)
+	if dropping == nil {
+		dropping = map[fluss.TablePath]bool{}
+	}
+	for _, v := range own {
+		dropping[v.Path] = true
+	}
+	return own, dropping
+}

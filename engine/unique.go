@@ -772,6 +772,12 @@ func (u *uniqueTable) delete(ctx context.Context, pt *pendingTable, keys arrow.R
 	return res, u.apply(ctx, states)
 }
 
+// CheckProposed implements exec.ProposedChecker: an INSERT ... ON CONFLICT
+// DO UPDATE checks its proposed rows (coldefs.go) before it merges them.
+func (pt *pendingTable) CheckProposed(ctx context.Context, rec arrow.RecordBatch) (int, error) {
+	return pt.checks.checkRow(ctx, rec)
+}
+
 // checkFirst runs rec's CHECK constraints before its unique constraints
 // are consulted, as PostgreSQL's ExecInsert runs ExecConstraints before it
 // checks ON CONFLICT's arbiters or inserts index entries (a row that

@@ -447,6 +447,24 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 		}
 	}
 	if o.Merge != nil {
+		if pc, ok := o.Table.(ProposedChecker); ok {
+			// PostgreSQL's ExecInsert checks a proposed row's CHECK
+			// constraints before ON CONFLICT's arbiters: a row that fails
+			// one is 23514 even when its key exists and DO UPDATE would
+			// have replaced it with a row that passes. It goes a row at a
+			// time: the rows before the failing one were merged first,
+			// and their failure is the error
+			if row, err := pc.CheckProposed(ctx, rec); err != nil {
+				if row > 0 {
+					prefix := rec.NewSlice(0, int64(row))
+					if perr := o.write(ctx, info, prefix); perr != nil {
+						err = perr
+					}
+				}
+				rec.Release()
+				return err
+			}
+		}
 		if r := o.remerged(rec); r > 0 {
 			// PostgreSQL merged the rows before the second proposal
 			// first: their failure (a CHECK's) is the error
@@ -541,6 +559,13 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 	}
 	o.Rows += res.Rows
 	return nil
+}
+
+// ProposedChecker is a table that checks rows against its CHECK
+// constraints without writing them: the row that fails (-1 when none does,
+// or when the error is not a row's) and the error.
+type ProposedChecker interface {
+	CheckProposed(ctx context.Context, rec arrow.RecordBatch) (int, error)
 }
 
 // refuseExisting is RefuseExisting's check of rec (its keys locked): the

@@ -783,7 +783,9 @@ func (u *uniqueTable) delete(ctx context.Context, pt *pendingTable, keys arrow.R
 // one of them breaks is the error. before writes such a prefix of rec
 // (nil: the table has nothing but CHECKs to meet); its error wins.
 func (pt *pendingTable) checkFirst(ctx context.Context, rec arrow.RecordBatch, before func(arrow.RecordBatch) error) error {
-	if row, err := pt.checks.checkRow(ctx, rec); err != nil {
+	row, err := pt.checks.checkRow(ctx, rec)
+	pt.failedRow = row
+	if err != nil {
 		if row > 0 && before != nil {
 			prefix := rec.NewSlice(0, int64(row))
 			perr := before(prefix)

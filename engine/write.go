@@ -89,7 +89,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			return nil, 0, err
 		}
 		src = arbiterSourceOf(t, src, b.Arbiter, ps.merge != nil) // uniqueupsert.go
-		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret}
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret, Journal: b.Volatile}
 		defer arbitrate(t, b.Arbiter)() // unique.go
 		if err := ins.Run(ctx); err != nil {
 			ret.Release()

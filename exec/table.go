@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/internal/arrowrec"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -382,6 +383,10 @@ type Insert struct {
 	// Merge; with IgnoreExisting, only the rows that were absent) into Ret.
 	Returning []Expr
 	Ret       *Returned
+	// Journal: Source calls something volatile, whose sequence calls the
+	// rows after a failing one take back (roworder.go).
+	Journal bool
+	drained bool
 }
 
 // Run drains Source into the table. Each batch is one durable write.
@@ -390,33 +395,57 @@ func (o *Insert) Run(ctx context.Context) error {
 	info := o.Table.Info()
 	schema := rowSchema(info)
 	for {
-		b, err := o.Source.Next(ctx)
-		if err != nil {
-			return err
+		// the batch's nextval calls (a SERIAL's default) are journaled:
+		// PostgreSQL called them for the rows up to a failing one only
+		mark, end := -1, func() {}
+		if o.Journal {
+			mark, end = sequenceMark(o.EC)
 		}
-		if b == nil {
-			return nil
-		}
-		rec := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
-		b.Release()
-		// NOT NULL before anything else, as PostgreSQL's ExecConstraints,
-		// its DETAIL in the session's settings (the store's check has none)
-		if row, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style()); err != nil {
-			// PostgreSQL wrote the rows before the failing one first: a
-			// CHECK or unique constraint they break is the error
-			if row > 0 {
-				prefix := rec.NewSlice(0, int64(row))
-				if perr := o.write(ctx, info, prefix); perr != nil {
-					err = perr
-				}
-			}
-			rec.Release()
-			return err
-		}
-		if err := o.write(ctx, info, rec); err != nil {
+		err := o.runBatch(ctx, info, schema, mark)
+		end()
+		if err != nil || o.drained {
 			return err
 		}
 	}
+}
+
+// runBatch writes Source's next batch (drained: there was none).
+func (o *Insert) runBatch(ctx context.Context, info fluss.TableInfo, schema *arrow.Schema, mark int) error {
+	b, err := o.Source.Next(ctx)
+	if err != nil {
+		return err
+	}
+	if b == nil {
+		o.drained = true
+		return nil
+	}
+	rec := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
+	b.Release()
+	// NOT NULL before anything else, as PostgreSQL's ExecConstraints,
+	// its DETAIL in the session's settings (the store's check has none)
+	if row, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style()); err != nil {
+		if mark >= 0 {
+			functions.RewindSequences(o.EC.Ctx, mark, int(rec.NumRows()), row+1)
+		}
+		// PostgreSQL wrote the rows before the failing one first: a
+		// CHECK or unique constraint they break is the error
+		if row > 0 {
+			prefix := rec.NewSlice(0, int64(row))
+			if perr := o.write(ctx, info, prefix); perr != nil {
+				err = perr
+			}
+		}
+		rec.Release()
+		return err
+	}
+	n := rec.NumRows()
+	err = o.write(ctx, info, rec)
+	if err != nil && mark >= 0 && o.Merge == nil {
+		if f, ok := o.Table.(RowFailer); ok && f.FailedRow() >= 0 {
+			functions.RewindSequences(o.EC.Ctx, mark, int(n), f.FailedRow()+1)
+		}
+	}
+	return err
 }
 
 // write writes one batch rec (its NOT NULL constraints passed), which it

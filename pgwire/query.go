@@ -392,6 +392,9 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			if err := c.beforeStreamWait(p.res); err != nil { // stream.go
 				return false, err
 			}
+			if d, ok := p.res.(DemandResult); ok && maxRows > 0 {
+				d.Demand(int64(maxRows - sent))
+			}
 			b, err := p.res.Next(p.ctx)
 			if err != nil {
 				return false, err

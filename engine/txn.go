@@ -102,6 +102,11 @@ type pendingTable struct {
 	failedRow int
 }
 
+// CheckRows implements exec.RowChecker.
+func (pt *pendingTable) CheckRows(ctx context.Context, rec arrow.RecordBatch) (int, error) {
+	return pt.checks.checkRow(ctx, rec)
+}
+
 // FailedRow implements exec.RowFailer.
 func (pt *pendingTable) FailedRow() int { return pt.failedRow }
 

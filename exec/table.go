@@ -700,6 +700,7 @@ func (o *Update) Run(ctx context.Context) error {
 			b.Release()
 		}
 	}()
+	var failed error // a row's constraint failure, after the rows before it
 	for {
 		b, err := next()
 		if err != nil {
@@ -708,16 +709,29 @@ func (o *Update) Run(ctx context.Context) error {
 		if b == nil {
 			break
 		}
-		// A new key that is null is refused as the store refuses it,
-		// naming the row, before the keys are encoded to lock and probe.
-		if err := fluss.CheckNotNullStyle(info, b.Columns()[:ncols], o.EC.Location(), o.EC.Style()); err != nil {
+		// PostgreSQL updates a row at a time, each checked for NOT NULL,
+		// then its CHECK constraints, then its new key: the error is the
+		// first row's to fail any of them, so the rows before one failing
+		// a constraint are still probed for their keys, and the rows the
+		// source has not made yet never come (a null key is refused here,
+		// as the store refuses it, before the keys are encoded)
+		first := firstRowFailure{at: -1}
+		if err := o.rowConstraints(ctx, info, schema, b, &first); err != nil {
 			b.Release()
 			return err
+		}
+		if first.at >= 0 {
+			failed = first.err
+			if first.at > 0 {
+				batches = append(batches, b.NewSlice(0, first.at))
+			}
+			b.Release()
+			break
 		}
 		batches = append(batches, b)
 	}
 	if len(batches) == 0 {
-		return nil
+		return failed
 	}
 	keyOf := rowKey
 	newKeyCols := make([]int, len(pk))
@@ -776,15 +790,23 @@ func (o *Update) Run(ctx context.Context) error {
 			for i := range idx {
 				idx[i] = i
 			}
+			collide := map[string]bool{}
 			for r := 0; r < int(found.NumRows()); r++ {
-				if !oldKeys[keyOf(found, r, idx)] {
-					err := duplicateKey(o.EC, info, found, r, idx)
-					found.Release()
-					return err
+				if k := keyOf(found, r, idx); !oldKeys[k] {
+					collide[k] = true
 				}
 			}
 			found.Release()
+			// the first row (in the statement's order) moving onto one
+			for r := 0; r < int(b.NumRows()) && len(collide) > 0; r++ {
+				if collide[keyOf(b, r, newKeyCols)] {
+					return duplicateKey(o.EC, info, b, r, newKeyCols)
+				}
+			}
 		}
+	}
+	if failed != nil {
+		return failed
 	}
 	for _, b := range batches {
 		keys := array.NewRecordBatch(keySchema, b.Columns()[ncols:ncols+len(pk)], b.NumRows())
@@ -820,6 +842,51 @@ func (o *Update) Run(ctx context.Context) error {
 			from, to = append(from, f...), append(to, t...)
 		}
 		l.Moving(from, to) // at once: a statement's moves are simultaneous
+	}
+	return nil
+}
+
+// firstRowFailure is the first row of a batch to fail a constraint, and
+// its error; at < 0: none.
+type firstRowFailure struct {
+	at  int64
+	err error
+}
+
+// RowChecker is a table that checks rows against its CHECK constraints
+// without writing them: the first failing row and its error (-1 with an
+// error: not a row's).
+type RowChecker interface {
+	CheckRows(ctx context.Context, rec arrow.RecordBatch) (int, error)
+}
+
+// rowConstraints notes in first the first row of b that fails NOT NULL
+// or a CHECK constraint (NOT NULL first within a row, as PostgreSQL's
+// ExecConstraints); an error not a row's is returned.
+func (o *Update) rowConstraints(ctx context.Context, info fluss.TableInfo, schema *arrow.Schema, b arrow.RecordBatch, first *firstRowFailure) error {
+	rec := array.NewRecordBatch(schema, b.Columns()[:schema.NumFields()], b.NumRows())
+	defer rec.Release()
+	row, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style())
+	if err != nil && row < 0 {
+		return err
+	}
+	if rc, ok := o.Table.(RowChecker); ok {
+		n := rec.NumRows()
+		if err != nil {
+			n = int64(row) // a CHECK counts before it only
+		}
+		prefix := rec.NewSlice(0, n)
+		crow, cerr := rc.CheckRows(ctx, prefix)
+		prefix.Release()
+		if cerr != nil && crow < 0 {
+			return cerr
+		}
+		if cerr != nil {
+			row, err = crow, cerr
+		}
+	}
+	if err != nil {
+		first.at, first.err = int64(row), err
 	}
 	return nil
 }

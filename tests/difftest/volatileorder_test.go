@@ -50,7 +50,7 @@ func TestVolatileRowOrderDifferential(t *testing.T) {
 			from = "(VALUES " + strings.Join(vals, ", ") + ") t(x)"
 		}
 		var sql string
-		switch rng.Intn(6) {
+		switch rng.Intn(7) {
 		case 0: // nextval beside an expression failing at row k, either first
 			cols := []string{"nextval('sq')", failing(k), "x"}
 			rng.Shuffle(len(cols), func(a, b int) { cols[a], cols[b] = cols[b], cols[a] })
@@ -91,6 +91,32 @@ func TestVolatileRowOrderDifferential(t *testing.T) {
 			sql = "INSERT INTO tv (v) VALUES " + strings.Join(vals, ", ")
 			if rng.Intn(2) == 0 {
 				sql = fmt.Sprintf("INSERT INTO tv (v) SELECT CASE WHEN x = %d THEN %s ELSE x END FROM generate_series(1, %d) x", k, bad, rows)
+			}
+		}
+		if sql == "" && rng.Intn(2) == 0 { // (case 6) COPY, whose row k fails NOT NULL or CHECK
+			var text strings.Builder
+			for v := 1; v <= rows; v++ {
+				switch {
+				case v != k:
+					fmt.Fprintf(&text, "%d\n", v)
+				case rng.Intn(2) == 0:
+					text.WriteString("\\N\n")
+				default:
+					text.WriteString("5000\n")
+				}
+			}
+			var msgs [2]string
+			for i, e := range []Executor{r.SQLGate, r.Postgres} {
+				_, err := e.(*Session).conn.CopyFrom(ctx, strings.NewReader(text.String()), "COPY tv (v) FROM STDIN")
+				if err != nil {
+					msgs[i] = err.Error()
+				}
+			}
+			if kind := "same"; msgs[0] != msgs[1] {
+				t.Errorf("COPY failing at row %d of %d: sqlgate %q, PostgreSQL %q", k, rows, msgs[0], msgs[1])
+				stats["different"]++
+			} else {
+				stats[kind]++
 			}
 		}
 		if sql != "" {

@@ -204,6 +204,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		return nil, err
 	}
 	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: oc.DoNothing, Arbiter: arbiter, params: b.params, Via: via}
+	out.Volatile = callsVolatile(out.Source)
 	if len(oc.Update) > 0 {
 		if !info.HasPrimaryKey() {
 			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").

@@ -141,6 +141,9 @@ type Query struct {
 type Insert struct {
 	Table  fluss.TableInfo
 	Source Node
+	// Volatile: Source calls something volatile (a SERIAL's nextval):
+	// the executor journals its sequence calls (exec.Insert.Journal).
+	Volatile bool
 	// Via is the view the INSERT names when it writes the view's base
 	// table (viewwrite.go); nil for a table.
 	Via *View

@@ -278,7 +278,9 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	// makes the COPY atomic, and stages it on disk when it grows large
 	// (txnspill.go).
 	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
-		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
+		mark, end := ps.copyMark()
+		defer end()
+		rec, err := ps.copyRecord(ctx, info, []arrow.RecordBatch{b}, b.NumRows(), mark)
 		b.Release()
 		if err != nil {
 			return err
@@ -290,6 +292,9 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 			}
 		} else {
 			_, err = t.Append(ctx, rec)
+		}
+		if err != nil && t.failedRow >= 0 {
+			ps.copyRewind(ctx, mark, rec.NumRows(), t.failedRow)
 		}
 		return err
 	})
@@ -310,13 +315,16 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, pt *pendingTable, up fluss.BulkUpsert, keyed bool) (string, error) {
 	defer up.Discard()
 	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
-		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
+		mark, end := ps.copyMark()
+		defer end()
+		rec, err := ps.copyRecord(ctx, info, []arrow.RecordBatch{b}, b.NumRows(), mark)
 		b.Release()
 		if err != nil {
 			return err
 		}
 		defer rec.Release()
-		if err := pt.checks.check(ctx, rec); err != nil {
+		if row, err := pt.checks.checkRow(ctx, rec); err != nil {
+			ps.copyRewind(ctx, mark, rec.NumRows(), row)
 			return err
 		}
 		if !keyed {
@@ -369,7 +377,28 @@ func (ps *statement) eachBatch(ctx context.Context, src pgwire.BatchSource, fn f
 
 // copyRecord assembles the table's record from the decoded batches: the
 // copied columns concatenated, the others NULL.
-func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatch, rows int64) (arrow.RecordBatch, error) {
+// copyMark marks the session's sequence journal before a batch's
+// defaults are filled (none to mark without defaults): PostgreSQL reads
+// COPY's rows one by one, and a row failing NOT NULL or CHECK leaves the
+// sequences after its own default's value (copyRewind).
+func (ps *statement) copyMark() (int, func()) {
+	if ps.fill == nil {
+		return -1, func() {}
+	}
+	seqs := &ps.sess.seqs
+	m := seqs.Mark()
+	return m, func() { seqs.Unmark(m) }
+}
+
+// copyRewind takes back the sequence calls of the rows of a batch of rows
+// rows after row, which failed (row < 0: none known).
+func (ps *statement) copyRewind(ctx context.Context, mark int, rows int64, row int) {
+	if mark >= 0 && row >= 0 {
+		ps.sess.seqs.Rewind(ctx, mark, int(rows), row+1)
+	}
+}
+
+func (ps *statement) copyRecord(ctx context.Context, info fluss.TableInfo, batches []arrow.RecordBatch, rows int64, mark int) (arrow.RecordBatch, error) {
 	mem := ps.sess.eng.mem
 	schema := info.Descriptor.Schema.Columns
 	source := make([]int, len(schema)) // table column -> batch column, or -1
@@ -418,7 +447,8 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 	}
 	// The store's check, made here on the whole record so that the first
 	// failing row is reported (with its values) before anything is written.
-	if err := fluss.CheckNotNullStyle(info, cols, ps.sess.location(), ps.sess.style()); err != nil {
+	if row, err := fluss.NotNullRow(info, cols, ps.sess.location(), ps.sess.style()); err != nil {
+		ps.copyRewind(ctx, mark, rows, row)
 		return nil, err
 	}
 	return array.NewRecordBatch(info.ArrowSchema(), cols, rows), nil

@@ -385,7 +385,24 @@ func copyBatch(b arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, er
 
 // has makes row k available when it exists, reading ahead as needed.
 func (c *cursor) has(ctx context.Context, mem memory.Allocator, k int64) (bool, error) {
+	return c.hasAhead(ctx, mem, k, -1)
+}
+
+// hasAhead is has, reading at most more rows beyond k when more rows
+// than that are wanted next (0: every row; -1: k's alone): a query
+// calling something volatile runs no further than the rows fetched
+// (exec.Demander).
+func (c *cursor) hasAhead(ctx context.Context, mem memory.Allocator, k, more int64) (bool, error) {
 	for k >= c.first+c.stored && c.res != nil {
+		if d, ok := c.res.(pgwire.DemandResult); ok {
+			want := k - (c.first + c.stored) + 1
+			if more == 0 {
+				want = 0
+			} else if more > 0 {
+				want = max(want, more)
+			}
+			d.Demand(want)
+		}
 		if err := c.pull(ctx, mem); err != nil {
 			return false, err
 		}
@@ -444,7 +461,7 @@ func scanForwardOnly() error {
 // and whether the result ended (the position is then after the last
 // row). A cursor that cannot scroll drops the rows as it passes them.
 func (c *cursor) step(ctx context.Context, mem memory.Allocator, limit int64, out *fetchResult) (int64, bool, error) {
-	ok, err := c.has(ctx, mem, c.cur+1)
+	ok, err := c.hasAhead(ctx, mem, c.cur+1, limit)
 	if err != nil {
 		return 0, false, err
 	}

@@ -204,7 +204,11 @@
 // sequences.go): INSERT's defaults are bound into its plan, COPY fills
 // omitted columns with them, and every row a transaction writes passes
 // the table's CHECK constraints (pendingTable.Check, which txnstore calls)
-// before it is kept. Stored generated columns (generated.go) are
+// before it is kept. The session's sequences journal their nextval and
+// setval calls while the executor marks a batch (sessionSequences.Mark),
+// and take back calls the executor says PostgreSQL never made (a failing
+// batch's, the rows after a failed INSERT's row: Rewind, through the
+// store's fluss.SequenceRewinder when no one drew a value since). Stored generated columns (generated.go) are
 // computed by the binder's plans for INSERT and UPDATE, and by COPY FROM
 // over each record it builds, before NOT NULL and CHECK read it.
 // Sequences live in the store when it is a fluss.SequenceStore (the

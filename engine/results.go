@@ -123,6 +123,15 @@ func (r *queryResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return b, nil
 }
 
+// Demand implements pgwire.DemandResult: the plan's root, when it takes
+// a demand (exec.Demander: a projection or filter calling something
+// volatile evaluates no more rows than wanted).
+func (r *queryResult) Demand(rows int64) {
+	if d, ok := r.op.(exec.Demander); ok && !r.done {
+		d.Demand(rows)
+	}
+}
+
 // Tag is "SELECT n" for queries; SHOW and EXPLAIN report their verb alone.
 func (r *queryResult) Tag() string {
 	switch {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/sqlgate/sqlgate/binder"
@@ -295,6 +296,21 @@ type sessionSequences struct {
 	// list is the store's sequences as the statement first read them
 	// (nil: not read yet); newStatement forgets it.
 	list []fluss.SequenceInfo
+	// journal is the calls of nextval and setval since the outermost
+	// Mark (marks of them open), which Rewind may take back.
+	journal []seqCall
+	marks   int
+}
+
+// seqCall is a nextval's or setval's call in the journal, with the
+// session's currval of its sequence and lastval's sequence before it.
+type seqCall struct {
+	oid      uint32
+	value    int64
+	set      bool
+	prevCurr int64
+	prevHad  bool
+	prevLast uint32
 }
 
 // discard forgets the values currval and lastval would return (DISCARD
@@ -335,7 +351,10 @@ func (ss *sessionSequences) sequences(ctx context.Context, q fluss.SequenceStore
 	return list, nil
 }
 
-var _ functions.Sequences = (*sessionSequences)(nil)
+var (
+	_ functions.Sequences        = (*sessionSequences)(nil)
+	_ functions.SequenceRewinder = (*sessionSequences)(nil)
+)
 
 // byOID finds the sequence with the relation OID oid.
 func (ss *sessionSequences) byOID(ctx context.Context, oid uint32) (fluss.SequenceStore, fluss.SequenceInfo, error) {
@@ -383,10 +402,133 @@ func (ss *sessionSequences) NextVal(ctx context.Context, oid uint32) (int64, err
 	if ss.curr == nil {
 		ss.curr = map[uint32]int64{}
 	}
+	ss.record(oid, v, false)
 	ss.curr[oid] = v
 	ss.last = oid
 	ss.mu.Unlock()
 	return v, nil
+}
+
+// record journals a call while a mark is open (ss.mu held).
+func (ss *sessionSequences) record(oid uint32, v int64, set bool) {
+	if ss.marks == 0 {
+		return
+	}
+	prev, had := ss.curr[oid]
+	ss.journal = append(ss.journal, seqCall{oid: oid, value: v, set: set, prevCurr: prev, prevHad: had, prevLast: ss.last})
+}
+
+// Mark implements functions.SequenceRewinder.
+func (ss *sessionSequences) Mark() int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.marks++
+	return len(ss.journal)
+}
+
+// Unmark implements functions.SequenceRewinder.
+func (ss *sessionSequences) Unmark(int) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.marks--; ss.marks <= 0 {
+		ss.marks, ss.journal = 0, ss.journal[:0]
+	}
+}
+
+// Rewind implements functions.SequenceRewinder: each sequence's calls past
+// the kept ones are taken back in the store (fluss.SequenceRewinder, only
+// when the last value handed out is still the journal's last) and in the
+// session's currval and lastval, and leave the journal.
+func (ss *sessionSequences) Rewind(ctx context.Context, mark int, rows, keep int) bool {
+	ss.mu.Lock()
+	if mark < 0 || mark >= len(ss.journal) {
+		ss.mu.Unlock()
+		return true
+	}
+	calls := slices.Clone(ss.journal[mark:])
+	ss.mu.Unlock()
+	var order []uint32
+	byOID := map[uint32][]int{}
+	for i, c := range calls {
+		if byOID[c.oid] == nil {
+			order = append(order, c.oid)
+		}
+		byOID[c.oid] = append(byOID[c.oid], i)
+	}
+	ok := true
+	undone := make([]bool, len(calls))
+	type currFix struct {
+		v   int64
+		had bool
+	}
+	fixes := map[uint32]currFix{}
+	for _, oid := range order {
+		idx := byOID[oid]
+		k := keep
+		if rows < 0 {
+			k = 0
+		}
+		if slices.ContainsFunc(idx, func(i int) bool { return calls[i].set }) || rows >= 0 && len(idx) != rows {
+			ok = false // which call was which row's is not known
+			continue
+		}
+		if k >= len(idx) {
+			continue
+		}
+		q, sq, err := ss.byOID(ctx, oid)
+		rw, canRewind := q.(fluss.SequenceRewinder)
+		if err != nil || !canRewind {
+			ok = false
+			continue
+		}
+		from := calls[idx[len(idx)-1]].value
+		to, toCalled := calls[idx[0]].value, false
+		if k > 0 {
+			to, toCalled = calls[idx[k-1]].value, true
+		} else if before, err := fluss.NextSequenceValue(sq.Path.Table, sq.Def, to-sq.Def.Increment, true); to != sq.Def.Start && err == nil && before == to {
+			to, toCalled = to-sq.Def.Increment, true // as PostgreSQL shows it: the value before, called
+		}
+		if done, err := rw.RewindValue(ctx, sq.Path, from, to, toCalled); err != nil || !done {
+			ok = false
+			continue
+		}
+		for _, i := range idx[k:] {
+			undone[i] = true
+		}
+		if k > 0 {
+			fixes[oid] = currFix{v: calls[idx[k-1]].value, had: true}
+		} else {
+			fixes[oid] = currFix{v: calls[idx[0]].prevCurr, had: calls[idx[0]].prevHad}
+		}
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for oid, f := range fixes {
+		if f.had {
+			ss.curr[oid] = f.v
+		} else {
+			delete(ss.curr, oid)
+		}
+	}
+	kept := ss.journal[:mark]
+	last, found := uint32(0), false
+	for i, c := range calls {
+		if undone[i] {
+			continue
+		}
+		kept = append(kept, c)
+		if !c.set {
+			last, found = c.oid, true
+		}
+	}
+	if slices.Contains(undone, true) {
+		if !found {
+			last = calls[0].prevLast
+		}
+		ss.last = last
+	}
+	ss.journal = kept
+	return ok
 }
 
 func (ss *sessionSequences) CurrVal(ctx context.Context, oid uint32) (int64, error) {
@@ -411,6 +553,9 @@ func (ss *sessionSequences) SetVal(ctx context.Context, oid uint32, v int64, cal
 	if err := q.SetValue(ctx, sq.Path, v, called); err != nil {
 		return 0, err
 	}
+	ss.mu.Lock()
+	ss.record(oid, v, true)
+	ss.mu.Unlock()
 	if called { // PostgreSQL: setval with is_called sets currval (not lastval's sequence)
 		ss.mu.Lock()
 		if ss.curr == nil {

@@ -96,12 +96,26 @@ type pendingTable struct {
 	// prechecked is the batch whose CHECK constraints checkFirst ran
 	// (unique.go), which Check then does not run again
 	prechecked arrow.RecordBatch
+	// failedRow is the row of the last batch written whose CHECK
+	// constraint failed (-1: none): exec.Insert's sequence journal keeps
+	// the calls of the rows up to it (FailedRow).
+	failedRow int
 }
+
+// CheckRows implements exec.RowChecker.
+func (pt *pendingTable) CheckRows(ctx context.Context, rec arrow.RecordBatch) (int, error) {
+	return pt.checks.checkRow(ctx, rec)
+}
+
+// FailedRow implements exec.RowFailer.
+func (pt *pendingTable) FailedRow() int { return pt.failedRow }
 
 // Check implements txnstore.Checker.
 func (pt *pendingTable) Check(ctx context.Context, rec arrow.RecordBatch) error {
 	if pt.prechecked == nil || pt.prechecked != rec {
-		if err := pt.checks.check(ctx, rec); err != nil {
+		row, err := pt.checks.checkRow(ctx, rec)
+		pt.failedRow = row
+		if err != nil {
 			return err
 		}
 	}
@@ -132,7 +146,7 @@ func (tx *txn) openPending(base fluss.Table) *pendingTable {
 		pt, tx.firstUsed = &tx.first, true
 	}
 	tx.Open(&pt.Table, base, pt)
-	pt.base = pt.Base()
+	pt.base, pt.failedRow = pt.Base(), -1
 	return pt
 }
 

@@ -772,12 +772,6 @@ func (u *uniqueTable) delete(ctx context.Context, pt *pendingTable, keys arrow.R
 	return res, u.apply(ctx, states)
 }
 
-// CheckProposed implements exec.ProposedChecker: an INSERT ... ON CONFLICT
-// DO UPDATE checks its proposed rows (coldefs.go) before it merges them.
-func (pt *pendingTable) CheckProposed(ctx context.Context, rec arrow.RecordBatch) (int, error) {
-	return pt.checks.checkRow(ctx, rec)
-}
-
 // checkFirst runs rec's CHECK constraints before its unique constraints
 // are consulted, as PostgreSQL's ExecInsert runs ExecConstraints before it
 // checks ON CONFLICT's arbiters or inserts index entries (a row that
@@ -789,7 +783,9 @@ func (pt *pendingTable) CheckProposed(ctx context.Context, rec arrow.RecordBatch
 // one of them breaks is the error. before writes such a prefix of rec
 // (nil: the table has nothing but CHECKs to meet); its error wins.
 func (pt *pendingTable) checkFirst(ctx context.Context, rec arrow.RecordBatch, before func(arrow.RecordBatch) error) error {
-	if row, err := pt.checks.checkRow(ctx, rec); err != nil {
+	row, err := pt.checks.checkRow(ctx, rec)
+	pt.failedRow = row
+	if err != nil {
 		if row > 0 && before != nil {
 			prefix := rec.NewSlice(0, int64(row))
 			perr := before(prefix)

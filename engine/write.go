@@ -93,7 +93,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 		}
 		src = arbiterSourceOf(t, src, b.Arbiter, ps.merge != nil) // uniqueupsert.go
 		src = s.partitionSourceOf(ctx, b.Table, b.Via, src)       // pgpartitions.go
-		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret, ViewChecks: ps.viewChecks}
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret, ViewChecks: ps.viewChecks, Journal: b.Volatile}
 		defer arbitrate(t, b.Arbiter)() // unique.go
 		if err := ins.Run(ctx); err != nil {
 			ret.Release()

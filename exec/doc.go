@@ -26,6 +26,13 @@
 // projection's or filter's batch fails, it finds the first failing row and
 // returns the rows before it, that row's own error next (roworder.go), so
 // the error is PostgreSQL's and a cursor fetches what PostgreSQL's does.
+// Expressions calling something volatile are not evaluated again as they
+// are: such a batch journals its sequence calls (the session's, through
+// package functions), and on failure takes them back and runs a row at a
+// time; a consumer wanting only some rows (a cursor, a portal's row
+// limit) tells a volatile projection or filter so (Demander), which then
+// evaluates no further; an INSERT failing at row k takes back the
+// nextval calls of the rows after it (roworder.go).
 // The hottest
 // bigint loops (fused x*c ± y, column ± column, compare with a scalar,
 // filter compaction)

@@ -76,14 +76,22 @@ type Filter struct {
 	// Replayable: Cond calls nothing volatile, so a batch it fails on
 	// may be evaluated again to find the first failing row (roworder.go).
 	Replayable bool
-	pending    error    // the first failing row's error, after the rows before it
-	gated      bool     // Gate was computed and was true
-	sel        []int32  // the native backend's selection vector, reused
-	keep       []uint64 // the native backend's bitmap of kept rows, reused
+	pending    error     // the first failing row's error, after the rows before it
+	ahead      rowsAhead // a volatile Cond's input not evaluated yet (roworder.go)
+	gated      bool      // Gate was computed and was true
+	sel        []int32   // the native backend's selection vector, reused
+	keep       []uint64  // the native backend's bitmap of kept rows, reused
 }
 
 func (o *Filter) Schema() *arrow.Schema { return o.Input.Schema() }
-func (o *Filter) Close()                { o.Input.Close() }
+func (o *Filter) Close()                { o.ahead.release(); o.Input.Close() }
+
+// Demand implements Demander: a volatile condition is evaluated over no
+// more input rows than the rows wanted (each keeps at most one).
+func (o *Filter) Demand(rows int64) {
+	o.ahead.demand = rows
+	demandInput(o.Input, rows)
+}
 
 // open computes Gate the first time; false: it is not true and nothing is
 // to be read.
@@ -122,9 +130,12 @@ func (o *Filter) nextMasked(ctx context.Context) (arrow.RecordBatch, arrow.Array
 	if o.pending != nil {
 		return nil, nil, o.pending
 	}
-	b, err := o.Input.Next(ctx)
+	b, err := o.ahead.next(ctx, o.Input, !o.Replayable)
 	if err != nil || b == nil {
 		return nil, nil, err
+	}
+	if !o.Replayable {
+		return o.volatileMasked(b)
 	}
 	mask, err := o.Cond.Eval(o.EC, b)
 	if err == nil {
@@ -155,6 +166,34 @@ func (o *Filter) nextMasked(ctx context.Context) (arrow.RecordBatch, arrow.Array
 	}
 	b.Release()
 	return nil, nil, err
+}
+
+// volatileMasked is nextMasked's evaluation of a volatile condition over
+// b: when it fails, a row at a time (roworder.go).
+func (o *Filter) volatileMasked(b arrow.RecordBatch) (arrow.RecordBatch, arrow.Array, error) {
+	mark, end := sequenceMark(o.EC)
+	defer end()
+	mask, err := o.Cond.Eval(o.EC, b)
+	if err == nil {
+		return b, mask, nil
+	}
+	if !replayable(o.EC, mark, b, err) {
+		b.Release()
+		return nil, nil, err
+	}
+	n, mask, failed := o.replayMask(b)
+	if n == 0 || failed == nil && n < b.NumRows() {
+		mask.Release()
+		b.Release()
+		if failed == nil {
+			failed = err
+		}
+		return nil, nil, failed
+	}
+	prefix := b.NewSlice(0, n)
+	b.Release()
+	o.pending = failed
+	return prefix, mask, nil
 }
 
 // keptBatch is apply's batch of b's kept rows, releasing b and mask; nil
@@ -271,11 +310,22 @@ type Project struct {
 	// Replayable: Exprs call nothing volatile, so a batch they fail on
 	// may be evaluated again to find the first failing row (roworder.go).
 	Replayable bool
-	pending    error // the first failing row's error, after the rows before it
+	// RowWise: several Exprs call sequence functions, which PostgreSQL
+	// calls in turn within each row: evaluated a row at a time.
+	RowWise bool
+	pending error     // the first failing row's error, after the rows before it
+	ahead   rowsAhead // volatile Exprs' input not evaluated yet (roworder.go)
 }
 
 func (o *Project) Schema() *arrow.Schema { return o.Out }
-func (o *Project) Close()                { o.Input.Close() }
+func (o *Project) Close()                { o.ahead.release(); o.Input.Close() }
+
+// Demand implements Demander: volatile expressions are evaluated over no
+// more rows than the rows wanted.
+func (o *Project) Demand(rows int64) {
+	o.ahead.demand = rows
+	demandInput(o.Input, rows)
+}
 
 // CanSelect implements Selector: a projection of plain columns (nothing
 // computed, so nothing evaluated at rows the input drops) over a Selector.
@@ -308,7 +358,7 @@ func (o *Project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if o.pending != nil {
 		return nil, o.pending
 	}
-	b, err := o.Input.Next(ctx)
+	b, err := o.ahead.next(ctx, o.Input, !o.Replayable)
 	if err != nil || b == nil {
 		return b, err
 	}
@@ -321,8 +371,20 @@ func (o *Project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // (and that row's error next), as PostgreSQL's row-at-a-time evaluation
 // gives them (roworder.go).
 func (o *Project) project(b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if o.RowWise && b.NumRows() > 1 {
+		return o.replayRows(b)
+	}
+	if !o.Replayable {
+		mark, end := sequenceMark(o.EC)
+		defer end()
+		out, err := o.projectAll(b)
+		if err == nil || !replayable(o.EC, mark, b, err) {
+			return out, err
+		}
+		return o.replayRows(b)
+	}
 	out, err := o.projectAll(b)
-	if err == nil || !o.Replayable {
+	if err == nil {
 		return out, err
 	}
 	eval := func(s arrow.RecordBatch) error {
@@ -377,6 +439,18 @@ type Limit struct {
 
 func (o *Limit) Schema() *arrow.Schema { return o.Input.Schema() }
 func (o *Limit) Close()                { o.Input.Close() }
+
+// Demand implements Demander: no more than the rows left to pass, after
+// the rows left to skip.
+func (o *Limit) Demand(rows int64) {
+	if o.Count >= 0 && (rows == 0 || rows > o.Count) {
+		rows = o.Count
+	}
+	if rows > 0 {
+		rows += o.Offset
+	}
+	demandInput(o.Input, rows)
+}
 func (o *Limit) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	for {
 		if o.Count == 0 {

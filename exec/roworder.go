@@ -1,9 +1,13 @@
 package exec
 
 import (
+	"context"
 	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -69,4 +73,178 @@ func rowLocal(err error) bool {
 		return false
 	}
 	return true
+}
+
+// Volatile expressions (nextval, setval, random(), clock_timestamp() ...)
+// cannot be evaluated again as they are: the sequence would advance
+// twice. A projection or filter calling them marks the session's sequence
+// journal around a batch (functions.SequenceMark); when the batch fails,
+// what its nextval calls drew is taken back (functions.RewindSequences)
+// and the batch is evaluated again a row at a time, each row's
+// expressions in order, as PostgreSQL evaluates them: the rows before the
+// failing one come out, and the sequences stand where PostgreSQL's do
+// (the failing row's calls before its failing expression made). When the
+// journal cannot take its calls back (a setval, another session's
+// nextval since) the batch's error stands.
+//
+// A consumer that wants only some rows now (a cursor's FETCH, a portal
+// run with a row limit) says so through Demander: a volatile projection
+// or filter then evaluates no more input rows than that, keeping the rest
+// for later, as PostgreSQL runs its plan only as far as the rows fetched.
+
+// Demander is an operator that can be told how many rows its consumer
+// wants from its next Next (0: no bound).
+type Demander interface {
+	Demand(rows int64)
+}
+
+// demandInput passes a demand on to in, when it takes one.
+func demandInput(in Operator, rows int64) {
+	if d, ok := in.(Demander); ok {
+		d.Demand(rows)
+	}
+}
+
+// rowsAhead is the input a volatile operator read but has not evaluated
+// yet, because its consumer wanted fewer rows.
+type rowsAhead struct {
+	demand int64
+	rest   arrow.RecordBatch
+}
+
+// next is the rest kept from before, else in's next batch, cut to the
+// demand (volatile: the operator's expressions call something volatile).
+func (r *rowsAhead) next(ctx context.Context, in Operator, volatile bool) (arrow.RecordBatch, error) {
+	b := r.rest
+	r.rest = nil
+	if b == nil {
+		var err error
+		if b, err = in.Next(ctx); err != nil || b == nil {
+			return b, err
+		}
+	}
+	if volatile && r.demand > 0 && b.NumRows() > r.demand {
+		r.rest = b.NewSlice(r.demand, b.NumRows())
+		head := b.NewSlice(0, r.demand)
+		b.Release()
+		b = head
+	}
+	return b, nil
+}
+
+func (r *rowsAhead) release() {
+	if r.rest != nil {
+		r.rest.Release()
+		r.rest = nil
+	}
+}
+
+// sequenceMark marks the session's sequence journal before a volatile
+// batch; end ends it.
+func sequenceMark(ec *EvalContext) (mark int, end func()) {
+	ctx := ec.Ctx
+	if ctx == nil {
+		return -1, func() {}
+	}
+	m, ok := functions.SequenceMark(ctx)
+	if !ok {
+		return -1, func() {}
+	}
+	return m, func() { functions.SequenceUnmark(ctx, m) }
+}
+
+// replayable reports whether a volatile batch that failed with err may be
+// evaluated again a row at a time: the error is a row's, and what its
+// calls drew since mark is taken back.
+func replayable(ec *EvalContext, mark int, b arrow.RecordBatch, err error) bool {
+	if mark < 0 || b.NumRows() < 2 || !rowLocal(err) {
+		return false
+	}
+	return functions.RewindSequences(ec.Ctx, mark, -1, 0)
+}
+
+// replayRows evaluates o's expressions over b a row at a time: the
+// rows before the first failing one, and its error (nil: none failed).
+func (o *Project) replayRows(b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	var outs []arrow.RecordBatch
+	defer func() {
+		for _, r := range outs {
+			r.Release()
+		}
+	}()
+	var failed error
+	for i := range b.NumRows() {
+		s := b.NewSlice(i, i+1)
+		r, err := o.projectAll(s)
+		s.Release()
+		if err != nil {
+			failed = err
+			break
+		}
+		outs = append(outs, r)
+	}
+	if len(outs) == 0 {
+		return nil, failed
+	}
+	out, err := concatBatches(o.EC.Mem, o.Out, outs)
+	if err != nil {
+		return nil, err
+	}
+	o.pending = failed
+	return out, nil
+}
+
+// replayMask evaluates o's condition over b a row at a time: the mask of
+// the rows before the first failing one, and its error.
+func (o *Filter) replayMask(b arrow.RecordBatch) (int64, arrow.Array, error) {
+	bld := array.NewBooleanBuilder(o.EC.Mem)
+	defer bld.Release()
+	var failed error
+	for i := range b.NumRows() {
+		s := b.NewSlice(i, i+1)
+		m, err := o.Cond.Eval(o.EC, s)
+		s.Release()
+		if err != nil {
+			failed = err
+			break
+		}
+		if mb, ok := m.(*array.Boolean); ok && mb.IsValid(0) {
+			bld.Append(mb.Value(0))
+		} else {
+			bld.AppendNull()
+		}
+		m.Release()
+	}
+	return int64(bld.Len()), bld.NewArray(), failed
+}
+
+// concatBatches joins batches of one schema into one.
+func concatBatches(mem memory.Allocator, schema *arrow.Schema, bs []arrow.RecordBatch) (arrow.RecordBatch, error) {
+	var rows int64
+	for _, b := range bs {
+		rows += b.NumRows()
+	}
+	cols := make([]arrow.Array, schema.NumFields())
+	for c := range cols {
+		parts := make([]arrow.Array, len(bs))
+		for i, b := range bs {
+			parts[i] = b.Column(c)
+		}
+		a, err := array.Concatenate(parts, mem)
+		if err != nil {
+			for _, done := range cols[:c] {
+				done.Release()
+			}
+			return nil, err
+		}
+		cols[c] = a
+	}
+	return ownedRecord(schema, cols, rows), nil
+}
+
+// RowFailer is a table that can say which row of the last batch written
+// to it failed a constraint (-1: none known), so that a failed INSERT
+// keeps the sequence calls of the rows up to it only.
+type RowFailer interface {
+	FailedRow() int
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/internal/arrowrec"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -386,6 +387,10 @@ type Insert struct {
 	// INSERT writes through (viewcheck.go), checked on every row written
 	// (after Merge).
 	ViewChecks []ViewCheck
+	// Journal: Source calls something volatile, whose sequence calls the
+	// rows after a failing one take back (roworder.go).
+	Journal bool
+	drained bool
 }
 
 // Run drains Source into the table. Each batch is one durable write.
@@ -394,33 +399,57 @@ func (o *Insert) Run(ctx context.Context) error {
 	info := o.Table.Info()
 	schema := rowSchema(info)
 	for {
-		b, err := o.Source.Next(ctx)
-		if err != nil {
-			return err
+		// the batch's nextval calls (a SERIAL's default) are journaled:
+		// PostgreSQL called them for the rows up to a failing one only
+		mark, end := -1, func() {}
+		if o.Journal {
+			mark, end = sequenceMark(o.EC)
 		}
-		if b == nil {
-			return nil
-		}
-		rec := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
-		b.Release()
-		// NOT NULL before anything else, as PostgreSQL's ExecConstraints,
-		// its DETAIL in the session's settings (the store's check has none)
-		if row, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style()); err != nil {
-			// PostgreSQL wrote the rows before the failing one first: a
-			// CHECK or unique constraint they break is the error
-			if row > 0 {
-				prefix := rec.NewSlice(0, int64(row))
-				if perr := o.write(ctx, info, prefix); perr != nil {
-					err = perr
-				}
-			}
-			rec.Release()
-			return err
-		}
-		if err := o.write(ctx, info, rec); err != nil {
+		err := o.runBatch(ctx, info, schema, mark)
+		end()
+		if err != nil || o.drained {
 			return err
 		}
 	}
+}
+
+// runBatch writes Source's next batch (drained: there was none).
+func (o *Insert) runBatch(ctx context.Context, info fluss.TableInfo, schema *arrow.Schema, mark int) error {
+	b, err := o.Source.Next(ctx)
+	if err != nil {
+		return err
+	}
+	if b == nil {
+		o.drained = true
+		return nil
+	}
+	rec := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
+	b.Release()
+	// NOT NULL before anything else, as PostgreSQL's ExecConstraints,
+	// its DETAIL in the session's settings (the store's check has none)
+	if row, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style()); err != nil {
+		if mark >= 0 {
+			functions.RewindSequences(o.EC.Ctx, mark, int(rec.NumRows()), row+1)
+		}
+		// PostgreSQL wrote the rows before the failing one first: a
+		// CHECK or unique constraint they break is the error
+		if row > 0 {
+			prefix := rec.NewSlice(0, int64(row))
+			if perr := o.write(ctx, info, prefix); perr != nil {
+				err = perr
+			}
+		}
+		rec.Release()
+		return err
+	}
+	n := rec.NumRows()
+	err = o.write(ctx, info, rec)
+	if err != nil && mark >= 0 && o.Merge == nil {
+		if f, ok := o.Table.(RowFailer); ok && f.FailedRow() >= 0 {
+			functions.RewindSequences(o.EC.Ctx, mark, int(n), f.FailedRow()+1)
+		}
+	}
+	return err
 }
 
 // write writes one batch rec (its NOT NULL constraints passed), which it
@@ -447,14 +476,14 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 		}
 	}
 	if o.Merge != nil {
-		if pc, ok := o.Table.(ProposedChecker); ok {
+		if rc, ok := o.Table.(RowChecker); ok {
 			// PostgreSQL's ExecInsert checks a proposed row's CHECK
 			// constraints before ON CONFLICT's arbiters: a row that fails
 			// one is 23514 even when its key exists and DO UPDATE would
 			// have replaced it with a row that passes. It goes a row at a
 			// time: the rows before the failing one were merged first,
 			// and their failure is the error
-			if row, err := pc.CheckProposed(ctx, rec); err != nil {
+			if row, err := rc.CheckRows(ctx, rec); err != nil {
 				if row > 0 {
 					prefix := rec.NewSlice(0, int64(row))
 					if perr := o.write(ctx, info, prefix); perr != nil {
@@ -559,13 +588,6 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 	}
 	o.Rows += res.Rows
 	return nil
-}
-
-// ProposedChecker is a table that checks rows against its CHECK
-// constraints without writing them: the row that fails (-1 when none does,
-// or when the error is not a row's) and the error.
-type ProposedChecker interface {
-	CheckProposed(ctx context.Context, rec arrow.RecordBatch) (int, error)
 }
 
 // refuseExisting is RefuseExisting's check of rec (its keys locked): the
@@ -702,6 +724,7 @@ func (o *Update) Run(ctx context.Context) error {
 			b.Release()
 		}
 	}()
+	var failed error // a row's constraint failure, after the rows before it
 	for {
 		b, err := next()
 		if err != nil {
@@ -710,16 +733,29 @@ func (o *Update) Run(ctx context.Context) error {
 		if b == nil {
 			break
 		}
-		// A new key that is null is refused as the store refuses it,
-		// naming the row, before the keys are encoded to lock and probe.
-		if err := fluss.CheckNotNullStyle(info, b.Columns()[:ncols], o.EC.Location(), o.EC.Style()); err != nil {
+		// PostgreSQL updates a row at a time, each checked for NOT NULL,
+		// then its CHECK constraints, then its new key: the error is the
+		// first row's to fail any of them, so the rows before one failing
+		// a constraint are still probed for their keys, and the rows the
+		// source has not made yet never come (a null key is refused here,
+		// as the store refuses it, before the keys are encoded)
+		first := firstRowFailure{at: -1}
+		if err := o.rowConstraints(ctx, info, schema, b, &first); err != nil {
 			b.Release()
 			return err
+		}
+		if first.at >= 0 {
+			failed = first.err
+			if first.at > 0 {
+				batches = append(batches, b.NewSlice(0, first.at))
+			}
+			b.Release()
+			break
 		}
 		batches = append(batches, b)
 	}
 	if len(batches) == 0 {
-		return nil
+		return failed
 	}
 	keyOf := rowKey
 	newKeyCols := make([]int, len(pk))
@@ -778,15 +814,23 @@ func (o *Update) Run(ctx context.Context) error {
 			for i := range idx {
 				idx[i] = i
 			}
+			collide := map[string]bool{}
 			for r := 0; r < int(found.NumRows()); r++ {
-				if !oldKeys[keyOf(found, r, idx)] {
-					err := duplicateKey(o.EC, info, found, r, idx)
-					found.Release()
-					return err
+				if k := keyOf(found, r, idx); !oldKeys[k] {
+					collide[k] = true
 				}
 			}
 			found.Release()
+			// the first row (in the statement's order) moving onto one
+			for r := 0; r < int(b.NumRows()) && len(collide) > 0; r++ {
+				if collide[keyOf(b, r, newKeyCols)] {
+					return duplicateKey(o.EC, info, b, r, newKeyCols)
+				}
+			}
 		}
+	}
+	if failed != nil {
+		return failed
 	}
 	if len(o.ViewChecks) > 0 {
 		for _, b := range batches {
@@ -875,6 +919,51 @@ func (o *Update) writeRows(ctx context.Context, info fluss.TableInfo, rec arrow.
 		return werr
 	}
 	return err
+}
+
+// firstRowFailure is the first row of a batch to fail a constraint, and
+// its error; at < 0: none.
+type firstRowFailure struct {
+	at  int64
+	err error
+}
+
+// RowChecker is a table that checks rows against its CHECK constraints
+// without writing them: the first failing row and its error (-1 with an
+// error: not a row's).
+type RowChecker interface {
+	CheckRows(ctx context.Context, rec arrow.RecordBatch) (int, error)
+}
+
+// rowConstraints notes in first the first row of b that fails NOT NULL
+// or a CHECK constraint (NOT NULL first within a row, as PostgreSQL's
+// ExecConstraints); an error not a row's is returned.
+func (o *Update) rowConstraints(ctx context.Context, info fluss.TableInfo, schema *arrow.Schema, b arrow.RecordBatch, first *firstRowFailure) error {
+	rec := array.NewRecordBatch(schema, b.Columns()[:schema.NumFields()], b.NumRows())
+	defer rec.Release()
+	row, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style())
+	if err != nil && row < 0 {
+		return err
+	}
+	if rc, ok := o.Table.(RowChecker); ok {
+		n := rec.NumRows()
+		if err != nil {
+			n = int64(row) // a CHECK counts before it only
+		}
+		prefix := rec.NewSlice(0, n)
+		crow, cerr := rc.CheckRows(ctx, prefix)
+		prefix.Release()
+		if cerr != nil && crow < 0 {
+			return cerr
+		}
+		if cerr != nil {
+			row, err = crow, cerr
+		}
+	}
+	if err != nil {
+		first.at, first.err = int64(row), err
+	}
+	return nil
 }
 
 // duplicateKey is PostgreSQL's 23505 of the primary key for row r of rec,

@@ -60,6 +60,18 @@ type SequenceStore interface {
 	SetValue(ctx context.Context, path TablePath, v int64, called bool) error
 }
 
+// SequenceRewinder is implemented by a SequenceStore that can take back
+// values nextval handed out: RewindValue sets the sequence's state to
+// (to, toCalled) when the last value handed out is still from (no other
+// caller drew one since) and ok says whether it did. The values after to
+// may then be handed out again, as PostgreSQL hands them out when a
+// statement's later rows never called nextval (engine's sequence
+// journal). A store may refuse (ok false) what it cannot take back
+// exactly, such as values of a block reserved before the last one.
+type SequenceRewinder interface {
+	RewindValue(ctx context.Context, path TablePath, from, to int64, toCalled bool) (ok bool, err error)
+}
+
 // SequenceTypeRange is the range of a sequence data type.
 func SequenceTypeRange(typ string) (lo, hi int64) {
 	switch typ {

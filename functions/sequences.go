@@ -70,3 +70,49 @@ func sequencesOf(ctx context.Context) (Sequences, error) {
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "sequences are not available here")
 }
+
+// SequenceRewinder is implemented by a session's Sequences that can take
+// back what nextval did since a mark: an executor that evaluated a batch
+// of rows ahead of PostgreSQL's row-at-a-time order (the rows after one
+// that failed, rows a cursor was not asked for yet) gives the values those
+// rows drew back, so that the sequence and currval stand where
+// PostgreSQL's would (exec/roworder.go).
+type SequenceRewinder interface {
+	// Mark starts recording the calls of nextval and setval until the
+	// matching Unmark; marks nest. The mark names the calls after it.
+	Mark() int
+	Unmark(mark int)
+	// Rewind takes back the calls since mark: of each sequence nextval
+	// was called exactly rows times for (once per row of a batch of rows
+	// rows, in row order), all but its first keep (rows < 0: of every
+	// sequence, all). A sequence that another session advanced since, or
+	// that setval changed, is left as it is; ok is false when one was.
+	Rewind(ctx context.Context, mark int, rows, keep int) (ok bool)
+}
+
+// SequenceMark is the session's Mark, and false when its sequences cannot
+// be rewound (no session, or a store without them).
+func SequenceMark(ctx context.Context) (int, bool) {
+	r, ok := valuesOf(ctx).session.Sequences.(SequenceRewinder)
+	if !ok {
+		return 0, false
+	}
+	return r.Mark(), true
+}
+
+// SequenceUnmark ends a mark SequenceMark made.
+func SequenceUnmark(ctx context.Context, mark int) {
+	if r, ok := valuesOf(ctx).session.Sequences.(SequenceRewinder); ok {
+		r.Unmark(mark)
+	}
+}
+
+// RewindSequences is the session's Rewind; true when nothing needed
+// taking back.
+func RewindSequences(ctx context.Context, mark int, rows, keep int) bool {
+	r, ok := valuesOf(ctx).session.Sequences.(SequenceRewinder)
+	if !ok {
+		return true
+	}
+	return r.Rewind(ctx, mark, rows, keep)
+}

@@ -262,6 +262,7 @@ type projectNode struct {
 	exprs      []exec.Expr
 	out        *arrow.Schema
 	replayable bool // exec.Project.Replayable
+	rowWise    bool // exec.Project.RowWise
 }
 
 type limitNode struct {
@@ -358,7 +359,7 @@ func (n *projectNode) buildOverLookup(rt *Runtime) (op exec.Operator, ok bool, e
 	if err := ln.buildInto(rt, nil, &pl.lookup); err != nil {
 		return nil, true, err
 	}
-	pl.project = exec.Project{EC: rt.EC, Input: &pl.lookup, Exprs: n.exprs, Out: n.out, Replayable: n.replayable}
+	pl.project = exec.Project{EC: rt.EC, Input: &pl.lookup, Exprs: n.exprs, Out: n.out, Replayable: n.replayable, RowWise: n.rowWise}
 	return &pl.project, true, nil
 }
 
@@ -382,7 +383,7 @@ func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Project{EC: rt.EC, Input: in, Exprs: n.exprs, Out: n.out, Replayable: n.replayable}, nil
+	return &exec.Project{EC: rt.EC, Input: in, Exprs: n.exprs, Out: n.out, Replayable: n.replayable, RowWise: n.rowWise}, nil
 }
 
 // Build evaluates LIMIT and OFFSET before it builds its input, so that a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -340,6 +341,7 @@ func lowerNode(n binder.Node) (Node, error) {
 			return nil, err
 		}
 		p := &projectNode{input: in, out: schemaOf(x.Cols), exprs: make([]exec.Expr, len(exprs)), replayable: !slices.ContainsFunc(exprs, binder.ContainsVolatile)}
+		p.rowWise = !p.replayable && sequenceColumns(exprs) > 1
 		slab := newExprSlab(exprs...)
 		for i, e := range exprs {
 			le, err := slab.expr(e)
@@ -783,4 +785,27 @@ func plainScanUnder(n Node) *scanNode {
 			return nil
 		}
 	}
+}
+
+// sequenceColumns counts the expressions of exprs that call a sequence
+// function: two of them in one projection are evaluated a row at a time
+// (exec.Project.RowWise), since PostgreSQL's `nextval('s'), nextval('s')`
+// or `nextval('s'), currval('s')` take turns within each row.
+func sequenceColumns(exprs []binder.Expr) int {
+	n := 0
+	for _, e := range exprs {
+		found := false
+		binder.Walk(e, func(x binder.Expr) {
+			if f, ok := x.(*binder.FuncCall); ok {
+				switch strings.ToLower(f.Name) {
+				case "nextval", "currval", "setval", "lastval":
+					found = true
+				}
+			}
+		})
+		if found {
+			n++
+		}
+	}
+	return n
 }

@@ -821,7 +821,9 @@ func qualCost(e binder.Expr) int {
 				cost++
 			}
 		case *binder.FuncCall:
-			cost++
+			if !literalInput(y) {
+				cost++
+			}
 		case *binder.UDFCall:
 			cost += udfCost(y.UDF.Language) // udf.go: the crossing's cost
 		case *binder.Subquery:
@@ -1062,4 +1064,15 @@ func (fo *folder) inListGroup(args []binder.Expr, and bool) ([]binder.Expr, bind
 		return append(append([]binder.Expr(nil), consts...), vars...), nil, nil
 	}
 	return append([]binder.Expr{group}, vars...), group, nil
+}
+
+// literalInput reports whether f is a literal's input function
+// ('s'::regclass, as sqlgate binds nextval's argument): PostgreSQL's parser
+// makes such a literal a constant, which costs nothing per row.
+func literalInput(f *binder.FuncCall) bool {
+	if f.Name != "regclass_in" || len(f.Args) != 1 {
+		return false
+	}
+	_, ok := f.Args[0].(*binder.Const)
+	return ok
 }

@@ -102,6 +102,15 @@ type Result interface {
 	Close()
 }
 
+// DemandResult is a Result that can be told how many rows the next Next
+// should bring at most (0: no bound): an Execute with a row limit says so,
+// so that a query calling something volatile (nextval) runs only as far
+// as the rows sent, as PostgreSQL's portal does. Other rows may still
+// come; the bound only keeps evaluation from running ahead.
+type DemandResult interface {
+	Demand(rows int64)
+}
+
 // CopyOptions are a COPY statement's format options.
 type CopyOptions struct {
 	// Format is "text", "csv" or "binary".

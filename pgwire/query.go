@@ -392,6 +392,13 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			if err := c.beforeStreamWait(p.res); err != nil { // stream.go
 				return false, err
 			}
+			if d, ok := p.res.(DemandResult); ok {
+				want := 0 // no bound: an Execute without one after one with
+				if maxRows > 0 {
+					want = maxRows - sent
+				}
+				d.Demand(int64(want))
+			}
 			b, err := p.res.Next(p.ctx)
 			if err != nil {
 				return false, err

@@ -496,3 +496,25 @@ func replacedIDs(d fluss.TableDescriptor) []int64 {
 	}
 	return out
 }
+
+// RewindValue implements fluss.SequenceRewinder: the block logged ahead
+// already covers from, and so to behind it (a nextval past the block logs
+// a new one, as ever): nothing is written.
+func (s *Store) RewindValue(ctx context.Context, path fluss.TablePath, from, to int64, toCalled bool) (bool, error) {
+	ok := false
+	err := s.withSequences(ctx, func(q *seqStore) error {
+		i := q.find(path)
+		if i < 0 {
+			return missingSequence(path)
+		}
+		st := q.cur[q.file.Sequences[i].ID]
+		if st.called && st.last == from {
+			st.last, st.called = to, toCalled
+			ok = true
+		}
+		return nil
+	})
+	return ok, err
+}
+
+var _ fluss.SequenceRewinder = (*Store)(nil)

@@ -114,6 +114,8 @@ type seqEntry struct {
 type seqValues struct {
 	next, end, last int64
 	handed, empty   bool
+	// first is the block's first value: RewindValue goes no further back.
+	first int64
 }
 
 type seqResult struct {
@@ -546,7 +548,7 @@ func (s *Store) NextValue(ctx context.Context, path fluss.TablePath) (int64, err
 		if err != nil {
 			return 0, err
 		}
-		b = &seqValues{next: r.first, end: r.last}
+		b = &seqValues{next: r.first, end: r.last, first: r.first}
 		q.blocks[r.id] = b
 	}
 	v := b.next
@@ -558,3 +560,41 @@ func (s *Store) NextValue(ctx context.Context, path fluss.TablePath) (int64, err
 	}
 	return v, nil
 }
+
+// RewindValue implements fluss.SequenceRewinder within this server's
+// block: values of it no other server can hold are handed out again; a
+// value of an earlier block (or a block another server released) is not
+// taken back.
+func (s *Store) RewindValue(ctx context.Context, path fluss.TablePath, from, to int64, toCalled bool) (bool, error) {
+	q := &s.seqs
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	e := q.seqs[path]
+	if e == nil {
+		return false, nil
+	}
+	b := q.blocks[e.id]
+	inc := e.def.Increment
+	within := func(v int64) bool {
+		if inc > 0 {
+			return v >= b.first && v <= from
+		}
+		return v <= b.first && v >= from
+	}
+	if b == nil || !b.handed || b.last != from || !within(to) {
+		return false, nil
+	}
+	b.empty = false
+	switch {
+	case toCalled:
+		b.last, b.next = to, to+inc
+		b.empty = to == b.end
+	case to == b.first:
+		b.next, b.handed = to, false
+	default:
+		b.next, b.last = to, to-inc
+	}
+	return true, nil
+}
+
+var _ fluss.SequenceRewinder = (*Store)(nil)

@@ -28,9 +28,10 @@ import (
 // deterministic expressions without subqueries or outer references move.
 // A derived table is pulled up from either side of an inner or cross
 // join, the preserved side of a LEFT or RIGHT join and the outer side of a
-// semi or anti join; from a NULL-extended side it is not (PostgreSQL
-// evaluates a non-strict expression there below the join, as a
-// PlaceHolderVar).
+// semi or anti join; from a NULL-extended side only its strict
+// expressions move (NULL for the NULL-extended rows, computed over them
+// without an error): PostgreSQL evaluates a non-strict one there below
+// the join, as a PlaceHolderVar (pullup_replace_vars_callback).
 //
 // Runs after the pruning rules (which have dropped the outputs nothing
 // reads) and before projection pushdown; the plan's schema stays: a
@@ -67,22 +68,26 @@ func liftOverJoin(n binder.Node) (binder.Node, []binder.Expr, bool) {
 		}
 		return &binder.Filter{Input: in, Cond: substitute(x.Cond, exprs)}, exprs, true
 	case *binder.Join:
-		return liftJoin(x, nil)
+		return liftJoin(x, nil, false)
 	}
 	return nil, nil, false
 }
 
 // liftJoin lifts from j's inputs what its type allows, keeping below the
 // columns its equality keys read and those of keep (of j's output).
-func liftJoin(j *binder.Join, keep map[int]bool) (binder.Node, []binder.Expr, bool) {
-	var fromLeft, fromRight bool
+// strict says j is itself on a NULL-extended side.
+func liftJoin(j *binder.Join, keep map[int]bool, strict bool) (binder.Node, []binder.Expr, bool) {
+	fromLeft, fromRight := true, true
+	strictL, strictR := strict, strict
 	switch j.Type {
-	case binder.InnerJoin, binder.CrossJoin:
-		fromLeft, fromRight = true, true
-	case binder.LeftJoin, binder.SemiJoin, binder.AntiJoin:
-		fromLeft = true
+	case binder.LeftJoin:
+		strictR = true
 	case binder.RightJoin:
-		fromRight = true
+		strictL = true
+	case binder.FullJoin:
+		strictL, strictR = true, true
+	case binder.SemiJoin, binder.AntiJoin:
+		fromRight = false // read by the condition only
 	}
 	nl := len(j.Left.Columns())
 	keepL, keepR := map[int]bool{}, map[int]bool{}
@@ -107,8 +112,8 @@ func liftJoin(j *binder.Join, keep map[int]bool) (binder.Node, []binder.Expr, bo
 			}
 		}
 	}
-	l, le, lok := liftSide(j.Left, keepL, fromLeft)
-	r, re, rok := liftSide(j.Right, keepR, fromRight)
+	l, le, lok := liftSide(j.Left, keepL, fromLeft, strictL)
+	r, re, rok := liftSide(j.Right, keepR, fromRight, strictR)
 	if !lok && !rok {
 		return nil, nil, false
 	}
@@ -132,9 +137,9 @@ func liftJoin(j *binder.Join, keep map[int]bool) (binder.Node, []binder.Expr, bo
 
 // liftSide is liftInput when lift holds, else n with its own subtree
 // rewritten by lateProjections and every column in place.
-func liftSide(n binder.Node, keep map[int]bool, lift bool) (binder.Node, []binder.Expr, bool) {
+func liftSide(n binder.Node, keep map[int]bool, lift, strict bool) (binder.Node, []binder.Expr, bool) {
 	if lift {
-		if out, exprs, ok := liftInput(n, keep); ok {
+		if out, exprs, ok := liftInput(n, keep, strict); ok {
 			return out, exprs, true
 		}
 	}
@@ -144,10 +149,10 @@ func liftSide(n binder.Node, keep map[int]bool, lift bool) (binder.Node, []binde
 
 // liftInput lifts the expressions of the derived table n (or those of the
 // derived tables of the join n) that keep does not hold below.
-func liftInput(n binder.Node, keep map[int]bool) (binder.Node, []binder.Expr, bool) {
+func liftInput(n binder.Node, keep map[int]bool, strict bool) (binder.Node, []binder.Expr, bool) {
 	switch x := n.(type) {
 	case *binder.Join:
-		return liftJoin(x, keep)
+		return liftJoin(x, keep, strict)
 	case *binder.Filter:
 		// a filter that stayed over the derived table (one filter_pushdown
 		// does not move): what it reads stays below
@@ -156,13 +161,13 @@ func liftInput(n binder.Node, keep map[int]bool) (binder.Node, []binder.Expr, bo
 			below[c] = true
 		}
 		markColumns(x.Cond, below)
-		in, exprs, ok := liftInput(x.Input, below)
+		in, exprs, ok := liftInput(x.Input, below, strict)
 		if !ok {
 			return nil, nil, false
 		}
 		return &binder.Filter{Input: in, Cond: substitute(x.Cond, exprs)}, exprs, true
 	case *binder.Project:
-		return liftProject(x, keep)
+		return liftProject(x, keep, strict)
 	}
 	return nil, nil, false
 }
@@ -171,7 +176,7 @@ func liftInput(n binder.Node, keep map[int]bool) (binder.Node, []binder.Expr, bo
 // keep holds or that may not move stay; the others are replaced by the
 // input columns they read and returned, over the new projection, for the
 // node above to compute.
-func liftProject(p *binder.Project, keep map[int]bool) (binder.Node, []binder.Expr, bool) {
+func liftProject(p *binder.Project, keep map[int]bool, strict bool) (binder.Node, []binder.Expr, bool) {
 	if !pullableInput(p.Input) {
 		return nil, nil, false
 	}
@@ -184,7 +189,7 @@ func liftProject(p *binder.Project, keep map[int]bool) (binder.Node, []binder.Ex
 	moved := false
 	need := map[int]bool{} // what the expressions that stay read
 	for i, e := range p.Exprs {
-		movable[i] = !keep[i] && liftable(e)
+		movable[i] = !keep[i] && liftable(e) && (!strict || strictExpr(e))
 		moved = moved || movable[i]
 		if !movable[i] {
 			markColumns(e, need)
@@ -194,7 +199,7 @@ func liftProject(p *binder.Project, keep map[int]bool) (binder.Node, []binder.Ex
 		return nil, nil, false
 	}
 	// a derived table inside this one is pulled up too
-	in, inExprs, ok := liftInput(p.Input, need)
+	in, inExprs, ok := liftInput(p.Input, need, strict)
 	if !ok {
 		in = lateProjections(p.Input)
 		inExprs = identityExprs(in.Columns())
@@ -271,6 +276,28 @@ func liftable(e binder.Expr) bool {
 		}
 		return false
 	})
+}
+
+// strictExpr reports whether e is NULL whenever a column it reads is
+// (every node strict: casts, arithmetic, comparisons, - and NOT), so that
+// computed over a NULL-extended row it is NULL and raises nothing, as
+// PostgreSQL's contain_nonstrict_functions decides.
+func strictExpr(e binder.Expr) bool {
+	switch x := e.(type) {
+	case *binder.ColumnRef, *binder.Const:
+		return true
+	case *binder.Cast:
+		return strictExpr(x.X)
+	case *binder.BinaryOp:
+		switch x.Op {
+		case binder.OpAnd, binder.OpOr, binder.OpIsDistinct, binder.OpIsNotDistinct:
+			return false
+		}
+		return strictExpr(x.L) && strictExpr(x.R)
+	case *binder.UnaryOp:
+		return strictExpr(x.X)
+	}
+	return false
 }
 
 // pullableInput reports whether a projection over n is a derived table

@@ -42,7 +42,12 @@
 // (through its LIMIT, ORDER BY, WHERE and UNION ALL branches, and in a
 // subquery's plan: narrowThrough) is not computed unless it calls a
 // volatile function (mustCompute, the one test of every rule that drops
-// an expression). An aggregation over filters, projections and
+// an expression). A derived table PostgreSQL pulls up into the join above
+// it (no aggregation, DISTINCT, ORDER BY, LIMIT or set operation, no
+// volatile output) has the outputs its join keys do not read computed over
+// the join's output rows, after the join and the WHERE (lateproject.go's
+// late_projection; from a NULL-extended side only the strict ones), so
+// that a row the join drops raises nothing. An aggregation over filters, projections and
 // joins of a large table runs, outside transactions, as partial
 // aggregations over the parts of a split scan on GOMAXPROCS workers and a
 // final one (parallelagg.go), decided when the plan is built; a join's

@@ -44,6 +44,12 @@ var rules = []rule{
 	// its join) and before projection pushdown, which keeps the scans
 	// it narrows narrow.
 	{"aggregate_input_pruning", pruneAggregateInputs}, // aggprune.go
+	// After the pruning rules, which have dropped the derived tables'
+	// outputs nothing reads, and before projection pushdown, which then
+	// narrows the scans below what stays: a derived table's expressions
+	// are computed over the join's output rows, as PostgreSQL computes
+	// them once it has pulled the derived table up.
+	{"late_projection", lateProjections}, // lateproject.go
 	{"projection_pushdown", projectionPushdown},
 	{"bucket_key_lookup", bucketKeyLookup}, // accesspath.go
 	{"changelog_bounds", changelogBounds},  // accesspath.go

@@ -93,6 +93,7 @@ var ruleEffects = map[string]struct {
 	"join_input_pruning":      {"SELECT a.v FROM mid a JOIN small b ON a.k = b.id", nil},
 	"sort_elimination":        {"SELECT count(*) FROM (SELECT * FROM kv ORDER BY n) s", nil},
 	"aggregation_pushdown":    {"SELECT c.region, sum(o.amount) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", nil},
+	"late_projection":         {"SELECT s.x FROM (SELECT a.k, a.v::int AS x FROM mid a) s JOIN small b ON s.k = b.id", nil},
 	"projection_pushdown":     {"SELECT v FROM kv WHERE n > 1", nil},
 	"bucket_key_lookup":       {"SELECT v FROM ev WHERE id = 7", nil},
 	"changelog_bounds":        {"SELECT v FROM ev$changelog WHERE _log_offset >= 5", nil},

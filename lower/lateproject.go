@@ -1,0 +1,327 @@
+package lower
+
+import (
+	"github.com/sqlgate/sqlgate/binder"
+)
+
+// lateProjections computes a derived table's output expressions where
+// PostgreSQL computes them once it has pulled the derived table up into
+// the join above it (prepjointree.c's pull_up_subqueries): at the join's
+// output, for the rows that survive the join and the filters over it, and
+// only where something above reads them. Before the join stay only the
+// columns the join's equality keys read (a hash join's keys are computed
+// per input row there too) and those a filter below the join reads (a
+// WHERE conjunct of the derived table's own columns, which filter_pushdown
+// has already moved below with the expression substituted, as PostgreSQL
+// pushes the qual down to the scan). So
+//
+//	SELECT s.b FROM (SELECT k, t::boolean AS b FROM t) s JOIN u ON s.k = u.k
+//
+// casts t only for the rows that find a partner in u: a row of t whose
+// text is not a boolean and that joins nothing raises nothing, as there.
+//
+// A derived table is pulled up only when PostgreSQL's is_simple_subquery
+// would: its projection is over scans, filters, projections and joins (no
+// aggregation, window, DISTINCT, ORDER BY, LIMIT, set operation, VALUES,
+// set-returning function), and no output expression is volatile
+// (mustCompute: then every output is computed below, once per row). Only
+// deterministic expressions without subqueries or outer references move.
+// A derived table is pulled up from either side of an inner or cross
+// join, the preserved side of a LEFT or RIGHT join and the outer side of a
+// semi or anti join; from a NULL-extended side only its strict
+// expressions move (NULL for the NULL-extended rows, computed over them
+// without an error): PostgreSQL evaluates a non-strict one there below
+// the join, as a PlaceHolderVar (pullup_replace_vars_callback).
+//
+// Runs after the pruning rules (which have dropped the outputs nothing
+// reads) and before projection pushdown; the plan's schema stays: a
+// projection over the join gives its columns back.
+func lateProjections(n binder.Node) binder.Node {
+	switch x := n.(type) {
+	case *binder.Project:
+		if in, exprs, ok := liftOverJoin(x.Input); ok {
+			out := &binder.Project{Input: in, Cols: x.Cols, Exprs: make([]binder.Expr, len(x.Exprs))}
+			for i, e := range x.Exprs {
+				out.Exprs[i] = substitute(e, exprs)
+			}
+			return out
+		}
+	case *binder.Filter, *binder.Join:
+		if in, exprs, ok := liftOverJoin(n); ok {
+			return &binder.Project{Input: in, Exprs: exprs, Cols: n.Columns()}
+		}
+	}
+	return rewriteChildren(n, lateProjections)
+}
+
+// liftOverJoin lifts the derived tables' expressions out of the join under
+// n's filters (whose conditions then compute them), returning the new node
+// and, per column of n, the expression over the new node's columns that
+// computes it; ok is false when n is no join under filters or nothing
+// moves.
+func liftOverJoin(n binder.Node) (binder.Node, []binder.Expr, bool) {
+	switch x := n.(type) {
+	case *binder.Filter:
+		in, exprs, ok := liftOverJoin(x.Input)
+		if !ok {
+			return nil, nil, false
+		}
+		return &binder.Filter{Input: in, Cond: substitute(x.Cond, exprs)}, exprs, true
+	case *binder.Join:
+		return liftJoin(x, nil, false)
+	}
+	return nil, nil, false
+}
+
+// liftJoin lifts from j's inputs what its type allows, keeping below the
+// columns its equality keys read and those of keep (of j's output).
+// strict says j is itself on a NULL-extended side.
+func liftJoin(j *binder.Join, keep map[int]bool, strict bool) (binder.Node, []binder.Expr, bool) {
+	fromLeft, fromRight := true, true
+	strictL, strictR := strict, strict
+	switch j.Type {
+	case binder.LeftJoin:
+		strictR = true
+	case binder.RightJoin:
+		strictL = true
+	case binder.FullJoin:
+		strictL, strictR = true, true
+	case binder.SemiJoin, binder.AntiJoin:
+		fromRight = false // read by the condition only
+	}
+	nl := len(j.Left.Columns())
+	keepL, keepR := map[int]bool{}, map[int]bool{}
+	for i := range keep {
+		if i < nl {
+			keepL[i] = true
+		} else {
+			keepR[i-nl] = true
+		}
+	}
+	if j.Cond != nil {
+		for _, c := range conjuncts(j.Cond) {
+			if _, _, ok := equiKey(c, nl); !ok && !j.NullAware {
+				continue // computed at the join, over the lifted expressions
+			}
+			for _, i := range columnsOf(c) {
+				if i < nl {
+					keepL[i] = true
+				} else {
+					keepR[i-nl] = true
+				}
+			}
+		}
+	}
+	l, le, lok := liftSide(j.Left, keepL, fromLeft, strictL)
+	r, re, rok := liftSide(j.Right, keepR, fromRight, strictR)
+	if !lok && !rok {
+		return nil, nil, false
+	}
+	nlNew := len(l.Columns())
+	all := make([]binder.Expr, 0, len(le)+len(re))
+	all = append(all, le...)
+	for _, e := range re {
+		all = append(all, shiftColumns(e, nlNew))
+	}
+	var cond binder.Expr
+	if j.Cond != nil {
+		cond = substitute(j.Cond, all)
+	}
+	out := binder.NewJoin(l, r, j.Type, cond)
+	out.NullAware = j.NullAware
+	if j.Type == binder.SemiJoin || j.Type == binder.AntiJoin {
+		return out, le, true
+	}
+	return out, all, true
+}
+
+// liftSide is liftInput when lift holds, else n with its own subtree
+// rewritten by lateProjections and every column in place.
+func liftSide(n binder.Node, keep map[int]bool, lift, strict bool) (binder.Node, []binder.Expr, bool) {
+	if lift {
+		if out, exprs, ok := liftInput(n, keep, strict); ok {
+			return out, exprs, true
+		}
+	}
+	out := lateProjections(n)
+	return out, identityExprs(out.Columns()), out != n
+}
+
+// liftInput lifts the expressions of the derived table n (or those of the
+// derived tables of the join n) that keep does not hold below.
+func liftInput(n binder.Node, keep map[int]bool, strict bool) (binder.Node, []binder.Expr, bool) {
+	switch x := n.(type) {
+	case *binder.Join:
+		return liftJoin(x, keep, strict)
+	case *binder.Filter:
+		// a filter that stayed over the derived table (one filter_pushdown
+		// does not move): what it reads stays below
+		below := map[int]bool{}
+		for c := range keep {
+			below[c] = true
+		}
+		markColumns(x.Cond, below)
+		in, exprs, ok := liftInput(x.Input, below, strict)
+		if !ok {
+			return nil, nil, false
+		}
+		return &binder.Filter{Input: in, Cond: substitute(x.Cond, exprs)}, exprs, true
+	case *binder.Project:
+		return liftProject(x, keep, strict)
+	}
+	return nil, nil, false
+}
+
+// liftProject splits the derived table's projection p: the expressions
+// keep holds or that may not move stay; the others are replaced by the
+// input columns they read and returned, over the new projection, for the
+// node above to compute.
+func liftProject(p *binder.Project, keep map[int]bool, strict bool) (binder.Node, []binder.Expr, bool) {
+	if !pullableInput(p.Input) {
+		return nil, nil, false
+	}
+	for _, e := range p.Exprs {
+		if mustCompute(e) {
+			return nil, nil, false // PostgreSQL does not pull the derived table up
+		}
+	}
+	movable := make([]bool, len(p.Exprs))
+	moved := false
+	need := map[int]bool{} // what the expressions that stay read
+	for i, e := range p.Exprs {
+		movable[i] = !keep[i] && liftable(e) && (!strict || strictExpr(e))
+		moved = moved || movable[i]
+		if !movable[i] {
+			markColumns(e, need)
+		}
+	}
+	if !moved {
+		return nil, nil, false
+	}
+	// a derived table inside this one is pulled up too
+	in, inExprs, ok := liftInput(p.Input, need, strict)
+	if !ok {
+		in = lateProjections(p.Input)
+		inExprs = identityExprs(in.Columns())
+	}
+	inCols := in.Columns()
+	out := &binder.Project{Input: in}
+	at := map[int]int{} // column of in -> its plain column in out
+	for i, e := range p.Exprs {
+		if movable[i] {
+			continue
+		}
+		e = substitute(e, inExprs)
+		if c, ok := e.(*binder.ColumnRef); ok {
+			if _, seen := at[c.Index]; !seen {
+				at[c.Index] = len(out.Exprs)
+			}
+		}
+		out.Exprs = append(out.Exprs, e)
+		out.Cols = append(out.Cols, p.Cols[i])
+	}
+	exprs := make([]binder.Expr, len(p.Exprs))
+	kept := 0
+	for i, e := range p.Exprs {
+		if !movable[i] {
+			exprs[i] = &binder.ColumnRef{Index: kept, Name: p.Cols[i].Name, T: p.Cols[i].T}
+			kept++
+			continue
+		}
+		e = substitute(e, inExprs)
+		for _, c := range columnsOf(e) {
+			if _, seen := at[c]; !seen {
+				at[c] = len(out.Exprs)
+				out.Exprs = append(out.Exprs, &binder.ColumnRef{Index: c, Name: inCols[c].Name, T: inCols[c].T})
+				out.Cols = append(out.Cols, inCols[c])
+			}
+		}
+		exprs[i] = remapColumns(e, at)
+	}
+	if identityOver(out, inCols) {
+		return in, exprs, true // only picks in's columns, in order
+	}
+	return out, exprs, true
+}
+
+// identityOver reports whether p gives exactly the columns cols, in order.
+func identityOver(p *binder.Project, cols []binder.Column) bool {
+	if len(p.Exprs) != len(cols) {
+		return false
+	}
+	for i, e := range p.Exprs {
+		c, ok := e.(*binder.ColumnRef)
+		if !ok || c.Index != i || p.Cols[i].Name != cols[i].Name || !p.Cols[i].T.Same(&cols[i].T) {
+			return false
+		}
+	}
+	return true
+}
+
+// liftable reports whether e is computed above the join: an expression
+// (not a column or a constant, which cost nothing where they are) that is
+// deterministic, reads a column, and reads no outer row or subquery.
+func liftable(e binder.Expr) bool {
+	switch e.(type) {
+	case *binder.ColumnRef, *binder.Const:
+		return false
+	}
+	if !deterministic(e) || len(columnsOf(e)) == 0 {
+		return false
+	}
+	return !anyExpr(e, func(x binder.Expr) bool {
+		switch x.(type) {
+		case *binder.OuterRef, *binder.Subquery:
+			return true
+		}
+		return false
+	})
+}
+
+// strictExpr reports whether e is NULL whenever a column it reads is
+// (every node strict: casts, arithmetic, comparisons, - and NOT), so that
+// computed over a NULL-extended row it is NULL and raises nothing, as
+// PostgreSQL's contain_nonstrict_functions decides.
+func strictExpr(e binder.Expr) bool {
+	switch x := e.(type) {
+	case *binder.ColumnRef, *binder.Const:
+		return true
+	case *binder.Cast:
+		return strictExpr(x.X)
+	case *binder.BinaryOp:
+		switch x.Op {
+		case binder.OpAnd, binder.OpOr, binder.OpIsDistinct, binder.OpIsNotDistinct:
+			return false
+		}
+		return strictExpr(x.L) && strictExpr(x.R)
+	case *binder.UnaryOp:
+		return strictExpr(x.X)
+	}
+	return false
+}
+
+// pullableInput reports whether a projection over n is a derived table
+// PostgreSQL pulls up (is_simple_subquery): n reads tables through
+// filters, projections and joins only.
+func pullableInput(n binder.Node) bool {
+	switch x := n.(type) {
+	case *binder.Scan, *scanProjection, *pkLookup:
+		return true
+	case *binder.Filter:
+		return pullableInput(x.Input)
+	case *binder.Project:
+		return pullableInput(x.Input)
+	case *binder.Join:
+		return pullableInput(x.Left) && pullableInput(x.Right)
+	}
+	return false
+}
+
+// identityExprs is one column reference per column.
+func identityExprs(cols []binder.Column) []binder.Expr {
+	out := make([]binder.Expr, len(cols))
+	for i, c := range cols {
+		out[i] = &binder.ColumnRef{Index: i, Name: c.Name, T: c.T}
+	}
+	return out
+}

@@ -68,7 +68,7 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 	for i := range cols {
 		c := &cols[i]
 		m := &meta.Columns[i]
-		if unconstrained[i] {
+		if unconstrained[i] && m.PGType == "" { // (a domain's column keeps its domain: noteDomainColumns)
 			m.PGType = "numeric"
 		}
 		id := st.Identity[c.Name]

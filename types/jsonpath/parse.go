@@ -949,7 +949,7 @@ func (p *parser) parenthesised() (*Item, error) {
 
 // RegexError is like_regex's check of its pattern when the path is read:
 // unbalanced parentheses or brackets and a quantifier with nothing
-// before it are errors, as PostgreSQL's regular expression compiler
+// before it or on another quantifier are errors, as PostgreSQL's regular expression compiler
 // reports them.
 func RegexError(pat string) error {
 	_, err := syntax.Parse(pat, syntax.Perl)
@@ -963,7 +963,8 @@ func RegexError(pat string) error {
 		msg = "parentheses () not balanced"
 	case syntax.ErrMissingBracket:
 		msg = "brackets [] not balanced"
-	case syntax.ErrMissingRepeatArgument:
+	case syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
+		// a quantifier with nothing before it, or on another (a**, a{2}*)
 		msg = "quantifier operand invalid"
 	default:
 		return nil

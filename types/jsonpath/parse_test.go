@@ -42,6 +42,7 @@ func TestNormalize(t *testing.T) {
 		{in: "1.5ab", err: `trailing junk after numeric literal at or near "1.5a" of jsonpath input`},
 		{in: "1e5x", err: `trailing junk after numeric literal at or near "1e5x" of jsonpath input`},
 		{in: "1e+", err: `invalid numeric literal at or near "1e+" of jsonpath input`},
+		{in: `$ like_regex "b.**d"`, err: "invalid regular expression: quantifier operand invalid"},
 		{in: "$[1a]", err: `trailing junk after numeric literal at or near "1a" of jsonpath input`},
 		{in: "$.a[1 to 2 to  3]", err: `syntax error at or near "  " of jsonpath input`},
 		{in: `$ "a"`, err: `syntax error at or near """ of jsonpath input`},

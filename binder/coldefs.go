@@ -68,7 +68,7 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 	for i := range cols {
 		c := &cols[i]
 		m := &meta.Columns[i]
-		if unconstrained[i] {
+		if unconstrained[i] && m.PGType == "" { // (a domain's column keeps its domain: noteDomainColumns)
 			m.PGType = "numeric"
 		}
 		id := st.Identity[c.Name]
@@ -760,13 +760,24 @@ func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, 
 
 // nullDefaultKept reports whether PostgreSQL keeps DEFAULT NULL for a
 // column of type t: it drops a default that is a bare NULL constant, but
-// for a type with a modifier (numeric(8,2), varchar(5), timestamp(3);
-// interval's is the constant's own) the NULL is under a length coercion,
-// which it keeps and pg_get_expr shows (NULL::numeric). m is the
-// column's metadata: an unconstrained numeric (stored as a DECIMAL) or a
-// domain's column (PGType) keeps none here.
+// for a type with a modifier (numeric(8,2), varchar(5), timestamp(3),
+// bit(3); interval's is the constant's own) the NULL is under a length
+// coercion, which it keeps and pg_get_expr shows (NULL::numeric). m is
+// the column's metadata: an unconstrained numeric (stored as a DECIMAL,
+// PGType "numeric") keeps none, a domain's column (not an array of one)
+// every one; a variant's
+// PGType (bit, recordVariants) is t's own and changes nothing. A TIME of
+// precision 0 is taken for a bare time, which CREATE TABLE makes
+// TIME(0) (ddlTimeDefaults) and PostgreSQL gives no modifier: the two
+// cannot be told apart, and time(0) is the rarer.
 func nullDefaultKept(t types.T, m fluss.ColumnMeta) bool {
-	if m.PGType != "" {
+	if _, array, domain := ParseDomainPGType(m.PGType); domain {
+		return !array // the NULL under CoerceToDomain, which is no constant
+	}
+	if m.PGType == "numeric" {
+		return false
+	}
+	if t.Kind == types.Time && t.Precision == 0 {
 		return false
 	}
 	oid, mod, _ := pgtypes.OIDOf(t.Nullable())

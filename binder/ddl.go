@@ -170,6 +170,9 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 		return nil, err
 	}
 	applyLikeMeta(&desc, likeMeta)
+	// the domains first: a domain's column keeps DEFAULT NULL
+	// (nullDefaultKept), which bindColumnMeta decides
+	b.noteDomainColumns(&desc)                                              // domains.go
 	seqs, err := b.bindColumnMeta(path, &desc, serial, unconstrained, like) // coldefs.go
 	if err == nil {
 		err = b.bindUniques(path, &desc, like.uniques) // unique.go
@@ -183,7 +186,6 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.noteDomainColumns(&desc) // domains.go
 	return &CreateTable{Path: path, Descriptor: desc, IfNotExists: ct.IfNotExists, Sequences: seqs}, nil
 }
 

@@ -514,6 +514,13 @@ func (a *analyzer) coerce(x node, to typ, form castForm) (node, error) {
 			if base.t.Kind == 0 {
 				base.t = to.t
 			}
+			if to.elem != nil {
+				// an array's constant too has no modifier: its
+				// elements' (varchar(5)[]) is the length coercion's
+				if e := typeOfOID(to.oid); e.elem != nil {
+					base.elem = e.elem
+				}
+			}
 		}
 		c, err := typedConst(k, base, a.schema)
 		if err != nil {

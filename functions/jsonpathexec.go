@@ -100,15 +100,31 @@ func (e *jpExec) eval(it *jsonpath.Item, v, cur any) ([]any, error) {
 	if err == errNothing {
 		return nil, nil
 	}
-	if err != nil || it.Next == nil {
+	if it.Next == nil {
 		return out, err
 	}
+	if err != nil {
+		// the values the item found before its error (a lax method's
+		// elements before the one it refuses) went through the rest of
+		// the path first, as PostgreSQL runs the next item on each as
+		// it finds it: a silent call returns what they give
+		res, nerr := e.evalNext(it, out, cur)
+		if nerr != nil {
+			return res, nerr
+		}
+		return res, err
+	}
+	return e.evalNext(it, out, cur)
+}
+
+// evalNext evaluates it's chain on each of out. The values found before
+// an error are kept with it, as PostgreSQL appends each to its list as
+// it goes: a silent call returns them.
+func (e *jpExec) evalNext(it *jsonpath.Item, out []any, cur any) ([]any, error) {
 	if it.Kind == jsonpath.AnyPath {
 		e.quiet++
 		defer func() { e.quiet-- }()
 	}
-	// The values found before an error are kept with it, as PostgreSQL
-	// appends each to its list as it goes: a silent call returns them.
 	var res []any
 	for _, x := range out {
 		r, err := e.eval(it.Next, x, cur)

@@ -460,3 +460,42 @@ func (st *fakeCopyStmt) CopyFrom(ctx context.Context, src BatchSource) (string, 
 		b.Release()
 	}
 }
+
+// TestCopyDecoderBinaryByType reads binary COPY values of types stored
+// like a plain one (macaddr, inet, jsonb ... in a STRING column, money in
+// a BIGINT) whose binary form is not that plain type's: each payload is
+// valid UTF-8 (or 8 bytes), so a fast path taking the column's storage
+// for its type would keep the bytes themselves. Each must read as its
+// text does in text format.
+func TestCopyDecoderBinaryByType(t *testing.T) {
+	tests := []struct {
+		typ  types.T
+		bin  []byte
+		text string
+	}{
+		{types.MacAddrType, []byte{0x55, 0, 0x55, 0, 0, 0}, "55:00:55:00:00:00"},
+		{types.MacAddr8Type, []byte{0x55, 0, 0x55, 0, 0, 0, 0x7f, 1}, "55:00:55:00:00:00:7f:01"},
+		{types.MacAddr8Type, []byte{0x55, 0, 0x55, 0, 0, 0}, "55:00:55:ff:fe:00:00:00"},
+		{types.InetType, []byte{2, 32, 0, 4, 10, 0, 0, 1}, "10.0.0.1"},
+		{types.CidrType, []byte{2, 8, 1, 4, 10, 0, 0, 0}, "10.0.0.0/8"},
+		{types.UUIDType, []byte("0123456789abcdef"), "30313233-3435-3637-3839-616263646566"},
+		{types.JSONBType, []byte("\x01{\"a\": 1}"), `{"a": 1}`},
+		{types.PgLsnType, []byte{0, 0, 0, 1, 0, 0, 0, 0x10}, "1/10"},
+		{types.MoneyType, []byte{0, 0, 0, 0, 0, 0, 0x30, 0x39}, "$123.45"},
+		{types.TSVectorType, []byte("\x00\x00\x00\x01ab\x00\x00\x00"), "'ab'"},
+	}
+	for _, tt := range tests {
+		cols := []ResultColumn{{Name: "v", Type: tt.typ}}
+		want, err := decodeCopy(t, textOpts, cols, []byte(tt.text+"\n"), 100)
+		if err != nil {
+			t.Fatalf("%s text %q: %v", tt.typ, tt.text, err)
+		}
+		got, err := decodeCopy(t, binOpts, cols, binaryCopy([][]byte{tt.bin}), 100)
+		if err != nil {
+			t.Fatalf("%s binary %q: %v", tt.typ, tt.bin, err)
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s binary %q: got %q, want %q (its text %q)", tt.typ, tt.bin, got, want, tt.text)
+		}
+	}
+}

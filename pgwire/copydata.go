@@ -158,33 +158,51 @@ const (
 )
 
 // fastKindOf is the fast path a column of type t built by b takes: the
-// conditions appendBinaryFast would otherwise test on every value.
-func fastKindOf(t types.T, b array.Builder) fastKind {
+// conditions appendBinaryFast would otherwise test on every value. The
+// column's wire type oid decides too: a fast path reads the binary form
+// of one type (int8's, text's ...), and a column stored alike whose
+// type's binary form differs (a macaddr's six bytes, a tsvector's, an
+// xid's unsigned four bytes in a STRING or integer column) takes the
+// slow path, which decodes by oid as the type's receive function does.
+func fastKindOf(t types.T, oid uint32, b array.Builder) fastKind {
 	switch b.(type) {
 	case *array.Int64Builder:
-		if t.Kind == types.Int64 {
-			return fastInt64
+		if t.Kind == types.Int64 && (oid == pgtypes.OIDInt8 || oid == pgtypes.OIDMoney) {
+			return fastInt64 // money's binary form is int8's: its cents
 		}
 	case *array.Int32Builder:
-		return fastInt32
+		if oid == pgtypes.OIDInt4 {
+			return fastInt32
+		}
 	case *array.Int16Builder:
-		return fastInt16
+		if oid == pgtypes.OIDInt2 {
+			return fastInt16
+		}
 	case *array.Float64Builder:
-		return fastFloat64
+		if oid == pgtypes.OIDFloat8 {
+			return fastFloat64
+		}
 	case *array.Float32Builder:
-		return fastFloat32
+		if oid == pgtypes.OIDFloat4 {
+			return fastFloat32
+		}
 	case *array.BooleanBuilder:
-		return fastBool
+		if oid == pgtypes.OIDBool {
+			return fastBool
+		}
 	case *array.StringBuilder:
-		if t.Kind == types.String && t.Length == 0 {
-			return fastText
+		if t.Kind == types.String && t.Length == 0 && (oid == pgtypes.OIDText || oid == pgtypes.OIDJSON) {
+			return fastText // json's binary form is its text, like text's
 		}
 	case *array.TimestampBuilder:
-		if types.TimestampUnit(t.Precision) == arrow.Microsecond && t.Precision >= 6 {
+		if types.TimestampUnit(t.Precision) == arrow.Microsecond && t.Precision >= 6 &&
+			(oid == pgtypes.OIDTimestamp || oid == pgtypes.OIDTimestampTZ) {
 			return fastTimestamp
 		}
 	case *array.Date32Builder:
-		return fastDate
+		if oid == pgtypes.OIDDate {
+			return fastDate
+		}
 	}
 	return fastNone
 }
@@ -439,7 +457,7 @@ func newCopyDecoder(opts CopyOptions, cols []ResultColumn, mem memory.Allocator)
 		at := col.Type.ArrowType()
 		fields[i] = arrow.Field{Name: col.Name, Type: at, Nullable: true}
 		c := &copyColumn{name: col.Name, t: col.Type, oid: pgtypes.ParamOIDOf(col.Type), b: array.NewBuilder(mem, at)}
-		c.fast = fastKindOf(c.t, c.b)
+		c.fast = fastKindOf(c.t, c.oid, c.b)
 		d.cols = append(d.cols, c)
 	}
 	d.schema = arrow.NewSchema(fields, nil)

@@ -53,22 +53,16 @@ func (p *ddlParser) alterTable(st *Statement) error {
 	return p.done()
 }
 
-// skipAction moves past the rest of an action: up to a ',' at depth 0 or
-// the end.
+// skipAction moves past the rest of an action: up to a ',' outside
+// brackets (an ARRAY['x', 'y'] or a function's arguments) or the end.
 func (p *ddlParser) skipAction() {
-	depth := 0
-	for p.pos < len(p.toks) {
-		t := p.toks[p.pos]
-		switch {
-		case t.isPunct(p.src, "("):
-			depth++
-		case t.isPunct(p.src, ")"):
-			depth--
-		case depth == 0 && t.isPunct(p.src, ","):
+	for i := range topLevel(p.src, p.toks, p.pos, len(p.toks)) {
+		if p.toks[i].isPunct(p.src, ",") {
+			p.pos = i
 			return
 		}
-		p.pos++
 	}
+	p.pos = len(p.toks)
 }
 
 // setDefault parses SET DEFAULT expr of ALTER COLUMN column: the

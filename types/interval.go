@@ -651,10 +651,24 @@ type intervalToken struct {
 	bad bool
 }
 
-// dateTokenWords are the words of PostgreSQL's datetktbl that are also
-// interval units: only they may run straight into a digit or + ("1d2h");
-// any other word that does is read as a date and refused.
-var dateTokenWords = map[string]bool{"d": true, "h": true, "m": true, "s": true, "y": true, "mon": true, "dec": true}
+// dateTokenWords are the words of PostgreSQL's datetktbl (its core
+// date/time keywords): only they may run straight into a digit or + and
+// end there ("1d2h", "jan0-12": the word, then a number field); any other
+// word that does is read as a date and refused (ParseDateTime). A word
+// of them that is no interval unit ("jan") is refused too, but only when
+// DecodeInterval reaches it, after the fields to its right.
+var dateTokenWords = map[string]bool{
+	"ad": true, "allballs": true, "am": true, "apr": true, "april": true, "at": true, "aug": true, "august": true,
+	"bc": true, "d": true, "dec": true, "december": true, "dow": true, "doy": true, "dst": true, "epoch": true,
+	"feb": true, "february": true, "fri": true, "friday": true, "h": true, "infinity": true, "isodow": true,
+	"isoyear": true, "j": true, "jan": true, "january": true, "jd": true, "jul": true, "julian": true, "july": true,
+	"jun": true, "june": true, "m": true, "mar": true, "march": true, "may": true, "mm": true, "mon": true,
+	"monday": true, "nov": true, "november": true, "now": true, "oct": true, "october": true, "on": true, "pm": true,
+	"s": true, "sat": true, "saturday": true, "sep": true, "sept": true, "september": true, "sun": true,
+	"sunday": true, "t": true, "thu": true, "thur": true, "thurs": true, "thursday": true, "today": true,
+	"tomorrow": true, "tue": true, "tues": true, "tuesday": true, "wed": true, "wednesday": true, "weds": true,
+	"y": true, "yesterday": true,
+}
 
 // splitIntervalFields cuts the postgres form (lower-cased) into fields as
 // ParseDateTime does: whitespace and punctuation other than a sign only

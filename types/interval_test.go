@@ -55,6 +55,9 @@ func TestParseIntervalErrors(t *testing.T) {
 		{"2147483648 hours", sqlerr.DatetimeFieldOverflow},      // PostgreSQL 15 reads an int64 count (2147483648:00:00), beyond the nanoseconds
 		{"3000000000 days", sqlerr.IntervalFieldOverflow},       // days stay an int32 field
 		{"2-12", sqlerr.IntervalFieldOverflow},                  // the SQL standard's months are 0-11
+		{"+1jan0-12", sqlerr.IntervalFieldOverflow},             // a datetktbl word ends before a digit: its 0-12 overflows first
+		{"1 jan0-11", sqlerr.InvalidDatetimeFormat},             // then the word, no unit, is refused
+		{"1 x0-12", sqlerr.InvalidDatetimeFormat},               // another word runs into a date field
 		{" P1Y", sqlerr.InvalidDatetimeFormat},                  // ISO 8601 from the first character
 		{"P1Y2", sqlerr.InvalidDatetimeFormat},                  // no alternative format after designators
 	} {

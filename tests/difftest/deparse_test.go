@@ -99,6 +99,20 @@ func TestCatalogExprDifferential(t *testing.T) {
 			fmt.Sprintf("SELECT a.attname, pg_get_expr(adbin, adrelid), pg_get_expr(adbin, adrelid, true) FROM pg_attribute a LEFT JOIN pg_attrdef ON adrelid = attrelid AND adnum = attnum WHERE attrelid = 'dpg'::regclass AND attname = '%s'", d[0]),
 			fmt.Sprintf("SELECT column_default FROM information_schema.columns WHERE table_name = 'dpg' AND column_name = '%s'", d[0]))
 	}
+	// DEFAULT NULL (and NULL::type) as PostgreSQL keeps it: under a
+	// modifier's coercion (bit(3)), a domain's (dpint), none for an
+	// array of modifiers' elements shown without them, none for a bare
+	// time (sqlgate's TIME(0))
+	if kind, why := verdict(r.SQLGate.Run(ctx, "CREATE TABLE dpn (a varchar(5)[], t time, t3 time(3), bt bit(3), d dpint, e numeric(5,2)[], c char(2))"),
+		r.Postgres.Run(ctx, "CREATE TABLE dpn (a varchar(5)[], t time, t3 time(3), bt bit(3), d dpint, e numeric(5,2)[], c char(2))"), tallyRule{}); kind != "same" {
+		t.Fatalf("CREATE TABLE dpn: %s", why)
+	}
+	for _, d := range [][2]string{{"a", "NULL"}, {"t", "NULL"}, {"t3", "NULL"}, {"bt", "NULL"}, {"d", "NULL"}, {"e", "NULL"}, {"c", "NULL::text"},
+		{"a", "'{ab}'"}, {"t", "NULL::time"}, {"e", "ARRAY[1.5, 2]"}} {
+		compare("default null", fmt.Sprintf("ALTER TABLE dpn ALTER COLUMN %s SET DEFAULT %s", d[0], d[1]),
+			fmt.Sprintf("SELECT a.attname, pg_get_expr(adbin, adrelid) FROM pg_attribute a LEFT JOIN pg_attrdef ON adrelid = attrelid AND adnum = attnum WHERE attrelid = 'dpn'::regclass AND attname = '%s'", d[0]),
+			fmt.Sprintf("SELECT column_default FROM information_schema.columns WHERE table_name = 'dpn' AND column_name = '%s'", d[0]))
+	}
 	keys := make([]string, 0, len(stats))
 	for k := range stats {
 		keys = append(keys, k)

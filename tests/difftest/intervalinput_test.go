@@ -37,7 +37,8 @@ func (g intervalWordGen) piece() string {
 	case 5, 6, 7:
 		return g.pick("year", "years", "mon", "months", "month", "day", "days", "d", "h", "hour", "hours", "min", "minute", "m",
 			"s", "sec", "second", "ms", "us", "week", "w", "decade", "century", "millennium", "y", "yr", "ago", "@", "millisecon",
-			"microseconds", "quarter", "qtr", "mons", "cent", "hr", "DAY", "Hours", "fortnight", "days2", "jan")
+			"microseconds", "quarter", "qtr", "mons", "cent", "hr", "DAY", "Hours", "fortnight", "days2", "jan",
+			"sept", "at", "thurs", "x") // datetktbl's words (jan ... thurs) end before a digit, others not
 	case 8:
 		return g.pick(",", ";", "/", "!", "(", ")", "_", "#", "$", "é", "@", "\t", "~")
 	}

@@ -159,9 +159,15 @@ func digitsAt(s string, i int) int {
 	return i
 }
 
-// number scans a numeric literal: an integer (0 or no leading zero), a
-// decimal (1.5, 1., .5), either with an exponent; letters or digits
-// straight after it are trailing junk.
+// number scans a numeric literal as PostgreSQL 15's flex scanner does,
+// by the longest match among its rules, the earlier rule on a tie: an
+// integer (0 or no leading zero), a decimal (1.5, 1., .5), either with
+// an exponent; a mantissa with an exponent's e and sign but no digits
+// ("1e+") is an invalid numeric literal; a literal and the one "other"
+// character straight after it (1a, 1.5a, 01) is trailing junk. A run of
+// "other" characters longer than all of those ("1lax", "1abc", "0x1")
+// is a word, as {other}+ (a later rule) reads it, and what follows is
+// parsed after it.
 func (s *scanner) number() (token, error) {
 	src, start := s.src, s.pos
 	i := start
@@ -180,23 +186,43 @@ func (s *scanner) number() (token, error) {
 			isInt = false
 		}
 	}
+	fail := 0 // the end of an exponent without digits ({realfail})
 	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
 		j := i + 1
-		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+		signed := j < len(src) && (src[j] == '+' || src[j] == '-')
+		if signed {
 			j++
 		}
 		if k := digitsAt(src, j); k > j {
 			i = k
 			isInt = false
+		} else if signed {
+			fail = j
 		}
 	}
-	if i < len(src) && (isOther(src[i]) || src[i] == '\\') {
-		j := i
-		for j < len(src) && isOther(src[j]) {
-			j++
+	longest := max(i, fail)
+	junk := i < len(src) && isOther(src[i]) && i+1 > fail
+	if junk {
+		longest = i + 1
+	}
+	other := start
+	for other < len(src) && isOther(src[other]) {
+		other++
+	}
+	if other > longest {
+		w, err := s.word()
+		if err != nil {
+			return token{}, err
 		}
-		s.pos = j
-		return token{}, lexErr("trailing junk after numeric literal", src[start:j])
+		return token{kind: tWord, text: w, near: s.nearAfter()}, nil
+	}
+	if junk {
+		s.pos = i + 1 // (a multi-byte character is a longer run: a word)
+		return token{}, lexErr("trailing junk after numeric literal", src[start:i+1])
+	}
+	if fail > i {
+		s.pos = fail
+		return token{}, lexErr("invalid numeric literal", src[start:fail])
 	}
 	s.pos = i
 	text := src[start:i]
@@ -923,7 +949,7 @@ func (p *parser) parenthesised() (*Item, error) {
 
 // RegexError is like_regex's check of its pattern when the path is read:
 // unbalanced parentheses or brackets and a quantifier with nothing
-// before it are errors, as PostgreSQL's regular expression compiler
+// before it or on another quantifier are errors, as PostgreSQL's regular expression compiler
 // reports them.
 func RegexError(pat string) error {
 	_, err := syntax.Parse(pat, syntax.Perl)
@@ -937,7 +963,8 @@ func RegexError(pat string) error {
 		msg = "parentheses () not balanced"
 	case syntax.ErrMissingBracket:
 		msg = "brackets [] not balanced"
-	case syntax.ErrMissingRepeatArgument:
+	case syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
+		// a quantifier with nothing before it, or on another (a**, a{2}*)
 		msg = "quantifier operand invalid"
 	default:
 		return nil

@@ -34,6 +34,16 @@ func TestNormalize(t *testing.T) {
 		{in: "@", err: "@ is not allowed in root expressions"},
 		{in: "last", err: "LAST is allowed only in array subscripts"},
 		{in: "00", err: `trailing junk after numeric literal at or near "00" of jsonpath input`},
+		// PostgreSQL 15's scanner: the longest match, a number's rules
+		// first on a tie; a longer run of "other" characters is a word
+		{in: "1lax $x", err: `syntax error at or near " " of jsonpath input`},
+		{in: "1abc", err: "syntax error at end of jsonpath input"},
+		{in: "0x1", err: "syntax error at end of jsonpath input"},
+		{in: "1.5ab", err: `trailing junk after numeric literal at or near "1.5a" of jsonpath input`},
+		{in: "1e5x", err: `trailing junk after numeric literal at or near "1e5x" of jsonpath input`},
+		{in: "1e+", err: `invalid numeric literal at or near "1e+" of jsonpath input`},
+		{in: `$ like_regex "b.**d"`, err: "invalid regular expression: quantifier operand invalid"},
+		{in: "$[1a]", err: `trailing junk after numeric literal at or near "1a" of jsonpath input`},
 		{in: "$.a[1 to 2 to  3]", err: `syntax error at or near "  " of jsonpath input`},
 		{in: `$ "a"`, err: `syntax error at or near """ of jsonpath input`},
 		{in: "$ $x)", err: `syntax error at or near "$x" of jsonpath input`},

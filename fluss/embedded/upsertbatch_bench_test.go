@@ -70,4 +70,3 @@ func BenchmarkUpsertBatchOnLargeTable(b *testing.B) {
 type skipSyncs struct{}
 
 func (skipSyncs) Sync(string, SyncKind, func() error) error { return nil }
-

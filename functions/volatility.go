@@ -7,7 +7,9 @@ import "strings"
 // may change within a statement. Func.Volatile is wider (it also holds the
 // stable ones, now() and the catalog lookups, which are never folded
 // into constants); the rules that follow PostgreSQL's volatility, such as
-// which WITH queries run once, need this narrower set.
+// which WITH queries run once, need this narrower set. A name is here
+// when every overload of it is volatile: ts_rewrite's query form is, but
+// the form sqlgate has, the substitution, is immutable.
 var volatileInPostgres = map[string]bool{
 	"clock_timestamp": true, "currval": true, "gen_random_uuid": true, "lastval": true, "nextval": true,
 	"pg_blocking_pids": true, "pg_cancel_backend": true, "pg_database_size": true, "pg_indexes_size": true,

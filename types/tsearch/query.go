@@ -364,13 +364,15 @@ func cleanStop(n *Node, ladd, radd *int) *Node {
 		}
 		return nil
 	case n.L == nil:
+		// the operand that stays carries its own corrections up; a
+		// phrase adds its distance and the removed side's
+		*ladd, *radd = rladd, rradd
 		if isPhrase {
 			*ladd = lladd + nd + rladd
 		}
-		*radd = rradd
 		return n.R
 	case n.R == nil:
-		*ladd = lladd
+		*ladd, *radd = lladd, lradd
 		if isPhrase {
 			*radd = lradd + nd + rradd
 		}

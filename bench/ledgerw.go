@@ -67,20 +67,11 @@ func (h *harness) runW10(ctx context.Context) {
 // client and the server share the CPU, so a server whose replies cost the
 // client more work lowers the rate as surely as its own CPU does.
 func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, workload string) (tps, cpu, client *stat) {
-	setup, err := pgx.Connect(ctx, t.connString)
+	setup, err := makeLedger(ctx, t)
 	if err != nil {
 		return errStat(err), errStat(err), errStat(err)
 	}
 	defer setup.Close(context.Background())
-	for _, q := range []string{
-		"DROP TABLE IF EXISTS ledger",
-		"CREATE TABLE ledger (id BIGINT PRIMARY KEY, bal BIGINT NOT NULL)",
-		fmt.Sprintf("INSERT INTO ledger SELECT g, 0 FROM generate_series(1, %d) AS g", ledgerRows),
-	} {
-		if _, err := setup.Exec(ctx, q); err != nil {
-			return errStat(err), errStat(err), errStat(err)
-		}
-	}
 	conns := make([]*pgx.Conn, clients)
 	defer func() {
 		for _, c := range conns {
@@ -177,6 +168,26 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 		client = noCPU
 	}
 	return tps, cpu, client
+}
+
+// makeLedger makes W10's table of ledgerRows zero balances on t and
+// returns the connection it used, which checks the sums after each run.
+func makeLedger(ctx context.Context, t target) (*pgx.Conn, error) {
+	setup, err := pgx.Connect(ctx, t.connString)
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range []string{
+		"DROP TABLE IF EXISTS ledger",
+		"CREATE TABLE ledger (id BIGINT PRIMARY KEY, bal BIGINT NOT NULL)",
+		fmt.Sprintf("INSERT INTO ledger SELECT g, 0 FROM generate_series(1, %d) AS g", ledgerRows),
+	} {
+		if _, err := setup.Exec(ctx, q); err != nil {
+			setup.Close(context.Background())
+			return nil, err
+		}
+	}
+	return setup, nil
 }
 
 func w10tx(ctx context.Context, c *pgx.Conn, id, delta int64) error {

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
@@ -64,20 +63,11 @@ func (h *harness) w10pgbench(ctx context.Context, t target, clients int, hot boo
 	if err != nil {
 		return errStat(err), errStat(err), errStat(err)
 	}
-	setup, err := pgx.Connect(ctx, t.connString)
+	setup, err := makeLedger(ctx, t)
 	if err != nil {
 		return errStat(err), errStat(err), errStat(err)
 	}
 	defer setup.Close(context.Background())
-	for _, q := range []string{
-		"DROP TABLE IF EXISTS ledger",
-		"CREATE TABLE ledger (id BIGINT PRIMARY KEY, bal BIGINT NOT NULL)",
-		fmt.Sprintf("INSERT INTO ledger SELECT g, 0 FROM generate_series(1, %d) AS g", ledgerRows),
-	} {
-		if _, err := setup.Exec(ctx, q); err != nil {
-			return errStat(err), errStat(err), errStat(err)
-		}
-	}
 	if t.name == sysPostgres {
 		// As the run had it: statistics, and the heap's visibility.
 		if _, err := setup.Exec(ctx, "VACUUM ANALYZE ledger"); err != nil {

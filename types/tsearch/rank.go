@@ -20,23 +20,10 @@ const (
 // rankItems is SortAndUniqItems: the query's operands sorted by word,
 // each word once.
 func rankItems(q Query) []*Node {
-	// in PostgreSQL's item order (an operator, its right operand, its
-	// left one), which its sort (an insertion sort for so few) keeps
-	// among equal words: the first of them is the one ranked
-	var items []*Node
-	var walk func(n *Node)
-	walk = func(n *Node) {
-		if n == nil {
-			return
-		}
-		if n.Op == 0 {
-			items = append(items, n)
-			return
-		}
-		walk(n.R)
-		walk(n.L)
-	}
-	walk(q.Root)
+	// in PostgreSQL's item order (rankOrder), which its sort (an
+	// insertion sort for so few) keeps among equal words: the first of
+	// them is the one ranked
+	items := rankOrder(q)
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Word < items[j].Word })
 	out := items[:0]
 	for i, it := range items {

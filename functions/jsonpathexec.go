@@ -260,7 +260,10 @@ func (e *jpExec) item(it *jsonpath.Item, v, cur any) ([]any, error) {
 					continue
 				}
 				if !ok {
-					return nil, jpErr("2203B", "operand of unary jsonpath operator %s is not a numeric value", it.Op)
+					// the values before it were found (a silent call
+					// returns them), as PostgreSQL's executeUnaryArithmExpr
+					// passes each on before it meets the next
+					return out, jpErr("2203B", "operand of unary jsonpath operator %s is not a numeric value", it.Op)
 				}
 				if it.Op == "-" {
 					d = numeric.Neg(d)

@@ -520,13 +520,11 @@ func (p *parser) not() (*Item, error) {
 	if !e.IsPredicate() || !p.isPunct(")") {
 		return nil, p.errHere()
 	}
+	// ! takes a delimited predicate only: "! (p) is unknown" is a syntax
+	// error in PostgreSQL's grammar (NOT_P delimited_predicate), not
+	// !((p) is unknown)
 	if err := p.advance(); err != nil {
 		return nil, err
-	}
-	if p.isWord("is") {
-		if e, err = p.isUnknown(e); err != nil {
-			return nil, err
-		}
 	}
 	return &Item{Kind: Not, L: e}, nil
 }

@@ -458,7 +458,9 @@ func (r *rewriter) tokensText(from, to int) string {
 
 func (r *rewriter) isOperand(it item) bool {
 	if it.composite {
-		return true
+		// the rewrite's || is an operator, not an operand: a - or ~
+		// after it is a prefix one ('x' || - 3 ^ 2 is 'x' || ((-3) ^ 2))
+		return !isPipesItem(it)
 	}
 	t := it.tok
 	switch t.kind {

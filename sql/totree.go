@@ -276,8 +276,16 @@ func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n.Sel != nil {
-			q, err := t.subquery(n.Sel)
+		sel := n.Sel
+		if sel == nil && len(n.List) == 1 && isBareSubquery(n.List[0]) {
+			// x IN ((SELECT ...)): PostgreSQL's in_expr takes a
+			// select_with_parens, which nests parentheses, before an
+			// expression list: a subquery IN, not a list of one scalar
+			// subquery
+			sel = n.List[0]
+		}
+		if sel != nil {
+			q, err := t.subquery(sel)
 			if err != nil {
 				return nil, err
 			}
@@ -377,6 +385,20 @@ func (t *Transformer) exprs(list []ast.ExprNode) ([]pt.Expr, error) {
 		out[i] = x
 	}
 	return out, nil
+}
+
+// isBareSubquery reports whether e is a subquery in parentheses only (not
+// EXISTS, not part of a larger expression).
+func isBareSubquery(e ast.ExprNode) bool {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		e = p.Expr
+	}
+	s, ok := e.(*ast.SubqueryExpr)
+	return ok && !s.Exists
 }
 
 func (t *Transformer) subquery(e ast.ExprNode) (*pt.Subquery, error) {

@@ -433,14 +433,7 @@ func (o *Insert) runBatch(ctx context.Context, info fluss.TableInfo, schema *arr
 		}
 		// PostgreSQL wrote the rows before the failing one first: a
 		// CHECK or unique constraint they break is the error
-		if row > 0 {
-			prefix := rec.NewSlice(0, int64(row))
-			if perr := o.write(ctx, info, prefix); perr != nil {
-				err = perr
-			}
-		}
-		rec.Release()
-		return err
+		return o.failAt(ctx, info, rec, row, err)
 	}
 	n := rec.NumRows()
 	err = o.write(ctx, info, rec)
@@ -449,6 +442,19 @@ func (o *Insert) runBatch(ctx context.Context, info fluss.TableInfo, schema *arr
 			functions.RewindSequences(o.EC.Ctx, mark, int(n), f.FailedRow()+1)
 		}
 	}
+	return err
+}
+
+// failAt is the error of batch rec whose row row fails with err (row < 0:
+// not a row's): PostgreSQL writes a row at a time, so the rows before it
+// were written first, and their failure is the error. It releases rec.
+func (o *Insert) failAt(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch, row int, err error) error {
+	if row > 0 {
+		if perr := o.write(ctx, info, rec.NewSlice(0, int64(row))); perr != nil {
+			err = perr
+		}
+	}
+	rec.Release()
 	return err
 }
 
@@ -484,26 +490,13 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 			// time: the rows before the failing one were merged first,
 			// and their failure is the error
 			if row, err := rc.CheckRows(ctx, rec); err != nil {
-				if row > 0 {
-					prefix := rec.NewSlice(0, int64(row))
-					if perr := o.write(ctx, info, prefix); perr != nil {
-						err = perr
-					}
-				}
-				rec.Release()
-				return err
+				return o.failAt(ctx, info, rec, row, err)
 			}
 		}
 		if r := o.remerged(rec); r > 0 {
 			// PostgreSQL merged the rows before the second proposal
 			// first: their failure (a CHECK's) is the error
-			prefix := rec.NewSlice(0, int64(r))
-			err := o.write(ctx, info, prefix)
-			if err == nil {
-				err = affectedTwice()
-			}
-			rec.Release()
-			return err
+			return o.failAt(ctx, info, rec, r, affectedTwice())
 		}
 		merged, err := o.merge(ctx, rec)
 		rec.Release()

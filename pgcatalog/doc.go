@@ -45,7 +45,7 @@
 //     types' I/O functions, then the server's Go UDFs (udfprocs.go: schema
 //     public, language c, a record-batch or batch UDF as RETURNS TABLE).
 //     A built-in's provolatile, proisstrict, proparallel, prosrc,
-//     language and cost are PostgreSQL 15's (procprops.go, generated from
+//     language and cost are PostgreSQL 15's (internal/pgproc, generated from
 //     it by TestProcPropsMatchPostgres, which also checks it), and
 //     pg_get_functiondef writes them as ruleutils.c does (functiondef.go).
 //     aclitem[] (NULL except the schemas' default ACLs), pg_node_tree and

@@ -38,12 +38,12 @@ func (c *Catalog) FunctionDef(oid uint32) (string, bool) {
 			src = p.src
 		}
 	} else if pp, ok := builtinProp(p); ok {
-		volatile, parallel, strict, support, leakproof = pp.volatile, pp.parallel, pp.strict, pp.support, pp.leakproof
-		if pp.args != "" {
-			args = pp.args // the names and defaults sqlgate's pg_proc does not keep
+		volatile, parallel, strict, support, leakproof = pp.Volatile, pp.Parallel, pp.Strict, pp.Support, pp.Leakproof
+		if pp.Args != "" {
+			args = pp.Args // the names and defaults sqlgate's pg_proc does not keep
 		}
-		if pp.src != "" || pp.body != "" {
-			src, lang, cost, body = pp.src, pp.lang, pp.cost, pp.body
+		if pp.Src != "" || pp.Body != "" {
+			src, lang, cost, body = pp.Src, pp.Lang, pp.Cost, pp.Body
 		}
 	}
 	ns := p.ns

@@ -1,73 +1,27 @@
 package pgcatalog
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/sqlgate/sqlgate/internal/pgproc"
 
 // procProp is what PostgreSQL 15's pg_proc says of one built-in
-// signature beyond its types (procprops.go, generated from it): a
+// signature beyond its types (internal/pgproc, generated from it): a
 // client reading provolatile to decide whether it may cache a call, or
 // pg_get_functiondef's text, sees PostgreSQL's own answer.
-type procProp struct {
-	volatile  byte // provolatile: 'i', 's' or 'v'
-	strict    bool
-	parallel  byte // proparallel: 's', 'r' or 'u'
-	src       string
-	lang      string // pg_language.lanname: internal, sql or c
-	support   string // prosupport's name, "" for none
-	cost      float32
-	body      string // a LANGUAGE sql function's SQL-standard body (RETURN ..., BEGIN ATOMIC ...)
-	leakproof bool
-	// args is pg_get_function_arguments' text for a function with
-	// argument names, defaults or VARIADIC ("" for the others)
-	args string
-}
-
-// procPropsByName are the properties every PostgreSQL overload of a name
-// shares, for a signature sqlgate spells with other argument types (its
-// polymorphic "any" where PostgreSQL has anyelement).
-var procPropsByName = func() map[string]procProp {
-	out := map[string]procProp{}
-	mixed := map[string]bool{}
-	for k, p := range procProps {
-		name := k[:strings.IndexByte(k, '(')]
-		if cur, ok := out[name]; ok && (cur.volatile != p.volatile || cur.strict != p.strict || cur.parallel != p.parallel) {
-			mixed[name] = true
-		}
-		p.src, p.lang, p.support, p.cost, p.body, p.leakproof, p.args = "", "", "", 0, "", false, ""
-		out[name] = p
-	}
-	for name := range mixed {
-		delete(out, name)
-	}
-	return out
-}()
+type procProp = pgproc.Prop
 
 // builtinProp is PostgreSQL's pg_proc properties of a built-in: its exact
 // signature's, else those all the name's overloads share; ok false when
 // neither is known.
 func builtinProp(p procInfo) (procProp, bool) {
-	var key strings.Builder
-	key.WriteString(p.name)
-	key.WriteByte('(')
+	args := make([]uint32, len(p.args))
 	for i, a := range p.args {
-		if i > 0 {
-			key.WriteByte(',')
-		}
-		if p.varArgs && i == len(p.args)-1 && a.(uint32) != oidAny {
+		args[i] = a.(uint32)
+		if p.varArgs && i == len(p.args)-1 && args[i] != oidAny {
 			// pg_proc's VARIADIC parameter is the array type; the
 			// signature lists its element
-			a = arrayTypeOf(a.(uint32))
+			args[i] = arrayTypeOf(args[i])
 		}
-		fmt.Fprint(&key, a)
 	}
-	key.WriteByte(')')
-	if pp, ok := procProps[key.String()]; ok {
-		return pp, true
-	}
-	pp, ok := procPropsByName[p.name]
-	return pp, ok
+	return pgproc.Lookup(p.name, args)
 }
 
 // langOID is the pg_language OID of a built-in's language.

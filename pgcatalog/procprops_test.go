@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sqlgate/sqlgate/internal/pgproc"
 	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
-// TestProcPropsMatchPostgres checks the committed procprops.go against
+// TestProcPropsMatchPostgres checks the committed internal/pgproc/procprops.go against
 // PostgreSQL 15's pg_proc: every signature of a function sqlgate has, with
 // its volatility, strictness, parallel safety and prosrc. With
-// SQLGATE_WRITE_PROCPROPS=1 it writes procprops.go from PostgreSQL instead
+// SQLGATE_WRITE_PROCPROPS=1 it writes that file from PostgreSQL instead
 // (after a function is added to the library).
 func TestProcPropsMatchPostgres(t *testing.T) {
 	srv := pgtest.Start(t)
@@ -53,7 +54,7 @@ func TestProcPropsMatchPostgres(t *testing.T) {
 		if err := rows.Scan(&name, &args, &vol, &strict, &par, &src, &lang, &support, &cost, &body, &leakproof, &argText); err != nil {
 			t.Fatal(err)
 		}
-		want[name+"("+args+")"] = procProp{volatile: vol[0], strict: strict, parallel: par[0], src: src, lang: lang, support: support, cost: cost, body: body, leakproof: leakproof, args: argText}
+		want[name+"("+args+")"] = procProp{Volatile: vol[0], Strict: strict, Parallel: par[0], Src: src, Lang: lang, Support: support, Cost: cost, Body: body, Leakproof: leakproof, Args: argText}
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
@@ -63,13 +64,13 @@ func TestProcPropsMatchPostgres(t *testing.T) {
 		return
 	}
 	for k, w := range want {
-		if got, ok := procProps[k]; !ok || got != w {
-			t.Errorf("procProps[%q] = %+v (present %v), PostgreSQL 15 says %+v", k, got, ok, w)
+		if got, ok := pgproc.Of(k); !ok || got != w {
+			t.Errorf("pgproc.Of(%q) = %+v (present %v), PostgreSQL 15 says %+v", k, got, ok, w)
 		}
 	}
-	for k := range procProps {
+	for _, k := range pgproc.Signatures() {
 		if _, ok := want[k]; !ok {
-			t.Errorf("procProps[%q] is no signature of PostgreSQL 15's (or of no function sqlgate has)", k)
+			t.Errorf("pgproc.Of(%q) is no signature of PostgreSQL 15's (or of no function sqlgate has)", k)
 		}
 	}
 }
@@ -82,20 +83,20 @@ func writeProcProps(t *testing.T, props map[string]procProp) {
 	sort.Strings(keys)
 	var b bytes.Buffer
 	b.WriteString("// Code generated from PostgreSQL 15 by TestProcPropsMatchPostgres (SQLGATE_WRITE_PROCPROPS=1); DO NOT EDIT.\n\n")
-	b.WriteString("package pgcatalog\n\n")
-	b.WriteString("// procProps are PostgreSQL 15's provolatile, proisstrict, proparallel,\n")
+	b.WriteString("package pgproc\n\n")
+	b.WriteString("// props are PostgreSQL 15's provolatile, proisstrict, proparallel,\n")
 	b.WriteString("// prosrc, language, support function, procost, SQL body, proleakproof and\n// arguments (named, with defaults, variadic) of the pg_catalog functions\n// sqlgate has, by name(argument type OIDs).\n")
-	b.WriteString("var procProps = map[string]procProp{\n")
+	b.WriteString("var props = map[string]Prop{\n")
 	for _, k := range keys {
 		p := props[k]
-		fmt.Fprintf(&b, "\t%q: {'%c', %v, '%c', %q, %q, %q, %v, %q, %v, %q},\n", k, p.volatile, p.strict, p.parallel, p.src, p.lang, p.support, p.cost, p.body, p.leakproof, p.args)
+		fmt.Fprintf(&b, "\t%q: {'%c', %v, '%c', %q, %q, %q, %v, %q, %v, %q},\n", k, p.Volatile, p.Strict, p.Parallel, p.Src, p.Lang, p.Support, p.Cost, p.Body, p.Leakproof, p.Args)
 	}
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile("procprops.go", src, 0o644); err != nil {
+	if err := os.WriteFile("../internal/pgproc/procprops.go", src, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -687,9 +687,9 @@ func (c *Catalog) procRows() []row {
 			"prosrc": p.name,
 		}
 		if pp, ok := builtinProp(p); ok && !p.userFunc { // procprop.go
-			rows[i]["provolatile"], rows[i]["proisstrict"], rows[i]["proparallel"] = string(pp.volatile), pp.strict, string(pp.parallel)
-			if pp.src != "" || pp.body != "" {
-				rows[i]["prosrc"], rows[i]["prolang"], rows[i]["procost"] = pp.src, langOID(pp.lang), float64(pp.cost)
+			rows[i]["provolatile"], rows[i]["proisstrict"], rows[i]["proparallel"] = string(pp.Volatile), pp.Strict, string(pp.Parallel)
+			if pp.Src != "" || pp.Body != "" {
+				rows[i]["prosrc"], rows[i]["prolang"], rows[i]["procost"] = pp.Src, langOID(pp.Lang), float64(pp.Cost)
 			}
 		}
 		if p.userFunc {

@@ -1,12 +1,12 @@
 // Code generated from PostgreSQL 15 by TestProcPropsMatchPostgres (SQLGATE_WRITE_PROCPROPS=1); DO NOT EDIT.
 
-package pgcatalog
+package pgproc
 
-// procProps are PostgreSQL 15's provolatile, proisstrict, proparallel,
+// props are PostgreSQL 15's provolatile, proisstrict, proparallel,
 // prosrc, language, support function, procost, SQL body, proleakproof and
 // arguments (named, with defaults, variadic) of the pg_catalog functions
 // sqlgate has, by name(argument type OIDs).
-var procProps = map[string]procProp{
+var props = map[string]Prop{
 	"_pg_expandarray(2277)":                        {'i', true, 's', "select $1[s],\n        s operator(pg_catalog.-) pg_catalog.array_lower($1,1) operator(pg_catalog.+) 1\n        from pg_catalog.generate_series(pg_catalog.array_lower($1,1),\n                                        pg_catalog.array_upper($1,1),\n                                        1) as g(s)", "sql", "", 100, "", false, "anyarray, OUT x anyelement, OUT n integer"},
 	"abbrev(650)":                                  {'i', true, 's', "cidr_abbrev", "internal", "", 1, "", false, ""},
 	"abbrev(869)":                                  {'i', true, 's', "inet_abbrev", "internal", "", 1, "", false, ""},

@@ -1,0 +1,10 @@
+// Package pgproc holds what PostgreSQL 15's pg_proc says of the built-in
+// functions sqlgate has, beyond their types: volatility, strictness,
+// parallel safety, source, language, support function, cost, SQL body,
+// leakproofness and argument text, per signature (procprops.go, generated
+// from PostgreSQL by pgcatalog's TestProcPropsMatchPostgres, which also
+// checks it). It sits below every stage so that each reads PostgreSQL's
+// own answer: pgcatalog serves it as pg_proc's rows, and lower's
+// late_projection asks proisstrict as PostgreSQL's planner does
+// (contain_nonstrict_functions).
+package pgproc

@@ -1,7 +1,11 @@
 package lower
 
 import (
+	"slices"
+
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/internal/pgproc"
+	"github.com/sqlgate/sqlgate/pgtypes"
 )
 
 // lateProjections computes a derived table's output expressions where
@@ -279,11 +283,14 @@ func liftable(e binder.Expr) bool {
 }
 
 // strictExpr reports whether e is NULL whenever a column it reads is
-// (every node strict: casts, arithmetic, comparisons, - and NOT), so that
-// computed over a NULL-extended row it is NULL and raises nothing, as
-// PostgreSQL's contain_nonstrict_functions decides.
+// (every node strict: casts, arithmetic, comparisons, - and NOT, and the
+// calls of functions pg_proc says are strict), so that computed over a
+// NULL-extended row it is NULL and raises nothing, as PostgreSQL's
+// contain_nonstrict_functions decides.
 func strictExpr(e binder.Expr) bool {
 	switch x := e.(type) {
+	case *binder.FuncCall:
+		return strictCall(x) && !slices.ContainsFunc(x.Args, func(a binder.Expr) bool { return !strictExpr(a) })
 	case *binder.ColumnRef, *binder.Const:
 		return true
 	case *binder.Cast:
@@ -298,6 +305,18 @@ func strictExpr(e binder.Expr) bool {
 		return strictExpr(x.X)
 	}
 	return false
+}
+
+// strictCall reports whether pg_proc says the function f calls is strict
+// (proisstrict of its signature, else of every overload of its name); a
+// function PostgreSQL does not have (sqlgate's own pg__ helpers) is not.
+func strictCall(f *binder.FuncCall) bool {
+	args := make([]uint32, len(f.Args))
+	for i, a := range f.Args {
+		args[i], _, _ = pgtypes.OIDOf(a.Type())
+	}
+	p, ok := pgproc.Lookup(f.Name, args)
+	return ok && p.Strict
 }
 
 // pullableInput reports whether a projection over n is a derived table

@@ -220,6 +220,9 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 			}
 			return rowSemiJoin(in, sq)
 		}
+		if y, ok := constantOutput(sq); ok && !all {
+			return restrictedSemiJoin(in, sq.Plan, &binder.BinaryOp{Op: op, L: x, R: y, T: types.BoolType})
+		}
 		if len(sq.Outer) == 0 && !(op == binder.OpEq && !all) && !(op == binder.OpNe && all) {
 			return nil // only IN and NOT IN have a hash key of their own
 		}
@@ -259,6 +262,40 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 		return finishSemiJoin(in, body, typ, cond, nullAware)
 	}
 	return nil
+}
+
+// constantOutput is the output expression of the uncorrelated subquery
+// of x op ANY (S) when PostgreSQL pulls S up into a semi join
+// (convert_ANY_sublink_to_join, then pull_up_subqueries: S is a plain
+// SELECT of scans, filters and joins, is_simple_subquery) and that
+// expression reads no column of S: a constant, which replaces S's column
+// in x op y.
+func constantOutput(sq *binder.Subquery) (binder.Expr, bool) {
+	p, ok := sq.Plan.(*binder.Project)
+	if len(sq.Outer) > 0 || !ok || len(p.Exprs) != 1 || !pullableInput(p.Input) {
+		return nil, false
+	}
+	y := p.Exprs[0]
+	if readsColumns(y) || hasOuterRef(y) || hasSubquery(y) || hasUDF(y) || !deterministic(y) {
+		return nil, false
+	}
+	for _, e := range p.Exprs {
+		if mustCompute(e) {
+			return nil, false
+		}
+	}
+	return y, true
+}
+
+// restrictedSemiJoin is x op ANY (S) where S's output is the constant of
+// cmp (constantOutput): the comparison then reads the outer row alone, and
+// PostgreSQL makes it a restriction of the outer relation, computed for
+// every one of its rows whatever S holds (an error there is the
+// statement's even when S is empty), under a semi join without a
+// condition (a nested loop that reads every outer row) that keeps a row
+// when S has any.
+func restrictedSemiJoin(in, body binder.Node, cmp binder.Expr) *binder.Join {
+	return binder.NewJoin(&binder.Filter{Input: in, Cond: cmp}, decorrelate(body), binder.SemiJoin, nil)
 }
 
 // rowSemiJoin decorrelates (x1, ..., xn) IN (SELECT y1, ..., yn ...)

@@ -2,6 +2,7 @@ package binder
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,14 @@ type Window struct {
 
 func (n *Window) Columns() []Column { return n.cols }
 func (n *Window) Children() []Node  { return []Node{n.Input} }
+
+// Over is the window function call, computed over in (an input the
+// optimiser narrowed, call's columns rewritten to its): in's columns
+// followed by n's result column.
+func (n *Window) Over(in Node, call WindowCall) *Window {
+	cols := append(slices.Clone(in.Columns()), n.cols[len(n.cols)-1])
+	return &Window{Input: in, Call: call, cols: cols}
+}
 
 // winState is the window binder's state while a SELECT list and ORDER BY
 // with window functions are bound.

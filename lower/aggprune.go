@@ -35,7 +35,7 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 		leaf = f.Input
 	}
 	switch leaf.(type) {
-	case *binder.Scan, *binder.Join, *scanProjection, *pkLookup:
+	case *binder.Scan, *binder.Join, *binder.Lateral, *binder.Window, *scanProjection, *pkLookup:
 	case *binder.Project:
 		// a derived table's projection right below: pruneInput drops
 		// the outputs nothing reads (narrowProject)
@@ -70,9 +70,9 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 	}
 	var in binder.Node
 	var remap map[int]int
-	if _, ok := leaf.(*binder.Join); ok && leaf != a.Input {
-		// A filter over a join: pruneJoinInputs narrows the join under a
-		// projection of the columns needed.
+	if narrowsInputs(leaf) && leaf != a.Input {
+		// A filter over a join (a LATERAL one, a window): pruneJoinInputs
+		// narrows it under a projection of the columns needed.
 		keep := make([]int, 0, len(need))
 		for c := range need {
 			keep = append(keep, c)

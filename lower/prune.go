@@ -11,7 +11,14 @@ import (
 // between, the join conditions): the input gets a projection of those
 // columns, which projection pushdown then turns into a scan that decodes
 // only them, and the joins carry narrower rows. The projection on top is
-// rewritten over the narrower join, so the plan's schema stays.
+// rewritten over the narrower join, so the plan's schema stays. The same
+// goes through the left input of a LATERAL join (what the right side
+// reads of the left row is read) and the input of a window function
+// (what it partitions, orders and aggregates by is read): a derived
+// table's output that nothing reads is computed nowhere, as PostgreSQL,
+// which pulls the derived table up, never computes an unreferenced
+// target (SELECT 1 FROM (SELECT 1/0 AS z, x FROM t) s, LATERAL (SELECT
+// s.x) l reads no z).
 func pruneJoinInputs(n binder.Node) binder.Node {
 	p, ok := n.(*binder.Project)
 	if !ok {
@@ -22,8 +29,7 @@ func pruneJoinInputs(n binder.Node) binder.Node {
 	if f != nil {
 		in = f.Input
 	}
-	j, ok := in.(*binder.Join)
-	if !ok {
+	if !narrowsInputs(in) {
 		return rewriteChildren(n, pruneJoinInputs)
 	}
 	need := map[int]bool{}
@@ -33,7 +39,7 @@ func pruneJoinInputs(n binder.Node) binder.Node {
 	if f != nil {
 		markColumns(f.Cond, need)
 	}
-	nj, remap := pruneJoin(j, need)
+	nj, remap, _ := pruneNode(in, need)
 	var out binder.Node = nj
 	if f != nil {
 		out = &binder.Filter{Input: out, Cond: remapColumns(f.Cond, remap)}
@@ -91,10 +97,125 @@ func pruneJoin(j *binder.Join, need map[int]bool) (binder.Node, map[int]int) {
 	return out, remap
 }
 
+// narrowsInputs reports whether pruneNode narrows n.
+func narrowsInputs(n binder.Node) bool {
+	switch n.(type) {
+	case *binder.Join, *binder.Lateral, *binder.Window:
+		return true
+	}
+	return false
+}
+
+// pruneNode narrows the join, LATERAL join or window n to what computes
+// the columns in need (of n's output), returning the new node and where
+// each needed column of n now is; ok is false for any other node.
+func pruneNode(n binder.Node, need map[int]bool) (binder.Node, map[int]int, bool) {
+	switch x := n.(type) {
+	case *binder.Join:
+		out, remap := pruneJoin(x, need)
+		return out, remap, true
+	case *binder.Lateral:
+		out, remap := pruneLateral(x, need)
+		return out, remap, true
+	case *binder.Window:
+		out, remap := pruneWindow(x, need)
+		return out, remap, true
+	}
+	return nil, nil, false
+}
+
+// pruneLateral narrows l's left input to the columns in need and those
+// the right side (through its outer values) and the condition read; the
+// right side, which reads the left row, stays as it is.
+func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]int) {
+	nl := len(l.Left.Columns())
+	ln := map[int]bool{}
+	for c := range need {
+		if c < nl {
+			ln[c] = true
+		}
+	}
+	for _, e := range l.Outer {
+		markColumns(e, ln)
+	}
+	if l.Cond != nil {
+		for _, c := range columnsOf(l.Cond) {
+			if c < nl {
+				ln[c] = true
+			}
+		}
+	}
+	left, lmap := pruneInput(l.Left, ln)
+	nlNew := len(left.Columns())
+	remap := map[int]int{}
+	for c := range ln {
+		remap[c] = lmap[c]
+	}
+	for i := range l.Right.Columns() {
+		remap[nl+i] = nlNew + i
+	}
+	outer := make([]binder.Expr, len(l.Outer))
+	for i, e := range l.Outer {
+		outer[i] = remapColumns(e, lmap)
+	}
+	var cond binder.Expr
+	if l.Cond != nil {
+		cond = remapColumns(l.Cond, remap)
+	}
+	return binder.NewLateral(left, l.Right, outer, l.Type, cond), remap
+}
+
+// pruneWindow narrows w's input to the columns in need and those its
+// function reads (arguments, FILTER, PARTITION BY, ORDER BY); the
+// function's own column stays, computed over every input row as before.
+func pruneWindow(w *binder.Window, need map[int]bool) (binder.Node, map[int]int) {
+	nIn := len(w.Input.Columns())
+	in := map[int]bool{}
+	for c := range need {
+		if c < nIn {
+			in[c] = true
+		}
+	}
+	call := w.Call
+	for _, e := range call.Args {
+		markColumns(e, in)
+	}
+	for _, e := range call.Partition {
+		markColumns(e, in)
+	}
+	for _, k := range call.Order {
+		markColumns(k.Expr, in)
+	}
+	if call.Filter != nil {
+		markColumns(call.Filter, in)
+	}
+	input, imap := pruneInput(w.Input, in)
+	remapAll := func(es []binder.Expr) []binder.Expr {
+		out := make([]binder.Expr, len(es))
+		for i, e := range es {
+			out[i] = remapColumns(e, imap)
+		}
+		return out
+	}
+	call.Args, call.Partition = remapAll(call.Args), remapAll(call.Partition)
+	call.Order = make([]binder.SortKey, len(w.Call.Order))
+	for i, k := range w.Call.Order {
+		call.Order[i] = binder.SortKey{Expr: remapColumns(k.Expr, imap), Desc: k.Desc, NullsFirst: k.NullsFirst}
+	}
+	if call.Filter != nil {
+		call.Filter = remapColumns(call.Filter, imap)
+	}
+	remap := map[int]int{nIn: len(input.Columns())}
+	for c := range in {
+		remap[c] = imap[c]
+	}
+	return w.Over(input, call), remap
+}
+
 // pruneInput narrows n to the columns in need, returning where each is.
 func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
-	if j, ok := n.(*binder.Join); ok {
-		return pruneJoin(j, need)
+	if out, remap, ok := pruneNode(n, need); ok {
+		return out, remap
 	}
 	n = pruneJoinInputs(n)
 	cols := n.Columns()

@@ -21,7 +21,11 @@ func (g lateProjGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 
 // derived is the FROM item named d with columns k, f (the failing one), s.
 func (g lateProjGen) derived() (with, from string) {
-	f := g.pick("t::int", "(t)::boolean::int", "10 / n", "t::int + n")
+	// strict calls (abs, length, lpad, sign) are lifted from a
+	// NULL-extended side like operators (non-strict ones, coalesce and
+	// CASE, stay below it as PostgreSQL's PlaceHolderVars, which it
+	// decides before reducing outer joins: not generated yet)
+	f := g.pick("t::int", "(t)::boolean::int", "10 / n", "t::int + n", "abs(t::int)", "length(lpad(t, 10 / n))", "sign(t::int)")
 	s := g.pick("n", "k + 1", "coalesce(n, 0)", "upper(t)")
 	where := g.pick("", "", " WHERE n >= 0", " WHERE k <> 7")
 	body := fmt.Sprintf("SELECT k, %s AS f, %s AS s FROM lpa%s", f, s, where)
@@ -35,6 +39,12 @@ func (g lateProjGen) derived() (with, from string) {
 }
 
 func (g lateProjGen) query() string {
+	switch g.r.IntN(4) {
+	case 0:
+		return g.unreadQuery()
+	case 1:
+		return g.constantInQuery()
+	}
 	with, from := g.derived()
 	join := g.pick("JOIN", "JOIN", "LEFT JOIN", "CROSS JOIN", "RIGHT JOIN")
 	on := " ON " + g.pick("d.k = b.k", "d.k = b.k", "d.k = b.k AND b.v > 20", "d.s = b.v")
@@ -48,6 +58,35 @@ func (g lateProjGen) query() string {
 		first, second = second, first
 	}
 	return fmt.Sprintf("%sSELECT %s FROM %s %s %s%s%s", with, sel, first, join, second, on, where)
+}
+
+// unreadQuery reads the derived table d where PostgreSQL never computes
+// an output nothing reads: the left side of a LATERAL join, a window
+// function's input, a semi join from IN or EXISTS.
+func (g lateProjGen) unreadQuery() string {
+	with, from := g.derived()
+	read := g.pick("d.k", "d.s", "d.f")
+	switch g.r.IntN(4) {
+	case 0:
+		// d.f not read: PostgreSQL pulls this LATERAL item up into a join
+		// too and computes d.f over its output, which sqlgate's apply
+		// does not yet
+		return fmt.Sprintf("%sSELECT %s FROM %s, LATERAL (SELECT d.k + b.v AS x FROM lpb b WHERE b.k = d.k) l", with, g.pick("l.x", "count(*)", "d.k", "d.s"), from)
+	case 1:
+		return fmt.Sprintf("%sSELECT %s FROM %s %s JOIN LATERAL (SELECT d.k AS x) l ON true", with, g.pick("l.x", "1", read), from, g.pick("", "LEFT"))
+	case 2:
+		return fmt.Sprintf("%sSELECT d.k, %s OVER (%s) FROM %s", with, g.pick("row_number()", "count(*)", "sum(d.k)"), g.pick("", "PARTITION BY d.k", "ORDER BY d.k"), from)
+	}
+	return fmt.Sprintf("%sSELECT %s FROM %s WHERE %s", with, g.pick("d.k", "count(*)", read), from,
+		g.pick("d.k IN (SELECT k FROM lpb)", "EXISTS (SELECT 1 FROM lpb b WHERE b.k = d.k)", "NOT EXISTS (SELECT 1 FROM lpb b WHERE b.k = d.k)"))
+}
+
+// constantInQuery is x op ANY (S) where S outputs a constant: PostgreSQL
+// computes x op c for every outer row, whatever S holds.
+func (g lateProjGen) constantInQuery() string {
+	x := g.pick("10 / a.n", "a.t::int", "a.k", "a.n * 2147483647")
+	sq := g.pick("SELECT 0 FROM lpb", "SELECT 1 FROM lpb WHERE v > 1000", "SELECT 5 FROM lpb b WHERE b.k = 1", "SELECT 1 FROM lpb LIMIT 1")
+	return fmt.Sprintf("SELECT %s FROM lpa a WHERE %s %s (%s)", g.pick("a.k", "count(*)"), x, g.pick("IN", "= ANY", "< ANY"), sq)
 }
 
 // TestLateProjectionDifferential runs SQLGATE_DIFF_LATEPROJ (default 200;

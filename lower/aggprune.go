@@ -38,8 +38,9 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 	case *binder.Scan, *binder.Join, *binder.Lateral, *binder.Window, *scanProjection, *pkLookup:
 	case *binder.Project:
 		// a derived table's projection right below: pruneInput drops
-		// the outputs nothing reads (narrowProject)
-		if leaf != a.Input {
+		// the outputs nothing reads (narrowProject); under a filter, one
+		// over a join (pruneJoinInputs goes through it)
+		if leaf != a.Input && !narrowsInputs(leaf) {
 			return n
 		}
 	case *binder.Limit, *binder.Sort, *binder.SetOp:

@@ -276,13 +276,20 @@ func constantOutput(sq *binder.Subquery) (binder.Expr, bool) {
 		return nil, false
 	}
 	y := p.Exprs[0]
-	if readsColumns(y) || hasOuterRef(y) || hasSubquery(y) || hasUDF(y) || !deterministic(y) {
-		return nil, false
-	}
-	for _, e := range p.Exprs {
-		if mustCompute(e) {
+	for {
+		// through the projections the binder stacks (a cast of the
+		// SELECT list's column to x's type)
+		if mustCompute(y) {
 			return nil, false
 		}
+		in, ok := p.Input.(*binder.Project)
+		if !ok || !readsColumns(y) {
+			break
+		}
+		y, p = substitute(y, in.Exprs), in
+	}
+	if readsColumns(y) || hasOuterRef(y) || hasSubquery(y) || hasUDF(y) || !deterministic(y) {
+		return nil, false
 	}
 	return y, true
 }

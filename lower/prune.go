@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/sqlgate/sqlgate/binder"
@@ -10,8 +11,10 @@ import (
 // only the columns that something above reads (the projection, a filter
 // between, the join conditions): the input gets a projection of those
 // columns, which projection pushdown then turns into a scan that decodes
-// only them, and the joins carry narrower rows. The projection on top is
-// rewritten over the narrower join, so the plan's schema stays. The same
+// only them, and the joins carry narrower rows. Filters and projections
+// between are gone through (a projection that a rule put over a join
+// whose inputs it swapped computes only what is read). The projection on
+// top is rewritten over the narrower join, so the plan's schema stays. The same
 // goes through the left input of a LATERAL join (what the right side
 // reads of the left row is read) and the input of a window function
 // (what it partitions, orders and aggregates by is read): a derived
@@ -24,26 +27,14 @@ func pruneJoinInputs(n binder.Node) binder.Node {
 	if !ok {
 		return rewriteChildren(n, pruneJoinInputs)
 	}
-	in := p.Input
-	f, _ := in.(*binder.Filter)
-	if f != nil {
-		in = f.Input
-	}
-	if !narrowsInputs(in) {
+	if !narrowsInputs(p.Input) {
 		return rewriteChildren(n, pruneJoinInputs)
 	}
 	need := map[int]bool{}
 	for _, e := range p.Exprs {
 		markColumns(e, need)
 	}
-	if f != nil {
-		markColumns(f.Cond, need)
-	}
-	nj, remap, _ := pruneNode(in, need)
-	var out binder.Node = nj
-	if f != nil {
-		out = &binder.Filter{Input: out, Cond: remapColumns(f.Cond, remap)}
-	}
+	out, remap, _ := pruneNode(p.Input, need)
 	np := &binder.Project{Input: out, Cols: p.Cols}
 	for _, e := range p.Exprs {
 		np.Exprs = append(np.Exprs, remapColumns(e, remap))
@@ -97,11 +88,17 @@ func pruneJoin(j *binder.Join, need map[int]bool) (binder.Node, map[int]int) {
 	return out, remap
 }
 
-// narrowsInputs reports whether pruneNode narrows n.
+// narrowsInputs reports whether pruneNode narrows n: a join, a LATERAL
+// join or a window, under filters and projections or not (a rule's
+// projection over a join whose inputs it swapped, a WHERE over it).
 func narrowsInputs(n binder.Node) bool {
-	switch n.(type) {
+	switch x := n.(type) {
 	case *binder.Join, *binder.Lateral, *binder.Window:
 		return true
+	case *binder.Filter:
+		return narrowsInputs(x.Input)
+	case *binder.Project:
+		return narrowsInputs(x.Input)
 	}
 	return false
 }
@@ -119,6 +116,36 @@ func pruneNode(n binder.Node, need map[int]bool) (binder.Node, map[int]int, bool
 		return out, remap, true
 	case *binder.Window:
 		out, remap := pruneWindow(x, need)
+		return out, remap, true
+	case *binder.Filter:
+		if !narrowsInputs(x.Input) {
+			break
+		}
+		all := maps.Clone(need)
+		markColumns(x.Cond, all)
+		in, remap, _ := pruneNode(x.Input, all)
+		return &binder.Filter{Input: in, Cond: remapColumns(x.Cond, remap)}, remap, true
+	case *binder.Project:
+		if !narrowsInputs(x.Input) {
+			break
+		}
+		// what nothing reads is not computed (what mustCompute is)
+		below := map[int]bool{}
+		var kept []int
+		for i, e := range x.Exprs {
+			if need[i] || mustCompute(e) {
+				kept = append(kept, i)
+				markColumns(e, below)
+			}
+		}
+		in, inRemap, _ := pruneNode(x.Input, below)
+		out := &binder.Project{Input: in}
+		remap := map[int]int{}
+		for _, i := range kept {
+			remap[i] = len(out.Exprs)
+			out.Exprs = append(out.Exprs, remapColumns(x.Exprs[i], inRemap))
+			out.Cols = append(out.Cols, x.Cols[i])
+		}
 		return out, remap, true
 	}
 	return nil, nil, false

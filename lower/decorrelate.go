@@ -18,7 +18,10 @@ import (
 //     join whose condition is S's correlated predicates;
 //   - a WHERE conjunct x op ANY (S) (x IN (S)) becomes a semi join on
 //     x op y; x op ALL (S) (x NOT IN (S)) an anti join that keeps
-//     PostgreSQL's NULL rules (below);
+//     PostgreSQL's NULL rules (below). An uncorrelated S that PostgreSQL
+//     pulls up and whose output is a constant c makes x op c a filter of
+//     the outer rows, computed for each whatever S holds, under a semi
+//     join without a key (restrictedSemiJoin);
 //   - a correlated scalar subquery whose value is an aggregate over rows
 //     picked by equalities with the outer row, anywhere in a SELECT list or
 //     WHERE clause, becomes a left join with that aggregate grouped by the

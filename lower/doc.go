@@ -25,7 +25,9 @@
 // _commit_timestamp from below a scan that skips the log batches before the
 // bound (accesspath.go), and a scan decodes only the columns the plan
 // reads. Before them, subquery decorrelation (decorrelate.go) turns WHERE
-// conjuncts EXISTS / IN / NOT IN into semi and anti joins and correlated
+// conjuncts EXISTS / IN / NOT IN into semi and anti joins (x IN (S) whose
+// S outputs a constant c into x = c over every outer row, under a semi
+// join without a key, as PostgreSQL's pull-up makes it) and correlated
 // scalar aggregates into a left join with a grouped aggregate; the rest
 // keeps the per-outer-row apply. Other rules simplify constant conditions,
 // reduce outer joins whose WHERE, or the condition of the join above them,
@@ -40,13 +42,16 @@
 // columns it reads (aggprune.go), and drop sorts and projections that do
 // nothing (rewrite.go); a derived table's output that nothing reads
 // (through its LIMIT, ORDER BY, WHERE and UNION ALL branches, and in a
-// subquery's plan: narrowThrough) is not computed unless it calls a
+// subquery's plan: narrowThrough; under a join, a LATERAL join's left
+// input and a window's input, through the filters and projections over
+// them: pruneJoinInputs) is not computed unless it calls a
 // volatile function (mustCompute, the one test of every rule that drops
 // an expression). A derived table PostgreSQL pulls up into the join above
 // it (no aggregation, DISTINCT, ORDER BY, LIMIT or set operation, no
 // volatile output) has the outputs its join keys do not read computed over
 // the join's output rows, after the join and the WHERE (lateproject.go's
-// late_projection; from a NULL-extended side only the strict ones), so
+// late_projection; from a NULL-extended side only the strict ones, a
+// function call as strict as pg_proc's proisstrict says), so
 // that a row the join drops raises nothing. An aggregation over filters, projections and
 // joins of a large table runs, outside transactions, as partial
 // aggregations over the parts of a split scan on GOMAXPROCS workers and a

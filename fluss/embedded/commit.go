@@ -118,7 +118,7 @@ func (s *Store) submit(ctx context.Context, r *request) (result, error) {
 			g.async = true
 		}
 	}
-	if len(s.reqs) == 0 {
+	if len(s.reqs) == 0 && !s.gathers(r) {
 		select {
 		case <-s.turn:
 			return s.commitOwn(r)
@@ -240,7 +240,7 @@ func (s *Store) commitLoop() {
 		case r := <-s.reqs:
 			<-s.turn
 			s.queued.Add(-1)
-			s.runGroup(s.fillGroup([]*request{r}))
+			s.runGroup(s.gather(s.fillGroup([]*request{r})))
 			// After the writers were answered.
 			between()
 			s.turn <- struct{}{}
@@ -256,6 +256,9 @@ func (s *Store) runGroup(group []*request) {
 	var pending, atomics []*request
 	writers := 0 // the writers of pending: a single write or an atomic group each
 	flush := func() {
+		if writers > 0 {
+			s.lastWriters.Store(int64(writers))
+		}
 		s.commit(pending, writers == 1)
 		for _, g := range atomics {
 			answerGroup(g)
@@ -647,7 +650,10 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 	// A lone commit with nothing queued behind it and no unsynced commit
 	// before it is logged and synced in this goroutine (commitlog.go).
 	if solo && !s.walDirty && s.clog.takes(batch) {
-		return s.commitLogged(batch)
+		start := time.Now()
+		err := s.commitLogged(batch)
+		s.lastSync = time.Since(start)
+		return err
 	}
 	// Else, with nothing queued, pebble's write and sync of its WAL are
 	// raw calls (fsys.go, filledWAL.raw).
@@ -655,11 +661,13 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 		s.walSolo.Store(true)
 		defer s.walSolo.Store(false)
 	}
+	start := time.Now()
 	if err := batch.Commit(opts); err != nil {
 		return ioErr(err, "committing the key-value state")
 	}
 	s.walDirty = !wait
 	if wait {
+		s.lastSync = time.Since(start)
 		s.clog.pebbleSynced()
 	}
 	return nil

@@ -145,6 +145,12 @@ type Store struct {
 
 	// groups counts group commits (one pebble sync each, durable.go).
 	groups atomic.Int64
+	// gather is what the last group commit said about the next lone
+	// writer (gather.go): how many writers shared the last group, and how
+	// long the last synced commit's sync took (committer only).
+	lastWriters atomic.Int64
+	lastSync    time.Duration
+	gatherMax   time.Duration
 	// appends is the committer's record of log appends not yet
 	// checkpointed (durable.go).
 	appends appendLog
@@ -257,7 +263,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s := &Store{dir: dir, opts: opts, log: opts.Logger, tables: map[fluss.TablePath]*tableState{},
 		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{}),
-		turn: make(chan struct{}, 1), poke: make(chan struct{}, 1),
+		turn: make(chan struct{}, 1), poke: make(chan struct{}, 1), gatherMax: gatherMax,
 		colDirs: map[int64]string{}, colSizes: map[int64]int64{}, colTrusted: map[string]bool{}}
 	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
 		return nil, ioErr(err, "creating store directory %s", dir)

@@ -3,13 +3,17 @@
 // process so that the harness can read its peak RSS from /proc, and it can
 // profile itself without the profile covering the data load.
 //
-//	benchserver --data DIR [--cpuprofile FILE] [--memprofile FILE] [--mutexprofile FILE] [--blockprofile FILE]
+//	benchserver --data DIR [--cpuprofile FILE] [--memprofile FILE] [--mutexprofile FILE] [--blockprofile FILE] [--trace FILE]
 //
 // It listens on a free 127.0.0.1 port, and serves Arrow Flight SQL on
 // another, and prints "listening HOST:PORT flight HOST:PORT" as its first
 // stdout line. SIGUSR1 starts the CPU profile and writes a heap profile
-// to MEMPROFILE.base (so `go tool pprof -base` leaves the load out);
-// SIGTERM or SIGINT stops the CPU profile, writes MEMPROFILE and exits.
+// to MEMPROFILE.base (so `go tool pprof -base` leaves the load out), and
+// starts the mutex and block profiles and an execution trace (`go tool
+// trace`: scheduler latency, network and sync waits per goroutine);
+// SIGUSR2 stops them and writes every profile asked for while serving on,
+// so that one process can profile a run and then serve the next;
+// SIGTERM or SIGINT does the same and exits.
 //
 // It must not hold benchmark logic: everything it serves is sqlgate's own.
 package main
@@ -18,10 +22,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"syscall"
 	"time"
@@ -42,6 +48,7 @@ func run() int {
 	memProfile := flag.String("memprofile", "", "write heap profiles (at SIGUSR1 to FILE.base, at exit to FILE)")
 	mutexProfile := flag.String("mutexprofile", "", "write a mutex contention profile, from SIGUSR1 to exit, to this file")
 	blockProfile := flag.String("blockprofile", "", "write a blocking profile (time goroutines waited on channels, selects and locks), from SIGUSR1 to exit, to this file")
+	traceFile := flag.String("trace", "", "write an execution trace, from SIGUSR1 to SIGUSR2 or exit, to this file")
 	flag.Parse()
 	if *data == "" {
 		fmt.Fprintln(os.Stderr, "benchserver: --data is required")
@@ -67,31 +74,15 @@ func run() int {
 
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)
-	var cpuFile *os.File
+	usr2 := make(chan os.Signal, 1)
+	signal.Notify(usr2, syscall.SIGUSR2)
+	p := profiles{cpu: *cpuProfile, mem: *memProfile, mutex: *mutexProfile, block: *blockProfile, trace: *traceFile}
 	for done := false; !done; {
 		select {
 		case <-usr1:
-			if *memProfile != "" {
-				writeHeap(*memProfile + ".base")
-			}
-			if *mutexProfile != "" {
-				// Every 5th contention event: enough to see a hot lock cheaply.
-				runtime.SetMutexProfileFraction(5)
-			}
-			if *blockProfile != "" {
-				// One sample per 10 µs blocked on average: every wait of a
-				// commit or a client round trip shows, at a small cost.
-				runtime.SetBlockProfileRate(10_000)
-			}
-			if *cpuProfile != "" && cpuFile == nil {
-				cpuFile, err = os.Create(*cpuProfile)
-				if err == nil {
-					err = pprof.StartCPUProfile(cpuFile)
-				}
-				if err != nil {
-					fmt.Fprintf(os.Stderr, "benchserver: cpu profile: %v\n", err)
-				}
-			}
+			p.start()
+		case <-usr2:
+			p.stop()
 		case <-ctx.Done():
 			done = true
 		case err := <-srv.Done():
@@ -99,19 +90,7 @@ func run() int {
 			done = true
 		}
 	}
-	if cpuFile != nil {
-		pprof.StopCPUProfile()
-		cpuFile.Close()
-	}
-	if *memProfile != "" {
-		writeHeap(*memProfile)
-	}
-	if *mutexProfile != "" {
-		writeProfile("mutex", *mutexProfile)
-	}
-	if *blockProfile != "" {
-		writeProfile("block", *blockProfile)
-	}
+	p.stop()
 	stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := srv.Stop(stopCtx); err != nil {
@@ -119,6 +98,86 @@ func run() int {
 		return 1
 	}
 	return 0
+}
+
+// profiles are the files asked for on the command line and the ones
+// running between a SIGUSR1 and the next SIGUSR2 (or exit).
+type profiles struct {
+	cpu, mem, mutex, block, trace string
+
+	running            bool
+	cpuFile, traceFile *os.File
+}
+
+func (p *profiles) start() {
+	if p.running {
+		return
+	}
+	p.running = true
+	if p.mem != "" {
+		writeHeap(p.mem + ".base")
+	}
+	if p.mutex != "" {
+		// Every 5th contention event: enough to see a hot lock cheaply.
+		runtime.SetMutexProfileFraction(5)
+	}
+	if p.block != "" {
+		// One sample per 10 µs blocked on average: every wait of a
+		// commit or a client round trip shows, at a small cost.
+		runtime.SetBlockProfileRate(10_000)
+	}
+	p.cpuFile = startFile("cpu", p.cpu, pprof.StartCPUProfile)
+	p.traceFile = startFile("trace", p.trace, trace.Start)
+}
+
+// startFile creates path and starts a profile writing to it; nil when path
+// is empty or either fails.
+func startFile(name, path string, start func(io.Writer) error) *os.File {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		if err = start(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "benchserver: %s: %v\n", name, err)
+		return nil
+	}
+	return f
+}
+
+func (p *profiles) stop() {
+	if !p.running {
+		if p.mem != "" {
+			writeHeap(p.mem)
+		}
+		return
+	}
+	p.running = false
+	if p.cpuFile != nil {
+		pprof.StopCPUProfile()
+		p.cpuFile.Close()
+		p.cpuFile = nil
+	}
+	if p.traceFile != nil {
+		trace.Stop()
+		p.traceFile.Close()
+		p.traceFile = nil
+	}
+	if p.mem != "" {
+		writeHeap(p.mem)
+	}
+	if p.mutex != "" {
+		writeProfile("mutex", p.mutex)
+		runtime.SetMutexProfileFraction(0)
+	}
+	if p.block != "" {
+		writeProfile("block", p.block)
+		runtime.SetBlockProfileRate(0)
+	}
 }
 
 func writeProfile(name, path string) {

@@ -390,6 +390,11 @@ type parser struct {
 	// one, reported once the text has parsed
 	filter, subscript int
 	semantic          error
+	// unknownTest is set when the primary just read was "(p) is
+	// unknown": a predicate of PostgreSQL's grammar, not an
+	// accessor_expr, so no accessor follows it (a "[" or "." after it is
+	// the syntax error, at that token)
+	unknownTest bool
 }
 
 func (p *parser) advance() error {
@@ -539,6 +544,7 @@ func (p *parser) isUnknown(e *Item) (*Item, error) {
 	if err := p.advance(); err != nil {
 		return nil, err
 	}
+	p.unknownTest = true
 	return &Item{Kind: IsUnknown, L: e}, nil
 }
 
@@ -709,6 +715,10 @@ func (p *parser) accessorExpr() (*Item, error) {
 	head, err := p.primary()
 	if err != nil {
 		return nil, err
+	}
+	if p.unknownTest {
+		p.unknownTest = false
+		return head, nil
 	}
 	tail := head
 	for tail.Next != nil {

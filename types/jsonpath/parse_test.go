@@ -56,6 +56,15 @@ func TestNormalize(t *testing.T) {
 		{in: "$ ? ((@ < @) is unknown + 1)", err: `syntax error at or near "+" of jsonpath input`},
 		{in: "(1>2) is unknown is unknown", err: `syntax error at or near " " of jsonpath input`},
 		{in: "((1 > 2) is unknown)[0]", out: "(1 > 2) is unknown[0]"},
+		{in: "lax exists($[*][*]).double() % @)", err: `syntax error at or near "." of jsonpath input`},
+		{in: "exists($)[0]", err: `syntax error at or near "[" of jsonpath input`},
+		{in: "exists($) ? (@ > 1)", err: `syntax error at or near "?" of jsonpath input`},
+		{in: "exists($) + 1", err: `syntax error at or near "+" of jsonpath input`},
+		{in: "exists($) is unknown", err: `syntax error at or near " " of jsonpath input`},
+		{in: "$ ? (!exists(@.a).b)", err: `syntax error at or near "." of jsonpath input`},
+		{in: "$ ? (!(@ > 1).a)", err: `syntax error at or near "." of jsonpath input`},
+		{in: "(exists($)).a", out: `exists ($)."a"`},
+		{in: "(exists($)) is unknown", out: "(exists ($)) is unknown"},
 		{in: "(1 > 2)[0]", out: "(1 > 2)[0]"},
 	} {
 		got, err := Normalize(c.in)

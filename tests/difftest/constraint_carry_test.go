@@ -80,9 +80,18 @@ func TestConstraintCarryDifferential(t *testing.T) {
 			fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (id, code)", p), // a second key once the first is there: 42P16 (a probe below never meets a key: an INSERT of a key is an upsert in sqlgate)
 		}
 		// each action once, in a random order (a repeated one is 42710 or
-		// 42P16 at once)
+		// 42P16 at once). A clean block is a dump's: one key per table,
+		// and a foreign key after the key it references (pg_dump puts FK
+		// constraints last); otherwise only about 44% of clean blocks
+		// commit (two keys, or a foreign key without its key, refuse), and
+		// over 40 blocks the committed ones fell below the bar at seeds
+		// 2718 and 7331. The dirty blocks keep any order (42P16, 42830).
 		steps := 2 + rng.IntN(6)
-		for _, i := range rng.Perm(len(actions))[:steps] {
+		chosen := rng.Perm(len(actions))[:steps]
+		if clean {
+			chosen = dumpOrder(chosen)
+		}
+		for _, i := range chosen {
 			qs = append(qs, actions[i])
 		}
 		// the constraints as they hold, then what they refuse
@@ -114,4 +123,29 @@ func TestConstraintCarryDifferential(t *testing.T) {
 	if stats["same"] < 100 || stats["refused alike"] < 60 || stats["blocks committed"] < 10 {
 		t.Errorf("too few outcomes of a kind: %v", stats)
 	}
+}
+
+// dumpOrder makes the constraint carry test's action indexes a dump's
+// sequence: without the second primary key (8), with the parent's key (0)
+// when the foreign key (6) is there, and the foreign key last.
+func dumpOrder(chosen []int) []int {
+	var out []int
+	fk, pk := false, false
+	for _, i := range chosen {
+		switch i {
+		case 8:
+		case 6:
+			fk = true
+		default:
+			pk = pk || i == 0
+			out = append(out, i)
+		}
+	}
+	if fk {
+		if !pk {
+			out = append(out, 0)
+		}
+		out = append(out, 6)
+	}
+	return out
 }

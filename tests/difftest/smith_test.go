@@ -192,8 +192,13 @@ func newSmithGen(r *rand.Rand) *smithGen {
 				cols = append(cols, c)
 			}
 		}
-		if len(cols) < 4 {
-			cols = append(cols, smithPool[1], smithPool[5])
+		// at least four columns: pad with i4 and t, each only when the
+		// draw above did not already take it (a column named twice is
+		// PostgreSQL's 42701, and the fixture would not load)
+		for _, pad := range []smithColumn{smithPool[1], smithPool[5]} {
+			if len(cols) < 4 && !slices.Contains(cols, pad) {
+				cols = append(cols, pad)
+			}
 		}
 		g.tables = append(g.tables, smithTable{name: fmt.Sprintf("sm%d", i), cols: cols})
 	}

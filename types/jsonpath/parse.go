@@ -390,6 +390,12 @@ type parser struct {
 	// one, reported once the text has parsed
 	filter, subscript int
 	semantic          error
+	// predicateRead is set when the primary just read was "(p) is
+	// unknown" or "exists (e)": predicates of PostgreSQL's grammar
+	// (delimited_predicate and predicate), not accessor_exprs, so no
+	// accessor follows them (a "[" or "." after one is the syntax error,
+	// at that token)
+	predicateRead bool
 }
 
 func (p *parser) advance() error {
@@ -539,6 +545,7 @@ func (p *parser) isUnknown(e *Item) (*Item, error) {
 	if err := p.advance(); err != nil {
 		return nil, err
 	}
+	p.predicateRead = true
 	return &Item{Kind: IsUnknown, L: e}, nil
 }
 
@@ -709,6 +716,10 @@ func (p *parser) accessorExpr() (*Item, error) {
 	head, err := p.primary()
 	if err != nil {
 		return nil, err
+	}
+	if p.predicateRead {
+		p.predicateRead = false
+		return head, nil
 	}
 	tail := head
 	for tail.Next != nil {
@@ -916,7 +927,9 @@ func (p *parser) primary() (*Item, error) {
 			}
 			it = &Item{Kind: Last}
 		case "exists":
-			return p.exists()
+			e, err := p.exists()
+			p.predicateRead = err == nil
+			return e, err
 		}
 	}
 	if it == nil {

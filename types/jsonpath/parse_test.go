@@ -48,6 +48,24 @@ func TestNormalize(t *testing.T) {
 		{in: `$ "a"`, err: `syntax error at or near """ of jsonpath input`},
 		{in: "$ $x)", err: `syntax error at or near "$x" of jsonpath input`},
 		{in: "  ", err: `invalid input syntax for type jsonpath: "  "`},
+		// "(p) is unknown" is a predicate, not an accessor_expr: an
+		// accessor after it is the syntax error, at its token
+		{in: `$ ? ((@ < @) is unknown[*].c / $[*]."x y"`, err: `syntax error at or near "[" of jsonpath input`},
+		{in: "$ ? ((@ < @) is unknown.a)", err: `syntax error at or near "." of jsonpath input`},
+		{in: "(1 > 2) is unknown ? (@ > 1)", err: `syntax error at or near "?" of jsonpath input`},
+		{in: "$ ? ((@ < @) is unknown + 1)", err: `syntax error at or near "+" of jsonpath input`},
+		{in: "(1>2) is unknown is unknown", err: `syntax error at or near " " of jsonpath input`},
+		{in: "((1 > 2) is unknown)[0]", out: "(1 > 2) is unknown[0]"},
+		{in: "lax exists($[*][*]).double() % @)", err: `syntax error at or near "." of jsonpath input`},
+		{in: "exists($)[0]", err: `syntax error at or near "[" of jsonpath input`},
+		{in: "exists($) ? (@ > 1)", err: `syntax error at or near "?" of jsonpath input`},
+		{in: "exists($) + 1", err: `syntax error at or near "+" of jsonpath input`},
+		{in: "exists($) is unknown", err: `syntax error at or near " " of jsonpath input`},
+		{in: "$ ? (!exists(@.a).b)", err: `syntax error at or near "." of jsonpath input`},
+		{in: "$ ? (!(@ > 1).a)", err: `syntax error at or near "." of jsonpath input`},
+		{in: "(exists($)).a", out: `exists ($)."a"`},
+		{in: "(exists($)) is unknown", out: "(exists ($)) is unknown"},
+		{in: "(1 > 2)[0]", out: "(1 > 2)[0]"},
 	} {
 		got, err := Normalize(c.in)
 		var se *sqlerr.Error

@@ -210,10 +210,10 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").
 				WithDetail("Table %q is a log table (no primary key).", info.Path.Table)
 		}
+		// the generated columns of the updated rows are computed over
+		// them when they are built (engine/generated.go, as
+		// exec.Insert.MergeGenerated): merge's are placeholders
 		merge, where, err := b.bindOnConflictUpdate(scan, oc.Update, oc.Where)
-		if err == nil {
-			merge, err = b.generatedMerge(info, merge) // generated.go
-		}
 		if err != nil {
 			return nil, err
 		}

@@ -99,7 +99,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	newRows, keyChanged, uniqueChanged, err := b.bindSetList(scan, newScope(input), input, up.Set)
+	newRows, _, keyChanged, uniqueChanged, err := b.bindSetList(scan, newScope(input), input, up.Set)
 	if err != nil {
 		if up.Returning != nil {
 			// PostgreSQL's transformUpdateStmt binds RETURNING before
@@ -275,42 +275,45 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 // bindSetList binds UPDATE's SET list (MERGE's UPDATE SET's) over s, the
 // scope of input, whose first columns are the target's: the new rows, every
 // column in table order (the generated ones computed from the new row), and
-// whether SET changes the key or a UNIQUE constraint's column.
-func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assignment) (newRows *Project, keyChanged, uniqueChanged bool, err error) {
+// whether SET changes the key or a UNIQUE constraint's column; assigned
+// holds each column's SET value (nil where SET does not name it). Columns
+// appended to newRows.Exprs may read input's columns by their indexes:
+// the projections under it pass them through.
+func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assignment) (newRows *Project, assigned []Expr, keyChanged, uniqueChanged bool, err error) {
 	info := scan.Table
 	cols := info.Descriptor.Schema.Columns
 	set := make([]Expr, len(cols))
 	for _, a := range list {
 		name := a.Column
 		if t := a.Table; t != "" && t != scan.Alias {
-			return nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", t))
+			return nil, nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", t))
 		}
 		idx := info.ColumnIndex(name)
 		if idx < 0 {
-			return nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+			return nil, nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
 		}
 		if set[idx] != nil {
-			return nil, false, false, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+			return nil, nil, false, false, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
 		}
 		var e Expr
 		if gen, err := b.generatedAssignment(info, idx, a.Value); gen != nil || err != nil { // generated.go
 			if err != nil {
-				return nil, false, false, err
+				return nil, nil, false, false, err
 			}
 			set[idx] = gen
 			continue
 		}
 		if _, isDefault := a.Value.(*pt.Default); isDefault {
 			if e, err = b.columnDefault(info, idx); err != nil { // coldefs.go
-				return nil, false, false, err
+				return nil, nil, false, false, err
 			}
 		} else if err = refuseIdentityUpdate(info, idx); err != nil {
-			return nil, false, false, err
+			return nil, nil, false, false, err
 		} else if e, err = b.bindUpdateValue(s, a.Value); err != nil {
-			return nil, false, false, err
+			return nil, nil, false, false, err
 		}
 		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
-			return nil, false, false, err
+			return nil, nil, false, false, err
 		}
 		set[idx] = e
 	}
@@ -330,8 +333,8 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 		newRows.Cols = append(newRows.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
 	}
 	// the generated columns are computed from the new row (generated.go)
-	if newRows.Exprs, err = b.generatedMerge(info, newRows.Exprs); err != nil {
-		return nil, false, false, err
+	if newRows, err = b.generatedUpdate(info, newRows); err != nil {
+		return nil, nil, false, false, err
 	}
 	keyChanged = keyChanged || generatedKey(info, pkIdx)
 	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
@@ -339,5 +342,5 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 			uniqueChanged = uniqueChanged || c < len(set) && set[c] != nil
 		}
 	}
-	return newRows, keyChanged, uniqueChanged, nil
+	return newRows, set, keyChanged, uniqueChanged, nil
 }

@@ -282,38 +282,78 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assignment) (newRows *Project, assigned []Expr, keyChanged, uniqueChanged bool, err error) {
 	info := scan.Table
 	cols := info.Descriptor.Schema.Columns
-	set := make([]Expr, len(cols))
-	for _, a := range list {
-		name := a.Column
-		if t := a.Table; t != "" && t != scan.Alias {
-			return nil, nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", t))
+	fail := func(err error) (*Project, []Expr, bool, bool, error) { return nil, nil, false, false, err }
+	// PostgreSQL's order, which decides which of several errors is the
+	// statement's: transformUpdateTargetList transforms every SET value
+	// first (transformTargetList: 42702, 42703 of the values), then finds
+	// each target column and converts its value to the column's type, in
+	// the order written (42703 of the column, 42804); the rewriter
+	// (rewriteTargetListIU) then refuses a second assignment to a column,
+	// in the order written (42601), and a value other than DEFAULT for an
+	// identity ALWAYS or generated column, in the table's column order
+	// (428C9).
+	values := make([]Expr, len(list))
+	for k, a := range list {
+		if _, isDefault := a.Value.(*pt.Default); isDefault {
+			continue
 		}
-		idx := info.ColumnIndex(name)
+		if values[k], err = b.bindUpdateValue(s, a.Value); err != nil {
+			return fail(err)
+		}
+	}
+	at := make([]int, len(list)) // the column each assignment names
+	for k, a := range list {
+		if a.Table != "" {
+			// SET t.col is PostgreSQL's field col of a column t
+			return fail(b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Table, info.Path.Table)))
+		}
+		idx := info.ColumnIndex(a.Column)
 		if idx < 0 {
-			return nil, nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+			return fail(b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, info.Path.Table)))
 		}
-		if set[idx] != nil {
-			return nil, nil, false, false, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+		at[k] = idx
+		if values[k] != nil {
+			if values[k], err = b.assign(a.Value, values[k], a.Column, cols[idx].Type, info.Path.Table); err != nil {
+				return fail(err)
+			}
 		}
-		var e Expr
+	}
+	named := make([]int, len(cols)) // the assignment of each column, +1
+	for k, a := range list {
+		if named[at[k]] != 0 {
+			return fail(b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", a.Column)))
+		}
+		named[at[k]] = k + 1
+	}
+	set := make([]Expr, len(cols))
+	for idx, k := range named {
+		if k == 0 {
+			continue
+		}
+		a := list[k-1]
+		_, isDefault := a.Value.(*pt.Default)
+		if !isDefault {
+			if err = refuseIdentityUpdate(info, idx); err != nil { // coldefs.go
+				return fail(err)
+			}
+		}
 		if gen, err := b.generatedAssignment(info, idx, a.Value); gen != nil || err != nil { // generated.go
 			if err != nil {
-				return nil, nil, false, false, err
+				return fail(err)
 			}
 			set[idx] = gen
 			continue
 		}
-		if _, isDefault := a.Value.(*pt.Default); isDefault {
-			if e, err = b.columnDefault(info, idx); err != nil { // coldefs.go
-				return nil, nil, false, false, err
-			}
-		} else if err = refuseIdentityUpdate(info, idx); err != nil {
-			return nil, nil, false, false, err
-		} else if e, err = b.bindUpdateValue(s, a.Value); err != nil {
-			return nil, nil, false, false, err
+		if !isDefault {
+			set[idx] = values[k-1]
+			continue
 		}
-		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
-			return nil, nil, false, false, err
+		e, err := b.columnDefault(info, idx) // coldefs.go
+		if err == nil {
+			e, err = b.assign(a.Value, e, a.Column, cols[idx].Type, info.Path.Table)
+		}
+		if err != nil {
+			return fail(err)
 		}
 		set[idx] = e
 	}

@@ -570,17 +570,19 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 	// column last
 	values := make([]Expr, len(list))
 	for k, a := range list {
-		if _, isDefault := a.Value.(*pt.Default); isDefault {
-			continue
+		if _, isDefault := a.Value.(*pt.Default); !isDefault {
+			if err := b.refuseAggregateIn(a.Value, "UPDATE"); err != nil { // upsert.go
+				return nil, nil, err
+			}
+			e, err := b.bindTree(sc, a.Value)
+			if err != nil {
+				return nil, nil, err
+			}
+			values[k] = e
 		}
-		if err := b.refuseAggregateIn(a.Value, "UPDATE"); err != nil { // upsert.go
+		if err := deferredSetError(list, k); err != nil { // update.go
 			return nil, nil, err
 		}
-		e, err := b.bindTree(sc, a.Value)
-		if err != nil {
-			return nil, nil, err
-		}
-		values[k] = e
 	}
 	at := make([]int, len(list))
 	for k, a := range list {

@@ -2,6 +2,7 @@ package binder
 
 import (
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -294,10 +295,12 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 	// (428C9).
 	values := make([]Expr, len(list))
 	for k, a := range list {
-		if _, isDefault := a.Value.(*pt.Default); isDefault {
-			continue
+		if _, isDefault := a.Value.(*pt.Default); !isDefault {
+			if values[k], err = b.bindUpdateValue(s, a.Value); err != nil {
+				return fail(err)
+			}
 		}
-		if values[k], err = b.bindUpdateValue(s, a.Value); err != nil {
+		if err := deferredSetError(list, k); err != nil {
 			return fail(err)
 		}
 	}
@@ -383,4 +386,16 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 		}
 	}
 	return newRows, set, keyChanged, uniqueChanged, nil
+}
+
+// deferredSetError is the error of a multiple-column SET item that
+// PostgreSQL refuses while it analyses the SET list, once list[k], the
+// item's last marker assignment (sql.DeferredSetError), was bound; nil
+// for any other assignment.
+func deferredSetError(list []*pt.Assignment, k int) error {
+	err, ok := sql.DeferredSetError(list[k].Column)
+	if !ok || k+1 < len(list) && list[k+1].Column == list[k].Column {
+		return nil
+	}
+	return err
 }

@@ -29,8 +29,10 @@
 // constraints (CREATE TABLE's, ALTER TABLE ... ADD's, CREATE UNIQUE
 // INDEX's: their columns, PostgreSQL's names, ON CONFLICT's arbiter),
 // generated.go stored generated columns
-// (GENERATED ALWAYS AS (expr) STORED: CREATE TABLE's checks, and the one
-// projection that computes them over every new row), schemas.go relation names over the
+// (GENERATED ALWAYS AS (expr) STORED: CREATE TABLE's checks, and the
+// projection that computes them over every new row once it is built,
+// UPDATE's over its SET values' own projection; ON CONFLICT DO UPDATE's
+// merged rows are the executor's), schemas.go relation names over the
 // search_path, binlog.go a table's $binlog,
 // arrays.go PostgreSQL's array syntax (the rewrite's pg__array,
 // pg__subscript, pg__slice, pg__any/pg__all, pg__array_subquery

@@ -15,10 +15,13 @@ import (
 // PostgreSQL 15 has them. The expression is kept in the column's metadata
 // (fluss.ColumnMeta.Generated, PostgreSQL text) and the value is stored in
 // the Fluss table like any column's: sqlgate computes it on every write
-// from the row's other columns. generatedRow is the one place that does:
-// a projection over a full new row in table order, which INSERT (VALUES,
-// SELECT), UPDATE, ON CONFLICT DO UPDATE and COPY put after the row they
-// build, so that CHECK and NOT NULL see the computed value.
+// from the row's other columns, once that row is built, as PostgreSQL's
+// ExecComputeStoredGenerated does: a projection over a full new row in
+// table order (generatedRow: INSERT's VALUES and SELECT, MERGE's INSERT;
+// generatedUpdate: UPDATE's and MERGE's UPDATE's SET), or the same
+// expressions over the rows ON CONFLICT DO UPDATE and COPY build
+// (engine/generated.go), so that CHECK and NOT NULL see the computed
+// value.
 
 // generationKind is PostgreSQL's name of the expression kind in errors.
 const generationKind = "column generation expression"
@@ -267,26 +270,51 @@ func (b *binder) generatedRow(info fluss.TableInfo, rows Node) (Node, error) {
 	return p, nil
 }
 
-// generatedMerge recomputes the generated columns of ON CONFLICT DO
-// UPDATE's merged row: merge has one expression per table column (over
-// the existing row, then the proposed one), and a generated column's
-// becomes its expression over the others' merged values.
-func (b *binder) generatedMerge(info fluss.TableInfo, merge []Expr) ([]Expr, error) {
+// generatedUpdate computes the generated columns of UPDATE's (MERGE's
+// UPDATE's) new rows, set: a projection over the rows read whose first
+// expressions are the new row in table order. PostgreSQL computes a
+// generated column from the new row once it is built
+// (ExecComputeStoredGenerated), so the SET values are computed once, in a
+// projection of their own under the one that reads them: a volatile SET
+// value (random(), nextval) is the value the generated column sees, and
+// a constant SET value is not carried into the generation expression,
+// where the plan's constant folding would compute it (and raise its
+// overflow) with no row updated. The projection under passes the rows
+// read through first, at their indexes, so what callers append to the
+// result reads set.Input's columns as before.
+func (b *binder) generatedUpdate(info fluss.TableInfo, set *Project) (*Project, error) {
 	exprs, err := b.generationExprs(info)
 	if err != nil || exprs == nil {
-		return merge, err
+		return set, err
 	}
-	out := append([]Expr(nil), merge...)
-	for i, e := range exprs {
-		if e != nil {
-			out[i] = replaceColumnRefs(e, merge)
+	in := set.Input.Columns()
+	inner := &Project{Input: set.Input}
+	for i, c := range in {
+		inner.Exprs = append(inner.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+		inner.Cols = append(inner.Cols, c)
+	}
+	at := len(in)
+	inner.Exprs = append(inner.Exprs, set.Exprs...)
+	inner.Cols = append(inner.Cols, set.Cols...)
+	out := &Project{Input: inner, Cols: append([]Column(nil), set.Cols...)}
+	row := make([]Expr, len(set.Exprs))
+	for i, c := range set.Cols {
+		row[i] = &ColumnRef{Index: at + i, Name: c.Name, T: c.T}
+	}
+	for i := range set.Exprs {
+		e := row[i]
+		if i < len(exprs) && exprs[i] != nil {
+			e = replaceColumnRefs(exprs[i], row)
 		}
+		out.Exprs = append(out.Exprs, e)
 	}
 	return out, nil
 }
 
 // replaceColumnRefs replaces every ColumnRef i of e (a generation
-// expression, which has no subquery) by by[i].
+// expression, which has no subquery) by by[i] (a column reference: an
+// expression put there would be computed again in each generated column
+// that reads it).
 func replaceColumnRefs(e Expr, by []Expr) Expr {
 	if r, ok := e.(*ColumnRef); ok {
 		return by[r.Index]

@@ -210,10 +210,10 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").
 				WithDetail("Table %q is a log table (no primary key).", info.Path.Table)
 		}
+		// the generated columns of the updated rows are computed over
+		// them when they are built (engine/generated.go, as
+		// exec.Insert.MergeGenerated): merge's are placeholders
 		merge, where, err := b.bindOnConflictUpdate(scan, oc.Update, oc.Where)
-		if err == nil {
-			merge, err = b.generatedMerge(info, merge) // generated.go
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -562,36 +562,41 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 	for _, k := range info.Descriptor.Schema.PrimaryKey {
 		pk[k] = true
 	}
-	for _, a := range list {
-		name := a.Column
-		idx := info.ColumnIndex(name)
-		if idx < 0 {
-			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
-		}
-		if pk[name] {
-			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", name))
-		}
-		if out[idx] != nil {
-			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
-		}
-		if gen, err := b.generatedAssignment(info, idx, a.Value); gen != nil || err != nil { // generated.go
-			out[idx] = gen
+	// PostgreSQL's order (update.go's bindSetList): every SET value,
+	// then each target column and its value's conversion, in the order
+	// written; DO UPDATE's WHERE; then the rewriter's refusals of a
+	// second assignment to a column and of a value for a generated or
+	// identity ALWAYS column; sqlgate's own refusal of a primary-key
+	// column last
+	values := make([]Expr, len(list))
+	for k, a := range list {
+		if _, isDefault := a.Value.(*pt.Default); !isDefault {
+			if err := b.refuseAggregateIn(a.Value, "UPDATE"); err != nil { // upsert.go
+				return nil, nil, err
+			}
+			e, err := b.bindTree(sc, a.Value)
 			if err != nil {
 				return nil, nil, err
 			}
-			continue
+			values[k] = e
 		}
-		if err := b.refuseAggregateIn(a.Value, "UPDATE"); err != nil { // upsert.go
+		if err := deferredSetError(list, k); err != nil { // update.go
 			return nil, nil, err
 		}
-		e, err := b.bindTree(sc, a.Value)
-		if err != nil {
-			return nil, nil, err
+	}
+	at := make([]int, len(list))
+	for k, a := range list {
+		idx := info.ColumnIndex(a.Column)
+		if idx < 0 {
+			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, info.Path.Table))
 		}
-		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
-			return nil, nil, err
+		at[k] = idx
+		if values[k] != nil {
+			var err error
+			if values[k], err = b.assign(a.Value, values[k], a.Column, cols[idx].Type, info.Path.Table); err != nil {
+				return nil, nil, err
+			}
 		}
-		out[idx] = e
 	}
 	var cond Expr
 	if where != nil {
@@ -599,6 +604,49 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 		if cond, err = b.bindConflictWhere(sc, where); err != nil { // upsert.go
 			return nil, nil, err
 		}
+	}
+	named := make([]int, n) // the assignment of each column, +1
+	for k, a := range list {
+		if named[at[k]] != 0 {
+			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", a.Column))
+		}
+		named[at[k]] = k + 1
+	}
+	for idx, k := range named {
+		if k == 0 {
+			continue
+		}
+		a := list[k-1]
+		if _, isDefault := a.Value.(*pt.Default); !isDefault {
+			if err := refuseIdentityUpdate(info, idx); err != nil { // coldefs.go
+				return nil, nil, err
+			}
+		}
+		gen, err := b.generatedAssignment(info, idx, a.Value) // generated.go
+		if err != nil {
+			return nil, nil, err
+		}
+		out[idx] = gen
+	}
+	for idx, k := range named {
+		if k == 0 || out[idx] != nil {
+			continue
+		}
+		a := list[k-1]
+		if pk[a.Column] {
+			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", a.Column))
+		}
+		e := values[k-1]
+		if e == nil { // DEFAULT: the column's default, as UPDATE's
+			var err error
+			if e, err = b.columnDefault(info, idx); err == nil { // coldefs.go
+				e, err = b.assign(a.Value, e, a.Column, cols[idx].Type, info.Path.Table)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		out[idx] = e
 	}
 	for i, c := range cols {
 		if out[i] == nil {

@@ -238,13 +238,13 @@ func (b *binder) bindMergeTree(m *pt.Merge) (Statement, error) {
 		case pt.MergeUpdate:
 			out.Changes = append(out.Changes, num)
 			in := picked(num)
-			newRows, keyChanged, uniqueChanged, err := b.bindSetList(scan, scopes[true], in, c.Set) // update.go
+			newRows, assigned, keyChanged, uniqueChanged, err := b.bindSetList(scan, scopes[true], in, c.Set) // update.go
 			if err != nil {
 				return nil, err
 			}
 			for _, a := range c.Set {
 				if _, isDefault := a.Value.(*pt.Default); !isDefault {
-					readsTarget = readsTarget || reads(newRows.Exprs[info.ColumnIndex(a.Column)])
+					readsTarget = readsTarget || reads(assigned[info.ColumnIndex(a.Column)])
 				}
 			}
 			if keyChanged {

@@ -153,7 +153,9 @@ type Insert struct {
 	OnConflictDoNothing bool
 	// OnConflictUpdate, when set, merges a proposed row into an existing
 	// row with the same key: one expression per table column over the
-	// existing row's columns followed by the proposed row's.
+	// existing row's columns followed by the proposed row's. A generated
+	// column's is a placeholder: its value is computed over the merged
+	// row (exec.Insert.MergeGenerated).
 	OnConflictUpdate []Expr
 	// OnConflictWhere is DO UPDATE's WHERE over the same pair (nil when
 	// none): a conflicting row for which it is not true is left as it is,

@@ -2,6 +2,7 @@ package binder
 
 import (
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -99,7 +100,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	newRows, keyChanged, uniqueChanged, err := b.bindSetList(scan, newScope(input), input, up.Set)
+	newRows, _, keyChanged, uniqueChanged, err := b.bindSetList(scan, newScope(input), input, up.Set)
 	if err != nil {
 		if up.Returning != nil {
 			// PostgreSQL's transformUpdateStmt binds RETURNING before
@@ -275,42 +276,87 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 // bindSetList binds UPDATE's SET list (MERGE's UPDATE SET's) over s, the
 // scope of input, whose first columns are the target's: the new rows, every
 // column in table order (the generated ones computed from the new row), and
-// whether SET changes the key or a UNIQUE constraint's column.
-func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assignment) (newRows *Project, keyChanged, uniqueChanged bool, err error) {
+// whether SET changes the key or a UNIQUE constraint's column; assigned
+// holds each column's SET value (nil where SET does not name it). Columns
+// appended to newRows.Exprs may read input's columns by their indexes:
+// the projections under it pass them through.
+func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assignment) (newRows *Project, assigned []Expr, keyChanged, uniqueChanged bool, err error) {
 	info := scan.Table
 	cols := info.Descriptor.Schema.Columns
-	set := make([]Expr, len(cols))
-	for _, a := range list {
-		name := a.Column
-		if t := a.Table; t != "" && t != scan.Alias {
-			return nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", t))
+	fail := func(err error) (*Project, []Expr, bool, bool, error) { return nil, nil, false, false, err }
+	// PostgreSQL's order, which decides which of several errors is the
+	// statement's: transformUpdateTargetList transforms every SET value
+	// first (transformTargetList: 42702, 42703 of the values), then finds
+	// each target column and converts its value to the column's type, in
+	// the order written (42703 of the column, 42804); the rewriter
+	// (rewriteTargetListIU) then refuses a second assignment to a column,
+	// in the order written (42601), and a value other than DEFAULT for an
+	// identity ALWAYS or generated column, in the table's column order
+	// (428C9).
+	values := make([]Expr, len(list))
+	for k, a := range list {
+		if _, isDefault := a.Value.(*pt.Default); !isDefault {
+			if values[k], err = b.bindUpdateValue(s, a.Value); err != nil {
+				return fail(err)
+			}
 		}
-		idx := info.ColumnIndex(name)
+		if err := deferredSetError(list, k); err != nil {
+			return fail(err)
+		}
+	}
+	at := make([]int, len(list)) // the column each assignment names
+	for k, a := range list {
+		if a.Table != "" {
+			// SET t.col is PostgreSQL's field col of a column t
+			return fail(b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Table, info.Path.Table)))
+		}
+		idx := info.ColumnIndex(a.Column)
 		if idx < 0 {
-			return nil, false, false, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+			return fail(b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, info.Path.Table)))
 		}
-		if set[idx] != nil {
-			return nil, false, false, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+		at[k] = idx
+		if values[k] != nil {
+			if values[k], err = b.assign(a.Value, values[k], a.Column, cols[idx].Type, info.Path.Table); err != nil {
+				return fail(err)
+			}
 		}
-		var e Expr
+	}
+	named := make([]int, len(cols)) // the assignment of each column, +1
+	for k, a := range list {
+		if named[at[k]] != 0 {
+			return fail(b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", a.Column)))
+		}
+		named[at[k]] = k + 1
+	}
+	set := make([]Expr, len(cols))
+	for idx, k := range named {
+		if k == 0 {
+			continue
+		}
+		a := list[k-1]
+		_, isDefault := a.Value.(*pt.Default)
+		if !isDefault {
+			if err = refuseIdentityUpdate(info, idx); err != nil { // coldefs.go
+				return fail(err)
+			}
+		}
 		if gen, err := b.generatedAssignment(info, idx, a.Value); gen != nil || err != nil { // generated.go
 			if err != nil {
-				return nil, false, false, err
+				return fail(err)
 			}
 			set[idx] = gen
 			continue
 		}
-		if _, isDefault := a.Value.(*pt.Default); isDefault {
-			if e, err = b.columnDefault(info, idx); err != nil { // coldefs.go
-				return nil, false, false, err
-			}
-		} else if err = refuseIdentityUpdate(info, idx); err != nil {
-			return nil, false, false, err
-		} else if e, err = b.bindUpdateValue(s, a.Value); err != nil {
-			return nil, false, false, err
+		if !isDefault {
+			set[idx] = values[k-1]
+			continue
 		}
-		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
-			return nil, false, false, err
+		e, err := b.columnDefault(info, idx) // coldefs.go
+		if err == nil {
+			e, err = b.assign(a.Value, e, a.Column, cols[idx].Type, info.Path.Table)
+		}
+		if err != nil {
+			return fail(err)
 		}
 		set[idx] = e
 	}
@@ -330,8 +376,8 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 		newRows.Cols = append(newRows.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
 	}
 	// the generated columns are computed from the new row (generated.go)
-	if newRows.Exprs, err = b.generatedMerge(info, newRows.Exprs); err != nil {
-		return nil, false, false, err
+	if newRows, err = b.generatedUpdate(info, newRows); err != nil {
+		return nil, nil, false, false, err
 	}
 	keyChanged = keyChanged || generatedKey(info, pkIdx)
 	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
@@ -339,5 +385,17 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 			uniqueChanged = uniqueChanged || c < len(set) && set[c] != nil
 		}
 	}
-	return newRows, keyChanged, uniqueChanged, nil
+	return newRows, set, keyChanged, uniqueChanged, nil
+}
+
+// deferredSetError is the error of a multiple-column SET item that
+// PostgreSQL refuses while it analyses the SET list, once list[k], the
+// item's last marker assignment (sql.DeferredSetError), was bound; nil
+// for any other assignment.
+func deferredSetError(list []*pt.Assignment, k int) error {
+	err, ok := sql.DeferredSetError(list[k].Column)
+	if !ok || k+1 < len(list) && list[k+1].Column == list[k].Column {
+		return nil
+	}
+	return err
 }

@@ -13,14 +13,16 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// Stored generated columns at COPY FROM: the binder's plans compute them
-// for INSERT and UPDATE (binder/generated.go); COPY builds its rows here,
-// so it evaluates the same bound expressions over each record it builds,
+// Stored generated columns at COPY FROM and ON CONFLICT DO UPDATE: the
+// binder's plans compute them for INSERT and UPDATE (binder/generated.go);
+// COPY builds its rows here, and exec.Insert's merge its updated rows, so
+// each evaluates the same bound expressions over each record it builds,
 // before the NOT NULL and CHECK constraints read it.
 
 // copyGenerated returns the step that replaces the generated columns of
-// a COPY's record (its table's columns, in order) by their computed
-// values; nil when the table has none.
+// a record of info's rows (its table's columns, in order: COPY's, or ON
+// CONFLICT DO UPDATE's updated rows) by their computed values; nil when
+// the table has none.
 func (s *session) copyGenerated(ctx context.Context, info fluss.TableInfo) (func(cols []arrow.Array, rows int64) error, error) {
 	bound, err := binder.GenerationExprs(ctx, s.eng.tables, info)
 	if err != nil || bound == nil {

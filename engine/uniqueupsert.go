@@ -22,6 +22,7 @@ import (
 // the row holding their value of ui.
 type arbiterSource struct {
 	exec.Operator
+	ec *exec.EvalContext
 	pt *pendingTable
 	ui *uniqueIndex
 	// seen are the values the statement proposed so far: a second row
@@ -30,8 +31,9 @@ type arbiterSource struct {
 	// inserted are the keys of the rows the statement inserts (rows the
 	// arbiter does not refuse): a later row with one collides with it.
 	inserted map[string]bool
-	// pending is the 21000 of a value proposed again, after the rows
-	// before it were passed on.
+	// pending is the 21000 of a value proposed again, or the NOT NULL or
+	// CHECK violation of a proposed row, after the rows before it were
+	// passed on.
 	pending error
 }
 
@@ -56,18 +58,20 @@ func (a *arbiterSource) reproposed(b arrow.RecordBatch) int {
 }
 
 // arbiterSource wraps src when the INSERT's ON CONFLICT DO UPDATE names
-// a unique constraint of t (arbiter), else returns src.
-func arbiterSourceOf(t fluss.Table, src exec.Operator, arbiter string, merging bool) exec.Operator {
+// a unique constraint of t (arbiter), else returns src; checked reports
+// whether it did: the wrapper checks the proposed rows' constraints
+// (exec.Insert.ProposedChecked).
+func arbiterSourceOf(ec *exec.EvalContext, t fluss.Table, src exec.Operator, arbiter string, merging bool) (out exec.Operator, checked bool) {
 	pt, ok := t.(*pendingTable)
 	if !ok || pt.uq == nil || !merging || arbiter == "" {
-		return src
+		return src, false
 	}
 	for _, ui := range pt.uq.cons {
 		if ui.c.Name == arbiter {
-			return &arbiterSource{Operator: src, pt: pt, ui: ui, seen: map[string]bool{}, inserted: map[string]bool{}}
+			return &arbiterSource{Operator: src, ec: ec, pt: pt, ui: ui, seen: map[string]bool{}, inserted: map[string]bool{}}, true
 		}
 	}
-	return src
+	return src, false
 }
 
 // Next implements exec.Operator.
@@ -80,12 +84,34 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return b, err
 	}
 	u, ui := a.pt.uq, a.ui
-	// A value proposed a second time is 21000 at its row; PostgreSQL
-	// merged the rows before it first, so those are passed on alone (their
-	// own failure, a CHECK's, is the error if they meet one), then 21000.
-	if cut := a.reproposed(b); cut >= 0 {
-		err := sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+	// A value proposed a second time is 21000 at its row, and a row that
+	// fails NOT NULL or a CHECK constraint as proposed fails before its
+	// arbiter is probed (PostgreSQL's ExecInsert runs ExecConstraints
+	// first; the failing row shown is the proposed one, not the one
+	// given the conflicting row's key below); PostgreSQL merged the rows
+	// before it first, so those are passed on alone (their own failure,
+	// a CHECK's, is the error if they meet one), then the row's error.
+	cut, err := a.reproposed(b), error(nil)
+	if cut >= 0 {
+		err = sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+	}
+	upTo := b
+	if cut >= 0 {
+		upTo = b.NewSlice(0, int64(cut+1)) // the row's own constraints first
+	}
+	row, cerr := exec.RowConstraintFailure(ctx, a.ec, a.pt, upTo)
+	if upTo != b {
+		upTo.Release()
+	}
+	if cerr != nil && row < 0 {
+		b.Release()
+		return nil, cerr
+	}
+	if cerr != nil {
+		cut, err = row, cerr
+	}
+	if cut >= 0 {
 		if cut == 0 {
 			b.Release()
 			return nil, err

@@ -91,9 +91,16 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 		if err != nil {
 			return nil, 0, err
 		}
-		src = arbiterSourceOf(t, src, b.Arbiter, ps.merge != nil) // uniqueupsert.go
-		src = s.partitionSourceOf(ctx, b.Table, b.Via, src)       // pgpartitions.go
-		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret, ViewChecks: ps.viewChecks, Journal: b.Volatile}
+		src, checked := arbiterSourceOf(ec, t, src, b.Arbiter, ps.merge != nil) // uniqueupsert.go
+		src = s.partitionSourceOf(ctx, b.Table, b.Via, src)                     // pgpartitions.go
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret, ViewChecks: ps.viewChecks, Journal: b.Volatile, ProposedChecked: checked}
+		if ps.merge != nil && binder.GeneratedColumns(b.Table) != nil {
+			// the merged rows' generated columns, computed over them
+			// (generated.go)
+			if ins.MergeGenerated, err = s.copyGenerated(ctx, b.Table); err != nil {
+				return nil, 0, err
+			}
+		}
 		defer arbitrate(t, b.Arbiter)() // unique.go
 		if err := ins.Run(ctx); err != nil {
 			ret.Release()

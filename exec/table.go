@@ -372,7 +372,18 @@ type Insert struct {
 	// conflicting row for which it is not true is left as it is (not
 	// written, counted or returned), as PostgreSQL leaves it.
 	MergeWhere Expr
-	Rows       int64
+	// MergeGenerated, when set, replaces the generated columns of the
+	// rows Merge computed (cols, one per table column) by their values
+	// over those rows: PostgreSQL computes them from the updated row
+	// (ExecComputeStoredGenerated), once Merge's SET values are.
+	MergeGenerated func(cols []arrow.Array, rows int64) error
+	// ProposedChecked: Source checked its rows' NOT NULL and CHECK
+	// constraints as proposed, before it changed them (an ON CONFLICT
+	// arbiter that gives a row the key of the row it conflicts with:
+	// PostgreSQL's failing row is the proposed one), so Merge does not
+	// check them again.
+	ProposedChecked bool
+	Rows            int64
 	// merged are the keys the statement's merge proposed so far: a key
 	// proposed again, in any batch, is PostgreSQL's 21000.
 	merged map[string]bool
@@ -482,7 +493,7 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 		}
 	}
 	if o.Merge != nil {
-		if rc, ok := o.Table.(RowChecker); ok {
+		if rc, ok := o.Table.(RowChecker); ok && !o.ProposedChecked {
 			// PostgreSQL's ExecInsert checks a proposed row's CHECK
 			// constraints before ON CONFLICT's arbiters: a row that fails
 			// one is 23514 even when its key exists and DO UPDATE would
@@ -934,11 +945,27 @@ type RowChecker interface {
 func (o *Update) rowConstraints(ctx context.Context, info fluss.TableInfo, schema *arrow.Schema, b arrow.RecordBatch, first *firstRowFailure) error {
 	rec := array.NewRecordBatch(schema, b.Columns()[:schema.NumFields()], b.NumRows())
 	defer rec.Release()
-	row, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style())
+	row, err := RowConstraintFailure(ctx, o.EC, o.Table, rec)
 	if err != nil && row < 0 {
 		return err
 	}
-	if rc, ok := o.Table.(RowChecker); ok {
+	if err != nil {
+		first.at, first.err = int64(row), err
+	}
+	return nil
+}
+
+// RowConstraintFailure is the first row of rec (rows of t, its columns
+// in table order) that fails NOT NULL or one of t's CHECK constraints
+// (when t is a RowChecker), NOT NULL first within a row, as PostgreSQL's
+// ExecConstraints checks a row: its index and error; -1 and nil when
+// every row passes, -1 and an error that is not a row's.
+func RowConstraintFailure(ctx context.Context, ec *EvalContext, t fluss.Table, rec arrow.RecordBatch) (int, error) {
+	row, err := fluss.NotNullRow(t.Info(), rec.Columns(), ec.Location(), ec.Style())
+	if err != nil && row < 0 {
+		return -1, err
+	}
+	if rc, ok := t.(RowChecker); ok {
 		n := rec.NumRows()
 		if err != nil {
 			n = int64(row) // a CHECK counts before it only
@@ -947,16 +974,16 @@ func (o *Update) rowConstraints(ctx context.Context, info fluss.TableInfo, schem
 		crow, cerr := rc.CheckRows(ctx, prefix)
 		prefix.Release()
 		if cerr != nil && crow < 0 {
-			return cerr
+			return -1, cerr
 		}
 		if cerr != nil {
 			row, err = crow, cerr
 		}
 	}
-	if err != nil {
-		first.at, first.err = int64(row), err
+	if err == nil {
+		return -1, nil
 	}
-	return nil
+	return row, err
 }
 
 // duplicateKey is PostgreSQL's 23505 of the primary key for row r of rec,
@@ -1194,6 +1221,11 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 		}
 		if !arrow.TypeEqual(updated[i].DataType(), schema.Field(i).Type) {
 			return nil, sqlerr.New(sqlerr.InternalError, "ON CONFLICT merge of column %q produced %s", schema.Field(i).Name, updated[i].DataType())
+		}
+	}
+	if o.MergeGenerated != nil {
+		if err := o.MergeGenerated(updated, int64(len(propIdx))); err != nil {
+			return nil, err
 		}
 	}
 	upd := array.NewRecordBatch(schema, updated, int64(len(propIdx)))

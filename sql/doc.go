@@ -94,7 +94,9 @@
 //     DO UPDATE's WHERE and the inference clause's (cols) WHERE ride as
 //     marker assignments into the tree's OnConflict.Where / TargetWhere,
 //     and UPDATE's and DO UPDATE's multiple-column SET (a, b) = (..) |
-//     ROW(..) | (SELECT ..) becomes one assignment per column (upsert.go);
+//     ROW(..) | (SELECT ..) becomes one assignment per column (upsert.go;
+//     one PostgreSQL refuses while analysing, marker assignments that
+//     carry its error to the binder: DeferredSetError);
 //   - data-modifying WITH queries (modifyingwith.go): an INSERT, UPDATE or
 //     DELETE in a statement's top-level WITH list is taken out of it into
 //     Statement.ModifyingWith (its text, blanked outside it and the plain

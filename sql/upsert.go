@@ -1,6 +1,9 @@
 package sql
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -20,6 +23,41 @@ import (
 // travel through TiDB's ON DUPLICATE KEY UPDATE list as assignments to
 // the marker columns ConflictWhereMarker and ConflictTargetWhereMarker,
 // which the tree (totree_dml.go) takes back out.
+
+// A multiple-column item whose source PostgreSQL refuses while it
+// analyses the SET list (transformMultiAssignRef: a source that is no
+// ROW() or sub-SELECT, 0A000; a ROW() of another number of values than
+// columns, 42601, once its values are analysed) is refused where
+// PostgreSQL meets it, after the WHERE and RETURNING clauses and the SET
+// values before it: the item becomes assignments to a marker column
+// that carries the error (multiAssignSourceMarker with DEFAULT, or
+// multiAssignCountMarker once per value, which the binder binds first),
+// and DeferredSetError gives the binder the error back.
+const (
+	multiAssignSourceMarker = "pg__ma_source_"
+	multiAssignCountMarker  = "pg__ma_count_"
+)
+
+// DeferredSetError is the error an assignment to column stands for when
+// column is a marker of a refused multiple-column item (ok false: it is
+// no marker).
+func DeferredSetError(column string) (err *sqlerr.Error, ok bool) {
+	var code sqlerr.Code
+	var msg, pos string
+	switch {
+	case strings.HasPrefix(column, multiAssignSourceMarker):
+		code, msg, pos = sqlerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression", column[len(multiAssignSourceMarker):]
+	case strings.HasPrefix(column, multiAssignCountMarker):
+		code, msg, pos = sqlerr.SyntaxError, "number of columns does not match number of values", column[len(multiAssignCountMarker):]
+	default:
+		return nil, false
+	}
+	at, cerr := strconv.Atoi(pos)
+	if cerr != nil {
+		return nil, false
+	}
+	return sqlerr.New(code, "%s", msg).WithPosition(at), true
+}
 
 // ConflictWhereMarker names the ON DUPLICATE KEY UPDATE assignment that
 // carries ON CONFLICT DO UPDATE's WHERE condition.
@@ -119,21 +157,45 @@ func expandMultiAssign(src string, toks []token, from, to int) ([]token, error) 
 	mismatch := func(at int) error {
 		return sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start)).AsAnalysed()
 	}
-	notRow := func(at int) error {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").WithPosition(charPos(src, toks[at].start)).AsAnalysed()
+	// ... and met while the SET list is analysed: marker assignments
+	// (above), the values bound before the count is refused
+	marker := func(prefix string, at int, values [][]token) []token {
+		name := token{kind: tkQIdent, start: toks[eq].start, end: toks[eq].start, lead: toks[eq].start, synth: quoteIdent(prefix + strconv.Itoa(charPos(src, toks[at].start)))}
+		synth := func(text string) token {
+			return token{kind: tkPunct, start: toks[eq].start, end: toks[eq].start, lead: toks[eq].start, synth: text}
+		}
+		var out []token
+		for i, v := range values {
+			if i > 0 {
+				out = append(out, synth(","))
+			}
+			out = append(out, name, toks[eq])
+			if len(v) == 1 && v[0].is(src, "DEFAULT") {
+				out = append(out, v[0])
+				continue
+			}
+			out = append(out, synth("("))
+			out = append(out, v...)
+			out = append(out, synth(")"))
+		}
+		return out
+	}
+	notRow := func(at int) ([]token, error) {
+		null := token{kind: tkIdent, start: toks[eq].start, end: toks[eq].start, lead: toks[eq].start, synth: "NULL"}
+		return marker(multiAssignSourceMarker, at, [][]token{{null}}), nil
 	}
 	open := s
 	if toks[s].is(src, "ROW") && s+1 < to && toks[s+1].isPunct(src, "(") {
 		open = s + 1
 	} else if !toks[s].isPunct(src, "(") {
-		return nil, notRow(s)
+		return notRow(s)
 	}
 	end := r.matchClose(open, to)
 	if end != to-1 {
 		if end < 0 {
 			return nil, syntaxErrorAt(src, toks, to)
 		}
-		return nil, notRow(s) // (x) || y and the like: one value
+		return notRow(s) // (x) || y and the like: one value
 	}
 	var values [][]token
 	// ((SELECT ...)) is still a sub-SELECT (PostgreSQL's
@@ -144,22 +206,31 @@ func expandMultiAssign(src string, toks []token, from, to int) ([]token, error) 
 	}
 	if open == s && so+1 < se && (toks[so+1].is(src, "SELECT") || toks[so+1].is(src, "WITH") || toks[so+1].is(src, "VALUES")) {
 		var err error
-		if values, err = splitSubSelect(src, toks, so+1, se, s, len(cols)); err != nil {
+		if values, err = splitSubSelect(src, toks, so+1, se, s); err != nil {
 			return nil, err
+		}
+		if len(values) != len(cols) {
+			// one scalar sub-SELECT per item, bound (their errors
+			// first, as PostgreSQL's sub-SELECT is analysed) before the
+			// count is refused
+			return marker(multiAssignCountMarker, s, values), nil
 		}
 	} else {
 		parts := splitTopLevel(src, toks, open+1, end)
 		if open == s && len(parts) == 1 {
-			return nil, notRow(open + 1)
+			return notRow(open + 1)
 		}
-		if len(parts) != len(cols) || parts[0][0] >= parts[0][1] {
-			return nil, mismatch(s)
+		if parts[0][0] >= parts[0][1] {
+			return nil, mismatch(s) // ROW(): no value to analyse
 		}
 		for _, p := range parts {
 			if p[0] >= p[1] {
 				return nil, syntaxErrorAt(src, toks, p[0])
 			}
 			values = append(values, toks[p[0]:p[1]])
+		}
+		if len(parts) != len(cols) {
+			return marker(multiAssignCountMarker, s, values), nil
 		}
 	}
 	at := toks[eq]
@@ -188,7 +259,9 @@ func expandMultiAssign(src string, toks []token, from, to int) ([]token, error) 
 // parentheses) into one scalar sub-SELECT per output column: each keeps
 // the query around one select-list item. A query whose list cannot be
 // split so (DISTINCT, *, a set operation, WITH or VALUES) is refused.
-func splitSubSelect(src string, toks []token, from, end, at, want int) ([][]token, error) {
+// A list of another length than the item's columns is split as well: the
+// caller refuses it once the parts are bound.
+func splitSubSelect(src string, toks []token, from, end, at int) ([][]token, error) {
 	refuse := func() error {
 		return sqlerr.NotSupported("this sub-SELECT as a multiple-column UPDATE source").
 			WithHint("Write one sub-SELECT per column.").WithPosition(charPos(src, toks[at].start))
@@ -208,9 +281,6 @@ func splitSubSelect(src string, toks []token, from, end, at, want int) ([][]toke
 		if last := toks[p[1]-1]; last.isPunct(src, "*") {
 			return nil, refuse()
 		}
-	}
-	if len(items) != want {
-		return nil, sqlerr.New(sqlerr.SyntaxError, "number of columns does not match number of values").WithPosition(charPos(src, toks[at].start)).AsAnalysed()
 	}
 	out := make([][]token, len(items))
 	for i, p := range items {

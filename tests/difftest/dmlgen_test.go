@@ -625,8 +625,17 @@ func (g *dmlGen) update(t *dmlTable) string {
 func (g *dmlGen) updateFrom(t *dmlTable) string {
 	if t.keyed && g.chance(2) {
 		c := t.cols[g.rng.IntN(len(t.cols))]
+		sets, pred := g.sets(t), g.pred(t, "o")
+		if f, ok := g.failingSet(t, sets); ok && !g.chance(3) {
+			// a SET value that fails for one row (1/0 at id k), which
+			// the join or WHERE sometimes drops: PostgreSQL computes the
+			// new row only for the rows that come out of them
+			k := 1 + g.rng.IntN(6)
+			sets += ", " + fmt.Sprintf(f, k)
+			pred = g.pick(fmt.Sprintf("o.id <> %d", k), fmt.Sprintf("o.id = %d", k), fmt.Sprintf("o.id = %d", 1+g.rng.IntN(6)), pred)
+		}
 		return fmt.Sprintf("UPDATE %s SET %s FROM %s o WHERE o.id = %s.id AND %s RETURNING o.%s AS old, %s.%s AS new",
-			t.name, g.sets(t), t.name, t.name, g.pred(t, "o"), c.name, t.name, c.name)
+			t.name, sets, t.name, t.name, pred, c.name, t.name, c.name)
 	}
 	p := g.tables[0]
 	on := "p.id = " + t.name + "." + t.cols[0].name + "::text::int"
@@ -637,6 +646,19 @@ func (g *dmlGen) updateFrom(t *dmlTable) string {
 		on = "p.id = " + t.name + ".pid"
 	}
 	return fmt.Sprintf("UPDATE %s SET %s FROM %s p WHERE %s", t.name, g.sets(t), p.name, on) + g.returning(t, "")
+}
+
+// failingSet is an assignment (a format of the row's key it fails at)
+// to a numeric column of t that sets does not assign: its value
+// divided by zero at that key, else itself (ok false: none).
+func (g *dmlGen) failingSet(t *dmlTable, sets string) (string, bool) {
+	for _, c := range t.cols {
+		if !c.writable() || c.kind == "fk" || c.name == "id" || (c.typ.decl != "int" && c.typ.decl != "bigint" && c.typ.decl != "numeric(5,2)") || strings.Contains(sets, c.name) {
+			continue
+		}
+		return fmt.Sprintf("%s = %s + 0 * (1 / (%s.id - %%d))", c.name, c.name, t.name), true
+	}
+	return "", false
 }
 
 func (g *dmlGen) delete(t *dmlTable) string {

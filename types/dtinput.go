@@ -924,7 +924,9 @@ func zoneByNameForInput(name string) (*time.Location, bool) {
 	if len(name) > 255 {
 		return nil, false
 	}
-	if loc, _, ok := lookupZoneName(name); ok {
+	// a tz database name is found file by file: an empty part
+	// (america//new_york) names none
+	if loc, _, ok := lookupZoneName(name); ok && !strings.Contains(name, "//") && !strings.HasSuffix(name, "/") {
 		return loc, true
 	}
 	return posixZone(name)

@@ -351,6 +351,7 @@ type pgTm struct {
 	hour, min, sec  int
 	yday, wday      int
 	fsec            int64
+	fnsec           int64 // the fraction in nanoseconds, for TIME(7..9) and TIMESTAMP(7..9), which PostgreSQL lacks
 	isdst           int
 	tzWest          int // setNow's zone
 }
@@ -496,6 +497,16 @@ func parseFractionalSecond(s string) (int64, *dtFail) {
 	return int64(math.RoundToEven(v * 1e6)), nil
 }
 
+// fracNanos is a fraction's digits (after its '.') as nanoseconds,
+// beyond nine digits dropped.
+func fracNanos(s string) int64 {
+	k := 1
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	return fractionNanos(s[1:k])
+}
+
 // parseFraction is ParseFraction: a whole fraction, where a lone "." is
 // zero.
 func parseFraction(s string) (float64, *dtFail) {
@@ -635,6 +646,7 @@ func (d *dtDecoder) decodeNumberField(str string, fmask int) (int, *dtFail) {
 		// the fraction, as strtod reads it (trailing junk ignored)
 		v, _, _ := parseFrac(str[k:])
 		tm.fsec = int64(math.RoundToEven(v * 1e6))
+		tm.fnsec = fracNanos(str[k:])
 		str = str[:k]
 	} else if fmask&dtkDateM != dtkDateM {
 		if n := len(str); n >= 6 {
@@ -686,7 +698,7 @@ func (d *dtDecoder) decodeNumber(str string, haveTextMonth bool, fmask int) (int
 		if f != nil {
 			return 0, f
 		}
-		tm.fsec = fsec
+		tm.fsec, tm.fnsec = fsec, fracNanos(cp)
 	} else if cp != "" {
 		return 0, failBad
 	}
@@ -874,14 +886,14 @@ func (d *dtDecoder) decodeTime(str string) (int, *dtFail) {
 	}
 	switch {
 	case str == "":
-		tm.sec, tm.fsec = 0, 0
+		tm.sec, tm.fsec, tm.fnsec = 0, 0, 0
 	case str[0] == '.':
 		// mm:ss.f
 		fsec, f := parseFractionalSecond(str)
 		if f != nil {
 			return 0, f
 		}
-		tm.fsec = fsec
+		tm.fsec, tm.fnsec = fsec, fracNanos(str)
 		tm.sec, tm.min, tm.hour = tm.min, tm.hour, 0
 	case str[0] == ':':
 		tm.sec, str, fits, _ = strtoint(str[1:])
@@ -890,13 +902,13 @@ func (d *dtDecoder) decodeTime(str string) (int, *dtFail) {
 		}
 		switch {
 		case str == "":
-			tm.fsec = 0
+			tm.fsec, tm.fnsec = 0, 0
 		case str[0] == '.':
 			fsec, f := parseFractionalSecond(str)
 			if f != nil {
 				return 0, f
 			}
-			tm.fsec = fsec
+			tm.fsec, tm.fnsec = fsec, fracNanos(str)
 		default:
 			return 0, failBad
 		}
@@ -974,7 +986,7 @@ func (d *dtDecoder) labelled(field string, fmask int) (int, *dtFail) {
 			if f != nil {
 				return 0, f
 			}
-			tm.fsec = fsec
+			tm.fsec, tm.fnsec = fsec, fracNanos(cp)
 			tmask = dtkAllSecs
 		}
 	case dtkJulian:
@@ -1019,6 +1031,7 @@ func (d *dtDecoder) dt2time(us float64) {
 	t -= int64(d.tm.min) * 60e6
 	d.tm.sec = int(t / 1e6)
 	d.tm.fsec = t - int64(d.tm.sec)*1e6
+	d.tm.fnsec = d.tm.fsec * 1000
 }
 
 // decodeDateTime is DecodeDateTime, for date, timestamp and timestamptz.
@@ -1264,6 +1277,7 @@ func (d *dtDecoder) setNow() {
 	d.tm.year, d.tm.mon, d.tm.mday = n.Year(), int(n.Month()), n.Day()
 	d.tm.hour, d.tm.min, d.tm.sec = n.Clock()
 	d.tm.fsec = int64(n.Nanosecond() / 1000)
+	d.tm.fnsec = int64(n.Nanosecond())
 	d.tm.tzWest = -off
 }
 

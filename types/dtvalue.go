@@ -96,14 +96,22 @@ func parseDateTimeText(s string, t T, loc *time.Location, now time.Time, order D
 		default:
 			return nil, invalidInput(t, s)
 		}
-		v, err := TimeToValue(time.UnixMicro(us+postgresEpochUnixUsecs).UTC(), t)
+		at := time.UnixMicro(us + postgresEpochUnixUsecs).UTC()
+		if t.Precision > 6 && res.dtype == dtkDate {
+			// TIMESTAMP(7..9), a Fluss type: the fraction's nanoseconds
+			at = at.Add(time.Duration(tm.fnsec - tm.fsec*1000))
+		}
+		v, err := TimeToValue(at, t)
 		if err != nil {
 			return nil, TimestampOutOfRange(s)
 		}
 		return v, nil
 	case Time: // time_in
-		us := int64((tm.hour*60+tm.min)*60+tm.sec)*1e6 + tm.fsec
-		return parseTimeOfDayValue(us*1000, t), nil
+		ns := (int64((tm.hour*60+tm.min)*60+tm.sec)*1e6 + tm.fsec) * 1000
+		if t.Precision > 6 { // TIME(7..9), a Fluss type: the fraction's nanoseconds
+			ns += tm.fnsec - tm.fsec*1000
+		}
+		return parseTimeOfDayValue(ns, t), nil
 	case TimeTZ: // timetz_in
 		us := int64((tm.hour*60+tm.min)*60+tm.sec)*1e6 + tm.fsec
 		if res.tz > MaxTimeTZZone || res.tz < -MaxTimeTZZone {

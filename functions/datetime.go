@@ -638,6 +638,12 @@ func dateTruncIn(mem memory.Allocator, args []arrow.Array, n int, zoneAt func(in
 		if kind == types.TimestampTZ {
 			t = truncInstant(get(i), t, ss[0].Value(i), loc)
 		}
+		if t.Before(firstTimestamp) {
+			// tm2timestamp's last check, on the instant: a wall clock
+			// before the first day (London's 4714-11-23 23:58:45 BC)
+			// may still name one in range
+			return nil, sqlerr.TimestampOutOfRange()
+		}
 		b.Append(arrow.Timestamp(timeToArrow(t, dt.Unit)))
 	}
 	return b.NewArray(), nil
@@ -658,16 +664,21 @@ func truncInstant(orig, wall time.Time, unitText string, loc *time.Location) tim
 
 func truncTime(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
 	r, err := truncField(unitText, t, kind)
-	if err == nil && r.Before(firstTimestamp) {
-		// tm2timestamp refuses a start before 4714-11-24 BC (the decade,
-		// year or month of the first days)
+	if err == nil && r.Before(firstJulianMonth) {
+		// tm2timestamp's IS_VALID_JULIAN refuses a wall clock before
+		// November 4714 BC (the decade or year of the first days)
 		return r, sqlerr.TimestampOutOfRange()
 	}
 	return r, err
 }
 
-// firstTimestamp is the first instant of PostgreSQL's timestamp range.
-var firstTimestamp = time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC)
+// firstTimestamp is the first instant of PostgreSQL's timestamp range;
+// firstJulianMonth the first month IS_VALID_JULIAN lets a wall clock
+// name.
+var (
+	firstTimestamp   = time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC)
+	firstJulianMonth = time.Date(-4713, time.November, 1, 0, 0, 0, 0, time.UTC)
+)
 
 func truncField(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
 	unit, ok := canonicalUnit(unitText)

@@ -76,10 +76,12 @@
 // and limits. A NUMERIC column declared without a precision is stored as
 // DECIMAL(38,10) (StoredNumericType).
 //
-// Date/time text input is one decoder written from PostgreSQL 15's
-// documentation (dtinput.go: the text cut into typed fields, each resolved
-// by one rule of Appendix B.1, every error built in one place; dtvalue.go
-// builds each type's value from the parts; interval.go reads intervals).
+// Date/time text input follows PostgreSQL 15's datetime.c step for step
+// (dtinput.go: ParseDateTime's fields, DecodeDateTime's and
+// DecodeTimeOnly's masks and order of checks, which decide which error a
+// bad text gets; every error built in one place; dtvalue.go builds each
+// type's value as date_in, timestamp_in and the others do; interval.go
+// reads intervals).
 //
 // Floats print with the digits of PostgreSQL's Ryu output
 // (floatshortest.go: the shortest decimal strictly inside the rounding

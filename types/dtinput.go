@@ -1,6 +1,7 @@
 package types
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -8,173 +9,355 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// Date/time text input: one decoder for date, timestamp, timestamptz,
-// time and timetz, written from PostgreSQL 15's documentation (8.5.1
-// "Date/Time Input" and Appendix B.1 "Date/Time Input Interpretation")
-// and checked against PostgreSQL 15 itself. The text is cut into typed
-// fields (lexDateTime), each field is resolved by the rule that names it
-// (dtParts' methods, one rule each, its reason beside it), and the parts
-// are checked once at the end (dtParts.finish). The callers in value.go
-// and timetz.go build their type's value from the parts. Every error is
-// built by dtFail.err. A date written in numbers only is read in the
-// session's DateStyle order (DateOrder, datestyle.go).
+// Date/time text input: PostgreSQL 15's ParseDateTime, DecodeDateTime,
+// DecodeTimeOnly and their helpers (src/backend/utils/adt/datetime.c)
+// followed step for step, because which text is a date, and which error
+// a bad one gets, is decided by the order of their checks and by the
+// field masks they keep, not by any rule that could be stated apart from
+// them. parseDateTimeFields cuts the text into typed fields
+// (ParseDateTime); dtDecoder reads the fields into a broken-down time
+// (pgTm) and a zone, either for a date-bearing type (decodeDateTime) or
+// for a time of day (decodeTimeOnly); dtvalue.go builds each type's value
+// from the result as date_in, timestamp_in and the others do. Errors are
+// *dtFail, turned into PostgreSQL's message by dtFail.err; a date written
+// in numbers only is read in the session's DateStyle order (DateOrder).
 
-// dtTokKind is what kind of field a piece of the text is (B.1 step 1).
-type dtTokKind uint8
+// dtFieldKind is ParseDateTime's field type (DTK_NUMBER ... DTK_SPECIAL).
+type dtFieldKind uint8
 
 const (
-	tokNumber     dtTokKind = iota // digits with at most one '.': 2024, 040506.789, 1999.008
-	tokTime                        // digits with ':': 10:20:30.5
-	tokDate                        // parts joined by '-', '/' or dots: 2024-01-02, Jan-08-1999, 08.01.1999
-	tokWord                        // letters only, lower-cased: jan, pm, epoch, est
-	tokLabel                       // letters written against the digits after them: the J of J2451187, the T of T102030
-	tokZoneName                    // a zone-like name with punctuation or digits: europe/paris, est5edt, abc+3
-	tokOffset                      // a sign and digits (colons, dots): +02, -05:30, -0800
-	tokSignedWord                  // a sign and letters: -infinity
+	fieldNumber  dtFieldKind = iota // digits, maybe a '.' (2024, 040506.789, 1999.008)
+	fieldString                     // letters (jan, pm, est, y)
+	fieldDate                       // digits and two delimiters, or digits and text, or a zone name
+	fieldTime                       // digits with ':' (10:20:30.5)
+	fieldTZ                         // a sign and digits (+02, -05:30, also -2020-01)
+	fieldSpecial                    // a sign and letters (-infinity)
 )
 
-type dtToken struct {
-	kind dtTokKind
-	text string
-	// glued: a number written against the T after it (19990108T0405):
-	// only a run-together date may be
-	glued bool
+type dtField struct {
+	kind dtFieldKind
+	text string // lower-cased
 }
 
-// labels are the words that may be written against the number they
-// introduce: Julian days (J2451187), ISO's T before a time (T102030),
-// and the ISO labelled fields (y2024m01d02h10mm20s30).
-var dtLabels = map[string]bool{"j": true, "t": true, "y": true, "m": true, "d": true, "h": true, "mm": true, "s": true}
+// maxDateFields and maxDateLen are PostgreSQL's MAXDATEFIELDS and
+// MAXDATELEN: the fields of one text, and the work buffer's size.
+const (
+	maxDateFields = 25
+	maxDateLen    = 128
+)
 
-// lexDateTime cuts s into fields; ok is false when s holds a character
-// no field may contain. Spaces and commas separate fields.
-func lexDateTime(s string) (toks []dtToken, ok bool) {
+func isSpaceC(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+func isAlphaC(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func isAlnumC(c byte) bool { return isDigit(c) || isAlphaC(c) }
+func isPunctC(c byte) bool { return c >= 33 && c <= 126 && !isAlnumC(c) }
+func lowerC(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// parseDateTimeFields is ParseDateTime: it cuts s into fields, in a work
+// buffer of buflen bytes (each field and its terminator must fit, as in
+// PostgreSQL, where date_in's buffer is MAXDATELEN+1 and timestamp_in's
+// MAXDATELEN+MAXDATEFIELDS).
+func parseDateTimeFields(s string, buflen int) ([]dtField, *dtFail) {
+	fields := make([]dtField, 0, 8)
+	used := 0
+	var b []byte
+	overflow := false
+	app := func(c byte) {
+		if used+1 >= buflen {
+			overflow = true
+			return
+		}
+		used++
+		b = append(b, c)
+	}
+	at := func(i int) byte {
+		if i < len(s) {
+			return s[i]
+		}
+		return 0
+	}
 	i := 0
 	for i < len(s) {
 		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',':
-			i++
-		case isDigit(c):
-			j := scanDigits(s, i)
-			kind, end := tokNumber, j
-			switch {
-			case j < len(s) && s[j] == ':': // a time: digits, colons and a fraction
-				kind, end = tokTime, scanWhile(s, j, func(c byte) bool { return isDigit(c) || c == ':' || c == '.' })
-			case j < len(s) && (s[j] == '-' || s[j] == '/') && j+1 < len(s) && isAlnum(s[j+1]):
-				kind, end = tokDate, scanDateField(s, i, s[j])
-			case j+1 < len(s) && s[j] == '.' && isLetter(s[j+1]):
-				// a dot before a word joins a date (07.March.67)
-				kind, end = tokDate, scanDateField(s, i, '.')
-			case j < len(s) && s[j] == '.':
-				// one dot is a fraction (1999.008, 040506.789); a
-				// second makes a date (08.01.1999)
-				end = scanDigits(s, j+1)
-				if end < len(s) && s[end] == '.' && end > j+1 {
-					kind, end = tokDate, scanDateField(s, i, '.')
-				}
-			}
-			glued := kind == tokNumber && end+1 < len(s) && s[end]|0x20 == 't' && isDigit(s[end+1])
-			toks = append(toks, dtToken{kind: kind, text: s[i:end], glued: glued})
-			i = end
-		case c == '.':
-			j := scanDigits(s, i+1)
-			if j == i+1 {
-				return nil, false
-			}
-			toks = append(toks, dtToken{kind: tokNumber, text: s[i:j]})
-			i = j
-		case isLetter(c):
-			j := scanWhile(s, i, isLetter)
-			word := strings.ToLower(s[i:j])
-			if j+1 < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.') && monthNumber(word) > 0 && isDigit(s[j+1]) {
-				end := scanDateField(s, i, s[j])
-				toks = append(toks, dtToken{kind: tokDate, text: s[i:end]})
-				i = end
-				continue
-			}
-			if j == len(s) || !isZoneNameChar(s[j]) || s[j] == '+' && isCoreKeyword(word) {
-				// (a keyword before '+' ends there, as PostgreSQL's
-				// ParseDateTime ends it: 10:33 pm+09 is PM at +09)
-				// a word alone; letters with a sign are a POSIX zone
-				// (abc+3, and pm-05:30 too)
-				toks = append(toks, dtToken{kind: tokWord, text: word})
-				i = j
-				continue
-			}
-			if isDigit(s[j]) && (dtLabels[word] || monthNumber(word) > 0) || word == "t" && s[j] == '.' {
-				// J2451187, T102030, y2024m01d02, jun08: a prefix or
-				// month written against its number
-				toks = append(toks, dtToken{kind: tokLabel, text: word})
-				i = j
-				continue
-			}
-			end := scanWhile(s, i, isZoneNameChar)
-			toks = append(toks, dtToken{kind: tokZoneName, text: s[i:end]})
-			i = end
-		case (c == '+' || c == '-') && i+1 < len(s) && isDigit(s[i+1]):
-			end := scanWhile(s, i+1, func(c byte) bool { return isDigit(c) || c == ':' || c == '.' })
-			toks = append(toks, dtToken{kind: tokOffset, text: s[i:end]})
-			i = end
-		case (c == '+' || c == '-') && i+1 < len(s) && isLetter(s[i+1]):
-			end := scanWhile(s, i+1, isLetter)
-			toks = append(toks, dtToken{kind: tokSignedWord, text: strings.ToLower(s[i:end])})
-			i = end
-		default:
-			return nil, false
-		}
-	}
-	return toks, true
-}
-
-func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
-func isAlnum(c byte) bool  { return isDigit(c) || isLetter(c) }
-
-// isZoneNameChar is a character a zone name may hold (tz database
-// names, POSIX zones).
-func isZoneNameChar(c byte) bool {
-	return isAlnum(c) || c == '_' || c == '/' || c == '.' || c == '-' || c == '+' || c == ':'
-}
-
-func scanWhile(s string, i int, ok func(byte) bool) int {
-	for i < len(s) && ok(s[i]) {
-		i++
-	}
-	return i
-}
-
-func scanDigits(s string, i int) int { return scanWhile(s, i, isDigit) }
-
-// scanDateField reads parts (a run of digits or of letters) joined by
-// delim, from i. Once a part is a word (a month's name), letters and
-// digits run on together (2019-jan-21utc is one field, and no date):
-// only an all-digit date ends at a letter (2024-01-02T10:20).
-func scanDateField(s string, i int, delim byte) int {
-	texty := false
-	for {
-		switch {
-		case i < len(s) && texty && isAlnum(s[i]):
-			i = scanWhile(s, i, isAlnum)
-		case i < len(s) && isDigit(s[i]):
-			i = scanDigits(s, i)
-		case i < len(s) && isLetter(s[i]) && (i == 0 || s[i-1] == delim || !(s[i]|0x20 == 't' && i+1 < len(s) && isDigit(s[i+1]))):
-			// a word part, or letters against the last digits (03z)
-			// except ISO's T before a time
-			i = scanWhile(s, i, isAlnum)
-			texty = true
-		default:
-			return i
-		}
-		if i+1 < len(s) && s[i] == delim && isAlnum(s[i+1]) {
+		if isSpaceC(c) {
 			i++
 			continue
 		}
-		return i
+		if len(fields) >= maxDateFields {
+			return nil, failBad
+		}
+		b = b[:0]
+		var kind dtFieldKind
+		switch {
+		case isDigit(c):
+			app(c)
+			i++
+			for isDigit(at(i)) {
+				app(s[i])
+				i++
+			}
+			switch d := at(i); {
+			case d == ':': // a time
+				kind = fieldTime
+				app(d)
+				i++
+				for isDigit(at(i)) || at(i) == ':' || at(i) == '.' {
+					app(s[i])
+					i++
+				}
+			case d == '-' || d == '/' || d == '.': // a date, maybe with a month's name
+				app(d)
+				i++
+				if isDigit(at(i)) {
+					kind = fieldDate
+					if d == '.' {
+						kind = fieldNumber
+					}
+					for isDigit(at(i)) {
+						app(s[i])
+						i++
+					}
+					// three parts only with matching delimiters
+					if at(i) == d {
+						kind = fieldDate
+						app(d)
+						i++
+						for isDigit(at(i)) || at(i) == d {
+							app(s[i])
+							i++
+						}
+					}
+				} else {
+					kind = fieldDate
+					for isAlnumC(at(i)) || at(i) == d {
+						app(lowerC(s[i]))
+						i++
+					}
+				}
+			default:
+				kind = fieldNumber
+			}
+		case c == '.': // a fraction of a second
+			app(c)
+			i++
+			for isDigit(at(i)) {
+				app(s[i])
+				i++
+			}
+			kind = fieldNumber
+		case isAlphaC(c):
+			kind = fieldString
+			app(lowerC(c))
+			i++
+			for isAlphaC(at(i)) {
+				app(lowerC(s[i]))
+				i++
+			}
+			// a date with a month's name, or a zone name with
+			// punctuation; letters before a digit or '+' are a zone
+			// name (est5edt) unless they are a keyword (j2451187, t10)
+			isDate := false
+			switch d := at(i); {
+			case d == '-' || d == '/' || d == '.':
+				isDate = true
+			case d == '+' || isDigit(d):
+				if _, ok := dateTokens[string(b)]; !ok {
+					isDate = true
+				}
+			}
+			if isDate {
+				kind = fieldDate
+				for {
+					app(lowerC(s[i]))
+					i++
+					d := at(i)
+					if !(d == '+' || d == '-' || d == '/' || d == '_' || d == '.' || d == ':' || isAlnumC(d)) {
+						break
+					}
+				}
+			}
+		case c == '+' || c == '-':
+			app(c)
+			i++
+			for isSpaceC(at(i)) {
+				i++
+			}
+			switch {
+			case isDigit(at(i)): // a numeric zone (or a signed number)
+				kind = fieldTZ
+				app(s[i])
+				i++
+				for isDigit(at(i)) || at(i) == ':' || at(i) == '.' || at(i) == '-' {
+					app(s[i])
+					i++
+				}
+			case isAlphaC(at(i)):
+				kind = fieldSpecial
+				app(lowerC(s[i]))
+				i++
+				for isAlphaC(at(i)) {
+					app(lowerC(s[i]))
+					i++
+				}
+			default:
+				return nil, failBad
+			}
+		case isPunctC(c): // other punctuation delimits
+			i++
+			continue
+		default:
+			return nil, failBad
+		}
+		if overflow {
+			return nil, failBad
+		}
+		used++ // the field's terminator
+		fields = append(fields, dtField{kind: kind, text: string(b)})
 	}
+	return fields, nil
 }
 
-// dtMode says which fields a type requires: a date (date, timestamp,
-// timestamptz) or a time of day (time, timetz).
+// Token types of datetktbl and the zone abbreviations (PostgreSQL's
+// RESERV ... DTZMOD), which are also the bits of the field masks.
+const (
+	tokReserved = 0
+	tokMonth    = 1
+	tokYear     = 2
+	tokDay      = 3
+	tokJulian   = 4
+	tokTZ       = 5
+	tokDTZ      = 6
+	tokDynTZ    = 7
+	tokIgnore   = 8
+	tokAMPM     = 9
+	tokHour     = 10
+	tokMinute   = 11
+	tokSecond   = 12
+	tokMillisec = 13
+	tokMicrosec = 14
+	tokDOY      = 15
+	tokDOW      = 16
+	tokUnits    = 17
+	tokADBC     = 18
+	tokISOTime  = 23
+	tokDTZMod   = 28
+	tokUnknown  = 31
+)
+
+func dtkM(t int) int { return 1 << t }
+
+const (
+	dtkDateM   = 1<<tokYear | 1<<tokMonth | 1<<tokDay
+	dtkAllSecs = 1<<tokSecond | 1<<tokMillisec | 1<<tokMicrosec
+	dtkTimeM   = 1<<tokHour | 1<<tokMinute | dtkAllSecs
+)
+
+// DTK_ codes: a decoded text's kind (dtype) and the unit a label names
+// (ptype). Only their distinctness matters, and that none is 0.
+const (
+	dtkDate      = 2
+	dtkTime      = 3
+	dtkZone      = 4
+	dtkEarly     = 9
+	dtkLate      = 10
+	dtkEpoch     = 11
+	dtkNow       = 12
+	dtkYesterday = 13
+	dtkToday     = 14
+	dtkTomorrow  = 15
+	dtkZulu      = 16
+	dtkSecond    = 18
+	dtkMinute    = 19
+	dtkHour      = 20
+	dtkDay       = 21
+	dtkMonth     = 23
+	dtkYear      = 25
+	dtkJulian    = 31
+	dtkDOW       = 32
+	dtkDOY       = 33
+	dtkISOYear   = 36
+	dtkISODOW    = 37
+)
+
+const (
+	merAM = iota
+	merPM
+	merHR24
+)
+
+type dateToken struct{ typ, val int }
+
+// dateTokens is PostgreSQL 15's datetktbl: the keywords of date/time
+// input (zone abbreviations are looked up apart, before these).
+var dateTokens = map[string]dateToken{
+	"-infinity": {tokReserved, dtkEarly}, "ad": {tokADBC, 0}, "allballs": {tokReserved, dtkZulu},
+	"am": {tokAMPM, merAM}, "apr": {tokMonth, 4}, "april": {tokMonth, 4}, "at": {tokIgnore, 0},
+	"aug": {tokMonth, 8}, "august": {tokMonth, 8}, "bc": {tokADBC, 1}, "d": {tokUnits, dtkDay},
+	"dec": {tokMonth, 12}, "december": {tokMonth, 12}, "dow": {tokUnits, dtkDOW}, "doy": {tokUnits, dtkDOY},
+	"dst": {tokDTZMod, 3600}, "epoch": {tokReserved, dtkEpoch}, "feb": {tokMonth, 2}, "february": {tokMonth, 2},
+	"fri": {tokDOW, 5}, "friday": {tokDOW, 5}, "h": {tokUnits, dtkHour}, "infinity": {tokReserved, dtkLate},
+	"isodow": {tokUnits, dtkISODOW}, "isoyear": {tokUnits, dtkISOYear}, "j": {tokUnits, dtkJulian},
+	"jan": {tokMonth, 1}, "january": {tokMonth, 1}, "jd": {tokUnits, dtkJulian}, "jul": {tokMonth, 7},
+	"julian": {tokUnits, dtkJulian}, "july": {tokMonth, 7}, "jun": {tokMonth, 6}, "june": {tokMonth, 6},
+	"m": {tokUnits, dtkMonth}, "mar": {tokMonth, 3}, "march": {tokMonth, 3}, "may": {tokMonth, 5},
+	"mm": {tokUnits, dtkMinute}, "mon": {tokDOW, 1}, "monday": {tokDOW, 1}, "nov": {tokMonth, 11},
+	"november": {tokMonth, 11}, "now": {tokReserved, dtkNow}, "oct": {tokMonth, 10}, "october": {tokMonth, 10},
+	"on": {tokIgnore, 0}, "pm": {tokAMPM, merPM}, "s": {tokUnits, dtkSecond}, "sat": {tokDOW, 6},
+	"saturday": {tokDOW, 6}, "sep": {tokMonth, 9}, "sept": {tokMonth, 9}, "september": {tokMonth, 9},
+	"sun": {tokDOW, 0}, "sunday": {tokDOW, 0}, "t": {tokISOTime, dtkTime}, "thu": {tokDOW, 4},
+	"thur": {tokDOW, 4}, "thurs": {tokDOW, 4}, "thursday": {tokDOW, 4}, "today": {tokReserved, dtkToday},
+	"tomorrow": {tokReserved, dtkTomorrow}, "tue": {tokDOW, 2}, "tues": {tokDOW, 2}, "tuesday": {tokDOW, 2},
+	"wed": {tokDOW, 3}, "wednesday": {tokDOW, 3}, "weds": {tokDOW, 3}, "y": {tokUnits, dtkYear},
+	"yesterday": {tokReserved, dtkYesterday},
+}
+
+// daylightAbbrevs are the abbreviations of the Default set that PostgreSQL
+// lists as daylight time (DTZ): a DST after them is refused.
+var daylightAbbrevs = map[string]bool{
+	"ACDT": true, "ACSST": true, "ADT": true, "AEDT": true, "AESST": true, "AKDT": true, "ALMST": true,
+	"AMST": true, "ANAST": true, "ARST": true, "AWSST": true, "AZOST": true, "AZST": true, "BDST": true,
+	"BRST": true, "CADT": true, "CDT": true, "CEST": true, "CETDST": true, "CHADT": true, "CLST": true,
+	"EASST": true, "EDT": true, "EEST": true, "EETDST": true, "EGST": true, "FJST": true, "FKST": true,
+	"FNST": true, "GEST": true, "IDT": true, "IRKST": true, "KDT": true, "KGST": true, "KRAST": true,
+	"LHDT": true, "MAGST": true, "MDT": true, "MEST": true, "MESZ": true, "METDST": true, "MSD": true,
+	"NDT": true, "NOVST": true, "NZDT": true, "OMSST": true, "PDT": true, "PETST": true, "PKST": true,
+	"PMDT": true, "PYST": true, "SADT": true, "UYST": true, "UZST": true, "ULAST": true, "VLAST": true,
+	"WADT": true, "WAST": true, "WETDST": true, "WGST": true, "YAKST": true, "YEKST": true,
+}
+
+// lookupAbbrev is DecodeTimezoneAbbrev: a zone abbreviation's type (TZ or
+// DTZ) and offset east of UTC.
+func lookupAbbrev(w string) (typ, east int, ok bool) {
+	up := strings.ToUpper(w)
+	east, ok = zoneAbbrevs[up]
+	if !ok {
+		return tokUnknown, 0, false
+	}
+	if daylightAbbrevs[up] {
+		return tokDTZ, east, true
+	}
+	return tokTZ, east, true
+}
+
+// pgTm is PostgreSQL's struct pg_tm with fsec (microseconds).
+type pgTm struct {
+	year, mon, mday int
+	hour, min, sec  int
+	yday, wday      int
+	fsec            int64
+	fnsec           int64 // the fraction in nanoseconds, for TIME(7..9) and TIMESTAMP(7..9), which PostgreSQL lacks
+	isdst           int
+	tzWest          int // setNow's zone
+}
+
+// dtMode says which decoder a type uses: DecodeDateTime (date,
+// timestamp, timestamptz) or DecodeTimeOnly (time, timetz).
 type dtMode uint8
 
 const (
@@ -182,54 +365,15 @@ const (
 	modeTime
 )
 
-// dtSet marks the parts the text has given.
-type dtSet uint16
-
-const (
-	hasYear dtSet = 1 << iota
-	hasMonth
-	hasDay
-	hasDoy
-	hasTime
-	hasZone
-	hasAMPM
-	hasEra
-	dateParts = hasYear | hasMonth | hasDay | hasDoy
-)
-
-// dtZone is a zone written in the text: a fixed offset (east of UTC) or
-// a tz database zone (whose offset depends on the date).
-type dtZone struct {
-	east int
-	loc  *time.Location
-}
-
-// dtParts is what the fields of one text name.
-type dtParts struct {
-	mode          dtMode
-	set           dtSet
-	year          int64
-	yearDigits    int // digits written for the year: two or fewer take a century
-	month, day    int
-	doy           int
-	hour, minute  int64
-	second        int64
-	nanos         int64
-	pm, am        bool
-	bc            bool
-	zone          dtZone
-	zoneAbbrev    bool   // the zone is an abbreviation (a following DST adds an hour)
-	special       string // epoch, now, today, tomorrow, yesterday, infinity, -infinity
-	ambiguousDate bool   // month or day came from DateStyle's order (a range error hints at it)
-	fromDateField bool   // the date was written as one field (2024-01-02), not in words or numbers
-	dateText      string // that field
-	zoneNameLast  bool   // the text ends in a zone name (Europe/Paris), which lets a time type read a date before it
-	colonTime     bool   // the time was written with colons (its range is checked), not run together
-	runTogether   bool   // the time was written run together (HHMMSS)
-	julianDate    bool   // the date is a Julian day's (no era, no century to add)
-	monthGuessed  bool   // the month is a number DateStyle's order placed there
-	textMonth     bool   // the month was written by name
-	order         DateOrder
+// dtResult is what a decoder gives its caller: the kind of text (dtype:
+// dtkDate, or a special such as dtkEpoch), the broken-down time, and the
+// zone (seconds west of UTC, resolved as the decoder resolves it).
+type dtResult struct {
+	dtype   int
+	tm      pgTm
+	tz      int // seconds west of UTC
+	hasZone bool
+	hasDate bool // every date field was given (time types)
 }
 
 // dtErrKind is one of the errors date/time input reports.
@@ -271,293 +415,1275 @@ func (f *dtFail) err(input string, t T) error {
 	return invalidInput(t, input)
 }
 
+// The DTERR codes.
 var (
-	failBad   = &dtFail{kind: dtBad}
-	failRange = &dtFail{kind: dtRange}
+	failBad     = &dtFail{kind: dtBad}        // DTERR_BAD_FORMAT
+	failRange   = &dtFail{kind: dtRange}      // DTERR_FIELD_OVERFLOW
+	failMDRange = &dtFail{kind: dtRangeStyle} // DTERR_MD_FIELD_OVERFLOW
+	failTZDisp  = &dtFail{kind: dtZoneRange}  // DTERR_TZDISP_OVERFLOW
 )
 
-// decodeDateTime reads s's fields into parts for a type of mode.
-// An ambiguous date (1/2/2020) is read in order.
-func decodeDateTime(s string, mode dtMode, order DateOrder) (*dtParts, *dtFail) {
-	toks, ok := lexDateTime(s)
-	if !ok || len(toks) == 0 {
-		return nil, failBad
+// strtoint is PostgreSQL's strtoint on a field: the leading digits of s
+// (after an optional sign) as an int32, the rest of s, and whether the
+// value fit (errno ERANGE otherwise). ok is false when s has no digits
+// (endptr == str).
+func strtoint(s string) (v int, rest string, fits, ok bool) {
+	i := 0
+	neg := false
+	for i < len(s) && isSpaceC(s[i]) {
+		i++
 	}
-	p := &dtParts{mode: mode, order: order, zoneNameLast: toks[len(toks)-1].kind == tokZoneName}
-	for i := 0; i < len(toks); i++ {
-		tk := toks[i]
-		var f *dtFail
-		switch tk.kind {
-		case tokNumber:
-			f = p.number(tk.text, tk.glued)
-		case tokTime:
-			f = p.clock(tk.text)
-		case tokDate:
-			f = p.dateField(tk.text)
-		case tokOffset:
-			f = p.offset(tk.text)
-		case tokSignedWord:
-			f = p.signedWord(tk.text)
-		case tokZoneName:
-			if mode == modeDate && !p.anyDate() && strings.ContainsAny(tk.text, ".-") && !strings.Contains(tk.text, "/") {
-				// before a date, a date type reads a word with dots or
-				// dashes (a.m., a0eebc99-9c0b-...) as a date field,
-				// which it is not; after one, as a zone name (B.1 step
-				// 1b)
-				f = failBad
-				break
-			}
-			f = p.zoneName(tk.text)
-		case tokWord, tokLabel:
-			if tk.text == "t" && mode == modeDate && i+1 < len(toks) && strings.HasPrefix(toks[i+1].text, ".") {
-				// a date type reads T.5 at the end as no time at
-				// all, and refuses anything after it
-				if i+2 < len(toks) {
-					return nil, failBad
-				}
-				i++
-				break
-			}
-			// a prefix word takes the field after it
-			if next := i + 1; next < len(toks) && isPrefixWord(tk.text) {
-				i++
-				f = p.prefixed(tk.text, toks[next])
-				break
-			}
-			f = p.word(tk.text)
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	j := i
+	var n int64
+	big := false
+	for j < len(s) && isDigit(s[j]) {
+		if n > math.MaxInt64/10-1 {
+			big = true
+		} else {
+			n = n*10 + int64(s[j]-'0')
 		}
+		j++
+	}
+	if j == i {
+		return 0, s, true, false
+	}
+	if neg {
+		n = -n
+	}
+	fits = !big && n >= math.MinInt32 && n <= math.MaxInt32
+	return int(int32(n)), s[j:], fits, true
+}
+
+// atoi is C's atoi on digits (strtol saturating at LONG_MAX, then cut to
+// an int).
+func atoi(s string) int {
+	var n int64
+	for i := 0; i < len(s) && isDigit(s[i]); i++ {
+		if n > (math.MaxInt64-9)/10 {
+			n = math.MaxInt64
+			break
+		}
+		n = n*10 + int64(s[i]-'0')
+	}
+	return int(int32(n))
+}
+
+// parseFrac is strtod on a fraction that starts with '.': its value and
+// the text after it; ok is false when no digits follow (strtod reads
+// nothing).
+func parseFrac(s string) (float64, string, bool) {
+	j := 1
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == 1 {
+		return 0, s, false
+	}
+	v, _ := strconv.ParseFloat("0"+s[:j], 64)
+	return v, s[j:], true
+}
+
+// parseFractionalSecond is ParseFractionalSecond: s must be a whole
+// fraction.
+func parseFractionalSecond(s string) (int64, *dtFail) {
+	v, f := parseFraction(s)
+	if f != nil {
+		return 0, f
+	}
+	return int64(math.RoundToEven(v * 1e6)), nil
+}
+
+// fracNanos is a fraction's digits (after its '.') as nanoseconds,
+// beyond nine digits dropped.
+func fracNanos(s string) int64 {
+	k := 1
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	return fractionNanos(s[1:k])
+}
+
+// parseFraction is ParseFraction: a whole fraction, where a lone "." is
+// zero.
+func parseFraction(s string) (float64, *dtFail) {
+	if s == "." {
+		return 0, nil
+	}
+	v, rest, ok := parseFrac(s)
+	if !ok || rest != "" {
+		return 0, failBad
+	}
+	return v, nil
+}
+
+// date2j and j2date are PostgreSQL's Julian day conversions, in its
+// integer widths (a year far out of range wraps as it does there).
+func date2j(y, m, d int) int {
+	yy, mm := int32(y), int32(m)
+	if mm > 2 {
+		mm++
+		yy += 4800
+	} else {
+		mm += 13
+		yy += 4799
+	}
+	century := yy / 100
+	julian := yy*365 - 32167
+	julian += yy/4 - century + century/4
+	julian += 7834*mm/256 + int32(d)
+	return int(julian)
+}
+
+func j2date(jd int) (year, month, day int) {
+	julian := uint32(int32(jd))
+	julian += 32044
+	quad := julian / 146097
+	extra := (julian-quad*146097)*4 + 3
+	julian += 60 + quad*3 + extra/146097
+	quad = julian / 1461
+	julian -= quad * 1461
+	y := int32(julian * 4 / 1461)
+	if y != 0 {
+		julian = (julian+305)%365 + 123
+	} else {
+		julian = (julian+306)%366 + 123
+	}
+	y += int32(quad * 4)
+	year = int(y - 4800)
+	quad = julian * 2141 / 65536
+	day = int(julian - 7834*quad/256)
+	month = int((quad+10)%12 + 1)
+	return
+}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+var dayTab = [2][12]int{
+	{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31},
+	{31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31},
+}
+
+// isValidJulian is IS_VALID_JULIAN: 4714-11-24 BC (its month) to
+// 5874898-06 (before its month).
+func isValidJulian(y, m int) bool {
+	return (y > -4713 || y == -4713 && m >= 11) && (y < 5874898 || y == 5874898 && m < 6)
+}
+
+// dtDecoder holds DecodeDateTime's and DecodeTimeOnly's state.
+type dtDecoder struct {
+	fields        []dtField
+	order         DateOrder
+	loc           *time.Location // the session's TimeZone
+	now           time.Time
+	tm            pgTm
+	fmask         int
+	ptype         int
+	mer           int
+	haveTextMonth bool
+	isjulian      bool
+	is2digits     bool
+	bc            bool
+	tz            int
+	namedTz       *time.Location
+	dtype         int
+}
+
+func newDecoder(fields []dtField, order DateOrder, loc *time.Location, now time.Time) *dtDecoder {
+	return &dtDecoder{fields: fields, order: order, loc: loc, now: now, mer: merHR24, tm: pgTm{isdst: -1}}
+}
+
+// decodeTimezone is DecodeTimezone: a numeric zone (+h, +hh:mm[:ss],
+// +hhmm) as seconds west.
+func decodeTimezone(s string) (int, *dtFail) {
+	if s == "" || s[0] != '+' && s[0] != '-' {
+		return 0, failBad
+	}
+	hr, cp, fits, _ := strtoint(s[1:])
+	if !fits {
+		return 0, failTZDisp
+	}
+	mn, sec := 0, 0
+	switch {
+	case strings.HasPrefix(cp, ":"):
+		var f bool
+		mn, cp, f, _ = strtoint(cp[1:])
+		if !f {
+			return 0, failTZDisp
+		}
+		if strings.HasPrefix(cp, ":") {
+			sec, cp, f, _ = strtoint(cp[1:])
+			if !f {
+				return 0, failTZDisp
+			}
+		}
+	case cp == "" && len(s) > 3:
+		mn = hr % 100
+		hr /= 100
+	}
+	if hr < 0 || hr > 15 || mn < 0 || mn >= 60 || sec < 0 || sec >= 60 {
+		return 0, failTZDisp
+	}
+	tz := (hr*60+mn)*60 + sec
+	if s[0] == '-' {
+		tz = -tz
+	}
+	if cp != "" {
+		return -tz, failBad
+	}
+	return -tz, nil
+}
+
+// decodeNumberField is DecodeNumberField: a run-together date
+// (YYYYMMDD, YYMMDD) or time (HHMMSS, HHMM, with a fraction). It returns
+// the field mask it sets.
+func (d *dtDecoder) decodeNumberField(str string, fmask int) (int, *dtFail) {
+	tm := &d.tm
+	if k := strings.IndexByte(str, '.'); k >= 0 {
+		// the fraction, as strtod reads it (trailing junk ignored)
+		v, _, _ := parseFrac(str[k:])
+		tm.fsec = int64(math.RoundToEven(v * 1e6))
+		tm.fnsec = fracNanos(str[k:])
+		str = str[:k]
+	} else if fmask&dtkDateM != dtkDateM {
+		if n := len(str); n >= 6 {
+			tm.mday = atoi(str[n-2:])
+			tm.mon = atoi(str[n-4 : n-2])
+			tm.year = atoi(str[:n-4])
+			if n-4 == 2 {
+				d.is2digits = true
+			}
+			return dtkDateM, nil
+		}
+	}
+	if fmask&dtkTimeM != dtkTimeM {
+		switch len(str) {
+		case 6:
+			tm.sec = atoi(str[4:])
+			tm.min = atoi(str[2:4])
+			tm.hour = atoi(str[:2])
+			return dtkTimeM, nil
+		case 4:
+			tm.sec = 0
+			tm.min = atoi(str[2:])
+			tm.hour = atoi(str[:2])
+			return dtkTimeM, nil
+		}
+	}
+	return 0, failBad
+}
+
+// decodeNumber is DecodeNumber: a number placed among the date's fields
+// by what the text has given so far and DateStyle's order.
+func (d *dtDecoder) decodeNumber(str string, haveTextMonth bool, fmask int) (int, *dtFail) {
+	tm := &d.tm
+	flen := len(str)
+	val, cp, fits, ok := strtoint(str)
+	if !fits {
+		return 0, failRange
+	}
+	if !ok {
+		return 0, failBad
+	}
+	if strings.HasPrefix(cp, ".") {
+		// more than two digits before the point: a date or a
+		// run-together time (2001.360 20011225 040506.789)
+		if len(str)-len(cp) > 2 {
+			return d.decodeNumberField(str, fmask|dtkDateM)
+		}
+		fsec, f := parseFractionalSecond(cp)
 		if f != nil {
-			return nil, f
+			return 0, f
+		}
+		tm.fsec, tm.fnsec = fsec, fracNanos(cp)
+	} else if cp != "" {
+		return 0, failBad
+	}
+	// the day of the year after a year
+	if flen == 3 && fmask&dtkDateM == dtkM(tokYear) && val >= 1 && val <= 366 {
+		tm.yday = val
+		return dtkM(tokDOY) | dtkM(tokMonth) | dtkM(tokDay), nil
+	}
+	var tmask int
+	switch fmask & dtkDateM {
+	case 0:
+		switch {
+		case flen >= 3 || d.order == OrderYMD:
+			tmask, tm.year = dtkM(tokYear), val
+		case d.order == OrderDMY:
+			tmask, tm.mday = dtkM(tokDay), val
+		default:
+			tmask, tm.mon = dtkM(tokMonth), val
+		}
+	case dtkM(tokYear):
+		tmask, tm.mon = dtkM(tokMonth), val
+	case dtkM(tokMonth):
+		if haveTextMonth && (flen >= 3 || d.order == OrderYMD) {
+			tmask, tm.year = dtkM(tokYear), val
+		} else {
+			tmask, tm.mday = dtkM(tokDay), val
+		}
+	case dtkM(tokYear) | dtkM(tokMonth):
+		if haveTextMonth && flen >= 3 && d.is2digits {
+			// DD-MON-YYYY: the first number was the day
+			tmask = dtkM(tokDay)
+			tm.mday = tm.year
+			tm.year = val
+			d.is2digits = false
+		} else {
+			tmask, tm.mday = dtkM(tokDay), val
+		}
+	case dtkM(tokDay):
+		tmask, tm.mon = dtkM(tokMonth), val
+	case dtkM(tokMonth) | dtkM(tokDay):
+		tmask, tm.year = dtkM(tokYear), val
+	case dtkDateM:
+		return d.decodeNumberField(str, fmask)
+	default:
+		return 0, failBad
+	}
+	if tmask == dtkM(tokYear) {
+		d.is2digits = flen <= 2
+	}
+	return tmask, nil
+}
+
+// decodeDate is DecodeDate: a field of parts joined by delimiters.
+func (d *dtDecoder) decodeDate(str string, fmask int) (int, *dtFail) {
+	var parts []string
+	i := 0
+	for i < len(str) && len(parts) < maxDateFields {
+		for i < len(str) && !isAlnumC(str[i]) {
+			i++
+		}
+		if i == len(str) {
+			return 0, failBad // ends after a separator
+		}
+		j := i
+		if isDigit(str[i]) {
+			for j < len(str) && isDigit(str[j]) {
+				j++
+			}
+		} else {
+			for j < len(str) && isAlphaC(str[j]) {
+				j++
+			}
+		}
+		parts = append(parts, str[i:j])
+		if j < len(str) {
+			j++ // the separator after a part is dropped, whatever it is
+		}
+		i = j
+	}
+	tmask := 0
+	haveTextMonth := false
+	// text first: it is a month's name, unambiguous
+	for k, p := range parts {
+		if !isAlphaC(p[0]) {
+			continue
+		}
+		tok, ok := dateTokens[p]
+		if ok && tok.typ == tokIgnore {
+			continue
+		}
+		if !ok || tok.typ != tokMonth {
+			return 0, failBad
+		}
+		d.tm.mon, haveTextMonth = tok.val, true
+		dmask := dtkM(tokMonth)
+		if fmask&dmask != 0 {
+			return 0, failBad
+		}
+		fmask |= dmask
+		tmask |= dmask
+		parts[k] = ""
+	}
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		dmask, f := d.decodeNumber(p, haveTextMonth, fmask)
+		if f != nil {
+			return 0, f
+		}
+		if fmask&dmask != 0 {
+			return 0, failBad
+		}
+		fmask |= dmask
+		tmask |= dmask
+	}
+	if fmask&^(dtkM(tokDOY)|dtkM(tokTZ)) != dtkDateM {
+		return 0, failBad
+	}
+	return tmask, nil
+}
+
+// validateDate is ValidateDate: the year's era and century, the day of
+// the year, and the month's and day's ranges.
+func (d *dtDecoder) validateDate(fmask int) *dtFail {
+	tm := &d.tm
+	if fmask&dtkM(tokYear) != 0 {
+		switch {
+		case d.isjulian:
+		case d.bc:
+			if tm.year <= 0 {
+				return failRange
+			}
+			tm.year = -(tm.year - 1)
+		case d.is2digits:
+			if tm.year < 0 {
+				return failRange
+			}
+			if tm.year < 70 {
+				tm.year += 2000
+			} else if tm.year < 100 {
+				tm.year += 1900
+			}
+		default:
+			if tm.year <= 0 {
+				return failRange
+			}
 		}
 	}
-	return p, p.finish()
-}
-
-func isPrefixWord(w string) bool {
-	switch w {
-	case "j", "jd", "julian", "t":
-		return true
+	if fmask&dtkM(tokDOY) != 0 {
+		tm.year, tm.mon, tm.mday = j2date(date2j(tm.year, 1, 1) + tm.yday - 1)
 	}
-	return dtLabels[w]
-}
-
-// timeAfterDate refuses what follows a date field in a time type that
-// PostgreSQL reads no further (a T, digits): it then reads the date
-// field as a time and a zone (3-24-92 as 03 at -24:92), so a second
-// part beyond 15 is a zone displacement out of range.
-func (p *dtParts) timeAfterDate() *dtFail {
-	parts := strings.FieldsFunc(p.dateText, func(r rune) bool { return r == '-' || r == '/' || r == '.' })
-	if len(parts) > 1 && strings.Contains(p.dateText, "-") && isDigit(p.dateText[0]) {
-		if h, err := strconv.Atoi(parts[1]); err == nil && h > 15 {
-			return &dtFail{kind: dtZoneRange}
+	if fmask&dtkM(tokMonth) != 0 && (tm.mon < 1 || tm.mon > 12) {
+		return failMDRange
+	}
+	if fmask&dtkM(tokDay) != 0 && (tm.mday < 1 || tm.mday > 31) {
+		return failMDRange
+	}
+	if fmask&dtkDateM == dtkDateM {
+		leap := 0
+		if isLeap(tm.year) {
+			leap = 1
+		}
+		if tm.mday > dayTab[leap][tm.mon-1] {
+			return failRange
 		}
 	}
-	return failBad
-}
-
-func (p *dtParts) anyDate() bool { return p.set&dateParts != 0 }
-
-// dateDone reports a whole date: year, month and day, or a year and its
-// day of the year (which DecodeNumber marks as the month and day).
-func (p *dtParts) dateDone() bool {
-	return p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth|hasDay || p.set&(hasYear|hasDoy) == hasYear|hasDoy
-}
-
-func (p *dtParts) mark(parts dtSet) *dtFail {
-	if p.set&parts != 0 { // a part given twice
-		return failBad
-	}
-	p.set |= parts
 	return nil
 }
 
-// number resolves a field of digits by B.1 step 3: its length and what
-// the text has given before it.
-func (p *dtParts) number(text string, glued bool) *dtFail {
-	whole, frac, dot := strings.Cut(text, ".")
-	n := len(whole)
-	if glued && n > 8 && !dot {
-		return p.concatenatedDate(whole)
+// decodeTime is DecodeTime: hh:mm, hh:mm:ss[.f], or mm:ss.f.
+func (d *dtDecoder) decodeTime(str string) (int, *dtFail) {
+	tm := &d.tm
+	var fits bool
+	tm.hour, str, fits, _ = strtoint(str)
+	if !fits {
+		return 0, failRange
 	}
-	if p.mode == modeTime {
-		// a time type reads digits only as a run-together time (HHMM,
-		// HHMMSS, with a fraction), and after a date field only when a
-		// zone name ends the text
-		if p.fromDateField && !p.zoneNameLast {
-			return p.timeAfterDate()
-		}
-		if n == 0 || n != 4 && n != 6 {
-			return failBad
-		}
-		return p.concatenatedTime(whole, frac)
+	if !strings.HasPrefix(str, ":") {
+		return 0, failBad
+	}
+	tm.min, str, fits, _ = strtoint(str[1:])
+	if !fits {
+		return 0, failRange
 	}
 	switch {
-	case n == 0: // a bare fraction
-		return failBad
-	case dot && !p.anyDate() && len(frac) == 3 && n != 6 && n != 8:
-		// year.day-of-year (1999.008)
-		if f := p.setYear(whole); f != nil {
-			return f
+	case str == "":
+		tm.sec, tm.fsec, tm.fnsec = 0, 0, 0
+	case str[0] == '.':
+		// mm:ss.f
+		fsec, f := parseFractionalSecond(str)
+		if f != nil {
+			return 0, f
 		}
-		return p.setDoy(frac)
-	case dot && (n == 6 || n == 4) && p.set&hasYear != 0:
-		// HHMMSS.fraction after a date (19990108 040506.789)
-		return p.concatenatedTime(whole, frac)
-	case dot:
-		return failBad
-	case n > 8:
-		return &dtFail{kind: dtRangeStyle}
-	case n >= 6 && !p.anyDate():
-		// YYYYMMDD, YYYMMDD or YYMMDD, before any other date field
-		return p.concatenatedDate(whole)
-	case n >= 6 && p.set&hasTime == 0:
-		// DecodeNumberField, as DecodeDateTime reads six digits or more
-		// before any time: a whole date again while the date is not
-		// complete, which sets the parts given already (DEC 294277 12 is
-		// bad syntax, not a year out of range); after a whole date,
-		// HHMMSS
-		if !p.dateDone() || n != 6 {
-			return failBad
+		tm.fsec, tm.fnsec = fsec, fracNanos(str)
+		tm.sec, tm.min, tm.hour = tm.min, tm.hour, 0
+	case str[0] == ':':
+		tm.sec, str, fits, _ = strtoint(str[1:])
+		if !fits {
+			return 0, failRange
 		}
-		return p.concatenatedTime(whole, "")
-	case n == 3 && p.set&hasYear != 0 && p.set&(hasMonth|hasDay|hasDoy) == 0:
-		return p.setDoy(whole) // after a year, three digits are the day of the year
-	case n == 4 && p.dateDone():
-		// HHMM after a whole date (before it, four digits are a date's
-		// field: 05 07 2013, 02 jan 2020 in YMD)
-		return p.concatenatedTime(whole, "")
-	case n >= 3 && !p.anyDate():
-		return p.setYear(whole) // a long number first is the year (then month, day)
-	}
-	return p.dateStyleField(whole)
-}
-
-// dateStyleField places a number among the date's parts as
-// PostgreSQL's DecodeNumber does, by what the text has given so far: a
-// first number by DateStyle's order (p.order), the next ones to complete
-// that order; after a month written by name, DD-MON-YY, MON-DD-YY and
-// (in YMD) YY-MON-DD are read, and DD-MON-YYYY in any order.
-func (p *dtParts) dateStyleField(digits string) *dtFail {
-	v, err := strconv.ParseInt(digits, 10, 32)
-	if err != nil {
-		return &dtFail{kind: dtRangeStyle}
-	}
-	swapYear := p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth && p.textMonth && len(digits) >= 3 && p.yearDigits <= 2
-	setMonth := func() {
-		p.month, p.set, p.monthGuessed = int(v), p.set|hasMonth, true
-		p.ambiguousDate = true
-	}
-	setDay := func() {
-		p.day, p.set = int(v), p.set|hasDay
-		p.ambiguousDate = true
-	}
-	if p.set&hasDoy != 0 {
-		// a day of the year stands for the month and the day (DecodeNumber
-		// marks both): a number after it is no field of the date
-		return failBad
-	}
-	switch p.set & (hasYear | hasMonth | hasDay) {
-	case 0:
-		// three digits or more are a year whatever the order
 		switch {
-		case len(digits) >= 3 || p.order == OrderYMD:
-			return p.setYear(digits)
-		case p.order == OrderDMY:
-			setDay()
+		case str == "":
+			tm.fsec, tm.fnsec = 0, 0
+		case str[0] == '.':
+			fsec, f := parseFractionalSecond(str)
+			if f != nil {
+				return 0, f
+			}
+			tm.fsec, tm.fnsec = fsec, fracNanos(str)
 		default:
-			setMonth()
+			return 0, failBad
 		}
-	case hasYear:
-		if len(digits) == 3 && v >= 1 && v <= 366 {
-			// DecodeNumber's first rule: three digits after a year alone
-			// are the day of the year (03.100 in YMD), before any order
-			return p.setDoy(digits)
-		}
-		// a year written first orders the rest year-month-day
-		setMonth()
-	case hasMonth:
-		if p.textMonth && (len(digits) >= 3 || p.order == OrderYMD) {
-			return p.setYear(digits) // YY-MON-DD
-		}
-		setDay() // MON-DD-YY, DD-MON-YY; MM-DD-YY
-	case hasYear | hasMonth:
-		if swapYear {
-			// DD-MON-YYYY in YMD: the first number was the day
-			p.day, p.set = int(p.year), p.set|hasDay
-			p.year, p.yearDigits = v, len(digits)
-			return nil
-		}
-		setDay()
-	case hasDay:
-		setMonth() // DD-MM-YY
-	case hasMonth | hasDay:
-		return p.setYear(digits)
 	default:
-		return failBad
+		return 0, failBad
 	}
-	return nil
+	if tm.hour < 0 || tm.min < 0 || tm.min > 59 || tm.sec < 0 || tm.sec > 60 || tm.fsec < 0 || tm.fsec > 1e6 {
+		return 0, failRange
+	}
+	return dtkTimeM, nil
 }
 
-// setMonthName records a month written by name. A number before it that
-// was taken for the month, with no day yet, was the day (2 Jan 2024):
-// the name is certain, the order only a guess.
-func (p *dtParts) setMonthName(m int) *dtFail {
-	if p.set&hasMonth != 0 && p.monthGuessed && p.set&hasDay == 0 && p.month >= 1 && p.month <= 31 {
-		p.day, p.set, p.monthGuessed = p.month, p.set|hasDay, false
-	} else if f := p.mark(hasMonth); f != nil {
-		return f
+// timeOverflows is time_overflows: beyond 24:00:00.
+func timeOverflows(hour, min, sec int, fsec int64) bool {
+	if hour < 0 || hour > 24 || min < 0 || min > 59 || sec < 0 || sec > 60 || fsec < 0 || fsec > 1e6 {
+		return true
 	}
-	p.month, p.textMonth = m, true
-	return nil
+	us := int64((hour*60+min)*60+sec)*1e6 + fsec
+	return us > USecsPerDay
 }
 
-func (p *dtParts) setYear(digits string) *dtFail {
-	if f := p.mark(hasYear); f != nil {
-		return f
+// zoneByNameForInput is pg_tzset on a field: a tz database zone, or a
+// POSIX zone specification.
+func zoneByNameForInput(name string) (*time.Location, bool) {
+	if len(name) > 255 {
+		return nil, false
 	}
-	v, err := strconv.ParseInt(digits, 10, 32)
-	if err != nil {
-		return &dtFail{kind: dtRangeStyle}
+	// a tz database name is found file by file: an empty part
+	// (america//new_york) names none
+	if loc, _, ok := lookupZoneName(name); ok && !strings.Contains(name, "//") && !strings.HasSuffix(name, "/") {
+		return loc, true
 	}
-	p.year, p.yearDigits = v, len(digits)
-	return nil
+	return posixZone(name)
 }
 
-func (p *dtParts) setDoy(digits string) *dtFail {
-	if f := p.mark(hasDoy); f != nil {
-		return f
+// labelled reads a number after a unit label (y2001m02d04, J2451187,
+// T040506, h04mm05s06): the DTK_NUMBER case of both decoders with a
+// ptype set.
+func (d *dtDecoder) labelled(field string, fmask int) (int, *dtFail) {
+	tm := &d.tm
+	val, cp, fits, _ := strtoint(field)
+	if !fits {
+		return 0, failRange
 	}
-	v, _ := strconv.Atoi(digits)
-	p.doy = v
-	return nil
-}
-
-func (p *dtParts) concatenatedDate(digits string) *dtFail {
-	k := len(digits) - 4
-	if f := p.setYear(digits[:k]); f != nil {
-		return f
-	}
-	p.month, _ = strconv.Atoi(digits[k : k+2])
-	p.day, _ = strconv.Atoi(digits[k+2:])
-	return p.mark(hasMonth | hasDay)
-}
-
-// concatenatedTime reads HH, HHMM or HHMMSS and a fraction of a second.
-func (p *dtParts) concatenatedTime(digits, frac string) *dtFail {
-	if f := p.mark(hasTime); f != nil {
-		return f
-	}
-	num := func(i int) int64 {
-		if i+2 > len(digits) {
-			return 0
+	if strings.HasPrefix(cp, ".") {
+		switch d.ptype {
+		case dtkJulian, dtkTime, dtkSecond:
+		default:
+			return 0, failBad
 		}
-		v, _ := strconv.ParseInt(digits[i:i+2], 10, 64)
-		return v
+	} else if cp != "" {
+		return 0, failBad
 	}
-	p.hour, p.minute, p.second = num(0), num(2), num(4)
-	p.nanos = fractionNanos(frac)
-	p.runTogether = true
+	var tmask int
+	switch d.ptype {
+	case dtkYear:
+		tm.year, tmask = val, dtkM(tokYear)
+	case dtkMonth:
+		// after a month and an hour, minutes
+		if fmask&dtkM(tokMonth) != 0 && fmask&dtkM(tokHour) != 0 {
+			tm.min, tmask = val, dtkM(tokMinute)
+		} else {
+			tm.mon, tmask = val, dtkM(tokMonth)
+		}
+	case dtkDay:
+		tm.mday, tmask = val, dtkM(tokDay)
+	case dtkHour:
+		tm.hour, tmask = val, dtkM(tokHour)
+	case dtkMinute:
+		tm.min, tmask = val, dtkM(tokMinute)
+	case dtkSecond:
+		tm.sec, tmask = val, dtkM(tokSecond)
+		if strings.HasPrefix(cp, ".") {
+			fsec, f := parseFractionalSecond(cp)
+			if f != nil {
+				return 0, f
+			}
+			tm.fsec, tm.fnsec = fsec, fracNanos(cp)
+			tmask = dtkAllSecs
+		}
+	case dtkJulian:
+		if val < 0 {
+			return 0, failRange
+		}
+		tmask = dtkDateM
+		tm.year, tm.mon, tm.mday = j2date(val)
+		d.isjulian = true
+		if strings.HasPrefix(cp, ".") { // a fraction of a day
+			v, f := parseFraction(cp)
+			if f != nil {
+				return 0, f
+			}
+			d.dt2time(v * float64(USecsPerDay))
+			tmask |= dtkTimeM
+		}
+	case dtkTime: // after ISO's T
+		m, f := d.decodeNumberField(field, fmask|dtkDateM)
+		if f != nil {
+			return 0, f
+		}
+		if m != dtkTimeM {
+			return 0, failBad
+		}
+		tmask = m
+	default:
+		return 0, failBad
+	}
+	d.ptype = 0
+	d.dtype = dtkDate
+	return tmask, nil
+}
+
+// dt2time splits microseconds of a day (a double, truncated as
+// PostgreSQL's int64 conversion does) into the time fields.
+func (d *dtDecoder) dt2time(us float64) {
+	t := int64(us)
+	d.tm.hour = int(t / 3600e6)
+	t -= int64(d.tm.hour) * 3600e6
+	d.tm.min = int(t / 60e6)
+	t -= int64(d.tm.min) * 60e6
+	d.tm.sec = int(t / 1e6)
+	d.tm.fsec = t - int64(d.tm.sec)*1e6
+	d.tm.fnsec = d.tm.fsec * 1000
+}
+
+// decodeDateTime is DecodeDateTime, for date, timestamp and timestamptz.
+func (d *dtDecoder) decodeDateTime() (*dtResult, *dtFail) {
+	tm := &d.tm
+	d.dtype = dtkDate
+	fields := d.fields
+	for i, fl := range fields {
+		tmask := 0
+		switch fl.kind {
+		case fieldDate:
+			switch {
+			case d.ptype == dtkJulian:
+				// an integral Julian day with its zone attached
+				val, cp, fits, _ := strtoint(fl.text)
+				if !fits || val < 0 {
+					return nil, failRange
+				}
+				tm.year, tm.mon, tm.mday = j2date(val)
+				d.isjulian = true
+				tz, f := decodeTimezone(cp)
+				if f != nil {
+					return nil, f
+				}
+				d.tz = tz
+				tmask = dtkDateM | dtkTimeM | dtkM(tokTZ)
+				d.ptype = 0
+			case d.ptype != 0 || d.fmask&(dtkM(tokMonth)|dtkM(tokDay)) == dtkM(tokMonth)|dtkM(tokDay):
+				// after a month and day: a zone name with punctuation, or
+				// a run-together time and its zone (hhmmss-zz)
+				if isDigit(fl.text[0]) || d.ptype != 0 {
+					if d.ptype != 0 {
+						if d.ptype != dtkTime {
+							return nil, failBad
+						}
+						d.ptype = 0
+					}
+					if d.fmask&dtkTimeM == dtkTimeM {
+						return nil, failBad
+					}
+					k := strings.IndexByte(fl.text, '-')
+					if k < 0 {
+						return nil, failBad
+					}
+					tz, f := decodeTimezone(fl.text[k:])
+					if f != nil {
+						return nil, f
+					}
+					d.tz = tz
+					m, f := d.decodeNumberField(fl.text[:k], d.fmask)
+					if f != nil {
+						return nil, f
+					}
+					tmask = m | dtkM(tokTZ)
+				} else {
+					loc, ok := zoneByNameForInput(fl.text)
+					if !ok {
+						return nil, &dtFail{kind: dtZoneUnknown, zone: fl.text}
+					}
+					d.namedTz = loc
+					tmask = dtkM(tokTZ)
+				}
+			default:
+				m, f := d.decodeDate(fl.text, d.fmask)
+				if f != nil {
+					return nil, f
+				}
+				tmask = m
+			}
+		case fieldTime:
+			if d.ptype != 0 { // an ISO time after T
+				if d.ptype != dtkTime {
+					return nil, failBad
+				}
+				d.ptype = 0
+			}
+			m, f := d.decodeTime(fl.text)
+			if f != nil {
+				return nil, f
+			}
+			if timeOverflows(tm.hour, tm.min, tm.sec, tm.fsec) {
+				return nil, failRange
+			}
+			tmask = m
+		case fieldTZ:
+			tz, f := decodeTimezone(fl.text)
+			if f != nil {
+				return nil, f
+			}
+			d.tz = tz
+			tmask = dtkM(tokTZ)
+		case fieldNumber:
+			if d.ptype != 0 {
+				m, f := d.labelled(fl.text, d.fmask)
+				if f != nil {
+					return nil, f
+				}
+				tmask = m
+				break
+			}
+			flen := len(fl.text)
+			k := strings.IndexByte(fl.text, '.')
+			var m int
+			var f *dtFail
+			switch {
+			case k >= 0 && d.fmask&dtkDateM == 0:
+				m, f = d.decodeDate(fl.text, d.fmask)
+			case k >= 0 && k > 2:
+				m, f = d.decodeNumberField(fl.text, d.fmask)
+			case flen >= 6 && (d.fmask&dtkDateM == 0 || d.fmask&dtkTimeM == 0):
+				m, f = d.decodeNumberField(fl.text, d.fmask)
+			default:
+				m, f = d.decodeNumber(fl.text, d.haveTextMonth, d.fmask)
+			}
+			if f != nil {
+				return nil, f
+			}
+			tmask = m
+		case fieldString, fieldSpecial:
+			typ, val := tokUnknown, 0
+			if t, east, ok := lookupAbbrev(fl.text); ok {
+				typ, val = t, east
+			} else if tok, ok := dateTokens[fl.text]; ok {
+				typ, val = tok.typ, tok.val
+			}
+			if typ == tokIgnore {
+				continue
+			}
+			tmask = dtkM(typ)
+			switch typ {
+			case tokReserved:
+				switch val {
+				case dtkNow:
+					tmask = dtkDateM | dtkTimeM | dtkM(tokTZ)
+					d.dtype = dtkDate
+					d.setNow()
+					d.tz = tm.tzWest
+				case dtkYesterday, dtkToday, dtkTomorrow:
+					tmask = dtkDateM
+					d.dtype = dtkDate
+					day := map[int]int{dtkYesterday: -1, dtkToday: 0, dtkTomorrow: 1}[val]
+					y, mo, dd := d.now.In(d.loc).AddDate(0, 0, day).Date()
+					tm.year, tm.mon, tm.mday = y, int(mo), dd
+				case dtkZulu:
+					tmask = dtkTimeM | dtkM(tokTZ)
+					d.dtype = dtkDate
+					tm.hour, tm.min, tm.sec = 0, 0, 0
+					d.tz = 0
+				default:
+					d.dtype = val
+				}
+			case tokMonth:
+				// a number taken for the month before a month's name
+				// was the day
+				if d.fmask&dtkM(tokMonth) != 0 && !d.haveTextMonth && d.fmask&dtkM(tokDay) == 0 && tm.mon >= 1 && tm.mon <= 31 {
+					tm.mday = tm.mon
+					tmask = dtkM(tokDay)
+				}
+				d.haveTextMonth = true
+				tm.mon = val
+			case tokDTZMod:
+				tmask |= dtkM(tokDTZ)
+				tm.isdst = 1
+				d.tz -= val
+			case tokDTZ:
+				tmask |= dtkM(tokTZ)
+				tm.isdst = 1
+				d.tz = -val
+			case tokTZ:
+				tm.isdst = 0
+				d.tz = -val
+			case tokAMPM:
+				d.mer = val
+			case tokADBC:
+				d.bc = val == 1
+			case tokDOW:
+				tm.wday = val
+			case tokUnits:
+				tmask = 0
+				d.ptype = val
+			case tokISOTime:
+				tmask = 0
+				// T needs a whole date before it and a time after it
+				if d.fmask&dtkDateM != dtkDateM {
+					return nil, failBad
+				}
+				if i >= len(fields)-1 || fields[i+1].kind != fieldNumber && fields[i+1].kind != fieldTime && fields[i+1].kind != fieldDate {
+					return nil, failBad
+				}
+				d.ptype = val
+			case tokUnknown:
+				// an all-letter zone name (utc, japan)
+				loc, ok := zoneByNameForInput(fl.text)
+				if !ok {
+					return nil, failBad
+				}
+				d.namedTz = loc
+				tmask = dtkM(tokTZ)
+			default:
+				return nil, failBad
+			}
+		default:
+			return nil, failBad
+		}
+		if tmask&d.fmask != 0 {
+			return nil, failBad
+		}
+		d.fmask |= tmask
+	}
+	if f := d.validateDate(d.fmask); f != nil {
+		return nil, f
+	}
+	if f := d.meridian(); f != nil {
+		return nil, f
+	}
+	res := &dtResult{dtype: d.dtype, tm: *tm, tz: d.tz, hasZone: d.fmask&dtkM(tokTZ) != 0}
+	if d.dtype == dtkDate {
+		if d.fmask&dtkDateM != dtkDateM {
+			return nil, failBad // (a time alone is DecodeDateTime's 1, an error too)
+		}
+		if d.namedTz != nil {
+			if d.fmask&dtkM(tokDTZMod) != 0 {
+				return nil, failBad
+			}
+			res.tz = determineTimeZoneOffset(tm, d.namedTz)
+		}
+		if d.fmask&dtkM(tokTZ) == 0 {
+			if d.fmask&dtkM(tokDTZMod) != 0 {
+				return nil, failBad
+			}
+			res.tz = determineTimeZoneOffset(tm, d.loc)
+		}
+		res.tm = *tm
+	}
+	return res, nil
+}
+
+// setNow is GetCurrentTimeUsec: the transaction's start as the
+// session's wall clock, and its offset.
+func (d *dtDecoder) setNow() {
+	n := d.now.In(d.loc)
+	_, off := n.Zone()
+	d.tm.year, d.tm.mon, d.tm.mday = n.Year(), int(n.Month()), n.Day()
+	d.tm.hour, d.tm.min, d.tm.sec = n.Clock()
+	d.tm.fsec = int64(n.Nanosecond() / 1000)
+	d.tm.fnsec = int64(n.Nanosecond())
+	d.tm.tzWest = -off
+}
+
+// meridian applies AM/PM.
+func (d *dtDecoder) meridian() *dtFail {
+	tm := &d.tm
+	if d.mer != merHR24 && tm.hour > 12 {
+		return failRange
+	}
+	if d.mer == merAM && tm.hour == 12 {
+		tm.hour = 0
+	} else if d.mer == merPM && tm.hour != 12 {
+		tm.hour += 12
+	}
 	return nil
+}
+
+// determineTimeZoneOffset is DetermineTimeZoneOffset: loc's offset
+// (seconds west) at the wall-clock time tm there; 0 for a date beyond
+// the Julian range.
+func determineTimeZoneOffset(tm *pgTm, loc *time.Location) int {
+	if !isValidJulian(tm.year, tm.mon) || loc == nil {
+		return 0
+	}
+	wall := time.Date(tm.year, time.Month(tm.mon), tm.mday, tm.hour, tm.min, tm.sec, 0, time.UTC)
+	// the offset the wall clock is read with: in a spring-forward gap,
+	// the one before the transition (LocalToInstant's rule), which
+	// timetz keeps
+	return int(LocalToInstant(wall, loc).Unix() - wall.Unix())
+}
+
+// decodeTimeOnly is DecodeTimeOnly, for time and timetz.
+func (d *dtDecoder) decodeTimeOnly() (*dtResult, *dtFail) {
+	tm := &d.tm
+	d.dtype = dtkTime
+	fields := d.fields
+	nf := len(fields)
+	for i, fl := range fields {
+		tmask := 0
+		switch fl.kind {
+		case fieldDate:
+			// a date only first, before a time or ending in a date-like
+			// field (a zone name)
+			if i == 0 && nf >= 2 && (fields[nf-1].kind == fieldDate || fields[1].kind == fieldTime) {
+				m, f := d.decodeDate(fl.text, d.fmask)
+				if f != nil {
+					return nil, f
+				}
+				tmask = m
+			} else if isDigit(fl.text[0]) {
+				// a run-together time and its zone (hhmmss-zz)
+				if d.fmask&dtkTimeM == dtkTimeM {
+					return nil, failBad
+				}
+				k := strings.IndexByte(fl.text, '-')
+				if k < 0 {
+					return nil, failBad
+				}
+				tz, f := decodeTimezone(fl.text[k:])
+				if f != nil {
+					return nil, f
+				}
+				d.tz = tz
+				m, f := d.decodeNumberField(fl.text[:k], d.fmask|dtkDateM)
+				if f != nil {
+					return nil, f
+				}
+				tmask = m | dtkM(tokTZ)
+			} else {
+				loc, ok := zoneByNameForInput(fl.text)
+				if !ok {
+					return nil, &dtFail{kind: dtZoneUnknown, zone: fl.text}
+				}
+				d.namedTz = loc
+				tmask = dtkM(tokTZ)
+			}
+		case fieldTime:
+			m, f := d.decodeTime(fl.text)
+			if f != nil {
+				return nil, f
+			}
+			tmask = m
+		case fieldTZ:
+			tz, f := decodeTimezone(fl.text)
+			if f != nil {
+				return nil, f
+			}
+			d.tz = tz
+			tmask = dtkM(tokTZ)
+		case fieldNumber:
+			if d.ptype != 0 {
+				m, f := d.labelled(fl.text, d.fmask)
+				if f != nil {
+					return nil, f
+				}
+				tmask = m
+				break
+			}
+			flen := len(fl.text)
+			k := strings.IndexByte(fl.text, '.')
+			var m int
+			var f *dtFail
+			switch {
+			case k >= 0 && i == 0 && nf >= 2 && fields[nf-1].kind == fieldDate:
+				m, f = d.decodeDate(fl.text, d.fmask)
+			case k >= 0 && k > 2:
+				m, f = d.decodeNumberField(fl.text, d.fmask|dtkDateM)
+			case k >= 0:
+				f = failBad
+			case flen > 4:
+				m, f = d.decodeNumberField(fl.text, d.fmask|dtkDateM)
+			default:
+				m, f = d.decodeNumber(fl.text, false, d.fmask|dtkDateM)
+			}
+			if f != nil {
+				return nil, f
+			}
+			tmask = m
+		case fieldString, fieldSpecial:
+			typ, val := tokUnknown, 0
+			if t, east, ok := lookupAbbrev(fl.text); ok {
+				typ, val = t, east
+			} else if tok, ok := dateTokens[fl.text]; ok {
+				typ, val = tok.typ, tok.val
+			}
+			if typ == tokIgnore {
+				continue
+			}
+			tmask = dtkM(typ)
+			switch typ {
+			case tokReserved:
+				switch val {
+				case dtkNow:
+					tmask = dtkTimeM
+					d.setNow()
+				case dtkZulu:
+					tmask = dtkTimeM | dtkM(tokTZ)
+					tm.hour, tm.min, tm.sec, tm.isdst = 0, 0, 0, 0
+				default:
+					return nil, failBad
+				}
+			case tokDTZMod:
+				tmask |= dtkM(tokDTZ)
+				tm.isdst = 1
+				d.tz -= val
+			case tokDTZ:
+				tmask |= dtkM(tokTZ)
+				tm.isdst = 1
+				d.tz = -val
+			case tokTZ:
+				tm.isdst = 0
+				d.tz = -val
+			case tokAMPM:
+				d.mer = val
+			case tokADBC:
+				d.bc = val == 1
+			case tokUnits:
+				tmask = 0
+				d.ptype = val
+			case tokISOTime:
+				tmask = 0
+				if i >= nf-1 || fields[i+1].kind != fieldNumber && fields[i+1].kind != fieldTime && fields[i+1].kind != fieldDate {
+					return nil, failBad
+				}
+				d.ptype = val
+			case tokUnknown:
+				loc, ok := zoneByNameForInput(fl.text)
+				if !ok {
+					return nil, failBad
+				}
+				d.namedTz = loc
+				tmask = dtkM(tokTZ)
+			default:
+				return nil, failBad
+			}
+		default:
+			return nil, failBad
+		}
+		if tmask&d.fmask != 0 {
+			return nil, failBad
+		}
+		d.fmask |= tmask
+	}
+	if f := d.validateDate(d.fmask); f != nil {
+		return nil, f
+	}
+	if f := d.meridian(); f != nil {
+		return nil, f
+	}
+	if tm.hour < 0 || tm.min < 0 || tm.min > 59 || tm.sec < 0 || tm.sec > 60 || tm.hour > 24 ||
+		tm.hour == 24 && (tm.min > 0 || tm.sec > 0 || tm.fsec > 0) || tm.fsec < 0 || tm.fsec > 1e6 {
+		return nil, failRange
+	}
+	if d.fmask&dtkTimeM != dtkTimeM {
+		return nil, failBad
+	}
+	hasDate := d.fmask&dtkDateM == dtkDateM
+	res := &dtResult{dtype: dtkTime, tz: d.tz, hasZone: d.fmask&dtkM(tokTZ) != 0, hasDate: hasDate}
+	if d.namedTz != nil {
+		if d.fmask&dtkM(tokDTZMod) != 0 {
+			return nil, failBad
+		}
+		if fixedZoneLoc(d.namedTz) {
+			_, off := time.Unix(0, 0).In(d.namedTz).Zone()
+			res.tz = -off
+		} else {
+			if !hasDate {
+				return nil, failBad // a zone with DST needs a date
+			}
+			res.tz = determineTimeZoneOffset(tm, d.namedTz)
+		}
+	}
+	if d.fmask&dtkM(tokTZ) == 0 {
+		if d.fmask&dtkM(tokDTZMod) != 0 {
+			return nil, failBad
+		}
+		tmp := *tm
+		if d.fmask&dtkDateM == 0 {
+			y, mo, dd := d.now.In(d.loc).Date()
+			tmp.year, tmp.mon, tmp.mday = y, int(mo), dd
+		}
+		res.tz = determineTimeZoneOffset(&tmp, d.loc)
+	}
+	res.tm = *tm
+	return res, nil
+}
+
+// decodeDateTimeText parses and decodes s for a type of mode, in a
+// session whose DateStyle order, TimeZone and transaction start are
+// order, loc and now.
+func decodeDateTimeText(s string, mode dtMode, buflen int, order DateOrder, loc *time.Location, now time.Time) (*dtResult, *dtFail) {
+	fields, f := parseDateTimeFields(s, buflen)
+	if f != nil {
+		return nil, f
+	}
+	d := newDecoder(fields, order, loc, now)
+	if mode == modeTime {
+		return d.decodeTimeOnly()
+	}
+	return d.decodeDateTime()
+}
+
+// posixZone is pg_tzset's fallback, tzparse: a POSIX zone
+// specification, STD offset [DST [offset] [,rules]], whose DST without
+// rules follows the default ",M3.2.0,M11.1.0". Names run to a digit, a
+// sign or a comma (or are quoted in <>); hours run to 167.
+func posixZone(name string) (*time.Location, bool) {
+	up := strings.ToUpper(name)
+	rest, _, ok := posixName(up)
+	if !ok {
+		return nil, false
+	}
+	rest, _, ok = posixOffset(rest)
+	if !ok {
+		return nil, false
+	}
+	spec := up
+	if rest != "" {
+		var dst bool
+		rest, _, dst = posixName(rest)
+		if !dst {
+			return nil, false
+		}
+		if rest != "" && rest[0] != ',' {
+			if rest, _, ok = posixOffset(rest); !ok {
+				return nil, false
+			}
+		}
+		switch {
+		case rest == "":
+			spec += ",M3.2.0,M11.1.0"
+		case rest[0] != ',':
+			return nil, false
+		}
+	}
+	loc, err := locationFromPOSIX(spec)
+	if err != nil {
+		return nil, false
+	}
+	return loc, true
+}
+
+func posixName(s string) (rest, name string, ok bool) {
+	if strings.HasPrefix(s, "<") {
+		k := strings.IndexByte(s, '>')
+		if k < 0 {
+			return s, "", false
+		}
+		return s[k+1:], s[1:k], k > 1
+	}
+	k := 0
+	for k < len(s) && !isDigit(s[k]) && s[k] != ',' && s[k] != '-' && s[k] != '+' {
+		k++
+	}
+	return s[k:], s[:k], k > 0
+}
+
+func posixOffset(s string) (rest string, secs int, ok bool) {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	num := func(max int) (int, bool) {
+		k := 0
+		v := 0
+		for k < len(s) && isDigit(s[k]) {
+			v = v*10 + int(s[k]-'0')
+			if v > max {
+				return 0, false
+			}
+			k++
+		}
+		if k == 0 {
+			return 0, false
+		}
+		s = s[k:]
+		return v, true
+	}
+	h, ok := num(167)
+	if !ok {
+		return s, 0, false
+	}
+	secs = h * 3600
+	if strings.HasPrefix(s, ":") {
+		s = s[1:]
+		m, ok := num(59)
+		if !ok {
+			return s, 0, false
+		}
+		secs += m * 60
+		if strings.HasPrefix(s, ":") {
+			s = s[1:]
+			sec, ok := num(60)
+			if !ok {
+				return s, 0, false
+			}
+			secs += sec
+		}
+	}
+	return s, secs, true
+}
+
+// locationFromPOSIX builds a Location from a POSIX TZ string alone: a
+// TZif file with no transitions whose footer holds the rule.
+func locationFromPOSIX(spec string) (*time.Location, error) {
+	// the footer wants names of letters only, or quoted
+	_, std, _ := posixName(spec)
+	footer := quotePOSIX(spec)
+	u32 := func(b []byte, v uint32) []byte { return append(b, byte(v>>24), byte(v>>16), byte(v>>8), byte(v)) }
+	header := func(b []byte) []byte {
+		b = append(b, "TZif2"...)
+		b = append(b, make([]byte, 15)...)
+		for _, n := range []uint32{0, 0, 0, 0, 1, uint32(len(std) + 1)} {
+			b = u32(b, n)
+		}
+		return b
+	}
+	block := func(b []byte) []byte {
+		b = u32(b, 0) // utoff: the footer decides
+		b = append(b, 0, 0)
+		b = append(b, std...)
+		return append(b, 0)
+	}
+	var b []byte
+	b = block(header(b))
+	b = block(header(b))
+	b = append(b, '\n')
+	b = append(b, footer...)
+	b = append(b, '\n')
+	return time.LoadLocationFromTZData(spec, b)
+}
+
+// quotePOSIX quotes each name of a POSIX TZ string that is not three
+// letters or more (A.M.+123 is <A.M.>+123, PM-2.5 is <PM>-2<.>5), as the
+// TZif footer requires.
+func quotePOSIX(spec string) string {
+	var b strings.Builder
+	s := spec
+	for s != "" && s[0] != ',' {
+		rest, name, ok := posixName(s)
+		if !ok {
+			break
+		}
+		letters := len(name) >= 3
+		for i := 0; i < len(name); i++ {
+			if !isAlphaC(name[i]) {
+				letters = false
+			}
+		}
+		if letters {
+			b.WriteString(name)
+		} else {
+			b.WriteString("<" + name + ">")
+		}
+		s = rest
+		k := 0
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		for k < len(s) && (isDigit(s[k]) || s[k] == ':') {
+			k++
+		}
+		b.WriteString(s[:k])
+		s = s[k:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // fractionNanos is a fraction's digits as nanoseconds (beyond nine
@@ -592,489 +1718,6 @@ func fractionDigits(frac string) (int64, bool) {
 	return v, true
 }
 
-// clock reads a time field: H:M, H:M:S[.f], or M:S.f (two parts with a
-// fraction are minutes and seconds). Its fields are checked at once; the
-// time as a whole (24:00:00 at most) by finish.
-func (p *dtParts) clock(text string) *dtFail {
-	if f := p.mark(hasTime); f != nil {
-		return f
-	}
-	p.colonTime = true
-	parts := strings.Split(text, ":")
-	if len(parts) > 3 {
-		return failBad
-	}
-	if len(parts) == 2 && strings.Contains(parts[1], ".") {
-		parts = []string{"0", parts[0], parts[1]}
-	}
-	sec, frac, _ := strings.Cut(parts[len(parts)-1], ".")
-	parts[len(parts)-1] = sec
-	if strings.Contains(frac, ".") {
-		return failBad
-	}
-	for k, part := range parts[:len(parts)-1] {
-		if strings.Contains(part, ".") || part == "" && k == 0 {
-			return failBad // an empty minute is 0 (12::30), an empty hour no time
-		}
-	}
-	vals := make([]int64, 3)
-	for k, part := range parts {
-		if part == "" {
-			continue
-		}
-		if scanDigits(part, 0) != len(part) {
-			return failBad
-		}
-		v, err := strconv.ParseInt(part, 10, 64)
-		if err != nil {
-			return failRange
-		}
-		vals[k] = v
-	}
-	p.hour, p.minute, p.second = vals[0], vals[1], vals[2]
-	p.nanos = fractionNanos(frac)
-	if p.hour > 24 || p.minute > 59 || p.second > 60 {
-		return failRange
-	}
-	return nil
-}
-
-// dateField reads a field of parts joined by '-', '/' or dots. After a
-// whole date, or in a time type before any, digits, a '-' and digits are
-// a run-together time and its zone (040506-08); a date after a time is
-// refused, as PostgreSQL refuses it.
-func (p *dtParts) dateField(text string) *dtFail {
-	complete := p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth|hasDay
-	if isDigit(text[0]) {
-		k := strings.IndexByte(text, '-')
-		if k > 0 && !strings.ContainsAny(text[k+1:], "-/.") &&
-			(complete || p.mode == modeTime && !p.anyDate() && (k == 4 || k == 6)) {
-			if f := p.number(text[:k], false); f != nil {
-				return f
-			}
-			return p.offset(text[k:])
-		}
-	} else if complete {
-		return p.zoneName(text)
-	}
-	if complete || p.set&hasTime != 0 {
-		return failBad
-	}
-	parts := strings.FieldsFunc(text, func(r rune) bool { return r == '-' || r == '/' || r == '.' })
-	var nums []string
-	for _, part := range parts {
-		letters := scanWhile(part, 0, isLetter)
-		digits := scanDigits(part, 0)
-		switch {
-		case digits == len(part):
-			nums = append(nums, part)
-		case letters == len(part) && len(parts) == 3:
-			// a month's name in a field of three (08-Jan-1999,
-			// 20/oct/2038; not 19-jun)
-			m := monthNumber(strings.ToLower(part))
-			if m == 0 {
-				return failBad
-			}
-			if f := p.mark(hasMonth); f != nil {
-				return f
-			}
-			p.month, p.textMonth = m, true
-		default: // letters and digits together (21utc)
-			return failBad
-		}
-	}
-	p.fromDateField, p.dateText = true, text
-	for _, num := range nums {
-		if f := p.dateStyleField(num); f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-// offset reads a numeric zone: +h, +hh, +hmm, +hhmm, +h:m, +hh:mm:ss.
-func (p *dtParts) offset(text string) *dtFail {
-	if f := p.mark(hasZone); f != nil {
-		return f
-	}
-	east, f := parseDisplacement(text)
-	if f != nil {
-		return f
-	}
-	p.zone = dtZone{east: east}
-	return nil
-}
-
-// parseDisplacement reads a signed zone displacement (seconds east).
-func parseDisplacement(text string) (int, *dtFail) {
-	neg := text[0] == '-'
-	body := text[1:]
-	if whole, _, dot := strings.Cut(body, "."); dot || body == "" {
-		// a fraction is no zone, but too many hours before it are
-		// refused as out of range first
-		if h, err := strconv.Atoi(whole); err == nil && h > 15 && !strings.Contains(whole, ":") {
-			return 0, &dtFail{kind: dtZoneRange}
-		}
-		return 0, failBad
-	}
-	var h, m, s int
-	var err error
-	if strings.Contains(body, ":") {
-		parts := strings.Split(body, ":")
-		if len(parts) > 3 {
-			return 0, failBad
-		}
-		vals := make([]int, 3)
-		for k, part := range parts {
-			if part == "" {
-				return 0, failBad
-			}
-			if vals[k], err = strconv.Atoi(part); err != nil {
-				return 0, &dtFail{kind: dtZoneRange}
-			}
-		}
-		h, m, s = vals[0], vals[1], vals[2]
-	} else {
-		switch n := len(body); {
-		case n <= 2:
-			h, _ = strconv.Atoi(body)
-		case n <= 4:
-			h, _ = strconv.Atoi(body[:n-2])
-			m, _ = strconv.Atoi(body[n-2:])
-		case n == 6:
-			h, _ = strconv.Atoi(body[:2])
-			m, _ = strconv.Atoi(body[2:4])
-			s, _ = strconv.Atoi(body[4:])
-		default:
-			return 0, &dtFail{kind: dtZoneRange}
-		}
-	}
-	if h > 15 || m > 59 || s > 59 {
-		return 0, &dtFail{kind: dtZoneRange}
-	}
-	east := h*3600 + m*60 + s
-	if neg {
-		east = -east
-	}
-	return east, nil
-}
-
-func (p *dtParts) signedWord(w string) *dtFail {
-	switch w {
-	case "-infinity":
-		return p.setSpecial("-infinity")
-	}
-	return failBad
-}
-
-// setSpecial records a special word: now stands for a whole timestamp,
-// the others for a date (a time after epoch or infinity is read and
-// dropped; after today it is the time of that day).
-func (p *dtParts) setSpecial(w string) *dtFail {
-	parts := dateParts
-	switch w {
-	case "now":
-		parts = dateParts | hasTime
-	case "allballs": // 00:00:00 UTC
-		if p.mode == modeTime && p.anyDate() {
-			return failBad // a time type takes allballs alone
-		}
-		if f := p.mark(hasTime | hasZone); f != nil {
-			return f
-		}
-		p.hour, p.minute, p.second, p.nanos, p.zone = 0, 0, 0, 0, dtZone{}
-		return nil
-	}
-	if f := p.mark(parts); f != nil {
-		return f
-	}
-	p.special = w
-	return nil
-}
-
-// prefixed reads a word that introduces the next field: J/JD/JULIAN a
-// Julian day, T a time, and the ISO labels y m d h mm s their part.
-func (p *dtParts) prefixed(w string, next dtToken) *dtFail {
-	if p.mode == modeTime && w == "t" && p.fromDateField && !p.zoneNameLast {
-		return p.timeAfterDate()
-	}
-	if p.mode == modeTime && (w == "h" || w == "mm" || w == "s") {
-		return failBad // a time type takes no labelled time fields
-	}
-	if w == "t" && next.kind == tokTime {
-		return p.clock(next.text)
-	}
-	if next.kind != tokNumber {
-		return failBad
-	}
-	whole, frac, dot := strings.Cut(next.text, ".")
-	switch w {
-	case "j", "jd", "julian":
-		if dot || whole == "" {
-			return failBad
-		}
-		return p.julian(whole)
-	case "t":
-		if len(whole) != 2 && len(whole) != 4 && len(whole) != 6 {
-			return failBad
-		}
-		return p.concatenatedTime(whole, frac)
-	}
-	if dot && w != "s" || whole == "" {
-		return failBad
-	}
-	v, err := strconv.ParseInt(whole, 10, 32)
-	if err != nil {
-		return failRange
-	}
-	switch w {
-	case "y":
-		f := p.setYear(whole)
-		p.yearDigits = 4 // a labelled year is as written
-		return f
-	case "m":
-		if p.set&hasMonth != 0 && p.set&hasTime != 0 { // m after the hour is minutes
-			p.minute = v
-			return nil
-		}
-		p.month = int(v)
-		return p.mark(hasMonth)
-	case "d":
-		p.day = int(v)
-		return p.mark(hasDay)
-	case "h":
-		p.hour = v
-		return p.mark(hasTime)
-	case "mm":
-		p.minute = v
-		return nil
-	case "s":
-		p.second, p.nanos = v, fractionNanos(frac)
-		return nil
-	}
-	return failBad
-}
-
-// julian reads a Julian day number (B.7): day 0 is 4714-11-24 BC.
-func (p *dtParts) julian(digits string) *dtFail {
-	v, err := strconv.ParseInt(digits, 10, 32)
-	if err != nil {
-		return failRange
-	}
-	if f := p.mark(hasYear | hasMonth | hasDay); f != nil {
-		return f
-	}
-	y, m, d := time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(v)).Date()
-	p.year, p.month, p.day, p.julianDate = int64(y), int(m), d, true // astronomical years: BC or AD do not apply
-	return nil
-}
-
-// word resolves a field of letters (B.1 step 2): a zone abbreviation, a
-// special word, a month or day name, a modifier, or a zone name.
-// dtWord is the kind of a word of PostgreSQL's core date/time token
-// table (datetktbl) other than a month's name: the one list both word
-// and isCoreKeyword read.
-type dtWord uint8
-
-const (
-	notCoreWord dtWord = iota
-	weekdayWord        // the day of the week, not checked
-	noiseWord          // at, on
-	ampmWord
-	eraWord     // ad, bc
-	specialWord // epoch, infinity, now ...
-	dstWord     // after a standard-time abbreviation
-)
-
-func coreWord(w string) dtWord {
-	switch w {
-	case "sun", "sunday", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednes", "wednesday",
-		"thu", "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday":
-		return weekdayWord
-	case "at", "on":
-		return noiseWord
-	case "am", "pm":
-		return ampmWord
-	case "ad", "bc":
-		return eraWord
-	case "epoch", "infinity", "now", "today", "tomorrow", "yesterday", "allballs":
-		return specialWord
-	case "dst":
-		return dstWord
-	}
-	return notCoreWord
-}
-
-// isCoreKeyword reports whether w is one of the words of PostgreSQL's
-// core date/time token table (datetktbl) rather than a zone: a month or
-// weekday name, AM/PM, AD/BC, a noise word or a special.
-func isCoreKeyword(w string) bool {
-	return monthNumber(w) > 0 || coreWord(w) != notCoreWord
-}
-
-// word resolves a field of letters (B.1 step 2): a zone abbreviation, a
-// special word, a month or day name, a modifier, or a zone name.
-func (p *dtParts) word(w string) *dtFail {
-	if m := monthNumber(w); m > 0 {
-		if p.mode == modeTime {
-			return failBad // a time type's date is one field (2024-01-02)
-		}
-		return p.setMonthName(m)
-	}
-	switch coreWord(w) {
-	case weekdayWord:
-		return nil // the day of the week is not checked
-	case noiseWord:
-		if p.mode == modeTime {
-			return failBad // not in a time type's text
-		}
-		return nil // noise words
-	case ampmWord:
-		if f := p.mark(hasAMPM); f != nil {
-			return f
-		}
-		p.am, p.pm = w == "am", w == "pm"
-		return nil
-	case eraWord:
-		if f := p.mark(hasEra); f != nil {
-			return f
-		}
-		p.bc = w == "bc"
-		return nil
-	case specialWord:
-		return p.setSpecial(w)
-	case dstWord:
-		// after a standard-time abbreviation: its daylight time, an hour on
-		if !p.zoneAbbrev {
-			return failBad
-		}
-		p.zoneAbbrev = false
-		p.zone.east += 3600
-		return nil
-	}
-	if off, ok := zoneAbbrevs[strings.ToUpper(w)]; ok {
-		if f := p.mark(hasZone); f != nil {
-			return f
-		}
-		p.zone, p.zoneAbbrev = dtZone{east: off}, true
-		return nil
-	}
-	if loc, _, ok := lookupZoneName(w); ok {
-		if f := p.mark(hasZone); f != nil {
-			return f
-		}
-		p.zone = dtZone{loc: loc}
-		return nil
-	}
-	return failBad
-}
-
-// zoneName resolves a zone written with punctuation or digits: a tz
-// database name or a POSIX zone; anything else is 22023.
-func (p *dtParts) zoneName(name string) *dtFail {
-	if f := p.mark(hasZone); f != nil {
-		return f
-	}
-	if loc, _, ok := lookupZoneName(name); ok {
-		p.zone = dtZone{loc: loc}
-		return nil
-	}
-	if k := strings.IndexAny(name, "+-0123456789"); k > 0 && isLetter(name[0]) {
-		// a POSIX zone: any name, then its offset west (pm-05:30 is
-		// five and a half hours east)
-		if secs, ok := parsePOSIXStd(name[k:]); ok {
-			p.zone = dtZone{east: secs}
-			return nil
-		}
-	}
-	if strings.Contains(name, "_") || p.mode != modeTime && p.set&dateParts == 0 {
-		// a date-bearing type reads a name it does not know as a zone
-		// only after the date, and never one with an underscore that no
-		// zone has: otherwise the text is no date at all ('a+b',
-		// '10:00 a+b', '2020-01-01 abc_d' are 22007, '2020-01-01 a+b' is
-		// the unknown zone)
-		return failBad
-	}
-	return &dtFail{kind: dtZoneUnknown, zone: strings.ToLower(name)}
-}
-
-// finish checks the parts as B.1 steps 4 and 5 and the field ranges
-// say, and fills in the date from a day of the year. The order of its
-// checks is PostgreSQL's: AM/PM, the date's fields, whether the type's
-// fields are all there, then the time of day.
-func (p *dtParts) finish() *dtFail {
-	switch p.special {
-	case "epoch", "infinity", "-infinity", "now":
-		return nil
-	}
-	if p.set&hasAMPM != 0 {
-		if p.hour > 12 || p.hour < 0 {
-			return failRange
-		}
-		switch {
-		case p.am && p.hour == 12:
-			p.hour = 0
-		case p.pm && p.hour != 12:
-			p.hour += 12
-		}
-	}
-	if p.mode == modeTime && p.set&hasTime == 0 {
-		return failBad // a time type without a time, whatever its date
-	}
-	if p.set&hasYear != 0 && !p.julianDate && p.special == "" {
-		switch {
-		case p.bc:
-			if p.year <= 0 {
-				return failRange
-			}
-			p.year = 1 - p.year // astronomical: 1 BC is year 0
-		case p.yearDigits <= 2:
-			// a two-digit year is 1970-2069
-			if p.year < 70 {
-				p.year += 2000
-			} else {
-				p.year += 1900
-			}
-		case p.year == 0:
-			return failRange
-		}
-	}
-	if p.set&hasDoy != 0 && p.set&hasYear != 0 && p.set&(hasMonth|hasDay) == 0 && p.special == "" {
-		if p.doy < 1 || p.doy > 366 {
-			return failRange
-		}
-		y, m, d := time.Date(int(p.year), 1, p.doy, 0, 0, 0, 0, time.UTC).Date()
-		if int64(y) != p.year {
-			return failRange
-		}
-		p.month, p.day, p.set = int(m), d, p.set|hasMonth|hasDay
-	}
-	styleRange := failRange
-	if p.ambiguousDate {
-		styleRange = &dtFail{kind: dtRangeStyle}
-	}
-	if p.special == "" && (p.set&hasMonth != 0 && (p.month < 1 || p.month > 12) || p.set&hasDay != 0 && (p.day < 1 || p.day > 31)) {
-		return styleRange
-	}
-	complete := p.set&(hasYear|hasMonth|hasDay) == hasYear|hasMonth|hasDay
-	if complete && p.special == "" && p.day > daysIn(time.Month(p.month), p.year) {
-		return failRange
-	}
-	if p.mode == modeTime && p.runTogether && (p.hour > 24 || p.minute > 59 || p.second > 60) {
-		return failRange // a time type checks a run-together time's fields; a timestamp adds them up
-	}
-	if (p.mode == modeTime || p.colonTime) && p.dayNanos() > USecsPerDay*1000 {
-		return failRange // 24:00:00 at most (a run-together time in a timestamp adds up instead)
-	}
-	switch {
-	case p.mode == modeDate && !complete:
-		return failBad
-	case p.mode == modeTime && (p.set&hasTime == 0 || p.anyDate() && !complete):
-		return failBad
-	}
-	return nil
-}
-
 func daysIn(m time.Month, year int64) int {
 	return time.Date(int(year%400)+2000, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
@@ -1084,13 +1727,10 @@ func monthNumber(w string) int {
 	return monthNames[w]
 }
 
-// wall is the parts' date and time as wall-clock fields in a UTC time
-// (a second 60 and an hour 24 roll over into the next minute and day).
-func (p *dtParts) wall() time.Time {
-	return time.Date(int(p.year), time.Month(p.month), p.day, int(p.hour), int(p.minute), int(p.second), int(p.nanos), time.UTC)
-}
-
-// dayNanos is the parts' time of day in nanoseconds.
-func (p *dtParts) dayNanos() int64 {
-	return ((p.hour*60+p.minute)*60+p.second)*1e9 + p.nanos
+// scanDigits is the end of the run of digits at i.
+func scanDigits(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
 }

@@ -38,133 +38,125 @@ func parseDateTimeText(s string, t T, loc *time.Location, now time.Time, order D
 			return v, nil
 		}
 	}
-	mode := modeDate
-	if t.Kind == Time || t.Kind == TimeTZ {
+	mode, buflen := modeDate, maxDateLen+1
+	switch t.Kind {
+	case Time, TimeTZ:
 		mode = modeTime
+	case Timestamp, TimestampTZ:
+		buflen = maxDateLen + maxDateFields
 	}
-	p, fail := decodeDateTime(s, mode, order)
+	res, fail := decodeDateTimeText(s, mode, buflen, order, loc, now)
 	if fail != nil {
 		return nil, fail.err(s, t)
 	}
-	switch p.special {
-	case "epoch", "infinity", "-infinity", "today", "tomorrow", "yesterday":
-		if mode == modeTime { // a time type has no such days
+	tm := &res.tm
+	switch t.Kind {
+	case Date: // date_in
+		switch res.dtype {
+		case dtkDate:
+		case dtkEpoch:
+			tm.year, tm.mon, tm.mday = 1970, 1, 1
+		case dtkLate:
+			return int32(math.MaxInt32), nil
+		case dtkEarly:
+			return int32(math.MinInt32), nil
+		default:
 			return nil, invalidInput(t, s)
 		}
-	}
-	switch p.special {
-	case "infinity", "-infinity":
-		sign := 1
-		if p.special == "-infinity" {
-			sign = -1
-		}
-		if t.Kind == Date {
-			if sign > 0 {
-				return int32(math.MaxInt32), nil
-			}
-			return int32(math.MinInt32), nil
-		}
-		v, _ := InfiniteValue(sign, t)
-		return v, nil
-	case "epoch":
-		return TimeToValue(time.Unix(0, 0).UTC(), t)
-	case "now":
-		switch t.Kind {
-		case TimestampTZ:
-			return TimeToValue(now, t)
-		case TimeTZ:
-			return RoundTimeTZ(TimeTZAt(now, loc), t.Precision), nil
-		}
-		return TimeToValue(WallClock(now, loc), t)
-	case "today", "tomorrow", "yesterday":
-		k := map[string]int{"today": 0, "tomorrow": 1, "yesterday": -1}[p.special]
-		y, m, d := now.In(loc).AddDate(0, 0, k).Date()
-		p.year, p.month, p.day = int64(y), int(m), d
-	}
-	switch t.Kind {
-	case Date:
-		w := time.Date(int(p.year), time.Month(p.month), p.day, 0, 0, 0, 0, time.UTC)
-		if w.Before(minDate) || w.After(maxDate) {
+		if !isValidJulian(tm.year, tm.mon) {
 			return nil, (&dtFail{kind: dtDateRange}).err(s, t)
 		}
-		return int32(math.Floor(float64(w.Unix()) / 86400)), nil
-	case Timestamp, TimestampTZ:
-		tm := p.wall()
-		if tm.Before(minDate) || tm.After(maxDate) {
-			return nil, TimestampOutOfRange(s)
+		jd := date2j(tm.year, tm.mon, tm.mday)
+		if jd < 0 || jd >= dateEndJulian {
+			return nil, (&dtFail{kind: dtDateRange}).err(s, t)
 		}
-		if t.Kind == TimestampTZ {
-			tm = p.instant(tm, loc)
+		return int32(jd - unixEpochJDate), nil
+	case Timestamp, TimestampTZ: // timestamp_in, timestamptz_in
+		var us int64
+		switch res.dtype {
+		case dtkDate:
+			var tz *int
+			if t.Kind == TimestampTZ {
+				tz = &res.tz
+			}
+			v, ok := tm2timestamp(tm, tz)
+			if !ok {
+				return nil, TimestampOutOfRange(s)
+			}
+			us = v
+		case dtkEpoch:
+			us = -postgresEpochUnixUsecs
+		case dtkLate, dtkEarly:
+			sign := 1
+			if res.dtype == dtkEarly {
+				sign = -1
+			}
+			v, _ := InfiniteValue(sign, t)
+			return v, nil
+		default:
+			return nil, invalidInput(t, s)
 		}
-		v, err := TimeToValue(tm, t)
+		at := time.UnixMicro(us + postgresEpochUnixUsecs).UTC()
+		if t.Precision > 6 && res.dtype == dtkDate {
+			// TIMESTAMP(7..9), a Fluss type: the fraction's nanoseconds
+			at = at.Add(time.Duration(tm.fnsec - tm.fsec*1000))
+		}
+		v, err := TimeToValue(at, t)
 		if err != nil {
 			return nil, TimestampOutOfRange(s)
 		}
 		return v, nil
-	case Time:
-		if p.zone.loc != nil && p.set&dateParts == 0 && !fixedZoneLoc(p.zone.loc) {
-			// a tz database zone's offset needs a date, even when the
-			// offset is then dropped
-			return nil, invalidInput(t, s)
-		}
-		ns := p.dayNanos()
-		if ns > USecsPerDay*1000 {
-			return nil, failRange.err(s, t)
+	case Time: // time_in
+		ns := (int64((tm.hour*60+tm.min)*60+tm.sec)*1e6 + tm.fsec) * 1000
+		if t.Precision > 6 { // TIME(7..9), a Fluss type: the fraction's nanoseconds
+			ns += tm.fnsec - tm.fsec*1000
 		}
 		return parseTimeOfDayValue(ns, t), nil
-	case TimeTZ:
-		v, fail := p.timeTZ(loc, now)
-		if fail != nil {
-			return nil, fail.err(s, t)
+	case TimeTZ: // timetz_in
+		us := int64((tm.hour*60+tm.min)*60+tm.sec)*1e6 + tm.fsec
+		if res.tz > MaxTimeTZZone || res.tz < -MaxTimeTZZone {
+			return nil, (&dtFail{kind: dtZoneRange}).err(s, t)
 		}
-		return RoundTimeTZ(v, t.Precision), nil
+		return RoundTimeTZ(TimeTZValue(us, int32(res.tz)), t.Precision), nil
 	}
 	return nil, invalidInput(t, s)
 }
 
-// instant is the instant of wall-clock fields in the text's zone, or in
-// loc when the text has none.
-func (p *dtParts) instant(wall time.Time, loc *time.Location) time.Time {
-	switch {
-	case p.set&hasZone == 0:
-		return LocalToInstant(wall, loc)
-	case p.zone.loc != nil:
-		return LocalToInstant(wall, p.zone.loc)
-	}
-	return wall.Add(-time.Duration(p.zone.east) * time.Second)
-}
+// Julian days and PostgreSQL's epochs: dates run to Julian day
+// 2147483494 (DATE_END_JULIAN, exclusive); timestamps count microseconds
+// from 2000-01-01, from Julian day 0 to 294277-01-01.
+const (
+	unixEpochJDate         = 2440588
+	postgresEpochJDate     = 2451545
+	dateEndJulian          = 2147483494
+	postgresEpochUnixUsecs = int64(postgresEpochJDate-unixEpochJDate) * USecsPerDay
+	minTimestampUsecs      = -211813488000000000
+	endTimestampUsecs      = 9223371331200000000
+)
 
-// timeTZ is the timetz of the parts: the zone written, else loc's offset
-// on the date written, else on now's date; a tz database zone needs a
-// date.
-func (p *dtParts) timeTZ(loc *time.Location, now time.Time) (int64, *dtFail) {
-	ns := p.dayNanos()
-	us := roundToPrecision(ns/1000, int(ns%1000), 6)
-	if us > USecsPerDay {
-		return 0, failRange
+// tm2timestamp is PostgreSQL's tm2timestamp: the microseconds since 2000
+// of tm (made UTC when tz, seconds west, is given); ok is false out of
+// range.
+func tm2timestamp(tm *pgTm, tz *int) (int64, bool) {
+	if !isValidJulian(tm.year, tm.mon) {
+		return 0, false
 	}
-	haveDate := p.set&dateParts != 0
-	var west int32
-	switch {
-	case p.set&hasZone != 0 && p.zone.loc == nil:
-		west = int32(-p.zone.east)
-	case p.set&hasZone != 0 && !haveDate:
-		if !fixedZoneLoc(p.zone.loc) {
-			return 0, failBad
-		}
-		_, off := time.Unix(0, 0).In(p.zone.loc).Zone()
-		west = int32(-off)
-	case p.set&hasZone != 0:
-		west = offsetWestAt(p.wall(), p.zone.loc)
-	case haveDate:
-		west = offsetWestAt(p.wall(), loc)
-	default:
-		west = ZoneWestNow(now, loc)
+	date := int64(date2j(tm.year, tm.mon, tm.mday) - postgresEpochJDate)
+	tod := ((int64(tm.hour)*60+int64(tm.min))*60+int64(tm.sec))*1e6 + tm.fsec
+	result := date*USecsPerDay + tod
+	if (result-tod)/USecsPerDay != date {
+		return 0, false
 	}
-	if west > MaxTimeTZZone || west < -MaxTimeTZZone {
-		return 0, &dtFail{kind: dtZoneRange}
+	if result < 0 && date > 0 || result > 0 && date < -1 {
+		return 0, false
 	}
-	return TimeTZValue(us, west), nil
+	if tz != nil {
+		result += int64(*tz) * 1e6
+	}
+	if result < minTimestampUsecs || result >= endTimestampUsecs {
+		return 0, false
+	}
+	return result, true
 }
 
 // fixedZoneLoc reports whether a tz database zone has one offset for all

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -84,6 +86,13 @@ func TestJSONRecordDifferential(t *testing.T) {
 		}
 		why := ""
 		switch {
+		case intervalBeyondNanosRefusal(sg, pg):
+			// sqlgate's documented restriction (tests/coverage): a JSON
+			// number of seconds read into an interval (99999999999 is
+			// 27777777:46:39) beyond the nanoseconds an Arrow interval
+			// holds is 22008
+			stats["restricted: interval beyond nanoseconds"]++
+			continue
 		case sg.Err != nil && pg.Err != nil:
 			if sg.Err.Code != pg.Err.Code || sg.Err.Message != pg.Err.Message {
 				why = "different errors"
@@ -221,4 +230,36 @@ func jsonRecordValue(rng *rand.Rand, typ string, depth int) string {
 		return `[1, "2", null]`
 	}
 	return jsonRecordScalars[rng.IntN(len(jsonRecordScalars))]
+}
+
+// intervalClockText finds an interval's time part in IntervalStyle
+// postgres ("... 27777777:46:39.5"), in a column of any type.
+var intervalClockText = regexp.MustCompile(`(?:^|[ "])[-+]?(\d+):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:$|[",)])`)
+
+// intervalBeyondNanosRefusal reports sqlgate's 22008 "interval out of
+// range" where PostgreSQL answered with an interval whose time part lies
+// beyond ±2,562,047:47:16.854775 (tests/coverage's restriction, seen
+// here through the text of a record's column).
+func intervalBeyondNanosRefusal(sg, pg Outcome) bool {
+	if sg.Err == nil || sg.Err.Code != "22008" || sg.Err.Message != "interval out of range" || pg.Err != nil {
+		return false
+	}
+	for _, row := range pg.Rows {
+		for _, c := range row {
+			if c.Null {
+				continue
+			}
+			for _, m := range intervalClockText.FindAllStringSubmatch(c.Text, -1) {
+				h, _ := strconv.ParseInt(m[1], 10, 64)
+				mi, _ := strconv.ParseInt(m[2], 10, 64)
+				sec, _ := strconv.ParseInt(m[3], 10, 64)
+				frac, _ := strconv.ParseInt((m[4] + "000000")[:6], 10, 64)
+				rest := (mi*60+sec)*1e6 + frac
+				if len(m[1]) > 10 || h > 2562047 || h == 2562047 && rest > (47*60+16)*1e6+854775 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -796,9 +796,24 @@ func immutableCast(from, to types.T) bool {
 // execution. GREATEST and LEAST are no functions but MinMaxExprs, which
 // eval_const_expressions computes when every argument is a constant.
 func immutableCall(x *binder.FuncCall) bool {
+	v, ok := callVolatility(x)
+	return ok && v == 'i'
+}
+
+// estimableCall reports whether PostgreSQL's selectivity estimation
+// computes a call of x's overload with constant arguments
+// (estimate_expression_value): an immutable or stable one.
+func estimableCall(x *binder.FuncCall) bool {
+	v, ok := callVolatility(x)
+	return ok && (v == 'i' || v == 's')
+}
+
+// callVolatility is pg_proc's provolatile of x's overload (GREATEST and
+// LEAST, MinMaxExprs, as immutable); ok false when unknown.
+func callVolatility(x *binder.FuncCall) (byte, bool) {
 	name := strings.ToLower(x.Name)
 	if name == "greatest" || name == "least" {
-		return true
+		return 'i', true
 	}
 	var buf [6]uint32
 	oids := buf[:0]
@@ -806,8 +821,7 @@ func immutableCall(x *binder.FuncCall) bool {
 		oid, _, _ := pgtypes.OIDOf(a.Type())
 		oids = append(oids, oid)
 	}
-	v, ok := pgcatalog.Volatility(name, oids)
-	return ok && v == 'i'
+	return pgcatalog.Volatility(name, oids)
 }
 
 // strictFunc reports whether every overload of the named built-in is
@@ -928,51 +942,79 @@ func rankCmp(ap bool, ac int, bp bool, bc int) int {
 	return ac - bc
 }
 
-// qualCost is PostgreSQL's per-row cost of e in operator calls
-// (cost_qual_eval with every built-in's procost 1): one per operator and
-// function, two per I/O conversion cast, none for a cast between integer
-// types (PostgreSQL has cross-type integer operators and inserts none),
-// nor for CASE, COALESCE, AND, OR, NOT, IS NULL, columns and constants.
+// qualCost is PostgreSQL's per-row cost of e in half operator calls
+// (cost_qual_eval with every built-in's procost 1): one operator call per
+// operator and function, two per I/O conversion cast, none for a cast
+// between integer types (PostgreSQL has cross-type integer operators and
+// inserts none), nor for CASE, COALESCE, AND, OR, NOT, IS NULL, columns
+// and constants; an IN list's Eager chain is PostgreSQL's x = ANY
+// (ARRAY[...]): x and the items once each, and the operator on half the
+// items.
 func qualCost(e binder.Expr) int {
-	cost := 0
-	binder.Walk(e, func(x binder.Expr) {
-		switch y := x.(type) {
-		case *binder.BinaryOp:
-			if y.Op != binder.OpAnd && y.Op != binder.OpOr {
-				cost++
+	if b, ok := e.(*binder.BinaryOp); ok && b.Eager {
+		var buf [16]binder.Expr
+		cost := 0
+		for i, c := range appendLogicArgs(buf[:0], b, b.Op, true) {
+			cmp, ok := c.(*binder.BinaryOp)
+			if !ok || !cmp.Op.IsComparison() {
+				cost += qualCost(c)
+				continue
 			}
-		case *binder.UnaryOp:
-			if y.Op == binder.OpNeg {
-				cost++
+			cost++ // half a call of the operator
+			if i == 0 {
+				cost += qualCost(cmp.L)
 			}
-		case *binder.FuncCall:
-			if !literalInput(y) {
-				cost++
-			}
-		case *binder.UDFCall:
-			cost += udfCost(y.UDF.Language) // udf.go: the crossing's cost
-		case *binder.Subquery:
-			// An uncorrelated scalar or EXISTS subquery is an InitPlan,
-			// computed once and read as a parameter; an uncorrelated
-			// IN/ANY one a hashed lookup; a correlated one runs per row.
-			switch {
-			case len(y.Outer) > 0:
-				cost += 1000
-			case y.Mode == binder.AnySubquery || y.Mode == binder.AllSubquery:
-				cost++
-			}
-		case *binder.Cast:
-			from, to := y.X.Type(), y.T
-			switch {
-			case from.IsInteger() && to.IsInteger(), from.Kind == to.Kind:
-			case plainText(from) || plainText(to):
-				cost += 2
-			default:
-				cost++
-			}
+			cost += qualCost(cmp.R)
 		}
+		return cost
+	}
+	cost := 2 * nodeCost(e)
+	binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) {
+		cost += qualCost(c)
+		return c, nil
 	})
 	return cost
+}
+
+// nodeCost is qualCost's operator calls of e's own node, its operands
+// aside.
+func nodeCost(x binder.Expr) int {
+	switch y := x.(type) {
+	case *binder.BinaryOp:
+		if y.Op != binder.OpAnd && y.Op != binder.OpOr {
+			return 1
+		}
+	case *binder.UnaryOp:
+		if y.Op == binder.OpNeg {
+			return 1
+		}
+	case *binder.FuncCall:
+		if !literalInput(y) {
+			return 1
+		}
+	case *binder.UDFCall:
+		return udfCost(y.UDF.Language) // udf.go: the crossing's cost
+	case *binder.Subquery:
+		// An uncorrelated scalar or EXISTS subquery is an InitPlan,
+		// computed once and read as a parameter; an uncorrelated
+		// IN/ANY one a hashed lookup; a correlated one runs per row.
+		switch {
+		case len(y.Outer) > 0:
+			return 1000
+		case y.Mode == binder.AnySubquery || y.Mode == binder.AllSubquery:
+			return 1
+		}
+	case *binder.Cast:
+		from, to := y.X.Type(), y.T
+		switch {
+		case from.IsInteger() && to.IsInteger(), from.Kind == to.Kind:
+		case plainText(from) || plainText(to):
+			return 2
+		default:
+			return 1
+		}
+	}
+	return 0
 }
 
 // canRaise reports whether computing e can fail on some row: it holds
@@ -1115,8 +1157,11 @@ func estimable(e binder.Expr) bool {
 		case *binder.ColumnRef, *binder.Param, *binder.OuterRef, *binder.Subquery, *binder.UDFCall:
 			return true
 		case *binder.FuncCall:
-			// only the immutable built-ins
-			return z.Volatile || !immutableCall(z)
+			// immutable and stable built-ins by pg_proc (sqlgate flags
+			// some stable ones volatile: current_schema reads the
+			// session): estimate_expression_value computes both, not a
+			// volatile one, nor one whose pg_proc row is unknown
+			return !estimableCall(z)
 		}
 		return false
 	})

@@ -45,6 +45,13 @@ type BinaryOp struct {
 	Op   Op
 	L, R Expr
 	T    types.T
+	// Eager marks an OR (AND) whose both operands are computed for every
+	// row, the operands of a chain of Eager ones (flattened) each before
+	// any is combined: the comparisons x IN (a, b, ...) makes of the items
+	// that read no column, which PostgreSQL compares as x = ANY
+	// (ARRAY[a, b, ...]), computing the whole array first, so that an item
+	// that fails fails the row even when an item before it matches.
+	Eager bool
 }
 
 // UnaryOp is unary minus or NOT.

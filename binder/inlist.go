@@ -13,7 +13,10 @@ import (
 // column of this query and have, with x, a common type (not a record),
 // they are converted to it and compared with x as x = ANY (ARRAY[...])
 // would compare them: '01' IN ('1', 2) is true (all integers), where a
-// comparison per item compared '01' with '1' as text. The other items
+// comparison per item compared '01' with '1' as text; their comparisons
+// are joined by Eager ORs (ANDs), which compute every item before any
+// comparison decides, as PostgreSQL builds the array first (so 1 IN (1,
+// now()::text::int) fails, where an OR would stop at 1 = 1). The other items
 // (those reading columns, or all when there is no such type) are compared
 // one by one, x = a OR x = b ..., with SQL's three-valued logic; NOT IN
 // is x <> a AND x <> b ... (its errors name <>). x is bound once per
@@ -103,14 +106,31 @@ func (b *binder) inListArray(at sourceNode, x Expr, items []Expr, cmp Op, add fu
 		return nil, err
 	}
 	ux := unified[len(consts)]
+	join := OpOr
+	if cmp == OpNe {
+		join = OpAnd
+	}
+	// one chain of Eager joins: every item is computed before any
+	// comparison decides, as PostgreSQL's array is built first
+	var group Expr
 	for _, item := range unified[:len(consts)] {
 		c, err := b.makeBinary(at, cmp, ux, item)
 		if err != nil {
 			return nil, err
 		}
-		if err := add(c); err != nil {
+		if group == nil {
+			group = c
+			continue
+		}
+		if group, err = b.makeBinary(at, join, group, c); err != nil {
 			return nil, err
 		}
+		if j, ok := group.(*BinaryOp); ok {
+			j.Eager = true
+		}
+	}
+	if err := add(group); err != nil {
+		return nil, err
 	}
 	return vars, nil
 }

@@ -17,6 +17,11 @@ type LogicExpr struct {
 	// is then not computed for it (the result is false, not NULL, which
 	// the filter treats alike).
 	Qual bool
+	// Eager: R is computed for every row, and its error is the row's
+	// even where L decides (the items of PostgreSQL's x = ANY
+	// (ARRAY[...]), all computed before any comparison: binder.BinaryOp's
+	// Eager).
+	Eager bool
 }
 
 func (e *LogicExpr) Type() types.T { return types.BoolType }
@@ -41,6 +46,9 @@ func (e *LogicExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array,
 	defer la.Release()
 	ra, err := e.R.Eval(ec, batch)
 	if err != nil {
+		if e.Eager {
+			return nil, err
+		}
 		if ra, err = e.evalUndecided(ec, batch, la.(*array.Boolean), err); err != nil {
 			return nil, err
 		}

@@ -87,12 +87,12 @@ func netFuncs() []*Func {
 		return inet(a, n.Bits), nil
 	}
 	return append(connectionFuncs(), []*Func{
-		fn("host", one, tText, func(n []types.Net, _ []any) (any, error) { return n[0].Addr.String(), nil }),
+		fn("host", one, tText, func(n []types.Net, _ []any) (any, error) { return types.AddrText(n[0].Addr), nil }),
 		fn("abbrev", one, tText, func(n []types.Net, _ []any) (any, error) { return n[0].Text(), nil }),
 		fn("masklen", one, tInt4, func(n []types.Net, _ []any) (any, error) { return int64(n[0].Bits), nil }),
 		fn("family", one, tInt4, func(n []types.Net, _ []any) (any, error) { return int64(n[0].Family()), nil }),
-		fn("netmask", one, tInet, func(n []types.Net, _ []any) (any, error) { return n[0].Netmask().String(), nil }),
-		fn("hostmask", one, tInet, func(n []types.Net, _ []any) (any, error) { return n[0].Hostmask().String(), nil }),
+		fn("netmask", one, tInet, func(n []types.Net, _ []any) (any, error) { return types.AddrText(n[0].Netmask()), nil }),
+		fn("hostmask", one, tInet, func(n []types.Net, _ []any) (any, error) { return types.AddrText(n[0].Hostmask()), nil }),
 		fn("network", one, tCidr, func(n []types.Net, _ []any) (any, error) {
 			return types.Net{Addr: n[0].Network(), Bits: n[0].Bits}.CidrText(), nil
 		}),

@@ -9,7 +9,11 @@
 // whatever rows there are, while a strict operator with a NULL constant, a
 // CASE branch whose condition is constant false, COALESCE arguments after a
 // constant and AND/OR operands after the deciding constant are never
-// computed. It computes in the session of the planning (Options.Ctx,
+// computed. A function call or an I/O cast is computed when PostgreSQL's
+// pg_proc row for the chosen overload (pgcatalog.Volatility) is
+// immutable, and an IN list's items that read no column are computed
+// together (binder.BinaryOp's Eager), as PostgreSQL's array of them is.
+// It computes in the session of the planning (Options.Ctx,
 // PlanIn): a float's text folds under its extra_float_digits, and the
 // engine plans a prepared statement again when such a setting changes.
 // Filter conditions are lowered with their conjuncts in

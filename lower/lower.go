@@ -714,11 +714,11 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		switch x.Op {
 		case binder.OpAnd:
 			g := take(&s.logics)
-			*g = exec.LogicExpr{And: true, L: l, R: r}
+			*g = exec.LogicExpr{And: true, L: l, R: r, Eager: x.Eager}
 			return g, nil
 		case binder.OpOr:
 			g := take(&s.logics)
-			*g = exec.LogicExpr{L: l, R: r}
+			*g = exec.LogicExpr{L: l, R: r, Eager: x.Eager}
 			return g, nil
 		case binder.OpConcat:
 			return &exec.ConcatExpr{L: l, R: r}, nil

@@ -12,6 +12,8 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/pgcatalog"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/numeric"
@@ -413,7 +415,7 @@ func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 			c.Args = args
 			out = &c
 		}
-		if x.Volatile || !immutableFuncs[strings.ToLower(x.Name)] {
+		if x.Volatile || !immutableCall(x) {
 			return out, nil
 		}
 		if strictFunc(x.Name) {
@@ -423,7 +425,7 @@ func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 				}
 			}
 		}
-		return fo.evalIfConst(out, args...)
+		return fo.evalConst(out, raisedByCall, args...)
 	case *binder.Subquery:
 		// Only its operands here: its plan is folded after the whole
 		// expression (foldSubqueryPlans), as PostgreSQL plans a sublink
@@ -437,22 +439,27 @@ func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 // foldLogic is PostgreSQL's simplify_and_arguments / simplify_or_arguments:
 // the operands, flattened, left to right; the absorbing constant (false
 // for AND, true for OR) ends the walk, the neutral one drops out, a NULL
-// constant is kept once at the end.
+// constant is kept once at the end. An Eager chain (the items of an IN
+// list that read no column: foldEager) is one operand of the chain around
+// it.
 func (fo *folder) foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
 	and := x.Op == binder.OpAnd
-	args := appendLogicArgs(make([]binder.Expr, 0, countLogicArgs(x, x.Op)), x, x.Op)
-	args, group, err := fo.inListGroup(args, and)
-	if err != nil {
-		return nil, err
+	args := appendLogicArgs(make([]binder.Expr, 0, countLogicArgs(x, x.Op, x.Eager)), x, x.Op, x.Eager)
+	if x.Eager {
+		kept, folded, err := fo.foldEager(x, args)
+		if err != nil || kept != nil {
+			return kept, err
+		}
+		// every comparison folded: the ordinary simplification follows
+		args = folded
 	}
 	var kept []binder.Expr
-	haveNull, changed := false, group != nil
+	var err error
+	haveNull, changed := false, false
 	for _, a := range args {
 		f := a
-		if a != group {
-			if f, err = fo.foldExpr(a); err != nil {
-				return nil, err
-			}
+		if f, err = fo.foldExpr(a); err != nil {
+			return nil, err
 		}
 		if v, ok := boolConst(f); ok {
 			if v != and {
@@ -468,7 +475,7 @@ func (fo *folder) foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
 		changed = changed || f != a
 		kept = append(kept, f)
 	}
-	if !changed {
+	if !changed && !x.Eager {
 		return x, nil
 	}
 	if haveNull {
@@ -477,30 +484,113 @@ func (fo *folder) foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
 	if len(kept) == 0 {
 		return boolExpr(and), nil
 	}
-	out := kept[0]
-	nodes := make([]binder.BinaryOp, len(kept)-1) // one allocation for the chain
-	for i, k := range kept[1:] {
-		nodes[i] = binder.BinaryOp{Op: x.Op, L: out, R: k, T: x.T}
+	return logicChain(x.Op, kept, false), nil
+}
+
+// foldEager folds the comparisons of an Eager chain (x = a OR x = b ...,
+// NOT IN's x <> a AND x <> b ...: PostgreSQL's x = ANY (ARRAY[a, b]),
+// whose array's elements it folds, each, errors raised, before anything
+// else). When every comparison folds to a constant, they come back as a
+// list (folded; kept nil) for foldLogic's usual simplification, as
+// PostgreSQL computes the whole test then. Otherwise nothing is dropped,
+// and kept is the Eager chain of the folded comparisons (x itself when
+// none changed), so that every item is still computed per row (an item
+// that fails fails the row though another matches).
+func (fo *folder) foldEager(x *binder.BinaryOp, args []binder.Expr) (kept binder.Expr, folded []binder.Expr, err error) {
+	allConst := true
+	var slab []binder.BinaryOp // the changed comparisons, one allocation
+	for i, a := range args {
+		f, err := fo.foldEagerArg(a, &slab, len(args))
+		if err != nil {
+			return nil, nil, err
+		}
+		if f != a && folded == nil {
+			folded = append([]binder.Expr(nil), args...)
+		}
+		if folded != nil {
+			folded[i] = f
+		}
+		if _, ok := f.(*binder.Const); !ok {
+			allConst = false
+		}
+	}
+	if folded == nil {
+		if !allConst {
+			return x, nil, nil
+		}
+		folded = args
+	}
+	if allConst {
+		return nil, folded, nil
+	}
+	return logicChain(x.Op, folded, true), nil, nil
+}
+
+// foldEagerArg folds one comparison of an Eager chain: its operands,
+// then the comparison only when both are constants. A NULL x does not
+// make it NULL without its item, as a strict operator would: PostgreSQL
+// computes the array (the item that fails) whatever x is.
+// A changed comparison is taken from *slab (made for n on first use).
+func (fo *folder) foldEagerArg(a binder.Expr, slab *[]binder.BinaryOp, n int) (binder.Expr, error) {
+	b, ok := a.(*binder.BinaryOp)
+	if !ok || b.Op == binder.OpAnd || b.Op == binder.OpOr {
+		return fo.foldExpr(a)
+	}
+	l, err := fo.foldExpr(b.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := fo.foldExpr(b.R)
+	if err != nil {
+		return nil, err
+	}
+	_, lc := l.(*binder.Const)
+	_, rc := r.(*binder.Const)
+	if !lc || !rc {
+		if l == b.L && r == b.R {
+			return a, nil
+		}
+		if *slab == nil {
+			*slab = make([]binder.BinaryOp, 0, n)
+		}
+		*slab = append(*slab, *b)
+		c := &(*slab)[len(*slab)-1]
+		c.L, c.R = l, r
+		return c, nil
+	}
+	c := *b
+	c.L, c.R = l, r
+	return fo.foldExpr(&c)
+}
+
+// logicChain joins es left-deep with op (AND or OR), in one allocation.
+func logicChain(op binder.Op, es []binder.Expr, eager bool) binder.Expr {
+	out := es[0]
+	nodes := make([]binder.BinaryOp, len(es)-1)
+	for i, k := range es[1:] {
+		nodes[i] = binder.BinaryOp{Op: op, L: out, R: k, T: types.BoolType, Eager: eager}
 		out = &nodes[i]
 	}
-	return out, nil
+	return out
 }
 
 // countLogicArgs is the number of operands appendLogicArgs finds in e, so
 // that foldLogic sizes its list once instead of growing it.
-func countLogicArgs(e binder.Expr, op binder.Op) int {
-	if b, ok := e.(*binder.BinaryOp); ok && b.Op == op {
-		return countLogicArgs(b.L, op) + countLogicArgs(b.R, op)
+func countLogicArgs(e binder.Expr, op binder.Op, eager bool) int {
+	if b, ok := e.(*binder.BinaryOp); ok && b.Op == op && b.Eager == eager {
+		return countLogicArgs(b.L, op, eager) + countLogicArgs(b.R, op, eager)
 	}
 	return 1
 }
 
 // appendLogicArgs appends the operands of e's tree of op (AND or OR),
 // flattened left to right (a named function rather than a recursive
-// closure, which put the list it appends to on the heap).
-func appendLogicArgs(out []binder.Expr, e binder.Expr, op binder.Op) []binder.Expr {
-	if b, ok := e.(*binder.BinaryOp); ok && b.Op == op {
-		return appendLogicArgs(appendLogicArgs(out, b.L, op), b.R, op)
+// closure, which put the list it appends to on the heap); the tree is the
+// joins that are Eager as e is, an Eager chain under an ordinary one
+// being one operand of it.
+func appendLogicArgs(out []binder.Expr, e binder.Expr, op binder.Op, eager bool) []binder.Expr {
+	if b, ok := e.(*binder.BinaryOp); ok && b.Op == op && b.Eager == eager {
+		return appendLogicArgs(appendLogicArgs(out, b.L, op, eager), b.R, op, eager)
 	}
 	return append(out, e)
 }
@@ -585,6 +675,12 @@ func retype(e binder.Expr, t types.T) binder.Expr {
 // exception is the statement's error; any other failure (a feature the
 // kernels lack) leaves e to execution, as lowering's folding does.
 func (fo *folder) evalIfConst(e binder.Expr, operands ...binder.Expr) (binder.Expr, error) {
+	return fo.evalConst(e, raisedAtPlanning, operands...)
+}
+
+// evalConst is evalIfConst with raised saying which errors are the
+// statement's.
+func (fo *folder) evalConst(e binder.Expr, raised func(error) bool, operands ...binder.Expr) (binder.Expr, error) {
 	for _, o := range operands {
 		if _, ok := o.(*binder.Const); !ok {
 			return e, nil
@@ -596,12 +692,21 @@ func (fo *folder) evalIfConst(e binder.Expr, operands ...binder.Expr) (binder.Ex
 	}
 	v, err := exec.EvalScalar(fo.evalContext(), le)
 	if err != nil {
-		if raisedAtPlanning(err) {
+		if raised(err) {
 			return nil, err
 		}
 		return e, nil
 	}
 	return &binder.Const{Value: v, T: e.Type()}, nil
+}
+
+// raisedByCall reports whether an error computing a call of an immutable
+// function is the statement's: whatever the function raises (the 0A000
+// of extract(hour from DATE '2020-01-01'), a 54000 of repeat), as
+// PostgreSQL's planner calls it, except sqlgate's refusal of a feature it
+// lacks, left to execution.
+func raisedByCall(err error) bool {
+	return raisedAtPlanning(err) || !sqlerr.IsGap(err)
 }
 
 // raisedAtPlanning reports whether an error computing a constant is the
@@ -665,24 +770,58 @@ func immutableCast(from, to types.T) bool {
 		return true
 	}
 	dt := func(t types.T) bool { return t.Kind == types.Date || t.Kind == types.Timestamp }
-	return dt(from) && dt(to)
+	if dt(from) && dt(to) {
+		return true
+	}
+	// an I/O conversion: the other type's input (output) function's
+	// provolatile, PostgreSQL's (text::cidr calls cidr_in, immutable)
+	switch {
+	case plainText(from) && to.Kind != types.Array && to.Kind != types.Row:
+		oid, _, _ := pgtypes.OIDOf(to)
+		v, ok := pgcatalog.IOVolatility(oid, false)
+		return ok && v == 'i'
+	case plainText(to) && from.Kind != types.Array && from.Kind != types.Row:
+		oid, _, _ := pgtypes.OIDOf(from)
+		v, ok := pgcatalog.IOVolatility(oid, true)
+		return ok && v == 'i'
+	}
+	return false
 }
 
-// immutableFuncs are the built-in functions PostgreSQL marks immutable
-// whose sqlgate kernels need no session state, by name.
-var immutableFuncs = map[string]bool{
-	"abs": true, "round": true, "ceil": true, "ceiling": true, "floor": true, "trunc": true, "sign": true,
-	"sqrt": true, "cbrt": true, "exp": true, "ln": true, "log": true, "log10": true, "power": true, "pow": true,
-	"mod": true, "div": true, "gcd": true, "lcm": true, "degrees": true, "radians": true,
-	"lower": true, "upper": true, "length": true, "char_length": true, "character_length": true, "octet_length": true,
-	"substr": true, "substring": true, "trim": true, "btrim": true, "ltrim": true, "rtrim": true, "replace": true,
-	"left": true, "right": true, "repeat": true, "lpad": true, "rpad": true, "reverse": true, "strpos": true,
-	"position": true, "initcap": true, "split_part": true, "translate": true, "ascii": true, "chr": true, "md5": true,
-	"width_bucket": true,
-	// GREATEST and LEAST are MinMaxExprs, which eval_const_expressions
-	// computes when every argument is a constant (not strict: a NULL
-	// argument is skipped, not the result)
-	"greatest": true, "least": true,
+// immutableCall reports whether PostgreSQL's planner computes a call of
+// x's overload when its arguments are constants: pg_proc's provolatile
+// of that signature is 'i' (pgcatalog's copy of PostgreSQL's), so that
+// extract(hour from DATE ...) is computed and its error raised while
+// planning while extract(hour from TIMESTAMPTZ ...), stable, is left to
+// execution. GREATEST and LEAST are no functions but MinMaxExprs, which
+// eval_const_expressions computes when every argument is a constant.
+func immutableCall(x *binder.FuncCall) bool {
+	v, ok := callVolatility(x)
+	return ok && v == 'i'
+}
+
+// estimableCall reports whether PostgreSQL's selectivity estimation
+// computes a call of x's overload with constant arguments
+// (estimate_expression_value): an immutable or stable one.
+func estimableCall(x *binder.FuncCall) bool {
+	v, ok := callVolatility(x)
+	return ok && (v == 'i' || v == 's')
+}
+
+// callVolatility is pg_proc's provolatile of x's overload (GREATEST and
+// LEAST, MinMaxExprs, as immutable); ok false when unknown.
+func callVolatility(x *binder.FuncCall) (byte, bool) {
+	name := strings.ToLower(x.Name)
+	if name == "greatest" || name == "least" {
+		return 'i', true
+	}
+	var buf [6]uint32
+	oids := buf[:0]
+	for _, a := range x.Args {
+		oid, _, _ := pgtypes.OIDOf(a.Type())
+		oids = append(oids, oid)
+	}
+	return pgcatalog.Volatility(name, oids)
 }
 
 // strictFunc reports whether every overload of the named built-in is
@@ -735,7 +874,7 @@ func negate(e binder.Expr) (binder.Expr, bool) {
 			if x.Op == binder.OpOr {
 				op = binder.OpAnd
 			}
-			return &binder.BinaryOp{Op: op, L: negateOrNot(x.L), R: negateOrNot(x.R), T: x.T}, true
+			return &binder.BinaryOp{Op: op, L: negateOrNot(x.L), R: negateOrNot(x.R), T: x.T, Eager: x.Eager}, true
 		}
 		if op, ok := negatedOps[x.Op]; ok {
 			c := *x
@@ -803,51 +942,79 @@ func rankCmp(ap bool, ac int, bp bool, bc int) int {
 	return ac - bc
 }
 
-// qualCost is PostgreSQL's per-row cost of e in operator calls
-// (cost_qual_eval with every built-in's procost 1): one per operator and
-// function, two per I/O conversion cast, none for a cast between integer
-// types (PostgreSQL has cross-type integer operators and inserts none),
-// nor for CASE, COALESCE, AND, OR, NOT, IS NULL, columns and constants.
+// qualCost is PostgreSQL's per-row cost of e in half operator calls
+// (cost_qual_eval with every built-in's procost 1): one operator call per
+// operator and function, two per I/O conversion cast, none for a cast
+// between integer types (PostgreSQL has cross-type integer operators and
+// inserts none), nor for CASE, COALESCE, AND, OR, NOT, IS NULL, columns
+// and constants; an IN list's Eager chain is PostgreSQL's x = ANY
+// (ARRAY[...]): x and the items once each, and the operator on half the
+// items.
 func qualCost(e binder.Expr) int {
-	cost := 0
-	binder.Walk(e, func(x binder.Expr) {
-		switch y := x.(type) {
-		case *binder.BinaryOp:
-			if y.Op != binder.OpAnd && y.Op != binder.OpOr {
-				cost++
+	if b, ok := e.(*binder.BinaryOp); ok && b.Eager {
+		var buf [16]binder.Expr
+		cost := 0
+		for i, c := range appendLogicArgs(buf[:0], b, b.Op, true) {
+			cmp, ok := c.(*binder.BinaryOp)
+			if !ok || !cmp.Op.IsComparison() {
+				cost += qualCost(c)
+				continue
 			}
-		case *binder.UnaryOp:
-			if y.Op == binder.OpNeg {
-				cost++
+			cost++ // half a call of the operator
+			if i == 0 {
+				cost += qualCost(cmp.L)
 			}
-		case *binder.FuncCall:
-			if !literalInput(y) {
-				cost++
-			}
-		case *binder.UDFCall:
-			cost += udfCost(y.UDF.Language) // udf.go: the crossing's cost
-		case *binder.Subquery:
-			// An uncorrelated scalar or EXISTS subquery is an InitPlan,
-			// computed once and read as a parameter; an uncorrelated
-			// IN/ANY one a hashed lookup; a correlated one runs per row.
-			switch {
-			case len(y.Outer) > 0:
-				cost += 1000
-			case y.Mode == binder.AnySubquery || y.Mode == binder.AllSubquery:
-				cost++
-			}
-		case *binder.Cast:
-			from, to := y.X.Type(), y.T
-			switch {
-			case from.IsInteger() && to.IsInteger(), from.Kind == to.Kind:
-			case plainText(from) || plainText(to):
-				cost += 2
-			default:
-				cost++
-			}
+			cost += qualCost(cmp.R)
 		}
+		return cost
+	}
+	cost := 2 * nodeCost(e)
+	binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) {
+		cost += qualCost(c)
+		return c, nil
 	})
 	return cost
+}
+
+// nodeCost is qualCost's operator calls of e's own node, its operands
+// aside.
+func nodeCost(x binder.Expr) int {
+	switch y := x.(type) {
+	case *binder.BinaryOp:
+		if y.Op != binder.OpAnd && y.Op != binder.OpOr {
+			return 1
+		}
+	case *binder.UnaryOp:
+		if y.Op == binder.OpNeg {
+			return 1
+		}
+	case *binder.FuncCall:
+		if !literalInput(y) {
+			return 1
+		}
+	case *binder.UDFCall:
+		return udfCost(y.UDF.Language) // udf.go: the crossing's cost
+	case *binder.Subquery:
+		// An uncorrelated scalar or EXISTS subquery is an InitPlan,
+		// computed once and read as a parameter; an uncorrelated
+		// IN/ANY one a hashed lookup; a correlated one runs per row.
+		switch {
+		case len(y.Outer) > 0:
+			return 1000
+		case y.Mode == binder.AnySubquery || y.Mode == binder.AllSubquery:
+			return 1
+		}
+	case *binder.Cast:
+		from, to := y.X.Type(), y.T
+		switch {
+		case from.IsInteger() && to.IsInteger(), from.Kind == to.Kind:
+		case plainText(from) || plainText(to):
+			return 2
+		default:
+			return 1
+		}
+	}
+	return 0
 }
 
 // canRaise reports whether computing e can fail on some row: it holds
@@ -931,7 +1098,7 @@ func pseudoConstant(e binder.Expr) bool {
 func markQual(e exec.Expr) {
 	for {
 		l, ok := e.(*exec.LogicExpr)
-		if !ok || !l.And {
+		if !ok || !l.And || l.Eager {
 			return
 		}
 		l.Qual = true
@@ -990,80 +1157,14 @@ func estimable(e binder.Expr) bool {
 		case *binder.ColumnRef, *binder.Param, *binder.OuterRef, *binder.Subquery, *binder.UDFCall:
 			return true
 		case *binder.FuncCall:
-			// only the built-ins known to need no session state
-			return z.Volatile || !immutableFuncs[strings.ToLower(z.Name)]
+			// immutable and stable built-ins by pg_proc (sqlgate flags
+			// some stable ones volatile: current_schema reads the
+			// session): estimate_expression_value computes both, not a
+			// volatile one, nor one whose pg_proc row is unknown
+			return !estimableCall(z)
 		}
 		return false
 	})
-}
-
-// inListGroup handles the shape of x IN (a, b, ...) (x = a OR x = b ...,
-// and NOT IN's x <> a AND x <> b ...): PostgreSQL's parser makes the items
-// that read no column, when there are several, one x = ANY (ARRAY[...])
-// ahead of the others, whose array it computes while planning (every item,
-// whatever the others are) and whose NULL items stay inside it, computed
-// with x for every row. So those items are folded here, errors raised, and
-// kept as one group (returned as group, first in the list) that folding
-// does not prune when x reads the row. Other shapes come back unchanged.
-func (fo *folder) inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, error) {
-	op := binder.OpEq
-	if and {
-		op = binder.OpNe
-	}
-	var x binder.Expr
-	var consts, vars []binder.Expr
-	for _, a := range args {
-		b, ok := a.(*binder.BinaryOp)
-		if !ok || b.Op != op {
-			return args, nil, nil
-		}
-		if x == nil {
-			x = b.L
-		} else if !binder.SameExpr(b.L, x) { // positions, not names: b.n = 1 OR a.n = 2 is no IN list
-			return args, nil, nil
-		}
-		if anyExpr(b.R, func(y binder.Expr) bool { _, ok := y.(*binder.ColumnRef); return ok }) {
-			vars = append(vars, a)
-		} else {
-			consts = append(consts, a)
-		}
-	}
-	if len(consts) < 2 {
-		return args, nil, nil
-	}
-	logic := binder.OpOr
-	if and {
-		logic = binder.OpAnd
-	}
-	xf, err := fo.foldExpr(consts[0].(*binder.BinaryOp).L)
-	if err != nil {
-		return nil, nil, err
-	}
-	var group binder.Expr
-	// the comparisons and the ORs (ANDs) joining them in one allocation
-	nodes := make([]binder.BinaryOp, 2*len(consts)-1)
-	for i, c := range consts {
-		b := c.(*binder.BinaryOp)
-		r, err := fo.foldTop(b.R)
-		if err != nil {
-			return nil, nil, err
-		}
-		cmp := &nodes[2*i]
-		*cmp = binder.BinaryOp{Op: b.Op, L: xf, R: r, T: b.T}
-		if group == nil {
-			group = cmp
-		} else {
-			j := &nodes[2*i-1]
-			*j = binder.BinaryOp{Op: logic, L: group, R: cmp, T: types.BoolType}
-			group = j
-		}
-	}
-	if _, ok := xf.(*binder.Const); ok {
-		// x is constant too: PostgreSQL computes the whole test while
-		// planning, which the ordinary folding of the items does
-		return append(append([]binder.Expr(nil), consts...), vars...), nil, nil
-	}
-	return append([]binder.Expr{group}, vars...), group, nil
 }
 
 // literalInput reports whether f is a literal's input function

@@ -111,6 +111,12 @@ func simplifyCond(e binder.Expr) binder.Expr {
 		if x.Op != binder.OpAnd && x.Op != binder.OpOr {
 			break
 		}
+		if x.Eager {
+			// an IN list's items, computed together: a constant one
+			// that decides does not spare the others (pgfold.go's
+			// foldEager)
+			return foldLeaf(e)
+		}
 		l, r := simplifyCond(x.L), simplifyCond(x.R)
 		and := x.Op == binder.OpAnd
 		// the absorbing value (false for AND, true for OR) decides the result

@@ -477,13 +477,14 @@ func isValue(e binder.Expr) bool {
 
 // conjuncts is e's AND-ed terms in a fresh slice, sized once.
 func conjuncts(e binder.Expr) []binder.Expr {
-	return appendConjuncts(make([]binder.Expr, 0, countLogicArgs(e, binder.OpAnd)), e)
+	return appendConjuncts(make([]binder.Expr, 0, countLogicArgs(e, binder.OpAnd, false)), e)
 }
 
 // appendConjuncts appends e's AND-ed terms to out, left to right (one
-// slice for the whole tree instead of one per AND).
+// slice for the whole tree instead of one per AND). An Eager AND (NOT IN's
+// items, computed together) is one term.
 func appendConjuncts(out []binder.Expr, e binder.Expr) []binder.Expr {
-	if b, ok := e.(*binder.BinaryOp); ok && b.Op == binder.OpAnd {
+	if b, ok := e.(*binder.BinaryOp); ok && b.Op == binder.OpAnd && !b.Eager {
 		return appendConjuncts(appendConjuncts(out, b.L), b.R)
 	}
 	return append(out, e)

@@ -47,7 +47,9 @@
 //     A built-in's provolatile, proisstrict, proparallel, prosrc,
 //     language and cost are PostgreSQL 15's (internal/pgproc, generated from
 //     it by TestProcPropsMatchPostgres, which also checks it), and
-//     pg_get_functiondef writes them as ruleutils.c does (functiondef.go).
+//     pg_get_functiondef writes them as ruleutils.c does (functiondef.go);
+//     Volatility and IOVolatility give the planner (lower's plan-time
+//     folding) a signature's and a type's I/O functions' provolatile.
 //     aclitem[] (NULL except the schemas' default ACLs), pg_node_tree and
 //     anyarray columns carry their text (types.AclItem, PgNodeTree,
 //     AnyArray); "char", int2vector and oidvector columns have

@@ -45,3 +45,39 @@ func arrayTypeOf(oid uint32) uint32 {
 	}
 	return oid
 }
+
+// Volatility is PostgreSQL 15's provolatile ('i', 's' or 'v') of the
+// built-in name(args), args its argument types' OIDs: its exact
+// signature's (immutable extract(text, date), stable extract(text,
+// timestamptz)), else the one all the name's overloads share; ok false
+// when neither is known. The planner folds a call of an immutable one
+// whose arguments are constants, as PostgreSQL's eval_const_expressions
+// does.
+func Volatility(name string, args []uint32) (byte, bool) {
+	pp, ok := pgproc.Lookup(name, args)
+	return pp.Volatile, ok
+}
+
+// IOVolatility is PostgreSQL 15's provolatile of type oid's input
+// function (typinput), or of its output function (typoutput) when output
+// is set: a cast from text to the type (from the type to text) is an I/O
+// conversion calling it, which the planner computes for a constant when
+// it is immutable (cidr_in, jsonb_out) and leaves to execution when
+// stable (date_in, array_out). ok false when the type is not known.
+func IOVolatility(oid uint32, output bool) (byte, bool) {
+	procs, ok := typeProcs[oid]
+	if !ok {
+		return 0, false
+	}
+	fn := procs[0]
+	if output {
+		fn = procs[1]
+	}
+	for _, p := range typeProcInfos {
+		if p.oid == fn {
+			pp, ok := builtinProp(p)
+			return pp.Volatile, ok
+		}
+	}
+	return 0, false
+}

@@ -74,6 +74,14 @@ func (r *rewriter) prefixOperand(k, j int) (int, error) {
 func (r *rewriter) otherOperatorCall(out []item, k, j int) ([]item, int, error) {
 	t := r.toks[k]
 	prefix := len(out) == 0 || !r.isOperand(out[len(out)-1])
+	name := t.text(r.src)
+	if prefix {
+		// a run of > written together is one operator (>>, >>>), which the
+		// lexer leaves as single >s (they close type arguments)
+		last := r.greaterRunEnd(k, j)
+		name = r.src[t.start:r.toks[last].end]
+		k = last
+	}
 	s := len(out) // where the left operand starts (none for a prefix one)
 	if !prefix {
 		if s = r.primaryStart(out); s < 0 {
@@ -102,6 +110,38 @@ func (r *rewriter) otherOperatorCall(out []item, k, j int) ([]item, int, error) 
 		b.add(", ", t.start)
 	}
 	b.addItems(right, true)
-	b.add(", "+sqlQuote(t.text(r.src))+")", r.toks[e-1].end)
+	b.add(", "+sqlQuote(name)+")", r.toks[e-1].end)
 	return append(out[:s], b.it), e, nil
+}
+
+// prefixOnlyOther reports whether the operator at token k, in a prefix
+// place, is an operator token of PostgreSQL's grammar (its lexer's Op:
+// any run of operator characters but the single ones its grammar spells
+// itself, + - * / % ^ < > =, and <= >= <> != => := ::) that is no prefix
+// operator we have (- + ~ @ |/ ||/): PostgreSQL's grammar takes any Op
+// as a prefix one (qual_Op a_expr) and the operator lookup then fails
+// (<< 3.5: operator does not exist: << numeric), where TiDB's grammar
+// refuses the ones it knows as infix only (<<, >>, ||).
+func (r *rewriter) prefixOnlyOther(k, j int) bool {
+	text := r.toks[k].text(r.src)
+	switch text {
+	case "-", "+", "~", "@", "|/", "||/", "*", "/", "%", "^", "<", "=", "<=", ">=", "<>", "!=", "=>", ":=", "::":
+		return false
+	case ">":
+		return r.greaterRunEnd(k, j) > k
+	}
+	return true
+}
+
+// greaterRunEnd is the last of the > tokens written together from token
+// k (k itself when the next is not one): PostgreSQL's lexer reads >> and
+// >>> as one operator.
+func (r *rewriter) greaterRunEnd(k, j int) int {
+	if !r.toks[k].isPunct(r.src, ">") {
+		return k
+	}
+	for k+1 < j && r.toks[k+1].isPunct(r.src, ">") && r.toks[k+1].start == r.toks[k].end {
+		k++
+	}
+	return k
 }

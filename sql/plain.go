@@ -112,6 +112,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 			if !plainOp(s) {
 				return "", nil, false
 			}
+			if s == ">" && k+1 < len(toks) && toks[k+1].start == t.end && toks[k+1].isPunct(src, ">") {
+				return "", nil, false // >> is one operator, maybe a prefix one (operators.go)
+			}
 		case tkPunct:
 			switch s {
 			case "(":

@@ -1006,7 +1006,7 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out, start = r.opLevelLeft(out, k, false) // oplevel.go
 				opBack = len(out) - start                 // the operator goes at len(out)
 			}
-			if otherOperator(text) {
+			if otherOperator(text) || (len(out) == 0 || !r.isOperand(out[len(out)-1])) && r.prefixOnlyOther(k, j) {
 				var err error
 				if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
 					return nil, err

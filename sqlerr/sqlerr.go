@@ -203,7 +203,21 @@ func CodeOf(err error) Code {
 
 // Notsupported returns a 0A000 error naming the unsupported feature.
 func NotSupported(feature string) *Error {
-	return New(FeatureNotSupported, "%s is not supported", feature)
+	return New(FeatureNotSupported, notSupportedFormat, feature)
+}
+
+const notSupportedFormat = "%s is not supported"
+
+// IsGap reports whether err is sqlgate's own refusal of a feature it
+// lacks (NotSupported, or an error with no SQLSTATE), not an error
+// PostgreSQL raises too (its 0A000s say what is not supported otherwise:
+// unit "hour" not supported for type date).
+func IsGap(err error) bool {
+	e := As(err)
+	if e == nil {
+		return true
+	}
+	return e.Code == InternalError || e.Code == FeatureNotSupported && strings.HasSuffix(e.Message, notSupportedFormat[2:])
 }
 
 // pgSprintf is fmt.Sprintf except that %q quotes as PostgreSQL's messages

@@ -49,9 +49,26 @@ func parseInetParts(s string) (netip.Addr, int, error) {
 
 func inetText(addr netip.Addr, bits int) string {
 	if bits == addr.BitLen() {
-		return addr.String()
+		return AddrText(addr)
 	}
-	return addr.String() + "/" + strconv.Itoa(bits)
+	return AddrText(addr) + "/" + strconv.Itoa(bits)
+}
+
+// AddrText is PostgreSQL's text of an address (inet_net_ntop): Go's
+// form, which compresses the first longest run of two or more zero
+// groups as PostgreSQL does and writes an IPv4-mapped address as
+// ::ffff:a.b.c.d, except for an IPv4-compatible one: the first 96 bits
+// zero and the seventh group not (PostgreSQL's run of exactly six zero
+// groups at the start), which PostgreSQL writes ::a.b.c.d (::1:2 is
+// ::0.1.0.2), where ::2 and :: stay hexadecimal.
+func AddrText(addr netip.Addr) string {
+	if addr.Is6() && !addr.Is4In6() {
+		b := addr.As16()
+		if b[12]|b[13] != 0 && [12]byte(b[:12]) == [12]byte{} {
+			return "::" + netip.AddrFrom4([4]byte(b[12:])).String()
+		}
+	}
+	return addr.String()
 }
 
 // InetWithMask is PostgreSQL's text(inet) of an inet's text: the address

@@ -205,7 +205,7 @@ func AddrDiff(a, b netip.Addr) (int64, error) {
 }
 
 // CidrText is cidr's output: the address and /bits, always.
-func (n Net) CidrText() string { return n.Addr.String() + "/" + strconv.Itoa(n.Bits) }
+func (n Net) CidrText() string { return AddrText(n.Addr) + "/" + strconv.Itoa(n.Bits) }
 
 // ParseCidr reads cidr's input as PostgreSQL's cidr_in does: an inet's
 // forms, and IPv4 written with fewer than four octets, whose mask

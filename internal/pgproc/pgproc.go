@@ -75,7 +75,18 @@ func ByName(name string) (Prop, bool) {
 // Lookup is the properties of name(args): the exact signature's, else
 // those all the name's overloads share.
 func Lookup(name string, args []uint32) (Prop, bool) {
-	if p, ok := props[Signature(name, args)]; ok {
+	// the key built on the stack: the planner asks this of every call
+	var buf [64]byte
+	key := append(buf[:0], name...)
+	key = append(key, '(')
+	for i, a := range args {
+		if i > 0 {
+			key = append(key, ',')
+		}
+		key = strconv.AppendUint(key, uint64(a), 10)
+	}
+	key = append(key, ')')
+	if p, ok := props[string(key)]; ok {
 		return p, true
 	}
 	return ByName(name)

@@ -1637,7 +1637,7 @@ type distinctAcc struct {
 }
 
 func (a *distinctAcc) resize(n int) { a.inner.resize(n) }
-func (a *distinctAcc) size() int64 { return a.inner.size() + a.held }
+func (a *distinctAcc) size() int64  { return a.inner.size() + a.held }
 func (a *distinctAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
 	arr := cols[a.arg]
 	keys, _ := keyBuffers(arr.Len(), 13, nil)

@@ -28,6 +28,9 @@ type aggregateNode struct {
 	names   []string
 	par     *parallelAgg // its parallel form (parallelagg.go), or nil
 	stats   *statsAgg    // its answer from statistics (statsagg.go), or nil
+	// pgGroupOrder sorts the input by the group keys first, ties as
+	// PostgreSQL's Sort leaves them (showsInputOrder)
+	pgGroupOrder bool
 }
 
 func (n *aggregateNode) Schema() *arrow.Schema { return n.out }
@@ -50,7 +53,34 @@ func (n *aggregateNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.pgGroupOrder {
+		keys := make([]exec.SortKey, len(n.groupBy))
+		for i, c := range n.groupBy {
+			keys[i] = exec.SortKey{Column: c, Form: n.forms[i]}
+		}
+		in = &relop.Sort{Input: in, Keys: keys, PostgresTies: true, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
+	}
 	return &relop.HashAggregate{Input: in, GroupBy: n.groupBy, Forms: n.forms, Aggs: n.aggs, Out: n.out, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+}
+
+// showsInputOrder reports whether call's result shows the order its
+// group's rows reach it in beyond what its sort decides: an ORDER BY
+// whose ties differ (array_agg(y ORDER BY x); x itself when equal values
+// of its type may print differently, as numeric 1.5 and 1.50), or a
+// DISTINCT that keeps one of such equal values (the first after its sort).
+// PostgreSQL cannot hash such an aggregation: it sorts its input by the
+// group keys (a Sort under a GroupAggregate) and each group's sort then
+// starts from the order that Sort left its rows in.
+func showsInputOrder(call binder.AggCall) bool {
+	if len(call.Args) == 0 || (len(call.OrderBy) == 0 && !call.Distinct) {
+		return false
+	}
+	arg := call.Args[0]
+	loose := relop.LooseEquality(arg.Type().ArrowType(), arg.Type().KeyForm())
+	if call.Distinct {
+		return loose && call.Func != "count"
+	}
+	return loose || call.OrderBy[0].Expr.String() != arg.String()
 }
 
 // lowerAggregate lowers an Aggregate: a projection computing keys and
@@ -146,6 +176,7 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 		}
 		agg.aggs = append(agg.aggs, spec)
 		agg.names = append(agg.names, call.String())
+		agg.pgGroupOrder = agg.pgGroupOrder || len(x.GroupBy) > 0 && showsInputOrder(call)
 	}
 	pre.out = exec.SchemaOf(names, ts)
 	agg.input = pre

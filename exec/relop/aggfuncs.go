@@ -1770,7 +1770,7 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", fn)
 	}
 	if spec.Distinct && spec.Arg >= 0 {
-		if fn != "count" && spec.X < 0 && looseEquality(argType, spec.Form) {
+		if fn != "count" && spec.X < 0 && LooseEquality(argType, spec.Form) {
 			// which of equal values survives shows (sortdistinct.go); a
 			// float sum also rounds in the sorted order
 			acc = newSortDistinct(acc, spec)

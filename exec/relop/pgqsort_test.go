@@ -2,9 +2,15 @@ package relop
 
 import (
 	"cmp"
+	"context"
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // TestPgSortTies: the order pgSort leaves ties in is PostgreSQL 15's.
@@ -64,6 +70,45 @@ func TestPgSortSorts(t *testing.T) {
 			if !slices.Equal(a, want) {
 				t.Errorf("%s %d: not sorted", shape, n)
 			}
+		}
+	}
+}
+
+// TestSortPostgresTies: a Sort with PostgresTies emits rows with equal
+// keys as PostgreSQL's Sort does (the first case of TestPgSortTies), in
+// one batch or several.
+func TestSortPostgresTies(t *testing.T) {
+	keys := []int32{2, 2, 0, 3, 1, 0, 1}
+	want := []int32{3, 6, 7, 5, 2, 1, 4}
+	schema := schemaOf(types.Int32Type, types.Int32Type)
+	for _, split := range []int{7, 3} {
+		var batches []arrow.RecordBatch
+		for lo := 0; lo < len(keys); lo += split {
+			hi := min(lo+split, len(keys))
+			kb, ib := array.NewInt32Builder(memory.DefaultAllocator), array.NewInt32Builder(memory.DefaultAllocator)
+			for i := lo; i < hi; i++ {
+				kb.Append(keys[i])
+				ib.Append(int32(i + 1))
+			}
+			k, id := kb.NewArray(), ib.NewArray()
+			batches = append(batches, array.NewRecordBatch(schema, []arrow.Array{k, id}, int64(hi-lo)))
+		}
+		op := &Sort{Input: &source{schema: schema, batches: batches}, Keys: []SortKey{{Column: 0}}, PostgresTies: true}
+		var got []int32
+		for {
+			b, err := op.Next(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b == nil {
+				break
+			}
+			got = append(got, b.Column(1).(*array.Int32).Int32Values()...)
+			b.Release()
+		}
+		op.Close()
+		if !slices.Equal(got, want) {
+			t.Errorf("batches of %d: order %v, PostgreSQL %v", split, got, want)
 		}
 	}
 }

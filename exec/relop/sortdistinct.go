@@ -153,12 +153,12 @@ func (s *sortDistinct) feed(mem memory.Allocator, refs []rowRef, of []uint32) er
 	return s.inner.update(cols, of, nil)
 }
 
-// looseEquality reports whether equal values of an argument of type dt
+// LooseEquality reports whether equal values of an argument of type dt
 // with key form form may print differently, so that which one a DISTINCT
 // keeps shows: floats (-0 and 0), unconstrained numerics (1.5 and 1.50),
 // intervals ('1 day' and '24 hours'), bpchar and jsonb, and arrays and
 // records of them. A numeric(p, s) column prints every value at scale s.
-func looseEquality(dt arrow.DataType, form types.KeyForm) bool {
+func LooseEquality(dt arrow.DataType, form types.KeyForm) bool {
 	if form != types.KeyAsStored {
 		return true
 	}
@@ -166,10 +166,10 @@ func looseEquality(dt arrow.DataType, form types.KeyForm) bool {
 	case *arrow.Float32Type, *arrow.Float64Type, *arrow.MonthDayNanoIntervalType, *types.NumericArrowType:
 		return true
 	case arrow.ListLikeType:
-		return looseEquality(t.Elem(), form)
+		return LooseEquality(t.Elem(), form)
 	case *arrow.StructType:
 		for _, f := range t.Fields() {
-			if looseEquality(f.Type, form) {
+			if LooseEquality(f.Type, form) {
 				return true
 			}
 		}

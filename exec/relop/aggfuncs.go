@@ -1773,7 +1773,7 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		if fn != "count" && spec.X < 0 && LooseEquality(argType, spec.Form) {
 			// which of equal values survives shows (sortdistinct.go); a
 			// float sum also rounds in the sorted order
-			acc = newSortDistinct(acc, spec)
+			acc = newSortDistinct(acc, fn, spec, argType)
 		} else {
 			acc = &distinctAcc{inner: acc, arg: spec.Arg, form: spec.Form, seen: map[string]struct{}{}}
 		}

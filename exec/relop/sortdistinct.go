@@ -29,7 +29,12 @@ type sortDistinct struct {
 	// order is the sort: the aggregate's ORDER BY (its keys are the
 	// arguments), else the argument ascending, NULLs last
 	order []SortKeySpec
-	src   [][]arrow.Array // per batch kept, its columns cols
+	// strict: the aggregate's transition function is strict, so
+	// PostgreSQL skips a NULL argument before the sort (ExecBuildAggTrans'
+	// strict input check comes first); the others sort their NULLs with
+	// the rest, which moves where ties end (strictTransition)
+	strict bool
+	src    [][]arrow.Array // per batch kept, its columns cols
 	refs  [][]rowRef      // per group, its rows in input order
 	keys  [][]byte        // per group, the rows' keys end to end
 	ends  [][]uint32      // per group, where each row's key ends in keys
@@ -37,9 +42,10 @@ type sortDistinct struct {
 	held  int64
 }
 
-// newSortDistinct wraps inner, the aggregate of spec, in a sortDistinct.
-func newSortDistinct(inner accumulator, spec AggSpec) *sortDistinct {
-	s := &sortDistinct{inner: inner, cols: []int{spec.Arg}, order: spec.OrderBy}
+// newSortDistinct wraps inner, the aggregate fn of spec over argType, in
+// a sortDistinct.
+func newSortDistinct(inner accumulator, fn string, spec AggSpec, argType arrow.DataType) *sortDistinct {
+	s := &sortDistinct{inner: inner, cols: []int{spec.Arg}, order: spec.OrderBy, strict: strictTransition(fn, argType)}
 	if len(s.order) == 0 {
 		s.order = []SortKeySpec{{Column: spec.Arg, Form: spec.Form}}
 	}
@@ -67,7 +73,11 @@ func (s *sortDistinct) update(cols []arrow.Array, groups []uint32, rows []int32)
 	}
 	b := uint32(len(s.src))
 	used := false
+	arg := cols[s.cols[0]]
 	forRows(len(groups), rows, func(i int) {
+		if s.strict && arg.IsNull(i) {
+			return
+		}
 		g := groups[i]
 		s.refs[g] = append(s.refs[g], rowRef{b, uint32(i)})
 		s.keys[g] = append(s.keys[g], keys[i]...)
@@ -151,6 +161,23 @@ func (s *sortDistinct) feed(mem memory.Allocator, refs []rowRef, of []uint32) er
 		cols[c] = a
 	}
 	return s.inner.update(cols, of, nil)
+}
+
+// strictTransition reports whether PostgreSQL 15's transition function
+// of aggregate fn over argType is strict (pg_proc.proisstrict of its
+// pg_aggregate.aggtransfn), for the argument types LooseEquality admits:
+// array_agg, string_agg and json_agg are not (they keep or skip NULLs
+// themselves), nor are numeric's sum, avg and variance family (one
+// internal state, numeric_avg_accum and numeric_accum); min and max, and
+// everything over floats and intervals, are.
+func strictTransition(fn string, argType arrow.DataType) bool {
+	switch fn {
+	case "array_agg", "string_agg":
+		return false
+	case "sum", "avg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		return !types.IsNumericArrow(argType)
+	}
+	return true
 }
 
 // LooseEquality reports whether equal values of an argument of type dt

@@ -35,11 +35,11 @@ type sortDistinct struct {
 	// the rest, which moves where ties end (strictTransition)
 	strict bool
 	src    [][]arrow.Array // per batch kept, its columns cols
-	refs  [][]rowRef      // per group, its rows in input order
-	keys  [][]byte        // per group, the rows' keys end to end
-	ends  [][]uint32      // per group, where each row's key ends in keys
-	fed   []bool
-	held  int64
+	refs   [][]rowRef      // per group, its rows in input order
+	keys   [][]byte        // per group, the rows' keys end to end
+	ends   [][]uint32      // per group, where each row's key ends in keys
+	fed    []bool
+	held   int64
 }
 
 // newSortDistinct wraps inner, the aggregate fn of spec over argType, in

@@ -520,6 +520,42 @@ type distinctNode struct {
 	// forms are the columns' key forms (relop.Distinct.Forms): of on
 	// by position for DISTINCT ON, of every column for DISTINCT.
 	forms []types.KeyForm
+	// sortFirst, when set, sorts the input with PostgreSQL's ties before
+	// the DISTINCT (uniqueSortKeys)
+	sortFirst []exec.SortKey
+}
+
+// uniqueSortKeys are the keys PostgreSQL's Sort under its Unique sorts a
+// SELECT DISTINCT ... ORDER BY by (the ORDER BY's keys, then the other
+// columns ascending), when one of d's columns has equal values that may
+// print differently (relop.LooseEquality): Unique keeps the first of each
+// run of equal rows as its quicksort leaves them, where a hashed DISTINCT
+// keeps the first in input order. PostgreSQL 15 plans Sort and Unique for
+// a small input with an ORDER BY over the DISTINCT's columns, HashAggregate
+// without ORDER BY; sqlgate follows those two plans, not the HashAggregate
+// and Sort PostgreSQL may cost cheaper over many duplicates.
+func uniqueSortKeys(d *distinctNode, order []exec.SortKey) []exec.SortKey {
+	fields := d.input.Schema().Fields()
+	form := func(i int) types.KeyForm { // nil forms: all as stored (keyForms)
+		if i < len(d.forms) {
+			return d.forms[i]
+		}
+		return types.KeyAsStored
+	}
+	loose := false
+	for i, f := range fields {
+		loose = loose || relop.LooseEquality(f.Type, form(i))
+	}
+	if !loose {
+		return nil
+	}
+	keys := slices.Clone(order)
+	for i := range fields {
+		if !slices.ContainsFunc(order, func(k exec.SortKey) bool { return k.Column == i }) {
+			keys = append(keys, exec.SortKey{Column: i, Form: form(i)})
+		}
+	}
+	return keys
 }
 
 func (n *distinctNode) Schema() *arrow.Schema { return n.input.Schema() }
@@ -537,6 +573,9 @@ func (n *distinctNode) Build(rt *Runtime) (exec.Operator, error) {
 	}
 	if n.on != nil {
 		return &relop.DistinctOn{Input: in, Keys: n.on, Forms: n.forms, Alloc: rt.EC.Mem}, nil
+	}
+	if n.sortFirst != nil {
+		in = &relop.Sort{Input: in, Keys: n.sortFirst, PostgresTies: true, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
 	}
 	return &relop.Distinct{Input: in, Forms: n.forms, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
 }

@@ -43,7 +43,10 @@ var reprCalls = map[string][]string{
 //     input by the group keys (Sort under GroupAggregate), so each group
 //     starts from the order that sort left its rows in;
 //   - SELECT DISTINCT and GROUP BY without ORDER BY over a small input are
-//     a HashAggregate, which keeps the first value in input order.
+//     a HashAggregate, which keeps the first value in input order;
+//   - SELECT DISTINCT with an ORDER BY is a Unique over a Sort (by the
+//     ORDER BY's keys, then the other columns), which keeps the first of
+//     each run as the quicksort leaves it.
 //
 // Random rows of such values, with and without GROUP BY, on sqlgate and
 // PostgreSQL: the same text. SQLGATE_DIFF_REPR_QUERIES sets the count.
@@ -67,10 +70,14 @@ func TestEqualValuesRepresentativeDifferential(t *testing.T) {
 			rows[j] = fmt.Sprintf("(%d, %d, %s)", j+1, rng.Intn(3), vals[rng.Intn(len(vals))])
 		}
 		from := "(VALUES " + strings.Join(rows, ", ") + ") AS v(i, k, x)"
-		switch rng.Intn(6) {
+		switch rng.Intn(7) {
 		case 0:
 			// HashAggregate: the first in input order
 			tallyBy(t, ctx, r, "SELECT DISTINCT x FROM "+from, stats, tallyRule{})
+		case 6:
+			// Sort and Unique: the first after the sort
+			order := []string{"x", "x DESC", "k, x", "k DESC NULLS LAST"}[rng.Intn(4)]
+			tallyBy(t, ctx, r, "SELECT DISTINCT k, x FROM "+from+" ORDER BY "+order+", 1, 2", stats, tallyRule{ordered: true})
 		case 1:
 			tallyBy(t, ctx, r, "SELECT x, count(*) FROM "+from+" GROUP BY x", stats, tallyRule{})
 		case 2, 3:

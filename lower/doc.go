@@ -116,6 +116,15 @@
 // It must not run kernels or touch data: instantiating reads nothing until
 // the executor pulls.
 //
+// Where PostgreSQL's answer shows the order its Sort left equal rows in,
+// the plan sorts as PostgreSQL 15's quicksort does (relop.Sort's
+// PostgresTies): a grouped aggregation whose aggregates show their
+// input's order (showsInputOrder: ORDER BY ties, DISTINCT over values
+// whose equal ones print differently) first sorts by its group keys, as
+// PostgreSQL's Sort under GroupAggregate; a SELECT DISTINCT under an
+// ORDER BY over such values, as its Unique over Sort (uniqueSortKeys).
+// Neither shows in EXPLAIN.
+//
 // The plans each rule makes are data: testdata/plans/*.plans hold queries
 // with their expected EXPLAIN lines (TestPlanShapes, plans_test.go); after
 // a deliberate plan change, `go test ./lower -run TestPlanShapes -rewrite`

@@ -365,6 +365,9 @@ func lowerNode(n binder.Node) (Node, error) {
 			s.keys = append(s.keys, exec.SortKey{Column: ref.Index, Desc: k.Desc, NullsFirst: k.NullsFirst, Form: ref.Type().KeyForm()})
 			s.names = append(s.names, ref.Name)
 		}
+		if d, ok := in.(*distinctNode); ok && d.on == nil {
+			d.sortFirst = uniqueSortKeys(d, s.keys)
+		}
 		return s, nil
 	case *binder.Limit:
 		in, err := lowerNode(x.Input)

@@ -28,6 +28,9 @@ type aggregateNode struct {
 	names   []string
 	par     *parallelAgg // its parallel form (parallelagg.go), or nil
 	stats   *statsAgg    // its answer from statistics (statsagg.go), or nil
+	// pgGroupOrder sorts the input by the group keys first, ties as
+	// PostgreSQL's Sort leaves them (showsInputOrder)
+	pgGroupOrder bool
 }
 
 func (n *aggregateNode) Schema() *arrow.Schema { return n.out }
@@ -50,7 +53,34 @@ func (n *aggregateNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.pgGroupOrder {
+		keys := make([]exec.SortKey, len(n.groupBy))
+		for i, c := range n.groupBy {
+			keys[i] = exec.SortKey{Column: c, Form: n.forms[i]}
+		}
+		in = &relop.Sort{Input: in, Keys: keys, PostgresTies: true, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
+	}
 	return &relop.HashAggregate{Input: in, GroupBy: n.groupBy, Forms: n.forms, Aggs: n.aggs, Out: n.out, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+}
+
+// showsInputOrder reports whether call's result shows the order its
+// group's rows reach it in beyond what its sort decides: an ORDER BY
+// whose ties differ (array_agg(y ORDER BY x); x itself when equal values
+// of its type may print differently, as numeric 1.5 and 1.50), or a
+// DISTINCT that keeps one of such equal values (the first after its sort).
+// PostgreSQL cannot hash such an aggregation: it sorts its input by the
+// group keys (a Sort under a GroupAggregate) and each group's sort then
+// starts from the order that Sort left its rows in.
+func showsInputOrder(call binder.AggCall) bool {
+	if len(call.Args) == 0 || (len(call.OrderBy) == 0 && !call.Distinct) {
+		return false
+	}
+	arg := call.Args[0]
+	loose := relop.LooseEquality(arg.Type().ArrowType(), arg.Type().KeyForm())
+	if call.Distinct {
+		return loose && call.Func != "count"
+	}
+	return loose || call.OrderBy[0].Expr.String() != arg.String()
 }
 
 // lowerAggregate lowers an Aggregate: a projection computing keys and
@@ -146,6 +176,7 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 		}
 		agg.aggs = append(agg.aggs, spec)
 		agg.names = append(agg.names, call.String())
+		agg.pgGroupOrder = agg.pgGroupOrder || len(x.GroupBy) > 0 && showsInputOrder(call)
 	}
 	pre.out = exec.SchemaOf(names, ts)
 	agg.input = pre
@@ -489,6 +520,42 @@ type distinctNode struct {
 	// forms are the columns' key forms (relop.Distinct.Forms): of on
 	// by position for DISTINCT ON, of every column for DISTINCT.
 	forms []types.KeyForm
+	// sortFirst, when set, sorts the input with PostgreSQL's ties before
+	// the DISTINCT (uniqueSortKeys)
+	sortFirst []exec.SortKey
+}
+
+// uniqueSortKeys are the keys PostgreSQL's Sort under its Unique sorts a
+// SELECT DISTINCT ... ORDER BY by (the ORDER BY's keys, then the other
+// columns ascending), when one of d's columns has equal values that may
+// print differently (relop.LooseEquality): Unique keeps the first of each
+// run of equal rows as its quicksort leaves them, where a hashed DISTINCT
+// keeps the first in input order. PostgreSQL 15 plans Sort and Unique for
+// a small input with an ORDER BY over the DISTINCT's columns, HashAggregate
+// without ORDER BY; sqlgate follows those two plans, not the HashAggregate
+// and Sort PostgreSQL may cost cheaper over many duplicates.
+func uniqueSortKeys(d *distinctNode, order []exec.SortKey) []exec.SortKey {
+	fields := d.input.Schema().Fields()
+	form := func(i int) types.KeyForm { // nil forms: all as stored (keyForms)
+		if i < len(d.forms) {
+			return d.forms[i]
+		}
+		return types.KeyAsStored
+	}
+	loose := false
+	for i, f := range fields {
+		loose = loose || relop.LooseEquality(f.Type, form(i))
+	}
+	if !loose {
+		return nil
+	}
+	keys := slices.Clone(order)
+	for i := range fields {
+		if !slices.ContainsFunc(order, func(k exec.SortKey) bool { return k.Column == i }) {
+			keys = append(keys, exec.SortKey{Column: i, Form: form(i)})
+		}
+	}
+	return keys
 }
 
 func (n *distinctNode) Schema() *arrow.Schema { return n.input.Schema() }
@@ -506,6 +573,9 @@ func (n *distinctNode) Build(rt *Runtime) (exec.Operator, error) {
 	}
 	if n.on != nil {
 		return &relop.DistinctOn{Input: in, Keys: n.on, Forms: n.forms, Alloc: rt.EC.Mem}, nil
+	}
+	if n.sortFirst != nil {
+		in = &relop.Sort{Input: in, Keys: n.sortFirst, PostgresTies: true, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
 	}
 	return &relop.Distinct{Input: in, Forms: n.forms, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
 }

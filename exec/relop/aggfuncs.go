@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-	"slices"
 	"strings"
 	"unsafe"
 
@@ -1448,8 +1447,8 @@ func (a *boolAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, er
 
 // collectAcc keeps the argument (and separator) columns of the batches it
 // saw and a list of row references per group; finish orders each group's
-// rows by the ORDER BY keys (stably, so input order breaks ties) and
-// gathers them.
+// rows by the ORDER BY keys (as PostgreSQL's quicksort does, which leaves
+// ties where its swaps put them: pgqsort.go) and gathers them.
 type collectAcc struct {
 	arg     int
 	sep     int  // string_agg's separator column, -1 for array_agg
@@ -1483,8 +1482,11 @@ func (a *collectAcc) update(cols []arrow.Array, groups []uint32, rows []int32) e
 	b := uint32(len(a.srcArg))
 	used := false
 	forRows(len(groups), rows, func(i int) {
-		// string_agg skips NULL values (and their separators); array_agg keeps them
-		if a.sep >= 0 && arg.IsNull(i) {
+		// string_agg skips NULL values (and their separators); array_agg
+		// keeps them. Under an ORDER BY they are sorted with the others
+		// and skipped after (ordered): PostgreSQL sorts every input row,
+		// and which rows are there decides where ties end.
+		if a.sep >= 0 && keys == nil && arg.IsNull(i) {
 			return
 		}
 		g := groups[i]
@@ -1512,7 +1514,7 @@ func (a *collectAcc) update(cols []arrow.Array, groups []uint32, rows []int32) e
 
 func (a *collectAcc) ordered(g uint32) []rowRef {
 	refs := a.refs[g]
-	if len(a.order) == 0 || len(refs) < 2 {
+	if len(a.order) == 0 {
 		return refs
 	}
 	idx := make([]int, len(refs))
@@ -1520,10 +1522,14 @@ func (a *collectAcc) ordered(g uint32) []rowRef {
 		idx[i] = i
 	}
 	ks := a.keys[g]
-	slices.SortStableFunc(idx, func(x, y int) int { return bytes.Compare(ks[x], ks[y]) })
-	out := make([]rowRef, len(refs))
-	for i, j := range idx {
-		out[i] = refs[j]
+	// as PostgreSQL's tuplesort orders them, ties included (pgqsort.go)
+	pgSort(idx, func(x, y int) int { return bytes.Compare(ks[x], ks[y]) })
+	out := make([]rowRef, 0, len(refs))
+	for _, j := range idx {
+		if a.sep >= 0 && a.srcArg[refs[j].b].IsNull(int(refs[j].r)) {
+			continue // string_agg skips NULL values (and their separators)
+		}
+		out = append(out, refs[j])
 	}
 	return out
 }
@@ -1618,7 +1624,9 @@ func (a *collectAcc) finishString(mem memory.Allocator, groups []uint32) (arrow.
 
 // ---- DISTINCT ----
 
-// distinctAcc passes each (group, value) pair to the inner accumulator once.
+// distinctAcc passes each (group, value) pair to the inner accumulator
+// once, the first it meets: for arguments whose equal values print alike
+// (sortdistinct.go keeps PostgreSQL's representative of the others).
 type distinctAcc struct {
 	inner accumulator
 	arg   int
@@ -1626,19 +1634,10 @@ type distinctAcc struct {
 	seen  map[string]struct{}
 	held  int64
 	sel   []int32
-	// sorted, for sum, avg and the variance family over floats, holds
-	// the values to feed in sorted order when the groups finish
-	// (distinctfloat.go)
-	sorted *sortedFloats
 }
 
-func (a *distinctAcc) resize(n int) {
-	a.inner.resize(n)
-	if a.sorted != nil {
-		a.sorted.resize(n)
-	}
-}
-func (a *distinctAcc) size() int64 { return a.inner.size() + a.held }
+func (a *distinctAcc) resize(n int) { a.inner.resize(n) }
+func (a *distinctAcc) size() int64  { return a.inner.size() + a.held }
 func (a *distinctAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
 	arr := cols[a.arg]
 	keys, _ := keyBuffers(arr.Len(), 13, nil)
@@ -1660,30 +1659,10 @@ func (a *distinctAcc) update(cols []arrow.Array, groups []uint32, rows []int32) 
 	if len(a.sel) == 0 {
 		return nil
 	}
-	if a.sorted != nil {
-		a.sorted.add(arr, groups, a.sel)
-		a.held += 8 * int64(len(a.sel))
-		return nil
-	}
 	return a.inner.update(cols, groups, a.sel)
 }
 func (a *distinctAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
-	if a.sorted != nil {
-		if err := a.sorted.feed(mem, a.inner, a.arg, groups); err != nil {
-			return nil, err
-		}
-	}
 	return a.inner.finish(mem, groups)
-}
-
-// orderedFloatAgg reports the aggregates whose result over floats depends
-// on the order of their input (rounding, and where an overflow is met).
-func orderedFloatAgg(fn string) bool {
-	switch fn {
-	case "sum", "avg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
-		return true
-	}
-	return false
 }
 
 // newAccumulator builds the accumulator of spec over an input schema, with
@@ -1791,11 +1770,13 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", fn)
 	}
 	if spec.Distinct && spec.Arg >= 0 {
-		d := &distinctAcc{inner: acc, arg: spec.Arg, form: spec.Form, seen: map[string]struct{}{}}
-		if orderedFloatAgg(fn) && (argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64) {
-			d.sorted = &sortedFloats{is32: argType.ID() == arrow.FLOAT32}
+		if fn != "count" && spec.X < 0 && LooseEquality(argType, spec.Form) {
+			// which of equal values survives shows (sortdistinct.go); a
+			// float sum also rounds in the sorted order
+			acc = newSortDistinct(acc, fn, spec, argType)
+		} else {
+			acc = &distinctAcc{inner: acc, arg: spec.Arg, form: spec.Form, seen: map[string]struct{}{}}
 		}
-		acc = d
 	}
 	return acc, nil
 }

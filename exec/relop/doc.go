@@ -52,9 +52,14 @@
 // sum(double precision) adds a batch of finite values unchecked and tests
 // its sums for an overflow after it, in the same order, so bit for bit.
 // bit_and, bit_or and bit_xor fold integers (bitagg.go) and bit strings
-// (bitstringagg.go). A DISTINCT sum, avg or variance over floats feeds its
-// values sorted when its groups finish, as PostgreSQL's sort-based
-// DISTINCT does (distinctfloat.go).
+// (bitstringagg.go). An aggregate's ORDER BY sorts as PostgreSQL's
+// tuplesort quicksort does, ties included (pgqsort.go). A DISTINCT
+// aggregate over values whose equal ones print alike keeps the first it
+// meets; over the others (floats, numerics, intervals, jsonb, bpchar) it
+// holds its groups' rows and, when they finish, sorts them as PostgreSQL
+// does, keeps the first of each run of equal values (PostgreSQL's
+// representative) and feeds them in sorted order, so float sums round
+// as PostgreSQL's do (sortdistinct.go).
 // One integer key whose groups are in the dense array, with count and one
 // integer sum (or avg), is aggregated in one pass a row (fusedsum.go: key,
 // group, count and sum together) while the batch's bound allows. Without

@@ -16,7 +16,7 @@ import (
 )
 
 // Sort emits its input ordered by Keys, stably (rows with equal keys keep
-// their input order). Text compares bytewise (C collation); floats in
+// their input order; PostgresTies: as PostgreSQL's quicksort leaves them). Text compares bytewise (C collation); floats in
 // PostgreSQL's order. When Mem refuses to grow and SpillDir is set, the
 // buffered rows are sorted into a run on disk; the runs are merged at the
 // end (external merge sort).
@@ -29,6 +29,13 @@ type Sort struct {
 	Alloc memory.Allocator
 	// BatchRows is the output batch size (0: 8192).
 	BatchRows int
+
+	// PostgresTies leaves rows with equal keys where PostgreSQL 15's
+	// in-memory quicksort leaves them (pgqsort.go) instead of in input
+	// order: below an aggregation whose aggregates show the order of
+	// their input, as PostgreSQL's Sort under a GroupAggregate gives each
+	// group its rows. Once the rows spill, runs merge stably.
+	PostgresTies bool
 
 	// generic forces the byte-encoded key path (tests compare the two).
 	generic bool
@@ -114,7 +121,7 @@ func (o *Sort) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (o *Sort) consume(ctx context.Context) error {
-	o.buf = newSortBuffer(o.Input.Schema(), o.Keys, o.generic)
+	o.buf = newSortBuffer(o.Input.Schema(), o.Keys, o.generic, o.PostgresTies)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -194,7 +201,7 @@ func (o *Sort) spillRun(ctx context.Context) error {
 	}
 	o.buf.release()
 	o.hold.releaseAll()
-	o.buf = newSortBuffer(o.Schema(), o.Keys, o.generic)
+	o.buf = newSortBuffer(o.Schema(), o.Keys, o.generic, o.PostgresTies)
 	return nil
 }
 
@@ -221,11 +228,13 @@ type sortBuffer struct {
 	// general path
 	arena []byte
 	offs  []uint32
+	// pgTies: the general path, ties as PostgreSQL's quicksort leaves them
+	pgTies bool
 }
 
-func newSortBuffer(schema *arrow.Schema, keys []SortKey, generic bool) *sortBuffer {
-	s := &sortBuffer{schema: schema, keys: keys, offs: []uint32{0}}
-	if len(keys) == 1 && !generic && keys[0].Column >= 0 && keys[0].Column < schema.NumFields() {
+func newSortBuffer(schema *arrow.Schema, keys []SortKey, generic, pgTies bool) *sortBuffer {
+	s := &sortBuffer{schema: schema, keys: keys, offs: []uint32{0}, pgTies: pgTies}
+	if len(keys) == 1 && !generic && !pgTies && keys[0].Column >= 0 && keys[0].Column < schema.NumFields() {
 		s.fast = isFixedKey(schema.Field(keys[0].Column).Type)
 		s.nullFirst = keys[0].NullsFirst
 		switch schema.Field(keys[0].Column).Type.ID() {
@@ -379,6 +388,12 @@ func (s *sortBuffer) order(withKeys bool) []uint32 {
 		perm[i] = uint32(i)
 	}
 	arena, offs := s.arena, s.offs
+	if s.pgTies {
+		pgSort(perm, func(a, b uint32) int {
+			return bytes.Compare(arena[offs[a]:offs[a+1]], arena[offs[b]:offs[b+1]])
+		})
+		return perm
+	}
 	slices.SortFunc(perm, func(a, b uint32) int {
 		if c := bytes.Compare(arena[offs[a]:offs[a+1]], arena[offs[b]:offs[b+1]]); c != 0 {
 			return c

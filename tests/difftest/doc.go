@@ -111,6 +111,13 @@
 //
 // cmd/difftest runs the same against two servers given by URL.
 //
+// representative_test.go compares which of equal values that print
+// differently (numeric scales, intervals, -0 and 0, jsonb numbers) a
+// DISTINCT or ORDER BY aggregate, SELECT DISTINCT and GROUP BY keep, and
+// where an aggregate's ORDER BY leaves its ties
+// (SQLGATE_DIFF_REPR_QUERIES, default 300); the plans it matches are in
+// its comment.
+//
 // Every generated test draws its seed from diffSeed: its own fixed seed,
 // moved by SQLGATE_DIFF_SEED's distance from its default 1, so that
 // setting the variable changes every test's inputs at once.

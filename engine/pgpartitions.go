@@ -385,3 +385,112 @@ func (s *session) partitionsDropped(info fluss.TableInfo, dropping map[fluss.Tab
 	}
 	return own, dropping
 }
+
+// partitionNamed is the partition relation n names, if it names one.
+func (s *session) partitionNamed(ctx context.Context, n sql.ObjectName) (views.View, bool, error) {
+	path, err := s.resolvePath(ctx, n)
+	if err != nil {
+		return views.View{}, false, err
+	}
+	v, ok := s.eng.meta.Views().Get(path)
+	if !ok || !v.IsPartition() || s.hidden[path] {
+		return views.View{}, false, nil
+	}
+	return v, true, nil
+}
+
+// partitionedByValues reports whether info is PostgreSQL-partitioned,
+// whose partitions are relations of their own that TRUNCATE keeps.
+func partitionedByValues(info fluss.TableInfo) bool { return info.PartitionStrategy() != "" }
+
+// truncatePartitioned is TRUNCATE of tables and partitions where one of
+// them is a PostgreSQL-partitioned table or a partition of one. A
+// partition is emptied by dropping its Fluss partition and creating it
+// again, so the table, its id and its other partitions stay (TRUNCATE of
+// a log table recreates the table, which would lose its partitions);
+// the parent empties every partition. In a transaction block this could
+// not be undone at ROLLBACK (a dropped Fluss partition is gone), so it is
+// refused there.
+func (s *session) truncatePartitioned(ctx context.Context, infos []fluss.TableInfo, parts []views.View) error {
+	if s.txStatus != 'I' {
+		return sqlerr.NotSupported("TRUNCATE of a partitioned table or a partition inside a transaction block").
+			WithDetail("Its rows are emptied by dropping its Fluss partitions and creating them again, which a ROLLBACK could not undo.").
+			WithHint("Run TRUNCATE outside a transaction block, or DELETE the rows in it.")
+	}
+	type job struct {
+		info   fluss.TableInfo
+		values [][]string // nil: the whole table (not PostgreSQL-partitioned)
+	}
+	var jobs []job
+	whole := map[int64]bool{}
+	for _, info := range infos {
+		whole[info.TableID] = true
+		j := job{info: info}
+		if partitionedByValues(info) {
+			for _, v := range s.partitionsOf(info) {
+				j.values = append(j.values, v.Partition.Values)
+			}
+			if j.values == nil {
+				continue // no partition: no rows
+			}
+		}
+		jobs = append(jobs, j)
+	}
+	for _, v := range parts {
+		if whole[v.Partition.ParentID] {
+			continue // its parent empties it
+		}
+		path, ok := s.partitionParent(ctx, v)
+		if !ok {
+			continue
+		}
+		info, err := s.eng.store.GetTable(ctx, path)
+		if err != nil {
+			return err
+		}
+		jobs = append(jobs, job{info: info, values: [][]string{v.Partition.Values}})
+	}
+	for i, j := range jobs { // ddllock.go: their writers first
+		info, err := s.lockDDLTable(ctx, j.info.Path)
+		if err != nil {
+			return err
+		}
+		jobs[i].info = info
+	}
+	for _, j := range jobs {
+		if j.values == nil {
+			if _, err := s.truncate(ctx, j.info); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := s.truncatePartitions(ctx, j.info, j.values); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// truncatePartitions empties the Fluss partitions of info with values.
+func (s *session) truncatePartitions(ctx context.Context, info fluss.TableInfo, values [][]string) error {
+	if hasUniques(info.Descriptor) {
+		return sqlerr.NotSupported("TRUNCATE of a partitioned table with UNIQUE constraints").
+			WithHint("DELETE its rows instead.")
+	}
+	pc, err := s.partitionCatalog()
+	if err != nil {
+		return err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	for _, v := range values {
+		if err := pc.DropPartition(ctx, info.Path, v, true); err != nil {
+			return err
+		}
+		if err := pc.CreatePartition(ctx, info.Path, v, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -896,6 +896,8 @@ func (o *Update) writeRows(ctx context.Context, info fluss.TableInfo, rec arrow.
 		switch {
 		case verr != nil:
 			return verr
+		case row >= 0 && o.ViewChecks[k].Partition: // checked before the row is written
+			n, err = row, viewCheckError(o.EC, info, o.ViewChecks[k], rec, row)
 		case row >= 0:
 			n, err = row+1, viewCheckError(o.EC, info, o.ViewChecks[k], rec, row)
 		}

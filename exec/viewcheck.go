@@ -17,6 +17,10 @@ import (
 type ViewCheck struct {
 	View string
 	Cond Expr
+	// Partition: View is a partition of a PostgreSQL-partitioned table
+	// and Cond its partition constraint, which fails with 23514 before the
+	// row is written (binder.ViewCheck).
+	Partition bool
 }
 
 // failedViewCheck is the first row of rec (the table's columns) that
@@ -53,7 +57,11 @@ func failedViewCheck(ec *EvalContext, checks []ViewCheck, rec arrow.RecordBatch,
 
 // viewCheckError is the 44000 of row of rec failing checks[k].
 func viewCheckError(ec *EvalContext, info fluss.TableInfo, c ViewCheck, rec arrow.RecordBatch, row int) error {
-	return sqlerr.ViewCheckViolation(c.View, fluss.RowTexts(info, rec.Columns(), row, ec.Location(), ec.Style()))
+	texts := fluss.RowTexts(info, rec.Columns(), row, ec.Location(), ec.Style())
+	if c.Partition {
+		return sqlerr.PartitionConstraintViolation(c.View, texts)
+	}
+	return sqlerr.ViewCheckViolation(c.View, texts)
 }
 
 // checkViews runs Insert's view checks over rec before write writes it:

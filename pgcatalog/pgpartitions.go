@@ -149,7 +149,7 @@ func (c *Catalog) PartitionConstraintDef(ctx context.Context, oid uint32) (strin
 	}
 	key := parent.Descriptor.PartitionKeys[0]
 	col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
-	value := strings.TrimSuffix(strings.TrimPrefix(v.Partition.Bound, "FOR VALUES IN ("), ")")
+	value := v.Partition.Literal()
 	if strings.HasPrefix(value, "'") {
 		ct := c.colType(col.Type)
 		value += "::" + FormatType(ct.oid, ct.typmod, ct.typmod >= 0)

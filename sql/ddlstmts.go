@@ -35,6 +35,9 @@ type DDLStmt struct {
 	// TRUNCATE.
 	Table  ObjectName
 	Tables []ObjectName
+	// Only is TRUNCATE's ONLY, one per name in Tables (ONLY a
+	// partitioned table is refused, as PostgreSQL refuses it).
+	Only []bool
 	// Column is COMMENT ON COLUMN's column and COMMENT ON CONSTRAINT's
 	// constraint (Table its table).
 	Column string
@@ -765,7 +768,7 @@ func (p *ddlParser) truncate(st *Statement) error {
 	d := st.DDL
 	p.accept("TABLE")
 	for {
-		p.accept("ONLY")
+		only := p.accept("ONLY")
 		n, err := p.objectName()
 		if err != nil {
 			return err
@@ -773,7 +776,7 @@ func (p *ddlParser) truncate(st *Statement) error {
 		if p.pos < len(p.toks) && p.toks[p.pos].kind == tkOp && p.toks[p.pos].text(p.src) == "*" {
 			p.pos++ // name *: the table and its descendants
 		}
-		d.Tables = append(d.Tables, n)
+		d.Tables, d.Only = append(d.Tables, n), append(d.Only, only)
 		if !p.punct(",") {
 			break
 		}

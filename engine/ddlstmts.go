@@ -184,7 +184,14 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if v, a, ok := s.viewOptionsByAlterTable(ctx, d); ok {
 			return s.alterViewOptions(ctx, v, a, "ALTER TABLE") // views.go
 		}
-		return s.alterTableCarrying(ctx, d) // uniquecarry.go
+		if err := s.alterPartitionRefused(ctx, d); err != nil { // pgpartitions.go
+			return nil, err
+		}
+		res, err := s.alterTableCarrying(ctx, d) // uniquecarry.go
+		if err == nil {
+			err = s.refreshPartitions(ctx, d.Table) // pgpartitions.go
+		}
+		return res, err
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %v", st.Kind)
 }

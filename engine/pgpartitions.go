@@ -88,15 +88,9 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 	if po.Table.Schema != "" {
 		name = quoteIdent(po.Table.Schema) + "." + name
 	}
-	def := "SELECT * FROM " + quoteIdent(parent.Path.Database) + "." + quoteIdent(parent.Path.Table) +
-		" WHERE " + quoteIdent(key) + " = " + bound
-	ps, err := s.prepareInternal(ctx, "CREATE VIEW "+name+" AS "+def)
+	b, err := s.bindPartitionView(ctx, name, parent, bound)
 	if err != nil {
 		return nil, err
-	}
-	b, ok := ps.bound.(*binder.CreateView)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "a partition's view bound as %T", ps.bound)
 	}
 	path := b.Path
 	if exists, err := s.relationAt(ctx, path); err != nil {
@@ -125,14 +119,9 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 	if err := pc.CreatePartition(ctx, parent.Path, []string{value}, true); err != nil {
 		return nil, err
 	}
-	v := views.View{Path: b.Path, Definition: b.Definition, CreatedAt: time.Now().UnixMilli(), AutoUpdatable: b.AutoUpdatable,
+	v := views.View{Path: b.Path, CreatedAt: time.Now().UnixMilli(),
 		Partition: &views.Partition{Parent: parent.Path, ParentID: parent.TableID, Values: []string{value}, Bound: "FOR VALUES IN (" + bound + ")"}}
-	for _, c := range b.Columns {
-		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T, Updatable: c.Updatable})
-	}
-	for _, u := range b.Uses {
-		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
-	}
+	setPartitionView(&v, b)
 	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		stored, err := tx.Views.Create(v, false)
 		if err != nil {
@@ -147,6 +136,23 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 		return nil, metaErr(err)
 	}
 	return tagOnly("CREATE TABLE"), nil
+}
+
+// bindPartitionView binds the view that names parent's partition of
+// bound (a literal of its partition key) as name, as CREATE VIEW binds
+// one (which also places an unqualified name in the creation schema).
+func (s *session) bindPartitionView(ctx context.Context, name string, parent fluss.TableInfo, bound string) (*binder.CreateView, error) {
+	def := "SELECT * FROM " + quoteIdent(parent.Path.Database) + "." + quoteIdent(parent.Path.Table) +
+		" WHERE " + quoteIdent(parent.Descriptor.PartitionKeys[0]) + " = " + bound
+	ps, err := s.prepareInternal(ctx, "CREATE VIEW "+name+" AS "+def)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := ps.bound.(*binder.CreateView)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "a partition's view bound as %T", ps.bound)
+	}
+	return b, nil
 }
 
 // partitionBound evaluates a FOR VALUES IN item as a value of col: the
@@ -493,4 +499,71 @@ func (s *session) truncatePartitions(ctx context.Context, info fluss.TableInfo, 
 		}
 	}
 	return nil
+}
+
+// setPartitionView sets the definition, columns and relations of the
+// partition relation v as b binds them.
+func setPartitionView(v *views.View, b *binder.CreateView) {
+	v.Definition, v.AutoUpdatable, v.Columns, v.Uses = b.Definition, b.AutoUpdatable, nil, nil
+	for _, c := range b.Columns {
+		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T, Updatable: c.Updatable})
+	}
+	for _, u := range b.Uses {
+		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
+	}
+}
+
+// refreshPartitions gives the partitions of the table n names (after an
+// ALTER TABLE of it) the table's columns as they are now: a partition is
+// PostgreSQL's table with its parent's columns, so a column added to the
+// parent is every partition's too.
+func (s *session) refreshPartitions(ctx context.Context, n sql.ObjectName) error {
+	info, err := s.resolveTable(ctx, n)
+	if err != nil || !partitionedByValues(info) {
+		return nil // the ALTER succeeded: a table gone since is no error of it
+	}
+	for _, v := range s.partitionsOf(info) {
+		name := quoteIdent(v.Path.Database) + "." + quoteIdent(v.Path.Table)
+		b, err := s.bindPartitionView(ctx, name, info, v.Partition.Literal())
+		if err != nil {
+			return err
+		}
+		setPartitionView(&v, b)
+		err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+			_, err := tx.Views.Create(v, true)
+			return err
+		})
+		if err != nil {
+			return metaErr(err)
+		}
+	}
+	s.eng.catalog.Add(1)
+	return nil
+}
+
+// alterPartitionRefused is the error of ALTER TABLE of a partition (nil
+// when d names none): PostgreSQL's for its columns, which are its parent's
+// (a column is added, dropped, renamed or retyped on the parent), and a
+// 0A000 for the rest, which a partition here (its parent's Fluss
+// partition) has no storage of its own for.
+func (s *session) alterPartitionRefused(ctx context.Context, d *sql.DDLStmt) error {
+	v, ok, err := s.partitionNamed(ctx, d.Table)
+	if err != nil || !ok {
+		return nil // resolveTable reports it
+	}
+	for _, a := range d.Actions {
+		switch a.Kind {
+		case sql.AlterAddColumn:
+			return sqlerr.New(sqlerr.WrongObjectType, "cannot add column to a partition")
+		case sql.AlterDropColumn:
+			return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot drop inherited column \"%s\"", a.Column)
+		case sql.AlterRenameColumn:
+			return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot rename inherited column \"%s\"", a.Column)
+		case sql.AlterColumnType:
+			return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot alter inherited column \"%s\"", a.Column)
+		}
+	}
+	return sqlerr.NotSupported("ALTER TABLE of a partition").
+		WithDetail("Partition \"%s\" is a Fluss partition of \"%s\", with the table's columns, defaults and constraints.", v.Path.Table, v.Partition.Parent.Table).
+		WithHint("Alter its partitioned table instead.")
 }

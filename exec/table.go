@@ -936,6 +936,24 @@ type RowChecker interface {
 func (o *Update) rowConstraints(ctx context.Context, info fluss.TableInfo, schema *arrow.Schema, b arrow.RecordBatch, first *firstRowFailure) error {
 	rec := array.NewRecordBatch(schema, b.Columns()[:schema.NumFields()], b.NumRows())
 	defer rec.Release()
+	// a partition's constraint first (ExecUpdateAct checks it before
+	// ExecConstraints): the constraints below count before its row only
+	if prow, perr := partitionCheckRow(o.EC, info, o.ViewChecks, rec); perr != nil && prow < 0 {
+		return perr
+	} else if perr != nil {
+		first.at, first.err = int64(prow), perr
+		head := rec.NewSlice(0, int64(prow))
+		defer head.Release()
+		var hf firstRowFailure
+		hf.at = -1
+		if err := o.rowConstraints(ctx, info, schema, head, &hf); err != nil {
+			return err
+		}
+		if hf.at >= 0 {
+			*first = hf
+		}
+		return nil
+	}
 	row, err := fluss.NotNullRow(info, rec.Columns(), o.EC.Location(), o.EC.Style())
 	if err != nil && row < 0 {
 		return err

@@ -98,3 +98,23 @@ func (o *Insert) checkViews(ctx context.Context, info fluss.TableInfo, rec arrow
 	}
 	return viewCheckError(o.EC, info, o.ViewChecks[k], rec, row)
 }
+
+// partitionCheckRow is the first row of rec failing a partition's
+// constraint among checks (ViewCheck.Partition) and its error; row -1
+// (and the error, if evaluating failed) when none does.
+func partitionCheckRow(ec *EvalContext, info fluss.TableInfo, checks []ViewCheck, rec arrow.RecordBatch) (int, error) {
+	var parts []ViewCheck
+	for _, c := range checks {
+		if c.Partition {
+			parts = append(parts, c)
+		}
+	}
+	if len(parts) == 0 {
+		return -1, nil
+	}
+	row, k, err := failedViewCheck(ec, parts, rec, nil)
+	if err != nil || row < 0 {
+		return -1, err
+	}
+	return row, viewCheckError(ec, info, parts[k], rec, row)
+}

@@ -77,7 +77,11 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 		return nil, err
 	}
 	if err := fluss.ValidatePartitionValue(value, true); err != nil {
-		return nil, sqlerr.As(err).WithPosition(po.ValuePos[0])
+		// No escape: Fluss's own writers (Flink's too) name a row's
+		// partition by its key's value as it is, so an encoded name
+		// would be a partition none of them writes to
+		return nil, sqlerr.As(err).WithPosition(po.ValuePos[0]).
+			WithHint("A Fluss partition is named by its value, which must be 1 to 200 ASCII letters, digits, '_' or '-', not starting with '__'.")
 	}
 	if err := s.mayDrop(parent); err != nil {
 		return nil, err
@@ -161,8 +165,7 @@ func (s *session) bindPartitionView(ctx context.Context, name string, parent flu
 func (s *session) partitionBound(ctx context.Context, col fluss.Column, item string, pos int) (string, string, error) {
 	typ := col.Type.PGName()
 	if strings.EqualFold(strings.TrimSpace(item), "null") {
-		return "", "", sqlerr.NotSupported("a partition for NULL").WithPosition(pos).
-			WithHint("A Fluss partition key is never NULL.")
+		return "", "", nullPartition(pos)
 	}
 	ps, err := s.prepareInternal(ctx, "SELECT CAST(("+item+") AS "+typ+"), CAST(CAST(("+item+") AS "+typ+") AS text)")
 	if err != nil {
@@ -195,8 +198,7 @@ func (s *session) partitionBound(ctx context.Context, col fluss.Column, item str
 		if b.NumRows() > 0 && !got {
 			if b.Column(0).IsNull(0) {
 				b.Release()
-				return "", "", sqlerr.NotSupported("a partition for NULL").WithPosition(pos).
-					WithHint("A Fluss partition key is never NULL.")
+				return "", "", nullPartition(pos)
 			}
 			value, err = fluss.PartitionValue(col.Type, b.Column(0), 0, col.Name)
 			text = types.ValueAt(b.Column(1), 0).(string)
@@ -216,6 +218,16 @@ func (s *session) partitionBound(ctx context.Context, col fluss.Column, item str
 		return value, text, nil
 	}
 	return value, "'" + strings.ReplaceAll(text, "'", "''") + "'", nil
+}
+
+// nullPartition is the error of FOR VALUES IN (NULL), which PostgreSQL
+// accepts: Fluss names a partition by its key's value and refuses a row
+// whose partition key is NULL (its writers' PartitionGetter), so no
+// partition can hold one.
+func nullPartition(pos int) *sqlerr.Error {
+	return sqlerr.NotSupported("a partition for NULL").WithPosition(pos).
+		WithDetail("Fluss names a partition by its partition key's value and stores no row whose partition key is NULL.").
+		WithHint("Use a value of the key for the rows that have none (a DEFAULT on the column), and a partition for that value.")
 }
 
 // partitionsOf are the partition relations of a partitioned table.

@@ -85,7 +85,13 @@ func (s *session) copyPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath
 			db = r
 		}
 	}
-	return fluss.TablePath{Database: db, Table: c.Table}
+	path := fluss.TablePath{Database: db, Table: c.Table}
+	if v, ok := s.copyPartition(path); ok { // pgpartitions.go: its parent's rows
+		if parent, ok := s.partitionParent(ctx, v); ok {
+			return parent
+		}
+	}
+	return path
 }
 
 // copyColumns resolves COPY's column list (all columns when empty).
@@ -451,7 +457,22 @@ func (ps *statement) copyRecord(ctx context.Context, info fluss.TableInfo, batch
 		ps.copyRewind(ctx, mark, rows, row)
 		return nil, err
 	}
-	return array.NewRecordBatch(info.ArrowSchema(), cols, rows), nil
+	rec := array.NewRecordBatch(info.ArrowSchema(), cols, rows)
+	if c := ps.parsed.Copy; c != nil {
+		// COPY into a partition: its rows must be its own (pgpartitions.go)
+		db := c.Schema
+		if db == "" {
+			db = info.Path.Database
+		}
+		if v, ok := ps.sess.copyPartition(fluss.TablePath{Database: db, Table: c.Table}); ok {
+			if row, err := partitionViolation(ctx, info, v, rec); err != nil {
+				rec.Release()
+				ps.copyRewind(ctx, mark, rows, row)
+				return nil, err
+			}
+		}
+	}
+	return rec, nil
 }
 
 // The statements of a multi-statement simple query bind lazily; a COPY

@@ -184,6 +184,12 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if v, a, ok := s.viewOptionsByAlterTable(ctx, d); ok {
 			return s.alterViewOptions(ctx, v, a, "ALTER TABLE") // views.go
 		}
+		if slices.ContainsFunc(d.Actions, func(a sql.AlterAction) bool { return a.Kind == sql.AlterAttachPartition }) {
+			return s.attachPartition(ctx, d) // pgpartitions.go
+		}
+		if v, ok, err := s.partitionNamed(ctx, d.Table); err == nil && ok && s.parentKeyAgain(ctx, v, d.Actions) {
+			return tagOnly("ALTER TABLE"), nil // pgpartitions.go: it has its parent's key
+		}
 		if err := s.alterPartitionRefused(ctx, d); err != nil { // pgpartitions.go
 			return nil, err
 		}
@@ -368,6 +374,10 @@ func (s *session) toolStatement(ctx context.Context, d *sql.DDLStmt) (res pgwire
 		res, err = s.reindex(ctx, d)
 	case "CREATE MATERIALIZED VIEW", "DROP MATERIALIZED VIEW", "REFRESH MATERIALIZED VIEW", "ALTER MATERIALIZED VIEW":
 		res, err = s.matviewStatement(ctx, d) // matview.go
+	case "ALTER INDEX ATTACH PARTITION":
+		// a partition's index is its parent's (pgpartitions.go: a
+		// partition is its parent's Fluss partition): nothing to attach
+		res = tagOnly("ALTER INDEX")
 	default:
 		return nil, false, nil
 	}

@@ -354,21 +354,44 @@ func (p *partitionConstraint) Next(ctx context.Context) (arrow.RecordBatch, erro
 	if err != nil || b == nil || p.key < 0 {
 		return b, err
 	}
-	col := b.Column(p.key)
-	t := p.info.Descriptor.Schema.Columns[p.key]
-	for i := 0; i < int(b.NumRows()); i++ {
-		if !col.IsNull(i) {
-			v, err := fluss.PartitionValue(t.Type, col, i, t.Name)
-			if err == nil && slices.Equal([]string{v}, p.view.Partition.Values) {
-				continue
-			}
-		}
-		err := sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates partition constraint", p.view.Path.Table).
-			WithDetail("Failing row contains %s.", failingRow(ctx, p.info, b, i))
+	if _, err := partitionViolation(ctx, p.info, p.view, b); err != nil {
 		b.Release()
 		return nil, err
 	}
 	return b, nil
+}
+
+// partitionViolation is the first row of rec (info's columns) that is not
+// partition v's, with PostgreSQL's 23514 naming v (row -1 when every row
+// is v's).
+func partitionViolation(ctx context.Context, info fluss.TableInfo, v views.View, rec arrow.RecordBatch) (int, error) {
+	key := info.ColumnIndex(info.Descriptor.PartitionKeys[0])
+	if key < 0 {
+		return -1, nil
+	}
+	col := rec.Column(key)
+	t := info.Descriptor.Schema.Columns[key]
+	for i := 0; i < int(rec.NumRows()); i++ {
+		if !col.IsNull(i) {
+			pv, err := fluss.PartitionValue(t.Type, col, i, t.Name)
+			if err == nil && slices.Equal([]string{pv}, v.Partition.Values) {
+				continue
+			}
+		}
+		return i, sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates partition constraint", v.Path.Table).
+			WithDetail("Failing row contains %s.", failingRow(ctx, info, rec, i))
+	}
+	return -1, nil
+}
+
+// copyPartition is the partition relation at path, if there is one (COPY
+// into a partition writes its parent's rows).
+func (s *session) copyPartition(path fluss.TablePath) (views.View, bool) {
+	v, ok := s.eng.meta.Views().Get(path)
+	if !ok || !v.IsPartition() || s.hidden[path] {
+		return views.View{}, false
+	}
+	return v, true
 }
 
 // partitionParent is where the parent of partition v is now: the path the
@@ -578,4 +601,181 @@ func (s *session) alterPartitionRefused(ctx context.Context, d *sql.DDLStmt) err
 	return sqlerr.NotSupported("ALTER TABLE of a partition").
 		WithDetail("Partition \"%s\" is a Fluss partition of \"%s\", with the table's columns, defaults and constraints.", v.Path.Table, v.Partition.Parent.Table).
 		WithHint("Alter its partitioned table instead.")
+}
+
+// attachPartition runs ALTER TABLE parent ATTACH PARTITION name FOR
+// VALUES IN (v), as pg_dump writes a partitioned table (each partition
+// created as a table, then attached, then its rows copied in). A Fluss
+// partition is part of its table's storage, so the table name names is
+// not kept: an empty table whose columns are the parent's is replaced by
+// the partition of v, named as it was (CREATE TABLE name PARTITION OF
+// parent FOR VALUES IN (v)); a table with rows is refused (moving them
+// would be a copy, which INSERT ... SELECT says plainly).
+func (s *session) attachPartition(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+	if len(d.Actions) != 1 {
+		return nil, sqlerr.NotSupported("ATTACH PARTITION with other actions in one ALTER TABLE").
+			WithHint("Run ATTACH PARTITION as an ALTER TABLE of its own.")
+	}
+	att := *d.Actions[0].Attach
+	parent, err := s.resolveTable(ctx, d.Table)
+	if err != nil {
+		return nil, err
+	}
+	if v, ok, err := s.partitionNamed(ctx, att.Table); err != nil {
+		return nil, err
+	} else if ok {
+		return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is already a partition", v.Path.Table)
+	}
+	child, err := s.resolveTable(ctx, att.Table)
+	if err != nil {
+		return nil, err
+	}
+	if partitionedByValues(parent) {
+		if err := partitionColumnsMatch(parent, child); err != nil {
+			return nil, err
+		}
+		if att.Bound == "IN" && len(att.Values) == 1 {
+			key := parent.Descriptor.PartitionKeys[0]
+			col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
+			if _, _, err := s.partitionBound(ctx, col, att.Values[0], att.ValuePos[0]); err != nil {
+				return nil, err
+			}
+		}
+		if err := s.mayDrop(child); err != nil {
+			return nil, err
+		}
+		empty, err := s.tableEmpty(ctx, child)
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			return nil, sqlerr.NotSupported("ATTACH PARTITION of a table with rows").
+				WithDetail("A Fluss partition is part of its table's storage: table \"%s\" cannot become one.", child.Path.Table).
+				WithHint("Create the partition and copy the rows into it: CREATE TABLE p PARTITION OF t FOR VALUES IN (v); INSERT INTO p SELECT * FROM old.")
+		}
+		if child.PartitionStrategy() != "" || child.IsPartitioned() {
+			return nil, sqlerr.NotSupported("a partition that is itself partitioned").WithHint(partitionOfHint)
+		}
+	}
+	att.Parent = d.Table
+	att.Table.Schema = child.Path.Database
+	// the bound's checks (CREATE TABLE ... PARTITION OF's) before the
+	// table goes: an overlap, a value Fluss cannot name
+	if err := s.partitionAttachable(ctx, parent, &att); err != nil {
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	err = s.dropTable(ctx, child, false)
+	s.eng.ddl.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.createPartitionOf(ctx, &att); err != nil {
+		return nil, err
+	}
+	return tagOnly("ALTER TABLE"), nil
+}
+
+// partitionOfHint says what a partition of a Fluss partitioned table is.
+const partitionOfHint = "A Fluss partition holds one value of the partition key: create a partition for each value (FOR VALUES IN (v))."
+
+// partitionAttachable runs CREATE TABLE ... PARTITION OF's checks of po
+// over parent without creating anything.
+func (s *session) partitionAttachable(ctx context.Context, parent fluss.TableInfo, po *sql.PartitionOfStmt) error {
+	if parent.PartitionStrategy() == "" {
+		return sqlerr.New(sqlerr.WrongObjectType, "table \"%s\" is not partitioned", parent.Path.Table)
+	}
+	switch {
+	case po.Bound == "DEFAULT":
+		return sqlerr.NotSupported("a DEFAULT partition").WithPosition(po.BoundPos).WithHint(partitionOfHint)
+	case po.Bound != "IN":
+		return sqlerr.New(sqlerr.InvalidTableDefinition, "invalid bound specification for a list partition").WithPosition(po.BoundPos)
+	case len(po.Values) > 1:
+		return sqlerr.NotSupported("a partition of several values").WithPosition(po.ValuePos[1]).WithHint(partitionOfHint)
+	}
+	key := parent.Descriptor.PartitionKeys[0]
+	col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
+	value, _, err := s.partitionBound(ctx, col, po.Values[0], po.ValuePos[0])
+	if err != nil {
+		return err
+	}
+	if err := fluss.ValidatePartitionValue(value, true); err != nil {
+		return sqlerr.As(err).WithPosition(po.ValuePos[0])
+	}
+	for _, v := range s.partitionsOf(parent) {
+		if slices.Equal(v.Partition.Values, []string{value}) {
+			return sqlerr.New(sqlerr.InvalidObjectDefinition, "partition \"%s\" would overlap partition \"%s\"", po.Table.Name, v.Path.Table).WithPosition(po.ValuePos[0])
+		}
+	}
+	return nil
+}
+
+// partitionColumnsMatch checks that child has parent's columns, as ATTACH PARTITION
+// requires (MergeAttributesIntoExisting): the same names with the same
+// types, no more.
+func partitionColumnsMatch(parent, child fluss.TableInfo) error {
+	pcols, ccols := parent.Descriptor.Schema.Columns, child.Descriptor.Schema.Columns
+	for _, c := range ccols {
+		if parent.ColumnIndex(c.Name) < 0 {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "table \"%s\" contains column \"%s\" not found in parent \"%s\"", child.Path.Table, c.Name, parent.Path.Table).
+				WithDetail("The new partition may contain only the columns present in parent.")
+		}
+	}
+	for i, c := range pcols {
+		j := child.ColumnIndex(c.Name)
+		if j < 0 {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "child table is missing column \"%s\"", c.Name)
+		}
+		if !ccols[j].Type.Nullable().Equal(c.Type.Nullable()) {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "child table \"%s\" has different type for column \"%s\"", child.Path.Table, c.Name)
+		}
+		if c.Type.NotNull && !ccols[j].Type.NotNull {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "column \"%s\" in child table must be marked NOT NULL", c.Name)
+		}
+		if i != j {
+			return sqlerr.NotSupported("ATTACH PARTITION of a table whose columns are in another order").
+				WithHint("A partition here reads its parent's columns in the parent's order.")
+		}
+	}
+	return nil
+}
+
+// tableEmpty reports whether info has no rows.
+func (s *session) tableEmpty(ctx context.Context, info fluss.TableInfo) (bool, error) {
+	t, err := s.eng.store.Table(ctx, info.Path)
+	if err != nil {
+		return false, err
+	}
+	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: []int{0}})
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	for {
+		b, err := r.Next(ctx)
+		if err != nil || b == nil {
+			return err == nil, err
+		}
+		n := b.NumRows()
+		b.Release()
+		if n > 0 {
+			return false, nil
+		}
+	}
+}
+
+// parentKeyAgain reports whether actions only add partition v the
+// primary key its parent has (pg_dump adds a partition's key after its
+// parent's), which a partition, its parent's Fluss partition, has already.
+func (s *session) parentKeyAgain(ctx context.Context, v views.View, actions []sql.AlterAction) bool {
+	if len(actions) != 1 || actions[0].Kind != sql.AlterAddPrimaryKey || actions[0].Unique == nil {
+		return false
+	}
+	path, ok := s.partitionParent(ctx, v)
+	if !ok {
+		return false
+	}
+	parent, err := s.eng.store.GetTable(ctx, path)
+	return err == nil && slices.Equal(parent.Descriptor.Schema.PrimaryKey, actions[0].Unique.Columns)
 }

@@ -154,6 +154,9 @@ const (
 	// AlterAddUnique: ADD [CONSTRAINT name] UNIQUE (cols) (Unique;
 	// unique.go).
 	AlterAddUnique
+	// AlterAttachPartition: ATTACH PARTITION name FOR VALUES ... (Attach:
+	// its Table and bound; Parent is the statement's table).
+	AlterAttachPartition
 	// AlterAddIdentity: ALTER [COLUMN] Column ADD GENERATED { ALWAYS |
 	// BY DEFAULT } AS IDENTITY [ ( options ) ] (Identity; identity.go).
 	AlterAddIdentity
@@ -191,7 +194,9 @@ const (
 
 // AlterAction is one action of ALTER TABLE.
 type AlterAction struct {
-	Kind        AlterKind
+	Kind AlterKind
+	// Attach is AlterAttachPartition's partition and bound.
+	Attach      *PartitionOfStmt
 	Column      string
 	Type        *TypeName
 	IfNotExists bool
@@ -344,6 +349,24 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 		case "VIEW":
 			p.pos = 2
 			return true, p.alterView(st) // rename.go
+		case "INDEX":
+			// ALTER INDEX parent ATTACH PARTITION child, which pg_dump
+			// writes after a partition's index: a partition here has its
+			// parent's keys and indexes (engine/pgpartitions.go)
+			p.pos = 2
+			p.accept("IF", "EXISTS")
+			parent, err := p.objectName()
+			if err != nil || p.word(0) != "ATTACH" || p.word(1) != "PARTITION" {
+				p.pos = 0
+				break
+			}
+			p.pos += 2
+			child, err := p.objectName()
+			if err != nil {
+				return true, err
+			}
+			st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "ALTER INDEX ATTACH PARTITION", Table: parent, Tables: []ObjectName{child}}
+			return true, p.done()
 		case "MATERIALIZED":
 			if p.word(2) == "VIEW" {
 				p.pos = 3

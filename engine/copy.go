@@ -51,7 +51,7 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 		}
 		return fileCopy(ps), nil // copyfile.go
 	}
-	path := s.copyPath(ctx, c)
+	path := s.copyFromPath(ctx, c)
 	if err := systemTable(path); err != nil {
 		return nil, err
 	}
@@ -85,8 +85,15 @@ func (s *session) copyPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath
 			db = r
 		}
 	}
-	path := fluss.TablePath{Database: db, Table: c.Table}
-	if v, ok := s.copyPartition(path); ok { // pgpartitions.go: its parent's rows
+	return fluss.TablePath{Database: db, Table: c.Table}
+}
+
+// copyFromPath is the table COPY FROM writes: copyPath's, or for a
+// partition its parent's (pgpartitions.go; copyRecord checks that the
+// rows are the partition's).
+func (s *session) copyFromPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath {
+	path := s.copyPath(ctx, c)
+	if v, ok := s.copyPartition(path); ok {
 		if parent, ok := s.partitionParent(ctx, v); ok {
 			return parent
 		}
@@ -230,7 +237,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if s.txStatus == 'E' {
 		return "", sqlerr.TransactionAborted()
 	}
-	path := s.copyPath(ctx, ps.parsed.Copy)
+	path := s.copyFromPath(ctx, ps.parsed.Copy)
 	if err := s.eng.rewrites.wait(ctx, path); err != nil { // rewritegate.go
 		return "", err
 	}

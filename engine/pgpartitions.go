@@ -125,7 +125,7 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 	}
 	v := views.View{Path: b.Path, CreatedAt: time.Now().UnixMilli(),
 		Partition: &views.Partition{Parent: parent.Path, ParentID: parent.TableID, Values: []string{value}, Bound: "FOR VALUES IN (" + bound + ")"}}
-	setPartitionView(&v, b)
+	setPartitionView(&v, parent, b)
 	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		stored, err := tx.Views.Create(v, false)
 		if err != nil {
@@ -537,11 +537,16 @@ func (s *session) truncatePartitions(ctx context.Context, info fluss.TableInfo, 
 }
 
 // setPartitionView sets the definition, columns and relations of the
-// partition relation v as b binds them.
-func setPartitionView(v *views.View, b *binder.CreateView) {
+// partition relation v of parent as b binds them; a column is NOT NULL
+// where its parent's is, as a partition's columns are its parent's.
+func setPartitionView(v *views.View, parent fluss.TableInfo, b *binder.CreateView) {
 	v.Definition, v.AutoUpdatable, v.Columns, v.Uses = b.Definition, b.AutoUpdatable, nil, nil
 	for _, c := range b.Columns {
-		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T, Updatable: c.Updatable})
+		t := c.T
+		if i := parent.ColumnIndex(c.Name); i >= 0 && parent.Descriptor.Schema.Columns[i].Type.NotNull {
+			t.NotNull = true
+		}
+		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: t, Updatable: c.Updatable})
 	}
 	for _, u := range b.Uses {
 		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
@@ -563,7 +568,7 @@ func (s *session) refreshPartitions(ctx context.Context, n sql.ObjectName) error
 		if err != nil {
 			return err
 		}
-		setPartitionView(&v, b)
+		setPartitionView(&v, info, b)
 		err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 			_, err := tx.Views.Create(v, true)
 			return err

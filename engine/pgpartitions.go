@@ -454,6 +454,22 @@ func partitionedByValues(info fluss.TableInfo) bool { return info.PartitionStrat
 // refused there.
 func (s *session) truncatePartitioned(ctx context.Context, infos []fluss.TableInfo, parts []views.View) error {
 	if s.txStatus != 'I' {
+		// an empty one has nothing to undo (pg_restore -j empties each
+		// table it loads in the block that loads it)
+		empty := true
+		for _, info := range infos {
+			if e, err := s.relationEmpty(ctx, info.Path); err != nil || !e {
+				empty = false
+			}
+		}
+		for _, v := range parts {
+			if e, err := s.relationEmpty(ctx, v.Path); err != nil || !e {
+				empty = false
+			}
+		}
+		if empty {
+			return nil
+		}
 		return sqlerr.NotSupported("TRUNCATE of a partitioned table or a partition inside a transaction block").
 			WithDetail("Its rows are emptied by dropping its Fluss partitions and creating them again, which a ROLLBACK could not undo.").
 			WithHint("Run TRUNCATE outside a transaction block, or DELETE the rows in it.")
@@ -649,7 +665,7 @@ func (s *session) attachPartition(ctx context.Context, d *sql.DDLStmt) (pgwire.R
 		if err := s.mayDrop(child); err != nil {
 			return nil, err
 		}
-		empty, err := s.tableEmpty(ctx, child)
+		empty, err := s.relationEmpty(ctx, child.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -746,19 +762,20 @@ func partitionColumnsMatch(parent, child fluss.TableInfo) error {
 	return nil
 }
 
-// tableEmpty reports whether info has no rows.
-func (s *session) tableEmpty(ctx context.Context, info fluss.TableInfo) (bool, error) {
-	t, err := s.eng.store.Table(ctx, info.Path)
+// relationEmpty reports whether the relation at path has no rows, as this
+// session's transaction reads it.
+func (s *session) relationEmpty(ctx context.Context, path fluss.TablePath) (bool, error) {
+	ps, err := s.prepareInternal(ctx, "SELECT 1 FROM "+quoteIdent(path.Database)+"."+quoteIdent(path.Table)+" LIMIT 1")
 	if err != nil {
 		return false, err
 	}
-	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: []int{0}})
+	res, err := ps.execute(ctx, nil)
 	if err != nil {
 		return false, err
 	}
-	defer r.Close()
+	defer res.Close()
 	for {
-		b, err := r.Next(ctx)
+		b, err := res.Next(ctx)
 		if err != nil || b == nil {
 			return err == nil, err
 		}

@@ -124,7 +124,7 @@ func (c *Catalog) partitionInfoColumnsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		for i, col := range v.Columns {
-			r := c.columnRow(v.Path.Database, v.Path.Table, i+1, col.Name, col.Type.Nullable())
+			r := c.columnRow(v.Path.Database, v.Path.Table, i+1, col.Name, col.Type) // NOT NULL where its parent's is (engine: setPartitionView)
 			r["is_updatable"] = "YES"
 			rows = append(rows, r)
 		}

@@ -41,6 +41,16 @@ import (
 // Fluss has one partition per value: a partition of several values, a
 // DEFAULT partition, RANGE and HASH bounds map onto nothing it has and are
 // refused.
+//
+// TRUNCATE of p drops its Fluss partition and creates it again; of t,
+// each of its partitions (recreating t, as TRUNCATE of a log table does,
+// would lose them). ALTER TABLE t ADD COLUMN rebinds every p over t's new
+// columns (refreshPartitions). ATTACH PARTITION of an empty table with t's
+// columns replaces the table by the partition (pg_dump's shape); COPY into
+// p writes t, checked against p's constraint; LOCK TABLE p locks t. The
+// binder reads tableoid of t's rows as their partition's OID
+// (binder.PartitionCatalog) and checks an UPDATE through p against p's
+// WHERE (binder.View.Partition).
 
 // createPartitionOf runs CREATE TABLE name PARTITION OF parent FOR VALUES
 // IN (v).

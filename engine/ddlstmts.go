@@ -376,8 +376,26 @@ func (s *session) toolStatement(ctx context.Context, d *sql.DDLStmt) (res pgwire
 		res, err = s.matviewStatement(ctx, d) // matview.go
 	case "ALTER INDEX ATTACH PARTITION":
 		// a partition's index is its parent's (pgpartitions.go: a
-		// partition is its parent's Fluss partition): nothing to attach
-		res = tagOnly("ALTER INDEX")
+		// partition is its parent's Fluss partition): nothing to attach,
+		// once the parent index is found
+		// (the names as they are: regclass's input here reads no
+		// quoted identifier)
+		name := d.Table.Name
+		if d.Table.Schema != "" {
+			name = d.Table.Schema + "." + name
+		}
+		var ps *statement
+		if ps, err = s.prepareInternal(ctx, "SELECT "+quoteLiteral(name)+"::regclass"); err == nil {
+			var r pgwire.Result
+			if r, err = ps.execute(ctx, nil); err == nil {
+				if r, err = drainResult(ctx, r); err == nil { // modifyingwith.go
+					r.Close()
+				}
+			}
+		}
+		if err == nil {
+			res = tagOnly("ALTER INDEX")
+		}
 	default:
 		return nil, false, nil
 	}

@@ -354,7 +354,6 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 			// writes after a partition's index: a partition here has its
 			// parent's keys and indexes (engine/pgpartitions.go)
 			p.pos = 2
-			p.accept("IF", "EXISTS")
 			parent, err := p.objectName()
 			if err != nil || p.word(0) != "ATTACH" || p.word(1) != "PARTITION" {
 				p.pos = 0

@@ -112,6 +112,10 @@ type binder struct {
 	// the first few, so that most statements allocate nothing for them.
 	scans   []*Scan
 	scanBuf [2]*Scan
+	// partitions are the FROM items bound so far that name a partition
+	// of a PostgreSQL-partitioned table (a view, View.Partition), whose
+	// tableoid is the partition's OID (systemcols.go).
+	partitions []partitionItem
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the

@@ -88,11 +88,13 @@
 // where an outer join made the row up, told by the item's row marker
 // column), values.go VALUES queries (the
 // tree's Values, bound to a Values node, types resolved across rows), view.go
-// CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
+// CREATE VIEW and the expansion of views named in FROM (ViewCatalog;
+// PartitionCatalog: the partitions systemcols.go's tableoid reads),
 // viewwrite.go INSERT / UPDATE / DELETE through an automatically updatable
 // view, rewritten onto its base table before they bind, viewcheck.go the
 // WITH CHECK OPTION conditions that rewrite collects (Insert.ViewChecks,
-// Update.ViewChecks, which exec evaluates on each row written) and
+// Update.ViewChecks, which exec evaluates on each row written; a
+// partition's constraint for an UPDATE through it, View.Partition) and
 // ViewUpdatability (a view's updatability from its definition),
 // viewdef.go pg_get_viewdef's text of a simple view, printed from the
 // view query's tree (sql.Transformer.SubqueryTree), setop.go UNION,

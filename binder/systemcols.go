@@ -1,6 +1,9 @@
 package binder
 
 import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -22,42 +25,125 @@ const tableOIDColumn = "tableoid"
 // such scan. Where an outer join made the item's row up (its row marker is
 // NULL, wholerow.go) the value is NULL, as PostgreSQL's system column of a
 // null-extended relation is.
+//
+// A partition of a PostgreSQL-partitioned table (a view here) has the
+// tableoid of the table PostgreSQL has for it, and a row read through the
+// partitioned table has its partition's: the partition whose value its
+// partition key holds (partitionTableOID).
 func (b *binder) systemColumn(s *scope, cn sourceNode, table, name string) (Expr, bool, error) {
 	if name != tableOIDColumn {
 		return nil, false, nil
 	}
 	var scan *Scan
+	var part *partitionItem
+	item := ""
 	for i := range s.cols {
 		c := &s.cols[i]
-		if c.Table == "" || table != "" && c.Table != table || c.Hidden {
+		if c.Table == "" || table != "" && c.Table != table || c.Hidden || c.Table == item {
 			continue
 		}
-		sc := b.scanOf(c.Table)
-		if sc == nil || scan == sc {
+		sc, pi := b.scanOf(c.Table), b.partitionOf(c.Table)
+		if sc == nil && pi == nil {
 			continue
 		}
-		if scan != nil {
+		if item != "" {
 			return nil, true, b.errAt(cn, sqlerr.New(sqlerr.AmbiguousColumn, "column reference %q is ambiguous", name))
 		}
-		scan = sc
+		item, scan, part = c.Table, sc, pi
 	}
-	if scan == nil {
+	var v Expr
+	var err error
+	oidT := types.T{Kind: types.Oid}
+	switch {
+	case part != nil:
+		v, err = b.relationOID(cn, part.path)
+	case scan != nil && scan.Table.PartitionStrategy() != "":
+		v, err = b.partitionTableOID(s, cn, scan)
+	case scan != nil:
+		v, err = b.relationOID(cn, scan.Table.Path)
+	default:
 		return nil, false, nil
 	}
-	path := quoteIdentIfNeeded(scan.Table.Path.Database) + "." + quoteIdentIfNeeded(scan.Table.Path.Table)
-	reg, err := b.callFunction(cn, "regclass_in", []Expr{b.newConst(path, types.StringType)})
 	if err != nil {
 		return nil, true, err
 	}
-	oidT := types.T{Kind: types.Oid}
-	v := b.castTo(reg, oidT)
 	for i := range s.cols {
-		if c := &s.cols[i]; c.Table == "" && c.Name == rowMarkerName(scan.Alias) {
+		if c := &s.cols[i]; c.Table == "" && c.Name == rowMarkerName(item) {
 			marker := &ColumnRef{Index: i, Name: c.Name, T: c.T}
 			return &Case{Whens: []When{{Cond: marker, Result: v}}, T: oidT}, true, nil
 		}
 	}
 	return v, true, nil
+}
+
+// relationOID is the OID of the relation at path, as
+// 'schema.name'::regclass::oid finds it.
+func (b *binder) relationOID(cn sourceNode, path fluss.TablePath) (Expr, error) {
+	text := quoteIdentIfNeeded(path.Database) + "." + quoteIdentIfNeeded(path.Table)
+	reg, err := b.callFunction(cn, "regclass_in", []Expr{b.newConst(text, types.StringType)})
+	if err != nil {
+		return nil, err
+	}
+	return b.castTo(reg, types.T{Kind: types.Oid}), nil
+}
+
+// partitionTableOID is the tableoid of a row of scan, a PostgreSQL-
+// partitioned table: CASE key WHEN v1 THEN oid(p1) ... END over its
+// partitions (every row has one: a row without is refused when written).
+func (b *binder) partitionTableOID(s *scope, cn sourceNode, scan *Scan) (Expr, error) {
+	pc, ok := b.cat.(PartitionCatalog)
+	keys := scan.Table.Descriptor.PartitionKeys
+	if !ok || len(keys) != 1 {
+		return b.relationOID(cn, scan.Table.Path)
+	}
+	var key Expr
+	for i := range s.cols {
+		if c := &s.cols[i]; c.Table == scan.Alias && c.Name == keys[0] {
+			key = b.newColumnRef(i, c.Name, c.T)
+			break
+		}
+	}
+	oidT := types.T{Kind: types.Oid}
+	out := &Case{T: oidT}
+	if key == nil {
+		return b.newConst(nil, oidT), nil
+	}
+	for _, p := range pc.Partitions(b.ctx, scan.Table.TableID) {
+		value := p.Value
+		if len(value) >= 2 && value[0] == '\'' {
+			value = strings.ReplaceAll(value[1:len(value)-1], "''", "'")
+		}
+		cond, err := b.makeBinary(cn, OpEq, key, b.castTo(b.newConst(value, types.StringType), key.Type()))
+		if err != nil {
+			return nil, err
+		}
+		oid, err := b.relationOID(cn, p.Path)
+		if err != nil {
+			return nil, err
+		}
+		out.Whens = append(out.Whens, When{Cond: cond, Result: oid})
+	}
+	if len(out.Whens) == 0 {
+		return b.newConst(nil, oidT), nil
+	}
+	return out, nil
+}
+
+// partitionItem is a FROM item that names a partition (binder.partitions).
+type partitionItem struct {
+	alias string
+	path  fluss.TablePath
+}
+
+// partitionOf is the partition a FROM item bound under alias names, nil
+// when it names none.
+func (b *binder) partitionOf(alias string) *partitionItem {
+	for i := len(b.partitions) - 1; i >= 0; i-- {
+		if b.partitions[i].alias == alias {
+			return &b.partitions[i]
+		}
+	}
+	return nil
 }
 
 // scanOf is the table scan a FROM clause bound under alias (the latest:

@@ -58,6 +58,28 @@ type View struct {
 	// whose columns may hold a type in Fluss's wider form (an unbounded
 	// numeric as a DECIMAL(38, s)); each is cast back to the view's type.
 	Stored bool
+	// Partition: the view names a partition of a PostgreSQL-partitioned
+	// table (CREATE TABLE ... PARTITION OF), which PostgreSQL has as a
+	// table: its tableoid is its own OID, and a row an UPDATE writes
+	// through it must meet its partition constraint (its WHERE), as a
+	// check option would, failing with 23514 (viewcheck.go).
+	Partition bool
+}
+
+// PartitionCatalog is implemented by catalogs that know the partitions of
+// PostgreSQL-partitioned tables (fluss.TableInfo.PartitionStrategy).
+type PartitionCatalog interface {
+	// Partitions are the partition relations of the table with Fluss id
+	// tableID.
+	Partitions(ctx context.Context, tableID int64) []PartitionRelation
+}
+
+// PartitionRelation is one partition: its path and the value of the
+// partition key it holds, as an SQL literal of the key's type ('x', 1,
+// true).
+type PartitionRelation struct {
+	Path  fluss.TablePath
+	Value string
 }
 
 // ViewCatalog is implemented by catalogs that also hold views.
@@ -274,6 +296,9 @@ func (b *binder) bindViewRef(src *pt.TableName, alias string) (n Node, ok bool, 
 	}
 	if alias == "" {
 		alias = v.Path.Table
+	}
+	if v.Partition {
+		b.partitions = append(b.partitions, partitionItem{alias: alias, path: v.Path})
 	}
 	n, err = b.expandView(v, alias)
 	return n, true, err

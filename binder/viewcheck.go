@@ -28,6 +28,9 @@ type viewCheck struct {
 	view     string
 	qual     pt.Expr
 	cascaded bool
+	// partition: the view is a partition (View.Partition) and qual its
+	// partition constraint, which an UPDATE through it checks.
+	partition bool
 }
 
 // ViewCheck is a bound condition: Cond over the base table's row (its
@@ -35,12 +38,17 @@ type viewCheck struct {
 type ViewCheck struct {
 	View string
 	Cond Expr
+	// Partition: View is a partition and Cond its partition constraint:
+	// a row that fails it is 23514 (sqlerr.PartitionConstraintViolation).
+	Partition bool
 }
 
 // noteViewCheck maps the conditions collected so far through vw (they
 // read vw's view's columns; now its base relation's, read as alias) and
 // adds vw's own when the view, or a CASCADED view over it, asks for it.
-func (b *binder) noteViewCheck(vw *viewWrite, alias string) error {
+// partition says to add a partition's constraint (an UPDATE's: an INSERT
+// through a partition is checked as it writes, engine/pgpartitions.go).
+func (b *binder) noteViewCheck(vw *viewWrite, alias string, partition bool) error {
 	for i := range b.viewChecks {
 		if b.viewChecks[i].qual != nil {
 			if err := vw.substRefs(b, &b.viewChecks[i].qual, alias, false); err != nil {
@@ -54,6 +62,10 @@ func (b *binder) noteViewCheck(vw *viewWrite, alias string) error {
 	}
 	if has && (cascaded || vw.checkQual != nil) {
 		c := viewCheck{view: vw.view.Path.Table, qual: vw.checkQual, cascaded: cascaded}
+		b.viewChecks = append([]viewCheck{c}, b.viewChecks...)
+	}
+	if partition && vw.view.Partition && vw.checkQual != nil {
+		c := viewCheck{view: vw.view.Path.Table, qual: cloneExpr(vw.checkQual), partition: true}
 		b.viewChecks = append([]viewCheck{c}, b.viewChecks...)
 	}
 	return nil
@@ -74,7 +86,7 @@ func (b *binder) bindViewChecks(scan *Scan) ([]ViewCheck, error) {
 		if e, err = b.coerce(c.qual, e, types.BoolType, "argument of WHERE"); err != nil {
 			return nil, err
 		}
-		out = append(out, ViewCheck{View: c.view, Cond: finishParamsExpr(b, e)})
+		out = append(out, ViewCheck{View: c.view, Cond: finishParamsExpr(b, e), Partition: c.partition})
 	}
 	b.viewChecks = nil
 	return out, nil

@@ -512,7 +512,7 @@ func (b *binder) viewUpdate(up *pt.Update) (*View, error) {
 			alias = vw.view.Path.Table
 		}
 		vw.requalify(alias)
-		if err := b.noteViewCheck(vw, alias); err != nil { // viewcheck.go
+		if err := b.noteViewCheck(vw, alias, true); err != nil { // viewcheck.go
 			return nil, err
 		}
 		for _, a := range up.Set {
@@ -606,7 +606,7 @@ func (b *binder) viewInsert(ins *pt.Insert) (*View, error) {
 			c.Name = base
 		}
 		vw.requalify(alias)
-		if err := b.noteViewCheck(vw, alias); err != nil { // viewcheck.go
+		if err := b.noteViewCheck(vw, alias, false); err != nil { // viewcheck.go
 			return nil, err
 		}
 		if err := vw.onConflict(b, ins.OnConflict, alias); err != nil {

@@ -51,7 +51,7 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 		}
 		return fileCopy(ps), nil // copyfile.go
 	}
-	path := s.copyPath(ctx, c)
+	path := s.copyFromPath(ctx, c)
 	if err := systemTable(path); err != nil {
 		return nil, err
 	}
@@ -86,6 +86,19 @@ func (s *session) copyPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath
 		}
 	}
 	return fluss.TablePath{Database: db, Table: c.Table}
+}
+
+// copyFromPath is the table COPY FROM writes: copyPath's, or for a
+// partition its parent's (pgpartitions.go; copyRecord checks that the
+// rows are the partition's).
+func (s *session) copyFromPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath {
+	path := s.copyPath(ctx, c)
+	if v, ok := s.copyPartition(path); ok {
+		if parent, ok := s.partitionParent(ctx, v); ok {
+			return parent
+		}
+	}
+	return path
 }
 
 // copyColumns resolves COPY's column list (all columns when empty).
@@ -224,7 +237,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if s.txStatus == 'E' {
 		return "", sqlerr.TransactionAborted()
 	}
-	path := s.copyPath(ctx, ps.parsed.Copy)
+	path := s.copyFromPath(ctx, ps.parsed.Copy)
 	if err := s.eng.rewrites.wait(ctx, path); err != nil { // rewritegate.go
 		return "", err
 	}
@@ -451,7 +464,22 @@ func (ps *statement) copyRecord(ctx context.Context, info fluss.TableInfo, batch
 		ps.copyRewind(ctx, mark, rows, row)
 		return nil, err
 	}
-	return array.NewRecordBatch(info.ArrowSchema(), cols, rows), nil
+	rec := array.NewRecordBatch(info.ArrowSchema(), cols, rows)
+	if c := ps.parsed.Copy; c != nil {
+		// COPY into a partition: its rows must be its own (pgpartitions.go)
+		db := c.Schema
+		if db == "" {
+			db = info.Path.Database
+		}
+		if v, ok := ps.sess.copyPartition(fluss.TablePath{Database: db, Table: c.Table}); ok {
+			if row, err := partitionViolation(ctx, info, v, rec); err != nil {
+				rec.Release()
+				ps.copyRewind(ctx, mark, rows, row)
+				return nil, err
+			}
+		}
+	}
+	return rec, nil
 }
 
 // The statements of a multi-statement simple query bind lazily; a COPY

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,6 +14,8 @@ import (
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // truncateTables is TRUNCATE of a list of tables: every one is resolved
@@ -22,8 +25,23 @@ import (
 // a transaction block it is the block's (truncateInBlock).
 func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
 	var infos []fluss.TableInfo
+	var parts []views.View // partitions named (pgpartitions.go)
 	seen := map[fluss.TablePath]bool{}
-	for _, n := range d.Tables {
+	for k, n := range d.Tables {
+		v, isPart, err := s.partitionNamed(ctx, n) // pgpartitions.go
+		if err != nil {
+			return nil, err
+		}
+		if isPart {
+			if err := s.needSchemaUsage(v.Path.Database); err != nil {
+				return nil, err
+			}
+			if err := s.need(v.ACLKey(), v.Path, access.Truncate); err != nil {
+				return nil, err
+			}
+			parts = append(parts, v)
+			continue
+		}
 		info, err := s.resolveTable(ctx, n)
 		if err != nil {
 			return nil, err
@@ -34,6 +52,10 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 		if err := s.need(info.TableID, info.Path, access.Truncate); err != nil {
 			return nil, err
 		}
+		if info.PartitionStrategy() != "" && k < len(d.Only) && d.Only[k] {
+			return nil, sqlerr.New(sqlerr.WrongObjectType, "cannot truncate only a partitioned table").
+				WithHint("Do not specify the ONLY keyword, or use TRUNCATE ONLY on the partitions directly.")
+		}
 		if !seen[info.Path] {
 			seen[info.Path] = true
 			infos = append(infos, info)
@@ -42,6 +64,17 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 	infos, notices, err := s.fkTruncate(ctx, infos, seen, d.Cascade) // fkddl.go
 	if err != nil {
 		return nil, err
+	}
+	if len(parts) > 0 || slices.ContainsFunc(infos, partitionedByValues) {
+		if err := s.truncatePartitioned(ctx, infos, parts); err != nil { // pgpartitions.go
+			return nil, err
+		}
+		if d.RestartIdentity {
+			if err := s.restartOwnedSequences(ctx, seen); err != nil {
+				return nil, err
+			}
+		}
+		return noticeResult("TRUNCATE TABLE", notices...), nil
 	}
 	if s.txStatus != 'I' {
 		res, err := s.truncateInBlock(ctx, infos, seen, d.RestartIdentity)

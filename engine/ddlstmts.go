@@ -184,7 +184,20 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if v, a, ok := s.viewOptionsByAlterTable(ctx, d); ok {
 			return s.alterViewOptions(ctx, v, a, "ALTER TABLE") // views.go
 		}
-		return s.alterTableCarrying(ctx, d) // uniquecarry.go
+		if slices.ContainsFunc(d.Actions, func(a sql.AlterAction) bool { return a.Kind == sql.AlterAttachPartition }) {
+			return s.attachPartition(ctx, d) // pgpartitions.go
+		}
+		if v, ok, err := s.partitionNamed(ctx, d.Table); err == nil && ok && s.parentKeyAgain(ctx, v, d.Actions) {
+			return tagOnly("ALTER TABLE"), nil // pgpartitions.go: it has its parent's key
+		}
+		if err := s.alterPartitionRefused(ctx, d); err != nil { // pgpartitions.go
+			return nil, err
+		}
+		res, err := s.alterTableCarrying(ctx, d) // uniquecarry.go
+		if err == nil {
+			err = s.refreshPartitions(ctx, d.Table) // pgpartitions.go
+		}
+		return res, err
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %v", st.Kind)
 }
@@ -361,6 +374,28 @@ func (s *session) toolStatement(ctx context.Context, d *sql.DDLStmt) (res pgwire
 		res, err = s.reindex(ctx, d)
 	case "CREATE MATERIALIZED VIEW", "DROP MATERIALIZED VIEW", "REFRESH MATERIALIZED VIEW", "ALTER MATERIALIZED VIEW":
 		res, err = s.matviewStatement(ctx, d) // matview.go
+	case "ALTER INDEX ATTACH PARTITION":
+		// a partition's index is its parent's (pgpartitions.go: a
+		// partition is its parent's Fluss partition): nothing to attach,
+		// once the parent index is found
+		// (the names as they are: regclass's input here reads no
+		// quoted identifier)
+		name := d.Table.Name
+		if d.Table.Schema != "" {
+			name = d.Table.Schema + "." + name
+		}
+		var ps *statement
+		if ps, err = s.prepareInternal(ctx, "SELECT "+quoteLiteral(name)+"::regclass"); err == nil {
+			var r pgwire.Result
+			if r, err = ps.execute(ctx, nil); err == nil {
+				if r, err = drainResult(ctx, r); err == nil { // modifyingwith.go
+					r.Close()
+				}
+			}
+		}
+		if err == nil {
+			res = tagOnly("ALTER INDEX")
+		}
 	default:
 		return nil, false, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sqlgate/sqlgate/access"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
@@ -41,11 +42,8 @@ func (s *session) execLock(ctx context.Context, l *sql.LockStmt) (pgwire.Result,
 	}
 	for _, n := range l.Tables {
 		for {
-			info, err := s.resolveTable(ctx, n)
+			info, err := s.lockedTable(ctx, n, priv)
 			if err != nil {
-				return nil, err
-			}
-			if err := s.need(info.TableID, info.Path, priv); err != nil {
 				return nil, err
 			}
 			req.Table, req.Name = info.TableID, info.Path.Table
@@ -72,11 +70,7 @@ func (s *session) execLock(ctx context.Context, l *sql.LockStmt) (pgwire.Result,
 // are refused (0A000) after the same checks.
 func (s *session) lockOnCluster(ctx context.Context, l *sql.LockStmt, mode rowlock.TableMode) (pgwire.Result, error) {
 	for _, n := range l.Tables {
-		info, err := s.resolveTable(ctx, n)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.need(info.TableID, info.Path, access.Select); err != nil {
+		if _, err := s.lockedTable(ctx, n, access.Select); err != nil {
 			return nil, err
 		}
 	}
@@ -85,4 +79,30 @@ func (s *session) lockOnCluster(ctx context.Context, l *sql.LockStmt, mode rowlo
 			WithDetail("Other servers write this store too, and a lock held in this server would not hold them off.")
 	}
 	return tagOnly("LOCK TABLE"), nil
+}
+
+// lockedTable is the table LOCK TABLE n locks, checked for priv: n's
+// table, or for a partition of a PostgreSQL-partitioned table (whose rows
+// are its parent's Fluss partition, pgpartitions.go) its parent, with the
+// privilege checked on the partition, as PostgreSQL checks it.
+func (s *session) lockedTable(ctx context.Context, n sql.ObjectName, priv access.Privilege) (fluss.TableInfo, error) {
+	v, isPart, err := s.partitionNamed(ctx, n)
+	if err != nil {
+		return fluss.TableInfo{}, err
+	}
+	if isPart {
+		if err := s.need(v.ACLKey(), v.Path, priv); err != nil {
+			return fluss.TableInfo{}, err
+		}
+		path, ok := s.partitionParent(ctx, v)
+		if !ok {
+			return fluss.TableInfo{}, sqlerr.UndefinedRelation(v.Path.Table)
+		}
+		return s.eng.store.GetTable(ctx, path)
+	}
+	info, err := s.resolveTable(ctx, n)
+	if err != nil {
+		return fluss.TableInfo{}, err
+	}
+	return info, s.need(info.TableID, info.Path, priv)
 }

@@ -41,6 +41,16 @@ import (
 // Fluss has one partition per value: a partition of several values, a
 // DEFAULT partition, RANGE and HASH bounds map onto nothing it has and are
 // refused.
+//
+// TRUNCATE of p drops its Fluss partition and creates it again; of t,
+// each of its partitions (recreating t, as TRUNCATE of a log table does,
+// would lose them). ALTER TABLE t ADD COLUMN rebinds every p over t's new
+// columns (refreshPartitions). ATTACH PARTITION of an empty table with t's
+// columns replaces the table by the partition (pg_dump's shape); COPY into
+// p writes t, checked against p's constraint; LOCK TABLE p locks t. The
+// binder reads tableoid of t's rows as their partition's OID
+// (binder.PartitionCatalog) and checks an UPDATE through p against p's
+// WHERE (binder.View.Partition).
 
 // createPartitionOf runs CREATE TABLE name PARTITION OF parent FOR VALUES
 // IN (v).
@@ -77,7 +87,11 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 		return nil, err
 	}
 	if err := fluss.ValidatePartitionValue(value, true); err != nil {
-		return nil, sqlerr.As(err).WithPosition(po.ValuePos[0])
+		// No escape: Fluss's own writers (Flink's too) name a row's
+		// partition by its key's value as it is, so an encoded name
+		// would be a partition none of them writes to
+		return nil, sqlerr.As(err).WithPosition(po.ValuePos[0]).
+			WithHint("A Fluss partition is named by its value, which must be 1 to 200 ASCII letters, digits, '_' or '-', not starting with '__'.")
 	}
 	if err := s.mayDrop(parent); err != nil {
 		return nil, err
@@ -88,15 +102,9 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 	if po.Table.Schema != "" {
 		name = quoteIdent(po.Table.Schema) + "." + name
 	}
-	def := "SELECT * FROM " + quoteIdent(parent.Path.Database) + "." + quoteIdent(parent.Path.Table) +
-		" WHERE " + quoteIdent(key) + " = " + bound
-	ps, err := s.prepareInternal(ctx, "CREATE VIEW "+name+" AS "+def)
+	b, err := s.bindPartitionView(ctx, name, parent, bound)
 	if err != nil {
 		return nil, err
-	}
-	b, ok := ps.bound.(*binder.CreateView)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "a partition's view bound as %T", ps.bound)
 	}
 	path := b.Path
 	if exists, err := s.relationAt(ctx, path); err != nil {
@@ -125,14 +133,9 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 	if err := pc.CreatePartition(ctx, parent.Path, []string{value}, true); err != nil {
 		return nil, err
 	}
-	v := views.View{Path: b.Path, Definition: b.Definition, CreatedAt: time.Now().UnixMilli(), AutoUpdatable: b.AutoUpdatable,
+	v := views.View{Path: b.Path, CreatedAt: time.Now().UnixMilli(),
 		Partition: &views.Partition{Parent: parent.Path, ParentID: parent.TableID, Values: []string{value}, Bound: "FOR VALUES IN (" + bound + ")"}}
-	for _, c := range b.Columns {
-		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T, Updatable: c.Updatable})
-	}
-	for _, u := range b.Uses {
-		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
-	}
+	setPartitionView(&v, parent, b)
 	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		stored, err := tx.Views.Create(v, false)
 		if err != nil {
@@ -149,14 +152,30 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 	return tagOnly("CREATE TABLE"), nil
 }
 
+// bindPartitionView binds the view that names parent's partition of
+// bound (a literal of its partition key) as name, as CREATE VIEW binds
+// one (which also places an unqualified name in the creation schema).
+func (s *session) bindPartitionView(ctx context.Context, name string, parent fluss.TableInfo, bound string) (*binder.CreateView, error) {
+	def := "SELECT * FROM " + quoteIdent(parent.Path.Database) + "." + quoteIdent(parent.Path.Table) +
+		" WHERE " + quoteIdent(parent.Descriptor.PartitionKeys[0]) + " = " + bound
+	ps, err := s.prepareInternal(ctx, "CREATE VIEW "+name+" AS "+def)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := ps.bound.(*binder.CreateView)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "a partition's view bound as %T", ps.bound)
+	}
+	return b, nil
+}
+
 // partitionBound evaluates a FOR VALUES IN item as a value of col: the
 // Fluss partition value it names and the bound as PostgreSQL prints it (a
 // number or boolean bare, anything else as a quoted literal).
 func (s *session) partitionBound(ctx context.Context, col fluss.Column, item string, pos int) (string, string, error) {
 	typ := col.Type.PGName()
 	if strings.EqualFold(strings.TrimSpace(item), "null") {
-		return "", "", sqlerr.NotSupported("a partition for NULL").WithPosition(pos).
-			WithHint("A Fluss partition key is never NULL.")
+		return "", "", nullPartition(pos)
 	}
 	ps, err := s.prepareInternal(ctx, "SELECT CAST(("+item+") AS "+typ+"), CAST(CAST(("+item+") AS "+typ+") AS text)")
 	if err != nil {
@@ -189,8 +208,7 @@ func (s *session) partitionBound(ctx context.Context, col fluss.Column, item str
 		if b.NumRows() > 0 && !got {
 			if b.Column(0).IsNull(0) {
 				b.Release()
-				return "", "", sqlerr.NotSupported("a partition for NULL").WithPosition(pos).
-					WithHint("A Fluss partition key is never NULL.")
+				return "", "", nullPartition(pos)
 			}
 			value, err = fluss.PartitionValue(col.Type, b.Column(0), 0, col.Name)
 			text = types.ValueAt(b.Column(1), 0).(string)
@@ -210,6 +228,16 @@ func (s *session) partitionBound(ctx context.Context, col fluss.Column, item str
 		return value, text, nil
 	}
 	return value, "'" + strings.ReplaceAll(text, "'", "''") + "'", nil
+}
+
+// nullPartition is the error of FOR VALUES IN (NULL), which PostgreSQL
+// accepts: Fluss names a partition by its key's value and refuses a row
+// whose partition key is NULL (its writers' PartitionGetter), so no
+// partition can hold one.
+func nullPartition(pos int) *sqlerr.Error {
+	return sqlerr.NotSupported("a partition for NULL").WithPosition(pos).
+		WithDetail("Fluss names a partition by its partition key's value and stores no row whose partition key is NULL.").
+		WithHint("Use a value of the key for the rows that have none (a DEFAULT on the column), and a partition for that value.")
 }
 
 // partitionsOf are the partition relations of a partitioned table.
@@ -336,21 +364,44 @@ func (p *partitionConstraint) Next(ctx context.Context) (arrow.RecordBatch, erro
 	if err != nil || b == nil || p.key < 0 {
 		return b, err
 	}
-	col := b.Column(p.key)
-	t := p.info.Descriptor.Schema.Columns[p.key]
-	for i := 0; i < int(b.NumRows()); i++ {
-		if !col.IsNull(i) {
-			v, err := fluss.PartitionValue(t.Type, col, i, t.Name)
-			if err == nil && slices.Equal([]string{v}, p.view.Partition.Values) {
-				continue
-			}
-		}
-		err := sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates partition constraint", p.view.Path.Table).
-			WithDetail("Failing row contains %s.", failingRow(ctx, p.info, b, i))
+	if _, err := partitionViolation(ctx, p.info, p.view, b); err != nil {
 		b.Release()
 		return nil, err
 	}
 	return b, nil
+}
+
+// partitionViolation is the first row of rec (info's columns) that is not
+// partition v's, with PostgreSQL's 23514 naming v (row -1 when every row
+// is v's).
+func partitionViolation(ctx context.Context, info fluss.TableInfo, v views.View, rec arrow.RecordBatch) (int, error) {
+	key := info.ColumnIndex(info.Descriptor.PartitionKeys[0])
+	if key < 0 {
+		return -1, nil
+	}
+	col := rec.Column(key)
+	t := info.Descriptor.Schema.Columns[key]
+	for i := 0; i < int(rec.NumRows()); i++ {
+		if !col.IsNull(i) {
+			pv, err := fluss.PartitionValue(t.Type, col, i, t.Name)
+			if err == nil && slices.Equal([]string{pv}, v.Partition.Values) {
+				continue
+			}
+		}
+		return i, sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates partition constraint", v.Path.Table).
+			WithDetail("Failing row contains %s.", failingRow(ctx, info, rec, i))
+	}
+	return -1, nil
+}
+
+// copyPartition is the partition relation at path, if there is one (COPY
+// into a partition writes its parent's rows).
+func (s *session) copyPartition(path fluss.TablePath) (views.View, bool) {
+	v, ok := s.eng.meta.Views().Get(path)
+	if !ok || !v.IsPartition() || s.hidden[path] {
+		return views.View{}, false
+	}
+	return v, true
 }
 
 // partitionParent is where the parent of partition v is now: the path the
@@ -384,4 +435,379 @@ func (s *session) partitionsDropped(info fluss.TableInfo, dropping map[fluss.Tab
 		dropping[v.Path] = true
 	}
 	return own, dropping
+}
+
+// partitionNamed is the partition relation n names, if it names one.
+func (s *session) partitionNamed(ctx context.Context, n sql.ObjectName) (views.View, bool, error) {
+	path, err := s.resolvePath(ctx, n)
+	if err != nil {
+		return views.View{}, false, err
+	}
+	v, ok := s.eng.meta.Views().Get(path)
+	if !ok || !v.IsPartition() || s.hidden[path] {
+		return views.View{}, false, nil
+	}
+	return v, true, nil
+}
+
+// partitionedByValues reports whether info is PostgreSQL-partitioned,
+// whose partitions are relations of their own that TRUNCATE keeps.
+func partitionedByValues(info fluss.TableInfo) bool { return info.PartitionStrategy() != "" }
+
+// truncatePartitioned is TRUNCATE of tables and partitions where one of
+// them is a PostgreSQL-partitioned table or a partition of one. A
+// partition is emptied by dropping its Fluss partition and creating it
+// again, so the table, its id and its other partitions stay (TRUNCATE of
+// a log table recreates the table, which would lose its partitions);
+// the parent empties every partition. In a transaction block this could
+// not be undone at ROLLBACK (a dropped Fluss partition is gone), so it is
+// refused there.
+func (s *session) truncatePartitioned(ctx context.Context, infos []fluss.TableInfo, parts []views.View) error {
+	if s.txStatus != 'I' {
+		// an empty one has nothing to undo (pg_restore -j empties each
+		// table it loads in the block that loads it)
+		empty := true
+		for _, info := range infos {
+			if e, err := s.relationEmpty(ctx, info.Path); err != nil || !e {
+				empty = false
+			}
+		}
+		for _, v := range parts {
+			if e, err := s.relationEmpty(ctx, v.Path); err != nil || !e {
+				empty = false
+			}
+		}
+		if empty {
+			return nil
+		}
+		return sqlerr.NotSupported("TRUNCATE of a partitioned table or a partition inside a transaction block").
+			WithDetail("Its rows are emptied by dropping its Fluss partitions and creating them again, which a ROLLBACK could not undo.").
+			WithHint("Run TRUNCATE outside a transaction block, or DELETE the rows in it.")
+	}
+	type job struct {
+		info   fluss.TableInfo
+		values [][]string // nil: the whole table (not PostgreSQL-partitioned)
+	}
+	var jobs []job
+	whole := map[int64]bool{}
+	for _, info := range infos {
+		whole[info.TableID] = true
+		j := job{info: info}
+		if partitionedByValues(info) {
+			for _, v := range s.partitionsOf(info) {
+				j.values = append(j.values, v.Partition.Values)
+			}
+			if j.values == nil {
+				continue // no partition: no rows
+			}
+		}
+		jobs = append(jobs, j)
+	}
+	for _, v := range parts {
+		if whole[v.Partition.ParentID] {
+			continue // its parent empties it
+		}
+		path, ok := s.partitionParent(ctx, v)
+		if !ok {
+			continue
+		}
+		info, err := s.eng.store.GetTable(ctx, path)
+		if err != nil {
+			return err
+		}
+		jobs = append(jobs, job{info: info, values: [][]string{v.Partition.Values}})
+	}
+	for i, j := range jobs { // ddllock.go: their writers first
+		info, err := s.lockDDLTable(ctx, j.info.Path)
+		if err != nil {
+			return err
+		}
+		jobs[i].info = info
+	}
+	for _, j := range jobs {
+		if j.values == nil {
+			if _, err := s.truncate(ctx, j.info); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := s.truncatePartitions(ctx, j.info, j.values); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// truncatePartitions empties the Fluss partitions of info with values.
+func (s *session) truncatePartitions(ctx context.Context, info fluss.TableInfo, values [][]string) error {
+	if hasUniques(info.Descriptor) {
+		return sqlerr.NotSupported("TRUNCATE of a partitioned table with UNIQUE constraints").
+			WithHint("DELETE its rows instead.")
+	}
+	pc, err := s.partitionCatalog()
+	if err != nil {
+		return err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	for _, v := range values {
+		if err := pc.DropPartition(ctx, info.Path, v, true); err != nil {
+			return err
+		}
+		if err := pc.CreatePartition(ctx, info.Path, v, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setPartitionView sets the definition, columns and relations of the
+// partition relation v of parent as b binds them; a column is NOT NULL
+// where its parent's is, as a partition's columns are its parent's.
+func setPartitionView(v *views.View, parent fluss.TableInfo, b *binder.CreateView) {
+	v.Definition, v.AutoUpdatable, v.Columns, v.Uses = b.Definition, b.AutoUpdatable, nil, nil
+	for _, c := range b.Columns {
+		t := c.T
+		if i := parent.ColumnIndex(c.Name); i >= 0 && parent.Descriptor.Schema.Columns[i].Type.NotNull {
+			t.NotNull = true
+		}
+		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: t, Updatable: c.Updatable})
+	}
+	for _, u := range b.Uses {
+		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
+	}
+}
+
+// refreshPartitions gives the partitions of the table n names (after an
+// ALTER TABLE of it) the table's columns as they are now: a partition is
+// PostgreSQL's table with its parent's columns, so a column added to the
+// parent is every partition's too.
+func (s *session) refreshPartitions(ctx context.Context, n sql.ObjectName) error {
+	info, err := s.resolveTable(ctx, n)
+	if err != nil || !partitionedByValues(info) {
+		return nil // the ALTER succeeded: a table gone since is no error of it
+	}
+	for _, v := range s.partitionsOf(info) {
+		name := quoteIdent(v.Path.Database) + "." + quoteIdent(v.Path.Table)
+		b, err := s.bindPartitionView(ctx, name, info, v.Partition.Literal())
+		if err != nil {
+			return err
+		}
+		setPartitionView(&v, info, b)
+		err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+			_, err := tx.Views.Create(v, true)
+			return err
+		})
+		if err != nil {
+			return metaErr(err)
+		}
+	}
+	s.eng.catalog.Add(1)
+	return nil
+}
+
+// alterPartitionRefused is the error of ALTER TABLE of a partition (nil
+// when d names none): PostgreSQL's for its columns, which are its parent's
+// (a column is added, dropped, renamed or retyped on the parent), and a
+// 0A000 for the rest, which a partition here (its parent's Fluss
+// partition) has no storage of its own for.
+func (s *session) alterPartitionRefused(ctx context.Context, d *sql.DDLStmt) error {
+	v, ok, err := s.partitionNamed(ctx, d.Table)
+	if err != nil || !ok {
+		return nil // resolveTable reports it
+	}
+	for _, a := range d.Actions {
+		switch a.Kind {
+		case sql.AlterAddColumn:
+			return sqlerr.New(sqlerr.WrongObjectType, "cannot add column to a partition")
+		case sql.AlterDropColumn:
+			return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot drop inherited column \"%s\"", a.Column)
+		case sql.AlterRenameColumn:
+			return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot rename inherited column \"%s\"", a.Column)
+		case sql.AlterColumnType:
+			return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot alter inherited column \"%s\"", a.Column)
+		}
+	}
+	return sqlerr.NotSupported("ALTER TABLE of a partition").
+		WithDetail("Partition \"%s\" is a Fluss partition of \"%s\", with the table's columns, defaults and constraints.", v.Path.Table, v.Partition.Parent.Table).
+		WithHint("Alter its partitioned table instead.")
+}
+
+// attachPartition runs ALTER TABLE parent ATTACH PARTITION name FOR
+// VALUES IN (v), as pg_dump writes a partitioned table (each partition
+// created as a table, then attached, then its rows copied in). A Fluss
+// partition is part of its table's storage, so the table name names is
+// not kept: an empty table whose columns are the parent's is replaced by
+// the partition of v, named as it was (CREATE TABLE name PARTITION OF
+// parent FOR VALUES IN (v)); a table with rows is refused (moving them
+// would be a copy, which INSERT ... SELECT says plainly).
+func (s *session) attachPartition(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+	if len(d.Actions) != 1 {
+		return nil, sqlerr.NotSupported("ATTACH PARTITION with other actions in one ALTER TABLE").
+			WithHint("Run ATTACH PARTITION as an ALTER TABLE of its own.")
+	}
+	att := *d.Actions[0].Attach
+	parent, err := s.resolveTable(ctx, d.Table)
+	if err != nil {
+		return nil, err
+	}
+	if v, ok, err := s.partitionNamed(ctx, att.Table); err != nil {
+		return nil, err
+	} else if ok {
+		return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is already a partition", v.Path.Table)
+	}
+	child, err := s.resolveTable(ctx, att.Table)
+	if err != nil {
+		return nil, err
+	}
+	if partitionedByValues(parent) {
+		if err := partitionColumnsMatch(parent, child); err != nil {
+			return nil, err
+		}
+		if att.Bound == "IN" && len(att.Values) == 1 {
+			key := parent.Descriptor.PartitionKeys[0]
+			col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
+			if _, _, err := s.partitionBound(ctx, col, att.Values[0], att.ValuePos[0]); err != nil {
+				return nil, err
+			}
+		}
+		if err := s.mayDrop(child); err != nil {
+			return nil, err
+		}
+		empty, err := s.relationEmpty(ctx, child.Path)
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			return nil, sqlerr.NotSupported("ATTACH PARTITION of a table with rows").
+				WithDetail("A Fluss partition is part of its table's storage: table \"%s\" cannot become one.", child.Path.Table).
+				WithHint("Create the partition and copy the rows into it: CREATE TABLE p PARTITION OF t FOR VALUES IN (v); INSERT INTO p SELECT * FROM old.")
+		}
+		if child.PartitionStrategy() != "" || child.IsPartitioned() {
+			return nil, sqlerr.NotSupported("a partition that is itself partitioned").WithHint(partitionOfHint)
+		}
+	}
+	att.Parent = d.Table
+	att.Table.Schema = child.Path.Database
+	// the bound's checks (CREATE TABLE ... PARTITION OF's) before the
+	// table goes: an overlap, a value Fluss cannot name
+	if err := s.partitionAttachable(ctx, parent, &att); err != nil {
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	err = s.dropTable(ctx, child, false)
+	s.eng.ddl.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.createPartitionOf(ctx, &att); err != nil {
+		return nil, err
+	}
+	return tagOnly("ALTER TABLE"), nil
+}
+
+// partitionOfHint says what a partition of a Fluss partitioned table is.
+const partitionOfHint = "A Fluss partition holds one value of the partition key: create a partition for each value (FOR VALUES IN (v))."
+
+// partitionAttachable runs CREATE TABLE ... PARTITION OF's checks of po
+// over parent without creating anything.
+func (s *session) partitionAttachable(ctx context.Context, parent fluss.TableInfo, po *sql.PartitionOfStmt) error {
+	if parent.PartitionStrategy() == "" {
+		return sqlerr.New(sqlerr.WrongObjectType, "table \"%s\" is not partitioned", parent.Path.Table)
+	}
+	switch {
+	case po.Bound == "DEFAULT":
+		return sqlerr.NotSupported("a DEFAULT partition").WithPosition(po.BoundPos).WithHint(partitionOfHint)
+	case po.Bound != "IN":
+		return sqlerr.New(sqlerr.InvalidTableDefinition, "invalid bound specification for a list partition").WithPosition(po.BoundPos)
+	case len(po.Values) > 1:
+		return sqlerr.NotSupported("a partition of several values").WithPosition(po.ValuePos[1]).WithHint(partitionOfHint)
+	}
+	key := parent.Descriptor.PartitionKeys[0]
+	col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
+	value, _, err := s.partitionBound(ctx, col, po.Values[0], po.ValuePos[0])
+	if err != nil {
+		return err
+	}
+	if err := fluss.ValidatePartitionValue(value, true); err != nil {
+		return sqlerr.As(err).WithPosition(po.ValuePos[0])
+	}
+	for _, v := range s.partitionsOf(parent) {
+		if slices.Equal(v.Partition.Values, []string{value}) {
+			return sqlerr.New(sqlerr.InvalidObjectDefinition, "partition \"%s\" would overlap partition \"%s\"", po.Table.Name, v.Path.Table).WithPosition(po.ValuePos[0])
+		}
+	}
+	return nil
+}
+
+// partitionColumnsMatch checks that child has parent's columns, as ATTACH PARTITION
+// requires (MergeAttributesIntoExisting): the same names with the same
+// types, no more.
+func partitionColumnsMatch(parent, child fluss.TableInfo) error {
+	pcols, ccols := parent.Descriptor.Schema.Columns, child.Descriptor.Schema.Columns
+	for _, c := range ccols {
+		if parent.ColumnIndex(c.Name) < 0 {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "table \"%s\" contains column \"%s\" not found in parent \"%s\"", child.Path.Table, c.Name, parent.Path.Table).
+				WithDetail("The new partition may contain only the columns present in parent.")
+		}
+	}
+	for i, c := range pcols {
+		j := child.ColumnIndex(c.Name)
+		if j < 0 {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "child table is missing column \"%s\"", c.Name)
+		}
+		if !ccols[j].Type.Nullable().Equal(c.Type.Nullable()) {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "child table \"%s\" has different type for column \"%s\"", child.Path.Table, c.Name)
+		}
+		if c.Type.NotNull && !ccols[j].Type.NotNull {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "column \"%s\" in child table must be marked NOT NULL", c.Name)
+		}
+		if i != j {
+			return sqlerr.NotSupported("ATTACH PARTITION of a table whose columns are in another order").
+				WithHint("A partition here reads its parent's columns in the parent's order.")
+		}
+	}
+	return nil
+}
+
+// relationEmpty reports whether the relation at path has no rows, as this
+// session's transaction reads it.
+func (s *session) relationEmpty(ctx context.Context, path fluss.TablePath) (bool, error) {
+	ps, err := s.prepareInternal(ctx, "SELECT 1 FROM "+quoteIdent(path.Database)+"."+quoteIdent(path.Table)+" LIMIT 1")
+	if err != nil {
+		return false, err
+	}
+	res, err := ps.execute(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer res.Close()
+	for {
+		b, err := res.Next(ctx)
+		if err != nil || b == nil {
+			return err == nil, err
+		}
+		n := b.NumRows()
+		b.Release()
+		if n > 0 {
+			return false, nil
+		}
+	}
+}
+
+// parentKeyAgain reports whether actions only add partition v the
+// primary key its parent has (pg_dump adds a partition's key after its
+// parent's), which a partition, its parent's Fluss partition, has already.
+func (s *session) parentKeyAgain(ctx context.Context, v views.View, actions []sql.AlterAction) bool {
+	if len(actions) != 1 || actions[0].Kind != sql.AlterAddPrimaryKey || actions[0].Unique == nil {
+		return false
+	}
+	path, ok := s.partitionParent(ctx, v)
+	if !ok {
+		return false
+	}
+	parent, err := s.eng.store.GetTable(ctx, path)
+	return err == nil && slices.Equal(parent.Descriptor.Schema.PrimaryKey, actions[0].Unique.Columns)
 }

@@ -54,11 +54,25 @@ func (c *recordingCatalog) GetView(ctx context.Context, p fluss.TablePath) (*bin
 	}
 	c.seen = append(c.seen, tableRef{id: v.ACLKey(), path: v.Path, view: true, matview: v.Materialized(), via: viaOf(ctx)})
 	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames), Stored: v.Materialized(), AutoUpdatable: v.AutoUpdatable, CheckOption: v.CheckOption(),
-		SecurityInvoker: v.BoolOption("security_invoker")}
+		SecurityInvoker: v.BoolOption("security_invoker"), Partition: v.IsPartition()}
 	for _, col := range v.Columns {
 		bv.Columns = append(bv.Columns, binder.ViewColumn{Name: col.Name, T: col.Type, Updatable: col.Updatable})
 	}
 	return bv, nil
+}
+
+// Partitions implements binder.PartitionCatalog.
+func (c *recordingCatalog) Partitions(ctx context.Context, tableID int64) []binder.PartitionRelation {
+	if c.views == nil {
+		return nil
+	}
+	var out []binder.PartitionRelation
+	for _, v := range c.views.List("") {
+		if v.Partition != nil && v.Partition.ParentID == tableID && !c.hidden[v.Path] {
+			out = append(out, binder.PartitionRelation{Path: v.Path, Value: v.Partition.Literal()})
+		}
+	}
+	return out
 }
 
 // viaOf is the view through which the binder is resolving a relation, as

@@ -256,7 +256,7 @@ func lowerViewChecks(bound binder.Statement) ([]exec.ViewCheck, error) {
 	}
 	out := make([]exec.ViewCheck, len(checks))
 	for i, c := range checks {
-		out[i] = exec.ViewCheck{View: c.View, Cond: es[i]}
+		out[i] = exec.ViewCheck{View: c.View, Cond: es[i], Partition: c.Partition}
 	}
 	return out, nil
 }

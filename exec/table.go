@@ -907,6 +907,8 @@ func (o *Update) writeRows(ctx context.Context, info fluss.TableInfo, rec arrow.
 		switch {
 		case verr != nil:
 			return verr
+		case row >= 0 && o.ViewChecks[k].Partition: // checked before the row is written
+			n, err = row, viewCheckError(o.EC, info, o.ViewChecks[k], rec, row)
 		case row >= 0:
 			n, err = row+1, viewCheckError(o.EC, info, o.ViewChecks[k], rec, row)
 		}
@@ -945,6 +947,24 @@ type RowChecker interface {
 func (o *Update) rowConstraints(ctx context.Context, info fluss.TableInfo, schema *arrow.Schema, b arrow.RecordBatch, first *firstRowFailure) error {
 	rec := array.NewRecordBatch(schema, b.Columns()[:schema.NumFields()], b.NumRows())
 	defer rec.Release()
+	// a partition's constraint first (ExecUpdateAct checks it before
+	// ExecConstraints): the constraints below count before its row only
+	if prow, perr := partitionCheckRow(o.EC, info, o.ViewChecks, rec); perr != nil && prow < 0 {
+		return perr
+	} else if perr != nil {
+		first.at, first.err = int64(prow), perr
+		head := rec.NewSlice(0, int64(prow))
+		defer head.Release()
+		var hf firstRowFailure
+		hf.at = -1
+		if err := o.rowConstraints(ctx, info, schema, head, &hf); err != nil {
+			return err
+		}
+		if hf.at >= 0 {
+			*first = hf
+		}
+		return nil
+	}
 	row, err := RowConstraintFailure(ctx, o.EC, o.Table, rec)
 	if err != nil && row < 0 {
 		return err

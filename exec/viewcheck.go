@@ -17,6 +17,10 @@ import (
 type ViewCheck struct {
 	View string
 	Cond Expr
+	// Partition: View is a partition of a PostgreSQL-partitioned table
+	// and Cond its partition constraint, which fails with 23514 before the
+	// row is written (binder.ViewCheck).
+	Partition bool
 }
 
 // failedViewCheck is the first row of rec (the table's columns) that
@@ -53,7 +57,11 @@ func failedViewCheck(ec *EvalContext, checks []ViewCheck, rec arrow.RecordBatch,
 
 // viewCheckError is the 44000 of row of rec failing checks[k].
 func viewCheckError(ec *EvalContext, info fluss.TableInfo, c ViewCheck, rec arrow.RecordBatch, row int) error {
-	return sqlerr.ViewCheckViolation(c.View, fluss.RowTexts(info, rec.Columns(), row, ec.Location(), ec.Style()))
+	texts := fluss.RowTexts(info, rec.Columns(), row, ec.Location(), ec.Style())
+	if c.Partition {
+		return sqlerr.PartitionConstraintViolation(c.View, texts)
+	}
+	return sqlerr.ViewCheckViolation(c.View, texts)
 }
 
 // checkViews runs Insert's view checks over rec before write writes it:
@@ -89,4 +97,24 @@ func (o *Insert) checkViews(ctx context.Context, info fluss.TableInfo, rec arrow
 		return err
 	}
 	return viewCheckError(o.EC, info, o.ViewChecks[k], rec, row)
+}
+
+// partitionCheckRow is the first row of rec failing a partition's
+// constraint among checks (ViewCheck.Partition) and its error; row -1
+// (and the error, if evaluating failed) when none does.
+func partitionCheckRow(ec *EvalContext, info fluss.TableInfo, checks []ViewCheck, rec arrow.RecordBatch) (int, error) {
+	var parts []ViewCheck
+	for _, c := range checks {
+		if c.Partition {
+			parts = append(parts, c)
+		}
+	}
+	if len(parts) == 0 {
+		return -1, nil
+	}
+	row, k, err := failedViewCheck(ec, parts, rec, nil)
+	if err != nil || row < 0 {
+		return -1, err
+	}
+	return row, viewCheckError(ec, info, parts[k], rec, row)
 }

@@ -107,3 +107,34 @@ func partitionTreeRows(ctx context.Context, args []any) (func() (any, bool, erro
 		return rows[i-1], true, nil
 	}, nil
 }
+
+// partitionAncestorRows is pg_partition_ancestors(regclass): a partition
+// and its parent, a partitioned table alone (its root), no rows for any
+// other relation, as PostgreSQL's check_rel_can_be_partition has it.
+func partitionAncestorRows(ctx context.Context, args []any) (func() (any, bool, error), error) {
+	if args[0] == nil {
+		return none, nil
+	}
+	c, err := catalogOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []any
+	if parent, ok, err := partitionParent(ctx, c, oidArg(args[0])); err != nil {
+		return nil, err
+	} else if ok {
+		rows = []any{args[0], int64(parent)}
+	} else if ok, err := isPartitioned(ctx, c, oidArg(args[0])); err != nil {
+		return nil, err
+	} else if ok {
+		rows = []any{args[0]}
+	}
+	i := 0
+	return func() (any, bool, error) {
+		if i >= len(rows) {
+			return nil, false, nil
+		}
+		i++
+		return rows[i-1], true, nil
+	}, nil
+}

@@ -108,13 +108,10 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 		}
 	case "pg_partition_ancestors":
 		// the relation and its ancestors when it is a partition or a
-		// partitioned table; a Fluss partition is no relation, and a
-		// partitioned table has no ancestors but itself, which no query
-		// of psql's needs (its \d asks for the foreign keys of the
-		// ancestors): no rows, as for any other relation
+		// partitioned table (partitiontree.go); no rows for any other
 		if len(args) == 1 && (args[0].Variant == types.RegClass || pgTypeOf(args[0]) == pgUnknown || args[0].Kind == types.Int32 || args[0].Kind == types.Int64 || args[0].Kind == types.Oid) {
 			regclass := types.RegOf(types.RegClass)
-			return &SetFunc{Name: lname, Args: []types.T{regclass}, Ret: regclass, OutName: "relid", Rows: noRows}, nil
+			return &SetFunc{Name: lname, Args: []types.T{regclass}, Ret: regclass, OutName: "relid", Rows: partitionAncestorRows}, nil
 		}
 	case "generate_series":
 		if len(args) == 2 || len(args) == 3 {

@@ -92,9 +92,9 @@
 //     cipher and key bits; no client certificates, so no DNs), and so does
 //     pg_stat_gssapi (never GSSAPI); pg_statio_all_tables is
 //     pg_statio_user_tables (sqlgate serves no system tables' counters);
-//     pg_partition_ancestors has no rows (a PostgreSQL-partitioned table's
-//     partitions show in pg_class, pg_inherits and pg_partition_tree:
-//     pgpartitions.go; Fluss PARTITIONED BY tables' are no relations).
+//     a PostgreSQL-partitioned table's partitions show in pg_class,
+//     pg_inherits, pg_partition_tree and pg_partition_ancestors
+//     (pgpartitions.go; Fluss PARTITIONED BY tables' are no relations).
 //   - pg_prepared_statements (prepared.go) lists the asking session's
 //     statements (functions.Session.Prepared); every execution counts as
 //     a generic plan, since sqlgate plans a statement once.

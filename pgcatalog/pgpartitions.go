@@ -124,7 +124,7 @@ func (c *Catalog) partitionInfoColumnsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		for i, col := range v.Columns {
-			r := c.columnRow(v.Path.Database, v.Path.Table, i+1, col.Name, col.Type.Nullable())
+			r := c.columnRow(v.Path.Database, v.Path.Table, i+1, col.Name, col.Type) // NOT NULL where its parent's is (engine: setPartitionView)
 			r["is_updatable"] = "YES"
 			rows = append(rows, r)
 		}
@@ -149,7 +149,7 @@ func (c *Catalog) PartitionConstraintDef(ctx context.Context, oid uint32) (strin
 	}
 	key := parent.Descriptor.PartitionKeys[0]
 	col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
-	value := strings.TrimSuffix(strings.TrimPrefix(v.Partition.Bound, "FOR VALUES IN ("), ")")
+	value := v.Partition.Literal()
 	if strings.HasPrefix(value, "'") {
 		ct := c.colType(col.Type)
 		value += "::" + FormatType(ct.oid, ct.typmod, ct.typmod >= 0)

@@ -245,7 +245,11 @@ func (c *Catalog) viewAttributeRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		for i, col := range v.Columns {
-			rows = append(rows, c.attributeRow(ViewOID(v.ID), i+1, col.Name, col.Type.Nullable()))
+			t := col.Type.Nullable()
+			if v.IsPartition() {
+				t = col.Type // a partition's NOT NULL columns are its parent's
+			}
+			rows = append(rows, c.attributeRow(ViewOID(v.ID), i+1, col.Name, t))
 		}
 	}
 	return rows

@@ -281,8 +281,23 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		return p.unsupported("ALTER TABLE ... DETACH PARTITION is not supported: a Fluss partition cannot become a table of its own",
 			"Copy its rows into a new table, then drop the partition: CREATE TABLE t_v AS SELECT * FROM p; DROP TABLE p.")
 	case p.word(0) == "ATTACH" && p.word(1) == "PARTITION":
-		return p.unsupported("ALTER TABLE ... ATTACH PARTITION is not supported: a table cannot become a Fluss partition",
-			"Create the partition and copy the table's rows into it: CREATE TABLE p PARTITION OF t FOR VALUES IN (v); INSERT INTO p SELECT * FROM old.")
+		// an empty table becomes the partition (pg_dump's shape:
+		// CREATE TABLE p (...); ALTER TABLE ONLY t ATTACH PARTITION p
+		// FOR VALUES IN (v); engine/pgpartitions.go)
+		p.pos += 2
+		name, err := p.objectName()
+		if err != nil {
+			return AlterAction{}, err
+		}
+		po := &PartitionOfStmt{Table: name}
+		done, err := p.partitionBoundSpec(po) // partitions.go
+		if err != nil {
+			return AlterAction{}, err
+		}
+		if done {
+			p.skipAction()
+		}
+		return AlterAction{Kind: AlterAttachPartition, Attach: po}, nil
 	case p.accept("SET", "SCHEMA"):
 		return p.unsupported("ALTER TABLE ... SET SCHEMA is not supported: Fluss 0.9.1 cannot move a table to another database",
 			"Copy it: CREATE TABLE s.t AS SELECT * FROM t; then DROP TABLE t.")

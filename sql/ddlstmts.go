@@ -35,6 +35,9 @@ type DDLStmt struct {
 	// TRUNCATE.
 	Table  ObjectName
 	Tables []ObjectName
+	// Only is TRUNCATE's ONLY, one per name in Tables (ONLY a
+	// partitioned table is refused, as PostgreSQL refuses it).
+	Only []bool
 	// Column is COMMENT ON COLUMN's column and COMMENT ON CONSTRAINT's
 	// constraint (Table its table).
 	Column string
@@ -151,6 +154,9 @@ const (
 	// AlterAddUnique: ADD [CONSTRAINT name] UNIQUE (cols) (Unique;
 	// unique.go).
 	AlterAddUnique
+	// AlterAttachPartition: ATTACH PARTITION name FOR VALUES ... (Attach:
+	// its Table and bound; Parent is the statement's table).
+	AlterAttachPartition
 	// AlterAddIdentity: ALTER [COLUMN] Column ADD GENERATED { ALWAYS |
 	// BY DEFAULT } AS IDENTITY [ ( options ) ] (Identity; identity.go).
 	AlterAddIdentity
@@ -188,7 +194,9 @@ const (
 
 // AlterAction is one action of ALTER TABLE.
 type AlterAction struct {
-	Kind        AlterKind
+	Kind AlterKind
+	// Attach is AlterAttachPartition's partition and bound.
+	Attach      *PartitionOfStmt
 	Column      string
 	Type        *TypeName
 	IfNotExists bool
@@ -341,6 +349,23 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 		case "VIEW":
 			p.pos = 2
 			return true, p.alterView(st) // rename.go
+		case "INDEX":
+			// ALTER INDEX parent ATTACH PARTITION child, which pg_dump
+			// writes after a partition's index: a partition here has its
+			// parent's keys and indexes (engine/pgpartitions.go)
+			p.pos = 2
+			parent, err := p.objectName()
+			if err != nil || p.word(0) != "ATTACH" || p.word(1) != "PARTITION" {
+				p.pos = 0
+				break
+			}
+			p.pos += 2
+			child, err := p.objectName()
+			if err != nil {
+				return true, err
+			}
+			st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "ALTER INDEX ATTACH PARTITION", Table: parent, Tables: []ObjectName{child}}
+			return true, p.done()
 		case "MATERIALIZED":
 			if p.word(2) == "VIEW" {
 				p.pos = 3
@@ -765,7 +790,7 @@ func (p *ddlParser) truncate(st *Statement) error {
 	d := st.DDL
 	p.accept("TABLE")
 	for {
-		p.accept("ONLY")
+		only := p.accept("ONLY")
 		n, err := p.objectName()
 		if err != nil {
 			return err
@@ -773,7 +798,7 @@ func (p *ddlParser) truncate(st *Statement) error {
 		if p.pos < len(p.toks) && p.toks[p.pos].kind == tkOp && p.toks[p.pos].text(p.src) == "*" {
 			p.pos++ // name *: the table and its descendants
 		}
-		d.Tables = append(d.Tables, n)
+		d.Tables, d.Only = append(d.Tables, n), append(d.Only, only)
 		if !p.punct(",") {
 			break
 		}

@@ -227,6 +227,20 @@ func (p *ddlParser) createPartitionOf(st *Statement) (bool, error) {
 	if p.pos < len(p.toks) && p.toks[p.pos].isPunct(p.src, "(") {
 		return true, p.notSupported("column definitions of a partition", "A partition has its parent table's columns and constraints.")
 	}
+	if done, err := p.partitionBoundSpec(po); done || err != nil {
+		return true, err
+	}
+	if p.pos < len(p.toks) && p.word(0) == "PARTITION" {
+		return true, p.notSupported("a partition that is itself partitioned", partitionHint)
+	}
+	return true, p.done()
+}
+
+// partitionBoundSpec reads FOR VALUES IN (...) | FROM ... | WITH ... |
+// DEFAULT into po (CREATE TABLE ... PARTITION OF, ALTER TABLE ... ATTACH
+// PARTITION); done is true when the statement is read to its end (a
+// range's or a hash's bound, refused once the parent says its strategy).
+func (p *ddlParser) partitionBoundSpec(po *PartitionOfStmt) (done bool, err error) {
 	po.BoundPos = p.pos + 1
 	if p.pos < len(p.toks) {
 		po.BoundPos = charPos(p.src, p.toks[p.pos].start)
@@ -267,10 +281,7 @@ func (p *ddlParser) createPartitionOf(st *Statement) (bool, error) {
 	default:
 		return true, p.err()
 	}
-	if p.pos < len(p.toks) && p.word(0) == "PARTITION" {
-		return true, p.notSupported("a partition that is itself partitioned", partitionHint)
-	}
-	return true, p.done()
+	return false, nil
 }
 
 // listItem reads one item of a parenthesised list: the tokens up to a ','

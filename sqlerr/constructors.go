@@ -77,6 +77,16 @@ func ViewCheckViolation(view string, row []*string) *Error {
 	return e
 }
 
+// PartitionConstraintViolation is 23514 for a row written through a
+// partition that its partition constraint refuses (a row of another
+// partition), with the row as ViewCheckViolation's DETAIL shows it, as
+// ExecPartitionCheckEmitError reports it.
+func PartitionConstraintViolation(relation string, row []*string) *Error {
+	e := New("23514", "new row for relation %q violates partition constraint", relation)
+	e.Detail = FailingRow(row)
+	return e
+}
+
 // FailingRow is PostgreSQL's DETAIL "Failing row contains (v1, ...)."
 // (NullInNotNullRow).
 func FailingRow(row []*string) string {

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/sqlgate/sqlgate/fluss"
@@ -76,6 +77,12 @@ type Partition struct {
 	// ("FOR VALUES IN ('x')").
 	Values []string `json:"values"`
 	Bound  string   `json:"bound"`
+}
+
+// Literal is the partition's value as the SQL literal its bound shows
+// ('x', 1, true).
+func (p *Partition) Literal() string {
+	return strings.TrimSuffix(strings.TrimPrefix(p.Bound, "FOR VALUES IN ("), ")")
 }
 
 // IsPartition reports whether v names a partition of a partitioned table.

@@ -74,6 +74,11 @@ CREATE INDEX line_code_idx ON public.line (code);
 ALTER TABLE public.line ADD CONSTRAINT line_code_check CHECK (code <> '') NOT VALID;
 ALTER TABLE app.orders OWNER TO dump_owner;
 ALTER DOMAIN app.posint OWNER TO dump_owner;
+-- a partitioned table: pg_dump creates its partitions as tables, attaches
+-- them (ALTER TABLE ONLY ... ATTACH PARTITION) and copies each one's rows
+CREATE TABLE public.ev (id integer NOT NULL, kind text NOT NULL, note text) PARTITION BY LIST (kind);
+CREATE TABLE public.ev_a PARTITION OF public.ev FOR VALUES IN ('a');
+CREATE TABLE public.ev_b PARTITION OF public.ev FOR VALUES IN ('b');
 CREATE SEQUENCE public.counter START 7 INCREMENT 3;
 SELECT nextval('public.counter');
 COMMENT ON TABLE public.every IS 'every type';
@@ -118,6 +123,7 @@ func dumpRows() string {
 		fmt.Fprintf(&b, "INSERT INTO public.acct VALUES (%d, %s, %d);\n", i, null(q(fmt.Sprintf("z%d", i))), 10+i)
 		fmt.Fprintf(&b, "INSERT INTO public.line VALUES (%d, %s, %s, %s);\n", i, null(fmt.Sprint(i/2)), null(q(s+"x")), null(fmt.Sprint(i/3)))
 		fmt.Fprintf(&b, "INSERT INTO public.pair VALUES (%d, %s, %s);\n", i%3, q(fmt.Sprint(i)), null(fmt.Sprint(i)))
+		fmt.Fprintf(&b, "INSERT INTO public.ev VALUES (%d, %s, %s);\n", i, q([]string{"a", "b"}[i%2]), null(q(s)))
 	}
 	return b.String()
 }
@@ -138,6 +144,9 @@ var dumpChecks = []string{
 	`SELECT * FROM public.acct ORDER BY id`,
 	`SELECT * FROM public.line ORDER BY id`,
 	`SELECT * FROM public.pair ORDER BY a, b`,
+	`SELECT tableoid::regclass::text, * FROM public.ev ORDER BY id`,
+	`SELECT c.relname, c.relkind, c.relispartition, pg_get_expr(c.relpartbound, c.oid), pg_get_partkeydef(c.oid) FROM pg_class c
+	   WHERE c.relname LIKE 'ev%' ORDER BY 1`,
 	// the unique indexes (sqlgate makes no plain index: a NOTICE says so)
 	`SELECT indrelid::regclass::text, indexrelid::regclass::text, indisprimary, indnatts FROM pg_index
 	   WHERE indisunique AND indrelid::regclass::text NOT LIKE 'pg_%' ORDER BY 1, 2`,

@@ -582,14 +582,16 @@ func regInput(ctx context.Context, c CatalogInfo, what string, must bool, lookup
 	if err != nil || ok || !must {
 		return oid, ok, err
 	}
+	// the message names the name as parsed ('"Ab"' is "Ab", 'Ab' is "ab")
+	name := displayName(s)
 	switch what {
 	case "relation":
-		return 0, false, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", s)
+		return 0, false, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", name)
 	case "schema":
 		// PostgreSQL's regnamespacein reports invalid_schema_name
-		return 0, false, sqlerr.New(sqlerr.InvalidSchemaName, "schema %q does not exist", s)
+		return 0, false, sqlerr.New(sqlerr.InvalidSchemaName, "schema %q does not exist", name)
 	}
-	return 0, false, sqlerr.New(sqlerr.UndefinedObject, "%s %q does not exist", what, s)
+	return 0, false, sqlerr.New(sqlerr.UndefinedObject, "%s %q does not exist", what, name)
 }
 
 // RegIn is the input function of the reg* type v (regclassin ...) applied

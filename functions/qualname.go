@@ -33,18 +33,14 @@ func checkSingleName(s string) error {
 }
 
 // displayName is a name given as text as PostgreSQL's messages show it
-// once parsed: without surrounding whitespace, unquoted names folded to
-// lower case (ASCII letters only, as downcase_identifier does).
+// once parsed: without surrounding whitespace, quotes taken off a quoted
+// name, unquoted names folded to lower case (ASCII letters only, as
+// downcase_identifier does), the parts of a qualified name joined by
+// dots. Text that is no name list is shown trimmed, as written.
 func displayName(s string) string {
-	s = strings.TrimSpace(s)
-	if strings.Contains(s, `"`) {
-		return s
+	names, ok := types.SplitIdentifierString(s, '.')
+	if !ok || len(names) == 0 {
+		return strings.TrimSpace(s)
 	}
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
+	return strings.Join(names, ".")
 }

@@ -139,7 +139,15 @@ func (s *session) attachUniques(ctx context.Context, pt *pendingTable, tx *txn) 
 // index opens ui's index table in the transaction.
 func (u *uniqueTable) index(ctx context.Context, ui *uniqueIndex) (*pendingTable, error) {
 	if ui.idx != nil {
-		return ui.idx, nil
+		// A ROLLBACK TO a savepoint made before the index table was first
+		// written drops the transaction's view of it (txnstore's
+		// RollbackTo), while the table it indexes, opened earlier, keeps
+		// its uniqueTable: the view kept here then holds the entries of
+		// the rolled-back rows, which would refuse their values again.
+		if ot := u.tx.Lookup(ui.idx.Info().TableID); ot == &ui.idx.Table {
+			return ui.idx, nil
+		}
+		ui.idx = nil
 	}
 	t, err := u.s.eng.store.Table(ctx, ui.path)
 	if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {

@@ -681,16 +681,6 @@ type dmlOutcome struct {
 	query string
 }
 
-// arbiterNotNull: a known difference, reported to the owner of
-// engine/uniquecarry.go: a NOT NULL violation of a row that ON CONFLICT
-// (col) DO UPDATE, a unique constraint's arbiter, meets names the row in
-// its DETAIL with the existing row's key in sqlgate (Failing row contains
-// (1, ...) where PostgreSQL has the proposed row's (33, ...)); the
-// SQLSTATE and message agree.
-func arbiterNotNull(q, code string) bool {
-	return code == "23502" && strings.Contains(q, " ON CONFLICT (c")
-}
-
 func runTagged(ctx context.Context, s *Session, q string) dmlOutcome {
 	var results []*pgconn.Result
 	if qe := s.try(ctx, func(qctx context.Context) (err error) {
@@ -714,7 +704,7 @@ func dmlDiff(sg, pg dmlOutcome) string {
 		if sg.Err.Code != pg.Err.Code || sg.Err.Message != pg.Err.Message {
 			return fmt.Sprintf("error: sqlgate %s %q, PostgreSQL %s %q", sg.Err.Code, sg.Err.Message, pg.Err.Code, pg.Err.Message)
 		}
-		if sg.Err.Detail != pg.Err.Detail && !arbiterNotNull(sg.query, pg.Err.Code) {
+		if sg.Err.Detail != pg.Err.Detail {
 			return fmt.Sprintf("%s %s: DETAIL: sqlgate %q, PostgreSQL %q", pg.Err.Code, pg.Err.Message, sg.Err.Detail, pg.Err.Detail)
 		}
 		return ""

@@ -74,7 +74,9 @@ func TestDateOrderDifferential(t *testing.T) {
 				}
 				sg := runTextParam(ctx, rp.SQLGate.(*Session), q, in, oid)
 				pg := runTextParam(ctx, rp.Postgres.(*Session), q, in, oid)
-				if same, why := sameOutcome(sg, pg); !same {
+				if same, why := sameOutcome(sg, pg); !same && beyondTimestampEnd(sg, pg) {
+					stats["refused: beyond sqlgate's timestamps"]++
+				} else if !same {
 					t.Errorf("%s with $1 = %q (type %d): %s", q, in, oid, why)
 					stats["different"]++
 				} else {
@@ -121,4 +123,23 @@ func sameOutcome(sg, pg Outcome) (bool, string) {
 		return Compare(sg, pg, true, false)
 	}
 	return false, fmt.Sprintf("sqlgate: %s; PostgreSQL: %s", describeErr(sg), describeErr(pg))
+}
+
+// beyondTimestampEnd reports whether PostgreSQL read a timestamp that
+// sqlgate refuses as out of range because it lies past sqlgate's end:
+// sqlgate's timestamps are microseconds since 1970 in an int64 and end in
+// 294247 AD, PostgreSQL's (microseconds since 2000) in 294276 AD; a date
+// of 294277 at a zone east of UTC is such a value (the README's types
+// table states the range).
+func beyondTimestampEnd(sg, pg Outcome) bool {
+	if sg.Err == nil || sg.Err.Code != "22008" || pg.Err != nil || len(pg.Rows) != 1 {
+		return false
+	}
+	for _, c := range pg.Rows[0] {
+		var year int
+		if _, err := fmt.Sscanf(c.Text, "%d-", &year); err == nil && year >= 294247 {
+			return true
+		}
+	}
+	return false
 }

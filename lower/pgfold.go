@@ -1007,7 +1007,10 @@ func nodeCost(x binder.Expr) int {
 	case *binder.Cast:
 		from, to := y.X.Type(), y.T
 		switch {
-		case from.IsInteger() && to.IsInteger(), from.Kind == to.Kind:
+		case from.IsInteger() && to.IsInteger() && to.Kind >= from.Kind, from.Kind == to.Kind:
+			// a widening integer cast stands for PostgreSQL's cross-type
+			// operator (int48eq takes both as they are): no call; a
+			// narrowing one is always written, a call of int2(int4)
 		case plainText(from) || plainText(to):
 			return 2
 		default:

@@ -13,6 +13,11 @@
 // pg_proc row for the chosen overload (pgcatalog.Volatility) is
 // immutable, and an IN list's items that read no column are computed
 // together (binder.BinaryOp's Eager), as PostgreSQL's array of them is.
+// A derived table's output (or aggregate) that fails to fold is left
+// unfolded (deferOutputs), as PostgreSQL pulls the derived table up or
+// removes its unread outputs before it folds: the rules below may drop
+// it unread, and the plan they keep is folded again, raising the error
+// of one they kept (a set operation's branch outputs raise at once).
 // It computes in the session of the planning (Options.Ctx,
 // PlanIn): a float's text folds under its extra_float_digits, and the
 // engine plans a prepared statement again when such a setting changes.

@@ -223,6 +223,21 @@ func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err := o.check(); err != nil {
 			return nil, err
 		}
+		if o.Type != RightJoin && o.Type != FullJoin {
+			// PostgreSQL's hash join fetches its first outer tuple before
+			// building the hash table (unless it must emit unmatched
+			// inner rows) and ends over an empty outer side without
+			// building it: the build side's keys are never computed, so
+			// an error computing them is not the statement's.
+			first, err := o.Left.Next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if first == nil {
+				return nil, nil
+			}
+			o.Left = &peekedOp{first: first, Operator: o.Left}
+		}
 		if err := o.build(ctx); err != nil {
 			return nil, err
 		}
@@ -578,6 +593,29 @@ func (o *HashJoin) finishTable(ht *hashTable) error {
 		}
 	}
 	return nil
+}
+
+// peekedOp is an operator whose first batch was already read: it returns
+// that batch first, then the rest.
+type peekedOp struct {
+	first arrow.RecordBatch
+	exec.Operator
+}
+
+func (p *peekedOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if b := p.first; b != nil {
+		p.first = nil
+		return b, nil
+	}
+	return p.Operator.Next(ctx)
+}
+
+func (p *peekedOp) Close() {
+	if p.first != nil {
+		p.first.Release()
+		p.first = nil
+	}
+	p.Operator.Close()
 }
 
 // readerOp adapts a spill reader to exec.Operator.

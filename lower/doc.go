@@ -87,6 +87,14 @@
 // run. The EXPLAIN of a write is a modifyNode over its rows' plan
 // (modify.go).
 //
+// A hash join hashes on the equalities PostgreSQL can hash (pgHashable:
+// not its cross-type date/timestamp ones) and computes the others with
+// its residual, for the pairs the keys matched; with no hashable one it
+// hashes on them all. When the probe keys are computed (a projection
+// under the probe side), relop.HashJoin reads the probe's first batch
+// from under that projection before building, as PostgreSQL computes its
+// outer keys only over a built hash table.
+//
 // A set operation whose branches' records differ in a field's type
 // (binder.MixedRecords) checks its inputs' rows as PostgreSQL's sort and
 // neighbour comparisons meet them (recordmix.go).

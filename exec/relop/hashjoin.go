@@ -89,8 +89,13 @@ type HashJoin struct {
 	Residual            Residual
 	EC                  *exec.EvalContext
 	NullAware           bool
-	Mem                 *MemoryAccount
-	SpillDir            string
+	// ProbeKeysProjected says Left is an *exec.Project computing the
+	// probe keys over the probe side: the first probe batch is read from
+	// under it before building, as PostgreSQL computes its outer keys
+	// only once the hash table is built.
+	ProbeKeysProjected bool
+	Mem                *MemoryAccount
+	SpillDir           string
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 	// BatchRows is the output batch size (0: 8192).
@@ -229,14 +234,18 @@ func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			// inner rows) and ends over an empty outer side without
 			// building it: the build side's keys are never computed, so
 			// an error computing them is not the statement's.
-			first, err := o.Left.Next(ctx)
+			src := &o.Left
+			if p, ok := o.Left.(*exec.Project); ok && o.ProbeKeysProjected {
+				src = &p.Input
+			}
+			first, err := (*src).Next(ctx)
 			if err != nil {
 				return nil, err
 			}
 			if first == nil {
 				return nil, nil
 			}
-			o.Left = &peekedOp{first: first, Operator: o.Left}
+			*src = &peekedOp{first: first, Operator: *src}
 		}
 		if err := o.build(ctx); err != nil {
 			return nil, err

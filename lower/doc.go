@@ -48,7 +48,8 @@
 // build outer hash joins on their smaller input (buildside.go),
 // pre-aggregate a join input below the join when the other input is unique
 // on the join key (aggpush.go), narrow an aggregation's input to the
-// columns it reads (aggprune.go), and drop sorts and projections that do
+// columns it reads and drop a derived table's aggregates nothing reads
+// (aggprune.go, as PostgreSQL's remove_unused_subquery_outputs), and drop sorts and projections that do
 // nothing (rewrite.go); a derived table's output that nothing reads
 // (through its LIMIT, ORDER BY, WHERE and UNION ALL branches, and in a
 // subquery's plan: narrowThrough; under a join, a LATERAL join's left

@@ -648,7 +648,7 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		// tables still compute only the outputs read (and what
 		// mustCompute), as PostgreSQL's do: eliminateProjections and
 		// pruneAggregateInputs.
-		plan, err := lowerNode(pruneAggregateInputs(eliminateProjections(x.Plan)))
+		plan, err := lowerNode(pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(x.Plan))))
 		if err != nil {
 			return nil, err
 		}

@@ -78,11 +78,8 @@ type folder struct {
 	// branch its outputs (through filters, sorts, limits and DISTINCT):
 	// PostgreSQL folds a UNION ALL branch's every output (an appendrel's
 	// translated_vars) and removes no output of a set operation, so
-	// there an output's error is raised at once. inSetOp counts the set
-	// operations the walk is under, where an aggregate's arguments are
-	// not deferred either.
+	// there an output's error (an aggregate's too) is raised at once.
 	branchOutputs bool
-	inSetOp       int
 	// pruneSubqueries says a subquery's plan is folded as lowerExpr
 	// lowers it, with its unread derived-table outputs dropped: the
 	// second fold, over what the rules kept.
@@ -110,8 +107,6 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 	branchOutputs := fo.branchOutputs
 	switch n.(type) {
 	case *binder.SetOp, *binder.RecursiveUnion:
-		fo.inSetOp++
-		defer func() { fo.inSetOp-- }()
 		fo.branchOutputs = true
 	case *binder.Filter, *binder.Sort, *binder.Limit, *binder.Distinct, *binder.DistinctOn, *binder.LockRows:
 	default:
@@ -204,7 +199,7 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		aggs := x.Aggs
 		for i, a := range x.Aggs {
 			args, ch, err := fo.foldList(a.Args)
-			if err != nil && fo.deferOutputs && fo.inSetOp == 0 {
+			if err != nil && fo.deferOutputs && !branchOutputs {
 				// PostgreSQL removes an unread aggregate of a derived
 				// table before it folds (remove_unused_subquery_outputs):
 				// the rules may drop it (aggprune.go).
@@ -360,7 +355,7 @@ func (fo *folder) foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 		plan = existsTargets(plan)
 	}
 	if fo.pruneSubqueries {
-		plan = pruneAggregateInputs(eliminateProjections(plan)) // as lowerExpr's
+		plan = pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(plan))) // as lowerExpr's
 	}
 	if plan, err = fo.foldPlan(plan); err != nil {
 		return nil, err

@@ -70,7 +70,13 @@ func (g lateProjGen) query() string {
 func (g lateProjGen) unreadQuery() string {
 	with, from := g.derived()
 	read := g.pick("d.k", "d.s", "d.f")
-	switch g.r.IntN(5) {
+	switch g.r.IntN(6) {
+	case 5:
+		// an aggregate nothing reads is not computed either (lower's
+		// aggregate_output_pruning), under a UNION ALL branch too
+		f := g.pick("10 / n", "t::int", "1/0", "sqrt(-1::float8)::int")
+		body := fmt.Sprintf("SELECT k, sum(%s) AS f, max(n) AS s FROM lpa GROUP BY k", f)
+		return fmt.Sprintf("SELECT %s FROM (%s) d%s", g.pick("count(*)", "d.k", "d.s", "d.f", "1"), body, g.pick("", " UNION ALL SELECT 0"))
 	case 4:
 		// a UNION ALL branch's outputs are all computed (folded), the
 		// derived tables below them not

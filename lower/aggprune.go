@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // pruneAggregateInputs narrows an aggregation's input to the columns its
@@ -132,4 +133,135 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 		out.Aggs[i] = nc
 	}
 	return &out
+}
+
+// pruneAggregateOutputs drops the aggregates of a derived table's
+// aggregation that the node right above it (a projection, through a
+// HAVING filter, or an aggregation) does not read, unless they
+// mustCompute: PostgreSQL removes a subquery's unread outputs before
+// planning it (remove_unused_subquery_outputs), so SELECT k FROM (SELECT
+// k, sum(10 / n) FROM t GROUP BY k) s computes no sum and divides
+// nothing. An aggregation without grouping keys whose every aggregate is
+// dropped computes count(*) instead: its one row still counts.
+func pruneAggregateOutputs(n binder.Node) binder.Node {
+	n = rewriteChildren(n, pruneAggregateOutputs)
+	var in binder.Node
+	switch x := n.(type) {
+	case *binder.Project:
+		in = x.Input
+	case *binder.Aggregate:
+		in = x.Input
+	default:
+		return n
+	}
+	f, _ := in.(*binder.Filter)
+	if f != nil {
+		in = f.Input
+	}
+	a, ok := in.(*binder.Aggregate)
+	if !ok || len(a.Aggs) == 0 {
+		return n
+	}
+	need := map[int]bool{}
+	if f != nil {
+		markColumns(f.Cond, need)
+	}
+	switch x := n.(type) {
+	case *binder.Project:
+		for _, e := range x.Exprs {
+			markColumns(e, need)
+		}
+	case *binder.Aggregate:
+		for _, g := range x.GroupBy {
+			markColumns(g, need)
+		}
+		for _, c := range x.Aggs {
+			for _, e := range c.Args {
+				markColumns(e, need)
+			}
+			if c.Filter != nil {
+				markColumns(c.Filter, need)
+			}
+			for _, k := range c.OrderBy {
+				markColumns(k.Expr, need)
+			}
+		}
+	}
+	ng := len(a.GroupBy)
+	remap := make(map[int]int, ng+len(a.Aggs))
+	for i := range ng {
+		remap[i] = i
+	}
+	var aggs []binder.AggCall
+	for i, c := range a.Aggs {
+		if need[ng+i] || aggMustCompute(c) {
+			remap[ng+i] = ng + len(aggs)
+			aggs = append(aggs, c)
+		}
+	}
+	if len(aggs) == len(a.Aggs) {
+		return n
+	}
+	if ng == 0 && len(aggs) == 0 {
+		aggs = []binder.AggCall{{Func: "count", T: types.T{Kind: types.Int64, NotNull: true}}}
+	}
+	var below binder.Node = binder.NewAggregate(a.Input, a.GroupBy, aggs)
+	if f != nil {
+		below = &binder.Filter{Input: below, Cond: remapColumns(f.Cond, remap)}
+	}
+	switch x := n.(type) {
+	case *binder.Project:
+		out := *x
+		out.Input = below
+		out.Exprs = make([]binder.Expr, len(x.Exprs))
+		for i, e := range x.Exprs {
+			out.Exprs[i] = remapColumns(e, remap)
+		}
+		return &out
+	case *binder.Aggregate:
+		groups := make([]binder.Expr, len(x.GroupBy))
+		for i, g := range x.GroupBy {
+			groups[i] = remapColumns(g, remap)
+		}
+		outer := make([]binder.AggCall, len(x.Aggs))
+		for i, c := range x.Aggs {
+			nc := c
+			nc.Args = make([]binder.Expr, len(c.Args))
+			for j, e := range c.Args {
+				nc.Args[j] = remapColumns(e, remap)
+			}
+			if c.Filter != nil {
+				nc.Filter = remapColumns(c.Filter, remap)
+			}
+			if len(c.OrderBy) > 0 {
+				nc.OrderBy = make([]binder.SortKey, len(c.OrderBy))
+				for j, k := range c.OrderBy {
+					nc.OrderBy[j] = binder.SortKey{Expr: remapColumns(k.Expr, remap), Desc: k.Desc, NullsFirst: k.NullsFirst}
+				}
+			}
+			outer[i] = nc
+		}
+		out := *x
+		out.Input, out.GroupBy, out.Aggs = below, groups, outer
+		return &out
+	}
+	return n
+}
+
+// aggMustCompute reports whether an aggregate calls something volatile.
+func aggMustCompute(c binder.AggCall) bool {
+	if c.Filter != nil && mustCompute(c.Filter) {
+		return true
+	}
+	for _, e := range c.Args {
+		if mustCompute(e) {
+			return true
+		}
+	}
+	for _, k := range c.OrderBy {
+		if mustCompute(k.Expr) {
+			return true
+		}
+	}
+	return false
 }

@@ -13,6 +13,11 @@
 // pg_proc row for the chosen overload (pgcatalog.Volatility) is
 // immutable, and an IN list's items that read no column are computed
 // together (binder.BinaryOp's Eager), as PostgreSQL's array of them is.
+// A derived table's output (or aggregate) that fails to fold is left
+// unfolded (deferOutputs), as PostgreSQL pulls the derived table up or
+// removes its unread outputs before it folds: the rules below may drop
+// it unread, and the plan they keep is folded again, raising the error
+// of one they kept (a set operation's branch outputs raise at once).
 // It computes in the session of the planning (Options.Ctx,
 // PlanIn): a float's text folds under its extra_float_digits, and the
 // engine plans a prepared statement again when such a setting changes.
@@ -43,7 +48,8 @@
 // build outer hash joins on their smaller input (buildside.go),
 // pre-aggregate a join input below the join when the other input is unique
 // on the join key (aggpush.go), narrow an aggregation's input to the
-// columns it reads (aggprune.go), and drop sorts and projections that do
+// columns it reads and drop a derived table's aggregates nothing reads
+// (aggprune.go, as PostgreSQL's remove_unused_subquery_outputs), and drop sorts and projections that do
 // nothing (rewrite.go); a derived table's output that nothing reads
 // (through its LIMIT, ORDER BY, WHERE and UNION ALL branches, and in a
 // subquery's plan: narrowThrough; under a join, a LATERAL join's left
@@ -81,6 +87,14 @@
 // evaluation context). EXPLAIN ANALYZE adds what each node's kernels did
 // run. The EXPLAIN of a write is a modifyNode over its rows' plan
 // (modify.go).
+//
+// A hash join hashes on the equalities PostgreSQL can hash (pgHashable:
+// not its cross-type date/timestamp ones) and computes the others with
+// its residual, for the pairs the keys matched; with no hashable one it
+// hashes on them all. When the probe keys are computed (a projection
+// under the probe side), relop.HashJoin reads the probe's first batch
+// from under that projection before building, as PostgreSQL computes its
+// outer keys only over a built hash table.
 //
 // A set operation whose branches' records differ in a field's type
 // (binder.MixedRecords) checks its inputs' rows as PostgreSQL's sort and

@@ -36,17 +36,28 @@ func PlanIn(ctx context.Context, n binder.Node) (Node, error) {
 // PlanWith is Plan with row estimates from o.Stats (for join ordering and
 // EXPLAIN) and, for tests, some rules disabled.
 func PlanWith(n binder.Node, o Options) (Node, error) {
-	folded, err := newFolder(o.Ctx).foldPlan(n)
+	fo := newFolder(o.Ctx)
+	fo.deferOutputs = true
+	folded, err := fo.foldPlan(n)
 	if err != nil {
 		// PostgreSQL raises it while planning: every execution fails with
 		// it, before reading anything.
 		return &failNode{out: schemaOf(n.Columns()), err: err}, nil
 	}
-	n = folded
 	e := newEstimator(o)
-	opt, err := optimizeWith(n, e, o.Disabled)
+	opt, err := optimizeWith(folded, e, o.Disabled)
 	if err != nil {
 		return nil, err
+	}
+	if fo.deferred > 0 {
+		// Outputs that failed to fold were left for the rules to drop
+		// unread; one they kept is the statement's error, as PostgreSQL
+		// folds what it kept.
+		again := newFolder(o.Ctx)
+		again.pruneSubqueries = true
+		if _, err := again.foldPlan(opt); err != nil {
+			return &failNode{out: schemaOf(n.Columns()), err: err}, nil
+		}
 	}
 	root, err := lowerNode(opt)
 	if err != nil {
@@ -637,7 +648,7 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		// tables still compute only the outputs read (and what
 		// mustCompute), as PostgreSQL's do: eliminateProjections and
 		// pruneAggregateInputs.
-		plan, err := lowerNode(pruneAggregateInputs(eliminateProjections(x.Plan)))
+		plan, err := lowerNode(pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(x.Plan))))
 		if err != nil {
 			return nil, err
 		}

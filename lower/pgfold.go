@@ -65,6 +65,25 @@ type folder struct {
 	// foldSubqueryPlans as func values, made once: a method value
 	// allocates each time it is taken, and the walk takes them per node.
 	expr, top, subqueries func(binder.Expr) (binder.Expr, error)
+	// deferOutputs says a projection's output that fails to fold is left
+	// unfolded, its error counted in deferred, instead of failing the
+	// walk: PostgreSQL pulls a derived table up (or removes its unread
+	// outputs, remove_unused_subquery_outputs) before it folds, so an
+	// output nothing reads is never computed. PlanWith folds the
+	// optimised plan again, without deferring, when deferred is not
+	// zero: what the rules kept raises then.
+	deferOutputs bool
+	deferred     int
+	// branchOutputs says the node being folded gives a set operation's
+	// branch its outputs (through filters, sorts, limits and DISTINCT):
+	// PostgreSQL folds a UNION ALL branch's every output (an appendrel's
+	// translated_vars) and removes no output of a set operation, so
+	// there an output's error (an aggregate's too) is raised at once.
+	branchOutputs bool
+	// pruneSubqueries says a subquery's plan is folded as lowerExpr
+	// lowers it, with its unread derived-table outputs dropped: the
+	// second fold, over what the rules kept.
+	pruneSubqueries bool
 }
 
 func newFolder(ctx context.Context) *folder {
@@ -85,6 +104,14 @@ func (fo *folder) evalContext() *exec.EvalContext {
 // of them raised.
 func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 	var err error
+	branchOutputs := fo.branchOutputs
+	switch n.(type) {
+	case *binder.SetOp, *binder.RecursiveUnion:
+		fo.branchOutputs = true
+	case *binder.Filter, *binder.Sort, *binder.Limit, *binder.Distinct, *binder.DistinctOn, *binder.LockRows:
+	default:
+		fo.branchOutputs = false
+	}
 	n = rewriteChildren(n, func(c binder.Node) binder.Node {
 		if err != nil {
 			return c
@@ -96,6 +123,8 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		}
 		return out
 	})
+	fo.branchOutputs = false // for the subqueries of n's expressions
+	defer func() { fo.branchOutputs = branchOutputs }()
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +153,11 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		c.Cond = cond
 		return &c, nil
 	case *binder.Project:
-		exprs, changed, err := fo.foldList(x.Exprs)
+		fold := fo.top
+		if fo.deferOutputs && !branchOutputs {
+			fold = fo.foldOutput
+		}
+		exprs, changed, err := mapList(x.Exprs, fold)
 		if err != nil || !changed {
 			return x, err
 		}
@@ -166,6 +199,13 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		aggs := x.Aggs
 		for i, a := range x.Aggs {
 			args, ch, err := fo.foldList(a.Args)
+			if err != nil && fo.deferOutputs && !branchOutputs {
+				// PostgreSQL removes an unread aggregate of a derived
+				// table before it folds (remove_unused_subquery_outputs):
+				// the rules may drop it (aggprune.go).
+				fo.deferred++
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -209,6 +249,18 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		return &binder.Values{Rows: rows, Cols: x.Cols, FoldOrder: x.FoldOrder}, nil
 	}
 	return n, nil
+}
+
+// foldOutput folds a projection's output as foldTop does, except that a
+// data exception leaves it unfolded and counted (deferOutputs): the rules
+// may yet drop it unread.
+func (fo *folder) foldOutput(e binder.Expr) (binder.Expr, error) {
+	f, err := fo.foldTop(e)
+	if err != nil {
+		fo.deferred++
+		return e, nil
+	}
+	return f, nil
 }
 
 func (fo *folder) foldList(es []binder.Expr) ([]binder.Expr, bool, error) {
@@ -301,6 +353,9 @@ func (fo *folder) foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 	plan := sq.Plan
 	if sq.Mode == binder.ExistsSubquery {
 		plan = existsTargets(plan)
+	}
+	if fo.pruneSubqueries {
+		plan = pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(plan))) // as lowerExpr's
 	}
 	if plan, err = fo.foldPlan(plan); err != nil {
 		return nil, err

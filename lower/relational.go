@@ -303,7 +303,10 @@ type joinNode struct {
 	typ                 relop.JoinType
 	residual            exec.Expr // nil: none
 	nullAware           bool
-	out                 *arrow.Schema
+	// keysProjected: left is the projection computing the probe keys
+	// (relop.HashJoin.ProbeKeysProjected)
+	keysProjected bool
+	out           *arrow.Schema
 }
 
 func (n *joinNode) Schema() *arrow.Schema { return n.out }
@@ -344,7 +347,8 @@ func (n *joinNode) Build(rt *Runtime) (exec.Operator, error) {
 		return &relop.NestedLoopJoin{Left: l, Right: r, Type: n.typ, Cond: res, EC: rt.EC, Mem: rt.Mem, Alloc: rt.EC.Mem}, nil
 	}
 	return &relop.HashJoin{Left: l, Right: r, LeftKeys: n.leftKeys, RightKeys: n.rightKeys, Type: n.typ,
-		Residual: res, EC: rt.EC, NullAware: n.nullAware, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+		Residual: res, EC: rt.EC, NullAware: n.nullAware, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem,
+		ProbeKeysProjected: n.keysProjected}, nil
 }
 
 var joinTypes = map[binder.JoinType]relop.JoinType{
@@ -372,14 +376,30 @@ func lowerJoin(x *binder.Join) (Node, error) {
 	nl := len(x.Left.Columns())
 	nr := len(x.Right.Columns())
 	var lkeys, rkeys []binder.Expr
-	var rest []binder.Expr
+	var rest, unhashed []binder.Expr
 	if x.Cond != nil {
 		for _, c := range conjuncts(x.Cond) {
 			if l, r, ok := equiKey(c, nl); ok {
+				if !pgHashable(l, r) {
+					unhashed = append(unhashed, c)
+					continue
+				}
 				lkeys, rkeys = append(lkeys, l), append(rkeys, r)
 				continue
 			}
 			rest = append(rest, c)
+		}
+	}
+	if len(lkeys) > 0 {
+		// PostgreSQL hashes on its hashable equalities only and computes
+		// the others (a date beside a timestamp) as a join filter, for
+		// the pairs the hash keys matched: an error computing them for
+		// other rows is not the statement's.
+		rest = append(unhashed, rest...)
+	} else {
+		for _, c := range unhashed { // PostgreSQL's merge join computes them for every row
+			l, r, _ := equiKey(c, nl)
+			lkeys, rkeys = append(lkeys, l), append(rkeys, r)
 		}
 	}
 	j := &joinNode{typ: joinTypes[x.Type], nullAware: x.NullAware}
@@ -408,6 +428,7 @@ func lowerJoin(x *binder.Join) (Node, error) {
 	if lextra > 0 {
 		leftP.out = schemaFromExprs(leftP.exprs, "lk")
 		j.left = leftP
+		j.keysProjected = true
 	}
 	if rextra > 0 {
 		rightP.out = schemaFromExprs(rightP.exprs, "rk")
@@ -480,6 +501,24 @@ func keyColumn(e binder.Expr, p *projectNode, offset int, extra *int) (int, erro
 	p.exprs = append(p.exprs, le)
 	*extra++
 	return len(p.exprs) - 1, nil
+}
+
+// pgHashable reports whether PostgreSQL's = between the key expressions
+// l and r can hash (pg_operator.oprcanhash): not its cross-type
+// operators among date, timestamp and timestamp with time zone, which
+// sqlgate's binder writes as a cast of one side to the other's type.
+func pgHashable(l, r binder.Expr) bool {
+	dateTime := func(t types.T) bool {
+		return t.Kind == types.Date || t.Kind == types.Timestamp || t.Kind == types.TimestampTZ
+	}
+	under := func(e binder.Expr) types.T {
+		if c, ok := e.(*binder.Cast); ok && dateTime(c.T) && dateTime(c.X.Type()) {
+			return c.X.Type()
+		}
+		return e.Type()
+	}
+	lt, rt := under(l), under(r)
+	return !(dateTime(lt) && dateTime(rt) && lt.Kind != rt.Kind)
 }
 
 // equiKey matches l = r where l reads only left columns (< nl) and r only

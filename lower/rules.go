@@ -44,6 +44,9 @@ var rules = []rule{
 	// its join) and before projection pushdown, which keeps the scans
 	// it narrows narrow.
 	{"aggregate_input_pruning", pruneAggregateInputs}, // aggprune.go
+	// After input pruning, which narrows a derived table's projection
+	// to what an aggregation above it reads.
+	{"aggregate_output_pruning", pruneAggregateOutputs}, // aggprune.go
 	// After the pruning rules, which have dropped the derived tables'
 	// outputs nothing reads, and before projection pushdown, which then
 	// narrows the scans below what stays: a derived table's expressions

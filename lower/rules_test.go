@@ -78,9 +78,10 @@ var ruleEffects = map[string]struct {
 	query   string
 	alsoOff []string
 }{
-	"subquery_decorrelation":  {"SELECT v FROM kv WHERE EXISTS (SELECT 1 FROM kv b WHERE b.n = kv.n)", nil},
-	"simplify_boolean":        {"SELECT * FROM kv WHERE n > 1 AND 1 = 0", nil},
-	"aggregate_input_pruning": {"SELECT region, count(*) FROM kv GROUP BY region", nil},
+	"subquery_decorrelation":   {"SELECT v FROM kv WHERE EXISTS (SELECT 1 FROM kv b WHERE b.n = kv.n)", nil},
+	"simplify_boolean":         {"SELECT * FROM kv WHERE n > 1 AND 1 = 0", nil},
+	"aggregate_input_pruning":  {"SELECT region, count(*) FROM kv GROUP BY region", nil},
+	"aggregate_output_pruning": {"SELECT region FROM (SELECT region, count(*), sum(id) FROM kv GROUP BY region) s", nil},
 	// filter_pushdown moves what filter_into_join moves (it applies it at
 	// every join it meets): the rule shows on its own only without it
 	"filter_into_join":        {"SELECT a.v FROM mid a, small b WHERE a.k = b.id AND b.v = 'x'", []string{"filter_pushdown"}},

@@ -24,6 +24,12 @@
 // spilling operator's batches wait on its files' I/O is its stall time
 // (StallNs, exec.Staller: EXPLAIN ANALYZE's stall_time_ns).
 //
+// HashJoin reads its first probe batch before building, as PostgreSQL's
+// hash join fetches its first outer tuple: over an empty probe side it
+// builds nothing (but for a right or full join), so an error the build
+// side would raise is not the statement's; over an empty hash table it
+// reads no probe row (inner and semi joins).
+//
 // Semantics are PostgreSQL 15's: NULL keys group together but never join,
 // floats compare with NaN equal to NaN and above every number and -0 = +0,
 // text compares bytewise (C collation), bpchar without its trailing

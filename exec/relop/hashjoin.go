@@ -89,8 +89,13 @@ type HashJoin struct {
 	Residual            Residual
 	EC                  *exec.EvalContext
 	NullAware           bool
-	Mem                 *MemoryAccount
-	SpillDir            string
+	// ProbeKeysProjected says Left is an *exec.Project computing the
+	// probe keys over the probe side: the first probe batch is read from
+	// under it before building, as PostgreSQL computes its outer keys
+	// only once the hash table is built.
+	ProbeKeysProjected bool
+	Mem                *MemoryAccount
+	SpillDir           string
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 	// BatchRows is the output batch size (0: 8192).
@@ -222,6 +227,25 @@ func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		o.hold = holding{acct: o.Mem}
 		if err := o.check(); err != nil {
 			return nil, err
+		}
+		if o.Type != RightJoin && o.Type != FullJoin {
+			// PostgreSQL's hash join fetches its first outer tuple before
+			// building the hash table (unless it must emit unmatched
+			// inner rows) and ends over an empty outer side without
+			// building it: the build side's keys are never computed, so
+			// an error computing them is not the statement's.
+			src := &o.Left
+			if p, ok := o.Left.(*exec.Project); ok && o.ProbeKeysProjected {
+				src = &p.Input
+			}
+			first, err := (*src).Next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if first == nil {
+				return nil, nil
+			}
+			*src = &peekedOp{first: first, Operator: *src}
 		}
 		if err := o.build(ctx); err != nil {
 			return nil, err
@@ -578,6 +602,29 @@ func (o *HashJoin) finishTable(ht *hashTable) error {
 		}
 	}
 	return nil
+}
+
+// peekedOp is an operator whose first batch was already read: it returns
+// that batch first, then the rest.
+type peekedOp struct {
+	first arrow.RecordBatch
+	exec.Operator
+}
+
+func (p *peekedOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if b := p.first; b != nil {
+		p.first = nil
+		return b, nil
+	}
+	return p.Operator.Next(ctx)
+}
+
+func (p *peekedOp) Close() {
+	if p.first != nil {
+		p.first.Release()
+		p.first = nil
+	}
+	p.Operator.Close()
 }
 
 // readerOp adapts a spill reader to exec.Operator.

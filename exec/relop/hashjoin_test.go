@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -458,5 +459,54 @@ func TestJoinShortTextView(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// failingOp fails its first Next: a build side whose keys cannot be
+// computed.
+type failingOp struct{ schema *arrow.Schema }
+
+func (f failingOp) Schema() *arrow.Schema { return f.schema }
+func (f failingOp) Next(context.Context) (arrow.RecordBatch, error) {
+	return nil, sqlerr.New(sqlerr.InvalidDatetimeFormat, "invalid input syntax for type date: %q", "abc")
+}
+func (failingOp) Close() {}
+
+// TestHashJoinEmptyProbeBuildsNothing: PostgreSQL's hash join reads its
+// first outer (probe) row before building the hash table, and over an
+// empty outer side ends without building it, except when it must emit the
+// inner side's unmatched rows (right and full joins): the build side's
+// error is then not raised.
+func TestHashJoinEmptyProbeBuildsNothing(t *testing.T) {
+	schema := schemaOf(types.Int64Type)
+	for _, tc := range []struct {
+		jt     JoinType
+		probe  [][]any
+		raises bool
+	}{
+		{InnerJoin, nil, false},
+		{LeftJoin, nil, false},
+		{SemiJoin, nil, false},
+		{AntiJoin, nil, false},
+		{RightJoin, nil, true},
+		{FullJoin, nil, true},
+		{InnerJoin, [][]any{{1}}, true},
+		{LeftJoin, [][]any{{1}}, true},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.jt, len(tc.probe)), func(t *testing.T) {
+			op := &HashJoin{Left: rowsSource(t, schema, tc.probe, 10), Right: failingOp{schema},
+				LeftKeys: []int{0}, RightKeys: []int{0}, Type: tc.jt}
+			defer op.Close()
+			b, err := op.Next(context.Background())
+			if b != nil {
+				b.Release()
+			}
+			if raised := err != nil; raised != tc.raises {
+				t.Fatalf("error %v, want raised=%v", err, tc.raises)
+			}
+			if err != nil && sqlerr.CodeOf(err) != sqlerr.InvalidDatetimeFormat {
+				t.Fatalf("error %v, want the build side's", err)
+			}
+		})
 	}
 }

@@ -169,7 +169,10 @@ func TestRadixJoinMatchesGeneric(t *testing.T) {
 						return sorted(rows)
 					}
 					equalRows(t, "radix", run(false), run(true))
-					if len(c.keys) >= 2 && radix.partitioned != 1 {
+					// (over an empty probe side only a right or full
+					// join builds its table: PostgreSQL's order)
+					built := len(other.keys) > 0 || jt == RightJoin || jt == FullJoin
+					if len(c.keys) >= 2 && built && radix.partitioned != 1 {
 						t.Fatalf("%d partitioned tables, want 1", radix.partitioned)
 					}
 				})

@@ -25,7 +25,11 @@ func (g lateProjGen) derived() (with, from string) {
 	// NULL-extended side like operators (non-strict ones, coalesce and
 	// CASE, stay below it as PostgreSQL's PlaceHolderVars, which it
 	// decides before reducing outer joins: not generated yet)
-	f := g.pick("t::int", "(t)::boolean::int", "10 / n", "t::int + n", "abs(t::int)", "length(lpad(t, 10 / n))", "sign(t::int)")
+	// (a constant that fails, 1/0, fails at planning when it is
+	// computed at all: PostgreSQL pulls the derived table up, or removes
+	// its unread outputs, before it folds; lower's deferOutputs)
+	f := g.pick("t::int", "(t)::boolean::int", "10 / n", "t::int + n", "abs(t::int)", "length(lpad(t, 10 / n))", "sign(t::int)",
+		"1/0", "(2147483647 + 1) - n", "sqrt(-1::float8)::int")
 	s := g.pick("n", "k + 1", "coalesce(n, 0)", "upper(t)")
 	where := g.pick("", "", " WHERE n >= 0", " WHERE k <> 7")
 	body := fmt.Sprintf("SELECT k, %s AS f, %s AS s FROM lpa%s", f, s, where)
@@ -66,7 +70,17 @@ func (g lateProjGen) query() string {
 func (g lateProjGen) unreadQuery() string {
 	with, from := g.derived()
 	read := g.pick("d.k", "d.s", "d.f")
-	switch g.r.IntN(4) {
+	switch g.r.IntN(6) {
+	case 5:
+		// an aggregate nothing reads is not computed either (lower's
+		// aggregate_output_pruning), under a UNION ALL branch too
+		f := g.pick("10 / n", "t::int", "1/0", "sqrt(-1::float8)::int")
+		body := fmt.Sprintf("SELECT k, sum(%s) AS f, max(n) AS s FROM lpa GROUP BY k", f)
+		return fmt.Sprintf("SELECT %s FROM (%s) d%s", g.pick("count(*)", "d.k", "d.s", "d.f", "1"), body, g.pick("", " UNION ALL SELECT 0"))
+	case 4:
+		// a UNION ALL branch's outputs are all computed (folded), the
+		// derived tables below them not
+		return fmt.Sprintf("%sSELECT %s FROM %s UNION ALL SELECT 0", with, g.pick("d.k", read), from)
 	case 0:
 		// d.f not read: PostgreSQL pulls this LATERAL item up into a join
 		// too and computes d.f over its output, which sqlgate's apply

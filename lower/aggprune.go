@@ -116,21 +116,7 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 	}
 	out.Aggs = make([]binder.AggCall, len(a.Aggs))
 	for i, c := range a.Aggs {
-		nc := c
-		nc.Args = make([]binder.Expr, len(c.Args))
-		for j, e := range c.Args {
-			nc.Args[j] = remapColumns(e, remap)
-		}
-		if c.Filter != nil {
-			nc.Filter = remapColumns(c.Filter, remap)
-		}
-		if len(c.OrderBy) > 0 {
-			nc.OrderBy = make([]binder.SortKey, len(c.OrderBy))
-			for j, k := range c.OrderBy {
-				nc.OrderBy[j] = binder.SortKey{Expr: remapColumns(k.Expr, remap), Desc: k.Desc, NullsFirst: k.NullsFirst}
-			}
-		}
-		out.Aggs[i] = nc
+		out.Aggs[i] = remapAggCall(c, remap)
 	}
 	return &out
 }
@@ -225,21 +211,7 @@ func pruneAggregateOutputs(n binder.Node) binder.Node {
 		}
 		outer := make([]binder.AggCall, len(x.Aggs))
 		for i, c := range x.Aggs {
-			nc := c
-			nc.Args = make([]binder.Expr, len(c.Args))
-			for j, e := range c.Args {
-				nc.Args[j] = remapColumns(e, remap)
-			}
-			if c.Filter != nil {
-				nc.Filter = remapColumns(c.Filter, remap)
-			}
-			if len(c.OrderBy) > 0 {
-				nc.OrderBy = make([]binder.SortKey, len(c.OrderBy))
-				for j, k := range c.OrderBy {
-					nc.OrderBy[j] = binder.SortKey{Expr: remapColumns(k.Expr, remap), Desc: k.Desc, NullsFirst: k.NullsFirst}
-				}
-			}
-			outer[i] = nc
+			outer[i] = remapAggCall(c, remap)
 		}
 		out := *x
 		out.Input, out.GroupBy, out.Aggs = below, groups, outer
@@ -264,4 +236,24 @@ func aggMustCompute(c binder.AggCall) bool {
 		}
 	}
 	return false
+}
+
+// remapAggCall is c with its arguments, FILTER and ORDER BY reading the
+// input's columns through remap.
+func remapAggCall(c binder.AggCall, remap map[int]int) binder.AggCall {
+	nc := c
+	nc.Args = make([]binder.Expr, len(c.Args))
+	for j, e := range c.Args {
+		nc.Args[j] = remapColumns(e, remap)
+	}
+	if c.Filter != nil {
+		nc.Filter = remapColumns(c.Filter, remap)
+	}
+	if len(c.OrderBy) > 0 {
+		nc.OrderBy = make([]binder.SortKey, len(c.OrderBy))
+		for j, k := range c.OrderBy {
+			nc.OrderBy[j] = binder.SortKey{Expr: remapColumns(k.Expr, remap), Desc: k.Desc, NullsFirst: k.NullsFirst}
+		}
+	}
+	return nc
 }

@@ -291,10 +291,28 @@ func constantOutput(sq *binder.Subquery) (binder.Expr, bool) {
 		}
 		y, p = substitute(y, in.Exprs), in
 	}
-	if readsColumns(y) || hasOuterRef(y) || hasSubquery(y) || hasUDF(y) || !deterministic(y) {
+	if readsColumns(y) || hasOuterRef(y) || hasSubquery(y) || hasUDF(y) || !deterministic(y) || strictNull(y) {
 		return nil, false
 	}
 	return y, true
+}
+
+// strictNull reports whether e is NULL through strict operators and
+// casts alone (NULL, -7 * NULL::smallint): PostgreSQL's
+// eval_const_expressions folds x op e to a NULL constant there, so the
+// pulled-up comparison never computes x; the semi join keeps S's column.
+func strictNull(e binder.Expr) bool {
+	switch y := e.(type) {
+	case *binder.Const:
+		return y.Value == nil
+	case *binder.Cast:
+		return strictNull(y.X)
+	case *binder.UnaryOp:
+		return y.Op == binder.OpNeg && strictNull(y.X)
+	case *binder.BinaryOp:
+		return (y.Op.IsArithmetic() || y.Op.IsComparison()) && (strictNull(y.L) || strictNull(y.R))
+	}
+	return false
 }
 
 // restrictedSemiJoin is x op ANY (S) where S's output is the constant of

@@ -77,7 +77,7 @@ func partitionTreeRows(ctx context.Context, args []any) (func() (any, bool, erro
 	if err != nil {
 		return nil, err
 	}
-	var rows [][]any
+	var rows []any // each a record's fields ([]any)
 	if parent, ok, err := partitionParent(ctx, c, oidArg(args[0])); err != nil {
 		return nil, err
 	} else if ok { // a partition: its own tree's root, a leaf
@@ -98,14 +98,7 @@ func partitionTreeRows(ctx context.Context, args []any) (func() (any, bool, erro
 			}
 		}
 	}
-	i := 0
-	return func() (any, bool, error) {
-		if i >= len(rows) {
-			return nil, false, nil
-		}
-		i++
-		return rows[i-1], true, nil
-	}, nil
+	return listRows(rows), nil
 }
 
 // partitionAncestorRows is pg_partition_ancestors(regclass): a partition
@@ -129,12 +122,5 @@ func partitionAncestorRows(ctx context.Context, args []any) (func() (any, bool, 
 	} else if ok {
 		rows = []any{args[0]}
 	}
-	i := 0
-	return func() (any, bool, error) {
-		if i >= len(rows) {
-			return nil, false, nil
-		}
-		i++
-		return rows[i-1], true, nil
-	}, nil
+	return listRows(rows), nil
 }

@@ -57,15 +57,7 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 		markColumns(g, need)
 	}
 	for _, c := range a.Aggs {
-		for _, e := range c.Args {
-			markColumns(e, need)
-		}
-		if c.Filter != nil {
-			markColumns(c.Filter, need)
-		}
-		for _, k := range c.OrderBy {
-			markColumns(k.Expr, need)
-		}
+		markAggCall(c, need)
 	}
 	if len(need) == len(a.Input.Columns()) && !projectOverDerived(a.Input) {
 		return n
@@ -162,15 +154,7 @@ func pruneAggregateOutputs(n binder.Node) binder.Node {
 			markColumns(g, need)
 		}
 		for _, c := range x.Aggs {
-			for _, e := range c.Args {
-				markColumns(e, need)
-			}
-			if c.Filter != nil {
-				markColumns(c.Filter, need)
-			}
-			for _, k := range c.OrderBy {
-				markColumns(k.Expr, need)
-			}
+			markAggCall(c, need)
 		}
 	}
 	ng := len(a.GroupBy)
@@ -256,4 +240,18 @@ func remapAggCall(c binder.AggCall, remap map[int]int) binder.AggCall {
 		}
 	}
 	return nc
+}
+
+// markAggCall marks in need the input columns c's arguments, FILTER and
+// ORDER BY read.
+func markAggCall(c binder.AggCall, need map[int]bool) {
+	for _, e := range c.Args {
+		markColumns(e, need)
+	}
+	if c.Filter != nil {
+		markColumns(c.Filter, need)
+	}
+	for _, k := range c.OrderBy {
+		markColumns(k.Expr, need)
+	}
 }

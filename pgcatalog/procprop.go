@@ -1,6 +1,10 @@
 package pgcatalog
 
-import "github.com/sqlgate/sqlgate/internal/pgproc"
+import (
+	"sync"
+
+	"github.com/sqlgate/sqlgate/internal/pgproc"
+)
 
 // procProp is what PostgreSQL 15's pg_proc says of one built-in
 // signature beyond its types (internal/pgproc, generated from it): a
@@ -65,19 +69,36 @@ func Volatility(name string, args []uint32) (byte, bool) {
 // it is immutable (cidr_in, jsonb_out) and leaves to execution when
 // stable (date_in, array_out). ok false when the type is not known.
 func IOVolatility(oid uint32, output bool) (byte, bool) {
-	procs, ok := typeProcs[oid]
+	v, ok := ioVolatilities()[oid]
 	if !ok {
 		return 0, false
 	}
-	fn := procs[0]
 	if output {
-		fn = procs[1]
+		return v[1], v[1] != 0
 	}
-	for _, p := range typeProcInfos {
-		if p.oid == fn {
-			pp, ok := builtinProp(p)
-			return pp.Volatile, ok
-		}
-	}
-	return 0, false
+	return v[0], v[0] != 0
 }
+
+// ioVolatilities are the provolatile of each type's input and output
+// functions (0: not known), worked out once: the planner asks for every
+// cast of a text constant, and finding the function is a scan of
+// typeProcInfos.
+var ioVolatilities = sync.OnceValue(func() map[uint32][2]byte {
+	byOID := make(map[uint32]procInfo, len(typeProcInfos))
+	for _, p := range typeProcInfos {
+		byOID[p.oid] = p
+	}
+	out := make(map[uint32][2]byte, len(typeProcs))
+	for oid, procs := range typeProcs {
+		var v [2]byte
+		for i, fn := range procs[:2] {
+			if p, ok := byOID[fn]; ok {
+				if pp, ok := builtinProp(p); ok {
+					v[i] = pp.Volatile
+				}
+			}
+		}
+		out[oid] = v
+	}
+	return out
+})

@@ -255,3 +255,12 @@ func markAggCall(c binder.AggCall, need map[int]bool) {
 		markColumns(k.Expr, need)
 	}
 }
+
+// trimSubqueryPlan is a subquery's plan as it is lowered: the rules do not
+// run over a subquery's plan, yet its derived tables compute only the
+// outputs read (and what mustCompute), as PostgreSQL's do. The second
+// fold of a plan whose fold errors waited (pgfold.go) folds the same
+// plan, so both trim it here.
+func trimSubqueryPlan(plan binder.Node) binder.Node {
+	return pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(plan)))
+}

@@ -644,11 +644,7 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		}
 		return c, nil
 	case *binder.Subquery:
-		// The rules do not run over a subquery's plan; its derived
-		// tables still compute only the outputs read (and what
-		// mustCompute), as PostgreSQL's do: eliminateProjections and
-		// pruneAggregateInputs.
-		plan, err := lowerNode(pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(x.Plan))))
+		plan, err := lowerNode(trimSubqueryPlan(x.Plan))
 		if err != nil {
 			return nil, err
 		}

@@ -355,7 +355,7 @@ func (fo *folder) foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 		plan = existsTargets(plan)
 	}
 	if fo.pruneSubqueries {
-		plan = pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(plan))) // as lowerExpr's
+		plan = trimSubqueryPlan(plan) // as lowerExpr lowers it
 	}
 	if plan, err = fo.foldPlan(plan); err != nil {
 		return nil, err

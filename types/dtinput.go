@@ -930,6 +930,40 @@ func timeOverflows(hour, min, sec int, fsec int64) bool {
 	return us > USecsPerDay
 }
 
+// timeAndZone is a run-together time and its zone in one field
+// (hhmmss-zz), the time's digits read as DecodeNumberField reads them
+// with fmask: the field's mask, its zone set.
+func (d *dtDecoder) timeAndZone(text string, fmask int) (int, *dtFail) {
+	if d.fmask&dtkTimeM == dtkTimeM {
+		return 0, failBad
+	}
+	k := strings.IndexByte(text, '-')
+	if k < 0 {
+		return 0, failBad
+	}
+	tz, f := decodeTimezone(text[k:])
+	if f != nil {
+		return 0, f
+	}
+	d.tz = tz
+	m, f := d.decodeNumberField(text[:k], fmask)
+	if f != nil {
+		return 0, f
+	}
+	return m | dtkM(tokTZ), nil
+}
+
+// zoneName sets the zone a field names (a tz database name with
+// punctuation), or fails naming it.
+func (d *dtDecoder) zoneName(text string) *dtFail {
+	loc, ok := zoneByNameForInput(text)
+	if !ok {
+		return &dtFail{kind: dtZoneUnknown, zone: text}
+	}
+	d.namedTz = loc
+	return nil
+}
+
 // zoneByNameForInput is pg_tzset on a field: a tz database zone, or a
 // POSIX zone specification.
 func zoneByNameForInput(name string) (*time.Location, bool) {
@@ -1069,29 +1103,15 @@ func (d *dtDecoder) decodeDateTime() (*dtResult, *dtFail) {
 						}
 						d.ptype = 0
 					}
-					if d.fmask&dtkTimeM == dtkTimeM {
-						return nil, failBad
-					}
-					k := strings.IndexByte(fl.text, '-')
-					if k < 0 {
-						return nil, failBad
-					}
-					tz, f := decodeTimezone(fl.text[k:])
+					m, f := d.timeAndZone(fl.text, d.fmask)
 					if f != nil {
 						return nil, f
 					}
-					d.tz = tz
-					m, f := d.decodeNumberField(fl.text[:k], d.fmask)
-					if f != nil {
-						return nil, f
-					}
-					tmask = m | dtkM(tokTZ)
+					tmask = m
 				} else {
-					loc, ok := zoneByNameForInput(fl.text)
-					if !ok {
-						return nil, &dtFail{kind: dtZoneUnknown, zone: fl.text}
+					if f := d.zoneName(fl.text); f != nil {
+						return nil, f
 					}
-					d.namedTz = loc
 					tmask = dtkM(tokTZ)
 				}
 			default:
@@ -1329,29 +1349,15 @@ func (d *dtDecoder) decodeTimeOnly() (*dtResult, *dtFail) {
 				tmask = m
 			} else if isDigit(fl.text[0]) {
 				// a run-together time and its zone (hhmmss-zz)
-				if d.fmask&dtkTimeM == dtkTimeM {
-					return nil, failBad
-				}
-				k := strings.IndexByte(fl.text, '-')
-				if k < 0 {
-					return nil, failBad
-				}
-				tz, f := decodeTimezone(fl.text[k:])
+				m, f := d.timeAndZone(fl.text, d.fmask|dtkDateM)
 				if f != nil {
 					return nil, f
 				}
-				d.tz = tz
-				m, f := d.decodeNumberField(fl.text[:k], d.fmask|dtkDateM)
-				if f != nil {
-					return nil, f
-				}
-				tmask = m | dtkM(tokTZ)
+				tmask = m
 			} else {
-				loc, ok := zoneByNameForInput(fl.text)
-				if !ok {
-					return nil, &dtFail{kind: dtZoneUnknown, zone: fl.text}
+				if f := d.zoneName(fl.text); f != nil {
+					return nil, f
 				}
-				d.namedTz = loc
 				tmask = dtkM(tokTZ)
 			}
 		case fieldTime:

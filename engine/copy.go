@@ -93,7 +93,7 @@ func (s *session) copyPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath
 // rows are the partition's).
 func (s *session) copyFromPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath {
 	path := s.copyPath(ctx, c)
-	if v, ok := s.copyPartition(path); ok {
+	if v, ok := s.partitionAt(path); ok {
 		if parent, ok := s.partitionParent(ctx, v); ok {
 			return parent
 		}
@@ -471,7 +471,7 @@ func (ps *statement) copyRecord(ctx context.Context, info fluss.TableInfo, batch
 		if db == "" {
 			db = info.Path.Database
 		}
-		if v, ok := ps.sess.copyPartition(fluss.TablePath{Database: db, Table: c.Table}); ok {
+		if v, ok := ps.sess.partitionAt(fluss.TablePath{Database: db, Table: c.Table}); ok {
 			if row, err := partitionViolation(ctx, info, v, rec); err != nil {
 				rec.Release()
 				ps.copyRewind(ctx, mark, rows, row)

@@ -394,9 +394,9 @@ func partitionViolation(ctx context.Context, info fluss.TableInfo, v views.View,
 	return -1, nil
 }
 
-// copyPartition is the partition relation at path, if there is one (COPY
+// partitionAt is the partition relation at path, if there is one (COPY
 // into a partition writes its parent's rows).
-func (s *session) copyPartition(path fluss.TablePath) (views.View, bool) {
+func (s *session) partitionAt(path fluss.TablePath) (views.View, bool) {
 	v, ok := s.eng.meta.Views().Get(path)
 	if !ok || !v.IsPartition() || s.hidden[path] {
 		return views.View{}, false
@@ -443,11 +443,8 @@ func (s *session) partitionNamed(ctx context.Context, n sql.ObjectName) (views.V
 	if err != nil {
 		return views.View{}, false, err
 	}
-	v, ok := s.eng.meta.Views().Get(path)
-	if !ok || !v.IsPartition() || s.hidden[path] {
-		return views.View{}, false, nil
-	}
-	return v, true, nil
+	v, ok := s.partitionAt(path)
+	return v, ok, nil
 }
 
 // partitionedByValues reports whether info is PostgreSQL-partitioned,

@@ -3,6 +3,8 @@ package functions
 import (
 	"math/big"
 	"time"
+
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // julianDivisor is a day in microseconds, the divisor of extract(julian)'s
@@ -13,7 +15,7 @@ const julianDivisor = 86400 * 1000000
 // number (4714-11-24 BC is day 0).
 func julianDay(t time.Time) int64 {
 	y, m, d := t.Date()
-	return int64(date2j(y, int(m), d))
+	return int64(types.Date2J(y, int(m), d))
 }
 
 // microsOfDay is t's wall-clock time of day in microseconds.

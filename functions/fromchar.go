@@ -756,7 +756,7 @@ func doToTimestamp(in, format string) (*pgTM, error) {
 		fmask |= fYear
 	}
 	if tmfc.j != 0 {
-		tm.year, tm.mon, tm.mday = j2date(tmfc.j)
+		tm.year, tm.mon, tm.mday = types.J2Date(tmfc.j)
 		fmask |= fYear | fMonth | fDay
 	}
 	if tmfc.ww != 0 {
@@ -770,7 +770,7 @@ func doToTimestamp(in, format string) (*pgTM, error) {
 			} else {
 				jd = isoweek2j(tm.year, tmfc.ww)
 			}
-			tm.year, tm.mon, tm.mday = j2date(jd)
+			tm.year, tm.mon, tm.mday = types.J2Date(jd)
 			fmask |= fYear | fMonth | fDay
 		} else {
 			tmfc.ddd = (tmfc.ww-1)*7 + 1
@@ -793,7 +793,7 @@ func doToTimestamp(in, format string) (*pgTM, error) {
 		}
 		if tmfc.mode == modeISOWeek {
 			j0 := isoweek2j(tm.year, 1) - 1
-			tm.year, tm.mon, tm.mday = j2date(j0 + tmfc.ddd)
+			tm.year, tm.mon, tm.mday = types.J2Date(j0 + tmfc.ddd)
 			fmask |= fYear | fMonth | fDay
 		} else {
 			y := &ysum[leapIdx(tm.year)]
@@ -842,48 +842,10 @@ func doToTimestamp(in, format string) (*pgTM, error) {
 	return tm, nil
 }
 
-// date2j and j2date are PostgreSQL's Julian-day conversions.
-func date2j(y, m, d int) int {
-	if m > 2 {
-		m++
-		y += 4800
-	} else {
-		m += 13
-		y += 4799
-	}
-	century := y / 100
-	julian := y*365 - 32167
-	julian += y/4 - century + century/4
-	julian += 7834*m/256 + d
-	return julian
-}
-
-func j2date(jd int) (year, month, day int) {
-	julian := uint32(jd)
-	julian += 32044
-	quad := julian / 146097
-	extra := (julian-quad*146097)*4 + 3
-	julian += 60 + quad*3 + extra/146097
-	quad = julian / 1461
-	julian -= quad * 1461
-	y := int(julian * 4 / 1461)
-	if y != 0 {
-		julian = (julian+305)%365 + 123
-	} else {
-		julian = (julian+306)%366 + 123
-	}
-	y += int(quad * 4)
-	year = y - 4800
-	quad = julian * 2141 / 65536
-	day = int(julian - 7834*quad/256)
-	month = int((quad+10)%12 + 1)
-	return
-}
-
 // isoweek2j is the Julian day of the Monday of ISO week wk of year.
 func isoweek2j(year, wk int) int {
 	// fourth day of January is always in week 1
-	day4 := date2j(year, 1, 4)
+	day4 := types.Date2J(year, 1, 4)
 	// day0 == offset to first day of week (Monday)
 	day0 := j2day(day4 - 1)
 	return (wk-1)*7 + (day4 - day0)
@@ -919,7 +881,7 @@ func toDate(in, format string) (any, error) {
 	if !validJulian(tm.year, tm.mon, tm.mday) {
 		return nil, outOfRange()
 	}
-	d := date2j(tm.year, tm.mon, tm.mday) - postgresEpochJDate
+	d := types.Date2J(tm.year, tm.mon, tm.mday) - postgresEpochJDate
 	if d < -postgresEpochJDate || d >= 2147483494-postgresEpochJDate {
 		return nil, outOfRange()
 	}
@@ -938,7 +900,7 @@ func toTimestamp(in, format string, loc *time.Location) (any, error) {
 	if !validJulian(tm.year, tm.mon, tm.mday) {
 		return nil, sqlerr.TimestampOutOfRange()
 	}
-	date := int64(date2j(tm.year, tm.mon, tm.mday) - postgresEpochJDate)
+	date := int64(types.Date2J(tm.year, tm.mon, tm.mday) - postgresEpochJDate)
 	tod := (int64(tm.hour)*3600+int64(tm.min)*60+int64(tm.sec))*1e6 + tm.fsec
 	local := date*types.USecsPerDay + tod // PostgreSQL-epoch microseconds, wall clock
 	if (local-tod)/types.USecsPerDay != date || (local < 0 && date > 0) || (local > 0 && date < -1) {

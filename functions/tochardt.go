@@ -310,7 +310,7 @@ func dchField(f dchFields, n *dchNode) (string, error) {
 	case "W":
 		return strconv.Itoa((f.mday-1)/7 + 1), nil
 	case "J":
-		return strconv.Itoa(date2j(f.year, f.mon, f.mday)), nil
+		return strconv.Itoa(types.Date2J(f.year, f.mon, f.mday)), nil
 	case "HH24":
 		return num(f.hour, 2), nil
 	case "HH12", "HH":
@@ -434,7 +434,7 @@ func absInt(v int) int {
 // applies to an interval's fields as they are (month 0, day 40): week 1 of
 // a year holds its January 4th.
 func dchISOWeekOf(year, mon, mday int) (isoYear, week int) {
-	day := date2j(year, mon, mday)
+	day := types.Date2J(year, mon, mday)
 	start := isoweek2j(year, 1)
 	if day < start {
 		year--
@@ -452,5 +452,5 @@ func dchISOWeekOf(year, mon, mday int) (isoYear, week int) {
 // dchISOYearDay is the day of the ISO year, 1 on its week 1's Monday.
 func dchISOYearDay(year, mon, mday int) int {
 	y, _ := dchISOWeekOf(year, mon, mday)
-	return date2j(year, mon, mday) - isoweek2j(y, 1) + 1
+	return types.Date2J(year, mon, mday) - isoweek2j(y, 1) + 1
 }

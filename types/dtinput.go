@@ -520,9 +520,11 @@ func parseFraction(s string) (float64, *dtFail) {
 	return v, nil
 }
 
-// date2j and j2date are PostgreSQL's Julian day conversions, in its
-// integer widths (a year far out of range wraps as it does there).
-func date2j(y, m, d int) int {
+// Date2J and J2Date are PostgreSQL's Julian day conversions (date2j,
+// j2date), in its integer widths (a year far out of range wraps as it
+// does there): the date/time decoder's and to_date's, extract(julian)'s
+// and to_char's.
+func Date2J(y, m, d int) int {
 	yy, mm := int32(y), int32(m)
 	if mm > 2 {
 		mm++
@@ -538,7 +540,7 @@ func date2j(y, m, d int) int {
 	return int(julian)
 }
 
-func j2date(jd int) (year, month, day int) {
+func J2Date(jd int) (year, month, day int) {
 	julian := uint32(int32(jd))
 	julian += 32044
 	quad := julian / 146097
@@ -849,7 +851,7 @@ func (d *dtDecoder) validateDate(fmask int) *dtFail {
 		}
 	}
 	if fmask&dtkM(tokDOY) != 0 {
-		tm.year, tm.mon, tm.mday = j2date(date2j(tm.year, 1, 1) + tm.yday - 1)
+		tm.year, tm.mon, tm.mday = J2Date(Date2J(tm.year, 1, 1) + tm.yday - 1)
 	}
 	if fmask&dtkM(tokMonth) != 0 && (tm.mon < 1 || tm.mon > 12) {
 		return failMDRange
@@ -1028,7 +1030,7 @@ func (d *dtDecoder) labelled(field string, fmask int) (int, *dtFail) {
 			return 0, failRange
 		}
 		tmask = dtkDateM
-		tm.year, tm.mon, tm.mday = j2date(val)
+		tm.year, tm.mon, tm.mday = J2Date(val)
 		d.isjulian = true
 		if strings.HasPrefix(cp, ".") { // a fraction of a day
 			v, f := parseFraction(cp)
@@ -1084,7 +1086,7 @@ func (d *dtDecoder) decodeDateTime() (*dtResult, *dtFail) {
 				if !fits || val < 0 {
 					return nil, failRange
 				}
-				tm.year, tm.mon, tm.mday = j2date(val)
+				tm.year, tm.mon, tm.mday = J2Date(val)
 				d.isjulian = true
 				tz, f := decodeTimezone(cp)
 				if f != nil {

@@ -66,7 +66,7 @@ func parseDateTimeText(s string, t T, loc *time.Location, now time.Time, order D
 		if !isValidJulian(tm.year, tm.mon) {
 			return nil, (&dtFail{kind: dtDateRange}).err(s, t)
 		}
-		jd := date2j(tm.year, tm.mon, tm.mday)
+		jd := Date2J(tm.year, tm.mon, tm.mday)
 		if jd < 0 || jd >= dateEndJulian {
 			return nil, (&dtFail{kind: dtDateRange}).err(s, t)
 		}
@@ -141,7 +141,7 @@ func tm2timestamp(tm *pgTm, tz *int) (int64, bool) {
 	if !isValidJulian(tm.year, tm.mon) {
 		return 0, false
 	}
-	date := int64(date2j(tm.year, tm.mon, tm.mday) - postgresEpochJDate)
+	date := int64(Date2J(tm.year, tm.mon, tm.mday) - postgresEpochJDate)
 	tod := ((int64(tm.hour)*60+int64(tm.min))*60+int64(tm.sec))*1e6 + tm.fsec
 	result := date*USecsPerDay + tod
 	if (result-tod)/USecsPerDay != date {

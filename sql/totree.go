@@ -387,28 +387,26 @@ func (t *Transformer) exprs(list []ast.ExprNode) ([]pt.Expr, error) {
 	return out, nil
 }
 
-// isBareSubquery reports whether e is a subquery in parentheses only (not
-// EXISTS, not part of a larger expression).
-func isBareSubquery(e ast.ExprNode) bool {
+// stripParens is e without the parentheses around it.
+func stripParens(e ast.ExprNode) ast.ExprNode {
 	for {
 		p, ok := e.(*ast.ParenthesesExpr)
 		if !ok {
-			break
+			return e
 		}
 		e = p.Expr
 	}
-	s, ok := e.(*ast.SubqueryExpr)
+}
+
+// isBareSubquery reports whether e is a subquery in parentheses only (not
+// EXISTS, not part of a larger expression).
+func isBareSubquery(e ast.ExprNode) bool {
+	s, ok := stripParens(e).(*ast.SubqueryExpr)
 	return ok && !s.Exists
 }
 
 func (t *Transformer) subquery(e ast.ExprNode) (*pt.Subquery, error) {
-	for {
-		p, ok := e.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		e = p.Expr
-	}
+	e = stripParens(e)
 	s, ok := e.(*ast.SubqueryExpr)
 	if !ok {
 		return nil, notSupported(e)

@@ -151,17 +151,24 @@ func pruneNode(n binder.Node, need map[int]bool) (binder.Node, map[int]int, bool
 	return nil, nil, false
 }
 
+// columnsBelow is the columns of need under n: those an input of n
+// columns gives (a node's own columns follow its input's).
+func columnsBelow(need map[int]bool, n int) map[int]bool {
+	out := make(map[int]bool, len(need))
+	for c := range need {
+		if c < n {
+			out[c] = true
+		}
+	}
+	return out
+}
+
 // pruneLateral narrows l's left input to the columns in need and those
 // the right side (through its outer values) and the condition read; the
 // right side, which reads the left row, stays as it is.
 func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]int) {
 	nl := len(l.Left.Columns())
-	ln := map[int]bool{}
-	for c := range need {
-		if c < nl {
-			ln[c] = true
-		}
-	}
+	ln := columnsBelow(need, nl)
 	for _, e := range l.Outer {
 		markColumns(e, ln)
 	}
@@ -197,12 +204,7 @@ func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]in
 // function's own column stays, computed over every input row as before.
 func pruneWindow(w *binder.Window, need map[int]bool) (binder.Node, map[int]int) {
 	nIn := len(w.Input.Columns())
-	in := map[int]bool{}
-	for c := range need {
-		if c < nIn {
-			in[c] = true
-		}
-	}
+	in := columnsBelow(need, nIn)
 	call := w.Call
 	for _, e := range call.Args {
 		markColumns(e, in)

@@ -32,7 +32,13 @@ import (
 //     from about 100 to 140-165 µs and its rate fell by a quarter. pgx's
 //     client answers a reply 25 µs or more later, so the spin almost never
 //     catches the next message, and on a small machine it takes the CPU the
-//     client needs.
+//     client needs. Measured again with pgbench (a C client) at 8 clients
+//     (thirty-sixth session): holding the P for 8 or 30 µs ran 22-35% fewer
+//     transactions, and yielding between reads (runtime.Gosched) 10-15%
+//     fewer at 30 µs, even at 8 µs: pgbench's next message comes some 100 µs
+//     after a reply there, a Gosched wakes the idle P's thread (wakep), and
+//     a spinner on the global run queue is found before the netpoller's
+//     ready connections.
 //   - Waiting in ppoll(2) inside the read callback: the socket stays in the
 //     runtime's edge-triggered epoll set, so each message also woke the
 //     thread parked in epoll_wait (7.8 context switches per transaction

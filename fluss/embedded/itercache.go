@@ -269,47 +269,6 @@ func (c *iterCache) endWrite() {
 	c.mu.Unlock()
 }
 
-// beginAhead is beginWrite for a group applied while earlier groups' writes
-// are in flight (pipeline.go): the write that began with the flight's
-// first group goes on (wseq stays odd, gen too, so that iterators made
-// meanwhile are single-use) until the flight is empty, and the row cache
-// answers nothing until then (floor: holdFloor), since the cache cannot
-// tell which of the flight's states a row shows.
-func (c *iterCache) beginAhead() {
-	c.mu.Lock()
-	c.gen += 2
-	c.floor = holdFloor
-	stale := c.takeIdleLocked()
-	c.mu.Unlock()
-	closeIters(stale)
-}
-
-// holdFloor is floor while groups prepared in flight are applied: no
-// cached row is used.
-const holdFloor = ^uint64(0) >> 1
-
-// endWriteAt is endWrite for a group in flight (pipeline.go), whose sync
-// returned: snap, taken right after its apply, becomes the read view; the
-// write ends with the flight's last group (last), and if groups were
-// prepared in flight every cached row from before is void (floor past
-// the wseq the write ends at: the flight's first group published its rows
-// as of that wseq, and a later one may have changed them unmarked).
-func (c *iterCache) endWriteAt(snap *pebble.Snapshot, last bool) {
-	c.publishView(snap)
-	c.mu.Lock()
-	if !last {
-		c.gen += 2
-		c.mu.Unlock()
-		return
-	}
-	c.gen++
-	c.wseq++
-	if c.floor == holdFloor {
-		c.floor = c.wseq + 1
-	}
-	c.mu.Unlock()
-}
-
 // writeSeq is wseq, and floor: the state writes so far, and the first
 // wseq a row hint must have been read at to be used (rowhints.go).
 func (c *iterCache) writeSeq() (seq, floor uint64) {

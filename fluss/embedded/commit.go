@@ -194,8 +194,6 @@ func (s *Store) fillGroup(group []*request) []*request {
 
 func (s *Store) commitLoop() {
 	defer close(s.committed)
-	go s.syncWaiter(s.toWait, s.synced)
-	defer close(s.toWait)
 	// walSync fires when commits acknowledged before their sync have
 	// waited asyncSyncDelay for one (asynccommit.go).
 	var walSync <-chan time.Time
@@ -242,10 +240,7 @@ func (s *Store) commitLoop() {
 		case r := <-s.reqs:
 			<-s.turn
 			s.queued.Add(-1)
-			s.pipelining = true
 			s.runGroup(s.gather(s.fillGroup([]*request{r})))
-			s.fly() // pipeline.go: the groups arriving while it syncs
-			s.pipelining = false
 			// After the writers were answered.
 			between()
 			s.turn <- struct{}{}
@@ -262,13 +257,11 @@ func (s *Store) runGroup(group []*request) {
 	writers := 0 // the writers of pending: a single write or an atomic group each
 	flush := func() {
 		if writers > 0 {
-			// The writers sharing a sync: the group's and those in flight.
-			s.lastWriters.Store(int64(writers + s.flightWriters))
+			s.lastWriters.Store(int64(writers))
 		}
-		if !s.commit(pending, writers, atomics) {
-			for _, g := range atomics {
-				answerGroup(g)
-			}
+		s.commit(pending, writers == 1)
+		for _, g := range atomics {
+			answerGroup(g)
 		}
 		pending, atomics, writers = nil, nil, 0
 	}
@@ -276,19 +269,15 @@ func (s *Store) runGroup(group []*request) {
 		switch r.kind {
 		case reqDrop:
 			flush()
-			s.drain()
 			r.done <- result{err: s.drop(r.table)}
 		case reqStaged:
 			flush()
-			s.drain()
 			s.commitStaged(r)
 		case reqStagedUpsert:
 			flush()
-			s.drain()
 			s.commitStagedUpsert(r)
 		case reqAlter:
 			flush()
-			s.drain()
 			r.table.retire()
 			r.done <- result{}
 		case reqGroup:
@@ -324,9 +313,6 @@ type bucketWrite struct {
 	t  *tableState
 	b  int
 	bl *bucketLog
-	// base is where the group's bytes go: the log's committed length, or
-	// the end of the writes in flight (pipeline.go).
-	base int64
 	// chunks are the log batches to append, in order: small ones gathered
 	// into one buffer (a group of single-row writes is one write call), a
 	// bulk write's large ones as they are, not copied.
@@ -357,17 +343,11 @@ func (w *bucketWrite) add(data []byte) {
 // group large enough to be ingested), append the batches to the bucket logs,
 // fsync each touched log once, commit the state and the new committed
 // lengths in one synced pebble batch or one ingestion, publish, reply.
-// writers: how many writers (a single write or an atomic group each) reqs
-// are; a group of one is lone (commitBatch). In the committer goroutine a
-// synced group of small writes is not waited for here: it flies
-// (pipeline.go) and later groups prepare on top of it, and commit says so
-// (flew): its requests and atomics, the atomic groups reqs belong to, are
-// answered when its sync returns.
-func (s *Store) commit(reqs []*request, writers int, atomics []*request) (flew bool) {
+// lone: reqs are one writer's (commitBatch).
+func (s *Store) commit(reqs []*request, lone bool) {
 	if len(reqs) == 0 {
-		return false
+		return
 	}
-	lone := writers == 1
 	s.groups.Add(1)
 	// The batch is not indexed: a request reads the state the previous
 	// groups committed straight from pebble, and what earlier requests of
@@ -391,26 +371,13 @@ func (s *Store) commit(reqs []*request, writers int, atomics []*request) (flew b
 		kv = bulk
 	} else {
 		batch = s.db.NewBatchWithSize(size)
-		defer func() {
-			if batch != nil { // not handed to the flight (pipeline.go)
-				batch.Close()
-			}
-		}()
+		defer batch.Close()
 		kv = batch
 	}
 	results := make([]result, len(reqs))
 	live := make([]bool, len(reqs))
-	if len(s.flight) > 0 {
-		// Prepared on top of groups in flight (pipeline.go): the state
-		// writes' count stays where the flight's first group left it, and
-		// the group's marks end where that group's do.
-		s.groupBase, _ = s.iters.writeSeq()
-		s.hints.beginAhead()
-	} else {
-		s.groupBase, _ = s.iters.writeSeq()
-		s.groupEnd = s.groupBase + 2
-		s.hints.begin() // rowhints.go
-	}
+	s.groupBase, _ = s.iters.writeSeq()
+	s.hints.begin() // rowhints.go
 	order, panicked := s.prepareGroup(reqs, kv, results, live)
 	if panicked != nil {
 		// A bug, not the writes' fault: nothing is on disk yet, so the
@@ -422,12 +389,11 @@ func (s *Store) commit(reqs []*request, writers int, atomics []*request) (flew b
 			}
 			r.done <- result{err: err}
 		}
-		s.hints.dropLast()
-		return false
+		return
 	}
 	fail := func(err error) {
 		for _, w := range order {
-			_ = w.bl.f.Truncate(w.base)
+			_ = w.bl.f.Truncate(w.bl.size)
 		}
 		for i := range reqs {
 			if live[i] {
@@ -446,32 +412,19 @@ func (s *Store) commit(reqs []*request, writers int, atomics []*request) (flew b
 		if batch != nil {
 			err = setCommitted(batch, w)
 		} else {
-			err = kv.Set(bucketKey(prefixCommitted, w.t.info.TableID, w.b), encodeCommitted(w.base+w.size, w.next), nil)
+			err = kv.Set(bucketKey(prefixCommitted, w.t.info.TableID, w.b), encodeCommitted(w.bl.size+w.size, w.next), nil)
 		}
 	}
 	switch {
 	case err != nil:
 	case bulk != nil:
-		s.drain()
 		err = s.commitBulk(order, bulk)
 	case s.recordAppends(order, batch):
 		// One sync: the batch carries the appends (durable.go).
-		if err = s.logGroupAppends(order, batch); err != nil {
-			break
+		if err = s.logGroupAppends(order, batch); err == nil {
+			err = s.commitBatch(batch, waitsForSync(reqs, live), lone, s.groupBase)
 		}
-		wait := waitsForSync(reqs, live)
-		if s.pipelines(batch, wait, lone) {
-			// pipeline.go: completed, published and answered after its sync.
-			if err = s.applyAhead(batch, s.groupBase, reqs, results, order, writers, atomics); err == nil {
-				batch = nil // the flight's now
-				return true
-			}
-			break
-		}
-		s.drain()
-		err = s.commitBatch(batch, wait, lone, s.groupBase)
 	default:
-		s.drain()
 		if err = s.writeLogs(order); err == nil && !batch.Empty() {
 			err = s.commitBatch(batch, waitsForSync(reqs, live), lone, s.groupBase)
 		}
@@ -479,7 +432,6 @@ func (s *Store) commit(reqs []*request, writers int, atomics []*request) (flew b
 	if err != nil {
 		s.log.Error("group commit failed", "error", err)
 		fail(err)
-		s.hints.dropLast()
 	} else {
 		s.publish(order)
 		s.hints.publish() // rowhints.go: the rows the group wrote
@@ -492,7 +444,6 @@ func (s *Store) commit(reqs []*request, writers int, atomics []*request) (flew b
 	for i, r := range reqs {
 		r.done <- results[i]
 	}
-	return false
 }
 
 // setCommitted records in a group's batch the committed length and next
@@ -503,7 +454,7 @@ func setCommitted(batch *pebble.Batch, w *bucketWrite) error {
 	var k [dataKeyPrefix]byte
 	var v [committedLen]byte
 	putBucketKey(k[:], prefixCommitted, w.t.info.TableID, w.b)
-	putCommitted(v[:], w.base+w.size, w.next)
+	putCommitted(v[:], w.bl.size+w.size, w.next)
 	return batch.Set(k[:], v[:], nil)
 }
 
@@ -529,11 +480,7 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 			w := writes[bl]
 			if w == nil {
 				bl.takeTail() // a bulk append's claim on its end (tailclaim.go)
-				w = &bucketWrite{t: t, b: bb.bucket, bl: bl, base: bl.size, next: bl.next}
-				if fw := s.flightEnds[bl]; fw != nil {
-					// After the writes in flight (pipeline.go).
-					w.base, w.next = fw.base+fw.size, fw.next
-				}
+				w = &bucketWrite{t: t, b: bb.bucket, bl: bl, next: bl.next}
 				w.chunks = w.one[:0]
 				writes[bl] = w
 				order = append(order, w)
@@ -741,7 +688,7 @@ func (s *Store) appendLogs(order []*bucketWrite) error {
 		if w.bl.f == nil {
 			return undefinedTable(w.t.info.Path)
 		}
-		off := w.base
+		off := w.bl.size
 		for _, c := range w.chunks {
 			if err := writeAt(w.bl.f, c, off); err != nil {
 				return ioErr(err, "writing %s", w.bl.path)
@@ -813,7 +760,7 @@ func (s *Store) publish(order []*bucketWrite) {
 // land advances w's bucket log past the group's committed appends (its
 // table's lock held).
 func (w *bucketWrite) land() {
-	w.bl.size = w.base + w.size
+	w.bl.size += w.size
 	w.bl.next = w.next
 	w.bl.committed = w.bl.size
 }
@@ -1103,7 +1050,7 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior *priorWrites) ([]buc
 // them in the row cache (rowhints.go), and returns the overlay later
 // requests of the group read them from.
 func (s *Store) writeState(kv stateWriter, t *tableState, ents []kvEntry, pre *prebuiltState) (*overlay, error) {
-	s.hints.markWritten(ents, s.groupEnd)
+	s.hints.markWritten(ents, s.groupBase+2)
 	if err := writeRun(kv, ents, pre); err != nil {
 		return nil, ioErr(err, "updating the state of %s", t.info.Path)
 	}

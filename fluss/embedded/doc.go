@@ -46,15 +46,6 @@
 // durable: 43% of the syncs carried one transaction, 3.4 per sync against
 // PostgreSQL's 4.5; bench/LEDGER.md). Writes that do not wait for their
 // sync are never gathered.
-// The committer goroutine does not hold still for a synced group's sync
-// (pipeline.go): it applies the batch without waiting (pebble's
-// ApplyNoSyncWait), keeps the read view of that state for later, and
-// prepares and applies each request arriving meanwhile on top of it, so
-// that pebble's next WAL sync covers them at once; groups complete in
-// order as their syncs return (view, committed lengths, row cache,
-// answers), and it drains the flight before anything else; each group's
-// marks in the row cache are kept apart, and a completing group puts back
-// only the keys no later group in flight wrote.
 // Fsync-on-every-log was chosen against by measurement (TestSyncsPerCommit:
 // an autocommit write made two syncs and a two-table transaction three,
 // each transaction alone; now one per group; bench/LEDGER.md has the

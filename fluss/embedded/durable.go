@@ -133,7 +133,7 @@ func appendRecord(rec []byte, order []*bucketWrite) []byte {
 	for _, w := range order {
 		rec = binary.BigEndian.AppendUint64(rec, uint64(w.t.info.TableID))
 		rec = binary.BigEndian.AppendUint32(rec, uint32(w.b))
-		rec = binary.BigEndian.AppendUint64(rec, uint64(w.base))
+		rec = binary.BigEndian.AppendUint64(rec, uint64(w.bl.size))
 		rec = binary.BigEndian.AppendUint64(rec, uint64(w.size))
 		for _, c := range w.chunks {
 			rec = append(rec, c...)

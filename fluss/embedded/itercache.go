@@ -269,34 +269,6 @@ func (c *iterCache) endWrite() {
 	c.mu.Unlock()
 }
 
-// beginAhead is beginWrite for a group applied while earlier groups' writes
-// are in flight (pipeline.go): the write that began with the flight's
-// first group goes on (wseq stays odd, so point reads fill no row cache,
-// and gen too, so that iterators made meanwhile are single-use) until the
-// flight is empty; the groups' marks keep the row cache true (rowhints.go).
-func (c *iterCache) beginAhead() {
-	c.mu.Lock()
-	c.gen += 2
-	stale := c.takeIdleLocked()
-	c.mu.Unlock()
-	closeIters(stale)
-}
-
-// endWriteAt is endWrite for a group in flight (pipeline.go), whose sync
-// returned: snap, taken right after its apply, becomes the read view; the
-// write ends with the flight's last group (last).
-func (c *iterCache) endWriteAt(snap *pebble.Snapshot, last bool) {
-	c.publishView(snap)
-	c.mu.Lock()
-	if last {
-		c.gen++
-		c.wseq++
-	} else {
-		c.gen += 2
-	}
-	c.mu.Unlock()
-}
-
 // writeSeq is wseq, and floor: the state writes so far, and the first
 // wseq a row hint must have been read at to be used (rowhints.go).
 func (c *iterCache) writeSeq() (seq, floor uint64) {

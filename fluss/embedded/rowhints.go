@@ -35,9 +35,7 @@ import (
 //
 // Marks, publishes and the prepare's reads run in the committer, which
 // holds the committer's token: one group is between its marks and its
-// publish at a time, or the groups in flight (pipeline.go), whose marks
-// are kept per group and published oldest first, a key a later group in
-// flight wrote staying out. A group whose commit failed leaves its keys out of the
+// publish at a time. A group whose commit failed leaves its keys out of the
 // cache and point reads from filling it until the next group publishes.
 //
 // The slots hold no pointers (a key and its row inline, up to
@@ -63,10 +61,12 @@ type rowHints struct {
 	// writes more keys than the cache holds voids them all instead of
 	// taking its keys out one by one.
 	void atomic.Uint64
-	// stash holds, per group between its marks and its publish, oldest
-	// first, its entries, the wseq its state batch ends at and their
-	// number: one group, or the groups in flight (pipeline.go).
-	stash []hintGroup
+	// stash holds the entries of the group between its marks and its
+	// publish, stashEnd the wseq its state batch ends at, stashN their
+	// number.
+	stash    [][]kvEntry
+	stashEnd uint64
+	stashN   int
 
 	// used counts the stored rows the commit took from the cache, hits the
 	// point reads it answered (tests read them).
@@ -84,13 +84,6 @@ const (
 	// minHintBytes is the least memory of the slots.
 	minHintBytes = 64 << 10
 )
-
-type hintGroup struct {
-	ents [][]kvEntry
-	end  uint64
-	n    int
-	over bool // more keys than the cache holds: none put back
-}
 
 type hintSlot struct {
 	// at is 1 + the wseq whose state the row shows; 0 = empty.
@@ -245,26 +238,7 @@ func (h *rowHints) record(key, row []byte, seq uint64, now func() uint64) {
 func (h *rowHints) begin() {
 	h.mu.Lock()
 	clear(h.stash)
-	h.stash = append(h.stash[:0], hintGroup{})
-	h.mu.Unlock()
-}
-
-// beginAhead starts a group prepared while earlier groups are in flight
-// (pipeline.go): their marks stay until each publishes.
-func (h *rowHints) beginAhead() {
-	h.mu.Lock()
-	h.stash = append(h.stash, hintGroup{})
-	h.mu.Unlock()
-}
-
-// dropLast forgets the marks of the group begun last, which will not
-// publish (its commit failed before its batch): its keys stay out.
-func (h *rowHints) dropLast() {
-	h.mu.Lock()
-	if n := len(h.stash); n > 0 {
-		h.stash[n-1] = hintGroup{}
-		h.stash = h.stash[:n-1]
-	}
+	h.stash, h.stashN, h.stashEnd = h.stash[:0], 0, 0
 	h.mu.Unlock()
 }
 
@@ -274,27 +248,17 @@ func (h *rowHints) dropLast() {
 func (h *rowHints) markWritten(keys []kvEntry, end uint64) {
 	h.out.Store(true)
 	h.mu.Lock()
-	if len(h.stash) == 0 {
-		h.stash = append(h.stash, hintGroup{})
-	}
-	g := &h.stash[len(h.stash)-1]
-	g.end = end
-	g.n += len(keys)
+	h.stashEnd = end
+	h.stashN += len(keys)
 	// More keys than the cache holds (a bulk write): void every row instead
-	// of taking the keys out, and put none back. With groups in flight
-	// (pipeline.go) their end is the same wseq and the earlier ones put
-	// their rows back as of it: void those too.
-	over := g.over || g.n > h.capacity()
+	// of taking the keys out, and put none back.
+	over := h.stashN > h.capacity()
 	if over {
-		clear(g.ents)
-		g.ents, g.over = g.ents[:0], true
-		v := end
-		if len(h.stash) > 1 {
-			v = end + 1
-		}
-		h.void.Store(max(h.void.Load(), v))
+		clear(h.stash)
+		h.stash = h.stash[:0]
+		h.void.Store(max(h.void.Load(), end))
 	} else {
-		g.ents = append(g.ents, keys)
+		h.stash = append(h.stash, keys)
 	}
 	h.mu.Unlock()
 	slots := h.table(false)
@@ -313,33 +277,15 @@ func (h *rowHints) markWritten(keys []kvEntry, end uint64) {
 
 // publish puts the state a group's batch committed into the cache: the
 // rows of the keys its prepares marked, as of the wseq the batch ends at.
-// The committer calls it once the batch is committed, for the oldest
-// group begun; a key a later group in flight also wrote stays out.
-func (h *rowHints) publish() { h.publishFirst(true) }
-
-// publishFirst is publish, or with put unset the end of the oldest group
-// whose commit failed (its keys stay out).
-func (h *rowHints) publishFirst(put bool) {
+// The committer calls it once the batch is committed.
+func (h *rowHints) publish() {
 	h.mu.Lock()
-	var g hintGroup
-	if n := len(h.stash); n > 0 {
-		g = h.stash[0]
-		copy(h.stash, h.stash[1:])
-		h.stash[n-1] = hintGroup{}
-		h.stash = h.stash[:n-1]
-	}
-	// The later groups' marks, read after the lock: only the committer
-	// changes the stash.
-	later := h.stash
-	empty := len(h.stash) == 0
+	stash, end := h.stash, h.stashEnd
+	h.stash, h.stashN, h.stashEnd = stash[:0], 0, 0
 	h.mu.Unlock()
-	stash, end := g.ents, g.end
-	if slots := h.table(true); put && len(stash) > 0 && slots != nil {
+	if slots := h.table(true); len(stash) > 0 && slots != nil {
 		for _, ents := range stash {
 			for _, e := range ents {
-				if markedIn(later, e.key) {
-					continue
-				}
 				i, mu := h.set(slots, e.key)
 				mu.Lock()
 				if e.del || !fits(e.key, e.value) {
@@ -352,22 +298,7 @@ func (h *rowHints) publishFirst(put bool) {
 				mu.Unlock()
 			}
 		}
+		clear(stash)
 	}
-	if empty {
-		h.out.Store(false)
-	}
-}
-
-// markedIn says whether a group of gs marked key.
-func markedIn(gs []hintGroup, key []byte) bool {
-	for _, g := range gs {
-		for _, ents := range g.ents {
-			for _, e := range ents {
-				if bytes.Equal(e.key, key) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	h.out.Store(false)
 }

@@ -305,7 +305,7 @@ func (s *Store) writeStaged(r *request) result {
 			if c.base != bl.size || c.start != bl.next {
 				return fail(sqlerr.New(sqlerr.InternalError, "bulk append to %s: its log's end moved under its claim", t.info.Path))
 			}
-			w := &bucketWrite{t: t, b: b, bl: bl, base: bl.size, next: c.next, size: c.size}
+			w := &bucketWrite{t: t, b: b, bl: bl, next: c.next, size: c.size}
 			order = append(order, w)
 			if err := c.stampCommitTimes(batches, now); err != nil {
 				return fail(err)
@@ -320,7 +320,7 @@ func (s *Store) writeStaged(r *request) result {
 			}
 		}
 		bl.takeTail() // another append's claim
-		w := &bucketWrite{t: t, b: b, bl: bl, base: bl.size, next: bl.next}
+		w := &bucketWrite{t: t, b: b, bl: bl, next: bl.next}
 		order = append(order, w)
 		if err := a.each(t, b, w.appendStaged(now)); err != nil {
 			return fail(err)

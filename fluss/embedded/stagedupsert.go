@@ -560,7 +560,7 @@ func (c *stagedCommit) write(b int) *bucketWrite {
 	w := c.writes[b]
 	if w == nil {
 		bl := c.t.buckets[b]
-		w = &bucketWrite{t: c.t, b: b, bl: bl, base: bl.size, next: bl.next}
+		w = &bucketWrite{t: c.t, b: b, bl: bl, next: bl.next}
 		c.writes[b] = w
 		c.order = append(c.order, w)
 	}

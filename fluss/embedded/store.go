@@ -106,10 +106,6 @@ type Store struct {
 	// groupBase is the state writes' count (iterCache.wseq) when the group
 	// being committed started; only the committer (its token held) uses it.
 	groupBase uint64
-	// groupEnd is the wseq the group's state batch ends at, which its
-	// marks in the row cache show (rowhints.go): groupBase+2, or for a
-	// group prepared in flight the flight's first group's (pipeline.go).
-	groupEnd uint64
 	// walSolo is set while a lone group's synced batch commits (the WAL's
 	// raw write and sync, fsys.go).
 	walSolo atomic.Bool
@@ -166,21 +162,6 @@ type Store struct {
 	walSyncArmed bool
 	// clog is the lone commits' log (commitlog.go); the committer's.
 	clog commitLog
-	// The committer's pipeline (pipeline.go), the committer goroutine's:
-	// pipelining is set while it commits groups (not a writer committing
-	// its own), flight are the groups applied and waiting for their syncs
-	// in order, flightWriters their writers, flightEnds each bucket log's
-	// last write in flight; toWait and synced carry the groups to
-	// syncWaiter and back.
-	pipelining bool
-	// aheads counts the groups applied while another group's sync ran
-	// (tests read it).
-	aheads        atomic.Int64
-	flight        []*flightGroup
-	flightWriters int
-	flightEnds    map[*bucketLog]*bucketWrite
-	toWait        chan *flightGroup
-	synced        chan *flightGroup
 	// stagingSeq numbers bulk appends' staging directories (staged.go).
 	stagingSeq atomic.Int64
 
@@ -283,7 +264,6 @@ func Open(dir string, opts Options) (*Store, error) {
 	s := &Store{dir: dir, opts: opts, log: opts.Logger, tables: map[fluss.TablePath]*tableState{},
 		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{}),
 		turn: make(chan struct{}, 1), poke: make(chan struct{}, 1), gatherMax: gatherMax,
-		flightEnds: map[*bucketLog]*bucketWrite{}, toWait: make(chan *flightGroup, maxFlight), synced: make(chan *flightGroup, maxFlight),
 		colDirs: map[int64]string{}, colSizes: map[int64]int64{}, colTrusted: map[string]bool{}}
 	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
 		return nil, ioErr(err, "creating store directory %s", dir)

@@ -175,16 +175,9 @@ func (c *iterCache) refreshView() {
 	if c.db == nil {
 		return // an iterCache of counters alone (tests of the row hints)
 	}
-	c.publishView(c.db.NewSnapshot())
-}
-
-// publishView publishes snap as the read view: refreshView's, or a group's
-// in flight once its sync returned (pipeline.go: the snapshot was taken
-// right after its apply, before the next group's).
-func (c *iterCache) publishView(snap *pebble.Snapshot) {
 	c.views++
 	v := c.retired.reuse()
-	v.Snapshot, v.retired, v.n = snap, &c.retired, c.views
+	v.Snapshot, v.retired, v.n = c.db.NewSnapshot(), &c.retired, c.views
 	v.refs.Store(1) // publishes the fields to readers that acquire it
 	if old := c.cur.Swap(v); old != nil {
 		old.release()

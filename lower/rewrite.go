@@ -263,7 +263,11 @@ func pushJoinConditions(n binder.Node) binder.Node {
 	}
 	nl := len(j.Left.Columns())
 	var left, right, keep []binder.Expr
-	for _, c := range conjuncts(j.Cond) {
+	cs := conjuncts(j.Cond)
+	if j.Type == binder.InnerJoin {
+		cs = append(slices.Clip(cs), impliedConstants(cs)...) // equivconst.go
+	}
+	for _, c := range cs {
 		if !deterministic(c) {
 			keep = append(keep, c)
 			continue

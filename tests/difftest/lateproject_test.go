@@ -70,7 +70,22 @@ func (g lateProjGen) query() string {
 func (g lateProjGen) unreadQuery() string {
 	with, from := g.derived()
 	read := g.pick("d.k", "d.s", "d.f")
-	switch g.r.IntN(8) {
+	switch g.r.IntN(9) {
+	case 8:
+		// a grouped derived table joined on its group key to a column
+		// fixed by a constant: PostgreSQL's equivalence class fixes the
+		// group key too, filtering below the aggregation, so the groups
+		// the constant excludes are never aggregated
+		f := g.pick("10 / n", "t::int", "sqrt(-1::float8)::int + k", "n * 2147483647")
+		body := fmt.Sprintf("SELECT k, sum(%s) AS f, max(n) AS s FROM lpa GROUP BY k", f)
+		// (a constant lpb holds: with none, which input PostgreSQL reads
+		// first is its costs' choice, the empty-join-input difference)
+		c := g.pick("1", "3", "5", "4", "3::bigint", "1::smallint")
+		sel := g.pick("d.k", "d.f", "count(*)", "b.v", "d.s, b.v")
+		if g.r.IntN(2) == 0 {
+			return fmt.Sprintf("SELECT %s FROM (%s) d JOIN lpb b ON b.k = d.k WHERE b.k = %s", sel, body, c)
+		}
+		return fmt.Sprintf("SELECT %s FROM lpb b, (%s) d WHERE d.k = b.k AND %s = b.k", sel, body, c)
 	case 6:
 		// a LATERAL item's output that fails: PostgreSQL pulls the item
 		// up and computes it only when read (l.z), for the rows that

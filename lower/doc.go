@@ -13,6 +13,10 @@
 // pg_proc row for the chosen overload (pgcatalog.Volatility) is
 // immutable, and an IN list's items that read no column are computed
 // together (binder.BinaryOp's Eager), as PostgreSQL's array of them is.
+// A single-row VALUES list below the plan's root is first a projection
+// over one empty row (valuesfold.go's pullUpValues, PostgreSQL's
+// pull_up_simple_values), so that its cells are a derived table's
+// outputs; a VALUES of several rows computes every cell, as a Values Scan.
 // A derived table's output (or aggregate) that fails to fold is left
 // unfolded (deferOutputs), as PostgreSQL pulls the derived table up or
 // removes its unread outputs before it folds: the rules below may drop
@@ -41,7 +45,10 @@
 // keeps the per-outer-row apply. Other rules simplify constant conditions,
 // reduce outer joins whose WHERE, or the condition of the join above them,
 // rejects the NULL-extended side to inner ones (outerjoin.go, PostgreSQL's
-// reduce_outer_joins), push predicates and
+// reduce_outer_joins), push predicates (with the column = constant
+// equalities an inner join's column equalities imply, equivconst.go, as
+// PostgreSQL's equivalence classes: into a grouped derived table below
+// its aggregation) and
 // LIMITs down, order inner joins greedily over their
 // equality graph by estimated rows (joinorder.go; table sizes and, through
 // DistinctStats, per-column distinct counts come from Stats, estimate.go),
@@ -52,8 +59,9 @@
 // (aggprune.go, as PostgreSQL's remove_unused_subquery_outputs), and drop sorts and projections that do
 // nothing (rewrite.go); a derived table's output that nothing reads
 // (through its LIMIT, ORDER BY, WHERE and UNION ALL branches, and in a
-// subquery's plan: narrowThrough; under a join, a LATERAL join's left
-// input and a window's input, through the filters and projections over
+// subquery's plan: narrowThrough; under a join, a LATERAL join's two
+// inputs (its right side when it is a derived table's projection) and a
+// window's input, through the filters and projections over
 // them: pruneJoinInputs) is not computed unless it calls a
 // volatile function (mustCompute, the one test of every rule that drops
 // an expression). A derived table PostgreSQL pulls up into the join above
@@ -102,7 +110,8 @@
 //
 // A LATERAL join (lateral.go) lowers to a nested-loop apply that builds
 // its right plan again for each left row, as a correlated subquery does;
-// the rules rewrite its left input only.
+// the rules rewrite its left input only, and join_input_pruning narrows
+// its right side to the columns read.
 //
 // A recursive WITH query (recursive.go) lowers to a recursive union whose
 // recursive term is instantiated again for each iteration over the working
@@ -134,8 +143,11 @@
 // the plan sorts as PostgreSQL 15's quicksort does (relop.Sort's
 // PostgresTies): a grouped aggregation whose aggregates show their
 // input's order (showsInputOrder: ORDER BY ties, DISTINCT over values
-// whose equal ones print differently) first sorts by its group keys, as
-// PostgreSQL's Sort under GroupAggregate; a SELECT DISTINCT under an
+// whose equal ones print differently; ordersGroups: an unordered
+// string_agg or array_agg beside an aggregate with ORDER BY or DISTINCT)
+// first sorts by its group keys, as PostgreSQL's Sort under
+// GroupAggregate, in the direction and order the ORDER BY above gives
+// the keys it names (grouporder.go); a SELECT DISTINCT under an
 // ORDER BY over such values, as its Unique over Sort (uniqueSortKeys).
 // Neither shows in EXPLAIN.
 //

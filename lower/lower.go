@@ -38,7 +38,7 @@ func PlanIn(ctx context.Context, n binder.Node) (Node, error) {
 func PlanWith(n binder.Node, o Options) (Node, error) {
 	fo := newFolder(o.Ctx)
 	fo.deferOutputs = true
-	folded, err := fo.foldPlan(n)
+	folded, err := fo.foldPlan(pullUpValues(n)) // valuesfold.go
 	if err != nil {
 		// PostgreSQL raises it while planning: every execution fails with
 		// it, before reading anything.
@@ -379,6 +379,7 @@ func lowerNode(n binder.Node) (Node, error) {
 		if d, ok := in.(*distinctNode); ok && d.on == nil {
 			d.sortFirst = uniqueSortKeys(d, s.keys)
 		}
+		orderGroupsAs(x, in) // grouporder.go
 		return s, nil
 	case *binder.Limit:
 		in, err := lowerNode(x.Input)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // pruneJoinInputs makes each input of the joins under a projection keep
@@ -164,29 +165,44 @@ func columnsBelow(need map[int]bool, n int) map[int]bool {
 }
 
 // pruneLateral narrows l's left input to the columns in need and those
-// the right side (through its outer values) and the condition read; the
-// right side, which reads the left row, stays as it is.
+// the right side (through its outer values) and the condition read, and
+// its right side, when that is a derived table's projection (or what
+// narrowThrough goes through), to the columns in need and the
+// condition's: PostgreSQL pulls a simple LATERAL subquery up, or removes
+// its unread outputs (remove_unused_subquery_outputs), so an output
+// nothing reads is computed for no left row (SELECT t.k FROM t, LATERAL
+// (SELECT 1/0 AS z, t.k AS k2) l). A right side of any other kind (a
+// function in FROM) stays as it is.
 func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]int) {
 	nl := len(l.Left.Columns())
 	ln := columnsBelow(need, nl)
 	for _, e := range l.Outer {
 		markColumns(e, ln)
 	}
+	rn := map[int]bool{}
+	for c := range need {
+		if c >= nl {
+			rn[c-nl] = true
+		}
+	}
 	if l.Cond != nil {
 		for _, c := range columnsOf(l.Cond) {
 			if c < nl {
 				ln[c] = true
+			} else {
+				rn[c-nl] = true
 			}
 		}
 	}
 	left, lmap := pruneInput(l.Left, ln)
+	right, rmap := pruneLateralRight(l.Right, rn)
 	nlNew := len(left.Columns())
 	remap := map[int]int{}
 	for c := range ln {
 		remap[c] = lmap[c]
 	}
-	for i := range l.Right.Columns() {
-		remap[nl+i] = nlNew + i
+	for c, to := range rmap {
+		remap[nl+c] = nlNew + to
 	}
 	outer := make([]binder.Expr, len(l.Outer))
 	for i, e := range l.Outer {
@@ -196,7 +212,66 @@ func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]in
 	if l.Cond != nil {
 		cond = remapColumns(l.Cond, remap)
 	}
-	return binder.NewLateral(left, l.Right, outer, l.Type, cond), remap
+	return binder.NewLateral(left, right, outer, l.Type, cond), remap
+}
+
+// pruneLateralRight narrows a LATERAL join's right side to the columns in
+// need when it is a derived table's projection (through its LIMIT, ORDER
+// BY, WHERE: narrowThrough), keeping one column that cannot fail when
+// nothing is read (its rows still count); it returns where each column
+// kept now is (every column when it stays as it is).
+func pruneLateralRight(r binder.Node, need map[int]bool) (binder.Node, map[int]int) {
+	cols := r.Columns()
+	all := func() (binder.Node, map[int]int) {
+		remap := make(map[int]int, len(cols))
+		for i := range cols {
+			remap[i] = i
+		}
+		return r, remap
+	}
+	if _, ok := r.(*binder.Project); !ok && !throughDerived(r) {
+		return all()
+	}
+	keep := make([]int, 0, len(need))
+	for c := range need {
+		keep = append(keep, c)
+	}
+	slices.Sort(keep)
+	if len(keep) == 0 {
+		if rows := rowsOnly(r); rows != nil {
+			return rows, map[int]int{}
+		}
+		keep = []int{plainColumn(r)}
+	}
+	if len(keep) == len(cols) {
+		return all()
+	}
+	narrow, ok := pickThrough(r, keep)
+	if !ok {
+		return all()
+	}
+	remap := make(map[int]int, len(keep))
+	for i, c := range keep {
+		remap[c] = i
+	}
+	return narrow, remap
+}
+
+// rowsOnly is the projection n (through the projections under it) with
+// its outputs replaced by one constant: its rows, none of its
+// expressions, for a join that reads none of them (count(*) over a
+// LATERAL item); nil when it computes what mustCompute, or is not a
+// projection.
+func rowsOnly(n binder.Node) binder.Node {
+	p, ok := n.(*binder.Project)
+	if !ok || slices.ContainsFunc(p.Exprs, mustCompute) {
+		return nil
+	}
+	if _, inner := p.Input.(*binder.Project); inner {
+		return rowsOnly(p.Input)
+	}
+	one := &binder.Const{Value: int64(1), T: types.Int64Type}
+	return &binder.Project{Input: p.Input, Exprs: []binder.Expr{one}, Cols: []binder.Column{{Name: "?column?", T: one.T}}}
 }
 
 // pruneWindow narrows w's input to the columns in need and those its
@@ -322,7 +397,7 @@ func plainAt(n binder.Node, i int) bool {
 		switch e := x.Exprs[i].(type) {
 		case *binder.ColumnRef:
 			return plainAt(x.Input, e.Index)
-		case *binder.Const:
+		case *binder.Const, *binder.OuterRef: // an outer row's column (a LATERAL item's) cannot fail
 			return true
 		}
 		return false

@@ -29,8 +29,10 @@ type aggregateNode struct {
 	par     *parallelAgg // its parallel form (parallelagg.go), or nil
 	stats   *statsAgg    // its answer from statistics (statsagg.go), or nil
 	// pgGroupOrder sorts the input by the group keys first, ties as
-	// PostgreSQL's Sort leaves them (showsInputOrder)
+	// PostgreSQL's Sort leaves them (showsInputOrder, ordersGroups), in
+	// groupOrder when the ORDER BY above sets it (grouporder.go)
 	pgGroupOrder bool
+	groupOrder   []groupKeyOrder
 }
 
 func (n *aggregateNode) Schema() *arrow.Schema { return n.out }
@@ -54,11 +56,7 @@ func (n *aggregateNode) Build(rt *Runtime) (exec.Operator, error) {
 		return nil, err
 	}
 	if n.pgGroupOrder {
-		keys := make([]exec.SortKey, len(n.groupBy))
-		for i, c := range n.groupBy {
-			keys[i] = exec.SortKey{Column: c, Form: n.forms[i]}
-		}
-		in = &relop.Sort{Input: in, Keys: keys, PostgresTies: true, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
+		in = &relop.Sort{Input: in, Keys: n.groupSortKeys(), PostgresTies: true, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
 	}
 	return &relop.HashAggregate{Input: in, GroupBy: n.groupBy, Forms: n.forms, Aggs: n.aggs, Out: n.out, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
 }
@@ -81,6 +79,27 @@ func showsInputOrder(call binder.AggCall) bool {
 		return loose && call.Func != "count"
 	}
 	return loose || call.OrderBy[0].Expr.String() != arg.String()
+}
+
+// ordersGroups reports whether PostgreSQL sorts a grouped aggregation
+// with these calls (it cannot hash one with an aggregate's ORDER BY or
+// DISTINCT: numOrderedAggs) and one of them, with no ORDER BY of its own,
+// shows its input's order (string_agg(v, ','), array_agg(v)): that call
+// lists each group's rows in the order the Sort left them.
+func ordersGroups(calls []binder.AggCall) bool {
+	ordered, shows := false, false
+	for _, c := range calls {
+		ordered = ordered || c.Distinct || len(c.OrderBy) > 0
+		shows = shows || len(c.OrderBy) == 0 && listsInputOrder[c.Func]
+	}
+	return ordered && shows
+}
+
+// listsInputOrder are the aggregates whose result lists their input in
+// the order it arrives.
+var listsInputOrder = map[string]bool{
+	"string_agg": true, "array_agg": true, "json_agg": true, "jsonb_agg": true,
+	"json_object_agg": true, "jsonb_object_agg": true,
 }
 
 // lowerAggregate lowers an Aggregate: a projection computing keys and
@@ -178,6 +197,7 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 		agg.names = append(agg.names, call.String())
 		agg.pgGroupOrder = agg.pgGroupOrder || len(x.GroupBy) > 0 && showsInputOrder(call)
 	}
+	agg.pgGroupOrder = agg.pgGroupOrder || len(x.GroupBy) > 0 && ordersGroups(x.Aggs)
 	pre.out = exec.SchemaOf(names, ts)
 	agg.input = pre
 	// The executor's own output types, then a cast to the binder's where they differ.

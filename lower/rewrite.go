@@ -263,7 +263,11 @@ func pushJoinConditions(n binder.Node) binder.Node {
 	}
 	nl := len(j.Left.Columns())
 	var left, right, keep []binder.Expr
-	for _, c := range conjuncts(j.Cond) {
+	cs := conjuncts(j.Cond)
+	if j.Type == binder.InnerJoin {
+		cs = append(slices.Clip(cs), impliedConstants(cs)...) // equivconst.go
+	}
+	for _, c := range cs {
 		if !deterministic(c) {
 			keep = append(keep, c)
 			continue
@@ -627,27 +631,33 @@ func narrowProject(inner *binder.Project, uses []binder.Expr) (*binder.Project, 
 func narrowThrough(n binder.Node, need map[int]bool) (binder.Node, map[int]int, bool) {
 	switch x := n.(type) {
 	case *binder.Project:
-		if out, remap, ok := narrowProjectTo(x, need); ok || !throughDerived(x.Input) {
+		out, remap, ok := narrowProjectTo(x, need)
+		if !ok {
+			out = x
+			remap = map[int]int{}
+			for i := range x.Exprs {
+				remap[i] = i
+			}
+		}
+		if _, inner := x.Input.(*binder.Project); !inner && !throughDerived(x.Input) {
 			return out, remap, ok
 		}
-		// one that keeps every expression, over a derived table's
-		// LIMIT, UNION ALL..: what it reads of them (a rule's projection,
-		// aggregation pushdown's over a join input)
+		// what it keeps reads of a derived table's projection (a LATERAL
+		// item's select list under its alias's), LIMIT, UNION ALL..: a
+		// rule's projection, aggregation pushdown's over a join input
 		below := map[int]bool{}
-		for _, e := range x.Exprs {
+		for _, e := range out.Exprs {
 			markColumns(e, below)
 		}
-		in, inRemap, ok := narrowThrough(x.Input, below)
-		if !ok {
-			break
+		in, inRemap, inOK := narrowThrough(x.Input, below)
+		if !inOK {
+			return out, remap, ok
 		}
-		out := &binder.Project{Input: in, Cols: x.Cols}
-		remap := map[int]int{}
-		for i, e := range x.Exprs {
-			out.Exprs = append(out.Exprs, remapColumns(e, inRemap))
-			remap[i] = i
+		np := &binder.Project{Input: in, Cols: out.Cols}
+		for _, e := range out.Exprs {
+			np.Exprs = append(np.Exprs, remapColumns(e, inRemap))
 		}
-		return out, remap, true
+		return np, remap, true
 	case *binder.Limit:
 		if in, remap, ok := narrowThrough(x.Input, need); ok {
 			return &binder.Limit{Input: in, Count: x.Count, Offset: x.Offset}, remap, true

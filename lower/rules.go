@@ -623,7 +623,15 @@ func filterIntoJoin(n binder.Node) binder.Node {
 		n = f
 	}
 	var left, right, both, keep []binder.Expr
-	for _, c := range conjuncts(f.Cond) {
+	cs := conjuncts(f.Cond)
+	if j.Type == binder.InnerJoin || j.Type == binder.CrossJoin {
+		all := cs
+		if j.Cond != nil {
+			all = append(slices.Clip(cs), conjuncts(j.Cond)...)
+		}
+		cs = append(slices.Clip(cs), impliedConstants(all)...) // equivconst.go
+	}
+	for _, c := range cs {
 		side := sidesOf(c, nl)
 		switch {
 		case side == 1 && (j.Type == binder.InnerJoin || j.Type == binder.CrossJoin || j.Type == binder.LeftJoin || j.Type == binder.SemiJoin || j.Type == binder.AntiJoin):

@@ -60,3 +60,33 @@ func (fo *folder) foldRow(r []binder.Expr, order []int) ([]binder.Expr, bool, er
 	}
 	return out, true, nil
 }
+
+// pullUpValues rewrites each single-row VALUES list below n (not n
+// itself, whose every column is read) into a projection of its row over
+// the one empty row, as PostgreSQL's pull_up_simple_values replaces such
+// a VALUES by a RESULT and substitutes its expressions into the query
+// above: the row's cells are then a derived table's outputs, folded late
+// and computed only when read (SELECT a FROM (VALUES (1, 1/0)) v(a, b) is
+// 1). A list with a volatile cell stays (is_simple_values), and so does
+// one whose cells fold in an order of their own (an INSERT's, FoldOrder).
+// A VALUES list of several rows is a Values Scan in PostgreSQL, which
+// computes every cell of the rows it reads.
+func pullUpValues(n binder.Node) binder.Node {
+	return rewriteChildren(n, pullUpValuesAt)
+}
+
+func pullUpValuesAt(n binder.Node) binder.Node {
+	v, ok := n.(*binder.Values)
+	if !ok {
+		return pullUpValues(n)
+	}
+	if len(v.Rows) != 1 || len(v.Cols) == 0 || v.FoldOrder != nil || len(v.Rows[0]) != len(v.Cols) {
+		return v
+	}
+	for _, e := range v.Rows[0] {
+		if mustCompute(e) {
+			return v
+		}
+	}
+	return &binder.Project{Input: &binder.Values{Rows: [][]binder.Expr{{}}}, Exprs: v.Rows[0], Cols: v.Cols}
+}

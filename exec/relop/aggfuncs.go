@@ -1627,10 +1627,14 @@ func (a *collectAcc) finishString(mem memory.Allocator, groups []uint32) (arrow.
 // distinctAcc passes each (group, value) pair to the inner accumulator
 // once, the first it meets: for arguments whose equal values print alike
 // (sortdistinct.go keeps PostgreSQL's representative of the others).
+// The value is all of the aggregate's arguments, as PostgreSQL's DISTINCT
+// covers them all: string_agg(DISTINCT x, sep) keeps an x once per
+// separator it comes with, corr(DISTINCT y, x) a (y, x) pair once.
 type distinctAcc struct {
 	inner accumulator
 	arg   int
 	form  types.KeyForm // its key form (SortKey.Form)
+	more  []int         // the other arguments' columns (string_agg's separator, X)
 	seen  map[string]struct{}
 	held  int64
 	sel   []int32
@@ -1646,6 +1650,11 @@ func (a *distinctAcc) update(cols []arrow.Array, groups []uint32, rows []int32) 
 	}
 	if err := encodeColumn(arr, SortKey{Form: a.form}, keys); err != nil {
 		return err
+	}
+	for _, c := range a.more {
+		if err := encodeColumn(cols[c], SortKey{}, keys); err != nil {
+			return err
+		}
 	}
 	a.sel = a.sel[:0]
 	forRows(len(groups), rows, func(i int) {
@@ -1775,7 +1784,13 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 			// float sum also rounds in the sorted order
 			acc = newSortDistinct(acc, fn, spec, argType)
 		} else {
-			acc = &distinctAcc{inner: acc, arg: spec.Arg, form: spec.Form, seen: map[string]struct{}{}}
+			d := &distinctAcc{inner: acc, arg: spec.Arg, form: spec.Form, seen: map[string]struct{}{}}
+			if fn == "string_agg" {
+				d.more = append(d.more, spec.Sep)
+			} else if _, pair := acc.(*pairStatsAcc); pair {
+				d.more = append(d.more, spec.X)
+			}
+			acc = d
 		}
 	}
 	return acc, nil

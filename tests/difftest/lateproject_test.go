@@ -70,7 +70,53 @@ func (g lateProjGen) query() string {
 func (g lateProjGen) unreadQuery() string {
 	with, from := g.derived()
 	read := g.pick("d.k", "d.s", "d.f")
-	switch g.r.IntN(6) {
+	switch g.r.IntN(9) {
+	case 8:
+		// a grouped derived table joined on its group key to a column
+		// fixed by a constant: PostgreSQL's equivalence class fixes the
+		// group key too, filtering below the aggregation, so the groups
+		// the constant excludes are never aggregated
+		f := g.pick("10 / n", "t::int", "sqrt(-1::float8)::int + k", "n * 2147483647")
+		body := fmt.Sprintf("SELECT k, sum(%s) AS f, max(n) AS s FROM lpa GROUP BY k", f)
+		// (a constant lpb holds: with none, which input PostgreSQL reads
+		// first is its costs' choice, the empty-join-input difference)
+		c := g.pick("1", "3", "5", "4", "3::bigint", "1::smallint")
+		sel := g.pick("d.k", "d.f", "count(*)", "b.v", "d.s, b.v")
+		if g.r.IntN(2) == 0 {
+			return fmt.Sprintf("SELECT %s FROM (%s) d JOIN lpb b ON b.k = d.k WHERE b.k = %s", sel, body, c)
+		}
+		return fmt.Sprintf("SELECT %s FROM lpb b, (%s) d WHERE d.k = b.k AND %s = b.k", sel, body, c)
+	case 6:
+		// a LATERAL item's output that fails: PostgreSQL pulls the item
+		// up and computes it only when read (l.z), for the rows that
+		// reach it
+		z := g.pick("10 / (d.k - 3)", "1/0", "(d.k::text || 'x')::int", "d.k * 2147483647")
+		item := fmt.Sprintf("(SELECT %s AS z, d.k AS x)", z)
+		if g.r.IntN(2) == 0 {
+			z = g.pick(z, "10 / (b.v - 30)", "b.v * 2147483647")
+			item = fmt.Sprintf("(SELECT %s AS z, b.v AS x FROM lpb b WHERE b.k %s d.k)", z, g.pick("=", ">="))
+		}
+		sel := g.pick("l.x", "count(*)", "d.k", "l.z", "1", "d.k, l.x")
+		switch g.r.IntN(3) {
+		case 0:
+			return fmt.Sprintf("%sSELECT %s FROM %s, LATERAL %s l", with, sel, from, item)
+		case 1:
+			return fmt.Sprintf("%sSELECT %s FROM %s JOIN LATERAL %s l ON l.x > 1", with, sel, from, item)
+		}
+		return fmt.Sprintf("%sSELECT %s FROM %s LEFT JOIN LATERAL %s l ON true", with, sel, from, item)
+	case 7:
+		// a VALUES list with a failing cell: one row is pulled up
+		// (pull_up_simple_values) and its unread cells never computed;
+		// several rows are a Values Scan that computes every cell
+		z := g.pick("1/0", "10 / (SELECT min(n) FROM lpa)", "(SELECT max(t) FROM lpa)::int", "2147483647 + 1")
+		vals := fmt.Sprintf("(VALUES (3, %s))", z)
+		if g.r.IntN(3) == 0 {
+			vals = fmt.Sprintf("(VALUES (3, %s), (5, 6))", z)
+		}
+		if g.r.IntN(3) == 0 {
+			return fmt.Sprintf("SELECT %s FROM %s v(a, z)", g.pick("v.a", "count(*)", "v.z"), vals)
+		}
+		return fmt.Sprintf("%sSELECT %s FROM %s JOIN %s v(a, z) ON v.a = d.k", with, g.pick("d.k", "count(*)", "v.a", "v.z", "d.s"), from, vals)
 	case 5:
 		// an aggregate nothing reads is not computed either (lower's
 		// aggregate_output_pruning), under a UNION ALL branch too
@@ -84,7 +130,7 @@ func (g lateProjGen) unreadQuery() string {
 	case 0:
 		// d.f not read: PostgreSQL pulls this LATERAL item up into a join
 		// too and computes d.f over its output, which sqlgate's apply
-		// does not yet
+		// does not yet (d.f is read by nothing here)
 		return fmt.Sprintf("%sSELECT %s FROM %s, LATERAL (SELECT d.k + b.v AS x FROM lpb b WHERE b.k = d.k) l", with, g.pick("l.x", "count(*)", "d.k", "d.s"), from)
 	case 1:
 		return fmt.Sprintf("%sSELECT %s FROM %s %s JOIN LATERAL (SELECT d.k AS x) l ON true", with, g.pick("l.x", "1", read), from, g.pick("", "LEFT"))

@@ -203,19 +203,82 @@ func inetNot(n []types.Net, _ []any) (any, error) {
 	return types.Net{Addr: a, Bits: n[0].Bits}.Text(), nil
 }
 
-// abbrevCidr is abbrev(cidr) for IPv4: the octets the mask reaches (at
-// least one) and /bits (10.1.0.0/16 is 10.1/16). IPv6's abbreviation
-// (inet_cidr_ntop_ipv6) is not done: 0A000.
+// abbrevCidr is abbrev(cidr): inet_cidr_ntop's text. IPv4 shows the
+// octets the mask reaches (at least one) and /bits (10.1.0.0/16 is
+// 10.1/16); IPv6 is abbrevCidr6.
 func abbrevCidr(n []types.Net, _ []any) (any, error) {
 	c := n[0]
-	if c.Family() != 4 {
-		return nil, sqlerr.NotSupported("abbrev of an IPv6 cidr")
-	}
 	b := c.Addr.AsSlice()
+	if c.Family() != 4 {
+		return abbrevCidr6(b, c.Bits) + "/" + strconv.Itoa(c.Bits), nil
+	}
 	octets := max(1, (c.Bits+7)/8)
 	parts := make([]string, octets)
 	for i := range parts {
 		parts[i] = strconv.Itoa(int(b[i]))
 	}
 	return strings.Join(parts, ".") + "/" + strconv.Itoa(c.Bits), nil
+}
+
+// abbrevCidr6 is inet_cidr_ntop_ipv6 without its /bits: the 16-bit words
+// the mask reaches (at least two), the longest run of zero words among
+// them (the first of equal runs, even a run of one) written ::, and the
+// last 32 bits of an address whose first 96 are zero or ::ffff: written
+// as the IPv4 octets the mask reaches (at least two).
+func abbrevCidr6(b []byte, bits int) string {
+	words := max(2, (bits+15)/16)
+	w := make([]int, words)
+	for i := range w {
+		w[i] = int(b[2*i])<<8 | int(b[2*i+1])
+	}
+	bestBase, bestLen, curBase, curLen := -1, 0, -1, 0
+	for i, x := range w {
+		if x == 0 {
+			if curBase == -1 {
+				curBase, curLen = i, 0
+			}
+			curLen++
+			continue
+		}
+		if curBase != -1 && (bestBase == -1 || curLen > bestLen) {
+			bestBase, bestLen = curBase, curLen
+		}
+		curBase = -1
+	}
+	if curBase != -1 && (bestBase == -1 || curLen > bestLen) {
+		bestBase, bestLen = curBase, curLen
+	}
+	var sb strings.Builder
+	for i := 0; i < words; i++ {
+		if bestBase != -1 && i >= bestBase && i < bestBase+bestLen {
+			if i == bestBase {
+				sb.WriteByte(':')
+			}
+			continue
+		}
+		if i != 0 {
+			sb.WriteByte(':')
+		}
+		if i == 6 && bestBase == 0 && (bestLen == 6 || bestLen == 5 && w[5] == 0xffff) {
+			octets := 2
+			switch {
+			case b[15] != 0 || bits > 120:
+				octets = 4
+			case b[14] != 0 || bits > 112:
+				octets = 3
+			}
+			for j := 12; j < 12+octets; j++ {
+				if j > 12 {
+					sb.WriteByte('.')
+				}
+				sb.WriteString(strconv.Itoa(int(b[j])))
+			}
+			break
+		}
+		sb.WriteString(strconv.FormatInt(int64(w[i]), 16))
+	}
+	if bestBase != -1 && bestBase+bestLen == words {
+		sb.WriteByte(':')
+	}
+	return sb.String()
 }

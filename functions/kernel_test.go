@@ -53,6 +53,8 @@ func sampleValue(name string, t types.T) (types.T, any) {
 		switch name {
 		case "extract", "date_part", "date_trunc":
 			return t, "day"
+		case "ts_lexize": // a dictionary and a word
+			return t, "simple"
 		case "to_char", "to_number":
 			return t, "FM9999"
 		case "normalize", "is_normalized": // text and form

@@ -220,65 +220,61 @@ func abbrevCidr(n []types.Net, _ []any) (any, error) {
 	return strings.Join(parts, ".") + "/" + strconv.Itoa(c.Bits), nil
 }
 
-// abbrevCidr6 is inet_cidr_ntop_ipv6 without its /bits: the 16-bit words
-// the mask reaches (at least two), the longest run of zero words among
-// them (the first of equal runs, even a run of one) written ::, and the
-// last 32 bits of an address whose first 96 are zero or ::ffff: written
-// as the IPv4 octets the mask reaches (at least two).
-func abbrevCidr6(b []byte, bits int) string {
-	words := max(2, (bits+15)/16)
-	w := make([]int, words)
-	for i := range w {
-		w[i] = int(b[2*i])<<8 | int(b[2*i+1])
+// abbrevCidr6 is inet_cidr_ntop_ipv6 without its /bits, step for step:
+// the 16-bit words the mask reaches (at least two); a run of zero words
+// written :: (the first longest, even a run of one; as in PostgreSQL, a
+// run that does not win keeps counting into the next run, from its own
+// start: 0:1:2:3:0:5:0:7 is 0:1:2:3::0:7); and the last 32 bits of an
+// address whose leading words are zero, or ::ffff:, written as IPv4
+// octets (the last only when the mask passes 120 bits).
+func abbrevCidr6(s []byte, bits int) string {
+	if bits == 0 {
+		return "::"
 	}
-	bestBase, bestLen, curBase, curLen := -1, 0, -1, 0
-	for i, x := range w {
-		if x == 0 {
-			if curBase == -1 {
-				curBase, curLen = i, 0
+	words := (bits + 15) / 16
+	if words == 1 {
+		words = 2
+	}
+	zeroS, zeroL, tmpS, tmpL := 0, 0, 0, 0
+	for i := 0; i < words*2; i += 2 {
+		if s[i]|s[i+1] == 0 {
+			if tmpL == 0 {
+				tmpS = i / 2
 			}
-			curLen++
-			continue
+			tmpL++
+		} else if tmpL != 0 && zeroL < tmpL {
+			zeroS, zeroL, tmpL = tmpS, tmpL, 0
 		}
-		if curBase != -1 && (bestBase == -1 || curLen > bestLen) {
-			bestBase, bestLen = curBase, curLen
-		}
-		curBase = -1
 	}
-	if curBase != -1 && (bestBase == -1 || curLen > bestLen) {
-		bestBase, bestLen = curBase, curLen
+	if tmpL != 0 && zeroL < tmpL {
+		zeroS, zeroL = tmpS, tmpL
 	}
+	isIPv4 := zeroL != words && zeroS == 0 &&
+		(zeroL == 6 || zeroL == 5 && s[10] == 0xff && s[11] == 0xff || zeroL == 7 && s[14] != 0 && s[15] != 1)
 	var sb strings.Builder
-	for i := 0; i < words; i++ {
-		if bestBase != -1 && i >= bestBase && i < bestBase+bestLen {
-			if i == bestBase {
+	for p := 0; p < words; p++ {
+		if zeroL != 0 && p >= zeroS && p < zeroS+zeroL {
+			if p == zeroS {
+				sb.WriteByte(':')
+			}
+			if p == words-1 {
 				sb.WriteByte(':')
 			}
 			continue
 		}
-		if i != 0 {
+		if isIPv4 && p > 5 {
+			sb.WriteByte(":."[min(p-6, 1)])
+			sb.WriteString(strconv.Itoa(int(s[2*p])))
+			if p != 7 || bits > 120 {
+				sb.WriteByte('.')
+				sb.WriteString(strconv.Itoa(int(s[2*p+1])))
+			}
+			continue
+		}
+		if sb.Len() > 0 {
 			sb.WriteByte(':')
 		}
-		if i == 6 && bestBase == 0 && (bestLen == 6 || bestLen == 5 && w[5] == 0xffff) {
-			octets := 2
-			switch {
-			case b[15] != 0 || bits > 120:
-				octets = 4
-			case b[14] != 0 || bits > 112:
-				octets = 3
-			}
-			for j := 12; j < 12+octets; j++ {
-				if j > 12 {
-					sb.WriteByte('.')
-				}
-				sb.WriteString(strconv.Itoa(int(b[j])))
-			}
-			break
-		}
-		sb.WriteString(strconv.FormatInt(int64(w[i]), 16))
-	}
-	if bestBase != -1 && bestBase+bestLen == words {
-		sb.WriteByte(':')
+		sb.WriteString(strconv.FormatInt(int64(s[2*p])<<8|int64(s[2*p+1]), 16))
 	}
 	return sb.String()
 }

@@ -75,11 +75,12 @@ func LookupConfig(name string) (*Config, error) {
 	} else {
 		n = strings.ToLower(n)
 	}
+	qualified := n // the name as the error prints it: unquoted or case folded
 	n = strings.TrimPrefix(n, "pg_catalog.")
 	if c, ok := configs[n]; ok {
 		return c, nil
 	}
-	return nil, sqlerr.New(sqlerr.UndefinedObject, "text search configuration \"%s\" does not exist", name)
+	return nil, sqlerr.New(sqlerr.UndefinedObject, "text search configuration \"%s\" does not exist", qualified)
 }
 
 // lexize is what the token's dictionary makes of it: a lexeme, or

@@ -18,7 +18,8 @@ import (
 // tsquery and regconfig (types/tsearch does the work): to_tsvector,
 // to_tsquery, plainto_tsquery, phraseto_tsquery, websearch_to_tsquery
 // (each with or without a configuration; without, the session's
-// default_text_search_config), get_current_ts_config, setweight, strip,
+// default_text_search_config; to_tsvector over json and jsonb too, and
+// json(b)_to_tsvector, in tsearchjson.go), get_current_ts_config, setweight, strip,
 // length, numnode, querytree, ts_lexize, ts_rank, ts_rank_cd, ts_headline (text,
 // json and jsonb documents), ts_rewrite(query, target, substitute),
 // tsvector_to_array,

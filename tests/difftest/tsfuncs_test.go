@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -25,13 +26,45 @@ func tsLexemeArray(rng *rand.Rand) string {
 	return "ARRAY[" + strings.Join(parts, ", ") + "]::text[]"
 }
 
+// randomTSJSON is a JSON document of generated text: objects (keys made
+// of words, some stop words), arrays, numbers, booleans and nulls.
+func randomTSJSON(rng *rand.Rand, depth int) string {
+	str := func() string {
+		b, _ := json.Marshal(randomTSText(rng))
+		return string(b)
+	}
+	if depth <= 0 || rng.Intn(3) == 0 {
+		switch rng.Intn(6) {
+		case 0:
+			return []string{"1", "-2.50", "1e3", "0.000"}[rng.Intn(4)]
+		case 1:
+			return []string{"true", "false", "null"}[rng.Intn(3)]
+		}
+		return str()
+	}
+	n := rng.Intn(4)
+	parts := make([]string, n)
+	if rng.Intn(2) == 0 {
+		for i := range parts {
+			k, _ := json.Marshal(tsWords[rng.Intn(len(tsWords))])
+			parts[i] = string(k) + ": " + randomTSJSON(rng, depth-1)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	for i := range parts {
+		parts[i] = randomTSJSON(rng, depth-1)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
 // TestTextSearchFunctionsDifferential: generated documents and queries
 // through the text search functions beyond to_tsvector and @@:
 // ts_debug (with a configuration and with the session's), ts_lexize in
 // both dictionaries over every generated word, setweight with a lexeme
 // list, ts_delete, ts_filter, tsvector_to_array, array_to_tsvector,
 // strip, numnode, querytree, ts_rewrite, tsquery_phrase and ts_rank_cd
-// (weights, normalization), on sqlgate and PostgreSQL 15: the same rows
+// (weights, normalization), and to_tsvector, json_to_tsvector and
+// jsonb_to_tsvector over generated JSON documents and filters, on sqlgate and PostgreSQL 15: the same rows
 // in the same order, or refused alike.
 func TestTextSearchFunctionsDifferential(t *testing.T) {
 	t.Parallel()
@@ -58,6 +91,14 @@ func TestTextSearchFunctionsDifferential(t *testing.T) {
 		norm := []int{0, 1, 2, 4, 8, 16, 32, 5, 63}[rng.Intn(9)]
 		weights := []string{"'{0.1, 0.2, 0.4, 1.0}'", "'{1, 1, 1, 1}'", "'{0, 0.5, 0, 0.5}'", "'{0.1, 0.2}'", "'{0.1, 0.2, 0.4, 2}'", "'{0.1, NULL, 0.4, 1}'"}[rng.Intn(6)]
 		wt := []string{"'A'", "'b'", "'C'", "'d'", "'x'"}[rng.Intn(5)]
+		doc := tsLiteral(randomTSJSON(rng, 3))
+		filter := []string{`'["all"]'`, `'["string"]'`, `'["key", "Numeric"]'`, `'["boolean"]'`, `'"all"'`, `'[]'`, `'["x"]'`, `'[1]'`, `'{"a": 1}'`, `'[null]'`}[rng.Intn(10)]
+		for _, sql := range []string{
+			fmt.Sprintf("SELECT to_tsvector(%s, %s::jsonb), to_tsvector(%s, %s::json), to_tsvector(%s::jsonb)", cfg, doc, cfg, doc, doc),
+			fmt.Sprintf("SELECT jsonb_to_tsvector(%s, %s::jsonb, %s), json_to_tsvector(%s, %s::json, %s)", cfg, doc, filter, cfg, doc, filter),
+		} {
+			tally(t, ctx, r, sql, stats)
+		}
 		tallyBy(t, ctx, r, fmt.Sprintf("SELECT * FROM ts_debug(%s, %s)", cfg, text), stats, debug)
 		tallyBy(t, ctx, r, fmt.Sprintf("SELECT alias, token, dictionary, lexemes FROM ts_debug(%s)", text), stats, debug)
 		for _, sql := range []string{

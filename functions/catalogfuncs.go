@@ -43,6 +43,7 @@ func catalogFuncs() []*Func {
 		})},
 		{Name: "current_user", Ret: tName, Kernel: user},
 		{Name: "session_user", Ret: tName, Kernel: user},
+		{Name: "getpgusername", Ret: tName, Kernel: user}, // the deprecated name of current_user
 		{Name: "current_role", Ret: tName, Kernel: user},
 		{Name: "user", Ret: tName, Kernel: user},
 		{Name: "current_database", Ret: tName, Kernel: db},

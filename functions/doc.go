@@ -13,7 +13,8 @@
 // comparison (arrays.go); the set-returning functions (ResolveSetFunc:
 // unnest, generate_series, generate_subscripts, _pg_expandarray,
 // pg_get_keywords, pg_options_to_table, pg_tablespace_databases,
-// pg_timezone_names, pg_timezone_abbrevs, pg_partition_tree; srf.go),
+// pg_timezone_names, pg_timezone_abbrevs, pg_partition_tree; srf.go;
+// and full text search's ts_parse, ts_token_type and ts_debug, tsearchsrf.go),
 // which exec runs as FROM items and in SELECT lists; the system
 // information functions about
 // relations and objects (relprops.go: pg_relation_is_updatable and the

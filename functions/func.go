@@ -146,6 +146,7 @@ func allFuncs() []*Func {
 	fs = append(fs, percentileIntervalFuncs()...)
 	fs = append(fs, jsonPathFuncs()...)       // jsonpath.go
 	fs = append(fs, tsearchFuncs()...)        // tsearch.go
+	fs = append(fs, jsonTSFuncs()...)         // tsearchjson.go
 	fs = append(fs, rangeFuncs()...)          // ranges.go
 	fs = append(fs, sysAdminFuncs()...)       // sysfuncs.go
 	fs = append(fs, columnSizeFuncs()...)     // columnsize.go

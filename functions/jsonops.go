@@ -38,7 +38,27 @@ func jsonOpFuncs() []*Func {
 		get("pg__json_get_text", true, tInt4),
 		path("pg__json_path", false),
 		path("pg__json_path_text", true),
+		// the functions behind -> and ->>, which some callers name
+		// (json_object_field(j, 'k') is j -> 'k')
+		named("json_object_field", "pg__json_get", tJSON, tText, false),
+		named("json_object_field_text", "pg__json_get_text", tJSON, tText, true),
+		named("json_array_element", "pg__json_get", tJSON, tInt4, false),
+		named("json_array_element_text", "pg__json_get_text", tJSON, tInt4, true),
+		named("jsonb_object_field", "pg__json_get", tJSONB, tText, false),
+		named("jsonb_object_field_text", "pg__json_get_text", tJSONB, tText, true),
+		named("jsonb_array_element", "pg__json_get", tJSONB, tInt4, false),
+		named("jsonb_array_element_text", "pg__json_get_text", tJSONB, tInt4, true),
 	}
+}
+
+// named is the function of one json type behind an operator: op's kernel.
+func named(name, op string, doc, key types.T, asText bool) *Func {
+	ret := doc
+	if asText {
+		ret = tText
+	}
+	spec := jsonOpSpecialize(op, asText, false)
+	return &Func{Name: name, Args: []types.T{doc, key}, Ret: ret, Strict: true, specialize: spec}
 }
 
 // jsonOperand checks the operators' left operand: json or jsonb; an

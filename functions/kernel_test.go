@@ -53,6 +53,8 @@ func sampleValue(name string, t types.T) (types.T, any) {
 		switch name {
 		case "extract", "date_part", "date_trunc":
 			return t, "day"
+		case "ts_lexize": // a dictionary and a word
+			return t, "simple"
 		case "to_char", "to_number":
 			return t, "FM9999"
 		case "normalize", "is_normalized": // text and form
@@ -181,6 +183,13 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 			}
 			if name == "date_trunc" && len(f.Args) == 3 { // unit, value, zone
 				vals[2] = "Europe/Paris"
+			}
+			if name == "to_tsvector" {
+				for i, a := range f.Args { // a json(b) document
+					if a.Variant == types.JSONB || a.Variant == types.JSON {
+						vals[i] = `{"a": "abc"}`
+					}
+				}
 			}
 			if name == "ts_headline" {
 				// a json(b) document's sample is a document, and the

@@ -203,19 +203,78 @@ func inetNot(n []types.Net, _ []any) (any, error) {
 	return types.Net{Addr: a, Bits: n[0].Bits}.Text(), nil
 }
 
-// abbrevCidr is abbrev(cidr) for IPv4: the octets the mask reaches (at
-// least one) and /bits (10.1.0.0/16 is 10.1/16). IPv6's abbreviation
-// (inet_cidr_ntop_ipv6) is not done: 0A000.
+// abbrevCidr is abbrev(cidr): inet_cidr_ntop's text. IPv4 shows the
+// octets the mask reaches (at least one) and /bits (10.1.0.0/16 is
+// 10.1/16); IPv6 is abbrevCidr6.
 func abbrevCidr(n []types.Net, _ []any) (any, error) {
 	c := n[0]
-	if c.Family() != 4 {
-		return nil, sqlerr.NotSupported("abbrev of an IPv6 cidr")
-	}
 	b := c.Addr.AsSlice()
+	if c.Family() != 4 {
+		return abbrevCidr6(b, c.Bits) + "/" + strconv.Itoa(c.Bits), nil
+	}
 	octets := max(1, (c.Bits+7)/8)
 	parts := make([]string, octets)
 	for i := range parts {
 		parts[i] = strconv.Itoa(int(b[i]))
 	}
 	return strings.Join(parts, ".") + "/" + strconv.Itoa(c.Bits), nil
+}
+
+// abbrevCidr6 is inet_cidr_ntop_ipv6 without its /bits, step for step:
+// the 16-bit words the mask reaches (at least two); a run of zero words
+// written :: (the first longest, even a run of one; as in PostgreSQL, a
+// run that does not win keeps counting into the next run, from its own
+// start: 0:1:2:3:0:5:0:7 is 0:1:2:3::0:7); and the last 32 bits of an
+// address whose leading words are zero, or ::ffff:, written as IPv4
+// octets (the last only when the mask passes 120 bits).
+func abbrevCidr6(s []byte, bits int) string {
+	if bits == 0 {
+		return "::"
+	}
+	words := (bits + 15) / 16
+	if words == 1 {
+		words = 2
+	}
+	zeroS, zeroL, tmpS, tmpL := 0, 0, 0, 0
+	for i := 0; i < words*2; i += 2 {
+		if s[i]|s[i+1] == 0 {
+			if tmpL == 0 {
+				tmpS = i / 2
+			}
+			tmpL++
+		} else if tmpL != 0 && zeroL < tmpL {
+			zeroS, zeroL, tmpL = tmpS, tmpL, 0
+		}
+	}
+	if tmpL != 0 && zeroL < tmpL {
+		zeroS, zeroL = tmpS, tmpL
+	}
+	isIPv4 := zeroL != words && zeroS == 0 &&
+		(zeroL == 6 || zeroL == 5 && s[10] == 0xff && s[11] == 0xff || zeroL == 7 && s[14] != 0 && s[15] != 1)
+	var sb strings.Builder
+	for p := 0; p < words; p++ {
+		if zeroL != 0 && p >= zeroS && p < zeroS+zeroL {
+			if p == zeroS {
+				sb.WriteByte(':')
+			}
+			if p == words-1 {
+				sb.WriteByte(':')
+			}
+			continue
+		}
+		if isIPv4 && p > 5 {
+			sb.WriteByte(":."[min(p-6, 1)])
+			sb.WriteString(strconv.Itoa(int(s[2*p])))
+			if p != 7 || bits > 120 {
+				sb.WriteByte('.')
+				sb.WriteString(strconv.Itoa(int(s[2*p+1])))
+			}
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte(':')
+		}
+		sb.WriteString(strconv.FormatInt(int64(s[2*p])<<8|int64(s[2*p+1]), 16))
+	}
+	return sb.String()
 }

@@ -38,9 +38,9 @@ func IsSetFunc(name string) bool {
 		"jsonb_path_query", "jsonb_path_query_tz", // jsonpath.go
 		"pg_options_to_table", "pg_tablespace_databases", // optionsrf.go
 		"pg_timezone_names", "pg_timezone_abbrevs", // tzsrf.go
-		"pg_partition_tree",         // partitiontree.go
-		"pg_listening_channels",     // notify.go
-		"ts_parse", "ts_token_type", // tsearchsrf.go
+		"pg_partition_tree",                     // partitiontree.go
+		"pg_listening_channels",                 // notify.go
+		"ts_parse", "ts_token_type", "ts_debug", // tsearchsrf.go
 		"json_populate_recordset", "jsonb_populate_recordset": // jsonpopulate.go
 		return true
 	}

@@ -18,8 +18,9 @@ import (
 // tsquery and regconfig (types/tsearch does the work): to_tsvector,
 // to_tsquery, plainto_tsquery, phraseto_tsquery, websearch_to_tsquery
 // (each with or without a configuration; without, the session's
-// default_text_search_config), get_current_ts_config, setweight, strip,
-// length, numnode, querytree, ts_rank, ts_rank_cd, ts_headline (text,
+// default_text_search_config; to_tsvector over json and jsonb too, and
+// json(b)_to_tsvector, in tsearchjson.go), get_current_ts_config, setweight, strip,
+// length, numnode, querytree, ts_lexize, ts_rank, ts_rank_cd, ts_headline (text,
 // json and jsonb documents), ts_rewrite(query, target, substitute),
 // tsvector_to_array,
 // array_to_tsvector, ts_delete, ts_filter, tsquery_and/or/not/phrase and
@@ -234,7 +235,7 @@ func tsearchFuncs() []*Func {
 			if err != nil {
 				return nil, err
 			}
-			w, err := weightOf(v[1].(string))
+			w, err := weightOf(v[1].(string), weightNumber)
 			if err != nil {
 				return nil, err
 			}
@@ -245,7 +246,7 @@ func tsearchFuncs() []*Func {
 			if err != nil {
 				return nil, err
 			}
-			w, err := weightOf(v[1].(string))
+			w, err := weightOf(v[1].(string), weightLetter)
 			if err != nil {
 				return nil, err
 			}
@@ -253,7 +254,20 @@ func tsearchFuncs() []*Func {
 			if err != nil {
 				return nil, err
 			}
+			if len(words) == 0 { // no lexeme named: none changes
+				return vec.String(), nil
+			}
 			return tsearch.SetWeight(vec, w, words).String(), nil
+		}),
+		// ts_lexize(regdictionary, text): the dictionary is named by text
+		// (sqlgate has no regdictionary type); its name is read as
+		// regdictionary's input reads it
+		row("ts_lexize", []types.T{tText, tText}, tTextArr, func(v []any) (any, error) {
+			d, err := tsearch.LookupDictionary(v[0].(string))
+			if err != nil {
+				return nil, err
+			}
+			return stringsToAny(d.Lexize(v[1].(string))), nil
 		}),
 		row("tsvector_to_array", []types.T{tTSVector}, tTextArr, func(v []any) (any, error) {
 			vec, err := vectorArg(v[0])
@@ -306,7 +320,7 @@ func tsearchFuncs() []*Func {
 				if e == nil {
 					return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "weight array may not contain nulls")
 				}
-				w, err := weightOf(e.(string))
+				w, err := weightOf(e.(string), weightQuoted)
 				if err != nil {
 					return nil, err
 				}
@@ -428,8 +442,12 @@ func tsearchFuncs() []*Func {
 	return fs
 }
 
-// weightOf reads a weight letter (setweight, ts_filter): 3 for A .. 0 for D.
-func weightOf(s string) (int, error) {
+// weightOf reads a weight letter (setweight, ts_filter): 3 for A .. 0
+// for D. PostgreSQL words the error for another letter three ways:
+// setweight(v, w) with the byte's number and setweight(v, w, lexemes)
+// with the letter, both internal errors (XX000), and ts_filter with the
+// letter quoted, 22023.
+func weightOf(s string, style weightError) (int, error) {
 	switch strings.ToLower(s) {
 	case "a":
 		return 3, nil
@@ -440,12 +458,31 @@ func weightOf(s string) (int, error) {
 	case "d":
 		return 0, nil
 	}
-	c := s
-	if c == "" {
-		c = "\x00"
+	var c byte
+	if s != "" {
+		c = s[0]
 	}
-	return 0, sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized weight: %d", int([]byte(c)[0]))
+	letter := ""
+	if c != 0 { // a NUL ends the message's %c in C
+		letter = string(rune(c))
+	}
+	switch style {
+	case weightNumber:
+		return 0, sqlerr.New(sqlerr.InternalError, "unrecognized weight: %d", int(c))
+	case weightLetter:
+		return 0, sqlerr.New(sqlerr.InternalError, "unrecognized weight: %s", letter)
+	}
+	return 0, sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized weight: \"%s\"", letter)
 }
+
+// weightError is how weightOf words its error (tsvector_op.c's three).
+type weightError int
+
+const (
+	weightNumber weightError = iota // tsvector_setweight
+	weightLetter                    // tsvector_setweight_by_filter
+	weightQuoted                    // tsvector_filter
+)
 
 // lexemeElems are a text[]'s elements; a NULL one is nullMsg's error.
 func lexemeElems(v any, nullMsg string) ([]string, error) {
@@ -614,4 +651,13 @@ func headlineJSON(doc string, jsonb bool, hl func(string) (string, error)) (any,
 		return types.ParseJSON(b.String(), true)
 	}
 	return b.String(), nil
+}
+
+// stringsToAny is a text[] value of ss.
+func stringsToAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }

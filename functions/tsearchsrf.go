@@ -10,8 +10,8 @@ import (
 )
 
 // The set-returning functions of full text search: unnest(tsvector),
-// and the default parser's ts_parse and ts_token_type (by name or by
-// its OID, 3722).
+// the default parser's ts_parse and ts_token_type (by name or by
+// its OID, 3722), and ts_debug([regconfig,] text).
 
 // defaultParserOID is pg_ts_parser's default parser.
 const defaultParserOID = 3722
@@ -30,6 +30,16 @@ var tsParseRowType = types.T{Kind: types.Row, Fields: []types.Field{
 
 var tsTokenTypeRowType = types.T{Kind: types.Row, Fields: []types.Field{
 	{Name: "tokid", Type: types.Int32Type}, {Name: "alias", Type: types.StringType}, {Name: "description", Type: types.StringType},
+}}
+
+// tsDebugRowType is ts_debug's (alias text, description text, token
+// text, dictionaries regdictionary[], dictionary regdictionary, lexemes
+// text[]); sqlgate has no regdictionary type, so the dictionaries are
+// their names as text (the same text output).
+var tsDebugRowType = types.T{Kind: types.Row, Fields: []types.Field{
+	{Name: "alias", Type: types.StringType}, {Name: "description", Type: types.StringType}, {Name: "token", Type: types.StringType},
+	{Name: "dictionaries", Type: types.ArrayOf(types.StringType)}, {Name: "dictionary", Type: types.StringType.Nullable()},
+	{Name: "lexemes", Type: types.ArrayOf(types.StringType).Nullable()},
 }}
 
 // tokenDescriptions are the default parser's token descriptions
@@ -64,6 +74,14 @@ func resolveTSSetFunc(name string, args []types.T) *SetFunc {
 			if p, ok := parserArg(args[0]); ok && canCoerce(pgTypeOf(args[1]), pgText) {
 				return &SetFunc{Name: name, Args: []types.T{p, tText}, Ret: tsParseRowType, Rows: tsParseRows}
 			}
+		}
+	case "ts_debug":
+		isText := func(t types.T) bool { return canCoerce(pgTypeOf(t), pgText) }
+		switch {
+		case len(args) == 2 && (args[0].Variant == types.RegConfig || pgTypeOf(args[0]) == pgUnknown || args[0].Kind == types.Null) && isText(args[1]):
+			return &SetFunc{Name: name, Args: []types.T{tRegConfig, tText}, Ret: tsDebugRowType, Rows: tsDebugRows}
+		case len(args) == 1 && isText(args[0]):
+			return &SetFunc{Name: name, Args: []types.T{tText}, Ret: tsDebugRowType, Rows: tsDebugRows}
 		}
 	case "ts_token_type":
 		if len(args) == 1 {
@@ -159,5 +177,47 @@ func tsTokenTypeRows(_ context.Context, args []any) (func() (any, bool, error), 
 		}
 		i++
 		return []any{int64(i), tsearch.TokenAliases[i], tokenDescriptions[i]}, true, nil
+	}, nil
+}
+
+// tsDebugRows is ts_debug: each token of the text as the default parser
+// reads it, the configuration's dictionaries for its type, and the first
+// of them that recognises it with its lexemes (both NULL for a type the
+// configuration skips). The one-argument form takes the session's
+// default_text_search_config.
+func tsDebugRows(ctx context.Context, args []any) (func() (any, bool, error), error) {
+	for _, a := range args {
+		if a == nil {
+			return none, nil
+		}
+	}
+	var c *tsearch.Config
+	var err error
+	if len(args) == 2 {
+		c, err = tsearch.LookupConfig(args[0].(string))
+	} else {
+		c, err = currentConfig(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	toks := tsearch.Parse(args[len(args)-1].(string))
+	i := 0
+	return func() (any, bool, error) {
+		if i >= len(toks) {
+			return nil, false, nil
+		}
+		t := toks[i]
+		i++
+		dicts := c.Dictionaries(t.Type)
+		names := make([]any, len(dicts))
+		for k, d := range dicts {
+			names[k] = d.Name()
+		}
+		var dict, lexemes any
+		if len(dicts) > 0 { // both dictionaries recognise every token
+			dict, lexemes = dicts[0].Name(), stringsToAny(dicts[0].Lexize(t.Text))
+		}
+		return []any{tsearch.TokenAliases[t.Type], tokenDescriptions[t.Type], t.Text, names, dict, lexemes}, true, nil
 	}, nil
 }

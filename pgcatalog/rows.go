@@ -606,6 +606,20 @@ var setFuncProcs = []procInfo{
 	{name: "jsonb_populate_recordset", args: []any{uint32(oidAnyElement), uint32(3802)}, ret: oidAnyElement, rows: 100},
 	{name: "json_to_recordset", args: []any{uint32(114)}, ret: oidRecord, rows: 100},
 	{name: "jsonb_to_recordset", args: []any{uint32(3802)}, ret: oidRecord, rows: 100},
+	// full text search (functions/tsearchsrf.go): ts_debug's dictionaries
+	// are regdictionary[] and regdictionary here, text in sqlgate's rows
+	{name: "ts_debug", args: []any{uint32(3734), uint32(25)}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{25, 25, 25, 3770, 3769, 1009}, outNames: []string{"alias", "description", "token", "dictionaries", "dictionary", "lexemes"}},
+	{name: "ts_debug", args: []any{uint32(25)}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{25, 25, 25, 3770, 3769, 1009}, outNames: []string{"alias", "description", "token", "dictionaries", "dictionary", "lexemes"}},
+	{name: "ts_parse", args: []any{uint32(25), uint32(25)}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{23, 25}, outNames: []string{"tokid", "token"}},
+	{name: "ts_parse", args: []any{uint32(26), uint32(25)}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{23, 25}, outNames: []string{"tokid", "token"}},
+	{name: "ts_token_type", args: []any{uint32(25)}, ret: oidRecord, rows: 16,
+		outTypes: []uint32{23, 25, 25}, outNames: []string{"tokid", "alias", "description"}},
+	{name: "ts_token_type", args: []any{uint32(26)}, ret: oidRecord, rows: 16,
+		outTypes: []uint32{23, 25, 25}, outNames: []string{"tokid", "alias", "description"}},
 }
 
 // recordFuncProcs are the functions returning one row of a type their

@@ -75,11 +75,12 @@ func LookupConfig(name string) (*Config, error) {
 	} else {
 		n = strings.ToLower(n)
 	}
+	qualified := n // the name as the error prints it: unquoted or case folded
 	n = strings.TrimPrefix(n, "pg_catalog.")
 	if c, ok := configs[n]; ok {
 		return c, nil
 	}
-	return nil, sqlerr.New(sqlerr.UndefinedObject, "text search configuration \"%s\" does not exist", name)
+	return nil, sqlerr.New(sqlerr.UndefinedObject, "text search configuration \"%s\" does not exist", qualified)
 }
 
 // lexize is what the token's dictionary makes of it: a lexeme, or
@@ -136,6 +137,34 @@ func (c *Config) ToVector(text string) Vector {
 	v := make(Vector, 0, len(words))
 	for _, w := range words {
 		v = append(v, Lexeme{Word: w.word, Pos: []Pos{makePos(w.pos, 0)}})
+	}
+	return normalise(v)
+}
+
+// ToVectorParts is to_tsvector over a JSON document's values, in
+// document order (add_to_tsvector): each value's lexemes numbered on
+// from the last value's, one position left empty after a value that gave
+// any (a stop word alone takes a position but leaves no gap), so that a
+// phrase does not run from one value into the next.
+func (c *Config) ToVectorParts(parts []string) Vector {
+	var v Vector
+	offset := 0
+	for _, p := range parts {
+		words, stops := c.parseText(p)
+		last := 0
+		if len(words) > 0 {
+			last = words[len(words)-1].pos
+		}
+		if len(stops) > 0 && stops[len(stops)-1] > last {
+			last = stops[len(stops)-1]
+		}
+		for _, w := range words {
+			v = append(v, Lexeme{Word: w.word, Pos: []Pos{makePos(offset+w.pos, 0)}})
+		}
+		offset += last
+		if len(words) > 0 {
+			offset++
+		}
 	}
 	return normalise(v)
 }

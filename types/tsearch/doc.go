@@ -4,7 +4,9 @@
 // the simple and english configurations (config.go: the english one
 // stems with Snowball's english stemmer and drops PostgreSQL's english
 // stop words, english.stop, a copy of PostgreSQL 15's
-// src/backend/snowball/stopwords/english.stop), to_tsvector and the
+// src/backend/snowball/stopwords/english.stop) and their dictionaries,
+// simple and english_stem (dict.go: ts_lexize, and the dictionaries a
+// configuration maps a token type to, for ts_debug), to_tsvector and the
 // to_tsquery family, @@ (match.go: TS_execute with phrase positions, over
 // any source of operands), ts_rank (rank.go) and ts_rank_cd (rankcd.go:
 // covers), PostgreSQL's formulas in float4, and ts_headline (headline.go:

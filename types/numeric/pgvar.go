@@ -125,17 +125,22 @@ func fromScaled(n *big.Int, exp10 int, neg bool, dscale int) *nvar {
 	return v
 }
 
-// toDecimal is make_result: v at its dscale (digits past it, which the
-// routines' final rounding leaves none of, are cut as get_str_from_var
-// cuts them), with make_result's limits.
-func (v *nvar) toDecimal() (*apd.Decimal, error) {
+// atScale is v's digits down to its dscale as an integer: digits past
+// dscale (the routines' final rounding leaves none) are cut, as
+// get_str_from_var cuts them.
+func (v *nvar) atScale() *big.Int {
 	n, e := v.scaled()
-	k := e + v.dscale
-	if k >= 0 {
-		n.Mul(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil))
+	if k := e + v.dscale; k >= 0 {
+		n.Mul(n, pow10Big(k))
 	} else {
-		n.Quo(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-k)), nil))
+		n.Quo(n, pow10Big(-k))
 	}
+	return n
+}
+
+// toDecimal is make_result: v at its dscale, with make_result's limits.
+func (v *nvar) toDecimal() (*apd.Decimal, error) {
+	n := v.atScale()
 	var c apd.BigInt
 	c.SetMathBigInt(n)
 	return mk(v.neg && n.Sign() != 0, &c, v.dscale)
@@ -144,25 +149,11 @@ func (v *nvar) toDecimal() (*apd.Decimal, error) {
 // toFloat is numericvar_to_double_no_overflow: the text at dscale, read by
 // strtod (an overflow is an infinity, not an error).
 func (v *nvar) toFloat() float64 {
-	d, err := v.toDecimalUnchecked()
-	if err != nil {
-		return 0
-	}
-	f, _ := strconv.ParseFloat(String(d), 64)
-	return f
-}
-
-func (v *nvar) toDecimalUnchecked() (*apd.Decimal, error) {
-	n, e := v.scaled()
-	k := e + v.dscale
-	if k >= 0 {
-		n.Mul(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil))
-	} else {
-		n.Quo(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-k)), nil))
-	}
+	n := v.atScale()
 	d := &apd.Decimal{Negative: v.neg && n.Sign() != 0, Exponent: int32(-v.dscale)}
 	d.Coeff.SetMathBigInt(n)
-	return d, nil
+	f, _ := strconv.ParseFloat(String(d), 64)
+	return f
 }
 
 // strip is strip_var.

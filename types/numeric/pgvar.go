@@ -3,6 +3,7 @@ package numeric
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -96,15 +97,44 @@ func bigDigits(c *big.Int) []int32 {
 	return out
 }
 
+// digitsBig is the integer whose base-10000 digits are ds, most
+// significant first: halves joined by one multiplication by a power of
+// 10000 (subquadratic where Go's multiplication is, as a digit-by-digit
+// Horner loop is not: exp and power reach a quarter of a million digits).
+func digitsBig(ds []int32) *big.Int {
+	return digitsBigRec(ds, map[int]*big.Int{})
+}
+
+func digitsBigRec(ds []int32, pows map[int]*big.Int) *big.Int {
+	if len(ds) <= 64 {
+		n := new(big.Int)
+		var t big.Int
+		for i := 0; i < len(ds); i += 4 { // 10000^4 < 2^63
+			acc, mul := uint64(0), uint64(1)
+			for _, d := range ds[i:min(i+4, len(ds))] {
+				acc = acc*nbase + uint64(d)
+				mul *= nbase
+			}
+			n.Mul(n, t.SetUint64(mul))
+			n.Add(n, t.SetUint64(acc))
+		}
+		return n
+	}
+	h := len(ds) / 2
+	lo := len(ds) - h
+	p, ok := pows[lo]
+	if !ok {
+		p = pow10Big(decDigits * lo)
+		pows[lo] = p
+	}
+	n := digitsBigRec(ds[:h], pows)
+	n.Mul(n, p)
+	return n.Add(n, digitsBigRec(ds[h:], pows))
+}
+
 // scaled is v as N × 10^exp10 (N ≥ 0, the sign apart).
 func (v *nvar) scaled() (*big.Int, int) {
-	n := new(big.Int)
-	base := big.NewInt(nbase)
-	for _, d := range v.digits {
-		n.Mul(n, base)
-		n.Add(n, big.NewInt(int64(d)))
-	}
-	return n, decDigits * (v.weight - len(v.digits) + 1)
+	return digitsBig(v.digits), decDigits * (v.weight - len(v.digits) + 1)
 }
 
 // fromScaled is N × 10^exp10 with dscale dscale, stripped.
@@ -140,6 +170,11 @@ func (v *nvar) atScale() *big.Int {
 
 // toDecimal is make_result: v at its dscale, with make_result's limits.
 func (v *nvar) toDecimal() (*apd.Decimal, error) {
+	if v.strip(); len(v.digits) > 0 && v.weight > maxWeight || v.dscale > MaxDscale {
+		// make_result's check, before a value of a quarter of a million
+		// digits is converted only to be refused
+		return nil, errOverflow()
+	}
 	n := v.atScale()
 	var c apd.BigInt
 	c.SetMathBigInt(n)
@@ -286,16 +321,41 @@ func allZero(ds []int32) bool {
 	return true
 }
 
-// cmpAbs2 compares |a| and |b|.
+// cmpAbs2 is cmp_abs: |a| against |b|, digit by digit (either may carry
+// leading or trailing zero digits).
 func cmpAbs2(a, b *nvar) int {
-	an, ae := a.scaled()
-	bn, be := b.scaled()
-	if ae > be {
-		an.Mul(an, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(ae-be)), nil))
-	} else if be > ae {
-		bn.Mul(bn, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(be-ae)), nil))
+	w1, w2 := a.weight, b.weight
+	d1, d2 := a.digits, b.digits
+	for w1 > w2 && len(d1) > 0 {
+		if d1[0] != 0 {
+			return 1
+		}
+		d1, w1 = d1[1:], w1-1
 	}
-	return an.Cmp(bn)
+	for w2 > w1 && len(d2) > 0 {
+		if d2[0] != 0 {
+			return -1
+		}
+		d2, w2 = d2[1:], w2-1
+	}
+	if w1 == w2 {
+		for len(d1) > 0 && len(d2) > 0 {
+			if d1[0] != d2[0] {
+				if d1[0] > d2[0] {
+					return 1
+				}
+				return -1
+			}
+			d1, d2 = d1[1:], d2[1:]
+		}
+	}
+	if !allZero(d1) {
+		return 1
+	}
+	if !allZero(d2) {
+		return -1
+	}
+	return 0
 }
 
 // addAbs is add_abs: |a| + |b|, dscale the larger, stripped.
@@ -406,16 +466,14 @@ func mulVar(v1, v2 *nvar, rscale int) *nvar {
 	if resN < 3 {
 		return zeroVar(rscale)
 	}
-	dig := make([]int64, resN)
-	for i1 := min(n1-1, resN-3); i1 >= 0; i1-- {
-		d1 := int64(v1.digits[i1])
-		if d1 == 0 {
-			continue
-		}
-		lim := min(n2, resN-i1-2)
-		for i2 := 0; i2 < lim; i2++ {
-			dig[i1+2+i2] += d1 * int64(v2.digits[i2])
-		}
+	// digit i1 of v1 and i2 of v2 go to dig[i1+i2+2], kept while that is
+	// below resN: only the first resN-2 digits of either can contribute
+	a, b := v1.digits[:min(n1, resN-2)], v2.digits[:min(n2, resN-2)]
+	var dig []int64
+	if len(a) >= kronMinDigits && bits.UintSize == 64 {
+		dig = mulDigitsKron(a, b, resN)
+	} else {
+		dig = mulDigitsSchool(a, b, resN)
 	}
 	res := make([]int32, resN)
 	var carry int64
@@ -428,6 +486,55 @@ func mulVar(v1, v2 *nvar, rscale int) *nvar {
 	r.round(rscale)
 	r.strip()
 	return r
+}
+
+// mulDigitsSchool is mul_var's accumulation: dig[i1+i2+2] sums
+// a[i1]×b[i2] for every pair with i1+i2+2 < resN, carries left for later.
+func mulDigitsSchool(a, b []int32, resN int) []int64 {
+	dig := make([]int64, resN)
+	for i1 := len(a) - 1; i1 >= 0; i1-- {
+		d1 := int64(a[i1])
+		if d1 == 0 {
+			continue
+		}
+		src := b[:min(len(b), resN-i1-2)]
+		dst := dig[i1+2 : i1+2+len(src)]
+		for i2, d2 := range src {
+			dst[i2] += d1 * int64(d2)
+		}
+	}
+	return dig
+}
+
+// kronMinDigits is the shorter operand's length from which mulDigitsKron
+// beats mulDigitsSchool.
+const kronMinDigits = 24
+
+// mulDigitsKron is mulDigitsSchool's dig by one big.Int product (Kronecker
+// substitution): with digit i of a as the i-th 64-bit word of X (and so
+// for b and Y), word k of X×Y is the sum of a[i1]×b[i2] over i1+i2 = k,
+// which is dig[k+2]; no sum reaches 2^64 (it is below len(a)×10^8), so no
+// word carries into the next. The words past resN-3 are the products
+// mul_var drops. Go's multiplication is Karatsuba's from some 40 words,
+// where the schoolbook loop is quadratic.
+func mulDigitsKron(a, b []int32, resN int) []int64 {
+	words := func(ds []int32) *big.Int {
+		w := make([]big.Word, len(ds))
+		for i, d := range ds {
+			w[i] = big.Word(d)
+		}
+		return new(big.Int).SetBits(w)
+	}
+	p := words(a)
+	p.Mul(p, words(b))
+	dig := make([]int64, resN)
+	for k, w := range p.Bits() {
+		if k+2 >= resN {
+			break
+		}
+		dig[k+2] = int64(w)
+	}
+	return dig
 }
 
 var bigTen10 = big.NewInt(10)
@@ -505,13 +612,90 @@ func divVarFast(v1, v2 *nvar, rscale int, round bool) (*nvar, error) {
 	if n1 == 0 {
 		return zeroVar(rscale), nil
 	}
-	neg := v1.neg != v2.neg
-	resWeight := v1.weight - v2.weight + 1
-	divN := resWeight + 1 + (rscale+decDigits-1)/decDigits
-	divN += divGuardDigits
-	if divN < divGuardDigits {
-		divN = divGuardDigits
+	resWeight, divN := divShape(v1, v2, rscale)
+	if divN*min(n2, divN+1) >= fastDivMinWork {
+		if r, ok := divVarFastBounded(v1, v2, resWeight, divN, rscale, round); ok {
+			return r, nil
+		}
 	}
+	r := divQuotientDigits(v1, v2, resWeight, divN)
+	if round {
+		r.round(rscale)
+	} else {
+		r.trunc(rscale)
+	}
+	r.strip()
+	return r, nil
+}
+
+// divShape is div_var_fast's res_weight and div_ndigits: its quotient's
+// first digit's weight and its number of digits less one.
+func divShape(v1, v2 *nvar, rscale int) (resWeight, divN int) {
+	resWeight = v1.weight - v2.weight + 1
+	divN = resWeight + 1 + (rscale+decDigits-1)/decDigits
+	divN += divGuardDigits
+	return resWeight, max(divN, divGuardDigits)
+}
+
+// fastDivMinWork is the size of div_var_fast's subtraction loop (quotient
+// digits × divisor digits) from which divVarFastBounded's big.Int
+// division is the cheaper way to its answer.
+const fastDivMinWork = 4096
+
+// divSlackPerDigit bounds, per quotient digit, how far div_var_fast's
+// unrounded quotient Q (an integer in units of its last digit, div[divN])
+// is from the exact quotient E of the dividend's first divN digits by the
+// divisor: each of its divN+1 steps subtracts q × divisor with the divisor's
+// digits past div[divN] dropped (less than |q| < 2×NBASE units) and the last
+// digit comes from a four-digit floating-point estimate (within a unit or
+// two), so |Q-E| < (divN+2) × 2×NBASE. This bound is 50 times that.
+const divSlackPerDigit = 1_000_000
+
+// divVarFastBounded is div_var_fast's answer without its quadratic loop:
+// the exact quotient E by big.Int division, and |Q-E| bounded by
+// divSlackPerDigit. The rounding (or truncation) at rscale sits at least
+// 20 decimal digits above Q's last unit (the DIV_GUARD_DIGITS and the
+// digit res_weight+1 adds), so when E-slack and E+slack round to the same
+// value, so does Q, and that value is PostgreSQL's. When they do not (the
+// quotient within the slack of a rounding boundary: an exact quotient
+// truncated, say), false: the caller runs the loop itself.
+func divVarFastBounded(v1, v2 *nvar, resWeight, divN, rscale int, round bool) (*nvar, bool) {
+	k := decDigits*(divN-resWeight) - rscale // decimal digits from Q's unit to rscale's
+	if k < 16 {
+		return nil, false
+	}
+	load := min(divN, len(v1.digits))
+	// E = (dividend digits loaded into div[1..divN]) / divisor, in units of
+	// div[divN]: the divisor's first digit is of weight 0 in that frame
+	num := digitsBig(v1.digits[:load])
+	num.Mul(num, pow10Big(decDigits*(divN-load+len(v2.digits)-1)))
+	q := new(big.Int).Quo(num, digitsBig(v2.digits)) // E in [q, q+1)
+	slack := new(big.Int).SetInt64(int64(divN+2) * divSlackPerDigit)
+	lo := new(big.Int).Sub(q, slack)
+	if lo.Sign() < 0 {
+		return nil, false
+	}
+	hi := new(big.Int).Add(q, slack)
+	hi.Add(hi, big.NewInt(1))
+	p := pow10Big(k)
+	if round {
+		half := new(big.Int).Rsh(p, 1)
+		lo.Add(lo, half)
+		hi.Add(hi, half)
+	}
+	lo.Quo(lo, p)
+	if hi.Quo(hi, p).Cmp(lo) != 0 {
+		return nil, false
+	}
+	return fromScaled(lo, -rscale, v1.neg != v2.neg, rscale), true
+}
+
+// divQuotientDigits is div_var_fast's long division as PostgreSQL 15 runs
+// it (n2 > 2 divisor digits, a non-zero dividend): its quotient of divN+1
+// digits before the rounding at rscale.
+func divQuotientDigits(v1, v2 *nvar, resWeight, divN int) *nvar {
+	n1, n2 := len(v1.digits), len(v2.digits)
+	neg := v1.neg != v2.neg
 	div := make([]int64, divN+1)
 	load := min(divN, n1)
 	for i := 0; i < load; i++ {
@@ -569,9 +753,12 @@ func divVarFast(v1, v2 *nvar, rscale int, round bool) (*nvar, error) {
 				maxdiv += abs64(q)
 			}
 			if q != 0 {
-				istop := min(n2, divN-qi+1)
-				for i := 0; i < istop; i++ {
-					div[qi+i] -= int64(int16(q)) * int64(v2.digits[i])
+				// (NumericDigit) qdigit: PostgreSQL multiplies in 16 bits
+				q16 := int64(int16(q))
+				src := v2.digits[:min(n2, divN-qi+1)]
+				dst := div[qi : qi+len(src)]
+				for i, d := range src {
+					dst[i] -= q16 * int64(d)
 				}
 			}
 		}
@@ -599,14 +786,7 @@ func divVarFast(v1, v2 *nvar, rscale int, round bool) (*nvar, error) {
 		}
 		res[i] = int32(nd)
 	}
-	r := &nvar{digits: res, weight: resWeight, neg: neg}
-	if round {
-		r.round(rscale)
-	} else {
-		r.trunc(rscale)
-	}
-	r.strip()
-	return r, nil
+	return &nvar{digits: res, weight: resWeight, neg: neg}
 }
 
 func abs64(x int64) int64 {
@@ -640,13 +820,9 @@ func sqrtVar(arg *nvar, rscale int) (*nvar, error) {
 	}
 	resN = max(resN, 1)
 	srcN := max(arg.weight+1+(resN-resWeight-1)*2, 1)
-	n := new(big.Int)
-	base := big.NewInt(nbase)
-	for i := 0; i < srcN; i++ {
-		n.Mul(n, base)
-		if i < len(arg.digits) {
-			n.Add(n, big.NewInt(int64(arg.digits[i])))
-		}
+	n := digitsBig(arg.digits[:min(srcN, len(arg.digits))])
+	if srcN > len(arg.digits) {
+		n.Mul(n, pow10Big(decDigits*(srcN-len(arg.digits))))
 	}
 	s := new(big.Int).Sqrt(n)
 	r := &nvar{weight: resWeight}

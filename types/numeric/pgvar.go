@@ -508,7 +508,7 @@ func mulDigitsSchool(a, b []int32, resN int) []int64 {
 
 // kronMinDigits is the shorter operand's length from which mulDigitsKron
 // beats mulDigitsSchool.
-const kronMinDigits = 24
+const kronMinDigits = 256
 
 // mulDigitsKron is mulDigitsSchool's dig by one big.Int product (Kronecker
 // substitution): with digit i of a as the i-th 64-bit word of X (and so
@@ -541,52 +541,74 @@ var bigTen10 = big.NewInt(10)
 
 func pow10Big(k int) *big.Int { return new(big.Int).Exp(bigTen10, big.NewInt(int64(k)), nil) }
 
-// divExact is div_var and div_var_int: the quotient computed to at least
-// rscale digits (one more when round) and rounded half away from zero or
-// truncated at rscale, which is the exact quotient rounded or truncated.
-func divExact(a *nvar, bn *big.Int, be int, bneg bool, rscale int, round bool) *nvar {
-	if bn.Sign() == 0 {
+func errDivByZero() error { return sqlerr.DivideByZero() }
+
+// divVar is div_var: the quotient figured to rscale digits (one more when
+// round) and rounded half away from zero or truncated at rscale, which is
+// the exact quotient rounded or truncated, as computed here.
+func divVar(a, b *nvar, rscale int, round bool) (*nvar, error) {
+	if len(b.digits) == 0 || b.digits[0] == 0 {
+		return nil, errDivByZero()
+	}
+	if len(a.digits) == 0 {
+		return zeroVar(rscale), nil
+	}
+	an, ae := a.scaled()
+	bn, be := b.scaled()
+	// q × 10^rscale = an × 10^(ae + rscale - be) / bn
+	if k := ae + rscale - be; k >= 0 {
+		an.Mul(an, pow10Big(k))
+	} else {
+		bn.Mul(bn, pow10Big(-k))
+	}
+	q, r := new(big.Int).QuoRem(an, bn, new(big.Int))
+	if round {
+		r.Lsh(r, 1)
+		if r.Cmp(bn) >= 0 {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return fromScaled(q, -rscale, a.neg != b.neg, rscale), nil
+}
+
+// divVarInt is div_var_int: a / (ival × 10000^ivalWeight), by short
+// division to rscale (a digit further when round), then rounded or
+// truncated there.
+func divVarInt(a *nvar, ival int64, ivalWeight int, rscale int, round bool) *nvar {
+	if ival == 0 {
 		panic("division by zero")
 	}
 	if len(a.digits) == 0 {
 		return zeroVar(rscale)
 	}
-	an, ae := a.scaled()
-	num, den := new(big.Int).Set(an), new(big.Int).Set(bn)
-	// q × 10^rscale = an × 10^(ae + rscale - be) / bn
-	if k := ae + rscale - be; k >= 0 {
-		num.Mul(num, pow10Big(k))
-	} else {
-		den.Mul(den, pow10Big(-k))
+	neg := a.neg != (ival < 0)
+	divisor := uint64(ival)
+	if ival < 0 {
+		divisor = uint64(-ival)
 	}
-	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
+	resWeight := a.weight - ivalWeight
+	resN := max(resWeight+1+(rscale+decDigits-1)/decDigits, 1)
 	if round {
-		r.Lsh(r, 1)
-		if r.Cmp(den) >= 0 {
-			q.Add(q, big.NewInt(1))
+		resN++
+	}
+	res := make([]int32, resN)
+	var carry uint64
+	for i := range res {
+		carry *= nbase
+		if i < len(a.digits) {
+			carry += uint64(a.digits[i])
 		}
+		res[i] = int32(carry / divisor)
+		carry %= divisor
 	}
-	return fromScaled(q, -rscale, a.neg != bneg, rscale)
-}
-
-func errDivByZero() error { return sqlerr.DivideByZero() }
-
-// divVar is div_var.
-func divVar(a, b *nvar, rscale int, round bool) (*nvar, error) {
-	if len(b.digits) == 0 || b.digits[0] == 0 {
-		return nil, errDivByZero()
+	r := &nvar{digits: res, weight: resWeight, neg: neg}
+	if round {
+		r.round(rscale)
+	} else {
+		r.trunc(rscale)
 	}
-	bn, be := b.scaled()
-	return divExact(a, bn, be, b.neg, rscale, round), nil
-}
-
-// divVarInt is div_var_int: a / (ival × 10000^ivalWeight).
-func divVarInt(a *nvar, ival int64, ivalWeight int, rscale int, round bool) *nvar {
-	neg := ival < 0
-	if neg {
-		ival = -ival
-	}
-	return divExact(a, big.NewInt(ival), decDigits*ivalWeight, neg, rscale, round)
+	r.strip()
+	return r
 }
 
 // divVarFast is div_var_fast, digit by digit as PostgreSQL 15 computes it:
@@ -824,7 +846,7 @@ func sqrtVar(arg *nvar, rscale int) (*nvar, error) {
 	if srcN > len(arg.digits) {
 		n.Mul(n, pow10Big(decDigits*(srcN-len(arg.digits))))
 	}
-	s := new(big.Int).Sqrt(n)
+	s := isqrt(n)
 	r := &nvar{weight: resWeight}
 	if s.Sign() > 0 {
 		r.digits = bigDigits(s)
@@ -832,6 +854,29 @@ func sqrtVar(arg *nvar, rscale int) (*nvar, error) {
 	r.round(rscale)
 	r.strip()
 	return r, nil
+}
+
+// isqrt is ⌊√n⌋ (n ≥ 0): the square root of n's upper half, found the
+// same way, shifted into place and taken one Newton step (from any start
+// the step lands on ⌊√n⌋ or above it; from this one, within a unit or
+// two), then stepped down to ⌊√n⌋. big.Int's Sqrt starts from a power of
+// two and takes a full-width division per step, some twelve of them for
+// the thousand-digit arguments ln_var square-roots.
+func isqrt(n *big.Int) *big.Int {
+	b := n.BitLen()
+	if b <= 128 {
+		return new(big.Int).Sqrt(n)
+	}
+	k := uint(b / 4)
+	s := isqrt(new(big.Int).Rsh(n, 2*k))
+	s.Lsh(s, k)
+	s.Add(s, new(big.Int).Quo(n, s))
+	s.Rsh(s, 1)
+	one := big.NewInt(1)
+	for sq := new(big.Int); sq.Mul(s, s).Cmp(n) > 0; {
+		s.Sub(s, one)
+	}
+	return s
 }
 
 // expVar is exp_var.

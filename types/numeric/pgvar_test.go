@@ -1,6 +1,7 @@
 package numeric
 
 import (
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -161,6 +162,53 @@ func TestDigitsBigAndCmpAbs(t *testing.T) {
 		}
 		if got, want := cmpAbs2(v, w), a.Cmp(b); got != want {
 			t.Fatalf("cmpAbs2(%v, %v) = %d, want %d", v, w, got, want)
+		}
+	}
+}
+
+// TestDivVarIntIsExact: div_var_int's short division, rounded or
+// truncated at rscale, is the exact quotient rounded or truncated there
+// (as divVar computes it).
+func TestDivVarIntIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for it := 0; it < 2000; it++ {
+		a := randVar(rng, 40, 10)
+		ival := rng.Int64N(100_000_000) + 1
+		if it%3 == 0 {
+			ival = rng.Int64N(20) + 1
+		}
+		if rng.IntN(2) == 0 {
+			ival = -ival
+		}
+		w := rng.IntN(5) - 2
+		rscale := rng.IntN(60)
+		round := rng.IntN(2) == 0
+		b := toVar(MustParse(fmt.Sprintf("%de%d", ival, decDigits*w)))
+		want, err := divVar(a, b, rscale, round)
+		if got := divVarInt(a, ival, w, rscale, round); err != nil || !sameVar(got, want) {
+			t.Fatalf("%v / %d×10000^%d at %d (round %v): %v, exact %v (%v)", a, ival, w, rscale, round, got, want, err)
+		}
+	}
+}
+
+// TestIsqrt: isqrt is big.Int's Sqrt, at the squares and beside them.
+func TestIsqrt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for it := 0; it < 500; it++ {
+		buf := make([]byte, 1+rng.IntN(750))
+		for i := range buf {
+			buf[i] = byte(rng.Uint32())
+		}
+		n := new(big.Int).SetBytes(buf)
+		switch it % 3 {
+		case 1: // a square
+			n.Mul(n, n)
+		case 2: // just below one
+			n.Mul(n, n)
+			n.Sub(n, big.NewInt(1))
+		}
+		if got, want := isqrt(n), new(big.Int).Sqrt(n); got.Cmp(want) != 0 {
+			t.Fatalf("isqrt of a %d-bit value: %v, want %v", n.BitLen(), got, want)
 		}
 	}
 }

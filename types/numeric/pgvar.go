@@ -20,9 +20,15 @@ import (
 // those steps leave (exp(-0.00000001) is 0.9999999900000001 in PostgreSQL,
 // whose exact value rounds to ...0000). The digits are matched by doing the
 // same steps: nvar is numeric.c's NumericVar and the functions below are
-// its routines, ported step by step (numeric.c of PostgreSQL 15.18; the
-// exact ones, div_var and div_var_int, computed exactly instead of digit by
-// digit: their truncated-then-rounded quotient is the exact one's).
+// its routines, ported step by step (numeric.c of PostgreSQL 15.18).
+//
+// Where numeric.c's loops are quadratic, large operands (power and exp
+// reach a quarter of a million digits) take a subquadratic way to the same
+// digits: div_var's quotient, exact in numeric.c, and sqrt_var's integer
+// root by big.Int; mul_var's truncated accumulator by one Kronecker
+// product (mulDigitsKron); div_var_fast's approximate quotient from the
+// exact one when its error bound cannot cross the rounding at rscale
+// (divVarFastBounded), by its own long division otherwise.
 
 const (
 	nbase     = 10000

@@ -22,8 +22,8 @@
 // power_var, power_var_int, sqrt_var) step by step and computes them as
 // PostgreSQL 15 does; for large operands it reaches the same digits by
 // subquadratic big.Int arithmetic (a Kronecker product for mul_var's
-// truncated one, an exact quotient within div_var_fast's error bound), so
-// no input costs much more than in PostgreSQL.
+// truncated one, an exact quotient within div_var_fast's error bound)
+// where numeric.c's quadratic loops would be slow in Go.
 //
 // It must not know about Arrow, types.T or SQL: types/ maps it to an Arrow
 // column and exec/ runs it over arrays.

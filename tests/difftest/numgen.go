@@ -308,6 +308,8 @@ func (g *NumGen) expr(depth int, cols []string) string {
 		return fmt.Sprintf("COALESCE(NULL::numeric, %s)", x())
 	case 26:
 		return fmt.Sprintf("((%s)::bigint)::numeric", x())
+	case 27:
+		return g.transEdge()
 	}
 	return fmt.Sprintf("(%s %s %s)", x(), g.pick([]string{"+", "-", "*", "/"}), x())
 }
@@ -319,4 +321,54 @@ func (g *NumGen) maybeAbs(e string) string {
 		return e
 	}
 	return "abs(" + e + ")"
+}
+
+// tiny is a numeric literal of decimal weight -1 to -40, maybe negative.
+func (g *NumGen) tiny() string {
+	s := "0." + strings.Repeat("0", g.rng.IntN(40)) + g.digitsOf(1+g.rng.IntN(12))
+	if g.rng.IntN(2) == 0 {
+		return "(-" + s + ")"
+	}
+	return s
+}
+
+// huge is a numeric literal of up to 60 integer digits and a fraction.
+func (g *NumGen) huge() string {
+	return g.digitsOf(1+g.rng.IntN(60)) + "." + g.digitsOf(1+g.rng.IntN(20))
+}
+
+// transEdge is exp, ln, log, power or sqrt where numeric.c's working
+// scales decide the last digit: arguments near 1 (ln's series without
+// square roots), tiny ones (exp's series of a few terms), weights far
+// from 0 (many square roots, a result of many digits), exp near its
+// limits (many halvings of the argument, ndiv2) and powers of numbers
+// near 1 (an exponent of many digits); typmods give the inputs scales.
+func (g *NumGen) transEdge() string {
+	scaled := func(v string) string {
+		if g.rng.IntN(3) > 0 {
+			return v
+		}
+		p := 1 + g.rng.IntN(38)
+		return fmt.Sprintf("(%s)::numeric(%d,%d)::numeric", v, p, g.rng.IntN(p+1))
+	}
+	near1 := func() string { return "(1 + " + g.tiny() + ")" }
+	switch g.rng.IntN(9) {
+	case 0:
+		return fmt.Sprintf("exp(%s::numeric)", scaled(g.tiny()))
+	case 1:
+		return fmt.Sprintf("exp(%s%d.%s::numeric)", g.pick([]string{"", "-"}), g.rng.IntN(6000), g.digitsOf(1+g.rng.IntN(6)))
+	case 2:
+		return fmt.Sprintf("ln(%s::numeric)", scaled(near1()))
+	case 3:
+		return fmt.Sprintf("%s(%s::numeric)", g.pick([]string{"ln", "log10", "sqrt"}), g.pick([]string{g.huge(), "abs(" + g.tiny() + ")", fmt.Sprintf("'%se%d'", g.digitsOf(1+g.rng.IntN(20)), g.rng.IntN(1001)-500)}))
+	case 4:
+		return fmt.Sprintf("log(%s::numeric, %s::numeric)", scaled(near1()), g.pick([]string{g.huge(), near1(), "abs(" + g.tiny() + ")"}))
+	case 5:
+		return fmt.Sprintf("power(%s::numeric, %s::numeric)", scaled(near1()), g.pick([]string{g.digitsOf(1 + g.rng.IntN(8)), g.huge(), "-" + g.digitsOf(1+g.rng.IntN(6)) + "." + g.digitsOf(2)}))
+	case 6:
+		return fmt.Sprintf("power(%s::numeric, %s::numeric)", g.pick([]string{g.huge(), "abs(" + g.tiny() + ")"}), g.pick([]string{fmt.Sprint(g.rng.IntN(40) - 20), g.digitsOf(1) + "." + g.digitsOf(1+g.rng.IntN(10)), "(-" + g.digitsOf(1) + "." + g.digitsOf(3) + ")"}))
+	case 7:
+		return fmt.Sprintf("sqrt(%s::numeric)", scaled(g.pick([]string{g.huge(), "abs(" + g.tiny() + ")", near1()})))
+	}
+	return fmt.Sprintf("exp(%s::numeric * %s::numeric)", near1(), fmt.Sprint(g.rng.IntN(5000)))
 }

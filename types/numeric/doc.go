@@ -14,10 +14,16 @@
 // PostgreSQL shows them (1.50 stays 1.50); a zero is never negative.
 // Values are immutable once made: every operation returns a new one.
 //
-// Exact operations (+ - * / % div, round, sqrt) run on the coefficients
-// as integers; exp, ln, log and power run in apd at enough digits past the
-// result scale that rounding half away from zero at that scale gives the
-// digits PostgreSQL's algorithms give.
+// Exact operations (+ - * / % div, round) run on the coefficients as
+// integers. exp, ln, log, power and sqrt are not correctly rounded in
+// PostgreSQL: their last digit is whatever numeric.c's working scales
+// leave, so pgvar.go ports its NumericVar routines (base-10000 digits,
+// mul_var's guard digits, div_var_fast, exp_var, ln_var, log_var,
+// power_var, power_var_int, sqrt_var) step by step and computes them as
+// PostgreSQL 15 does; for large operands it reaches the same digits by
+// subquadratic big.Int arithmetic (a Kronecker product for mul_var's
+// truncated one, an exact quotient within div_var_fast's error bound)
+// where numeric.c's quadratic loops would be slow in Go.
 //
 // It must not know about Arrow, types.T or SQL: types/ maps it to an Arrow
 // column and exec/ runs it over arrays.

@@ -429,11 +429,12 @@ func Sqrt(d *apd.Decimal) (*apd.Decimal, error) {
 	if signOf(d) < 0 {
 		return nil, errSqrtNeg()
 	}
-	w, _ := weightOf(d)
-	sweight := (w+1)*4/2 - 1 // (weight+1)*DEC_DIGITS is even: exact in C too
+	arg := toVar(d)
+	sweight := (arg.weight+1)*4/2 - 1 // (weight+1)*DEC_DIGITS is even: exact in C too
 	rscale := MinSigDigits - sweight
-	rscale = min(max(rscale, Dscale(d), 0), MaxDisplayScale)
-	return SqrtRound(d, rscale)
+	rscale = min(max(rscale, arg.dscale, 0), MaxDisplayScale)
+	// sqrt_var reads only the input digits its result needs
+	return finish(sqrtVar(arg, rscale))
 }
 
 func errSqrtNeg() error {

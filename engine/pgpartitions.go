@@ -582,10 +582,23 @@ func setPartitionView(v *views.View, parent fluss.TableInfo, b *binder.CreateVie
 // parent is every partition's too.
 func (s *session) refreshPartitions(ctx context.Context, n sql.ObjectName) error {
 	info, err := s.resolveTable(ctx, n)
-	if err != nil || !partitionedByValues(info) {
+	if err != nil {
 		return nil // the ALTER succeeded: a table gone since is no error of it
 	}
+	return s.refreshPartitionsOf(ctx, info)
+}
+
+// refreshPartitionsOf binds the partition relations of info again over
+// its columns (after ADD COLUMN, and a rewrite's new columns: renamed,
+// retyped, dropped). Run again, it changes nothing more.
+func (s *session) refreshPartitionsOf(ctx context.Context, info fluss.TableInfo) error {
+	if !partitionedByValues(info) {
+		return nil
+	}
 	for _, v := range s.partitionsOf(info) {
+		if partitionCurrent(v, info) {
+			continue
+		}
 		name := quoteIdent(v.Path.Database) + "." + quoteIdent(v.Path.Table)
 		b, err := s.bindPartitionView(ctx, name, info, v.Partition.Literal())
 		if err != nil {
@@ -602,6 +615,21 @@ func (s *session) refreshPartitions(ctx context.Context, n sql.ObjectName) error
 	}
 	s.eng.catalog.Add(1)
 	return nil
+}
+
+// partitionCurrent reports whether partition v has parent's columns as
+// they are (names and types, in order).
+func partitionCurrent(v views.View, parent fluss.TableInfo) bool {
+	cols := parent.Descriptor.Schema.Columns
+	if len(v.Columns) != len(cols) {
+		return false
+	}
+	for i, c := range cols {
+		if v.Columns[i].Name != c.Name || !v.Columns[i].Type.Nullable().Equal(c.Type.Nullable()) {
+			return false
+		}
+	}
+	return true
 }
 
 // alterPartitionRefused is the error of ALTER TABLE of a partition (nil

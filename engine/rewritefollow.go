@@ -289,6 +289,11 @@ func (e *Engine) finishRewrites() {
 			continue
 		}
 		for _, t := range ts {
+			// a crash after a rewrite's swap may have left its partition
+			// relations over the old columns (pgpartitions.go)
+			if err := s.refreshPartitionsOf(ctx, t); err != nil {
+				e.log.Error("binding a rewritten table's partitions over its columns", "table", t.Path.String(), "error", err)
+			}
 			text, ok := t.Descriptor.CustomProperties[fluss.RewritePendingProperty]
 			if !ok {
 				continue

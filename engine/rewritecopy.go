@@ -292,7 +292,10 @@ func (p *rewritePlan) cascadedViews() []views.View {
 // retargetViews makes the views that used table id from use id to.
 func retargetViews(tx *meta.Tx, from, to int64) error {
 	for _, v := range tx.Views.List("") {
-		if !slices.ContainsFunc(v.Uses, func(u views.Relation) bool { return u.TableID == from }) {
+		// (a partition's parent id apart from its uses: meta.Reconcile
+		// may have moved those at the start after a crash)
+		if !slices.ContainsFunc(v.Uses, func(u views.Relation) bool { return u.TableID == from }) &&
+			(v.Partition == nil || v.Partition.ParentID != from) {
 			continue
 		}
 		v.Uses = slices.Clone(v.Uses)

@@ -45,7 +45,9 @@ import (
 // TRUNCATE of p drops its Fluss partition and creates it again; of t,
 // each of its partitions (recreating t, as TRUNCATE of a log table does,
 // would lose them). ALTER TABLE t ADD COLUMN rebinds every p over t's new
-// columns (refreshPartitions). ATTACH PARTITION of an empty table with t's
+// columns (refreshPartitions), as does a rewrite of t (ADD PRIMARY KEY,
+// DROP / RENAME COLUMN, ALTER COLUMN ... TYPE: rewrite.go), after which
+// every p follows t's new id. ATTACH PARTITION of an empty table with t's
 // columns replaces the table by the partition (pg_dump's shape); COPY into
 // p writes t, checked against p's constraint; LOCK TABLE p locks t. The
 // binder reads tableoid of t's rows as their partition's OID

@@ -75,6 +75,12 @@ func (p *rewritePlan) addPrimaryKey(a sql.AlterAction) error {
 		c := &p.cols[i]
 		c.col.Type.NotNull, c.meta.NotNull, c.checkNull = true, false, true
 	}
+	for _, k := range p.partKeys { // PostgreSQL's rule, and Fluss's: a partition holds its key's rows
+		if !slices.Contains(pk, k) {
+			return sqlerr.New(sqlerr.FeatureNotSupported, "unique constraint on partitioned table must include all partitioning columns").
+				WithDetail("PRIMARY KEY constraint on table \"%s\" lacks column \"%s\" which is part of the partition key.", table, k)
+		}
+	}
 	p.pk, p.addedPK, p.copy = pk, true, true
 	if slices.ContainsFunc(p.bkey, func(k string) bool { return !slices.Contains(pk, k) }) {
 		p.bkey = nil // a bucket key is part of the primary key: the key's own

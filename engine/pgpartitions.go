@@ -45,7 +45,9 @@ import (
 // TRUNCATE of p drops its Fluss partition and creates it again; of t,
 // each of its partitions (recreating t, as TRUNCATE of a log table does,
 // would lose them). ALTER TABLE t ADD COLUMN rebinds every p over t's new
-// columns (refreshPartitions). ATTACH PARTITION of an empty table with t's
+// columns (refreshPartitions), as does a rewrite of t (ADD PRIMARY KEY,
+// DROP / RENAME COLUMN, ALTER COLUMN ... TYPE: rewrite.go), after which
+// every p follows t's new id. ATTACH PARTITION of an empty table with t's
 // columns replaces the table by the partition (pg_dump's shape); COPY into
 // p writes t, checked against p's constraint; LOCK TABLE p locks t. The
 // binder reads tableoid of t's rows as their partition's OID
@@ -582,10 +584,23 @@ func setPartitionView(v *views.View, parent fluss.TableInfo, b *binder.CreateVie
 // parent is every partition's too.
 func (s *session) refreshPartitions(ctx context.Context, n sql.ObjectName) error {
 	info, err := s.resolveTable(ctx, n)
-	if err != nil || !partitionedByValues(info) {
+	if err != nil {
 		return nil // the ALTER succeeded: a table gone since is no error of it
 	}
+	return s.refreshPartitionsOf(ctx, info)
+}
+
+// refreshPartitionsOf binds the partition relations of info again over
+// its columns (after ADD COLUMN, and a rewrite's new columns: renamed,
+// retyped, dropped). Run again, it changes nothing more.
+func (s *session) refreshPartitionsOf(ctx context.Context, info fluss.TableInfo) error {
+	if !partitionedByValues(info) {
+		return nil
+	}
 	for _, v := range s.partitionsOf(info) {
+		if partitionCurrent(v, info) {
+			continue
+		}
 		name := quoteIdent(v.Path.Database) + "." + quoteIdent(v.Path.Table)
 		b, err := s.bindPartitionView(ctx, name, info, v.Partition.Literal())
 		if err != nil {
@@ -602,6 +617,21 @@ func (s *session) refreshPartitions(ctx context.Context, n sql.ObjectName) error
 	}
 	s.eng.catalog.Add(1)
 	return nil
+}
+
+// partitionCurrent reports whether partition v has parent's columns as
+// they are (names and types, in order).
+func partitionCurrent(v views.View, parent fluss.TableInfo) bool {
+	cols := parent.Descriptor.Schema.Columns
+	if len(v.Columns) != len(cols) {
+		return false
+	}
+	for i, c := range cols {
+		if v.Columns[i].Name != c.Name || !v.Columns[i].Type.Nullable().Equal(c.Type.Nullable()) {
+			return false
+		}
+	}
+	return true
 }
 
 // alterPartitionRefused is the error of ALTER TABLE of a partition (nil

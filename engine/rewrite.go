@@ -57,7 +57,14 @@ import (
 //
 // Only the embedded store replaces a table atomically; on a Fluss cluster
 // these actions stay 0A000 (no rename, no atomic change of two tables).
-// A partitioned table is 0A000 too (each partition is a table of its own).
+// A partitioned table is replaced with its partitions (the store swaps
+// them in the same catalog write); a PostgreSQL-partitioned table's
+// partition relations follow it to the new id (retargetViews) and are
+// bound again over its new columns after the swap (refreshPartitionsOf;
+// at the next start too, where a crash came between), as PostgreSQL's
+// ALTER of a partitioned table reaches its partitions. Its partition key
+// is neither dropped nor retyped (PostgreSQL's 42P16), and a primary key
+// added to it includes it (0A000, PostgreSQL's and Fluss's rule).
 // Where no row changes - varchar(n) widened to varchar(m >= n) or to text,
 // the same Fluss STRING - the table is altered in place, not rewritten.
 
@@ -104,6 +111,8 @@ type rewritePlan struct {
 	fks      []fluss.ForeignKey       // columns as the old table's indexes
 	uniques  []fluss.UniqueConstraint // columns as the old table's indexes
 	pk, bkey []string
+	// partKeys are the partition keys (renamed with their columns).
+	partKeys []string
 	copy     bool // rows change: a rewrite, not an alteration in place
 	// addedPK: ADD PRIMARY KEY made pk (addpk.go); the copy checks its
 	// values for duplicates.
@@ -126,7 +135,8 @@ func (s *session) newRewritePlan(info fluss.TableInfo) *rewritePlan {
 	m := fluss.MetaOf(info.Descriptor)
 	p := &rewritePlan{s: s, old: info, oldMeta: m, checks: slices.Clone(m.Checks), fks: slices.Clone(m.ForeignKeys), uniques: slices.Clone(m.Uniques),
 		pk: slices.Clone(info.Descriptor.Schema.PrimaryKey), bkey: slices.Clone(info.Descriptor.BucketKey),
-		renamed: map[string]string{}, retyped: map[string]types.T{}}
+		partKeys: slices.Clone(info.Descriptor.PartitionKeys),
+		renamed:  map[string]string{}, retyped: map[string]types.T{}}
 	for i, c := range info.Descriptor.Schema.Columns {
 		cm := m.Column(i)
 		cm.Missing, cm.MissingText = "", "" // every row carries its value now
@@ -153,10 +163,6 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 	if err := s.mayDrop(info); err != nil { // the owner alone alters, as in PostgreSQL
 		return nil, err
 	}
-	if info.IsPartitioned() {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... %s is not supported on partitioned table \"%s\": each of its partitions is a table of its own, which one catalog change cannot replace together", rewriteWhat(info, d.Actions), info.Path.Table).
-			WithHint("%s", "Create a new table with the columns you want and copy the rows: CREATE TABLE new (...) PARTITIONED BY (...); INSERT INTO new SELECT ... FROM t.")
-	}
 	// The table is locked whole (PostgreSQL's ACCESS EXCLUSIVE: the
 	// rewrite waits for the transactions writing it, and its writers wait
 	// at the gate until the rewrite ends), and the rows are copied without
@@ -182,6 +188,13 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 			}
 		}
 		res, again, err := s.swapRewrite(ctx, d, info, p, desc, st)
+		if err == nil && partitionedByValues(info) {
+			// its partition relations over the new columns (pgpartitions.go;
+			// binding takes the DDL lock the swap held)
+			if now, gerr := s.eng.store.GetTable(ctx, info.Path); gerr == nil {
+				err = s.refreshPartitionsOf(ctx, now)
+			}
+		}
 		if !again || attempt == rewriteAttempts {
 			return res, err
 		}
@@ -377,6 +390,9 @@ func (p *rewritePlan) columnType(ctx context.Context, a sql.AlterAction) error {
 	if c.conv != nil {
 		return sqlerr.New(sqlerr.SyntaxError, "cannot alter type of column \"%s\" twice", a.Column)
 	}
+	if p.partitionKey(c.src) {
+		return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot alter column \"%s\" because it is part of the partition key of relation \"%s\"", a.Column, table)
+	}
 	if dom, _ := binder.DomainOfTypeName(a.Type, engineTypes{s.eng}); dom != nil {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "ALTER COLUMN ... TYPE to a domain is not supported").
 			WithHint("Add a column of the domain, copy the values with UPDATE, then drop the old column.")
@@ -538,6 +554,9 @@ func (p *rewritePlan) dropColumn(ctx context.Context, a sql.AlterAction) error {
 		return noColumn(a.Column, table)
 	}
 	c := p.cols[i]
+	if p.partitionKey(c.src) {
+		return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot drop column \"%s\" because it is part of the partition key of relation \"%s\"", a.Column, table)
+	}
 	cascade := a.Cascade
 	var lines, cascaded []string
 	// generated columns that read it
@@ -549,7 +568,7 @@ func (p *rewritePlan) dropColumn(ctx context.Context, a sql.AlterAction) error {
 	}
 	// views that read it
 	var vs []views.View
-	for _, d := range p.s.eng.meta.Views().Dependents(p.old.Path) {
+	for _, d := range p.dependents() {
 		if viewReads(d, c.col.Name) {
 			vs = append(vs, d)
 			lines = append(lines, fmt.Sprintf("view %s depends on column %s of table %s", d.Path.Table, c.col.Name, table))
@@ -673,7 +692,7 @@ func (p *rewritePlan) renameColumn(ctx context.Context, a sql.AlterAction) error
 	}
 	c := &p.cols[i]
 	c.col.Name = a.NewName
-	for _, keys := range []*[]string{&p.pk, &p.bkey} {
+	for _, keys := range []*[]string{&p.pk, &p.bkey, &p.partKeys} {
 		for k, n := range *keys {
 			if n == a.Column {
 				(*keys)[k] = a.NewName
@@ -700,12 +719,33 @@ func (p *rewritePlan) reads(ctx context.Context, text string) []string {
 // viewReading is a view over the table whose definition may read column
 // name (viewReads).
 func (p *rewritePlan) viewReading(name string) (views.View, bool) {
-	for _, v := range p.s.eng.meta.Views().Dependents(p.old.Path) {
+	for _, v := range p.dependents() {
 		if viewReads(v, name) {
 			return v, true
 		}
 	}
 	return views.View{}, false
+}
+
+// dependents are the views over the table a change of its columns must
+// check: not its partition relations, which are bound again over the new
+// columns (refreshPartitionsOf), but the views over them.
+func (p *rewritePlan) dependents() []views.View {
+	var out []views.View
+	for _, v := range p.s.eng.meta.Views().Dependents(p.old.Path) {
+		if v.Partition != nil && v.Partition.ParentID == p.old.TableID {
+			out = append(out, p.s.eng.meta.Views().Dependents(v.Path)...)
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// partitionKey reports whether the old table's column i is a partition
+// key.
+func (p *rewritePlan) partitionKey(i int) bool {
+	return slices.Contains(p.old.Descriptor.PartitionKeys, p.old.Descriptor.Schema.Columns[i].Name)
 }
 
 // viewReads reports whether v's definition may read the column name: it
@@ -755,7 +795,7 @@ func (p *rewritePlan) descriptor(ctx context.Context) (fluss.TableDescriptor, er
 		d.Schema.Columns[i] = c.col
 		pos[c.src] = i
 	}
-	d.Schema.PrimaryKey, d.BucketKey = p.pk, p.bkey
+	d.Schema.PrimaryKey, d.BucketKey, d.PartitionKeys = p.pk, p.bkey, p.partKeys
 	d.Properties = maps.Clone(d.Properties)
 	d.CustomProperties = maps.Clone(d.CustomProperties)
 	if d.CustomProperties == nil {

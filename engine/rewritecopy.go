@@ -232,8 +232,40 @@ func beginBulk(ctx context.Context, t fluss.Table) (fluss.BulkUpsert, error) {
 	} else if ba, ok := t.(fluss.BulkAppender); ok {
 		return ba.BeginAppend(ctx)
 	}
+	if _, ok := t.(*fluss.PartitionedTable); ok {
+		return &batchWrites{t: t, upsert: t.Info().HasPrimaryKey()}, nil
+	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "this store cannot rewrite table \"%s\"", t.Info().Path.Table)
 }
+
+// batchWrites fills a staged partitioned table, which has no bulk write
+// of its own (its batches go to its partitions: fluss.PartitionedTable),
+// by one write a batch. Discard leaves what was written: the staged table
+// is discarded whole (rewrite.go), and nobody reads it before Replace.
+type batchWrites struct {
+	t      fluss.Table
+	upsert bool
+	res    fluss.WriteResult
+}
+
+// Add implements fluss.BulkUpsert.
+func (w *batchWrites) Add(ctx context.Context, rec arrow.RecordBatch) error {
+	var r fluss.WriteResult
+	var err error
+	if w.upsert {
+		r, err = w.t.Upsert(ctx, rec, fluss.UpsertOptions{})
+	} else {
+		r, err = w.t.Append(ctx, rec)
+	}
+	w.res.Rows += r.Rows
+	return err
+}
+
+// Commit implements fluss.BulkUpsert.
+func (w *batchWrites) Commit(ctx context.Context) (fluss.WriteResult, error) { return w.res, nil }
+
+// Discard implements fluss.BulkUpsert.
+func (w *batchWrites) Discard() {}
 
 // cascadedViews are the views DROP COLUMN ... CASCADE took and the views
 // over them, each once.
@@ -260,7 +292,10 @@ func (p *rewritePlan) cascadedViews() []views.View {
 // retargetViews makes the views that used table id from use id to.
 func retargetViews(tx *meta.Tx, from, to int64) error {
 	for _, v := range tx.Views.List("") {
-		if !slices.ContainsFunc(v.Uses, func(u views.Relation) bool { return u.TableID == from }) {
+		// (a partition's parent id apart from its uses: meta.Reconcile
+		// may have moved those at the start after a crash)
+		if !slices.ContainsFunc(v.Uses, func(u views.Relation) bool { return u.TableID == from }) &&
+			(v.Partition == nil || v.Partition.ParentID != from) {
 			continue
 		}
 		v.Uses = slices.Clone(v.Uses)
@@ -268,6 +303,11 @@ func retargetViews(tx *meta.Tx, from, to int64) error {
 			if v.Uses[i].TableID == from {
 				v.Uses[i].TableID = to
 			}
+		}
+		if v.Partition != nil && v.Partition.ParentID == from { // a partition of the table (pgpartitions.go)
+			part := *v.Partition
+			part.ParentID = to
+			v.Partition = &part
 		}
 		if _, err := tx.Views.Create(v, true); err != nil {
 			return err

@@ -304,5 +304,13 @@ func (e *Engine) finishRewrites() {
 			}
 			e.log.Info("finished a table rewrite a crash interrupted", "table", t.Path.String())
 		}
+		// a crash after a rewrite's swap may have left its partition
+		// relations over the old columns (pgpartitions.go): bound again
+		// once they follow the new table (finishFollowUps, above)
+		for _, t := range ts {
+			if err := s.refreshPartitionsOf(ctx, t); err != nil {
+				e.log.Error("binding a rewritten table's partitions over its columns", "table", t.Path.String(), "error", err)
+			}
+		}
 	}
 }

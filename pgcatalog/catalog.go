@@ -251,8 +251,9 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 	c.procs = functionProcs()
 	c.rows = c.generators()
 	c.withViewRows()
-	c.withMatviewRows()   // matviews.go
-	c.withPartitionRows() // pgpartitions.go
+	c.withMatviewRows()      // matviews.go
+	c.withPartitionRows()    // pgpartitions.go
+	c.withPartitionKeyRows() // pgpartitions.go
 	return c
 }
 

@@ -93,7 +93,10 @@
 //     pg_stat_gssapi (never GSSAPI); pg_statio_all_tables is
 //     pg_statio_user_tables (sqlgate serves no system tables' counters);
 //     a PostgreSQL-partitioned table's partitions show in pg_class,
-//     pg_inherits, pg_partition_tree and pg_partition_ancestors
+//     pg_inherits, pg_partition_tree and pg_partition_ancestors, and
+//     its primary key as a partitioned index with each partition's own
+//     index and constraint (pg_class, pg_index, pg_indexes,
+//     pg_constraint, pg_inherits, pg_depend), as pg_dump reads them
 //     (pgpartitions.go; Fluss PARTITIONED BY tables' are no relations).
 //   - pg_prepared_statements (prepared.go) lists the asking session's
 //     statements (functions.Session.Prepared); every execution counts as

@@ -138,6 +138,9 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 		if oid, ok := c.viewOIDByName(schema, rel); ok {
 			return oid, true, nil
 		}
+		if oid, ok, err := c.partitionIndexNamed(ctx, schema, rel); err != nil || ok { // pgpartitions.go
+			return oid, ok, err
+		}
 		if oid, ok, err := c.sequenceOIDByName(ctx, schema, rel); err != nil || ok { // coldefs.go
 			return oid, ok, err
 		}
@@ -196,6 +199,13 @@ func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, e
 		return quoteIdent(ct.Name), true, nil
 	}
 	if name, ok, err := c.uniqueIndexName(ctx, oid); ok || err != nil { // unique.go
+		return name, ok, err
+	}
+	if kp, ok, err := c.partitionKeyByOID(ctx, oid, partIndexOIDBase); ok || err != nil { // pgpartitions.go
+		name := quoteIdent(partitionKeyName(kp.v))
+		if ok && !onPath(ctx, kp.v.Path.Database) {
+			name = quoteIdent(kp.v.Path.Database) + "." + name
+		}
 		return name, ok, err
 	}
 	t, index, sp, ok, err := c.relation(ctx, oid)
@@ -437,6 +447,9 @@ func indexDef(t fluss.TableInfo, column int, pretty bool) string {
 	if pretty { // the pretty form leaves out schemas on the search path
 		table = quoteIdent(t.Path.Table)
 	}
+	if t.PartitionStrategy() != "" { // a partitioned index: its partitions' are attached (pgpartitions.go)
+		table = "ONLY " + table
+	}
 	return fmt.Sprintf("CREATE UNIQUE INDEX %s ON %s USING btree (%s)", quoteIdent(pkName(t)), table, strings.Join(cols, ", "))
 }
 
@@ -444,6 +457,9 @@ func indexDef(t fluss.TableInfo, column int, pretty bool) string {
 func (c *Catalog) IndexDef(ctx context.Context, oid uint32, column int, pretty bool) (string, bool, error) {
 	if t, u, ok, err := c.uniqueByOID(ctx, oid, uniqueIndexOIDBase); ok || err != nil { // unique.go
 		return uniqueIndexDef(t, u, column, pretty), ok, err
+	}
+	if kp, ok, err := c.partitionKeyByOID(ctx, oid, partIndexOIDBase); ok || err != nil { // pgpartitions.go
+		return partitionIndexDef(kp, column), ok, err
 	}
 	t, index, _, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok || !index {
@@ -462,6 +478,9 @@ func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, pretty bool) (s
 	}
 	if def, ok, err := c.uniqueConstraintDef(ctx, oid); ok || err != nil { // unique.go
 		return def, ok, err
+	}
+	if kp, ok, err := c.partitionKeyByOID(ctx, oid, partConstraintOIDBase); ok || err != nil { // pgpartitions.go
+		return "PRIMARY KEY (" + strings.Join(quoteIdents(kp.parent.Descriptor.Schema.PrimaryKey), ", ") + ")", ok, err
 	}
 	if oid < firstUserOID+3*oidStride || oid >= firstUserOID+4*oidStride {
 		return c.checkDef(ctx, oid, pretty) // coldefs.go

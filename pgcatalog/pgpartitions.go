@@ -2,7 +2,10 @@ package pgcatalog
 
 import (
 	"context"
+	"maps"
 	"strings"
+
+	"github.com/sqlgate/sqlgate/fluss"
 
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/types"
@@ -183,4 +186,238 @@ func (c *Catalog) PartitionChildren(_ context.Context, oid uint32) ([]uint32, er
 		}
 	}
 	return out, nil
+}
+
+// A primary key of a PostgreSQL-partitioned table is PostgreSQL's
+// partitioned index (relkind 'I') with an index of each partition
+// attached to it: each partition shows its own index, named
+// partition_pkey as PostgreSQL chooses it, and its own constraint
+// (conparentid the parent's), with pg_inherits linking the indexes. Here
+// the partition is its parent's Fluss partition, whose key is the
+// table's: the rows describe that one key per partition.
+const (
+	partIndexOIDBase      = firstUserOID + 14*oidStride
+	partConstraintOIDBase = firstUserOID + 15*oidStride
+)
+
+func partIndexOID(viewID int64) uint32      { return uint32(partIndexOIDBase + viewID) }
+func partConstraintOID(viewID int64) uint32 { return uint32(partConstraintOIDBase + viewID) }
+
+// keyedPartition is a partition of a parent with a primary key.
+type keyedPartition struct {
+	v      views.View
+	parent fluss.TableInfo
+}
+
+// keyedPartitions are the partitions whose parents (among s's tables)
+// have a primary key.
+func (c *Catalog) keyedPartitions(s *snapshot) []keyedPartition {
+	parts := partitionViews(c.listViews())
+	if len(parts) == 0 {
+		return nil
+	}
+	byID := map[int64]fluss.TableInfo{}
+	for _, t := range s.tables {
+		if t.HasPrimaryKey() && t.PartitionStrategy() != "" {
+			byID[t.TableID] = t
+		}
+	}
+	var out []keyedPartition
+	for _, v := range parts {
+		if t, ok := byID[v.Partition.ParentID]; ok {
+			out = append(out, keyedPartition{v: v, parent: t})
+		}
+	}
+	return out
+}
+
+// partitionKeyName is the name of a partition's index and constraint.
+func partitionKeyName(v views.View) string {
+	name := v.Path.Table + "_pkey"
+	if len(name) > 63 { // (PostgreSQL's NAMEDATALEN: the relation's name shortened)
+		name = v.Path.Table[:63-len("_pkey")] + "_pkey"
+	}
+	return name
+}
+
+// withPartitionKeyRows adds the partitions' indexes and constraints to
+// the catalogs that list a table's primary key, and makes a partitioned
+// table's own index a partitioned index.
+func (c *Catalog) withPartitionKeyRows() {
+	wrap := func(name string, more func(s *snapshot, rows []row) []row) {
+		prev := c.rows[name]
+		c.rows[name] = func(ctx context.Context, s *snapshot) ([]row, error) {
+			var rows []row
+			if prev != nil {
+				var err error
+				if rows, err = prev(ctx, s); err != nil {
+					return nil, err
+				}
+			}
+			return more(s, rows), nil
+		}
+	}
+	wrap("pg_class", func(s *snapshot, rows []row) []row {
+		kps := c.keyedPartitions(s)
+		parents := map[uint32]bool{}
+		for _, t := range s.tables {
+			if t.HasPrimaryKey() && t.PartitionStrategy() != "" {
+				parents[pkIndexOID(t.TableID)] = true
+			}
+		}
+		keyed := map[uint32]bool{}
+		for _, kp := range kps {
+			keyed[ViewOID(kp.v.ID)] = true
+		}
+		for _, r := range rows {
+			oid, _ := r["oid"].(uint32)
+			switch {
+			case parents[oid] && r["relkind"] == "i":
+				r["relkind"] = "I"
+				r["relpages"] = 0
+				r["relfilenode"] = 0
+			case keyed[oid] && r["relkind"] == "r":
+				r["relhasindex"] = true
+			}
+		}
+		for _, kp := range kps {
+			ir := classBase(partIndexOID(kp.v.ID), partitionKeyName(kp.v), namespaceOID(kp.v.Path.Database), "i", len(kp.parent.Descriptor.Schema.PrimaryKey))
+			ir["relam"] = amBtree
+			ir["relowner"] = c.roleOID(c.tableOwner(kp.v.ACLKey()))
+			ir["reltuples"] = 0.0
+			ir["relpages"] = 1
+			ir["relispartition"] = true
+			rows = append(rows, ir)
+		}
+		return rows
+	})
+	wrap("pg_attribute", func(s *snapshot, rows []row) []row {
+		for _, kp := range c.keyedPartitions(s) {
+			cols := kp.parent.Descriptor.Schema.Columns
+			for k, num := range pkAttnums(kp.parent) {
+				r := c.attributeRow(partIndexOID(kp.v.ID), k+1, cols[num-1].Name, cols[num-1].Type)
+				r["attnotnull"] = false
+				rows = append(rows, r)
+			}
+		}
+		return rows
+	})
+	wrap("pg_index", func(s *snapshot, rows []row) []row {
+		for _, kp := range c.keyedPartitions(s) {
+			for _, r := range rows {
+				if r["indexrelid"] == pkIndexOID(kp.parent.TableID) {
+					ir := maps.Clone(r)
+					ir["indexrelid"], ir["indrelid"] = partIndexOID(kp.v.ID), ViewOID(kp.v.ID)
+					rows = append(rows, ir)
+					break
+				}
+			}
+		}
+		return rows
+	})
+	wrap("pg_indexes", func(s *snapshot, rows []row) []row {
+		for _, kp := range c.keyedPartitions(s) {
+			rows = append(rows, row{"schemaname": kp.v.Path.Database, "tablename": kp.v.Path.Table, "indexname": partitionKeyName(kp.v),
+				"indexdef": partitionIndexDef(kp, 0)})
+		}
+		return rows
+	})
+	wrap("pg_constraint", func(s *snapshot, rows []row) []row {
+		for _, kp := range c.keyedPartitions(s) {
+			for _, r := range rows {
+				if r["oid"] == pkConstraintOID(kp.parent.TableID) {
+					cr := maps.Clone(r)
+					cr["oid"], cr["conname"], cr["connamespace"] = partConstraintOID(kp.v.ID), partitionKeyName(kp.v), namespaceOID(kp.v.Path.Database)
+					cr["conrelid"], cr["conindid"], cr["conparentid"] = ViewOID(kp.v.ID), partIndexOID(kp.v.ID), pkConstraintOID(kp.parent.TableID)
+					cr["conislocal"], cr["coninhcount"], cr["connoinherit"] = false, 1, false
+					rows = append(rows, cr)
+					break
+				}
+			}
+		}
+		return rows
+	})
+	// the partition's index and constraint depend on the parent's
+	// ('P'), which pg_dump orders the parent's key before (its ADD
+	// CONSTRAINT, then each partition's), and on the partition ('S')
+	wrap("pg_depend", func(s *snapshot, rows []row) []row {
+		dep := func(class, obj, refclass, ref uint32, typ string) row {
+			return row{"classid": class, "objid": obj, "objsubid": 0, "refclassid": refclass, "refobjid": ref, "refobjsubid": 0, "deptype": typ}
+		}
+		for _, kp := range c.keyedPartitions(s) {
+			idx, con := partIndexOID(kp.v.ID), partConstraintOID(kp.v.ID)
+			rows = append(rows,
+				dep(classPgClass, idx, classPgConstraint, con, "i"),
+				dep(classPgClass, idx, classPgClass, pkIndexOID(kp.parent.TableID), "P"),
+				dep(classPgClass, idx, classPgClass, ViewOID(kp.v.ID), "S"),
+				dep(classPgConstraint, con, classPgConstraint, pkConstraintOID(kp.parent.TableID), "P"),
+				dep(classPgConstraint, con, classPgClass, ViewOID(kp.v.ID), "S"))
+		}
+		return rows
+	})
+	wrap("pg_inherits", func(s *snapshot, rows []row) []row {
+		for _, kp := range c.keyedPartitions(s) {
+			rows = append(rows, row{"inhrelid": partIndexOID(kp.v.ID), "inhparent": pkIndexOID(kp.parent.TableID), "inhseqno": 1, "inhdetachpending": false})
+		}
+		return rows
+	})
+}
+
+// quoteIdents quotes each name.
+func quoteIdents(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = quoteIdent(n)
+	}
+	return out
+}
+
+// partitionKeyByOID is the keyed partition whose index (base
+// partIndexOIDBase) or constraint (partConstraintOIDBase) oid is.
+func (c *Catalog) partitionKeyByOID(ctx context.Context, oid uint32, base int64) (keyedPartition, bool, error) {
+	if int64(oid) <= base || int64(oid) >= base+oidStride {
+		return keyedPartition{}, false, nil
+	}
+	v, ok := c.viewByOID(ViewOID(int64(oid) - base))
+	if !ok || !v.IsPartition() {
+		return keyedPartition{}, false, nil
+	}
+	return c.keyedParent(ctx, v)
+}
+
+// keyedParent is partition v with its parent, when the parent has a
+// primary key.
+func (c *Catalog) keyedParent(ctx context.Context, v views.View) (keyedPartition, bool, error) {
+	parent, index, sp, ok, err := c.relation(ctx, RelationOID(v.Partition.ParentID))
+	if err != nil || !ok || index || sp != nil || !parent.HasPrimaryKey() {
+		return keyedPartition{}, false, err
+	}
+	return keyedPartition{v: v, parent: parent}, true, nil
+}
+
+// partitionIndexNamed is the OID of the partition index named rel in
+// schema.
+func (c *Catalog) partitionIndexNamed(ctx context.Context, schema, rel string) (uint32, bool, error) {
+	for _, v := range partitionViews(c.listViews()) {
+		if v.Path.Database != schema || partitionKeyName(v) != rel {
+			continue
+		}
+		if _, ok, err := c.keyedParent(ctx, v); err != nil || ok {
+			return partIndexOID(v.ID), ok, err
+		}
+	}
+	return 0, false, nil
+}
+
+// partitionIndexDef is pg_get_indexdef of a partition's index.
+func partitionIndexDef(kp keyedPartition, column int) string {
+	cols := quoteIdents(kp.parent.Descriptor.Schema.PrimaryKey)
+	if column > 0 {
+		if column > len(cols) {
+			return ""
+		}
+		return cols[column-1]
+	}
+	return "CREATE UNIQUE INDEX " + quoteIdent(partitionKeyName(kp.v)) + " ON " + quoteIdent(kp.v.Path.Database) + "." + quoteIdent(kp.v.Path.Table) +
+		" USING btree (" + strings.Join(cols, ", ") + ")"
 }

@@ -111,7 +111,8 @@
 // column types, dropped and renamed columns) fills a table of a new id
 // that no catalog entry names, then swaps it in by one catalog write after
 // retiring the old state through the committer; a crash before leaves an
-// id Open removes (TestCrashReplace).
+// id Open removes (TestCrashReplace). A partitioned table is replaced
+// with its partitions, staged beside it and swapped in the same write.
 //
 // Each table keeps a HyperLogLog sketch per column (ndv.go): writers hash
 // their records, the committer folds the hashes in, and the sketches are

@@ -238,6 +238,12 @@ func (p *partSource) EnsurePartition(ctx context.Context, values []string) (flus
 // commit as one atomic group, or join the group being collected (a
 // transaction's WriteAtomically).
 func (p *partSource) Write(ctx context.Context, write func(ctx context.Context) (fluss.WriteResult, error)) (fluss.WriteResult, error) {
+	return p.s.writeGroup(ctx, write)
+}
+
+// writeGroup runs the writes of write to several partitions as one
+// atomic group, or in the group being collected.
+func (s *Store) writeGroup(ctx context.Context, write func(ctx context.Context) (fluss.WriteResult, error)) (fluss.WriteResult, error) {
 	if _, collecting := ctx.Value(collectKey{}).(*collector); collecting {
 		return write(ctx)
 	}
@@ -246,7 +252,7 @@ func (p *partSource) Write(ctx context.Context, write func(ctx context.Context) 
 	if _, err := write(context.WithValue(ctx, collectKey{}, c)); err != nil {
 		return fluss.WriteResult{}, err
 	}
-	if err := p.s.commitCollected(ctx, c); err != nil {
+	if err := s.commitCollected(ctx, c); err != nil {
 		return fluss.WriteResult{}, err
 	}
 	var out fluss.WriteResult

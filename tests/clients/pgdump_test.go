@@ -75,8 +75,11 @@ ALTER TABLE public.line ADD CONSTRAINT line_code_check CHECK (code <> '') NOT VA
 ALTER TABLE app.orders OWNER TO dump_owner;
 ALTER DOMAIN app.posint OWNER TO dump_owner;
 -- a partitioned table: pg_dump creates its partitions as tables, attaches
--- them (ALTER TABLE ONLY ... ATTACH PARTITION) and copies each one's rows
-CREATE TABLE public.ev (id integer NOT NULL, kind text NOT NULL, note text) PARTITION BY LIST (kind);
+-- them (ALTER TABLE ONLY ... ATTACH PARTITION), copies each one's rows,
+-- then adds the key to the parent (ALTER TABLE ONLY ... ADD CONSTRAINT:
+-- a rewrite of the loaded table with its partitions), to each partition,
+-- and attaches the partitions' indexes to the parent's
+CREATE TABLE public.ev (id integer NOT NULL, kind text NOT NULL, note text, PRIMARY KEY (id, kind)) PARTITION BY LIST (kind);
 CREATE TABLE public.ev_a PARTITION OF public.ev FOR VALUES IN ('a');
 CREATE TABLE public.ev_b PARTITION OF public.ev FOR VALUES IN ('b');
 CREATE SEQUENCE public.counter START 7 INCREMENT 3;

@@ -22,6 +22,15 @@ func (s *session) execBegin(tx *sql.TxStmt) (pgwire.Result, error) {
 	case 'E':
 		return nil, sqlerr.TransactionAborted()
 	case 'T':
+		// PostgreSQL warns and still applies the BEGIN's modes to the
+		// open block, as SET TRANSACTION would (with its checks).
+		if tx != nil && (tx.Isolation != "" || tx.ReadOnly || tx.ReadWrite || tx.Deferrable || tx.NotDeferrable) {
+			modes := *tx
+			modes.Chain, modes.Savepoint, modes.GID = false, "", ""
+			if err := s.setTransaction(&sql.SetStmt{Tx: &modes}); err != nil { // rowlocks.go
+				return nil, err
+			}
+		}
 		return warningResult("BEGIN", sqlerr.New(sqlerr.ActiveSQLTransaction, "there is already a transaction in progress")), nil
 	}
 	if s.txStatus == 'I' {
@@ -85,14 +94,16 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 	}
 	if s.txStatus == 'E' {
 		var ddl []string
+		var base transactionModes
 		if s.tx != nil {
-			ddl = s.tx.ddl
+			ddl, base = s.tx.ddl, s.tx.chained
 		}
-		// AND CHAIN after a failed block starts one of the defaults'
-		// modes, as PostgreSQL's (the failed block's are not kept).
+		// AND CHAIN after a failed block keeps only the modes chained
+		// into it (txn.chained): the failure undid its BEGIN's and SET
+		// TRANSACTION's, as PostgreSQL's.
 		s.endTxn()
 		s.endSettingLevels(false, level, 1)
-		s.chain(chain)
+		s.chainWith(chain, base)               // txn.go
 		return notUndone("ROLLBACK", ddl), nil // txddl.go
 	}
 	if s.tx != nil || s.implicit != nil {
@@ -124,10 +135,7 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 	s.endSettingLevels(true, level, 1)
 	s.commitNotifications() // notify.go: once the commit is durable
 	if block != nil {
-		s.chain(chain)
-		if chain {
-			s.setTransactionModes(modes)
-		}
+		s.chainWith(chain, modes)
 	}
 	if !inBlock {
 		// COMMIT outside a block (in an implicit transaction it commits
@@ -161,14 +169,14 @@ func (s *session) execRollback(ctx context.Context, tx *sql.TxStmt) (pgwire.Resu
 	}
 	level := s.settingLevel()
 	modes := s.transactionModes()
+	if s.txStatus == 'E' && s.tx != nil {
+		modes = s.tx.chained // as execCommit's after a failed block
+	}
 	s.endTxn()
 	s.dropImplicit()
 	s.endSettingLevels(false, level, 1) // settingstack.go
 	_ = s.endCursors(ctx, false)        // a rollback reads nothing: no error
-	if tx != nil && tx.Chain {
-		s.chain(true)
-		s.setTransactionModes(modes)
-	}
+	s.chainWith(tx != nil && tx.Chain, modes)
 	if !inBlock {
 		return warningResult("ROLLBACK", noTransactionInProgress()), nil
 	}

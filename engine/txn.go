@@ -30,6 +30,12 @@ type txn struct {
 	txnstore.Txn
 	// readOnly is BEGIN READ ONLY.
 	readOnly bool
+	// chained are the modes AND CHAIN carried into this block (zero: a
+	// BEGIN's block, the defaults). PostgreSQL sets a BEGIN's and a SET
+	// TRANSACTION's modes as transaction-local settings, which a failure
+	// undoes, but restores the chained modes directly: they are what a
+	// failed block still has at its COMMIT / ROLLBACK AND CHAIN.
+	chained transactionModes
 	// queried: a statement other than SET, SHOW and the transaction
 	// statements ran (SET TRANSACTION ISOLATION LEVEL is refused after it).
 	queried bool
@@ -230,6 +236,17 @@ func (s *session) chain(on bool) {
 	s.txStatus = 'T'
 	s.txStart = time.Now()
 	s.tx = s.newTxn()
+}
+
+// chainWith is AND CHAIN when on: a new block at once, with modes (zero:
+// the defaults), which it keeps as its chained modes.
+func (s *session) chainWith(on bool, modes transactionModes) {
+	if !on {
+		return
+	}
+	s.chain(true)
+	s.setTransactionModes(modes)
+	s.tx.chained = modes
 }
 
 // newTxn starts a transaction's state, with the session's lock owner.

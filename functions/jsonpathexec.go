@@ -809,10 +809,11 @@ func jpOf(b bool) jpBool {
 }
 
 // jpRegex compiles like_regex's pattern with its flags (i, s, m, x; q
-// quotes the whole pattern).
+// quotes the whole pattern, and x is then ignored).
 func jpRegex(pat, flags string) (*regexp.Regexp, error) {
 	f := areFlags{}
-	if strings.Contains(flags, "q") {
+	quote := strings.Contains(flags, "q")
+	if quote {
 		pat = regexp.QuoteMeta(pat)
 	}
 	var prefix string
@@ -825,7 +826,7 @@ func jpRegex(pat, flags string) (*regexp.Regexp, error) {
 	if strings.Contains(flags, "m") {
 		prefix += "m"
 	}
-	if strings.Contains(flags, "x") {
+	if strings.Contains(flags, "x") && !quote {
 		pat = stripRegexSpace(pat)
 	}
 	tr, err := translateARE(pat, f)

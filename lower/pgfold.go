@@ -310,8 +310,8 @@ func mapList(es []binder.Expr, fold func(binder.Expr) (binder.Expr, error)) ([]b
 	return out, true, nil
 }
 
-// foldQual folds a condition that keeps the rows it is true for: a
-// conjunct that is constant false or NULL makes it false.
+// foldQual folds a condition that keeps the rows it is true for, then
+// drops its constants as a condition may (qualConsts).
 func (fo *folder) foldQual(e binder.Expr) (binder.Expr, error) {
 	f, err := fo.foldTop(e)
 	if err != nil {
@@ -320,12 +320,53 @@ func (fo *folder) foldQual(e binder.Expr) (binder.Expr, error) {
 	if err := fo.estimateQual(f); err != nil {
 		return nil, err
 	}
-	for _, c := range conjuncts(f) {
-		if v, ok := boolConst(c); (ok && !v) || isNullConst(c) {
-			return boolExpr(false), nil
-		}
+	if f = qualConsts(f); isNullConst(f) {
+		return boolExpr(false), nil
 	}
 	return f, nil
+}
+
+// qualConsts is the constant part of PostgreSQL's find_duplicate_ors
+// (prepqual.c), which canonicalize_qual runs on a WHERE, ON or HAVING
+// condition after folding: in a condition NULL is as good as false, so
+// through its AND and OR tree (not under NOT, not into an IN list's Eager
+// chain) an AND with a false or NULL operand is false and drops its true
+// ones, and an OR drops its false and NULL operands and is true with a
+// true one. ((x / 0 >= NULL AND x / 0 <= 1) OR f) is f: the division is
+// never computed.
+func qualConsts(e binder.Expr) binder.Expr {
+	b, ok := e.(*binder.BinaryOp)
+	if !ok || b.Eager || (b.Op != binder.OpAnd && b.Op != binder.OpOr) {
+		return e
+	}
+	and := b.Op == binder.OpAnd
+	args := appendLogicArgs(make([]binder.Expr, 0, countLogicArgs(b, b.Op, false)), b, b.Op, false)
+	kept := args[:0:0]
+	changed := false
+	for _, a := range args {
+		f := qualConsts(a)
+		v, isBool := boolConst(f)
+		switch {
+		case isBool && v == and: // true in an AND, false in an OR
+			changed = true
+			continue
+		case isBool || isNullConst(f):
+			if and || isBool { // false or NULL in an AND; true in an OR
+				return boolExpr(!and)
+			}
+			changed = true // NULL in an OR
+			continue
+		}
+		changed = changed || f != a
+		kept = append(kept, f)
+	}
+	switch {
+	case !changed:
+		return e
+	case len(kept) == 0:
+		return boolExpr(and)
+	}
+	return logicChain(b.Op, kept, false)
 }
 
 func nullOf(t types.T) binder.Expr { return &binder.Const{Value: nil, T: t} }

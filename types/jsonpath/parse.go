@@ -630,9 +630,6 @@ func (p *parser) comparison() (*Item, error) {
 		if p.tok.kind != tString {
 			return nil, p.errHere()
 		}
-		if err := RegexError(p.tok.text); err != nil {
-			return nil, err
-		}
 		out = &Item{Kind: LikeRegex, L: l, Str: p.tok.text}
 		if err := p.advance(); err != nil {
 			return nil, err
@@ -653,10 +650,27 @@ func (p *parser) comparison() (*Item, error) {
 				return nil, err
 			}
 		}
+		if err := regexCheck(out.Str, out.Flags); err != nil {
+			return nil, err
+		}
 	default:
 		return l, nil
 	}
 	return out, nil
+}
+
+// regexCheck is PostgreSQL's makeItemLikeRegex check of a pattern, after
+// its flags (jspConvertRegexFlags): under q the pattern is a literal string
+// (x ignored) and always valid; otherwise x is not implemented (0A000) and
+// the pattern must compile.
+func regexCheck(pat, flags string) error {
+	if strings.Contains(flags, "q") {
+		return nil
+	}
+	if strings.Contains(flags, "x") {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "XQuery \"x\" flag (expanded regular expressions) is not implemented")
+	}
+	return RegexError(pat)
 }
 
 // regexFlags checks like_regex's flags and puts them in printing order.

@@ -276,8 +276,8 @@ func castable(a, b types.T) bool {
 	if a.IsNested() || b.IsNested() {
 		return false
 	}
-	if b.IsString() || a.IsString() {
-		return true // every scalar type has a text form and a text input
+	if b.IsString() || a.IsString() || b.Kind == types.Name || a.Kind == types.Name {
+		return true // every scalar type has a text form and a text input (name's a string category's)
 	}
 	if a.IsNumeric() && b.IsNumeric() {
 		return true

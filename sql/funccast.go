@@ -1,5 +1,7 @@
 package sql
 
+import "github.com/sqlgate/sqlgate/sqlerr"
+
 // typeCallWords are the names of PostgreSQL types, no keywords of
 // PostgreSQL's grammar, that TiDB's grammar reads as its own type
 // keywords, where they cannot start a function call: PostgreSQL reads
@@ -83,4 +85,157 @@ func matchParen(src string, toks []token, open int) int {
 		}
 	}
 	return -1
+}
+
+// typeKeywordShapes are the type names among PostgreSQL's keywords by what
+// their grammar (ConstTypename, ConstInterval) reads after an open
+// parenthesis in an expression, where the type must then be followed by a
+// string (a typed literal): nothing (int(..) fails at the parenthesis), one
+// integer (float(p), char(n), timestamp(p), interval(p)) or an expression
+// list (numeric(..), bit(..)). None is a function's name there.
+var typeKeywordShapes = map[string]typeModifiers{
+	"INT": noModifiers, "INTEGER": noModifiers, "SMALLINT": noModifiers, "BIGINT": noModifiers,
+	"REAL": noModifiers, "BOOLEAN": noModifiers, "DOUBLE": noModifiers, "NATIONAL": noModifiers,
+	"FLOAT": oneInteger, "CHAR": oneInteger, "CHARACTER": oneInteger, "NCHAR": oneInteger, "VARCHAR": oneInteger,
+	"TIME": oneInteger, "TIMESTAMP": oneInteger, "INTERVAL": oneInteger,
+	"DECIMAL": exprList, "DEC": exprList, "NUMERIC": exprList, "BIT": exprList,
+}
+
+type typeModifiers uint8
+
+const (
+	noModifiers typeModifiers = iota + 1
+	oneInteger
+	exprList
+)
+
+// typeKeywordCallError is PostgreSQL's syntax error for a keyword type
+// name written as a call in an expression of a query or a data-modifying
+// statement (int('1'), numeric(1), timestamp('2024-01-01'), char('a')):
+// at the token its grammar cannot take, the one after the type when no
+// string follows. TiDB reads some of these as its own functions
+// (timestamp(x), char(x)), others it fails at the name.
+func typeKeywordCallError(src string, toks []token, terminated bool) error {
+	if len(toks) == 0 || !queryOrWrite(src, toks[0]) && !toks[0].is(src, "MERGE") {
+		return nil
+	}
+	for k := 0; k+1 < len(toks); k++ {
+		t := toks[k]
+		if t.kind != tkIdent || t.synth != "" {
+			continue
+		}
+		w := t.word(src)
+		shape, ok := typeKeywordShapes[w]
+		if !ok || k > 0 && (!typeCallFollows(src, toks[k-1]) || inAngleType(src, toks, k)) {
+			continue
+		}
+		i := typeWordsEnd(src, toks, k, w) // the type's last word, before its "("
+		if i+1 >= len(toks) || !toks[i+1].isPunct(src, "(") {
+			continue
+		}
+		if w == "NATIONAL" && i > k {
+			shape = oneInteger // NATIONAL CHARACTER (n)
+		}
+		at, complete := i+1, false // the token the grammar fails at; whether the type ends before it
+		switch shape {
+		case oneInteger:
+			switch {
+			case i+2 >= len(toks) || !isIconst(src, toks[i+2]):
+				at = i + 2
+			case i+3 >= len(toks) || !toks[i+3].isPunct(src, ")"):
+				at = i + 3
+			default:
+				at, complete = i+4, true
+				if (w == "TIME" || w == "TIMESTAMP") && at+2 < len(toks) && (toks[at].is(src, "WITH") || toks[at].is(src, "WITHOUT")) &&
+					toks[at+1].is(src, "TIME") && toks[at+2].is(src, "ZONE") {
+					at += 3
+				}
+			}
+		case exprList:
+			m := matchParen(src, toks, i+1)
+			if m < 0 {
+				continue // TiDB's error at the unclosed parenthesis
+			}
+			at, complete = m+1, true
+		}
+		if complete && at < len(toks) && isLiteralString(src, toks[at]) {
+			continue // a typed literal: numeric(5,2) '1.5'
+		}
+		return syntaxErrorAtToken(src, toks, at, terminated)
+	}
+	return nil
+}
+
+// typeWordsEnd is the index of the last word of the keyword type name
+// whose first word w is at k: DOUBLE PRECISION, CHARACTER VARYING, BIT
+// VARYING, NATIONAL CHARACTER VARYING.
+func typeWordsEnd(src string, toks []token, k int, w string) int {
+	next := func(word string) bool {
+		if k+1 < len(toks) && toks[k+1].is(src, word) {
+			k++
+			return true
+		}
+		return false
+	}
+	switch w {
+	case "DOUBLE":
+		next("PRECISION")
+	case "NATIONAL":
+		if next("CHARACTER") || next("CHAR") {
+			next("VARYING")
+		}
+	case "CHAR", "CHARACTER", "NCHAR", "BIT":
+		next("VARYING")
+	}
+	return k
+}
+
+// isIconst reports an unsigned integer literal, PostgreSQL's Iconst.
+func isIconst(src string, t token) bool {
+	if t.kind != tkNumber {
+		return false
+	}
+	for _, c := range []byte(t.text(src)) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// inAngleType reports whether toks[i] stands in the <..> of an ARRAY<..>,
+// MAP<..> or ROW<..> type, where a type name's modifiers follow a comma or
+// the angle bracket.
+func inAngleType(src string, toks []token, i int) bool {
+	depth := 0
+	for k := i - 1; k > 0; k-- {
+		switch t := toks[k]; {
+		case t.isPunct(src, ")"):
+			depth++
+		case t.isPunct(src, "("):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && t.kind == tkOp && t.text(src) == "<":
+			w := toks[k-1].word(src)
+			return w == "ARRAY" || w == "MAP" || w == "ROW" || w == "STRUCT"
+		}
+	}
+	return false
+}
+
+// syntaxErrorAtToken is syntaxErrorAt where the statement ends in a ';'
+// past its tokens: PostgreSQL reads on to it and reports it.
+func syntaxErrorAtToken(src string, toks []token, i int, terminated bool) error {
+	if i >= len(toks) && terminated {
+		semi := toks[len(toks)-1].end
+		for semi < len(src) && src[semi] != ';' {
+			semi++
+		}
+		if semi < len(src) {
+			return sqlerr.New(sqlerr.SyntaxError, `syntax error at or near ";"`).WithPosition(charPos(src, semi))
+		}
+	}
+	return syntaxErrorAt(src, toks, i)
 }

@@ -1,6 +1,10 @@
 package sql
 
-import "github.com/sqlgate/sqlgate/sqlerr"
+import (
+	"strconv"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
 
 // typeCallWords are the names of PostgreSQL types, no keywords of
 // PostgreSQL's grammar, that TiDB's grammar reads as its own type
@@ -119,6 +123,9 @@ func typeKeywordCallError(src string, toks []token, terminated bool) error {
 	if len(toks) == 0 || !queryOrWrite(src, toks[0]) && !toks[0].is(src, "MERGE") {
 		return nil
 	}
+	// the grammar stops at the first failing token: one nested in another
+	// call's parentheses (numeric(numeric('x'))) may come first
+	first, firstErr := len(toks)+1, error(nil)
 	for k := 0; k+1 < len(toks); k++ {
 		t := toks[k]
 		if t.kind != tkIdent || t.synth != "" {
@@ -144,6 +151,13 @@ func typeKeywordCallError(src string, toks []token, terminated bool) error {
 				at = i + 2
 			case i+3 >= len(toks) || !toks[i+3].isPunct(src, ")"):
 				at = i + 3
+			case w == "FLOAT":
+				// opt_float's own check, made as the grammar reduces it
+				if err := floatPrecision(src, toks[i+2]); err != nil && i+3 < first {
+					first, firstErr = i+3, err
+					continue
+				}
+				at, complete = i+4, true
 			default:
 				at, complete = i+4, true
 				if (w == "TIME" || w == "TIMESTAMP") && at+2 < len(toks) && (toks[at].is(src, "WITH") || toks[at].is(src, "WITHOUT")) &&
@@ -161,9 +175,11 @@ func typeKeywordCallError(src string, toks []token, terminated bool) error {
 		if complete && at < len(toks) && isLiteralString(src, toks[at]) {
 			continue // a typed literal: numeric(5,2) '1.5'
 		}
-		return syntaxErrorAtToken(src, toks, at, terminated)
+		if at < first {
+			first, firstErr = at, syntaxErrorAtToken(src, toks, at, terminated)
+		}
 	}
-	return nil
+	return firstErr
 }
 
 // typeWordsEnd is the index of the last word of the keyword type name
@@ -188,6 +204,18 @@ func typeWordsEnd(src string, toks []token, k int, w string) int {
 		next("VARYING")
 	}
 	return k
+}
+
+// floatPrecision is PostgreSQL's check of FLOAT(p)'s precision, 1 to 53.
+func floatPrecision(src string, t token) error {
+	n, err := strconv.Atoi(t.text(src))
+	switch {
+	case err == nil && n < 1:
+		return sqlerr.New(sqlerr.InvalidParameterValue, "precision for type float must be at least 1 bit").WithPosition(charPos(src, t.start))
+	case err != nil || n >= 54:
+		return sqlerr.New(sqlerr.InvalidParameterValue, "precision for type float must be less than 54 bits").WithPosition(charPos(src, t.start))
+	}
+	return nil
 }
 
 // isIconst reports an unsigned integer literal, PostgreSQL's Iconst.

@@ -33,7 +33,7 @@ func quoteTypeCalls(src string, toks []token) []token {
 		if t.kind != tkIdent || t.synth != "" || !toks[i+1].isPunct(src, "(") {
 			continue
 		}
-		q, ok := typeCallWords[t.word(src)]
+		q, ok := lookupWord(src, t, typeCallWords)
 		if !ok || i > 0 && !typeCallFollows(src, toks[i-1]) {
 			continue
 		}
@@ -131,9 +131,12 @@ func typeKeywordCallError(src string, toks []token, terminated bool) error {
 		if t.kind != tkIdent || t.synth != "" {
 			continue
 		}
+		shape, ok := lookupWord(src, t, typeKeywordShapes)
+		if !ok {
+			continue
+		}
 		w := t.word(src)
-		shape, ok := typeKeywordShapes[w]
-		if !ok || k > 0 && (!typeCallFollows(src, toks[k-1]) || inAngleType(src, toks, k)) {
+		if k > 0 && (!typeCallFollows(src, toks[k-1]) || inAngleType(src, toks, k)) {
 			continue
 		}
 		i := typeWordsEnd(src, toks, k, w) // the type's last word, before its "("
@@ -266,4 +269,24 @@ func syntaxErrorAtToken(src string, toks []token, i int, terminated bool) error 
 		}
 	}
 	return syntaxErrorAt(src, toks, i)
+}
+
+// lookupWord looks the upper-cased word of t up in m without allocating
+// (a statement's every word passes here).
+func lookupWord[V any](src string, t token, m map[string]V) (V, bool) {
+	var zero V
+	var buf [16]byte
+	text := t.text(src)
+	if t.kind != tkIdent || len(text) > len(buf) {
+		return zero, false
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	v, ok := m[string(buf[:len(text)])]
+	return v, ok
 }

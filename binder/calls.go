@@ -167,6 +167,11 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 	if name == "pg_column_size" && len(args) == 1 {
 		name = columnSizeFunc(s, args[0]) // columnsize.go
 	}
+	if len(args) == 1 && !b.isUDF(name) {
+		if e, ok, err := b.funcCast(n, args[0]); ok { // funccast.go
+			return e, err
+		}
+	}
 	return b.callFunction(n, name, args)
 }
 

@@ -143,7 +143,8 @@
 // types (column references, literals, parameters, the unary and binary
 // operators, IS [NOT] NULL/TRUE, BETWEEN [SYMMETRIC], IN lists, CASE,
 // LIKE/ILIKE, regular expressions, casts, and, in calls.go, function
-// calls, PostgreSQL's operators TiDB lacks, aggregates with DISTINCT,
+// calls (funccast.go: a call of one argument named by a type is the cast
+// PostgreSQL's func_get_detail makes of it), PostgreSQL's operators TiDB lacks, aggregates with DISTINCT,
 // ORDER BY and FILTER, aggregate.go registering them from tree nodes, and
 // window calls, window.go binding their OVER clause from the tree's
 // Window, windownamed.go folding the WINDOW clause's named windows into

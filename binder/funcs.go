@@ -264,7 +264,7 @@ func castable(a, b types.T) bool {
 	}
 	if a.Variant.IsJSON() || b.Variant.IsJSON() {
 		// json converts only to and from text (and between json and jsonb)
-		ok := func(t types.T) bool { return t.IsString() || t.Kind == types.Unknown || t.Kind == types.Name }
+		ok := func(t types.T) bool { return stringCategory(t) || t.Kind == types.Unknown || t.Variant.IsJSON() }
 		return ok(a) && ok(b)
 	}
 	if a.Kind == types.Array && b.Kind == types.Array {
@@ -276,8 +276,14 @@ func castable(a, b types.T) bool {
 	if a.IsNested() || b.IsNested() {
 		return false
 	}
-	if b.IsString() || a.IsString() {
+	if stringCategory(a) || stringCategory(b) {
 		return true // every scalar type has a text form and a text input
+	}
+	if a.IsString() || b.IsString() {
+		// a type held as a string that is none of PostgreSQL's string
+		// category (inet, uuid, pg_lsn ...): its own, and inet's and
+		// cidr's to each other
+		return a.Kind == b.Kind && (a.Variant == b.Variant || netVariant(a.Variant) && netVariant(b.Variant))
 	}
 	if a.IsNumeric() && b.IsNumeric() {
 		return true
@@ -309,6 +315,16 @@ func castable(a, b types.T) bool {
 	}
 	return timeTZCastable(a, b) // timetz.go
 }
+
+// stringCategory reports a type of PostgreSQL's string category (text,
+// varchar, bpchar, name; and sqlgate's "char", which converts as they do),
+// which converts to and from every type by the other's output and input.
+func stringCategory(t types.T) bool {
+	return t.IsString() && (t.Variant == types.NoVariant || t.Variant == types.QChar) || t.Kind == types.Name
+}
+
+// netVariant reports inet or cidr.
+func netVariant(v types.Variant) bool { return v == types.Inet || v == types.Cidr }
 
 // typeFromName maps a parsed type name (DDL spellings and PostgreSQL names)
 // to a type, as DESIGN.md's type table says.

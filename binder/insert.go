@@ -130,7 +130,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	var source Node
 	switch {
 	case ins.Rows != nil:
-		values, err := b.bindInsertRows(ins.Rows, info, target, provided, overridden, dflt)
+		values, err := b.bindInsertRows(ins.Rows, ins.Columns, info, target, provided, overridden, dflt)
 		if err != nil {
 			return nil, err
 		}
@@ -139,10 +139,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		q := query
 		qcols := q.Columns()
 		if len(qcols) != len(target) {
-			if len(qcols) > len(target) {
-				return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more expressions than target columns")
-			}
-			return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
+			return nil, b.insertCountError(ins, len(qcols), len(target))
 		}
 		var targets []colTarget
 		for i, c := range tableCols {
@@ -244,7 +241,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 // bindInsertRows binds INSERT's VALUES rows: each row holds every table
 // column (table order), its written values converted to their columns'
 // types, the omitted ones' defaults after them.
-func (b *binder) bindInsertRows(rows [][]pt.Expr, info fluss.TableInfo, target, provided []int, overridden []bool, dflt func(int) (Expr, error)) (*Values, error) {
+func (b *binder) bindInsertRows(rows [][]pt.Expr, cols []*pt.InsertColumn, info fluss.TableInfo, target, provided []int, overridden []bool, dflt func(int) (Expr, error)) (*Values, error) {
 	tableCols := info.Descriptor.Schema.Columns
 	values := &Values{Rows: make([][]Expr, 0, len(rows))}
 	// one backing array for all the rows' cells: a 1000-row INSERT makes
@@ -261,7 +258,11 @@ func (b *binder) bindInsertRows(rows [][]pt.Expr, info fluss.TableInfo, target, 
 			return nil, b.errAt(row[len(target)], sqlerr.New(sqlerr.SyntaxError, "INSERT has more expressions than target columns"))
 		}
 		if len(row) < len(target) {
-			return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
+			err := sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
+			if len(row) < len(cols) {
+				return nil, b.errAt(cols[len(row)], err) // at the first column without a value, as PostgreSQL
+			}
+			return nil, err
 		}
 		// The written values first, in the order they are written, then
 		// the omitted columns' defaults: PostgreSQL transforms the target
@@ -692,4 +693,30 @@ func checkConflictTarget(target []string, pos int, info fluss.TableInfo) error {
 		return nil
 	}
 	return sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+}
+
+// insertCountError is PostgreSQL's 42601 for an INSERT ... query whose
+// query has n outputs for want target columns, at the first column
+// without a value or the first output without a column (a SELECT's
+// select list written without *; PostgreSQL places a set operation's
+// or an expanded *'s nowhere it can be told from here).
+func (b *binder) insertCountError(ins *pt.Insert, n, want int) error {
+	if n < want {
+		err := sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
+		if n < len(ins.Columns) {
+			return b.errAt(ins.Columns[n], err)
+		}
+		return err
+	}
+	err := sqlerr.New(sqlerr.SyntaxError, "INSERT has more expressions than target columns")
+	sel, ok := ins.Query.(*pt.Select)
+	if !ok || !ins.QuerySelect || len(sel.Targets) != n {
+		return err
+	}
+	for _, t := range sel.Targets {
+		if _, star := t.X.(*pt.Star); star {
+			return err
+		}
+	}
+	return b.errAt(sel.Targets[want].X, err)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -347,6 +348,10 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 	case to.Variant.IsJSON() && (from.Variant != to.Variant || from.Kind != types.String):
 		// text to json checks the text; json to jsonb normalises it
 		return types.ParseJSON(types.FormatTextIn(v, from, loc), to.Variant == types.JSONB)
+	case to.Kind == types.Name && from.Kind != types.Name && !from.IsString() && from.Kind != types.Unknown:
+		// any type to name by its output, as to text (PostgreSQL's I/O
+		// conversion to a string type), cut to NAMEDATALEN-1 bytes
+		return clipName(types.FormatTextStyle(v, from, loc, env.style)), nil
 	case to.IsString():
 		s := types.FormatTextStyle(v, from, loc, env.style)
 		if from.Kind == types.Char && to.Kind != types.Char {
@@ -363,7 +368,7 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 			}
 		}
 		return s, nil
-	case from.Kind == types.Unknown || from.IsString():
+	case from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name && to.Kind != types.Name:
 		return types.ParseTextStyle(v.(string), to, loc, time.Now(), env.style)
 	}
 	if out, ok := castTimeTZ(v, from, to, loc); ok { // timetzcast.go
@@ -567,4 +572,18 @@ func checkInt(x int64, to types.T) (any, error) {
 
 func outOfRangeErr(t types.T) error {
 	return types.IntOutOfRange(t)
+}
+
+// clipName is s cut to a name's 63 bytes on a character boundary, as
+// PostgreSQL's namein clips its input.
+func clipName(s string) string {
+	const max = 63
+	if len(s) <= max {
+		return s
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -114,6 +114,12 @@
 //     (Statement.Returning, Statement.DMLFrom), INSERT INTO t AS alias
 //     (Statement.InsertAlias), and x BETWEEN SYMMETRIC a AND b -> x BETWEEN
 //     pg__symmetric(a) AND b;
+//   - a call of a type name TiDB reads as its type keyword (int4(x),
+//     float8(x), text(x), bool(x), json(x): funccast.go) passed to TiDB as
+//     a quoted name, an ordinary call the binder takes as a cast; a keyword
+//     type written as a call in an expression (int('1'), numeric(1),
+//     timestamp('x'), char('a')) is PostgreSQL's 42601 at the token its
+//     grammar stops at;
 //   - two string constants in a row that PostgreSQL's lexer does not join
 //     (no newline between them, or a second one that is not a plain
 //     '...': strconcat.go) are its 42601 at the second, read from the

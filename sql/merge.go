@@ -227,8 +227,14 @@ func rewriteMerge(src string, toks []token, at int, st *Statement) ([]token, err
 			if end == i+2 {
 				return nil, syntaxErrorAt(src, toks, end)
 			}
+			// the SET list as UPDATE's: SET (a, b) = (..) | (SELECT ..)
+			// expanded (upsert.go)
+			set, err := rewriteMultiAssign(src, toks[:end:end], i+2, end)
+			if err != nil {
+				return nil, err
+			}
 			out = append(out, synth(verb, tkPunct, ";"), verb, synth(verb, tkIdent, "merge_target"))
-			out = append(out, toks[i+1:end]...)
+			out = append(out, set[i+1:]...)
 			i = end
 		case c.Matched && verb.is(src, "DELETE"):
 			c.Action = pt.MergeDelete

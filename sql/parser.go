@@ -385,6 +385,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err := adjacentStringError(src, toks); err != nil { // strconcat.go
 		return nil, err
 	}
+	if err := typeKeywordCallError(src, toks, terminated); err != nil { // funccast.go
+		return nil, err
+	}
 	toks, err := decodeUnicodeTokens(src, toks) // unicode.go
 	if err != nil {
 		return nil, err
@@ -408,6 +411,7 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	}
 	toks = rewriteMaterialized(src, toks)              // cte.go
 	toks = quoteSequenceCalls(src, toks)               // sequence.go
+	toks = quoteTypeCalls(src, toks)                   // funccast.go
 	toks, qualified, err := p.stripCatalogs(src, toks) // catalogs.go
 	if err != nil {
 		return nil, err

@@ -420,12 +420,13 @@ func isLiteralString(src string, t token) bool {
 
 // typedLiteralAt returns the index of the string literal of a typed
 // literal whose type word is at k (DATE '...', TIME(3) '...', TIMESTAMP
-// WITH TIME ZONE '...'), or -1 when the word is not followed by one. Only
-// the time types take a precision and a zone clause before the string.
+// WITH TIME ZONE '...', INTERVAL(2) '1 s'), or -1 when the word is not
+// followed by one. Only the time types take a precision (and TIME and
+// TIMESTAMP a zone clause) before the string.
 func (r *rewriter) typedLiteralAt(k, j int) int {
 	w := r.toks[k].word(r.src)
 	i := k + 1
-	if (w == "TIME" || w == "TIMESTAMP") && i < j && r.toks[i].isPunct(r.src, "(") {
+	if (w == "TIME" || w == "TIMESTAMP" || w == "INTERVAL") && i < j && r.toks[i].isPunct(r.src, "(") {
 		m := r.matchClose(i, j)
 		if m < 0 || m != i+2 || r.toks[i+1].kind != tkNumber {
 			return -1

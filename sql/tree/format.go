@@ -332,11 +332,24 @@ func (f *formatter) literal(n *Literal) {
 	}
 }
 
+// typeKeywordNames are PostgreSQL's keywords that name types (its
+// ConstTypename), which a call's name can only be quoted: "numeric"(x)
+// is a cast, numeric(x) a syntax error.
+var typeKeywordNames = map[string]bool{
+	"int": true, "integer": true, "smallint": true, "bigint": true, "real": true, "float": true, "double": true,
+	"numeric": true, "decimal": true, "dec": true, "boolean": true, "varchar": true, "char": true, "character": true,
+	"nchar": true, "national": true, "time": true, "timestamp": true, "interval": true, "bit": true,
+}
+
 func (f *formatter) call(n *FuncCall) {
 	if n.Schema != "" {
 		f.WriteString(QuoteIdent(n.Schema) + ".")
 	}
-	f.WriteString(n.Name + "(")
+	if typeKeywordNames[n.Name] {
+		f.WriteString(`"` + n.Name + `"(`) // "numeric"(x): unquoted, the grammar's type keyword
+	} else {
+		f.WriteString(n.Name + "(")
+	}
 	if n.Distinct {
 		f.WriteString("DISTINCT ")
 	}

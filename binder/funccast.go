@@ -1,0 +1,95 @@
+package binder
+
+import (
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// pgTypeNames are the pg_type names of the built-in types sqlgate has,
+// each with the type text the cast parses: the names a call may name a
+// type by (PostgreSQL's FuncNameAsType looks the name up in pg_type, so
+// the grammar's spellings int, integer, float, boolean, decimal, double
+// precision name none). "char" is the one-byte type, reached only quoted.
+var pgTypeNames = map[string]string{
+	"bool": "bool", "bytea": "bytea", "char": `"char"`, "name": "name", "int2": "int2", "int4": "int4",
+	"int8": "int8", "float4": "float4", "float8": "float8", "numeric": "numeric", "text": "text",
+	"varchar": "varchar", "bpchar": "bpchar", "oid": "oid", "json": "json", "jsonb": "jsonb",
+	"jsonpath": "jsonpath", "uuid": "uuid", "inet": "inet", "cidr": "cidr", "macaddr": "macaddr",
+	"macaddr8": "macaddr8", "money": "money", "date": "date", "time": "time", "timetz": "timetz",
+	"timestamp": "timestamp", "timestamptz": "timestamptz", "interval": "interval", "bit": "bit",
+	"varbit": "varbit", "xid": "xid", "pg_lsn": "pg_lsn", "tsvector": "tsvector", "tsquery": "tsquery",
+	"regclass": "regclass", "regtype": "regtype", "regproc": "regproc", "regprocedure": "regprocedure",
+	"regnamespace": "regnamespace", "regrole": "regrole", "regconfig": "regconfig",
+	"int4range": "int4range", "int8range": "int8range", "numrange": "numrange", "daterange": "daterange",
+	"tsrange": "tsrange", "tstzrange": "tstzrange",
+}
+
+// funcCast binds a call of one argument x whose name names a type as the
+// explicit cast of x to that type, as PostgreSQL's func_get_detail does
+// (FUNCDETAIL_COERCION): int4('12'), float8(1), text(1), date('2024-01-01'),
+// mood('happy') of an enum. An untyped literal (or NULL) is always cast;
+// another argument only when the cast exists, and a composite value never
+// to a string type (PostgreSQL's exception: text(t) of a row is no cast).
+// ok is false where the call is no cast: the function lookup decides it
+// (PostgreSQL then finds its cast functions of the type's name, int4(date)
+// finds none: 42883).
+func (b *binder) funcCast(n *pt.FuncCall, x Expr) (Expr, bool, error) {
+	tn, target, ok := b.funcNameType(n.Name)
+	if !ok {
+		return nil, false, nil
+	}
+	t := x.Type()
+	if _, literal := x.(*Const); !literal || !isUnknown(t) {
+		if isUnknown(t) {
+			return nil, false, nil // a parameter or an expression of unknown type: no conversion from unknown
+		}
+		if (t.Kind == types.Row || t.Variant.IsRecord()) && (target.IsString() || target.Kind == types.Name) {
+			return nil, false, nil
+		}
+	}
+	out, err := b.castBound(n, n, n.Args[0], x, target)
+	if sqlerr.CodeOf(err) == sqlerr.CannotCoerce {
+		return nil, false, nil
+	}
+	if d := domainNamed(b.typeCatalog(), tn); d != nil && err == nil {
+		out = b.domainCast(d, out) // domains.go
+	}
+	return out, true, err
+}
+
+// funcNameType is the type a function's name names, as PostgreSQL's
+// FuncNameAsType finds it: a built-in type's pg_type name or a
+// user-defined type's name.
+func (b *binder) funcNameType(name string) (*sql.TypeName, types.T, bool) {
+	text, builtin := pgTypeNames[name]
+	if !builtin {
+		text = `"` + name + `"`
+	}
+	tn, err := sql.ParseTypeName(text)
+	if err != nil {
+		return nil, types.T{}, false
+	}
+	if !builtin {
+		if len(functions.Lookup(name)) > 0 {
+			// a built-in function's name naming a table's row type
+			// (lower, a table's): left to the function, where
+			// PostgreSQL would cast an untyped literal to the row type
+			return nil, types.T{}, false
+		}
+		if _, user := userType(b.typeCatalog(), "", name); !user {
+			ct, ok := b.compositeCastTarget(tn) // composite.go
+			return tn, ct, ok
+		}
+	}
+	t, err := castTypeFromNameIn(tn, b.typeCatalog())
+	if err != nil {
+		return nil, types.T{}, false
+	}
+	if name == "bit" {
+		t.Length = 0 // pg_type's bit has no length (the grammar's BIT is bit(1))
+	}
+	return tn, t, true
+}

@@ -191,7 +191,7 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	}
 	stmts, err := s.parser.Parse(c.Query)
 	if err != nil {
-		return nil, err
+		return nil, placeInQuery(err, "", c.QueryPos) // matview.go
 	}
 	if len(stmts) == 1 && stmts[0].Kind == sql.Subscribe {
 		return s.declareSubscribe(ctx, ps, c, stmts[0], block) // subscribecursor.go
@@ -202,7 +202,7 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	// The query's parameters are the DECLARE's (cursorparams.go).
 	qps, err := s.prepareOne(ctx, stmts[0], ps.params)
 	if err != nil {
-		return nil, err
+		return nil, placeInQuery(err, "", c.QueryPos)
 	}
 	if err := cursorParams(qps, params); err != nil {
 		return nil, err

@@ -41,14 +41,14 @@ func (s *session) sqlPrepare(ctx context.Context, p *sql.PrepareStmt, source str
 	}
 	stmts, err := s.parser.Parse(p.Body)
 	if err != nil {
-		return nil, err
+		return nil, placeInQuery(err, "", p.BodyPos) // matview.go
 	}
 	if len(stmts) != 1 {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \";\"")
 	}
 	ps, err := s.prepareOne(ctx, stmts[0], declared)
 	if err != nil {
-		return nil, err
+		return nil, placeInQuery(err, "", p.BodyPos)
 	}
 	if s.sqlPrepared == nil {
 		s.sqlPrepared = map[string]*statement{}

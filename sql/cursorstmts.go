@@ -37,9 +37,12 @@ const FetchAll int64 = 1<<63 - 1
 type CursorStmt struct {
 	// Name is the cursor's name ("" for CLOSE ALL).
 	Name string
-	// DECLARE's options and query text.
+	// DECLARE's options and query text; QueryPos is the query's 1-based
+	// character position in the text parsed (errors in it point into the
+	// DECLARE as written).
 	Binary, Scroll, NoScroll, Hold bool
 	Query                          string
+	QueryPos                       int
 	// FETCH / MOVE: Move is MOVE (no rows returned).
 	Move      bool
 	Direction FetchDirection
@@ -111,7 +114,8 @@ func (p *sessionParser) declareCursor(st *Statement) error {
 			return p.err()
 		}
 	}
-	c.Query = p.src[p.toks[p.pos].start:p.toks[len(p.toks)-1].end]
+	c.Query = st.holds(p.src, p.toks, p.pos, len(p.toks), "")
+	c.QueryPos = charPos(p.src, p.toks[p.pos].start)
 	return nil
 }
 

@@ -89,8 +89,11 @@ type DDLStmt struct {
 type PrepareStmt struct {
 	Name  string
 	Types []*TypeName
-	// Body is the prepared statement's text.
-	Body string
+	// Body is the prepared statement's text; BodyPos its 1-based
+	// character position in the text parsed (errors in it point into
+	// the PREPARE as written).
+	Body    string
+	BodyPos int
 }
 
 // ExecuteStmt is EXECUTE name [(args)]: each argument's text, to be
@@ -656,18 +659,8 @@ func (p *ddlParser) maintenance(st *Statement) error {
 	}
 	p.pos++
 	if p.punct("(") {
-		depth := 1
-		for p.pos < len(p.toks) && depth > 0 {
-			switch {
-			case p.toks[p.pos].isPunct(p.src, "("):
-				depth++
-			case p.toks[p.pos].isPunct(p.src, ")"):
-				depth--
-			}
-			p.pos++
-		}
-		if depth > 0 {
-			return p.err()
+		if err := p.utilityOptions(); err != nil {
+			return err
 		}
 	}
 	for p.accept("FULL") || p.accept("FREEZE") || p.accept("VERBOSE") || p.accept("ANALYZE") || p.accept("ANALYSE") || p.accept("SKIP_LOCKED") {
@@ -721,7 +714,8 @@ func (p *ddlParser) prepare(st *Statement) error {
 	if p.pos >= len(p.toks) {
 		return p.err()
 	}
-	ps.Body = p.src[p.toks[p.pos].start:p.toks[len(p.toks)-1].end]
+	ps.Body = st.holds(p.src, p.toks, p.pos, len(p.toks), "")
+	ps.BodyPos = charPos(p.src, p.toks[p.pos].start)
 	switch p.word(0) {
 	case "SELECT", "INSERT", "UPDATE", "DELETE", "VALUES", "WITH", "TABLE", "MERGE":
 	default:
@@ -928,6 +922,41 @@ func (p *ddlParser) reindex(st *Statement) error {
 	}
 	d.Tables = []ObjectName{n}
 	return p.done()
+}
+
+// utilityOptions reads the rest of VACUUM's or ANALYZE's option list
+// (the "(" read), as PostgreSQL's utility_option_list: one or more name
+// [value] items separated by commas, each value a word, string or signed
+// number. The engine takes no option from it.
+func (p *ddlParser) utilityOptions() error {
+	for {
+		if p.pos >= len(p.toks) {
+			return p.err()
+		}
+		// the name is a NonReservedWord or ANALYZE
+		switch t := p.toks[p.pos]; t.kind {
+		case tkQIdent:
+		case tkIdent:
+			w := t.word(p.src)
+			if kw, ok := pgKeywords[w]; ok && kw.cat == kwReserved && w != "ANALYZE" && w != "ANALYSE" {
+				return p.err()
+			}
+		default:
+			return p.err()
+		}
+		p.pos++
+		if p.pos < len(p.toks) && !p.toks[p.pos].isPunct(p.src, ",") && !p.toks[p.pos].isPunct(p.src, ")") {
+			if _, err := p.value(); err != nil {
+				return err
+			}
+		}
+		if p.punct(")") {
+			return nil
+		}
+		if !p.punct(",") {
+			return p.err()
+		}
+	}
 }
 
 // skipOptions skips a parenthesised option list, if there is one.

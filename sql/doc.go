@@ -33,7 +33,12 @@
 //     CREATE TYPE ... AS ENUM | AS (f type, ...), DROP TYPE and ALTER TYPE
 //     ... ADD VALUE | RENAME VALUE | RENAME TO | ADD, DROP, RENAME
 //     ATTRIBUTE (typestmts.go) in Statement.Type; CREATE / ALTER / DROP
-//     DOMAIN (domains.go) in Statement.Domain; ALTER TABLE | VIEW |
+//     DOMAIN (domains.go) in Statement.Domain (the text a PREPARE,
+//     DECLARE CURSOR or CREATE MATERIALIZED VIEW holds, and a domain's
+//     DEFAULT and CHECK expressions, is parsed with the statement for its
+//     syntax errors only, at their places in the input: checkInner in
+//     parser.go; the engine parses it again when the statement runs);
+//     ALTER TABLE | VIEW |
 //     SEQUENCE | TYPE | SCHEMA ... OWNER TO (owner.go) in Statement.Owner;
 //     ALTER TABLE's identity actions (identity.go) and its catalog-only
 //     actions, REPLICA IDENTITY, CLUSTER ON, SET STATISTICS / STORAGE /

@@ -61,7 +61,7 @@ type DomainStmt struct {
 
 // parseDomainStmt intercepts CREATE DOMAIN, ALTER DOMAIN and DROP DOMAIN.
 func parseDomainStmt(src string, toks []token, st *Statement) (bool, error) {
-	p := &sessionParser{src: src, toks: toks}
+	p := &domainParser{sessionParser: sessionParser{src: src, toks: toks}, st: st}
 	s := &DomainStmt{}
 	switch p.ddlVerb("DOMAIN") { // typestmts.go
 	case "CREATE":
@@ -85,7 +85,7 @@ func parseDomainStmt(src string, toks []token, st *Statement) (bool, error) {
 
 // createDomain reads CREATE DOMAIN's name [AS] type [COLLATE c]
 // [DEFAULT e] [constraint ...].
-func (p *sessionParser) createDomain(s *DomainStmt) error {
+func (p *domainParser) createDomain(s *DomainStmt) error {
 	n, err := p.objectName()
 	if err != nil {
 		return err
@@ -103,7 +103,7 @@ func (p *sessionParser) createDomain(s *DomainStmt) error {
 				return err
 			}
 		case p.accept("DEFAULT"):
-			if s.Default, err = p.exprText(1, domainClauseWords...); err != nil {
+			if s.Default, err = p.expr(1, domainClauseWords...); err != nil {
 				return err
 			}
 		default:
@@ -117,12 +117,32 @@ func (p *sessionParser) createDomain(s *DomainStmt) error {
 	return nil
 }
 
+// domainParser reads the domain statements into st.Domain.
+type domainParser struct {
+	sessionParser
+	st *Statement
+}
+
+// expr reads a DEFAULT or CHECK expression (exprText), noted for
+// checkInner: the engine parses it when the statement runs, as a query's
+// select list (sql.ParseExprText), but PostgreSQL's grammar refuses a
+// malformed one with the statement; a WHERE clause is where such an
+// expression stands alone (no alias).
+func (p *domainParser) expr(skip int, stop ...string) (string, error) {
+	start := p.pos
+	text, err := p.exprText(skip, stop...)
+	if err == nil {
+		p.st.holds(p.src, p.toks, start, p.pos, "SELECT 1 WHERE ")
+	}
+	return text, err
+}
+
 // domainClauseWords end a type or DEFAULT expression of CREATE DOMAIN.
 var domainClauseWords = []string{"COLLATE", "DEFAULT", "CONSTRAINT", "NOT", "NULL", "CHECK"}
 
 // domainConstraint reads [CONSTRAINT name] NOT NULL | NULL | CHECK (expr)
 // [NOT VALID when alter].
-func (p *sessionParser) domainConstraint(alter bool) (DomainConstraint, error) {
+func (p *domainParser) domainConstraint(alter bool) (DomainConstraint, error) {
 	var c DomainConstraint
 	if p.accept("CONSTRAINT") {
 		n, err := p.ident()
@@ -141,7 +161,7 @@ func (p *sessionParser) domainConstraint(alter bool) (DomainConstraint, error) {
 			return c, p.err()
 		}
 		start := p.pos
-		text, err := p.exprText(0)
+		text, err := p.expr(0)
 		if err != nil || p.pos == start || !p.punct(")") {
 			return c, p.err()
 		}
@@ -190,7 +210,7 @@ loop:
 }
 
 // alterDomain reads ALTER DOMAIN name's action.
-func (p *sessionParser) alterDomain(s *DomainStmt) error {
+func (p *domainParser) alterDomain(s *DomainStmt) error {
 	n, err := p.objectName()
 	if err != nil {
 		return err
@@ -199,7 +219,7 @@ func (p *sessionParser) alterDomain(s *DomainStmt) error {
 	switch {
 	case p.accept("SET", "DEFAULT"):
 		s.Op = AlterDomainSetDefault
-		if s.Default, err = p.exprText(0); err != nil {
+		if s.Default, err = p.expr(0); err != nil {
 			return err
 		}
 	case p.accept("DROP", "DEFAULT"):

@@ -79,7 +79,7 @@ func (p *ddlParser) createMatview(st *Statement) error {
 	if end <= p.pos {
 		return p.err()
 	}
-	m.Query = p.src[p.toks[p.pos].start:p.toks[end-1].end]
+	m.Query = st.holds(p.src, p.toks, p.pos, end, "")
 	m.QueryPos = charPos(p.src, p.toks[p.pos].start)
 	p.pos = end
 	if p.accept("WITH") {

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -134,6 +135,9 @@ type Parser struct {
 	// (catalogs.go).
 	database   string
 	anyCatalog bool
+	// inner parses the statements other statements hold (checkInner),
+	// made when first needed: Parse's buffers belong to the outer one.
+	inner *Parser
 }
 
 // NewParser returns a Parser.
@@ -289,11 +293,14 @@ type Statement struct {
 	// AST is then stmt, TiDB's InsertStmt with its table and columns but
 	// no Lists, and DMLToTree takes the rows from here.
 	fastInsert fastInsert
-	cascade    bool       // a DROP statement ending in CASCADE (DropCascade)
-	input      string     // the full input of Parse
-	segs       []segment  // rewritten offset -> input offset
-	end        int        // input offset of the end of Text
-	seg1       [1]segment // segs' storage when the rewrite is the identity (plain.go)
+	cascade    bool      // a DROP statement ending in CASCADE (DropCascade)
+	input      string    // the full input of Parse
+	segs       []segment // rewritten offset -> input offset
+	end        int       // input offset of the end of Text
+	// inner is the text of the statements and expressions this one holds
+	// and parses when it runs (holds, checkInner).
+	inner []innerText
+	seg1  [1]segment // segs' storage when the rewrite is the identity (plain.go)
 }
 
 // Position returns the 1-based character position in the original input
@@ -355,6 +362,13 @@ func endAtSemicolon(err error, text string, semi int) error {
 // looked for only on that path.
 func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement, error) {
 	st, err := p.parseStatement(src, toks, terminated)
+	if err == nil {
+		for _, in := range st.inner {
+			if err := p.checkInner(src, in); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err != nil {
 		left, xerr := extractModifyingWith(src, toks, &Statement{})
 		if xerr != nil {
@@ -365,6 +379,63 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	}
 	return st, err
+}
+
+// innerText is a statement or expression another statement holds as
+// text: input[start:end], parsed after prefix ("" for a statement); next
+// is the input offset of the token after it (-1: none).
+type innerText struct {
+	start, end, next int
+	prefix           string
+}
+
+// holds notes that the statement holds toks[from:to] as text to parse when
+// it runs, after prefix, and returns that text.
+func (st *Statement) holds(src string, toks []token, from, to int, prefix string) string {
+	in := innerText{start: toks[from].start, end: toks[to-1].end, next: -1, prefix: prefix}
+	if to < len(toks) {
+		in.next = toks[to].start
+	}
+	st.inner = append(st.inner, in)
+	return src[in.start:in.end]
+}
+
+// checkInner parses a statement or expression another statement holds
+// (a PREPARE's, DECLARE CURSOR's or CREATE MATERIALIZED VIEW's statement,
+// a domain's DEFAULT or CHECK expression) as PostgreSQL's one grammar
+// parses it with the outer statement: a syntax error in it is the outer
+// statement's, at its position in the whole input (one at the end of the
+// inner text is at the outer statement's next token), already when a
+// client only prepares the outer statement. Other errors wait for the
+// outer statement to run, which parses (and binds) the inner text again.
+func (p *Parser) checkInner(input string, in innerText) error {
+	if p.inner == nil {
+		p.inner = NewParser()
+		p.inner.database, p.inner.anyCatalog = p.database, p.anyCatalog
+	}
+	_, err := p.inner.Parse(in.prefix + input[in.start:in.end])
+	e := sqlerr.As(err)
+	if e == nil || e.Code != sqlerr.SyntaxError {
+		return nil
+	}
+	if e.Message == "syntax error at end of input" {
+		if in.next < 0 {
+			return syntaxErrorAt(input, nil, 0)
+		}
+		toks, lerr := lexInto(input, nil)
+		if lerr == nil {
+			for i, t := range toks {
+				if t.start == in.next {
+					return syntaxErrorAt(input, toks, i)
+				}
+			}
+		}
+		return e
+	}
+	if n := utf8.RuneCountInString(in.prefix); e.Position > n {
+		return e.WithPosition(charPos(input, in.start) - 1 + e.Position - n)
+	}
+	return e
 }
 
 func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Statement, error) {
@@ -395,8 +466,12 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if toks, err = rewriteCreateView(src, toks, st); err != nil { // viewopts.go
 		return nil, err
 	}
+	whole := toks
 	if toks, err = extractModifyingWith(src, toks, st); err != nil { // modifyingwith.go
 		return nil, err
+	}
+	if len(toks) == 0 { // WITH x AS (UPDATE ...) and no statement after it
+		return nil, syntaxErrorAt(src, whole, len(whole))
 	}
 	if !queryOrWrite(src, toks[0]) {
 		// a statement holding a query it parses later (a view's, a

@@ -41,7 +41,8 @@ func (p *ddlParser) alterView(st *Statement) error {
 	if p.pos >= len(p.toks) {
 		return p.err()
 	}
-	if p.accept("RENAME") && p.word(0) == "TO" {
+	if p.word(0) == "RENAME" && p.word(1) == "TO" {
+		p.pos++
 		a, err := p.renameTo()
 		if err != nil {
 			return err
@@ -64,10 +65,70 @@ func (p *ddlParser) alterView(st *Statement) error {
 		p.pos = next
 		return p.done()
 	}
+	if err := p.viewActionSyntax(); err != nil {
+		return err
+	}
 	d.Actions = []AlterAction{{Kind: AlterUnsupported, Unsupported: "this ALTER VIEW action is not supported: sqlgate's views can be renamed (ALTER VIEW v RENAME TO w) and replaced",
 		Instead: "Use CREATE OR REPLACE VIEW, or DROP VIEW and CREATE VIEW."}}
 	p.pos = len(p.toks)
 	return nil
+}
+
+// viewActionSyntax reads an ALTER VIEW action sqlgate does not run, as
+// PostgreSQL's grammar has it (OWNER TO role, RENAME [COLUMN] c TO d, SET
+// SCHEMA s, ALTER [COLUMN] c {SET DEFAULT expr | DROP DEFAULT}): a
+// statement PostgreSQL cannot parse is its syntax error, at the same
+// token, before the action's 0A000.
+func (p *ddlParser) viewActionSyntax() error {
+	switch {
+	case p.accept("OWNER"):
+		if !p.accept("TO") {
+			return p.err()
+		}
+		if _, err := p.roleSpec(); err != nil {
+			return err
+		}
+	case p.accept("RENAME"):
+		p.accept("COLUMN")
+		if _, err := p.ident(); err != nil {
+			return err
+		}
+		if !p.accept("TO") {
+			return p.err()
+		}
+		if _, err := p.ident(); err != nil {
+			return err
+		}
+	case p.accept("SET", "SCHEMA"):
+		if _, err := p.ident(); err != nil {
+			return err
+		}
+	case p.accept("ALTER"):
+		p.accept("COLUMN")
+		if _, err := p.ident(); err != nil {
+			return err
+		}
+		switch {
+		case p.accept("DROP"):
+			if !p.accept("DEFAULT") {
+				return p.err()
+			}
+		case p.accept("SET"):
+			// the default's expression is not read here
+			if !p.accept("DEFAULT") || p.pos >= len(p.toks) {
+				return p.err()
+			}
+			return nil
+		default:
+			return p.err()
+		}
+	default:
+		if w := p.word(0); w == "SET" || w == "RESET" {
+			p.pos++ // SET / RESET without its "(" (read by alterView)
+		}
+		return p.err()
+	}
+	return p.done()
 }
 
 // RenameInDefinition rewrites a view's stored definition (its query as

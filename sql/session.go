@@ -170,6 +170,15 @@ func (p *sessionParser) value() (string, error) {
 	return "", syntaxErrorAt(p.src, p.toks, p.pos-1)
 }
 
+// savepointWord skips the optional SAVEPOINT of ROLLBACK TO / RELEASE
+// [SAVEPOINT] name: when nothing follows it, SAVEPOINT (an unreserved
+// keyword) is the name, as in PostgreSQL's grammar.
+func (p *sessionParser) savepointWord() {
+	if p.word(0) == "SAVEPOINT" && p.pos+1 < len(p.toks) {
+		p.pos++
+	}
+}
+
 // gid reads the transaction identifier that ends PREPARE TRANSACTION,
 // COMMIT PREPARED and ROLLBACK PREPARED: a string constant (PostgreSQL's
 // Sconst), at most 199 bytes (GIDSIZE), as PostgreSQL refuses longer ones.
@@ -330,7 +339,7 @@ func parseSession(src string, toks []token, st *Statement) (bool, error) {
 			p.accept("WORK")
 		}
 		if w == "ROLLBACK" && p.accept("TO") {
-			p.accept("SAVEPOINT")
+			p.savepointWord()
 			n, err := p.name()
 			if err != nil {
 				return true, err
@@ -358,7 +367,7 @@ func parseSession(src string, toks []token, st *Statement) (bool, error) {
 		if p.word(0) == "RELEASE" {
 			st.Kind = ReleaseSavepoint
 			p.pos++
-			p.accept("SAVEPOINT")
+			p.savepointWord()
 		} else {
 			p.pos++
 		}

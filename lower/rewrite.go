@@ -45,7 +45,9 @@ func simplifyBoolean(n binder.Node) binder.Node {
 			// and the other side is never read either: x = ANY (SELECT
 			// c WHERE false) computes x for no row (restrictedSemiJoin's
 			// filter below the semi join goes with it)
-			if x.Cond == nil {
+			if x.Cond == nil || x.Type == binder.SemiJoin || x.Type == binder.AntiJoin {
+				// (a semi or anti join's condition reads the right side's
+				// columns, which its output has not)
 				return &binder.Values{Cols: x.Columns()}
 			}
 			return &binder.Filter{Input: &binder.Values{Cols: x.Columns()}, Cond: x.Cond}

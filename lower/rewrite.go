@@ -39,6 +39,19 @@ func simplifyBoolean(n binder.Node) binder.Node {
 		}
 		return &binder.Filter{Input: x.Input, Cond: cond}
 	case *binder.Join:
+		if emptyJoin(x) {
+			// a side that is provably empty makes the join so
+			// (PostgreSQL's dummy relations: populate_joinrel_with_paths),
+			// and the other side is never read either: x = ANY (SELECT
+			// c WHERE false) computes x for no row (restrictedSemiJoin's
+			// filter below the semi join goes with it)
+			if x.Cond == nil || x.Type == binder.SemiJoin || x.Type == binder.AntiJoin {
+				// (a semi or anti join's condition reads the right side's
+				// columns, which its output has not)
+				return &binder.Values{Cols: x.Columns()}
+			}
+			return &binder.Filter{Input: &binder.Values{Cols: x.Columns()}, Cond: x.Cond}
+		}
 		if x.Cond == nil {
 			return x
 		}
@@ -93,6 +106,39 @@ func simplifyBoolean(n binder.Node) binder.Node {
 		}
 	}
 	return n
+}
+
+// emptyJoin reports whether a join has no row because an input it
+// needs a row of is empty (emptyRelation): either side of an inner or
+// semi join, the preserved side of an outer or anti join. PostgreSQL marks
+// such a join a dummy relation and plans neither input.
+func emptyJoin(j *binder.Join) bool {
+	switch j.Type {
+	case binder.InnerJoin, binder.SemiJoin:
+		return emptyRelation(j.Left) || emptyRelation(j.Right)
+	case binder.LeftJoin, binder.AntiJoin:
+		return emptyRelation(j.Left)
+	case binder.RightJoin:
+		return emptyRelation(j.Right)
+	case binder.FullJoin:
+		return emptyRelation(j.Left) && emptyRelation(j.Right)
+	}
+	return false
+}
+
+// emptyRelation reports whether n is provably empty: a VALUES list of no
+// rows (what simplifyBoolean leaves of a condition that is never true),
+// under projections and filters.
+func emptyRelation(n binder.Node) bool {
+	switch x := n.(type) {
+	case *binder.Values:
+		return len(x.Rows) == 0
+	case *binder.Project:
+		return emptyRelation(x.Input)
+	case *binder.Filter:
+		return emptyRelation(x.Input)
+	}
+	return false
 }
 
 // emptyValues reports whether n is a VALUES list of no rows.

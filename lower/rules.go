@@ -20,6 +20,9 @@ type rule struct {
 // join ordering, whose estimates then count the keys a lookup reads.
 var rules = []rule{
 	{"subquery_decorrelation", decorrelateRule}, // decorrelate.go: subqueries become joins the rules below then place
+	// Before simplify_boolean, which folds the IS NOT NULL of the
+	// constants it adds (a NULL one empties the aggregation's input).
+	{"minmax_constants", minmaxConstants}, // planagg.go
 	// Constant conditions go next, so that no rule moves a filter that
 	// is always true or makes its subtree empty.
 	{"simplify_boolean", simplifyBoolean},

@@ -79,6 +79,7 @@ var ruleEffects = map[string]struct {
 	alsoOff []string
 }{
 	"subquery_decorrelation":   {"SELECT v FROM kv WHERE EXISTS (SELECT 1 FROM kv b WHERE b.n = kv.n)", nil},
+	"minmax_constants":         {"SELECT max(1) FROM kv WHERE n > 1", nil},
 	"simplify_boolean":         {"SELECT * FROM kv WHERE n > 1 AND 1 = 0", nil},
 	"aggregate_input_pruning":  {"SELECT region, count(*) FROM kv GROUP BY region", nil},
 	"aggregate_output_pruning": {"SELECT region FROM (SELECT region, count(*), sum(id) FROM kv GROUP BY region) s", nil},

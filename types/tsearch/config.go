@@ -66,17 +66,24 @@ var configs = map[string]*Config{
 // cluster (simple's is fixed, english's what initdb gives it).
 var ConfigOIDs = map[string]uint32{"simple": 3748, "english": 13164}
 
-// LookupConfig finds a configuration by name, as regconfig's input does
-// (an optional pg_catalog. qualification, case folded when unquoted).
-func LookupConfig(name string) (*Config, error) {
+// catalogName is a reg* input's object name as the text search
+// catalogs are searched (quotes removed, else case folded, without an
+// optional pg_catalog. qualification) and as its error prints it
+// (unquoted or case folded, the qualification kept).
+func catalogName(name string) (lookup, printed string) {
 	n := name
 	if strings.HasPrefix(n, "\"") && strings.HasSuffix(n, "\"") && len(n) >= 2 {
 		n = n[1 : len(n)-1]
 	} else {
 		n = strings.ToLower(n)
 	}
-	qualified := n // the name as the error prints it: unquoted or case folded
-	n = strings.TrimPrefix(n, "pg_catalog.")
+	return strings.TrimPrefix(n, "pg_catalog."), n
+}
+
+// LookupConfig finds a configuration by name, as regconfig's input does
+// (an optional pg_catalog. qualification, case folded when unquoted).
+func LookupConfig(name string) (*Config, error) {
+	n, qualified := catalogName(name)
 	if c, ok := configs[n]; ok {
 		return c, nil
 	}

@@ -1,10 +1,6 @@
 package tsearch
 
-import (
-	"strings"
-
-	"github.com/sqlgate/sqlgate/sqlerr"
-)
+import "github.com/sqlgate/sqlgate/sqlerr"
 
 // The text search dictionaries sqlgate has: PostgreSQL's simple (the
 // token lower-cased, no stop words) and english_stem (the Snowball
@@ -23,14 +19,7 @@ func (d Dictionary) Name() string { return dictNames[d.d] }
 // does (an optional pg_catalog. qualification, case folded when
 // unquoted); 42704 for one there is not.
 func LookupDictionary(name string) (Dictionary, error) {
-	n := name
-	if strings.HasPrefix(n, "\"") && strings.HasSuffix(n, "\"") && len(n) >= 2 {
-		n = n[1 : len(n)-1]
-	} else {
-		n = strings.ToLower(n)
-	}
-	qualified := n // the name as the error prints it: unquoted or case folded
-	n = strings.TrimPrefix(n, "pg_catalog.")
+	n, qualified := catalogName(name)
 	for d, dn := range dictNames {
 		if dn == n {
 			return Dictionary{d}, nil

@@ -245,17 +245,7 @@ func partitionKeyName(v views.View) string {
 // table's own index a partitioned index.
 func (c *Catalog) withPartitionKeyRows() {
 	wrap := func(name string, more func(s *snapshot, rows []row) []row) {
-		prev := c.rows[name]
-		c.rows[name] = func(ctx context.Context, s *snapshot) ([]row, error) {
-			var rows []row
-			if prev != nil {
-				var err error
-				if rows, err = prev(ctx, s); err != nil {
-					return nil, err
-				}
-			}
-			return more(s, rows), nil
-		}
+		c.extendRows(name, func(_ context.Context, s *snapshot, rows []row) []row { return more(s, rows) })
 	}
 	wrap("pg_class", func(s *snapshot, rows []row) []row {
 		kps := c.keyedPartitions(s)

@@ -199,6 +199,12 @@ func noCtx(f func([]views.View) []row) func(context.Context, []views.View) []row
 // appendViewRows makes relation name's generator list more's rows after
 // those it listed before.
 func (c *Catalog) appendViewRows(name string, more func(context.Context) []row) {
+	c.extendRows(name, func(ctx context.Context, _ *snapshot, rows []row) []row { return append(rows, more(ctx)...) })
+}
+
+// extendRows makes relation name's generator list what more makes of the
+// rows it listed before (none when it had no generator).
+func (c *Catalog) extendRows(name string, more func(ctx context.Context, s *snapshot, rows []row) []row) {
 	prev := c.rows[name]
 	c.rows[name] = func(ctx context.Context, s *snapshot) ([]row, error) {
 		var rows []row
@@ -208,7 +214,7 @@ func (c *Catalog) appendViewRows(name string, more func(context.Context) []row) 
 				return nil, err
 			}
 		}
-		return append(rows, more(ctx)...), nil
+		return more(ctx, s, rows), nil
 	}
 }
 

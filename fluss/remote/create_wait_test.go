@@ -20,26 +20,33 @@ import (
 // just created (its bucket never gets a leader) has the table dropped and
 // created again, once, when this call created it; the second creation gets
 // its leader and CreateTable succeeds. A table created with IF NOT EXISTS
-// (it may be someone's, with data) is never dropped: the wait ends in a
-// clear 08006 instead.
+// that existed before the call (it may be someone's, with data) is never
+// dropped: the wait ends in a clear 08006 instead; one that was absent is
+// this call's and is created again.
 func TestFakeCreateTableLeaderless(t *testing.T) {
 	noLeak(t)
 	for _, tc := range []struct {
 		name            string
 		ignoreIfExists  bool
+		existedBefore   bool
 		leaderFromGen   int // the first creation whose bucket gets a leader
 		wantCreates     int
 		wantDrops       int
 		wantErrContains string
 	}{
-		{"created, coordinator misses it once", false, 2, 2, 1, ""},
-		{"created, coordinator misses it twice", false, 3, 2, 1, "assigned no leader"},
-		{"if not exists: never dropped", true, 2, 1, 0, "assigned no leader"},
-		{"leader at once", false, 1, 1, 0, ""},
+		{"created, coordinator misses it once", false, false, 2, 2, 1, ""},
+		{"created, coordinator misses it twice", false, false, 3, 2, 1, "assigned no leader"},
+		{"if not exists, existed before: never dropped", true, true, 2, 0, 0, "assigned no leader"},
+		{"if not exists, absent before: created again", true, false, 2, 2, 1, ""},
+		{"if not exists, absent before, missed twice", true, false, 3, 2, 1, "assigned no leader"},
+		{"leader at once", false, false, 1, 1, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
-			gen, creates, drops, exists := 0, 0, 0, false
+			gen, creates, drops, exists := 0, 0, 0, tc.existedBefore
+			if exists {
+				gen = 1 // created before the call, never taken up
+			}
 			js, err := fluss.MarshalTableJSON(fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
 				{Name: "id", Type: types.T{Kind: types.Int32, NotNull: true}}}, PrimaryKey: []string{"id"}}, BucketCount: 1})
 			if err != nil {

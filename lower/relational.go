@@ -58,7 +58,13 @@ func (n *aggregateNode) Build(rt *Runtime) (exec.Operator, error) {
 	if n.pgGroupOrder {
 		in = &relop.Sort{Input: in, Keys: n.groupSortKeys(), PostgresTies: true, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
 	}
-	return &relop.HashAggregate{Input: in, GroupBy: n.groupBy, Forms: n.forms, Aggs: n.aggs, Out: n.out, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+	op := &relop.HashAggregate{Input: in, GroupBy: n.groupBy, Forms: n.forms, Aggs: n.aggs, Out: n.out, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
+	if !n.pgGroupOrder && len(n.groupBy) > 0 {
+		// the groups finish in PostgreSQL's GroupAggregate's order
+		// (relop's groupfinish.go; its pre-sort puts them so already)
+		op.GroupOrder = n.groupSortKeys()
+	}
+	return op, nil
 }
 
 // showsInputOrder reports whether call's result shows the order its

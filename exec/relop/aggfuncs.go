@@ -1460,10 +1460,17 @@ type collectAcc struct {
 	refs    [][]rowRef
 	keys    [][][]byte // per group, per entry: ORDER BY key
 	held    int64
+	// rowChecks: the arrays rules apply as rows come (arrayaggarrays.go),
+	// what stacks remembers of each group
+	rowChecks bool
+	stacks    []stacking
 }
 
 func (a *collectAcc) resize(n int) {
 	a.refs = grow(a.refs, n)
+	if a.rowChecks {
+		a.stacks = grow(a.stacks, n)
+	}
 	if len(a.order) > 0 {
 		a.keys = grow(a.keys, n)
 	}
@@ -1477,6 +1484,21 @@ func (a *collectAcc) update(cols []arrow.Array, groups []uint32, rows []int32) e
 		keys, _ = keyBuffers(arg.Len(), keyWidthHint(cols, a.order), nil)
 		if err := encodeKeys(cols, a.order, keys); err != nil {
 			return err
+		}
+	}
+	if a.rowChecks {
+		if l, ok := arg.(*array.List); ok {
+			var err error
+			forRows(len(groups), rows, func(i int) {
+				if err == nil {
+					if e := a.stacks[groups[i]].next(l, i); e != nil {
+						err = rowError{row: i, err: e}
+					}
+				}
+			})
+			if err != nil {
+				return err
+			}
 		}
 	}
 	b := uint32(len(a.srcArg))
@@ -1532,6 +1554,15 @@ func (a *collectAcc) ordered(g uint32) []rowRef {
 		out = append(out, refs[j])
 	}
 	return out
+}
+
+// check applies array_agg(anyarray)'s rules to group g's rows in the
+// order they are aggregated (groupChecker).
+func (a *collectAcc) check(_ memory.Allocator, g uint32) error {
+	if !a.arrays {
+		return nil
+	}
+	return a.checkStackable(a.ordered(g))
 }
 
 func (a *collectAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
@@ -1674,6 +1705,15 @@ func (a *distinctAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array
 	return a.inner.finish(mem, groups)
 }
 
+// check checks what the inner accumulator checks of group g
+// (groupChecker): distinctAcc passed it its values as they came.
+func (a *distinctAcc) check(mem memory.Allocator, g uint32) error {
+	if c, ok := a.inner.(groupChecker); ok {
+		return c.check(mem, g)
+	}
+	return nil
+}
+
 // newAccumulator builds the accumulator of spec over an input schema, with
 // out the aggregate's output type.
 func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumulator, error) {
@@ -1768,7 +1808,9 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		}
 		acc = &collectAcc{arg: spec.Arg, sep: spec.Sep, order: spec.OrderBy, outType: out}
 	case "array_agg":
-		acc = &collectAcc{arg: spec.Arg, sep: -1, order: spec.OrderBy, outType: out, arrays: spec.Arrays && isListType(argType)}
+		arrays := spec.Arrays && isListType(argType)
+		acc = &collectAcc{arg: spec.Arg, sep: -1, order: spec.OrderBy, outType: out, arrays: arrays,
+			rowChecks: arrays && len(spec.OrderBy) == 0 && !spec.Distinct}
 	case "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2",
 		"regr_slope", "regr_sxx", "regr_sxy", "regr_syy":
 		if argType.ID() != arrow.FLOAT64 || spec.X < 0 || spec.X >= in.NumFields() || in.Field(spec.X).Type.ID() != arrow.FLOAT64 {

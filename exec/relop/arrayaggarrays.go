@@ -20,42 +20,64 @@ import (
 // PostgreSQL: its dimensions, not its outer length, must be the first's
 // ({{1}} and {{1,2,3}} do not stack).
 
+// Without ORDER BY or DISTINCT, PostgreSQL's transition function applies
+// them as each row comes (advance_aggregates), so the accumulator checks
+// each row as it takes it (collectAcc.rowChecks) and its error names the
+// row (rowError): the statement's error is the first row's, and for one
+// row the first aggregate's (HashAggregate.consumeBatch). Sorted rows
+// (ORDER BY, DISTINCT) are checked when the group finishes, in their
+// sorted order (groupfinish.go).
+
 // checkStackable applies those rules to one group's rows, in order.
 func (a *collectAcc) checkStackable(refs []rowRef) error {
-	first := -1
-	var firstDims []int
+	var st stacking
 	for _, ref := range refs {
 		l, ok := a.srcArg[ref.b].(*array.List)
 		if !ok {
 			return nil
 		}
-		i := int(ref.r)
-		if l.IsNull(i) {
-			return sqlerr.New(sqlerr.NullValueNotAllowed, "cannot accumulate null arrays")
+		if err := st.next(l, int(ref.r)); err != nil {
+			return err
 		}
-		if depth := listDepth(l.DataType()); depth > 1 {
-			v, _ := types.ValueAt(l, i).([]any)
-			dims := types.ArrayDims(v, depth)
-			switch {
-			case firstDims == nil && len(dims) == 0:
-				return sqlerr.New(sqlerr.Code("2202E"), "cannot accumulate empty arrays")
-			case firstDims == nil:
-				firstDims = dims
-			case !slices.Equal(dims, firstDims):
-				return sqlerr.New(sqlerr.Code("2202E"), "cannot accumulate arrays of different dimensionality")
-			}
-			continue
-		}
-		start, end := l.ValueOffsets(i)
-		n := int(end - start)
+	}
+	return nil
+}
+
+// stacking is what those rules remember of a group's rows so far: the
+// first array's length, or its dimensions when it has several.
+type stacking struct {
+	seen      bool
+	first     int
+	firstDims []int
+}
+
+// next applies the rules to row i of l, the group's next row.
+func (s *stacking) next(l *array.List, i int) error {
+	if l.IsNull(i) {
+		return sqlerr.New(sqlerr.NullValueNotAllowed, "cannot accumulate null arrays")
+	}
+	if depth := listDepth(l.DataType()); depth > 1 {
+		v, _ := types.ValueAt(l, i).([]any)
+		dims := types.ArrayDims(v, depth)
 		switch {
-		case first < 0 && n == 0:
+		case !s.seen && len(dims) == 0:
 			return sqlerr.New(sqlerr.Code("2202E"), "cannot accumulate empty arrays")
-		case first < 0:
-			first = n
-		case n != first:
+		case !s.seen:
+			s.seen, s.firstDims = true, dims
+		case !slices.Equal(dims, s.firstDims):
 			return sqlerr.New(sqlerr.Code("2202E"), "cannot accumulate arrays of different dimensionality")
 		}
+		return nil
+	}
+	start, end := l.ValueOffsets(i)
+	n := int(end - start)
+	switch {
+	case !s.seen && n == 0:
+		return sqlerr.New(sqlerr.Code("2202E"), "cannot accumulate empty arrays")
+	case !s.seen:
+		s.seen, s.first = true, n
+	case n != s.first:
+		return sqlerr.New(sqlerr.Code("2202E"), "cannot accumulate arrays of different dimensionality")
 	}
 	return nil
 }

@@ -3,8 +3,10 @@ package relop
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"github.com/sqlgate/sqlgate/types"
 	"hash/maphash"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -67,6 +69,11 @@ type HashAggregate struct {
 	Alloc memory.Allocator
 	// BatchRows is the output batch size (0: 8192).
 	BatchRows int
+	// GroupOrder is the sort by the group keys (input columns) that
+	// PostgreSQL's GroupAggregate reads its input in, when it has an
+	// aggregate with ORDER BY or DISTINCT and the input is not sorted so
+	// already: the order its groups finish in (groupfinish.go).
+	GroupOrder []SortKey
 
 	// generic forces the byte-encoded key path (tests compare the two).
 	generic bool
@@ -278,6 +285,13 @@ func (o *HashAggregate) consumeBatch(mem memory.Allocator, b arrow.RecordBatch, 
 		acc.resize(o.table.n)
 	}
 	cols := b.Columns()
+	// PostgreSQL advances every aggregate for a row before the next row
+	// (advance_aggregates), so of the errors that name their row
+	// (rowError) the first row's is the statement's, and for that row
+	// the first aggregate's: after one, the later aggregates take only
+	// the rows before it.
+	var first *rowError
+	var before []int32
 	for i, spec := range o.Aggs {
 		rows := base
 		if spec.Filter >= 0 {
@@ -287,9 +301,26 @@ func (o *HashAggregate) consumeBatch(mem memory.Allocator, b arrow.RecordBatch, 
 				continue
 			}
 		}
-		if err := o.accs[i].update(cols, groups, rows); err != nil {
+		if first != nil {
+			if before = rowsBefore(rows, first.row, before[:0]); len(before) == 0 {
+				continue
+			}
+			rows = before
+		}
+		err := o.accs[i].update(cols, groups, rows)
+		var re rowError
+		switch {
+		case err == nil:
+		case errors.As(err, &re):
+			first = &re
+		case first != nil:
+			return first.err
+		default:
 			return err
 		}
+	}
+	if first != nil {
+		return first.err
 	}
 	// charge the growth; over the limit, switch to spilling new groups
 	delta := o.stateBytes() - o.hold.n
@@ -310,6 +341,27 @@ func (o *HashAggregate) consumeBatch(mem memory.Allocator, b arrow.RecordBatch, 
 		}
 	}
 	return nil
+}
+
+// rowError is an aggregate's error at row row of its input batch.
+type rowError struct {
+	row int
+	err error
+}
+
+func (e rowError) Error() string { return e.err.Error() }
+func (e rowError) Unwrap() error { return e.err }
+
+// rowsBefore returns the rows of base (nil: all) before row r.
+func rowsBefore(base []int32, r int, buf []int32) []int32 {
+	if base == nil {
+		for i := 0; i < r; i++ {
+			buf = append(buf, int32(i))
+		}
+		return buf
+	}
+	n, _ := slices.BinarySearch(base, int32(r))
+	return append(buf, base[:n]...)
 }
 
 // filterRows returns the rows of base (nil: all) where the boolean column is true.
@@ -349,6 +401,9 @@ func (o *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				}
 			}
 		}
+		if err := o.checkGroups(o.alloc()); err != nil {
+			return nil, err
+		}
 	}
 	if o.table != nil {
 		if o.emitted < o.table.n {
@@ -358,7 +413,7 @@ func (o *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	return o.drain.next(ctx, o.parts, func(src exec.Operator) exec.Operator {
 		return &HashAggregate{Input: src, GroupBy: o.GroupBy, Forms: o.Forms, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
-			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1, generic: o.generic, clock: o.clockOf()}
+			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, GroupOrder: o.GroupOrder, level: o.level + 1, generic: o.generic, clock: o.clockOf()}
 	})
 }
 

@@ -98,6 +98,27 @@ func (s *sortDistinct) update(cols []arrow.Array, groups []uint32, rows []int32)
 }
 
 func (s *sortDistinct) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	if err := s.feedGroups(mem, groups); err != nil {
+		return nil, err
+	}
+	return s.inner.finish(mem, groups)
+}
+
+// check feeds group g (when finish has not) and checks what inner checks
+// of it (groupChecker).
+func (s *sortDistinct) check(mem memory.Allocator, g uint32) error {
+	if err := s.feedGroups(mem, []uint32{g}); err != nil {
+		return err
+	}
+	if c, ok := s.inner.(groupChecker); ok {
+		return c.check(mem, g)
+	}
+	return nil
+}
+
+// feedGroups sorts the rows of each of groups not fed yet and feeds the
+// first of each run of equal values to inner.
+func (s *sortDistinct) feedGroups(mem memory.Allocator, groups []uint32) error {
 	var all []rowRef
 	var of []uint32
 	for _, g := range groups {
@@ -128,11 +149,9 @@ func (s *sortDistinct) finish(mem memory.Allocator, groups []uint32) (arrow.Arra
 		s.refs[g], s.keys[g], s.ends[g] = nil, nil, nil
 	}
 	if len(all) > 0 {
-		if err := s.feed(mem, all, of); err != nil {
-			return nil, err
-		}
+		return s.feed(mem, all, of)
 	}
-	return s.inner.finish(mem, groups)
+	return nil
 }
 
 // feed passes the rows refs, of groups of, to inner as one batch of the

@@ -22,6 +22,15 @@ import (
 // gets the same input: at most one row of those whose quals pass and for
 // which some c is not NULL. A min or max of a column is left alone: its
 // rewrite needs an index on the column.
+//
+// An uncorrelated scalar, EXISTS or ARRAY subquery is such a constant too:
+// PostgreSQL has made it an initplan's Param (SS_process_sublinks, before
+// preprocess_minmax_aggregates) when it checks the argument, and a Param
+// is no mutable function and reads no relation, so the sort by it is
+// redundant as well; its rewrite tests the argument's IS NOT NULL as a
+// one-time filter, before the scan (max((SELECT NULL::int)) reads no
+// row). A correlated one, or one compared with ANY or ALL, is a SubPlan
+// that is not.
 func minmaxConstants(n binder.Node) binder.Node { return minmaxWalk(n, false) }
 
 // minmaxWalk rewrites below n; windowed says that n's query level has
@@ -61,18 +70,37 @@ func minmaxLimit(a *binder.Aggregate) binder.Node {
 				arg = p.Exprs[ref.Index]
 			}
 		}
-		if readsColumns(arg) || hasOuterRef(arg) || hasSubquery(arg) || hasUDF(arg) || !deterministic(arg) ||
+		if readsColumns(arg) || hasOuterRef(arg) || hasUDF(arg) || anyExpr(arg, notInitPlanConstant) ||
 			arg.Type().Kind == types.Row {
 			return a
 		}
-		notNull = append(notNull, &binder.IsNull{X: call.Args[0], Not: true})
+		notNull = append(notNull, &binder.IsNull{X: arg, Not: true})
 	}
 	c := *a
-	c.Input = &binder.Limit{
-		Input: &binder.Filter{Input: a.Input, Cond: or(notNull...)},
-		Count: &binder.Const{Value: int64(1), T: types.Int64Type},
+	// the test goes under the binder's projection of the arguments, with
+	// them in place, so that it joins the quals and goes first among
+	// them (a one-time conjunct, pgfold.go)
+	in := a.Input
+	if p, ok := in.(*binder.Project); ok {
+		in = &binder.Project{Input: &binder.Filter{Input: p.Input, Cond: or(notNull...)}, Exprs: p.Exprs, Cols: p.Cols}
+	} else {
+		in = &binder.Filter{Input: in, Cond: or(notNull...)}
 	}
+	c.Input = &binder.Limit{Input: in, Count: &binder.Const{Value: int64(1), T: types.Int64Type}}
 	return &c
+}
+
+// notInitPlanConstant reports whether x itself keeps an expression from
+// being PostgreSQL's constant: a volatile function call, or a subquery
+// that is no initplan (correlated, or an ANY or ALL comparison).
+func notInitPlanConstant(x binder.Expr) bool {
+	switch f := x.(type) {
+	case *binder.FuncCall:
+		return f.Volatile
+	case *binder.Subquery:
+		return len(f.Outer) > 0 || f.Mode == binder.AnySubquery || f.Mode == binder.AllSubquery
+	}
+	return false
 }
 
 // singleTable reports whether n is one table's scan under filters and
@@ -82,7 +110,7 @@ func singleTable(n binder.Node) bool {
 	case *binder.Scan:
 		return true
 	case *binder.Project:
-		return !slices.ContainsFunc(x.Exprs, hasSubquery) && singleTable(x.Input)
+		return !slices.ContainsFunc(x.Exprs, func(e binder.Expr) bool { return anyExpr(e, notInitPlanConstant) }) && singleTable(x.Input)
 	case *binder.Filter:
 		return singleTable(x.Input)
 	}

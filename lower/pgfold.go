@@ -1069,6 +1069,16 @@ func qualCost(e binder.Expr) int {
 		cost += qualCost(c)
 		return c, nil
 	})
+	if b, ok := e.(*binder.BinaryOp); ok && (b.Op.IsComparison() || b.Op.IsArithmetic()) {
+		// real against double precision: PostgreSQL's cross-type operators
+		// (float48ge, float84div, ...) take the real as it is, with no
+		// float8(real) call for the cast the binder writes
+		for _, c := range [2]binder.Expr{b.L, b.R} {
+			if x, ok := c.(*binder.Cast); ok && x.X.Type().Kind == types.Float32 && x.T.Kind == types.Float64 {
+				cost -= 2 * nodeCost(x)
+			}
+		}
+	}
 	return cost
 }
 

@@ -43,9 +43,10 @@
 // join without a key, as PostgreSQL's pull-up makes it) and correlated
 // scalar aggregates into a left join with a grouped aggregate; the rest
 // keeps the per-outer-row apply. An aggregation without GROUP BY whose
-// aggregates are all min or max of constants over one table reads only the
-// first row its quals pass (planagg.go, PostgreSQL's planagg.c LIMIT 1
-// rewrite, which needs no index for a constant). Other rules simplify
+// aggregates are all min or max of constants (an uncorrelated subquery
+// among them) over one table reads only the first row its quals pass
+// (planagg.go, PostgreSQL's planagg.c LIMIT 1 rewrite, which needs no
+// index for a constant). Other rules simplify
 // constant conditions (a join with an empty input it needs is empty and
 // reads neither input, as PostgreSQL's dummy relations),
 // reduce outer joins whose WHERE, or the condition of the join above them,

@@ -65,7 +65,12 @@
 // holds its groups' rows and, when they finish, sorts them as PostgreSQL
 // does, keeps the first of each run of equal values (PostgreSQL's
 // representative) and feeds them in sorted order, so float sums round
-// as PostgreSQL's do (sortdistinct.go).
+// as PostgreSQL's do (sortdistinct.go). Which of several failing
+// aggregates' errors is the statement's follows PostgreSQL: a row's
+// transition errors the first row's, that row's first aggregate's
+// (consumeBatch, rowError); with an ordered aggregate, group by group in
+// the GroupAggregate's sort order, its aggregates in order, before any
+// result is built (groupfinish.go).
 // One integer key whose groups are in the dense array, with count and one
 // integer sum (or avg), is aggregated in one pass a row (fusedsum.go: key,
 // group, count and sum together) while the batch's bound allows. Without

@@ -636,7 +636,7 @@ func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
 // the group waits for the sync (asynccommit.go), or ingests it when it
 // grew large. lone: the group has one writer, a single write or an atomic
 // group (with nothing queued behind it, it is logged in commit.wal,
-// commitlog.go, and its write and sync may be raw calls, fsys.go). base is
+// commitlog.go, or its WAL write and sync are raw calls, fsys.go). base is
 // the state writes' count its prepare marked its keys after (rowhints.go), noMarks
 // for a batch of unmarked keys.
 func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) error {
@@ -653,22 +653,24 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 	s.iters.beginWriteAfter(base)
 	defer s.iters.endWrite()
 	solo := wait && lone && len(s.reqs) == 0
-	// With nothing queued and one writer at a time lately, the group's
-	// WAL write and sync are raw calls (fsys.go, filledWAL.raw; commit.wal's
-	// sync, commitlog.go): a raw call keeps this goroutine's P while the
-	// disk works, which costs nothing only when nothing else waits for a
-	// P (rawLoneRun).
-	if solo && s.loneRun > rawLoneRun {
-		s.syncRaw.Store(true)
-		defer s.syncRaw.Store(false)
-	}
+	// raw: the sync is made as a raw call, which keeps this goroutine's P
+	// while the disk works (rawio_linux.go) — only when the store has had
+	// one writer at a time for a while, that is when nothing else waits
+	// for a P.
+	raw := solo && s.loneRun > rawLoneRun
 	// A lone commit with nothing queued behind it and no unsynced commit
 	// before it is logged and synced in this goroutine (commitlog.go).
 	if solo && !s.walDirty && s.clog.takes(batch) {
 		start := time.Now()
-		err := s.commitLogged(batch)
+		err := s.commitLogged(batch, raw)
 		s.lastSync = time.Since(start)
 		return err
+	}
+	// Else, with nothing queued and one writer lately, pebble's write and
+	// sync of its WAL are raw calls (fsys.go, filledWAL.raw).
+	if raw {
+		s.walSolo.Store(true)
+		defer s.walSolo.Store(false)
 	}
 	start := time.Now()
 	if err := batch.Commit(opts); err != nil {

@@ -23,8 +23,7 @@ import (
 // solo case), writes its pebble batch — the bytes pebble would log, the
 // append record of its bucket-log bytes included (durable.go) — to this
 // log of the store's own and fdatasyncs it inline (raw calls,
-// rawio_linux.go, once the store has had one writer at a time for a while:
-// commit.go, rawLoneRun): that one sync is its commit point. The batch is then
+// rawio_linux.go): that one sync is its commit point. The batch is then
 // committed to pebble without a sync: its record waits in pebble's
 // write-ahead log buffer until a block fills or a later synced commit.
 // Every other group commits as before, synced by pebble.
@@ -119,10 +118,11 @@ func (l *commitLog) pebbleSynced() {
 	l.pos, l.behind = 0, false
 }
 
-// commitLogged commits a lone group's batch: logged and synced here, then
-// committed to pebble without a sync. A failure to log it commits it
-// through pebble's synced write instead, and the log is not used again.
-func (s *Store) commitLogged(batch *pebble.Batch) error {
+// commitLogged commits a lone group's batch: logged and synced here (the
+// sync a raw call when raw), then committed to pebble without a sync. A
+// failure to log it commits it through pebble's synced write instead, and
+// the log is not used again.
+func (s *Store) commitLogged(batch *pebble.Batch, raw bool) error {
 	l := &s.clog
 	seq := l.next
 	l.next++
@@ -132,7 +132,7 @@ func (s *Store) commitLogged(batch *pebble.Batch) error {
 		return ioErr(err, "committing the key-value state")
 	}
 	at := l.pos
-	if err := s.writeCommitRecord(seq, batch.Repr()); err != nil {
+	if err := s.writeCommitRecord(seq, batch.Repr(), raw); err != nil {
 		l.broken = true
 		s.log.Error("the commit log failed; commits go through pebble's write-ahead log", "error", err)
 		if err := batch.Commit(pebble.Sync); err != nil {
@@ -153,8 +153,8 @@ func (s *Store) commitLogged(batch *pebble.Batch) error {
 }
 
 // writeCommitRecord appends one record and syncs it, with a raw call when
-// the committing group's are (Store.syncRaw).
-func (s *Store) writeCommitRecord(seq uint64, repr []byte) error {
+// raw.
+func (s *Store) writeCommitRecord(seq uint64, repr []byte, raw bool) error {
 	l := &s.clog
 	n := commitLogHeader + len(repr)
 	if cap(l.buf) < n {
@@ -174,7 +174,7 @@ func (s *Store) writeCommitRecord(seq uint64, repr []byte) error {
 		return err
 	}
 	sync := l.syncBlocking
-	if s.syncRaw.Load() {
+	if raw {
 		sync = l.syncData
 	}
 	if err := s.sync(l.path, SyncData, sync); err != nil {

@@ -58,8 +58,7 @@ func (s *Store) sync(name string, kind SyncKind, sync func() error) error {
 
 // syncFS is the vfs.FS given to pebble: files opened through it sync
 // through the store's Syncer. solo, when set, is the store's flag that
-// the group being committed syncs with raw calls (Store.syncRaw,
-// filledWAL's raw calls, below).
+// the group being committed is alone (filledWAL's raw calls, below).
 type syncFS struct {
 	vfs.FS
 	syncer Syncer
@@ -197,9 +196,8 @@ func newFilledWAL(f syncFile, size int64, solo *atomic.Bool) *filledWAL {
 // price of a raw call is that its goroutine keeps its P while the disk
 // works, so the scheduler cannot give that P to another goroutine: only
 // worth it, and only taken, when the group is a lone commit with nothing
-// queued behind it after a run of such groups (Store.commitBatch sets
-// syncRaw, commit.go's rawLoneRun), that is when the process has little
-// else to run.
+// queued behind it (Store.commitBatch sets solo), that is when the process
+// has little else to run.
 func (f *filledWAL) raw() bool { return rawCalls && f.solo != nil && f.solo.Load() }
 
 func (f *filledWAL) Write(p []byte) (int, error) {

@@ -106,10 +106,9 @@ type Store struct {
 	// groupBase is the state writes' count (iterCache.wseq) when the group
 	// being committed started; only the committer (its token held) uses it.
 	groupBase uint64
-	// syncRaw is set while a lone group's synced batch commits with raw
-	// calls (the WAL's write and sync, fsys.go; commit.wal's sync,
-	// commitlog.go; commit.go says when).
-	syncRaw atomic.Bool
+	// walSolo is set while a lone group's synced batch commits (the WAL's
+	// raw write and sync, fsys.go).
+	walSolo atomic.Bool
 	// settle compacts the state of bulk-loaded tables (settle.go).
 	settle *settler
 
@@ -299,7 +298,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		s.opts.CacheBytes = min(max(physicalMemory()/8, minCacheBytes), maxCacheBytes)
 	}
 	s.pebbleOpts = pebbleOptions(s.log, s.opts.CacheBytes)
-	s.pebbleOpts.FS = syncFS{FS: vfs.Default, syncer: s.opts.Syncer, solo: &s.syncRaw}
+	s.pebbleOpts.FS = syncFS{FS: vfs.Default, syncer: s.opts.Syncer, solo: &s.walSolo}
 	s.hints.bytes = s.opts.CacheBytes / rowCacheShare
 	cache := pebble.NewCache(s.opts.CacheBytes - s.hints.bytes)
 	s.pebbleOpts.Cache, s.cache = cache, cache

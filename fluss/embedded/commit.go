@@ -259,12 +259,6 @@ func (s *Store) runGroup(group []*request) {
 		if writers > 0 {
 			s.lastWriters.Store(int64(writers))
 		}
-		switch {
-		case writers == 1:
-			s.loneRun++
-		case writers > 1:
-			s.loneRun = 0
-		}
 		s.commit(pending, writers == 1)
 		for _, g := range atomics {
 			answerGroup(g)
@@ -653,22 +647,17 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 	s.iters.beginWriteAfter(base)
 	defer s.iters.endWrite()
 	solo := wait && lone && len(s.reqs) == 0
-	// raw: the sync is made as a raw call, which keeps this goroutine's P
-	// while the disk works (rawio_linux.go) — only when the store has had
-	// one writer at a time for a while, that is when nothing else waits
-	// for a P.
-	raw := solo && s.loneRun > rawLoneRun
 	// A lone commit with nothing queued behind it and no unsynced commit
 	// before it is logged and synced in this goroutine (commitlog.go).
 	if solo && !s.walDirty && s.clog.takes(batch) {
 		start := time.Now()
-		err := s.commitLogged(batch, raw)
+		err := s.commitLogged(batch)
 		s.lastSync = time.Since(start)
 		return err
 	}
-	// Else, with nothing queued and one writer lately, pebble's write and
-	// sync of its WAL are raw calls (fsys.go, filledWAL.raw).
-	if raw {
+	// Else, with nothing queued, pebble's write and sync of its WAL are
+	// raw calls (fsys.go, filledWAL.raw).
+	if solo {
 		s.walSolo.Store(true)
 		defer s.walSolo.Store(false)
 	}
@@ -683,19 +672,6 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 	}
 	return nil
 }
-
-// rawLoneRun is how many consecutive groups of one writer make the next
-// lone group's sync a raw call. Why raw at all: a system call made the
-// ordinary way wakes the runtime's monitor thread when the process was
-// idle, as it is between one client's round trips (fsys.go, filledWAL.raw).
-// Why not always: a raw sync keeps its goroutine's P for the sync's
-// duration, so under concurrent writers, where a lone group still happens
-// (a gather that timed out, the first arrival after a group), it leaves
-// one P fewer to the connections for every such sync (bench/LEDGER.md,
-// thirty-sixth session: with one P, durable at 8 clients fell 3.5x). Under
-// concurrency a group of several writers comes within a few groups and
-// resets the run.
-const rawLoneRun = 16
 
 // writeLogs appends each bucket's data and fsyncs the touched files, in
 // parallel when there are several.

@@ -92,11 +92,9 @@ type commitLog struct {
 	// wrapping assert that it filled.
 	full int
 	buf  []byte
-	// syncData is the log's fdatasync as a raw call and syncBlocking the
-	// ordinary one (commitBatch says which a commit makes), each made
-	// once: a closure built per commit escaped to the heap through the
-	// Syncer.
-	syncData, syncBlocking func() error
+	// syncData is the log's fdatasync, made once: a closure built per
+	// commit escaped to the heap through the Syncer.
+	syncData func() error
 }
 
 // takes says whether a group's batch can commit through the log.
@@ -118,11 +116,10 @@ func (l *commitLog) pebbleSynced() {
 	l.pos, l.behind = 0, false
 }
 
-// commitLogged commits a lone group's batch: logged and synced here (the
-// sync a raw call when raw), then committed to pebble without a sync. A
-// failure to log it commits it through pebble's synced write instead, and
-// the log is not used again.
-func (s *Store) commitLogged(batch *pebble.Batch, raw bool) error {
+// commitLogged commits a lone group's batch: logged and synced here, then
+// committed to pebble without a sync. A failure to log it commits it
+// through pebble's synced write instead, and the log is not used again.
+func (s *Store) commitLogged(batch *pebble.Batch) error {
 	l := &s.clog
 	seq := l.next
 	l.next++
@@ -132,7 +129,7 @@ func (s *Store) commitLogged(batch *pebble.Batch, raw bool) error {
 		return ioErr(err, "committing the key-value state")
 	}
 	at := l.pos
-	if err := s.writeCommitRecord(seq, batch.Repr(), raw); err != nil {
+	if err := s.writeCommitRecord(seq, batch.Repr()); err != nil {
 		l.broken = true
 		s.log.Error("the commit log failed; commits go through pebble's write-ahead log", "error", err)
 		if err := batch.Commit(pebble.Sync); err != nil {
@@ -152,9 +149,8 @@ func (s *Store) commitLogged(batch *pebble.Batch, raw bool) error {
 	return nil
 }
 
-// writeCommitRecord appends one record and syncs it, with a raw call when
-// raw.
-func (s *Store) writeCommitRecord(seq uint64, repr []byte, raw bool) error {
+// writeCommitRecord appends one record and syncs it.
+func (s *Store) writeCommitRecord(seq uint64, repr []byte) error {
 	l := &s.clog
 	n := commitLogHeader + len(repr)
 	if cap(l.buf) < n {
@@ -173,11 +169,7 @@ func (s *Store) writeCommitRecord(seq uint64, repr []byte, raw bool) error {
 	if err := writeAt(l.f, rec, l.pos); err != nil {
 		return err
 	}
-	sync := l.syncBlocking
-	if raw {
-		sync = l.syncData
-	}
-	if err := s.sync(l.path, SyncData, sync); err != nil {
+	if err := s.sync(l.path, SyncData, l.syncData); err != nil {
 		return err
 	}
 	l.pos += int64(n)
@@ -191,7 +183,7 @@ func (s *Store) voidCommitRecord(off int64) error {
 	if _, err := l.f.WriteAt(zero[:], off); err != nil {
 		return err
 	}
-	return s.sync(l.path, SyncData, l.syncBlocking)
+	return s.sync(l.path, SyncData, l.syncData)
 }
 
 // commitRecord is one record read back.
@@ -249,7 +241,6 @@ func (s *Store) openCommitLog() error {
 	}
 	l.f = f
 	l.syncData = func() error { return fdatasync(f) }
-	l.syncBlocking = func() error { return blockingFdatasync(f) }
 	if created {
 		// The file's name must outlive a power loss before a record in it
 		// is a commit point.

@@ -70,23 +70,6 @@ func rawWrite(fd uintptr, name string, p []byte) (int, error) {
 // lone group only: commitlog.go).
 func fdatasync(f *os.File) error { return rawFdatasync(f.Fd(), f.Name()) }
 
-// blockingFdatasync is f's fdatasync(2) made the ordinary way: the runtime
-// hands the goroutine's P to another goroutine while the disk works (the
-// commit log's sync under concurrent writers: commit.go, rawLoneRun).
-func blockingFdatasync(f *os.File) error {
-	fd := int(f.Fd())
-	for {
-		switch err := syscall.Fdatasync(fd); err {
-		case nil:
-			return nil
-		case syscall.EINTR:
-			continue
-		default:
-			return &os.PathError{Op: "fdatasync", Path: f.Name(), Err: err}
-		}
-	}
-}
-
 // rawFdatasync is fdatasync(2).
 func rawFdatasync(fd uintptr, name string) error {
 	for {

@@ -18,6 +18,3 @@ func rawFdatasync(uintptr, string) error            { panic("embedded: raw calls
 
 // fdatasync syncs f the ordinary way (fsync where fdatasync is not offered).
 func fdatasync(f *os.File) error { return f.Sync() }
-
-// blockingFdatasync is fdatasync the ordinary way (every call is, here).
-func blockingFdatasync(f *os.File) error { return fdatasync(f) }

@@ -150,11 +150,7 @@ type Store struct {
 	// long the last synced commit's sync took (committer only).
 	lastWriters atomic.Int64
 	lastSync    time.Duration
-	// loneRun counts the groups of one writer since the last group of
-	// several (committer only): a lone group's sync is a raw call only
-	// after rawLoneRun of them (commit.go, commitBatch).
-	loneRun   int
-	gatherMax time.Duration
+	gatherMax   time.Duration
 	// appends is the committer's record of log appends not yet
 	// checkpointed (durable.go).
 	appends appendLog

@@ -203,7 +203,7 @@ const (
 type AlterAction struct {
 	Kind AlterKind
 	// Attach is AlterAttachPartition's partition and bound.
-	Attach      *PartitionOfStmt
+	Attach *PartitionOfStmt
 	// Detach is AlterDetachPartition's CONCURRENTLY or FINALIZE.
 	Detach      string
 	Column      string

@@ -274,6 +274,13 @@ func (s *session) detachPartition(ctx context.Context, d *sql.DDLStmt) (pgwire.R
 			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "cannot detach partitions concurrently when a default partition exists")
 		}
 	}
+	if _, ok := s.eng.store.(fluss.TableRenamer); !ok {
+		// the copy takes the partition's name once its rows are out of
+		// the parent: refused before anything is copied or dropped
+		return nil, sqlerr.NotSupported("ALTER TABLE ... DETACH PARTITION on a Fluss cluster").
+			WithDetail("The partition's rows are copied into a table that then takes its name, and Fluss 0.9.1 cannot rename a table.").
+			WithHint("Copy its rows into a new table, then drop the partition: CREATE TABLE t_v AS SELECT * FROM p; DROP TABLE p.")
+	}
 	if s.txStatus != 'I' {
 		return nil, sqlerr.NotSupported("DETACH PARTITION inside a transaction block").
 			WithDetail("The partition's rows are copied into a table of its own and its Fluss partitions dropped, which a ROLLBACK could not undo.").

@@ -33,14 +33,16 @@ import (
 //
 // Rows follow PostgreSQL's rules, not Fluss's writers': a row of t whose
 // value has no partition is refused with 23514 (Fluss's writers would
-// create the partition, which a PostgreSQL user never asked for), and a
+// create the partition, which a PostgreSQL user never asked for) unless t
+// has a DEFAULT partition (pgpartdefault.go), and a
 // row written through p must belong to p (23514, its partition
 // constraint). DROP TABLE p drops the Fluss partition and its rows; DROP
 // TABLE t drops its partitions with it.
 //
-// Fluss has one partition per value: a partition of several values, a
-// DEFAULT partition, RANGE and HASH bounds map onto nothing it has and are
-// refused.
+// Fluss has one partition per value: a partition of several values,
+// RANGE and HASH bounds map onto nothing it has and are refused (the
+// DEFAULT partition is the values no partition names, each its own Fluss
+// partition: pgpartdefault.go).
 //
 // TRUNCATE of p drops its Fluss partition and creates it again; of t,
 // each of its partitions (recreating t, as TRUNCATE of a log table does,

@@ -274,6 +274,13 @@ func (s *session) detachPartition(ctx context.Context, d *sql.DDLStmt) (pgwire.R
 			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "cannot detach partitions concurrently when a default partition exists")
 		}
 	}
+	if hasUniques(parent.Descriptor) { // unique.go
+		// the copy is written straight to the new table (as a generated
+		// column's stored values must be), past the UNIQUE constraints'
+		// index tables, which LIKE would also name after the copy's name
+		return nil, sqlerr.NotSupported("DETACH PARTITION of a partitioned table with UNIQUE constraints").
+			WithHint("Copy its rows into a new table, then drop the partition: CREATE TABLE t_v AS SELECT * FROM p; DROP TABLE p.")
+	}
 	if _, ok := s.eng.store.(fluss.TableRenamer); !ok {
 		// the copy takes the partition's name once its rows are out of
 		// the parent: refused before anything is copied or dropped

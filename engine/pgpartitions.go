@@ -831,7 +831,7 @@ func (s *session) partitionAttachable(ctx context.Context, parent fluss.TableInf
 	}
 	key := parent.Descriptor.PartitionKeys[0]
 	col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
-	value, _, err := s.partitionBound(ctx, col, po.Values[0], po.ValuePos[0])
+	value, bound, err := s.partitionBound(ctx, col, po.Values[0], po.ValuePos[0])
 	if err != nil {
 		return err
 	}
@@ -843,7 +843,8 @@ func (s *session) partitionAttachable(ctx context.Context, parent fluss.TableInf
 			return sqlerr.New(sqlerr.InvalidObjectDefinition, "partition \"%s\" would overlap partition \"%s\"", po.Table.Name, v.Path.Table).WithPosition(po.ValuePos[0])
 		}
 	}
-	return nil
+	// before the table attached is dropped (pgpartdefault.go)
+	return s.defaultHoldsNone(ctx, parent, bound)
 }
 
 // partitionColumnsMatch checks that child has parent's columns, as ATTACH PARTITION

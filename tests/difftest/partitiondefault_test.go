@@ -52,6 +52,9 @@ func TestPartitionDefaultDifferential(t *testing.T) {
 		check := func() {
 			step("SELECT tableoid::regclass::text, id, k, v FROM " + tbl + " ORDER BY id")
 			step(partitionCatalogQuery(tbl))
+			// the round's tables, partitions or not (a failed ATTACH keeps
+			// its table, a DETACH makes one)
+			step("SELECT relname, relkind::text, relispartition FROM pg_class WHERE relname LIKE '" + tbl + "\\_%' AND relkind IN ('r', 'p') ORDER BY 1")
 		}
 		for range 2 + rng.IntN(2) {
 			v := pick(partValues)

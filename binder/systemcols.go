@@ -88,8 +88,9 @@ func (b *binder) relationOID(cn sourceNode, path fluss.TablePath) (Expr, error) 
 }
 
 // partitionTableOID is the tableoid of a row of scan, a PostgreSQL-
-// partitioned table: CASE key WHEN v1 THEN oid(p1) ... END over its
-// partitions (every row has one: a row without is refused when written).
+// partitioned table: CASE key WHEN v1 THEN oid(p1) ... [ELSE oid(default)]
+// END over its partitions (every row has one: a row without is refused
+// when written).
 func (b *binder) partitionTableOID(s *scope, cn sourceNode, scan *Scan) (Expr, error) {
 	pc, ok := b.cat.(PartitionCatalog)
 	keys := scan.Table.Descriptor.PartitionKeys
@@ -109,6 +110,14 @@ func (b *binder) partitionTableOID(s *scope, cn sourceNode, scan *Scan) (Expr, e
 		return b.newConst(nil, oidT), nil
 	}
 	for _, p := range pc.Partitions(b.ctx, scan.Table.TableID) {
+		if p.Default { // the rows of every other value
+			oid, err := b.relationOID(cn, p.Path)
+			if err != nil {
+				return nil, err
+			}
+			out.Else = oid
+			continue
+		}
 		value := p.Value
 		if len(value) >= 2 && value[0] == '\'' {
 			value = strings.ReplaceAll(value[1:len(value)-1], "''", "'")
@@ -124,6 +133,9 @@ func (b *binder) partitionTableOID(s *scope, cn sourceNode, scan *Scan) (Expr, e
 		out.Whens = append(out.Whens, When{Cond: cond, Result: oid})
 	}
 	if len(out.Whens) == 0 {
+		if out.Else != nil {
+			return out.Else, nil
+		}
 		return b.newConst(nil, oidT), nil
 	}
 	return out, nil

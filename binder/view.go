@@ -76,10 +76,12 @@ type PartitionCatalog interface {
 
 // PartitionRelation is one partition: its path and the value of the
 // partition key it holds, as an SQL literal of the key's type ('x', 1,
-// true).
+// true); Default is set on the DEFAULT partition (no Value), which holds
+// every value the others do not.
 type PartitionRelation struct {
-	Path  fluss.TablePath
-	Value string
+	Path    fluss.TablePath
+	Value   string
+	Default bool
 }
 
 // ViewCatalog is implemented by catalogs that also hold views.

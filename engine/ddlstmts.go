@@ -187,6 +187,9 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if slices.ContainsFunc(d.Actions, func(a sql.AlterAction) bool { return a.Kind == sql.AlterAttachPartition }) {
 			return s.attachPartition(ctx, d) // pgpartitions.go
 		}
+		if slices.ContainsFunc(d.Actions, func(a sql.AlterAction) bool { return a.Kind == sql.AlterDetachPartition }) {
+			return s.detachPartition(ctx, d) // pgpartdefault.go
+		}
 		if v, ok, err := s.partitionNamed(ctx, d.Table); err == nil && ok && s.parentKeyAgain(ctx, v, d.Actions) {
 			return tagOnly("ALTER TABLE"), nil // pgpartitions.go: it has its parent's key
 		}

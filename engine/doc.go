@@ -84,7 +84,9 @@
 //     SHOW / ADD / DROP PARTITION), pgpartitions.go (PostgreSQL's PARTITION
 //     BY LIST tables: CREATE TABLE ... PARTITION OF, the rows' partition
 //     checks, DROP TABLE, TRUNCATE, ATTACH PARTITION, COPY and LOCK TABLE
-//     of a partition, ALTER TABLE of a partition or of its parent);
+//     of a partition, ALTER TABLE of a partition or of its parent),
+//     pgpartdefault.go (the DEFAULT partition, over the Fluss partitions
+//     no partition names, and DETACH PARTITION);
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
 //     ddllock.go (the table lock every DDL statement that changes,
 //     replaces or drops a table takes before it reads the table, and the

@@ -15,7 +15,7 @@ import (
 var partitionsRe = regexp.MustCompile(`partitions=\[[^\]]*\] \((\d+) of (\d+)\)`)
 
 // TestPartitionPruningMatchesScan compares queries whose WHERE prunes
-// partitions (=, IN, ranges, BETWEEN, parameters) with the same query
+// partitions (=, IN, ranges, BETWEEN, <>, NOT IN, parameters) with the same query
 // written so that nothing prunes (key || ” or key + 0), on random rows of
 // tables partitioned by a string, an integer and a date key, before and
 // inside a transaction with writes of its own; and checks that EXPLAIN
@@ -45,10 +45,10 @@ func TestPartitionPruningMatchesScan(t *testing.T) {
 	}
 	check := func(tb table, stage string) {
 		t.Helper()
-		for q := 0; q < 12; q++ {
+		for q := 0; q < 16; q++ {
 			a, b := tb.value(rng.IntN(11)-1), tb.value(rng.IntN(11)-1)
 			var cond string
-			switch q % 6 {
+			switch q % 8 {
 			case 0:
 				cond = "%s = " + a
 			case 1:
@@ -61,6 +61,10 @@ func TestPartitionPruningMatchesScan(t *testing.T) {
 				cond = "%s BETWEEN " + a + " AND " + b
 			case 5:
 				cond = a + " > %s"
+			case 6: // a DEFAULT partition's condition prunes its siblings
+				cond = "%s <> " + a
+			case 7:
+				cond = "NOT (%s IN (" + a + ", " + b + "))"
 			}
 			fast := fmt.Sprintf("SELECT k, id, v FROM %s WHERE "+cond+" ORDER BY k, id, v", tb.name, "k")
 			slow := fmt.Sprintf("SELECT k, id, v FROM %s WHERE "+cond+" ORDER BY k, id, v", tb.name, tb.unpruned)

@@ -33,14 +33,16 @@ import (
 //
 // Rows follow PostgreSQL's rules, not Fluss's writers': a row of t whose
 // value has no partition is refused with 23514 (Fluss's writers would
-// create the partition, which a PostgreSQL user never asked for), and a
+// create the partition, which a PostgreSQL user never asked for) unless t
+// has a DEFAULT partition (pgpartdefault.go), and a
 // row written through p must belong to p (23514, its partition
 // constraint). DROP TABLE p drops the Fluss partition and its rows; DROP
 // TABLE t drops its partitions with it.
 //
-// Fluss has one partition per value: a partition of several values, a
-// DEFAULT partition, RANGE and HASH bounds map onto nothing it has and are
-// refused.
+// Fluss has one partition per value: a partition of several values,
+// RANGE and HASH bounds map onto nothing it has and are refused (the
+// DEFAULT partition is the values no partition names, each its own Fluss
+// partition: pgpartdefault.go).
 //
 // TRUNCATE of p drops its Fluss partition and creates it again; of t,
 // each of its partitions (recreating t, as TRUNCATE of a log table does,
@@ -55,8 +57,21 @@ import (
 // WHERE (binder.View.Partition).
 
 // createPartitionOf runs CREATE TABLE name PARTITION OF parent FOR VALUES
-// IN (v).
+// IN (v) | DEFAULT, then binds the parent's DEFAULT partition again over
+// its siblings as they are now (pgpartdefault.go).
 func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt) (pgwire.Result, error) {
+	res, err := s.createPartition(ctx, po)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.refreshPartitions(ctx, po.Parent); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// createPartition is createPartitionOf's partition.
+func (s *session) createPartition(ctx context.Context, po *sql.PartitionOfStmt) (pgwire.Result, error) {
 	if err := s.blockDDL("CREATE TABLE", nil); err != nil {
 		return nil, err
 	}
@@ -73,8 +88,7 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 	}
 	switch po.Bound {
 	case "DEFAULT":
-		return nil, sqlerr.NotSupported("a DEFAULT partition").WithPosition(po.BoundPos).
-			WithHint("A Fluss partition holds one value of the partition key: create a partition for each value (FOR VALUES IN (v)).")
+		return s.createDefaultPartition(ctx, po, parent) // pgpartdefault.go
 	case "FROM", "WITH":
 		return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "invalid bound specification for a list partition").WithPosition(po.BoundPos)
 	}
@@ -100,27 +114,22 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 	}
 	// The view that names the partition, bound as CREATE VIEW binds one
 	// (which also places an unqualified name in the creation schema).
-	name := quoteIdent(po.Table.Name)
-	if po.Table.Schema != "" {
-		name = quoteIdent(po.Table.Schema) + "." + name
-	}
-	b, err := s.bindPartitionView(ctx, name, parent, bound)
+	b, err := s.bindPartitionView(ctx, partitionRelName(po.Table), parent, partitionWhere(parent, bound))
 	if err != nil {
 		return nil, err
 	}
 	path := b.Path
-	if exists, err := s.relationAt(ctx, path); err != nil {
-		return nil, err
-	} else if exists {
-		if po.IfNotExists {
-			return noticeResult("CREATE TABLE", sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists, skipping", path.Table)), nil
-		}
-		return nil, sqlerr.RelationExists(path.Table)
+	if res, err := s.partitionNameFree(ctx, po, path); res != nil || err != nil { // pgpartdefault.go
+		return res, err
 	}
 	for _, v := range s.partitionsOf(parent) {
 		if slices.Equal(v.Partition.Values, []string{value}) {
 			return nil, sqlerr.New(sqlerr.InvalidObjectDefinition, "partition \"%s\" would overlap partition \"%s\"", path.Table, v.Path.Table).WithPosition(po.ValuePos[0])
 		}
+	}
+	// the DEFAULT partition must hold no row of value (pgpartdefault.go)
+	if err := s.defaultHoldsNone(ctx, parent, bound); err != nil {
+		return nil, err
 	}
 	pc, err := s.partitionCatalog()
 	if err != nil {
@@ -138,7 +147,16 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 	v := views.View{Path: b.Path, CreatedAt: time.Now().UnixMilli(),
 		Partition: &views.Partition{Parent: parent.Path, ParentID: parent.TableID, Values: []string{value}, Bound: "FOR VALUES IN (" + bound + ")"}}
 	setPartitionView(&v, parent, b)
-	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+	if err := s.storePartitionView(ctx, v); err != nil {
+		return nil, err
+	}
+	return tagOnly("CREATE TABLE"), nil
+}
+
+// storePartitionView stores the new partition relation v, owned by the
+// session's user (under the DDL lock).
+func (s *session) storePartitionView(ctx context.Context, v views.View) error {
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		stored, err := tx.Views.Create(v, false)
 		if err != nil {
 			return err
@@ -149,17 +167,20 @@ func (s *session) createPartitionOf(ctx context.Context, po *sql.PartitionOfStmt
 		return grantDefaults(tx, stored.ACLKey(), stored.Path, s.info.User) // schemaprivs.go
 	})
 	if err != nil {
-		return nil, metaErr(err)
+		return metaErr(err)
 	}
-	return tagOnly("CREATE TABLE"), nil
+	return nil
 }
 
-// bindPartitionView binds the view that names parent's partition of
-// bound (a literal of its partition key) as name, as CREATE VIEW binds
-// one (which also places an unqualified name in the creation schema).
-func (s *session) bindPartitionView(ctx context.Context, name string, parent fluss.TableInfo, bound string) (*binder.CreateView, error) {
-	def := "SELECT * FROM " + quoteIdent(parent.Path.Database) + "." + quoteIdent(parent.Path.Table) +
-		" WHERE " + quoteIdent(parent.Descriptor.PartitionKeys[0]) + " = " + bound
+// bindPartitionView binds the view that names parent's partition of the
+// rows where selects (partitionWhere, defaultWhere) as name, as CREATE
+// VIEW binds one (which also places an unqualified name in the creation
+// schema).
+func (s *session) bindPartitionView(ctx context.Context, name string, parent fluss.TableInfo, where string) (*binder.CreateView, error) {
+	def := "SELECT * FROM " + quoteIdent(parent.Path.Database) + "." + quoteIdent(parent.Path.Table)
+	if where != "" {
+		def += " WHERE " + where
+	}
 	ps, err := s.prepareInternal(ctx, "CREATE VIEW "+name+" AS "+def)
 	if err != nil {
 		return nil, err
@@ -169,6 +190,12 @@ func (s *session) bindPartitionView(ctx context.Context, name string, parent flu
 		return nil, sqlerr.New(sqlerr.InternalError, "a partition's view bound as %T", ps.bound)
 	}
 	return b, nil
+}
+
+// partitionWhere is the condition of parent's rows of the partition of
+// bound (a literal of its partition key).
+func partitionWhere(parent fluss.TableInfo, bound string) string {
+	return quoteIdent(parent.Descriptor.PartitionKeys[0]) + " = " + bound
 }
 
 // partitionBound evaluates a FOR VALUES IN item as a value of col: the
@@ -260,6 +287,9 @@ type partitionRowCheck struct {
 	info  fluss.TableInfo
 	key   int
 	names map[string]bool
+	// dflt is the table's DEFAULT partition, if it has one: it takes a
+	// row whose value no other partition holds (pgpartdefault.go).
+	dflt *views.View
 }
 
 // partitionCheckFor is info's partition check, nil for a table that is
@@ -270,6 +300,10 @@ func (s *session) partitionCheckFor(info fluss.TableInfo) *partitionRowCheck {
 	}
 	pc := &partitionRowCheck{info: info, key: info.ColumnIndex(info.Descriptor.PartitionKeys[0]), names: map[string]bool{}}
 	for _, v := range s.partitionsOf(info) {
+		if v.Partition.Default {
+			pc.dflt = &v
+			continue
+		}
 		pc.names[fluss.PartitionName(v.Partition.Values)] = true
 	}
 	return pc
@@ -292,6 +326,14 @@ func (pc *partitionRowCheck) check(ctx context.Context, rec arrow.RecordBatch) (
 			if pc.names[v] {
 				continue
 			}
+			if pc.dflt != nil {
+				if err := defaultRowStorable(*pc.dflt, v, t.Name); err != nil {
+					return i, err
+				}
+				continue
+			}
+		} else if pc.dflt != nil {
+			return i, nullInDefault(*pc.dflt)
 		}
 		return i, sqlerr.New(checkViolationCode, "no partition of relation \"%s\" found for row", pc.info.Path.Table).
 			WithDetail("Partition key of the failing row contains (%s) = (%s).", t.Name, keyValueText(ctx, t, col, i))
@@ -325,13 +367,31 @@ func (s *session) dropPartitionRelations(ctx context.Context, parts []views.View
 			if !ok {
 				continue // the parent is gone, and its partitions with it
 			}
-			if err := pc.DropPartition(ctx, parent, v.Partition.Values, true); err != nil && sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+			values, err := s.partitionValues(ctx, parent, v) // pgpartdefault.go
+			if err != nil {
 				return err
+			}
+			for _, vals := range values {
+				if err := pc.DropPartition(ctx, parent, vals, true); err != nil && sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+					return err
+				}
 			}
 		}
 	}
 	if err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return dropViewsIn(tx, parts) }); err != nil {
 		return metaErr(err)
+	}
+	if dropData {
+		// a DEFAULT partition left takes the dropped ones' values
+		for _, v := range parts {
+			if parent, ok := s.partitionParent(ctx, v); ok {
+				if info, err := s.eng.store.GetTable(ctx, parent); err == nil {
+					if err := s.refreshPartitionsOf(ctx, info); err != nil {
+						return err
+					}
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -386,7 +446,7 @@ func partitionViolation(ctx context.Context, info fluss.TableInfo, v views.View,
 	for i := 0; i < int(rec.NumRows()); i++ {
 		if !col.IsNull(i) {
 			pv, err := fluss.PartitionValue(t.Type, col, i, t.Name)
-			if err == nil && slices.Equal([]string{pv}, v.Partition.Values) {
+			if err == nil && (v.Partition.Default && !slices.Contains(v.Partition.Others, pv) || slices.Equal([]string{pv}, v.Partition.Values)) {
 				continue
 			}
 		}
@@ -494,7 +554,11 @@ func (s *session) truncatePartitioned(ctx context.Context, infos []fluss.TableIn
 		j := job{info: info}
 		if partitionedByValues(info) {
 			for _, v := range s.partitionsOf(info) {
-				j.values = append(j.values, v.Partition.Values)
+				values, err := s.partitionValues(ctx, info.Path, v) // pgpartdefault.go
+				if err != nil {
+					return err
+				}
+				j.values = append(j.values, values...)
 			}
 			if j.values == nil {
 				continue // no partition: no rows
@@ -514,7 +578,13 @@ func (s *session) truncatePartitioned(ctx context.Context, infos []fluss.TableIn
 		if err != nil {
 			return err
 		}
-		jobs = append(jobs, job{info: info, values: [][]string{v.Partition.Values}})
+		values, err := s.partitionValues(ctx, path, v) // pgpartdefault.go
+		if err != nil {
+			return err
+		}
+		if len(values) > 0 {
+			jobs = append(jobs, job{info: info, values: values})
+		}
 	}
 	for i, j := range jobs { // ddllock.go: their writers first
 		info, err := s.lockDDLTable(ctx, j.info.Path)
@@ -597,16 +667,23 @@ func (s *session) refreshPartitionsOf(ctx context.Context, info fluss.TableInfo)
 	if !partitionedByValues(info) {
 		return nil
 	}
-	for _, v := range s.partitionsOf(info) {
-		if partitionCurrent(v, info) {
+	parts := s.partitionsOf(info)
+	for _, v := range parts {
+		where := partitionWhere(info, v.Partition.Literal())
+		others := v.Partition.Others
+		if v.Partition.Default {
+			where, others = defaultWhere(info, parts) // pgpartdefault.go
+		}
+		if partitionCurrent(v, info) && slices.Equal(others, v.Partition.Others) {
 			continue
 		}
 		name := quoteIdent(v.Path.Database) + "." + quoteIdent(v.Path.Table)
-		b, err := s.bindPartitionView(ctx, name, info, v.Partition.Literal())
+		b, err := s.bindPartitionView(ctx, name, info, where)
 		if err != nil {
 			return err
 		}
 		setPartitionView(&v, info, b)
+		v.Partition.Others = others
 		err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 			_, err := tx.Views.Create(v, true)
 			return err
@@ -746,7 +823,7 @@ func (s *session) partitionAttachable(ctx context.Context, parent fluss.TableInf
 	}
 	switch {
 	case po.Bound == "DEFAULT":
-		return sqlerr.NotSupported("a DEFAULT partition").WithPosition(po.BoundPos).WithHint(partitionOfHint)
+		return s.defaultConflict(parent, po) // pgpartdefault.go
 	case po.Bound != "IN":
 		return sqlerr.New(sqlerr.InvalidTableDefinition, "invalid bound specification for a list partition").WithPosition(po.BoundPos)
 	case len(po.Values) > 1:
@@ -754,7 +831,7 @@ func (s *session) partitionAttachable(ctx context.Context, parent fluss.TableInf
 	}
 	key := parent.Descriptor.PartitionKeys[0]
 	col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
-	value, _, err := s.partitionBound(ctx, col, po.Values[0], po.ValuePos[0])
+	value, bound, err := s.partitionBound(ctx, col, po.Values[0], po.ValuePos[0])
 	if err != nil {
 		return err
 	}
@@ -766,7 +843,8 @@ func (s *session) partitionAttachable(ctx context.Context, parent fluss.TableInf
 			return sqlerr.New(sqlerr.InvalidObjectDefinition, "partition \"%s\" would overlap partition \"%s\"", po.Table.Name, v.Path.Table).WithPosition(po.ValuePos[0])
 		}
 	}
-	return nil
+	// before the table attached is dropped (pgpartdefault.go)
+	return s.defaultHoldsNone(ctx, parent, bound)
 }
 
 // partitionColumnsMatch checks that child has parent's columns, as ATTACH PARTITION
@@ -802,7 +880,12 @@ func partitionColumnsMatch(parent, child fluss.TableInfo) error {
 // relationEmpty reports whether the relation at path has no rows, as this
 // session's transaction reads it.
 func (s *session) relationEmpty(ctx context.Context, path fluss.TablePath) (bool, error) {
-	ps, err := s.prepareInternal(ctx, "SELECT 1 FROM "+quoteIdent(path.Database)+"."+quoteIdent(path.Table)+" LIMIT 1")
+	return s.queryEmpty(ctx, "SELECT 1 FROM "+quoteIdent(path.Database)+"."+quoteIdent(path.Table)+" LIMIT 1")
+}
+
+// queryEmpty reports whether query returns no rows.
+func (s *session) queryEmpty(ctx context.Context, query string) (bool, error) {
+	ps, err := s.prepareInternal(ctx, query)
 	if err != nil {
 		return false, err
 	}

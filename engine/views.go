@@ -69,7 +69,7 @@ func (c *recordingCatalog) Partitions(ctx context.Context, tableID int64) []bind
 	var out []binder.PartitionRelation
 	for _, v := range c.views.List("") {
 		if v.Partition != nil && v.Partition.ParentID == tableID && !c.hidden[v.Path] {
-			out = append(out, binder.PartitionRelation{Path: v.Path, Value: v.Partition.Literal()})
+			out = append(out, binder.PartitionRelation{Path: v.Path, Value: v.Partition.Literal(), Default: v.Partition.Default})
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package lower
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -16,7 +17,8 @@ import (
 
 // Partition pruning: a scan (or prefix lookup) of a partitioned table under
 // a filter whose conjuncts compare a partition-key column with values
-// (col = v, col IN (...), col < v, <=, >, >=, BETWEEN) reads only the
+// (col = v, col IN (...), col < v, <=, >, >=, BETWEEN, and col <> v or
+// NOT (col IN (...)), a DEFAULT partition's condition) reads only the
 // partitions whose values can pass them (fluss.ScanOptions.Partitions).
 // The filter stays above the scan, so results never change: pruning only
 // skips partitions none of whose rows could pass. The values are evaluated
@@ -28,7 +30,8 @@ import (
 // names' equality: -0.0 = 0.0, blank padding).
 
 // pruneCond is one conjunct: the partition key at key compared by op
-// with vals (OpEq: any of them, an IN list).
+// with vals (OpEq: any of them, an IN list; OpNe: none of them, a NOT IN
+// list).
 type pruneCond struct {
 	key  int
 	op   binder.Op
@@ -123,12 +126,45 @@ func partitionPruning(n binder.Node) binder.Node {
 			if k := keyOf(col); k >= 0 {
 				conds = append(conds, pruneCond{key: k, op: op, vals: []binder.Expr{v}})
 			}
+			continue
+		}
+		if col, vals := asColumnNotInValues(c); col != nil {
+			if k := keyOf(col); k >= 0 {
+				conds = append(conds, pruneCond{key: k, op: binder.OpNe, vals: vals})
+			}
 		}
 	}
 	if len(conds) == 0 {
 		return n
 	}
 	return &binder.Filter{Input: &prunedLeaf{leaf: f.Input, table: info, conds: conds}, Cond: f.Cond}
+}
+
+// asColumnNotInValues matches NOT (col IN (v, ...)), col NOT IN (v, ...)
+// (col <> v AND ...) and col <> v (v <> col), where the values read no
+// column and have the column's type.
+func asColumnNotInValues(e binder.Expr) (*binder.ColumnRef, []binder.Expr) {
+	switch x := e.(type) {
+	case *binder.UnaryOp:
+		if x.Op == binder.OpNot {
+			return asColumnInValues(x.X)
+		}
+	case *binder.BinaryOp:
+		switch x.Op {
+		case binder.OpNe:
+			eq := *x
+			eq.Op = binder.OpEq
+			return asColumnInValues(&eq)
+		case binder.OpAnd: // NOT IN's items (an Eager AND, one conjunct)
+			lc, lv := asColumnNotInValues(x.L)
+			rc, rv := asColumnNotInValues(x.R)
+			if lc == nil || rc == nil || lc.Index != rc.Index {
+				return nil, nil
+			}
+			return lc, append(lv[:len(lv):len(lv)], rv...)
+		}
+	}
+	return nil, nil
 }
 
 // asColumnRange matches col < v, col <= v, col > v, col >= v (or v op col,
@@ -244,7 +280,7 @@ func (p *partitionPrune) bind(ec *exec.EvalContext) ([]boundCond, bool) {
 			}
 			if v == nil {
 				if c.op != binder.OpEq {
-					bc.none = true
+					bc.none = true // x NOT IN (NULL, ...) is never true
 				}
 				continue // x IN (NULL, ...): the NULL matches nothing
 			}
@@ -292,13 +328,11 @@ func (p *partitionPrune) filter(ec *exec.EvalContext) fluss.PartitionFilter {
 }
 
 func (c boundCond) passes(v string, t types.T) bool {
-	if c.op == binder.OpEq {
-		for _, x := range c.vals {
-			if x == v {
-				return true
-			}
-		}
-		return false
+	switch c.op {
+	case binder.OpEq:
+		return slices.Contains(c.vals, v)
+	case binder.OpNe:
+		return !slices.Contains(c.vals, v)
 	}
 	cmp := comparePartitionValues(v, c.vals[0], t)
 	switch c.op {
@@ -350,9 +384,12 @@ func (p *partitionPrune) explain() string {
 		for j, v := range c.vals {
 			vals[j] = v.String()
 		}
-		if c.op == binder.OpEq {
+		switch c.op {
+		case binder.OpEq:
 			parts[i] = fmt.Sprintf("%s IN (%s)", p.keys[c.key], strings.Join(vals, ", "))
-		} else {
+		case binder.OpNe:
+			parts[i] = fmt.Sprintf("%s NOT IN (%s)", p.keys[c.key], strings.Join(vals, ", "))
+		default:
 			parts[i] = fmt.Sprintf("%s %s %s", p.keys[c.key], c.op, vals[0])
 		}
 	}

@@ -140,7 +140,9 @@ var _ functions.PartitionConstraintDefiner = (*Catalog)(nil)
 // PartitionConstraintDef implements functions.PartitionConstraintDefiner:
 // pg_get_partition_constraintdef of a partition, "((col IS NOT NULL) AND
 // (col = value))" as PostgreSQL prints a LIST partition's constraint (a
-// value other than a plain integer or boolean with its type).
+// value other than a plain integer or boolean with its type); of the
+// DEFAULT partition the negation of its siblings' values, "(NOT ((col IS
+// NOT NULL) AND (col = ANY (ARRAY[v1, v2]))))", NULL when it has none.
 func (c *Catalog) PartitionConstraintDef(ctx context.Context, oid uint32) (string, bool, error) {
 	v, ok := c.viewByOID(oid)
 	if !ok || !v.IsPartition() {
@@ -152,17 +154,42 @@ func (c *Catalog) PartitionConstraintDef(ctx context.Context, oid uint32) (strin
 	}
 	key := parent.Descriptor.PartitionKeys[0]
 	col := parent.Descriptor.Schema.Columns[parent.ColumnIndex(key)]
-	value := v.Partition.Literal()
-	if strings.HasPrefix(value, "'") {
-		ct := c.colType(col.Type)
-		value += "::" + FormatType(ct.oid, ct.typmod, ct.typmod >= 0)
-	}
 	name := quoteIdent(key)
 	left := name
 	if col.Type.Kind == types.String && col.Type.Length > 0 { // varchar(n): compared as text
 		left = "(" + name + ")::text"
 	}
-	return "((" + name + " IS NOT NULL) AND (" + left + " = " + value + "))", true, nil
+	value := func(lit string) string {
+		if strings.HasPrefix(lit, "'") {
+			ct := c.colType(col.Type)
+			lit += "::" + FormatType(ct.oid, ct.typmod, ct.typmod >= 0)
+		}
+		return lit
+	}
+	if !v.Partition.Default {
+		return "((" + name + " IS NOT NULL) AND (" + left + " = " + value(v.Partition.Literal()) + "))", true, nil
+	}
+	// the siblings' values in the order the definition lists them
+	// (engine/pgpartdefault.go's defaultWhere: by value)
+	lits := map[string]string{}
+	for _, w := range partitionViews(c.listViews()) {
+		if w.Partition.ParentID == v.Partition.ParentID && !w.Partition.Default && len(w.Partition.Values) == 1 {
+			lits[w.Partition.Values[0]] = value(w.Partition.Literal())
+		}
+	}
+	var elems []string
+	for _, o := range v.Partition.Others {
+		if l, ok := lits[o]; ok {
+			elems = append(elems, l)
+		}
+	}
+	switch len(elems) {
+	case 0:
+		return "", false, nil
+	case 1:
+		return "(NOT ((" + name + " IS NOT NULL) AND (" + left + " = " + elems[0] + ")))", true, nil
+	}
+	return "(NOT ((" + name + " IS NOT NULL) AND (" + left + " = ANY (ARRAY[" + strings.Join(elems, ", ") + "]))))", true, nil
 }
 
 var _ functions.PartitionRelations = (*Catalog)(nil)

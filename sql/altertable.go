@@ -276,10 +276,21 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		p.word(0) == "SET" && p.word(1) == "WITHOUT" && (p.word(2) == "CLUSTER" || p.word(2) == "OIDS"):
 		return p.tableStorage() // pgstorage.go
 	case p.word(0) == "DETACH" && p.word(1) == "PARTITION":
-		// a Fluss partition is part of its table's storage: it cannot
-		// become a table of its own, nor a table a partition (partitions.go)
-		return p.unsupported("ALTER TABLE ... DETACH PARTITION is not supported: a Fluss partition cannot become a table of its own",
-			"Copy its rows into a new table, then drop the partition: CREATE TABLE t_v AS SELECT * FROM p; DROP TABLE p.")
+		// the partition becomes a table of its own, its rows copied out
+		// of its parent's Fluss partitions (engine/pgpartitions.go)
+		p.pos += 2
+		name, err := p.objectName()
+		if err != nil {
+			return AlterAction{}, err
+		}
+		a := AlterAction{Kind: AlterDetachPartition, Attach: &PartitionOfStmt{Table: name}}
+		switch {
+		case p.accept("CONCURRENTLY"):
+			a.Detach = "CONCURRENTLY"
+		case p.accept("FINALIZE"):
+			a.Detach = "FINALIZE"
+		}
+		return a, nil
 	case p.word(0) == "ATTACH" && p.word(1) == "PARTITION":
 		// an empty table becomes the partition (pg_dump's shape:
 		// CREATE TABLE p (...); ALTER TABLE ONLY t ATTACH PARTITION p

@@ -160,6 +160,10 @@ const (
 	// AlterAttachPartition: ATTACH PARTITION name FOR VALUES ... (Attach:
 	// its Table and bound; Parent is the statement's table).
 	AlterAttachPartition
+	// AlterDetachPartition: DETACH PARTITION name [CONCURRENTLY |
+	// FINALIZE] (Attach: its Table; Detach the option, upper-cased, or
+	// "").
+	AlterDetachPartition
 	// AlterAddIdentity: ALTER [COLUMN] Column ADD GENERATED { ALWAYS |
 	// BY DEFAULT } AS IDENTITY [ ( options ) ] (Identity; identity.go).
 	AlterAddIdentity
@@ -199,7 +203,9 @@ const (
 type AlterAction struct {
 	Kind AlterKind
 	// Attach is AlterAttachPartition's partition and bound.
-	Attach      *PartitionOfStmt
+	Attach *PartitionOfStmt
+	// Detach is AlterDetachPartition's CONCURRENTLY or FINALIZE.
+	Detach      string
 	Column      string
 	Type        *TypeName
 	IfNotExists bool

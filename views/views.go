@@ -67,7 +67,8 @@ type View struct {
 	Partition *Partition `json:"partition,omitempty"`
 }
 
-// Partition is the Fluss partition a partition relation names.
+// Partition is the Fluss partition a partition relation names (the
+// Fluss partitions, for the DEFAULT partition).
 type Partition struct {
 	// Parent is the partitioned table, ParentID its Fluss table id.
 	Parent   fluss.TablePath `json:"parent"`
@@ -77,11 +78,21 @@ type Partition struct {
 	// ("FOR VALUES IN ('x')").
 	Values []string `json:"values"`
 	Bound  string   `json:"bound"`
+	// Default is set on the DEFAULT partition (Values nil, Bound
+	// "DEFAULT"): the rows whose value no other partition holds, each
+	// value's in a Fluss partition no partition relation names. Others
+	// are the other partitions' values (Fluss's names) when its
+	// definition was last bound; it is bound again whenever they change.
+	Default bool     `json:"default,omitempty"`
+	Others  []string `json:"others,omitempty"`
 }
 
 // Literal is the partition's value as the SQL literal its bound shows
 // ('x', 1, true).
 func (p *Partition) Literal() string {
+	if p.Default {
+		return ""
+	}
 	return strings.TrimSuffix(strings.TrimPrefix(p.Bound, "FOR VALUES IN ("), ")")
 }
 

@@ -78,10 +78,14 @@ ALTER DOMAIN app.posint OWNER TO dump_owner;
 -- them (ALTER TABLE ONLY ... ATTACH PARTITION), copies each one's rows,
 -- then adds the key to the parent (ALTER TABLE ONLY ... ADD CONSTRAINT:
 -- a rewrite of the loaded table with its partitions), to each partition,
--- and attaches the partitions' indexes to the parent's
+-- and attaches the partitions' indexes to the parent's; its DEFAULT
+-- partition (ATTACH PARTITION ... DEFAULT) takes the other values' rows,
+-- and ev_c is detached once it has rows (dumpRows), a table of its own
 CREATE TABLE public.ev (id integer NOT NULL, kind text NOT NULL, note text, PRIMARY KEY (id, kind)) PARTITION BY LIST (kind);
 CREATE TABLE public.ev_a PARTITION OF public.ev FOR VALUES IN ('a');
 CREATE TABLE public.ev_b PARTITION OF public.ev FOR VALUES IN ('b');
+CREATE TABLE public.ev_c PARTITION OF public.ev FOR VALUES IN ('c');
+CREATE TABLE public.ev_other PARTITION OF public.ev DEFAULT;
 CREATE SEQUENCE public.counter START 7 INCREMENT 3;
 SELECT nextval('public.counter');
 COMMENT ON TABLE public.every IS 'every type';
@@ -126,8 +130,10 @@ func dumpRows() string {
 		fmt.Fprintf(&b, "INSERT INTO public.acct VALUES (%d, %s, %d);\n", i, null(q(fmt.Sprintf("z%d", i))), 10+i)
 		fmt.Fprintf(&b, "INSERT INTO public.line VALUES (%d, %s, %s, %s);\n", i, null(fmt.Sprint(i/2)), null(q(s+"x")), null(fmt.Sprint(i/3)))
 		fmt.Fprintf(&b, "INSERT INTO public.pair VALUES (%d, %s, %s);\n", i%3, q(fmt.Sprint(i)), null(fmt.Sprint(i)))
-		fmt.Fprintf(&b, "INSERT INTO public.ev VALUES (%d, %s, %s);\n", i, q([]string{"a", "b"}[i%2]), null(q(s)))
+		fmt.Fprintf(&b, "INSERT INTO public.ev VALUES (%d, %s, %s);\n", i, q([]string{"a", "b", "c", "zz", "q"}[i%5]), null(q(s)))
 	}
+	// a partition detached with its rows (dumpSchema)
+	b.WriteString("ALTER TABLE public.ev DETACH PARTITION public.ev_c;\n")
 	return b.String()
 }
 
@@ -148,8 +154,10 @@ var dumpChecks = []string{
 	`SELECT * FROM public.line ORDER BY id`,
 	`SELECT * FROM public.pair ORDER BY a, b`,
 	`SELECT tableoid::regclass::text, * FROM public.ev ORDER BY id`,
-	`SELECT c.relname, c.relkind, c.relispartition, pg_get_expr(c.relpartbound, c.oid), pg_get_partkeydef(c.oid) FROM pg_class c
-	   WHERE c.relname LIKE 'ev%' ORDER BY 1`,
+	`SELECT c.relname, c.relkind, c.relispartition, pg_get_expr(c.relpartbound, c.oid), pg_get_partkeydef(c.oid),
+	   pg_get_partition_constraintdef(c.oid) FROM pg_class c WHERE c.relname LIKE 'ev%' ORDER BY 1`,
+	`SELECT inhrelid::regclass::text, inhparent::regclass::text FROM pg_inherits WHERE inhparent = 'public.ev'::regclass ORDER BY 1`,
+	`SELECT * FROM public.ev_c ORDER BY id`,
 	// the unique indexes (sqlgate makes no plain index: a NOTICE says so)
 	`SELECT indrelid::regclass::text, indexrelid::regclass::text, indisprimary, indnatts FROM pg_index
 	   WHERE indisunique AND indrelid::regclass::text NOT LIKE 'pg_%' ORDER BY 1, 2`,

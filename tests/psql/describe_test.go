@@ -22,6 +22,7 @@ CREATE TABLE events (ts timestamp(6), msg string);
 CREATE TABLE by_day (dt string, v int) PARTITIONED BY (dt);
 CREATE TABLE orders (id int, region text) PARTITION BY LIST (region);
 CREATE TABLE orders_eu PARTITION OF orders FOR VALUES IN ('eu');
+CREATE TABLE orders_other PARTITION OF orders DEFAULT;
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 	postgresDDL = `CREATE TABLE every_type (id int NOT NULL, region text NOT NULL, b boolean, ti smallint, si smallint,
@@ -32,6 +33,7 @@ CREATE TABLE events (ts timestamp, msg text);
 CREATE TABLE by_day (dt text, v int) PARTITION BY LIST (dt);
 CREATE TABLE orders (id int, region text) PARTITION BY LIST (region);
 CREATE TABLE orders_eu PARTITION OF orders FOR VALUES IN ('eu');
+CREATE TABLE orders_other PARTITION OF orders DEFAULT;
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 )
@@ -91,15 +93,16 @@ var describeCases = []struct {
 	{cmd: `\dv`},
 	{cmd: `\df`},
 	{cmd: `\dt every_type`},
-	{cmd: `\dt+`, golden: `                                                                      List of relations
- Schema |    Name    |       Type        |  Owner  | Persistence | Access method |  Size   |                           Description                            
---------+------------+-------------------+---------+-------------+---------------+---------+------------------------------------------------------------------
- public | by_day     | partitioned table | sqlgate | permanent   |               | 0 bytes | fluss log table, 1 bucket per partition, partitioned by (dt)
- public | events     | table             | sqlgate | permanent   | heap          | 0 bytes | fluss log table, 1 bucket
- public | every_type | table             | sqlgate | permanent   | heap          | 0 bytes | fluss primary-key table, 4 buckets, bucket key (region, id)
- public | orders     | partitioned table | sqlgate | permanent   |               | 0 bytes | fluss log table, 1 bucket per partition, partitioned by (region)
- public | orders_eu  | table             | sqlgate | permanent   | heap          | 0 bytes | 
-(5 rows)`},
+	{cmd: `\dt+`, golden: `                                                                       List of relations
+ Schema |     Name     |       Type        |  Owner  | Persistence | Access method |  Size   |                           Description                            
+--------+--------------+-------------------+---------+-------------+---------------+---------+------------------------------------------------------------------
+ public | by_day       | partitioned table | sqlgate | permanent   |               | 0 bytes | fluss log table, 1 bucket per partition, partitioned by (dt)
+ public | events       | table             | sqlgate | permanent   | heap          | 0 bytes | fluss log table, 1 bucket
+ public | every_type   | table             | sqlgate | permanent   | heap          | 0 bytes | fluss primary-key table, 4 buckets, bucket key (region, id)
+ public | orders       | partitioned table | sqlgate | permanent   |               | 0 bytes | fluss log table, 1 bucket per partition, partitioned by (region)
+ public | orders_eu    | table             | sqlgate | permanent   | heap          | 0 bytes | 
+ public | orders_other | table             | sqlgate | permanent   | heap          | 0 bytes | 
+(6 rows)`},
 	{cmd: `\l`, golden: `                                          List of databases
   Name   |  Owner  | Encoding | Collate |  Ctype  | ICU Locale | Locale Provider | Access privileges 
 ---------+---------+----------+---------+---------+------------+-----------------+-------------------
@@ -116,6 +119,9 @@ var describeCases = []struct {
 	{cmd: `\d+ orders`},
 	{cmd: `\d orders_eu`},
 	{cmd: `\d+ orders_eu`},
+	// the DEFAULT partition: its bound and its constraint (the others'
+	// values negated)
+	{cmd: `\d+ orders_other`},
 	// sqlgate has one role, its bootstrap superuser, with every attribute
 	// (as initdb's postgres role has); the PostgreSQL oracle also lists
 	// postgres and a plain superuser sqlgate.

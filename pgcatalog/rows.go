@@ -164,10 +164,30 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 			r["relam"] = amHeap
 			r["relminmxid"] = 1
 		}
+		switch {
+		case sp.kind == 'v':
+			r["relfilenode"] = 0 // a view has no storage
+		case sharedCatalogs[sp.name]:
+			// kept once for the cluster, in pg_global, through the
+			// relation map (pg_class.relfilenode 0) as PostgreSQL keeps it
+			r["relisshared"], r["reltablespace"], r["relfilenode"] = true, tablespaceGlobal, 0
+		case mappedCatalogs[sp.name]:
+			r["relfilenode"] = 0 // found through the relation map
+		}
 		rows = append(rows, r)
 	}
 	return rows, nil
 }
+
+// sharedCatalogs are PostgreSQL 15's shared catalogs (relisshared) among
+// those sqlgate lists, and mappedCatalogs its other mapped ones: their
+// pg_class rows show relfilenode 0, pg_relation_filenode their OID.
+var (
+	sharedCatalogs = map[string]bool{"pg_auth_members": true, "pg_authid": true, "pg_database": true, "pg_db_role_setting": true,
+		"pg_parameter_acl": true, "pg_replication_origin": true, "pg_shdepend": true, "pg_shdescription": true, "pg_shseclabel": true,
+		"pg_subscription": true, "pg_tablespace": true}
+	mappedCatalogs = map[string]bool{"pg_attribute": true, "pg_class": true, "pg_proc": true, "pg_type": true}
+)
 
 func (c *Catalog) attributeRow(rel uint32, num int, name string, t types.T) row {
 	ct := c.colType(t)

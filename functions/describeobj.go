@@ -80,7 +80,7 @@ func describeObject(ctx context.Context, c CatalogInfo, class, oid uint32, sub i
 		}
 		if sub < 0 {
 			col, ok := systemColumns[sub]
-			return "column " + col + " of " + rel, ok, nil
+			return "column " + col + " of " + rel, ok && hasSystemColumns(kind), nil // identify.go
 		}
 		cn, isNamer := c.(ColumnNames)
 		if !isNamer {

@@ -89,6 +89,17 @@ var relationTypeWords = map[string]string{
 	"m": "materialized view", "c": "composite type", "f": "foreign table",
 }
 
+// hasSystemColumns reports whether relations of relkind kind have the
+// system columns (ctid, xmin ...): all but views, composite types and
+// indexes, whose rows are no heap tuples.
+func hasSystemColumns(kind string) bool {
+	switch kind {
+	case "v", "c", "i", "I":
+		return false
+	}
+	return true
+}
+
 // sqlNamedTypes are the types format_type names by their SQL names
 // (integer, character varying ...), never schema-qualified.
 var sqlNamedTypes = map[uint32]bool{1560: true, 16: true, 1042: true, 700: true, 701: true, 21: true, 23: true, 20: true,
@@ -119,6 +130,7 @@ func identifyObject(ctx context.Context, c CatalogInfo, class, oid uint32, sub i
 		id.names = []string{id.schema, rel}
 		if sub != 0 {
 			col, ok := systemColumns[sub]
+			ok = ok && hasSystemColumns(rowString(r, "relkind"))
 			if sub > 0 {
 				cn, isNamer := c.(ColumnNames)
 				if !isNamer {

@@ -636,6 +636,11 @@ var setFuncProcs = []procInfo{
 		outTypes: []uint32{23, 25}, outNames: []string{"tokid", "token"}},
 	{name: "ts_parse", args: []any{uint32(26), uint32(25)}, ret: oidRecord, rows: 1000,
 		outTypes: []uint32{23, 25}, outNames: []string{"tokid", "token"}},
+	// functions/tsstat.go
+	{name: "ts_stat", args: []any{uint32(25)}, ret: oidRecord, rows: 10000,
+		outTypes: []uint32{25, 23, 23}, outNames: []string{"word", "ndoc", "nentry"}},
+	{name: "ts_stat", args: []any{uint32(25), uint32(25)}, ret: oidRecord, rows: 10000,
+		outTypes: []uint32{25, 23, 23}, outNames: []string{"word", "ndoc", "nentry"}},
 	{name: "ts_token_type", args: []any{uint32(25)}, ret: oidRecord, rows: 16,
 		outTypes: []uint32{23, 25, 25}, outNames: []string{"tokid", "alias", "description"}},
 	{name: "ts_token_type", args: []any{uint32(26)}, ret: oidRecord, rows: 16,

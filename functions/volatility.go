@@ -15,7 +15,7 @@ var volatileInPostgres = map[string]bool{
 	"pg_blocking_pids": true, "pg_cancel_backend": true, "pg_database_size": true, "pg_indexes_size": true,
 	"pg_is_in_recovery": true, "pg_jit_available": true, "pg_relation_size": true, "pg_table_size": true,
 	"pg_terminate_backend": true, "pg_total_relation_size": true, "random": true, "set_config": true,
-	"setval": true, "timeofday": true, "setseed": true, "pg_tablespace_size": true, "pg_sequence_last_value": true, "ts_stat": true,
+	"setval": true, "timeofday": true, "setseed": true, "pg_tablespace_size": true, "pg_sequence_last_value": true,
 	"pg_sleep": true, "pg_sleep_for": true, "pg_sleep_until": true,
 	"pg_advisory_lock": true, "pg_advisory_lock_shared": true, "pg_advisory_xact_lock": true,
 	"pg_advisory_xact_lock_shared": true, "pg_try_advisory_lock": true, "pg_try_advisory_lock_shared": true,

@@ -273,11 +273,44 @@ func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, trees []pt.Expr, n
 	if isUnknown(t) {
 		e, t = b.resolveUnknown(e, types.StringType), types.StringType
 	}
+	if t.Kind == types.Row && len(t.Fields) > 0 {
+		return b.expandCompositeFromItem(e, name, alias, ord, colNames)
+	}
 	p := &Project{Input: &Values{Rows: [][]Expr{{}}}, Exprs: []Expr{e}}
 	p.Cols = append(p.Cols, Column{Name: names[0], T: t.Nullable(), Table: alias})
 	if ord {
 		p.Exprs = append(p.Exprs, &Const{Value: int64(1), T: types.Int64Type})
 		p.Cols = append(p.Cols, Column{Name: names[1], T: types.T{Kind: types.Int64, NotNull: true}, Table: alias})
+	}
+	return p, nil
+}
+
+// expandCompositeFromItem is a function returning a composite (its OUT
+// parameters: pg_identify_object, pg_sequence_parameters) as a FROM item:
+// as PostgreSQL does, one column per field, named by the field unless a
+// column alias renames it, then the ordinality. The call runs once, below
+// the fields' selection; a NULL result is a row of NULLs.
+func (b *binder) expandCompositeFromItem(e Expr, name, alias string, ord bool, colNames []string) (Node, error) {
+	t := e.Type()
+	in := &Project{Input: &Values{Rows: [][]Expr{{}}}, Exprs: []Expr{e}}
+	in.Cols = append(in.Cols, Column{Name: name, T: t.Nullable(), Table: alias})
+	p := &Project{Input: in}
+	row := &ColumnRef{Index: 0, Name: name, T: t.Nullable()}
+	for k, fl := range t.Fields {
+		ft := fl.Type.Nullable()
+		p.Exprs = append(p.Exprs, &FuncCall{Name: "fieldselect", Args: []Expr{row}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)})
+		p.Cols = append(p.Cols, Column{Name: fl.Name, T: ft, Table: alias})
+	}
+	if ord {
+		ot := types.T{Kind: types.Int64, NotNull: true}
+		p.Exprs = append(p.Exprs, &Const{Value: int64(1), T: ot})
+		p.Cols = append(p.Cols, Column{Name: "ordinality", T: ot, Table: alias})
+	}
+	if len(colNames) > len(p.Cols) {
+		return nil, tooManyAliases(alias, len(p.Cols), len(colNames))
+	}
+	for i, c := range colNames {
+		p.Cols[i].Name = c
 	}
 	return p, nil
 }

@@ -101,7 +101,8 @@
 //     IDENTITY), pyfunctions.go, tables.go (what the binder and executor see);
 //   - cursors and streams: cursors.go, cursorparams.go, cursorscroll.go,
 //     cursorstore.go, subscribe.go, subscribecursor.go, sqlprepare.go,
-//     preparedstmts.go;
+//     preparedstmts.go, functionquery.go (the query a function is given
+//     as text, ts_stat's and ts_rewrite's: functions.Session.Query);
 //   - COPY: copy.go, copyfile.go, copyprogress.go, filetables.go.
 //
 // The schema-management statements that do not reach the binder

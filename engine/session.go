@@ -89,9 +89,10 @@ type session struct {
 	// and a method value allocates each time it is taken.
 	statusFn   func(string) (string, bool)
 	setFn      func(name, value string, reset, local bool) (string, error)
-	preparedFn func() []functions.PreparedStatement // s.preparedStatements
-	cursorsFn  func() []functions.Cursor            // s.listCursors
-	usableFn   func(schema string) bool             // s.schemaUsable
+	preparedFn func() []functions.PreparedStatement                      // s.preparedStatements
+	cursorsFn  func() []functions.Cursor                                 // s.listCursors
+	usableFn   func(schema string) bool                                  // s.schemaUsable
+	queryFn    func(context.Context, string) ([]types.T, [][]any, error) // s.functionQuery
 	// rowLocks owns the row locks of the session's transactions (nil
 	// until the first write, or when the store takes no row locks), and
 	// their advisory locks; advisory, the session's advisory locks
@@ -505,7 +506,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (_
 		functions.Session{User: s.info.User, SchemaUsable: s.usableFn, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle, Location: loc, SetSetting: s.setFn,
 			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn,
 			Advisory: &s.advisory, Warn: s.warnFn, Random: &s.random, Notifications: s,
-			ClientAddr: s.info.RemoteAddr, ServerAddr: s.info.LocalAddr})
+			ClientAddr: s.info.RemoteAddr, ServerAddr: s.info.LocalAddr, Query: s.queryFn})
 	backend, err := ps.backend(&st.req)
 	if err != nil {
 		return nil, err

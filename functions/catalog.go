@@ -162,6 +162,12 @@ type Session struct {
 	// does (unqualified names, current_schema, current_schemas). Nil:
 	// every schema.
 	SchemaUsable func(schema string) bool
+	// Query runs a query a function is given as text (ts_stat's,
+	// ts_rewrite's: PostgreSQL runs it through SPI) within the running
+	// statement, with the session's privileges and snapshot, and returns
+	// its columns' types and rows (types/value.go's values). Nil: the
+	// context cannot run one.
+	Query func(ctx context.Context, text string) (cols []types.T, rows [][]any, err error)
 }
 
 // warn sends e to the client through ctx's session, with a WARNING's

@@ -173,6 +173,11 @@ func catalogFuncs() []*Func {
 		})},
 		// sqlgate's functions have no SQL-standard body (BEGIN ATOMIC ...)
 		{Name: "pg_get_function_sqlbody", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		// no function sqlgate has declares argument defaults
+		// (pg_proc.pronargdefaults is 0): NULL for every argument, as
+		// PostgreSQL answers for one without a default, and for an OID
+		// that is no function
+		{Name: "pg_get_function_arg_default", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: nullText},
 		// pg_operator lists no operator: none is visible (NULL, PostgreSQL's
 		// answer for an OID that is no operator)
 		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return nil, nil })},
@@ -283,9 +288,11 @@ func catalogFuncs() []*Func {
 		{Name: "json_build_array", Ret: tJSON, Kernel: rowFunc(tJSON, false, func(context.Context, []any) (any, error) { return "[]", nil })},
 	}
 	fs = append(fs, privilegeFuncs()...)
-	fs = append(fs, sysInfoFuncs()...)   // sysinfo.go
-	fs = append(fs, arrayCatFuncs()...)  // mdarray.go
-	fs = append(fs, arrayFillFuncs()...) // mdarray.go
+	fs = append(fs, sysInfoFuncs()...)      // sysinfo.go
+	fs = append(fs, relFileFuncs()...)      // relfiles.go
+	fs = append(fs, sequenceInfoFuncs()...) // sequences.go
+	fs = append(fs, arrayCatFuncs()...)     // mdarray.go
+	fs = append(fs, arrayFillFuncs()...)    // mdarray.go
 	fs = append(fs, regprocFuncs()...)
 	// Functions that read the catalog or the session are never folded at
 	// bind time: a prepared statement must see later DDL, and only the

@@ -45,14 +45,14 @@ var relationKindWords = map[string]string{
 }
 
 func describeObjectFuncs() []*Func {
-	return []*Func{{Name: "pg_describe_object", Args: []types.T{tOid, tOid, tInt4}, Ret: tText, Strict: true, Volatile: true,
+	return append([]*Func{{Name: "pg_describe_object", Args: []types.T{tOid, tOid, tInt4}, Ret: tText, Strict: true, Volatile: true,
 		Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			d, ok, err := describeObject(ctx, c, oidArg(a[0]), oidArg(a[1]), a[2].(int64))
 			if err != nil || !ok {
 				return nil, err
 			}
 			return d, nil
-		})}}
+		})}}, identifyFuncs()...) // identify.go
 }
 
 // describeObject is pg_describe_object(classid, objid, objsubid): the
@@ -80,7 +80,7 @@ func describeObject(ctx context.Context, c CatalogInfo, class, oid uint32, sub i
 		}
 		if sub < 0 {
 			col, ok := systemColumns[sub]
-			return "column " + col + " of " + rel, ok, nil
+			return "column " + col + " of " + rel, ok && hasSystemColumns(kind), nil // identify.go
 		}
 		cn, isNamer := c.(ColumnNames)
 		if !isNamer {

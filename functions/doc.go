@@ -19,6 +19,11 @@
 // information functions about
 // relations and objects (relprops.go: pg_relation_is_updatable and the
 // index property functions; describeobj.go: pg_describe_object;
+// identify.go: pg_identify_object and pg_identify_object_as_address;
+// relfiles.go: pg_relation_filenode, pg_relation_filepath,
+// pg_filenode_relation and pg_tablespace_size, from the catalog's rows
+// (CatalogRows); tsstat.go: ts_stat and ts_rewrite(query, select), which
+// run the query they are given through Session.Query;
 // partitiontree.go: pg_partition_root and pg_partition_tree);
 // PostgreSQL 15's keyword table (keywords.go: pg_get_keywords and
 // quote_ident); JSON output of values (rowjson.go: row_to_json, to_json,

@@ -116,3 +116,91 @@ func RewindSequences(ctx context.Context, mark int, rows, keep int) bool {
 	}
 	return r.Rewind(ctx, mark, rows, keep)
 }
+
+// SequenceState is a sequence as pg_sequence and the sequence's own row
+// show it: its parameters (TypeOID: its data type's OID) and where it
+// stands (Last, Called: PostgreSQL's last_value and is_called).
+type SequenceState struct {
+	Start, Min, Max, Increment, Cache int64
+	Cycle                             bool
+	TypeOID                           uint32
+	Last                              int64
+	Called                            bool
+}
+
+// SequenceCatalog is implemented by a CatalogInfo that lists sequences:
+// pg_sequence_parameters and pg_sequence_last_value read it.
+type SequenceCatalog interface {
+	// SequenceByOID is the sequence whose relation OID is oid; ok false
+	// when oid names no sequence.
+	SequenceByOID(ctx context.Context, oid uint32) (s SequenceState, ok bool, err error)
+}
+
+// sequenceParametersRowType is pg_sequence_parameters' OUT parameters.
+var sequenceParametersRowType = types.T{Kind: types.Row, Variant: types.AnonRecord, Fields: []types.Field{
+	{Name: "start_value", Type: tInt8}, {Name: "minimum_value", Type: tInt8}, {Name: "maximum_value", Type: tInt8},
+	{Name: "increment", Type: tInt8}, {Name: "cycle_option", Type: tBool}, {Name: "cache_size", Type: tInt8},
+	{Name: "data_type", Type: tOid}}}
+
+// sequenceByOID finds the sequence oid names; isRelation tells, for an OID
+// that names none, whether it names another relation.
+func sequenceByOID(ctx context.Context, c CatalogInfo, oid uint32) (s SequenceState, ok, isRelation bool, err error) {
+	sc, has := c.(SequenceCatalog)
+	if !has {
+		return SequenceState{}, false, false, sqlerr.New(sqlerr.FeatureNotSupported, "sequences are not available here")
+	}
+	if s, ok, err = sc.SequenceByOID(ctx, oid); err != nil || ok {
+		return s, ok, false, err
+	}
+	_, isRelation, err = c.RelationName(ctx, oid)
+	return s, false, isRelation, err
+}
+
+// sequenceInfoFuncs are the functions behind pg_sequences' columns and
+// psql's old \d of a sequence. Both read the sequence as the store holds
+// it (not transactional, as in PostgreSQL); the caller is the superuser,
+// so the privilege checks PostgreSQL makes always pass.
+func sequenceInfoFuncs() []*Func {
+	return []*Func{
+		// last_value, NULL before the first nextval (is_called false)
+		{Name: "pg_sequence_last_value", Args: []types.T{types.RegOf(types.RegClass)}, Ret: tInt8, Strict: true, Volatile: true,
+			Kernel: withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+				oid := oidArg(a[0])
+				s, ok, isRel, err := sequenceByOID(ctx, c, oid)
+				switch {
+				case err != nil:
+					return nil, err
+				case isRel:
+					cr, err := catalogRowsOf(c)
+					if err != nil {
+						return nil, err
+					}
+					r, _, err := cr.CatalogRow(ctx, "pg_class", oid)
+					if err != nil {
+						return nil, err
+					}
+					return nil, sqlerr.New(sqlerr.WrongObjectType, "%q is not a sequence", rowString(r, "relname"))
+				case !ok:
+					return nil, sqlerr.New(sqlerr.InternalError, "could not open relation with OID %d", oid)
+				case !s.Called:
+					return nil, nil
+				}
+				return s.Last, nil
+			})},
+		{Name: "pg_sequence_parameters", Args: []types.T{tOid}, Ret: sequenceParametersRowType, Strict: true,
+			Kernel: withCatalog(sequenceParametersRowType, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+				oid := oidArg(a[0])
+				s, ok, isRel, err := sequenceByOID(ctx, c, oid)
+				switch {
+				case err != nil:
+					return nil, err
+				case isRel:
+					// PostgreSQL finds the relation, then no pg_sequence row
+					return nil, sqlerr.New(sqlerr.InternalError, "cache lookup failed for sequence %d", oid)
+				case !ok:
+					return nil, sqlerr.New(sqlerr.UndefinedTable, "relation with OID %d does not exist", oid)
+				}
+				return []any{s.Start, s.Min, s.Max, s.Increment, s.Cycle, s.Cache, int64(s.TypeOID)}, nil
+			})},
+	}
+}

@@ -41,6 +41,7 @@ func IsSetFunc(name string) bool {
 		"pg_partition_tree",                     // partitiontree.go
 		"pg_listening_channels",                 // notify.go
 		"ts_parse", "ts_token_type", "ts_debug", // tsearchsrf.go
+		"ts_stat",                                             // tsstat.go
 		"json_populate_recordset", "jsonb_populate_recordset": // jsonpopulate.go
 		return true
 	}

@@ -381,6 +381,8 @@ func tsearchFuncs() []*Func {
 		}))
 	}
 	fs = append(fs, headlineFuncs()...)
+	fs = append(fs, &Func{Name: "ts_rewrite", Args: []types.T{tTSQuery, tText}, Ret: tTSQuery, Strict: true, Volatile: true,
+		Kernel: rowFunc(tTSQuery, true, tsRewriteQuery)}) // tsstat.go
 	fs = append(fs, row("ts_rewrite", []types.T{tTSQuery, tTSQuery, tTSQuery}, tTSQuery, func(v []any) (any, error) {
 		var qs [3]tsearch.Query
 		for i := range qs {

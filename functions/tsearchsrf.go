@@ -65,6 +65,14 @@ func resolveTSSetFunc(name string, args []types.T) *SetFunc {
 		return types.T{}, false
 	}
 	switch name {
+	case "ts_stat": // tsstat.go
+		isText := func(t types.T) bool { return canCoerce(pgTypeOf(t), pgText) }
+		switch {
+		case len(args) == 1 && isText(args[0]):
+			return &SetFunc{Name: name, Args: []types.T{tText}, Ret: tsStatRowType, Rows: tsStatRows}
+		case len(args) == 2 && isText(args[0]) && isText(args[1]):
+			return &SetFunc{Name: name, Args: []types.T{tText, tText}, Ret: tsStatRowType, Rows: tsStatRows}
+		}
 	case "unnest":
 		if len(args) == 1 && args[0].Variant == types.TSVector {
 			return &SetFunc{Name: name, Args: []types.T{tTSVector}, Ret: unnestTSVectorRowType, Rows: unnestTSVectorRows}

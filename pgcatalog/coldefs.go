@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -386,4 +387,17 @@ func defaultSequence(d, schema string, seqs []fluss.SequenceInfo) (fluss.Sequenc
 		}
 	}
 	return fluss.SequenceInfo{}, false
+}
+
+var _ functions.SequenceCatalog = (*Catalog)(nil)
+
+// SequenceByOID implements functions.SequenceCatalog.
+func (c *Catalog) SequenceByOID(ctx context.Context, oid uint32) (functions.SequenceState, bool, error) {
+	q, ok, err := c.sequenceByOID(ctx, oid)
+	if err != nil || !ok {
+		return functions.SequenceState{}, false, err
+	}
+	d := q.Def
+	return functions.SequenceState{Start: d.Start, Min: d.Min, Max: d.Max, Increment: d.Increment, Cache: d.Cache, Cycle: d.Cycle,
+		TypeOID: sequenceTypeOID(d.Type), Last: q.Last, Called: q.Called}, true, nil
 }

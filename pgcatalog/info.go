@@ -331,7 +331,8 @@ func (c *Catalog) TypeName(oid uint32) (string, bool) {
 }
 
 // RowTypeName implements functions.RowTypes: a table's row type prints
-// as the table's name (its schema, public, is on the search path).
+// as the table's name, qualified when its schema is not on the search
+// path.
 func (c *Catalog) RowTypeName(ctx context.Context, oid uint32) (string, bool, error) {
 	if elem, ok := types.TableRowTypeOfArray(oid); ok { // composites.go: "_t", printed t[]
 		name, ok, err := c.RowTypeName(ctx, elem)
@@ -346,6 +347,9 @@ func (c *Catalog) RowTypeName(ctx context.Context, oid uint32) (string, bool, er
 	t, _, _, ok, err := c.relation(ctx, oid-oidStride)
 	if err != nil || !ok {
 		return "", false, err
+	}
+	if !onPath(ctx, t.Path.Database) { // as regclass output qualifies the table
+		return quoteIdent(t.Path.Database) + "." + quoteIdent(t.Path.Table), true, nil
 	}
 	return quoteIdent(t.Path.Table), true, nil
 }

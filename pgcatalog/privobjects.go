@@ -37,6 +37,13 @@ func (c *Catalog) RelationKind(ctx context.Context, oid uint32) (kind, schema st
 
 // columnNames are a relation's user columns in attnum order.
 func (c *Catalog) columnNames(ctx context.Context, oid uint32) ([]string, bool, error) {
+	if _, isSeq, err := c.sequenceByOID(ctx, oid); err != nil || isSeq { // coldefs.go
+		var names []string
+		for _, col := range seqRelationCols { // seqrelation.go: what a sequence read as a relation shows
+			names = append(names, col.name)
+		}
+		return names, isSeq, err
+	}
 	t, index, sp, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok {
 		return nil, false, err

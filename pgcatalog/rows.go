@@ -164,10 +164,30 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 			r["relam"] = amHeap
 			r["relminmxid"] = 1
 		}
+		switch {
+		case sp.kind == 'v':
+			r["relfilenode"] = 0 // a view has no storage
+		case sharedCatalogs[sp.name]:
+			// kept once for the cluster, in pg_global, through the
+			// relation map (pg_class.relfilenode 0) as PostgreSQL keeps it
+			r["relisshared"], r["reltablespace"], r["relfilenode"] = true, tablespaceGlobal, 0
+		case mappedCatalogs[sp.name]:
+			r["relfilenode"] = 0 // found through the relation map
+		}
 		rows = append(rows, r)
 	}
 	return rows, nil
 }
+
+// sharedCatalogs are PostgreSQL 15's shared catalogs (relisshared) among
+// those sqlgate lists, and mappedCatalogs its other mapped ones: their
+// pg_class rows show relfilenode 0, pg_relation_filenode their OID.
+var (
+	sharedCatalogs = map[string]bool{"pg_auth_members": true, "pg_authid": true, "pg_database": true, "pg_db_role_setting": true,
+		"pg_parameter_acl": true, "pg_replication_origin": true, "pg_shdepend": true, "pg_shdescription": true, "pg_shseclabel": true,
+		"pg_subscription": true, "pg_tablespace": true}
+	mappedCatalogs = map[string]bool{"pg_attribute": true, "pg_class": true, "pg_proc": true, "pg_type": true}
+)
 
 func (c *Catalog) attributeRow(rel uint32, num int, name string, t types.T) row {
 	ct := c.colType(t)
@@ -616,6 +636,11 @@ var setFuncProcs = []procInfo{
 		outTypes: []uint32{23, 25}, outNames: []string{"tokid", "token"}},
 	{name: "ts_parse", args: []any{uint32(26), uint32(25)}, ret: oidRecord, rows: 1000,
 		outTypes: []uint32{23, 25}, outNames: []string{"tokid", "token"}},
+	// functions/tsstat.go
+	{name: "ts_stat", args: []any{uint32(25)}, ret: oidRecord, rows: 10000,
+		outTypes: []uint32{25, 23, 23}, outNames: []string{"word", "ndoc", "nentry"}},
+	{name: "ts_stat", args: []any{uint32(25), uint32(25)}, ret: oidRecord, rows: 10000,
+		outTypes: []uint32{25, 23, 23}, outNames: []string{"word", "ndoc", "nentry"}},
 	{name: "ts_token_type", args: []any{uint32(25)}, ret: oidRecord, rows: 16,
 		outTypes: []uint32{23, 25, 25}, outNames: []string{"tokid", "alias", "description"}},
 	{name: "ts_token_type", args: []any{uint32(26)}, ret: oidRecord, rows: 16,

@@ -286,3 +286,53 @@ func Rewrite(q, target, subst Query) Query {
 	tree.binary()
 	return Query{Root: tree.toNode()}
 }
+
+// RewriteEach is ts_rewrite(query, select): each (target, substitute)
+// pair the select gives, in its order, rewrites what the ones before
+// left (tsquery_rewrite_query), the tree flattened and sorted again
+// after each pass;
+// an empty target is passed over. A pair with a NULL is the caller's to
+// leave out.
+func RewriteEach(q Query, pairs [][2]Query) Query {
+	if q.Root == nil {
+		return q
+	}
+	tree := toQTN(q.Root)
+	tree.ternary()
+	tree.sortTree()
+	for _, p := range pairs {
+		if tree == nil {
+			break
+		}
+		if p[0].Root == nil {
+			continue
+		}
+		ex := toQTN(p[0].Root)
+		ex.ternary()
+		ex.sortTree()
+		var subs *qtn
+		if p[1].Root != nil {
+			subs = toQTN(p[1].Root)
+		}
+		var found bool
+		if tree = findSub(tree, ex, subs, &found); tree != nil {
+			// ready the tree for another pass
+			tree.clearNoChange()
+			tree.ternary()
+			tree.sortTree()
+		}
+	}
+	if tree == nil {
+		return Query{}
+	}
+	tree.binary()
+	return Query{Root: tree.toNode()}
+}
+
+// clearNoChange is QTNClearFlags(t, QTN_NOCHANGE).
+func (t *qtn) clearNoChange() {
+	t.noChange = false
+	for _, c := range t.child {
+		c.clearNoChange()
+	}
+}

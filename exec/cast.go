@@ -311,6 +311,12 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 	if out, ok, err := castSmallType(v, from, to, loc); ok { // smallcast.go
 		return out, err
 	}
+	if out, ok, err := castJSONBScalar(v, from, to, env); ok { // jsonbcast.go
+		return out, err
+	}
+	if out, ok, err := castQChar(v, from, to); ok { // qcharcast.go
+		return out, err
+	}
 	switch {
 	case to.Variant == types.UUID && from.Variant != types.UUID:
 		// text to uuid reads uuid's input forms (types.ParseUUID)

@@ -102,8 +102,8 @@ func (b *binder) funcNameType(name string) (*sql.TypeName, types.T, bool) {
 // castByOtherFunction reports a typed argument whose cast to the type
 // name names is one of pg_cast's by a function of another name (boolean,
 // inet and cidr to bpchar and varchar by text(...), "char" to varchar by
-// text("char"), smallint and bigint to the reg* types by int4(int2) and
-// oid(int8)): PostgreSQL's func_get_detail takes typename(x) as a cast
+// text("char"), integer and bigint to bit by bit(integer, integer),
+// smallint and bigint to the reg* types by int4(int2) and oid(int8)): PostgreSQL's func_get_detail takes typename(x) as a cast
 // only for a binary-coercible or an I/O conversion, so these are left to
 // the function lookup, which finds no function of the type's name taking
 // them (varchar(boolean) and regclass(bigint) are 42883; the other casts
@@ -115,6 +115,8 @@ func castByOtherFunction(name string, t types.T) bool {
 		return t.Kind == types.Bool || netVariant(t.Variant)
 	case "varchar":
 		return t.Kind == types.Bool || netVariant(t.Variant) || t.Variant == types.QChar
+	case "bit":
+		return t.Kind == types.Int32 || t.Kind == types.Int64 && !t.IsMoney() // bit(integer, integer)'s
 	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regconfig":
 		return t.Kind == types.Int8 || t.Kind == types.Int16 || t.Kind == types.Int64 && !t.IsMoney()
 	}

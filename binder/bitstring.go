@@ -44,8 +44,8 @@ func bitCastable(a, b types.T) bool {
 			return true
 		case x.Kind == types.Unknown || x.Kind == types.Name || x.IsString() && x.Variant == types.NoVariant:
 			return true
-		case x.Kind == types.Int32 || x.Kind == types.Int64:
-			return y.Variant == types.Bit
+		case (x.Kind == types.Int32 || x.Kind == types.Int64) && !x.IsMoney():
+			return y.Variant == types.Bit // int4 and int8 to and from bit, not money
 		}
 		return false
 	}

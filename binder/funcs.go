@@ -186,14 +186,14 @@ func (b *binder) castBound(n, place sourceNode, xn pt.Expr, x Expr, target types
 	if target.Variant.IsReg() {
 		// 'name'::regclass looks the name up; an oid, an integer or
 		// another reg* value is already one.
-		if isUnknown(x.Type()) || x.Type().IsString() || x.Type().Kind == types.Name {
+		if isUnknown(x.Type()) || stringCategory(x.Type()) {
 			return b.callFunction(n, target.Variant.Name()+"_in", []Expr{b.resolveUnknown(x, types.StringType)})
 		}
-		if x.Type().IsInteger() || x.Type().Kind == types.Oid {
+		if oidCastable(x.Type(), target) {
 			return b.castTo(x, target), nil
 		}
 	}
-	if x.Type().Variant.IsReg() && (target.IsString() || target.Kind == types.Name) {
+	if x.Type().Variant.IsReg() && stringCategory(target) {
 		// x::regclass::text is the object's name, as the reg* type's
 		// output function prints it
 		name, err := b.regText(n, x)
@@ -262,6 +262,9 @@ func castable(a, b types.T) bool {
 	if ok, handled := nestedCastable(a, b, false); handled {
 		return ok
 	}
+	if _, ok := types.JSONBScalarCast(a, b); ok {
+		return true // jsonb to numeric, the integers, the floats, boolean
+	}
 	if a.Variant.IsJSON() || b.Variant.IsJSON() {
 		// json converts only to and from text (and between json and jsonb)
 		ok := func(t types.T) bool { return stringCategory(t) || t.Kind == types.Unknown || t.Variant.IsJSON() }
@@ -276,6 +279,9 @@ func castable(a, b types.T) bool {
 	if a.IsNested() || b.IsNested() {
 		return false
 	}
+	if a.Variant == types.QChar || b.Variant == types.QChar {
+		return qcharCastable(a, b)
+	}
 	if stringCategory(a) || stringCategory(b) {
 		return true // every scalar type has a text form and a text input
 	}
@@ -288,8 +294,8 @@ func castable(a, b types.T) bool {
 	if a.IsNumeric() && b.IsNumeric() {
 		return true
 	}
-	if (a.Kind == types.Oid && b.IsInteger()) || (a.IsInteger() && b.Kind == types.Oid) || (a.Kind == types.Oid && b.Kind == types.Oid) {
-		return true // oid and the reg* types convert to each other as they are
+	if a.Kind == types.Oid || b.Kind == types.Oid {
+		return oidCastable(a, b)
 	}
 	if a.Kind == types.Bool && b.Kind == types.Int32 || a.Kind == types.Int32 && b.Kind == types.Bool {
 		return true
@@ -316,11 +322,52 @@ func castable(a, b types.T) bool {
 	return timeTZCastable(a, b) // timetz.go
 }
 
+// oidCastable decides pg_cast's casts among oid, the reg* types, xid and
+// the integers (the string types' I/O conversions decided before): an
+// integer to oid or a reg* type, oid or a reg* type to int4 and int8 (not
+// int2), oid to each reg* type and back, regproc and regprocedure to each
+// other, but no other reg* type to another and nothing to or from xid.
+func oidCastable(a, b types.T) bool {
+	switch {
+	case a.Variant == types.Xid || b.Variant == types.Xid:
+		return false
+	case a.Kind == types.Oid && b.Kind == types.Oid:
+		procs := func(v types.Variant) bool { return v == types.RegProc || v == types.RegProcedure }
+		return a.Variant == types.NoVariant || b.Variant == types.NoVariant || procs(a.Variant) && procs(b.Variant)
+	case a.Kind == types.Oid:
+		return b.Kind == types.Int32 || b.Kind == types.Int64 && !b.IsMoney()
+	}
+	return a.IsInteger()
+}
+
 // stringCategory reports a type of PostgreSQL's string category (text,
-// varchar, bpchar, name; and sqlgate's "char", which converts as they do),
-// which converts to and from every type by the other's output and input.
+// varchar, bpchar, name), which converts to and from every type by the
+// other's output and input ("char" is of category Z: qcharCastable).
 func stringCategory(t types.T) bool {
-	return t.IsString() && (t.Variant == types.NoVariant || t.Variant == types.QChar) || t.Kind == types.Name
+	return t.IsString() && t.Variant == types.NoVariant || t.Kind == types.Name
+}
+
+// qcharCastable decides the casts to and from the one-byte "char", of
+// category Z, which has I/O conversions only with the string types:
+// pg_cast's to and from text, varchar and bpchar, name's I/O conversions,
+// and to and from int4 (its byte's value).
+func qcharCastable(a, b types.T) bool {
+	other := a
+	if a.Variant == types.QChar {
+		other = b
+	}
+	return stringCategory(other) || other.Variant == types.QChar || other.Kind == types.Int32 || isUnknown(other)
+}
+
+// qcharAssignable is qcharCastable in an assignment: "char" to a string
+// type (pg_cast's, or the I/O conversion to name), text, varchar and
+// bpchar to "char" (name's is its explicit I/O conversion), int4 neither
+// way.
+func qcharAssignable(a, b types.T) bool {
+	if a.Variant == types.QChar {
+		return stringCategory(b) || b.Variant == types.QChar
+	}
+	return a.IsString() && a.Variant == types.NoVariant || isUnknown(a)
 }
 
 // netVariant reports inet or cidr.

@@ -474,7 +474,30 @@ func (b *binder) insertOverride(info fluss.TableInfo, provided []int, ins *pt.In
 // but PostgreSQL keeps apart (jsonb, uuid, inet, tsvector, an enum, a
 // range ...: functions.OwnStringType) take no text by assignment: a text
 // expression into a jsonb column is 42804, as an unknown literal is not.
-func textTarget(t types.T) bool { return t.IsString() && !functions.OwnStringType(t) }
+func textTarget(t types.T) bool {
+	return t.IsString() && !functions.OwnStringType(t) && t.Variant != types.QChar
+}
+
+// assignCastRule decides an assignment where pg_cast's rows, not the
+// string category's I/O conversions, do (handled false elsewhere): name,
+// text's kin, takes nothing but a string type out of it (its I/O
+// conversions to the others are explicit), "char" converts only to and
+// from text, varchar and bpchar, and oid, the reg* types and xid as
+// oidCastable says (an integer to oid or a reg* type, those to int4 and
+// int8, not to int2).
+func assignCastRule(from, to types.T) (ok, handled bool) {
+	switch {
+	case from.Variant == types.QChar || to.Variant == types.QChar:
+		return qcharAssignable(from, to), true
+	case stringCategory(to):
+		return false, false
+	case from.Kind == types.Name:
+		return false, true
+	case from.Kind == types.Oid || to.Kind == types.Oid:
+		return oidCastable(from, to), true
+	}
+	return false, false
+}
 
 // assign converts e to a column's type with PostgreSQL's assignment rules:
 // unknown literals are parsed, numeric types convert to each other (range
@@ -507,6 +530,9 @@ func (b *binder) assign(node sourceNode, e Expr, col string, t types.T, table st
 		ok = et.IsBitString() // only bit strings assign to one (bitstring.go)
 	}
 	if ok2, handled := smallAssignable(et, target); handled { // smalltypes.go
+		ok = ok2
+	}
+	if ok2, handled := assignCastRule(et, target); handled {
 		ok = ok2
 	}
 	if !ok {

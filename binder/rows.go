@@ -226,6 +226,9 @@ func assignableType(from, to types.T) bool {
 	if ok, handled := smallAssignable(from, to); handled && !isUnknown(from) { // smalltypes.go
 		return ok
 	}
+	if ok, handled := assignCastRule(from, to); handled && !isUnknown(from) { // insert.go
+		return ok
+	}
 	return isUnknown(from) || from.Nullable().Equal(to.Nullable()) ||
 		(from.IsNumeric() && to.IsNumeric()) ||
 		to.IsString() ||

@@ -116,7 +116,7 @@ func smallCastable(a, c types.T) (ok, handled bool) {
 // only.
 func smallAssignable(a, c types.T) (ok, handled bool) {
 	ok, handled = smallCastable(a, c)
-	if handled && ok && (a.IsString() || a.Kind == types.Name) && a.Variant == types.NoVariant && !c.IsString() {
+	if handled && ok && stringCategory(a) && !stringCategory(c) {
 		ok = false
 	}
 	return ok, handled

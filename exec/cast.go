@@ -311,6 +311,12 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 	if out, ok, err := castSmallType(v, from, to, loc); ok { // smallcast.go
 		return out, err
 	}
+	if out, ok, err := castJSONBScalar(v, from, to, env); ok { // jsonbcast.go
+		return out, err
+	}
+	if out, ok, err := castQChar(v, from, to); ok { // qcharcast.go
+		return out, err
+	}
 	switch {
 	case to.Variant == types.UUID && from.Variant != types.UUID:
 		// text to uuid reads uuid's input forms (types.ParseUUID)
@@ -348,6 +354,13 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 	case to.Variant.IsJSON() && (from.Variant != to.Variant || from.Kind != types.String):
 		// text to json checks the text; json to jsonb normalises it
 		return types.ParseJSON(types.FormatTextIn(v, from, loc), to.Variant == types.JSONB)
+	case to.Kind == types.Name && from.Kind == types.Bool:
+		// boolout's t and f: boolean to name is the I/O conversion, where
+		// to text, varchar and bpchar it is text(boolean)'s true and false
+		if v.(bool) {
+			return "t", nil
+		}
+		return "f", nil
 	case to.Kind == types.Name && from.Kind != types.Name && !from.IsString() && from.Kind != types.Unknown:
 		// any type to name by its output, as to text (PostgreSQL's I/O
 		// conversion to a string type), cut to NAMEDATALEN-1 bytes

@@ -70,6 +70,19 @@ const (
 	pgDateRange
 	pgTsRange
 	pgTstzRange
+	// pgQChar is the one-byte "char" (category Z), converting implicitly
+	// to text only; no string type converts implicitly to it.
+	pgQChar
+	// the reg* types but regclass (category N), in types' order of
+	// their variants: oid and the integers convert implicitly to each,
+	// each to oid, none to another but regproc and regprocedure
+	pgRegtype
+	pgRegproc
+	pgRegprocedure
+	pgRegnamespace
+	pgRegrole
+	pgXid   // xid (category U), converting implicitly to nothing
+	pgPgLsn // pg_lsn (category U), converting implicitly to nothing
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -94,12 +107,21 @@ func pgTypeOf(t types.T) pgType {
 	case types.Float64:
 		return pgFloat8
 	case types.Oid:
-		if t.Variant == types.RegClass {
+		switch {
+		case t.Variant == types.RegClass:
 			return pgRegclass
+		case t.Variant.IsReg():
+			return pgRegtype + pgType(t.Variant-types.RegType)
+		case t.Variant == types.Xid:
+			return pgXid
 		}
 		return pgOid
 	case types.String:
 		switch t.Variant {
+		case types.QChar:
+			return pgQChar
+		case types.PgLsn:
+			return pgPgLsn
 		case types.JSON:
 			return pgJSON
 		case types.JSONB:
@@ -165,7 +187,8 @@ func (p pgType) category() byte {
 	switch p {
 	case pgBool:
 		return 'B'
-	case pgInt2, pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass:
+	case pgInt2, pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass,
+		pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole:
 		return 'N'
 	case pgText, pgVarchar, pgBpchar, pgName:
 		return 'S'
@@ -187,6 +210,8 @@ func (p pgType) category() byte {
 		return 'N'
 	case pgInt4Range, pgInt8Range, pgNumRange, pgDateRange, pgTsRange, pgTstzRange:
 		return 'R'
+	case pgQChar:
+		return 'Z'
 	}
 	return 'U'
 }
@@ -203,25 +228,31 @@ func (p pgType) preferred() bool {
 // implicitCasts lists PostgreSQL 15's implicit casts (pg_cast with
 // castcontext 'i', plus binary-coercible ones) among the types sqlgate has.
 var implicitCasts = map[pgType][]pgType{
-	pgInt2:      {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
-	pgInt4:      {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
-	pgInt8:      {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
-	pgNumeric:   {pgFloat4, pgFloat8},
-	pgFloat4:    {pgFloat8},
-	pgCidr:      {pgInet},
-	pgMacaddr:   {pgMacaddr8},
-	pgMacaddr8:  {pgMacaddr},
-	pgBit:       {pgVarbit},
-	pgVarbit:    {pgBit},
-	pgOid:       {pgRegclass},
-	pgRegclass:  {pgOid},
-	pgText:      {pgVarchar, pgBpchar, pgName, pgRegclass},
-	pgVarchar:   {pgText, pgBpchar, pgName, pgRegclass},
-	pgBpchar:    {pgText, pgVarchar, pgName},
-	pgName:      {pgText, pgVarchar, pgBpchar},
-	pgDate:      {pgTimestamp, pgTimestampTZ},
-	pgTimestamp: {pgTimestampTZ},
-	pgTime:      {pgInterval, pgTimeTZ},
+	pgInt2:         {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole},
+	pgInt4:         {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole},
+	pgInt8:         {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole},
+	pgNumeric:      {pgFloat4, pgFloat8},
+	pgFloat4:       {pgFloat8},
+	pgCidr:         {pgInet},
+	pgMacaddr:      {pgMacaddr8},
+	pgMacaddr8:     {pgMacaddr},
+	pgBit:          {pgVarbit},
+	pgVarbit:       {pgBit},
+	pgOid:          {pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole},
+	pgRegclass:     {pgOid},
+	pgRegtype:      {pgOid},
+	pgRegproc:      {pgOid, pgRegprocedure},
+	pgRegprocedure: {pgOid, pgRegproc},
+	pgRegnamespace: {pgOid},
+	pgRegrole:      {pgOid},
+	pgText:         {pgVarchar, pgBpchar, pgName, pgRegclass},
+	pgVarchar:      {pgText, pgBpchar, pgName, pgRegclass},
+	pgBpchar:       {pgText, pgVarchar, pgName},
+	pgName:         {pgText},
+	pgDate:         {pgTimestamp, pgTimestampTZ},
+	pgTimestamp:    {pgTimestampTZ},
+	pgTime:         {pgInterval, pgTimeTZ},
+	pgQChar:        {pgText},
 }
 
 // canCoerce reports whether a value of from may be implicitly converted to to.
@@ -809,7 +840,7 @@ func SamePGType(a, b types.T) bool {
 		return false
 	}
 	switch pa {
-	case pgOther, pgOid:
+	case pgOther, pgOid, pgXid:
 		return a.Kind == b.Kind && a.Variant == b.Variant
 	}
 	return true
@@ -837,6 +868,14 @@ func coercible(from, to types.T) bool {
 	}
 	return canCoerce(pf, pt)
 }
+
+// Coercible reports whether a value of from converts implicitly to to,
+// as function resolution decides it (can_coerce_type with
+// COERCION_IMPLICIT).
+func Coercible(from, to types.T) bool { return coercible(from, to) }
+
+// Preferred reports t's typispreferred.
+func Preferred(t types.T) bool { return preferredType(t) }
 
 // categoryOf is t's typcategory: pgType's, but U for an own string type.
 func categoryOf(t types.T) byte {

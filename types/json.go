@@ -167,3 +167,30 @@ func jsonbNumber(n string) string {
 	}
 	return out
 }
+
+// JSONBScalarCast reports whether from -> to is one of pg_cast's explicit
+// casts from jsonb to a number or boolean (jsonb_numeric, jsonb_int4,
+// jsonb_bool ...; exec/jsonbcast.go runs them), with the name those
+// functions give the target in their errors.
+func JSONBScalarCast(from, to T) (string, bool) {
+	if from.Variant != JSONB || from.Kind != String || to.Variant != NoVariant {
+		return "", false
+	}
+	switch to.Kind {
+	case Bool:
+		return "boolean", true
+	case Int8, Int16:
+		return "smallint", true
+	case Int32:
+		return "integer", true
+	case Int64:
+		return "bigint", true
+	case Float32:
+		return "real", true
+	case Float64:
+		return "double precision", true
+	case Decimal:
+		return "numeric", true
+	}
+	return "", false
+}

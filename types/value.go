@@ -287,8 +287,13 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 			return nil, invalidInput(t, s)
 		}
 		if t.Kind == Oid {
-			if v < 0 || v > math.MaxUint32 {
+			// oidin takes a negative number down to int4's least as
+			// its unsigned 32-bit value (-7 is 4294967289)
+			if v < math.MinInt32 || v > math.MaxUint32 {
 				return nil, outOfRange(t, s)
+			}
+			if v < 0 {
+				v += 1 << 32
 			}
 			return v, nil
 		}

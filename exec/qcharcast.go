@@ -1,0 +1,51 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// castQChar is a cast between the one-byte "char" and int4, which
+// pg_cast has as the functions "char"(int4) and int4("char"): the byte's
+// value, not its text. int4 to "char" takes -128 to 127 (22003 beyond),
+// 0 as the empty "char", a byte past ASCII as charout prints it (\ooo);
+// "char" to int4 is its first byte, signed (a \ooo written back as its
+// byte). The string types to "char" keep the first character. ok is
+// false for the other casts.
+func castQChar(v any, from, to types.T) (out any, ok bool, err error) {
+	switch {
+	case from.Kind == types.Int32 && to.Kind == types.String && to.Variant == types.QChar:
+		n := v.(int64)
+		switch {
+		case n < -128 || n > 127:
+			return nil, true, sqlerr.New(sqlerr.NumericValueOutOfRange, "\"char\" out of range")
+		case n == 0:
+			return "", true, nil
+		case n > 0:
+			return string(rune(n)), true, nil
+		}
+		return fmt.Sprintf("\\%03o", uint8(n)), true, nil
+	case to.Kind == types.String && to.Variant == types.QChar && from.Variant == types.NoVariant &&
+		(from.Kind == types.String || from.Kind == types.Char || from.Kind == types.Name):
+		// text, varchar, bpchar and name to "char" keep the first
+		// character, as "char"(text) and char_in do
+		for _, r := range v.(string) {
+			return string(r), true, nil
+		}
+		return "", true, nil
+	case from.Kind == types.String && from.Variant == types.QChar && to.Kind == types.Int32:
+		s := v.(string)
+		if s == "" {
+			return int64(0), true, nil
+		}
+		if len(s) == 4 && s[0] == '\\' && octal(s[1]) && octal(s[2]) && octal(s[3]) {
+			return int64(int8((s[1]-'0')<<6 | (s[2]-'0')<<3 | (s[3] - '0'))), true, nil
+		}
+		return int64(int8(s[0])), true, nil
+	}
+	return nil, false, nil
+}
+
+func octal(c byte) bool { return c >= '0' && c <= '7' }

@@ -59,7 +59,7 @@ func jpArgs(v []any) (*jpCall, error) {
 // run evaluates the call; a silenced error is ok false, with the values
 // found before it (PostgreSQL's silent calls return those).
 func (c *jpCall) run() (out []any, ok bool, err error) {
-	out, err = jpRun(c.path, c.doc, c.vars, c.exists)
+	out, err = jpRun(c.path, c.doc, c.vars, c.exists, c.silent)
 	if err != nil {
 		if c.silent && silenceable(err) {
 			return out, false, nil

@@ -43,6 +43,12 @@ type jpExec struct {
 	// jsonb_path_exists and @?, the operand of exists in lax mode): a
 	// unary + or - there skips what is not a number instead of failing
 	probe *jsonpath.Item
+	// noThrow counts the reasons an error is returned to the caller
+	// rather than raised (PostgreSQL's throwErrors false): a silent call,
+	// and each predicate operand being evaluated (PostgreSQL evaluates
+	// those through executeItemOptUnwrapResultNoThrow). It decides
+	// whether .** can lose its level-0 error (levelZeroErrorLost).
+	noThrow int
 }
 
 func jpErr(code sqlerr.Code, format string, args ...any) error {
@@ -75,8 +81,11 @@ func realErr(err error) error {
 // jpRun evaluates path over doc: the sequence of values, or for a
 // predicate path its one value (true, false or null for unknown). With an
 // error come the values found before it.
-func jpRun(path *jsonpath.Path, doc any, vars *jpObject, exists bool) ([]any, error) {
+func jpRun(path *jsonpath.Path, doc any, vars *jpObject, exists, silent bool) ([]any, error) {
 	e := &jpExec{root: doc, vars: vars, strict: path.Strict, last: -1}
+	if silent {
+		e.noThrow++
+	}
 	if exists && !path.Strict { // strict mode evaluates everything
 		e.probe = path.Expr
 	}
@@ -126,14 +135,47 @@ func (e *jpExec) evalNext(it *jsonpath.Item, out []any, cur any) ([]any, error) 
 		defer func() { e.quiet-- }()
 	}
 	var res []any
-	for _, x := range out {
+	for i, x := range out {
 		r, err := e.eval(it.Next, x, cur)
 		res = append(res, r...)
 		if err != nil {
+			if i == 0 && e.levelZeroErrorLost(it, x, err) {
+				continue
+			}
 			return res, err
 		}
 	}
 	return res, nil
+}
+
+// levelZeroErrorLost reports whether the error of the chain after a .**
+// on its level-0 value v (the accessor's input itself, first of its
+// values when its range starts at 0) is lost. PostgreSQL's
+// executeItemOptUnwrapTarget (case jpiAny) keeps that chain's result in
+// res and, when v is an array or object (jbvBinary), overwrites res with
+// the result of descending into v (executeAnyItem): an error returned
+// there rather than raised (a silent call, a predicate's operand) is
+// dropped, the values found before it stay, and the descent goes on. A
+// raised error (a call that is not silent) ends the statement first; on a
+// scalar v the error stands; a missing variable is always raised.
+func (e *jpExec) levelZeroErrorLost(it *jsonpath.Item, v any, err error) bool {
+	if it.Kind != jsonpath.AnyPath || it.Lo != 0 || e.noThrow == 0 || fatal(err) {
+		return false
+	}
+	switch v.(type) {
+	case []any, *jpObject:
+		return true
+	}
+	return false
+}
+
+// operand evaluates a predicate's operand, whose errors PostgreSQL
+// returns (executeItemOptUnwrapResultNoThrow) for the predicate to make
+// unknown.
+func (e *jpExec) operand(it *jsonpath.Item, cur any) ([]any, error) {
+	e.noThrow++
+	defer func() { e.noThrow-- }()
+	return e.eval(it, cur, cur)
 }
 
 // unwrapped is v's elements when lax mode unwraps it, else v alone.
@@ -587,7 +629,7 @@ func (e *jpExec) pred(it *jsonpath.Item, cur any) (jpBool, error) {
 		if !e.strict {
 			e.probe = it.L
 		}
-		xs, err := e.eval(it.L, cur, cur)
+		xs, err := e.operand(it.L, cur)
 		e.probe = saved
 		if err != nil {
 			if fatal(err) {
@@ -619,7 +661,7 @@ func (e *jpExec) pred(it *jsonpath.Item, cur any) (jpBool, error) {
 		// (not unwrapped), evaluated first (an error: unknown), and each
 		// left value is tried against each right one, both strings or
 		// unknown: an empty side makes the predicate false.
-		prefixes, err := e.eval(it.R, cur, cur)
+		prefixes, err := e.operand(it.R, cur)
 		if err != nil {
 			if fatal(err) {
 				return 0, err
@@ -662,7 +704,7 @@ func fatal(err error) bool {
 // (lax: at once; strict: unless one is unknown), unknown when one is
 // unknown or it errs, else false.
 func (e *jpExec) each(it *jsonpath.Item, cur any, f func(any) jpBool) (jpBool, error) {
-	xs, err := e.eval(it, cur, cur)
+	xs, err := e.operand(it, cur)
 	if err != nil {
 		if fatal(err) {
 			return 0, err
@@ -698,7 +740,7 @@ func (e *jpExec) each(it *jsonpath.Item, cur any, f func(any) jpBool) (jpBool, e
 // compare is a comparison: true when some pair of the operands' values
 // compares true, unknown when a pair does not compare.
 func (e *jpExec) compare(it *jsonpath.Item, cur any) (jpBool, error) {
-	rs, err := e.eval(it.R, cur, cur)
+	rs, err := e.operand(it.R, cur)
 	if err != nil {
 		if fatal(err) {
 			return 0, err

@@ -158,9 +158,14 @@ func reduceInput(n binder.Node, conds []binder.Expr, offset int) (binder.Node, b
 // nullRejected returns the join sides (bits 1 left, 2 right) whose columns
 // being all NULL make e NULL or false (find_nonnullable_rels): a column is
 // NULL when its side is; a strict operator, cast or function is NULL when
-// an operand is; AND when either operand rejects, OR when both do; NOT
-// when its operand does; IS NOT NULL (at the top of a condition) when its
-// operand does.
+// an operand is; AND at the top of a condition when either operand
+// rejects (either being false or NULL removes the row), below it (an
+// operand of an operator, NOT, ...) only when both do, as OR: there one
+// NULL operand still leaves false AND NULL = false, a value, so
+// ((b.i IS NULL) AND a.f) >= b.f is true for a's NULLs where b.f is false
+// (find_nonnullable_rels_walker's AND_EXPR below top level falls through
+// to OR_EXPR's intersection); NOT when its operand does; IS NOT NULL (at
+// the top of a condition) when its operand does.
 func nullRejected(e binder.Expr, side func(int) int, top bool) int {
 	switch x := e.(type) {
 	case *binder.ColumnRef:
@@ -168,6 +173,9 @@ func nullRejected(e binder.Expr, side func(int) int, top bool) int {
 	case *binder.BinaryOp:
 		switch x.Op {
 		case binder.OpAnd:
+			if !top {
+				return nullRejected(x.L, side, false) & nullRejected(x.R, side, false)
+			}
 			return nullRejected(x.L, side, top) | nullRejected(x.R, side, top)
 		case binder.OpOr:
 			return nullRejected(x.L, side, top) & nullRejected(x.R, side, top)

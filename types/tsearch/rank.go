@@ -2,7 +2,9 @@ package tsearch
 
 import (
 	"math"
-	"sort"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/internal/pgsort"
 )
 
 // DefaultWeights are ts_rank's weights of D, C, B and A.
@@ -20,11 +22,12 @@ const (
 // rankItems is SortAndUniqItems: the query's operands sorted by word,
 // each word once.
 func rankItems(q Query) []*Node {
-	// in PostgreSQL's item order (rankOrder), which its sort (an
-	// insertion sort for so few) keeps among equal words: the first of
-	// them is the one ranked
+	// from PostgreSQL's item order (rankOrder) by its qsort_arg, which is
+	// not stable from 7 items on: of operands with one word ('fox' and
+	// 'fox':*, which finds more) the one it leaves first is the one
+	// ranked
 	items := rankOrder(q)
-	sort.SliceStable(items, func(i, j int) bool { return items[i].Word < items[j].Word })
+	pgsort.Sort(items, func(x, y *Node) int { return strings.Compare(x.Word, y.Word) })
 	out := items[:0]
 	for i, it := range items {
 		if i == 0 || it.Word != items[i-1].Word {

@@ -456,6 +456,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err := adjacentStringError(src, toks); err != nil { // strconcat.go
 		return nil, err
 	}
+	if err := stringAfterOperandError(src, toks); err != nil { // strconcat.go
+		return nil, err
+	}
 	if err := insertFormError(src, toks); err != nil { // mysqlforms.go
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func isStringToken(t token) bool {
 // finds the operands that are never a type's name: a number; a ']'; a
 // type after ::; a '(' ... ')' that is empty, holds a parenthesised
 // expression (no name before it) or a cast type's modifiers.
-func stringAfterOperandError(src string, toks []token) error {
+func stringAfterOperandError(src string, toks []token) *sqlerr.Error {
 	afterCast := func(k int) bool { return k > 0 && toks[k-1].kind == tkOp && toks[k-1].text(src) == "::" }
 	for i := 1; i < len(toks); i++ {
 		if !isStringToken(toks[i]) {

@@ -187,8 +187,11 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		}
 		return p.dropColumn() // altercolumn.go
 	case p.accept("ALTER"):
+		if p.word(0) == "CONSTRAINT" {
+			return p.unsupported("ALTER TABLE ... ALTER CONSTRAINT is not supported", "Drop the constraint and add it again with the attributes you want.")
+		}
 		p.accept("COLUMN")
-		column, err := p.ident()
+		column, err := p.colID() // (a reserved word is no column's name)
 		if err != nil {
 			return AlterAction{}, err
 		}
@@ -217,6 +220,12 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 			p.word(0) == "SET" && p.word(1) == "GENERATED",
 			p.word(0) == "DROP" && p.word(1) == "IDENTITY":
 			return p.identityAction(column) // identity.go
+		}
+		if p.pos >= len(p.toks) {
+			return AlterAction{}, p.err()
+		}
+		if err := p.actionSyntax(columnActions); err != nil {
+			return AlterAction{}, err
 		}
 		return p.unsupported("this ALTER TABLE ... ALTER COLUMN action is not supported: Fluss 0.9.1 cannot modify a column", insteadCopy)
 	case p.accept("VALIDATE", "CONSTRAINT"):
@@ -318,7 +327,72 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 	if p.pos >= len(p.toks) {
 		return AlterAction{}, p.err()
 	}
+	if err := p.actionSyntax(otherActions); err != nil {
+		return AlterAction{}, err
+	}
 	return p.unsupported("ALTER TABLE ... "+p.word(0)+" is not supported: Fluss 0.9.1 can add nullable columns at the end and change table properties", insteadCopy)
+}
+
+// otherActions are the first words of PostgreSQL's ALTER TABLE actions
+// (gram.y's alter_table_cmd and partition_cmd) that alterAction does not
+// parse itself, each with the words that may follow it (nil: any). An
+// action it refuses as unsupported must still be one of PostgreSQL's:
+// anything else is the syntax error PostgreSQL reports, at the first
+// word its grammar cannot take, and not a statement sqlgate accepts
+// until it runs.
+var otherActions = map[string][]string{
+	"VALIDATE": {"CONSTRAINT"},
+	"SET":      {"LOGGED", "UNLOGGED", "ACCESS", "TABLESPACE", "SCHEMA", "WITHOUT", "("},
+	"RESET":    {"("},
+	"ENABLE":   {"TRIGGER", "ALWAYS", "REPLICA", "RULE", "ROW"},
+	"DISABLE":  {"TRIGGER", "RULE", "ROW"},
+	"FORCE":    {"ROW"},
+	"NO":       {"FORCE", "INHERIT"},
+	"NOT":      {"OF"},
+	"INHERIT":  nil,
+	"OF":       nil,
+	"OPTIONS":  {"("},
+	"OWNER":    {"TO"},
+	"REPLICA":  {"IDENTITY"},
+	"CLUSTER":  {"ON"},
+	"ATTACH":   {"PARTITION"},
+	"DETACH":   {"PARTITION"},
+	"RENAME":   nil,
+}
+
+// columnActions are otherActions' counterpart after ALTER [COLUMN] name:
+// the column actions of PostgreSQL's grammar alterAction does not parse
+// itself (SET followed by a sequence option is an identity column's).
+var columnActions = map[string][]string{
+	"SET": {"(", "DATA", "DEFAULT", "NOT", "STATISTICS", "STORAGE", "COMPRESSION", "GENERATED",
+		"AS", "CACHE", "CYCLE", "NO", "INCREMENT", "MAXVALUE", "MINVALUE", "OWNED", "SEQUENCE", "START", "RESTART", "LOGGED", "UNLOGGED"},
+	"RESET":   {"("},
+	"DROP":    {"DEFAULT", "NOT", "EXPRESSION", "IDENTITY"},
+	"ADD":     {"GENERATED"},
+	"RESTART": nil,
+	"OPTIONS": {"("},
+	"TYPE":    nil,
+}
+
+// actionSyntax is the syntax error of an action whose first words are not
+// among grammar's (nil when they are).
+func (p *ddlParser) actionSyntax(grammar map[string][]string) error {
+	next, ok := grammar[p.word(0)]
+	if !ok {
+		return p.err()
+	}
+	if next == nil {
+		return nil
+	}
+	if p.pos+1 < len(p.toks) {
+		t := p.toks[p.pos+1]
+		for _, w := range next {
+			if w == "(" && t.isPunct(p.src, "(") || t.kind == tkIdent && t.word(p.src) == w {
+				return nil
+			}
+		}
+	}
+	return syntaxErrorAt(p.src, p.toks, p.pos+1)
 }
 
 // addColumn: [IF NOT EXISTS] name type [NULL | NOT NULL | DEFAULT expr |

@@ -177,6 +177,12 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 					i += 2 // Flink's PRIMARY KEY (...) NOT ENFORCED
 					continue
 				}
+				if depth == 0 && column != "" && t.is(src, "KEY") && !(i > 0 && (toks[i-1].is(src, "PRIMARY") || toks[i-1].is(src, "REFERENCES") || toks[i-1].isPunct(src, "."))) {
+					// MySQL's column attribute KEY (TiDB's grammar takes
+					// it for PRIMARY KEY): PostgreSQL has KEY after PRIMARY
+					// only, and a referenced table's name
+					return 0, nil, false, syntaxErrorAt(src, toks, i)
+				}
 				refs = refs || t.is(src, "REFERENCES")
 				out = append(out, t)
 				i++

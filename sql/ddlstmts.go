@@ -426,10 +426,7 @@ func (p *ddlParser) createSchema(st *Statement) error {
 		}
 		d.Names = []string{n}
 		if !p.accept("AUTHORIZATION") {
-			if p.pos < len(p.toks) {
-				return p.notSupported("CREATE SCHEMA with schema elements is not supported", "Create the schema, then its tables with CREATE TABLE.")
-			}
-			return nil
+			return p.schemaElements()
 		}
 	}
 	role, err := p.ident()
@@ -440,10 +437,20 @@ func (p *ddlParser) createSchema(st *Statement) error {
 	if len(d.Names) == 0 {
 		d.Names = []string{role}
 	}
-	if p.pos < len(p.toks) {
-		return p.notSupported("CREATE SCHEMA with schema elements is not supported", "Create the schema, then its tables with CREATE TABLE.")
+	return p.schemaElements()
+}
+
+// schemaElements refuses CREATE SCHEMA's schema elements, which are
+// PostgreSQL's CREATE (TABLE, VIEW, INDEX, SEQUENCE, TRIGGER) and GRANT
+// statements: any other word there is its syntax error.
+func (p *ddlParser) schemaElements() error {
+	if p.pos >= len(p.toks) {
+		return nil
 	}
-	return nil
+	if w := p.word(0); w != "CREATE" && w != "GRANT" {
+		return p.err()
+	}
+	return p.notSupported("CREATE SCHEMA with schema elements is not supported", "Create the schema, then its tables with CREATE TABLE.")
 }
 
 // dropSchema: DROP SCHEMA [IF EXISTS] name [, ...] [CASCADE | RESTRICT].

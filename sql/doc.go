@@ -128,7 +128,13 @@
 //   - two string constants in a row that PostgreSQL's lexer does not join
 //     (no newline between them, or a second one that is not a plain
 //     '...': strconcat.go) are its 42601 at the second, read from the
-//     tokens before any rewrite (TiDB joins any two);
+//     tokens before any rewrite (TiDB joins any two); a string constant
+//     after an operand that is no type's name (a number, a ']', a cast's
+//     type, an empty or parenthesised-expression ')') is its 42601 at the
+//     string when no earlier error precedes it (strconcat.go);
+//   - INSERT's MySQL forms (mysqlforms.go): INSERT without INTO and the
+//     empty lists VALUES (), INSERT INTO t () and ON CONFLICT () are
+//     PostgreSQL's 42601, read from the tokens before any rewrite;
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
 //     rewrite's offset map; a number followed by an identifier's characters

@@ -92,10 +92,20 @@ func (p *domainParser) createDomain(s *DomainStmt) error {
 	}
 	s.Names = []ObjectName{n}
 	p.accept("AS")
+	// the type is read here with the statement's tokens, as a cast's
+	// (typename.go), so that a malformed one is PostgreSQL's syntax error
+	// at its token in the statement, and it ends where the grammar's
+	// Typename ends
 	start := p.pos
-	if s.BaseType, err = p.exprText(1, domainClauseWords...); err != nil || start == p.pos {
-		return p.err()
+	tp := &typeParser{src: p.src, toks: splitAngles(p.src, p.toks[start:])}
+	if _, err := tp.parseType(false); err != nil {
+		return err
 	}
+	last := tp.toks[tp.pos-1]
+	for p.pos < len(p.toks) && p.toks[p.pos].start < last.end {
+		p.pos++
+	}
+	s.BaseType = p.src[p.toks[start].start:last.end]
 	for p.pos < len(p.toks) {
 		switch {
 		case p.accept("COLLATE"):

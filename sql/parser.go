@@ -362,6 +362,13 @@ func endAtSemicolon(err error, text string, semi int) error {
 // looked for only on that path.
 func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement, error) {
 	st, err := p.parseStatement(src, toks, terminated)
+	if e := stringAfterOperandError(src, toks); e != nil { // strconcat.go
+		// PostgreSQL reports the first error: the rewrite's or TiDB's
+		// when it lies before the string (INSERT .. VALUES (,8 'y'))
+		if se := sqlerr.As(err); se == nil || se.Code != sqlerr.SyntaxError || se.Position <= 0 || se.Position > e.Position {
+			st, err = nil, e
+		}
+	}
 	if err == nil {
 		for _, in := range st.inner {
 			if err := p.checkInner(src, in); err != nil {
@@ -454,6 +461,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 		return nil, err
 	}
 	if err := adjacentStringError(src, toks); err != nil { // strconcat.go
+		return nil, err
+	}
+	if err := insertFormError(src, toks); err != nil { // mysqlforms.go
 		return nil, err
 	}
 	if err := typeKeywordCallError(src, toks, terminated); err != nil { // funccast.go

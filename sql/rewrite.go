@@ -1029,7 +1029,13 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 			case "::":
 				s := r.primaryStart(out)
 				if s < 0 {
-					return nil, r.errNear(k)
+					// no operand before it: the statement is wrong at
+					// the :: or before it (a ')' that closes nothing,
+					// '(' after a constant), which TiDB's grammar finds
+					// in the text before the :: as PostgreSQL's does
+					out = append(out, r.simple(t))
+					k++
+					continue
 				}
 				end, typeText, err := r.typeExtent(k+1, j)
 				if err != nil {

@@ -116,8 +116,13 @@ func (p *sessionParser) dropBehavior() bool {
 	return false
 }
 
-// objectName reads [schema.]name.
+// objectName reads [schema.]name: PostgreSQL's qualified_name, whose
+// first part is a ColId (a reserved or type/function-name keyword is its
+// syntax error) and whose part after the dot is any word.
 func (p *sessionParser) objectName() (ObjectName, error) {
+	if p.pos < len(p.toks) && p.toks[p.pos].kind == tkIdent && !nameWords[p.word(0)].colID() {
+		return ObjectName{}, p.err()
+	}
 	first, err := p.ident()
 	if err != nil {
 		return ObjectName{}, err

@@ -40,3 +40,60 @@ func isStringToken(t token) bool {
 	}
 	return false
 }
+
+// A string constant after a complete operand is no typed literal
+// (PostgreSQL's func_name ( args ) Sconst and Typename Sconst need a type's
+// name before it) and no alias (a label is an identifier): PostgreSQL's
+// syntax error at the string, where TiDB's grammar takes the string for a
+// select-list alias or lets a later rule fail. stringAfterOperandError
+// finds the operands that are never a type's name: a number; a ']'; a
+// type after ::; a '(' ... ')' that is empty, holds a parenthesised
+// expression (no name before it) or a cast type's modifiers.
+func stringAfterOperandError(src string, toks []token) *sqlerr.Error {
+	afterCast := func(k int) bool { return k > 0 && toks[k-1].kind == tkOp && toks[k-1].text(src) == "::" }
+	for i := 1; i < len(toks); i++ {
+		if !isStringToken(toks[i]) {
+			continue
+		}
+		p := toks[i-1]
+		bad := false
+		switch {
+		case p.kind == tkNumber, p.isPunct(src, "]"):
+			bad = true
+		case p.kind == tkIdent || p.kind == tkQIdent:
+			bad = afterCast(i - 1)
+		case p.isPunct(src, ")"):
+			o := openingParen(src, toks, i-1)
+			if o < 0 {
+				break
+			}
+			// a type's or function's name: no reserved word (SELECT (1) 'x')
+			name := o > 0 && (toks[o-1].kind == tkQIdent ||
+				toks[o-1].kind == tkIdent && !(nameWords[toks[o-1].word(src)].flags&wfPG != 0 && nameWords[toks[o-1].word(src)].cat == kwReserved))
+			bad = o == i-2 || !name || afterCast(o-1)
+		}
+		if bad {
+			return sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(toks[i].text(src))).WithPosition(charPos(src, toks[i].start))
+		}
+	}
+	return nil
+}
+
+// openingParen is the index of the '(' that the ')' at toks[c] closes, or
+// -1 (read backwards: only a string after a ')' asks, so a statement
+// without one costs nothing).
+func openingParen(src string, toks []token, c int) int {
+	depth := 0
+	for k := c; k >= 0; k-- {
+		switch {
+		case toks[k].isPunct(src, ")"):
+			depth++
+		case toks[k].isPunct(src, "("):
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}

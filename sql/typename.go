@@ -268,6 +268,11 @@ func (p *typeParser) parseBase() (*TypeName, error) {
 	if first.kind != tkIdent && first.kind != tkQIdent {
 		return nil, p.errAt(p.pos)
 	}
+	if w := first.word(p.src); w != "ARRAY" && nameWords[w].flags&wfPG != 0 && nameWords[w].cat == kwReserved {
+		// a type's name (or its schema) is a type_function_name: no
+		// reserved word (x::DISTINCT t); ARRAY<..> is sqlgate's own type
+		return nil, p.errAt(p.pos)
+	}
 	// A schema prefix: dropped for pg_catalog.int4, "pg_catalog"."text";
 	// kept for a user-defined type's (app.mood), whose schema tells it
 	// from another of its name.

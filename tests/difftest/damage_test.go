@@ -274,13 +274,19 @@ func parseOnly(ctx context.Context, s *Session, stmt string) Outcome {
 // 16-17% after the first fixes (seed 1: 490 of 3000, 255 of 1500; the
 // limit leaves room for other seeds), 16.1% once two string constants on
 // one line were PostgreSQL's syntax error (sql/strconcat.go; seed 1: 241
-// of 1500, 948 of 6000; seeds 7 and 99: 253 and 206 of 1500). Of those left:
+// of 1500, 948 of 6000; seeds 7 and 99: 253 and 206 of 1500), 14% once
+// ALTER TABLE's actions, MySQL's column KEY, INSERT without INTO, empty
+// VALUES lists, CREATE DOMAIN's and a cast's type names, CREATE
+// SCHEMA's elements and a string constant after an operand were
+// PostgreSQL's grammar (tests/sqllogic/syntax_damaged.slt; seeds 99991,
+// 7, 12345, 1, 99: 179, 159, 183, 202, 171 of 1500, from 230, 227, 224
+// for the first three). Of those left:
 // both refuse at different tokens (about 9%: the rewrite or TiDB's
 // grammar fails later or sooner than PostgreSQL's LALR parser), sqlgate
 // accepts what PostgreSQL refuses (4%: TiDB's grammar is looser), an
 // unclosed ( that PostgreSQL refuses before the end of the input (2%),
 // PostgreSQL's "subquery in FROM must have an alias".
-const damageDifferencePermille = 175
+const damageDifferencePermille = 140
 
 // TestSyntaxErrorDifferential parses SQLGATE_DIFF_DAMAGE_STATEMENTS
 // (default 1500) damaged corpus statements on both servers: a syntax

@@ -63,7 +63,7 @@ func stringAfterOperandError(src string, toks []token) *sqlerr.Error {
 		case p.kind == tkIdent || p.kind == tkQIdent:
 			bad = afterCast(i - 1)
 		case p.isPunct(src, ")"):
-			o := openingParen(src, toks, i-1)
+			o := matchingOpen(src, toks, i-1) // cte.go
 			if o < 0 {
 				break
 			}
@@ -77,23 +77,4 @@ func stringAfterOperandError(src string, toks []token) *sqlerr.Error {
 		}
 	}
 	return nil
-}
-
-// openingParen is the index of the '(' that the ')' at toks[c] closes, or
-// -1 (read backwards: only a string after a ')' asks, so a statement
-// without one costs nothing).
-func openingParen(src string, toks []token, c int) int {
-	depth := 0
-	for k := c; k >= 0; k-- {
-		switch {
-		case toks[k].isPunct(src, ")"):
-			depth++
-		case toks[k].isPunct(src, "("):
-			depth--
-			if depth == 0 {
-				return k
-			}
-		}
-	}
-	return -1
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -65,30 +65,16 @@ func defaultWhere(info fluss.TableInfo, parts []views.View) (string, []string) {
 	if len(named) == 0 {
 		return "", nil
 	}
-	slices.SortFunc(named, func(a, b views.View) int { return compareBound(a.Partition.Values[0], b.Partition.Values[0]) })
+	keyType := info.Descriptor.Schema.Columns[info.ColumnIndex(info.Descriptor.PartitionKeys[0])].Type
+	slices.SortFunc(named, func(a, b views.View) int {
+		return lower.ComparePartitionValues(a.Partition.Values[0], b.Partition.Values[0], keyType)
+	})
 	lits := make([]string, len(named))
 	names := make([]string, len(named))
 	for i, v := range named {
 		lits[i], names[i] = v.Partition.Literal(), v.Partition.Values[0]
 	}
 	return "NOT (" + quoteIdent(info.Descriptor.PartitionKeys[0]) + " IN (" + strings.Join(lits, ", ") + "))", names
-}
-
-// compareBound orders two partition values (Fluss's names) as their
-// values order: integers by number, anything else by its name.
-func compareBound(a, b string) int {
-	x, errA := strconv.ParseInt(a, 10, 64)
-	y, errB := strconv.ParseInt(b, 10, 64)
-	if errA == nil && errB == nil {
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	}
-	return strings.Compare(a, b)
 }
 
 // defaultConflict is PostgreSQL's error for a second DEFAULT partition of

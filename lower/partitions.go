@@ -334,7 +334,7 @@ func (c boundCond) passes(v string, t types.T) bool {
 	case binder.OpNe:
 		return !slices.Contains(c.vals, v)
 	}
-	cmp := comparePartitionValues(v, c.vals[0], t)
+	cmp := ComparePartitionValues(v, c.vals[0], t)
 	switch c.op {
 	case binder.OpLt:
 		return cmp < 0
@@ -348,10 +348,11 @@ func (c boundCond) passes(v string, t types.T) bool {
 	return true
 }
 
-// comparePartitionValues orders two partition values of a key of type t:
+// ComparePartitionValues orders two partition values of a key of type t:
 // integers by number, the rest as their names (fluss.PartitionValue's
-// forms order as their values do).
-func comparePartitionValues(a, b string, t types.T) int {
+// forms order as their values do). Pruning and the DEFAULT partition's
+// listed bounds (engine/pgpartdefault.go) order by it.
+func ComparePartitionValues(a, b string, t types.T) int {
 	switch t.Kind {
 	case types.Int8, types.Int16, types.Int32, types.Int64:
 		x, err1 := strconv.ParseInt(a, 10, 64)

@@ -436,7 +436,7 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 		text = nextvalIn(info.Path.Database, m.Sequence)
 	}
 	if text == "" {
-		text = domainDefault(m.PGType) // domains.go
+		text = domainDefault(b.registry(), m.PGType) // domains.go
 	}
 	if text == "" {
 		return &Const{T: c.Type.Nullable()}, nil
@@ -445,9 +445,9 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 }
 
 // hasDefault reports whether column i of info gets a value when omitted.
-func hasDefault(info fluss.TableInfo, i int) bool {
+func (b *binder) hasDefault(info fluss.TableInfo, i int) bool {
 	m := fluss.MetaOf(info.Descriptor).Column(i)
-	return m.Default != "" || m.Identity != 0 || domainDefault(m.PGType) != "" // domains.go
+	return m.Default != "" || m.Identity != 0 || domainDefault(b.registry(), m.PGType) != "" // domains.go
 }
 
 // ColumnDefaults binds the defaults of info's columns (nil where a column
@@ -457,7 +457,7 @@ func ColumnDefaults(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]E
 	b := &binder{ctx: ctx, cat: cat}
 	out := make([]Expr, len(info.Descriptor.Schema.Columns))
 	for i := range out {
-		if !hasDefault(info, i) {
+		if !b.hasDefault(info, i) {
 			continue
 		}
 		e, err := b.columnDefault(info, i)

@@ -155,7 +155,7 @@ func (c *Catalog) PartitionConstraintDef(ctx context.Context, oid uint32) (strin
 	value := v.Partition.Literal()
 	if strings.HasPrefix(value, "'") {
 		ct := c.colType(col.Type)
-		value += "::" + FormatType(ct.oid, ct.typmod, ct.typmod >= 0)
+		value += "::" + c.FormatType(ct.oid, ct.typmod, ct.typmod >= 0)
 	}
 	name := quoteIdent(key)
 	left := name

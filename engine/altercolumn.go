@@ -112,7 +112,7 @@ func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableCha
 			}
 		}
 	}
-	if dom != nil && !filled && domainNotNullAt(dom) { // domains.go
+	if dom != nil && !filled && domainNotNullAt(n.s.eng.typeReg, dom) { // domains.go
 		rows, err := n.s.tableHasRows(ctx, n.stored)
 		if err != nil {
 			return nil, err

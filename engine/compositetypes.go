@@ -51,7 +51,7 @@ func splitTypes(all map[uint32]meta.EnumType) (enums, composites map[uint32]meta
 // that version's enum types, which attributes may name.
 func (e *Engine) publishComposites(cur *meta.Types, all, enums map[uint32]meta.EnumType) {
 	r := &attrResolver{enums: enums, composites: all, defs: map[uint32]*types.CompositeType{}}
-	publishSet(&e.compositesPublished, cur, all, r.def, types.PublishComposites)
+	publishSet(&e.compositesPublished, cur, all, r.def, e.typeReg.PublishComposites)
 }
 
 // attrResolver makes the registry's definitions of one version's
@@ -162,7 +162,7 @@ func (e *Engine) CompositeTypeNamed(schema, name string) (*types.CompositeType, 
 	if !ok {
 		return nil, false
 	}
-	d := types.CompositeOf(oid)
+	d := e.typeReg.Composite(oid)
 	return d, d != nil
 }
 
@@ -172,7 +172,7 @@ func (e *Engine) CompositeTypeDefs() []*types.CompositeType {
 	_, all := e.storedTypes() // enumtypes.go
 	out := make([]*types.CompositeType, 0, len(all))
 	for oid := range all {
-		if d := types.CompositeOf(oid); d != nil {
+		if d := e.typeReg.Composite(oid); d != nil {
 			out = append(out, d)
 		}
 	}

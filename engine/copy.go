@@ -64,6 +64,7 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	if err != nil {
 		return nil, err
 	}
+	info = withTypes(s.eng.typeReg, info) // tables.go: an enum column's labels, for its text input
 	cols, err := copyColumns(info, c.Columns)
 	if err != nil {
 		return nil, err

@@ -104,7 +104,7 @@ func (e *Engine) storedTypes() (enums, composites map[uint32]meta.EnumType) {
 	}
 	cur := tm.Types()
 	enums, composites = splitTypes(cur.All()) // compositetypes.go
-	publishSet(&e.enumsPublished, cur, enums, enumDef, types.PublishEnums)
+	publishSet(&e.enumsPublished, cur, enums, enumDef, e.typeReg.PublishEnums)
 	e.publishComposites(cur, composites, enums)
 	return enums, composites
 }
@@ -131,8 +131,18 @@ func (e *Engine) EnumTypeNamed(schema, name string) (types.T, bool) {
 	if !ok {
 		return types.T{}, false
 	}
-	return types.T{Kind: types.String, Variant: types.Enum, TypeOID: t.OID}, true
+	return e.typeReg.Bind(types.T{Kind: types.String, Variant: types.Enum, TypeOID: t.OID}), true
 }
+
+// Types is the store's registry of user-defined types, where the engine
+// publishes its enums, domains and composites.
+func (e *Engine) Types() *types.Registry { return e.typeReg }
+
+// Types is binder.TypesCatalog: the registry the engine publishes to.
+func (t engineTypes) Types() *types.Registry { return t.e.typeReg }
+
+// Types is binder.TypesCatalog: the registry the engine publishes to.
+func (c *recordingCatalog) Types() *types.Registry { return c.tables.Types() }
 
 // engineTypes is binder.TypeCatalog over the engine's types, for the
 // statements bound outside a statement's catalog (ALTER TABLE ... ADD
@@ -153,8 +163,8 @@ func (c *recordingCatalog) EnumType(schema, name string) (types.T, bool) {
 
 // newTypeOID draws an OID for a new type (and OID+1 for its array type)
 // or label: user OIDs start at 16384 in PostgreSQL; these are drawn at
-// random from a range far above it, so that two engines of one process
-// never meet in types' registry.
+// random from a range far above it, where no table's OIDs (pgcatalog's
+// strides) reach.
 func newTypeOID(taken map[uint32]meta.EnumType) uint32 {
 	for {
 		o := uint32(1<<24 + rand.IntN(1<<30)&^1)
@@ -510,8 +520,10 @@ func dependsOn(used []string, typ string) []string {
 func (e *Engine) EnumTypeDefs() []*types.EnumType {
 	all := e.enumTypes()
 	out := make([]*types.EnumType, 0, len(all))
-	for _, t := range all {
-		out = append(out, enumDef(t))
+	for oid := range all {
+		if d := e.typeReg.Enum(oid); d != nil { // the published one, whose T knows the registry
+			out = append(out, d)
+		}
 	}
 	slices.SortFunc(out, func(a, b *types.EnumType) int { return cmp.Compare(a.OID, b.OID) })
 	return out

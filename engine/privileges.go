@@ -98,7 +98,7 @@ func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (flu
 			c.meta.AdoptOwner(info)
 		}
 		c.seen = append(c.seen, tableRef{id: info.TableID, path: info.Path, via: viaOf(ctx)})
-		return info, nil
+		return withTypes(c.Types(), info), nil // tables.go
 	}
 	if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 		if v, ok := c.tables.virtualTable(ctx, p); ok { // a catalog relation

@@ -22,7 +22,7 @@ import (
 // (meta.EnumType with Composite set), so that the two share one namespace
 // and persist alike; its attributes keep their types' SQL spelling, which
 // publishing resolves. The engine publishes the composites to types'
-// registry (types.PublishComposites) with the enums (enumTypes), where
+// registry (Engine.Types, Registry.PublishComposites) with the enums (enumTypes), where
 // casts, text input and output names find a composite from its OID.
 //
 // A composite is a value type only: a table column of one is refused
@@ -47,7 +47,7 @@ func splitTypes(all map[uint32]meta.EnumType) (enums, composites map[uint32]meta
 }
 
 // publishComposites publishes the composites of version cur (all) to
-// types' registry, unless that version is published already; enums are
+// the store's registry, unless that version is published already; enums are
 // that version's enum types, which attributes may name.
 func (e *Engine) publishComposites(cur *meta.Types, all, enums map[uint32]meta.EnumType) {
 	r := &attrResolver{enums: enums, composites: all, defs: map[uint32]*types.CompositeType{}}

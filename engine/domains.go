@@ -28,7 +28,7 @@ import (
 // share it; its columns are the base type in Fluss, each naming the
 // domain by OID in its table's metadata (fluss.ColumnMeta.PGType
 // "domain:<oid>", binder/domains.go). The engine publishes its domains to
-// types' registry (types.PublishDomains) with a check of their
+// the store's registry (Engine.Types, Registry.PublishDomains) with a check of their
 // constraints (types.Domain.Validate), which writes (tableChecks) and
 // casts to a domain call.
 
@@ -47,7 +47,7 @@ func (e *Engine) publishDomains() bool {
 	return true
 }
 
-// domains is the current domains, published to types' registry.
+// domains is the current domains, published to the store's registry.
 func (e *Engine) domains() map[uint32]meta.Domain {
 	dm, ok := e.meta.(domainsMeta)
 	if !ok {

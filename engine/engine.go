@@ -84,7 +84,7 @@ type Engine struct {
 	enumsPublished   atomic.Pointer[publication[*meta.Types]]
 	domainsPublished atomic.Pointer[publication[*meta.Domains]]
 	// compositesPublished is the version of the composite types
-	// (compositetypes.go) last published to types' registry.
+	// (compositetypes.go) last published to the store's registry.
 	compositesPublished atomic.Pointer[publication[*meta.Types]]
 	// typeReg is the store's registry of user-defined types (Options.Types,
 	// else the engine's own): the engine publishes its enums, domains and

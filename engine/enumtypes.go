@@ -25,14 +25,14 @@ import (
 // so it persists and a cluster's servers share it; its columns are STRING
 // in Fluss, each naming the type by OID in its table's metadata
 // (fluss.ColumnMeta.PGType "enum:<oid>"). The engine publishes its types
-// to types' registry (types.PublishEnums), where text input, output names
+// to the store's registry (Engine.Types, Registry.PublishEnums), where text input, output names
 // and ordering find a type from a value's T.TypeOID.
 
 // typesMeta is the metadata store's enum types (*meta.Store has them).
 type typesMeta interface{ Types() *meta.Types }
 
 // publication is the version V of a metadata set (enum types, domains) an
-// engine last published to one of types' registries, and the OIDs it held
+// engine last published to the store's registry (the enums', the domains'), and the OIDs it held
 // (Engine.enumsPublished, Engine.domainsPublished).
 type publication[V comparable] struct {
 	version V
@@ -66,7 +66,7 @@ func publishSet[V comparable, M any, D any](last *atomic.Pointer[publication[V]]
 	last.Store(&publication[V]{version: cur, oids: oids})
 }
 
-// publishEnumTypes publishes the metadata's enum types to types' registry
+// publishEnumTypes publishes the metadata's enum types to the store's registry
 // when they are not the version published last (a restart, or a change
 // through another server of a cluster), at the start of each statement
 // (refreshMeta): a statement that names no type (a scan of an enum
@@ -88,14 +88,14 @@ func isPublished[V comparable](last *atomic.Pointer[publication[V]], cur V) bool
 	return p != nil && p.version == cur
 }
 
-// enumTypes is the current enum types, published to types' registry.
+// enumTypes is the current enum types, published to the store's registry.
 func (e *Engine) enumTypes() map[uint32]meta.EnumType {
 	enums, _ := e.storedTypes()
 	return enums
 }
 
 // storedTypes publishes the stored enums and composites of the metadata's
-// current version to types' registry, unless published already, and
+// current version to the store's registry, unless published already, and
 // returns them apart (nil without a types store).
 func (e *Engine) storedTypes() (enums, composites map[uint32]meta.EnumType) {
 	tm, ok := e.meta.(typesMeta)
@@ -219,7 +219,7 @@ func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result
 // names them in the error when stored is false, as the metadata store
 // keeps them): refused in a block that forbids DDL, under the engine's
 // DDL lock, counted as a catalog change, and followed by publish, which
-// republishes the types to types' registry (even when run fails: a
+// republishes the types to the store's registry (even when run fails: a
 // failed metadata update changes nothing, publishing again is harmless).
 // run makes the change and returns its notices.
 func (s *session) runTypeDDL(tag string, stored bool, what string, publish func(), run func() ([]*sqlerr.Error, error)) (pgwire.Result, error) {

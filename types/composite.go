@@ -47,8 +47,12 @@ func (t T) IsComposite() bool { return t.Kind == Row && t.Variant == AnonRecord 
 
 // PublishComposites makes defs the definitions of their OIDs in r and
 // forgets the OIDs in gone. Each definition becomes r's: its T, and the
-// types of its fields, carry r.
+// types of its fields, carry r. A nil r (a catalog without a registry)
+// keeps none.
 func (r *Registry) PublishComposites(defs []*CompositeType, gone []uint32) {
+	if r == nil {
+		return
+	}
 	for _, d := range defs {
 		r.own(d)
 	}

@@ -62,6 +62,9 @@ func (d *Domain) QualifiedName() string {
 // domain from its OID (a column's metadata names it) in their catalog's
 // registry.
 func (r *Registry) PublishDomains(defs []*Domain, gone []uint32) {
+	if r == nil {
+		return
+	}
 	for _, d := range defs {
 		d.Base = r.Bind(d.Base) // a domain over an enum
 	}

@@ -58,6 +58,9 @@ func (t T) IsEnum() bool { return t.Variant == Enum }
 // its T (T.EnumDef), so that no layer between the catalog and a kernel
 // has to carry it. Each definition becomes r's: its T carries r.
 func (r *Registry) PublishEnums(defs []*EnumType, gone []uint32) {
+	if r == nil {
+		return
+	}
 	for _, d := range defs {
 		d.reg = r
 	}

@@ -486,11 +486,13 @@ func checkName(table string, refs []string, taken map[string]bool) string {
 }
 
 // tableScope is the scope of a table's own columns, which CHECK
-// constraints read.
-func tableScope(table string, cols []fluss.Column) *scope {
+// constraints read. A descriptor names an enum column's type by OID
+// alone: the catalog's registry resolves it (its labels, its name).
+func (b *binder) tableScope(table string, cols []fluss.Column) *scope {
 	sc := &scope{tables: map[string]bool{table: true}}
+	reg := b.registry()
 	for i, c := range cols {
-		sc.cols = append(sc.cols, Column{Name: c.Name, T: c.Type, Table: table, Ordinal: i + 1})
+		sc.cols = append(sc.cols, Column{Name: c.Name, T: reg.Bind(c.Type), Table: table, Ordinal: i + 1})
 	}
 	return sc
 }
@@ -508,7 +510,7 @@ func (b *binder) bindCheckText(text, table string, cols []fluss.Column) (Expr, e
 		return nil, v.err
 	}
 	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
-	e, err := sub.bindTree(tableScope(table, cols), x.tree)
+	e, err := sub.bindTree(sub.tableScope(table, cols), x.tree)
 	if err != nil {
 		return nil, withoutPosition(err)
 	}

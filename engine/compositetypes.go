@@ -202,7 +202,7 @@ func checkAttrs(ts map[uint32]meta.EnumType, attrs []meta.CompositeAttr, self ui
 // tableNamed reports whether a table of that name is in schema: its row
 // type has the name.
 func (s *session) tableNamed(ctx context.Context, n sql.ObjectName) bool {
-	_, err := s.eng.store.GetTable(ctx, fluss.TablePath{Database: typeSchema(n), Table: n.Name})
+	_, err := s.eng.storeTable(ctx, fluss.TablePath{Database: typeSchema(n), Table: n.Name})
 	return err == nil
 }
 

@@ -59,12 +59,11 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 		return nil, err
 	}
 	s.eng.ddl.RLock()
-	info, err := s.eng.store.GetTable(ctx, path)
+	info, err := s.eng.storeTable(ctx, path)
 	s.eng.ddl.RUnlock()
 	if err != nil {
 		return nil, err
 	}
-	info = withTypes(s.eng.typeReg, info) // tables.go: an enum column's labels, for its text input
 	cols, err := copyColumns(info, c.Columns)
 	if err != nil {
 		return nil, err

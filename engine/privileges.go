@@ -404,7 +404,7 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		if err := systemTable(p); err != nil {
 			return nil, err
 		}
-		info, err := s.eng.store.GetTable(ctx, p)
+		info, err := s.eng.storeTable(ctx, p)
 		if err != nil {
 			if v, ok := s.eng.meta.Views().Get(p); ok {
 				infos = append(infos, tableRef{id: v.ACLKey(), path: v.Path, view: true})

@@ -69,6 +69,18 @@ func (t tables) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInf
 	return info, err
 }
 
+// storeTable is the store's table p (its GetTable), its enum columns
+// bound to the engine's registry (withTypes): the statements that read a
+// table's columns outside the binder's catalog (COPY, ALTER TABLE's
+// defaults and CHECKs) find an enum's labels through them.
+func (e *Engine) storeTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
+	info, err := e.store.GetTable(ctx, p)
+	if err != nil {
+		return info, err
+	}
+	return withTypes(e.typeReg, info), nil
+}
+
 // withTypes is info with reg resolving the enum types of its columns,
 // which the store's descriptor names by OID alone
 // (types.Registry.Bind). The descriptor's columns are copied when one

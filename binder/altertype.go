@@ -39,7 +39,7 @@ func ColumnConversion(ctx context.Context, cat Catalog, info fluss.TableInfo, i 
 		return nil, v.err
 	}
 	b := &binder{ctx: ctx, cat: cat, stmt: x.st}
-	e, err := b.bindTree(tableScope(info.Path.Table, cols), x.tree)
+	e, err := b.bindTree(b.tableScope(info.Path.Table, cols), x.tree)
 	if err != nil {
 		return nil, withoutPosition(err)
 	}
@@ -80,7 +80,7 @@ func ColumnReadsOf(ctx context.Context, cat Catalog, info fluss.TableInfo, text 
 		return nil, false
 	}
 	b := &binder{ctx: ctx, cat: cat, stmt: x.st}
-	e, err := b.bindTree(tableScope(info.Path.Table, info.Descriptor.Schema.Columns), x.tree)
+	e, err := b.bindTree(b.tableScope(info.Path.Table, info.Descriptor.Schema.Columns), x.tree)
 	if err != nil {
 		return nil, false
 	}

@@ -497,7 +497,7 @@ func recordArrayName(t types.T) string {
 		leaf = *leaf.Elem
 	}
 	if compositeOID(leaf) != 0 {
-		return types.CompositeName(leaf.TypeOID) + "[]"
+		return leaf.Registry().CompositeName(leaf.TypeOID) + "[]"
 	}
 	return "record[]"
 }

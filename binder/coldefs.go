@@ -436,7 +436,7 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 		text = nextvalIn(info.Path.Database, m.Sequence)
 	}
 	if text == "" {
-		text = domainDefault(m.PGType) // domains.go
+		text = domainDefault(b.registry(), m.PGType) // domains.go
 	}
 	if text == "" {
 		return &Const{T: c.Type.Nullable()}, nil
@@ -445,9 +445,9 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 }
 
 // hasDefault reports whether column i of info gets a value when omitted.
-func hasDefault(info fluss.TableInfo, i int) bool {
+func (b *binder) hasDefault(info fluss.TableInfo, i int) bool {
 	m := fluss.MetaOf(info.Descriptor).Column(i)
-	return m.Default != "" || m.Identity != 0 || domainDefault(m.PGType) != "" // domains.go
+	return m.Default != "" || m.Identity != 0 || domainDefault(b.registry(), m.PGType) != "" // domains.go
 }
 
 // ColumnDefaults binds the defaults of info's columns (nil where a column
@@ -457,7 +457,7 @@ func ColumnDefaults(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]E
 	b := &binder{ctx: ctx, cat: cat}
 	out := make([]Expr, len(info.Descriptor.Schema.Columns))
 	for i := range out {
-		if !hasDefault(info, i) {
+		if !b.hasDefault(info, i) {
 			continue
 		}
 		e, err := b.columnDefault(info, i)
@@ -486,11 +486,13 @@ func checkName(table string, refs []string, taken map[string]bool) string {
 }
 
 // tableScope is the scope of a table's own columns, which CHECK
-// constraints read.
-func tableScope(table string, cols []fluss.Column) *scope {
+// constraints read. A descriptor names an enum column's type by OID
+// alone: the catalog's registry resolves it (its labels, its name).
+func (b *binder) tableScope(table string, cols []fluss.Column) *scope {
 	sc := &scope{tables: map[string]bool{table: true}}
+	reg := b.registry()
 	for i, c := range cols {
-		sc.cols = append(sc.cols, Column{Name: c.Name, T: c.Type, Table: table, Ordinal: i + 1})
+		sc.cols = append(sc.cols, Column{Name: c.Name, T: reg.Bind(c.Type), Table: table, Ordinal: i + 1})
 	}
 	return sc
 }
@@ -508,7 +510,7 @@ func (b *binder) bindCheckText(text, table string, cols []fluss.Column) (Expr, e
 		return nil, v.err
 	}
 	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
-	e, err := sub.bindTree(tableScope(table, cols), x.tree)
+	e, err := sub.bindTree(sub.tableScope(table, cols), x.tree)
 	if err != nil {
 		return nil, withoutPosition(err)
 	}

@@ -46,7 +46,7 @@ func (b *binder) compositeNamed(name string) (*types.CompositeType, bool) {
 	if err != nil || info.TableID <= 0 || !isUserSchema(info.Path.Database) {
 		return nil, false
 	}
-	return tableRowType(info), true
+	return b.tableRowType(info), true
 }
 
 // isUserSchema reports whether schema holds user tables (not pg_catalog
@@ -55,17 +55,16 @@ func isUserSchema(schema string) bool {
 	return schema != "pg_catalog" && schema != "information_schema" && schema != fluss.SystemDatabase
 }
 
-// tableRowType is table's row type, published to types' registry so that
-// messages and text input find it from its OID.
-func tableRowType(info fluss.TableInfo) *types.CompositeType {
+// tableRowType is table's row type, published to the catalog's registry
+// (b.registry()) so that messages and text input find it from its T.
+func (b *binder) tableRowType(info fluss.TableInfo) *types.CompositeType {
 	cols := info.Descriptor.Schema.Columns
 	fs := make([]types.Field, len(cols))
 	for i, c := range cols {
 		fs[i] = types.Field{Name: c.Name, Type: c.Type}
 	}
 	c := types.TableRowType(info.TableID, info.Path.Database, info.Path.Table, fs)
-	types.PublishComposite(c)
-	return c
+	return b.registry().PublishComposite(c)
 }
 
 // compositeCastTarget is the type of a cast to a composite type, or to an
@@ -117,7 +116,7 @@ func (b *binder) scanRowType(s *scope, alias string) *types.CompositeType {
 	}
 	for _, sc := range b.scans {
 		if sc.Table.TableID == id && sc.Alias == alias && !sc.Changelog && len(sc.Table.Descriptor.Schema.Columns) == n {
-			return tableRowType(sc.Table)
+			return b.tableRowType(sc.Table)
 		}
 	}
 	return nil
@@ -131,6 +130,7 @@ func (b *binder) asTableRow(s *scope, alias string, w *FuncCall) *FuncCall {
 		return w
 	}
 	w.T.TypeOID = c.OID
+	w.T = b.registry().Bind(w.T) // the registry c is in, which names it
 	return w
 }
 

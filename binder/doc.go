@@ -69,7 +69,10 @@
 // composite types (a table's row type, which a whole-row reference of a
 // table scan has, and CREATE TYPE ... AS (...)'s through the optional
 // CompositeCatalog: casts to them, record_in literals, a column of one
-// refused),
+// refused; a table's row type is published to the catalog's registry of
+// user-defined types, reached through the optional TypesCatalog, which
+// also binds the enum columns of the tables a CHECK or a default is
+// bound over, tableScope),
 // filetables.go read_parquet / read_arrow / read_csv in FROM (a FileTable
 // whose columns the optional FileCatalog reads from the file),
 // modifyingwith.go the names of a statement's data-modifying WITH queries

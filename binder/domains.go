@@ -96,13 +96,13 @@ func (b *binder) noteDomainColumns(desc *fluss.TableDescriptor) {
 }
 
 // domainDefault is the default a column whose PostgreSQL type is pgType
-// takes from its domain when it has none of its own ("" none).
-func domainDefault(pgType string) string {
+// takes from its domain (in reg) when it has none of its own ("" none).
+func domainDefault(reg *types.Registry, pgType string) string {
 	oid, array, ok := ParseDomainPGType(pgType)
 	if !ok || array {
 		return ""
 	}
-	if d := types.DomainOf(oid); d != nil {
+	if d := reg.Domain(oid); d != nil {
 		return d.Default // a domain over another took its default when made
 	}
 	return ""
@@ -119,9 +119,9 @@ func DomainCheck(ctx context.Context, cat Catalog, base types.T, text string) (E
 // the base type, then d's constraints (types.Domain.Validate) in a call
 // that passes the values through.
 func (b *binder) domainCast(d *types.Domain, x Expr) Expr {
-	oid := d.OID
+	oid, reg := d.OID, b.registry()
 	kernel := func(ctx context.Context, _ memory.Allocator, args []arrow.Array, _ int) (arrow.Array, error) {
-		if d := types.DomainOf(oid); d != nil && d.Validate != nil {
+		if d := reg.Domain(oid); d != nil && d.Validate != nil {
 			if err := d.Validate(ctx, args[0]); err != nil {
 				return nil, err
 			}
@@ -197,7 +197,7 @@ func (b *binder) assignTypeName(col, table string, t types.T) string {
 			if c.Name != col || c.Domain == 0 {
 				continue
 			}
-			if d := types.DomainOf(c.Domain); d != nil {
+			if d := b.registry().Domain(c.Domain); d != nil {
 				return d.QualifiedName()
 			}
 		}

@@ -31,7 +31,7 @@ func (b *binder) enumRank(e Expr) Expr {
 // in the declaration (pg_enum.enumsortorder).
 func enumRanks(t types.T) map[string]float64 {
 	rank := map[string]float64{}
-	if def := types.EnumOf(t.TypeOID); def != nil {
+	if def := t.EnumDef(); def != nil {
 		for i, l := range def.Labels {
 			rank[l] = float64(i)
 		}
@@ -135,7 +135,7 @@ func rankData(mem memory.Allocator, d arrow.ArrayData, t types.T, rank map[strin
 func (b *binder) enumLabel(e Expr, t types.T) Expr {
 	var labels []string
 	if leaf, ok := enumLeaf(t); ok {
-		if def := types.EnumOf(leaf.TypeOID); def != nil {
+		if def := leaf.EnumDef(); def != nil {
 			labels = def.Labels
 		}
 	}
@@ -241,7 +241,7 @@ func (b *binder) enumFunction(n sourceNode, name string, args []Expr) (Expr, boo
 		t = args[1].Type()
 	}
 	t = t.Nullable()
-	def := types.EnumOf(t.TypeOID)
+	def := t.EnumDef()
 	if def == nil {
 		return nil, true, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "cache lookup failed for type %d", t.TypeOID))
 	}
@@ -329,8 +329,8 @@ func (b *binder) enumIn(x Expr, target types.T) Expr {
 	if xt := x.Type(); xt.Kind != types.String || xt.Variant != types.NoVariant {
 		x = b.castTo(x, types.StringType)
 	}
-	def := types.EnumOf(target.TypeOID)
-	name := types.EnumName(target.TypeOID)
+	def := target.EnumDef()
+	name := target.Registry().EnumName(target.TypeOID)
 	labels := map[string]bool{}
 	if def != nil {
 		for _, l := range def.Labels {

@@ -11,6 +11,23 @@ type TypeCatalog interface {
 	EnumType(schema, name string) (types.T, bool)
 }
 
+// TypesCatalog is the optional part of a Catalog that has a registry of
+// the store's user-defined types (the engine's): the binder publishes a
+// table's row type there when a statement names it, and finds a
+// domain's definition there from a column's metadata.
+type TypesCatalog interface {
+	Types() *types.Registry
+}
+
+// registry is the statement's catalog's registry of user-defined types
+// (nil, which knows none, when the catalog has none).
+func (b *binder) registry() *types.Registry {
+	if tc, ok := b.cat.(TypesCatalog); ok {
+		return tc.Types()
+	}
+	return nil
+}
+
 // typeCatalog is the statement's catalog's user-defined types, nil when it
 // has none.
 func (b *binder) typeCatalog() TypeCatalog {

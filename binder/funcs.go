@@ -607,7 +607,7 @@ func typname(t types.T) string {
 	switch t.Variant {
 	case types.NoVariant:
 	case types.Enum:
-		if def := types.EnumOf(t.TypeOID); def != nil {
+		if def := t.EnumDef(); def != nil {
 			return def.Name // pg_type.typname: not schema-qualified
 		}
 		return "?column?"

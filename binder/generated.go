@@ -176,7 +176,7 @@ func (b *binder) bindGenerationText(text string, pos int, table string, cols []f
 		return nil, at(v.err)
 	}
 	restore := sub.refuseSetCalls(generationKind + "s") // srf.go
-	e, err := sub.bindTree(tableScope(table, cols), x.tree)
+	e, err := sub.bindTree(sub.tableScope(table, cols), x.tree)
 	restore()
 	if err != nil {
 		return nil, at(err)

@@ -588,7 +588,7 @@ func typedConst(k *constNode, t typ, schema string) (node, error) {
 		return &constNode{t: t, text: strconv.FormatFloat(f, 'g', -1, bits)}, nil
 	}
 	if t.t.IsEnum() {
-		if _, err := types.ParseEnum(s, t.t.TypeOID); err != nil {
+		if _, err := t.t.Registry().ParseEnum(s, t.t.TypeOID); err != nil {
 			return nil, err
 		}
 		return &constNode{t: t, text: s}, nil
@@ -745,7 +745,7 @@ func (a *analyzer) inList(n *pt.InList) (node, error) {
 			ts = append(ts, c.typeOf())
 		}
 		common, ok := commonType(ts)
-		if !ok || arrayOID(common.oid) == 0 {
+		if !ok || arrayOID(common) == 0 {
 			return nil, errUnsupported("IN list without a common type")
 		}
 		common.mod = -1
@@ -844,7 +844,7 @@ func (a *analyzer) array(items []pt.Expr) (node, error) {
 		ts = append(ts, v.typeOf())
 	}
 	common, ok := commonType(ts)
-	if !ok || arrayOID(common.oid) == 0 {
+	if !ok || arrayOID(common) == 0 {
 		return nil, errUnsupported("ARRAY without a common type")
 	}
 	for i, e := range elems {

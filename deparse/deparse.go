@@ -12,9 +12,11 @@ import (
 // the OID of the domain it was declared with (0: none), Type then the
 // domain's base type.
 type Column struct {
-	Name   string
-	Type   types.T
-	Domain uint32
+	Name string
+	Type types.T
+	// Domain is the domain the column is declared with (nil for none),
+	// from its store's registry.
+	Domain *types.Domain
 }
 
 // Scope is what a stored expression is bound over: a table's columns, or

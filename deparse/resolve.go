@@ -70,7 +70,7 @@ func resolve(cands []proc, args []typ) (proc, bool) {
 			if args[i].oid == oidUnknown {
 				continue
 			}
-			if a == args[i].oid || categoryOf(a).preferred && categoryOf(a).cat == categoryOf(args[i].oid).cat {
+			if a == args[i].oid || categoryOf(a).preferred && categoryOf(a).cat == categoryOfType(args[i]).cat {
 				n++
 			}
 		}

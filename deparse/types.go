@@ -51,8 +51,9 @@ type typ struct {
 	t   types.T
 	// elem is an array type's element type (nil for others).
 	elem *typ
-	// base is a domain's base type (nil for others).
+	// base is a domain's base type and dom the domain (nil for others).
 	base *typ
+	dom  *types.Domain
 }
 
 var unknownType = typ{oid: oidUnknown, mod: -1}
@@ -114,9 +115,6 @@ func typeOfOID(oid uint32) typ {
 	if oid == oidUnknown {
 		return unknownType
 	}
-	if e := types.EnumOf(oid); e != nil {
-		return typ{oid: oid, mod: -1, t: e.T()}
-	}
 	for elem, arr := range pgArrayTypes {
 		if arr == oid {
 			e := typeOfOID(elem)
@@ -142,29 +140,44 @@ func typeOfOID(oid uint32) typ {
 // arrayOf is the array type of elements of type e (oid 0 when the
 // catalog tables know none).
 func arrayOf(e typ) typ {
-	out := typ{oid: arrayOID(e.oid), mod: e.mod, elem: &e}
+	out := typ{oid: arrayOID(e), mod: e.mod, elem: &e}
 	if e.t.Kind != 0 {
 		out.t = types.ArrayOf(e.t)
 	}
 	return out
 }
 
-// arrayOID is the array type of elements of type oid (0: none known):
+// arrayOID is the array type of elements of type e (0: none known):
 // the catalog tables' or an enum's.
-func arrayOID(oid uint32) uint32 {
-	if a := pgArrayTypes[oid]; a != 0 {
+func arrayOID(e typ) uint32 {
+	if a := pgArrayTypes[e.oid]; a != 0 {
 		return a
 	}
-	if e := types.EnumOf(oid); e != nil {
-		return e.ArrayOID
+	if d := e.enum(); d != nil {
+		return d.ArrayOID
 	}
 	return 0
 }
 
-func categoryOf(oid uint32) category {
-	if types.EnumOf(oid) != nil {
+// enum is t's enum type (nil when t is none): a type the deparser meets
+// has its sqlgate type, which knows its registry (types.T.EnumDef).
+func (t typ) enum() *types.EnumType {
+	if t.elem != nil || t.base != nil {
+		return nil
+	}
+	return t.t.EnumDef()
+}
+
+// categoryOfType is t's category: an enum's is E.
+func categoryOfType(t typ) category {
+	if t.enum() != nil {
 		return category{cat: 'E'}
 	}
+	return categoryOf(t.oid)
+}
+
+// categoryOf is the category of the built-in type oid.
+func categoryOf(oid uint32) category {
 	if c, ok := pgTypeCategories[oid]; ok {
 		return c
 	}
@@ -197,7 +210,7 @@ func canCoerce(from typ, to uint32) bool {
 	case to == oidAnyArray, to == oidAnyCompatibleArray:
 		return from.elem != nil
 	case to == oidAnyEnum:
-		return types.EnumOf(from.oid) != nil
+		return from.enum() != nil
 	}
 	return pgImplicitCasts[uint64(from.oid)<<32|uint64(to)]
 }
@@ -221,7 +234,7 @@ func commonType(ts []typ) (typ, bool) {
 		if t.oid == p.oid {
 			continue
 		}
-		pc, nc := categoryOf(p.oid), categoryOf(t.oid)
+		pc, nc := categoryOfType(p), categoryOfType(t)
 		if pc.cat != nc.cat {
 			return typ{}, false
 		}
@@ -248,9 +261,9 @@ func commonType(ts []typ) (typ, bool) {
 // public.
 func userTypeName(t typ, visible func(string) bool) (string, bool) {
 	var schema, name string
-	if e := types.EnumOf(t.oid); e != nil {
+	if e := t.enum(); e != nil {
 		schema, name = e.Schema, e.Name
-	} else if d := types.DomainOf(t.oid); d != nil {
+	} else if d := t.dom; d != nil {
 		schema, name = d.Schema, d.Name
 	} else {
 		return "", false
@@ -265,10 +278,10 @@ func userTypeName(t typ, visible func(string) bool) (string, bool) {
 // over the base type, or the type.
 func columnType(c Column) typ {
 	t := typeOfT(c.Type)
-	if c.Domain == 0 || types.DomainOf(c.Domain) == nil {
+	if c.Domain == nil {
 		return t
 	}
-	return typ{oid: c.Domain, mod: -1, t: t.t, base: &t}
+	return typ{oid: c.Domain.OID, mod: -1, t: t.t, base: &t, dom: c.Domain}
 }
 
 // baseTypes are ts with each domain replaced by its base type

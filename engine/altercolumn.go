@@ -53,7 +53,7 @@ func (n *notNullActions) workTable(changes []fluss.TableChange) (fluss.TableInfo
 	}
 	work := n.stored
 	work.Descriptor, work.ArrowSchemas = desc, nil
-	return work, nil
+	return withTypes(n.s.eng.typeReg, work), nil // tables.go: an added enum column's labels
 }
 
 // addColumn returns the metadata changes of an added column's DEFAULT and
@@ -112,7 +112,7 @@ func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableCha
 			}
 		}
 	}
-	if dom != nil && !filled && domainNotNullAt(dom) { // domains.go
+	if dom != nil && !filled && domainNotNullAt(n.s.eng.typeReg, dom) { // domains.go
 		rows, err := n.s.tableHasRows(ctx, n.stored)
 		if err != nil {
 			return nil, err

@@ -43,6 +43,8 @@ type tableChecks struct {
 	// has a partition (pgpartitions.go), which PostgreSQL makes before
 	// the partition's constraints.
 	partition *partitionRowCheck
+	// types is the store's registry, where the domains are.
+	types *types.Registry
 }
 
 // checksFor binds and lowers info's CHECK constraints (nil when it has
@@ -58,7 +60,7 @@ func (s *session) checksFor(ctx context.Context, info fluss.TableInfo) (*tableCh
 	if err != nil {
 		return nil, err
 	}
-	tc := &tableChecks{mem: s.eng.mem, info: info, domains: domains, partition: part}
+	tc := &tableChecks{mem: s.eng.mem, info: info, domains: domains, partition: part, types: s.eng.typeReg}
 	for _, c := range bound {
 		es, err := lower.LowerExprs([]binder.Expr{c.Expr})
 		if err != nil {
@@ -90,7 +92,7 @@ func (tc *tableChecks) checkRow(ctx context.Context, rec arrow.RecordBatch) (int
 		return i, err
 	}
 	for _, c := range tc.domains {
-		if d := types.DomainOf(c.oid); d != nil && d.Validate != nil {
+		if d := tc.types.Domain(c.oid); d != nil && d.Validate != nil {
 			if err := d.Validate(ctx, domainValues(rec.Column(c.col), c.array)); err != nil {
 				return -1, err
 			}

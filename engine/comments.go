@@ -188,7 +188,7 @@ func isUniqueIndex(info fluss.TableInfo, name string) bool {
 // relationAtPath reports whether path names a table, view or sequence
 // (for 42809 "is not a ..." rather than 42P01).
 func (s *session) relationAtPath(ctx context.Context, path fluss.TablePath) bool {
-	if _, err := s.eng.store.GetTable(ctx, path); err == nil {
+	if _, err := s.eng.storeTable(ctx, path); err == nil {
 		return true
 	}
 	if _, ok := s.eng.meta.Views().Get(path); ok {

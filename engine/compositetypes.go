@@ -22,7 +22,7 @@ import (
 // (meta.EnumType with Composite set), so that the two share one namespace
 // and persist alike; its attributes keep their types' SQL spelling, which
 // publishing resolves. The engine publishes the composites to types'
-// registry (types.PublishComposites) with the enums (enumTypes), where
+// registry (Engine.Types, Registry.PublishComposites) with the enums (enumTypes), where
 // casts, text input and output names find a composite from its OID.
 //
 // A composite is a value type only: a table column of one is refused
@@ -47,11 +47,11 @@ func splitTypes(all map[uint32]meta.EnumType) (enums, composites map[uint32]meta
 }
 
 // publishComposites publishes the composites of version cur (all) to
-// types' registry, unless that version is published already; enums are
+// the store's registry, unless that version is published already; enums are
 // that version's enum types, which attributes may name.
 func (e *Engine) publishComposites(cur *meta.Types, all, enums map[uint32]meta.EnumType) {
 	r := &attrResolver{enums: enums, composites: all, defs: map[uint32]*types.CompositeType{}}
-	publishSet(&e.compositesPublished, cur, all, r.def, types.PublishComposites)
+	publishSet(&e.compositesPublished, cur, all, r.def, e.typeReg.PublishComposites)
 }
 
 // attrResolver makes the registry's definitions of one version's
@@ -162,7 +162,7 @@ func (e *Engine) CompositeTypeNamed(schema, name string) (*types.CompositeType, 
 	if !ok {
 		return nil, false
 	}
-	d := types.CompositeOf(oid)
+	d := e.typeReg.Composite(oid)
 	return d, d != nil
 }
 
@@ -172,7 +172,7 @@ func (e *Engine) CompositeTypeDefs() []*types.CompositeType {
 	_, all := e.storedTypes() // enumtypes.go
 	out := make([]*types.CompositeType, 0, len(all))
 	for oid := range all {
-		if d := types.CompositeOf(oid); d != nil {
+		if d := e.typeReg.Composite(oid); d != nil {
 			out = append(out, d)
 		}
 	}
@@ -202,7 +202,7 @@ func checkAttrs(ts map[uint32]meta.EnumType, attrs []meta.CompositeAttr, self ui
 // tableNamed reports whether a table of that name is in schema: its row
 // type has the name.
 func (s *session) tableNamed(ctx context.Context, n sql.ObjectName) bool {
-	_, err := s.eng.store.GetTable(ctx, fluss.TablePath{Database: typeSchema(n), Table: n.Name})
+	_, err := s.eng.storeTable(ctx, fluss.TablePath{Database: typeSchema(n), Table: n.Name})
 	return err == nil
 }
 

@@ -59,7 +59,7 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 		return nil, err
 	}
 	s.eng.ddl.RLock()
-	info, err := s.eng.store.GetTable(ctx, path)
+	info, err := s.eng.storeTable(ctx, path)
 	s.eng.ddl.RUnlock()
 	if err != nil {
 		return nil, err

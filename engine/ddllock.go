@@ -51,14 +51,14 @@ import (
 // CREATE) while this one waited, and its new table is locked then.
 func (s *session) lockDDLTable(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
 	for {
-		info, err := s.eng.store.GetTable(ctx, path)
+		info, err := s.eng.storeTable(ctx, path)
 		if err != nil || s.eng.locks == nil {
 			return info, err
 		}
 		if err := s.lockForBuild(ctx, info); err != nil { // uniqueddl.go
 			return info, err
 		}
-		now, err := s.eng.store.GetTable(ctx, path)
+		now, err := s.eng.storeTable(ctx, path)
 		if err != nil || now.TableID == info.TableID {
 			return now, err
 		}
@@ -248,7 +248,7 @@ func locksTable(actions []sql.AlterAction) bool {
 // once locked.
 func (s *session) lockWrittenPath(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
 	for {
-		info, err := s.eng.store.GetTable(ctx, path)
+		info, err := s.eng.storeTable(ctx, path)
 		if err != nil || s.eng.locks == nil {
 			return info, err
 		}
@@ -261,7 +261,7 @@ func (s *session) lockWrittenPath(ctx context.Context, path fluss.TablePath) (fl
 			Timeout: tx.LockTimeout, DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt}); err != nil {
 			return info, err
 		}
-		now, err := s.eng.store.GetTable(ctx, path)
+		now, err := s.eng.storeTable(ctx, path)
 		if err != nil || now.TableID == info.TableID {
 			return now, err
 		}

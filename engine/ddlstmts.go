@@ -79,7 +79,7 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 	if s.droppedInBlock(path) { // tablestmts.go dropInBlock
 		return fluss.TableInfo{}, sqlerr.UndefinedRelation(path.Table)
 	}
-	info, err := s.eng.store.GetTable(ctx, path)
+	info, err := s.eng.storeTable(ctx, path)
 	if err != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 		if _, isView := s.eng.meta.Views().Get(path); isView {
 			return info, notA("table", path.Table)

@@ -168,13 +168,17 @@
 // enumtypes.go): views, owners, grants, roles, the functions CREATE
 // FUNCTION ... LANGUAGE python makes (run by a pyudf.Pool; statements bind
 // against Engine.UDFs, the Go UDFs and these) and the enum types CREATE
-// TYPE ... AS ENUM makes (published to types' registry, resolved by name
-// through binder.TypeCatalog) and the domains CREATE DOMAIN makes
-// (domains.go: published to types' registry with the check of their
+// TYPE ... AS ENUM makes (published to the store's types.Registry,
+// Engine.Types, which the server shares with pgcatalog and the binder
+// reaches through binder.TypesCatalog; resolved by name through
+// binder.TypeCatalog; a table's descriptor names an enum column's type by
+// OID, and withTypes, tables.go, binds it to the registry where the
+// binder and COPY read it) and the domains CREATE DOMAIN makes
+// (domains.go: published to the registry with the check of their
 // constraints that writes and casts run, types.Domain.Validate; resolved
 // by name through binder.DomainCatalog) and the composite types CREATE
 // TYPE ... AS (...) makes (compositetypes.go: kept beside the enums,
-// published to types' registry, resolved by name through
+// published to the registry, resolved by name through
 // binder.CompositeCatalog) live in a meta.Store; each statement that changes them
 // commits once through meta.Store.Update, a new table carries its owner in
 // its own properties, and each statement first refreshes the metadata (one

@@ -28,7 +28,7 @@ import (
 // share it; its columns are the base type in Fluss, each naming the
 // domain by OID in its table's metadata (fluss.ColumnMeta.PGType
 // "domain:<oid>", binder/domains.go). The engine publishes its domains to
-// types' registry (types.PublishDomains) with a check of their
+// the store's registry (Engine.Types, Registry.PublishDomains) with a check of their
 // constraints (types.Domain.Validate), which writes (tableChecks) and
 // casts to a domain call.
 
@@ -47,7 +47,7 @@ func (e *Engine) publishDomains() bool {
 	return true
 }
 
-// domains is the current domains, published to types' registry.
+// domains is the current domains, published to the store's registry.
 func (e *Engine) domains() map[uint32]meta.Domain {
 	dm, ok := e.meta.(domainsMeta)
 	if !ok {
@@ -55,7 +55,7 @@ func (e *Engine) domains() map[uint32]meta.Domain {
 	}
 	cur := dm.Domains()
 	all := cur.All()
-	publishSet(&e.domainsPublished, cur, all, e.domainDef, types.PublishDomains)
+	publishSet(&e.domainsPublished, cur, all, e.domainDef, e.typeReg.PublishDomains)
 	return all
 }
 
@@ -134,7 +134,7 @@ func (v *domainValidator) validate(ctx context.Context, outer string, a arrow.Ar
 	var levels []*domainValidator
 	for cur := v; cur != nil; {
 		levels = append([]*domainValidator{cur}, levels...)
-		p := types.DomainOf(cur.d.Parent)
+		p := v.e.typeReg.Domain(cur.d.Parent)
 		if cur.d.Parent == 0 || p == nil {
 			break
 		}
@@ -286,7 +286,7 @@ func (e *Engine) DomainType(schema, name string) (*types.Domain, bool) {
 	if !ok {
 		return nil, false
 	}
-	dom := types.DomainOf(d.OID)
+	dom := e.typeReg.Domain(d.OID)
 	return dom, dom != nil
 }
 
@@ -309,7 +309,7 @@ func (e *Engine) DomainDefs() []*types.Domain {
 	all := e.domains()
 	out := make([]*types.Domain, 0, len(all))
 	for oid := range all {
-		if d := types.DomainOf(oid); d != nil {
+		if d := e.typeReg.Domain(oid); d != nil {
 			out = append(out, d)
 		}
 	}
@@ -857,7 +857,7 @@ func dependentLines(ds map[uint32]meta.Domain, cols []domainColumn, oid uint32, 
 // (23502). An empty table takes any domain: PostgreSQL checks no row.
 func (s *session) domainColumnAdd(ctx context.Context, info fluss.TableInfo, d *types.Domain, array bool, n int) (fluss.TableChange, error) {
 	pg := fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: fluss.ColumnTypeKey(n), Value: binder.DomainPGType(d.OID, array)}
-	if array || d.Default == "" && !domainNotNullAt(d) {
+	if array || d.Default == "" && !domainNotNullAt(s.eng.typeReg, d) {
 		return pg, nil
 	}
 	rows, err := s.tableHasRows(ctx, info)
@@ -873,8 +873,8 @@ func (s *session) domainColumnAdd(ctx context.Context, info fluss.TableInfo, d *
 
 // domainNotNullAt reports whether d or a domain underneath it is NOT
 // NULL.
-func domainNotNullAt(d *types.Domain) bool {
-	for ; d != nil; d = types.DomainOf(d.Parent) {
+func domainNotNullAt(reg *types.Registry, d *types.Domain) bool {
+	for ; d != nil; d = reg.Domain(d.Parent) {
 		if d.NotNull {
 			return true
 		}

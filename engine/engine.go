@@ -18,6 +18,7 @@ import (
 	"github.com/sqlgate/sqlgate/pyudf"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
 )
 
@@ -69,6 +70,10 @@ type Options struct {
 	// FileDir is the directory server-side COPY and read_parquet /
 	// read_csv may use (copyfile.go); nil: server-side files are off.
 	FileDir *fileio.Dir
+	// Types is the store's registry of user-defined types, shared with
+	// the catalog that lists them (pgcatalog.Options.Types); nil: the
+	// engine makes its own (Engine.Types).
+	Types *types.Registry
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
@@ -79,8 +84,12 @@ type Engine struct {
 	enumsPublished   atomic.Pointer[publication[*meta.Types]]
 	domainsPublished atomic.Pointer[publication[*meta.Domains]]
 	// compositesPublished is the version of the composite types
-	// (compositetypes.go) last published to types' registry.
+	// (compositetypes.go) last published to the store's registry.
 	compositesPublished atomic.Pointer[publication[*meta.Types]]
+	// typeReg is the store's registry of user-defined types (Options.Types,
+	// else the engine's own): the engine publishes its enums, domains and
+	// composites there, and the binder a table's row type.
+	typeReg *types.Registry
 	// domainValidators is the validator of each published domain's
 	// current version by OID (domains.go: a domain over another reuses
 	// the lowered CHECKs of the one underneath).
@@ -149,7 +158,10 @@ func New(store fluss.Store, opts Options) *Engine {
 	if opts.SpillDir == "" {
 		opts.SpillDir = os.TempDir()
 	}
-	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts, tables: tables{store: store, virtual: opts.Virtual}}
+	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts, tables: tables{store: store, virtual: opts.Virtual}, typeReg: opts.Types}
+	if e.typeReg == nil {
+		e.typeReg = types.NewRegistry()
+	}
 	e.tables.engineTypes = engineTypes{e}
 	e.tables.schemas = &schemaCache{counter: &e.catalog}
 	e.runtime = e.tables

@@ -25,14 +25,14 @@ import (
 // so it persists and a cluster's servers share it; its columns are STRING
 // in Fluss, each naming the type by OID in its table's metadata
 // (fluss.ColumnMeta.PGType "enum:<oid>"). The engine publishes its types
-// to types' registry (types.PublishEnums), where text input, output names
+// to the store's registry (Engine.Types, Registry.PublishEnums), where text input, output names
 // and ordering find a type from a value's T.TypeOID.
 
 // typesMeta is the metadata store's enum types (*meta.Store has them).
 type typesMeta interface{ Types() *meta.Types }
 
 // publication is the version V of a metadata set (enum types, domains) an
-// engine last published to one of types' registries, and the OIDs it held
+// engine last published to the store's registry (the enums', the domains'), and the OIDs it held
 // (Engine.enumsPublished, Engine.domainsPublished).
 type publication[V comparable] struct {
 	version V
@@ -66,7 +66,7 @@ func publishSet[V comparable, M any, D any](last *atomic.Pointer[publication[V]]
 	last.Store(&publication[V]{version: cur, oids: oids})
 }
 
-// publishEnumTypes publishes the metadata's enum types to types' registry
+// publishEnumTypes publishes the metadata's enum types to the store's registry
 // when they are not the version published last (a restart, or a change
 // through another server of a cluster), at the start of each statement
 // (refreshMeta): a statement that names no type (a scan of an enum
@@ -88,14 +88,14 @@ func isPublished[V comparable](last *atomic.Pointer[publication[V]], cur V) bool
 	return p != nil && p.version == cur
 }
 
-// enumTypes is the current enum types, published to types' registry.
+// enumTypes is the current enum types, published to the store's registry.
 func (e *Engine) enumTypes() map[uint32]meta.EnumType {
 	enums, _ := e.storedTypes()
 	return enums
 }
 
 // storedTypes publishes the stored enums and composites of the metadata's
-// current version to types' registry, unless published already, and
+// current version to the store's registry, unless published already, and
 // returns them apart (nil without a types store).
 func (e *Engine) storedTypes() (enums, composites map[uint32]meta.EnumType) {
 	tm, ok := e.meta.(typesMeta)
@@ -104,7 +104,7 @@ func (e *Engine) storedTypes() (enums, composites map[uint32]meta.EnumType) {
 	}
 	cur := tm.Types()
 	enums, composites = splitTypes(cur.All()) // compositetypes.go
-	publishSet(&e.enumsPublished, cur, enums, enumDef, types.PublishEnums)
+	publishSet(&e.enumsPublished, cur, enums, enumDef, e.typeReg.PublishEnums)
 	e.publishComposites(cur, composites, enums)
 	return enums, composites
 }
@@ -131,8 +131,18 @@ func (e *Engine) EnumTypeNamed(schema, name string) (types.T, bool) {
 	if !ok {
 		return types.T{}, false
 	}
-	return types.T{Kind: types.String, Variant: types.Enum, TypeOID: t.OID}, true
+	return e.typeReg.Bind(types.T{Kind: types.String, Variant: types.Enum, TypeOID: t.OID}), true
 }
+
+// Types is the store's registry of user-defined types, where the engine
+// publishes its enums, domains and composites.
+func (e *Engine) Types() *types.Registry { return e.typeReg }
+
+// Types is binder.TypesCatalog: the registry the engine publishes to.
+func (t engineTypes) Types() *types.Registry { return t.e.typeReg }
+
+// Types is binder.TypesCatalog: the registry the engine publishes to.
+func (c *recordingCatalog) Types() *types.Registry { return c.tables.Types() }
 
 // engineTypes is binder.TypeCatalog over the engine's types, for the
 // statements bound outside a statement's catalog (ALTER TABLE ... ADD
@@ -153,8 +163,8 @@ func (c *recordingCatalog) EnumType(schema, name string) (types.T, bool) {
 
 // newTypeOID draws an OID for a new type (and OID+1 for its array type)
 // or label: user OIDs start at 16384 in PostgreSQL; these are drawn at
-// random from a range far above it, so that two engines of one process
-// never meet in types' registry.
+// random from a range far above it, where no table's OIDs (pgcatalog's
+// strides) reach.
 func newTypeOID(taken map[uint32]meta.EnumType) uint32 {
 	for {
 		o := uint32(1<<24 + rand.IntN(1<<30)&^1)
@@ -209,7 +219,7 @@ func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result
 // names them in the error when stored is false, as the metadata store
 // keeps them): refused in a block that forbids DDL, under the engine's
 // DDL lock, counted as a catalog change, and followed by publish, which
-// republishes the types to types' registry (even when run fails: a
+// republishes the types to the store's registry (even when run fails: a
 // failed metadata update changes nothing, publishing again is harmless).
 // run makes the change and returns its notices.
 func (s *session) runTypeDDL(tag string, stored bool, what string, publish func(), run func() ([]*sqlerr.Error, error)) (pgwire.Result, error) {
@@ -510,8 +520,10 @@ func dependsOn(used []string, typ string) []string {
 func (e *Engine) EnumTypeDefs() []*types.EnumType {
 	all := e.enumTypes()
 	out := make([]*types.EnumType, 0, len(all))
-	for _, t := range all {
-		out = append(out, enumDef(t))
+	for oid := range all {
+		if d := e.typeReg.Enum(oid); d != nil { // the published one, whose T knows the registry
+			out = append(out, d)
+		}
 	}
 	slices.SortFunc(out, func(a, b *types.EnumType) int { return cmp.Compare(a.OID, b.OID) })
 	return out

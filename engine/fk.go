@@ -695,7 +695,7 @@ func (s *session) fkRunDeferred(ctx context.Context) error {
 // with 40001: txnstore).
 func (s *session) refreshCheck(ctx context.Context, c fkCheck) (fkCheck, bool, error) {
 	current := func(p fluss.TablePath, id int64) (fluss.TableInfo, bool, error) {
-		info, err := s.eng.store.GetTable(ctx, p)
+		info, err := s.eng.storeTable(ctx, p)
 		if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 			return info, false, nil
 		}

@@ -76,7 +76,7 @@ func (s *session) dropFKey(ctx context.Context, r fkRef) error {
 	if !ok {
 		return sqlerr.NotSupported("ALTER TABLE on this store")
 	}
-	info, err := s.eng.store.GetTable(ctx, r.child)
+	info, err := s.eng.storeTable(ctx, r.child)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (s *session) fkTruncate(ctx context.Context, infos []fluss.TableInfo, seen 
 					WithDetail("Table \"%s\" references \"%s\".", r.child.Table, infos[i].Path.Table).
 					WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.child.Table)
 			}
-			info, err := s.eng.store.GetTable(ctx, r.child)
+			info, err := s.eng.storeTable(ctx, r.child)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -256,7 +256,7 @@ func (s *session) fkFollowRename(ctx context.Context, from, to fluss.TablePath) 
 		return nil
 	}
 	for _, r := range idx.referencing[from] {
-		info, err := s.eng.store.GetTable(ctx, r.child)
+		info, err := s.eng.storeTable(ctx, r.child)
 		if err != nil {
 			return err
 		}

@@ -85,7 +85,7 @@ func refuseCopyGenerated(info fluss.TableInfo, i int) error {
 // "*", or the table's columns other than its generated ones, which
 // PostgreSQL leaves out of COPY's default list.
 func (s *session) copyToColumns(ctx context.Context, path fluss.TablePath) string {
-	info, err := s.eng.store.GetTable(ctx, path)
+	info, err := s.eng.storeTable(ctx, path)
 	if err != nil {
 		return "*" // the query reports the missing table
 	}

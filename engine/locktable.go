@@ -50,7 +50,7 @@ func (s *session) execLock(ctx context.Context, l *sql.LockStmt) (pgwire.Result,
 			if err := owner.LockRelation(ctx, req); err != nil {
 				return nil, err
 			}
-			now, err := s.eng.store.GetTable(ctx, info.Path)
+			now, err := s.eng.storeTable(ctx, info.Path)
 			if err != nil || now.TableID == info.TableID {
 				if err != nil {
 					return nil, err
@@ -98,7 +98,7 @@ func (s *session) lockedTable(ctx context.Context, n sql.ObjectName, priv access
 		if !ok {
 			return fluss.TableInfo{}, sqlerr.UndefinedRelation(v.Path.Table)
 		}
-		return s.eng.store.GetTable(ctx, path)
+		return s.eng.storeTable(ctx, path)
 	}
 	info, err := s.resolveTable(ctx, n)
 	if err != nil {

@@ -58,7 +58,7 @@ func (s *session) matviewStatement(ctx context.Context, d *sql.DDLStmt) (pgwire.
 // notMatview is PostgreSQL's refusal of a DROP / REFRESH MATERIALIZED VIEW
 // that names a table or a view (nil when path holds neither).
 func (s *session) notMatview(ctx context.Context, verb string, path fluss.TablePath) error {
-	_, tableErr := s.eng.store.GetTable(ctx, path)
+	_, tableErr := s.eng.storeTable(ctx, path)
 	v, isView := s.eng.meta.Views().Get(path)
 	switch {
 	case isView && v.Materialized():
@@ -188,7 +188,7 @@ func (s *session) relationAt(ctx context.Context, path fluss.TablePath) (bool, e
 	if _, ok := s.eng.meta.Views().Get(path); ok {
 		return true, nil
 	}
-	_, err := s.eng.store.GetTable(ctx, path)
+	_, err := s.eng.storeTable(ctx, path)
 	switch {
 	case err == nil:
 		return true, nil
@@ -349,7 +349,7 @@ func (s *session) dropBackingTablesHeld(ctx context.Context, paths ...fluss.Tabl
 		if p.Table == "" {
 			continue
 		}
-		info, err := s.eng.store.GetTable(ctx, p)
+		info, err := s.eng.storeTable(ctx, p)
 		if err != nil {
 			continue
 		}
@@ -618,7 +618,7 @@ func (s *session) alterMatview(ctx context.Context, m *sql.MatviewStmt) (pgwire.
 	v, ok := s.eng.meta.Views().Get(path)
 	if err != nil || !ok || !v.Materialized() {
 		if err == nil {
-			if _, tErr := s.eng.store.GetTable(ctx, path); tErr == nil || ok {
+			if _, tErr := s.eng.storeTable(ctx, path); tErr == nil || ok {
 				return nil, notA("materialized view", path.Table)
 			}
 		}
@@ -715,7 +715,7 @@ func (s *session) matviewOwner(ctx context.Context, v views.View, role string) (
 			if p.Table == "" {
 				continue
 			}
-			if info, err := s.eng.store.GetTable(ctx, p); err == nil {
+			if info, err := s.eng.storeTable(ctx, p); err == nil {
 				if err := tx.Access.SetOwner(info.TableID, p.String(), role); err != nil {
 					return err
 				}

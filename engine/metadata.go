@@ -62,7 +62,7 @@ func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss
 	// Only TRUNCATE's re-created table takes another's grants.
 	delete(desc.CustomProperties, fluss.GrantsFromProperty)
 	if len(b.Sequences) > 0 { // SERIAL and identity columns (sequences.go)
-		if info, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
+		if info, err := s.eng.storeTable(ctx, b.Path); err == nil {
 			if b.IfNotExists {
 				return info, nil // PostgreSQL adds a NOTICE
 			}

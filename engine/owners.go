@@ -47,7 +47,7 @@ func (s *session) execOwner(ctx context.Context, o *sql.OwnerStmt) (pgwire.Resul
 		if v, ok := s.eng.meta.Views().Get(path); ok {
 			return tagOnly(tag), s.viewOwnerTo(ctx, o, v, role)
 		}
-		if info, err := s.eng.store.GetTable(ctx, path); err == nil {
+		if info, err := s.eng.storeTable(ctx, path); err == nil {
 			if o.Object != "TABLE" {
 				return nil, notA(map[string]string{"VIEW": "view", "SEQUENCE": "sequence"}[o.Object], path.Table)
 			}

@@ -307,7 +307,7 @@ func (s *session) detach(ctx context.Context, parent fluss.TableInfo, v views.Vi
 		_, _ = s.runInternal(ctx, "DROP TABLE IF EXISTS "+tmpName)
 		return err
 	}
-	info, err := s.eng.store.GetTable(ctx, tmp)
+	info, err := s.eng.storeTable(ctx, tmp)
 	if err != nil {
 		return undo(err)
 	}

@@ -385,7 +385,7 @@ func (s *session) dropPartitionRelations(ctx context.Context, parts []views.View
 		// a DEFAULT partition left takes the dropped ones' values
 		for _, v := range parts {
 			if parent, ok := s.partitionParent(ctx, v); ok {
-				if info, err := s.eng.store.GetTable(ctx, parent); err == nil {
+				if info, err := s.eng.storeTable(ctx, parent); err == nil {
 					if err := s.refreshPartitionsOf(ctx, info); err != nil {
 						return err
 					}
@@ -478,7 +478,7 @@ func (s *session) partitionParent(ctx context.Context, v views.View) (fluss.Tabl
 		}
 	}
 	for _, p := range append(paths, v.Partition.Parent) {
-		if info, err := s.eng.store.GetTable(ctx, p); err == nil && info.TableID == v.Partition.ParentID {
+		if info, err := s.eng.storeTable(ctx, p); err == nil && info.TableID == v.Partition.ParentID {
 			return p, true
 		}
 	}
@@ -574,7 +574,7 @@ func (s *session) truncatePartitioned(ctx context.Context, infos []fluss.TableIn
 		if !ok {
 			continue
 		}
-		info, err := s.eng.store.GetTable(ctx, path)
+		info, err := s.eng.storeTable(ctx, path)
 		if err != nil {
 			return err
 		}
@@ -918,6 +918,6 @@ func (s *session) parentKeyAgain(ctx context.Context, v views.View, actions []sq
 	if !ok {
 		return false
 	}
-	parent, err := s.eng.store.GetTable(ctx, path)
+	parent, err := s.eng.storeTable(ctx, path)
 	return err == nil && slices.Equal(parent.Descriptor.Schema.PrimaryKey, actions[0].Unique.Columns)
 }

@@ -98,7 +98,7 @@ func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (flu
 			c.meta.AdoptOwner(info)
 		}
 		c.seen = append(c.seen, tableRef{id: info.TableID, path: info.Path, via: viaOf(ctx)})
-		return info, nil
+		return withTypes(c.Types(), info), nil // tables.go
 	}
 	if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 		if v, ok := c.tables.virtualTable(ctx, p); ok { // a catalog relation
@@ -404,7 +404,7 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		if err := systemTable(p); err != nil {
 			return nil, err
 		}
-		info, err := s.eng.store.GetTable(ctx, p)
+		info, err := s.eng.storeTable(ctx, p)
 		if err != nil {
 			if v, ok := s.eng.meta.Views().Get(p); ok {
 				infos = append(infos, tableRef{id: v.ACLKey(), path: v.Path, view: true})

@@ -58,7 +58,7 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 	isView = isView && !s.droppedInBlock(from)
 	var info fluss.TableInfo
 	if !isView {
-		info, err = s.eng.store.GetTable(ctx, from)
+		info, err = s.eng.storeTable(ctx, from)
 		if err == nil && s.droppedInBlock(from) { // tablestmts.go dropInBlock
 			err = sqlerr.UndefinedRelation(from.Table)
 		}
@@ -93,7 +93,7 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 	if _, taken := s.eng.meta.Views().Get(to); taken {
 		return nil, sqlerr.RelationExists(to.Table)
 	}
-	if _, err := s.eng.store.GetTable(ctx, to); err == nil {
+	if _, err := s.eng.storeTable(ctx, to); err == nil {
 		return nil, sqlerr.RelationExists(to.Table)
 	} else if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 		return nil, err

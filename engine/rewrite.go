@@ -191,7 +191,7 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 		if err == nil && partitionedByValues(info) {
 			// its partition relations over the new columns (pgpartitions.go;
 			// binding takes the DDL lock the swap held)
-			if now, gerr := s.eng.store.GetTable(ctx, info.Path); gerr == nil {
+			if now, gerr := s.eng.storeTable(ctx, info.Path); gerr == nil {
 				err = s.refreshPartitionsOf(ctx, now)
 			}
 		}
@@ -250,7 +250,7 @@ func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.Ta
 	}
 	s.eng.ddl.Lock()
 	defer s.eng.ddl.Unlock()
-	now, err := s.eng.store.GetTable(ctx, info.Path)
+	now, err := s.eng.storeTable(ctx, info.Path)
 	if err != nil {
 		discard()
 		return nil, false, err
@@ -486,7 +486,7 @@ func (p *rewritePlan) checkKeyTypes(ctx context.Context) error {
 		}
 		parent := self
 		if !refSelf {
-			info, err := p.s.eng.store.GetTable(ctx, fk.RefTable)
+			info, err := p.s.eng.storeTable(ctx, fk.RefTable)
 			if err != nil {
 				return err
 			}
@@ -505,7 +505,7 @@ func (p *rewritePlan) checkKeyTypes(ctx context.Context) error {
 		if !retyped(r.fk.RefColumns) {
 			continue
 		}
-		info, err := p.s.eng.store.GetTable(ctx, r.child)
+		info, err := p.s.eng.storeTable(ctx, r.child)
 		if err != nil {
 			return err
 		}

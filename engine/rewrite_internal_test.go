@@ -250,7 +250,7 @@ func TestRewriteCopiesAgainAfterWrite(t *testing.T) {
 // columnType is the PostgreSQL type of column name of table t.
 func columnType(t *testing.T, eng *Engine, name string) string {
 	t.Helper()
-	info, err := eng.store.GetTable(context.Background(), fluss.TablePath{Database: fluss.DefaultDatabase, Table: "t"})
+	info, err := eng.storeTable(context.Background(), fluss.TablePath{Database: fluss.DefaultDatabase, Table: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestRewriteMovesIndexTables(t *testing.T) {
 		for id := int64(1); id <= 10; id++ {
 			for c := 1; c <= 3; c++ {
 				p := fluss.IndexTablePath(id, c)
-				if _, err := eng.store.GetTable(ctx, p); err == nil {
+				if _, err := eng.storeTable(ctx, p); err == nil {
 					out = append(out, p.Table)
 				}
 			}
@@ -284,7 +284,7 @@ func TestRewriteMovesIndexTables(t *testing.T) {
 		return out
 	}
 	want := func() []string {
-		info, err := eng.store.GetTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: "t"})
+		info, err := eng.storeTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: "t"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -240,7 +240,7 @@ func TestRewriteCrashFollowUps(t *testing.T) {
 func checkRewriteCrash(t *testing.T, eng *Engine, s pgwire.Session, table, oldCols, newCols string, wantOld bool, old, new []rewriteCheck) {
 	t.Helper()
 	ctx := context.Background()
-	info, err := eng.store.GetTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: table})
+	info, err := eng.storeTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: table})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -248,7 +248,7 @@ func (s *session) moveReference(ctx context.Context, parent fluss.TablePath, k f
 	if !ok {
 		return nil
 	}
-	info, err := s.eng.store.GetTable(ctx, k.Child)
+	info, err := s.eng.storeTable(ctx, k.Child)
 	if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 		return nil
 	} else if err != nil {

@@ -65,7 +65,7 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 	switch st.Op {
 	case sql.CreateSequence:
 		path := sequencePath(st.Names[0])
-		if _, err := s.eng.store.GetTable(ctx, path); err == nil {
+		if _, err := s.eng.storeTable(ctx, path); err == nil {
 			if st.IfNotExists {
 				return noticeResult(tag, existsSkipping(sqlerr.DuplicateTable, "relation", path.Table)), nil
 			}
@@ -163,7 +163,7 @@ func (s *session) ownedBy(ctx context.Context, def *fluss.SequenceDef, o sql.Seq
 		def.OwnedBy, def.OwnedColumn = fluss.TablePath{}, ""
 	case o.OwnedBy != nil:
 		path := sequencePath(*o.OwnedBy)
-		info, err := s.eng.store.GetTable(ctx, path)
+		info, err := s.eng.storeTable(ctx, path)
 		if err != nil {
 			return err
 		}
@@ -229,7 +229,7 @@ func (s *session) createTableSequences(ctx context.Context, seqs []binder.NewSeq
 		}
 	}
 	for _, n := range seqs {
-		if _, err := s.eng.store.GetTable(ctx, n.Path); err == nil {
+		if _, err := s.eng.storeTable(ctx, n.Path); err == nil {
 			undo()
 			return nil, sqlerr.RelationExists(n.Path.Table)
 		}

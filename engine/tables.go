@@ -2,12 +2,14 @@ package engine
 
 import (
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // VirtualTables serves relations that are not stored: PostgreSQL's
@@ -55,13 +57,48 @@ func (t tables) virtualTable(ctx context.Context, p fluss.TablePath) (fluss.Tabl
 // GetTable implements binder.Catalog.
 func (t tables) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
 	info, err := t.store.GetTable(ctx, p)
-	if err == nil || sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+	if err == nil {
+		return withTypes(t.Types(), info), nil
+	}
+	if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 		return info, err
 	}
 	if v, ok := t.virtualTable(ctx, p); ok {
 		return v.Info(), nil
 	}
 	return info, err
+}
+
+// storeTable is the store's table p (its GetTable), its enum columns
+// bound to the engine's registry (withTypes): the statements that read a
+// table's columns outside the binder's catalog (COPY, ALTER TABLE's
+// defaults and CHECKs) find an enum's labels through them.
+func (e *Engine) storeTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
+	info, err := e.store.GetTable(ctx, p)
+	if err != nil {
+		return info, err
+	}
+	return withTypes(e.typeReg, info), nil
+}
+
+// withTypes is info with reg resolving the enum types of its columns,
+// which the store's descriptor names by OID alone
+// (types.Registry.Bind). The descriptor's columns are copied when one
+// changes: the store's stay as they are.
+func withTypes(reg *types.Registry, info fluss.TableInfo) fluss.TableInfo {
+	cols := info.Descriptor.Schema.Columns
+	for i := range cols {
+		if reg.Binds(cols[i].Type) {
+			continue
+		}
+		out := slices.Clone(cols)
+		for j := i; j < len(out); j++ {
+			out[j].Type = reg.Bind(out[j].Type)
+		}
+		info.Descriptor.Schema.Columns = out
+		break
+	}
+	return info
 }
 
 // Table implements lower.Tables.

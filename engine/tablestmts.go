@@ -57,7 +57,7 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 	if b.IfNotExists {
 		// The store's CreateTable skips an existing table silently;
 		// PostgreSQL says so in a NOTICE.
-		if _, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
+		if _, err := s.eng.storeTable(ctx, b.Path); err == nil {
 			s.eng.ddl.Unlock()
 			return noticeResult(createTableTag(b), existsSkipping(sqlerr.DuplicateTable, "relation", b.Path.Table)), nil
 		}
@@ -137,7 +137,7 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		if err := systemTable(p); err != nil {
 			return nil, err
 		}
-		info, err := s.eng.store.GetTable(ctx, p)
+		info, err := s.eng.storeTable(ctx, p)
 		if err == nil && s.droppedInBlock(p) {
 			err = sqlerr.New(sqlerr.UndefinedTable, "table \"%s\" does not exist", p.Table)
 		}
@@ -312,7 +312,7 @@ func (s *session) dropCommitted(ctx context.Context, infos []fluss.TableInfo, na
 	defer s.eng.ddl.Unlock()
 	for _, was := range infos {
 		p := was.Path
-		info, err := s.eng.store.GetTable(ctx, p)
+		info, err := s.eng.storeTable(ctx, p)
 		if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 			continue
 		}

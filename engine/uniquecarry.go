@@ -229,7 +229,7 @@ func (s *session) alterTableCarrying(ctx context.Context, d *sql.DDLStmt) (pgwir
 	if err != nil {
 		return res, err
 	}
-	now, err := s.eng.store.GetTable(ctx, info.Path)
+	now, err := s.eng.storeTable(ctx, info.Path)
 	if err != nil {
 		return nil, err
 	}

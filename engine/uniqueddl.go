@@ -553,14 +553,14 @@ func (s *session) indexNamed(ctx context.Context, db, name string) bool {
 	if _, _, ok := s.uniqueIndexOf(ctx, db, name); ok {
 		return true
 	}
-	if _, err := s.eng.store.GetTable(ctx, fluss.TablePath{Database: db, Table: name}); err == nil {
+	if _, err := s.eng.storeTable(ctx, fluss.TablePath{Database: db, Table: name}); err == nil {
 		return true
 	}
 	t, ok := strings.CutSuffix(name, "_pkey")
 	if !ok {
 		return false
 	}
-	info, err := s.eng.store.GetTable(ctx, fluss.TablePath{Database: db, Table: t})
+	info, err := s.eng.storeTable(ctx, fluss.TablePath{Database: db, Table: t})
 	return err == nil && info.HasPrimaryKey()
 }
 
@@ -654,7 +654,7 @@ func (s *session) truncateUnique(ctx context.Context, info fluss.TableInfo) (pgw
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
-	if info2, err := s.eng.store.GetTable(ctx, info.Path); err != nil {
+	if info2, err := s.eng.storeTable(ctx, info.Path); err != nil {
 		return nil, err
 	} else if info2.TableID == info.TableID {
 		info = info2 // its constraints as they are once the writers are done
@@ -684,7 +684,7 @@ func (s *session) truncateUnique(ctx context.Context, info fluss.TableInfo) (pgw
 		if !enforced(c, pk) {
 			continue
 		}
-		idx, err := s.eng.store.GetTable(ctx, fluss.IndexTablePath(info.TableID, c.ID))
+		idx, err := s.eng.storeTable(ctx, fluss.IndexTablePath(info.TableID, c.ID))
 		if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 			continue // lost to a crash: built again, from the (then empty) table, by the first write that needs it
 		}

@@ -93,7 +93,7 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
-	if _, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
+	if _, err := s.eng.storeTable(ctx, b.Path); err == nil {
 		if b.OrReplace {
 			return nil, notA("view", b.Path.Table)
 		}
@@ -155,7 +155,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 			return nil, notA("view", p.Table).WithHint("Use DROP MATERIALIZED VIEW to remove a materialized view.")
 		}
 		if !ok {
-			if _, err := s.eng.store.GetTable(ctx, p); err == nil {
+			if _, err := s.eng.storeTable(ctx, p); err == nil {
 				return nil, notA("view", p.Table).WithHint("Use DROP TABLE to remove a table.")
 			}
 			if b.IfExists {

@@ -54,6 +54,22 @@ type CatalogInfo interface {
 	DefaultSetting(name string) (value string, ok bool)
 }
 
+// TypesCatalog is implemented by a CatalogInfo whose store has
+// user-defined types (enums, domains, composites): format_type names
+// them from its registry.
+type TypesCatalog interface {
+	Types() *types.Registry
+}
+
+// typesOf is c's registry of user-defined types; nil (no type) when c
+// has none.
+func typesOf(c CatalogInfo) *types.Registry {
+	if tc, ok := c.(TypesCatalog); ok {
+		return tc.Types()
+	}
+	return nil
+}
+
 // FunctionDefs is implemented by a CatalogInfo that can write a
 // function's definition: pg_get_functiondef (NULL without it).
 type FunctionDefs interface {

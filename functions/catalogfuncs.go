@@ -133,7 +133,7 @@ func catalogFuncs() []*Func {
 				return "-", nil // InvalidOid, as PostgreSQL prints it
 			}
 			mod, has := a[1].(int64)
-			if name, ok := userTypeOutsidePath(ctx, oidArg(a[0])); ok {
+			if name, ok := userTypeOutsidePath(ctx, c, oidArg(a[0])); ok {
 				return name, nil
 			}
 			return c.FormatType(oidArg(a[0]), int32(mod), has), nil
@@ -942,12 +942,12 @@ func prettyExpr(a []any) (any, error) {
 // qualified) under the session's search path: qualified outside the path
 // (public too, under pg_dump's empty search_path), bare on it. ok is
 // false for every other type.
-func userTypeOutsidePath(ctx context.Context, oid uint32) (string, bool) {
+func userTypeOutsidePath(ctx context.Context, c CatalogInfo, oid uint32) (string, bool) {
 	path, has := SearchPathOf(ctx)
 	if !has {
 		return "", false
 	}
-	schema, name, array, ok := userTypeOf(oid)
+	schema, name, array, ok := userTypeOf(typesOf(c), oid)
 	if !ok {
 		return "", false
 	}
@@ -972,16 +972,16 @@ func userTypeOutsidePath(ctx context.Context, oid uint32) (string, bool) {
 }
 
 // userTypeOf is the schema and name of the user-defined type oid, or of
-// the element of the array type oid (array true).
-func userTypeOf(oid uint32) (schema, name string, array, ok bool) {
+// the element of the array type oid (array true), in reg.
+func userTypeOf(reg *types.Registry, oid uint32) (schema, name string, array, ok bool) {
 	for _, o := range []uint32{oid, oid - 1} {
-		if e := types.EnumOf(o); e != nil && (o == oid || e.ArrayOID == oid) {
+		if e := reg.Enum(o); e != nil && (o == oid || e.ArrayOID == oid) {
 			return e.Schema, e.Name, o != oid, true
 		}
-		if d := types.DomainOf(o); d != nil && (o == oid || d.ArrayOID == oid) {
+		if d := reg.Domain(o); d != nil && (o == oid || d.ArrayOID == oid) {
 			return d.Schema, d.Name, o != oid, true
 		}
-		if c := types.CompositeOf(o); c != nil && (o == oid || c.ArrayOID == oid) {
+		if c := reg.Composite(o); c != nil && (o == oid || c.ArrayOID == oid) {
 			return c.Schema, c.Name, o != oid, true
 		}
 	}

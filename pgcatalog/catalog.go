@@ -106,6 +106,11 @@ type Options struct {
 	// CompositeTypes, when set, returns the composite types CREATE TYPE
 	// made now (composites.go).
 	CompositeTypes func() []*types.CompositeType
+	// Types is the store's registry of user-defined types (its owner's,
+	// the engine's): format_type, pg_attribute and information_schema
+	// name an enum, domain or composite type from its OID there. Nil
+	// knows none.
+	Types *types.Registry
 }
 
 // Roles is the role and privilege information the catalog shows in
@@ -441,3 +446,7 @@ func TypeStorage(t types.T) byte {
 	}
 	return 'x'
 }
+
+// Types is the store's registry of user-defined types (Options.Types):
+// functions.TypesCatalog, for format_type's names of them.
+func (c *Catalog) Types() *types.Registry { return c.opts.Types }

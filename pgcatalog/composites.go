@@ -95,17 +95,19 @@ func (c *Catalog) compositeTypeOID(name string, array bool) (uint32, bool) {
 }
 
 // formatCompositeType is format_type's name of the composite type (or
-// array of one) oid, from types' registry, which holds CREATE TYPE's
-// composites and the row types of the tables statements have named.
-func formatCompositeType(oid uint32) (string, bool) {
-	if c := types.CompositeOf(oid); c != nil {
+// array of one) oid, from the store's registry (Options.Types), which
+// holds CREATE TYPE's composites and the row types of the tables
+// statements have named.
+func (cat *Catalog) formatCompositeType(oid uint32) (string, bool) {
+	reg := cat.opts.Types
+	if c := reg.Composite(oid); c != nil {
 		return quoteTypeName(c.Schema, c.Name), true
 	}
-	if c := types.CompositeOf(oid - 1); c != nil && c.ArrayOID == oid {
+	if c := reg.Composite(oid - 1); c != nil && c.ArrayOID == oid {
 		return quoteTypeName(c.Schema, c.Name) + "[]", true
 	}
 	if elem, ok := types.TableRowTypeOfArray(oid); ok {
-		if c := types.CompositeOf(elem); c != nil {
+		if c := reg.Composite(elem); c != nil {
 			return quoteTypeName(c.Schema, c.Name) + "[]", true
 		}
 	}

@@ -13,7 +13,9 @@
 // information_schema rows: domains.go, Options.Domains) and the composite
 // types CREATE TYPE made (with their pg_class and pg_attribute rows, and
 // the tables' row types' array types: composites.go,
-// Options.CompositeTypes), the OID scheme for user
+// Options.CompositeTypes; format_type, pg_attribute and
+// information_schema name them by OID from the store's registry,
+// Options.Types, which the server shares with the engine), the OID scheme for user
 // objects, and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
 // format_type, pg_get_indexdef, obj_description ...; and the optional

@@ -103,9 +103,9 @@ func (c *Catalog) domainConstraintDef(oid uint32, pretty bool) (string, bool) {
 				// the value is of the domain underneath, which the
 				// expression's operators take as its base type
 				oid, _, _ := pgtypes.OIDOf(d.Base)
-				value = "VALUE::" + FormatType(oid, -1, false)
+				value = "VALUE::" + c.FormatType(oid, -1, false)
 				if !pretty {
-					value = "(VALUE)::" + FormatType(oid, -1, false)
+					value = "(VALUE)::" + c.FormatType(oid, -1, false)
 				}
 			}
 			def := upperValue(ch.Expr, value)
@@ -178,12 +178,12 @@ func (c *Catalog) domainTypeOID(name string, array bool) (uint32, bool) {
 }
 
 // formatDomainType is format_type of a domain or an array of one, from
-// types' registry (FormatType has no Catalog).
-func formatDomainType(oid uint32) (string, bool) {
-	if d := types.DomainOf(oid); d != nil {
+// the store's registry (Options.Types).
+func (c *Catalog) formatDomainType(oid uint32) (string, bool) {
+	if d := c.opts.Types.Domain(oid); d != nil {
 		return quoteTypeName(d.Schema, d.Name), true
 	}
-	if d := types.DomainOf(oid - 1); d != nil && d.ArrayOID == oid {
+	if d := c.opts.Types.Domain(oid - 1); d != nil && d.ArrayOID == oid {
 		return quoteTypeName(d.Schema, d.Name) + "[]", true
 	}
 	return "", false
@@ -191,7 +191,7 @@ func formatDomainType(oid uint32) (string, bool) {
 
 // columnDomain is the domain a column's metadata names (nil none) and
 // whether the column is an array of it.
-func columnDomain(m fluss.ColumnMeta) (*types.Domain, bool) {
+func (c *Catalog) columnDomain(m fluss.ColumnMeta) (*types.Domain, bool) {
 	rest, ok := strings.CutPrefix(m.PGType, "domain:")
 	if !ok {
 		return nil, false
@@ -204,13 +204,13 @@ func columnDomain(m fluss.ColumnMeta) (*types.Domain, bool) {
 		}
 		oid = oid*10 + uint32(ch-'0')
 	}
-	return types.DomainOf(oid), array
+	return c.opts.Types.Domain(oid), array
 }
 
 // withDomainAttribute makes a domain column's pg_attribute row name the
 // domain (or its array type) as the column's type.
-func withDomainAttribute(r row, m fluss.ColumnMeta) row {
-	if d, array := columnDomain(m); d != nil {
+func (c *Catalog) withDomainAttribute(r row, m fluss.ColumnMeta) row {
+	if d, array := c.columnDomain(m); d != nil {
 		r["atttypid"] = d.OID
 		if array {
 			r["atttypid"] = d.ArrayOID
@@ -223,9 +223,9 @@ func withDomainAttribute(r row, m fluss.ColumnMeta) row {
 // withInfoDomain fills information_schema.columns' domain_* of a domain
 // column.
 func (c *Catalog) withInfoDomain(r row, m fluss.ColumnMeta) row {
-	if d, array := columnDomain(m); d != nil && !array {
+	if d, array := c.columnDomain(m); d != nil && !array {
 		r["domain_catalog"], r["domain_schema"], r["domain_name"] = c.opts.Database, d.Schema, d.Name
-		r = overDomain(r, d)
+		r = c.overDomain(r, d)
 	}
 	return r
 }
@@ -235,8 +235,8 @@ func (c *Catalog) withInfoDomain(r row, m fluss.ColumnMeta) row {
 // USER-DEFINED, udt_* name the domain underneath, and the base type's
 // length, precision and scale are not shown (the views look through one
 // domain only).
-func overDomain(r row, d *types.Domain) row {
-	p := types.DomainOf(d.Parent)
+func (c *Catalog) overDomain(r row, d *types.Domain) row {
+	p := c.opts.Types.Domain(d.Parent)
 	if d.Parent == 0 || p == nil {
 		return r
 	}
@@ -255,7 +255,7 @@ func (c *Catalog) infoDomainRows() []row {
 		r := c.columnRow(d.Schema, "", 0, "", d.Base)
 		out := row{"domain_catalog": c.opts.Database, "domain_schema": d.Schema, "domain_name": d.Name,
 			"udt_catalog": c.opts.Database, "udt_schema": pgCatalog, "dtd_identifier": "1"}
-		out["data_type"] = domainDataType(d)
+		out["data_type"] = c.domainDataType(d)
 		for _, k := range []string{"character_maximum_length", "character_octet_length", "numeric_precision",
 			"numeric_precision_radix", "numeric_scale", "datetime_precision", "udt_name"} {
 			if v, ok := r[k]; ok {
@@ -265,7 +265,7 @@ func (c *Catalog) infoDomainRows() []row {
 		if d.Default != "" {
 			out["domain_default"] = d.Default
 		}
-		rows = append(rows, overDomain(out, d))
+		rows = append(rows, c.overDomain(out, d))
 	}
 	return rows
 }
@@ -287,12 +287,12 @@ func (c *Catalog) infoDomainConstraintRows() []row {
 // domainDataType is information_schema's data_type of a domain: its base
 // type's name, USER-DEFINED when that is another domain (outside
 // pg_catalog), as PostgreSQL's views say.
-func domainDataType(d *types.Domain) string {
+func (c *Catalog) domainDataType(d *types.Domain) string {
 	if d.Parent != 0 {
 		return "USER-DEFINED"
 	}
 	oid, _, _ := pgtypes.OIDOf(d.Base)
-	return FormatType(oid, -1, false)
+	return c.FormatType(oid, -1, false)
 }
 
 // domainDefaultPrefix starts pg_type.typdefaultbin of a domain with a

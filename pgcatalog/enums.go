@@ -85,12 +85,12 @@ func (c *Catalog) enumTypeOID(name string, array bool) (uint32, bool) {
 }
 
 // formatEnumType is format_type of an enum type or an array of one, from
-// types' registry (FormatType has no Catalog).
-func formatEnumType(oid uint32) (string, bool) {
-	if e := types.EnumOf(oid); e != nil {
+// the store's registry (Options.Types).
+func (c *Catalog) formatEnumType(oid uint32) (string, bool) {
+	if e := c.opts.Types.Enum(oid); e != nil {
 		return quoteTypeName(e.Schema, e.Name), true
 	}
-	if e := types.EnumOf(oid - 1); e != nil && e.ArrayOID == oid {
+	if e := c.opts.Types.Enum(oid - 1); e != nil && e.ArrayOID == oid {
 		return quoteTypeName(e.Schema, e.Name) + "[]", true
 	}
 	return "", false

@@ -61,9 +61,11 @@ func (c *Catalog) scopeOf(t fluss.TableInfo, meta fluss.TableMeta) deparse.Scope
 	sc := deparse.Scope{Types: catalogTypes{c}, Schema: t.Path.Database}
 	for i, col := range t.Descriptor.Schema.Columns {
 		m := meta.Column(i)
-		dc := deparse.Column{Name: col.Name, Type: shownType(col.Type, m)}
+		// the store's descriptor names an enum column's type by OID alone:
+		// the registry resolves it, so that the deparser knows it
+		dc := deparse.Column{Name: col.Name, Type: c.opts.Types.Bind(shownType(col.Type, m))}
 		if oid, array, ok := fluss.ParseOIDPGType("domain", m.PGType); ok && !array {
-			dc.Domain = oid
+			dc.Domain = c.opts.Types.Domain(oid)
 		}
 		sc.Columns = append(sc.Columns, dc)
 	}

@@ -354,15 +354,12 @@ func (c *Catalog) RowTypeName(ctx context.Context, oid uint32) (string, bool, er
 	return quoteIdent(t.Path.Table), true, nil
 }
 
-// FormatType implements functions.CatalogInfo.
-func (c *Catalog) FormatType(oid uint32, typmod int32, hasTypmod bool) string {
-	return FormatType(oid, typmod, hasTypmod)
-}
-
 // FormatType is PostgreSQL's format_type(oid, typmod): the SQL name of a
 // type with its modifier; hasTypmod false is a NULL typmod (which, unlike
 // -1, names bpchar "character").
-func FormatType(oid uint32, typmod int32, hasTypmod bool) string {
+// It implements functions.CatalogInfo; the user-defined types are the
+// store's (Options.Types).
+func (c *Catalog) FormatType(oid uint32, typmod int32, hasTypmod bool) string {
 	var ts *typeSpec
 	for i := range pgTypes {
 		if pgTypes[i].oid == oid {
@@ -371,19 +368,19 @@ func FormatType(oid uint32, typmod int32, hasTypmod bool) string {
 		}
 	}
 	if ts == nil {
-		if name, ok := formatEnumType(oid); ok { // enums.go
+		if name, ok := c.formatEnumType(oid); ok { // enums.go
 			return name
 		}
-		if name, ok := formatDomainType(oid); ok { // domains.go
+		if name, ok := c.formatDomainType(oid); ok { // domains.go
 			return name
 		}
-		if name, ok := formatCompositeType(oid); ok { // composites.go
+		if name, ok := c.formatCompositeType(oid); ok { // composites.go
 			return name
 		}
 		return "???"
 	}
 	if strings.HasPrefix(ts.name, "_") && ts.elem != 0 { // an array type (not int2vector/oidvector)
-		return FormatType(ts.elem, typmod, hasTypmod) + "[]"
+		return c.FormatType(ts.elem, typmod, hasTypmod) + "[]"
 	}
 	// As format_type_extended: the SQL-named types show their modifiers
 	// their own way (pgtypes.FormatTypeName); others show one only when
@@ -594,7 +591,7 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 		}
 		args := make([]string, len(p.args), len(p.args)+len(p.outTypes))
 		for i, a := range p.args {
-			args[i] = FormatType(a.(uint32), -1, false)
+			args[i] = c.FormatType(a.(uint32), -1, false)
 			if a.(uint32) == oidAny {
 				args[i] = `"any"`
 			}
@@ -611,12 +608,12 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 			}
 		}
 		if p.table {
-			return tableSignature(p, args)
+			return c.tableSignature(p, args)
 		}
 		for i, t := range p.outTypes {
-			args = append(args, "OUT "+p.outNames[i]+" "+FormatType(t, -1, false))
+			args = append(args, "OUT "+p.outNames[i]+" "+c.FormatType(t, -1, false))
 		}
-		result := FormatType(p.ret, -1, false)
+		result := c.FormatType(p.ret, -1, false)
 		if p.retset {
 			result = "SETOF " + result
 		}

@@ -64,7 +64,7 @@ func (c *Catalog) columnRow(schema, table string, pos int, name string, t types.
 	if t.Kind == types.Array && pgtypes.IsPGArray(t) {
 		r["data_type"] = "ARRAY"
 	} else {
-		r["data_type"] = FormatType(ct.oid, -1, false)
+		r["data_type"] = c.FormatType(ct.oid, -1, false)
 	}
 	for _, e := range c.enumTypes() { // an enum is USER-DEFINED, named by udt_schema and udt_name
 		if e.OID == ct.oid {
@@ -209,7 +209,7 @@ func (c *Catalog) infoRoutineRows() []row {
 			"security_type": "INVOKER", "as_locator": "NO", "is_udt_dependent": "NO"}
 		if ts, ok := c.types[p.ret]; ok {
 			r["type_udt_name"] = ts.name
-			r["data_type"] = FormatType(p.ret, -1, false)
+			r["data_type"] = c.FormatType(p.ret, -1, false)
 		}
 		rows[i] = r
 	}

@@ -3,15 +3,14 @@ package pgcatalog
 import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgtypes"
-	"github.com/sqlgate/sqlgate/types"
 )
 
 // withMissing sets pg_attribute's atthasmissing and attmissingval of a
 // column ADD COLUMN ... DEFAULT gave a missing value (fluss/missing.go):
 // the value as a one-element array's text, as PostgreSQL shows it ({5},
 // {"a b"}).
-func withMissing(r row, m fluss.ColumnMeta) row {
-	if m.Missing != "" && !rewritesFor(m) {
+func (c *Catalog) withMissing(r row, m fluss.ColumnMeta) row {
+	if m.Missing != "" && !c.rewritesFor(m) {
 		r["atthasmissing"], r["attmissingval"] = true, "{"+pgtypes.ArrayElementText(m.MissingText)+"}"
 	}
 	return r
@@ -21,12 +20,12 @@ func withMissing(r row, m fluss.ColumnMeta) row {
 // (a CHECK or NOT NULL, its own or underneath): PostgreSQL rewrites the
 // table to add such a column, checking each row's value, so it keeps no
 // missing value for it (sqlgate keeps one all the same).
-func rewritesFor(m fluss.ColumnMeta) bool {
+func (c *Catalog) rewritesFor(m fluss.ColumnMeta) bool {
 	oid, array, ok := fluss.ParseOIDPGType("domain", m.PGType)
 	if !ok || array {
 		return false
 	}
-	for d := types.DomainOf(oid); d != nil; d = types.DomainOf(d.Parent) {
+	for d := c.opts.Types.Domain(oid); d != nil; d = c.opts.Types.Domain(d.Parent) {
 		if d.NotNull || len(d.Checks) > 0 {
 			return true
 		}

@@ -20,13 +20,14 @@ func TestFormatTypeMatchesPostgres(t *testing.T) {
 	}
 	defer conn.Close(ctx)
 	typmods := []int32{-1, 3, 14, 655366, 1310724}
+	cat := New(nil, Options{})
 	checked := 0
 	for _, ts := range pgTypes {
 		var want string
 		if err := conn.QueryRow(ctx, "SELECT format_type($1::oid, NULL)", ts.oid).Scan(&want); err != nil {
 			t.Fatal(err)
 		}
-		if got := FormatType(ts.oid, 0, false); got != want {
+		if got := cat.FormatType(ts.oid, 0, false); got != want {
 			t.Errorf("format_type(%d, NULL) = %q, PostgreSQL says %q", ts.oid, got, want)
 		}
 		for _, mod := range typmods {
@@ -36,13 +37,13 @@ func TestFormatTypeMatchesPostgres(t *testing.T) {
 			if err := conn.QueryRow(ctx, "SELECT format_type($1::oid, $2::int4)", ts.oid, mod).Scan(&want); err != nil {
 				t.Fatal(err)
 			}
-			if got := FormatType(ts.oid, mod, true); got != want {
+			if got := cat.FormatType(ts.oid, mod, true); got != want {
 				t.Errorf("format_type(%d, %d) = %q, PostgreSQL says %q", ts.oid, mod, got, want)
 			}
 			checked++
 		}
 	}
-	if got := FormatType(424242, -1, true); got != "???" {
+	if got := cat.FormatType(424242, -1, true); got != "???" {
 		t.Errorf("unknown type: %q", got)
 	}
 	if checked < 240 {

@@ -162,7 +162,7 @@ func (c *Catalog) PartitionConstraintDef(ctx context.Context, oid uint32) (strin
 	value := func(lit string) string {
 		if strings.HasPrefix(lit, "'") {
 			ct := c.colType(col.Type)
-			lit += "::" + FormatType(ct.oid, ct.typmod, ct.typmod >= 0)
+			lit += "::" + c.FormatType(ct.oid, ct.typmod, ct.typmod >= 0)
 		}
 		return lit
 	}

@@ -245,7 +245,7 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range cols {
 			m := meta.Column(i)
-			rows = append(rows, withStorageMeta(withMissing(withDomainAttribute(withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m), m), m), m)) // domains.go, missing.go, pgstorage.go
+			rows = append(rows, withStorageMeta(c.withMissing(c.withDomainAttribute(withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m), m), m), m)) // domains.go, missing.go, pgstorage.go
 		}
 		if t.HasPrimaryKey() {
 			for k, num := range pkAttnums(t) {

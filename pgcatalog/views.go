@@ -129,7 +129,7 @@ func (c *Catalog) viewRelations(ctx context.Context, v views.View) deparse.Relat
 					if w.ID == u.ViewID {
 						cols := make([]deparse.Column, len(w.Columns))
 						for i, col := range w.Columns {
-							cols[i] = deparse.Column{Name: col.Name, Type: col.Type}
+							cols[i] = deparse.Column{Name: col.Name, Type: c.opts.Types.Bind(col.Type)}
 						}
 						return cols, true
 					}

@@ -261,10 +261,7 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 				return in.TypeOID + 1, -1, -1 // the enum's array type (engine/enumtypes.go)
 			}
 			if in.IsComposite() {
-				if c := types.CompositeOf(in.TypeOID); c != nil && c.ArrayOID != 0 {
-					return c.ArrayOID, -1, -1 // its array type (types/composite.go)
-				}
-				return OIDRecordArray, -1, -1
+				return types.CompositeArrayOID(in.TypeOID), -1, -1 // its array type (types/composite.go)
 			}
 			if arr, ok := arrayOIDs[elem]; ok {
 				return arr, typmod, -1

@@ -159,14 +159,17 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		observer = append(observer, mx)
 	}
 	var eng *engine.Engine
-	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
+	// the store's user-defined types: the engine publishes them, the
+	// catalog lists them
+	typeReg := types.NewRegistry()
+	catalog := pgcatalog.New(store, pgcatalog.Options{Types: typeReg, ServerVersion: engine.ServerVersion, Version: engine.Version,
 		Roles: catalogRoles{md: md}, Views: md, ViewUpdatability: func(ctx context.Context, v views.View) (bool, []bool) { return eng.ViewUpdatability(ctx, v) },
 		Locks: locks, Activity: sessions, UDFs: func() *udf.Registry { return eng.UDFs() },
 		EnumTypes: func() []*types.EnumType { return eng.EnumTypeDefs() }, Domains: func() []*types.Domain { return eng.DomainDefs() },
 		CompositeTypes: func() []*types.CompositeType { return eng.CompositeTypeDefs() }})
 	python := pyudf.NewPool(cfg.Python)
 	eng = engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs,
-		Settings: settings, CopyProgress: sessions, FileDir: fileDir, Python: python})
+		Settings: settings, CopyProgress: sessions, FileDir: fileDir, Python: python, Types: typeReg})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,

@@ -23,6 +23,8 @@ type CompositeType struct {
 	OID, ArrayOID, RelOID uint32
 	Schema, Name          string
 	Fields                []Field
+	// reg is the registry that published the definition (nil before).
+	reg *Registry
 }
 
 // QualifiedName is the name PostgreSQL prints for the type:
@@ -36,33 +38,44 @@ func (c *CompositeType) QualifiedName() string {
 
 // T is the SQL type of the composite's values.
 func (c *CompositeType) T() T {
-	return T{Kind: Row, Variant: AnonRecord, TypeOID: c.OID, Fields: c.Fields}
+	return T{Kind: Row, Variant: AnonRecord, TypeOID: c.OID, Fields: c.Fields, reg: c.reg}
 }
 
 // IsComposite reports whether t is a named composite type (a table's row
 // type or CREATE TYPE's), not the anonymous record.
 func (t T) IsComposite() bool { return t.Kind == Row && t.Variant == AnonRecord && t.TypeOID != 0 }
 
-// The registry of composite definitions by OID, as enums' (PublishEnums):
-// output names and text input find a composite from its OID alone. The
-// engine publishes CREATE TYPE's; the binder publishes a table's row type
-// when a statement names it (PublishComposite).
-var compositeReg oidRegistry[*CompositeType]
-
-// PublishComposites makes defs the definitions of their OIDs and forgets
-// the OIDs in gone.
-func PublishComposites(defs []*CompositeType, gone []uint32) {
-	compositeReg.publish(defs, func(d *CompositeType) uint32 { return d.OID }, gone)
-}
-
-// PublishComposite publishes one definition unless the registry holds an
-// equal one already (a table's row type, published by every statement that
-// names it: most find it there).
-func PublishComposite(d *CompositeType) {
-	if cur := CompositeOf(d.OID); cur != nil && sameComposite(cur, d) {
+// PublishComposites makes defs the definitions of their OIDs in r and
+// forgets the OIDs in gone. Each definition becomes r's: its T, and the
+// types of its fields, carry r. A nil r (a catalog without a registry)
+// keeps none.
+func (r *Registry) PublishComposites(defs []*CompositeType, gone []uint32) {
+	if r == nil {
 		return
 	}
-	PublishComposites([]*CompositeType{d}, nil)
+	for _, d := range defs {
+		r.own(d)
+	}
+	r.composites.publish(defs, func(d *CompositeType) uint32 { return d.OID }, gone)
+}
+
+// own makes d, not yet published, r's.
+func (r *Registry) own(d *CompositeType) {
+	d.reg = r
+	for i := range d.Fields {
+		d.Fields[i].Type = r.Bind(d.Fields[i].Type)
+	}
+}
+
+// PublishComposite publishes one definition unless r holds an equal one
+// already (a table's row type, published by every statement that names
+// it: most find it there), and returns r's definition.
+func (r *Registry) PublishComposite(d *CompositeType) *CompositeType {
+	if cur := r.Composite(d.OID); cur != nil && sameComposite(cur, d) {
+		return cur
+	}
+	r.PublishComposites([]*CompositeType{d}, nil)
+	return d
 }
 
 // sameComposite reports whether a and b define the same type.
@@ -73,17 +86,41 @@ func sameComposite(a, b *CompositeType) bool {
 	return a.T().Equal(b.T())
 }
 
-// CompositeOf is the published definition of the composite type oid, nil
-// when there is none.
-func CompositeOf(oid uint32) *CompositeType { return compositeReg.get(oid) }
+// Composite is r's definition of the composite type oid, nil when there
+// is none.
+func (r *Registry) Composite(oid uint32) *CompositeType {
+	if r == nil {
+		return nil
+	}
+	return r.composites.get(oid)
+}
 
 // CompositeName is the composite type's name as PostgreSQL prints it;
-// "record" when the registry does not know it.
-func CompositeName(oid uint32) string {
-	if c := CompositeOf(oid); c != nil {
+// "record" when r does not know it.
+func (r *Registry) CompositeName(oid uint32) string {
+	if c := r.Composite(oid); c != nil {
 		return c.QualifiedName()
 	}
 	return "record"
+}
+
+// CompositeDef is the definition of t's composite type in the registry
+// that resolved it, nil when t is no composite or it is unknown.
+func (t T) CompositeDef() *CompositeType {
+	if !t.IsComposite() {
+		return nil
+	}
+	return t.reg.Composite(t.TypeOID)
+}
+
+// CompositeArrayOID is the OID of the array type of the composite type
+// oid: a table's row type's (TableRowArrayOID), else the one after it,
+// as CREATE TYPE numbers them (engine/compositetypes.go).
+func CompositeArrayOID(oid uint32) uint32 {
+	if oid >= firstUserOID+oidStride && oid < firstUserOID+2*oidStride {
+		return TableRowArrayOID(int64(oid - firstUserOID - oidStride))
+	}
+	return oid + 1
 }
 
 // Table row types have OIDs derived from their table's ID, as pgcatalog
@@ -252,7 +289,9 @@ func parseRecordField(s string, t T, loc *time.Location, order DateOrder) (any, 
 
 // ArrayInput is array_in ("{1,2}"), for a record's array fields (date
 // elements in DateStyle's order): the functions package, which owns
-// PostgreSQL's array text, sets it.
+// PostgreSQL's array text, sets it once in its init (functions/arrays.go)
+// and nothing changes it after, so it is a hook, not state; types cannot
+// import functions, which imports types.
 var ArrayInput func(s string, t T, loc *time.Location, order DateOrder) (any, error)
 
 // isRecordSpace is PostgreSQL's scanner_isspace, which record_in skips

@@ -36,22 +36,33 @@
 // Variant Enum of STRING, T.TypeOID naming the type: a value is its
 // label. Fluss has no enum type, so an enum column is stored as STRING
 // (the label) and the type is kept in sqlgate's metadata (meta.EnumType);
-// enum.go's registry, which the engine fills, gives every layer the
-// type's labels and their order from the OID alone (text input checks
-// the label, 22P02; comparisons and ORDER BY follow the declaration
-// order, binder/enumops.go).
+// the store's Registry gives every layer the type's labels and their
+// order (text input checks the label, 22P02; comparisons and ORDER BY
+// follow the declaration order, binder/enumops.go).
 //
 // Domains (CREATE DOMAIN; domain.go) have no type of their own: their
-// values are the base type's, and domain.go's registry, which the engine
-// fills, gives every layer a domain's base, default and constraints (and
-// the engine's check of them, Domain.Validate) from its OID.
+// values are the base type's, and the store's Registry gives every layer
+// a domain's base, default and constraints (and the engine's check of
+// them, Domain.Validate) from its OID.
 //
 // Composite types (a table's row type, CREATE TYPE ... AS (...);
 // composite.go) are records (Row, Variant AnonRecord) whose T.TypeOID
 // names the type: they print and compare as the anonymous record does,
-// their text input is record_in's (ParseRecord), and composite.go's
-// registry gives every layer a composite's name and attributes from its
-// OID.
+// their text input is record_in's (ParseRecord), and the store's
+// Registry gives every layer a composite's name and attributes.
+//
+// The Registry (oidregistry.go) is a value, one per store, which its
+// owner (the engine, which publishes its metadata's types there; the
+// server makes it and hands it to the catalog too) creates: the OIDs of
+// two stores in one process meet (a table's row type's OID follows from
+// its table's ID), so types holds no registry of its own. An enum or
+// composite T carries the registry that resolved it (Registry.Bind,
+// EnumType.T, CompositeType.T), so that PGName, String and text input
+// find its name and labels from the T alone; code that has only an OID
+// (pgcatalog, format_type, the engine's domain checks) asks the store's
+// registry through what it already holds. The one other package-level
+// variable that is set is ArrayInput (composite.go), array_in for a
+// record's array fields, which package functions sets once at init.
 //
 // It also holds PostgreSQL's TimeZone rules (zone.go: the values SET
 // TimeZone accepts, offsets as timestamptz prints them, wall time to instant

@@ -57,16 +57,24 @@ func (d *Domain) QualifiedName() string {
 	return d.Schema + "." + d.Name
 }
 
-// The registry of domain definitions by OID, as enums' (PublishEnums):
-// the catalog, format_type and casts find a domain from its OID alone.
-var domainReg oidRegistry[*Domain]
-
-// PublishDomains makes defs the definitions of their OIDs and forgets the
-// OIDs in gone.
-func PublishDomains(defs []*Domain, gone []uint32) {
-	domainReg.publish(defs, func(d *Domain) uint32 { return d.OID }, gone)
+// PublishDomains makes defs the definitions of their OIDs in r and
+// forgets the OIDs in gone: the catalog, format_type and casts find a
+// domain from its OID (a column's metadata names it) in their catalog's
+// registry.
+func (r *Registry) PublishDomains(defs []*Domain, gone []uint32) {
+	if r == nil {
+		return
+	}
+	for _, d := range defs {
+		d.Base = r.Bind(d.Base) // a domain over an enum
+	}
+	r.domains.publish(defs, func(d *Domain) uint32 { return d.OID }, gone)
 }
 
-// DomainOf is the published definition of the domain oid, nil when there
-// is none.
-func DomainOf(oid uint32) *Domain { return domainReg.get(oid) }
+// Domain is r's definition of the domain oid, nil when there is none.
+func (r *Registry) Domain(oid uint32) *Domain {
+	if r == nil {
+		return nil
+	}
+	return r.domains.get(oid)
+}

@@ -29,6 +29,8 @@ type EnumType struct {
 	// Owner is the role that owns the type (pg_type.typowner; "" the
 	// bootstrap superuser).
 	Owner string
+	// reg is the registry that published the definition (nil before).
+	reg *Registry
 }
 
 // Rank is label's position in the sort order, or -1 when the type has no
@@ -45,41 +47,55 @@ func (e *EnumType) QualifiedName() string {
 }
 
 // T is the SQL type of the enum's values.
-func (e *EnumType) T() T { return T{Kind: String, Variant: Enum, TypeOID: e.OID} }
+func (e *EnumType) T() T { return T{Kind: String, Variant: Enum, TypeOID: e.OID, reg: e.reg} }
 
 // IsEnum reports whether t is a user-defined enum type.
 func (t T) IsEnum() bool { return t.Variant == Enum }
 
-// The registry of enum definitions by OID. Every path that meets a value
-// of an enum type - text input (ParseText), output names, ordering - finds
-// the definition from T.TypeOID alone, so that no layer between the
-// catalog and a kernel has to carry it. The engine publishes its
-// metadata's enums here (PublishEnums) whenever they change. OIDs are
-// drawn at random from a wide range (engine), so the definitions of two
-// engines in one process (tests) do not meet.
-var enumReg oidRegistry[*EnumType]
-
-// PublishEnums makes defs the definitions of their OIDs and forgets the
-// OIDs in gone.
-func PublishEnums(defs []*EnumType, gone []uint32) {
-	enumReg.publish(defs, func(d *EnumType) uint32 { return d.OID }, gone)
+// PublishEnums makes defs the definitions of their OIDs in r and forgets
+// the OIDs in gone. Every path that meets a value of an enum type - text
+// input (ParseText), output names, ordering - finds the definition from
+// its T (T.EnumDef), so that no layer between the catalog and a kernel
+// has to carry it. Each definition becomes r's: its T carries r.
+func (r *Registry) PublishEnums(defs []*EnumType, gone []uint32) {
+	if r == nil {
+		return
+	}
+	for _, d := range defs {
+		d.reg = r
+	}
+	r.enums.publish(defs, func(d *EnumType) uint32 { return d.OID }, gone)
 }
 
-// EnumOf is the published definition of the enum type oid, nil when there
-// is none (dropped).
-func EnumOf(oid uint32) *EnumType { return enumReg.get(oid) }
+// Enum is r's definition of the enum type oid, nil when there is none
+// (dropped).
+func (r *Registry) Enum(oid uint32) *EnumType {
+	if r == nil {
+		return nil
+	}
+	return r.enums.get(oid)
+}
+
+// EnumDef is the definition of t's enum type in the registry that
+// resolved it, nil when t is no enum or it is unknown.
+func (t T) EnumDef() *EnumType {
+	if !t.IsEnum() {
+		return nil
+	}
+	return t.reg.Enum(t.TypeOID)
+}
 
 // EnumName is the enum type's name as PostgreSQL prints it.
-func EnumName(oid uint32) string {
-	if e := EnumOf(oid); e != nil {
+func (r *Registry) EnumName(oid uint32) string {
+	if e := r.Enum(oid); e != nil {
 		return e.QualifiedName()
 	}
 	return fmt.Sprintf("enum(%d)", oid)
 }
 
 // ParseEnum is enum_in: s must be one of the type's labels (22P02).
-func ParseEnum(s string, oid uint32) (any, error) {
-	e := EnumOf(oid)
+func (r *Registry) ParseEnum(s string, oid uint32) (any, error) {
+	e := r.Enum(oid)
 	if e == nil {
 		return nil, sqlerr.New(sqlerr.UndefinedObject, "cache lookup failed for type %d", oid)
 	}

@@ -234,12 +234,12 @@ type T struct {
 	// NotNull is the Fluss NOT NULL constraint; it is kept at every nesting level.
 	NotNull bool
 	// Variant is the PostgreSQL catalog type this type stands for, if any.
-	// It sits beside the other one-byte fields so that T packs into 72
-	// bytes instead of 80: every bound and lowered expression node holds
+	// It sits beside the other one-byte fields so that T packs into 80
+	// bytes instead of 88: every bound and lowered expression node holds
 	// a T, and planning's cost is mostly the bytes it allocates.
 	Variant Variant
 	// TypeOID is the OID of a user-defined type (Variant Enum); 0 for
-	// the others. It fills padding after the one-byte fields: T stays 72
+	// the others. It fills padding after the one-byte fields: T stays 80
 	// bytes.
 	TypeOID uint32
 	// Precision is DECIMAL's precision, TIME/TIMESTAMP's fractional-second
@@ -257,6 +257,10 @@ type T struct {
 	Key *T
 	// Fields are the fields of a ROW.
 	Fields []Field
+	// reg is the registry that knows the user-defined type TypeOID
+	// names (oidregistry.go): set by the registry that resolved it, nil
+	// for the other types. Same ignores it.
+	reg *Registry
 }
 
 // Common types.
@@ -366,7 +370,7 @@ func (t T) IsNested() bool { return t.Kind == Array || t.Kind == Map || t.Kind =
 // scales of unconstrained numerics, which print alike.
 func (t T) Equal(o T) bool { return t.Same(&o) }
 
-// Same is Equal without copying either type: a T is 72 bytes, and binding
+// Same is Equal without copying either type: a T is 80 bytes, and binding
 // and planning compare the types of nearly every operand and column.
 func (t *T) Same(o *T) bool {
 	if t.Kind != o.Kind || t.Precision != o.Precision || t.Scale != o.Scale || t.Length != o.Length || len(t.Fields) != len(o.Fields) || t.Variant != o.Variant || t.TypeOID != o.TypeOID {
@@ -402,7 +406,7 @@ func (t T) write(b *strings.Builder) {
 	// records of different fields apart
 	if t.Variant != NoVariant && t.Variant != AnonRecord {
 		if t.Variant == Enum {
-			b.WriteString(EnumName(t.TypeOID))
+			b.WriteString(t.reg.EnumName(t.TypeOID))
 		} else {
 			b.WriteString(t.Variant.Name())
 		}

@@ -108,10 +108,10 @@ func (t T) OperandName() string {
 // PGName is PostgreSQL's name of t (for messages such as 42883's argument list).
 func (t T) PGName() string {
 	if t.Variant == Enum {
-		return EnumName(t.TypeOID)
+		return t.reg.EnumName(t.TypeOID)
 	}
 	if t.IsComposite() {
-		return CompositeName(t.TypeOID) // composite.go
+		return t.reg.CompositeName(t.TypeOID) // composite.go
 	}
 	if t.Variant == VarBit {
 		return "bit varying" // varbit is pg_type's name, not the SQL one
@@ -221,7 +221,7 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 	}
 	switch t.Variant {
 	case Enum:
-		return ParseEnum(s, t.TypeOID) // enum.go
+		return t.reg.ParseEnum(s, t.TypeOID) // enum.go
 	case UUID:
 		return ParseUUID(s)
 	case Bit, VarBit:

@@ -3,6 +3,7 @@ package exec
 import (
 	"strings"
 
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/numeric"
@@ -40,23 +41,12 @@ func castJSONBScalar(v any, from, to types.T, env castEnv) (out any, ok bool, er
 	return out, true, err
 }
 
-// jsonbKind is what a jsonb document's normalised text holds, in
-// PostgreSQL's words: an object, an array or a scalar's type.
+// jsonbKind is what a jsonb document's normalised text holds, in the
+// words of PostgreSQL's cast errors: json_typeof's, with "numeric" for a
+// number.
 func jsonbKind(s string) string {
-	if s == "" {
-		return "null"
-	}
-	switch s[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
+	if k := functions.JSONKind(s); k != "number" {
+		return k
 	}
 	return "numeric"
 }

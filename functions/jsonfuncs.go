@@ -54,9 +54,9 @@ func jsonbOf(spec func([]types.T, []any) (types.T, Kernel)) func([]types.T, []an
 	}
 }
 
-// jsonKind is the type of the JSON value that doc holds: object, array,
+// JSONKind is the type of the JSON value that doc holds: object, array,
 // string, number, boolean or null.
-func jsonKind(doc string) string {
+func JSONKind(doc string) string {
 	switch firstNonSpace([]byte(doc)) {
 	case '{':
 		return "object"
@@ -75,7 +75,7 @@ func jsonKind(doc string) string {
 // jsonElements splits a JSON array's text into its elements' texts (as
 // written); ok false when doc is not an array.
 func jsonElements(doc string) ([]string, bool, error) {
-	if jsonKind(doc) != "array" {
+	if JSONKind(doc) != "array" {
 		return nil, false, nil
 	}
 	var raw []json.RawMessage
@@ -95,7 +95,7 @@ type jsonField struct{ key, value string }
 // jsonFields splits a JSON object's text into its fields, in order (for
 // jsonb the normalised order, with duplicate keys already merged).
 func jsonFields(doc string) ([]jsonField, bool, error) {
-	if jsonKind(doc) != "object" {
+	if JSONKind(doc) != "object" {
 		return nil, false, nil
 	}
 	dec := json.NewDecoder(strings.NewReader(doc))
@@ -127,7 +127,7 @@ func jsonFuncsFamily() []*Func {
 		}
 		fs = append(fs,
 			&Func{Name: pre + "_typeof", Args: []types.T{t}, Ret: tText, Strict: true, Kernel: rawRowFunc(tText, func(a []arrow.Array, i int) (any, error) {
-				return jsonKind(strArg(a, 0, i)), nil
+				return JSONKind(strArg(a, 0, i)), nil
 			})},
 			&Func{Name: pre + "_array_length", Args: []types.T{t}, Ret: tInt4, Strict: true, Kernel: rawRowFunc(tInt4, func(a []arrow.Array, i int) (any, error) {
 				doc := strArg(a, 0, i)
@@ -136,7 +136,7 @@ func jsonFuncsFamily() []*Func {
 					return nil, err
 				}
 				if !ok {
-					if jsonKind(doc) == "object" {
+					if JSONKind(doc) == "object" {
 						return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot get array length of a non-array")
 					}
 					return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot get array length of a scalar")
@@ -457,7 +457,7 @@ func resolveJSONSetFunc(name string, args []types.T) *SetFunc {
 				return nil, err
 			}
 			if !ok {
-				if jsonKind(doc) == "object" {
+				if JSONKind(doc) == "object" {
 					return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot extract elements from an object")
 				}
 				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot extract elements from a scalar")
@@ -515,7 +515,7 @@ func fieldsOf(v []any, name string) ([]jsonField, error) {
 	if !ok {
 		if name == "json_each" || name == "json_each_text" {
 			// json's each_worker reports the structure it met
-			if jsonKind(doc) == "array" {
+			if JSONKind(doc) == "array" {
 				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot deconstruct an array as an object")
 			}
 			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot deconstruct a scalar")
@@ -524,7 +524,7 @@ func fieldsOf(v []any, name string) ([]jsonField, error) {
 		switch {
 		case !strings.HasSuffix(name, "object_keys"):
 			what = "a non-object"
-		case jsonKind(doc) == "array":
+		case JSONKind(doc) == "array":
 			what = "an array"
 		}
 		return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot call %s on %s", name, what)

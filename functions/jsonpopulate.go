@@ -159,7 +159,7 @@ func PopulateRecordSet(name string, row types.T, set bool, nargs int) *SetFunc {
 			}
 			el := els[k]
 			k++
-			if jsonKind(el) != "object" {
+			if JSONKind(el) != "object" {
 				return nil, false, sqlerr.New(sqlerr.InvalidParameterValue, "argument of %s must be an array of objects", lname)
 			}
 			r, err := p.record(el, row, base, lname)
@@ -174,7 +174,7 @@ func notAnArray(name, doc string, jsonb bool) error {
 	what := "a non-array"
 	if !jsonb {
 		what = "a scalar"
-		if jsonKind(doc) == "object" {
+		if JSONKind(doc) == "object" {
 			what = "an object"
 		}
 	}
@@ -202,7 +202,7 @@ func (p *populator) record(doc string, row types.T, base []any, _ string) ([]any
 	}
 	if !ok {
 		what := "a scalar"
-		if jsonKind(doc) == "array" {
+		if JSONKind(doc) == "array" {
 			what = "an array"
 		}
 		return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot call populate_composite on %s", what)
@@ -233,7 +233,7 @@ func (p *populator) record(doc string, row types.T, base []any, _ string) ([]any
 // for key (named in array errors' hints); def is the base's value, the
 // base of a composite field.
 func (p *populator) field(val string, t types.T, key string, def any) (any, error) {
-	kind := jsonKind(val)
+	kind := JSONKind(val)
 	switch {
 	case kind == "null":
 		return nil, nil
@@ -320,7 +320,7 @@ func (a *jsonArrayReader) dim(doc string, ndim int) error {
 	if !ok {
 		return a.expectedArray(ndim - 1)
 	}
-	if a.ndims <= 0 && (len(els) == 0 || jsonKind(els[0]) != "array") {
+	if a.ndims <= 0 && (len(els) == 0 || JSONKind(els[0]) != "array") {
 		a.ndims = ndim
 		a.dims, a.sizes = make([]int, ndim), make([]int, ndim)
 		for i := range a.dims {
@@ -390,7 +390,7 @@ func (a *jsonArrayReader) element(el string) error {
 		a.rows = append(a.rows, v)
 		return nil
 	}
-	kind := jsonKind(el)
+	kind := JSONKind(el)
 	if kind == "null" {
 		a.text.WriteString("NULL")
 		return nil

@@ -48,7 +48,8 @@ func isStringToken(t token) bool {
 // select-list alias or lets a later rule fail. stringAfterOperandError
 // finds the operands that are never a type's name: a number; a ']'; a
 // type after ::; a '(' ... ')' that is empty, holds a parenthesised
-// expression (no name before it) or a cast type's modifiers.
+// expression (no name before it) or a cast type's modifiers. DISTINCT ON's
+// list is no operand: the select list starts after it.
 func stringAfterOperandError(src string, toks []token) *sqlerr.Error {
 	afterCast := func(k int) bool { return k > 0 && toks[k-1].kind == tkOp && toks[k-1].text(src) == "::" }
 	for i := 1; i < len(toks); i++ {
@@ -70,11 +71,18 @@ func stringAfterOperandError(src string, toks []token) *sqlerr.Error {
 			// a type's or function's name: no reserved word (SELECT (1) 'x')
 			name := o > 0 && (toks[o-1].kind == tkQIdent ||
 				toks[o-1].kind == tkIdent && !(nameWords[toks[o-1].word(src)].flags&wfPG != 0 && nameWords[toks[o-1].word(src)].cat == kwReserved))
-			bad = o == i-2 || !name || afterCast(o-1)
+			bad = (o == i-2 || !name || afterCast(o-1)) && !distinctOnList(src, toks, o)
 		}
 		if bad {
 			return sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(toks[i].text(src))).WithPosition(charPos(src, toks[i].start))
 		}
 	}
 	return nil
+}
+
+// distinctOnList reports whether the '(' at toks[o] opens DISTINCT ON's
+// list, after which a string constant is the select list's first item.
+func distinctOnList(src string, toks []token, o int) bool {
+	return o >= 2 && toks[o-1].kind == tkIdent && toks[o-1].word(src) == "ON" &&
+		toks[o-2].kind == tkIdent && toks[o-2].word(src) == "DISTINCT"
 }

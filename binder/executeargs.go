@@ -17,7 +17,7 @@ import (
 // boolean, text to jsonb) is 42804 "parameter $n of type ... cannot be
 // coerced to the expected type ...". castTo is the type name the engine
 // casts the argument to before passing its text ("" when the argument
-// already has type t); a parameter has no typmod, so castTo has none.
+// already has type t or its text is the input the parameter reads); a parameter has no typmod, so castTo has none.
 // An error's position is in text (1-based), or none.
 func ExecuteArg(ctx context.Context, cat Catalog, n int, text string, t types.T) (castTo string, err error) {
 	x, err := parseExprText(text) // exprbind.go
@@ -42,7 +42,11 @@ func ExecuteArg(ctx context.Context, cat Catalog, n int, text string, t types.T)
 		}
 		return "", inArgument(err)
 	}
-	if e.Type().Nullable().Equal(target) {
+	if et := e.Type(); isUnknown(et) || et.Nullable().Equal(target) || target.IsBitString() {
+		// the parameter's input reads the text as it is: an unknown
+		// literal is the type's input already, and a bit string of any
+		// length is a parameter's (which has no typmod, where a cast to
+		// bit is to bit(1))
 		return "", nil
 	}
 	return withoutTypmod(target.PGName()), nil

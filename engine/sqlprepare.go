@@ -61,7 +61,8 @@ func (s *session) sqlPrepare(ctx context.Context, p *sql.PrepareStmt, source str
 // withoutTypmod is a PREPAREd parameter's type: PostgreSQL keeps a
 // parameter's type OID only, so PREPARE p(varchar(2)) takes 'abcdef'
 // whole and p(numeric(5,1)) 1.2345 unrounded. (A timestamp's precision
-// stays: sqlgate stores its values at it.)
+// stays: sqlgate stores its values at it; so does a bit string's length,
+// which its comparisons read.)
 func withoutTypmod(t types.T) types.T {
 	switch {
 	case t.Kind == types.Array && t.Elem != nil:
@@ -69,7 +70,7 @@ func withoutTypmod(t types.T) types.T {
 		t.Elem = &e
 	case t.Kind == types.Decimal:
 		t.Precision, t.Scale = 0, 0
-	case t.Kind == types.Char, t.IsBitString():
+	case t.Kind == types.Char && !t.IsBitString():
 		t.Length = 0
 	case t.Kind == types.String && t.Variant == types.NoVariant && t.Length > 0:
 		t.Length = -1

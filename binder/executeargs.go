@@ -17,8 +17,9 @@ import (
 // boolean, text to jsonb) is 42804 "parameter $n of type ... cannot be
 // coerced to the expected type ...". castTo is the type name the engine
 // casts the argument to before passing its text ("" when the argument
-// already has type t or its text is the input the parameter reads); a parameter has no typmod, so castTo has none.
-// An error's position is in text (1-based), or none.
+// already has type t or its text is the input the parameter reads); a
+// parameter has no typmod, so castTo has none. An error's position is in
+// text (1-based), or none.
 func ExecuteArg(ctx context.Context, cat Catalog, n int, text string, t types.T) (castTo string, err error) {
 	x, err := parseExprText(text) // exprbind.go
 	if err != nil {

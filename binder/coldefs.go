@@ -250,8 +250,8 @@ func (v *exprRefusal) visit(n pt.Expr) bool {
 		}
 	case *pt.Subquery:
 		v.err = sqlerr.New(sqlerr.FeatureNotSupported, "cannot use subquery in %s", v.what+" expression")
-		if v.what == "check constraint" {
-			v.err = sqlerr.New(sqlerr.FeatureNotSupported, "cannot use subquery in check constraint")
+		if v.what == "check constraint" || v.what == executeParameter {
+			v.err = sqlerr.New(sqlerr.FeatureNotSupported, "cannot use subquery in %s", v.what)
 		}
 	case *pt.FuncCall:
 		switch {
@@ -270,6 +270,9 @@ func (v *exprRefusal) visit(n pt.Expr) bool {
 func (v *exprRefusal) plural() string {
 	if v.what == "DEFAULT" {
 		return "DEFAULT expressions"
+	}
+	if v.what == executeParameter {
+		return "EXECUTE parameters"
 	}
 	return "check constraints"
 }

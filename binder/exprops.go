@@ -729,7 +729,7 @@ func operandType(t types.T) types.T {
 		return t
 	}
 	if t.Kind == types.String && t.Variant == types.QChar {
-		// "char" = 'ab' reads the literal as "char", its first character
+		// "char" = 'ab' reads the literal as "char", its first byte
 		return t
 	}
 	if t.IsString() && !functions.OwnStringType(t) {

@@ -37,7 +37,7 @@ func (s *session) sqlPrepare(ctx context.Context, p *sql.PrepareStmt, source str
 		if err != nil {
 			return nil, err
 		}
-		declared[i] = t
+		declared[i] = withoutTypmod(t)
 	}
 	stmts, err := s.parser.Parse(p.Body)
 	if err != nil {
@@ -56,6 +56,26 @@ func (s *session) sqlPrepare(ctx context.Context, p *sql.PrepareStmt, source str
 	s.sqlPrepared[p.Name] = ps
 	s.notePrepared(p.Name, source) // preparedstmts.go
 	return tagOnly("PREPARE"), nil
+}
+
+// withoutTypmod is a PREPAREd parameter's type: PostgreSQL keeps a
+// parameter's type OID only, so PREPARE p(varchar(2)) takes 'abcdef'
+// whole and p(numeric(5,1)) 1.2345 unrounded. (A timestamp's precision
+// stays: sqlgate stores its values at it; so does a bit string's length,
+// which its comparisons read.)
+func withoutTypmod(t types.T) types.T {
+	switch {
+	case t.Kind == types.Array && t.Elem != nil:
+		e := withoutTypmod(*t.Elem)
+		t.Elem = &e
+	case t.Kind == types.Decimal:
+		t.Precision, t.Scale = 0, 0
+	case t.Kind == types.Char && !t.IsBitString():
+		t.Length = 0
+	case t.Kind == types.String && t.Variant == types.NoVariant && t.Length > 0:
+		t.Length = -1
+	}
+	return t
 }
 
 // prepareExecute gives EXECUTE the result columns of the statement it
@@ -82,7 +102,7 @@ func (s *session) sqlExecute(ctx context.Context, ps *statement, _ []any) (pgwir
 	var values []any
 	if len(ex.Args) > 0 {
 		var err error
-		if values, err = s.evalArgs(ctx, ex.Args); err != nil {
+		if values, err = s.evalArgs(ctx, ex, target.params); err != nil {
 			return nil, err
 		}
 	}
@@ -93,11 +113,28 @@ func (s *session) sqlExecute(ctx context.Context, ps *statement, _ []any) (pgwir
 	return target.execute(ctx, values)
 }
 
-// evalArgs evaluates EXECUTE's arguments to their text (nil for NULL).
-func (s *session) evalArgs(ctx context.Context, args []string) ([]any, error) {
+// evalArgs evaluates EXECUTE's arguments to their text (nil for NULL),
+// each coerced to its parameter's type as PostgreSQL's EvaluateParams
+// does (binder.ExecuteArg: the assignment rules, 42804 at the argument
+// where none applies), then cast to text, which the statement reads as
+// the parameter's value.
+func (s *session) evalArgs(ctx context.Context, ex *sql.ExecuteStmt, params []types.T) ([]any, error) {
+	args := ex.Args
 	parts := make([]string, len(args))
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
+	pctx := s.planContext(ctx)
 	for i, a := range args {
+		s.eng.ddl.RLock() // bound as prepareFresh binds, the catalog steady
+		cat.views = s.eng.meta.Views()
+		castTo, err := binder.ExecuteArg(pctx, cat, i+1, a, params[i])
+		s.eng.ddl.RUnlock()
+		if err != nil {
+			return nil, argError(err, ex.ArgPos[i])
+		}
 		parts[i] = "CAST((" + a + ") AS text)"
+		if castTo != "" {
+			parts[i] = "CAST(CAST((" + a + ") AS " + castTo + ") AS text)"
+		}
 	}
 	stmts, err := s.parser.Parse("SELECT " + strings.Join(parts, ", "))
 	if err != nil {
@@ -134,6 +171,20 @@ func (s *session) evalArgs(ctx context.Context, args []string) ([]any, error) {
 		}
 		b.Release()
 	}
+}
+
+// argError places an error about an EXECUTE argument: a position in the
+// argument's text moves to its place in the statement (argPos), an error
+// without one points at the argument, as PostgreSQL's do.
+func argError(err error, argPos int) error {
+	e := sqlerr.As(err)
+	if e == nil {
+		return err
+	}
+	if e.Position == 0 {
+		return e.WithPosition(argPos)
+	}
+	return e.WithPosition(argPos + e.Position - 1)
 }
 
 // deallocate runs DEALLOCATE [PREPARE] name | ALL.

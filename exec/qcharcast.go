@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"fmt"
-
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -12,29 +10,21 @@ import (
 // value, not its text. int4 to "char" takes -128 to 127 (22003 beyond),
 // 0 as the empty "char", a byte past ASCII as charout prints it (\ooo);
 // "char" to int4 is its first byte, signed (a \ooo written back as its
-// byte). The string types to "char" keep the first character. ok is
-// false for the other casts.
+// byte). The string types to "char" read the text as charin does
+// (types.QCharIn). ok is false for the other casts.
 func castQChar(v any, from, to types.T) (out any, ok bool, err error) {
 	switch {
 	case from.Kind == types.Int32 && to.Kind == types.String && to.Variant == types.QChar:
 		n := v.(int64)
-		switch {
-		case n < -128 || n > 127:
+		if n < -128 || n > 127 {
 			return nil, true, sqlerr.New(sqlerr.NumericValueOutOfRange, "\"char\" out of range")
-		case n == 0:
-			return "", true, nil
-		case n > 0:
-			return string(rune(n)), true, nil
 		}
-		return fmt.Sprintf("\\%03o", uint8(n)), true, nil
+		return types.QCharOut(byte(n)), true, nil
 	case to.Kind == types.String && to.Variant == types.QChar && from.Variant == types.NoVariant &&
 		(from.Kind == types.String || from.Kind == types.Char || from.Kind == types.Name):
-		// text, varchar, bpchar and name to "char" keep the first
-		// character, as "char"(text) and char_in do
-		for _, r := range v.(string) {
-			return string(r), true, nil
-		}
-		return "", true, nil
+		// text, varchar, bpchar and name to "char": "char"(text) reads
+		// the text as charin does
+		return types.QCharIn(v.(string)), true, nil
 	case from.Kind == types.String && from.Variant == types.QChar && to.Kind == types.Int32:
 		s := v.(string)
 		if s == "" {

@@ -101,6 +101,9 @@ type PrepareStmt struct {
 type ExecuteStmt struct {
 	Name string
 	Args []string
+	// ArgPos holds each argument's 1-based character position in the
+	// statement, where an error about it points.
+	ArgPos []int
 }
 
 // AlterKind says what an ALTER TABLE action does.
@@ -747,11 +750,11 @@ func (p *ddlParser) execute(st *Statement) error {
 	}
 	ex.Name = n
 	if p.punct("(") {
-		items, err := p.items()
+		items, starts, err := p.itemsAt()
 		if err != nil {
 			return err
 		}
-		ex.Args = items
+		ex.Args, ex.ArgPos = items, starts
 	}
 	return p.done()
 }
@@ -759,7 +762,12 @@ func (p *ddlParser) execute(st *Statement) error {
 // items reads the rest of a parenthesised list (the "(" read): the text of
 // each item, split at the commas outside nested brackets.
 func (p *ddlParser) items() ([]string, error) {
-	var out []string
+	out, _, err := p.itemsAt()
+	return out, err
+}
+
+// itemsAt is items with each item's 1-based character position.
+func (p *ddlParser) itemsAt() (out []string, starts []int, err error) {
 	for {
 		start := p.pos
 		depth := 0
@@ -778,11 +786,12 @@ func (p *ddlParser) items() ([]string, error) {
 			p.pos++
 		}
 		if p.pos >= len(p.toks) || p.pos == start {
-			return nil, p.err()
+			return nil, nil, p.err()
 		}
 		out = append(out, p.src[p.toks[start].start:p.toks[p.pos-1].end])
+		starts = append(starts, charPos(p.src, p.toks[start].start))
 		if p.punct(")") {
-			return out, nil
+			return out, starts, nil
 		}
 		p.pos++ // ','
 	}

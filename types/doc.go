@@ -3,7 +3,8 @@
 // table schemas, plus the few PostgreSQL types that only exist in queries
 // (unknown literals, unconstrained numeric, interval, time with time zone
 // (timetz.go: one ordered int64 per value), oid, name), and the
-// catalog types "char", int2vector and oidvector as Variants of STRING,
+// catalog types "char" (qchar.go: its input and output, a byte kept as
+// charout prints it), int2vector and oidvector as Variants of STRING,
 // ARRAY<SMALLINT> and ARRAY<OID> (computed as those, shown to clients as
 // PostgreSQL's own types), the reg* types (regclass, regtype, regproc,
 // regprocedure, regnamespace, regrole) and xid as Variants of OID, json

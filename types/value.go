@@ -207,11 +207,7 @@ func ParseTextStyle(s string, t T, loc *time.Location, now time.Time, st Style) 
 func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 	order := st.Date.Order
 	if t.Variant == QChar {
-		// "char" keeps the first character (PostgreSQL: the first byte)
-		for _, r := range s {
-			return string(r), nil
-		}
-		return "", nil
+		return QCharIn(s), nil // qchar.go
 	}
 	if t.Variant.IsJSON() {
 		return ParseJSON(s, t.Variant == JSONB)

@@ -14,7 +14,8 @@
 // types CREATE TYPE made (with their pg_class and pg_attribute rows, and
 // the tables' row types' array types: composites.go,
 // Options.CompositeTypes), the OID scheme for user
-// objects, and the answers the catalog functions in functions need
+// objects, built-ins' polymorphic signatures as PostgreSQL's pg_proc spells
+// them (anyarray, anycompatible ...: polyargs.go), and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
 // format_type, pg_get_indexdef, obj_description ...; and the optional
 // interfaces of the system information functions: Databases for

@@ -30,9 +30,12 @@ var polyStandIns = map[uint32][]uint32{
 // a pseudo-type it stands for: array_length(text[], int4) is pg_proc's
 // array_length(anyarray, integer), which 'array_length(anyarray,int4)'
 // ::regprocedure names and regprocedure's output prints. It reports
-// whether args changed. sigs are PostgreSQL's signatures by name
+// whether args changed. A result declared with a stand-in (text[], "any")
+// becomes the pseudo-type of the arguments' family, as PostgreSQL's
+// polymorphism requires (array_cat(...) anycompatiblearray, array_fill
+// (anyelement, ...) anyarray). sigs are PostgreSQL's signatures by name
 // (pgSignatures).
-func polyArgs(name string, args []any, sigs map[string][][]uint32) bool {
+func polyArgs(name string, args []any, ret *uint32, sigs map[string][][]uint32) bool {
 	own := make([]uint32, len(args))
 	for i, a := range args {
 		own[i] = a.(uint32)
@@ -53,8 +56,20 @@ func polyArgs(name string, args []any, sigs map[string][][]uint32) bool {
 	if match == nil {
 		return false
 	}
+	compatible := false
 	for i, o := range match {
 		args[i] = o
+		compatible = compatible || o == oidAnyCompatible || o == oidAnyCompatibleArray
+	}
+	switch {
+	case *ret == 1009 && compatible:
+		*ret = oidAnyCompatibleArray
+	case *ret == 1009:
+		*ret = oidAnyArray
+	case *ret == oidAny && compatible:
+		*ret = oidAnyCompatible
+	case *ret == oidAny:
+		*ret = oidAnyElement
 	}
 	return true
 }

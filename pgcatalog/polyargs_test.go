@@ -52,11 +52,12 @@ func TestPolymorphicProcArgs(t *testing.T) {
 func TestPolyArgsAmbiguousLeftAlone(t *testing.T) {
 	sigs := map[string][][]uint32{"f": {{oidAnyArray}, {oidAnyCompatibleArray}}}
 	args := []any{uint32(1009)}
-	if polyArgs("f", args, sigs) || args[0] != uint32(1009) {
+	ret := uint32(1009)
+	if polyArgs("f", args, &ret, sigs) || args[0] != uint32(1009) {
 		t.Errorf("an ambiguous match rewrote the arguments: %v", args)
 	}
 	sigs = map[string][][]uint32{"f": {{oidAnyArray}}}
-	if !polyArgs("f", args, sigs) || args[0] != uint32(oidAnyArray) {
-		t.Errorf("a unique match was not taken: %v", args)
+	if !polyArgs("f", args, &ret, sigs) || args[0] != uint32(oidAnyArray) || ret != oidAnyArray {
+		t.Errorf("a unique match was not taken: %v returning %d", args, ret)
 	}
 }

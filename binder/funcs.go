@@ -131,6 +131,9 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 	if isRecordTarget(tn) {
 		return b.bindRecordCast(s, n) // recordcast.go
 	}
+	if err := b.qualifiedBuiltinType(tn); err != nil {
+		return nil, b.errAt(n, sqlerr.As(err))
+	}
 	target, err := castTypeFromNameIn(tn, b.typeCatalog())
 	if err != nil {
 		ct, ok := b.compositeCastTarget(tn) // composite.go
@@ -411,6 +414,40 @@ func castTypeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 }
 
 func typeFromName(tn *sql.TypeName) (types.T, error) { return typeFromNameIn(tn, nil) }
+
+// qualifiedBuiltinType is the error of a cast target that names a
+// built-in type (whose schema is pg_catalog, which ParseTypeName drops)
+// under another schema that has no type of the name: PostgreSQL looks
+// the name up in that schema alone, so '6'::nosuch.int4 is 3F000 and
+// '6'::public.int4 is 42704 type "public.int4" does not exist. A user
+// type, a table's row type or an information_schema name is the
+// resolver's as before.
+func (b *binder) qualifiedBuiltinType(tn *sql.TypeName) error {
+	leaf, dims := typeLeaf(tn)
+	if leaf.Schema == "" || leaf.Schema == "information_schema" || leaf.Key != nil || len(leaf.Fields) > 0 {
+		return nil
+	}
+	if _, err := typeFromNameIn(&sql.TypeName{Name: leaf.Name, Args: leaf.Args}, nil); err != nil {
+		return nil // no built-in of the name: the resolver's error
+	}
+	if _, ok := userType(b.typeCatalog(), leaf.Schema, leaf.Name); ok {
+		return nil
+	}
+	if _, ok := b.compositeNamed(leaf.Name); ok {
+		return nil
+	}
+	if c, ok := b.cat.(SchemaChecker); ok {
+		exists, err := c.SchemaExists(b.ctx, leaf.Schema)
+		if err != nil {
+			return err
+		}
+		if !exists {
+			return sqlerr.UndefinedSchema(leaf.Schema)
+		}
+	}
+	// PostgreSQL names the type as written, with its brackets (public.int4[])
+	return sqlerr.New(sqlerr.UndefinedObject, "type \"%s.%s%s\" does not exist", leaf.Schema, leaf.Name, strings.Repeat("[]", dims+leaf.ArrayDims))
+}
 
 // typeFromNameIn is typeFromName knowing the user-defined types of ut (nil:
 // none).

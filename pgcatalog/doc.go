@@ -16,7 +16,8 @@
 // Options.CompositeTypes; format_type, pg_attribute and
 // information_schema name them by OID from the store's registry,
 // Options.Types, which the server shares with the engine), the OID scheme for user
-// objects, and the answers the catalog functions in functions need
+// objects, built-ins' polymorphic signatures as PostgreSQL's pg_proc spells
+// them (anyarray, anycompatible ...: polyargs.go), and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
 // format_type, pg_get_indexdef, obj_description ...; and the optional
 // interfaces of the system information functions: Databases for

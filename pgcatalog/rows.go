@@ -662,6 +662,7 @@ var recordFuncProcs = []procInfo{
 func functionProcs() []procInfo {
 	var out []procInfo
 	next := uint32(procOIDBase)
+	sigs := pgSignatures()
 	for _, name := range functions.Names() {
 		if strings.HasPrefix(name, "__") {
 			continue
@@ -677,7 +678,7 @@ func functionProcs() []procInfo {
 				args[i] = oid
 			}
 			ret, _, _ := pgtypes.OIDOf(f.Ret)
-			if polyRange(f.Args, args, &ret) { // ranges.go: one row per PostgreSQL function
+			if polyRange(f.Args, args, &ret) || polyArgs(name, args, &ret, sigs) { // ranges.go, polyargs.go: one row per PostgreSQL function
 				key := fmt.Sprint(args, ret)
 				if seen[key] {
 					continue

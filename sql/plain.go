@@ -101,8 +101,8 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 			if s[0] != '\'' {
 				return "", nil, false
 			}
-			if p := toks[k-1]; p.kind == tkIdent && (literalTypeWord(p.word(src)) || p.is(src, "PRECISION") || p.is(src, "VARYING")) || p.isPunct(src, ")") {
-				return "", nil, false // a typed literal: int4 '1', NUMERIC(4,1) '2'
+			if p := toks[k-1]; p.kind == tkIdent && (literalTypeWord(p.word(src)) || p.is(src, "PRECISION") || p.is(src, "VARYING")) || p.isPunct(src, ")") || p.kind == tkQIdent {
+				return "", nil, false // a typed literal: int4 '1', NUMERIC(4,1) '2', "int4" '1', pg_catalog."int4" '1'
 			}
 		case tkNumber:
 			if len(s) > maxNumberLiteral || beyondDouble(s) {

@@ -375,6 +375,9 @@ func (r *rewriter) literalAt(k, j int, w string) int {
 	if typedLiteralWords[w] {
 		return r.typedLiteralAt(k, j)
 	}
+	if at := r.qualifiedLiteralAt(k, j, w); at != 0 {
+		return at
+	}
 	if r.toks[k].kind != tkIdent || !literalTypeWord(w) || k+1 >= j {
 		return -1
 	}
@@ -397,6 +400,44 @@ func (r *rewriter) literalAt(k, j int, w string) int {
 		return -1
 	}
 	return end
+}
+
+// qualifiedLiteralAt decides the typed literals whose type is spelled
+// with a quoted or schema-qualified name ("int4" '6', pg_catalog.int4
+// '6', public.mood 'ok', pg_catalog.varchar(2) 'abc'): PostgreSQL's
+// grammar reads every func_name [(modifiers)] Sconst as one, whatever
+// the schema, so that an unknown schema or type is the cast's error. It
+// returns the string's index, -1 when the name at k is such a name but
+// no string follows, and 0 when the name is a plain word (literalAt's).
+func (r *rewriter) qualifiedLiteralAt(k, j int, w string) int {
+	t := r.toks[k]
+	qualified := k+2 < j && r.toks[k+1].isPunct(r.src, ".") &&
+		(r.toks[k+2].kind == tkIdent || r.toks[k+2].kind == tkQIdent)
+	switch {
+	case t.kind == tkQIdent:
+	case t.kind == tkIdent && qualified && literalTypeWord(w):
+	default:
+		return 0
+	}
+	i := k + 1
+	if qualified {
+		i = k + 3
+	}
+	if i < j && r.toks[i].isPunct(r.src, "(") {
+		m := r.matchClose(i, j)
+		if m < 0 {
+			return -1
+		}
+		i = m + 1
+	}
+	if i >= j || !isLiteralString(r.src, r.toks[i]) {
+		return -1
+	}
+	end, _, err := r.typeExtent(k, j)
+	if err != nil || end != i {
+		return -1
+	}
+	return i
 }
 
 // literalTypeText is the type a typed literal is cast to, spelled text,
@@ -952,6 +993,23 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					out = append(out, r.groupingSetItem(k, marker))
 				}
 				k += n
+				continue
+			}
+		}
+		if t.kind == tkQIdent && !(len(out) > 0 && r.itemIs(out[len(out)-1], ".")) {
+			if at := r.qualifiedLiteralAt(k, j, ""); at > k {
+				// "int4" '6', "pg_catalog"."int4" '6': a typed literal
+				// (qualifiedLiteralAt), CAST('6' AS "pg_catalog"."int4")
+				lit, err := r.run(at, at+1)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("pg__cast(", t.start)
+				b.addItems(lit, true)
+				b.add(", "+sqlQuote(r.src[t.start:r.toks[at-1].end])+")", t.start)
+				out = append(out, b.it)
+				k = at + 1
 				continue
 			}
 		}
@@ -1578,6 +1636,10 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					return nil, err
 				}
 				typeText := literalTypeText(w, strings.ToLower(r.tokensText(k, at)))
+				if r.toks[k].kind == tkQIdent || r.toks[k+1].isPunct(r.src, ".") {
+					// a quoted or qualified name as written: CAST's text
+					typeText = r.src[r.toks[k].start:r.toks[at-1].end]
+				}
 				next := at + 1
 				if w == "INTERVAL" {
 					// INTERVAL '1' DAY [TO SECOND]: the fields change the meaning.

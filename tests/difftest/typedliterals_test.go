@@ -8,7 +8,7 @@ import (
 // typedLiteralTypes are type names as PostgreSQL's grammar spells them
 // before a string in a typed literal (type 'string'): its keyword type
 // names with and without modifiers (ConstTypename) and names that are no
-// keywords (func_name Sconst).
+// keywords, quoted or qualified by a schema (func_name Sconst).
 var typedLiteralTypes = []string{
 	"int2", "int4", "int8", "smallint", "integer", "int", "bigint",
 	"real", "float4", "float8", "double precision", "float", "float(10)", "float(40)",
@@ -17,6 +17,12 @@ var typedLiteralTypes = []string{
 	"char", "character", "char(3)", "nchar", "national character", "bpchar", "name",
 	"date", "time", "timestamp", "timestamptz", "timestamp with time zone", "timestamp(0)", "interval",
 	"json", "jsonb", "uuid", "bytea", "oid", "nosuchtype",
+	// quoted and schema-qualified names (func_name Sconst too): a
+	// built-in's under pg_catalog, under a schema that lacks it, under
+	// none that exists
+	`"int4"`, `"pg_catalog"."text"`, `pg_catalog."numeric"`, "pg_catalog.int4", "pg_catalog.varchar(2)",
+	"pg_catalog.numeric(6,2)", "pg_catalog.timestamptz", "pg_catalog.bool", "pg_catalog.jsonb",
+	"public.int4", "nosuchschema.int4",
 }
 
 // typedLiteralValues are the strings each type is tried with: valid input

@@ -19,7 +19,9 @@
 // DO UPDATE ... WHERE and inference WHERE, update.go UPDATE and DELETE
 // (with FROM / USING), merge.go MERGE (its join with each row's WHEN
 // clause, and the DELETE, UPDATE and INSERT writes over those rows, the
-// SET lists bound by update.go's bindSetList), returning.go their RETURNING lists, ddl.go CREATE
+// SET lists bound by update.go's bindSetList), returning.go their RETURNING lists, executeargs.go EXECUTE's arguments
+// (each coerced to its parameter's type with assignment rules, as
+// PostgreSQL's EvaluateParams), ddl.go CREATE
 // TABLE [AS] and DROP TABLE | VIEW, coldefs.go CREATE TABLE's DEFAULT,
 // identity, SERIAL and CHECK (addcolumn.go ALTER TABLE ... ADD COLUMN's
 // DEFAULT and its volatility; altertype.go ALTER COLUMN ... TYPE's

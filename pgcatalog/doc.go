@@ -19,6 +19,8 @@
 // objects, built-ins' polymorphic signatures as PostgreSQL's pg_proc spells
 // them (anyarray, anycompatible ...: polyargs.go), and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
+// one catalog row by OID for pg_identify_object and pg_relation_filenode
+// (catalogrow.go),
 // format_type, pg_get_indexdef, obj_description ...; and the optional
 // interfaces of the system information functions: Databases for
 // pg_tablespace_databases and pg_describe_object, ColumnNames for

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/binder"
-	"github.com/sqlgate/sqlgate/exec"
-	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -49,18 +47,10 @@ func (s *session) functionQuery(ctx context.Context, text string) (cols []types.
 	if err := s.authorize(ps); err != nil {
 		return nil, nil, err
 	}
-	var req exec.BackendRequest
-	backend, err := ps.backend(&req)
+	rt, err := s.internalRuntime(ctx, ps, s.runtimeTables(), s.tx == nil && s.implicit == nil) // matview.go
 	if err != nil {
 		return nil, nil, err
 	}
-	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Backend: backend.Default, Families: backend.Families}
-	rt := &lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec, Backends: backend,
-		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir,
-		Untransacted: s.tx == nil && s.implicit == nil}
-	var ctes lower.CTERuns
-	rt.CTEs = &ctes
-	ec.Env = rt
 	defer rt.Close()
 	op, err := lower.Build(rt, ps.plan)
 	if err != nil {

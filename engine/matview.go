@@ -298,12 +298,6 @@ func (s *session) insertInto(ctx context.Context, ps *statement, info fluss.Tabl
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
 	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: now, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle, Location: s.location()})
-	var req exec.BackendRequest
-	backend, err := ps.backend(&req)
-	if err != nil {
-		return 0, err
-	}
-	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Backend: backend.Default, Families: backend.Families}
 	tables := s.eng.runtime
 	if s.tx != nil {
 		// in a transaction block the query reads the block's own
@@ -311,12 +305,12 @@ func (s *session) insertInto(ctx context.Context, ps *statement, info fluss.Tabl
 		// CREATE TABLE, COPY, then REFRESH, all in one block)
 		tables = s.runtimeTables()
 	}
-	rt := &lower.Runtime{Ctx: ctx, Tables: tables, EC: ec, Backends: backend,
-		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir, Untransacted: true}
-	var ctes lower.CTERuns
-	rt.CTEs = &ctes
-	ec.Env = rt
+	rt, err := s.internalRuntime(ctx, ps, tables, true)
+	if err != nil {
+		return 0, err
+	}
 	defer rt.Close()
+	ec := rt.EC
 	src, err := lower.Build(rt, ps.plan)
 	if err != nil {
 		return 0, err
@@ -854,4 +848,23 @@ func notPopulated(name string) error {
 // its backing table's rows.
 func matviewQuery(v views.View) string {
 	return "SELECT * FROM " + quoteIdent(v.Matview.Backing.Database) + "." + quoteIdent(v.Matview.Backing.Table)
+}
+
+// internalRuntime is the runtime of a query the engine runs for itself (a
+// materialized view's fill, a function's query text): the EvalContext and
+// Runtime a statement's execution builds (session.go), with a memory
+// account and WITH-query runs of its own, reading tables. The caller
+// closes it.
+func (s *session) internalRuntime(ctx context.Context, ps *statement, tables lower.Tables, untransacted bool) (*lower.Runtime, error) {
+	var req exec.BackendRequest
+	backend, err := ps.backend(&req)
+	if err != nil {
+		return nil, err
+	}
+	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Backend: backend.Default, Families: backend.Families}
+	rt := &lower.Runtime{Ctx: ctx, Tables: tables, EC: ec, Backends: backend,
+		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir, Untransacted: untransacted,
+		CTEs: &lower.CTERuns{}}
+	ec.Env = rt
+	return rt, nil
 }

@@ -54,6 +54,13 @@ type Subquery struct {
 	// row constructors (field by field, NULL fields making the pair NULL),
 	// not as records (rowsubquery.go).
 	RowWise bool
+	// SubPlan says the subquery stays a per-row test though it is now a
+	// WHERE conjunct (or one's NOT): plan-time folding pushed a NOT into
+	// the AND or OR it sat under (negate_clause in eval_const_expressions),
+	// which PostgreSQL does after pull_up_sublinks has chosen the
+	// sublinks it turns into semi and anti joins, so it stays a SubPlan
+	// there, computed at the scan below the joins.
+	SubPlan bool
 	T       types.T
 }
 

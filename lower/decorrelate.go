@@ -181,7 +181,7 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 		neg, c = true, u.X
 	}
 	sq, ok := c.(*binder.Subquery)
-	if !ok {
+	if !ok || sq.SubPlan {
 		return nil
 	}
 	nl := len(in.Columns())
@@ -482,6 +482,18 @@ func scalarAggJoin(sq *binder.Subquery, in binder.Node) (binder.Expr, binder.Nod
 		innerKeys, outerKeys = append(innerKeys, l), append(outerKeys, r)
 	}
 	nl := len(in.Columns())
+	for _, o := range joinPredicates(outerKeys, sq.Outer, 0) {
+		if slices.ContainsFunc(columnsOf(o), func(c int) bool { return columnCanRaise(in, c) }) {
+			// a derived table's expression that can fail: PostgreSQL
+			// pulls it up into the SubPlan, which computes it per row
+			// of its scan past the quals before it, never over an empty
+			// table, where the left join would compute it for every
+			// outer row (an outer key written in the subquery is
+			// computed per outer row as before: decorrelating it is
+			// sqlgate's choice)
+			return nil, nil, false
+		}
+	}
 	body, innerKeys, aggs := narrow(decorrelate(body), innerKeys, agg.Aggs)
 	grouped := binder.NewAggregate(body, innerKeys, aggs)
 	k := len(innerKeys)
@@ -508,6 +520,59 @@ func scalarAggJoin(sq *binder.Subquery, in binder.Node) (binder.Expr, binder.Nod
 		return out
 	}
 	return value(expr), j, true
+}
+
+// keyCanRaise reports whether computing e over n's columns can fail,
+// looking through the projections that define them (a derived table's
+// expression, which PostgreSQL pulls up into the SubPlan): canRaise, but
+// a widening integer cast (PostgreSQL's cross-type operators) cannot.
+func keyCanRaise(n binder.Node, e binder.Expr) bool {
+	raises := anyExpr(e, func(x binder.Expr) bool {
+		if c, ok := x.(*binder.Cast); ok {
+			from, to := c.X.Type(), c.T
+			return !(from.IsInteger() && to.IsInteger() && to.Kind >= from.Kind || from.Kind == to.Kind)
+		}
+		switch y := x.(type) {
+		case *binder.BinaryOp:
+			return y.Op.IsArithmetic() || y.Op == binder.OpConcat
+		case *binder.UnaryOp:
+			return y.Op == binder.OpNeg
+		case *binder.FuncCall, *binder.UDFCall, *binder.Subquery:
+			return true
+		}
+		return false
+	})
+	if raises {
+		return true
+	}
+	for _, c := range columnsOf(e) {
+		if columnCanRaise(n, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// columnCanRaise reports whether n's column i is an expression that can
+// fail (keyCanRaise) of a projection below, through filters, sorts and
+// joins.
+func columnCanRaise(n binder.Node, i int) bool {
+	switch x := n.(type) {
+	case *binder.Project:
+		return keyCanRaise(x.Input, x.Exprs[i])
+	case *binder.Filter:
+		return columnCanRaise(x.Input, i)
+	case *binder.Sort:
+		return columnCanRaise(x.Input, i)
+	case *binder.Limit:
+		return columnCanRaise(x.Input, i)
+	case *binder.Join:
+		if nl := len(x.Left.Columns()); i >= nl {
+			return columnCanRaise(x.Right, i-nl)
+		}
+		return columnCanRaise(x.Left, i)
+	}
+	return false
 }
 
 // narrow puts a projection of only the columns the grouped aggregate reads

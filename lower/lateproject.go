@@ -43,38 +43,79 @@ import (
 func lateProjections(n binder.Node) binder.Node {
 	switch x := n.(type) {
 	case *binder.Project:
-		if in, exprs, ok := liftOverJoin(x.Input); ok {
+		if in, exprs, ok := liftOverJoin(x.Input, slices.ContainsFunc(x.Exprs, correlatedSubquery)); ok {
 			out := &binder.Project{Input: in, Cols: x.Cols, Exprs: make([]binder.Expr, len(x.Exprs))}
 			for i, e := range x.Exprs {
-				out.Exprs[i] = substitute(e, exprs)
+				out.Exprs[i] = inlineSubPlans(substitute(e, exprs))
 			}
 			return out
 		}
-	case *binder.Filter, *binder.Join:
-		if in, exprs, ok := liftOverJoin(n); ok {
+	case *binder.Filter, *binder.Join, *binder.Lateral:
+		if in, exprs, ok := liftOverJoin(n, false); ok {
 			return &binder.Project{Input: in, Exprs: exprs, Cols: n.Columns()}
 		}
 	}
-	return rewriteChildren(n, lateProjections)
+	return inlineNodeSubPlans(rewriteChildren(n, lateProjections))
+}
+
+// inlineNodeSubPlans is inlineSubPlans over the expressions of a
+// projection or a filter (where earlier rules substituted a pulled-up
+// derived table's expressions for its columns: projection_elimination,
+// filter_pushdown).
+func inlineNodeSubPlans(n binder.Node) binder.Node {
+	switch x := n.(type) {
+	case *binder.Project:
+		if slices.ContainsFunc(x.Exprs, correlatedSubquery) {
+			out := &binder.Project{Input: x.Input, Cols: x.Cols, Exprs: make([]binder.Expr, len(x.Exprs))}
+			for i, e := range x.Exprs {
+				out.Exprs[i] = inlineSubPlans(e)
+			}
+			return out
+		}
+	case *binder.Filter:
+		if correlatedSubquery(x.Cond) {
+			return &binder.Filter{Input: x.Input, Cond: inlineSubPlans(x.Cond)}
+		}
+	}
+	return n
 }
 
 // liftOverJoin lifts the derived tables' expressions out of the join under
 // n's filters (whose conditions then compute them), returning the new node
 // and, per column of n, the expression over the new node's columns that
 // computes it; ok is false when n is no join under filters or nothing
-// moves.
-func liftOverJoin(n binder.Node) (binder.Node, []binder.Expr, bool) {
+// moves. With subPlans (a correlated subquery above reads n) or under a
+// filter holding one, a derived table alone is pulled up too, so that the
+// subquery computes its expressions (inlineSubPlans).
+func liftOverJoin(n binder.Node, subPlans bool) (binder.Node, []binder.Expr, bool) {
 	switch x := n.(type) {
 	case *binder.Filter:
-		in, exprs, ok := liftOverJoin(x.Input)
+		in, exprs, ok := liftOverJoin(x.Input, subPlans || correlatedSubquery(x.Cond))
 		if !ok {
 			return nil, nil, false
 		}
-		return &binder.Filter{Input: in, Cond: substitute(x.Cond, exprs)}, exprs, true
+		return &binder.Filter{Input: in, Cond: inlineSubPlans(substitute(x.Cond, exprs))}, exprs, true
 	case *binder.Join:
 		return liftJoin(x, nil, false)
+	case *binder.Lateral:
+		if x.Type == binder.InnerJoin || x.Type == binder.CrossJoin || x.Type == binder.LeftJoin {
+			return liftLateral(x)
+		}
+	case *binder.Project:
+		if subPlans {
+			return liftProject(x, nil, false)
+		}
 	}
 	return nil, nil, false
+}
+
+// correlatedSubquery reports whether e holds a subquery that reads the
+// row (a SubPlan with parameters).
+func correlatedSubquery(e binder.Expr) bool {
+	return anyExpr(e, func(x binder.Expr) bool {
+		sq, ok := x.(*binder.Subquery)
+		return ok && len(sq.Outer) > 0
+	})
 }
 
 // liftJoin lifts from j's inputs what its type allows, keeping below the
@@ -343,4 +384,191 @@ func identityExprs(cols []binder.Column) []binder.Expr {
 		out[i] = &binder.ColumnRef{Index: i, Name: c.Name, T: c.T}
 	}
 	return out
+}
+
+// liftLateral is liftJoin for a LATERAL join: the derived tables of its
+// left input are pulled up as a join's are (its left side is never
+// NULL-extended), and what the right side reads of them (Outer, its
+// OuterRef slots) becomes their expressions, computed where the right
+// side reads them: PostgreSQL's pullup_replace_vars puts the derived
+// table's expression into the LATERAL subquery (replace_vars_in_jointree),
+// whose scan computes it per row it reads, so that over an empty table it
+// is never computed. The right side itself is not lifted from.
+func liftLateral(x *binder.Lateral) (binder.Node, []binder.Expr, bool) {
+	l, le, ok := liftInput(x.Left, nil, false)
+	if !ok {
+		return nil, nil, false
+	}
+	outer := make([]binder.Expr, len(x.Outer))
+	for i, e := range x.Outer {
+		outer[i] = substitute(e, le)
+	}
+	right := x.Right
+	if r, o, ok := inlineOuter(right, outer); ok {
+		right, outer = r, o
+	}
+	nlNew := len(l.Columns())
+	all := slices.Clone(le)
+	for i, c := range x.Right.Columns() {
+		all = append(all, &binder.ColumnRef{Index: nlNew + i, Name: c.Name, T: c.T})
+	}
+	var cond binder.Expr
+	if x.Cond != nil {
+		cond = substitute(x.Cond, all)
+	}
+	return binder.NewLateral(l, right, outer, x.Type, cond), all, true
+}
+
+// inlineSubPlans rewrites the correlated subqueries of e whose Outer
+// values are expressions (a pulled-up derived table's, substituted for
+// its column) so that their plans compute them where they read them, over
+// new OuterRef slots for the columns the expressions read, as
+// PostgreSQL's SubPlan computes the pulled-up expression inside (its
+// parameters are the Vars alone). A subquery whose plan holds a node
+// inlineOuter does not know keeps its Outer values.
+func inlineSubPlans(e binder.Expr) binder.Expr {
+	if !hasSubquery(e) {
+		return e
+	}
+	if sq, ok := e.(*binder.Subquery); ok {
+		c := *sq
+		if c.X != nil {
+			c.X = inlineSubPlans(c.X)
+		}
+		if p, o, ok := inlineOuter(c.Plan, c.Outer); ok {
+			c.Plan, c.Outer = p, o
+		}
+		return &c
+	}
+	out, _ := binder.MapChildren(e, func(x binder.Expr) (binder.Expr, error) { return inlineSubPlans(x), nil })
+	return out
+}
+
+// inlineOuter rewrites plan, which reads the values outer through its
+// OuterRef slots, to read the columns those values read instead, each a
+// slot of the returned list, and to compute every value that is a
+// liftable expression where its OuterRef stood. ok is false when nothing
+// is to be inlined or plan holds a node whose expressions it cannot
+// rewrite.
+func inlineOuter(plan binder.Node, outer []binder.Expr) (binder.Node, []binder.Expr, bool) {
+	inline := false
+	for _, e := range outer {
+		if _, ok := e.(*binder.ColumnRef); !ok && liftable(e) {
+			inline = true
+		}
+	}
+	if !inline {
+		return nil, nil, false
+	}
+	var slots []binder.Expr  // the new Outer list
+	colSlot := map[int]int{} // column of the outer row -> its new slot
+	by := make([]binder.Expr, len(outer))
+	for i, e := range outer {
+		if _, ok := e.(*binder.ColumnRef); ok || !liftable(e) {
+			name := e.String()
+			if c, ok := e.(*binder.ColumnRef); ok {
+				name = c.Name
+			}
+			by[i] = &binder.OuterRef{Slot: len(slots), Name: name, T: e.Type()}
+			slots = append(slots, e)
+			continue
+		}
+		var toRef func(x binder.Expr) binder.Expr
+		toRef = func(x binder.Expr) binder.Expr {
+			if c, ok := x.(*binder.ColumnRef); ok {
+				s, seen := colSlot[c.Index]
+				if !seen {
+					s = len(slots)
+					colSlot[c.Index] = s
+					slots = append(slots, c)
+				}
+				return &binder.OuterRef{Slot: s, Name: c.Name, T: c.T}
+			}
+			out, _ := binder.MapChildren(x, func(y binder.Expr) (binder.Expr, error) { return toRef(y), nil })
+			return out
+		}
+		by[i] = toRef(e)
+	}
+	var replace func(x binder.Expr) binder.Expr
+	replace = func(x binder.Expr) binder.Expr {
+		if r, ok := x.(*binder.OuterRef); ok {
+			return by[r.Slot]
+		}
+		out, _ := binder.MapChildren(x, func(y binder.Expr) (binder.Expr, error) { return replace(y), nil })
+		return out
+	}
+	out, ok := mapPlanExprs(plan, replace)
+	if !ok {
+		return nil, nil, false
+	}
+	return out, slots, true
+}
+
+// mapPlanExprs rewrites every expression of plan's own query level (its
+// subqueries' Outer values, not their plans) with fn; ok is false when
+// plan holds a node kind whose expressions it does not know (a LATERAL
+// join, a window, VALUES, a set operation...).
+func mapPlanExprs(n binder.Node, fn func(binder.Expr) binder.Expr) (binder.Node, bool) {
+	list := func(es []binder.Expr) []binder.Expr {
+		out := make([]binder.Expr, len(es))
+		for i, e := range es {
+			out[i] = fn(e)
+		}
+		return out
+	}
+	keys := func(ks []binder.SortKey) []binder.SortKey {
+		out := slices.Clone(ks)
+		for i := range out {
+			out[i].Expr = fn(out[i].Expr)
+		}
+		return out
+	}
+	opt := func(e binder.Expr) binder.Expr {
+		if e == nil {
+			return nil
+		}
+		return fn(e)
+	}
+	switch x := n.(type) {
+	case *binder.Scan, *scanProjection, *pkLookup:
+		return n, true
+	case *binder.Filter:
+		in, ok := mapPlanExprs(x.Input, fn)
+		return &binder.Filter{Input: in, Cond: fn(x.Cond)}, ok
+	case *binder.Project:
+		in, ok := mapPlanExprs(x.Input, fn)
+		return &binder.Project{Input: in, Exprs: list(x.Exprs), Cols: x.Cols}, ok
+	case *binder.Sort:
+		in, ok := mapPlanExprs(x.Input, fn)
+		c := *x
+		c.Input, c.Keys = in, keys(x.Keys)
+		return &c, ok
+	case *binder.Limit:
+		in, ok := mapPlanExprs(x.Input, fn)
+		c := *x
+		c.Input, c.Count, c.Offset = in, opt(x.Count), opt(x.Offset)
+		return &c, ok
+	case *binder.Distinct:
+		in, ok := mapPlanExprs(x.Input, fn)
+		return &binder.Distinct{Input: in}, ok
+	case *binder.Aggregate:
+		in, ok := mapPlanExprs(x.Input, fn)
+		c := *x
+		c.Input = in
+		c.GroupBy = list(x.GroupBy)
+		c.Aggs = slices.Clone(x.Aggs)
+		for i := range c.Aggs {
+			c.Aggs[i].Args = list(c.Aggs[i].Args)
+			c.Aggs[i].Filter = opt(c.Aggs[i].Filter)
+			c.Aggs[i].OrderBy = keys(c.Aggs[i].OrderBy)
+		}
+		return &c, ok
+	case *binder.Join:
+		l, lok := mapPlanExprs(x.Left, fn)
+		r, rok := mapPlanExprs(x.Right, fn)
+		c := *x
+		c.Left, c.Right, c.Cond = l, r, opt(x.Cond)
+		return &c, lok && rok
+	}
+	return n, false
 }

@@ -970,7 +970,7 @@ func negate(e binder.Expr) (binder.Expr, bool) {
 			if x.Op == binder.OpOr {
 				op = binder.OpAnd
 			}
-			return &binder.BinaryOp{Op: op, L: negateOrNot(x.L), R: negateOrNot(x.R), T: x.T, Eager: x.Eager}, true
+			return &binder.BinaryOp{Op: op, L: keepSubPlans(negateOrNot(x.L)), R: keepSubPlans(negateOrNot(x.R)), T: x.T, Eager: x.Eager}, true
 		}
 		if op, ok := negatedOps[x.Op]; ok {
 			c := *x
@@ -987,6 +987,30 @@ func negate(e binder.Expr) (binder.Expr, bool) {
 		return &c, true
 	}
 	return nil, false
+}
+
+// keepSubPlans marks the subqueries of e (not those inside their plans)
+// as binder.Subquery's SubPlan: the NOT negate pushes into an AND or OR
+// makes conjuncts of what PostgreSQL's pull_up_sublinks saw under an OR or
+// a NOT of several operands (NOT (a OR EXISTS (..)) is a AND NOT EXISTS
+// (..) only after it), so decorrelation must leave them tests per row.
+func keepSubPlans(e binder.Expr) binder.Expr {
+	if sq, ok := e.(*binder.Subquery); ok {
+		if sq.SubPlan {
+			return e
+		}
+		c := *sq
+		c.SubPlan = true
+		if c.X != nil {
+			c.X = keepSubPlans(c.X)
+		}
+		return &c
+	}
+	if !hasSubquery(e) {
+		return e
+	}
+	out, _ := binder.MapChildren(e, func(x binder.Expr) (binder.Expr, error) { return keepSubPlans(x), nil })
+	return out
 }
 
 func negateOrNot(e binder.Expr) binder.Expr {

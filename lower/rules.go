@@ -635,7 +635,13 @@ func filterIntoJoin(n binder.Node) binder.Node {
 		cs = append(slices.Clip(cs), impliedConstants(all)...) // equivconst.go
 	}
 	for _, c := range cs {
-		side := sidesOf(c, nl)
+		// a subquery by the columns it reads: PostgreSQL's
+		// distribute_qual_to_rels puts a qual with a SubPlan at the scan
+		// of the one relation it reads, below the join, like any other
+		side := sideBits(c, nl, false)
+		if side == 0 {
+			side = 4
+		}
 		switch {
 		case side == 1 && (j.Type == binder.InnerJoin || j.Type == binder.CrossJoin || j.Type == binder.LeftJoin || j.Type == binder.SemiJoin || j.Type == binder.AntiJoin):
 			left = append(left, c)

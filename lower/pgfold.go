@@ -904,11 +904,17 @@ func estimableCall(x *binder.FuncCall) bool {
 	return ok && (v == 'i' || v == 's')
 }
 
-// callVolatility is pg_proc's provolatile of x's overload (GREATEST and
-// LEAST, MinMaxExprs, as immutable); ok false when unknown.
+// callVolatility is pg_proc's provolatile of x's overload; ok false when
+// unknown. GREATEST and LEAST (MinMaxExprs), the ARRAY[...] constructor
+// (an ArrayExpr) and array subscripts and slices (SubscriptingRefs, the
+// binder's subscript and slice calls) are no functions there but
+// immutable: eval_const_expressions folds them when every argument is a
+// constant (ece_all_arguments_const), so (ARRAY[1, 0])[2] is the constant
+// 0 and 1 / (ARRAY[1, 0])[2] fails at planning.
 func callVolatility(x *binder.FuncCall) (byte, bool) {
 	name := strings.ToLower(x.Name)
-	if name == "greatest" || name == "least" {
+	switch name {
+	case "greatest", "least", "array", "subscript", "slice":
 		return 'i', true
 	}
 	var buf [6]uint32

@@ -572,7 +572,7 @@ func (b *binder) bindJSONAggregate(node sourceNode, name string, args []pt.Expr,
 // least or greatest in PostgreSQL's array order (arrayminmax.go).
 func (b *binder) bindArrayMinMax(node sourceNode, name string, call AggCall) (Expr, error) {
 	st := b.agg
-	call.Func, call.Arrays = "array_agg", false
+	call.Func, call.Arrays, call.ArrayMinMax = "array_agg", false, name
 	call.T = types.ArrayOf(call.Args[0].Type().Nullable())
 	idx := len(st.keys) + len(st.calls)
 	st.calls = append(st.calls, call)

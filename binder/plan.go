@@ -284,6 +284,11 @@ type AggCall struct {
 	// Arrays marks a user's array_agg(anyarray), which refuses NULL,
 	// empty and unequal arrays (json_agg's inner array_agg does not).
 	Arrays bool
+	// ArrayMinMax is "min" or "max" for the array_agg that min(anyarray)
+	// or max(anyarray) is bound as (bindArrayMinMax): PostgreSQL's
+	// aggregate, which its planner rewrites as other min and max
+	// aggregates (planagg.c), where a user's array_agg is not.
+	ArrayMinMax string
 }
 
 func (a AggCall) String() string {

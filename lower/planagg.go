@@ -60,7 +60,9 @@ func minmaxLimit(a *binder.Aggregate) binder.Node {
 	}
 	var notNull []binder.Expr
 	for _, call := range a.Aggs {
-		if call.Func != "min" && call.Func != "max" || len(call.Args) != 1 || call.Filter != nil || len(call.OrderBy) > 0 {
+		// min and max of an array are an array_agg the binder marks
+		minmax := call.Func == "min" || call.Func == "max" || call.Func == "array_agg" && call.ArrayMinMax != ""
+		if !minmax || len(call.Args) != 1 || call.Filter != nil || len(call.OrderBy) > 0 {
 			return a
 		}
 		arg := call.Args[0]

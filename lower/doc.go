@@ -41,10 +41,16 @@
 // conjuncts EXISTS / IN / NOT IN into semi and anti joins (x IN (S) whose
 // S outputs a constant c into x = c over every outer row, under a semi
 // join without a key, as PostgreSQL's pull-up makes it) and correlated
-// scalar aggregates into a left join with a grouped aggregate; the rest
-// keeps the per-outer-row apply. An aggregation without GROUP BY whose
+// scalar aggregates into a left join with a grouped aggregate (not when
+// its outer key is a derived table's expression that can fail); the rest
+// keeps the per-outer-row apply. A sublink that only plan-time folding's
+// NOT pushing made a conjunct (binder.Subquery's SubPlan) stays a
+// subquery, as PostgreSQL pulls sublinks up before it folds; a WHERE
+// conjunct holding a subquery goes below a join to the one input it reads
+// (filter_into_join), where PostgreSQL's SubPlan runs, at that scan. An
+// aggregation without GROUP BY whose
 // aggregates are all min or max of constants (an uncorrelated subquery
-// among them) over one table reads only the first row its quals pass
+// among them; of arrays too) over one table reads only the first row its quals pass
 // (planagg.go, PostgreSQL's planagg.c LIMIT 1 rewrite, which needs no
 // index for a constant). Other rules simplify
 // constant conditions (a join with an empty input it needs is empty and
@@ -76,7 +82,13 @@
 // the join's output rows, after the join and the WHERE (lateproject.go's
 // late_projection; from a NULL-extended side only the strict ones, a
 // function call as strict as pg_proc's proisstrict says), so
-// that a row the join drops raises nothing. An aggregation over filters, projections and
+// that a row the join drops raises nothing; the left input of a LATERAL
+// join is pulled up so too, and an expression of a pulled-up derived
+// table that a correlated subquery or a LATERAL item reads is computed
+// inside it, where it reads it (inlineOuter, PostgreSQL's
+// pullup_replace_vars into the SubPlan). An ON condition's conjuncts over
+// one input go below the join before WHERE's (on_condition_pushdown), in
+// PostgreSQL's order of equal-cost quals. An aggregation over filters, projections and
 // joins of a large table runs, outside transactions, as partial
 // aggregations over the parts of a split scan on GOMAXPROCS workers and a
 // final one (parallelagg.go), decided when the plan is built; a join's

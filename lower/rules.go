@@ -28,6 +28,15 @@ var rules = []rule{
 	{"simplify_boolean", simplifyBoolean},
 	// Filters move into joins and below them first, so that the access-path
 	// rules see each table's own predicates directly above its scan.
+	// An ON condition's conjuncts over one input go below the join
+	// first, then WHERE's: PostgreSQL distributes a join's quals to the
+	// relations as it meets the join in the FROM tree, before the WHERE
+	// of the query level holding it (deconstruct_jointree), and order_qual_clauses
+	// keeps that order among conjuncts of equal cost, so a WHERE
+	// conjunct that fails is not computed for a row the ON one rejects.
+	// join_condition_pushdown runs again after filter_into_join, for the
+	// outer joins that WHERE reduced to inner ones.
+	{"on_condition_pushdown", pushJoinConditions},
 	{"filter_into_join", filterIntoJoin},
 	{"join_condition_pushdown", pushJoinConditions},
 	{"filter_pushdown", pushFilters},

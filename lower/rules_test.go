@@ -85,8 +85,12 @@ var ruleEffects = map[string]struct {
 	"aggregate_output_pruning": {"SELECT region FROM (SELECT region, count(*), sum(id) FROM kv GROUP BY region) s", nil},
 	// filter_pushdown moves what filter_into_join moves (it applies it at
 	// every join it meets): the rule shows on its own only without it
-	"filter_into_join":        {"SELECT a.v FROM mid a, small b WHERE a.k = b.id AND b.v = 'x'", []string{"filter_pushdown"}},
-	"join_condition_pushdown": {"SELECT * FROM mid a LEFT JOIN small b ON a.id = b.k AND b.v = 'x'", nil},
+	"filter_into_join": {"SELECT a.v FROM mid a, small b WHERE a.k = b.id AND b.v = 'x'", []string{"filter_pushdown"}},
+	// the ON conjunct goes first among the left side's conjuncts
+	"on_condition_pushdown": {"SELECT * FROM mid a JOIN small b ON a.id = b.k AND a.v = 'x' WHERE a.k = 1", nil},
+	// an ON conjunct over the preserved side, which WHERE's reduction to
+	// an inner join lets go below
+	"join_condition_pushdown": {"SELECT * FROM mid a LEFT JOIN small b ON a.id = b.k AND a.v = 'x' WHERE b.v = 'y'", nil},
 	"filter_pushdown":         {"SELECT * FROM (SELECT region, count(*) c FROM kv GROUP BY region) s WHERE region = 'x'", nil},
 	"primary_key_lookup":      {"SELECT v FROM kv WHERE id = 1 AND region = 'eu'", nil},
 	"join_order":              {"SELECT s.v FROM small s, big b, mid m WHERE b.k = m.id AND m.k = s.id", nil},

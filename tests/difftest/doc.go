@@ -118,6 +118,13 @@
 // (SQLGATE_DIFF_REPR_QUERIES, default 300); the plans it matches are in
 // its comment.
 //
+// minmaxconst_test.go (TestMinMaxConstantsDifferential,
+// SQLGATE_DIFF_MINMAX_QUERIES, default 300) draws min and max of
+// constants, constant arrays and subscripts, uncorrelated and correlated
+// subqueries and columns over a log table whose rows, in a drawn order,
+// pass and fail a guard: PostgreSQL's planagg.c reads up to the first row
+// the quals pass, and the error or value must be its; no allowance.
+//
 // Every generated test draws its seed from diffSeed: its own fixed seed,
 // moved by SQLGATE_DIFF_SEED's distance from its default 1, so that
 // setting the variable changes every test's inputs at once.

@@ -340,6 +340,9 @@ func lowerNode(n binder.Node) (Node, error) {
 			if f.gate, err = lowerExpr(g); err != nil {
 				return nil, err
 			}
+			// a conjunct list too: a NULL conjunct ends the one-time
+			// filter as a false one does (ExecQual)
+			markQual(f.gate)
 		}
 		return f, nil
 	case *binder.Project:

@@ -14,7 +14,8 @@ import (
 // A session's advisory locks live in the server's lock manager beside its
 // row locks: those held for the transaction (pg_advisory_xact_lock) by the
 // session's row-lock owner, so that they end with the transaction's row
-// locks (COMMIT, ROLLBACK, an error's abort of a block), and the
+// locks (COMMIT, ROLLBACK, an error's abort of a block; inside a
+// savepoint the error gives back those taken since it, abortLocks), and the
 // session-level ones (pg_advisory_lock) by a second owner of the session
 // that no transaction's end releases. A statement outside a transaction
 // block is its own transaction: its advisory locks end when its rows have

@@ -355,9 +355,15 @@ func (s *session) failed(err error) error {
 // PostgreSQL does when it aborts the transaction (the block itself lasts
 // until ROLLBACK): nothing of it can commit any more. With a savepoint,
 // ROLLBACK TO could resume the block and commit its earlier writes, so its
-// locks are kept.
+// locks are kept, but the failed subtransaction's own undos run now
+// (FailSavepoint: the advisory locks taken since the innermost savepoint
+// go at the error, as PostgreSQL's AbortSubTransaction releases them).
 func (s *session) abortLocks() {
-	if s.tx != nil && s.tx.Savepoints() == 0 {
+	switch {
+	case s.tx == nil:
+	case s.tx.Savepoints() == 0:
 		s.tx.Unlock(false)
+	default:
+		s.tx.FailSavepoint()
 	}
 }

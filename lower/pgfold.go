@@ -917,6 +917,9 @@ func callVolatility(x *binder.FuncCall) (byte, bool) {
 	case "greatest", "least", "array", "subscript", "slice":
 		return 'i', true
 	}
+	if v, ok := operatorVolatility[name]; ok {
+		return v, true
+	}
 	var buf [6]uint32
 	oids := buf[:0]
 	for _, a := range x.Args {
@@ -924,6 +927,20 @@ func callVolatility(x *binder.FuncCall) (byte, bool) {
 		oids = append(oids, oid)
 	}
 	return pgcatalog.Volatility(name, oids)
+}
+
+// operatorVolatility is the provolatile of the PostgreSQL function behind
+// each date/time operator the binder calls an internal "__" function for
+// (binder's datetimeArithmetic): date + integer is date_pli, immutable, so
+// extract(hour from DATE '2000-01-01' + 1) fails at planning as
+// PostgreSQL's does; timestamptz ± interval reads the time zone (stable).
+var operatorVolatility = map[string]byte{
+	"__date_pl_days": 'i', "__date_mi_days": 'i', "__date_mi_date": 'i', // date_pli, date_mii, date_mi
+	"__date_pl_time": 'i', "__date_pl_timetz": 'i', // datetime_pl, datetimetz_pl
+	"__ts_pl_interval": 'i', "__ts_mi_interval": 'i', "__ts_mi_ts": 'i', "__tstz_mi_tstz": 'i',
+	"__tstz_pl_interval": 's', "__tstz_mi_interval": 's',
+	"__time_pl_interval": 'i', "__time_mi_interval": 'i', "__timetz_pl_interval": 'i', "__timetz_mi_interval": 'i',
+	"__interval_pl": 'i', "__interval_mi": 'i', "__interval_mul": 'i', "__interval_div": 'i', "__interval_um": 'i',
 }
 
 // strictFunc reports whether every overload of the named built-in is

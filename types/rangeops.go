@@ -138,12 +138,15 @@ func RangeUnion(r1, r2 Range, strict bool) (Range, error) {
 	if strict && !RangeOverlaps(r1, r2) && !RangeAdjacent(r1, r2) {
 		return Range{}, sqlerr.New(sqlerr.DataException, "result of range union would not be contiguous")
 	}
-	lo, hi := r1.Lo, r1.Hi
-	if CompareRangeBounds(r2.Lo, true, lo, true) < 0 {
-		lo = r2.Lo
+	// Of two equal bounds the second range's is kept, as range_union_internal
+	// does ('[1.0,2]' + '[1,2.0]' is [1,2.0]; the intersection keeps the
+	// first's).
+	lo, hi := r2.Lo, r2.Hi
+	if CompareRangeBounds(r1.Lo, true, lo, true) < 0 {
+		lo = r1.Lo
 	}
-	if CompareRangeBounds(r2.Hi, false, hi, false) > 0 {
-		hi = r2.Hi
+	if CompareRangeBounds(r1.Hi, false, hi, false) > 0 {
+		hi = r1.Hi
 	}
 	return MakeRange(r1.Type, lo, hi)
 }

@@ -298,6 +298,19 @@ func (tx *Txn) RollbackTo(i int) {
 	}
 }
 
+// FailSavepoint runs the undos registered since the innermost savepoint
+// (OnRollback), after an error inside it: PostgreSQL aborts the failed
+// subtransaction at the error (AbortSubTransaction), so what it took that
+// others can see — a transaction-level advisory lock — goes then, not at
+// the ROLLBACK TO that resumes the block; the undos run once (RollbackTo
+// finds them gone). Without a savepoint it does nothing: the block's end
+// runs them.
+func (tx *Txn) FailSavepoint() {
+	if n := len(tx.savepoints); n > 0 {
+		tx.runUndo(tx.savepoints[n-1].undo)
+	}
+}
+
 // ReleaseSavepoint forgets savepoint i and the ones after it (RELEASE
 // SAVEPOINT).
 func (tx *Txn) ReleaseSavepoint(i int) {

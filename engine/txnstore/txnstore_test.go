@@ -748,3 +748,36 @@ func TestUpserted(t *testing.T) {
 		t.Error("Upserted of a truncated table")
 	}
 }
+
+// TestFailSavepoint: an error inside a savepoint runs the undos registered
+// since the innermost savepoint at once (a released inner savepoint's
+// included), each only once: the ROLLBACK TO and the ROLLBACK after it run
+// only what is older; without a savepoint nothing runs before the end.
+func TestFailSavepoint(t *testing.T) {
+	tx := txnstore.New(0, 0)
+	var ran []string
+	undo := func(name string) func() { return func() { ran = append(ran, name) } }
+	tx.FailSavepoint() // no savepoint: the block's end undoes
+	tx.OnRollback(undo("top"))
+	tx.FailSavepoint()
+	if len(ran) != 0 {
+		t.Errorf("FailSavepoint without a savepoint ran %v", ran)
+	}
+	steps := []struct {
+		do   func()
+		want []string
+	}{
+		{func() { _ = tx.Savepoint("a"); tx.OnRollback(undo("a1")) }, nil},
+		{func() { _ = tx.Savepoint("b"); tx.OnRollback(undo("b1")); tx.ReleaseSavepoint(1) }, nil},
+		{tx.FailSavepoint, []string{"b1", "a1"}},
+		{func() { tx.RollbackTo(0) }, []string{"b1", "a1"}},
+		{func() { tx.OnRollback(undo("a2")); tx.FailSavepoint() }, []string{"b1", "a1", "a2"}},
+		{tx.Release, []string{"b1", "a1", "a2", "top"}},
+	}
+	for i, st := range steps {
+		st.do()
+		if !slices.Equal(ran, st.want) {
+			t.Errorf("step %d: undos run %v, want %v", i, ran, st.want)
+		}
+	}
+}

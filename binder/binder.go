@@ -103,6 +103,9 @@ type binder struct {
 	// which its body's $n read (sqlfunc.go).
 	sqlFuncs  []*udf.Scalar
 	sqlParams *scope
+	// sqlCheck is set while CREATE FUNCTION checks a body
+	// (CheckSQLFunction), where a call of the function itself binds.
+	sqlCheck bool
 	// arena allocates the commonest bound expression nodes (arena.go).
 	arena arena
 	// trees transforms the expressions that bind through sql/tree

@@ -2,6 +2,7 @@ package binder
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sql"
@@ -51,7 +52,7 @@ func returnMismatch(t types.T, detail string, args ...any) *sqlerr.Error {
 // check_function_bodies): unknown names, type errors and a result that is
 // not one column of the declared type fail here.
 func CheckSQLFunction(ctx context.Context, cat Catalog, f *udf.Scalar) error {
-	b := &binder{ctx: ctx, cat: cat}
+	b := &binder{ctx: ctx, cat: cat, sqlCheck: true}
 	args := make([]Expr, len(f.Args))
 	for i, t := range f.Args {
 		args[i] = &Param{Index: i, T: t}
@@ -76,12 +77,15 @@ func (b *binder) callSQLFunction(n sourceNode, f *udf.Scalar, args []Expr) (Expr
 
 func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 	for _, o := range b.sqlFuncs {
-		if o == f {
+		if o.Name == f.Name && slices.EqualFunc(o.Args, f.Args, func(x, y types.T) bool { return x.Equal(y) }) || len(b.sqlFuncs) >= maxSQLFunctionNesting {
+			if b.sqlCheck {
+				// CREATE FUNCTION's check of a body that calls the
+				// function: PostgreSQL accepts it (the call recurses
+				// when run); its type is the declared one
+				return b.newConst(nil, f.Returns.Nullable()), nil
+			}
 			return nil, stackDepthExceeded(f.Name)
 		}
-	}
-	if len(b.sqlFuncs) >= maxSQLFunctionNesting {
-		return nil, stackDepthExceeded(f.Name)
 	}
 	sts, err := sql.NewParser().Parse(sqlFuncBody(f.SQL))
 	if err != nil {
@@ -105,12 +109,13 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 	var corr *corrState
 	for i, st := range sts {
 		if st.Kind != sql.Select || st.AST == nil {
-			if i == len(sts)-1 && st.Kind != sql.Insert && st.Kind != sql.Update && st.Kind != sql.Delete {
+			write := st.Kind == sql.Insert || st.Kind == sql.Update || st.Kind == sql.Delete
+			if i == len(sts)-1 && !(write && strings.Contains(strings.ToUpper(st.Text), "RETURNING")) {
 				return nil, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
 			}
 			return nil, sqlerr.NotSupported("a LANGUAGE sql function whose body is not queries only (" + firstWords(st.Text) + ")")
 		}
-		sub := &binder{ctx: b.ctx, cat: b.cat, stmt: st, sqlFuncs: stack, sqlParams: ps}
+		sub := &binder{ctx: b.ctx, cat: b.cat, stmt: st, sqlFuncs: stack, sqlParams: ps, sqlCheck: b.sqlCheck}
 		sub.outer = ps
 		sub.corr = &corrState{outer: ps, slots: map[int]int{}}
 		p, ok, err := sub.bindQueryNode(st.AST)

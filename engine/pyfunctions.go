@@ -232,7 +232,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		old, exists := tx.Functions[sig]
 		switch {
 		case exists && !f.OrReplace:
-			return sqlerr.New(sqlerr.Code("42723"), "function \"%s\" already exists with same argument types", sig)
+			return sqlerr.New(sqlerr.Code("42723"), "function \"%s\" already exists with same argument types", m.Name)
 		case exists && (old.Returns != m.Returns || !slices.Equal(old.Table, m.Table)):
 			return sqlerr.New(sqlerr.Code("42P13"), "cannot change return type of existing function").
 				WithHint("Use DROP FUNCTION %s first.", sig)

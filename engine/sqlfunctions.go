@@ -8,6 +8,7 @@ import (
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
 )
 
@@ -48,6 +49,14 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 	}
 	sc.Returns = t
 	return sc, nil
+}
+
+func typeList(ts []types.T) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.PGName()
+	}
+	return strings.Join(names, ", ")
 }
 
 // pythonOptions refuses the CREATE FUNCTION clauses a LANGUAGE python
@@ -93,7 +102,24 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 			return sqlerr.New(invalidFunctionDefinition, "input parameters after one with a default value must also have defaults")
 		}
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
+	// the body sees the function itself, as PostgreSQL's validator, which
+	// runs once the pg_proc row is in
+	reg := s.eng.opts.UDFs.Clone()
+	if reg == nil {
+		reg = udf.NewRegistry()
+	}
+	sig := sc.Name + "(" + typeList(sc.Args) + ")"
+	for k, o := range s.eng.meta.Functions().All() {
+		if k != sig {
+			if err := s.eng.addFunction(reg, o); err != nil {
+				s.eng.log.Warn("stored function left out", "function", k, "error", err)
+			}
+		}
+	}
+	if err := reg.AddScalar(sc); err != nil {
+		return sqlerr.New(sqlerr.Code("42723"), "function %s: %v", sig, err)
+	}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: reg, meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
 	ctx = s.planContext(ctx)
 	s.eng.ddl.RLock()
 	cat.views = s.eng.meta.Views()

@@ -155,9 +155,7 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 		outer[i] = args[c.Index]
 	}
 	var out Expr
-	if e, ok := inlinable(plan); ok && !anyVolatile(args) {
-		// a volatile argument stays computed once per call, as a
-		// subquery's outer value
+	if e, ok := inlinable(plan); ok && inlineSafe(f, e, corr, args) {
 		if e, err = result(e); err != nil {
 			return nil, err
 		}
@@ -203,13 +201,66 @@ func inlinable(plan Node) (Expr, bool) {
 	return p.Exprs[0], true
 }
 
-func anyVolatile(args []Expr) bool {
-	for _, a := range args {
-		if ContainsVolatile(a) {
-			return true
+// inlineSafe applies the rest of PostgreSQL's inline_function rules to a
+// body's one expression e, so that a call is inlined where PostgreSQL's
+// is, and otherwise runs as the function over its arguments' values (the
+// subquery): there the body is planned with the parameters as unknowns, so
+// it neither folds an argument's constant into an error PostgreSQL never
+// meets, nor runs at all for a call never made. Not inlined: a body with
+// a subquery; a STRICT function's body that is not strict all through (or
+// leaves a parameter unread); a body more volatile than the function's
+// declaration; a parameter read more than once whose argument is volatile
+// or holds a subquery (computed once per call).
+func inlineSafe(f *udf.Scalar, e Expr, corr *corrState, args []Expr) bool {
+	uses := map[int]int{}
+	ok := true
+	Walk(e, func(x Expr) {
+		switch n := x.(type) {
+		case *Subquery, *UDFCall:
+			ok = false
+		case *OuterRef:
+			uses[n.Slot]++
+		case *FuncCall:
+			if f.SQL.Strict || f.SQL.Volatility == 'i' && n.Volatile {
+				ok = false // whether it is strict, or immutable, is not known here
+			}
+		case *Case, *Coalesce, *IsNull:
+			if f.SQL.Strict {
+				ok = false
+			}
+		case *BinaryOp:
+			if f.SQL.Strict && (n.Op == OpAnd || n.Op == OpOr) {
+				ok = false
+			}
+		}
+	})
+	if !ok || f.SQL.Volatility != 'v' && ContainsVolatile(e) {
+		return false
+	}
+	for k, a := range args {
+		slot, read := corr.slots[k]
+		n := 0
+		if read {
+			n = uses[slot]
+		}
+		switch {
+		case n == 0 && f.SQL.Strict:
+			return false
+		case n > 1 && (ContainsVolatile(a) || containsSubquery(a)):
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+func containsSubquery(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) {
+		if _, ok := x.(*Subquery); ok {
+			found = true
+		}
+	})
+	return found
 }
 
 // substituteOuter replaces the OuterRefs of e (slots of the parameters'

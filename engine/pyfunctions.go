@@ -238,6 +238,10 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 				WithHint("Use DROP FUNCTION %s first.", sig)
 		case exists && old.Owner != s.info.User && !s.superuser:
 			return mustOwn("function", m.Name)
+		case exists:
+			if err := replaceableArgs(old, m, sig); err != nil {
+				return err
+			}
 		}
 		if exists { // CREATE OR REPLACE keeps the owner and the comment
 			m.Owner, m.Comment = old.Owner, old.Comment
@@ -341,6 +345,29 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		return noticeResult(tag, notice), nil
 	}
 	return tagOnly(tag), nil
+}
+
+// replaceableArgs is CREATE OR REPLACE's rule on the arguments
+// (PostgreSQL's ProcedureCreate): a named input parameter keeps its name,
+// and the parameters that had defaults keep having them.
+func replaceableArgs(old, m meta.Function, sig string) error {
+	hint := "Use DROP FUNCTION " + sig + " first."
+	olddefs, newdefs := 0, 0
+	for i, a := range old.Args {
+		if i < len(m.Args) && a.Name != "" && a.Name != m.Args[i].Name {
+			return sqlerr.New(sqlerr.Code("42P13"), "cannot change name of input parameter \"%s\"", a.Name).WithHint("%s", hint)
+		}
+		if a.Default != "" {
+			olddefs++
+		}
+		if i < len(m.Args) && m.Args[i].Default != "" {
+			newdefs++
+		}
+	}
+	if newdefs < olddefs {
+		return sqlerr.New(sqlerr.Code("42P13"), "cannot remove parameter defaults from existing function").WithHint("%s", hint)
+	}
+	return nil
 }
 
 // pythonName reports whether an argument name is a Python identifier

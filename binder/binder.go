@@ -9,6 +9,7 @@ import (
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/udf"
 )
 
 // Catalog is what the binder needs to know about tables.
@@ -97,6 +98,14 @@ type binder struct {
 	// ctors are the ROW(...) and MAP[...] constructors bound so far, with
 	// their arguments as written (rows.go), so an assignment can re-type them.
 	ctors map[Expr]*ctorInfo
+	// sqlFuncs are the LANGUAGE sql functions being expanded, innermost
+	// last; sqlParams is the scope of the innermost one's parameters,
+	// which its body's $n read (sqlfunc.go).
+	sqlFuncs  []*udf.Scalar
+	sqlParams *scope
+	// sqlCheck is set while CREATE FUNCTION checks a body
+	// (CheckSQLFunction), where a call of the function itself binds.
+	sqlCheck bool
 	// arena allocates the commonest bound expression nodes (arena.go).
 	arena arena
 	// trees transforms the expressions that bind through sql/tree

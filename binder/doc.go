@@ -62,6 +62,11 @@
 // count(DISTINCT)), udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
+// sqlfunc.go LANGUAGE sql functions (registered as scalar UDFs with their
+// body: a call is bound as the body's final query with the parameters as
+// its outer scope, inlined as its one expression where PostgreSQL's
+// inline_function would, else a correlated first-row subquery; the
+// parameters' defaults; CREATE FUNCTION's check of a body, CheckSQLFunction),
 // enumtypes.go the user-defined types a type name may name (the optional
 // TypeCatalog), enumops.go enum values' order (comparisons, ORDER BY,
 // min/max by declaration order) and enum_first/last/range, domains.go

@@ -51,6 +51,12 @@ func (b *binder) bindParam(n sourceNode, order int) (Expr, error) {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $%d", order+1))
 	}
 	idx := b.stmt.ParamNumbers[order] - 1
+	if b.sqlParams != nil { // a SQL function's body (sqlfunc.go)
+		if idx >= len(b.sqlParams.cols) {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $%d", idx+1))
+		}
+		return sqlParamRef(b.corr, idx), nil
+	}
 	for idx >= len(b.params) {
 		b.params = append(b.params, types.UnknownType)
 	}

@@ -85,15 +85,29 @@ func (b *binder) callUDF(n sourceNode, name string, args []Expr) (Expr, bool, er
 	if len(fs) == 0 {
 		return nil, false, nil
 	}
-	decls := make([][]types.T, len(fs))
-	for i, f := range fs {
-		decls[i] = f.Args
+	decls := make([][]types.T, 0, len(fs))
+	owner := make([]*udf.Scalar, 0, len(fs))
+	for _, f := range fs {
+		decls, owner = append(decls, f.Args), append(owner, f)
+		if f.SQL != nil {
+			// a call may leave out the parameters that have defaults
+			for k := len(f.SQL.Defaults) - 1; k >= 0 && f.SQL.Defaults[k] != ""; k-- {
+				decls, owner = append(decls, f.Args[:k]), append(owner, f)
+			}
+		}
 	}
 	k, err := b.resolveUDFArgs(n, func(int) sourceNode { return n }, name, decls, args)
 	if err != nil {
 		return nil, true, err
 	}
-	return &UDFCall{UDF: fs[k], Args: args}, true, nil
+	if f := owner[k]; f.SQL != nil {
+		if args, err = b.sqlFuncDefaults(f, args); err != nil {
+			return nil, true, b.errAt(n, sqlerr.As(err))
+		}
+		e, err := b.callSQLFunction(n, f, args) // sqlfunc.go
+		return e, true, err
+	}
+	return &UDFCall{UDF: owner[k], Args: args}, true, nil
 }
 
 // bindUDFTable binds a record-batch Go UDF called in FROM (ok false: no

@@ -98,7 +98,7 @@
 //     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
 //     owners.go (ALTER ... OWNER TO of tables, views, sequences, types and
 //     schemas), identity.go (ALTER COLUMN ADD / SET GENERATED and DROP
-//     IDENTITY), pyfunctions.go, tables.go (what the binder and executor see);
+//     IDENTITY), pyfunctions.go, sqlfunctions.go, tables.go (what the binder and executor see);
 //   - cursors and streams: cursors.go, cursorparams.go, cursorscroll.go,
 //     cursorstore.go, subscribe.go, subscribecursor.go, sqlprepare.go,
 //     preparedstmts.go, functionquery.go (the query a function is given
@@ -165,9 +165,11 @@
 // then DDL a ROLLBACK warns about.
 //
 // Metadata (metadata.go, views.go, privileges.go, roles.go, pyfunctions.go,
-// enumtypes.go): views, owners, grants, roles, the functions CREATE
-// FUNCTION ... LANGUAGE python makes (run by a pyudf.Pool; statements bind
-// against Engine.UDFs, the Go UDFs and these) and the enum types CREATE
+// sqlfunctions.go, enumtypes.go): views, owners, grants, roles, the
+// functions CREATE FUNCTION ... LANGUAGE python makes (run by a
+// pyudf.Pool) and LANGUAGE sql makes (checked against the binder when
+// created, expanded by it where called; statements bind against
+// Engine.UDFs, the Go UDFs and these) and the enum types CREATE
 // TYPE ... AS ENUM makes (published to the store's types.Registry,
 // Engine.Types, which the server shares with pgcatalog and the binder
 // reaches through binder.TypesCatalog; resolved by name through

@@ -61,6 +61,13 @@ func (e *Engine) UDFs() *udf.Registry {
 
 // addFunction adds a stored function to reg.
 func (e *Engine) addFunction(reg *udf.Registry, m meta.Function) error {
+	if m.Language == "sql" {
+		sc, err := sqlScalar(m) // sqlfunctions.go
+		if err != nil {
+			return err
+		}
+		return reg.AddScalar(sc)
+	}
 	f, err := resolveFunction(m)
 	if err != nil {
 		return err
@@ -134,19 +141,32 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 }
 
 func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
-	switch f.Language {
+	lang := f.Language
+	switch lang {
 	case "python", "plpython3u":
-	case "sql", "plpgsql", "c", "internal":
-		return nil, sqlerr.NotSupported("CREATE FUNCTION ... LANGUAGE " + f.Language + " (sqlgate runs LANGUAGE python functions)")
+		lang = "python"
+		if !s.superuser {
+			// Python is untrusted, as PostgreSQL's plpython3u
+			return nil, sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for language python").
+				WithDetail("Only superusers can create functions in an untrusted language.")
+		}
+		if err := pythonOptions(f); err != nil {
+			return nil, err
+		}
+	case "sql":
+		// trusted: anyone may create one, as PUBLIC has USAGE on it
+	case "plpgsql", "c", "internal":
+		return nil, sqlerr.NotSupported("CREATE FUNCTION ... LANGUAGE " + f.Language + " (sqlgate runs LANGUAGE sql and python functions)")
 	default:
 		return nil, sqlerr.New(sqlerr.UndefinedObject, "language \"%s\" does not exist", f.Language)
 	}
-	if !s.superuser {
-		// Python is untrusted, as PostgreSQL's plpython3u
-		return nil, sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for language python").
-			WithDetail("Only superusers can create functions in an untrusted language.")
+	m := meta.Function{Name: f.Name.Name, Language: lang, Body: f.Body, Owner: s.info.User}
+	if lang == "sql" {
+		m.BodyKind, m.Volatility, m.Strict = f.BodyKind, f.Volatility, f.Strict
+		if m.Volatility == 0 {
+			m.Volatility = 'v'
+		}
 	}
-	m := meta.Function{Name: f.Name.Name, Language: "python", Body: f.Body, Owner: s.info.User}
 	canon := func(as []sql.FunctionArg, what string) ([]meta.FunctionArg, []string, error) {
 		out, names := make([]meta.FunctionArg, len(as)), make([]string, len(as))
 		seen := map[string]bool{}
@@ -160,7 +180,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 					return nil, nil, sqlerr.New(sqlerr.Code("42P13"), "%s name \"%s\" used more than once", what, a.Name)
 				}
 				seen[a.Name] = true
-				if !pythonName(a.Name) {
+				if lang == "python" && !pythonName(a.Name) {
 					return nil, nil, sqlerr.New(sqlerr.Code("42P13"), "%s name \"%s\" is not a Python identifier", what, a.Name)
 				}
 			}
@@ -173,7 +193,14 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 	if m.Args, argTypes, err = canon(f.Args, "parameter"); err != nil {
 		return nil, err
 	}
-	if f.Table != nil {
+	for i, d := range f.Defaults {
+		m.Args[i].Default = d
+	}
+	if lang == "sql" {
+		if err := s.checkSQLFunction(ctx, f, &m); err != nil { // sqlfunctions.go
+			return nil, err
+		}
+	} else if f.Table != nil {
 		if len(f.Args) == 0 {
 			return nil, sqlerr.New(sqlerr.Code("42P13"), "a LANGUAGE python function RETURNS TABLE maps an input relation: it needs arguments (the relation's columns)")
 		}
@@ -185,7 +212,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		if err != nil {
 			return nil, err
 		}
-		if len(f.Args) == 0 {
+		if len(f.Args) == 0 && lang == "python" {
 			return nil, sqlerr.New(sqlerr.Code("42P13"), "a LANGUAGE python scalar function needs at least one argument (it maps batches of them)")
 		}
 		m.Returns = t.PGName()
@@ -193,8 +220,10 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 	sig := m.Name + "(" + strings.Join(argTypes, ", ") + ")"
 	// the function must make a valid UDF next to the others (names of
 	// built-ins, a Go UDF's, the other kind's)
-	if _, err := resolveFunction(m); err != nil {
-		return nil, err
+	if lang == "python" {
+		if _, err := resolveFunction(m); err != nil {
+			return nil, err
+		}
 	}
 	s.eng.ddl.Lock()
 	defer s.eng.ddl.Unlock()
@@ -203,12 +232,16 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		old, exists := tx.Functions[sig]
 		switch {
 		case exists && !f.OrReplace:
-			return sqlerr.New(sqlerr.Code("42723"), "function \"%s\" already exists with same argument types", sig)
+			return sqlerr.New(sqlerr.Code("42723"), "function \"%s\" already exists with same argument types", m.Name)
 		case exists && (old.Returns != m.Returns || !slices.Equal(old.Table, m.Table)):
 			return sqlerr.New(sqlerr.Code("42P13"), "cannot change return type of existing function").
 				WithHint("Use DROP FUNCTION %s first.", sig)
 		case exists && old.Owner != s.info.User && !s.superuser:
 			return mustOwn("function", m.Name)
+		case exists:
+			if err := replaceableArgs(old, m, sig); err != nil {
+				return err
+			}
 		}
 		if exists { // CREATE OR REPLACE keeps the owner and the comment
 			m.Owner, m.Comment = old.Owner, old.Comment
@@ -312,6 +345,29 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		return noticeResult(tag, notice), nil
 	}
 	return tagOnly(tag), nil
+}
+
+// replaceableArgs is CREATE OR REPLACE's rule on the arguments
+// (PostgreSQL's ProcedureCreate): a named input parameter keeps its name,
+// and the parameters that had defaults keep having them.
+func replaceableArgs(old, m meta.Function, sig string) error {
+	hint := "Use DROP FUNCTION " + sig + " first."
+	olddefs, newdefs := 0, 0
+	for i, a := range old.Args {
+		if i < len(m.Args) && a.Name != "" && a.Name != m.Args[i].Name {
+			return sqlerr.New(sqlerr.Code("42P13"), "cannot change name of input parameter \"%s\"", a.Name).WithHint("%s", hint)
+		}
+		if a.Default != "" {
+			olddefs++
+		}
+		if i < len(m.Args) && m.Args[i].Default != "" {
+			newdefs++
+		}
+	}
+	if newdefs < olddefs {
+		return sqlerr.New(sqlerr.Code("42P13"), "cannot remove parameter defaults from existing function").WithHint("%s", hint)
+	}
+	return nil
 }
 
 // pythonName reports whether an argument name is a Python identifier

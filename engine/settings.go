@@ -61,7 +61,10 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		"default_text_search_config": "pg_catalog.english",
 		SynchronousCommit:            "on",
 		"max_identifier_length":      "63",
-		backendSetting:               "auto",
+		// off: CREATE FUNCTION ... LANGUAGE sql AS 'text' does not check
+		// its body (pg_dump's output sets it; sqlfunctions.go)
+		"check_function_bodies": "on",
+		backendSetting:          "auto",
 	}
 	// the options' -c settings first, then the packet's own parameters,
 	// which win (PostgreSQL's process_startup_options)
@@ -207,7 +210,7 @@ func displayName(name string) string {
 var boolSettings = map[string]bool{
 	"default_transaction_read_only": true, "transaction_read_only": true,
 	"default_transaction_deferrable": true, "transaction_deferrable": true,
-	"standard_conforming_strings": true,
+	"standard_conforming_strings": true, "check_function_bodies": true,
 }
 
 // boolSetting is PostgreSQL's parse_bool of a boolean setting's value,

@@ -183,7 +183,7 @@ func catalogFuncs() []*Func {
 		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return nil, nil })},
 		{Name: "pg_get_function_result", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(true)},
 		{Name: "pg_get_functiondef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, functionDef)},
-		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
+		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: argumentsKernel},
 		// PostgreSQL's identity arguments list OUT columns too
 		// (pg_get_keywords' are "OUT word text, ...")
 		{Name: "pg_get_function_identity_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
@@ -453,6 +453,27 @@ func functionDef(_ context.Context, c CatalogInfo, a []any) (any, error) {
 	}
 	return def, nil
 }
+
+// FunctionArguments is the optional part of a CatalogInfo that writes
+// pg_get_function_arguments with the arguments' defaults; without it,
+// the identity arguments stand for them.
+type FunctionArguments interface {
+	FunctionArguments(oid uint32) (string, bool)
+}
+
+var argumentsKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+	if fa, ok := c.(FunctionArguments); ok {
+		if args, ok := fa.FunctionArguments(oidArg(a[0])); ok {
+			return args, nil
+		}
+		return nil, nil
+	}
+	_, args, ok := c.FunctionSignature(oidArg(a[0]))
+	if !ok {
+		return nil, nil
+	}
+	return args, nil
+})
 
 func signatureKernel(result bool) Kernel {
 	return withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {

@@ -2,8 +2,8 @@ package meta
 
 import "maps"
 
-// Function is a function CREATE FUNCTION made (today LANGUAGE python,
-// package pyudf), stored as one row "function/<signature>" so that it
+// Function is a function CREATE FUNCTION made (LANGUAGE python, package
+// pyudf, or LANGUAGE sql, which the binder expands where it is called), stored as one row "function/<signature>" so that it
 // persists across restarts and, on a cluster, is shared by every server.
 // Types are kept as their canonical SQL spelling; the engine resolves them.
 type Function struct {
@@ -16,12 +16,20 @@ type Function struct {
 	Owner    string        `json:"owner"`
 	// Comment is COMMENT ON FUNCTION's text ("" none).
 	Comment string `json:"comment,omitempty"`
+	// LANGUAGE sql's: BodyKind is how the body was written ("" AS
+	// 'text', "return" RETURN expr, "atomic" BEGIN ATOMIC ... END);
+	// Volatility 'i', 's' or 'v' (0: volatile); Strict is STRICT.
+	BodyKind   string `json:"body_kind,omitempty"`
+	Volatility byte   `json:"volatility,omitempty"`
+	Strict     bool   `json:"strict,omitempty"`
 }
 
 // FunctionArg is an argument or a RETURNS TABLE column.
 type FunctionArg struct {
 	Name string `json:"name,omitempty"`
 	Type string `json:"type"`
+	// Default is the argument's DEFAULT expression as written ("" none).
+	Default string `json:"default,omitempty"`
 }
 
 // Functions is one committed version's functions, never changed once

@@ -31,10 +31,14 @@ func (c *Catalog) FunctionDef(oid uint32) (string, bool) {
 		if len(p.parallel) > 0 {
 			parallel = p.parallel[0]
 		}
-		if p.lang == langPython {
+		switch p.lang {
+		case langPython:
 			lang = "python"
+		case langSQL:
+			lang, volatile, strict, cost, body = "sql", p.volatile, p.strict, 100, p.sqlBody
+			args = c.functionArguments(p)
 		}
-		if p.src != "" {
+		if p.src != "" || p.sql {
 			src = p.src
 		}
 	} else if pp, ok := builtinProp(p); ok {

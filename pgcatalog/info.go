@@ -622,6 +622,35 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 	return "", "", false
 }
 
+// FunctionArguments is pg_get_function_arguments of the pg_proc row oid:
+// FunctionSignature's arguments with a LANGUAGE sql function's defaults
+// (as written).
+func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
+	for _, p := range c.allProcs() {
+		if p.oid == oid {
+			return c.functionArguments(p), true
+		}
+	}
+	return "", false
+}
+
+func (c *Catalog) functionArguments(p procInfo) string {
+	_, args, _ := c.FunctionSignature(p.oid)
+	if len(p.argDefaults) == 0 || len(p.outTypes) > 0 {
+		return args
+	}
+	parts := strings.Split(args, ", ")
+	if len(parts) != len(p.argDefaults) {
+		return args // a type name with ", " in it (numeric(10, 2) is written without)
+	}
+	for i, d := range p.argDefaults {
+		if d != "" {
+			parts[i] += " DEFAULT " + d
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // FunctionOIDs implements functions.Procs: the pg_proc rows named name.
 func (c *Catalog) FunctionOIDs(name string) []uint32 {
 	var out []uint32

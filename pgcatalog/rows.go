@@ -581,6 +581,14 @@ type procInfo struct {
 	argNames []string // proargnames of a function without OUT columns
 	owner    string   // proowner's role ("": the bootstrap superuser)
 	comment  string   // COMMENT ON FUNCTION's text (comments.go)
+	// LANGUAGE sql functions only (sql set): provolatile, proisstrict,
+	// the arguments' defaults as written ("" none), and a SQL-standard
+	// body (RETURN expr or BEGIN ATOMIC ... END) as written
+	sql         bool
+	volatile    byte
+	strict      bool
+	argDefaults []string
+	sqlBody     string
 }
 
 // Pseudo-types of pg_proc's polymorphic signatures.
@@ -735,8 +743,18 @@ func (c *Catalog) procRows() []row {
 		if p.userFunc {
 			rows[i]["prolang"], rows[i]["proisstrict"], rows[i]["provolatile"], rows[i]["proparallel"] = p.lang, false, "v", p.parallel
 			rows[i]["proowner"] = c.roleOID(p.owner)
-			if p.src != "" {
+			if p.src != "" || p.sql {
 				rows[i]["prosrc"] = p.src
+			}
+			if p.sql {
+				rows[i]["provolatile"], rows[i]["proisstrict"], rows[i]["procost"] = string(p.volatile), p.strict, 100.0
+				n := 0
+				for _, d := range p.argDefaults {
+					if d != "" {
+						n++
+					}
+				}
+				rows[i]["pronargdefaults"] = n
 			}
 			if p.argNames != nil {
 				names := make([]any, len(p.argNames))

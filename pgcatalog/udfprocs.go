@@ -17,7 +17,7 @@ import (
 // batch UDF's input relation is its first argument, of type record, shown
 // by pg_get_function_arguments as TABLE(col type, ...).
 
-// langC is pg_language's "c"; langPython is sqlgate's "python" (CREATE
+// langC is pg_language's "c", langSQL its "sql"; langPython is sqlgate's "python" (CREATE
 // FUNCTION ... LANGUAGE python, package pyudf): a procedural language, not
 // trusted (superusers only, as PostgreSQL's plpython3u).
 const (
@@ -28,8 +28,11 @@ const (
 
 // language is the pg_language OID of a UDF's language ("" is Go).
 func language(lang string) uint32 {
-	if lang == "python" {
+	switch lang {
+	case "python":
 		return langPython
+	case "sql":
+		return langSQL
 	}
 	return langC
 }
@@ -73,8 +76,18 @@ func udfProcs(r *udf.Registry, next uint32) []procInfo {
 	}
 	for _, name := range r.Names() {
 		for _, s := range r.Scalars(name) {
-			add(procInfo{name: name, args: typeOIDs(s.Args), ret: typeOID(s.Returns), parallel: "u", lang: language(s.Language), src: s.Source,
-				argNames: s.ArgNames, owner: s.Owner, comment: s.Comment})
+			p := procInfo{name: name, args: typeOIDs(s.Args), ret: typeOID(s.Returns), parallel: "u", lang: language(s.Language), src: s.Source,
+				argNames: s.ArgNames, owner: s.Owner, comment: s.Comment}
+			if f := s.SQL; f != nil {
+				p.sql, p.volatile, p.strict, p.argDefaults = true, f.Volatility, f.Strict, f.Defaults
+				switch f.BodyKind {
+				case "return":
+					p.src, p.sqlBody = "", "RETURN "+f.Body
+				case "atomic":
+					p.src, p.sqlBody = "", "BEGIN ATOMIC\n "+f.Body+"\nEND"
+				}
+			}
+			add(p)
 		}
 		for _, t := range r.Tables(name) {
 			p := procInfo{name: name, args: typeOIDs(t.Args), ret: oidRecord, retset: true, rows: 1000, table: true, parallel: "u"}

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -28,6 +29,18 @@ type FunctionStmt struct {
 	Table    []FunctionArg
 	Language string
 	Body     string
+	// Defaults are the arguments' DEFAULT expressions as written, one per
+	// argument ("" none); nil when no argument has one.
+	Defaults []string
+	// Volatility is 'i' (IMMUTABLE), 's' (STABLE), 'v' (VOLATILE) or 0
+	// (not written: volatile); Strict is STRICT or RETURNS NULL ON NULL
+	// INPUT.
+	Volatility byte
+	Strict     bool
+	// BodyKind is how the body was written: "" AS 'text', "return" a
+	// RETURN expr clause (Body is the expression), "atomic" BEGIN ATOMIC
+	// ... END (Body is the statements between).
+	BodyKind string
 	// Cascade is DROP ... CASCADE.
 	Cascade bool
 }
@@ -104,7 +117,7 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 	if !p.punct("(") {
 		return true, p.err()
 	}
-	if f.Args, err = p.functionArgs(true); err != nil {
+	if f.Args, f.Defaults, err = p.functionArgsDefaults(); err != nil {
 		return true, err
 	}
 	if !p.accept("RETURNS") {
@@ -138,8 +151,46 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 			if f.Body, err = p.value(); err != nil {
 				return true, err
 			}
-		case p.accept("VOLATILE"), p.accept("CALLED", "ON", "NULL", "INPUT"):
-			// what a Python function is anyway
+		case p.accept("VOLATILE"):
+			f.Volatility = 'v'
+		case p.accept("STABLE"):
+			f.Volatility = 's'
+		case p.accept("IMMUTABLE"):
+			f.Volatility = 'i'
+		case p.accept("STRICT"), p.accept("RETURNS", "NULL", "ON", "NULL", "INPUT"):
+			f.Strict = true
+		case p.accept("CALLED", "ON", "NULL", "INPUT"):
+			f.Strict = false
+		case p.accept("PARALLEL"):
+			// a planner hint sqlgate has no use for (pg_dump writes it)
+			if !p.accept("SAFE") && !p.accept("UNSAFE") && !p.accept("RESTRICTED") {
+				return true, p.err()
+			}
+		case p.accept("SECURITY", "INVOKER"), p.accept("EXTERNAL", "SECURITY", "INVOKER"),
+			p.accept("NOT", "LEAKPROOF"), p.accept("LEAKPROOF"):
+		case p.accept("COST"), p.accept("ROWS"):
+			if _, err := p.value(); err != nil {
+				return true, err
+			}
+		case p.word(0) == "RETURN":
+			p.pos++
+			if p.pos >= len(p.toks) {
+				return true, p.err()
+			}
+			// the rest of the statement: PostgreSQL's RETURN clause ends it
+			f.BodyKind = "return"
+			f.Body = strings.TrimSpace(p.src[p.toks[p.pos].start:p.toks[len(p.toks)-1].end])
+			p.pos = len(p.toks)
+		case p.accept("BEGIN", "ATOMIC"):
+			// statements up to the final END
+			if len(p.toks)-1 < p.pos || !p.toks[len(p.toks)-1].is(p.src, "END") {
+				return true, p.err()
+			}
+			f.BodyKind = "atomic"
+			if p.pos < len(p.toks)-1 {
+				f.Body = strings.TrimSpace(p.src[p.toks[p.pos].start:p.toks[len(p.toks)-2].end])
+			}
+			p.pos = len(p.toks)
 		default:
 			return true, sqlerr.NotSupported("CREATE FUNCTION option " + p.word(0))
 		}
@@ -151,6 +202,67 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 	return true, nil
 }
 
+// functionArgsDefaults reads an argument list whose arguments may have a
+// DEFAULT expr (or = expr): the arguments and their defaults' texts (nil
+// when none has one).
+func (p *sessionParser) functionArgsDefaults() ([]FunctionArg, []string, error) {
+	var out []FunctionArg
+	var defs []string
+	if p.punct(")") {
+		return out, nil, nil
+	}
+	for {
+		if p.accept("IN") {
+			// the default mode
+		} else if p.word(0) == "OUT" || p.word(0) == "INOUT" || p.word(0) == "VARIADIC" {
+			return nil, nil, sqlerr.NotSupported("CREATE FUNCTION with " + p.word(0) + " arguments")
+		}
+		args, err := p.oneArg(true)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, args)
+		def := ""
+		if p.accept("DEFAULT") || p.punct("=") {
+			start, depth := p.pos, 0
+		loop:
+			for p.pos < len(p.toks) {
+				t := p.toks[p.pos]
+				switch {
+				case t.isPunct(p.src, "("), t.isPunct(p.src, "["):
+					depth++
+				case t.isPunct(p.src, ")"), t.isPunct(p.src, "]"):
+					if depth == 0 {
+						break loop
+					}
+					depth--
+				case depth == 0 && t.isPunct(p.src, ","):
+					break loop
+				}
+				p.pos++
+			}
+			if p.pos == start {
+				return nil, nil, p.err()
+			}
+			def = strings.TrimSpace(p.src[p.toks[start].start:p.toks[p.pos-1].end])
+		} else if defs != nil {
+			return nil, nil, sqlerr.New(sqlerr.Code("42P13"), "input parameters after one with a default value must also have defaults")
+		}
+		if def != "" && defs == nil {
+			defs = make([]string, len(out)-1, len(out))
+		}
+		if defs != nil {
+			defs = append(defs, def)
+		}
+		if p.punct(")") {
+			return out, defs, nil
+		}
+		if !p.punct(",") {
+			return nil, nil, p.err()
+		}
+	}
+}
+
 // functionArgs reads "[name] type, ..." up to the closing parenthesis
 // (after the opening one). Names are optional when optionalNames (an
 // argument list), required otherwise (RETURNS TABLE).
@@ -160,24 +272,9 @@ func (p *sessionParser) functionArgs(optionalNames bool) ([]FunctionArg, error) 
 		return out, nil
 	}
 	for {
-		start := p.pos
-		text, err := p.typeText()
+		a, err := p.oneArg(optionalNames)
 		if err != nil {
 			return nil, err
-		}
-		// "name type": the first word is a name when more of the
-		// argument follows it
-		a := FunctionArg{Type: text}
-		if p.pos-start > 1 {
-			if n, ok := identName(p.src, p.toks[start]); ok {
-				if _, err := ParseTypeName(text); err != nil || p.toks[start].kind == tkQIdent {
-					a.Name = n
-					a.Type = strings.TrimSpace(p.src[p.toks[start+1].start:p.toks[p.pos-1].end])
-				}
-			}
-		}
-		if a.Name == "" && !optionalNames {
-			return nil, syntaxErrorAt(p.src, p.toks, start)
 		}
 		out = append(out, a)
 		if p.punct(")") {
@@ -188,6 +285,35 @@ func (p *sessionParser) functionArgs(optionalNames bool) ([]FunctionArg, error) 
 		}
 	}
 }
+
+// oneArg reads "[name] type" (the name required unless optionalName).
+func (p *sessionParser) oneArg(optionalName bool) (FunctionArg, error) {
+	start := p.pos
+	text, err := p.typeText()
+	if err != nil {
+		return FunctionArg{}, err
+	}
+	// "name type": the first word is a name when more of the
+	// argument follows it
+	a := FunctionArg{Type: text}
+	if p.pos-start > 1 {
+		if n, ok := identName(p.src, p.toks[start]); ok {
+			if _, err := ParseTypeName(text); err != nil || p.toks[start].kind == tkQIdent {
+				a.Name = n
+				a.Type = strings.TrimSpace(p.src[p.toks[start+1].start:p.toks[p.pos-1].end])
+			}
+		}
+	}
+	if a.Name == "" && !optionalName {
+		return FunctionArg{}, syntaxErrorAt(p.src, p.toks, start)
+	}
+	return a, nil
+}
+
+// functionClauseWords end a type at depth 0: the clauses that may follow
+// an argument's or the result's type.
+var functionClauseWords = []string{"LANGUAGE", "AS", "VOLATILE", "STABLE", "IMMUTABLE", "STRICT", "RETURNS", "RETURN",
+	"CALLED", "PARALLEL", "SECURITY", "EXTERNAL", "LEAKPROOF", "NOT", "COST", "ROWS", "BEGIN", "DEFAULT"}
 
 // typeText reads the tokens of one type (up to a comma or closing
 // parenthesis at depth 0, or a clause word of CREATE FUNCTION) and
@@ -208,7 +334,9 @@ func (p *sessionParser) typeText() (string, error) {
 			if depth == 0 {
 				goto end
 			}
-		case depth == 0 && (t.is(p.src, "LANGUAGE") || t.is(p.src, "AS") || t.is(p.src, "VOLATILE")):
+		case depth == 0 && t.isPunct(p.src, "="):
+			goto end
+		case depth == 0 && p.pos > start && t.kind == tkIdent && slices.ContainsFunc(functionClauseWords, func(w string) bool { return t.is(p.src, w) }):
 			goto end
 		}
 		p.pos++
@@ -218,4 +346,27 @@ end:
 		return "", p.err()
 	}
 	return strings.TrimSpace(p.src[p.toks[start].start:p.toks[p.pos-1].end]), nil
+}
+
+// inAtomicBody reports whether toks, a CREATE FUNCTION statement read up
+// to a ';', is inside its BEGIN ATOMIC ... END body, whose statements the
+// ';' separates: the statement goes on to the END matching it, counting
+// BEGIN and CASE as opening an END as psql does.
+func inAtomicBody(src string, toks []token) bool {
+	if !toks[0].is(src, "CREATE") {
+		return false
+	}
+	depth := -1
+	for i := 1; i < len(toks); i++ {
+		switch {
+		case depth < 0 && toks[i].is(src, "BEGIN") && i+1 < len(toks) && toks[i+1].is(src, "ATOMIC"):
+			depth = 1
+			i++
+		case depth > 0 && (toks[i].is(src, "BEGIN") || toks[i].is(src, "CASE")):
+			depth++
+		case depth > 0 && toks[i].is(src, "END"):
+			depth--
+		}
+	}
+	return depth > 0
 }

@@ -17,14 +17,22 @@ func TestFunctionStatements(t *testing.T) {
 				Returns: "numeric(10,2)", Language: "python", Body: " return x "}, ""},
 		{"create or replace function public.g(a int) returns table (n bigint, w text) as $body$\n  return a\n$body$ language 'python' volatile",
 			&FunctionStmt{OrReplace: true, Name: ObjectName{Schema: "public", Name: "g"}, Args: []FunctionArg{{"a", "int"}},
-				Table: []FunctionArg{{"n", "bigint"}, {"w", "text"}}, Language: "python", Body: "\n  return a\n"}, ""},
+				Table: []FunctionArg{{"n", "bigint"}, {"w", "text"}}, Language: "python", Body: "\n  return a\n", Volatility: 'v'}, ""},
 		{"CREATE FUNCTION h() RETURNS timestamp with time zone LANGUAGE python AS 'return 1'",
 			&FunctionStmt{Name: ObjectName{Name: "h"}, Returns: "timestamp with time zone", Language: "python", Body: "return 1"}, ""},
 		{"DROP FUNCTION IF EXISTS f(bigint, text) CASCADE",
 			&FunctionStmt{Drop: true, IfExists: true, Name: ObjectName{Name: "f"}, HasArgs: true, Args: []FunctionArg{{"", "bigint"}, {"", "text"}}, Cascade: true}, ""},
 		{"DROP FUNCTION f", &FunctionStmt{Drop: true, Name: ObjectName{Name: "f"}}, ""},
 		{"CREATE FUNCTION f(x int) RETURNS int AS $$ x $$", nil, "no language specified"},
-		{"CREATE FUNCTION f(x int) RETURNS int LANGUAGE python IMMUTABLE AS $$ x $$", nil, "CREATE FUNCTION option IMMUTABLE"},
+		{"CREATE FUNCTION f(x int, y text DEFAULT 'a, b', z int = (1 + 2)) RETURNS int LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 5 AS $$ SELECT x $$",
+			&FunctionStmt{Name: ObjectName{Name: "f"}, Args: []FunctionArg{{"x", "int"}, {"y", "text"}, {"z", "int"}}, Defaults: []string{"", "'a, b'", "(1 + 2)"},
+				Returns: "int", Language: "sql", Body: " SELECT x ", Volatility: 'i', Strict: true}, ""},
+		{"CREATE FUNCTION f(int) RETURNS int LANGUAGE sql STABLE RETURNS NULL ON NULL INPUT RETURN $1 + 1",
+			&FunctionStmt{Name: ObjectName{Name: "f"}, Args: []FunctionArg{{"", "int"}}, Returns: "int", Language: "sql", Body: "$1 + 1", BodyKind: "return", Volatility: 's', Strict: true}, ""},
+		{"CREATE FUNCTION f(a int) RETURNS text LANGUAGE sql BEGIN ATOMIC SELECT 1; SELECT CASE WHEN a > 0 THEN 'p' END; END",
+			&FunctionStmt{Name: ObjectName{Name: "f"}, Args: []FunctionArg{{"a", "int"}}, Returns: "text", Language: "sql", Body: "SELECT 1; SELECT CASE WHEN a > 0 THEN 'p' END;", BodyKind: "atomic"}, ""},
+		{"CREATE FUNCTION f(OUT x int) RETURNS int LANGUAGE sql AS $$ x $$", nil, "CREATE FUNCTION with OUT arguments"},
+		{"CREATE FUNCTION f(x int) RETURNS int LANGUAGE sql SECURITY DEFINER AS $$ x $$", nil, "CREATE FUNCTION option SECURITY"},
 		{"CREATE FUNCTION f(x int) RETURNS TABLE (int) LANGUAGE python AS $$ x $$", nil, "syntax error"},
 		{"CREATE FUNCTION f x int", nil, "syntax error"},
 		{"DROP FUNCTION f, g", nil, "DROP FUNCTION of several functions"},
@@ -43,6 +51,27 @@ func TestFunctionStatements(t *testing.T) {
 		}
 		if got := sts[0].Function; !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestAtomicBodySplit: the ';'s of a BEGIN ATOMIC body (CASE ... END and
+// nested BEGIN ... END counted) stay in its CREATE FUNCTION statement;
+// the statements after its END are statements of their own.
+func TestAtomicBodySplit(t *testing.T) {
+	cases := []struct {
+		text string
+		n    int
+	}{
+		{"CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; SELECT 2; END; SELECT 3", 2},
+		{"CREATE FUNCTION f(a int) RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT CASE WHEN a > 0 THEN 1 END; SELECT CASE a WHEN 1 THEN 2 ELSE 3 END; END;", 1},
+		{"CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1'; SELECT 2; SELECT 3", 3},
+		{"BEGIN; SELECT 1; END", 3},
+	}
+	for _, c := range cases {
+		sts, err := NewParser().Parse(c.text)
+		if err != nil || len(sts) != c.n {
+			t.Errorf("%s: %d statements, %v; want %d", c.text, len(sts), err, c.n)
 		}
 	}
 }

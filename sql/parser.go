@@ -329,6 +329,9 @@ func (p *Parser) Parse(text string) ([]*Statement, error) {
 		if i < len(toks) && !toks[i].isSemicolon(text) {
 			continue
 		}
+		if i < len(toks) && toks[start].kind == tkIdent && inAtomicBody(text, toks[start:i]) { // function.go
+			continue
+		}
 		if i > start {
 			st, err := p.parseOne(text, toks[start:i], i < len(toks))
 			if err != nil {

@@ -51,6 +51,25 @@ type Scalar struct {
 	// Comment is its COMMENT ON FUNCTION text (pg_description).
 	Owner   string
 	Comment string
+	// SQL is a LANGUAGE sql function's definition (Fn nil): the binder
+	// expands its body where it is called.
+	SQL *SQLFunc
+}
+
+// SQLFunc is what a LANGUAGE sql function is besides its signature.
+type SQLFunc struct {
+	// Body is the function's body: the statements of AS 'text' or BEGIN
+	// ATOMIC ... END, or RETURN's expression, as BodyKind says ("",
+	// "atomic", "return").
+	Body     string
+	BodyKind string
+	// Defaults are the arguments' DEFAULT expressions as written ("" none),
+	// nil when none has one.
+	Defaults []string
+	// Volatility is 'i', 's' or 'v' (PostgreSQL's provolatile); Strict is
+	// STRICT (a NULL argument makes the result NULL without running it).
+	Volatility byte
+	Strict     bool
 }
 
 // Label is how messages name the UDF ("Go UDF f", "Python UDF f").
@@ -117,10 +136,10 @@ func (r *Registry) AddScalar(s Scalar) error {
 	if err != nil {
 		return err
 	}
-	if s.Fn == nil {
+	if s.Fn == nil && s.SQL == nil {
 		return fmt.Errorf("udf %s: no function", name)
 	}
-	if len(s.Args) == 0 {
+	if len(s.Args) == 0 && s.SQL == nil {
 		return fmt.Errorf("udf %s: a scalar UDF takes at least one argument", name)
 	}
 	if err := checkTypes(name, append(slices.Clone(s.Args), s.Returns)); err != nil {

@@ -97,6 +97,13 @@ ALTER TYPE app.mood OWNER TO dump_owner;
 ALTER SEQUENCE public.counter OWNER TO dump_owner;
 GRANT SELECT ON public.every TO dump_reader;
 GRANT SELECT, INSERT ON app.people TO dump_reader;
+-- LANGUAGE sql functions: pg_dump writes one whose body is text before
+-- the tables it reads (under check_function_bodies = false), one with a
+-- RETURN body after what it depends on
+CREATE FUNCTION public.acct_n(i integer) RETURNS integer LANGUAGE sql STABLE STRICT AS $$ SELECT n FROM public.acct WHERE id = i $$;
+CREATE FUNCTION public.add_one(a integer, b integer DEFAULT 1) RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT a + b $$;
+CREATE FUNCTION public.twice(x integer) RETURNS integer LANGUAGE sql IMMUTABLE RETURN x * 2;
+ALTER FUNCTION public.add_one(integer, integer) OWNER TO dump_owner;
 `
 
 // dumpRows are rows with the values a dump must carry through COPY:
@@ -141,6 +148,10 @@ func dumpRows() string {
 // after the restore: every table's rows, the sequences' next values, and
 // the catalog's facts.
 var dumpChecks = []string{
+	`SELECT p.proname, l.lanname, p.provolatile, p.proisstrict, p.pronargdefaults, pg_get_function_arguments(p.oid),
+	   pg_get_function_result(p.oid), pg_get_userbyid(p.proowner) FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+	   WHERE p.pronamespace = 'public'::regnamespace ORDER BY 1`,
+	`SELECT id, public.acct_n(id), public.add_one(id), public.add_one(id, n), public.twice(n) FROM public.acct ORDER BY id`,
 	`SELECT * FROM app.people ORDER BY id`,
 	`SELECT * FROM public.every ORDER BY id`,
 	`SELECT * FROM public.byid ORDER BY id`,

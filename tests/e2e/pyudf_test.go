@@ -146,7 +146,7 @@ SELECT t.token FROM tokens((SELECT id, upper(body) FROM docs WHERE id = 3)) t;
 		{"SELECT * FROM tokens((SELECT body, id FROM docs))", "42804", "input column 1 (body) is of type text, declared bigint (id)", ""},
 		{"SELECT times('x', 1)", "22P02", "", ""},
 		{"CREATE FUNCTION scale(x numeric) RETURNS numeric LANGUAGE python AS $$ return x $$", "42723", "a built-in function has that name", ""},
-		{"CREATE FUNCTION g(x int) RETURNS int LANGUAGE sql AS $$ SELECT x $$", "0A000", "LANGUAGE sql", ""},
+		{"CREATE FUNCTION g(x int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN x; END $$", "0A000", "LANGUAGE plpgsql", ""},
 		{"CREATE FUNCTION g(x int) RETURNS int LANGUAGE cobol AS $$ x $$", "42704", `language "cobol" does not exist`, ""},
 	}
 	for _, e := range errs {

@@ -1,0 +1,323 @@
+package binder
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/udf"
+)
+
+// LANGUAGE sql functions (udf.Scalar with SQL set) are expanded where they
+// are called, as PostgreSQL's inline_function does for the simple ones: the
+// body's final query is bound with the function's parameters as the outer
+// scope of a correlated subquery, whose outer values are the call's
+// arguments. A body that is one SELECT of one expression without FROM
+// becomes that expression over the arguments (no subquery left); any other
+// becomes a scalar subquery of its first row (NULL when it has none). Its
+// earlier statements, queries without effect, are only checked.
+
+// maxSQLFunctionNesting bounds how deep SQL function calls expand inside
+// each other (a chain of distinct functions; a function met again inside
+// itself is refused at once).
+const maxSQLFunctionNesting = 64
+
+// stackDepthExceeded is PostgreSQL's error for a recursion without end.
+// sqlgate expands a call where it stands, so a function that calls itself
+// is refused when the call is bound.
+func stackDepthExceeded(name string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.Code("54001"), "stack depth limit exceeded").
+		WithDetail("SQL function \"%s\" calls itself; sqlgate expands LANGUAGE sql functions where they are called, so recursion does not end.", name).
+		WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
+}
+
+// sqlFuncBody is the text of a function's body as statements.
+func sqlFuncBody(f *udf.SQLFunc) string {
+	if f.BodyKind == "return" {
+		return "SELECT " + f.Body
+	}
+	return f.Body
+}
+
+// returnMismatch is check_sql_fn_retval's error.
+func returnMismatch(t types.T, detail string, args ...any) *sqlerr.Error {
+	return sqlerr.New(sqlerr.Code("42P13"), "return type mismatch in function declared to return %s", t.PGName()).WithDetail(detail, args...)
+}
+
+// CheckSQLFunction binds the body of f, a LANGUAGE sql function, against
+// its parameters' types as CREATE FUNCTION validates it (PostgreSQL's
+// check_function_bodies): unknown names, type errors and a result that is
+// not one column of the declared type fail here.
+func CheckSQLFunction(ctx context.Context, cat Catalog, f *udf.Scalar) error {
+	b := &binder{ctx: ctx, cat: cat, sqlCheck: true}
+	args := make([]Expr, len(f.Args))
+	for i, t := range f.Args {
+		args[i] = &Param{Index: i, T: t}
+	}
+	b.params = append([]types.T(nil), f.Args...)
+	_, err := b.expandSQLFunction(f, args)
+	return err
+}
+
+// callSQLFunction binds a call of f with its arguments, already cast to
+// the declared types.
+func (b *binder) callSQLFunction(n sourceNode, f *udf.Scalar, args []Expr) (Expr, error) {
+	e, err := b.expandSQLFunction(f, args)
+	if err != nil {
+		if se := sqlerr.As(err); se != nil {
+			return nil, b.errAt(n, se.AsUnplaced())
+		}
+		return nil, err
+	}
+	return e, nil
+}
+
+func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
+	for _, o := range b.sqlFuncs {
+		if o.Name == f.Name && slices.EqualFunc(o.Args, f.Args, func(x, y types.T) bool { return x.Equal(y) }) || len(b.sqlFuncs) >= maxSQLFunctionNesting {
+			if b.sqlCheck {
+				// CREATE FUNCTION's check of a body that calls the
+				// function: PostgreSQL accepts it (the call recurses
+				// when run); its type is the declared one
+				return b.newConst(nil, f.Returns.Nullable()), nil
+			}
+			return nil, stackDepthExceeded(f.Name)
+		}
+	}
+	sts, err := sql.NewParser().Parse(sqlFuncBody(f.SQL))
+	if err != nil {
+		return nil, unplaced(err)
+	}
+	if len(sts) == 0 {
+		return nil, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
+	}
+	// the parameters, as the outer scope of the body's queries: by name,
+	// qualified by the function's name too
+	ps := &scope{cols: make([]Column, len(f.Args))}
+	for i, t := range f.Args {
+		name := ""
+		if i < len(f.ArgNames) {
+			name = f.ArgNames[i]
+		}
+		ps.cols[i] = Column{Name: name, T: t, Table: f.Name}
+	}
+	stack := append(append([]*udf.Scalar(nil), b.sqlFuncs...), f)
+	var plan Node
+	var corr *corrState
+	for i, st := range sts {
+		if st.Kind != sql.Select || st.AST == nil {
+			write := st.Kind == sql.Insert || st.Kind == sql.Update || st.Kind == sql.Delete
+			if i == len(sts)-1 && !(write && strings.Contains(strings.ToUpper(st.Text), "RETURNING")) {
+				return nil, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
+			}
+			return nil, sqlerr.NotSupported("a LANGUAGE sql function whose body is not queries only (" + firstWords(st.Text) + ")")
+		}
+		sub := &binder{ctx: b.ctx, cat: b.cat, stmt: st, sqlFuncs: stack, sqlParams: ps, sqlCheck: b.sqlCheck}
+		sub.outer = ps
+		sub.corr = &corrState{outer: ps, slots: map[int]int{}}
+		p, ok, err := sub.bindQueryNode(st.AST)
+		if !ok && err == nil {
+			err = sqlerr.NotSupported("this kind of query in a LANGUAGE sql function")
+		}
+		if err != nil {
+			return nil, unplaced(err)
+		}
+		plan, corr = p, sub.corr
+	}
+	cols := plan.Columns()
+	if len(cols) != 1 {
+		return nil, returnMismatch(f.Returns, "Final statement must return exactly one column.")
+	}
+	// the result, assigned to the declared type (PostgreSQL 13+'s
+	// coerce_fn_result_column)
+	want := f.Returns.Nullable()
+	result := func(e Expr) (Expr, error) {
+		out, err := b.assign(nil, e, cols[0].Name, want, "")
+		if err != nil {
+			if se := sqlerr.As(err); se != nil && se.Code == sqlerr.DatatypeMismatch {
+				return nil, returnMismatch(f.Returns, "Actual return type is %s.", e.Type().PGName())
+			}
+			return nil, err
+		}
+		return out, nil
+	}
+	// the outer values the body reads: slot k of the parameters' scope is
+	// argument k
+	outer := make([]Expr, len(corr.refs))
+	for i, r := range corr.refs {
+		c, ok := r.(*ColumnRef)
+		if !ok || c.Index >= len(args) {
+			return nil, sqlerr.New(sqlerr.InternalError, "SQL function %s: an outer reference that is no parameter", f.Name)
+		}
+		outer[i] = args[c.Index]
+	}
+	var out Expr
+	if e, ok := inlinable(plan); ok && inlineSafe(f, e, corr, args) {
+		if e, err = result(e); err != nil {
+			return nil, err
+		}
+		if out, err = substituteOuter(e, outer); err != nil {
+			return nil, err
+		}
+	} else {
+		one := &Limit{Input: plan, Count: b.newConst(int64(1), types.Int64Type)}
+		e, err := result(&ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T})
+		if err != nil {
+			return nil, err
+		}
+		q := &Project{Input: one, Exprs: []Expr{e}, Cols: []Column{{Name: cols[0].Name, T: e.Type()}}}
+		out = &Subquery{Plan: q, Outer: outer, Mode: ScalarSubquery, T: e.Type().Nullable()}
+	}
+	if f.SQL.Strict && len(args) > 0 {
+		// a NULL argument is a NULL result, the body not run
+		var anyNull Expr
+		for _, a := range args {
+			var t Expr = &IsNull{X: a}
+			if anyNull == nil {
+				anyNull = t
+			} else {
+				anyNull = &BinaryOp{Op: OpOr, L: anyNull, R: t, T: types.BoolType}
+			}
+		}
+		out = &Case{Whens: []When{{Cond: anyNull, Result: b.newConst(nil, want)}}, Else: out, T: want}
+	}
+	return out, nil
+}
+
+// inlinable is the one expression of a plan that is SELECT expr without
+// FROM or any other clause.
+func inlinable(plan Node) (Expr, bool) {
+	p, ok := plan.(*Project)
+	if !ok || len(p.Exprs) != 1 {
+		return nil, false
+	}
+	v, ok := p.Input.(*Values)
+	if !ok || len(v.Rows) != 1 || len(v.Cols) != 0 {
+		return nil, false
+	}
+	return p.Exprs[0], true
+}
+
+// inlineSafe applies the rest of PostgreSQL's inline_function rules to a
+// body's one expression e, so that a call is inlined where PostgreSQL's
+// is, and otherwise runs as the function over its arguments' values (the
+// subquery): there the body is planned with the parameters as unknowns, so
+// it neither folds an argument's constant into an error PostgreSQL never
+// meets, nor runs at all for a call never made. Not inlined: a body with
+// a subquery; a STRICT function's body that is not strict all through (or
+// leaves a parameter unread); a body more volatile than the function's
+// declaration; a parameter read more than once whose argument is volatile
+// or holds a subquery (computed once per call).
+func inlineSafe(f *udf.Scalar, e Expr, corr *corrState, args []Expr) bool {
+	uses := map[int]int{}
+	ok := true
+	Walk(e, func(x Expr) {
+		switch n := x.(type) {
+		case *Subquery, *UDFCall:
+			ok = false
+		case *OuterRef:
+			uses[n.Slot]++
+		case *FuncCall:
+			if f.SQL.Strict || f.SQL.Volatility == 'i' && n.Volatile {
+				ok = false // whether it is strict, or immutable, is not known here
+			}
+		case *Case, *Coalesce, *IsNull:
+			if f.SQL.Strict {
+				ok = false
+			}
+		case *BinaryOp:
+			if f.SQL.Strict && (n.Op == OpAnd || n.Op == OpOr) {
+				ok = false
+			}
+		}
+	})
+	if !ok || f.SQL.Volatility != 'v' && ContainsVolatile(e) {
+		return false
+	}
+	for k, a := range args {
+		slot, read := corr.slots[k]
+		n := 0
+		if read {
+			n = uses[slot]
+		}
+		switch {
+		case n == 0 && f.SQL.Strict:
+			return false
+		case n > 1 && (ContainsVolatile(a) || containsSubquery(a)):
+			return false
+		}
+	}
+	return true
+}
+
+func containsSubquery(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) {
+		if _, ok := x.(*Subquery); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+// substituteOuter replaces the OuterRefs of e (slots of the parameters'
+// scope, also in the outer values of the subqueries e holds) by outer's
+// values. The plans of those subqueries read their own slots only.
+func substituteOuter(e Expr, outer []Expr) (Expr, error) {
+	if r, ok := e.(*OuterRef); ok {
+		if r.Slot >= len(outer) {
+			return nil, sqlerr.New(sqlerr.InternalError, "SQL function: outer slot %d of %d", r.Slot, len(outer))
+		}
+		return outer[r.Slot], nil
+	}
+	return MapChildren(e, func(c Expr) (Expr, error) { return substituteOuter(c, outer) })
+}
+
+// sqlParamRef is $n (idx n-1) of the SQL function being expanded: a slot
+// of the parameters' scope, passed down to the subquery being bound.
+func sqlParamRef(c *corrState, idx int) *OuterRef {
+	if c.parent == nil {
+		return c.slotOf(idx)
+	}
+	return c.passDown(sqlParamRef(c.parent, idx))
+}
+
+// unplaced drops the position of an error of a function's body, whose
+// text is not the statement's.
+func unplaced(err error) error {
+	if se := sqlerr.As(err); se != nil {
+		return se.AsUnplaced()
+	}
+	return err
+}
+
+// sqlFuncDefaults completes a call's arguments with the defaults of the
+// parameters it leaves out (each bound as written, cast to its type).
+func (b *binder) sqlFuncDefaults(f *udf.Scalar, args []Expr) ([]Expr, error) {
+	for i := len(args); i < len(f.Args); i++ {
+		text := ""
+		if f.SQL != nil && i < len(f.SQL.Defaults) {
+			text = f.SQL.Defaults[i]
+		}
+		if text == "" {
+			return nil, sqlerr.New(sqlerr.InternalError, "function %s: no default for parameter %d", f.Name, i+1)
+		}
+		x, err := parseExprText(text)
+		if err != nil {
+			return nil, unplaced(err)
+		}
+		sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
+		e, err := sub.bindTree(nil, x.tree)
+		if err != nil {
+			return nil, unplaced(err)
+		}
+		if e, err = sub.assign(nil, e, strings.ToLower(f.Name), f.Args[i], ""); err != nil {
+			return nil, unplaced(err)
+		}
+		args = append(args, e)
+	}
+	return args, nil
+}

@@ -1,0 +1,75 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlgate/sqlgate/tests/testbin"
+)
+
+// TestSQLFunctionsSurviveRestart creates LANGUAGE sql functions through
+// psql (a BEGIN ATOMIC body with a CASE ... END inside, whose ';'s psql
+// and the server's splitter must both keep in the statement; a RETURN
+// body; a default; STRICT), calls them, restarts the server over the same
+// data directory and calls them again: they are stored with the views
+// and grants, and pg_proc shows the same facts.
+func TestSQLFunctionsSurviveRestart(t *testing.T) {
+	dir := t.TempDir()
+	srv := testbin.StartServer(t, dir)
+	url := "postgres://sqlgate@" + srv.Addr().String() + "/sqlgate?sslmode=disable"
+	psqlScript(t, url, `
+CREATE TABLE sfr (id int PRIMARY KEY, n int);
+INSERT INTO sfr VALUES (1, 10), (2, 20);
+CREATE FUNCTION sfr_sign(a int) RETURNS text LANGUAGE sql IMMUTABLE
+BEGIN ATOMIC
+  SELECT 1;
+  SELECT CASE WHEN a > 0 THEN 'pos' WHEN a < 0 THEN 'neg' ELSE 'zero' END;
+END;
+CREATE FUNCTION sfr_n(i int, plus int DEFAULT 1) RETURNS int LANGUAGE sql STABLE STRICT AS $$ SELECT n + plus FROM sfr WHERE id = i $$;
+CREATE FUNCTION sfr_twice(x int) RETURNS int LANGUAGE sql RETURN x * 2;
+`)
+	const calls = "SELECT sfr_sign(-3), sfr_sign(0), sfr_n(1), sfr_n(2, 5), sfr_n(NULL), sfr_twice(21)"
+	const facts = "SELECT proname, prolang, provolatile, proisstrict, pronargdefaults, pg_get_function_arguments(oid) FROM pg_proc WHERE proname LIKE 'sfr%' ORDER BY 1"
+	want := func(conn string) (string, string) {
+		return psqlScript(t, conn, calls+";"), psqlScript(t, conn, facts+";")
+	}
+	gotCalls, gotFacts := want(url)
+	if !strings.Contains(gotCalls, "neg|zero|11|25||42") {
+		t.Fatalf("calls before the restart:\n%s", gotCalls)
+	}
+	for _, f := range []string{"sfr_n|14|s|t|1|i integer, plus integer DEFAULT 1", "sfr_sign|14|i|f|0|a integer", "sfr_twice|14|v|f|0|x integer"} {
+		if !strings.Contains(gotFacts, f) {
+			t.Errorf("pg_proc before the restart lacks %q:\n%s", f, gotFacts)
+		}
+	}
+	// the server's own splitter: a BEGIN ATOMIC body in a multi-statement
+	// simple query
+	conn := connect(t, url)
+	ctx := context.Background()
+	mustExec(t, conn, "CREATE FUNCTION sfr_abs(a int) RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT CASE WHEN a < 0 THEN -a ELSE a END; END; SELECT 1")
+	var abs int
+	if err := conn.QueryRow(ctx, "SELECT sfr_abs(-7)").Scan(&abs); err != nil || abs != 7 {
+		t.Fatalf("sfr_abs(-7) = %d, %v", abs, err)
+	}
+	conn.Close(ctx)
+
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	srv.Stop(sctx)
+	cancel()
+	srv = testbin.StartServer(t, dir)
+	url = "postgres://sqlgate@" + srv.Addr().String() + "/sqlgate?sslmode=disable"
+	afterCalls, afterFacts := want(url)
+	if afterCalls != gotCalls {
+		t.Errorf("calls after the restart:\n%s\nbefore:\n%s", afterCalls, gotCalls)
+	}
+	for _, line := range strings.Split(gotFacts, "\n") {
+		if strings.HasPrefix(line, "sfr") && !strings.Contains(afterFacts, line+"\n") {
+			t.Errorf("pg_proc after the restart lacks %q:\n%s", line, afterFacts)
+		}
+	}
+	if out := psqlScript(t, url, "SELECT sfr_abs(-9);"); !strings.Contains(out, "\n9\n") {
+		t.Errorf("sfr_abs after the restart:\n%s", out)
+	}
+}

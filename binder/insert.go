@@ -612,12 +612,20 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 		}
 	}
 	at := make([]int, len(list))
+	steps := make([]*subscriptedStep, len(list))
 	for k, a := range list {
 		idx := info.ColumnIndex(a.Column)
 		if idx < 0 {
 			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, info.Path.Table))
 		}
 		at[k] = idx
+		if a.Target != nil && values[k] != nil { // col[..] = value: arrayassign.go
+			var err error
+			if steps[k], err = b.bindSubscriptedTarget(sc, a, values[k], cols[idx].Type, info.Path.Table); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		if values[k] != nil {
 			var err error
 			if values[k], err = b.assign(a.Value, values[k], a.Column, cols[idx].Type, info.Path.Table); err != nil {
@@ -632,12 +640,15 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 			return nil, nil, err
 		}
 	}
-	named := make([]int, n) // the assignment of each column, +1
-	for k, a := range list {
-		if named[at[k]] != 0 {
-			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", a.Column))
+	items, err := b.sameColumnItems(list, at, n) // arrayassign.go
+	if err != nil {
+		return nil, nil, err
+	}
+	named := make([]int, n) // the first assignment of each column, +1
+	for idx, ks := range items {
+		if len(ks) > 0 {
+			named[idx] = ks[0] + 1
 		}
-		named[at[k]] = k + 1
 	}
 	for idx, k := range named {
 		if k == 0 {
@@ -664,7 +675,14 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", a.Column))
 		}
 		e := values[k-1]
-		if e == nil { // DEFAULT: the column's default, as UPDATE's
+		if a.Target != nil {
+			// each item over the one before, the first over the
+			// existing row's value
+			e = &ColumnRef{Index: idx, Name: cols[idx].Name, T: cols[idx].Type}
+			for _, j := range items[idx] {
+				e = applySubscripted(e, steps[j], cols[idx].Type)
+			}
+		} else if e == nil { // DEFAULT: the column's default, as UPDATE's
 			var err error
 			if e, err = b.columnDefault(info, idx); err == nil { // coldefs.go
 				e, err = b.assign(a.Value, e, a.Column, cols[idx].Type, info.Path.Table)

@@ -59,6 +59,52 @@ func DeferredSetError(column string) (err *sqlerr.Error, ok bool) {
 	return sqlerr.New(code, "%s", msg).WithPosition(at), true
 }
 
+// subscriptedSetMarker wraps a subscripted SET item's value: PostgreSQL's
+// col[i][lo:hi] = value, which TiDB cannot parse, becomes col =
+// pg__indirect(col[i][lo:hi], (value)); the transformer takes the target
+// back out into tree.Assignment.Target (totree_dml.go).
+const subscriptedSetMarker = "pg__indirect"
+
+// subscriptedItem reports whether the SET item toks[from:to] assigns to
+// col[...]: a name followed by a subscript.
+func subscriptedItem(src string, toks []token, from, to int) bool {
+	return from+1 < to && (toks[from].kind == tkIdent || toks[from].kind == tkQIdent) && toks[from+1].isPunct(src, "[")
+}
+
+// expandSubscripted rewrites the subscripted item col[..].. = value,
+// toks[from:to], as col = pg__indirect(col[..].., (value)).
+func expandSubscripted(src string, toks []token, from, to int) ([]token, error) {
+	r := &rewriter{src: src, toks: toks}
+	eq := from + 1
+	for eq < to && toks[eq].isPunct(src, "[") {
+		m := r.matchClose(eq, to)
+		if m < 0 {
+			return nil, syntaxErrorAt(src, toks, to)
+		}
+		eq = m + 1
+	}
+	if eq >= to || !toks[eq].isPunct(src, "=") {
+		return nil, syntaxErrorAt(src, toks, eq)
+	}
+	if eq+1 >= to {
+		return nil, syntaxErrorAt(src, toks, to)
+	}
+	if eq+2 == to && toks[eq+1].is(src, "DEFAULT") {
+		// PostgreSQL's transformAssignedExpr, at the target
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot set an array element to DEFAULT").WithPosition(charPos(src, toks[from].start)).AsAnalysed()
+	}
+	at := toks[eq]
+	synth := func(kind tokKind, text string) token {
+		return token{kind: kind, start: at.start, end: at.start, lead: at.start, synth: text}
+	}
+	out := make([]token, 0, to-from+eq-from+8)
+	out = append(out, toks[from], toks[eq], synth(tkIdent, subscriptedSetMarker), synth(tkPunct, "("))
+	out = append(out, toks[from:eq]...)
+	out = append(out, synth(tkPunct, ","), synth(tkPunct, "("))
+	out = append(out, toks[eq+1:to]...)
+	return append(out, synth(tkPunct, ")"), synth(tkPunct, ")")), nil
+}
+
 // ConflictWhereMarker names the ON DUPLICATE KEY UPDATE assignment that
 // carries ON CONFLICT DO UPDATE's WHERE condition.
 const ConflictWhereMarker = "pg__oc_where"
@@ -100,7 +146,7 @@ func rewriteMultiAssign(src string, toks []token, from, to int) ([]token, error)
 	items := splitTopLevel(src, toks, from, to)
 	multi := false
 	for _, it := range items {
-		multi = multi || it[0] < it[1] && toks[it[0]].isPunct(src, "(")
+		multi = multi || it[0] < it[1] && toks[it[0]].isPunct(src, "(") || subscriptedItem(src, toks, it[0], it[1])
 	}
 	if !multi {
 		return toks, nil
@@ -109,6 +155,14 @@ func rewriteMultiAssign(src string, toks []token, from, to int) ([]token, error)
 	for n, it := range items {
 		if n > 0 {
 			out = append(out, toks[it[0]-1]) // the comma
+		}
+		if subscriptedItem(src, toks, it[0], it[1]) {
+			expanded, err := expandSubscripted(src, toks, it[0], it[1])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, expanded...)
+			continue
 		}
 		if it[0] >= it[1] || !toks[it[0]].isPunct(src, "(") {
 			out = append(out, toks[it[0]:it[1]]...)

@@ -226,6 +226,8 @@ func assignSlice(base []any, baseNull bool, v any, depth, srcDims int, lo, hi []
 				return nil, sqlerr.New(sqlerr.ArraySubscriptError, "array slice subscript must provide both boundaries").
 					WithDetail("When assigning to a slice of an empty array value, slice boundaries must be fully specified.")
 			}
+		}
+		for i := range lo {
 			dims[i] = hi[i] - lo[i] + 1
 			if dims[i] < 0 || dims[i] > maxArraySize {
 				return nil, arraySizeError()
@@ -238,6 +240,10 @@ func assignSlice(base []any, baseNull bool, v any, depth, srcDims int, lo, hi []
 		if int64(len(src)) < items {
 			return nil, tooSmall()
 		}
+		if items == 0 {
+			// a dimension of length 0: PostgreSQL's empty array
+			return []any{}, nil
+		}
 		for i := range lo {
 			if lo[i] != 1 {
 				return nil, lowerBoundRefusal()
@@ -245,9 +251,6 @@ func assignSlice(base []any, baseNull bool, v any, depth, srcDims int, lo, hi []
 		}
 		if n != depth {
 			return nil, dimsRefusal(n, depth)
-		}
-		if items == 0 {
-			return []any{}, nil
 		}
 		return reshapeArray(src, dims), nil
 	}

@@ -125,11 +125,18 @@ func (b *binder) bindSubscriptedTarget(s *scope, a *pt.Assignment, value Expr, c
 	return step, nil
 }
 
-// applySubscripted is base, an array of type t, with step's value
-// assigned at its subscripts.
-func applySubscripted(base Expr, step *subscriptedStep, t types.T) Expr {
-	args := append([]Expr{base, step.value}, step.bounds...)
-	return &FuncCall{Name: "array_assign", Args: args, T: t.Nullable(), Kernel: functions.ArrayAssignKernel(t, step.subs, step.srcDims)}
+// applySubscripted is base, an array of type t, with steps' values
+// assigned at their subscripts in order: one call, so that an item may
+// leave for the next an array that starts at another subscript than 1
+// (functions/arrayassign.go).
+func applySubscripted(base Expr, steps []*subscriptedStep, t types.T) Expr {
+	args := []Expr{base}
+	ks := make([]functions.AssignStep, len(steps))
+	for i, st := range steps {
+		args = append(append(args, st.value), st.bounds...)
+		ks[i] = functions.AssignStep{Subs: st.subs, SrcDims: st.srcDims}
+	}
+	return &FuncCall{Name: "array_assign", Args: args, T: t.Nullable(), Kernel: functions.ArrayAssignKernel(t, ks)}
 }
 
 // sameColumnItems groups the assignments of list by the column each
@@ -145,4 +152,105 @@ func (b *binder) sameColumnItems(list []*pt.Assignment, at []int, cols int) ([][
 		named[at[k]] = append(named[at[k]], k)
 	}
 	return named, nil
+}
+
+// mergeSubscriptedInsert merges INSERT INTO t (.., col[i], col[j], ..)
+// VALUES ..'s items of one column (the rewrite's tree.SubscriptedValue
+// cells) into one column whose cell applies them in order over a NULL
+// array, as PostgreSQL's rewriter does (process_matched_tle); a column
+// named twice where either is no subscripted item is 42701, at the
+// second. ins itself is left as it is (a prepared statement binds its
+// tree again).
+func (b *binder) mergeSubscriptedInsert(ins *pt.Insert) (*pt.Insert, error) {
+	if len(ins.Rows) == 0 || len(ins.Columns) == 0 {
+		return ins, nil
+	}
+	width := len(ins.Columns)
+	subscripted := make([]bool, width)
+	found := false
+	for _, row := range ins.Rows {
+		if len(row) != width {
+			return ins, nil // the count is refused as usual
+		}
+	}
+	for k, cell := range ins.Rows[0] {
+		_, subscripted[k] = cell.(*pt.SubscriptedValue)
+		found = found || subscripted[k]
+	}
+	if !found {
+		return ins, nil
+	}
+	first := map[string]int{} // column name -> its first position
+	keep := make([]bool, width)
+	for k, c := range ins.Columns {
+		j, seen := first[c.Name]
+		if !seen {
+			first[c.Name], keep[k] = k, true
+			continue
+		}
+		if !subscripted[k] || !subscripted[j] {
+			return nil, b.errAt(c, sqlerr.New(sqlerr.DuplicateColumn, "column %q specified more than once", c.Name))
+		}
+	}
+	out := *ins
+	out.Columns = nil
+	for k, c := range ins.Columns {
+		if keep[k] {
+			out.Columns = append(out.Columns, c)
+		}
+	}
+	out.Rows = make([][]pt.Expr, len(ins.Rows))
+	for r, row := range ins.Rows {
+		merged := make(map[string]pt.Expr, width)
+		for k, cell := range row {
+			name := ins.Columns[k].Name
+			sv, ok := cell.(*pt.SubscriptedValue)
+			if !ok {
+				merged[name] = cell
+				continue
+			}
+			merged[name] = &pt.SubscriptedValue{At: sv.At, Column: name, Target: sv.Target, Value: sv.Value, Base: merged[name]}
+		}
+		for _, c := range out.Columns {
+			out.Rows[r] = append(out.Rows[r], merged[c.Name])
+		}
+	}
+	return &out, nil
+}
+
+// bindSubscriptedValue binds a merged INSERT cell (mergeSubscriptedInsert):
+// its Value assigned at its Target of its Base, a NULL array of the
+// column's type when none.
+func (b *binder) bindSubscriptedValue(s *scope, n *pt.SubscriptedValue) (Expr, error) {
+	into := b.assignInto
+	if into == nil {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", "["))
+	}
+	info := into.Table
+	idx := info.ColumnIndex(n.Column)
+	if idx < 0 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", n.Column, info.Path.Table))
+	}
+	colType := info.Descriptor.Schema.Columns[idx].Type
+	var chain []*pt.SubscriptedValue // the column's items, first first
+	for e := pt.Expr(n); e != nil; {
+		sv, ok := e.(*pt.SubscriptedValue)
+		if !ok {
+			break
+		}
+		chain = append([]*pt.SubscriptedValue{sv}, chain...)
+		e = sv.Base
+	}
+	steps := make([]*subscriptedStep, len(chain))
+	for i, sv := range chain {
+		v, err := b.bindTree(s, sv.Value)
+		if err != nil {
+			return nil, err
+		}
+		a := &pt.Assignment{At: sv.At, Column: sv.Column, Value: sv.Value, Target: sv.Target}
+		if steps[i], err = b.bindSubscriptedTarget(s, a, v, colType, info.Path.Table); err != nil {
+			return nil, err
+		}
+	}
+	return applySubscripted(&Const{T: colType.Nullable()}, steps, colType), nil
 }

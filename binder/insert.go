@@ -36,6 +36,9 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if a := ins.Alias; a != "" { // INSERT INTO t AS a: only a names it
 		scan = NewScan(scan.Table, a)
 	}
+	if ins, err = b.mergeSubscriptedInsert(ins); err != nil { // arrayassign.go
+		return nil, err
+	}
 	ins = valuesRowAsSelect(ins, scan.Table.Descriptor.Schema.Columns) // srf.go
 	if ins.With != nil && ins.Query == nil {
 		// WITH ... INSERT ... VALUES: the rows' subqueries (and ON
@@ -678,10 +681,11 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 		if a.Target != nil {
 			// each item over the one before, the first over the
 			// existing row's value
-			e = &ColumnRef{Index: idx, Name: cols[idx].Name, T: cols[idx].Type}
+			var chain []*subscriptedStep
 			for _, j := range items[idx] {
-				e = applySubscripted(e, steps[j], cols[idx].Type)
+				chain = append(chain, steps[j])
 			}
+			e = applySubscripted(&ColumnRef{Index: idx, Name: cols[idx].Name, T: cols[idx].Type}, chain, cols[idx].Type)
 		} else if e == nil { // DEFAULT: the column's default, as UPDATE's
 			var err error
 			if e, err = b.columnDefault(info, idx); err == nil { // coldefs.go

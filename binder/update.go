@@ -354,11 +354,11 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 		}
 		if a.Target != nil {
 			// each item over the one before, the first over the old value
-			var e Expr = &ColumnRef{Index: idx, Name: cols[idx].Name, T: cols[idx].Type}
+			var chain []*subscriptedStep
 			for _, j := range ks {
-				e = applySubscripted(e, steps[j], cols[idx].Type)
+				chain = append(chain, steps[j])
 			}
-			set[idx] = e
+			set[idx] = applySubscripted(&ColumnRef{Index: idx, Name: cols[idx].Name, T: cols[idx].Type}, chain, cols[idx].Type)
 			continue
 		}
 		if !isDefault {

@@ -8,13 +8,15 @@ import (
 )
 
 // PostgreSQL's subscripted assignment (UPDATE t SET a[i] = x, a[lo:hi] =
-// arr, a[i][j] = x): array_set_element and array_set_slice over
-// sqlgate's arrays, which are nested lists of lower bound 1 whose type
-// fixes the number of dimensions. Where PostgreSQL's result would start
-// at another subscript (an assignment to a NULL or empty array at a
-// subscript other than 1, or below an array's first element) or have
-// another number of dimensions than the column's type, the assignment is
-// refused (0A000) rather than the array stored rebased.
+// arr, a[i][j] = x, INSERT INTO t (a[i], ..)): array_set_element and
+// array_set_slice. The items of one column run in one call, over
+// PostgreSQL's own form of an array (boundedArray: dimensions, lower bounds,
+// elements in storage order), so an item may leave an array that starts
+// at another subscript than 1 for the next to extend (a[2] = x, a[1] = y
+// on a NULL array is {y,x}, by [2:2]={x}). sqlgate's arrays are nested
+// lists of lower bound 1 whose type fixes the number of dimensions: a
+// final array that starts elsewhere, or has another number of dimensions
+// than the column's type, is refused (0A000), never stored rebased.
 
 // maxArraySize is PostgreSQL's MaxArraySize: the most elements an array
 // may have.
@@ -27,64 +29,126 @@ type AssignSubscript struct {
 	HasLo, HasHi bool
 }
 
+// AssignStep is one subscripted item: its subscripts, and for a slice
+// the number of dimensions of its source array.
+type AssignStep struct {
+	Subs    []AssignSubscript
+	SrcDims int
+}
+
+// boundedArray is an array as PostgreSQL holds it: no dimensions when empty.
+type boundedArray struct {
+	dims, lbs []int64
+	elems     []any
+}
+
+// fromNested reads the nested list v of depth dimensions (NULL as empty).
+func fromNested(v []any, depth int) (boundedArray, error) {
+	dims := types.ArrayDims(v, depth)
+	if len(dims) == 0 {
+		return boundedArray{}, nil
+	}
+	a := boundedArray{dims: make([]int64, len(dims)), lbs: make([]int64, len(dims)), elems: types.ArrayElements(v, depth)}
+	n := int64(1)
+	for i, d := range dims {
+		a.dims[i], a.lbs[i] = int64(d), 1
+		n *= int64(d)
+	}
+	if n != int64(len(a.elems)) {
+		// a ragged Fluss array (README: multidimensional arrays)
+		return boundedArray{}, outOfRange()
+	}
+	return a, nil
+}
+
+// toNested is a as a nested list of depth dimensions, or the refusal of
+// an array sqlgate cannot hold.
+func (a boundedArray) toNested(depth int) (any, error) {
+	if len(a.dims) == 0 {
+		return []any{}, nil
+	}
+	for _, lb := range a.lbs {
+		if lb != 1 {
+			return nil, lowerBoundRefusal()
+		}
+	}
+	if len(a.dims) != depth {
+		return nil, dimsRefusal(len(a.dims), depth)
+	}
+	return reshapeArray(a.elems, a.dims), nil
+}
+
 // ArrayAssignKernel answers the array t (a column's value, args[0], NULL
-// taken as an empty array) with the value args[1] assigned at the
-// subscripts subs, whose bounds follow as int64 arguments in order (a
-// slice's omitted bounds have none). An index target's value is an
-// element, a slice's an array of t's element type of srcDims dimensions,
-// whose elements fill the slice in storage order.
-func ArrayAssignKernel(t types.T, subs []AssignSubscript, srcDims int) Kernel {
+// taken as an empty array) with steps applied in order; each step's
+// value and then its subscripts' bounds (int64; a slice's omitted bounds
+// have none) follow in args. An index item's value is an element, a
+// slice's an array of t's element type of its SrcDims dimensions, whose
+// elements fill the slice in storage order.
+func ArrayAssignKernel(t types.T, steps []AssignStep) Kernel {
 	depth := 0
 	for e := &t; e.Kind == types.Array; e = e.Elem {
 		depth++
 	}
-	slice := false
-	for _, s := range subs {
-		slice = slice || s.Slice
-	}
 	return valueKernel(t.Nullable(), func(args []any) (any, error) {
-		n := len(subs)
-		lo, hi := make([]int64, n), make([]int64, n)
-		hasLo, hasHi := make([]bool, n), make([]bool, n)
-		k := 2
-		next := func() (int64, error) {
-			v, ok := args[k].(int64)
-			k++
-			if !ok {
-				return 0, sqlerr.New(sqlerr.NullValueNotAllowed, "array subscript in assignment must not be null")
-			}
-			return v, nil
+		base, _ := args[0].([]any)
+		a, err := fromNested(base, depth)
+		if err != nil {
+			return nil, err
 		}
-		for i, s := range subs {
-			var err error
-			switch {
-			case !s.Slice:
-				// in a slice, [i] is [1:i]
-				if hi[i], err = next(); err != nil {
-					return nil, err
-				}
-				lo[i], hasLo[i], hasHi[i] = 1, true, true
-			default:
-				if s.HasLo {
-					if lo[i], err = next(); err != nil {
-						return nil, err
+		k := 1
+		for _, st := range steps {
+			v := args[k]
+			k++
+			n := len(st.Subs)
+			lo, hi := make([]int64, n), make([]int64, n)
+			hasLo, hasHi := make([]bool, n), make([]bool, n)
+			slice := false
+			for i, s := range st.Subs {
+				slice = slice || s.Slice
+				if !s.Slice || s.HasLo {
+					if s.Slice {
+						if lo[i], err = assignBound(args[k]); err != nil {
+							return nil, err
+						}
+						k++
 					}
 					hasLo[i] = true
 				}
-				if s.HasHi {
-					if hi[i], err = next(); err != nil {
+				if !s.Slice || s.HasHi {
+					if hi[i], err = assignBound(args[k]); err != nil {
 						return nil, err
 					}
+					k++
 					hasHi[i] = true
 				}
+				if !s.Slice {
+					lo[i] = 1 // in a slice, [i] is [1:i]
+				}
+			}
+			if slice {
+				if v == nil {
+					continue // a NULL source leaves the array as it is
+				}
+				vl, _ := v.([]any)
+				a, err = a.setSlice(lo, hi, hasLo, hasHi, types.ArrayElements(vl, st.SrcDims))
+			} else {
+				a, err = a.setElement(hi, v)
+			}
+			if err != nil {
+				return nil, err
 			}
 		}
-		base, _ := args[0].([]any)
-		if slice {
-			return assignSlice(base, args[0] == nil, args[1], depth, srcDims, lo, hi, hasLo, hasHi)
-		}
-		return assignElement(base, args[1], depth, hi)
+		return a.toNested(depth)
 	})
+}
+
+// assignBound is one subscript's bound: a NULL one is refused.
+func assignBound(v any) (int64, error) {
+	i, ok := v.(int64)
+	if !ok {
+		return 0, sqlerr.New(sqlerr.NullValueNotAllowed, "array subscript in assignment must not be null")
+	}
+	return i, nil
 }
 
 // lowerBoundRefusal is the refusal of an assignment whose result would
@@ -95,9 +159,17 @@ func lowerBoundRefusal() error {
 }
 
 // dimsRefusal is the refusal of an assignment that would make an array
-// of n dimensions in place of an empty one of depth.
+// of n dimensions for a type of depth.
 func dimsRefusal(n, depth int) error {
-	return sqlerr.NotSupported("subscripted assignment of a " + strconv.Itoa(n) + "-dimensional array to an empty or NULL array of " + strconv.Itoa(depth) + " dimensions")
+	return sqlerr.NotSupported("subscripted assignment making an array of " + strconv.Itoa(n) + " dimensions in a column of " + strconv.Itoa(depth))
+}
+
+func outOfRange() error {
+	return sqlerr.New(sqlerr.ArraySubscriptError, "array subscript out of range")
+}
+
+func arraySizeError() error {
+	return sqlerr.New(sqlerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArraySize)
 }
 
 // reshapeArray builds a nested array of the given lengths from elems in
@@ -119,212 +191,138 @@ func reshapeArray(elems []any, dims []int64) []any {
 	return out
 }
 
-// copyNested copies the nested array a of depth dimensions, so that an
-// assignment never writes into the value it read.
-func copyNested(a []any, depth int) []any {
-	out := make([]any, len(a))
-	for i, e := range a {
-		if l, ok := e.([]any); ok && depth > 1 {
-			out[i] = copyNested(l, depth-1)
-		} else {
-			out[i] = e
-		}
+// offset is the storage position of the element at subscripts idx (in
+// range).
+func (a boundedArray) offset(idx []int64) int64 {
+	off := int64(0)
+	for d, i := range idx {
+		off = off*a.dims[d] + (i - a.lbs[d])
 	}
-	return out
+	return off
 }
 
-// assignElement is array_set_element: a[idx...] = v.
-func assignElement(base []any, v any, depth int, idx []int64) (any, error) {
+// setElement is array_set_element: a[idx...] = v.
+func (a boundedArray) setElement(idx []int64, v any) (boundedArray, error) {
 	n := len(idx)
-	shape := types.ArrayDims(base, depth)
-	if shape == nil {
-		// a NULL or empty array becomes one element at idx
-		for _, i := range idx {
-			if i != 1 {
-				return nil, lowerBoundRefusal()
-			}
+	if len(a.dims) == 0 {
+		out := boundedArray{dims: make([]int64, n), lbs: append([]int64(nil), idx...), elems: []any{v}}
+		for i := range out.dims {
+			out.dims[i] = 1
 		}
-		if n != depth {
-			return nil, dimsRefusal(n, depth)
-		}
-		dims := make([]int64, n)
-		for i := range dims {
-			dims[i] = 1
-		}
-		return reshapeArray([]any{v}, dims), nil
+		return out, nil
 	}
-	if n != depth {
-		return nil, sqlerr.New(sqlerr.ArraySubscriptError, "wrong number of array subscripts")
+	if n != len(a.dims) {
+		return a, sqlerr.New(sqlerr.ArraySubscriptError, "wrong number of array subscripts")
 	}
-	if depth == 1 {
-		i := idx[0]
-		if i < 1 {
-			return nil, lowerBoundRefusal()
+	if n == 1 {
+		i, lb, ub := idx[0], a.lbs[0], a.lbs[0]+a.dims[0]-1
+		newLb, newUb := min(lb, i), max(ub, i)
+		if newUb-newLb+1 > maxArraySize {
+			return a, arraySizeError()
 		}
-		if i > maxArraySize {
-			return nil, arraySizeError()
-		}
-		out := make([]any, max(int64(len(base)), i))
-		copy(out, base)
-		out[i-1] = v
+		out := boundedArray{dims: []int64{newUb - newLb + 1}, lbs: []int64{newLb}, elems: make([]any, newUb-newLb+1)}
+		copy(out.elems[lb-newLb:], a.elems)
+		out.elems[i-newLb] = v
 		return out, nil
 	}
 	for d, i := range idx {
-		if i < 1 || i > int64(shape[d]) {
-			return nil, outOfRange()
+		if i < a.lbs[d] || i >= a.lbs[d]+a.dims[d] {
+			return a, outOfRange()
 		}
 	}
-	out := copyNested(base, depth)
-	cur := out
-	for _, i := range idx[:n-1] {
-		// a ragged Fluss array (README: multidimensional arrays) may
-		// lack the sub-array the first one's lengths promise
-		if i > int64(len(cur)) {
-			return nil, outOfRange()
-		}
-		sub, ok := cur[i-1].([]any)
-		if !ok {
-			return nil, outOfRange()
-		}
-		cur = sub
-	}
-	if idx[n-1] > int64(len(cur)) {
-		return nil, outOfRange()
-	}
-	cur[idx[n-1]-1] = v
+	out := boundedArray{dims: a.dims, lbs: a.lbs, elems: append([]any(nil), a.elems...)}
+	out.elems[a.offset(idx)] = v
 	return out, nil
 }
 
-func outOfRange() error {
-	return sqlerr.New(sqlerr.ArraySubscriptError, "array subscript out of range")
-}
-
-func arraySizeError() error {
-	return sqlerr.New(sqlerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArraySize)
-}
-
-// assignSlice is array_set_slice: a[lo:hi]... = v, v an array whose
-// elements fill the slice in order.
-func assignSlice(base []any, baseNull bool, v any, depth, srcDims int, lo, hi []int64, hasLo, hasHi []bool) (any, error) {
+// setSlice is array_set_slice: a[lo:hi]... = the elements src in order.
+func (a boundedArray) setSlice(lo, hi []int64, hasLo, hasHi []bool, src []any) (boundedArray, error) {
 	n := len(lo)
-	if v == nil {
-		// a NULL source leaves the array as it was (a NULL one empty)
-		if baseNull {
-			return []any{}, nil
-		}
-		return base, nil
-	}
-	vl, _ := v.([]any)
-	src := types.ArrayElements(vl, srcDims)
 	tooSmall := func() error { return sqlerr.New(sqlerr.ArraySubscriptError, "source array too small") }
-	shape := types.ArrayDims(base, depth)
-	if shape == nil {
-		dims := make([]int64, n)
-		items := int64(1)
+	upperBelow := func() error {
+		return sqlerr.New(sqlerr.ArraySubscriptError, "upper bound cannot be less than lower bound")
+	}
+	if len(a.dims) == 0 {
 		for i := range lo {
 			if !hasLo[i] || !hasHi[i] {
-				return nil, sqlerr.New(sqlerr.ArraySubscriptError, "array slice subscript must provide both boundaries").
+				return a, sqlerr.New(sqlerr.ArraySubscriptError, "array slice subscript must provide both boundaries").
 					WithDetail("When assigning to a slice of an empty array value, slice boundaries must be fully specified.")
 			}
 		}
+		out := boundedArray{dims: make([]int64, n), lbs: append([]int64(nil), lo...)}
+		items := int64(1)
 		for i := range lo {
-			dims[i] = hi[i] - lo[i] + 1
-			if dims[i] < 0 || dims[i] > maxArraySize {
-				return nil, arraySizeError()
+			out.dims[i] = hi[i] - lo[i] + 1
+			if out.dims[i] < 0 || out.dims[i] > maxArraySize {
+				return a, arraySizeError()
 			}
-			items *= dims[i]
-			if items > maxArraySize {
-				return nil, arraySizeError()
+			if items *= out.dims[i]; items > maxArraySize {
+				return a, arraySizeError()
 			}
 		}
 		if int64(len(src)) < items {
-			return nil, tooSmall()
+			return a, tooSmall()
 		}
 		if items == 0 {
-			// a dimension of length 0: PostgreSQL's empty array
-			return []any{}, nil
+			return boundedArray{}, nil // a dimension of length 0: the empty array
 		}
-		for i := range lo {
-			if lo[i] != 1 {
-				return nil, lowerBoundRefusal()
-			}
-		}
-		if n != depth {
-			return nil, dimsRefusal(n, depth)
-		}
-		return reshapeArray(src, dims), nil
-	}
-	if n > depth {
-		return nil, sqlerr.New(sqlerr.ArraySubscriptError, "wrong number of array subscripts")
-	}
-	if depth == 1 {
-		l, h := int64(1), int64(len(base))
-		if hasLo[0] {
-			l = lo[0]
-		}
-		if hasHi[0] {
-			h = hi[0]
-		}
-		if l > h {
-			return nil, sqlerr.New(sqlerr.ArraySubscriptError, "upper bound cannot be less than lower bound")
-		}
-		if h > maxArraySize {
-			return nil, arraySizeError()
-		}
-		if int64(len(src)) < h-l+1 {
-			return nil, tooSmall()
-		}
-		if l < 1 {
-			return nil, lowerBoundRefusal()
-		}
-		out := make([]any, max(int64(len(base)), h))
-		copy(out, base)
-		copy(out[l-1:h], src)
+		out.elems = append([]any(nil), src[:items]...)
 		return out, nil
 	}
-	ls, hs := make([]int64, depth), make([]int64, depth)
-	items := int64(1)
-	for d := 0; d < depth; d++ {
-		ls[d], hs[d] = 1, int64(shape[d])
+	nd := len(a.dims)
+	if n > nd {
+		return a, sqlerr.New(sqlerr.ArraySubscriptError, "wrong number of array subscripts")
+	}
+	ls, hs := make([]int64, nd), make([]int64, nd)
+	for d := range nd {
+		ls[d], hs[d] = a.lbs[d], a.lbs[d]+a.dims[d]-1
 		if d < n && hasLo[d] {
 			ls[d] = lo[d]
 		}
 		if d < n && hasHi[d] {
 			hs[d] = hi[d]
 		}
-		if ls[d] > hs[d] {
-			return nil, sqlerr.New(sqlerr.ArraySubscriptError, "upper bound cannot be less than lower bound")
+	}
+	if nd == 1 {
+		if ls[0] > hs[0] {
+			return a, upperBelow()
 		}
-		if ls[d] < 1 || hs[d] > int64(shape[d]) {
-			return nil, outOfRange()
+		lb, ub := a.lbs[0], a.lbs[0]+a.dims[0]-1
+		newLb, newUb := min(lb, ls[0]), max(ub, hs[0])
+		if newUb-newLb+1 > maxArraySize {
+			return a, arraySizeError()
+		}
+		if int64(len(src)) < hs[0]-ls[0]+1 {
+			return a, tooSmall()
+		}
+		out := boundedArray{dims: []int64{newUb - newLb + 1}, lbs: []int64{newLb}, elems: make([]any, newUb-newLb+1)}
+		copy(out.elems[lb-newLb:], a.elems)
+		copy(out.elems[ls[0]-newLb:hs[0]-newLb+1], src)
+		return out, nil
+	}
+	items := int64(1)
+	for d := range nd {
+		if ls[d] > hs[d] {
+			return a, upperBelow()
+		}
+		if ls[d] < a.lbs[d] || hs[d] >= a.lbs[d]+a.dims[d] {
+			return a, outOfRange()
 		}
 		items *= hs[d] - ls[d] + 1
 	}
 	if int64(len(src)) < items {
-		return nil, tooSmall()
+		return a, tooSmall()
 	}
-	out := copyNested(base, depth)
-	pos := 0
-	var fill func(cur []any, d int) bool
-	fill = func(cur []any, d int) bool {
-		if hs[d] > int64(len(cur)) {
-			return false // ragged
-		}
-		for i := ls[d]; i <= hs[d]; i++ {
-			if d == depth-1 {
-				cur[i-1] = src[pos]
-				pos++
-				continue
+	out := boundedArray{dims: a.dims, lbs: a.lbs, elems: append([]any(nil), a.elems...)}
+	idx := append([]int64(nil), ls...)
+	for pos := int64(0); pos < items; pos++ {
+		out.elems[out.offset(idx)] = src[pos]
+		for d := nd - 1; d >= 0; d-- { // the next subscripts, row-major
+			if idx[d]++; idx[d] <= hs[d] {
+				break
 			}
-			sub, ok := cur[i-1].([]any)
-			if !ok || !fill(sub, d+1) {
-				return false
-			}
+			idx[d] = ls[d]
 		}
-		return true
-	}
-	if !fill(out, 0) {
-		return nil, outOfRange()
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package binder
 import (
 	"strings"
 
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -253,4 +254,14 @@ func (b *binder) bindSubscriptedValue(s *scope, n *pt.SubscriptedValue) (Expr, e
 		}
 	}
 	return applySubscripted(&Const{T: colType.Nullable()}, steps, colType), nil
+}
+
+// fieldTargetError refuses SET c.f = x, which PostgreSQL reads as an
+// assignment to field f of column c: 42703 when c is no column of the
+// table, else 0A000 (composite field targets are not there yet).
+func fieldTargetError(b *binder, a *pt.Assignment, info fluss.TableInfo) error {
+	if info.ColumnIndex(a.Table) < 0 {
+		return b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Table, info.Path.Table))
+	}
+	return b.errAt(a, sqlerr.NotSupported("assignment to a field of a composite column"))
 }

@@ -617,6 +617,9 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 	at := make([]int, len(list))
 	steps := make([]*subscriptedStep, len(list))
 	for k, a := range list {
+		if a.Table != "" {
+			return nil, nil, fieldTargetError(b, a, info) // arrayassign.go
+		}
 		idx := info.ColumnIndex(a.Column)
 		if idx < 0 {
 			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, info.Path.Table))

@@ -309,7 +309,7 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 	for k, a := range list {
 		if a.Table != "" {
 			// SET t.col is PostgreSQL's field col of a column t
-			return fail(b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Table, info.Path.Table)))
+			return fail(fieldTargetError(b, a, info))
 		}
 		idx := info.ColumnIndex(a.Column)
 		if idx < 0 {

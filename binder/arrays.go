@@ -307,7 +307,8 @@ func (b *binder) bindSubscript(s *scope, n *pt.Subscript) (Expr, error) {
 }
 
 // subscriptIndex brings an array subscript to bigint (PostgreSQL takes
-// int4; integers of every width are accepted, others are 42804).
+// int4 by an assignment cast: integers of every width, numeric and
+// floating-point rounded; others are 42804).
 func (b *binder) subscriptIndex(n sourceNode, e Expr) (Expr, error) {
 	t := e.Type()
 	switch {
@@ -319,6 +320,10 @@ func (b *binder) subscriptIndex(n sourceNode, e Expr) (Expr, error) {
 		return b.castTo(i4, types.Int64Type), nil
 	case t.IsInteger():
 		return b.castTo(e, types.Int64Type), nil
+	case t.IsNumeric():
+		// numeric, real, double precision: their assignment cast to
+		// integer, which rounds (a[1.5] is a[2])
+		return b.castTo(b.castTo(e, types.Int32Type), types.Int64Type), nil
 	}
 	return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "array subscript must have type integer"))
 }

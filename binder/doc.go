@@ -39,7 +39,11 @@
 // arrays.go PostgreSQL's array syntax (the rewrite's pg__array,
 // pg__subscript, pg__slice, pg__any/pg__all, pg__array_subquery
 // markers; array comparison and ||; quantpattern.go LIKE's and ~'s
-// families over ANY/ALL, an array or a subquery's rows), srf.go functions in FROM (the
+// families over ANY/ALL, an array or a subquery's rows), arrayassign.go
+// subscripted assignment targets (UPDATE / ON CONFLICT / MERGE SET
+// col[..] = v, INSERT INTO t (col[..]) VALUES: one column's items merged
+// into one array_assign call, over the old value or a NULL array; SET
+// c.f = v on a column c is 0A000), srf.go functions in FROM (the
 // tree's FuncTable, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection per level of nesting; the

@@ -69,6 +69,8 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		return b.bindSubscript(s, n) // arrays.go
 	case *pt.Slice:
 		return b.bindSlice(s, n) // arrays.go
+	case *pt.SubscriptedValue:
+		return b.bindSubscriptedValue(s, n) // arrayassign.go
 	case *pt.ArraySubquery:
 		return b.bindArraySubquery(s, n) // arrays.go
 	case *pt.Quantified:

@@ -36,6 +36,9 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if a := ins.Alias; a != "" { // INSERT INTO t AS a: only a names it
 		scan = NewScan(scan.Table, a)
 	}
+	if ins, err = b.mergeSubscriptedInsert(ins); err != nil { // arrayassign.go
+		return nil, err
+	}
 	ins = valuesRowAsSelect(ins, scan.Table.Descriptor.Schema.Columns) // srf.go
 	if ins.With != nil && ins.Query == nil {
 		// WITH ... INSERT ... VALUES: the rows' subqueries (and ON
@@ -612,12 +615,23 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 		}
 	}
 	at := make([]int, len(list))
+	steps := make([]*subscriptedStep, len(list))
 	for k, a := range list {
+		if a.Table != "" {
+			return nil, nil, fieldTargetError(b, a, info) // arrayassign.go
+		}
 		idx := info.ColumnIndex(a.Column)
 		if idx < 0 {
 			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, info.Path.Table))
 		}
 		at[k] = idx
+		if a.Target != nil && values[k] != nil { // col[..] = value: arrayassign.go
+			var err error
+			if steps[k], err = b.bindSubscriptedTarget(sc, a, values[k], cols[idx].Type, info.Path.Table); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		if values[k] != nil {
 			var err error
 			if values[k], err = b.assign(a.Value, values[k], a.Column, cols[idx].Type, info.Path.Table); err != nil {
@@ -632,12 +646,15 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 			return nil, nil, err
 		}
 	}
-	named := make([]int, n) // the assignment of each column, +1
-	for k, a := range list {
-		if named[at[k]] != 0 {
-			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", a.Column))
+	items, err := b.sameColumnItems(list, at, n) // arrayassign.go
+	if err != nil {
+		return nil, nil, err
+	}
+	named := make([]int, n) // the first assignment of each column, +1
+	for idx, ks := range items {
+		if len(ks) > 0 {
+			named[idx] = ks[0] + 1
 		}
-		named[at[k]] = k + 1
 	}
 	for idx, k := range named {
 		if k == 0 {
@@ -664,7 +681,15 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", a.Column))
 		}
 		e := values[k-1]
-		if e == nil { // DEFAULT: the column's default, as UPDATE's
+		if a.Target != nil {
+			// each item over the one before, the first over the
+			// existing row's value
+			var chain []*subscriptedStep
+			for _, j := range items[idx] {
+				chain = append(chain, steps[j])
+			}
+			e = applySubscripted(&ColumnRef{Index: idx, Name: cols[idx].Name, T: cols[idx].Type}, chain, cols[idx].Type)
+		} else if e == nil { // DEFAULT: the column's default, as UPDATE's
 			var err error
 			if e, err = b.columnDefault(info, idx); err == nil { // coldefs.go
 				e, err = b.assign(a.Value, e, a.Column, cols[idx].Type, info.Path.Table)

@@ -305,34 +305,39 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 		}
 	}
 	at := make([]int, len(list)) // the column each assignment names
+	steps := make([]*subscriptedStep, len(list))
 	for k, a := range list {
 		if a.Table != "" {
 			// SET t.col is PostgreSQL's field col of a column t
-			return fail(b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Table, info.Path.Table)))
+			return fail(fieldTargetError(b, a, info))
 		}
 		idx := info.ColumnIndex(a.Column)
 		if idx < 0 {
 			return fail(b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, info.Path.Table)))
 		}
 		at[k] = idx
+		if a.Target != nil && values[k] != nil { // col[..] = value: arrayassign.go
+			if steps[k], err = b.bindSubscriptedTarget(s, a, values[k], cols[idx].Type, info.Path.Table); err != nil {
+				return fail(err)
+			}
+			continue
+		}
 		if values[k] != nil {
 			if values[k], err = b.assign(a.Value, values[k], a.Column, cols[idx].Type, info.Path.Table); err != nil {
 				return fail(err)
 			}
 		}
 	}
-	named := make([]int, len(cols)) // the assignment of each column, +1
-	for k, a := range list {
-		if named[at[k]] != 0 {
-			return fail(b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", a.Column)))
-		}
-		named[at[k]] = k + 1
+	items, err := b.sameColumnItems(list, at, len(cols)) // the assignments of each column
+	if err != nil {
+		return fail(err)
 	}
 	set := make([]Expr, len(cols))
-	for idx, k := range named {
-		if k == 0 {
+	for idx, ks := range items {
+		if len(ks) == 0 {
 			continue
 		}
+		k := ks[0] + 1
 		a := list[k-1]
 		_, isDefault := a.Value.(*pt.Default)
 		if !isDefault {
@@ -345,6 +350,15 @@ func (b *binder) bindSetList(scan *Scan, s *scope, input Node, list []*pt.Assign
 				return fail(err)
 			}
 			set[idx] = gen
+			continue
+		}
+		if a.Target != nil {
+			// each item over the one before, the first over the old value
+			var chain []*subscriptedStep
+			for _, j := range ks {
+				chain = append(chain, steps[j])
+			}
+			set[idx] = applySubscripted(&ColumnRef{Index: idx, Name: cols[idx].Name, T: cols[idx].Type}, chain, cols[idx].Type)
 			continue
 		}
 		if !isDefault {

@@ -155,7 +155,12 @@
 //     message; a sign pattern (MI, PL, SG) after PR still places the
 //     brackets and blanks differently from PostgreSQL in some templates.
 //   - arrays have lower bound 1, and text input with explicit bounds
-//     ('[0:1]={1,2}') is 0A000. A multidimensional array is a nested list
+//     ('[0:1]={1,2}') is 0A000. Subscripted assignment (SET a[i] = x,
+//     a[lo:hi] = arr, INSERT INTO t (a[i])) is arrayassign.go's
+//     ArrayAssignKernel: array_set_element and array_set_slice over
+//     PostgreSQL's form of an array (dimensions, lower bounds), one
+//     column's items in one call; a final array that does not start at 1
+//     or has other dimensions than the column's type is 0A000. A multidimensional array is a nested list
 //     whose type fixes the number of dimensions (ARRAY[ARRAY[1,2]] is
 //     array<array<int>>); the array functions see it as PostgreSQL's one
 //     array of several dimensions (mdarray.go: unnest, array_to_string,

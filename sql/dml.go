@@ -33,6 +33,12 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 		return toks, nil
 	}
 	verb := toks[at].word(src)
+	if verb == "INSERT" {
+		var err error
+		if toks, err = rewriteInsertTargets(src, toks, at); err != nil { // upsert.go
+			return nil, err
+		}
+	}
 	if verb == "UPDATE" {
 		var err error
 		if toks, err = rewriteUpdateSet(src, toks, at); err != nil { // upsert.go

@@ -99,7 +99,12 @@
 //     DO UPDATE's WHERE and the inference clause's (cols) WHERE ride as
 //     marker assignments into the tree's OnConflict.Where / TargetWhere,
 //     and UPDATE's and DO UPDATE's multiple-column SET (a, b) = (..) |
-//     ROW(..) | (SELECT ..) becomes one assignment per column (upsert.go;
+//     ROW(..) | (SELECT ..) becomes one assignment per column, a
+//     subscripted item col[i][lo:hi] = v becomes col = pg__indirect(
+//     col[i][lo:hi], (v)) (tree.Assignment.Target), and INSERT's
+//     subscripted target columns (a[1], a[3]) become bare columns whose
+//     VALUES cells are pg__indirect(a[1], (cell)) (tree.SubscriptedValue;
+//     INSERT ... SELECT into them is 0A000) (upsert.go;
 //     one PostgreSQL refuses while analysing, marker assignments that
 //     carry its error to the binder: DeferredSetError);
 //   - data-modifying WITH queries (modifyingwith.go): an INSERT, UPDATE or

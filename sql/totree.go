@@ -570,6 +570,13 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 		}
 		q, err := t.subquery(args[0])
 		return &pt.ArraySubquery{At: at(n), Query: q}, true, err
+	case subscriptedSetMarker:
+		// a VALUES cell of INSERT INTO t (col[..]): upsert.go
+		if len(args) != 2 {
+			return nil, false, nil
+		}
+		target, v, err := t.pair(args[0], args[1])
+		return &pt.SubscriptedValue{At: at(n), Target: target, Value: v}, true, err
 	case "pg__subscript":
 		if len(args) != 2 {
 			return nil, false, nil

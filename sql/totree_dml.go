@@ -245,11 +245,22 @@ func (t queryTransformer) dmlAssignments(st *Statement, list []*ast.Assignment) 
 	}
 	out := make([]*pt.Assignment, len(list))
 	for i, a := range list {
-		v, err := t.toTree(a.Expr)
+		// col[..] = value arrives as col = pg__indirect(col[..], (value))
+		// (upsert.go's subscripted items)
+		var target pt.Expr
+		e := a.Expr
+		if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == subscriptedSetMarker && len(f.Args) == 2 {
+			var err error
+			if target, err = t.toTree(f.Args[0]); err != nil {
+				return nil, err
+			}
+			e = f.Args[1]
+		}
+		v, err := t.toTree(e)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = &pt.Assignment{At: dmlNameAt(st, a.Column, a.Column.Name.O), Table: a.Column.Table.O, Column: a.Column.Name.O, Value: v}
+		out[i] = &pt.Assignment{At: dmlNameAt(st, a.Column, a.Column.Name.O), Table: a.Column.Table.O, Column: a.Column.Name.O, Value: v, Target: target}
 	}
 	return out, nil
 }

@@ -132,7 +132,7 @@ func reparseable(e pt.Expr) bool {
 
 func reparseableNode(e pt.Expr) bool {
 	switch n := e.(type) {
-	case *pt.Default, *pt.Excluded, *pt.TimeUnit, *pt.Ordinal, *pt.GroupingSet:
+	case *pt.Default, *pt.Excluded, *pt.TimeUnit, *pt.Ordinal, *pt.GroupingSet, *pt.SubscriptedValue:
 		return false
 	case *pt.Row:
 		return n.Explicit || len(n.Fields) != 1 // VALUES (x): a one-field row only there

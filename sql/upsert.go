@@ -59,6 +59,52 @@ func DeferredSetError(column string) (err *sqlerr.Error, ok bool) {
 	return sqlerr.New(code, "%s", msg).WithPosition(at), true
 }
 
+// subscriptedSetMarker wraps a subscripted SET item's value: PostgreSQL's
+// col[i][lo:hi] = value, which TiDB cannot parse, becomes col =
+// pg__indirect(col[i][lo:hi], (value)); the transformer takes the target
+// back out into tree.Assignment.Target (totree_dml.go).
+const subscriptedSetMarker = "pg__indirect"
+
+// subscriptedItem reports whether the SET item toks[from:to] assigns to
+// col[...]: a name followed by a subscript.
+func subscriptedItem(src string, toks []token, from, to int) bool {
+	return from+1 < to && (toks[from].kind == tkIdent || toks[from].kind == tkQIdent) && toks[from+1].isPunct(src, "[")
+}
+
+// expandSubscripted rewrites the subscripted item col[..].. = value,
+// toks[from:to], as col = pg__indirect(col[..].., (value)).
+func expandSubscripted(src string, toks []token, from, to int) ([]token, error) {
+	r := &rewriter{src: src, toks: toks}
+	eq := from + 1
+	for eq < to && toks[eq].isPunct(src, "[") {
+		m := r.matchClose(eq, to)
+		if m < 0 {
+			return nil, syntaxErrorAt(src, toks, to)
+		}
+		eq = m + 1
+	}
+	if eq >= to || !toks[eq].isPunct(src, "=") {
+		return nil, syntaxErrorAt(src, toks, eq)
+	}
+	if eq+1 >= to {
+		return nil, syntaxErrorAt(src, toks, to)
+	}
+	if eq+2 == to && toks[eq+1].is(src, "DEFAULT") {
+		// PostgreSQL's transformAssignedExpr, at the target
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot set an array element to DEFAULT").WithPosition(charPos(src, toks[from].start)).AsAnalysed()
+	}
+	at := toks[eq]
+	synth := func(kind tokKind, text string) token {
+		return token{kind: kind, start: at.start, end: at.start, lead: at.start, synth: text}
+	}
+	out := make([]token, 0, to-from+eq-from+8)
+	out = append(out, toks[from], toks[eq], synth(tkIdent, subscriptedSetMarker), synth(tkPunct, "("))
+	out = append(out, toks[from:eq]...)
+	out = append(out, synth(tkPunct, ","), synth(tkPunct, "("))
+	out = append(out, toks[eq+1:to]...)
+	return append(out, synth(tkPunct, ")"), synth(tkPunct, ")")), nil
+}
+
 // ConflictWhereMarker names the ON DUPLICATE KEY UPDATE assignment that
 // carries ON CONFLICT DO UPDATE's WHERE condition.
 const ConflictWhereMarker = "pg__oc_where"
@@ -100,7 +146,7 @@ func rewriteMultiAssign(src string, toks []token, from, to int) ([]token, error)
 	items := splitTopLevel(src, toks, from, to)
 	multi := false
 	for _, it := range items {
-		multi = multi || it[0] < it[1] && toks[it[0]].isPunct(src, "(")
+		multi = multi || it[0] < it[1] && toks[it[0]].isPunct(src, "(") || subscriptedItem(src, toks, it[0], it[1])
 	}
 	if !multi {
 		return toks, nil
@@ -109,6 +155,14 @@ func rewriteMultiAssign(src string, toks []token, from, to int) ([]token, error)
 	for n, it := range items {
 		if n > 0 {
 			out = append(out, toks[it[0]-1]) // the comma
+		}
+		if subscriptedItem(src, toks, it[0], it[1]) {
+			expanded, err := expandSubscripted(src, toks, it[0], it[1])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, expanded...)
+			continue
 		}
 		if it[0] >= it[1] || !toks[it[0]].isPunct(src, "(") {
 			out = append(out, toks[it[0]:it[1]]...)
@@ -314,4 +368,111 @@ func rewriteUpdateSet(src string, toks []token, at int) ([]token, error) {
 	}
 	end := setListEnd(src, toks, set+1, len(toks), "FROM", "WHERE", "RETURNING")
 	return rewriteMultiAssign(src, toks, set+1, end)
+}
+
+// rewriteInsertTargets rewrites INSERT's subscripted target columns
+// (INSERT INTO t (id, a[2], a[1]) VALUES (..)), which TiDB cannot parse:
+// each such column is written as the bare column, and its cell in every
+// VALUES row as pg__indirect(col[..], (cell)), which the transformer
+// reads as a tree.SubscriptedValue; the binder merges a column's items
+// (binder/arrayassign.go). toks is the statement, the verb at toks[at].
+// An INSERT ... SELECT into such a target is refused (0A000).
+func rewriteInsertTargets(src string, toks []token, at int) ([]token, error) {
+	r := &rewriter{src: src, toks: toks}
+	open := -1
+	for i := at + 1; i < len(toks); i++ {
+		if toks[i].isPunct(src, "(") {
+			open = i
+			break
+		}
+		if toks[i].is(src, "VALUES") || toks[i].is(src, "SELECT") || toks[i].is(src, "DEFAULT") || toks[i].is(src, "WITH") {
+			return toks, nil
+		}
+	}
+	if open < 0 {
+		return toks, nil
+	}
+	closeAt := r.matchClose(open, len(toks))
+	if closeAt < 0 {
+		return toks, nil
+	}
+	cols := splitTopLevel(src, toks, open+1, closeAt)
+	subscripted := make([]bool, len(cols))
+	found := false
+	for k, c := range cols {
+		subscripted[k] = subscriptedItem(src, toks, c[0], c[1])
+		found = found || subscripted[k]
+	}
+	if !found {
+		return toks, nil
+	}
+	valuesAt := closeAt + 1
+	for valuesAt < len(toks) && !toks[valuesAt].is(src, "VALUES") && (toks[valuesAt].is(src, "OVERRIDING") || toks[valuesAt].is(src, "SYSTEM") || toks[valuesAt].is(src, "USER") || toks[valuesAt].is(src, "VALUE")) {
+		valuesAt++
+	}
+	if valuesAt >= len(toks) || !toks[valuesAt].is(src, "VALUES") {
+		first := 0
+		for k := range cols {
+			if subscripted[k] {
+				first = k
+				break
+			}
+		}
+		return nil, sqlerr.NotSupported("a subscripted target column in INSERT other than INSERT ... VALUES").WithPosition(charPos(src, toks[cols[first][0]].start))
+	}
+	out := make([]token, 0, len(toks)+16)
+	out = append(out, toks[:open+1]...)
+	for k, c := range cols {
+		if k > 0 {
+			out = append(out, toks[c[0]-1]) // the comma
+		}
+		if subscripted[k] {
+			out = append(out, toks[c[0]])
+			continue
+		}
+		out = append(out, toks[c[0]:c[1]]...)
+	}
+	out = append(out, toks[closeAt:valuesAt+1]...)
+	i := valuesAt + 1
+	for i < len(toks) && toks[i].isPunct(src, "(") {
+		m := r.matchClose(i, len(toks))
+		if m < 0 {
+			return toks, nil
+		}
+		cells := splitTopLevel(src, toks, i+1, m)
+		if len(cells) != len(cols) {
+			out = append(out, toks[i:m+1]...) // the binder counts them
+		} else {
+			out = append(out, toks[i])
+			for k, c := range cells {
+				if k > 0 {
+					out = append(out, toks[c[0]-1])
+				}
+				if !subscripted[k] || c[0] >= c[1] {
+					out = append(out, toks[c[0]:c[1]]...)
+					continue
+				}
+				if c[0]+1 == c[1] && toks[c[0]].is(src, "DEFAULT") {
+					return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot set an array element to DEFAULT").
+						WithPosition(charPos(src, toks[cols[k][0]].start)).AsAnalysed()
+				}
+				t := toks[c[0]]
+				synth := func(text string) token {
+					return token{kind: tkPunct, start: t.start, end: t.start, lead: t.start, synth: text}
+				}
+				out = append(out, token{kind: tkIdent, start: t.start, end: t.start, lead: t.start, synth: subscriptedSetMarker}, synth("("))
+				out = append(out, toks[cols[k][0]:cols[k][1]]...)
+				out = append(out, synth(","), synth("("))
+				out = append(out, toks[c[0]:c[1]]...)
+				out = append(out, synth(")"), synth(")"))
+			}
+			out = append(out, toks[m])
+		}
+		i = m + 1
+		if i < len(toks) && toks[i].isPunct(src, ",") {
+			out = append(out, toks[i])
+			i++
+		}
+	}
+	return append(out, toks[i:]...), nil
 }

@@ -14,10 +14,15 @@ type InsertColumn struct {
 // Assignment is col = value of UPDATE's SET or ON CONFLICT DO UPDATE SET
 // (Table: the qualifier of t.col, "" when none). Value is a Default for
 // SET col = DEFAULT.
+//
+// Target is nil for a plain column; for PostgreSQL's subscripted
+// assignment target col[i][lo:hi] = value it is that target as an
+// expression: a chain of *Subscript and *Slice (Chained) over the column.
 type Assignment struct {
 	At
 	Table, Column string
 	Value         Expr
+	Target        Expr
 }
 
 // Returning is the RETURNING list of a write: its items, which the binder

@@ -229,6 +229,8 @@ func (f *formatter) expr(e Expr) {
 			f.expr(n.Hi)
 		}
 		f.WriteString("]")
+	case *SubscriptedValue:
+		f.expr(n.Value) // a VALUES cell: what was written there
 	case *Row:
 		if n.Explicit {
 			f.WriteString("ROW")

@@ -35,11 +35,22 @@ func (f *formatter) insert(n *Insert) {
 		f.WriteString(" AS " + QuoteIdent(n.Alias))
 	}
 	if len(n.Columns) > 0 {
-		names := make([]string, len(n.Columns))
+		f.WriteString(" (")
 		for i, c := range n.Columns {
-			names[i] = c.Name
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			// a subscripted target (INSERT INTO t (a[1])) rides in the
+			// cells: the first row's says it
+			if len(n.Rows) > 0 && i < len(n.Rows[0]) {
+				if sv, ok := n.Rows[0][i].(*SubscriptedValue); ok {
+					f.subscriptedTarget(c.Name, sv.Target)
+					continue
+				}
+			}
+			f.WriteString(QuoteIdent(c.Name))
 		}
-		f.names(names)
+		f.WriteString(")")
 	}
 	if n.Overriding != "" {
 		f.WriteString(map[string]string{"system": " OVERRIDING SYSTEM VALUE", "user": " OVERRIDING USER VALUE"}[n.Overriding])
@@ -97,7 +108,12 @@ func (f *formatter) assignments(list []*Assignment) {
 		if a.Table != "" {
 			f.WriteString(QuoteIdent(a.Table) + ".")
 		}
-		f.WriteString(QuoteIdent(a.Column) + " = ")
+		if a.Target != nil {
+			f.subscriptedTarget(a.Column, a.Target)
+			f.WriteString(" = ")
+		} else {
+			f.WriteString(QuoteIdent(a.Column) + " = ")
+		}
 		f.expr(a.Value)
 	}
 }
@@ -192,4 +208,38 @@ func (f *formatter) delete(n *Delete) {
 	}
 	f.where(n.Where, n.CurrentOf)
 	f.returning(n.Returning)
+}
+
+// subscriptedTarget writes a subscripted assignment target col[i][lo:hi] (target
+// its chain over the column), which takes no parentheses.
+func (f *formatter) subscriptedTarget(column string, target Expr) {
+	var chain []Expr
+	for e := target; ; {
+		switch n := e.(type) {
+		case *Subscript:
+			chain, e = append([]Expr{n}, chain...), n.X
+			continue
+		case *Slice:
+			chain, e = append([]Expr{n}, chain...), n.X
+			continue
+		}
+		break
+	}
+	f.WriteString(QuoteIdent(column))
+	for _, e := range chain {
+		f.WriteString("[")
+		switch n := e.(type) {
+		case *Subscript:
+			f.expr(n.Index)
+		case *Slice:
+			if n.Lo != nil {
+				f.expr(n.Lo)
+			}
+			f.WriteString(":")
+			if n.Hi != nil {
+				f.expr(n.Hi)
+			}
+		}
+		f.WriteString("]")
+	}
 }

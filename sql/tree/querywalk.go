@@ -59,6 +59,8 @@ func Inspect(n Node, fn func(Node) bool) {
 		w.exprs(x.X, x.Index)
 	case *Slice:
 		w.exprs(x.X, x.Lo, x.Hi)
+	case *SubscriptedValue:
+		w.exprs(x.Target, x.Value, x.Base)
 	case *Row:
 		w.exprs(x.Fields...)
 	case *Map:

@@ -323,6 +323,17 @@ type Subscript struct {
 	Chained  bool
 }
 
+// SubscriptedValue is a VALUES cell of INSERT INTO t (col[i], ..): Value
+// assigned at Target (a chain of *Subscript and *Slice over the column,
+// as Assignment.Target) of Base, the array the column's earlier items in
+// the same list made (nil: a NULL array). Column names the column; the
+// binder builds the merged cells (binder/arrayassign.go).
+type SubscriptedValue struct {
+	At
+	Column              string
+	Target, Value, Base Expr
+}
+
 // Slice is x[lo:hi]; an omitted bound is nil. Chained is Subscript's.
 type Slice struct {
 	At

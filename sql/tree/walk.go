@@ -56,6 +56,8 @@ func Walk(e Expr, visit func(Expr) bool) {
 		walk(n.X, n.Index)
 	case *Slice:
 		walk(n.X, n.Lo, n.Hi)
+	case *SubscriptedValue:
+		walk(n.Target, n.Value, n.Base)
 	case *Row:
 		walk(n.Fields...)
 	case *Map:

@@ -230,8 +230,11 @@ func TestAsyncWritersCombine(t *testing.T) {
 					answers <- a
 				}()
 			}
+			// All queued: the committer goroutine holds one request (it
+			// waits for the token) and the channel the rest (queued counts
+			// a request before it is sent).
 			deadline := time.Now().Add(10 * time.Second)
-			for s.queued.Load() < int64(tc.writers) {
+			for s.queued.Load() < int64(tc.writers) || len(s.reqs) < tc.writers-1 {
 				if time.Now().After(deadline) {
 					t.Fatalf("%d of %d writers queued", s.queued.Load(), tc.writers)
 				}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // walSyncs counts the durable syncs of pebble's write-ahead log among calls.
@@ -164,5 +165,110 @@ func TestAsyncCommitSyncs(t *testing.T) {
 	closed = true
 	if calls := sc.take(); walSyncs(calls) == 0 {
 		t.Errorf("Close did not sync the write-ahead log after a write that did not wait (%s)", describe(calls))
+	}
+}
+
+// TestAsyncWritersCombine queues writers that wait for no sync behind a
+// taken token: once it is given back, every queued request must commit as
+// one group (not one group per writer: a writer that waits for the token
+// instead of queueing, wal33's lever 2, lost at 32 clients where that split
+// the groups; bench/LEDGER.md), each writer must see its row
+// when it returns, and writers still queued when the store closes must be
+// answered (the error of a closed store), not left waiting.
+func TestAsyncWritersCombine(t *testing.T) {
+	ctx := context.Background()
+	async := fluss.WithoutSyncWait(ctx)
+	for _, tc := range []struct {
+		name    string
+		writers int
+		close   bool // close the store instead of giving the token back
+	}{
+		{name: "two", writers: 2},
+		{name: "many", writers: 40},
+		{name: "closed", writers: 8, close: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Open(t.TempDir(), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			closed := false
+			defer func() {
+				if !closed {
+					s.Close()
+				}
+			}()
+			pt := createTable(t, s, "combine_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
+			visible := func(k int32) bool {
+				t.Helper()
+				key := intRecord([]string{"k"}, []int32{k})
+				defer key.Release()
+				rows, err := pt.Lookup(ctx, key, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rows.Release()
+				return rows.NumRows() == 1
+			}
+			<-s.turn // a group in progress
+			groups := s.groups.Load()
+			type answer struct {
+				k       int32
+				err     error
+				visible bool
+			}
+			answers := make(chan answer, tc.writers)
+			for k := range int32(tc.writers) {
+				go func() {
+					rec := intRecord([]string{"k", "v"}, []int32{k, k})
+					defer rec.Release()
+					_, err := pt.Upsert(async, rec, fluss.UpsertOptions{})
+					a := answer{k: k, err: err}
+					if err == nil && !tc.close {
+						a.visible = visible(k)
+					}
+					answers <- a
+				}()
+			}
+			// All queued: the committer goroutine holds one request (it
+			// waits for the token) and the channel the rest (queued counts
+			// a request before it is sent).
+			deadline := time.Now().Add(10 * time.Second)
+			for s.queued.Load() < int64(tc.writers) || len(s.reqs) < tc.writers-1 {
+				if time.Now().After(deadline) {
+					t.Fatalf("%d of %d writers queued", s.queued.Load(), tc.writers)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			if tc.close {
+				s.turn <- struct{}{}
+				closed = true
+				// Close may race the writers for the token: each is
+				// committed or told the store closed, none waits on.
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				for range tc.writers {
+					a := <-answers
+					if a.err != nil {
+						wantCode(t, a.err, sqlerr.AdminShutdown, "closed")
+					}
+				}
+				return
+			}
+			s.turn <- struct{}{}
+			for range tc.writers {
+				a := <-answers
+				if a.err != nil {
+					t.Fatalf("writer %d: %v", a.k, a.err)
+				}
+				if !a.visible {
+					t.Errorf("writer %d's row is not visible when it returns", a.k)
+				}
+			}
+			if got := s.groups.Load() - groups; got != 1 {
+				t.Errorf("%d group commits for %d queued writers, want 1", got, tc.writers)
+			}
+		})
 	}
 }

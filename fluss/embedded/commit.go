@@ -197,8 +197,9 @@ func (s *Store) commitLoop() {
 	// walSync fires when commits acknowledged before their sync have
 	// waited asyncSyncDelay for one (asynccommit.go).
 	var walSync <-chan time.Time
-	// between is the work after a group: a checkpoint's fsyncs delay the
-	// next group only, and unsynced commits get their timer.
+	// between is the work after a group: a checkpoint starts (its fsyncs
+	// run in a goroutine of their own, durable.go), and unsynced commits
+	// get their timer.
 	between := func() {
 		s.maybeCheckpoint()
 		switch {

@@ -23,7 +23,8 @@
 // the appended bytes themselves (durable.go). The batch's synced commit is
 // the group's one sync (fdatasync of pebble's write-ahead log) and its
 // commit point: the bucket logs are fsynced later, many groups at a time,
-// by a checkpoint that then drops the copies, and Open writes any copy
+// by a checkpoint that then drops the copies (its fsyncs run beside the
+// next groups, not holding the committer's token), and Open writes any copy
 // still present back into its log. A group of more than 1 MiB of log bytes
 // fsyncs its logs before its state commits instead of copying them.
 // pebble's memtable is a sixteenth of the block cache, 4 to 16 MiB

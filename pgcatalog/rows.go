@@ -176,7 +176,28 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		}
 		rows = append(rows, r)
 	}
+	markTemporary(rows, s.schemas)
 	return rows, nil
+}
+
+// markTemporary gives the relations in a temporary schema (pg_temp_N: a
+// session's temporary tables, their indexes and sequences) relpersistence
+// 't', as PostgreSQL's RELPERSISTENCE_TEMP.
+func markTemporary(rows []row, schemas []string) {
+	temp := map[uint32]bool{}
+	for _, db := range schemas {
+		if strings.HasPrefix(db, "pg_temp_") {
+			temp[namespaceOID(db)] = true
+		}
+	}
+	if len(temp) == 0 {
+		return
+	}
+	for _, r := range rows {
+		if ns, ok := r["relnamespace"].(uint32); ok && temp[ns] {
+			r["relpersistence"] = "t"
+		}
+	}
 }
 
 // sharedCatalogs are PostgreSQL 15's shared catalogs (relisshared) among

@@ -285,6 +285,9 @@ func castable(a, b types.T) bool {
 	if a.Variant == types.QChar || b.Variant == types.QChar {
 		return qcharCastable(a, b)
 	}
+	if ok, handled := regconfigCastable(a, b); handled {
+		return ok
+	}
 	if stringCategory(a) || stringCategory(b) {
 		return true // every scalar type has a text form and a text input
 	}
@@ -341,6 +344,23 @@ func oidCastable(a, b types.T) bool {
 		return b.Kind == types.Int32 || b.Kind == types.Int64 && !b.IsMoney()
 	}
 	return a.IsInteger()
+}
+
+// regconfigCastable decides pg_cast's casts between regconfig (kept as its
+// configuration's name, a String) and oid or the integers, as oidCastable
+// decides them for the reg* types kept as OIDs: oid, int2, int4 and int8
+// to regconfig, regconfig to oid, int4 and int8. handled is false when
+// neither side is regconfig or the other is no oid or integer.
+func regconfigCastable(a, b types.T) (ok, handled bool) {
+	switch {
+	case a.Variant == types.RegConfig && b.Variant != types.RegConfig && (b.Kind == types.Oid && b.Variant == types.NoVariant || b.IsInteger()):
+		return b.Kind == types.Oid || b.Kind == types.Int32 || b.Kind == types.Int64 && !b.IsMoney(), true
+	case b.Variant == types.RegConfig && a.Variant != types.RegConfig && (a.Kind == types.Oid && a.Variant == types.NoVariant || a.IsInteger()):
+		return !a.IsMoney(), true
+	case a.Variant == types.RegConfig && b.Kind == types.Oid || b.Variant == types.RegConfig && a.Kind == types.Oid:
+		return false, true // no reg* type converts to another but regproc's kin
+	}
+	return false, false
 }
 
 // stringCategory reports a type of PostgreSQL's string category (text,

@@ -496,6 +496,8 @@ func assignCastRule(from, to types.T) (ok, handled bool) {
 		return false, false
 	case from.Kind == types.Name:
 		return false, true
+	case from.Variant == types.RegConfig || to.Variant == types.RegConfig:
+		return regconfigCastable(from, to)
 	case from.Kind == types.Oid || to.Kind == types.Oid:
 		return oidCastable(from, to), true
 	}

@@ -71,12 +71,15 @@ func (b *binder) resolvePath(db, name string, create bool) (fluss.TablePath, err
 	return fluss.TablePath{Database: db, Table: name}, nil
 }
 
-// TypeOf is the type a type name stands for (PREPARE's parameter types).
-func TypeOf(tn *sql.TypeName) (types.T, error) { return typeFromName(tn) }
+// TypeOf is the type a type name stands for in a signature (PREPARE's
+// parameter types, a function's arguments and result): what it means in
+// PostgreSQL's expressions (castTypeFromName: varchar without a length is
+// character varying without a limit, not text).
+func TypeOf(tn *sql.TypeName) (types.T, error) { return TypeOfIn(tn, nil) }
 
 // TypeOfIn is TypeOf knowing the user-defined types of ut.
 func TypeOfIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
-	t, err := typeFromNameIn(tn, ut)
+	t, err := castTypeFromNameIn(tn, ut)
 	if sqlerr.CodeOf(err) == sqlerr.UndefinedObject {
 		if c, ok := compositeNamed(tn, ut); ok { // composite.go
 			return c, nil

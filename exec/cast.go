@@ -317,6 +317,9 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 	if out, ok, err := castQChar(v, from, to); ok { // qcharcast.go
 		return out, err
 	}
+	if out, ok, err := castRegConfig(v, from, to); ok { // regconfigcast.go
+		return out, err
+	}
 	switch {
 	case to.Variant == types.UUID && from.Variant != types.UUID:
 		// text to uuid reads uuid's input forms (types.ParseUUID)

@@ -26,16 +26,7 @@ func castQChar(v any, from, to types.T) (out any, ok bool, err error) {
 		// the text as charin does
 		return types.QCharIn(v.(string)), true, nil
 	case from.Kind == types.String && from.Variant == types.QChar && to.Kind == types.Int32:
-		s := v.(string)
-		if s == "" {
-			return int64(0), true, nil
-		}
-		if len(s) == 4 && s[0] == '\\' && octal(s[1]) && octal(s[2]) && octal(s[3]) {
-			return int64(int8((s[1]-'0')<<6 | (s[2]-'0')<<3 | (s[3] - '0'))), true, nil
-		}
-		return int64(int8(s[0])), true, nil
+		return int64(int8(types.QCharByte(v.(string)))), true, nil
 	}
 	return nil, false, nil
 }
-
-func octal(c byte) bool { return c >= '0' && c <= '7' }

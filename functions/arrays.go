@@ -511,8 +511,8 @@ func CompareValues(a, b any) (int, error) {
 // physical value alone does not say how PostgreSQL orders them: jsonb (a
 // String) in jsonb's order ({"b": 1} < {"a": 1, "c": 2}: objects by their
 // number of pairs first), bpchar without its trailing blanks (bpcharcmp:
-// ARRAY['a'::bpchar] = ARRAY['a  '::bpchar]), and so the elements of
-// their arrays.
+// ARRAY['a'::bpchar] = ARRAY['a  '::bpchar]), "char" by its byte
+// ('\377' after 'a'), and so the elements of their arrays.
 func CompareValuesAs(t types.T, a, b any) (int, error) {
 	switch {
 	case t.Kind == types.Array && t.Elem != nil:
@@ -550,6 +550,13 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 		y, yok := b.(string)
 		if xok && yok {
 			return CompareJSONB(x, y)
+		}
+	case t.Kind == types.String && t.Variant == types.QChar:
+		// "char" by its byte, unsigned (btcharcmp), not its kept text
+		x, xok := a.(string)
+		y, yok := b.(string)
+		if xok && yok {
+			return cmpArr(int(types.QCharByte(x)), int(types.QCharByte(y))), nil
 		}
 	}
 	return CompareValues(a, b)

@@ -924,14 +924,23 @@ func outerBracketed(s string) bool {
 }
 
 // tableRowTypeNamed is the row type of the table s names (or its array
-// type, for "t[]"): every table has one, named as the table
-// (types.TableRowTypeOID).
+// type, for "t[]" and for its pg_type name "_t"): every table has one,
+// named as the table (types.TableRowTypeOID).
 func tableRowTypeNamed(ctx context.Context, c CatalogInfo, s string) (uint32, bool, error) {
 	name, array := strings.CutSuffix(s, "[]")
 	if strings.ContainsAny(name, " ()[]") {
 		return 0, false, nil
 	}
 	rel, ok, err := c.LookupRelation(ctx, name)
+	if err == nil && !ok && !array {
+		// "_t" (or "schema._t") is the array type of t's row type, as
+		// PostgreSQL names an array type, unless a table is named "_t"
+		dot := strings.LastIndexByte(name, '.') + 1
+		if elem, isArray := strings.CutPrefix(name[dot:], "_"); isArray && elem != "" {
+			array = true
+			rel, ok, err = c.LookupRelation(ctx, name[:dot]+elem)
+		}
+	}
 	if err != nil || !ok {
 		return 0, false, nil // no relation: the type's own "does not exist"
 	}

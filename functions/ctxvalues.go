@@ -1,6 +1,9 @@
 package functions
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // ctxValues are what kernels read from a statement's context: its clock,
 // catalog and session. They live under one context key, so that setting
@@ -14,6 +17,8 @@ type ctxValues struct {
 	catalog    CatalogInfo
 	session    Session
 	hasSession bool
+	// memo is the statement's StatementMemo (nil outside a statement).
+	memo *StatementMemo
 }
 
 type valuesKey struct{}
@@ -33,6 +38,9 @@ func valuesOf(ctx context.Context) ctxValues {
 type valuesCtx struct {
 	context.Context
 	v ctxValues
+	// memo is the memo of the statement this context begins (set by
+	// setStatement); contexts below it share it through v.memo.
+	memo StatementMemo
 }
 
 func (c *valuesCtx) Value(key any) any {
@@ -83,6 +91,51 @@ func (vc *valuesCtx) setStatement(clock Clock, c CatalogInfo, s Session) {
 		vc.v.catalog = c
 	}
 	vc.v.session, vc.v.hasSession = s, true
+	vc.v.memo = &vc.memo
+}
+
+// StatementMemo keeps what a statement's kernels build once and then look
+// up row after row, for the rest of that one statement: pgcatalog's index
+// of a catalog's generated rows by OID, so that pg_relation_filenode(oid)
+// over pg_class's N rows generates pg_class once, not N times. It lives as
+// long as the statement's context; a statement sees the catalog as it was
+// when it first asked, as PostgreSQL's catalog reads see the statement's
+// snapshot. The zero value is empty and ready.
+type StatementMemo struct {
+	mu sync.Mutex
+	m  map[any]any
+}
+
+// Memoized returns the value stored under key in ctx's statement memo,
+// building and storing it the first time. build runs without the memo's
+// lock held (it may itself ask the memo); when two callers race, the first
+// value stored wins and both return it. Outside a statement (no memo in
+// ctx) it builds every time. An error is returned and not stored.
+func Memoized(ctx context.Context, key any, build func() (any, error)) (any, error) {
+	m := valuesOf(ctx).memo
+	if m == nil {
+		return build()
+	}
+	m.mu.Lock()
+	v, ok := m.m[key]
+	m.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := build()
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.m[key]; ok {
+		return old, nil
+	}
+	if m.m == nil {
+		m.m = map[any]any{}
+	}
+	m.m[key] = v
+	return v, nil
 }
 
 // StatementContext is WithStatement's context in storage its caller owns:

@@ -63,3 +63,53 @@ func TestStatementContext(t *testing.T) {
 		t.Errorf("errors %v, %v", ctx.Err(), child.Err())
 	}
 }
+
+// TestMemoized: a statement's memo builds a key's value once for the whole
+// statement (contexts below it included), a new statement (WithStatement
+// or StatementContext.Init again) builds it again, an error is not kept,
+// and outside a statement every call builds.
+func TestMemoized(t *testing.T) {
+	builds := 0
+	build := func() (any, error) { builds++; return builds, nil }
+	ask := func(ctx context.Context, key any) any {
+		t.Helper()
+		v, err := Memoized(ctx, key, build)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	var sc StatementContext
+	for _, tc := range []struct {
+		name       string
+		ctx        func() context.Context
+		wantBuilds int // after asking twice for "a" and once for "b" (and "a" below)
+	}{
+		{"WithStatement", func() context.Context { return WithStatement(context.Background(), Clock{}, nil, Session{}) }, 2},
+		{"StatementContext", func() context.Context { return sc.Init(context.Background(), Clock{}, nil, Session{}) }, 2},
+		{"StatementContext again", func() context.Context { return sc.Init(context.Background(), Clock{}, nil, Session{}) }, 2},
+		{"no statement", func() context.Context { return WithClock(context.Background(), Clock{}) }, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			builds = 0
+			ctx := tc.ctx()
+			first := ask(ctx, "a")
+			if second := ask(ctx, "a"); (second == first) != (tc.wantBuilds == 2) {
+				t.Errorf("second ask %v, first %v", second, first)
+			}
+			ask(ctx, "b")
+			ask(WithSession(ctx, Session{User: "u"}), "a")
+			if builds != tc.wantBuilds {
+				t.Errorf("%d builds, want %d", builds, tc.wantBuilds)
+			}
+		})
+	}
+	ctx := WithStatement(context.Background(), Clock{}, nil, Session{})
+	boom := errors.New("boom")
+	if _, err := Memoized(ctx, "e", func() (any, error) { return nil, boom }); !errors.Is(err, boom) {
+		t.Errorf("error %v", err)
+	}
+	if v, err := Memoized(ctx, "e", func() (any, error) { return 7, nil }); err != nil || v != 7 {
+		t.Errorf("after an error: %v %v", v, err)
+	}
+}

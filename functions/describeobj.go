@@ -52,7 +52,7 @@ func describeObjectFuncs() []*Func {
 				return nil, err
 			}
 			return d, nil
-		})}}, identifyFuncs()...) // identify.go
+		})}}, append(identifyFuncs(), objectAddressFuncs()...)...) // identify.go, objaddress.go
 }
 
 // describeObject is pg_describe_object(classid, objid, objsubid): the

@@ -20,6 +20,7 @@
 // relations and objects (relprops.go: pg_relation_is_updatable and the
 // index property functions; describeobj.go: pg_describe_object;
 // identify.go: pg_identify_object and pg_identify_object_as_address;
+// objaddress.go: pg_get_object_address, their inverse;
 // relfiles.go: pg_relation_filenode, pg_relation_filepath,
 // pg_filenode_relation and pg_tablespace_size, from the catalog's rows
 // (CatalogRows); tsstat.go: ts_stat and ts_rewrite(query, select), which

@@ -154,7 +154,7 @@ func pgTypeOf(t types.T) pgType {
 		if t.Variant.IsRange() {
 			return pgInt4Range + pgType(t.Variant-types.Int4Range)
 		}
-		if t.Length > 0 {
+		if t.Length != 0 { // varchar(n), and -1: varchar without a limit
 			return pgVarchar
 		}
 		return pgText
@@ -228,9 +228,9 @@ func (p pgType) preferred() bool {
 // implicitCasts lists PostgreSQL 15's implicit casts (pg_cast with
 // castcontext 'i', plus binary-coercible ones) among the types sqlgate has.
 var implicitCasts = map[pgType][]pgType{
-	pgInt2:         {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole},
-	pgInt4:         {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole},
-	pgInt8:         {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole},
+	pgInt2:         {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig},
+	pgInt4:         {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig},
+	pgInt8:         {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig},
 	pgNumeric:      {pgFloat4, pgFloat8},
 	pgFloat4:       {pgFloat8},
 	pgCidr:         {pgInet},
@@ -238,7 +238,8 @@ var implicitCasts = map[pgType][]pgType{
 	pgMacaddr8:     {pgMacaddr},
 	pgBit:          {pgVarbit},
 	pgVarbit:       {pgBit},
-	pgOid:          {pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole},
+	pgOid:          {pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig},
+	pgRegConfig:    {pgOid},
 	pgRegclass:     {pgOid},
 	pgRegtype:      {pgOid},
 	pgRegproc:      {pgOid, pgRegprocedure},

@@ -20,7 +20,8 @@
 // them (anyarray, anycompatible ...: polyargs.go), and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
 // one catalog row by OID for pg_identify_object and pg_relation_filenode
-// (catalogrow.go),
+// (catalogrow.go: each catalog generated once per statement, indexed by
+// OID in the statement's functions.Memoized memo),
 // format_type, pg_get_indexdef, obj_description ...; and the optional
 // interfaces of the system information functions: Databases for
 // pg_tablespace_databases and pg_describe_object, ColumnNames for
@@ -49,6 +50,8 @@
 //     functions (proretset, prorows and OUT columns as PostgreSQL's), the
 //     types' I/O functions, then the server's Go UDFs (udfprocs.go: schema
 //     public, language c, a record-batch or batch UDF as RETURNS TABLE).
+//     A built-in returning a row has its PostgreSQL function's OUT
+//     parameters and IN argument names (rows.go's outParams).
 //     A built-in's provolatile, proisstrict, proparallel, prosrc,
 //     language and cost are PostgreSQL 15's (internal/pgproc, generated from
 //     it by TestProcPropsMatchPostgres, which also checks it), and

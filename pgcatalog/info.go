@@ -299,13 +299,16 @@ func (c *Catalog) LookupType(name string) (uint32, bool) {
 	s = strings.Trim(s, `"`)
 	t, ok := c.typeBy[s]
 	if !ok {
-		if oid, ok := c.enumTypeOID(s, array); ok { // enums.go
+		if oid, ok := c.userTypeOID(s, array); ok {
 			return oid, true
 		}
-		if oid, ok := c.compositeTypeOID(s, array); ok { // composites.go
-			return oid, true
+		// "_name" (or "schema._name") is the array type of the user type
+		// name, as PostgreSQL names array types
+		dot := strings.LastIndexByte(s, '.') + 1
+		if elem, isArray := strings.CutPrefix(s[dot:], "_"); isArray && !array && elem != "" {
+			return c.userTypeOID(s[:dot]+elem, true)
 		}
-		return c.domainTypeOID(s, array) // domains.go
+		return 0, false
 	}
 	if array {
 		if t.array == 0 {
@@ -314,6 +317,22 @@ func (c *Catalog) LookupType(name string) (uint32, bool) {
 		return t.array, true
 	}
 	return t.oid, true
+}
+
+// userTypeOID is the OID of the enum, composite or domain type name (or of
+// its array type). A type of schema public is found qualified too, whose
+// QualifiedName is its bare name.
+func (c *Catalog) userTypeOID(name string, array bool) (uint32, bool) {
+	if bare, ok := strings.CutPrefix(name, fluss.DefaultDatabase+"."); ok {
+		name = bare
+	}
+	if oid, ok := c.enumTypeOID(name, array); ok { // enums.go
+		return oid, true
+	}
+	if oid, ok := c.compositeTypeOID(name, array); ok { // composites.go
+		return oid, true
+	}
+	return c.domainTypeOID(name, array) // domains.go
 }
 
 // TypeName implements functions.CatalogInfo.

@@ -176,7 +176,28 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		}
 		rows = append(rows, r)
 	}
+	markTemporary(rows, s.schemas)
 	return rows, nil
+}
+
+// markTemporary gives the relations in a temporary schema (pg_temp_N: a
+// session's temporary tables, their indexes and sequences) relpersistence
+// 't', as PostgreSQL's RELPERSISTENCE_TEMP.
+func markTemporary(rows []row, schemas []string) {
+	temp := map[uint32]bool{}
+	for _, db := range schemas {
+		if strings.HasPrefix(db, "pg_temp_") {
+			temp[namespaceOID(db)] = true
+		}
+	}
+	if len(temp) == 0 {
+		return
+	}
+	for _, r := range rows {
+		if ns, ok := r["relnamespace"].(uint32); ok && temp[ns] {
+			r["relpersistence"] = "t"
+		}
+	}
 }
 
 // sharedCatalogs are PostgreSQL 15's shared catalogs (relisshared) among
@@ -693,7 +714,9 @@ func functionProcs() []procInfo {
 				}
 				seen[key] = true
 			}
-			out = append(out, procInfo{oid: next, name: name, args: args, ret: ret, nargs: len(f.Args), varArgs: f.Variadic})
+			p := procInfo{oid: next, name: name, args: args, ret: ret, nargs: len(f.Args), varArgs: f.Variadic}
+			outParams(&p, f.Ret)
+			out = append(out, p)
 			next++
 		}
 	}
@@ -712,6 +735,66 @@ func functionProcs() []procInfo {
 	// and the types' I/O functions, under PostgreSQL's own OIDs
 	// (typeprocs.go), which pg_type's regproc columns name
 	return append(out, typeProcInfos...)
+}
+
+// outParams gives p, a built-in returning a row of named fields where
+// PostgreSQL's function has OUT parameters (pg_identify_object,
+// pg_sequence_parameters ...), those parameters: the fields, as
+// proallargtypes, proargmodes and proargnames list them and
+// pg_get_function_arguments prints them, and its IN arguments' names
+// (inArgNames).
+func outParams(p *procInfo, ret types.T) {
+	if ret.Kind != types.Row || len(ret.Fields) == 0 {
+		return
+	}
+	pp, ok := builtinProp(*p)
+	if !ok || !strings.Contains(pp.Args, "OUT ") {
+		return
+	}
+	for _, f := range ret.Fields {
+		oid, _, _ := pgtypes.OIDOf(f.Type)
+		p.outTypes, p.outNames = append(p.outTypes, oid), append(p.outNames, f.Name)
+	}
+	p.ret = oidRecord
+	p.argNames = inArgNames(pp.Args, p.args)
+}
+
+// inArgNames are the names of the IN arguments args in text, PostgreSQL's
+// pg_get_function_arguments of the function ("classid oid, objid oid,
+// OUT type text"): each IN item is a name before its type, as format_type
+// prints it; nil when an item is not.
+func inArgNames(text string, args []any) []string {
+	items := strings.Split(text, ", ")
+	if len(items) < len(args) {
+		return nil
+	}
+	var names []string
+	for i, a := range args {
+		typ := builtinTypeText(a.(uint32))
+		name, ok := strings.CutSuffix(items[i], " "+typ)
+		if !ok || typ == "" || strings.ContainsAny(name, " \"") {
+			return nil
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// builtinTypeText is format_type(oid, NULL) of a built-in type ("" for
+// an OID that is none).
+func builtinTypeText(oid uint32) string {
+	if n, ok := pgtypes.FormatTypeName(oid, -1, false); ok {
+		return n
+	}
+	for i := range pgTypes {
+		if t := &pgTypes[i]; t.oid == oid {
+			if t.elem != 0 && strings.HasPrefix(t.name, "_") {
+				return builtinTypeText(t.elem) + "[]"
+			}
+			return t.name
+		}
+	}
+	return ""
 }
 
 func (c *Catalog) procRows() []row {
@@ -766,8 +849,12 @@ func (c *Catalog) procRows() []row {
 		}
 		if len(p.outTypes) > 0 {
 			var all, modes, names []any
-			for _, a := range p.args {
-				all, modes, names = append(all, a), append(modes, "i"), append(names, "")
+			for k, a := range p.args {
+				name := ""
+				if k < len(p.argNames) {
+					name = p.argNames[k]
+				}
+				all, modes, names = append(all, a), append(modes, "i"), append(names, name)
 			}
 			outMode := "o"
 			if p.table {

@@ -30,3 +30,24 @@ func QCharOut(b byte) string {
 }
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// QCharByte is the byte a "char" value kept as QCharOut prints it holds:
+// what "char"'s order (btcharcmp: unsigned bytes, '\377' after 'a') and
+// its cast to integer (signed) read.
+func QCharByte(s string) byte {
+	switch {
+	case s == "":
+		return 0
+	case len(s) == 4 && s[0] == '\\' && isOctal(s[1]) && isOctal(s[2]) && isOctal(s[3]):
+		return (s[1]-'0')<<6 | (s[2]-'0')<<3 | (s[3] - '0')
+	}
+	return s[0]
+}
+
+// QCharKey is the ordering key of a "char" value: its byte as two hex
+// digits, text whose byte order is btcharcmp's (unsigned bytes).
+func QCharKey(s string) (string, error) {
+	const hex = "0123456789abcdef"
+	b := QCharByte(s)
+	return string([]byte{hex[b>>4], hex[b&15]}), nil
+}

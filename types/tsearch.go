@@ -2,6 +2,7 @@ package types
 
 import (
 	"encoding/hex"
+	"strconv"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types/tsearch"
@@ -110,4 +111,29 @@ func TSQueryKey(s string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(q.Key()), nil
+}
+
+// RegConfigOID is the OID of the regconfig value s: its configuration's
+// (tsearch.ConfigOIDs), or the number s is when it is the digits an OID
+// no configuration has prints as (regconfigout).
+func RegConfigOID(s string) (uint32, error) {
+	if n, err := strconv.ParseUint(s, 10, 32); err == nil {
+		return uint32(n), nil
+	}
+	c, err := tsearch.LookupConfig(s)
+	if err != nil {
+		return 0, err
+	}
+	return tsearch.ConfigOIDs[c.Name], nil
+}
+
+// RegConfigOfOID is the regconfig value of oid, as regconfigout prints
+// it: its configuration's name, else the OID's digits.
+func RegConfigOfOID(oid uint32) string {
+	for name, o := range tsearch.ConfigOIDs {
+		if o == oid {
+			return name
+		}
+	}
+	return strconv.FormatUint(uint64(oid), 10)
 }

@@ -693,6 +693,7 @@ var props = map[string]Prop{
 	"pg_get_indexdef(26)":                          {'s', true, 's', "pg_get_indexdef", "internal", "", 1, "", false, ""},
 	"pg_get_indexdef(26,23,16)":                    {'s', true, 's', "pg_get_indexdef_ext", "internal", "", 1, "", false, ""},
 	"pg_get_keywords()":                            {'s', true, 's', "pg_get_keywords", "internal", "", 10, "", false, "OUT word text, OUT catcode \"char\", OUT barelabel boolean, OUT catdesc text, OUT baredesc text"},
+	"pg_get_object_address(25,1009,1009)":          {'s', true, 's', "pg_get_object_address", "internal", "", 1, "", false, "type text, object_names text[], object_args text[], OUT classid oid, OUT objid oid, OUT objsubid integer"},
 	"pg_get_partition_constraintdef(26)":           {'s', true, 's', "pg_get_partition_constraintdef", "internal", "", 1, "", false, ""},
 	"pg_get_partkeydef(26)":                        {'s', true, 's', "pg_get_partkeydef", "internal", "", 1, "", false, ""},
 	"pg_get_ruledef(26)":                           {'s', true, 's', "pg_get_ruledef", "internal", "", 1, "", false, ""},

@@ -1,0 +1,104 @@
+package sql
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Unclosed brackets. The rewrite pairs every ( and [ with its closer
+// before it reads what is between, so a statement with an opener that is
+// never closed fails there, "at end of input". PostgreSQL's LALR parser
+// reads the tokens in order and stops at the first one that cannot
+// continue the statement, which is often well before the end (FROM t (
+// WHERE ..: at WHERE; f('a'( ::regclass): at the second '('): the missing
+// closer only matters when everything before the end is a valid prefix.
+//
+// unclosedError finds that first token: the statement is parsed again with
+// the missing closers appended. Appending changes no prefix of the input,
+// so a syntax error the second parse finds at a token of the statement
+// itself is where PostgreSQL's parser stops too; one at an appended
+// closer (or none) puts the error at the end of the input. The same holds
+// for an error a rewrite step reported at a token before the end, misled
+// by the missing closer (trim(BOTH 'x', 'y', f(a => 1, b => 2).
+
+// missingClosers is the text that closes the statement's unclosed ( and
+// [ in order ("" when every bracket is closed, or when a closer closes
+// nothing or one of the other kind: badCloser's case).
+func missingClosers(src string, toks []token) string {
+	var stack []byte
+	for _, t := range toks {
+		if t.kind != tkPunct || t.synth != "" || t.end-t.start != 1 {
+			continue
+		}
+		switch c := src[t.start]; c {
+		case '(', '[':
+			stack = append(stack, c)
+		case ')', ']':
+			opener := byte('(')
+			if c == ']' {
+				opener = '['
+			}
+			if len(stack) == 0 || stack[len(stack)-1] != opener {
+				return ""
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	var b strings.Builder
+	for k := len(stack) - 1; k >= 0; k-- {
+		b.WriteByte(' ')
+		if stack[k] == '(' {
+			b.WriteByte(')')
+		} else {
+			b.WriteByte(']')
+		}
+	}
+	return b.String()
+}
+
+// unclosedError is the syntax error PostgreSQL reports for a statement
+// whose brackets are not all closed (see above), err for another
+// statement or error.
+func (p *Parser) unclosedError(src string, toks []token, err error) error {
+	if se := sqlerr.As(err); se == nil || se.Code != sqlerr.SyntaxError || len(toks) == 0 {
+		return err
+	}
+	closers := missingClosers(src, toks)
+	if closers == "" {
+		return err
+	}
+	first, last := toks[0], toks[len(toks)-1]
+	// the statements before this one blanked, one space a character, so
+	// that positions stay the input's
+	var b strings.Builder
+	b.Grow(last.end + len(closers))
+	for k := 0; k < first.start; {
+		_, n := utf8.DecodeRuneInString(src[k:])
+		if src[k] == '\n' {
+			b.WriteByte('\n')
+		} else {
+			b.WriteByte(' ')
+		}
+		k += n
+	}
+	b.WriteString(src[first.start:last.end])
+	b.WriteString(closers)
+	text := b.String()
+	more, lerr := lexInto(text, nil)
+	if lerr != nil || len(more) != len(toks)+len(closers)/2 {
+		return err
+	}
+	_, again := p.parseOne(text, more, false)
+	se := sqlerr.As(again)
+	switch {
+	case again == nil, se != nil && se.Code == sqlerr.SyntaxError && se.Position > charPos(src, last.start):
+		// every token of the statement continues it: the error is at its
+		// end (Parse moves it to a ';' that ends the statement)
+		return syntaxErrorAt(src, toks, len(toks))
+	case se != nil && se.Code == sqlerr.SyntaxError && se.Position > 0:
+		return again
+	}
+	return err
+}

@@ -43,3 +43,30 @@ func TestTypeStmtSyntaxErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentOnSyntaxErrors: COMMENT ON followed by a word that starts no
+// object kind of PostgreSQL 15's grammar is its 42601 at the word; an
+// object kind sqlgate keeps no comment for stays 0A000.
+func TestCommentOnSyntaxErrors(t *testing.T) {
+	tests := []struct {
+		in, want string
+		pos      int
+	}{
+		{"COMMENT ON ON COLUMN public.doc.body IS 'text of it'", "syntax error at or near \"ON\"", 12},
+		{"COMMENT ON cmt_dm DOMAIN IS 'a domain'", "syntax error at or near \"cmt_dm\"", 12},
+		{"COMMENT ON IS 'x'", "syntax error at or near \"IS\"", 12},
+	}
+	p := NewParser()
+	for _, tc := range tests {
+		_, err := p.Parse(tc.in)
+		e := sqlerr.As(err)
+		if e == nil || e.Code != sqlerr.SyntaxError || e.Message != tc.want || e.Position != tc.pos {
+			t.Errorf("%s: got %v (position %d), want 42601 %s at %d", tc.in, err, positionOf(e), tc.want, tc.pos)
+		}
+	}
+	for _, in := range []string{"COMMENT ON DATABASE d IS 'x'", "COMMENT ON TRIGGER tr ON t IS 'x'", "COMMENT ON EXTENSION e IS 'x'"} {
+		if _, err := p.Parse(in); sqlerr.As(err) == nil || sqlerr.As(err).Code != sqlerr.FeatureNotSupported {
+			t.Errorf("%s: got %v, want 0A000", in, err)
+		}
+	}
+}

@@ -138,6 +138,9 @@ type Parser struct {
 	// inner parses the statements other statements hold (checkInner),
 	// made when first needed: Parse's buffers belong to the outer one.
 	inner *Parser
+	// retrying: parseOne is parsing a statement's shortened text for
+	// truncatedError, which then tries no shorter one (unclosed.go).
+	retrying bool
 }
 
 // NewParser returns a Parser.
@@ -363,7 +366,8 @@ func endAtSemicolon(err error, text string, semi int) error {
 func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement, error) {
 	st, err := p.parseStatement(src, toks, terminated)
 	if err != nil {
-		err = p.unclosedError(src, toks, err) // unclosed.go
+		err = p.unclosedError(src, toks, err)  // unclosed.go
+		err = p.truncatedError(src, toks, err) // unclosed.go
 	}
 	if e := stringAfterOperandError(src, toks); e != nil { // strconcat.go
 		// PostgreSQL reports the first error: the rewrite's or TiDB's

@@ -23,6 +23,63 @@ import (
 // for an error a rewrite step reported at a token before the end, misled
 // by the missing closer (trim(BOTH 'x', 'y', f(a => 1, b => 2).
 
+// truncatedError is the same reasoning for a statement refused at its
+// end (at end of input, or at the ';' after it): a rewrite step that
+// needs the operand of the statement's last word (LIMIT, OFFSET, ::, a
+// typed literal's type) reports the missing operand before any error the
+// tokens before it hold (ORDER BY id 8 OFFSET: PostgreSQL stops at 8).
+// The statement without its last token is parsed: a syntax error at one
+// of its tokens is where PostgreSQL's parser stops too, as what follows a
+// token does not change whether the tokens up to it can start a
+// statement.
+func (p *Parser) truncatedError(src string, toks []token, err error) error {
+	n := len(toks)
+	if p.retrying || n < 3 || !atStatementEnd(err, src, toks) || missingClosers(src, toks) != "" {
+		return err
+	}
+	last := toks[n-2]
+	text := blankBefore(src, toks[0].start) + src[toks[0].start:last.end]
+	more, lerr := lexInto(text, nil)
+	if lerr != nil || len(more) != n-1 {
+		return err
+	}
+	p.retrying = true
+	_, again := p.parseOne(text, more, false)
+	p.retrying = false
+	if se := sqlerr.As(again); se != nil && se.Code == sqlerr.SyntaxError && se.Position > 0 && se.Position <= charPos(src, last.start) {
+		return again
+	}
+	return err
+}
+
+// atStatementEnd reports whether err is the syntax error at the end of the
+// statement toks: "at end of input", or at the ';' that ends it.
+func atStatementEnd(err error, src string, toks []token) bool {
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.SyntaxError || len(toks) == 0 {
+		return false
+	}
+	return se.Message == "syntax error at end of input" ||
+		se.Message == `syntax error at or near ";"` && se.Position > charPos(src, toks[len(toks)-1].start)
+}
+
+// blankBefore is src[:end] with every character a space (newlines kept),
+// so that positions in the text after it stay src's.
+func blankBefore(src string, end int) string {
+	var b strings.Builder
+	b.Grow(end)
+	for k := 0; k < end; {
+		_, n := utf8.DecodeRuneInString(src[k:])
+		if src[k] == '\n' {
+			b.WriteByte('\n')
+		} else {
+			b.WriteByte(' ')
+		}
+		k += n
+	}
+	return b.String()
+}
+
 // missingClosers is the text that closes the statement's unclosed ( and
 // [ in order ("" when every bracket is closed, or when a closer closes
 // nothing or one of the other kind: badCloser's case).
@@ -70,22 +127,9 @@ func (p *Parser) unclosedError(src string, toks []token, err error) error {
 		return err
 	}
 	first, last := toks[0], toks[len(toks)-1]
-	// the statements before this one blanked, one space a character, so
-	// that positions stay the input's
-	var b strings.Builder
-	b.Grow(last.end + len(closers))
-	for k := 0; k < first.start; {
-		_, n := utf8.DecodeRuneInString(src[k:])
-		if src[k] == '\n' {
-			b.WriteByte('\n')
-		} else {
-			b.WriteByte(' ')
-		}
-		k += n
-	}
-	b.WriteString(src[first.start:last.end])
-	b.WriteString(closers)
-	text := b.String()
+	// the statements before this one blanked, so that positions stay the
+	// input's
+	text := blankBefore(src, first.start) + src[first.start:last.end] + closers
 	more, lerr := lexInto(text, nil)
 	if lerr != nil || len(more) != len(toks)+len(closers)/2 {
 		return err

@@ -6,9 +6,10 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// TestUnclosedBracketErrors: a statement with a ( or [ it never closes is
-// refused where PostgreSQL 15's parser stops (at the first token that
-// cannot continue it, at the end of the input when none), and a keyword
+// TestUnclosedBracketErrors: a statement with a ( or [ it never closes, or
+// one whose last word lacks its operand, is refused where PostgreSQL 15's
+// parser stops (at the first token that cannot continue it, at the end of
+// the input when none), and a keyword
 // that is only a column reference where an expression starts is one
 // (names.go's onlyNameAtExprStart): message and position are PostgreSQL's
 // answer to a Parse message of each input.
@@ -34,6 +35,16 @@ func TestUnclosedBracketErrors(t *testing.T) {
 		{"SELECT id * key 10 FROM q", "syntax error at or near \"10\"", 17},
 		{"SELECT a FROM t GROUP BY BY a", "syntax error at or near \"a\"", 29},
 		{"WITH x AS (INSERT INTO t VALUES (1,1 RETURNING *) SELECT * FROM x", "syntax error at or near \"RETURNING\"", 38},
+		// refused at the end: the error before the last word (truncatedError)
+		{"SELECT id FROM ol_k ORDER BY id 8 OFFSET", "syntax error at or near \"8\"", 33},
+		{"SELECT id FROM ol_k ORDER BY id LIMIT 3 4 OFFSET", "syntax error at or near \"4\"", 41},
+		{"SELECT 1 FROM (VALUES (1), ('2')) v 1 LIMIT", "syntax error at or near \"1\"", 37},
+		{"SELECT a FROM t WHERE", "syntax error at end of input", 22},
+		{"SELECT 1 +", "syntax error at end of input", 11},
+		{"SELECT 1 + ;", "syntax error at or near \";\"", 12},
+		{"SELECT f(1) ,", "syntax error at end of input", 14},
+		{"UPDATE t SET", "syntax error at end of input", 13},
+		{"INSERT INTO t VALUES", "syntax error at end of input", 21},
 	}
 	p := NewParser()
 	for _, tc := range tests {

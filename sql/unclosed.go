@@ -32,24 +32,70 @@ import (
 // of its tokens is where PostgreSQL's parser stops too, as what follows a
 // token does not change whether the tokens up to it can start a
 // statement.
+//
+// A syntax error at a string constant is checked the same way: the
+// tokens before it are parsed alone, and an error before the last of them
+// (the check for two string constants in a row looks ahead and reports
+// the second first: f(,'a' 'b')) is PostgreSQL's.
 func (p *Parser) truncatedError(src string, toks []token, err error) error {
 	n := len(toks)
-	if p.retrying || n < 3 || !atStatementEnd(err, src, toks) || missingClosers(src, toks) != "" {
+	if p.retrying || n < 3 {
 		return err
 	}
-	last := toks[n-2]
+	keep := -1 // the tokens parsed again: toks[:keep]
+	switch {
+	case atStatementEnd(err, src, toks):
+		if missingClosers(src, toks) == "" {
+			keep = n - 1
+		}
+	default:
+		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.SyntaxError && se.Position > 1 {
+			// only at a string constant: sqlgate's own statement parsers
+			// and the keyword checks report a statement cut short at its
+			// last tokens (SET my. at the '.', SELECT double precision at
+			// double), not at its end
+			if i := tokenAtPosition(src, toks, se.Position); i > 0 && (toks[i].kind == tkString || toks[i].kind == tkEString || toks[i].kind == tkDollar) {
+				keep = i
+			}
+		}
+	}
+	if keep < 2 {
+		return err
+	}
+	last := toks[keep-1]
 	text := blankBefore(src, toks[0].start) + src[toks[0].start:last.end]
 	more, lerr := lexInto(text, nil)
-	if lerr != nil || len(more) != n-1 {
+	if lerr != nil || len(more) != keep {
 		return err
 	}
 	p.retrying = true
 	_, again := p.parseOne(text, more, false)
 	p.retrying = false
-	if se := sqlerr.As(again); se != nil && se.Code == sqlerr.SyntaxError && se.Position > 0 && se.Position <= charPos(src, last.start) {
+	limit := charPos(src, last.start) // the error at a token of the text parsed
+	if keep < n-1 {
+		limit-- // one before its last token
+	}
+	if se := sqlerr.As(again); se != nil && se.Code == sqlerr.SyntaxError && se.Position > 0 && se.Position <= limit {
 		return again
 	}
 	return err
+}
+
+// tokenAtPosition is the index of the token of toks starting at the
+// 1-based character position pos, or -1.
+func tokenAtPosition(src string, toks []token, pos int) int {
+	off, chars := 0, 1
+	for off < len(src) && chars < pos {
+		_, n := utf8.DecodeRuneInString(src[off:])
+		off += n
+		chars++
+	}
+	for i, t := range toks {
+		if t.start == off && t.synth == "" {
+			return i
+		}
+	}
+	return -1
 }
 
 // atStatementEnd reports whether err is the syntax error at the end of the

@@ -45,6 +45,11 @@ func TestUnclosedBracketErrors(t *testing.T) {
 		{"SELECT f(1) ,", "syntax error at end of input", 14},
 		{"UPDATE t SET", "syntax error at end of input", 13},
 		{"INSERT INTO t VALUES", "syntax error at end of input", 21},
+		// refused at a token a check that looks ahead found first: the
+		// error among the tokens before it (truncatedError)
+		{"SELECT f(,'sq.t' 'y')", "syntax error at or near \",\"", 10},
+		{"SELECT x IN (,'a' 'b') FROM t", "syntax error at or near \",\"", 14},
+		{"SELECT 'a' 'b'", "syntax error at or near \"'b'\"", 12},
 	}
 	p := NewParser()
 	for _, tc := range tests {

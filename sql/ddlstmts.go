@@ -555,6 +555,19 @@ func (p *ddlParser) dropIndex(st *Statement) error {
 	return p.done()
 }
 
+// commentObjectWords are the words that start an object kind of
+// PostgreSQL 15's COMMENT ON (comment_type_any_name, comment_type_name and
+// its other rules) that sqlgate keeps no comment for: 0A000. Any other
+// word there is PostgreSQL's syntax error at it.
+var commentObjectWords = map[string]bool{
+	"ACCESS": true, "AGGREGATE": true, "CAST": true, "COLLATION": true, "CONVERSION": true,
+	"DATABASE": true, "EVENT": true, "EXTENSION": true, "FOREIGN": true, "LANGUAGE": true,
+	"LARGE": true, "MATERIALIZED": true, "OPERATOR": true, "POLICY": true, "PROCEDURAL": true,
+	"PROCEDURE": true, "PUBLICATION": true, "ROUTINE": true, "RULE": true, "SERVER": true,
+	"STATISTICS": true, "SUBSCRIPTION": true, "TABLESPACE": true, "TEXT": true, "TRANSFORM": true,
+	"TRIGGER": true,
+}
+
 // commentOn: COMMENT ON object IS 'text' | NULL for the objects sqlgate
 // keeps: TABLE t, COLUMN [schema.]t.c, VIEW, MATERIALIZED VIEW, SEQUENCE,
 // TYPE, DOMAIN and INDEX [schema.]name, SCHEMA and ROLE name, CONSTRAINT c
@@ -642,7 +655,7 @@ func (p *ddlParser) commentOn(st *Statement) error {
 		}
 		d.Function = f
 	default:
-		if p.pos < len(p.toks) {
+		if p.pos < len(p.toks) && commentObjectWords[p.word(0)] {
 			return p.notSupported("COMMENT ON "+strings.ToUpper(p.toks[p.pos].text(p.src))+" is not supported: sqlgate keeps comments on tables, columns, views, sequences, types, domains, schemas, constraints, functions and roles", "")
 		}
 		return p.err()

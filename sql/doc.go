@@ -146,7 +146,12 @@
 //     (1abc, 1.5e) is PostgreSQL 15's "trailing junk after numeric literal"
 //     (lexer.go); a closing bracket that closes nothing, or one of the other
 //     kind, is where the rewrite's "at end of input" moves to (rewrite.go's
-//     badCloser); a keyword refused as a name is refused at the token after
+//     badCloser); a statement with an unclosed ( or [ is parsed again with
+//     the closers appended, and an error at one of its own tokens is
+//     PostgreSQL's (unclosed.go; so for a statement refused at its end,
+//     parsed without its last token, and one refused at a string constant,
+//     parsed without it and what follows), as is a data-modifying WITH query's
+//     error before the statement's (parser.go's modifyingWithError); a keyword refused as a name is refused at the token after
 //     it where PostgreSQL's grammar reads it as the start of a longer form
 //     (a type/function-name keyword, ARRAY, CAST, LATERAL ...: names.go's
 //     keywordNameError), a new table's or WITH query's name and a named

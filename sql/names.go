@@ -114,6 +114,23 @@ var exprStartWords = map[string]bool{
 	"OFFSET": true, "BETWEEN": true, "LIKE": true, "ILIKE": true, "ESCAPE": true,
 }
 
+// onlyNameAtExprStart are PostgreSQL's unreserved keywords that TiDB's
+// grammar reserves and that start none of PostgreSQL's constructs where
+// an expression starts: there they are a column reference to PostgreSQL
+// whatever follows (ORDER BY BY id, WHERE a AND key b), so its syntax
+// error is at the token after them, where TiDB's is too once they are
+// quoted. Type names (typed literals), EXISTS, ROW, BETWEEN, the window
+// words (OVER (PARTITION BY, ROWS ..)), REPLACE (CREATE OR REPLACE) and
+// the statement words (SET, INSERT, UPDATE, DELETE) start constructs
+// there and are not among them.
+var onlyNameAtExprStart = map[string]bool{
+	"ADD": true, "ALTER": true, "BY": true, "CALL": true, "CASCADE": true, "CONTINUE": true,
+	"CURSOR": true, "DATABASE": true, "DROP": true, "EXPLAIN": true, "FORCE": true, "INDEX": true,
+	"INOUT": true, "KEY": true, "LOAD": true, "LOCK": true, "MAXVALUE": true, "OPTION": true,
+	"OUT": true, "PROCEDURE": true, "READ": true, "RELEASE": true, "RENAME": true, "RESTRICT": true,
+	"REVOKE": true, "SHOW": true, "SQL": true, "STORED": true, "TRIGGER": true, "UNTIL": true, "WRITE": true,
+}
+
 // exprFollowWords may follow a column reference.
 var exprFollowWords = map[string]bool{
 	"FROM": true, "AS": true, "AND": true, "OR": true, "IS": true, "IN": true, "NOT": true,
@@ -510,7 +527,7 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 		// ALL SELECT FROM t: a query, not a column named select
 		emptyList := emptyListEnd[w] && (pw == "SELECT" || pw == "ALL" && upper(p-1) == "SELECT") ||
 			w == "SELECT" && (pw == "ALL" || pw == "DISTINCT") && emptyListEnd[upper(k+1)]
-		if !nextOpen && !emptyList && exprStarts(src, toks, p, upper) && exprFollows(src, toks, k+1, top.clause, upper) &&
+		if !nextOpen && !emptyList && exprStarts(src, toks, p, upper) && (exprFollows(src, toks, k+1, top.clause, upper) || onlyNameAtExprStart[w]) &&
 			!(top.kind == frameWindow && punct(p, "(")) && !infixNotBetween(src, toks, k, upper) {
 			// a column reference
 			switch {

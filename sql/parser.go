@@ -138,6 +138,9 @@ type Parser struct {
 	// inner parses the statements other statements hold (checkInner),
 	// made when first needed: Parse's buffers belong to the outer one.
 	inner *Parser
+	// retrying: parseOne is parsing a statement's shortened text for
+	// truncatedError, which then tries no shorter one (unclosed.go).
+	retrying bool
 }
 
 // NewParser returns a Parser.
@@ -365,6 +368,10 @@ func endAtSemicolon(err error, text string, semi int) error {
 // looked for only on that path.
 func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement, error) {
 	st, err := p.parseStatement(src, toks, terminated)
+	if err != nil {
+		err = p.unclosedError(src, toks, err)  // unclosed.go
+		err = p.truncatedError(src, toks, err) // unclosed.go
+	}
 	if e := stringAfterOperandError(src, toks); e != nil { // strconcat.go
 		// PostgreSQL reports the first error: the rewrite's or TiDB's
 		// when it lies before the string (INSERT .. VALUES (,8 'y'))
@@ -380,15 +387,43 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	}
 	if err != nil {
-		left, xerr := extractModifyingWith(src, toks, &Statement{})
+		var mw Statement
+		left, xerr := extractModifyingWith(src, toks, &mw)
 		if xerr != nil {
 			return nil, xerr
 		}
 		if e := dataModifyingWith(src, left); e != nil {
 			return nil, e
 		}
+		if e := p.modifyingWithError(mw.ModifyingWith, err); e != nil {
+			return nil, e
+		}
 	}
 	return st, err
+}
+
+// modifyingWithError is the syntax error of a data-modifying WITH query
+// of the statement that lies before err's, or nil: PostgreSQL's one
+// grammar reports the first error of the whole statement, where the
+// statement without those queries (WITH x AS (INSERT .. VALUES (1,1
+// RETURNING *) SELECT .., whose missing ) made the rest of the input part
+// of the query) may fail later than the query itself.
+func (p *Parser) modifyingWithError(ms []ModifyingCTE, err error) error {
+	se := sqlerr.As(err)
+	if len(ms) == 0 || se == nil || se.Code != sqlerr.SyntaxError {
+		return nil
+	}
+	if p.inner == nil {
+		p.inner = NewParser()
+		p.inner.database, p.inner.anyCatalog = p.database, p.anyCatalog
+	}
+	for _, m := range ms {
+		_, merr := m.Parse(p.inner)
+		if me := sqlerr.As(merr); me != nil && me.Code == sqlerr.SyntaxError && me.Position > 0 && me.Position < se.Position {
+			return merr
+		}
+	}
+	return nil
 }
 
 // innerText is a statement or expression another statement holds as

@@ -77,10 +77,14 @@ func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
 		}
 		s.Names = []ObjectName{n}
 		if !p.accept("AS") {
-			if p.pos >= len(p.toks) {
+			switch {
+			case p.pos >= len(p.toks):
 				return true, sqlerr.NotSupported("shell types (CREATE TYPE without AS)")
+			case p.toks[p.pos].isPunct(src, "("):
+				return true, sqlerr.NotSupported("CREATE TYPE other than AS ENUM")
 			}
-			return true, sqlerr.NotSupported("CREATE TYPE other than AS ENUM")
+			// PostgreSQL's grammar takes nothing else after the name
+			return true, p.err()
 		}
 		if !p.accept("ENUM") {
 			switch {
@@ -155,9 +159,10 @@ func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
 		return true, p.done()
 	case p.word(0) == "RENAME" || p.word(0) == "ADD" || p.word(0) == "DROP":
 		return true, p.alterComposite(s)
-	case p.pos < len(p.toks):
+	case p.word(0) == "ALTER" || p.word(0) == "SET" || p.word(0) == "OWNER":
 		return true, sqlerr.NotSupported("ALTER TYPE other than ADD VALUE, RENAME VALUE, RENAME TO and ADD, DROP, RENAME ATTRIBUTE")
 	}
+	// PostgreSQL's grammar has no other action
 	return true, p.err()
 }
 
@@ -279,7 +284,9 @@ func (p *sessionParser) alterComposite(s *TypeStmt) error {
 			s.NewValue, err = p.ident()
 		}
 	default:
-		return sqlerr.NotSupported("this ALTER TYPE")
+		// RENAME, ADD or DROP followed by a word no action of
+		// PostgreSQL's grammar starts with: its syntax error there
+		return syntaxErrorAt(p.src, p.toks, p.pos+1)
 	}
 	if err != nil {
 		return err

@@ -280,13 +280,21 @@ func parseOnly(ctx context.Context, s *Session, stmt string) Outcome {
 // SCHEMA's elements and a string constant after an operand were
 // PostgreSQL's grammar (tests/sqllogic/syntax_damaged.slt; seeds 99991,
 // 7, 12345, 1, 99: 179, 159, 183, 202, 171 of 1500, from 230, 227, 224
-// for the first three). Of those left:
-// both refuse at different tokens (about 9%: the rewrite or TiDB's
+// for the first three), 12% once a statement with an unclosed bracket or
+// refused at its end was parsed again (the closers appended, the last
+// token dropped: sql/unclosed.go) for PostgreSQL's earlier error, BY and
+// KEY where an expression starts were column references, and CREATE /
+// ALTER TYPE and COMMENT ON forms outside PostgreSQL's grammar were 42601
+// (seeds 99991, 7, 12345, 1, 99, 424242: 163, 137, 143, 158, 146, 140 of
+// 1500; of 3000 at the first three: 330, 301, 302, from 380, 351, 340).
+// Of those left:
+// both refuse at different tokens (about 8%: the rewrite or TiDB's
 // grammar fails later or sooner than PostgreSQL's LALR parser), sqlgate
-// accepts what PostgreSQL refuses (4%: TiDB's grammar is looser), an
-// unclosed ( that PostgreSQL refuses before the end of the input (2%),
+// accepts what PostgreSQL refuses or refuses it with another SQLSTATE
+// (about 1.5%), a string constant, :: or typed literal after a bare label
+// refused at the end of the input (PostgreSQL stops at the ::),
 // PostgreSQL's "subquery in FROM must have an alias".
-const damageDifferencePermille = 140
+const damageDifferencePermille = 120
 
 // TestSyntaxErrorDifferential parses SQLGATE_DIFF_DAMAGE_STATEMENTS
 // (default 1500) damaged corpus statements on both servers: a syntax

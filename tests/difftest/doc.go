@@ -103,6 +103,15 @@
 // keys for plain INSERTs, sequences re-set after a failed statement, a
 // multi-row statement's error for another row) are in its comment.
 //
+// constraintorder_test.go (TestConstraintOrderDifferential,
+// SQLGATE_DIFF_CO_STATEMENTS, default 150) draws INSERTs, UPDATEs (in
+// place and of a referenced table's keys) and ON CONFLICT writes whose
+// rows break a foreign key, UNIQUE, NOT NULL and CHECK together, in an
+// order both visit alike: PostgreSQL checks a row's NOT NULL, CHECK and
+// unique indexes as it writes it and a foreign key at the statement's
+// end, so the error is the first row's of the first three kinds, and a
+// 23503 only when none failed; no allowance.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

@@ -108,6 +108,7 @@ func relabelNames(n Node, alias string, names []string) (Node, error) {
 		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
 		c.Table = alias
 		c.TableID, c.Ordinal = 0, 0
+		c.SameAs = 0 // its names may change
 		if i < len(names) {
 			c.Name = names[i]
 		}
@@ -259,6 +260,7 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 	}
 	var cond Expr
 	merged := map[int]bool{}
+	same := map[int]int{} // input column -> the merged column that is it
 	p := &Project{Input: input}
 	for _, name := range names {
 		li, err := find(name, 0, nl)
@@ -305,11 +307,20 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 				b.castTo(&ColumnRef{Index: ri, Name: name, T: cols[ri].T}, t)}, T: t.Nullable()}
 			c.T = t.Nullable()
 		}
+		if ref, ok := shown.(*ColumnRef); ok {
+			same[ref.Index] = len(p.Exprs)
+		}
 		p.Exprs = append(p.Exprs, shown)
 		c.Table = ""
+		c.SameAs = 0
 		p.Cols = append(p.Cols, c)
 	}
+	nm := len(p.Cols)
 	for i, c := range cols {
+		if at, ok := same[i]; ok {
+			// the merged column is this column itself
+			c.SameAs = at - (nm + i)
+		}
 		c.Hidden = c.Hidden || merged[i]
 		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
 		p.Cols = append(p.Cols, c)

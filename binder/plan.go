@@ -20,6 +20,14 @@ type Column struct {
 	// merged into an unqualified column. As in PostgreSQL it is reachable
 	// only qualified (l.x) and belongs to l.* but not to *.
 	Hidden bool
+	// SameAs, when not 0, is the offset from this column to the merged
+	// column of a USING/NATURAL join that is this very column (the left
+	// side's of an INNER or LEFT join, the right side's of a RIGHT one, with
+	// no cast between: PostgreSQL's buildMergedJoinVar makes it the Var
+	// itself), so that both names bind to one column and GROUP BY d covers
+	// l.d (sameColumn). An offset, not an index: it stays true while the
+	// columns are shifted as a whole (a join, a USING projection above).
+	SameAs int
 	// Domain is the OID of the domain a table column is declared with
 	// (pg_typeof names it; domains.go), 0 for none.
 	Domain uint32

@@ -74,8 +74,23 @@ func (b *binder) resolve(s *scope, cn sourceNode, table, name string) (Expr, err
 		}
 		return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedColumn, "column %q does not exist", name))
 	}
+	found = sameColumn(s.cols, found)
 	c := s.cols[found]
 	return b.newColumnRef(found, c.Name, c.T), nil
+}
+
+// sameColumn is the column i of cols stands for: the merged column of the
+// USING join it is one side of (Column.SameAs), through nested USING
+// joins, else i itself.
+func sameColumn(cols []Column, i int) int {
+	for cols[i].SameAs != 0 {
+		j := i + cols[i].SameAs
+		if j < 0 || j >= len(cols) || cols[j].Name != cols[i].Name {
+			break
+		}
+		i = j
+	}
+	return i
 }
 
 // has reports whether a (possibly qualified) column name resolves in s
@@ -133,7 +148,7 @@ func (b *binder) outerRefIn(c *corrState, cn sourceNode, table, name string) (Ex
 		}
 		return c.passDown(outer.(*OuterRef)), true, nil
 	}
-	ref := c.slotOf(found)
+	ref := c.slotOf(sameColumn(c.outer.cols, found))
 	if col, ok := c.refs[ref.Slot].(*ColumnRef); ok {
 		if _, seen := b.outerRefAt[col]; !seen {
 			if b.outerRefAt == nil {

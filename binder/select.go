@@ -521,7 +521,9 @@ func (b *binder) bindTargets(s *scope, targets []*pt.Target, bindOut func(pt.Exp
 				if table != "" && c.Table != table || table == "" && c.Hidden {
 					continue
 				}
-				p.Exprs = append(p.Exprs, b.newColumnRef(i, c.Name, c.T))
+				j := sameColumn(s.cols, i)
+				p.Exprs = append(p.Exprs, b.newColumnRef(j, c.Name, s.cols[j].T))
+				c.SameAs = 0
 				p.Cols = append(p.Cols, c)
 			}
 			continue

@@ -466,6 +466,9 @@ func (b *binder) rebase(node sourceNode, e Expr) (Expr, error) {
 			// at the column inside it
 			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "subquery uses ungrouped column %q from outer query", name))
 		}
+		if b.implicitRefs[x] {
+			return nil, groupingError(b, nil, name) // no position, as PostgreSQL's
+		}
 		return nil, groupingError(b, node, name)
 	case *FuncCall:
 		if isWholeRow(x) {

@@ -108,7 +108,7 @@ func relabelNames(n Node, alias string, names []string) (Node, error) {
 		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
 		c.Table = alias
 		c.TableID, c.Ordinal = 0, 0
-		c.SameAs = 0 // its names may change
+		c.Merge = [2]int{} // its names may change
 		if i < len(names) {
 			c.Name = names[i]
 		}
@@ -260,7 +260,6 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 	}
 	var cond Expr
 	merged := map[int]bool{}
-	same := map[int]int{} // input column -> the merged column that is it
 	p := &Project{Input: input}
 	for _, name := range names {
 		li, err := find(name, 0, nl)
@@ -281,11 +280,6 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 			cond = &BinaryOp{Op: OpAnd, L: cond, R: eq, T: types.BoolType}
 		}
 		merged[li], merged[ri] = true, true
-		src := li
-		if jt == RightJoin {
-			src = ri
-		}
-		c := cols[src]
 		// The merged column has the type both sides take (PostgreSQL's
 		// buildMergedJoinVar: select_common_type and
 		// select_common_typmod), whichever side it shows: int USING an
@@ -294,6 +288,15 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 		if cerr != nil {
 			return nil, nil, noBinaryOperator("=", cols[li].T, cols[ri].T)
 		}
+		// It shows the left side's column (the right's for a RIGHT join);
+		// an inner join's shows the right's when only the left's needs a
+		// cast to t, as buildMergedJoinVar prefers a side's Var: int4
+		// USING int8 is the int8 side's column itself.
+		src := li
+		if jt == RightJoin || (jt == InnerJoin || jt == CrossJoin) && !t.Same(&cols[li].T) && t.Same(&cols[ri].T) {
+			src = ri
+		}
+		c := cols[src]
 		var shown Expr = &ColumnRef{Index: src, Name: name, T: c.T}
 		if !t.Same(&c.T) {
 			shown = b.castTo(shown, t)
@@ -307,20 +310,17 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 				b.castTo(&ColumnRef{Index: ri, Name: name, T: cols[ri].T}, t)}, T: t.Nullable()}
 			c.T = t.Nullable()
 		}
-		if ref, ok := shown.(*ColumnRef); ok {
-			same[ref.Index] = len(p.Exprs)
+		// the sides' columns follow the merged ones (below)
+		at := len(p.Exprs)
+		c.Merge = [2]int{len(names) + src - at, 0}
+		if jt == FullJoin {
+			c.Merge = [2]int{len(names) + li - at, len(names) + ri - at}
 		}
 		p.Exprs = append(p.Exprs, shown)
 		c.Table = ""
-		c.SameAs = 0
 		p.Cols = append(p.Cols, c)
 	}
-	nm := len(p.Cols)
 	for i, c := range cols {
-		if at, ok := same[i]; ok {
-			// the merged column is this column itself
-			c.SameAs = at - (nm + i)
-		}
 		c.Hidden = c.Hidden || merged[i]
 		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
 		p.Cols = append(p.Cols, c)

@@ -20,14 +20,16 @@ type Column struct {
 	// merged into an unqualified column. As in PostgreSQL it is reachable
 	// only qualified (l.x) and belongs to l.* but not to *.
 	Hidden bool
-	// SameAs, when not 0, is the offset from this column to the merged
-	// column of a USING/NATURAL join that is this very column (the left
-	// side's of an INNER or LEFT join, the right side's of a RIGHT one, with
-	// no cast between: PostgreSQL's buildMergedJoinVar makes it the Var
-	// itself), so that both names bind to one column and GROUP BY d covers
-	// l.d (sameColumn). An offset, not an index: it stays true while the
-	// columns are shifted as a whole (a join, a USING projection above).
-	SameAs int
+	// Merge, on the merged column of a USING/NATURAL join, is the offset
+	// from it to the side's column it shows (the left's for INNER or LEFT,
+	// the right's for RIGHT), or to the left's and the right's for a FULL
+	// join's COALESCE; {0, 0} for any other column. A name that resolves
+	// to it binds to that expression over the sides' columns (mergedExpr),
+	// as PostgreSQL's buildMergedJoinVar makes the merged column the Var
+	// itself, a cast of it, or a COALESCE: so GROUP BY d covers l.d. Offsets,
+	// not indexes, so that they stay true while the columns are shifted as
+	// a whole (a join, a USING projection above).
+	Merge [2]int
 	// Domain is the OID of the domain a table column is declared with
 	// (pg_typeof names it; domains.go), 0 for none.
 	Domain uint32

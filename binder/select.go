@@ -521,9 +521,8 @@ func (b *binder) bindTargets(s *scope, targets []*pt.Target, bindOut func(pt.Exp
 				if table != "" && c.Table != table || table == "" && c.Hidden {
 					continue
 				}
-				j := sameColumn(s.cols, i)
-				p.Exprs = append(p.Exprs, b.newColumnRef(j, c.Name, s.cols[j].T))
-				c.SameAs = 0
+				p.Exprs = append(p.Exprs, b.mergedExpr(s.cols, i))
+				c.Merge = [2]int{}
 				p.Cols = append(p.Cols, c)
 			}
 			continue

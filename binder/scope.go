@@ -187,7 +187,28 @@ func (b *binder) outerRefIn(c *corrState, cn sourceNode, table, name string) (Ex
 		}
 		return c.passDown(outer.(*OuterRef)), true, nil
 	}
-	ref := c.slotOf(mergedColumn(c.outer.cols, found))
+	found = mergedColumn(c.outer.cols, found)
+	var ref *OuterRef
+	if m := c.outer.cols[found].Merge; m[0] != 0 {
+		// a merged column that is a cast or a COALESCE of the sides'
+		// columns: the slot reads that expression, as the enclosing
+		// query's own reference would (mergedExpr)
+		e := b.mergedExpr(c.outer.cols, found)
+		slot := corrSlot(c, &c.slots, found, func() Expr {
+			Walk(e, func(x Expr) {
+				if col, ok := x.(*ColumnRef); ok {
+					if b.outerRefAt == nil {
+						b.outerRefAt = map[*ColumnRef]sourceNode{}
+					}
+					b.outerRefAt[col] = cn // (rebase: an ungrouped one's error)
+				}
+			})
+			return e
+		})
+		ref = &OuterRef{Slot: slot, Name: c.outer.cols[found].Name, T: e.Type()}
+	} else {
+		ref = c.slotOf(found)
+	}
 	if col, ok := c.refs[ref.Slot].(*ColumnRef); ok {
 		if _, seen := b.outerRefAt[col]; !seen {
 			if b.outerRefAt == nil {

@@ -46,6 +46,7 @@ func TestJoinUsingGroupingDifferential(t *testing.T) {
 		"SELECT DISTINCT ON (%[1]s) %[2]s, a.v FROM %[3]s ORDER BY %[2]s, a.v",
 		"SELECT DISTINCT %[2]s FROM %[3]s ORDER BY %[1]s",
 		"SELECT %[1]s, a.v, rank() OVER (PARTITION BY %[2]s ORDER BY %[1]s, a.v) FROM %[3]s ORDER BY 1, 2",
+		"SELECT (SELECT %[1]s) FROM %[3]s GROUP BY %[2]s",
 	}
 	stats := map[string]int{}
 	n := 0

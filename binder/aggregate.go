@@ -464,7 +464,13 @@ func (b *binder) rebase(node sourceNode, e Expr) (Expr, error) {
 		if at, ok := b.outerRefAt[x]; ok {
 			// a subquery's outer value: PostgreSQL names the subquery,
 			// at the column inside it
+			if b.implicitRefs[x] {
+				at = nil // no position, as PostgreSQL's
+			}
 			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "subquery uses ungrouped column %q from outer query", name))
+		}
+		if b.implicitRefs[x] {
+			return nil, groupingError(b, nil, name) // no position, as PostgreSQL's
 		}
 		return nil, groupingError(b, node, name)
 	case *FuncCall:

@@ -70,6 +70,10 @@ type binder struct {
 	// was first named inside it (scope.go): an aggregating query's error
 	// for an ungrouped one points there.
 	outerRefAt map[*ColumnRef]sourceNode
+	// implicitRefs are the sides' columns inside a USING join's merged
+	// column that is a cast or a COALESCE of them (mergedExpr): PostgreSQL
+	// gives such a Var no location, so an error about one has no position.
+	implicitRefs map[*ColumnRef]bool
 	// level is the SELECT being bound, for aggregates of its level met
 	// in its subqueries (agglevels.go); nil outside one.
 	level *queryLevel

@@ -108,6 +108,7 @@ func relabelNames(n Node, alias string, names []string) (Node, error) {
 		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
 		c.Table = alias
 		c.TableID, c.Ordinal = 0, 0
+		c.Merge = [2]int{} // its names may change
 		if i < len(names) {
 			c.Name = names[i]
 		}
@@ -279,11 +280,6 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 			cond = &BinaryOp{Op: OpAnd, L: cond, R: eq, T: types.BoolType}
 		}
 		merged[li], merged[ri] = true, true
-		src := li
-		if jt == RightJoin {
-			src = ri
-		}
-		c := cols[src]
 		// The merged column has the type both sides take (PostgreSQL's
 		// buildMergedJoinVar: select_common_type and
 		// select_common_typmod), whichever side it shows: int USING an
@@ -292,6 +288,15 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 		if cerr != nil {
 			return nil, nil, noBinaryOperator("=", cols[li].T, cols[ri].T)
 		}
+		// It shows the left side's column (the right's for a RIGHT join);
+		// an inner join's shows the right's when only the left's needs a
+		// cast to t, as buildMergedJoinVar prefers a side's Var: int4
+		// USING int8 is the int8 side's column itself.
+		src := li
+		if jt == RightJoin || (jt == InnerJoin || jt == CrossJoin) && !t.Same(&cols[li].T) && t.Same(&cols[ri].T) {
+			src = ri
+		}
+		c := cols[src]
 		var shown Expr = &ColumnRef{Index: src, Name: name, T: c.T}
 		if !t.Same(&c.T) {
 			shown = b.castTo(shown, t)
@@ -304,6 +309,12 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 			shown = &Coalesce{Args: []Expr{b.castTo(&ColumnRef{Index: li, Name: name, T: cols[li].T}, t),
 				b.castTo(&ColumnRef{Index: ri, Name: name, T: cols[ri].T}, t)}, T: t.Nullable()}
 			c.T = t.Nullable()
+		}
+		// the sides' columns follow the merged ones (below)
+		at := len(p.Exprs)
+		c.Merge = [2]int{len(names) + src - at, 0}
+		if jt == FullJoin {
+			c.Merge = [2]int{len(names) + li - at, len(names) + ri - at}
 		}
 		p.Exprs = append(p.Exprs, shown)
 		c.Table = ""

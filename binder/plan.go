@@ -20,6 +20,16 @@ type Column struct {
 	// merged into an unqualified column. As in PostgreSQL it is reachable
 	// only qualified (l.x) and belongs to l.* but not to *.
 	Hidden bool
+	// Merge, on the merged column of a USING/NATURAL join, is the offset
+	// from it to the side's column it shows (the left's for INNER or LEFT,
+	// the right's for RIGHT), or to the left's and the right's for a FULL
+	// join's COALESCE; {0, 0} for any other column. A name that resolves
+	// to it binds to that expression over the sides' columns (mergedExpr),
+	// as PostgreSQL's buildMergedJoinVar makes the merged column the Var
+	// itself, a cast of it, or a COALESCE: so GROUP BY d covers l.d. Offsets,
+	// not indexes, so that they stay true while the columns are shifted as
+	// a whole (a join, a USING projection above).
+	Merge [2]int
 	// Domain is the OID of the domain a table column is declared with
 	// (pg_typeof names it; domains.go), 0 for none.
 	Domain uint32

@@ -74,8 +74,62 @@ func (b *binder) resolve(s *scope, cn sourceNode, table, name string) (Expr, err
 		}
 		return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedColumn, "column %q does not exist", name))
 	}
-	c := s.cols[found]
-	return b.newColumnRef(found, c.Name, c.T), nil
+	return b.mergedExpr(s.cols, found), nil
+}
+
+// mergedExpr is the expression column i of cols stands for: a USING
+// join's merged column (Column.Merge) is its side's column, a cast of it,
+// or the COALESCE of both sides' (through nested USING joins); any other
+// column is itself.
+func (b *binder) mergedExpr(cols []Column, i int) Expr {
+	c := &cols[i]
+	side := func(k int) Expr {
+		j := i + k
+		if j <= i || j >= len(cols) || cols[j].Name != c.Name {
+			return nil
+		}
+		return b.mergedExpr(cols, j)
+	}
+	implicit := func(e Expr) Expr {
+		if ref, ok := e.(*ColumnRef); ok {
+			if b.implicitRefs == nil {
+				b.implicitRefs = map[*ColumnRef]bool{}
+			}
+			b.implicitRefs[ref] = true
+		}
+		return e
+	}
+	switch {
+	case c.Merge[0] == 0:
+	case c.Merge[1] != 0:
+		l, r := side(c.Merge[0]), side(c.Merge[1])
+		if l != nil && r != nil {
+			t := c.T.Nullable()
+			return &Coalesce{Args: []Expr{b.castTo(implicit(l), t), b.castTo(implicit(r), t)}, T: t}
+		}
+	default:
+		if e := side(c.Merge[0]); e != nil {
+			if t := e.Type(); !t.Same(&c.T) {
+				e = b.castTo(implicit(e), c.T)
+			}
+			return e
+		}
+	}
+	return b.newColumnRef(i, c.Name, c.T)
+}
+
+// mergedColumn is the column a USING join's merged column i of cols is
+// when it is a side's column itself (no cast, not FULL), else i: an
+// enclosing query's reference reads one column (outerRefIn).
+func mergedColumn(cols []Column, i int) int {
+	for cols[i].Merge[0] != 0 && cols[i].Merge[1] == 0 {
+		j := i + cols[i].Merge[0]
+		if j <= i || j >= len(cols) || cols[j].Name != cols[i].Name || !cols[j].T.Same(&cols[i].T) {
+			break
+		}
+		i = j
+	}
+	return i
 }
 
 // has reports whether a (possibly qualified) column name resolves in s
@@ -133,7 +187,28 @@ func (b *binder) outerRefIn(c *corrState, cn sourceNode, table, name string) (Ex
 		}
 		return c.passDown(outer.(*OuterRef)), true, nil
 	}
-	ref := c.slotOf(found)
+	found = mergedColumn(c.outer.cols, found)
+	var ref *OuterRef
+	if m := c.outer.cols[found].Merge; m[0] != 0 {
+		// a merged column that is a cast or a COALESCE of the sides'
+		// columns: the slot reads that expression, as the enclosing
+		// query's own reference would (mergedExpr)
+		e := b.mergedExpr(c.outer.cols, found)
+		slot := corrSlot(c, &c.slots, found, func() Expr {
+			Walk(e, func(x Expr) {
+				if col, ok := x.(*ColumnRef); ok {
+					if b.outerRefAt == nil {
+						b.outerRefAt = map[*ColumnRef]sourceNode{}
+					}
+					b.outerRefAt[col] = cn // (rebase: an ungrouped one's error)
+				}
+			})
+			return e
+		})
+		ref = &OuterRef{Slot: slot, Name: c.outer.cols[found].Name, T: e.Type()}
+	} else {
+		ref = c.slotOf(found)
+	}
 	if col, ok := c.refs[ref.Slot].(*ColumnRef); ok {
 		if _, seen := b.outerRefAt[col]; !seen {
 			if b.outerRefAt == nil {

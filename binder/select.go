@@ -521,7 +521,8 @@ func (b *binder) bindTargets(s *scope, targets []*pt.Target, bindOut func(pt.Exp
 				if table != "" && c.Table != table || table == "" && c.Hidden {
 					continue
 				}
-				p.Exprs = append(p.Exprs, b.newColumnRef(i, c.Name, c.T))
+				p.Exprs = append(p.Exprs, b.mergedExpr(s.cols, i))
+				c.Merge = [2]int{}
 				p.Cols = append(p.Cols, c)
 			}
 			continue

@@ -394,10 +394,12 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 	case types.Int8, types.Int16, types.Int32, types.Int64, types.Oid:
 		x := v.(int64)
 		switch {
+		case from.Kind == types.Oid && to.IsInteger():
+			return oidToInt(x, to)
 		case to.IsInteger():
 			return checkInt(x, to)
 		case to.Kind == types.Oid:
-			return x, nil
+			return intToOID(x, from)
 		case to.IsFloat():
 			return float64(x), nil
 		case to.Kind == types.Decimal:
@@ -584,6 +586,34 @@ func checkInt(x int64, to types.T) (any, error) {
 		return nil, outOfRangeErr(to)
 	}
 	return x, nil
+}
+
+// intToOID is an integer as an oid (or a reg* type), as pg_cast's casts
+// to oid: int8's i8tooid refuses what no uint32 holds; int4 (and int2,
+// through int4) is binary-coercible, so a negative value is its bits as
+// unsigned (-1 is 4294967295).
+func intToOID(x int64, from types.T) (any, error) {
+	switch from.Kind {
+	case types.Oid:
+		return x, nil
+	case types.Int64:
+		if x < 0 || x > math.MaxUint32 {
+			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "OID out of range")
+		}
+		return x, nil
+	default:
+		return int64(uint32(int32(x))), nil
+	}
+}
+
+// oidToInt is an oid as an integer, as pg_cast's casts from oid: to int8
+// its value (oidtoi8), to int4 its bits read as signed (binary-coercible:
+// 4294967295 is -1); the binder admits no other integer target.
+func oidToInt(x int64, to types.T) (any, error) {
+	if to.Kind == types.Int64 {
+		return x, nil
+	}
+	return checkInt(int64(int32(uint32(x))), to)
 }
 
 func outOfRangeErr(t types.T) error {

@@ -192,6 +192,17 @@ func (p *domainParser) domainConstraint(alter bool) (DomainConstraint, error) {
 // or (from the skip-th token on) one of the words stop at depth 0, and
 // returns their source text.
 func (p *sessionParser) exprText(skip int, stop ...string) (string, error) {
+	return p.tokensText(skip, false, stop...)
+}
+
+// argText is exprText of an argument in a list: it also ends at a comma
+// at depth 0 (a function parameter's DEFAULT).
+func (p *sessionParser) argText() (string, error) {
+	return p.tokensText(0, true)
+}
+
+// tokensText is exprText, ending at a comma at depth 0 too when atComma.
+func (p *sessionParser) tokensText(skip int, atComma bool, stop ...string) (string, error) {
 	start, depth := p.pos, 0
 loop:
 	for p.pos < len(p.toks) {
@@ -204,6 +215,8 @@ loop:
 				break loop
 			}
 			depth--
+		case atComma && depth == 0 && t.isPunct(p.src, ","):
+			break loop
 		case depth == 0 && p.pos-start >= skip && t.kind == tkIdent:
 			for _, w := range stop {
 				if t.is(p.src, w) {

@@ -224,27 +224,9 @@ func (p *sessionParser) functionArgsDefaults() ([]FunctionArg, []string, error) 
 		out = append(out, args)
 		def := ""
 		if p.accept("DEFAULT") || p.punct("=") {
-			start, depth := p.pos, 0
-		loop:
-			for p.pos < len(p.toks) {
-				t := p.toks[p.pos]
-				switch {
-				case t.isPunct(p.src, "("), t.isPunct(p.src, "["):
-					depth++
-				case t.isPunct(p.src, ")"), t.isPunct(p.src, "]"):
-					if depth == 0 {
-						break loop
-					}
-					depth--
-				case depth == 0 && t.isPunct(p.src, ","):
-					break loop
-				}
-				p.pos++
+			if def, err = p.argText(); err != nil {
+				return nil, nil, err
 			}
-			if p.pos == start {
-				return nil, nil, p.err()
-			}
-			def = strings.TrimSpace(p.src[p.toks[start].start:p.toks[p.pos-1].end])
 		} else if defs != nil {
 			return nil, nil, sqlerr.New(sqlerr.Code("42P13"), "input parameters after one with a default value must also have defaults")
 		}

@@ -217,17 +217,11 @@ func (f *formatter) expr(e Expr) {
 		f.WriteString("]")
 	case *Subscript:
 		f.subscripted(n.X, n.Chained)
-		f.expr(n.Index)
+		f.subscriptBody(n)
 		f.WriteString("]")
 	case *Slice:
 		f.subscripted(n.X, n.Chained)
-		if n.Lo != nil {
-			f.expr(n.Lo)
-		}
-		f.WriteString(":")
-		if n.Hi != nil {
-			f.expr(n.Hi)
-		}
+		f.subscriptBody(n)
 		f.WriteString("]")
 	case *SubscriptedValue:
 		f.expr(n.Value) // a VALUES cell: what was written there

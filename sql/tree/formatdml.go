@@ -228,18 +228,7 @@ func (f *formatter) subscriptedTarget(column string, target Expr) {
 	f.WriteString(QuoteIdent(column))
 	for _, e := range chain {
 		f.WriteString("[")
-		switch n := e.(type) {
-		case *Subscript:
-			f.expr(n.Index)
-		case *Slice:
-			if n.Lo != nil {
-				f.expr(n.Lo)
-			}
-			f.WriteString(":")
-			if n.Hi != nil {
-				f.expr(n.Hi)
-			}
-		}
+		f.subscriptBody(e)
 		f.WriteString("]")
 	}
 }

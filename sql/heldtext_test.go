@@ -1,10 +1,6 @@
 package sql
 
-import (
-	"testing"
-
-	"github.com/sqlgate/sqlgate/sqlerr"
-)
+import "testing"
 
 // TestHeldTextSyntaxErrors: a statement another statement holds (PREPARE,
 // DECLARE CURSOR, CREATE MATERIALIZED VIEW), a domain's DEFAULT or CHECK
@@ -13,10 +9,7 @@ import (
 // fails them: the message and position (in the whole input) are
 // PostgreSQL's, read from its answer to a Parse message of each input.
 func TestHeldTextSyntaxErrors(t *testing.T) {
-	tests := []struct {
-		in, want string
-		pos      int
-	}{
+	tests := []syntaxCase{
 		{"PREPARE rqq AS SELECT b FROM FROM rq", "syntax error at or near \"FROM\"", 30},
 		{"select 1; PREPARE rqq AS SELECT b FROM FROM rq", "syntax error at or near \"FROM\"", 40},
 		{"PREPARE p2 AS SELECT 1 +", "syntax error at end of input", 25},
@@ -43,14 +36,7 @@ func TestHeldTextSyntaxErrors(t *testing.T) {
 		{"ALTER DOMAIN d ADD CHECK (value <> 3 * )", "syntax error at or near \")\"", 40},
 		{"WITH u AS (UPDATE t SET v = 1 RETURNING v)", "syntax error at end of input", 43},
 	}
-	p := NewParser()
-	for _, tc := range tests {
-		_, err := p.Parse(tc.in)
-		e := sqlerr.As(err)
-		if e == nil || e.Code != sqlerr.SyntaxError || e.Message != tc.want || e.Position != tc.pos {
-			t.Errorf("%s: got %v (position %d), want 42601 %s at %d", tc.in, err, positionOf(e), tc.want, tc.pos)
-		}
-	}
+	checkSyntaxErrors(t, tests)
 }
 
 // TestHeldTextAccepted: what PostgreSQL parses in those places still
@@ -79,11 +65,4 @@ func TestHeldTextAccepted(t *testing.T) {
 			t.Errorf("%s: %v, want the savepoint named savepoint", in, err)
 		}
 	}
-}
-
-func positionOf(e *sqlerr.Error) int {
-	if e == nil {
-		return 0
-	}
-	return e.Position
 }

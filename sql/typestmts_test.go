@@ -1,20 +1,13 @@
 package sql
 
-import (
-	"testing"
-
-	"github.com/sqlgate/sqlgate/sqlerr"
-)
+import "testing"
 
 // TestTypeStmtSyntaxErrors: CREATE TYPE and ALTER TYPE forms PostgreSQL
 // 15's grammar has no rule for are its 42601 at the token it stops at
 // (they were 0A000 "not supported"); message and position are
 // PostgreSQL's answer to a Parse message of each input.
 func TestTypeStmtSyntaxErrors(t *testing.T) {
-	tests := []struct {
-		in, want string
-		pos      int
-	}{
+	tests := []syntaxCase{
 		{"CREATE TYPE typedlit_mood ENUM ('sad', 'ok')", "syntax error at or near \"ENUM\"", 27},
 		{"CREATE TYPE cmt_ty ) AS ENUM ('x')", "syntax error at or near \")\"", 20},
 		{"CREATE TYPE pgd_s.mood ) AS ENUM ('a', 'b')", "syntax error at or near \")\"", 24},
@@ -28,45 +21,20 @@ func TestTypeStmtSyntaxErrors(t *testing.T) {
 		{"ALTER TYPE ct_pair DROP z", "syntax error at or near \"z\"", 25},
 		{"ALTER TYPE ct_pair", "syntax error at end of input", 19},
 	}
-	p := NewParser()
-	for _, tc := range tests {
-		_, err := p.Parse(tc.in)
-		e := sqlerr.As(err)
-		if e == nil || e.Code != sqlerr.SyntaxError || e.Message != tc.want || e.Position != tc.pos {
-			t.Errorf("%s: got %v (position %d), want 42601 %s at %d", tc.in, err, positionOf(e), tc.want, tc.pos)
-		}
-	}
+	checkSyntaxErrors(t, tests)
 	// what PostgreSQL's grammar takes but sqlgate lacks stays 0A000
-	for _, in := range []string{"CREATE TYPE x", "CREATE TYPE x (input = f)", "ALTER TYPE x SET SCHEMA s", "ALTER TYPE x ALTER ATTRIBUTE a TYPE int"} {
-		if _, err := p.Parse(in); sqlerr.As(err) == nil || sqlerr.As(err).Code != sqlerr.FeatureNotSupported {
-			t.Errorf("%s: got %v, want 0A000", in, err)
-		}
-	}
+	checkNotSupported(t, []string{"CREATE TYPE x", "CREATE TYPE x (input = f)", "ALTER TYPE x SET SCHEMA s", "ALTER TYPE x ALTER ATTRIBUTE a TYPE int"})
 }
 
 // TestCommentOnSyntaxErrors: COMMENT ON followed by a word that starts no
 // object kind of PostgreSQL 15's grammar is its 42601 at the word; an
 // object kind sqlgate keeps no comment for stays 0A000.
 func TestCommentOnSyntaxErrors(t *testing.T) {
-	tests := []struct {
-		in, want string
-		pos      int
-	}{
+	tests := []syntaxCase{
 		{"COMMENT ON ON COLUMN public.doc.body IS 'text of it'", "syntax error at or near \"ON\"", 12},
 		{"COMMENT ON cmt_dm DOMAIN IS 'a domain'", "syntax error at or near \"cmt_dm\"", 12},
 		{"COMMENT ON IS 'x'", "syntax error at or near \"IS\"", 12},
 	}
-	p := NewParser()
-	for _, tc := range tests {
-		_, err := p.Parse(tc.in)
-		e := sqlerr.As(err)
-		if e == nil || e.Code != sqlerr.SyntaxError || e.Message != tc.want || e.Position != tc.pos {
-			t.Errorf("%s: got %v (position %d), want 42601 %s at %d", tc.in, err, positionOf(e), tc.want, tc.pos)
-		}
-	}
-	for _, in := range []string{"COMMENT ON DATABASE d IS 'x'", "COMMENT ON TRIGGER tr ON t IS 'x'", "COMMENT ON EXTENSION e IS 'x'"} {
-		if _, err := p.Parse(in); sqlerr.As(err) == nil || sqlerr.As(err).Code != sqlerr.FeatureNotSupported {
-			t.Errorf("%s: got %v, want 0A000", in, err)
-		}
-	}
+	checkSyntaxErrors(t, tests)
+	checkNotSupported(t, []string{"COMMENT ON DATABASE d IS 'x'", "COMMENT ON TRIGGER tr ON t IS 'x'", "COMMENT ON EXTENSION e IS 'x'"})
 }

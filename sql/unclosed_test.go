@@ -1,10 +1,6 @@
 package sql
 
-import (
-	"testing"
-
-	"github.com/sqlgate/sqlgate/sqlerr"
-)
+import "testing"
 
 // TestUnclosedBracketErrors: a statement with a ( or [ it never closes, or
 // one whose last word lacks its operand, is refused where PostgreSQL 15's
@@ -14,10 +10,7 @@ import (
 // (names.go's onlyNameAtExprStart): message and position are PostgreSQL's
 // answer to a Parse message of each input.
 func TestUnclosedBracketErrors(t *testing.T) {
-	tests := []struct {
-		in, want string
-		pos      int
-	}{
+	tests := []syntaxCase{
 		{"SELECT * FROM weo ( WHERE id > 10", "syntax error at or near \"WHERE\"", 21},
 		{"SELECT * FROM f('a'( ::regclass, -1)", "syntax error at or near \"(\"", 20},
 		{"CREATE TABLE vu (id INT PRIMARY ( KEY, z INT)", "syntax error at or near \"(\"", 33},
@@ -51,12 +44,5 @@ func TestUnclosedBracketErrors(t *testing.T) {
 		{"SELECT x IN (,'a' 'b') FROM t", "syntax error at or near \",\"", 14},
 		{"SELECT 'a' 'b'", "syntax error at or near \"'b'\"", 12},
 	}
-	p := NewParser()
-	for _, tc := range tests {
-		_, err := p.Parse(tc.in)
-		e := sqlerr.As(err)
-		if e == nil || e.Code != sqlerr.SyntaxError || e.Message != tc.want || e.Position != tc.pos {
-			t.Errorf("%s: got %v (position %d), want 42601 %s at %d", tc.in, err, positionOf(e), tc.want, tc.pos)
-		}
-	}
+	checkSyntaxErrors(t, tests)
 }

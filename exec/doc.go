@@ -65,8 +65,9 @@
 //
 // Casts follow PostgreSQL's (cast.go); those to and from bit strings, with
 // their typmod rules for explicit casts and assignments, are bitcast.go's,
-// jsonb's to numbers and boolean jsonbcast.go's, and "char"'s byte casts
-// with int4 qcharcast.go's.
+// jsonb's to numbers and boolean jsonbcast.go's, "char"'s byte casts
+// with int4 qcharcast.go's, and regconfig's (a configuration's name) to
+// and from oid and the integers regconfigcast.go's.
 //
 // metrics.go counts EXPLAIN ANALYZE's batches, rows and own time per node;
 // stalls are measured where batches wait on something other than the

@@ -71,9 +71,12 @@ func typesOf(c CatalogInfo) *types.Registry {
 }
 
 // FunctionDefs is implemented by a CatalogInfo that can write a
-// function's definition: pg_get_functiondef (NULL without it).
+// function's definition: pg_get_functiondef (NULL without it), and
+// pg_get_function_sqlbody, the SQL-standard body (RETURN or BEGIN
+// ATOMIC) of a function that has one (pg_dump writes it instead of AS).
 type FunctionDefs interface {
 	FunctionDef(oid uint32) (def string, ok bool)
+	FunctionSQLBody(oid uint32) (body string, ok bool)
 }
 
 // ViewDefs is implemented by a CatalogInfo that holds views:

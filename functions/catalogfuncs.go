@@ -172,7 +172,7 @@ func catalogFuncs() []*Func {
 			return optional(c.ColumnDescription(ctx, oidArg(a[0]), int(a[1].(int64))))
 		})},
 		// sqlgate's functions have no SQL-standard body (BEGIN ATOMIC ...)
-		{Name: "pg_get_function_sqlbody", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_function_sqlbody", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, functionSQLBody)},
 		// no function sqlgate has declares argument defaults
 		// (pg_proc.pronargdefaults is 0): NULL for every argument, as
 		// PostgreSQL answers for one without a default, and for an OID
@@ -452,6 +452,20 @@ func functionDef(_ context.Context, c CatalogInfo, a []any) (any, error) {
 		return nil, nil
 	}
 	return def, nil
+}
+
+// functionSQLBody is pg_get_function_sqlbody: NULL for a function whose
+// body is text (AS '...') and for an OID no function has.
+func functionSQLBody(_ context.Context, c CatalogInfo, a []any) (any, error) {
+	fd, ok := c.(FunctionDefs)
+	if !ok {
+		return nil, nil
+	}
+	body, ok := fd.FunctionSQLBody(oidArg(a[0]))
+	if !ok {
+		return nil, nil
+	}
+	return body, nil
 }
 
 // FunctionArguments is the optional part of a CatalogInfo that writes

@@ -7,6 +7,24 @@ import (
 	"github.com/sqlgate/sqlgate/functions"
 )
 
+// FunctionSQLBody implements functions.FunctionDefs: the RETURN or BEGIN
+// ATOMIC body of a LANGUAGE sql function written with one (or of a
+// built-in PostgreSQL defines so), as pg_get_function_sqlbody; false for
+// a body given as text and for an OID no function has.
+func (c *Catalog) FunctionSQLBody(oid uint32) (string, bool) {
+	for _, p := range c.allProcs() {
+		if p.oid != oid {
+			continue
+		}
+		if p.userFunc {
+			return p.sqlBody, p.lang == langSQL && p.sqlBody != ""
+		}
+		pp, ok := builtinProp(p)
+		return pp.Body, ok && pp.Body != ""
+	}
+	return "", false
+}
+
 // FunctionDef implements functions.FunctionDefs: pg_get_functiondef's
 // CREATE OR REPLACE FUNCTION statement for the pg_proc row oid, as
 // PostgreSQL 15's ruleutils.c writes it: the signature, RETURNS, LANGUAGE,

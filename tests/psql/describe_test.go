@@ -24,6 +24,7 @@ CREATE TABLE orders (id int, region text) PARTITION BY LIST (region);
 CREATE TABLE orders_eu PARTITION OF orders FOR VALUES IN ('eu');
 CREATE TABLE orders_other PARTITION OF orders DEFAULT;
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
+CREATE FUNCTION add_one(a int, b int DEFAULT 1) RETURNS int LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT a + b $$;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 	postgresDDL = `CREATE TABLE every_type (id int NOT NULL, region text NOT NULL, b boolean, ti smallint, si smallint,
  bi bigint, f real, d double precision, c char(5), vc varchar(20), s text, "by" bytea, bin bytea, dec numeric(12,3),
@@ -35,6 +36,7 @@ CREATE TABLE orders (id int, region text) PARTITION BY LIST (region);
 CREATE TABLE orders_eu PARTITION OF orders FOR VALUES IN ('eu');
 CREATE TABLE orders_other PARTITION OF orders DEFAULT;
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
+CREATE FUNCTION add_one(a int, b int DEFAULT 1) RETURNS int LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT a + b $$;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 )
 
@@ -92,6 +94,7 @@ var describeCases = []struct {
 	{cmd: `\dx`},
 	{cmd: `\dv`},
 	{cmd: `\df`},
+	{cmd: `\sf add_one`},
 	{cmd: `\dt every_type`},
 	{cmd: `\dt+`, golden: `                                                                       List of relations
  Schema |     Name     |       Type        |  Owner  | Persistence | Access method |  Size   |                           Description                            

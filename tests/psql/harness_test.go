@@ -17,6 +17,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/udf"
 )
 
 // catalogBackend puts the catalog and the session into every statement's
@@ -100,8 +101,12 @@ func startSqlgate(t testing.TB) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version, Views: md})
-	eng := engine.New(store, engine.Options{Virtual: cat, SpillDir: dir, Meta: md})
+	// the catalog lists the engine's functions (\df, \sf), as the
+	// server's does
+	var eng *engine.Engine
+	cat := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version, Views: md,
+		UDFs: func() *udf.Registry { return eng.UDFs() }})
+	eng = engine.New(store, engine.Options{Virtual: cat, SpillDir: dir, Meta: md})
 	wire := pgwire.NewServer(pgwire.Config{Backend: catalogBackend{Backend: eng, cat: cat}, ServerVersion: engine.ServerVersion})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

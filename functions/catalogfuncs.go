@@ -443,29 +443,27 @@ var (
 
 // functionDef is pg_get_functiondef: NULL for an OID no function has.
 func functionDef(_ context.Context, c CatalogInfo, a []any) (any, error) {
-	fd, ok := c.(FunctionDefs)
-	if !ok {
-		return nil, nil
-	}
-	def, ok := fd.FunctionDef(oidArg(a[0]))
-	if !ok {
-		return nil, nil
-	}
-	return def, nil
+	return functionText(c, a, FunctionDefs.FunctionDef)
 }
 
 // functionSQLBody is pg_get_function_sqlbody: NULL for a function whose
 // body is text (AS '...') and for an OID no function has.
 func functionSQLBody(_ context.Context, c CatalogInfo, a []any) (any, error) {
+	return functionText(c, a, FunctionDefs.FunctionSQLBody)
+}
+
+// functionText is what text of the function a[0] names, asked of c's
+// FunctionDefs: NULL without them or when text has none.
+func functionText(c CatalogInfo, a []any, text func(FunctionDefs, uint32) (string, bool)) (any, error) {
 	fd, ok := c.(FunctionDefs)
 	if !ok {
 		return nil, nil
 	}
-	body, ok := fd.FunctionSQLBody(oidArg(a[0]))
+	s, ok := text(fd, oidArg(a[0]))
 	if !ok {
 		return nil, nil
 	}
-	return body, nil
+	return s, nil
 }
 
 // FunctionArguments is the optional part of a CatalogInfo that writes

@@ -12,17 +12,15 @@ import (
 // built-in PostgreSQL defines so), as pg_get_function_sqlbody; false for
 // a body given as text and for an OID no function has.
 func (c *Catalog) FunctionSQLBody(oid uint32) (string, bool) {
-	for _, p := range c.allProcs() {
-		if p.oid != oid {
-			continue
-		}
-		if p.userFunc {
-			return p.sqlBody, p.lang == langSQL && p.sqlBody != ""
-		}
-		pp, ok := builtinProp(p)
-		return pp.Body, ok && pp.Body != ""
+	p, ok := c.procByOID(oid)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	if p.userFunc {
+		return p.sqlBody, p.lang == langSQL && p.sqlBody != ""
+	}
+	pp, ok := builtinProp(p)
+	return pp.Body, ok && pp.Body != ""
 }
 
 // FunctionDef implements functions.FunctionDefs: pg_get_functiondef's
@@ -32,17 +30,11 @@ func (c *Catalog) FunctionSQLBody(oid uint32) (string, bool) {
 // (volatility, parallel safety, STRICT, COST, ROWS, SUPPORT), and the
 // body dollar-quoted.
 func (c *Catalog) FunctionDef(oid uint32) (string, bool) {
-	result, args, ok := c.FunctionSignature(oid)
+	p, ok := c.procByOID(oid)
 	if !ok {
 		return "", false
 	}
-	var p procInfo
-	for _, q := range c.allProcs() {
-		if q.oid == oid {
-			p = q
-			break
-		}
-	}
+	result, args := c.signature(p)
 	volatile, parallel, strict, src, lang, support, cost, body, leakproof := byte('i'), byte('s'), true, p.name, "internal", "", float32(1), "", false
 	if p.userFunc {
 		volatile, parallel, strict, lang = 'v', 'u', false, "c"

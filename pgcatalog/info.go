@@ -602,59 +602,74 @@ var reserved = map[string]bool{
 // invalidName is PostgreSQL's invalid_name (42602).
 const invalidName = sqlerr.Code("42602")
 
+// procByOID is the pg_proc row oid (built-in or user-defined).
+func (c *Catalog) procByOID(oid uint32) (procInfo, bool) {
+	for _, p := range c.allProcs() {
+		if p.oid == oid {
+			return p, true
+		}
+	}
+	return procInfo{}, false
+}
+
 // FunctionSignature implements functions.CatalogInfo.
 func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
-	for _, p := range c.allProcs() {
-		if p.oid != oid {
-			continue
-		}
-		args := make([]string, len(p.args), len(p.args)+len(p.outTypes))
-		for i, a := range p.args {
-			args[i] = c.FormatType(a.(uint32), -1, false)
-			if a.(uint32) == oidAny {
-				args[i] = `"any"`
-			}
-			if p.varArgs && i == len(p.args)-1 {
-				// VARIADIC "any" takes any number of arguments of any
-				// type: its parameter is no array
-				if a.(uint32) != oidAny {
-					args[i] += "[]"
-				}
-				args[i] = "VARIADIC " + args[i]
-			}
-			if i < len(p.argNames) && p.argNames[i] != "" {
-				args[i] = quoteIdent(p.argNames[i]) + " " + args[i]
-			}
-		}
-		if p.table {
-			return c.tableSignature(p, args)
-		}
-		for i, t := range p.outTypes {
-			args = append(args, "OUT "+p.outNames[i]+" "+c.FormatType(t, -1, false))
-		}
-		result := c.FormatType(p.ret, -1, false)
-		if p.retset {
-			result = "SETOF " + result
-		}
-		return result, strings.Join(args, ", "), true
+	p, ok := c.procByOID(oid)
+	if !ok {
+		return "", "", false
 	}
-	return "", "", false
+	result, args := c.signature(p)
+	return result, args, true
+}
+
+// signature is p's result type and argument list as
+// pg_get_function_result and pg_get_function_arguments write them
+// (without defaults).
+func (c *Catalog) signature(p procInfo) (result, arguments string) {
+	args := make([]string, len(p.args), len(p.args)+len(p.outTypes))
+	for i, a := range p.args {
+		args[i] = c.FormatType(a.(uint32), -1, false)
+		if a.(uint32) == oidAny {
+			args[i] = `"any"`
+		}
+		if p.varArgs && i == len(p.args)-1 {
+			// VARIADIC "any" takes any number of arguments of any
+			// type: its parameter is no array
+			if a.(uint32) != oidAny {
+				args[i] += "[]"
+			}
+			args[i] = "VARIADIC " + args[i]
+		}
+		if i < len(p.argNames) && p.argNames[i] != "" {
+			args[i] = quoteIdent(p.argNames[i]) + " " + args[i]
+		}
+	}
+	if p.table {
+		return c.tableSignature(p, args)
+	}
+	for i, t := range p.outTypes {
+		args = append(args, "OUT "+p.outNames[i]+" "+c.FormatType(t, -1, false))
+	}
+	result = c.FormatType(p.ret, -1, false)
+	if p.retset {
+		result = "SETOF " + result
+	}
+	return result, strings.Join(args, ", ")
 }
 
 // FunctionArguments is pg_get_function_arguments of the pg_proc row oid:
 // FunctionSignature's arguments with a LANGUAGE sql function's defaults
 // (as written).
 func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
-	for _, p := range c.allProcs() {
-		if p.oid == oid {
-			return c.functionArguments(p), true
-		}
+	p, ok := c.procByOID(oid)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return c.functionArguments(p), true
 }
 
 func (c *Catalog) functionArguments(p procInfo) string {
-	_, args, _ := c.FunctionSignature(p.oid)
+	_, args := c.signature(p)
 	if len(p.argDefaults) == 0 || len(p.outTypes) > 0 {
 		return args
 	}
@@ -683,16 +698,15 @@ func (c *Catalog) FunctionOIDs(name string) []uint32 {
 
 // FunctionProc implements functions.Procs.
 func (c *Catalog) FunctionProc(oid uint32) (string, []uint32, bool) {
-	for _, p := range c.allProcs() {
-		if p.oid == oid {
-			args := make([]uint32, len(p.args))
-			for i, a := range p.args {
-				args[i] = a.(uint32)
-			}
-			return p.name, args, true
-		}
+	p, ok := c.procByOID(oid)
+	if !ok {
+		return "", nil, false
 	}
-	return "", nil, false
+	args := make([]uint32, len(p.args))
+	for i, a := range p.args {
+		args[i] = a.(uint32)
+	}
+	return p.name, args, true
 }
 
 // DefaultSetting implements functions.CatalogInfo from pg_settings' list

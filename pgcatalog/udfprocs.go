@@ -136,7 +136,7 @@ func columnOIDs(cs []udf.Column) ([]uint32, []string) {
 // tableSignature is the result and arguments of a RETURNS TABLE function
 // as pg_get_function_result/_arguments show them: TABLE(col type, ...),
 // and the IN arguments (a batch UDF's relation first).
-func (c *Catalog) tableSignature(p procInfo, args []string) (string, string, bool) {
+func (c *Catalog) tableSignature(p procInfo, args []string) (result, arguments string) {
 	cols := make([]string, len(p.outTypes))
 	for i, t := range p.outTypes {
 		cols[i] = quoteIdent(p.outNames[i]) + " " + c.FormatType(t, -1, false)
@@ -144,5 +144,5 @@ func (c *Catalog) tableSignature(p procInfo, args []string) (string, string, boo
 	if p.relArg != "" && len(args) > 0 {
 		args[0] = p.relArg
 	}
-	return "TABLE(" + strings.Join(cols, ", ") + ")", strings.Join(args, ", "), true
+	return "TABLE(" + strings.Join(cols, ", ") + ")", strings.Join(args, ", ")
 }

@@ -36,12 +36,7 @@ func TestAsyncCommitSyncs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	closed := false
-	defer func() {
-		if !closed {
-			s.Close()
-		}
-	}()
+	defer s.Close() // a no-op after the test closes it
 	pt := createTable(t, s, "async_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
 	lt := createTable(t, s, "async_log", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("id", "k")}, BucketCount: 2})
 	upsert := func(ctx context.Context, k int32) {
@@ -162,7 +157,6 @@ func TestAsyncCommitSyncs(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	closed = true
 	if calls := sc.take(); walSyncs(calls) == 0 {
 		t.Errorf("Close did not sync the write-ahead log after a write that did not wait (%s)", describe(calls))
 	}
@@ -192,12 +186,7 @@ func TestAsyncWritersCombine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			closed := false
-			defer func() {
-				if !closed {
-					s.Close()
-				}
-			}()
+			defer s.Close() // a no-op after the test closes it
 			pt := createTable(t, s, "combine_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
 			visible := func(k int32) bool {
 				t.Helper()
@@ -242,7 +231,6 @@ func TestAsyncWritersCombine(t *testing.T) {
 			}
 			if tc.close {
 				s.turn <- struct{}{}
-				closed = true
 				// Close may race the writers for the token: each is
 				// committed or told the store closed, none waits on.
 				if err := s.Close(); err != nil {

@@ -125,10 +125,7 @@ func TestCheckpointLeavesTokenFree(t *testing.T) {
 					t.Fatalf("append record %d left after the checkpoint that covered records below %d", seq, covered)
 				}
 			}
-			if err := s.Close(); err != nil {
-				t.Fatal(err)
-			}
-			s = openStore(t, dir)
+			s = reopenClean(t, s, dir)
 			defer s.Close()
 			if s.appends.next != 0 {
 				t.Fatalf("Open found append records up to %d after a clean Close", s.appends.next)

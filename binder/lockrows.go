@@ -103,19 +103,9 @@ func (b *binder) checkRowLock(sel lockedSelect, from Node, mode rowlock.Mode, se
 // lockRows puts the LockRows node over out (the select list, sorted): the
 // table's key columns are appended to proj as hidden columns for it.
 func (b *binder) lockRows(scan *Scan, cond Expr, proj *Project, out Node, mode rowlock.Mode, wait rowlock.Wait) (Node, error) {
-	hasSub := false
-	check := func(e Expr) {
-		Walk(e, func(x Expr) {
-			if _, ok := x.(*Subquery); ok {
-				hasSub = true
-			}
-		})
-	}
-	if cond != nil {
-		check(cond)
-	}
+	hasSub := cond != nil && containsSubquery(cond)
 	for _, e := range proj.Exprs {
-		check(e)
+		hasSub = hasSub || containsSubquery(e)
 	}
 	if hasSub || len(proj.Exprs) != len(proj.Cols) {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s with subqueries is not supported", lockClauseName(mode))

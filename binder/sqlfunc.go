@@ -253,6 +253,7 @@ func inlineSafe(f *udf.Scalar, e Expr, corr *corrState, args []Expr) bool {
 	return true
 }
 
+// containsSubquery reports whether e holds a subquery anywhere.
 func containsSubquery(e Expr) bool {
 	found := false
 	Walk(e, func(x Expr) {

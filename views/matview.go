@@ -88,7 +88,7 @@ func (s *Store) Replace(v View) error {
 	}
 	v.Columns = append([]Column(nil), v.Columns...)
 	for i := range v.Columns {
-		v.Columns[i].TypeText = v.Columns[i].Type.String()
+		v.Columns[i].TypeText = storedTypeText(v.Columns[i].Type)
 	}
 	s.views[v.Path] = v
 	if err := s.save(); err != nil {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -16,9 +17,9 @@ import (
 type Column struct {
 	Name string  `json:"name"`
 	Type types.T `json:"type"`
-	// TypeText is Type.String() when the view was stored: the file keeps
-	// types.T's kinds by number, and Open refuses a file whose numbers no
-	// longer print the same type, rather than misread it.
+	// TypeText is storedTypeText(Type) when the view was stored: the file
+	// keeps types.T's kinds by number, and Open refuses a file whose
+	// numbers no longer print the same type, rather than misread it.
 	TypeText string `json:"type_text"`
 	// Updatable: a write through the view may set the column (a plain
 	// column of its base relation in an automatically updatable view).
@@ -213,7 +214,7 @@ func (s *Store) Create(v View, replace bool) (View, error) {
 	defer s.mu.Unlock()
 	v.Columns = append([]Column(nil), v.Columns...)
 	for i := range v.Columns {
-		v.Columns[i].TypeText = v.Columns[i].Type.String()
+		v.Columns[i].TypeText = storedTypeText(v.Columns[i].Type)
 	}
 	old, exists := s.views[v.Path]
 	if exists {
@@ -321,8 +322,8 @@ func Restore(sn Snapshot, where string) (*Store, error) {
 	s := &Store{nextID: max(sn.NextID, 1), views: map[fluss.TablePath]View{}}
 	for _, v := range sn.Views {
 		for _, c := range v.Columns {
-			if c.Type.String() != c.TypeText {
-				return nil, fmt.Errorf("%s: view %s column %s: stored type %q reads back as %q", where, v.Path, c.Name, c.TypeText, c.Type.String())
+			if !typeTextMatches(c.Type, c.TypeText) {
+				return nil, fmt.Errorf("%s: view %s column %s: stored type %q reads back as %q", where, v.Path, c.Name, c.TypeText, storedTypeText(c.Type))
 			}
 		}
 		if v.ID <= 0 || v.ID >= s.nextID {
@@ -338,4 +339,38 @@ func Restore(sn Snapshot, where string) (*Store, error) {
 func (s *Store) Clone() *Store {
 	c, _ := Restore(s.Snapshot(), "") // checked when it was stored
 	return c
+}
+
+// storedTypeText prints t without its registry: an enum type as
+// enum(OID). A T read back from the file has no registry (the catalog's
+// types are published after the metadata is read), so a name printed
+// through one could never be compared, and an enum renamed since the view
+// was stored keeps its OID.
+func storedTypeText(t types.T) string {
+	var unbound *types.Registry
+	return unbound.Bind(t).String()
+}
+
+// enumInText is an enum type as storedTypeText prints it.
+var enumInText = regexp.MustCompile(`enum\(\d+\)`)
+
+// typeTextMatches reports whether text, a column's stored TypeText, prints
+// t. Files written before storedTypeText printed an enum type by its name
+// (which the OID no longer tells without the catalog), so there an enum
+// matches any type name (identifier characters, dots, quoted parts) and
+// the rest of the type must print the same.
+func typeTextMatches(t types.T, text string) bool {
+	want := storedTypeText(t)
+	if text == want {
+		return true
+	}
+	parts := enumInText.Split(want, -1)
+	if len(parts) == 1 {
+		return false
+	}
+	for i := range parts {
+		parts[i] = regexp.QuoteMeta(parts[i])
+	}
+	named, err := regexp.Compile("^" + strings.Join(parts, `(?:"(?:[^"]|"")*"|[\pL\pN_$.])+`) + "$")
+	return err == nil && named.MatchString(text)
 }

@@ -138,3 +138,44 @@ func TestOpenRefusesMisreadTypes(t *testing.T) {
 		t.Error("open of a torn file succeeded")
 	}
 }
+
+// TestEnumColumnsReadBack: a view column of an enum type (alone, in an
+// array) is stored without the registry that names it, and a file of an
+// earlier version, which printed the enum by name, still opens; a
+// changed kind around the enum is still refused.
+func TestEnumColumnsReadBack(t *testing.T) {
+	reg := types.NewRegistry()
+	mood := &types.EnumType{OID: 70001, Name: "mood", Schema: "app", Labels: []string{"sad", "ok"}}
+	reg.PublishEnums([]*types.EnumType{mood}, nil)
+	enum := mood.T()
+	arr := types.T{Kind: types.Array, Elem: &enum}
+	file := filepath.Join(t.TempDir(), "views.json")
+	s, _ := Open(file)
+	if _, err := s.Create(view("v", "SELECT 1", nil, Column{Name: "m", Type: enum}, Column{Name: "ms", Type: arr}), false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(file); err != nil {
+		t.Fatalf("open of a view with enum columns: %v", err)
+	}
+	b, _ := os.ReadFile(file)
+	for _, c := range []struct {
+		name, from, to string
+		opens          bool
+	}{
+		{"enum by name", `"type_text": "enum(70001)"`, `"type_text": "app.mood"`, true},
+		{"array of an enum by name", `"type_text": "array\u003cenum(70001)\u003e"`, `"type_text": "array\u003capp.mood\u003e"`, true},
+		{"enum read as an array", `"type_text": "enum(70001)"`, `"type_text": "array\u003capp.mood\u003e"`, false},
+		{"array read as an enum", `"type_text": "array\u003cenum(70001)\u003e"`, `"type_text": "app.mood"`, false},
+	} {
+		text := string(b)
+		if !strings.Contains(text, c.from) {
+			t.Fatalf("%s: the file lacks %s:\n%s", c.name, c.from, text)
+		}
+		if err := os.WriteFile(file, []byte(strings.Replace(text, c.from, c.to, 1)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(file); (err == nil) != c.opens {
+			t.Errorf("%s: open: %v, want opened %v", c.name, err, c.opens)
+		}
+	}
+}

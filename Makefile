@@ -77,8 +77,10 @@ proto:
 	$(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$$($(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
 	cd fluss/remote/internal/pb && protoc --plugin=protoc-gen-go=$(PROTOC_GEN_GO) --go_out=. --go_opt=paths=source_relative fluss.proto
 
+# --restart-check: after each file its server is stopped and started again
+# on the same data directory, and the catalogs must read back the same.
 test-slt: build
-	./$(BIN) slt --parallel 2 tests/sqllogic/*.slt tests/sqllogic/generated/*.slt
+	./$(BIN) slt --parallel 2 --restart-check tests/sqllogic/*.slt tests/sqllogic/generated/*.slt
 
 # The same suites with every primary-key table's full scans on the columnar
 # path (issue 27): images built after a table's first scan, writes since

@@ -379,24 +379,120 @@ func InProcessColumnar(minRows int64) func(ctx context.Context, file string) (st
 // inProcess is InProcess with base's settings, serving the cluster
 // base.Fluss names when it is set.
 func inProcess(ctx context.Context, base Config) (string, func(), error) {
-	dir, err := os.MkdirTemp("", "sqlgate-slt-*")
+	t, err := startTarget(ctx, base)
 	if err != nil {
 		return "", nil, err
+	}
+	return t.connString(), t.stop, nil
+}
+
+// InProcessRestartable is InProcessColumnar(minRows) (InProcess when 0)
+// whose targets can also be restarted: restart stops the server of
+// connString and starts one again on its data directory (what a server
+// stored must open again), returning the new connection string; the
+// file's cleanup stops whichever runs and removes the directory. For
+// `sqlgate slt --restart-check`.
+func InProcessRestartable(minRows int64) (connect func(ctx context.Context, file string) (string, func(), error), restart func(ctx context.Context, connString string) (string, error)) {
+	var (
+		mu      sync.Mutex
+		targets = map[string]*inProcessTarget{}
+	)
+	connect = func(ctx context.Context, _ string) (string, func(), error) {
+		t, err := startTarget(ctx, Config{ColumnarMinRows: minRows})
+		if err != nil {
+			return "", nil, err
+		}
+		cs := t.connString()
+		mu.Lock()
+		targets[cs] = t
+		mu.Unlock()
+		return cs, func() {
+			mu.Lock()
+			delete(targets, t.connString())
+			mu.Unlock()
+			t.stop()
+		}, nil
+	}
+	restart = func(ctx context.Context, connString string) (string, error) {
+		mu.Lock()
+		t := targets[connString]
+		delete(targets, connString)
+		mu.Unlock()
+		if t == nil {
+			return "", fmt.Errorf("no in-process server at %s", connString)
+		}
+		if err := t.restart(ctx); err != nil {
+			return "", err
+		}
+		cs := t.connString()
+		mu.Lock()
+		targets[cs] = t
+		mu.Unlock()
+		return cs, nil
+	}
+	return connect, restart
+}
+
+// inProcessTarget is one in-process server on a temporary directory.
+type inProcessTarget struct {
+	cfg Config
+	mu  sync.Mutex
+	srv *Server // nil after a restart that failed to start
+}
+
+func startTarget(ctx context.Context, base Config) (*inProcessTarget, error) {
+	dir, err := os.MkdirTemp("", "sqlgate-slt-*")
+	if err != nil {
+		return nil, err
 	}
 	cfg := base
 	cfg.Listen, cfg.DataDir = "127.0.0.1:0", dir
 	srv, err := Start(ctx, cfg)
 	if err != nil {
 		os.RemoveAll(dir)
-		return "", nil, err
+		return nil, err
 	}
-	cleanup := func() {
+	return &inProcessTarget{cfg: cfg, srv: srv}, nil
+}
+
+func (t *inProcessTarget) connString() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.srv == nil {
+		return ""
+	}
+	return t.srv.ConnString()
+}
+
+// restart stops the server and starts one on the same directory.
+func (t *inProcessTarget) restart(ctx context.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	err := t.srv.Stop(sctx)
+	cancel()
+	t.srv = nil
+	if err != nil {
+		return fmt.Errorf("stopping: %w", err)
+	}
+	srv, err := Start(ctx, t.cfg)
+	if err != nil {
+		return err
+	}
+	t.srv = srv
+	return nil
+}
+
+// stop stops the server and removes its directory.
+func (t *inProcessTarget) stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.srv != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Stop(sctx)
-		os.RemoveAll(dir)
+		t.srv.Stop(sctx)
+		cancel()
 	}
-	return srv.ConnString(), cleanup, nil
+	os.RemoveAll(t.cfg.DataDir)
 }
 
 // engineLocks shows the engine's row locks in pg_locks; the catalog is

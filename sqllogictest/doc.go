@@ -10,6 +10,8 @@
 // (render.go, result.go) and execution (runner.go). It must not know
 // sqlgate's engine: the caller supplies a connection string per file through
 // Options.Connect, and decides what a failure means for its exit status.
+// With Options.Restart the caller also restarts a file's target after its
+// records, and restartcheck.go compares the catalogs before and after.
 // Failures are written to Options.Out as "file:line: message".
 //
 // Entry points: Run (the library; `sqlgate slt` prints Summary.String()),

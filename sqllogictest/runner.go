@@ -40,6 +40,13 @@ type Options struct {
 	// Connect returns a connection string for a fresh target for one
 	// top-level file, and a cleanup run after the file (may be nil).
 	Connect func(ctx context.Context, file string) (connString string, cleanup func(), err error)
+	// Restart, when set, restarts a file's target after its records: it
+	// stops the server of connString and starts it again on the same data
+	// directory, returning the new connection string. The runner then
+	// compares the target's catalogs before and after (restartcheck.go): a
+	// directory that does not open again, or reads back other catalog
+	// rows, fails the file.
+	Restart func(ctx context.Context, connString string) (string, error)
 	// Out receives failures ("file:line: ...") and per-file counts.
 	// Default io.Discard.
 	Out io.Writer
@@ -233,6 +240,9 @@ func runFile(ctx context.Context, file string, opts Options, out io.Writer) File
 		}
 	}()
 	r.runRecords(ctx, parseScript(file, string(text)), 0)
+	if opts.Restart != nil && !r.halted && ctx.Err() == nil && r.connErr == nil {
+		r.checkRestart(ctx, file)
+	}
 	if !r.halted && ctx.Err() == nil {
 		for _, f := range opts.Skips.unused([]string{file}) {
 			r.fail(f.File, f.Line, f.Message)

@@ -207,11 +207,16 @@ func slt(args []string, stdout, stderr io.Writer) int {
 	flussAddrs := fs.String("fluss", "", "serve each file from the Fluss cluster at HOST:PORT[,...], in a database of its own, instead of the embedded store")
 	skips := fs.String("skips", "", "skip the records this file lists (FILE:LINE[,LINE...] REASON a line)")
 	columnarMinRows := fs.Int64("columnar-min-rows", 0, "the embedded store's table size from which full scans use the columnar image (1: every primary-key table; 0: the default)")
+	restartCheck := fs.Bool("restart-check", false, "after each file, restart its server on the same data directory and compare the catalogs before and after (the embedded store only)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *postgres != "" && *flussAddrs != "" {
 		fmt.Fprintln(stderr, "sqlgate slt: --postgres and --fluss exclude each other")
+		return 2
+	}
+	if *restartCheck && (*postgres != "" || *flussAddrs != "") {
+		fmt.Fprintln(stderr, "sqlgate slt: --restart-check restarts in-process servers on the embedded store: not with --postgres or --fluss")
 		return 2
 	}
 	files := fs.Args()
@@ -244,6 +249,8 @@ func slt(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "sqlgate slt: %v\n", err)
 			}
 		}()
+	} else if *restartCheck {
+		opts.Connect, opts.Restart = server.InProcessRestartable(*columnarMinRows)
 	} else if *columnarMinRows != 0 {
 		opts.Connect = server.InProcessColumnar(*columnarMinRows)
 	} else {

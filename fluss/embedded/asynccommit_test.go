@@ -2,6 +2,8 @@ package embedded
 
 import (
 	"context"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -258,5 +260,89 @@ func TestAsyncWritersCombine(t *testing.T) {
 				t.Errorf("%d group commits for %d queued writers, want 1", got, tc.writers)
 			}
 		})
+	}
+}
+
+// walGate blocks the first durable sync of pebble's write-ahead log made
+// once armed, until release is closed.
+type walGate struct {
+	countingSyncer
+	armed   atomic.Bool
+	blocked chan struct{}
+	release chan struct{}
+}
+
+func (g *walGate) Sync(name string, kind SyncKind, sync func() error) error {
+	if kind != SyncRange && strings.HasSuffix(name, ".log") && g.armed.CompareAndSwap(true, false) {
+		close(g.blocked)
+		<-g.release
+	}
+	return g.countingSyncer.Sync(name, kind, sync)
+}
+
+// TestTimedWALSyncLeavesTokenFree: while the timer's sync of unsynced
+// commits waits for the disk, writes that do not wait for their sync still
+// commit (the sync does not hold the committer's token); those commits,
+// which the sync in flight may not cover, are synced by a later one within
+// the timer's delay, after which nothing is synced while idle; every row
+// survives Close and Open.
+func TestTimedWALSyncLeavesTokenFree(t *testing.T) {
+	async := fluss.WithoutSyncWait(context.Background())
+	dir := t.TempDir()
+	g := &walGate{blocked: make(chan struct{}), release: make(chan struct{})}
+	s, err := Open(dir, Options{Syncer: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pt := createTable(t, s, "timed_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 1})
+	k := int32(0)
+	upsert := func() {
+		t.Helper()
+		rec := intRecord([]string{"k", "v"}, []int32{k, k})
+		defer rec.Release()
+		if _, err := pt.Upsert(async, rec, fluss.UpsertOptions{}); err != nil {
+			t.Error(err)
+		}
+		k++
+	}
+	g.armed.Store(true)
+	upsert() // arms the committer's timer
+	select {
+	case <-g.blocked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the timer's sync did not come")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 20 {
+			upsert()
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		close(g.release)
+		t.Fatal("writes without a sync wait waited for the timer's sync")
+	}
+	g.take()
+	close(g.release)
+	// The held sync, then the one of the writes it may not cover.
+	deadline := time.Now().Add(asyncSyncDelay + 5*time.Second)
+	for n := 0; n < 2; n += walSyncs(g.take()) {
+		if time.Now().After(deadline) {
+			t.Fatal("the writes committed during the timer's sync were never synced")
+		}
+		time.Sleep(asyncSyncDelay / 10)
+	}
+	time.Sleep(2 * asyncSyncDelay)
+	if calls := g.take(); walSyncs(calls) != 0 {
+		t.Errorf("%d more syncs of the write-ahead log while idle (%s), want 0", walSyncs(calls), describe(calls))
+	}
+	s = reopenClean(t, s, dir)
+	defer s.Close()
+	if got := countRows(t, mustTable(t, s, "timed_pk")); got != int(k) {
+		t.Fatalf("%d rows after reopening, want %d", got, k)
 	}
 }

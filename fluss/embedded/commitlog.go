@@ -146,6 +146,7 @@ func (s *Store) commitLogged(batch *pebble.Batch) error {
 		return ioErr(err, "committing the key-value state")
 	}
 	l.behind = true
+	s.walCommits++ // asynccommit.go
 	return nil
 }
 

@@ -269,10 +269,17 @@ func TestCrashRecoveryAsync(t *testing.T) {
 			mode = "all"
 		}
 		env := []string{crashChildEnv + "=" + dir, crashStartEnv + "=" + strconv.Itoa(round*1_000_000), crashAsyncEnv + "=" + mode}
+		// Every second round lives long enough for the committer's
+		// timer to sync unsynced commits beside the writers
+		// (asynccommit.go, every asyncSyncDelay) before the kill.
+		maxDelay := 150 * time.Millisecond
+		if round%2 == 0 {
+			maxDelay = 4 * asyncSyncDelay
+		}
 		var aacks []int32         // the async acknowledgements, in order
 		before := map[int32]int{} // a waiting write's id -> len(aacks) when it began
 		var waited, asyncAcks int
-		killChild(t, "TestCrashRecovery", env, 150*time.Millisecond, func(line string) bool {
+		killChild(t, "TestCrashRecovery", env, maxDelay, func(line string) bool {
 			var id int32
 			switch {
 			case scan(line, "aack %d", &id):

@@ -54,8 +54,9 @@
 // a group none of whose writers waits for the sync
 // (fluss.WithoutSyncWait: synchronous_commit = off) commits its batch
 // unsynced and is synced by the next group that waits or within 200 ms
-// (asynccommit.go), and an ingestion never lands on top of unsynced
-// groups. Pebble's WAL file and the commit log zero-fill themselves ahead
+// (asynccommit.go; that timer's sync does not hold the committer's token,
+// so writers commit beside it), and an ingestion never lands on top of
+// unsynced groups. Pebble's WAL file and the commit log zero-fill themselves ahead
 // of their writes (fsys.go), as PostgreSQL's WAL segments are, so that the
 // sync of a commit rewrites data blocks instead of growing the file. A
 // commit's small log append, the commit log's write and sync, and the WAL

@@ -160,6 +160,10 @@ type Store struct {
 	// walSyncArmed: the committer's timer for unsynced commits runs (or
 	// was asked for); the token holder's.
 	walSyncArmed bool
+	// walCommits counts the commits whose durability waits for a sync of
+	// pebble's write-ahead log: groups committed unsynced and commit.wal's
+	// lone commits (asynccommit.go, timedSyncWAL); the token holder's.
+	walCommits uint64
 	// clog is the lone commits' log (commitlog.go); the committer's.
 	clog commitLog
 	// stagingSeq numbers bulk appends' staging directories (staged.go).

@@ -153,6 +153,8 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		}
 		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
 			"index \"%s\" does not exist, skipping (Fluss tables have no secondary indexes)", d.Names[0])), nil
+	case sql.AlterIndex:
+		return s.alterIndex(ctx, d) // alterindex.go
 	case sql.Truncate:
 		return s.truncateTables(ctx, d) // ddl.go
 	case sql.Maintenance:
@@ -180,6 +182,9 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		}
 		if d.View || len(d.Actions) == 1 && d.Actions[0].Kind == sql.AlterRename {
 			return s.renameRelation(ctx, d) // rename.go
+		}
+		if len(d.Actions) == 1 && d.Actions[0].Kind == sql.AlterRenameConstraint {
+			return s.renameConstraint(ctx, d) // alterindex.go
 		}
 		if v, a, ok := s.viewOptionsByAlterTable(ctx, d); ok {
 			return s.alterViewOptions(ctx, v, a, "ALTER TABLE") // views.go

@@ -140,7 +140,8 @@ func (s *session) alterIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				return tagOnly("ALTER INDEX"), resClose(res)
 			}
 		}
-		return nil, sqlerr.UndefinedRelation(d.Table.Name)
+		return nil, sqlerr.UndefinedRelation(d.Table.Name).
+			WithHint("sqlgate's indexes are its tables' primary keys, UNIQUE constraints and unique indexes: CREATE INDEX of any other index makes none.")
 	}
 	if err := s.mayOwnIndex(r); err != nil {
 		return nil, err

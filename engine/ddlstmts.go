@@ -471,17 +471,6 @@ func (s *session) cluster(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, e
 	return tagOnly("CLUSTER"), nil
 }
 
-// pkeyIndexExists reports whether n names the primary-key index of a
-// table (REINDEX INDEX).
-func (s *session) pkeyIndexExists(ctx context.Context, n sql.ObjectName) bool {
-	table, ok := strings.CutSuffix(n.Name, "_pkey")
-	if !ok {
-		return false
-	}
-	info, err := s.resolveTable(ctx, sql.ObjectName{Schema: n.Schema, Name: table})
-	return err == nil && info.HasPrimaryKey()
-}
-
 // reindex is REINDEX: Fluss tables have no indexes beyond their primary
 // key, which the store maintains, so there is nothing to rebuild. A table
 // must exist; SCHEMA, DATABASE, SYSTEM and CONCURRENTLY refuse a
@@ -499,7 +488,7 @@ func (s *session) reindex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, e
 	}
 	switch d.Scope {
 	case "INDEX":
-		if !s.pkeyIndexExists(ctx, d.Tables[0]) {
+		if _, _, found, err := s.findIndex(ctx, d.Tables[0]); err != nil || !found { // alterindex.go
 			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", d.Tables[0].Name)
 		}
 	case "TABLE":

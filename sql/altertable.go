@@ -125,8 +125,8 @@ func (p *ddlParser) addConstraint() (AlterAction, error) {
 		p.pos = next
 		return AlterAction{Kind: AlterAddUnique, Constraint: a.Constraint, Unique: &u}, nil
 	case p.word(0) == "PRIMARY" && p.word(1) == "KEY" && p.word(2) == "USING":
-		return p.unsupported("ALTER TABLE ... ADD PRIMARY KEY USING INDEX is not supported: sqlgate has no index to turn into a primary key",
-			"Name the columns instead: ALTER TABLE t ADD PRIMARY KEY (cols).")
+		return p.unsupported("ALTER TABLE ... ADD PRIMARY KEY USING INDEX is not supported: a Fluss table's primary key is its storage key, which no index becomes",
+			"Name the columns instead: ALTER TABLE t ADD PRIMARY KEY (cols), then DROP INDEX the unique index.")
 	case p.word(0) == "PRIMARY":
 		u, next, err := primaryKeyClause(p.src, p.toks, p.pos, a.Constraint) // unique.go
 		if err != nil {

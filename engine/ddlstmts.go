@@ -151,6 +151,12 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 				return noticeResult("DROP INDEX", notices...), nil
 			}
 		}
+		for i, name := range d.Names {
+			if r, _, found, err := s.findIndex(ctx, sql.ObjectName{Schema: d.NameSchemas[i], Name: name}); err == nil && found && r.pkey { // alterindex.go
+				return nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, r.table.Path.Table).
+					WithHint("You can drop constraint %s on table %s instead.", name, r.table.Path.Table)
+			}
+		}
 		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
 			"index \"%s\" does not exist, skipping (Fluss tables have no secondary indexes)", d.Names[0])), nil
 	case sql.AlterIndex:

@@ -255,12 +255,12 @@ func (s *session) renameIndex(ctx context.Context, r indexRef, db, to string) (p
 	if err := s.blockDDL("ALTER INDEX", nil); err != nil {
 		return nil, err
 	}
-	if to == r.name() {
-		// PostgreSQL renames a relation to its own name without a word
-		return tagOnly("ALTER INDEX"), nil
-	}
-	if s.relationNamed(ctx, db, to) {
+	if s.relationNamed(ctx, db, to) { // its own name too, as PostgreSQL
 		return nil, sqlerr.RelationExists(to)
+	}
+	if r.view == nil && (r.pkey || !r.unique.Index) && slices.Contains(constraintNames(r.table), to) {
+		// a constraint's index: the constraint is renamed with it
+		return nil, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", to, r.table.Path.Table)
 	}
 	if r.view != nil {
 		return s.renameMatviewIndex(ctx, r, to)
@@ -376,6 +376,12 @@ func (s *session) uniqueUsingIndex(ctx context.Context, c *checkActions, a sql.A
 	if name == "" {
 		name = a.NewName
 	}
+	taken := slices.Contains(constraintNames(work), name)
+	if taken && name == u.Name {
+		// PostgreSQL fails here on its catalog's unique index over
+		// constraint names (23505); the name is another constraint's
+		return nil, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, work.Path.Table)
+	}
 	n := byName[u.Name]
 	prefix := fluss.MetaPrefix + "unique." + strconv.Itoa(n) + "." // (fluss.UniqueProperties)
 	changes := []fluss.TableChange{{Kind: fluss.ChangeResetProperty, Key: prefix + "index"}}
@@ -384,7 +390,7 @@ func (s *session) uniqueUsingIndex(ctx context.Context, c *checkActions, a sql.A
 		if s.relationNamed(ctx, work.Path.Database, name) {
 			return nil, sqlerr.RelationExists(name)
 		}
-		if slices.Contains(constraintNames(work), name) {
+		if taken {
 			return nil, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, work.Path.Table)
 		}
 		changes = append(changes, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: prefix + "name", Value: name})

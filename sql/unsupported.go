@@ -116,6 +116,8 @@ var unsupportedClauses = []struct {
 	{[]string{"WITH", "DATA"}, "CREATE TABLE AS ... WITH DATA", "Leave WITH DATA out: it is the default."},
 	{[]string{"WITH", "("}, "storage parameters (WITH (...)) of a constraint's index", "Leave them out: sqlgate's indexes have none."},
 	{[]string{"OF"}, "typed tables (CREATE TABLE ... OF type)", "List the type's attributes as the table's columns."},
+	// last: a foreign key's DEFERRABLE is sqlgate's (foreignkey.go)
+	{[]string{"DEFERRABLE"}, "DEFERRABLE primary key and UNIQUE constraints", "sqlgate checks them as each row is written; only a FOREIGN KEY can be deferred."},
 }
 
 // unsupportedStatement is the 0A000 of a statement of PostgreSQL's that

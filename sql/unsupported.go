@@ -116,8 +116,6 @@ var unsupportedClauses = []struct {
 	{[]string{"WITH", "DATA"}, "CREATE TABLE AS ... WITH DATA", "Leave WITH DATA out: it is the default."},
 	{[]string{"WITH", "("}, "storage parameters (WITH (...)) of a constraint's index", "Leave them out: sqlgate's indexes have none."},
 	{[]string{"OF"}, "typed tables (CREATE TABLE ... OF type)", "List the type's attributes as the table's columns."},
-	// last: a foreign key's DEFERRABLE is sqlgate's (foreignkey.go)
-	{[]string{"DEFERRABLE"}, "DEFERRABLE primary key and UNIQUE constraints", "sqlgate checks them as each row is written; only a FOREIGN KEY can be deferred."},
 }
 
 // unsupportedStatement is the 0A000 of a statement of PostgreSQL's that
@@ -224,6 +222,23 @@ func unsupportedClause(p *sessionParser, at func(int, string, string) *sqlerr.Er
 			if ok {
 				return at(i, c.feature, c.hint)
 			}
+		}
+	}
+	// PRIMARY KEY [(cols)] DEFERRABLE (a foreign key's DEFERRABLE is
+	// sqlgate's: foreignkey.go)
+	for i := start + 1; i < len(p.toks); i++ {
+		if !p.toks[i].is(p.src, "DEFERRABLE") {
+			continue
+		}
+		k := i - 1
+		if p.toks[k].isPunct(p.src, ")") {
+			for k > start && !p.toks[k].isPunct(p.src, "(") {
+				k--
+			}
+			k--
+		}
+		if k > start && p.toks[k].is(p.src, "KEY") && p.toks[k-1].is(p.src, "PRIMARY") {
+			return at(i, "a DEFERRABLE primary key", "sqlgate checks a key as each row is written; only a FOREIGN KEY can be deferred.")
 		}
 	}
 	return nil

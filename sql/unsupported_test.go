@@ -27,7 +27,8 @@ func TestUnsupportedStatements(t *testing.T) {
 		{`CREATE TABLE t (a int, EXCLUDE USING gist (a WITH =))`, `EXCLUDE constraints is not supported`, 24},
 		{`CREATE TABLE t (a int PRIMARY KEY USING INDEX TABLESPACE ts)`, `USING INDEX TABLESPACE is not supported`, 35},
 		{`CREATE TABLE t OF comp`, `typed tables (CREATE TABLE ... OF type) is not supported`, 16},
-		{`CREATE TABLE t (id int PRIMARY KEY DEFERRABLE)`, `DEFERRABLE primary key and UNIQUE constraints is not supported`, 36},
+		{`CREATE TABLE t (id int PRIMARY KEY DEFERRABLE)`, `a DEFERRABLE primary key is not supported`, 36},
+		{`CREATE TABLE t (id int, PRIMARY KEY (id) DEFERRABLE INITIALLY DEFERRED)`, `a DEFERRABLE primary key is not supported`, 42},
 		{`SELECT 1 AS x INTO t`, `SELECT ... INTO is not supported`, 15},
 	}
 	p := NewParser()
@@ -43,7 +44,7 @@ func TestUnsupportedStatements(t *testing.T) {
 			}(), tc.msg, tc.pos)
 		}
 	}
-	for _, in := range []string{`CREATE POLICE p`, `ALTER SEQUENCE s FROB`, `CREATE TABLE t (a int,, b int)`, `SELECT 1 +`} {
+	for _, in := range []string{`CREATE POLICE p`, `ALTER SEQUENCE s FROB`, `CREATE TABLE t (a int,, b int)`, `SELECT 1 +`, `CREATE TABLE c (a int REFERENCES p DEFERRABLE MATCH FULL)`} {
 		if _, err := p.Parse(in); sqlerr.CodeOf(err) != sqlerr.SyntaxError {
 			t.Errorf("%s: got %v, want 42601", in, err)
 		}

@@ -51,6 +51,17 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	checks := s.newCheckActions(info)     // altercheck.go
 	notNulls := s.newNotNullActions(info) // altercolumn.go
 	for _, a := range inPasses(d.Actions) {
+		if a.Kind == sql.AlterAddUniqueUsingIndex {
+			if err := checks.at(changes); err != nil {
+				return nil, err
+			}
+			cs, err := s.uniqueUsingIndex(ctx, checks, a) // alterindex.go
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, cs...)
+			continue
+		}
 		if a.Kind == sql.AlterAddUnique || a.Kind == sql.AlterDropConstraint {
 			if err := checks.at(changes); err != nil {
 				return nil, err

@@ -151,8 +151,16 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 				return noticeResult("DROP INDEX", notices...), nil
 			}
 		}
+		for i, name := range d.Names {
+			if r, _, found, err := s.findIndex(ctx, sql.ObjectName{Schema: d.NameSchemas[i], Name: name}); err == nil && found && r.pkey { // alterindex.go
+				return nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, r.table.Path.Table).
+					WithHint("You can drop constraint %s on table %s instead.", name, r.table.Path.Table)
+			}
+		}
 		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
 			"index \"%s\" does not exist, skipping (Fluss tables have no secondary indexes)", d.Names[0])), nil
+	case sql.AlterIndex:
+		return s.alterIndex(ctx, d) // alterindex.go
 	case sql.Truncate:
 		return s.truncateTables(ctx, d) // ddl.go
 	case sql.Maintenance:
@@ -180,6 +188,9 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		}
 		if d.View || len(d.Actions) == 1 && d.Actions[0].Kind == sql.AlterRename {
 			return s.renameRelation(ctx, d) // rename.go
+		}
+		if len(d.Actions) == 1 && d.Actions[0].Kind == sql.AlterRenameConstraint {
+			return s.renameConstraint(ctx, d) // alterindex.go
 		}
 		if v, a, ok := s.viewOptionsByAlterTable(ctx, d); ok {
 			return s.alterViewOptions(ctx, v, a, "ALTER TABLE") // views.go
@@ -466,17 +477,6 @@ func (s *session) cluster(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, e
 	return tagOnly("CLUSTER"), nil
 }
 
-// pkeyIndexExists reports whether n names the primary-key index of a
-// table (REINDEX INDEX).
-func (s *session) pkeyIndexExists(ctx context.Context, n sql.ObjectName) bool {
-	table, ok := strings.CutSuffix(n.Name, "_pkey")
-	if !ok {
-		return false
-	}
-	info, err := s.resolveTable(ctx, sql.ObjectName{Schema: n.Schema, Name: table})
-	return err == nil && info.HasPrimaryKey()
-}
-
 // reindex is REINDEX: Fluss tables have no indexes beyond their primary
 // key, which the store maintains, so there is nothing to rebuild. A table
 // must exist; SCHEMA, DATABASE, SYSTEM and CONCURRENTLY refuse a
@@ -494,7 +494,7 @@ func (s *session) reindex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, e
 	}
 	switch d.Scope {
 	case "INDEX":
-		if !s.pkeyIndexExists(ctx, d.Tables[0]) {
+		if _, _, found, err := s.findIndex(ctx, d.Tables[0]); err != nil || !found { // alterindex.go
 			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", d.Tables[0].Name)
 		}
 	case "TABLE":

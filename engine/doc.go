@@ -119,7 +119,11 @@
 // rewritecopy.go, onto fluss.TableReplacer; the
 // copy runs outside the server-wide DDL lock, the table's writers waiting
 // at rewritegate.go),  ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
-// the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
+// the metadata, tables onto fluss.TableRenamer), ALTER INDEX and ADD
+// UNIQUE USING INDEX (alterindex.go: the primary key's, UNIQUE
+// constraints', unique and materialized views' indexes, found by name,
+// renamed in their metadata), ALTER TABLE ... RENAME CONSTRAINT
+// (renameconstraint.go), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
 // cursors (DECLARE, FETCH, MOVE, CLOSE and pg_cursors: cursors.go, whose
 // comment says how they stream and end with transactions; BINARY and $n
 // parameters: cursorparams.go; UPDATE / DELETE ... WHERE CURRENT OF:

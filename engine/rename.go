@@ -197,6 +197,9 @@ func (s *session) renameTable(ctx context.Context, info fluss.TableInfo, to flus
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
+	if err := keepPrimaryKeyName(ctx, s.eng.store, info); err != nil {
+		return nil, err
+	}
 	renamed, err := renamer.RenameTable(ctx, info.Path, to)
 	if err != nil {
 		return nil, err
@@ -244,4 +247,18 @@ func (s *session) followRename(ctx context.Context, info fluss.TableInfo) error 
 		pt.base = t
 	}
 	return nil
+}
+
+// keepPrimaryKeyName pins the name of a table's primary key (and its
+// index), table_pkey, before the table is renamed: PostgreSQL's rename
+// leaves the index's name as it was, and a name sqlgate derives from the
+// table's would follow it. Set before the rename, so that a crash between
+// the two leaves the name it had.
+func keepPrimaryKeyName(ctx context.Context, store fluss.Store, info fluss.TableInfo) error {
+	alt, ok := store.(fluss.TableAlterer)
+	if !ok || !info.HasPrimaryKey() || info.Descriptor.CustomProperties[fluss.PrimaryKeyNameProperty] != "" {
+		return nil
+	}
+	_, err := alt.AlterTable(ctx, info.Path, []fluss.TableChange{{Kind: fluss.ChangeSetProperty, Key: fluss.PrimaryKeyNameProperty, Value: info.PrimaryKeyName()}})
+	return err
 }

@@ -415,10 +415,10 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 		}
 		cols = append(cols, name)
 	}
-	if d.Index != "" && d.IfNotExists && s.indexNamed(ctx, info.Path.Database, d.Index) {
+	if d.Index != "" && d.IfNotExists && s.relationNamed(ctx, info.Path.Database, d.Index) {
 		return noticeResult("CREATE INDEX", sqlerr.New(sqlerr.SuccessfulCompletion, "relation \"%s\" already exists, skipping", d.Index)), nil
 	}
-	if d.Index != "" && s.indexNamed(ctx, info.Path.Database, d.Index) {
+	if d.Index != "" && s.relationNamed(ctx, info.Path.Database, d.Index) {
 		return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", d.Index)
 	}
 	if err := s.blockDDL("CREATE INDEX", pathIn([]fluss.TablePath{info.Path})); err != nil {
@@ -545,23 +545,6 @@ func (s *session) uniqueIndexOf(ctx context.Context, db, name string) (fluss.Tab
 		}
 	}
 	return fluss.TableInfo{}, fluss.UniqueConstraint{}, false
-}
-
-// indexNamed reports whether a relation named name exists in db: a
-// table, or a unique constraint's or primary key's index.
-func (s *session) indexNamed(ctx context.Context, db, name string) bool {
-	if _, _, ok := s.uniqueIndexOf(ctx, db, name); ok {
-		return true
-	}
-	if _, err := s.eng.storeTable(ctx, fluss.TablePath{Database: db, Table: name}); err == nil {
-		return true
-	}
-	t, ok := strings.CutSuffix(name, "_pkey")
-	if !ok {
-		return false
-	}
-	info, err := s.eng.storeTable(ctx, fluss.TablePath{Database: db, Table: t})
-	return err == nil && info.HasPrimaryKey()
 }
 
 // dropUniqueIndex is DROP INDEX of a unique index CREATE UNIQUE INDEX

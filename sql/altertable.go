@@ -40,7 +40,7 @@ func (p *ddlParser) alterTable(st *Statement) error {
 			return err
 		}
 		d.Actions = append(d.Actions, a)
-		if a.Kind == AlterRename || a.Kind == AlterRenameColumn {
+		if a.Kind == AlterRename || a.Kind == AlterRenameColumn || a.Kind == AlterRenameConstraint {
 			if len(d.Actions) > 1 {
 				return p.renameNotAlone()
 			}
@@ -101,6 +101,22 @@ func (p *ddlParser) addConstraint() (AlterAction, error) {
 	}
 	switch {
 	case p.accept("CHECK"):
+	case p.word(0) == "UNIQUE" && p.word(1) == "USING" && p.word(2) == "INDEX":
+		// a unique index becomes the constraint, renamed to its name
+		// (engine/uniqueusing.go)
+		p.pos += 3
+		idx, err := p.ident()
+		if err != nil {
+			return a, err
+		}
+		switch p.word(0) {
+		case "DEFERRABLE", "INITIALLY":
+			return a, sqlerr.New(sqlerr.FeatureNotSupported, "UNIQUE ... %s is not supported", p.word(0)).
+				WithPosition(charPos(p.src, p.toks[p.pos].start))
+		case "NOT":
+			p.accept("NOT", "DEFERRABLE")
+		}
+		return AlterAction{Kind: AlterAddUniqueUsingIndex, Constraint: a.Constraint, NewName: idx, DefaultPos: charPos(p.src, p.toks[start].start)}, nil
 	case p.word(0) == "UNIQUE":
 		u, next, err := uniqueClause(p.src, p.toks, p.pos, "", a.Constraint) // unique.go
 		if err != nil {
@@ -109,8 +125,8 @@ func (p *ddlParser) addConstraint() (AlterAction, error) {
 		p.pos = next
 		return AlterAction{Kind: AlterAddUnique, Constraint: a.Constraint, Unique: &u}, nil
 	case p.word(0) == "PRIMARY" && p.word(1) == "KEY" && p.word(2) == "USING":
-		return p.unsupported("ALTER TABLE ... ADD PRIMARY KEY USING INDEX is not supported: sqlgate has no index to turn into a primary key",
-			"Name the columns instead: ALTER TABLE t ADD PRIMARY KEY (cols).")
+		return p.unsupported("ALTER TABLE ... ADD PRIMARY KEY USING INDEX is not supported: a Fluss table's primary key is its storage key, which no index becomes",
+			"Name the columns instead: ALTER TABLE t ADD PRIMARY KEY (cols), then DROP INDEX the unique index.")
 	case p.word(0) == "PRIMARY":
 		u, next, err := primaryKeyClause(p.src, p.toks, p.pos, a.Constraint) // unique.go
 		if err != nil {
@@ -235,8 +251,17 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		if p.word(0) == "TO" {
 			return p.renameTo() // rename.go
 		}
-		if p.word(0) == "CONSTRAINT" {
-			return p.unsupported("ALTER TABLE ... RENAME CONSTRAINT is not supported", "Drop the constraint and add it again under the new name.")
+		if p.accept("CONSTRAINT") {
+			// a statement of its own, as RENAME TO is (engine/renameconstraint.go)
+			old, err := p.ident()
+			if err != nil {
+				return AlterAction{}, err
+			}
+			if !p.accept("TO") {
+				return AlterAction{}, p.err()
+			}
+			n, err := p.ident()
+			return AlterAction{Kind: AlterRenameConstraint, Constraint: old, NewName: n}, err
 		}
 		return p.renameColumn() // altercolumn.go
 	case p.word(0) == "SET" && p.pos+1 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, "("):

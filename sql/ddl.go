@@ -218,6 +218,8 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 			return nil, syntaxErrorAt(src, toks, j)
 		}
 		i = j
+	} else if i+1 < len(toks) && toks[i].is(src, "WITHOUT") && toks[i+1].is(src, "OIDS") {
+		i += 2 // WITH's alternative in PostgreSQL's grammar, a no-op (old pg_dump output)
 	}
 	// ON COMMIT { DROP | DELETE ROWS | PRESERVE ROWS } (the engine's)
 	if i+2 < len(toks) && toks[i].is(src, "ON") && toks[i+1].is(src, "COMMIT") {

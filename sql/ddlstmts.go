@@ -83,6 +83,9 @@ type DDLStmt struct {
 	IndexPartial bool
 	// IndexNullsNotDistinct: CREATE UNIQUE INDEX ... NULLS NOT DISTINCT.
 	IndexNullsNotDistinct bool
+	// IndexAction is ALTER INDEX's action (Kind AlterIndex; the index is
+	// Table, IF EXISTS IfExists).
+	IndexAction *IndexAction
 }
 
 // PrepareStmt is PREPARE name [(types)] AS statement.
@@ -200,6 +203,13 @@ const (
 	// AlterNoOp: SET WITHOUT OIDS, which PostgreSQL 15 accepts and does
 	// nothing for (old pg_dump output).
 	AlterNoOp
+	// AlterRenameConstraint: RENAME CONSTRAINT Constraint TO NewName,
+	// alone in its statement.
+	AlterRenameConstraint
+	// AlterAddUniqueUsingIndex: ADD [CONSTRAINT Constraint] UNIQUE USING
+	// INDEX NewName (the index's name; DefaultPos the action's position,
+	// where PostgreSQL points its errors).
+	AlterAddUniqueUsingIndex
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -368,8 +378,8 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 			p.pos = 2
 			parent, err := p.objectName()
 			if err != nil || p.word(0) != "ATTACH" || p.word(1) != "PARTITION" {
-				p.pos = 0
-				break
+				p.pos = 2
+				return true, p.alterIndex(st) // alterindex.go
 			}
 			p.pos += 2
 			child, err := p.objectName()

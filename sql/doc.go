@@ -24,7 +24,11 @@
 //     (matview.go: Statement.DDL.Matview), CREATE TABLE ... PARTITION OF
 //     (partitions.go: Statement.DDL.PartitionOf; CREATE TABLE's PARTITION
 //     BY LIST (col) is Statement.PartitionKeys and PartitionStrategy); DO
-//     is refused): details in Statement.DDL; CREATE TEMP
+//     is refused; ALTER INDEX's RENAME TO, SET | RESET (..), SET
+//     TABLESPACE, OWNER TO, SET STATISTICS and DEPENDS ON EXTENSION
+//     (alterindex.go: Statement.DDL.IndexAction); ALTER TABLE ... RENAME
+//     CONSTRAINT and ADD [CONSTRAINT c] UNIQUE USING INDEX i as actions):
+//     details in Statement.DDL; CREATE TEMP
 //     TABLE sets Statement.Temporary, its ON COMMIT clause Statement.OnCommit; the cursor statements DECLARE,
 //     FETCH, MOVE and CLOSE (cursorstmts.go) in Statement.DDL.Cursor;
 //     UPDATE / DELETE ... WHERE CURRENT OF (currentof.go) parsed with
@@ -48,6 +52,13 @@
 //     AlterAction.ForeignKey and Statement.Set.Constraints; CREATE TABLE's
 //     and ALTER TABLE ... ADD's UNIQUE clauses (unique.go) in
 //     Statement.Uniques and AlterAction.Unique;
+//   - the statements of PostgreSQL's grammar that sqlgate does not run
+//     (unsupported.go: CREATE POLICY, TRIGGER, AGGREGATE, OPERATOR, CAST,
+//     COLLATION, RULE, STATISTICS, TABLESPACE, ..., SECURITY LABEL, the
+//     CREATE TABLE clauses it lacks): a syntax error of one becomes 0A000
+//     naming the feature, with a hint where there is a way, never 42601
+//     (tests/difftest's TestDDLCorpusNoSyntaxError checks a corpus of
+//     PostgreSQL 15's DDL);
 //   - catalog-qualified names (catalogs.go): db.schema.relation and
 //     db.schema.table.column lose the db part when it is the session's
 //     database (Parser.SetDatabase), else 0A000;

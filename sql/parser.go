@@ -80,6 +80,9 @@ const (
 	LockTable
 	// CREATE TABLE ... PARTITION OF (partitions.go: Statement.DDL.PartitionOf).
 	CreatePartition
+	// ALTER INDEX (alterindex.go: Statement.DDL.IndexAction; ALTER INDEX
+	// ... ATTACH PARTITION is a Maintenance statement).
+	AlterIndex
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
@@ -87,7 +90,7 @@ var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "Cr
 	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
 	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
 	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor", "Subscribe", "Truncate",
-	"PrepareTransaction", "CommitPrepared", "RollbackPrepared", "Merge", "Listen", "Unlisten", "Notify", "LockTable", "CreatePartition"}
+	"PrepareTransaction", "CommitPrepared", "RollbackPrepared", "Merge", "Listen", "Unlisten", "Notify", "LockTable", "CreatePartition", "AlterIndex"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -371,6 +374,11 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if err != nil {
 		err = p.unclosedError(src, toks, err)  // unclosed.go
 		err = p.truncatedError(src, toks, err) // unclosed.go
+		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.SyntaxError && strings.HasPrefix(se.Message, "syntax error") {
+			if e := unsupportedStatement(src, toks); e != nil { // unsupported.go
+				return nil, e
+			}
+		}
 	}
 	if e := stringAfterOperandError(src, toks); e != nil { // strconcat.go
 		// PostgreSQL reports the first error: the rewrite's or TiDB's

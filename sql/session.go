@@ -456,6 +456,14 @@ func (p *sessionParser) parseSet(st *Statement) error {
 		}
 		s.Values = []string{v}
 		return p.done()
+	case p.accept("XML", "OPTION"):
+		// SET XML OPTION { DOCUMENT | CONTENT }: the xmloption setting
+		s.Name = "xmloption"
+		if !p.accept("DOCUMENT") && !p.accept("CONTENT") {
+			return p.err()
+		}
+		s.Values = []string{strings.ToLower(p.word(-1))}
+		return p.done()
 	case p.accept("NAMES"):
 		s.Name = "client_encoding"
 	case p.accept("SCHEMA"):

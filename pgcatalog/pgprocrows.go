@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/internal/pgproc"
@@ -25,7 +26,7 @@ import (
 // (varArgs, as the library's signatures are), and OUT / TABLE columns are
 // outTypes / outNames.
 func pgRowProc(r *pgproc.Row) procInfo {
-	p := procInfo{oid: r.OID, name: r.Name, ret: r.Ret, nargs: len(r.Args), retset: r.RetSet, rows: float64(r.Rows), pg: r}
+	p := procInfo{oid: r.OID, name: r.Name, ret: r.Ret, nargs: len(r.Args), retset: r.RetSet, rows: float64(r.Rows), pg: r, comment: r.Desc}
 	p.args = make([]any, len(r.Args))
 	for i, a := range r.Args {
 		p.args[i] = a
@@ -133,4 +134,29 @@ func aggregateRows() []row {
 		out[i] = r
 	}
 	return out
+}
+
+// aggOf is the pg_aggregate row of the aggregate oid.
+func aggOf(oid uint32) (pgproc.Agg, bool) {
+	aggs := pgproc.Aggs()
+	i := sort.Search(len(aggs), func(i int) bool { return aggs[i].FnOID >= oid })
+	if i < len(aggs) && aggs[i].FnOID == oid {
+		return aggs[i], true
+	}
+	return pgproc.Agg{}, false
+}
+
+// orderedSetArgs joins an ordered-set or hypothetical-set aggregate's
+// arguments as ruleutils.c's print_function_arguments does: the direct
+// ones, ORDER BY, the aggregated ones; a variadic one that is the last
+// direct argument printed again after ORDER BY (rank(VARIADIC "any"
+// ORDER BY VARIADIC "any")).
+func orderedSetArgs(args []string, direct int) string {
+	switch {
+	case direct == 0:
+		return "ORDER BY " + strings.Join(args, ", ")
+	case direct >= len(args):
+		return strings.Join(args, ", ") + " ORDER BY " + args[len(args)-1]
+	}
+	return strings.Join(args[:direct], ", ") + " ORDER BY " + strings.Join(args[direct:], ", ")
 }

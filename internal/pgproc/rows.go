@@ -24,6 +24,8 @@ type Row struct {
 	// because a pg_aggregate row names it (a transition, final, combine,
 	// serial or deserial function)
 	Support bool
+	// Desc is the function's comment (obj_description)
+	Desc string
 }
 
 // Agg is one of PostgreSQL 15's pg_aggregate rows; the functions are

@@ -256,7 +256,8 @@ func procCandidates(t *testing.T, ctx context.Context, connString string) ([]pro
 		coalesce(a.aggminvtransfn::oid, 0), coalesce(a.aggmfinalfn::oid, 0), coalesce(a.aggfinalextra, false),
 		coalesce(a.aggmfinalextra, false), coalesce(a.aggfinalmodify, 'r'), coalesce(a.aggmfinalmodify, 'r'),
 		coalesce(a.aggsortop, 0), coalesce(a.aggtranstype, 0), coalesce(a.aggtransspace, 0), coalesce(a.aggmtranstype, 0),
-		coalesce(a.aggmtransspace, 0), coalesce(a.agginitval, ''), a.agginitval IS NOT NULL, coalesce(a.aggminitval, ''), a.aggminitval IS NOT NULL
+		coalesce(a.aggmtransspace, 0), coalesce(a.agginitval, ''), a.agginitval IS NOT NULL, coalesce(a.aggminitval, ''), a.aggminitval IS NOT NULL,
+		coalesce(obj_description(p.oid, 'pg_proc'), '')
 		FROM pg_proc p LEFT JOIN pg_aggregate a ON a.aggfnoid = p.oid
 		WHERE p.pronamespace = 'pg_catalog'::regnamespace ORDER BY p.oid`, nil, nil, nil, nil).Read()
 	if res.Err != nil {
@@ -273,7 +274,7 @@ func procCandidates(t *testing.T, ctx context.Context, connString string) ([]pro
 		}
 		b := func(i int) bool { return s(i) == "t" }
 		r := pgproc.Row{OID: n(0), Name: s(1), Kind: s(2)[0], RetSet: b(3), Ret: n(4), Args: oidList(s(5)),
-			Variadic: n(6), Defaults: int(n(7)), AllArgs: oidList(s(8)), Modes: s(9)}
+			Variadic: n(6), Defaults: int(n(7)), AllArgs: oidList(s(8)), Modes: s(9), Desc: s(38)}
 		if b(11) {
 			r.Names = strings.Split(s(10), ",")
 		}
@@ -328,8 +329,8 @@ func writeProcRows(t *testing.T, rows []pgproc.Row, aggs []pgproc.Agg) {
 	b.WriteString("package pgproc\n\n")
 	b.WriteString("var rows = []Row{\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "\t{%d, %q, '%c', %v, %d, %s, %d, %d, %s, %q, %s, %v, %v},\n",
-			r.OID, r.Name, r.Kind, r.RetSet, r.Ret, goOIDs(r.Args), r.Variadic, r.Defaults, goOIDs(r.AllArgs), r.Modes, goStrings(r.Names), r.Rows, r.Support)
+		fmt.Fprintf(&b, "\t{%d, %q, '%c', %v, %d, %s, %d, %d, %s, %q, %s, %v, %v, %q},\n",
+			r.OID, r.Name, r.Kind, r.RetSet, r.Ret, goOIDs(r.Args), r.Variadic, r.Defaults, goOIDs(r.AllArgs), r.Modes, goStrings(r.Names), r.Rows, r.Support, r.Desc)
 	}
 	b.WriteString("}\n\nvar aggs = []Agg{\n")
 	for _, a := range aggs {

@@ -79,6 +79,13 @@ type FunctionDefs interface {
 	FunctionSQLBody(oid uint32) (body string, ok bool)
 }
 
+// ProcKinds is the optional part of FunctionDefs telling the pg_proc row
+// oid's prokind ('f', 'a', 'w'; 0 when no row has oid):
+// pg_get_functiondef of an aggregate is an error, as PostgreSQL's.
+type ProcKinds interface {
+	ProcKind(oid uint32) (name string, kind byte)
+}
+
 // ViewDefs is implemented by a CatalogInfo that holds views:
 // pg_get_viewdef returns a view's definition (NULL without it).
 type ViewDefs interface {

@@ -443,6 +443,12 @@ var (
 
 // functionDef is pg_get_functiondef: NULL for an OID no function has.
 func functionDef(_ context.Context, c CatalogInfo, a []any) (any, error) {
+	if pk, ok := c.(ProcKinds); ok {
+		if name, kind := pk.ProcKind(oidArg(a[0])); kind == 'a' {
+			// ruleutils.c's pg_get_functiondef writes no CREATE AGGREGATE
+			return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is an aggregate function", name)
+		}
+	}
 	return functionText(c, a, FunctionDefs.FunctionDef)
 }
 

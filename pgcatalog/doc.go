@@ -46,8 +46,15 @@
 //     name PostgreSQL's own I/O functions, which pg_proc lists under
 //     their OIDs (typeprocs.go, generated from PostgreSQL 15:
 //     pgJDBC tells arrays by typinput = 'array_in'::regproc); pg_proc
-//     lists functions' overloads and, after them, the set-returning
-//     functions (proretset, prorows and OUT columns as PostgreSQL's), the
+//     lists PostgreSQL's own rows (OID, prokind, argument modes, names,
+//     defaults, comment) of every built-in function, aggregate and window
+//     function whose call the binder resolves, and of the support
+//     functions their pg_aggregate rows name (pgprocrows.go over
+//     internal/pgproc's procrows.go, which tests/difftest's
+//     TestProcRowsMatchPostgres generates and checks both ways), then
+//     under OIDs from procOIDBase the library's overloads PostgreSQL has
+//     no row of, the set-returning and record functions not listed yet
+//     (proretset, prorows and OUT columns as PostgreSQL's), the
 //     types' I/O functions, then the server's Go UDFs (udfprocs.go: schema
 //     public, language c, a record-batch or batch UDF as RETURNS TABLE).
 //     A built-in returning a row has its PostgreSQL function's OUT

@@ -70,6 +70,9 @@ func (c *Catalog) FunctionDef(oid uint32) (string, bool) {
 	b.WriteString(" RETURNS " + result + "\n")
 	b.WriteString(" LANGUAGE " + functions.QuoteIdent(lang) + "\n")
 	var opts strings.Builder
+	if p.pg != nil && p.pg.Kind == 'w' {
+		opts.WriteString(" WINDOW")
+	}
 	switch volatile {
 	case 'i':
 		opts.WriteString(" IMMUTABLE")
@@ -119,4 +122,17 @@ func (c *Catalog) FunctionDef(oid uint32) (string, bool) {
 	dq += "$"
 	b.WriteString("AS " + dq + src + dq + "\n")
 	return b.String(), true
+}
+
+// ProcKind implements functions.ProcKinds: the name and prokind of the
+// pg_proc row oid (0 for none).
+func (c *Catalog) ProcKind(oid uint32) (string, byte) {
+	p, ok := c.procByOID(oid)
+	switch {
+	case !ok:
+		return "", 0
+	case p.pg != nil:
+		return p.name, p.pg.Kind
+	}
+	return p.name, 'f'
 }

@@ -632,16 +632,21 @@ func (c *Catalog) signature(p procInfo) (result, arguments string) {
 		if a.(uint32) == oidAny {
 			args[i] = `"any"`
 		}
+		if i < len(p.argNames) && p.argNames[i] != "" {
+			args[i] = quoteIdent(p.argNames[i]) + " " + args[i]
+		}
 		if p.varArgs && i == len(p.args)-1 {
 			// VARIADIC "any" takes any number of arguments of any
 			// type: its parameter is no array
 			if a.(uint32) != oidAny {
 				args[i] += "[]"
 			}
-			args[i] = "VARIADIC " + args[i]
+			args[i] = "VARIADIC " + args[i] // before the name, as PostgreSQL prints it
 		}
-		if i < len(p.argNames) && p.argNames[i] != "" {
-			args[i] = quoteIdent(p.argNames[i]) + " " + args[i]
+	}
+	if p.pg != nil && p.pg.Kind == 'a' {
+		if a, ok := aggOf(p.oid); ok && a.Kind != 'n' {
+			return c.FormatType(p.ret, -1, false), orderedSetArgs(args, a.NumDirect)
 		}
 	}
 	if p.table {

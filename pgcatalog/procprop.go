@@ -16,16 +16,9 @@ type procProp = pgproc.Prop
 // signature's, else those all the name's overloads share; ok false when
 // neither is known.
 func builtinProp(p procInfo) (procProp, bool) {
-	args := make([]uint32, len(p.args))
-	for i, a := range p.args {
-		args[i] = a.(uint32)
-		if p.varArgs && i == len(p.args)-1 && args[i] != oidAny {
-			// pg_proc's VARIADIC parameter is the array type; the
-			// signature lists its element
-			args[i] = arrayTypeOf(args[i])
-		}
-	}
-	return pgproc.Lookup(p.name, args)
+	// pg_proc's VARIADIC parameter is the array type; the signature
+	// lists its element
+	return pgproc.Lookup(p.name, pgArgs(p))
 }
 
 // langOID is the pg_language OID of a built-in's language.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/internal/pgproc"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
@@ -49,7 +50,8 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_user":                c.dynamic(c.userRows),
 		"pg_settings":            static(c.settingRows()),
 		"pg_am":                  static(amRows()),
-		"pg_proc":                c.dynamic(c.procRows), // CREATE FUNCTION changes them
+		"pg_proc":                c.dynamic(c.procRows),   // CREATE FUNCTION changes them
+		"pg_aggregate":           static(aggregateRows()), // pgprocrows.go
 		"pg_tables":              c.tablesViewRows,
 		"pg_stat_user_tables":    c.statTableRows, // stattables.go
 		"pg_stat_all_tables":     c.statTableRows,
@@ -610,6 +612,9 @@ type procInfo struct {
 	strict      bool
 	argDefaults []string
 	sqlBody     string
+	// pg is PostgreSQL's own row of a built-in (pgprocrows.go), nil for
+	// sqlgate's own overloads and user functions
+	pg *pgproc.Row
 }
 
 // Pseudo-types of pg_proc's polymorphic signatures.
@@ -686,10 +691,26 @@ var recordFuncProcs = []procInfo{
 	{name: "jsonb_to_record", args: []any{uint32(3802)}, ret: oidRecord},
 }
 
-// functionProcs lists functions' overloads; the OIDs follow the
-// sorted order of names, so they are stable for a given build.
+// functionProcs lists PostgreSQL's rows of the built-ins sqlgate resolves
+// (pgprocrows.go), then the library's overloads PostgreSQL has no row of,
+// under OIDs from procOIDBase on that follow the sorted order of names, so
+// they are stable for a given build; then the set-returning, record and
+// the types' I/O functions not listed yet.
 func functionProcs() []procInfo {
 	var out []procInfo
+	listed := map[string]bool{}
+	oids := map[uint32]bool{}
+	for _, r := range pgproc.Rows() {
+		p := pgRowProc(&r)
+		out = append(out, p)
+		listed[procKey(p)], oids[p.oid] = true, true
+		// a call leaving out defaulted arguments is the same row
+		// (make_interval(years int4 DEFAULT 0, ...)), which the library
+		// may declare as overloads of fewer arguments
+		for n := len(r.Args) - r.Defaults; n < len(r.Args); n++ {
+			listed[pgproc.Signature(r.Name, r.Args[:n])] = true
+		}
+	}
 	next := uint32(procOIDBase)
 	sigs := pgSignatures()
 	for _, name := range functions.Names() {
@@ -715,6 +736,9 @@ func functionProcs() []procInfo {
 				seen[key] = true
 			}
 			p := procInfo{oid: next, name: name, args: args, ret: ret, nargs: len(f.Args), varArgs: f.Variadic}
+			if listed[procKey(p)] {
+				continue // PostgreSQL's row
+			}
 			outParams(&p, f.Ret)
 			out = append(out, p)
 			next++
@@ -724,17 +748,26 @@ func functionProcs() []procInfo {
 	// OIDs of the others as they were
 	for _, p := range setFuncProcs {
 		p.oid, p.nargs, p.retset = next, len(p.args), true
-		out = append(out, p)
-		next++
+		if !listed[procKey(p)] {
+			out = append(out, p)
+			next++
+		}
 	}
 	for _, p := range recordFuncProcs {
 		p.oid, p.nargs = next, len(p.args)
-		out = append(out, p)
-		next++
+		if !listed[procKey(p)] {
+			out = append(out, p)
+			next++
+		}
 	}
 	// and the types' I/O functions, under PostgreSQL's own OIDs
 	// (typeprocs.go), which pg_type's regproc columns name
-	return append(out, typeProcInfos...)
+	for _, p := range typeProcInfos {
+		if !oids[p.oid] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // outParams gives p, a built-in returning a row of named fields where
@@ -805,6 +838,7 @@ func (c *Catalog) procRows() []row {
 		if p.varArgs && len(p.args) > 0 {
 			variadic = int(p.args[len(p.args)-1].(uint32))
 		}
+
 		ns := p.ns
 		if ns == 0 {
 			ns = nsPgCatalog
@@ -814,7 +848,7 @@ func (c *Catalog) procRows() []row {
 			"prolang": langInternal, "procost": 1.0, "prorows": p.rows, "provariadic": variadic,
 			"prosupport": 0, "prokind": "f", "prosecdef": false, "proleakproof": false,
 			"proisstrict": true, "proretset": p.retset, "provolatile": "i", "proparallel": "s",
-			"pronargs": p.nargs, "pronargdefaults": 0, "prorettype": p.ret, "proargtypes": p.args,
+			"pronargs": p.nargs, "pronargdefaults": 0, "prorettype": p.ret, "proargtypes": anyOIDs(pgArgs(p)),
 			"prosrc": p.name,
 		}
 		if pp, ok := builtinProp(p); ok && !p.userFunc { // procprop.go
@@ -864,6 +898,17 @@ func (c *Catalog) procRows() []row {
 				all, modes, names = append(all, t), append(modes, outMode), append(names, p.outNames[j])
 			}
 			rows[i]["proallargtypes"], rows[i]["proargmodes"], rows[i]["proargnames"] = all, modes, names
+		}
+		if p.pg != nil {
+			pgRowColumns(rows[i], p) // PostgreSQL's row: its kind, modes, names (pgprocrows.go)
+		} else if variadic != 0 {
+			// a VARIADIC parameter is mode v, as in PostgreSQL's rows
+			modes := make([]any, len(p.args))
+			for k := range modes {
+				modes[k] = "i"
+			}
+			modes[len(modes)-1] = "v"
+			rows[i]["proargmodes"], rows[i]["proallargtypes"] = modes, anyOIDs(pgArgs(p))
 		}
 	}
 	return rows

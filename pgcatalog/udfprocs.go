@@ -56,7 +56,11 @@ func (c *Catalog) allProcs() []procInfo {
 	if cached := c.udfProcs.Load(); cached != nil && cached.reg == reg {
 		return cached.procs
 	}
-	procs := append(c.procs[:len(c.procs):len(c.procs)], udfProcs(reg, c.procs[len(c.procs)-1].oid+1)...)
+	next := uint32(procOIDBase)
+	for _, p := range c.procs {
+		next = max(next, p.oid+1) // after sqlgate's own overloads' OIDs
+	}
+	procs := append(c.procs[:len(c.procs):len(c.procs)], udfProcs(reg, next)...)
 	c.udfProcs.Store(&udfProcCache{reg: reg, procs: procs})
 	return procs
 }

@@ -6,5 +6,9 @@
 // checks it). It sits below every stage so that each reads PostgreSQL's
 // own answer: pgcatalog serves it as pg_proc's rows, and lower's
 // late_projection asks proisstrict as PostgreSQL's planner does
-// (contain_nonstrict_functions).
+// (contain_nonstrict_functions). It also holds PostgreSQL's pg_proc and
+// pg_aggregate rows of the built-ins sqlgate's binder resolves a call of
+// (rows.go's Row and Agg; procrows.go, generated and checked in both
+// directions by tests/difftest's TestProcRowsMatchPostgres), which
+// pgcatalog lists under PostgreSQL's OIDs.
 package pgproc

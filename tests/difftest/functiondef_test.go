@@ -3,6 +3,7 @@ package difftest
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -16,8 +17,9 @@ func TestFunctionDefDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
+	// aggregates have no definition to write (pg_get_functiondef's error)
 	procs := r.SQLGate.Run(ctx, `SELECT p.oid::text, n.nspname::text, p.proname::text, pg_get_function_identity_arguments(p.oid)
-		FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'pg_catalog' ORDER BY p.oid`)
+		FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'pg_catalog' AND p.prokind <> 'a' ORDER BY p.oid`)
 	if procs.Err != nil {
 		t.Fatal(procs.Err.Message)
 	}
@@ -26,14 +28,19 @@ func TestFunctionDefDifferential(t *testing.T) {
 		FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang`
 	var values []string
 	for _, row := range procs.Rows {
+		if oid, _ := strconv.Atoi(row[0].Text); oid < 16384 {
+			// PostgreSQL's own row (pgcatalog's pgprocrows.go): the same OID
+			values = append(values, fmt.Sprintf("(%s, '')", row[0].Text))
+			continue
+		}
 		if strings.Contains(row[3].Text, "OUT ") {
 			continue // regprocedure input reads argument types alone
 		}
 		sig := row[1].Text + "." + quoteName(row[2].Text) + "(" + strings.ReplaceAll(row[3].Text, "VARIADIC ", "") + ")"
 		values = append(values, fmt.Sprintf("(%s, '%s')", row[0].Text, strings.ReplaceAll(sig, "'", "''")))
 	}
-	pg := r.Postgres.Run(ctx, fmt.Sprintf("SELECT v.k::text, v.s, %s JOIN (VALUES %s) v(k, s) ON p.oid = to_regprocedure(v.s) ORDER BY v.k", cols, strings.Join(values, ", ")))
-	sg := r.SQLGate.Run(ctx, fmt.Sprintf("SELECT p.oid::text, %s WHERE p.pronamespace = 'pg_catalog'::regnamespace ORDER BY p.oid", cols))
+	pg := r.Postgres.Run(ctx, fmt.Sprintf("SELECT v.k::text, v.s, %s JOIN (VALUES %s) v(k, s) ON p.oid = CASE WHEN v.s = '' THEN v.k::oid ELSE to_regprocedure(v.s) END ORDER BY v.k", cols, strings.Join(values, ", ")))
+	sg := r.SQLGate.Run(ctx, fmt.Sprintf("SELECT p.oid::text, %s WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.prokind <> 'a' ORDER BY p.oid", cols))
 	for _, o := range []Outcome{pg, sg} {
 		if o.Err != nil {
 			t.Fatal(o.Err.Message)

@@ -95,6 +95,22 @@ var describeCases = []struct {
 	{cmd: `\dv`},
 	{cmd: `\df`},
 	{cmd: `\sf add_one`},
+	// built-in functions, aggregates and window functions: PostgreSQL's
+	// pg_proc and pg_aggregate rows (pgcatalog's pgprocrows.go)
+	{cmd: `\df array_append`},
+	{cmd: `\df jsonb_extract_path`},
+	{cmd: `\df lag`},
+	{cmd: `\da count`},
+	{cmd: `\da percentile_cont`},
+	{cmd: `\da rank`},
+	{cmd: `\da string_agg`},
+	// the built-ins' owner is the bootstrap superuser: sqlgate's user,
+	// PostgreSQL's postgres
+	{cmd: `\df+ row_number`, golden: `                                                                                            List of functions
+   Schema   |    Name    | Result data type | Argument data types |  Type  | Volatility | Parallel |  Owner  | Security | Access privileges | Language |    Source code    |         Description         
+------------+------------+------------------+---------------------+--------+------------+----------+---------+----------+-------------------+----------+-------------------+-----------------------------
+ pg_catalog | row_number | bigint           |                     | window | immutable  | safe     | sqlgate | invoker  |                   | internal | window_row_number | row number within partition
+(1 row)`},
 	{cmd: `\dt every_type`},
 	{cmd: `\dt+`, golden: `                                                                       List of relations
  Schema |     Name     |       Type        |  Owner  | Persistence | Access method |  Size   |                           Description                            
@@ -136,22 +152,15 @@ var describeCases = []struct {
 	{cmd: `\dT+`},
 	{cmd: `\df+`},
 	// set-returning functions: SETOF results and OUT columns as on
-	// PostgreSQL; sqlgate has generate_series over integers only and
-	// unnest over arrays only, so the goldens are PostgreSQL's lists
-	// without the numeric, timestamp, multirange and tsvector overloads
-	{cmd: `\df generate_series`, golden: `                                 List of functions
-   Schema   |      Name       | Result data type |    Argument data types    | Type 
-------------+-----------------+------------------+---------------------------+------
- pg_catalog | generate_series | SETOF bigint     | bigint, bigint            | func
- pg_catalog | generate_series | SETOF bigint     | bigint, bigint, bigint    | func
- pg_catalog | generate_series | SETOF integer    | integer, integer          | func
- pg_catalog | generate_series | SETOF integer    | integer, integer, integer | func
-(4 rows)`},
-	{cmd: `\df unnest`, golden: `                          List of functions
-   Schema   |  Name  | Result data type | Argument data types | Type 
-------------+--------+------------------+---------------------+------
- pg_catalog | unnest | SETOF anyelement | anyarray            | func
-(1 row)`},
+	// PostgreSQL; sqlgate has no multirange types, so unnest's golden is
+	// PostgreSQL's list without unnest(anymultirange)
+	{cmd: `\df generate_series`},
+	{cmd: `\df unnest`, golden: `                                                        List of functions
+   Schema   |  Name  | Result data type |                               Argument data types                                | Type 
+------------+--------+------------------+----------------------------------------------------------------------------------+------
+ pg_catalog | unnest | SETOF anyelement | anyarray                                                                         | func
+ pg_catalog | unnest | SETOF record     | tsvector tsvector, OUT lexeme text, OUT positions smallint[], OUT weights text[] | func
+(2 rows)`},
 	{cmd: `\df generate_subscripts`},
 	{cmd: `\df pg_get_keywords`},
 	{cmd: `\do`},

@@ -119,7 +119,7 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 			return e, err
 		}
 	}
-	if functions.IsSetFunc(name) {
+	if functions.IsSetFunc(name) || b.sqlSetFuncName(name) {
 		return b.bindSetCall(n) // srf.go
 	}
 	if name == "grouping" {

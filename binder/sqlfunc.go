@@ -76,23 +76,111 @@ func (b *binder) callSQLFunction(n sourceNode, f *udf.Scalar, args []Expr) (Expr
 }
 
 func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
+	if f.SQL.SetOf {
+		return b.expandSQLSetFunction(f, args) // sqlsetfunc.go
+	}
+	body, err := b.bindSQLBody(f, args)
+	if err != nil || body.recursive {
+		if body.recursive {
+			// CREATE FUNCTION's check of a body that calls the function:
+			// its type is the declared one
+			return b.newConst(nil, f.Returns.Nullable()), nil
+		}
+		return nil, err
+	}
+	plan, corr, outer := body.plan, body.corr, body.outer
+	cols := plan.Columns()
+	if len(cols) != 1 {
+		return nil, returnMismatch(f.Returns, "Final statement must return exactly one column.")
+	}
+	// the result, assigned to the declared type (PostgreSQL 13+'s
+	// coerce_fn_result_column)
+	want := f.Returns.Nullable()
+	result := func(e Expr) (Expr, error) { return b.sqlResultColumn(f, e, cols[0].Name, want) }
+	var out Expr
+	if e, ok := inlinable(plan); ok && inlineSafe(f, e, corr, args) {
+		if e, err = result(e); err != nil {
+			return nil, err
+		}
+		if out, err = substituteOuter(e, outer); err != nil {
+			return nil, err
+		}
+	} else {
+		one := &Limit{Input: plan, Count: b.newConst(int64(1), types.Int64Type)}
+		e, err := result(&ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T})
+		if err != nil {
+			return nil, err
+		}
+		q := &Project{Input: one, Exprs: []Expr{e}, Cols: []Column{{Name: cols[0].Name, T: e.Type()}}}
+		out = &Subquery{Plan: q, Outer: outer, Mode: ScalarSubquery, T: e.Type().Nullable()}
+	}
+	return b.strictCall(f, args, out, want), nil
+}
+
+// sqlResultColumn assigns e, the body's result column col, to the
+// declared type want (PostgreSQL 13+'s coerce_fn_result_column): 42P13
+// naming the actual type when no assignment cast exists.
+func (b *binder) sqlResultColumn(f *udf.Scalar, e Expr, col string, want types.T) (Expr, error) {
+	out, err := b.assign(nil, e, col, want, "")
+	if err != nil {
+		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.DatatypeMismatch {
+			return nil, returnMismatch(f.Returns, "Actual return type is %s.", e.Type().PGName())
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// strictCall is out, a call of f over args, as a STRICT function's: a
+// NULL argument gives null (a NULL of out's type), the body not run.
+func (b *binder) strictCall(f *udf.Scalar, args []Expr, out Expr, null types.T) Expr {
+	if !f.SQL.Strict || len(args) == 0 {
+		return out
+	}
+	var anyNull Expr
+	for _, a := range args {
+		var t Expr = &IsNull{X: a}
+		if anyNull == nil {
+			anyNull = t
+		} else {
+			anyNull = &BinaryOp{Op: OpOr, L: anyNull, R: t, T: types.BoolType}
+		}
+	}
+	return &Case{Whens: []When{{Cond: anyNull, Result: b.newConst(nil, null)}}, Else: out, T: null}
+}
+
+// sqlBody is a LANGUAGE sql function's body bound for a call: the plan
+// of its last statement, reading the parameters as slots of corr, and
+// outer, the arguments those slots are. recursive is set (nothing else)
+// when CREATE FUNCTION's check meets a call of the function itself.
+type sqlBody struct {
+	plan      Node
+	corr      *corrState
+	outer     []Expr
+	recursive bool
+}
+
+// bindSQLBody binds the statements of f's body with its parameters as
+// their outer scope, and the values of the parameters the last one reads
+// from args.
+func (b *binder) bindSQLBody(f *udf.Scalar, args []Expr) (sqlBody, error) {
 	for _, o := range b.sqlFuncs {
 		if o.Name == f.Name && slices.EqualFunc(o.Args, f.Args, func(x, y types.T) bool { return x.Equal(y) }) || len(b.sqlFuncs) >= maxSQLFunctionNesting {
 			if b.sqlCheck {
 				// CREATE FUNCTION's check of a body that calls the
 				// function: PostgreSQL accepts it (the call recurses
-				// when run); its type is the declared one
-				return b.newConst(nil, f.Returns.Nullable()), nil
+				// when run)
+				return sqlBody{recursive: true}, nil
 			}
-			return nil, stackDepthExceeded(f.Name)
+			return sqlBody{}, stackDepthExceeded(f.Name)
 		}
 	}
 	sts, err := sql.NewParser().Parse(sqlFuncBody(f.SQL))
 	if err != nil {
-		return nil, unplaced(err)
+		return sqlBody{}, unplaced(err)
 	}
 	if len(sts) == 0 {
-		return nil, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
+		return sqlBody{}, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
 	}
 	// the parameters, as the outer scope of the body's queries: by name,
 	// qualified by the function's name too
@@ -111,9 +199,9 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 		if st.Kind != sql.Select || st.AST == nil {
 			write := st.Kind == sql.Insert || st.Kind == sql.Update || st.Kind == sql.Delete
 			if i == len(sts)-1 && !(write && strings.Contains(strings.ToUpper(st.Text), "RETURNING")) {
-				return nil, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
+				return sqlBody{}, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
 			}
-			return nil, sqlerr.NotSupported("a LANGUAGE sql function whose body is not queries only (" + firstWords(st.Text) + ")")
+			return sqlBody{}, sqlerr.NotSupported("a LANGUAGE sql function whose body is not queries only (" + firstWords(st.Text) + ")")
 		}
 		sub := &binder{ctx: b.ctx, cat: b.cat, stmt: st, sqlFuncs: stack, sqlParams: ps, sqlCheck: b.sqlCheck}
 		sub.outer = ps
@@ -123,26 +211,9 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 			err = sqlerr.NotSupported("this kind of query in a LANGUAGE sql function")
 		}
 		if err != nil {
-			return nil, unplaced(err)
+			return sqlBody{}, unplaced(err)
 		}
 		plan, corr = p, sub.corr
-	}
-	cols := plan.Columns()
-	if len(cols) != 1 {
-		return nil, returnMismatch(f.Returns, "Final statement must return exactly one column.")
-	}
-	// the result, assigned to the declared type (PostgreSQL 13+'s
-	// coerce_fn_result_column)
-	want := f.Returns.Nullable()
-	result := func(e Expr) (Expr, error) {
-		out, err := b.assign(nil, e, cols[0].Name, want, "")
-		if err != nil {
-			if se := sqlerr.As(err); se != nil && se.Code == sqlerr.DatatypeMismatch {
-				return nil, returnMismatch(f.Returns, "Actual return type is %s.", e.Type().PGName())
-			}
-			return nil, err
-		}
-		return out, nil
 	}
 	// the outer values the body reads: slot k of the parameters' scope is
 	// argument k
@@ -150,41 +221,11 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 	for i, r := range corr.refs {
 		c, ok := r.(*ColumnRef)
 		if !ok || c.Index >= len(args) {
-			return nil, sqlerr.New(sqlerr.InternalError, "SQL function %s: an outer reference that is no parameter", f.Name)
+			return sqlBody{}, sqlerr.New(sqlerr.InternalError, "SQL function %s: an outer reference that is no parameter", f.Name)
 		}
 		outer[i] = args[c.Index]
 	}
-	var out Expr
-	if e, ok := inlinable(plan); ok && inlineSafe(f, e, corr, args) {
-		if e, err = result(e); err != nil {
-			return nil, err
-		}
-		if out, err = substituteOuter(e, outer); err != nil {
-			return nil, err
-		}
-	} else {
-		one := &Limit{Input: plan, Count: b.newConst(int64(1), types.Int64Type)}
-		e, err := result(&ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T})
-		if err != nil {
-			return nil, err
-		}
-		q := &Project{Input: one, Exprs: []Expr{e}, Cols: []Column{{Name: cols[0].Name, T: e.Type()}}}
-		out = &Subquery{Plan: q, Outer: outer, Mode: ScalarSubquery, T: e.Type().Nullable()}
-	}
-	if f.SQL.Strict && len(args) > 0 {
-		// a NULL argument is a NULL result, the body not run
-		var anyNull Expr
-		for _, a := range args {
-			var t Expr = &IsNull{X: a}
-			if anyNull == nil {
-				anyNull = t
-			} else {
-				anyNull = &BinaryOp{Op: OpOr, L: anyNull, R: t, T: types.BoolType}
-			}
-		}
-		out = &Case{Whens: []When{{Cond: anyNull, Result: b.newConst(nil, want)}}, Else: out, T: want}
-	}
-	return out, nil
+	return sqlBody{plan: plan, corr: corr, outer: outer}, nil
 }
 
 // inlinable is the one expression of a plan that is SELECT expr without

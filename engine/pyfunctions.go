@@ -197,6 +197,14 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		m.Args[i].Default = d
 	}
 	if lang == "sql" {
+		if f.Table != nil {
+			// RETURNS TABLE's columns are output parameters, whose
+			// names may repeat an input one's (PostgreSQL's
+			// interpret_function_parameter_list), not each other's
+			if m.Table, _, err = canon(f.Table, "parameter"); err != nil {
+				return nil, err
+			}
+		}
 		if err := s.checkSQLFunction(ctx, f, &m); err != nil { // sqlfunctions.go
 			return nil, err
 		}
@@ -233,7 +241,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		switch {
 		case exists && !f.OrReplace:
 			return sqlerr.New(sqlerr.Code("42723"), "function \"%s\" already exists with same argument types", m.Name)
-		case exists && (old.Returns != m.Returns || !slices.Equal(old.Table, m.Table)):
+		case exists && (old.Returns != m.Returns || old.SetOf != m.SetOf || !slices.Equal(old.Table, m.Table)):
 			return sqlerr.New(sqlerr.Code("42P13"), "cannot change return type of existing function").
 				WithHint("Use DROP FUNCTION %s first.", sig)
 		case exists && old.Owner != s.info.User && !s.superuser:

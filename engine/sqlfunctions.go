@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/binder"
@@ -43,11 +44,29 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 			sc.SQL.Defaults = append(sc.SQL.Defaults, a.Default)
 		}
 	}
-	t, err := typeNamed(m.Returns)
-	if err != nil {
-		return udf.Scalar{}, err
+	sc.SQL.SetOf, sc.SQL.Rows = m.SetOf || len(m.Table) > 0, m.Rows
+	if len(m.Table) == 0 {
+		t, err := typeNamed(m.Returns)
+		if err != nil {
+			return udf.Scalar{}, err
+		}
+		sc.Returns = t
+		return sc, nil
 	}
-	sc.Returns = t
+	// RETURNS TABLE: rows of its columns, or of the one column's values
+	fields := make([]types.Field, len(m.Table))
+	for i, c := range m.Table {
+		t, err := typeNamed(c.Type)
+		if err != nil {
+			return udf.Scalar{}, err
+		}
+		sc.SQL.Columns = append(sc.SQL.Columns, udf.Column{Name: c.Name, Type: t})
+		fields[i] = types.Field{Name: c.Name, Type: t.Nullable()}
+	}
+	sc.Returns = fields[0].Type
+	if len(fields) > 1 {
+		sc.Returns = types.T{Kind: types.Row, Fields: fields, Variant: types.AnonRecord}
+	}
 	return sc, nil
 }
 
@@ -73,6 +92,8 @@ func pythonOptions(f *sql.FunctionStmt) error {
 		return sqlerr.NotSupported("parameter defaults for LANGUAGE python")
 	case f.BodyKind != "":
 		return sqlerr.New(invalidFunctionDefinition, "inline SQL function body only valid for language SQL")
+	case f.SetOf:
+		return sqlerr.NotSupported("RETURNS SETOF for LANGUAGE python")
 	}
 	return nil
 }
@@ -82,17 +103,31 @@ func pythonOptions(f *sql.FunctionStmt) error {
 // types (PostgreSQL's check_function_bodies): the body binds, and its
 // result is one column assignable to the result type.
 func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *meta.Function) error {
-	if f.Table != nil || strings.HasPrefix(strings.ToUpper(f.Returns), "SETOF ") {
-		return sqlerr.NotSupported("set-returning LANGUAGE sql functions (RETURNS SETOF, RETURNS TABLE)")
-	}
 	if f.Body == "" && f.BodyKind == "" {
 		return sqlerr.New(invalidFunctionDefinition, "no function body specified")
 	}
-	t, err := typeNamed(f.Returns)
-	if err != nil {
-		return err
+	if f.Table == nil {
+		t, err := typeNamed(f.Returns)
+		if err != nil {
+			return err
+		}
+		m.Returns, m.SetOf = t.PGName(), f.SetOf
+	} else {
+		m.SetOf = true // m.Table holds the columns
 	}
-	m.Returns = t.PGName()
+	if f.Rows != "" {
+		// PostgreSQL's compute_function_attributes
+		rows, err := strconv.ParseFloat(f.Rows, 64)
+		switch {
+		case err != nil:
+			return sqlerr.New(sqlerr.SyntaxError, "invalid input syntax for type real: \"%s\"", f.Rows)
+		case !m.SetOf:
+			return sqlerr.New(sqlerr.InvalidParameterValue, "ROWS is not applicable when function does not return a set")
+		case rows <= 0:
+			return sqlerr.New(sqlerr.InvalidParameterValue, "ROWS must be positive")
+		}
+		m.Rows = rows
+	}
 	sc, err := sqlScalar(*m)
 	if err != nil {
 		return err

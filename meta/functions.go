@@ -22,6 +22,10 @@ type Function struct {
 	BodyKind   string `json:"body_kind,omitempty"`
 	Volatility byte   `json:"volatility,omitempty"`
 	Strict     bool   `json:"strict,omitempty"`
+	// SetOf is RETURNS SETOF Returns (a RETURNS TABLE function returns a
+	// set too); Rows is its ROWS estimate (0: the default, 1000).
+	SetOf bool    `json:"setof,omitempty"`
+	Rows  float64 `json:"rows,omitempty"`
 }
 
 // FunctionArg is an argument or a RETURNS TABLE column.

@@ -670,7 +670,7 @@ func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
 
 func (c *Catalog) functionArguments(p procInfo) string {
 	_, args := c.signature(p)
-	if len(p.argDefaults) == 0 || len(p.outTypes) > 0 {
+	if len(p.argDefaults) == 0 || len(p.outTypes) > 0 && !p.table {
 		return args
 	}
 	parts := strings.Split(args, ", ")

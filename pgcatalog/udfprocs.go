@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/pgtypes"
@@ -80,6 +81,14 @@ func udfProcs(r *udf.Registry, next uint32) []procInfo {
 				argNames: s.ArgNames, owner: s.Owner, comment: s.Comment}
 			if f := s.SQL; f != nil {
 				p.sql, p.volatile, p.strict, p.argDefaults = true, f.Volatility, f.Strict, f.Defaults
+				if f.SetOf {
+					p.retset, p.rows = true, cmp.Or(f.Rows, 1000)
+				}
+				if len(f.Columns) > 0 {
+					// RETURNS TABLE: its columns are the 't' arguments
+					p.table = true
+					p.outTypes, p.outNames = columnOIDs(f.Columns)
+				}
 				switch f.BodyKind {
 				case "return":
 					p.src, p.sqlBody = "", "RETURN "+f.Body

@@ -27,6 +27,10 @@ type FunctionStmt struct {
 	// TABLE (col type, ...).
 	Returns  string
 	Table    []FunctionArg
+	// SetOf is RETURNS SETOF type (Returns the type without SETOF);
+	// Rows is the ROWS clause's estimate as written ("" none).
+	SetOf    bool
+	Rows     string
 	Language string
 	Body     string
 	// Defaults are the arguments' DEFAULT expressions as written, one per
@@ -130,8 +134,11 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 		if f.Table, err = p.functionArgs(false); err != nil {
 			return true, err
 		}
-	} else if f.Returns, err = p.typeText(); err != nil {
-		return true, err
+	} else {
+		f.SetOf = p.accept("SETOF")
+		if f.Returns, err = p.typeText(); err != nil {
+			return true, err
+		}
 	}
 	for p.pos < len(p.toks) {
 		switch {
@@ -168,8 +175,12 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 			}
 		case p.accept("SECURITY", "INVOKER"), p.accept("EXTERNAL", "SECURITY", "INVOKER"),
 			p.accept("NOT", "LEAKPROOF"), p.accept("LEAKPROOF"):
-		case p.accept("COST"), p.accept("ROWS"):
+		case p.accept("COST"):
 			if _, err := p.value(); err != nil {
+				return true, err
+			}
+		case p.accept("ROWS"):
+			if f.Rows, err = p.value(); err != nil {
 				return true, err
 			}
 		case p.word(0) == "RETURN":

@@ -70,6 +70,13 @@ type SQLFunc struct {
 	// STRICT (a NULL argument makes the result NULL without running it).
 	Volatility byte
 	Strict     bool
+	// SetOf is a set-returning function (RETURNS SETOF, RETURNS TABLE):
+	// Scalar.Returns is the type of its rows' values, a Row of Columns'
+	// fields for RETURNS TABLE of more than one column. Columns are
+	// RETURNS TABLE's (nil for SETOF type); Rows is the ROWS estimate.
+	SetOf   bool
+	Columns []Column
+	Rows    float64
 }
 
 // Label is how messages name the UDF ("Go UDF f", "Python UDF f").

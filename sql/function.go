@@ -25,8 +25,8 @@ type FunctionStmt struct {
 	HasArgs bool
 	// Returns is RETURNS type ("" with RETURNS TABLE); Table is RETURNS
 	// TABLE (col type, ...).
-	Returns  string
-	Table    []FunctionArg
+	Returns string
+	Table   []FunctionArg
 	// SetOf is RETURNS SETOF type (Returns the type without SETOF);
 	// Rows is the ROWS clause's estimate as written ("" none).
 	SetOf    bool

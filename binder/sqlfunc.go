@@ -90,12 +90,22 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 	}
 	plan, corr, outer := body.plan, body.corr, body.outer
 	cols := plan.Columns()
+	want := f.Returns.Nullable()
+	if len(f.SQL.Columns) > 1 {
+		// OUT parameters: the record of them, from the first row
+		e, err := b.sqlResultRecord(f, cols) // sqlsetfunc.go
+		if err != nil {
+			return nil, err
+		}
+		one := &Limit{Input: plan, Count: b.newConst(int64(1), types.Int64Type)}
+		q := &Project{Input: one, Exprs: []Expr{e}, Cols: []Column{{Name: f.Name, T: want}}}
+		return b.strictCall(f, args, &Subquery{Plan: q, Outer: outer, Mode: ScalarSubquery, T: want}, want), nil
+	}
 	if len(cols) != 1 {
 		return nil, returnMismatch(f.Returns, "Final statement must return exactly one column.")
 	}
 	// the result, assigned to the declared type (PostgreSQL 13+'s
 	// coerce_fn_result_column)
-	want := f.Returns.Nullable()
 	result := func(e Expr) (Expr, error) { return b.sqlResultColumn(f, e, cols[0].Name, want) }
 	var out Expr
 	if e, ok := inlinable(plan); ok && inlineSafe(f, e, corr, args) {

@@ -70,28 +70,8 @@ func (b *binder) expandSQLSetFunction(f *udf.Scalar, args []Expr) (Expr, error) 
 			return nil, err
 		}
 		e = makeRow([]Expr{x}, rec)
-	} else {
-		// check_sql_fn_retval's rules for a composite result
-		n := len(f.SQL.Columns)
-		switch {
-		case len(cols) < n:
-			return nil, returnMismatch(f.Returns, "Final statement returns too few columns.")
-		case len(cols) > n:
-			return nil, returnMismatch(f.Returns, "Final statement returns too many columns.")
-		}
-		fields := make([]Expr, n)
-		for i, c := range f.SQL.Columns {
-			want := c.Type.Nullable()
-			x, err := b.assign(nil, col(i), cols[i].Name, want, "")
-			if err != nil {
-				if se := sqlerr.As(err); se != nil && se.Code == sqlerr.DatatypeMismatch {
-					return nil, returnMismatch(f.Returns, "Final statement returns %s instead of %s at column %d.", cols[i].T.PGName(), want.PGName(), i+1)
-				}
-				return nil, err
-			}
-			fields[i] = x
-		}
-		e = makeRow(fields, rec)
+	} else if e, err = b.sqlResultRecord(f, cols); err != nil {
+		return nil, err
 	}
 	q := &Project{Input: body.plan, Exprs: []Expr{e}, Cols: []Column{{Name: f.Name, T: rec}}}
 	out := &Subquery{Plan: q, Outer: body.outer, Mode: ArraySubquery, T: arr}
@@ -157,4 +137,45 @@ func (b *binder) bindSQLSetFromItem(s *scope, f *pt.FuncCall, trees []pt.Expr, n
 		return nil, err
 	}
 	return b.setFromFuncNode(f, sf, []Expr{arr}, name, alias, explicit, ord, colNames)
+}
+
+// sqlResultRecord is the record of f's result columns (RETURNS TABLE's
+// or the OUT parameters', more than one) made of cols, the columns of
+// its body's last query, by check_sql_fn_retval's rules for a composite
+// result: as many columns, each assignable to its column's type.
+func (b *binder) sqlResultRecord(f *udf.Scalar, cols []Column) (Expr, error) {
+	n := len(f.SQL.Columns)
+	switch {
+	case len(cols) < n:
+		return nil, returnMismatch(f.Returns, "Final statement returns too few columns.")
+	case len(cols) > n:
+		return nil, returnMismatch(f.Returns, "Final statement returns too many columns.")
+	}
+	fields := make([]Expr, n)
+	for i, c := range f.SQL.Columns {
+		want := c.Type.Nullable()
+		x, err := b.assign(nil, &ColumnRef{Index: i, Name: cols[i].Name, T: cols[i].T}, cols[i].Name, want, "")
+		if err != nil {
+			if se := sqlerr.As(err); se != nil && se.Code == sqlerr.DatatypeMismatch {
+				return nil, returnMismatch(f.Returns, "Final statement returns %s instead of %s at column %d.", cols[i].T.PGName(), want.PGName(), i+1)
+			}
+			return nil, err
+		}
+		fields[i] = x
+	}
+	return makeRow(fields, f.Returns), nil
+}
+
+// sqlOutName is the name of the one OUT parameter of the LANGUAGE sql
+// functions named name ("" unless all have one, so named): the column
+// such a function gives in FROM.
+func (b *binder) sqlOutName(name string) string {
+	out := ""
+	for i, f := range b.udfs().Scalars(name) {
+		if f.SQL == nil || len(f.SQL.Columns) != 1 || f.SQL.SetOf || i > 0 && f.SQL.Columns[0].Name != out {
+			return ""
+		}
+		out = f.SQL.Columns[0].Name
+	}
+	return out
 }

@@ -274,7 +274,11 @@ func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, trees []pt.Expr, n
 	if err != nil {
 		return nil, err
 	}
-	names, err := funcItemNames(name, alias, explicit, ord, colNames)
+	first := name
+	if out := b.sqlOutName(name); out != "" {
+		first, explicit = out, false // an OUT parameter's name, which an alias does not change
+	}
+	names, err := funcItemNames(first, alias, explicit, ord, colNames)
 	if err != nil {
 		return nil, err
 	}

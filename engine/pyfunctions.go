@@ -185,8 +185,21 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 				}
 			}
 			out[i], names[i] = meta.FunctionArg{Name: a.Name, Type: t.PGName()}, t.PGName()
+			if a.Mode != 0 {
+				if lang != "sql" {
+					return nil, nil, sqlerr.NotSupported("OUT and INOUT parameters for LANGUAGE " + lang)
+				}
+				out[i].Mode = string(a.Mode)
+			}
 		}
-		return out, names, nil
+		// the signature: the input parameters' types
+		sig := names[:0:0]
+		for i, a := range out {
+			if a.Mode != "o" {
+				sig = append(sig, names[i])
+			}
+		}
+		return out, sig, nil
 	}
 	var argTypes []string
 	var err error

@@ -27,16 +27,36 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 		sc.SQL.Volatility = 'v'
 	}
 	named, defaults := false, false
+	var in []meta.FunctionArg
+	var outs []udf.Column
 	for _, a := range m.Args {
 		t, err := typeNamed(a.Type)
 		if err != nil {
 			return udf.Scalar{}, err
 		}
+		if a.Mode == "o" || a.Mode == "b" {
+			outs = append(outs, udf.Column{Name: a.Name, Type: t})
+		}
+		if a.Mode == "o" {
+			continue
+		}
+		in = append(in, a)
 		sc.Args = append(sc.Args, t)
 		named = named || a.Name != ""
 		defaults = defaults || a.Default != ""
 	}
-	for _, a := range m.Args {
+	if len(outs) > 0 {
+		// every parameter with its mode, for pg_proc
+		for _, a := range m.Args {
+			t, _ := typeNamed(a.Type)
+			mode := byte('i')
+			if a.Mode != "" {
+				mode = a.Mode[0]
+			}
+			sc.SQL.Params = append(sc.SQL.Params, udf.Param{Name: a.Name, Type: t, Mode: mode})
+		}
+	}
+	for _, a := range in {
 		if named {
 			sc.ArgNames = append(sc.ArgNames, a.Name)
 		}
@@ -45,6 +65,19 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 		}
 	}
 	sc.SQL.SetOf, sc.SQL.Rows = m.SetOf || len(m.Table) > 0, m.Rows
+	if len(outs) > 0 {
+		// the OUT parameters: the result's columns
+		sc.SQL.Columns = outs
+		sc.Returns = outs[0].Type
+		if len(outs) > 1 {
+			fields := make([]types.Field, len(outs))
+			for i, c := range outs {
+				fields[i] = types.Field{Name: c.Name, Type: c.Type.Nullable()}
+			}
+			sc.Returns = types.T{Kind: types.Row, Fields: fields, Variant: types.AnonRecord}
+		}
+		return sc, nil
+	}
 	if len(m.Table) == 0 {
 		t, err := typeNamed(m.Returns)
 		if err != nil {
@@ -106,14 +139,49 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 	if f.Body == "" && f.BodyKind == "" {
 		return sqlerr.New(invalidFunctionDefinition, "no function body specified")
 	}
-	if f.Table == nil {
+	var outs []meta.FunctionArg
+	for _, a := range m.Args {
+		switch {
+		case a.Mode == "o" && a.Default != "":
+			return sqlerr.New(invalidFunctionDefinition, "only input parameters can have default values")
+		case a.Mode == "o" || a.Mode == "b":
+			outs = append(outs, a)
+		}
+	}
+	switch {
+	case f.Table != nil && len(outs) > 0:
+		return sqlerr.New(sqlerr.SyntaxError, "OUT and INOUT arguments aren't allowed in TABLE functions")
+	case f.Table != nil:
+		m.SetOf = true // m.Table holds the columns
+	case len(outs) > 0:
+		// PostgreSQL's interpret_function_parameter_list: the result is
+		// the OUT parameter's type, a record of them when several
+		want := "record"
+		if len(outs) == 1 {
+			want = outs[0].Type
+		}
+		if f.Returns != "" {
+			got := "record"
+			if !strings.EqualFold(strings.TrimSpace(f.Returns), "record") {
+				t, err := typeNamed(f.Returns)
+				if err != nil {
+					return err
+				}
+				got = t.PGName()
+			}
+			if got != want {
+				return sqlerr.New(invalidFunctionDefinition, "function result type must be %s because of OUT parameters", want)
+			}
+		}
+		m.Returns, m.SetOf = want, f.SetOf
+	case f.Returns == "":
+		return sqlerr.New(invalidFunctionDefinition, "function result type must be specified")
+	default:
 		t, err := typeNamed(f.Returns)
 		if err != nil {
 			return err
 		}
 		m.Returns, m.SetOf = t.PGName(), f.SetOf
-	} else {
-		m.SetOf = true // m.Table holds the columns
 	}
 	if f.Rows != "" {
 		// PostgreSQL's compute_function_attributes

@@ -34,6 +34,10 @@ type FunctionArg struct {
 	Type string `json:"type"`
 	// Default is the argument's DEFAULT expression as written ("" none).
 	Default string `json:"default,omitempty"`
+	// Mode is a LANGUAGE sql function's parameter's mode: "" IN, "o"
+	// OUT, "b" INOUT. OUT parameters are no part of the signature; the
+	// OUT and INOUT ones are the result's columns.
+	Mode string `json:"mode,omitempty"`
 }
 
 // Functions is one committed version's functions, never changed once

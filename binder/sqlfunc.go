@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
@@ -350,26 +351,139 @@ func unplaced(err error) error {
 // parameters it leaves out (each bound as written, cast to its type).
 func (b *binder) sqlFuncDefaults(f *udf.Scalar, args []Expr) ([]Expr, error) {
 	for i := len(args); i < len(f.Args); i++ {
-		text := ""
-		if f.SQL != nil && i < len(f.SQL.Defaults) {
-			text = f.SQL.Defaults[i]
-		}
-		if text == "" {
-			return nil, sqlerr.New(sqlerr.InternalError, "function %s: no default for parameter %d", f.Name, i+1)
-		}
-		x, err := parseExprText(text)
+		e, err := b.sqlFuncDefault(f, i)
 		if err != nil {
-			return nil, unplaced(err)
-		}
-		sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
-		e, err := sub.bindTree(nil, x.tree)
-		if err != nil {
-			return nil, unplaced(err)
-		}
-		if e, err = sub.assign(nil, e, strings.ToLower(f.Name), f.Args[i], ""); err != nil {
-			return nil, unplaced(err)
+			return nil, err
 		}
 		args = append(args, e)
 	}
 	return args, nil
+}
+
+// sqlFuncDefault is the default of f's input parameter i, bound as
+// written and cast to its type.
+func (b *binder) sqlFuncDefault(f *udf.Scalar, i int) (Expr, error) {
+	text := ""
+	if f.SQL != nil && i < len(f.SQL.Defaults) {
+		text = f.SQL.Defaults[i]
+	}
+	if text == "" {
+		return nil, sqlerr.New(sqlerr.InternalError, "function %s: no default for parameter %d", f.Name, i+1)
+	}
+	x, err := parseExprText(text)
+	if err != nil {
+		return nil, unplaced(err)
+	}
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
+	e, err := sub.bindTree(nil, x.tree)
+	if err != nil {
+		return nil, unplaced(err)
+	}
+	if e, err = sub.assign(nil, e, strings.ToLower(f.Name), f.Args[i], ""); err != nil {
+		return nil, unplaced(err)
+	}
+	return e, nil
+}
+
+// namedSQLFuncCall binds a call in named notation (f(1, b => 2), the
+// rewrite's pg__named_nomatch('f', '', 1, 'b', 2): sql/namedargs.go) of
+// a LANGUAGE sql function, as PostgreSQL's func_get_detail matches one:
+// an overload is a candidate when the positional arguments fill its
+// first parameters, each name is one of its other parameters', and each
+// parameter left out has a default; the usual resolution picks among
+// the candidates by the arguments' types, and the call is the positional
+// one with the defaults filled in. ok is false when name is no such
+// function or no overload is a candidate (namedNoMatch's 42883).
+func (b *binder) namedSQLFuncCall(s *scope, n *pt.FuncCall) (Expr, bool, error) {
+	fn, ok := n.Args[0].(*pt.Literal)
+	if !ok || len(n.Args)%2 != 1 {
+		return nil, false, nil
+	}
+	var names []string
+	var trees []pt.Expr
+	for i := 1; i+1 < len(n.Args); i += 2 {
+		name, _ := n.Args[i].(*pt.Literal)
+		if name == nil {
+			return nil, false, nil
+		}
+		names, trees = append(names, name.Text), append(trees, n.Args[i+1])
+	}
+	var cands []*udf.Scalar
+	var slots [][]int // each argument's parameter, per candidate
+	for _, f := range b.udfs().Scalars(fn.Text) {
+		if f.SQL == nil {
+			continue
+		}
+		if slot, ok := namedSlots(f, names); ok {
+			cands, slots = append(cands, f), append(slots, slot)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, false, nil
+	}
+	args, err := b.bindTreeList(s, trees)
+	if err != nil {
+		return nil, true, err
+	}
+	decls := make([][]types.T, len(cands))
+	for k, f := range cands {
+		decls[k] = make([]types.T, len(args))
+		for i, p := range slots[k] {
+			decls[k][i] = f.Args[p]
+		}
+	}
+	k, err := b.resolveUDFArgs(n, func(i int) sourceNode { return trees[i] }, fn.Text, decls, args)
+	if se := sqlerr.As(err); se != nil && se.Code == sqlerr.UndefinedFunction {
+		return nil, true, b.namedNoMatch(s, n) // the arguments named as written
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	f := cands[k]
+	if f.SQL.SetOf {
+		return nil, true, b.errAt(n, sqlerr.NotSupported("named arguments in a call of a set-returning LANGUAGE sql function"))
+	}
+	full := make([]Expr, len(f.Args))
+	for i, p := range slots[k] {
+		full[p] = args[i]
+	}
+	for p := range full {
+		if full[p] == nil {
+			if full[p], err = b.sqlFuncDefault(f, p); err != nil {
+				return nil, true, b.errAt(n, sqlerr.As(err))
+			}
+		}
+	}
+	e, err := b.callSQLFunction(n, f, full)
+	return e, true, err
+}
+
+// namedSlots maps a named-notation call's arguments (names, "" for a
+// positional one) to f's input parameters: ok false when a name is not
+// one of its parameters', a parameter is given twice, or one without a
+// default is left out.
+func namedSlots(f *udf.Scalar, names []string) ([]int, bool) {
+	slot := make([]int, len(names))
+	given := make([]bool, len(f.Args))
+	for i, name := range names {
+		p := i
+		if name != "" {
+			p = -1
+			for k, pn := range f.ArgNames {
+				if pn == name {
+					p = k
+				}
+			}
+		}
+		if p < 0 || p >= len(f.Args) || given[p] {
+			return nil, false
+		}
+		slot[i], given[p] = p, true
+	}
+	for p, g := range given {
+		if !g && (p >= len(f.SQL.Defaults) || f.SQL.Defaults[p] == "") {
+			return nil, false
+		}
+	}
+	return slot, true
 }

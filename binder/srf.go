@@ -270,6 +270,11 @@ func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, trees []pt.Expr, n
 	}
 	// the call the marker stands for, where the marker stands
 	call := &pt.FuncCall{At: pt.At{Offset: f.Offset}, Name: name, Args: trees}
+	if name == sql.NamedNoMatch && len(trees) > 0 {
+		if fn, ok := trees[0].(*pt.Literal); ok {
+			name = fn.Text // a call in named notation (sqlfunc.go) names its column so
+		}
+	}
 	e, err := b.bindTree(s, call)
 	if err != nil {
 		return nil, err

@@ -386,7 +386,8 @@ func (b *binder) sqlFuncDefault(f *udf.Scalar, i int) (Expr, error) {
 }
 
 // namedSQLFuncCall binds a call in named notation (f(1, b => 2), the
-// rewrite's pg__named_nomatch('f', ”, 1, 'b', 2): sql/namedargs.go) of
+// rewrite's pg__named_nomatch('f', name, arg, ...), an empty name for a
+// positional argument: sql/namedargs.go) of
 // a LANGUAGE sql function, as PostgreSQL's func_get_detail matches one:
 // an overload is a candidate when the positional arguments fill its
 // first parameters, each name is one of its other parameters', and each

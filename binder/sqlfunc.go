@@ -66,6 +66,16 @@ func CheckSQLFunction(ctx context.Context, cat Catalog, f *udf.Scalar) error {
 // callSQLFunction binds a call of f with its arguments, already cast to
 // the declared types.
 func (b *binder) callSQLFunction(n sourceNode, f *udf.Scalar, args []Expr) (Expr, error) {
+	if b.funcUses != nil {
+		// a view depends on the function (DROP FUNCTION's 2BP01)
+		ts := make([]string, len(f.Args))
+		for i, t := range f.Args {
+			ts[i] = t.PGName()
+		}
+		if sig := f.Name + "(" + strings.Join(ts, ", ") + ")"; !slices.Contains(*b.funcUses, sig) {
+			*b.funcUses = append(*b.funcUses, sig)
+		}
+	}
 	e, err := b.expandSQLFunction(f, args)
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/pyudf"
@@ -14,6 +15,7 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Functions made by CREATE FUNCTION ... LANGUAGE python: kept in the
@@ -316,6 +318,7 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	defer s.eng.ddl.Unlock()
 	s.eng.catalog.Add(1)
 	var notice *sqlerr.Error
+	var cascaded []views.View // the views DROP ... CASCADE took
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		var match []string
 		for sig, m := range tx.Functions {
@@ -356,16 +359,52 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		if o := tx.Functions[match[0]].Owner; o != s.info.User && !s.superuser {
 			return mustOwn("function", f.Name.Name)
 		}
+		deps, lines := functionDependents(tx.Views, match[0])
+		if len(deps) > 0 && !f.Cascade {
+			return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", match[0]).
+				WithDetail("%s", strings.Join(lines, "\n")).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		if len(deps) > 0 {
+			if err := dropViewsIn(tx, deps); err != nil { // cascade.go
+				return err
+			}
+			notice, cascaded = cascadeNotice(deps), deps
+		}
 		delete(tx.Functions, match[0])
 		return nil
 	})
 	if err != nil {
 		return nil, metaErr(err)
 	}
+	s.dropBackingHeld(ctx, cascaded) // matview.go: a materialized view's table
 	if notice != nil {
 		return noticeResult(tag, notice), nil
 	}
 	return tagOnly(tag), nil
+}
+
+// functionDependents are the views that depend on the function of
+// signature sig, directly or through other views, in PostgreSQL's order,
+// and the DETAIL lines of DROP FUNCTION's 2BP01 naming them.
+func functionDependents(vs *views.Store, sig string) ([]views.View, []string) {
+	var out []views.View
+	var lines []string
+	seen := map[fluss.TablePath]bool{}
+	var walk func(kind, name string, ds []views.View)
+	walk = func(kind, name string, ds []views.View) {
+		for _, d := range ds {
+			if seen[d.Path] {
+				continue
+			}
+			seen[d.Path] = true
+			out = append(out, d)
+			lines = append(lines, fmt.Sprintf("%s %s depends on %s %s", relationKind(d), d.Path.Table, kind, name))
+			walk(relationKind(d), d.Path.Table, vs.Dependents(d.Path))
+		}
+	}
+	walk("function", sig, vs.FunctionDependents(sig))
+	return out, lines
 }
 
 // replaceableArgs is CREATE OR REPLACE's rule on the arguments

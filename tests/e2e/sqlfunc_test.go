@@ -31,6 +31,7 @@ CREATE FUNCTION sfr_n(i int, plus int DEFAULT 1) RETURNS int LANGUAGE sql STABLE
 CREATE FUNCTION sfr_twice(x int) RETURNS int LANGUAGE sql RETURN x * 2;
 CREATE FUNCTION sfr_rows(lim int) RETURNS TABLE(id int, n int) LANGUAGE sql STABLE ROWS 5 AS $$ SELECT id, n FROM sfr WHERE id <= lim ORDER BY id $$;
 CREATE FUNCTION sfr_ids() RETURNS SETOF int LANGUAGE sql AS $$ SELECT id FROM sfr ORDER BY id $$;
+CREATE VIEW sfr_view AS SELECT sfr_twice(id) AS t FROM sfr;
 `)
 	const calls = "SELECT sfr_sign(-3), sfr_sign(0), sfr_n(1), sfr_n(2, 5), sfr_n(NULL), sfr_twice(21), " +
 		"(SELECT string_agg(id || ':' || n, ',') FROM sfr_rows(5)), (SELECT array_agg(i) FROM sfr_ids() i)"
@@ -76,5 +77,11 @@ CREATE FUNCTION sfr_ids() RETURNS SETOF int LANGUAGE sql AS $$ SELECT id FROM sf
 	}
 	if out := psqlScript(t, url, "SELECT sfr_abs(-9);"); !strings.Contains(out, "\n9\n") {
 		t.Errorf("sfr_abs after the restart:\n%s", out)
+	}
+	// the view's dependency on the function is stored with it
+	conn = connect(t, url)
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "DROP FUNCTION sfr_twice"); err == nil || !strings.Contains(err.Error(), "2BP01") {
+		t.Errorf("DROP FUNCTION of a function a view calls, after the restart: %v", err)
 	}
 }

@@ -112,6 +112,13 @@
 // end, so the error is the first row's of the first three kinds, and a
 // 23503 only when none failed; no allowance.
 //
+// booltest_test.go (TestBoolTestDifferential,
+// SQLGATE_DIFF_BOOLTEST_QUERIES, default 600) draws x IS [NOT] TRUE |
+// FALSE | UNKNOWN over operands of every type and source (derived tables'
+// untyped outputs, comparisons around IS's level, rows, subqueries, a
+// set-returning call) in the select list, WHERE and CASE: names, types,
+// rows, SQLSTATE, message and position, no allowance.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

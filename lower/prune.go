@@ -182,9 +182,6 @@ func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]in
 		return pruneInput(l.Left, need)
 	}
 	ln := columnsBelow(need, nl)
-	for _, e := range l.Outer {
-		markColumns(e, ln)
-	}
 	rn := map[int]bool{}
 	for c := range need {
 		if c >= nl {
@@ -200,8 +197,17 @@ func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]in
 			}
 		}
 	}
-	left, lmap := pruneInput(l.Left, ln)
 	right, rmap := pruneLateralRight(l.Right, rn)
+	// trimmed as lowerLateral lowers it: a right side that then reads no
+	// outer value (an aggregation become one row read from nothing) needs
+	// none of the left columns they read (lowerLateral computes none)
+	correlated := nodeCorrelated(trimSubqueryPlan(right))
+	if correlated {
+		for _, e := range l.Outer {
+			markColumns(e, ln)
+		}
+	}
+	left, lmap := pruneInput(l.Left, ln)
 	nlNew := len(left.Columns())
 	remap := map[int]int{}
 	for c := range ln {
@@ -212,6 +218,10 @@ func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]in
 	}
 	outer := make([]binder.Expr, len(l.Outer))
 	for i, e := range l.Outer {
+		if !correlated {
+			outer[i] = nullOf(e.Type())
+			continue
+		}
 		outer[i] = remapColumns(e, lmap)
 	}
 	var cond binder.Expr

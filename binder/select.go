@@ -230,6 +230,9 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 	}
 	if projInput == nil {
 		var n Node = b.agg.node(input)
+		if a, ok := n.(*Aggregate); ok {
+			a.OneRelation = sel.With == nil && oneRelation(input)
+		}
 		if having != nil {
 			n = &Filter{Input: n, Cond: having}
 		}

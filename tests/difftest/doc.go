@@ -119,6 +119,14 @@
 // set-returning call) in the select list, WHERE and CASE: names, types,
 // rows, SQLSTATE, message and position, no allowance.
 //
+// unreadagg_test.go (TestUnreadAggregateDifferential,
+// SQLGATE_DIFF_UNREADAGG_QUERIES, default 400) draws derived tables that
+// aggregate, group by nothing or have a HAVING, over one table, a join, a
+// function, VALUES or a derived table PostgreSQL does not pull up, with a
+// WHERE that fails on one row, read or not by the query above (in FROM,
+// under count(*), CROSS and LEFT JOIN LATERAL, scalar and EXISTS
+// subqueries): rows and SQLSTATEs, no allowance.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

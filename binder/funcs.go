@@ -52,6 +52,9 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 	if e, ok, err := b.fuseJSONCast(n, name, args); ok { // jsonfuse.go
 		return e, err
 	}
+	if e, ok, err := b.operatorFunction(n, name, args); ok { // operfuncs.go
+		return e, err
+	}
 	var typeBuf [4]types.T // Resolve reads the types only: most calls' fit on the stack
 	argTypes := typeBuf[:0]
 	for _, a := range args {

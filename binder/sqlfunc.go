@@ -135,6 +135,9 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 	// coerce_fn_result_column)
 	want := f.Returns.Nullable()
 	result := func(e Expr) (Expr, error) {
+		if f.Returns.Kind == types.Unknown {
+			return e, nil // an operator's polymorphic result (operfuncs.go)
+		}
 		out, err := b.assign(nil, e, cols[0].Name, want, "")
 		if err != nil {
 			if se := sqlerr.As(err); se != nil && se.Code == sqlerr.DatatypeMismatch {

@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"fmt"
+	"github.com/sqlgate/sqlgate/internal/pgoper"
 	"os"
 	"strconv"
 	"strings"
@@ -178,9 +179,15 @@ func catalogFuncs() []*Func {
 		// PostgreSQL answers for one without a default, and for an OID
 		// that is no function
 		{Name: "pg_get_function_arg_default", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: nullText},
-		// pg_operator lists no operator: none is visible (NULL, PostgreSQL's
-		// answer for an OID that is no operator)
-		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return nil, nil })},
+		// pg_operator's operators (internal/pgoper) are pg_catalog's, on
+		// every search path: visible; NULL, PostgreSQL's answer, for an
+		// OID that is no operator
+		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(_ context.Context, a []any) (any, error) {
+			if _, ok := pgoper.ByOID(oidArg(a[0])); ok {
+				return true, nil
+			}
+			return nil, nil
+		})},
 		{Name: "pg_get_function_result", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(true)},
 		{Name: "pg_get_functiondef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, functionDef)},
 		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: argumentsKernel},

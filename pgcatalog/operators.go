@@ -1,8 +1,8 @@
 package pgcatalog
 
 import (
-	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/internal/pgoper"
+	"github.com/sqlgate/sqlgate/internal/pgproc"
 )
 
 // The operators sqlgate resolves (internal/pgoper, generated from
@@ -44,12 +44,18 @@ func operatorDescriptionRows() []row {
 }
 
 // operatorProcs are the implementing functions' pg_proc rows, one per
-// function the function library does not list under that name itself.
-func operatorProcs() []procInfo {
+// function, apart from those procs (functionProcs' list) already has under
+// the same signature: those take PostgreSQL's OID (byteacat, cash_pl ...),
+// which oprcode names.
+func operatorProcs(procs []procInfo) []procInfo {
+	listed := map[string]int{}
+	for i, p := range procs {
+		listed[procSignature(p)] = i
+	}
 	var out []procInfo
 	seen := map[uint32]bool{}
 	for _, o := range pgoper.All() {
-		if seen[o.CodeOID] || len(functions.Lookup(o.Code)) > 0 {
+		if seen[o.CodeOID] {
 			continue
 		}
 		seen[o.CodeOID] = true
@@ -57,15 +63,34 @@ func operatorProcs() []procInfo {
 		for _, a := range o.Operands() {
 			args = append(args, a)
 		}
-		out = append(out, procInfo{oid: o.CodeOID, name: o.Code, args: args, ret: o.Result, nargs: len(args), comment: o.CodeComment})
+		p := procInfo{oid: o.CodeOID, name: o.Code, args: args, ret: o.Result, nargs: len(args), comment: o.CodeComment}
+		if i, ok := listed[procSignature(p)]; ok {
+			procs[i].oid = o.CodeOID
+			continue
+		}
+		out = append(out, p)
 	}
 	return out
+}
+
+// procSignature is p's name and pg_proc argument types (a VARIADIC
+// parameter's as its array type).
+func procSignature(p procInfo) string {
+	args := make([]uint32, len(p.args))
+	for i, a := range p.args {
+		args[i] = a.(uint32)
+		if p.varArgs && i == len(p.args)-1 {
+			args[i] = arrayTypeOf(args[i])
+		}
+	}
+	return pgproc.Signature(p.name, args)
 }
 
 // withOperatorProcs puts operatorProcs among procs, functionProcs' list,
 // before the types' I/O functions that end it.
 func withOperatorProcs(procs []procInfo) []procInfo {
 	n := len(procs) - len(typeProcInfos)
-	out := append(procs[:n:n], operatorProcs()...)
+	ops := operatorProcs(procs[:n])
+	out := append(procs[:n:n], ops...)
 	return append(out, procs[n:]...)
 }

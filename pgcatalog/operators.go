@@ -86,11 +86,12 @@ func procSignature(p procInfo) string {
 	return pgproc.Signature(p.name, args)
 }
 
-// withOperatorProcs puts operatorProcs among procs, functionProcs' list,
+// withOperatorProcs puts operatorProcs and castProcs among procs, functionProcs' list,
 // before the types' I/O functions that end it.
 func withOperatorProcs(procs []procInfo) []procInfo {
 	n := len(procs) - len(typeProcInfos)
 	ops := operatorProcs(procs[:n])
 	out := append(procs[:n:n], ops...)
+	out = append(out, castProcs(out)...) // casts.go
 	return append(out, procs[n:]...)
 }

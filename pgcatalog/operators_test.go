@@ -9,8 +9,8 @@ import (
 	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
-// TestOperatorRowsMatchPostgres compares every pg_operator row sqlgate
-// serves, the implementing functions' pg_proc rows and the operators'
+// TestOperatorRowsMatchPostgres compares every pg_operator and pg_cast row
+// sqlgate serves, the implementing and cast functions' pg_proc rows and the operators'
 // pg_description rows with PostgreSQL 15's rows of the same OIDs, column by
 // column (oprrest and oprjoin apart: sqlgate has no estimators, they are 0).
 func TestOperatorRowsMatchPostgres(t *testing.T) {
@@ -31,10 +31,12 @@ func TestOperatorRowsMatchPostgres(t *testing.T) {
 		{"pg_operator", []string{"oid", "oprname", "oprnamespace", "oprowner", "oprkind", "oprcanmerge", "oprcanhash", "oprleft", "oprright", "oprresult", "oprcom", "oprnegate", "oprcode"},
 			`SELECT concat_ws('|', oid, oprname, oprnamespace, oprowner, oprkind, oprcanmerge::text, oprcanhash::text, oprleft, oprright, oprresult, oprcom, oprnegate, oprcode::oid)
 			FROM pg_operator WHERE oid = ANY($1)`, 500},
+		{"pg_cast", []string{"oid", "castsource", "casttarget", "castfunc", "castcontext", "castmethod"},
+			`SELECT concat_ws('|', oid, castsource, casttarget, castfunc, castcontext, castmethod) FROM pg_cast WHERE oid = ANY($1)`, 150},
 		{"pg_proc", []string{"oid", "proname", "pronamespace", "pronargs", "proargtypes", "prorettype", "provolatile", "proisstrict", "proparallel", "prosrc", "proretset", "prokind"},
 			`SELECT concat_ws('|', oid, proname, pronamespace, pronargs, '{' || replace(proargtypes::text, ' ', ',') || '}', prorettype, provolatile, proisstrict::text, proparallel, prosrc, proretset::text, prokind)
-			FROM pg_proc WHERE oid = ANY($1) AND oid IN (SELECT oprcode FROM pg_operator)
-			AND provariadic = 0`, 400}, // the library's VARIADIC rows list the element type (json_extract_path: procs' own)
+			FROM pg_proc WHERE oid = ANY($1) AND oid IN (SELECT oprcode FROM pg_operator UNION SELECT castfunc FROM pg_cast)
+			AND provariadic = 0`, 450}, // the library's VARIADIC rows list the element type (json_extract_path: procs' own)
 		{"pg_description", []string{"objoid", "classoid", "objsubid", "description"},
 			`SELECT concat_ws('|', objoid, classoid, objsubid, description) FROM pg_description
 			WHERE objoid = ANY($1) AND classoid = 'pg_operator'::regclass`, 500},

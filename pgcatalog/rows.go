@@ -51,6 +51,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_am":                  static(amRows()),
 		"pg_proc":                c.dynamic(c.procRows),  // CREATE FUNCTION changes them
 		"pg_operator":            static(operatorRows()), // operators.go
+		"pg_cast":                static(castRows()),     // casts.go
 		"pg_tables":              c.tablesViewRows,
 		"pg_stat_user_tables":    c.statTableRows, // stattables.go
 		"pg_stat_all_tables":     c.statTableRows,

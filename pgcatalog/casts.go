@@ -18,9 +18,12 @@ func castRows() []row {
 	return rows
 }
 
-// castProcs are the pg_proc rows of the cast functions sqlgate binds by
-// name, one per function, apart from those procs already lists under the
-// same signature: those take PostgreSQL's OID, which castfunc names.
+// castProcs are the pg_proc rows of the cast functions, one per function,
+// apart from those procs already lists under the same signature: those
+// take PostgreSQL's OID, which castfunc names. The functions that apply a
+// typmod (varchar(varchar, int4, bool), bit(int8, int4) ...), which
+// sqlgate applies in a cast but does not bind by name (42883), are listed
+// too: pg_cast names them, and psql's \dC and pg_dump join them by OID.
 func castProcs(procs []procInfo) []procInfo {
 	listed := map[string]int{}
 	for i, p := range procs {
@@ -29,7 +32,7 @@ func castProcs(procs []procInfo) []procInfo {
 	var out []procInfo
 	seen := map[uint32]bool{}
 	for _, c := range pgoper.Casts() {
-		if !c.FuncCallable || seen[c.Func] {
+		if c.Func == 0 || seen[c.Func] {
 			continue
 		}
 		seen[c.Func] = true

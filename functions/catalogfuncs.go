@@ -301,6 +301,7 @@ func catalogFuncs() []*Func {
 	fs = append(fs, arrayCatFuncs()...)     // mdarray.go
 	fs = append(fs, arrayFillFuncs()...)    // mdarray.go
 	fs = append(fs, regprocFuncs()...)
+	fs = append(fs, regoperFuncs()...) // regoper.go
 	// Functions that read the catalog or the session are never folded at
 	// bind time: a prepared statement must see later DDL, and only the
 	// execution context is sure to carry WithCatalog and WithSession.
@@ -576,6 +577,9 @@ func RegName(ctx context.Context, v types.Variant, oid uint32) (string, error) {
 
 func regOutput(ctx context.Context, c CatalogInfo, v types.Variant, oid uint32) (string, error) {
 	number := strconv.FormatUint(uint64(oid), 10)
+	if v == types.RegOper || v == types.RegOperator {
+		return regoperText(c, oid, v == types.RegOperator), nil // regoper.go: 0 prints as 0
+	}
 	if oid == 0 {
 		return "-", nil // InvalidOid, in every reg* type's output
 	}

@@ -188,7 +188,9 @@ func (v Variant) IsRecord() bool { return v == Record || v == RecordArray }
 func (v Variant) IsVector() bool { return v == Int2Vector || v == OidVector }
 
 // IsReg reports whether v is one of the reg* OID types.
-func (v Variant) IsReg() bool { return v >= RegClass && v <= RegRole || v == RegOper || v == RegOperator }
+func (v Variant) IsReg() bool {
+	return v >= RegClass && v <= RegRole || v == RegOper || v == RegOperator
+}
 
 // IsJSON reports whether v is json or jsonb.
 func (v Variant) IsJSON() bool { return v == JSON || v == JSONB }

@@ -3,7 +3,9 @@
 // each of PostgreSQL's pg_catalog operators whose call sqlgate binds, with
 // PostgreSQL's result type, is listed; the test fails when one more or one
 // fewer binds than the file says), with each operator's implementing
-// function (oprcode) as pg_proc has it. It sits below every stage: the
+// function (oprcode) as pg_proc has it; and PostgreSQL 15's pg_cast rows
+// of the casts sqlgate binds (casts.go, TestCastsMatchPostgres, the same
+// way), with their functions. It sits below every stage: the
 // binder binds a call of an implementing function (int4pl(1, 2)) as its
 // operator and reads regoper/regoperator names here, and pgcatalog serves
 // the rows as pg_operator and the functions as pg_proc rows.

@@ -66,7 +66,8 @@
 // count(DISTINCT)), udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
-// sqlfunc.go LANGUAGE sql functions (registered as scalar UDFs with their
+// operfuncs.go the functions implementing operators (int4pl(1, 2): bound
+// as the operator, internal/pgoper), sqlfunc.go LANGUAGE sql functions (registered as scalar UDFs with their
 // body: a call is bound as the body's final query with the parameters as
 // its outer scope, inlined as its one expression where PostgreSQL's
 // inline_function would, else a correlated first-row subquery; the

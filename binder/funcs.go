@@ -52,6 +52,9 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 	if e, ok, err := b.fuseJSONCast(n, name, args); ok { // jsonfuse.go
 		return e, err
 	}
+	if e, ok, err := b.operatorFunction(n, name, args); ok { // operfuncs.go
+		return e, err
+	}
 	var typeBuf [4]types.T // Resolve reads the types only: most calls' fit on the stack
 	argTypes := typeBuf[:0]
 	for _, a := range args {
@@ -332,14 +335,15 @@ func castable(a, b types.T) bool {
 // the integers (the string types' I/O conversions decided before): an
 // integer to oid or a reg* type, oid or a reg* type to int4 and int8 (not
 // int2), oid to each reg* type and back, regproc and regprocedure to each
-// other, but no other reg* type to another and nothing to or from xid.
+// other (regoper and regoperator too), but no other reg* type to another and nothing to or from xid.
 func oidCastable(a, b types.T) bool {
 	switch {
 	case a.Variant == types.Xid || b.Variant == types.Xid:
 		return false
 	case a.Kind == types.Oid && b.Kind == types.Oid:
 		procs := func(v types.Variant) bool { return v == types.RegProc || v == types.RegProcedure }
-		return a.Variant == types.NoVariant || b.Variant == types.NoVariant || procs(a.Variant) && procs(b.Variant)
+		opers := func(v types.Variant) bool { return v == types.RegOper || v == types.RegOperator }
+		return a.Variant == types.NoVariant || b.Variant == types.NoVariant || procs(a.Variant) && procs(b.Variant) || opers(a.Variant) && opers(b.Variant)
 	case a.Kind == types.Oid:
 		return b.Kind == types.Int32 || b.Kind == types.Int64 && !b.IsMoney()
 	}
@@ -552,7 +556,7 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 		t = it
 	case "oid":
 		t = types.T{Kind: types.Oid}
-	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb", "uuid", "inet", "cidr", "pg_lsn", "xid", "jsonpath", "tsvector", "tsquery", "regconfig", "money", "macaddr", "macaddr8":
+	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper", "regoperator", "json", "jsonb", "uuid", "inet", "cidr", "pg_lsn", "xid", "jsonpath", "tsvector", "tsquery", "regconfig", "money", "macaddr", "macaddr8":
 		v, _ := types.VariantNamed(tn.Name)
 		t = types.T{Kind: types.Oid, Variant: v}
 		if v.IsJSON() || v == types.UUID || v == types.Inet || v == types.Cidr || v == types.PgLsn || v == types.JSONPath || v.IsTextSearch() || v == types.MacAddr || v == types.MacAddr8 {

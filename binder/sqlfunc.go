@@ -142,6 +142,9 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 // declared type want (PostgreSQL 13+'s coerce_fn_result_column): 42P13
 // naming the actual type when no assignment cast exists.
 func (b *binder) sqlResultColumn(f *udf.Scalar, e Expr, col string, want types.T) (Expr, error) {
+	if f.Returns.Kind == types.Unknown {
+		return e, nil // an operator's polymorphic result (operfuncs.go)
+	}
 	out, err := b.assign(nil, e, col, want, "")
 	if err != nil {
 		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.DatatypeMismatch {

@@ -211,7 +211,8 @@ func TestCatalogFunctions(t *testing.T) {
 		{"pg_database_size", []arg{oid(int64(DatabaseOID("db")))}, "0"},
 		{"pg_database_size", []arg{oid(5)}, "∅"}, // the one database OID before names were hashed
 		{"pg_get_function_sqlbody", []arg{oid(870)}, "∅"},
-		{"pg_operator_is_visible", []arg{oid(96)}, "∅"},
+		{"pg_operator_is_visible", []arg{oid(96)}, "true"}, // int4 = int4, pg_catalog's
+		{"pg_operator_is_visible", []arg{oid(1)}, "∅"},     // no operator
 		{"pg_total_relation_size", []arg{arg{types.UnknownType, "t"}}, "8192"},
 		{"pg_total_relation_size", []arg{arg{types.UnknownType, "nope"}}, "ERROR 42P01"},
 		{"current_setting", []arg{txt("TimeZone")}, "Europe/Paris"},

@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"fmt"
+	"github.com/sqlgate/sqlgate/internal/pgoper"
 	"os"
 	"strconv"
 	"strings"
@@ -178,9 +179,15 @@ func catalogFuncs() []*Func {
 		// PostgreSQL answers for one without a default, and for an OID
 		// that is no function
 		{Name: "pg_get_function_arg_default", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: nullText},
-		// pg_operator lists no operator: none is visible (NULL, PostgreSQL's
-		// answer for an OID that is no operator)
-		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return nil, nil })},
+		// pg_operator's operators (internal/pgoper) are pg_catalog's, on
+		// every search path: visible; NULL, PostgreSQL's answer, for an
+		// OID that is no operator
+		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(_ context.Context, a []any) (any, error) {
+			if _, ok := pgoper.ByOID(oidArg(a[0])); ok {
+				return true, nil
+			}
+			return nil, nil
+		})},
 		{Name: "pg_get_function_result", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(true)},
 		{Name: "pg_get_functiondef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, functionDef)},
 		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: argumentsKernel},
@@ -294,6 +301,7 @@ func catalogFuncs() []*Func {
 	fs = append(fs, arrayCatFuncs()...)     // mdarray.go
 	fs = append(fs, arrayFillFuncs()...)    // mdarray.go
 	fs = append(fs, regprocFuncs()...)
+	fs = append(fs, regoperFuncs()...) // regoper.go
 	// Functions that read the catalog or the session are never folded at
 	// bind time: a prepared statement must see later DDL, and only the
 	// execution context is sure to carry WithCatalog and WithSession.
@@ -575,6 +583,9 @@ func RegName(ctx context.Context, v types.Variant, oid uint32) (string, error) {
 
 func regOutput(ctx context.Context, c CatalogInfo, v types.Variant, oid uint32) (string, error) {
 	number := strconv.FormatUint(uint64(oid), 10)
+	if v == types.RegOper || v == types.RegOperator {
+		return regoperText(c, oid, v == types.RegOperator), nil // regoper.go: 0 prints as 0
+	}
 	if oid == 0 {
 		return "-", nil // InvalidOid, in every reg* type's output
 	}

@@ -83,6 +83,9 @@ const (
 	pgRegrole
 	pgXid   // xid (category U), converting implicitly to nothing
 	pgPgLsn // pg_lsn (category U), converting implicitly to nothing
+	// regoper and regoperator (category N), as regproc and regprocedure
+	pgRegoper
+	pgRegoperator
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -110,6 +113,10 @@ func pgTypeOf(t types.T) pgType {
 		switch {
 		case t.Variant == types.RegClass:
 			return pgRegclass
+		case t.Variant == types.RegOper:
+			return pgRegoper
+		case t.Variant == types.RegOperator:
+			return pgRegoperator
 		case t.Variant.IsReg():
 			return pgRegtype + pgType(t.Variant-types.RegType)
 		case t.Variant == types.Xid:
@@ -188,7 +195,7 @@ func (p pgType) category() byte {
 	case pgBool:
 		return 'B'
 	case pgInt2, pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass,
-		pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole:
+		pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegoper, pgRegoperator:
 		return 'N'
 	case pgText, pgVarchar, pgBpchar, pgName:
 		return 'S'
@@ -228,9 +235,9 @@ func (p pgType) preferred() bool {
 // implicitCasts lists PostgreSQL 15's implicit casts (pg_cast with
 // castcontext 'i', plus binary-coercible ones) among the types sqlgate has.
 var implicitCasts = map[pgType][]pgType{
-	pgInt2:         {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig},
-	pgInt4:         {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig},
-	pgInt8:         {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig},
+	pgInt2:         {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator},
+	pgInt4:         {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator},
+	pgInt8:         {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator},
 	pgNumeric:      {pgFloat4, pgFloat8},
 	pgFloat4:       {pgFloat8},
 	pgCidr:         {pgInet},
@@ -238,7 +245,7 @@ var implicitCasts = map[pgType][]pgType{
 	pgMacaddr8:     {pgMacaddr},
 	pgBit:          {pgVarbit},
 	pgVarbit:       {pgBit},
-	pgOid:          {pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig},
+	pgOid:          {pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator},
 	pgRegConfig:    {pgOid},
 	pgRegclass:     {pgOid},
 	pgRegtype:      {pgOid},
@@ -246,6 +253,8 @@ var implicitCasts = map[pgType][]pgType{
 	pgRegprocedure: {pgOid, pgRegproc},
 	pgRegnamespace: {pgOid},
 	pgRegrole:      {pgOid},
+	pgRegoper:      {pgOid, pgRegoperator},
+	pgRegoperator:  {pgOid, pgRegoper},
 	pgText:         {pgVarchar, pgBpchar, pgName, pgRegclass},
 	pgVarchar:      {pgText, pgBpchar, pgName, pgRegclass},
 	pgBpchar:       {pgText, pgVarchar, pgName},

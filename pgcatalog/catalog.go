@@ -253,7 +253,7 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 		c.typeBy[t.name] = t
 	}
 	// procs first: the pg_proc generator snapshots them
-	c.procs = functionProcs()
+	c.procs = withOperatorProcs(functionProcs()) // operators.go
 	c.rows = c.generators()
 	c.withViewRows()
 	c.withMatviewRows()      // matviews.go

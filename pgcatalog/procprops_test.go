@@ -29,7 +29,7 @@ func TestProcPropsMatchPostgres(t *testing.T) {
 	defer conn.Close(ctx)
 	seen := map[string]bool{}
 	var names []string
-	for _, p := range functionProcs() {
+	for _, p := range withOperatorProcs(functionProcs()) { // operators.go: the operators' functions too
 		if !seen[p.name] {
 			seen[p.name] = true
 			names = append(names, p.name)

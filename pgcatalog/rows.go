@@ -52,6 +52,8 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_am":                  static(amRows()),
 		"pg_proc":                c.dynamic(c.procRows),   // CREATE FUNCTION changes them
 		"pg_aggregate":           static(aggregateRows()), // pgprocrows.go
+		"pg_operator":            static(operatorRows()),  // operators.go
+		"pg_cast":                static(castRows()),      // casts.go
 		"pg_tables":              c.tablesViewRows,
 		"pg_stat_user_tables":    c.statTableRows, // stattables.go
 		"pg_stat_all_tables":     c.statTableRows,
@@ -436,6 +438,7 @@ func (c *Catalog) descriptionRows(ctx context.Context, s *snapshot) ([]row, erro
 		rows = append(rows, row{"objoid": d.objoid, "classoid": d.classoid, "objsubid": 0, "description": d.text})
 	}
 	rows = append(rows, c.objectCommentRows(ctx, s)...) // comments.go
+	rows = append(rows, operatorDescriptionRows()...)   // operators.go
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
 		rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": 0, "description": tableComment(t)})

@@ -97,9 +97,13 @@ var typeProcs = map[uint32][8]uint32{
 	1270: {750, 751, 2400, 2401, 2911, 2912, 3816, 6179}, // _timetz
 	1700: {1701, 1702, 2460, 2461, 2917, 2918, 0, 0},     // numeric
 	2202: {2212, 2213, 2446, 2447, 0, 0, 0, 0},           // regprocedure
+	2203: {2214, 2215, 2448, 2449, 0, 0, 0, 0},           // regoper
+	2204: {2216, 2217, 2450, 2451, 0, 0, 0, 0},           // regoperator
 	2205: {2218, 2219, 2452, 2453, 0, 0, 0, 0},           // regclass
 	2206: {2220, 2221, 2454, 2455, 0, 0, 0, 0},           // regtype
 	2207: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regprocedure
+	2208: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regoper
+	2209: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regoperator
 	2210: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regclass
 	2211: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regtype
 	2249: {2290, 2291, 2402, 2403, 0, 0, 0, 0},           // record
@@ -265,6 +269,10 @@ var typeProcInfos = []procInfo{
 	{oid: 1798, name: "oidin", args: []any{uint32(2275)}, ret: 26, nargs: 1},
 	{oid: 1799, name: "oidout", args: []any{uint32(26)}, ret: 2275, nargs: 1},
 	{oid: 2212, name: "regprocedurein", args: []any{uint32(2275)}, ret: 2202, nargs: 1},
+	{oid: 2214, name: "regoperin", args: []any{uint32(2275)}, ret: 2203, nargs: 1},
+	{oid: 2215, name: "regoperout", args: []any{uint32(2203)}, ret: 2275, nargs: 1},
+	{oid: 2216, name: "regoperatorin", args: []any{uint32(2275)}, ret: 2204, nargs: 1},
+	{oid: 2217, name: "regoperatorout", args: []any{uint32(2204)}, ret: 2275, nargs: 1},
 	{oid: 2213, name: "regprocedureout", args: []any{uint32(2202)}, ret: 2275, nargs: 1},
 	{oid: 2218, name: "regclassin", args: []any{uint32(2275)}, ret: 2205, nargs: 1},
 	{oid: 2219, name: "regclassout", args: []any{uint32(2205)}, ret: 2275, nargs: 1},
@@ -334,6 +342,10 @@ var typeProcInfos = []procInfo{
 	{oid: 2445, name: "regprocsend", args: []any{uint32(24)}, ret: 17, nargs: 1},
 	{oid: 2446, name: "regprocedurerecv", args: []any{uint32(2281)}, ret: 2202, nargs: 1},
 	{oid: 2447, name: "regproceduresend", args: []any{uint32(2202)}, ret: 17, nargs: 1},
+	{oid: 2448, name: "regoperrecv", args: []any{uint32(2281)}, ret: 2203, nargs: 1},
+	{oid: 2449, name: "regopersend", args: []any{uint32(2203)}, ret: 17, nargs: 1},
+	{oid: 2450, name: "regoperatorrecv", args: []any{uint32(2281)}, ret: 2204, nargs: 1},
+	{oid: 2451, name: "regoperatorsend", args: []any{uint32(2204)}, ret: 17, nargs: 1},
 	{oid: 2452, name: "regclassrecv", args: []any{uint32(2281)}, ret: 2205, nargs: 1},
 	{oid: 2453, name: "regclasssend", args: []any{uint32(2205)}, ret: 17, nargs: 1},
 	{oid: 2454, name: "regtyperecv", args: []any{uint32(2281)}, ret: 2206, nargs: 1},

@@ -67,6 +67,8 @@ const (
 	OIDRegType      uint32 = 2206
 	OIDRegNamespace uint32 = 4089
 	OIDRegRole      uint32 = 4096
+	OIDRegOper      uint32 = 2203
+	OIDRegOperator  uint32 = 2204
 
 	OIDJSONArray        uint32 = 199
 	OIDBoolArray        uint32 = 1000
@@ -96,6 +98,8 @@ const (
 	OIDRegTypeArray      uint32 = 2211
 	OIDRegNamespaceArray uint32 = 4090
 	OIDRegRoleArray      uint32 = 4097
+	OIDRegOperArray      uint32 = 2208
+	OIDRegOperatorArray  uint32 = 2209
 )
 
 // variantOIDs are the OIDs of the types.Variant types that travel as
@@ -103,6 +107,7 @@ const (
 var variantOIDs = map[types.Variant]uint32{
 	types.RegClass: OIDRegClass, types.RegType: OIDRegType, types.RegProc: OIDRegProc,
 	types.RegProcedure: OIDRegProcedure, types.RegNamespace: OIDRegNamespace, types.RegRole: OIDRegRole,
+	types.RegOper: OIDRegOper, types.RegOperator: OIDRegOperator,
 	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID, types.JSONPath: OIDJSONPath,
 	types.Inet: OIDInet, types.PgLsn: OIDPgLsn, types.Xid: OIDXid, types.Cidr: OIDCidr,
 	types.Money: OIDMoney, types.MacAddr: OIDMacAddr, types.MacAddr8: OIDMacAddr8,
@@ -128,6 +133,7 @@ var arrayOIDs = map[uint32]uint32{
 	OIDDateRange: OIDDateRangeArray, OIDTsRange: OIDTsRangeArray, OIDTstzRange: OIDTstzRangeArray,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
+	OIDRegOper: OIDRegOperArray, OIDRegOperator: OIDRegOperatorArray,
 }
 
 // ArrayOIDOf returns the OID of the PostgreSQL array type whose elements have

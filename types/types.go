@@ -159,6 +159,12 @@ const (
 	DateRange
 	TsRange
 	TstzRange
+
+	// RegOper and RegOperator are regoper (OID 2203) and regoperator
+	// (2204): OIDs of pg_operator rows, printed as the operator's name
+	// (+) or its name and operand types (+(integer,integer)).
+	RegOper
+	RegOperator
 )
 
 // IsMoney reports whether t is money.
@@ -182,7 +188,9 @@ func (v Variant) IsRecord() bool { return v == Record || v == RecordArray }
 func (v Variant) IsVector() bool { return v == Int2Vector || v == OidVector }
 
 // IsReg reports whether v is one of the reg* OID types.
-func (v Variant) IsReg() bool { return v >= RegClass && v <= RegRole }
+func (v Variant) IsReg() bool {
+	return v >= RegClass && v <= RegRole || v == RegOper || v == RegOperator
+}
 
 // IsJSON reports whether v is json or jsonb.
 func (v Variant) IsJSON() bool { return v == JSON || v == JSONB }
@@ -191,7 +199,7 @@ func (v Variant) IsJSON() bool { return v == JSON || v == JSONB }
 var variantNames = [...]string{
 	QChar: `"char"`, Int2Vector: "int2vector", OidVector: "oidvector",
 	RegClass: "regclass", RegType: "regtype", RegProc: "regproc", RegProcedure: "regprocedure",
-	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
+	RegNamespace: "regnamespace", RegRole: "regrole", RegOper: "regoper", RegOperator: "regoperator", JSON: "json", JSONB: "jsonb",
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
 	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
 	AnonRecord: "record", Bit: "bit", VarBit: "varbit", Void: "void", Cidr: "cidr",

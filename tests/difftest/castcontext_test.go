@@ -16,7 +16,7 @@ var castContextTypes = []string{
 	"varchar", "bpchar", "oid", "json", "jsonb", "jsonpath", "uuid", "inet", "cidr", "macaddr",
 	"macaddr8", "money", "date", "time", "timetz", "timestamp", "timestamptz", "interval", "bit",
 	"varbit", "xid", "pg_lsn", "tsvector", "tsquery", "regclass", "regtype", "regproc", "regprocedure",
-	"regnamespace", "regrole", "regconfig", "int4range", "int8range", "numrange", "daterange",
+	"regnamespace", "regrole", "regconfig", "regoper", "regoperator", "int4range", "int8range", "numrange", "daterange",
 	"tsrange", "tstzrange",
 }
 

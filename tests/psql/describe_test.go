@@ -197,6 +197,7 @@ func TestPsqlAgainstPostgres(t *testing.T) {
 	t.Run("foreign keys", func(t *testing.T) { foreignKeysMatchPostgres(t, pg, sg) })    // fkeys_test.go
 	t.Run("unique constraints", func(t *testing.T) { uniqueMatchesPostgres(t, pg, sg) }) // unique_test.go
 	t.Run("views", func(t *testing.T) { viewsMatchPostgres(t, pg, sg) })                 // views_test.go
+	t.Run("operators", func(t *testing.T) { operatorsMatchPostgres(t, pg, sg) })         // operators_test.go
 }
 
 // introspectionMatchesPostgres compares what drivers and BI tools read

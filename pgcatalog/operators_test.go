@@ -1,0 +1,95 @@
+package pgcatalog
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/sqlgate/sqlgate/internal/pgtest"
+)
+
+// TestOperatorRowsMatchPostgres compares every pg_operator and pg_cast row
+// sqlgate serves, the implementing and cast functions' pg_proc rows and the operators'
+// pg_description rows with PostgreSQL 15's rows of the same OIDs, column by
+// column (oprrest and oprjoin apart: sqlgate has no estimators, they are 0).
+func TestOperatorRowsMatchPostgres(t *testing.T) {
+	srv := pgtest.Start(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, srv.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	c := New(testStore(), Options{})
+	cases := []struct {
+		rel   string
+		cols  []string
+		query string // PostgreSQL's rows of the OIDs in $1, as scanAll prints them
+		min   int
+	}{
+		{"pg_operator", []string{"oid", "oprname", "oprnamespace", "oprowner", "oprkind", "oprcanmerge", "oprcanhash", "oprleft", "oprright", "oprresult", "oprcom", "oprnegate", "oprcode"},
+			`SELECT concat_ws('|', oid, oprname, oprnamespace, oprowner, oprkind, oprcanmerge::text, oprcanhash::text, oprleft, oprright, oprresult, oprcom, oprnegate, oprcode::oid)
+			FROM pg_operator WHERE oid = ANY($1)`, 500},
+		{"pg_cast", []string{"oid", "castsource", "casttarget", "castfunc", "castcontext", "castmethod"},
+			`SELECT concat_ws('|', oid, castsource, casttarget, castfunc, castcontext, castmethod) FROM pg_cast WHERE oid = ANY($1)`, 150},
+		{"pg_proc", []string{"oid", "proname", "pronamespace", "pronargs", "proargtypes", "prorettype", "provolatile", "proisstrict", "proparallel", "prosrc", "proretset", "prokind"},
+			`SELECT concat_ws('|', oid, proname, pronamespace, pronargs, '{' || replace(proargtypes::text, ' ', ',') || '}', prorettype, provolatile, proisstrict::text, proparallel, prosrc, proretset::text, prokind)
+			FROM pg_proc WHERE oid = ANY($1) AND oid IN (SELECT oprcode FROM pg_operator UNION SELECT castfunc FROM pg_cast)
+			AND provariadic = 0`, 450}, // the library's VARIADIC rows list the element type (json_extract_path: procs' own)
+		{"pg_description", []string{"objoid", "classoid", "objsubid", "description"},
+			`SELECT concat_ws('|', objoid, classoid, objsubid, description) FROM pg_description
+			WHERE objoid = ANY($1) AND classoid = 'pg_operator'::regclass`, 500},
+	}
+	for _, tc := range cases {
+		t.Run(tc.rel, func(t *testing.T) {
+			got := map[string]string{}
+			var oids []int64
+			for _, r := range scanAll(t, c, "pg_catalog", tc.rel, tc.cols...) {
+				oid := r[:strings.IndexByte(r, '|')]
+				if tc.rel == "pg_description" && !strings.Contains(r, "|2617|") {
+					continue
+				}
+				var n int64
+				for _, d := range oid {
+					n = n*10 + int64(d-'0')
+				}
+				if n >= 16384 {
+					continue // sqlgate's own OIDs: functions PostgreSQL does not number so
+				}
+				got[oid] = r
+				oids = append(oids, n)
+			}
+			rows, err := conn.Query(ctx, tc.query, oids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{}
+			for rows.Next() {
+				var s string
+				if err := rows.Scan(&s); err != nil {
+					t.Fatal(err)
+				}
+				want[s[:strings.IndexByte(s, '|')]] = s
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			matched := 0
+			for oid, g := range got {
+				w, ok := want[oid]
+				switch {
+				case !ok && tc.rel != "pg_proc":
+					t.Errorf("%s %s: PostgreSQL has no such row", tc.rel, g)
+				case ok && g != w:
+					t.Errorf("%s %s:\n got  %s\n want %s", tc.rel, oid, g, w)
+				case ok:
+					matched++
+				}
+			}
+			if matched < tc.min {
+				t.Errorf("%s: %d rows match PostgreSQL's, want at least %d", tc.rel, matched, tc.min)
+			}
+		})
+	}
+}

@@ -19,7 +19,7 @@ import (
 // statement's own plan.
 
 // sqlScalar is a stored LANGUAGE sql function as the registry holds it.
-func sqlScalar(m meta.Function) (udf.Scalar, error) {
+func (e *Engine) sqlScalar(m meta.Function) (udf.Scalar, error) {
 	sc := udf.Scalar{Name: m.Name, Language: "sql", Source: m.Body, Owner: m.Owner, Comment: m.Comment,
 		SQL: &udf.SQLFunc{Body: m.Body, BodyKind: m.BodyKind, Volatility: m.Volatility, Strict: m.Strict}}
 	if sc.SQL.Volatility == 0 {
@@ -27,7 +27,7 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 	}
 	named, defaults := false, false
 	for _, a := range m.Args {
-		t, err := typeNamed(a.Type)
+		t, err := e.typeNamed(a.Type)
 		if err != nil {
 			return udf.Scalar{}, err
 		}
@@ -43,7 +43,7 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 			sc.SQL.Defaults = append(sc.SQL.Defaults, a.Default)
 		}
 	}
-	t, err := typeNamed(m.Returns)
+	t, err := e.typeNamed(m.Returns)
 	if err != nil {
 		return udf.Scalar{}, err
 	}
@@ -88,12 +88,12 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 	if f.Body == "" && f.BodyKind == "" {
 		return sqlerr.New(invalidFunctionDefinition, "no function body specified")
 	}
-	t, err := typeNamed(f.Returns)
+	_, name, err := s.eng.signatureType(f.Returns)
 	if err != nil {
 		return err
 	}
-	m.Returns = t.PGName()
-	sc, err := sqlScalar(*m)
+	m.Returns = name
+	sc, err := s.eng.sqlScalar(*m)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,11 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 	if reg == nil {
 		reg = udf.NewRegistry()
 	}
-	sig := sc.Name + "(" + typeList(sc.Args) + ")"
+	argNames := make([]string, len(m.Args))
+	for i, a := range m.Args {
+		argNames[i] = a.Type
+	}
+	sig := sc.Name + "(" + strings.Join(argNames, ", ") + ")" // the row's key, as createFunction's
 	for k, o := range s.eng.meta.Functions().All() {
 		if k != sig {
 			if err := s.eng.addFunction(reg, o); err != nil {

@@ -142,6 +142,16 @@ func (e *Engine) signatureType(text string) (types.T, string, error) {
 	return t, t.PGName(), nil
 }
 
+// paramTypeError is CREATE FUNCTION's error for a parameter's type that
+// does not exist: PostgreSQL's interpret_function_parameter_list prints
+// the name unquoted, as written (TypeNameToString: nosuch[], s.t).
+func paramTypeError(text string, err error) error {
+	if sqlerr.CodeOf(err) != sqlerr.UndefinedObject || strings.Contains(text, `"`) {
+		return err
+	}
+	return sqlerr.New(sqlerr.UndefinedObject, "type %s does not exist", strings.Join(strings.Fields(strings.ToLower(text)), " "))
+}
+
 // signatureName is the stored name of the user-defined type schema.name
 // (or an array of it when array).
 func signatureName(schema, name string, array bool) string {
@@ -223,7 +233,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		for i, a := range as {
 			_, name, err := s.eng.signatureType(a.Type)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, paramTypeError(a.Type, err)
 			}
 			if a.Name != "" {
 				if seen[a.Name] {

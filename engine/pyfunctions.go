@@ -185,7 +185,7 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	switch {
 	case f.Drop:
 		tag = "DROP FUNCTION"
-	case f.Owner != "":
+	case f.Owner != "" || f.RenameTo != "":
 		tag = "ALTER FUNCTION"
 	}
 	if err := s.blockDDL(tag, nil); err != nil {
@@ -194,7 +194,7 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	if f.Name.Schema != "" && f.Name.Schema != "public" {
 		return nil, sqlerr.NotSupported("functions outside schema public")
 	}
-	if f.Drop || f.Owner != "" {
+	if f.Drop || f.Owner != "" || f.RenameTo != "" {
 		return s.dropFunction(ctx, f)
 	}
 	return s.createFunction(ctx, f)
@@ -336,6 +336,9 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 // (f.Owner, owners.go's rules), which find the function alike.
 func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
 	tag, role := "DROP FUNCTION", ""
+	if f.RenameTo != "" {
+		tag = "ALTER FUNCTION"
+	}
 	if f.Owner != "" {
 		tag = "ALTER FUNCTION"
 		var err error
@@ -354,6 +357,14 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	s.eng.ddl.Lock()
 	defer s.eng.ddl.Unlock()
 	s.eng.catalog.Add(1)
+	var rename *typeRename
+	var edits []tableEdit
+	if f.RenameTo != "" {
+		var err error
+		if rename, edits, err = s.planFunctionRename(ctx, f, want); err != nil { // functionrename.go
+			return nil, err
+		}
+	}
 	var notice *sqlerr.Error
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		var match []string
@@ -383,6 +394,9 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 			return sqlerr.New(sqlerr.Code("42725"), "function name \"%s\" is not unique", f.Name.Name).
 				WithHint("Specify the argument list to select the function unambiguously.")
 		}
+		if rename != nil {
+			return s.renameFunction(tx, match[0], rename) // functionrename.go
+		}
 		if role != "" {
 			m := tx.Functions[match[0]]
 			if same, err := s.mayGiveTo("function", f.Name.Name, m.Owner, role); same || err != nil {
@@ -398,6 +412,9 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		delete(tx.Functions, match[0])
 		return nil
 	})
+	if err == nil && len(edits) > 0 {
+		err = s.applyTableEdits(ctx, edits)
+	}
 	if err != nil {
 		return nil, metaErr(err)
 	}

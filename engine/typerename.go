@@ -29,6 +29,11 @@ type typeRename struct {
 	// unqualified: a bare from names this type (namedType's rule: the
 	// default schema's, else the only one of that name).
 	unqualified bool
+	// function: the rename is ALTER FUNCTION's, of the function from;
+	// its calls are rewritten (sql.RenameFunctionInText), and overloaded
+	// (from has other overloads, which keep the name) refuses a text
+	// that calls from, which could mean either.
+	function, overloaded bool
 }
 
 // newTypeRename is the rename of schema.from to to, with the current
@@ -64,14 +69,22 @@ func (e *Engine) newTypeRename(schema, from, to string) typeRename {
 
 // refuse is the 0A000 for a text of what that cannot be rewritten.
 func (r typeRename) refuse(what string) error {
-	return sqlerr.New(sqlerr.FeatureNotSupported, "cannot rename type \"%s\": %s names it, and sqlgate keeps that expression as text it cannot rewrite", r.from, what).
-		WithHint("Drop it, rename the type, then create it again naming the new name.")
+	kind := "type"
+	if r.function {
+		kind = "function"
+	}
+	return sqlerr.New(sqlerr.FeatureNotSupported, "cannot rename %s \"%s\": %s names it, and sqlgate keeps that expression as text it cannot rewrite", kind, r.from, what).
+		WithHint("Drop it, rename the %s, then create it again naming the new name.", kind)
 }
 
 // text rewrites one stored text; ok is false when it cannot be.
 func (r typeRename) text(s string) (string, bool) {
 	if s == "" || !strings.Contains(strings.ToLower(s), strings.ToLower(r.from)) {
 		return s, true
+	}
+	if r.function {
+		out, changed, ok := sql.RenameFunctionInText(s, r.schema, r.from, r.to)
+		return out, ok && !(changed && r.overloaded)
 	}
 	out, _, ok := sql.RenameTypeInText(s, r.schema, r.from, r.to, r.unqualified)
 	return out, ok
@@ -80,6 +93,9 @@ func (r typeRename) text(s string) (string, bool) {
 // sigName rewrites a function row's stored type name (signatureName's
 // form) when it names the type.
 func (r typeRename) sigName(s string) string {
+	if r.function {
+		return s
+	}
 	for _, array := range []bool{false, true} {
 		if s == signatureName(r.schema, r.from, array) {
 			return signatureName(r.schema, r.to, array)

@@ -101,3 +101,43 @@ func typeIdent(s string) string {
 	}
 	return s
 }
+
+// RenameFunctionInText renames the function from (in schema) to to in
+// text as RenameTypeInText renames a type: every call of it, from( written
+// bare or qualified with schema, becomes to(; a name not followed by (
+// is a column's or a table's and is kept, as is one after :: or a
+// qualifier other than schema.
+func RenameFunctionInText(text, schema, from, to string) (out string, changed, ok bool) {
+	toks, err := lexInto(text, nil)
+	if err != nil {
+		return text, false, false
+	}
+	var b strings.Builder
+	last := 0
+	for k, t := range toks {
+		name, isName := identName(text, t)
+		if !isName || name != from || k+1 >= len(toks) || !toks[k+1].isPunct(text, "(") {
+			continue
+		}
+		if k > 0 && toks[k-1].isPunct(text, "::") {
+			continue
+		}
+		if k > 0 && toks[k-1].isPunct(text, ".") {
+			if k < 2 {
+				continue
+			}
+			if q, qok := identName(text, toks[k-2]); !qok || q != schema {
+				continue
+			}
+		}
+		b.WriteString(text[last:t.start])
+		b.WriteString(typeIdent(to))
+		last = t.end
+		changed = true
+	}
+	if !changed {
+		return text, false, true
+	}
+	b.WriteString(text[last:])
+	return b.String(), true, true
+}

@@ -125,7 +125,11 @@ func (r typeRename) inMeta(tx *meta.Tx) error {
 		if m.Returns != "" {
 			m.Returns = r.sigName(m.Returns)
 		}
-		if m.Language == "sql" {
+		// a body written as a string stays as written, as PostgreSQL's
+		// prosrc (it no longer binds after the rename there too); a
+		// RETURN or BEGIN ATOMIC body is a parse tree there (prosqlbody),
+		// which follows
+		if m.Language == "sql" && m.BodyKind != "" {
 			b, ok := r.text(m.Body)
 			if !ok {
 				return r.refuse(fmt.Sprintf("the body of function %s", old))

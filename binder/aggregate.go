@@ -598,3 +598,22 @@ func AggregateNames() []string {
 	slices.Sort(names)
 	return names
 }
+
+// oneRelation reports whether n, a query level's FROM and WHERE as bound,
+// is one table's scan under filters and the projections of derived tables
+// PostgreSQL pulls up (no volatile output: is_simple_subquery; a derived
+// table's ORDER BY, LIMIT, DISTINCT, aggregation, window or set operation
+// is a node of its own here): the single RangeTblRef of a relation that
+// preprocess_minmax_aggregates asks for. A join, a function or VALUES in
+// FROM is not.
+func oneRelation(n Node) bool {
+	switch x := n.(type) {
+	case *Scan:
+		return true
+	case *Filter:
+		return oneRelation(x.Input)
+	case *Project:
+		return !slices.ContainsFunc(x.Exprs, ContainsVolatile) && oneRelation(x.Input)
+	}
+	return false
+}

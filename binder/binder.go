@@ -97,7 +97,10 @@ type binder struct {
 	excludedScope *scope
 	// uses collects the relations a CREATE VIEW query names (view.go);
 	// viewStack are the views being expanded, innermost last.
-	uses      *[]ViewRelation
+	uses *[]ViewRelation
+	// funcUses are the LANGUAGE sql functions a CREATE VIEW query calls
+	// directly (their signatures), as uses are its relations
+	funcUses  *[]string
 	viewStack []fluss.TablePath
 	// ctors are the ROW(...) and MAP[...] constructors bound so far, with
 	// their arguments as written (rows.go), so an assignment can re-type them.

@@ -112,6 +112,9 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", ""))
 	}
 	if name == sql.NamedNoMatch {
+		if e, ok, err := b.namedSQLFuncCall(s, n); ok { // sqlfunc.go
+			return e, err
+		}
 		return nil, b.namedNoMatch(s, n)
 	}
 	if strings.HasPrefix(name, "pg__") {
@@ -119,7 +122,7 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 			return e, err
 		}
 	}
-	if functions.IsSetFunc(name) {
+	if functions.IsSetFunc(name) || b.sqlSetFuncName(name) {
 		return b.bindSetCall(n) // srf.go
 	}
 	if name == "grouping" {

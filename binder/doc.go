@@ -70,7 +70,10 @@
 // body: a call is bound as the body's final query with the parameters as
 // its outer scope, inlined as its one expression where PostgreSQL's
 // inline_function would, else a correlated first-row subquery; the
-// parameters' defaults; CREATE FUNCTION's check of a body, CheckSQLFunction),
+// parameters' defaults, calls in named notation, OUT parameters' record;
+// CREATE FUNCTION's check of a body, CheckSQLFunction), sqlsetfunc.go
+// the set-returning ones (RETURNS SETOF, RETURNS TABLE: the body's rows
+// collected and given back by a set function, in FROM and select lists),
 // enumtypes.go the user-defined types a type name may name (the optional
 // TypeCatalog), enumops.go enum values' order (comparisons, ORDER BY,
 // min/max by declaration order) and enum_first/last/range, domains.go

@@ -34,9 +34,14 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, err = b.coerce(n.X, x, types.BoolType, "argument of IS TRUE")
+		// every test's argument is boolean, and the error names the test
+		// (parse_expr.c's transformBooleanTest: coerce_to_boolean)
+		x, err = b.coerce(n.X, x, types.BoolType, "argument of "+n.Clause())
 		if err != nil {
 			return nil, err
+		}
+		if n.Unknown {
+			return &IsNull{X: x, Not: n.Not}, nil
 		}
 		// x IS TRUE = x IS NOT DISTINCT FROM true; IS NOT TRUE negates it.
 		want := &Const{Value: n.Value, T: types.BoolType}

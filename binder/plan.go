@@ -343,6 +343,14 @@ type Aggregate struct {
 	GroupBy []Expr
 	Aggs    []AggCall
 	cols    []Column
+
+	// OneRelation says the query level the aggregation belongs to has no
+	// WITH clause and reads one table, through the derived tables
+	// PostgreSQL pulls up (oneRelation): planagg.c's
+	// preprocess_minmax_aggregates rewrites only such a level. The binder
+	// decides it, before the optimiser's rules remove the sorts and
+	// derived tables that decide it.
+	OneRelation bool
 }
 
 func (n *Aggregate) Columns() []Column { return n.cols }

@@ -134,6 +134,9 @@ func (b *binder) bindFromFunc(fn fromFunc, alias string, explicit bool) (Node, e
 	if !multiUnnest && (len(fn.defs) > 0 || functions.ReturnsRecord(fn.name)) {
 		return b.bindRecordTableFunc(s, fn.at, fn.args, fn.name, alias, false, fn.defs)
 	}
+	if b.sqlSetFuncName(fn.name) {
+		return b.bindSQLSetFromItem(s, fn.at, fn.args, fn.name, alias, explicit, false, nil) // sqlsetfunc.go
+	}
 	if !functions.IsSetFunc(fn.name) {
 		if len(b.udfs().Tables(fn.name)) > 0 {
 			return nil, b.errAt(fn.at, sqlerr.NotSupported("a table UDF in ROWS FROM"))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -229,6 +230,9 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 	}
 	if projInput == nil {
 		var n Node = b.agg.node(input)
+		if a, ok := n.(*Aggregate); ok {
+			a.OneRelation = sel.With == nil && oneRelation(input)
+		}
 		if having != nil {
 			n = &Filter{Input: n, Cond: having}
 		}
@@ -662,6 +666,13 @@ func (b *binder) figureColname(e pt.Expr) (string, int) {
 		case "concat":
 			if b.isPipes(x) {
 				return "", 0 // a || b
+			}
+		case sql.NamedNoMatch:
+			// a call in named notation: the function's name
+			if len(x.Args) > 0 {
+				if fn, ok := x.Args[0].(*pt.Literal); ok {
+					return fn.Text, 2
+				}
 			}
 		}
 		if name, ok := rewriteMarkerName(x.Name); ok {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
@@ -65,6 +66,16 @@ func CheckSQLFunction(ctx context.Context, cat Catalog, f *udf.Scalar) error {
 // callSQLFunction binds a call of f with its arguments, already cast to
 // the declared types.
 func (b *binder) callSQLFunction(n sourceNode, f *udf.Scalar, args []Expr) (Expr, error) {
+	if b.funcUses != nil {
+		// a view depends on the function (DROP FUNCTION's 2BP01)
+		ts := make([]string, len(f.Args))
+		for i, t := range f.Args {
+			ts[i] = t.PGName()
+		}
+		if sig := f.Name + "(" + strings.Join(ts, ", ") + ")"; !slices.Contains(*b.funcUses, sig) {
+			*b.funcUses = append(*b.funcUses, sig)
+		}
+	}
 	e, err := b.expandSQLFunction(f, args)
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {
@@ -76,23 +87,121 @@ func (b *binder) callSQLFunction(n sourceNode, f *udf.Scalar, args []Expr) (Expr
 }
 
 func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
+	if f.SQL.SetOf {
+		return b.expandSQLSetFunction(f, args) // sqlsetfunc.go
+	}
+	body, err := b.bindSQLBody(f, args)
+	if err != nil || body.recursive {
+		if body.recursive {
+			// CREATE FUNCTION's check of a body that calls the function:
+			// its type is the declared one
+			return b.newConst(nil, f.Returns.Nullable()), nil
+		}
+		return nil, err
+	}
+	plan, corr, outer := body.plan, body.corr, body.outer
+	cols := plan.Columns()
+	want := f.Returns.Nullable()
+	if len(f.SQL.Columns) > 1 {
+		// OUT parameters: the record of them, from the first row
+		e, err := b.sqlResultRecord(f, cols) // sqlsetfunc.go
+		if err != nil {
+			return nil, err
+		}
+		one := &Limit{Input: plan, Count: b.newConst(int64(1), types.Int64Type)}
+		q := &Project{Input: one, Exprs: []Expr{e}, Cols: []Column{{Name: f.Name, T: want}}}
+		return b.strictCall(f, args, &Subquery{Plan: q, Outer: outer, Mode: ScalarSubquery, T: want}, want), nil
+	}
+	if len(cols) != 1 {
+		return nil, returnMismatch(f.Returns, "Final statement must return exactly one column.")
+	}
+	// the result, assigned to the declared type (PostgreSQL 13+'s
+	// coerce_fn_result_column)
+	result := func(e Expr) (Expr, error) { return b.sqlResultColumn(f, e, cols[0].Name, want) }
+	var out Expr
+	if e, ok := inlinable(plan); ok && inlineSafe(f, e, corr, args) {
+		if e, err = result(e); err != nil {
+			return nil, err
+		}
+		if out, err = substituteOuter(e, outer); err != nil {
+			return nil, err
+		}
+	} else {
+		one := &Limit{Input: plan, Count: b.newConst(int64(1), types.Int64Type)}
+		e, err := result(&ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T})
+		if err != nil {
+			return nil, err
+		}
+		q := &Project{Input: one, Exprs: []Expr{e}, Cols: []Column{{Name: cols[0].Name, T: e.Type()}}}
+		out = &Subquery{Plan: q, Outer: outer, Mode: ScalarSubquery, T: e.Type().Nullable()}
+	}
+	return b.strictCall(f, args, out, want), nil
+}
+
+// sqlResultColumn assigns e, the body's result column col, to the
+// declared type want (PostgreSQL 13+'s coerce_fn_result_column): 42P13
+// naming the actual type when no assignment cast exists.
+func (b *binder) sqlResultColumn(f *udf.Scalar, e Expr, col string, want types.T) (Expr, error) {
+	out, err := b.assign(nil, e, col, want, "")
+	if err != nil {
+		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.DatatypeMismatch {
+			return nil, returnMismatch(f.Returns, "Actual return type is %s.", e.Type().PGName())
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// strictCall is out, a call of f over args, as a STRICT function's: a
+// NULL argument gives null (a NULL of out's type), the body not run.
+func (b *binder) strictCall(f *udf.Scalar, args []Expr, out Expr, null types.T) Expr {
+	if !f.SQL.Strict || len(args) == 0 {
+		return out
+	}
+	var anyNull Expr
+	for _, a := range args {
+		var t Expr = &IsNull{X: a}
+		if anyNull == nil {
+			anyNull = t
+		} else {
+			anyNull = &BinaryOp{Op: OpOr, L: anyNull, R: t, T: types.BoolType}
+		}
+	}
+	return &Case{Whens: []When{{Cond: anyNull, Result: b.newConst(nil, null)}}, Else: out, T: null}
+}
+
+// sqlBody is a LANGUAGE sql function's body bound for a call: the plan
+// of its last statement, reading the parameters as slots of corr, and
+// outer, the arguments those slots are. recursive is set (nothing else)
+// when CREATE FUNCTION's check meets a call of the function itself.
+type sqlBody struct {
+	plan      Node
+	corr      *corrState
+	outer     []Expr
+	recursive bool
+}
+
+// bindSQLBody binds the statements of f's body with its parameters as
+// their outer scope, and the values of the parameters the last one reads
+// from args.
+func (b *binder) bindSQLBody(f *udf.Scalar, args []Expr) (sqlBody, error) {
 	for _, o := range b.sqlFuncs {
 		if o.Name == f.Name && slices.EqualFunc(o.Args, f.Args, func(x, y types.T) bool { return x.Equal(y) }) || len(b.sqlFuncs) >= maxSQLFunctionNesting {
 			if b.sqlCheck {
 				// CREATE FUNCTION's check of a body that calls the
 				// function: PostgreSQL accepts it (the call recurses
-				// when run); its type is the declared one
-				return b.newConst(nil, f.Returns.Nullable()), nil
+				// when run)
+				return sqlBody{recursive: true}, nil
 			}
-			return nil, stackDepthExceeded(f.Name)
+			return sqlBody{}, stackDepthExceeded(f.Name)
 		}
 	}
 	sts, err := sql.NewParser().Parse(sqlFuncBody(f.SQL))
 	if err != nil {
-		return nil, unplaced(err)
+		return sqlBody{}, unplaced(err)
 	}
 	if len(sts) == 0 {
-		return nil, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
+		return sqlBody{}, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
 	}
 	// the parameters, as the outer scope of the body's queries: by name,
 	// qualified by the function's name too
@@ -111,9 +220,9 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 		if st.Kind != sql.Select || st.AST == nil {
 			write := st.Kind == sql.Insert || st.Kind == sql.Update || st.Kind == sql.Delete
 			if i == len(sts)-1 && !(write && strings.Contains(strings.ToUpper(st.Text), "RETURNING")) {
-				return nil, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
+				return sqlBody{}, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
 			}
-			return nil, sqlerr.NotSupported("a LANGUAGE sql function whose body is not queries only (" + firstWords(st.Text) + ")")
+			return sqlBody{}, sqlerr.NotSupported("a LANGUAGE sql function whose body is not queries only (" + firstWords(st.Text) + ")")
 		}
 		sub := &binder{ctx: b.ctx, cat: b.cat, stmt: st, sqlFuncs: stack, sqlParams: ps, sqlCheck: b.sqlCheck}
 		sub.outer = ps
@@ -123,26 +232,9 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 			err = sqlerr.NotSupported("this kind of query in a LANGUAGE sql function")
 		}
 		if err != nil {
-			return nil, unplaced(err)
+			return sqlBody{}, unplaced(err)
 		}
 		plan, corr = p, sub.corr
-	}
-	cols := plan.Columns()
-	if len(cols) != 1 {
-		return nil, returnMismatch(f.Returns, "Final statement must return exactly one column.")
-	}
-	// the result, assigned to the declared type (PostgreSQL 13+'s
-	// coerce_fn_result_column)
-	want := f.Returns.Nullable()
-	result := func(e Expr) (Expr, error) {
-		out, err := b.assign(nil, e, cols[0].Name, want, "")
-		if err != nil {
-			if se := sqlerr.As(err); se != nil && se.Code == sqlerr.DatatypeMismatch {
-				return nil, returnMismatch(f.Returns, "Actual return type is %s.", e.Type().PGName())
-			}
-			return nil, err
-		}
-		return out, nil
 	}
 	// the outer values the body reads: slot k of the parameters' scope is
 	// argument k
@@ -150,41 +242,11 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 	for i, r := range corr.refs {
 		c, ok := r.(*ColumnRef)
 		if !ok || c.Index >= len(args) {
-			return nil, sqlerr.New(sqlerr.InternalError, "SQL function %s: an outer reference that is no parameter", f.Name)
+			return sqlBody{}, sqlerr.New(sqlerr.InternalError, "SQL function %s: an outer reference that is no parameter", f.Name)
 		}
 		outer[i] = args[c.Index]
 	}
-	var out Expr
-	if e, ok := inlinable(plan); ok && inlineSafe(f, e, corr, args) {
-		if e, err = result(e); err != nil {
-			return nil, err
-		}
-		if out, err = substituteOuter(e, outer); err != nil {
-			return nil, err
-		}
-	} else {
-		one := &Limit{Input: plan, Count: b.newConst(int64(1), types.Int64Type)}
-		e, err := result(&ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T})
-		if err != nil {
-			return nil, err
-		}
-		q := &Project{Input: one, Exprs: []Expr{e}, Cols: []Column{{Name: cols[0].Name, T: e.Type()}}}
-		out = &Subquery{Plan: q, Outer: outer, Mode: ScalarSubquery, T: e.Type().Nullable()}
-	}
-	if f.SQL.Strict && len(args) > 0 {
-		// a NULL argument is a NULL result, the body not run
-		var anyNull Expr
-		for _, a := range args {
-			var t Expr = &IsNull{X: a}
-			if anyNull == nil {
-				anyNull = t
-			} else {
-				anyNull = &BinaryOp{Op: OpOr, L: anyNull, R: t, T: types.BoolType}
-			}
-		}
-		out = &Case{Whens: []When{{Cond: anyNull, Result: b.newConst(nil, want)}}, Else: out, T: want}
-	}
-	return out, nil
+	return sqlBody{plan: plan, corr: corr, outer: outer}, nil
 }
 
 // inlinable is the one expression of a plan that is SELECT expr without
@@ -299,26 +361,140 @@ func unplaced(err error) error {
 // parameters it leaves out (each bound as written, cast to its type).
 func (b *binder) sqlFuncDefaults(f *udf.Scalar, args []Expr) ([]Expr, error) {
 	for i := len(args); i < len(f.Args); i++ {
-		text := ""
-		if f.SQL != nil && i < len(f.SQL.Defaults) {
-			text = f.SQL.Defaults[i]
-		}
-		if text == "" {
-			return nil, sqlerr.New(sqlerr.InternalError, "function %s: no default for parameter %d", f.Name, i+1)
-		}
-		x, err := parseExprText(text)
+		e, err := b.sqlFuncDefault(f, i)
 		if err != nil {
-			return nil, unplaced(err)
-		}
-		sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
-		e, err := sub.bindTree(nil, x.tree)
-		if err != nil {
-			return nil, unplaced(err)
-		}
-		if e, err = sub.assign(nil, e, strings.ToLower(f.Name), f.Args[i], ""); err != nil {
-			return nil, unplaced(err)
+			return nil, err
 		}
 		args = append(args, e)
 	}
 	return args, nil
+}
+
+// sqlFuncDefault is the default of f's input parameter i, bound as
+// written and cast to its type.
+func (b *binder) sqlFuncDefault(f *udf.Scalar, i int) (Expr, error) {
+	text := ""
+	if f.SQL != nil && i < len(f.SQL.Defaults) {
+		text = f.SQL.Defaults[i]
+	}
+	if text == "" {
+		return nil, sqlerr.New(sqlerr.InternalError, "function %s: no default for parameter %d", f.Name, i+1)
+	}
+	x, err := parseExprText(text)
+	if err != nil {
+		return nil, unplaced(err)
+	}
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
+	e, err := sub.bindTree(nil, x.tree)
+	if err != nil {
+		return nil, unplaced(err)
+	}
+	if e, err = sub.assign(nil, e, strings.ToLower(f.Name), f.Args[i], ""); err != nil {
+		return nil, unplaced(err)
+	}
+	return e, nil
+}
+
+// namedSQLFuncCall binds a call in named notation (f(1, b => 2), the
+// rewrite's pg__named_nomatch('f', name, arg, ...), an empty name for a
+// positional argument: sql/namedargs.go) of
+// a LANGUAGE sql function, as PostgreSQL's func_get_detail matches one:
+// an overload is a candidate when the positional arguments fill its
+// first parameters, each name is one of its other parameters', and each
+// parameter left out has a default; the usual resolution picks among
+// the candidates by the arguments' types, and the call is the positional
+// one with the defaults filled in. ok is false when name is no such
+// function or no overload is a candidate (namedNoMatch's 42883).
+func (b *binder) namedSQLFuncCall(s *scope, n *pt.FuncCall) (Expr, bool, error) {
+	fn, ok := n.Args[0].(*pt.Literal)
+	if !ok || len(n.Args)%2 != 1 {
+		return nil, false, nil
+	}
+	var names []string
+	var trees []pt.Expr
+	for i := 1; i+1 < len(n.Args); i += 2 {
+		name, _ := n.Args[i].(*pt.Literal)
+		if name == nil {
+			return nil, false, nil
+		}
+		names, trees = append(names, name.Text), append(trees, n.Args[i+1])
+	}
+	var cands []*udf.Scalar
+	var slots [][]int // each argument's parameter, per candidate
+	for _, f := range b.udfs().Scalars(fn.Text) {
+		if f.SQL == nil {
+			continue
+		}
+		if slot, ok := namedSlots(f, names); ok {
+			cands, slots = append(cands, f), append(slots, slot)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, false, nil
+	}
+	args, err := b.bindTreeList(s, trees)
+	if err != nil {
+		return nil, true, err
+	}
+	decls := make([][]types.T, len(cands))
+	for k, f := range cands {
+		decls[k] = make([]types.T, len(args))
+		for i, p := range slots[k] {
+			decls[k][i] = f.Args[p]
+		}
+	}
+	k, err := b.resolveUDFArgs(n, func(i int) sourceNode { return trees[i] }, fn.Text, decls, args)
+	if se := sqlerr.As(err); se != nil && se.Code == sqlerr.UndefinedFunction {
+		return nil, true, b.namedNoMatch(s, n) // the arguments named as written
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	f := cands[k]
+	if f.SQL.SetOf {
+		return nil, true, b.errAt(n, sqlerr.NotSupported("named arguments in a call of a set-returning LANGUAGE sql function"))
+	}
+	full := make([]Expr, len(f.Args))
+	for i, p := range slots[k] {
+		full[p] = args[i]
+	}
+	for p := range full {
+		if full[p] == nil {
+			if full[p], err = b.sqlFuncDefault(f, p); err != nil {
+				return nil, true, b.errAt(n, sqlerr.As(err))
+			}
+		}
+	}
+	e, err := b.callSQLFunction(n, f, full)
+	return e, true, err
+}
+
+// namedSlots maps a named-notation call's arguments (names, "" for a
+// positional one) to f's input parameters: ok false when a name is not
+// one of its parameters', a parameter is given twice, or one without a
+// default is left out.
+func namedSlots(f *udf.Scalar, names []string) ([]int, bool) {
+	slot := make([]int, len(names))
+	given := make([]bool, len(f.Args))
+	for i, name := range names {
+		p := i
+		if name != "" {
+			p = -1
+			for k, pn := range f.ArgNames {
+				if pn == name {
+					p = k
+				}
+			}
+		}
+		if p < 0 || p >= len(f.Args) || given[p] {
+			return nil, false
+		}
+		slot[i], given[p] = p, true
+	}
+	for p, g := range given {
+		if !g && (p >= len(f.SQL.Defaults) || f.SQL.Defaults[p] == "") {
+			return nil, false
+		}
+	}
+	return slot, true
 }

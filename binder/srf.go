@@ -62,6 +62,9 @@ func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
 	if n, ok, err := b.bindUDFBatch(s, f, name, alias, ord, colNames); ok { // batchudf.go
 		return n, err
 	}
+	if b.sqlSetFuncName(name) {
+		return b.bindSQLSetFromItem(s, f, f.Args, name, alias, explicit, ord, colNames) // sqlsetfunc.go
+	}
 	if !functions.IsSetFunc(name) && len(b.udfs().Tables(name)) == 0 {
 		return b.bindScalarFromItem(s, f, f.Args, name, alias, explicit, ord, colNames)
 	}
@@ -98,6 +101,12 @@ func (b *binder) bindSetFromFunc(f *pt.FuncCall, trees []pt.Expr, args []Expr, n
 			args[i] = b.castTo(args[i], sf.Args[i])
 		}
 	}
+	return b.setFromFuncNode(f, sf, args, name, alias, explicit, ord, colNames)
+}
+
+// setFromFuncNode is the FROM item of set-returning function sf over
+// args (cast to its parameters): bindSetFromFunc's columns.
+func (b *binder) setFromFuncNode(f *pt.FuncCall, sf *functions.SetFunc, args []Expr, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
 	if sf.Ret.Kind == types.Row {
 		return b.expandRowTableFunc(f, &TableFunc{Func: sf, Args: args, Ordinality: ord}, alias, colNames)
 	}
@@ -261,11 +270,20 @@ func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, trees []pt.Expr, n
 	}
 	// the call the marker stands for, where the marker stands
 	call := &pt.FuncCall{At: pt.At{Offset: f.Offset}, Name: name, Args: trees}
+	if name == sql.NamedNoMatch && len(trees) > 0 {
+		if fn, ok := trees[0].(*pt.Literal); ok {
+			name = fn.Text // a call in named notation (sqlfunc.go) names its column so
+		}
+	}
 	e, err := b.bindTree(s, call)
 	if err != nil {
 		return nil, err
 	}
-	names, err := funcItemNames(name, alias, explicit, ord, colNames)
+	first := name
+	if out := b.sqlOutName(name); out != "" {
+		first, explicit = out, false // an OUT parameter's name, which an alias does not change
+	}
+	names, err := funcItemNames(first, alias, explicit, ord, colNames)
 	if err != nil {
 		return nil, err
 	}
@@ -411,6 +429,13 @@ func (b *binder) bindSetCallArgs(st *srfState, n *pt.FuncCall) (*functions.SetFu
 		args[i], ts[i] = e, e.Type()
 	}
 	st.inCall = prevIn
+	if b.sqlSetFuncName(n.Name) {
+		sf, arr, err := b.callSQLSetFunction(n, n.Name, args) // sqlsetfunc.go
+		if err != nil {
+			return nil, nil, err
+		}
+		return sf, []Expr{arr}, nil
+	}
 	sf, err := functions.ResolveSetFunc(n.Name, ts)
 	if err != nil {
 		return nil, nil, b.errAt(n, sqlerr.As(err))

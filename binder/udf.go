@@ -81,10 +81,30 @@ func (b *binder) resolveUDFArgs(n sourceNode, argNodes func(i int) sourceNode, n
 // callUDF binds name(args) to a scalar Go UDF when one has that name
 // (ok false: none has, resolve it as a built-in).
 func (b *binder) callUDF(n sourceNode, name string, args []Expr) (Expr, bool, error) {
-	fs := b.udfs().Scalars(name)
-	if len(fs) == 0 {
+	if len(b.udfs().Scalars(name)) == 0 {
 		return nil, false, nil
 	}
+	f, args, err := b.pickUDF(n, name, args)
+	if err != nil {
+		return nil, true, err
+	}
+	if f.SQL != nil {
+		if f.SQL.SetOf {
+			// a name with scalar overloads too binds as a scalar call
+			return nil, true, b.errAt(n, sqlerr.NotSupported("a set-returning LANGUAGE sql function whose name has functions returning no set too"))
+		}
+		e, err := b.callSQLFunction(n, f, args) // sqlfunc.go
+		return e, true, err
+	}
+	return &UDFCall{UDF: f, Args: args}, true, nil
+}
+
+// pickUDF picks the scalar UDF named name a call over args resolves to
+// (a LANGUAGE sql function may be called without the parameters that
+// have defaults) and returns it with the arguments cast to its
+// parameters, its defaults added.
+func (b *binder) pickUDF(n sourceNode, name string, args []Expr) (*udf.Scalar, []Expr, error) {
+	fs := b.udfs().Scalars(name)
 	decls := make([][]types.T, 0, len(fs))
 	owner := make([]*udf.Scalar, 0, len(fs))
 	for _, f := range fs {
@@ -98,16 +118,15 @@ func (b *binder) callUDF(n sourceNode, name string, args []Expr) (Expr, bool, er
 	}
 	k, err := b.resolveUDFArgs(n, func(int) sourceNode { return n }, name, decls, args)
 	if err != nil {
-		return nil, true, err
+		return nil, nil, err
 	}
-	if f := owner[k]; f.SQL != nil {
+	f := owner[k]
+	if f.SQL != nil {
 		if args, err = b.sqlFuncDefaults(f, args); err != nil {
-			return nil, true, b.errAt(n, sqlerr.As(err))
+			return nil, nil, b.errAt(n, sqlerr.As(err))
 		}
-		e, err := b.callSQLFunction(n, f, args) // sqlfunc.go
-		return e, true, err
 	}
-	return &UDFCall{UDF: owner[k], Args: args}, true, nil
+	return f, args, nil
 }
 
 // bindUDFTable binds a record-batch Go UDF called in FROM (ok false: no

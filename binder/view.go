@@ -108,8 +108,10 @@ type CreateView struct {
 	// ColumnNames is the explicit column list, nil when none.
 	ColumnNames []string
 	Columns     []ViewColumn
-	// Uses are the tables and views the query names directly.
-	Uses []ViewRelation
+	// Uses are the tables and views the query names directly; Functions
+	// the signatures of the LANGUAGE sql functions it calls directly.
+	Uses      []ViewRelation
+	Functions []string
 	// Printed is the definition as PostgreSQL would print it, for the
 	// simple views printViewDef knows (zero otherwise).
 	Printed ViewText
@@ -183,10 +185,10 @@ func (b *binder) bindCreateView(cv *pt.CreateView) (Statement, error) {
 		return nil, sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied to create \"%s.%s\"", path.Database, path.Table).
 			WithDetail("System catalog modifications are currently disallowed.")
 	}
-	uses := []ViewRelation{}
-	b.uses = &uses
+	uses, funcs := []ViewRelation{}, []string{}
+	b.uses, b.funcUses = &uses, &funcs
 	plan, ok, err := b.bindQuery(cv.Query)
-	b.uses = nil
+	b.uses, b.funcUses = nil, nil
 	if !ok {
 		err = sqlerr.NotSupported("a view over this kind of query")
 	}
@@ -197,7 +199,7 @@ func (b *binder) bindCreateView(cv *pt.CreateView) (Statement, error) {
 	if len(cv.Columns) > len(cols) {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
-	out := &CreateView{Path: path, OrReplace: cv.OrReplace, Uses: uses}
+	out := &CreateView{Path: path, OrReplace: cv.OrReplace, Uses: uses, Functions: funcs}
 	seen := map[string]bool{}
 	for i, c := range cols {
 		name := c.Name

@@ -104,16 +104,7 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 		if err != nil {
 			return nil, err
 		}
-		test := "IS "
-		if n.Not {
-			test += "NOT "
-		}
-		if n.Value {
-			test += "TRUE"
-		} else {
-			test += "FALSE"
-		}
-		return &boolTestNode{arg: x, test: test}, nil
+		return &boolTestNode{arg: x, test: n.Clause()}, nil
 	case *pt.Between:
 		return a.between(n)
 	case *pt.InList:

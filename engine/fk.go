@@ -1297,6 +1297,8 @@ func (s *session) fkAction(ctx context.Context, ref fkRef, parentInfo fluss.Tabl
 			}
 		}()
 	}
+	var still defaultKeys
+	stillAt := -1
 	out := make([][]any, rows.NumRows())
 	for r := range out {
 		row := make([]any, rows.NumCols())
@@ -1314,12 +1316,22 @@ func (s *session) fkAction(ctx context.Context, ref fkRef, parentInfo fluss.Tabl
 				row[c] = types.ValueAt(newRows.Column(ref.fk.RefColumns[fkCol]), which[r])
 			}
 		}
-		if action == 'd' && s.stillKey(ref, parentInfo, row, refVals, which[r]) {
-			// the default is the key being deleted: PostgreSQL's
-			// RI_FKey_setdefault looks again and fails as NO ACTION would
-			return s.stillReferenced(ref, parentInfo, refVals, which[r])
+		if action == 'd' {
+			if j := still.first(s, ref, parentInfo, row, refVals, which[r]); j >= 0 && (stillAt < 0 || j < stillAt) {
+				stillAt = j
+			}
 		}
 		out[r] = row // a NULL in a NOT NULL column is the Upsert's 23502 (fluss.CheckNotNull)
+	}
+	if stillAt >= 0 {
+		// a default is a key this statement deletes or moves, at the row
+		// whose action sets it or a later one: PostgreSQL's ri_set
+		// (ri_triggers.c) runs each row's SET DEFAULT and then looks again
+		// as NO ACTION would (ri_restrict), row by row in the statement's
+		// order, so the first such key's row fails with the referenced
+		// table's 23503 (a row moved onto an earlier key fails later, in
+		// its own check)
+		return s.stillReferenced(ref, parentInfo, refVals, stillAt)
 	}
 	newRec, err := buildRows(cinfo.ArrowSchema(), out)
 	if err != nil {
@@ -1481,6 +1493,38 @@ func releaseChecks(checks []fkCheck) {
 	for _, c := range checks {
 		c.release()
 	}
+}
+
+// defaultKeys finds which keys being deleted or moved a SET DEFAULT
+// action's new values reference: for each distinct default (a constant
+// default is one for every row), the indexes of refVals it equals, in
+// order, computed once.
+type defaultKeys map[string][]int
+
+// first is the first index of refVals at or after from that row (the
+// referencing row with its defaults set) references, -1 when none.
+func (d *defaultKeys) first(s *session, ref fkRef, parent fluss.TableInfo, row []any, refVals arrow.RecordBatch, from int) int {
+	if *d == nil {
+		*d = defaultKeys{}
+	}
+	vals := make([]any, len(ref.fk.Columns))
+	for k, c := range ref.fk.Columns {
+		vals[k] = row[c]
+	}
+	key := fmt.Sprintf("%#v", vals) // Go syntax: a NULL and the text "<nil>" differ
+	at, ok := (*d)[key]
+	if !ok {
+		for j := 0; j < int(refVals.NumRows()); j++ {
+			if s.stillKey(ref, parent, row, refVals, j) {
+				at = append(at, j)
+			}
+		}
+		(*d)[key] = at
+	}
+	if i, _ := slices.BinarySearch(at, from); i < len(at) {
+		return at[i]
+	}
+	return -1
 }
 
 // stillKey reports whether row (of ref's table) references key r of

@@ -15,6 +15,7 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Functions made by CREATE FUNCTION ... LANGUAGE python: kept in the
@@ -245,8 +246,21 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 				}
 			}
 			out[i], names[i] = meta.FunctionArg{Name: a.Name, Type: name}, name
+			if a.Mode != 0 {
+				if lang != "sql" {
+					return nil, nil, sqlerr.NotSupported("OUT and INOUT parameters for LANGUAGE " + lang)
+				}
+				out[i].Mode = string(a.Mode)
+			}
 		}
-		return out, names, nil
+		// the signature: the input parameters' types
+		sig := names[:0:0]
+		for i, a := range out {
+			if a.Mode != "o" {
+				sig = append(sig, names[i])
+			}
+		}
+		return out, sig, nil
 	}
 	var argTypes []string
 	var err error
@@ -257,6 +271,14 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		m.Args[i].Default = d
 	}
 	if lang == "sql" {
+		if f.Table != nil {
+			// RETURNS TABLE's columns are output parameters, whose
+			// names may repeat an input one's (PostgreSQL's
+			// interpret_function_parameter_list), not each other's
+			if m.Table, _, err = canon(f.Table, "parameter"); err != nil {
+				return nil, err
+			}
+		}
 		if err := s.checkSQLFunction(ctx, f, &m); err != nil { // sqlfunctions.go
 			return nil, err
 		}
@@ -293,7 +315,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		switch {
 		case exists && !f.OrReplace:
 			return sqlerr.New(sqlerr.Code("42723"), "function \"%s\" already exists with same argument types", m.Name)
-		case exists && (old.Returns != m.Returns || !slices.Equal(old.Table, m.Table)):
+		case exists && (old.Returns != m.Returns || old.SetOf != m.SetOf || !slices.Equal(old.Table, m.Table)):
 			return sqlerr.New(sqlerr.Code("42P13"), "cannot change return type of existing function").
 				WithHint("Use DROP FUNCTION %s first.", sig)
 		case exists && old.Owner != s.info.User && !s.superuser:
@@ -366,6 +388,7 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		}
 	}
 	var notice *sqlerr.Error
+	var cascaded []views.View // the views DROP ... CASCADE took
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		var match []string
 		for sig, m := range tx.Functions {
@@ -409,6 +432,18 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		if o := tx.Functions[match[0]].Owner; o != s.info.User && !s.superuser {
 			return mustOwn("function", f.Name.Name)
 		}
+		deps, lines := functionDependents(tx.Views, match[0])
+		if len(deps) > 0 && !f.Cascade {
+			return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", match[0]).
+				WithDetail("%s", strings.Join(lines, "\n")).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		if len(deps) > 0 {
+			if err := dropViewsIn(tx, deps); err != nil { // cascade.go
+				return err
+			}
+			notice, cascaded = cascadeNotice(deps), deps
+		}
 		delete(tx.Functions, match[0])
 		return nil
 	})
@@ -418,10 +453,34 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	if err != nil {
 		return nil, metaErr(err)
 	}
+	s.dropBackingHeld(ctx, cascaded) // matview.go: a materialized view's table
 	if notice != nil {
 		return noticeResult(tag, notice), nil
 	}
 	return tagOnly(tag), nil
+}
+
+// functionDependents are the views that depend on the function of
+// signature sig, directly or through other views, in PostgreSQL's order,
+// and the DETAIL lines of DROP FUNCTION's 2BP01 naming them.
+func functionDependents(vs *views.Store, sig string) ([]views.View, []string) {
+	var out []views.View
+	var lines []string
+	seen := map[fluss.TablePath]bool{}
+	var walk func(kind, name string, ds []views.View)
+	walk = func(kind, name string, ds []views.View) {
+		for _, d := range ds {
+			if seen[d.Path] {
+				continue
+			}
+			seen[d.Path] = true
+			out = append(out, d)
+			lines = append(lines, fmt.Sprintf("%s %s depends on %s %s", relationKind(d), d.Path.Table, kind, name))
+			walk(relationKind(d), d.Path.Table, vs.Dependents(d.Path))
+		}
+	}
+	walk("function", sig, vs.FunctionDependents(sig))
+	return out, lines
 }
 
 // replaceableArgs is CREATE OR REPLACE's rule on the arguments

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/binder"
@@ -26,16 +27,36 @@ func (e *Engine) sqlScalar(m meta.Function) (udf.Scalar, error) {
 		sc.SQL.Volatility = 'v'
 	}
 	named, defaults := false, false
+	var in []meta.FunctionArg
+	var outs []udf.Column
 	for _, a := range m.Args {
 		t, err := e.typeNamed(a.Type)
 		if err != nil {
 			return udf.Scalar{}, err
 		}
+		if a.Mode == "o" || a.Mode == "b" {
+			outs = append(outs, udf.Column{Name: a.Name, Type: t})
+		}
+		if a.Mode == "o" {
+			continue
+		}
+		in = append(in, a)
 		sc.Args = append(sc.Args, t)
 		named = named || a.Name != ""
 		defaults = defaults || a.Default != ""
 	}
-	for _, a := range m.Args {
+	if len(outs) > 0 {
+		// every parameter with its mode, for pg_proc
+		for _, a := range m.Args {
+			t, _ := e.typeNamed(a.Type)
+			mode := byte('i')
+			if a.Mode != "" {
+				mode = a.Mode[0]
+			}
+			sc.SQL.Params = append(sc.SQL.Params, udf.Param{Name: a.Name, Type: t, Mode: mode})
+		}
+	}
+	for _, a := range in {
 		if named {
 			sc.ArgNames = append(sc.ArgNames, a.Name)
 		}
@@ -43,20 +64,43 @@ func (e *Engine) sqlScalar(m meta.Function) (udf.Scalar, error) {
 			sc.SQL.Defaults = append(sc.SQL.Defaults, a.Default)
 		}
 	}
-	t, err := e.typeNamed(m.Returns)
-	if err != nil {
-		return udf.Scalar{}, err
+	sc.SQL.SetOf, sc.SQL.Rows = m.SetOf || len(m.Table) > 0, m.Rows
+	if len(outs) > 0 {
+		// the OUT parameters: the result's columns
+		sc.SQL.Columns = outs
+		sc.Returns = outs[0].Type
+		if len(outs) > 1 {
+			fields := make([]types.Field, len(outs))
+			for i, c := range outs {
+				fields[i] = types.Field{Name: c.Name, Type: c.Type.Nullable()}
+			}
+			sc.Returns = types.T{Kind: types.Row, Fields: fields, Variant: types.AnonRecord}
+		}
+		return sc, nil
 	}
-	sc.Returns = t
+	if len(m.Table) == 0 {
+		t, err := e.typeNamed(m.Returns)
+		if err != nil {
+			return udf.Scalar{}, err
+		}
+		sc.Returns = t
+		return sc, nil
+	}
+	// RETURNS TABLE: rows of its columns, or of the one column's values
+	fields := make([]types.Field, len(m.Table))
+	for i, c := range m.Table {
+		t, err := e.typeNamed(c.Type)
+		if err != nil {
+			return udf.Scalar{}, err
+		}
+		sc.SQL.Columns = append(sc.SQL.Columns, udf.Column{Name: c.Name, Type: t})
+		fields[i] = types.Field{Name: c.Name, Type: t.Nullable()}
+	}
+	sc.Returns = fields[0].Type
+	if len(fields) > 1 {
+		sc.Returns = types.T{Kind: types.Row, Fields: fields, Variant: types.AnonRecord}
+	}
 	return sc, nil
-}
-
-func typeList(ts []types.T) string {
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = t.PGName()
-	}
-	return strings.Join(names, ", ")
 }
 
 // pythonOptions refuses the CREATE FUNCTION clauses a LANGUAGE python
@@ -73,6 +117,8 @@ func pythonOptions(f *sql.FunctionStmt) error {
 		return sqlerr.NotSupported("parameter defaults for LANGUAGE python")
 	case f.BodyKind != "":
 		return sqlerr.New(invalidFunctionDefinition, "inline SQL function body only valid for language SQL")
+	case f.SetOf:
+		return sqlerr.NotSupported("RETURNS SETOF for LANGUAGE python")
 	}
 	return nil
 }
@@ -82,17 +128,66 @@ func pythonOptions(f *sql.FunctionStmt) error {
 // types (PostgreSQL's check_function_bodies): the body binds, and its
 // result is one column assignable to the result type.
 func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *meta.Function) error {
-	if f.Table != nil || strings.HasPrefix(strings.ToUpper(f.Returns), "SETOF ") {
-		return sqlerr.NotSupported("set-returning LANGUAGE sql functions (RETURNS SETOF, RETURNS TABLE)")
-	}
 	if f.Body == "" && f.BodyKind == "" {
 		return sqlerr.New(invalidFunctionDefinition, "no function body specified")
 	}
-	_, name, err := s.eng.signatureType(f.Returns)
-	if err != nil {
-		return err
+	var outs []meta.FunctionArg
+	for _, a := range m.Args {
+		switch {
+		case a.Mode == "o" && a.Default != "":
+			return sqlerr.New(invalidFunctionDefinition, "only input parameters can have default values")
+		case a.Mode == "o" || a.Mode == "b":
+			outs = append(outs, a)
+		}
 	}
-	m.Returns = name
+	switch {
+	case f.Table != nil && len(outs) > 0:
+		return sqlerr.New(sqlerr.SyntaxError, "OUT and INOUT arguments aren't allowed in TABLE functions")
+	case f.Table != nil:
+		m.SetOf = true // m.Table holds the columns
+	case len(outs) > 0:
+		// PostgreSQL's interpret_function_parameter_list: the result is
+		// the OUT parameter's type, a record of them when several
+		want := "record"
+		if len(outs) == 1 {
+			want = outs[0].Type
+		}
+		if f.Returns != "" {
+			got := "record"
+			if !strings.EqualFold(strings.TrimSpace(f.Returns), "record") {
+				_, name, err := s.eng.signatureType(f.Returns)
+				if err != nil {
+					return err
+				}
+				got = name
+			}
+			if got != want {
+				return sqlerr.New(invalidFunctionDefinition, "function result type must be %s because of OUT parameters", want)
+			}
+		}
+		m.Returns, m.SetOf = want, f.SetOf
+	case f.Returns == "":
+		return sqlerr.New(invalidFunctionDefinition, "function result type must be specified")
+	default:
+		_, name, err := s.eng.signatureType(f.Returns)
+		if err != nil {
+			return err
+		}
+		m.Returns, m.SetOf = name, f.SetOf
+	}
+	if f.Rows != "" {
+		// PostgreSQL's compute_function_attributes
+		rows, err := strconv.ParseFloat(f.Rows, 64)
+		switch {
+		case err != nil:
+			return sqlerr.New(sqlerr.SyntaxError, "invalid input syntax for type real: \"%s\"", f.Rows)
+		case !m.SetOf:
+			return sqlerr.New(sqlerr.InvalidParameterValue, "ROWS is not applicable when function does not return a set")
+		case rows <= 0:
+			return sqlerr.New(sqlerr.InvalidParameterValue, "ROWS must be positive")
+		}
+		m.Rows = rows
+	}
 	sc, err := s.eng.sqlScalar(*m)
 	if err != nil {
 		return err
@@ -114,9 +209,11 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 	if reg == nil {
 		reg = udf.NewRegistry()
 	}
-	argNames := make([]string, len(m.Args))
-	for i, a := range m.Args {
-		argNames[i] = a.Type
+	var argNames []string
+	for _, a := range m.Args {
+		if a.Mode != "o" {
+			argNames = append(argNames, a.Type)
+		}
 	}
 	sig := sc.Name + "(" + strings.Join(argNames, ", ") + ")" // the row's key, as createFunction's
 	for k, o := range s.eng.meta.Functions().All() {

@@ -112,7 +112,7 @@ func (r typeRename) inMeta(tx *meta.Tx) error {
 	for sig, m := range tx.Functions {
 		old := sig
 		m.Args = slices.Clone(m.Args)
-		names := make([]string, len(m.Args))
+		names := make([]string, 0, len(m.Args))
 		for i, a := range m.Args {
 			a.Type = r.sigName(a.Type)
 			d, ok := r.text(a.Default)
@@ -120,10 +120,17 @@ func (r typeRename) inMeta(tx *meta.Tx) error {
 				return r.refuse(fmt.Sprintf("a parameter default of function %s", old))
 			}
 			a.Default = d
-			m.Args[i], names[i] = a, a.Type
+			m.Args[i] = a
+			if a.Mode != "o" { // the key has the input parameters' types
+				names = append(names, a.Type)
+			}
 		}
 		if m.Returns != "" {
 			m.Returns = r.sigName(m.Returns)
+		}
+		m.Table = slices.Clone(m.Table)
+		for i := range m.Table {
+			m.Table[i].Type = r.sigName(m.Table[i].Type)
 		}
 		// a body written as a string stays as written, as PostgreSQL's
 		// prosrc (it no longer binds after the rename there too); a

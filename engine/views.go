@@ -118,6 +118,7 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	for _, u := range b.Uses {
 		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
 	}
+	v.Functions = b.Functions
 	// The view and its owner commit together.
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		stored, err := tx.Views.Create(v, b.OrReplace)

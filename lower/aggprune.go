@@ -83,10 +83,17 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 		in = pruneJoinInputs(p)
 	} else if throughDerived(leaf) {
 		keep := slices.Sorted(maps.Keys(need))
-		if len(keep) == 0 {
+		var narrow binder.Node
+		ok := true
+		switch {
+		case len(keep) == 0 && overAggregate(leaf):
+			narrow = aggregateRows(leaf)
+		case len(keep) == 0:
 			keep = []int{plainColumn(leaf)} // the rows still count
+			fallthrough
+		default:
+			narrow, ok = pickThrough(leaf, keep)
 		}
-		narrow, ok := pickThrough(leaf, keep)
 		if !ok {
 			return n
 		}
@@ -120,7 +127,13 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 // planning it (remove_unused_subquery_outputs), so SELECT k FROM (SELECT
 // k, sum(10 / n) FROM t GROUP BY k) s computes no sum and divides
 // nothing. An aggregation without grouping keys whose every aggregate is
-// dropped computes count(*) instead: its one row still counts.
+// dropped is one row: over one table (binder.Aggregate's OneRelation) it
+// reads nothing, as
+// PostgreSQL's planagg.c then makes it (preprocess_minmax_aggregates
+// finds no aggregate that is not min or max, none at all, over a single
+// relation, and its MinMaxAggPath is a Result with no subplan), so its
+// input's quals are never computed; over anything else it computes
+// count(*) instead, as PostgreSQL's Aggregate reads its input.
 func pruneAggregateOutputs(n binder.Node) binder.Node {
 	n = rewriteChildren(n, pruneAggregateOutputs)
 	var in binder.Node
@@ -172,10 +185,16 @@ func pruneAggregateOutputs(n binder.Node) binder.Node {
 	if len(aggs) == len(a.Aggs) {
 		return n
 	}
-	if ng == 0 && len(aggs) == 0 {
+	var below binder.Node
+	switch {
+	case ng == 0 && len(aggs) == 0 && a.OneRelation:
+		below = oneRow()
+	case ng == 0 && len(aggs) == 0:
 		aggs = []binder.AggCall{{Func: "count", T: types.T{Kind: types.Int64, NotNull: true}}}
+		fallthrough
+	default:
+		below = binder.NewAggregate(a.Input, a.GroupBy, aggs)
 	}
-	var below binder.Node = binder.NewAggregate(a.Input, a.GroupBy, aggs)
 	if f != nil {
 		below = &binder.Filter{Input: below, Cond: remapColumns(f.Cond, remap)}
 	}
@@ -203,6 +222,10 @@ func pruneAggregateOutputs(n binder.Node) binder.Node {
 	}
 	return n
 }
+
+// oneRow is one row of no columns, read from nothing (SELECT without
+// FROM): an aggregation PostgreSQL plans as a Result.
+func oneRow() binder.Node { return &binder.Values{Rows: [][]binder.Expr{{}}} }
 
 // aggMustCompute reports whether an aggregate calls something volatile.
 func aggMustCompute(c binder.AggCall) bool {
@@ -256,11 +279,28 @@ func markAggCall(c binder.AggCall, need map[int]bool) {
 	}
 }
 
+// degenerateGroupings replaces an aggregation that groups by nothing and
+// computes no aggregate (a HAVING, GROUP BY () or grouping sets of empty
+// sets over a select list without aggregates) by its one row, read from
+// nothing: PostgreSQL plans it as a Result (is_degenerate_grouping,
+// create_degenerate_grouping_paths in planner.c) that never runs its
+// FROM and WHERE, so SELECT 1 FROM t WHERE 1 / t.z > 0 HAVING true is one
+// row whatever t holds. Its HAVING stays above it, computed once. (An
+// empty grouping set of several is one such aggregation of the binder's
+// per-set UNION ALL: one row each.)
+func degenerateGroupings(n binder.Node) binder.Node {
+	n = rewriteChildren(n, degenerateGroupings)
+	if a, ok := n.(*binder.Aggregate); ok && len(a.GroupBy) == 0 && len(a.Aggs) == 0 {
+		return oneRow()
+	}
+	return n
+}
+
 // trimSubqueryPlan is a subquery's plan as it is lowered: the rules do not
 // run over a subquery's plan, yet its derived tables compute only the
 // outputs read (and what mustCompute), as PostgreSQL's do. The second
 // fold of a plan whose fold errors waited (pgfold.go) folds the same
 // plan, so both trim it here.
 func trimSubqueryPlan(plan binder.Node) binder.Node {
-	return pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(plan)))
+	return pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(degenerateGroupings(plan))))
 }

@@ -68,7 +68,13 @@
 // pre-aggregate a join input below the join when the other input is unique
 // on the join key (aggpush.go), narrow an aggregation's input to the
 // columns it reads and drop a derived table's aggregates nothing reads
-// (aggprune.go, as PostgreSQL's remove_unused_subquery_outputs), and drop sorts and projections that do
+// (aggprune.go, as PostgreSQL's remove_unused_subquery_outputs; one left
+// with none over one table, binder.Aggregate's OneRelation, is one row
+// read from nothing, planagg.c's Result, and so is an aggregation with no
+// aggregate and no grouping key, degenerate_grouping: planner.c's
+// is_degenerate_grouping), remove a LEFT JOIN that reads nothing of a
+// right side of at most one row (prune.go, join_is_removable), and drop
+// a window function nothing reads, and sorts and projections that do
 // nothing (rewrite.go); a derived table's output that nothing reads
 // (through its LIMIT, ORDER BY, WHERE and UNION ALL branches, and in a
 // subquery's plan: narrowThrough; under a join, a LATERAL join's two

@@ -27,12 +27,25 @@ func lowerLateral(x *binder.Lateral) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := lowerNode(x.Right)
+	// the rules rewrite the left input only: the right one is trimmed
+	// as a subquery's plan is (its unread aggregates dropped, a
+	// degenerate grouping read from nothing), as PostgreSQL plans a
+	// LATERAL subquery it does not pull up as a query of its own
+	right := trimSubqueryPlan(x.Right)
+	r, err := lowerNode(right)
 	if err != nil {
 		return nil, err
 	}
 	n := &lateralNode{left: l, right: r, leftJoin: x.Type == binder.LeftJoin, kind: x.Type.String(), out: schemaOf(x.Columns())}
+	// a right side that no longer reads the left row (its aggregation
+	// became one row read from nothing) computes none of the values it
+	// read: PostgreSQL computes a pulled-up derived table's expression
+	// inside the LATERAL subquery that reads it (pullup_replace_vars)
+	uncorrelated := !nodeCorrelated(right)
 	for _, o := range x.Outer {
+		if uncorrelated {
+			o = nullOf(o.Type())
+		}
 		lo, err := lowerExpr(o)
 		if err != nil {
 			return nil, err

@@ -12,7 +12,8 @@ import (
 // aggregate is min or max of a constant (preprocess_minmax_aggregates: one
 // argument, no FILTER or ORDER BY, immutable, not a row) over a single
 // table under filters and projections (what pulled-up derived tables
-// leave), at a query level without window functions. PostgreSQL computes
+// leave), at a query level without window functions or WITH clause
+// (binder.Aggregate's OneRelation). PostgreSQL computes
 // each as SELECT c FROM ... WHERE quals AND c IS NOT NULL LIMIT 1: the
 // ORDER BY c its rewrite adds is redundant for a constant, so any scan is
 // presorted and that path wins on cost (it reads one row's fraction of
@@ -55,7 +56,7 @@ func minmaxWalk(n binder.Node, windowed bool) binder.Node {
 // minmaxLimit returns a with its input limited to the first row with a
 // non-NULL argument when a is the aggregation minmaxConstants describes.
 func minmaxLimit(a *binder.Aggregate) binder.Node {
-	if len(a.GroupBy) > 0 || len(a.Aggs) == 0 || !singleTable(a.Input) {
+	if len(a.GroupBy) > 0 || len(a.Aggs) == 0 || !a.OneRelation || !singleTable(a.Input) {
 		return a
 	}
 	var notNull []binder.Expr

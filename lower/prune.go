@@ -54,6 +54,9 @@ func markColumns(e binder.Expr, need map[int]bool) {
 // j now is.
 func pruneJoin(j *binder.Join, need map[int]bool) (binder.Node, map[int]int) {
 	nl := len(j.Left.Columns())
+	if j.Type == binder.LeftJoin && removableRight(j.Right, nl, need) {
+		return pruneInput(j.Left, need)
+	}
 	ln, rn := map[int]bool{}, map[int]bool{}
 	all := map[int]bool{}
 	for c := range need {
@@ -175,10 +178,10 @@ func columnsBelow(need map[int]bool, n int) map[int]bool {
 // function in FROM) stays as it is.
 func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]int) {
 	nl := len(l.Left.Columns())
-	ln := columnsBelow(need, nl)
-	for _, e := range l.Outer {
-		markColumns(e, ln)
+	if l.Type == binder.LeftJoin && removableRight(l.Right, nl, need) {
+		return pruneInput(l.Left, need)
 	}
+	ln := columnsBelow(need, nl)
 	rn := map[int]bool{}
 	for c := range need {
 		if c >= nl {
@@ -194,8 +197,17 @@ func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]in
 			}
 		}
 	}
-	left, lmap := pruneInput(l.Left, ln)
 	right, rmap := pruneLateralRight(l.Right, rn)
+	// trimmed as lowerLateral lowers it: a right side that then reads no
+	// outer value (an aggregation become one row read from nothing) needs
+	// none of the left columns they read (lowerLateral computes none)
+	correlated := nodeCorrelated(trimSubqueryPlan(right))
+	if correlated {
+		for _, e := range l.Outer {
+			markColumns(e, ln)
+		}
+	}
+	left, lmap := pruneInput(l.Left, ln)
 	nlNew := len(left.Columns())
 	remap := map[int]int{}
 	for c := range ln {
@@ -206,6 +218,10 @@ func pruneLateral(l *binder.Lateral, need map[int]bool) (binder.Node, map[int]in
 	}
 	outer := make([]binder.Expr, len(l.Outer))
 	for i, e := range l.Outer {
+		if !correlated {
+			outer[i] = nullOf(e.Type())
+			continue
+		}
 		outer[i] = remapColumns(e, lmap)
 	}
 	var cond binder.Expr
@@ -270,16 +286,93 @@ func rowsOnly(n binder.Node) binder.Node {
 	if _, inner := p.Input.(*binder.Project); inner {
 		return rowsOnly(p.Input)
 	}
+	return rowsOver(p.Input)
+}
+
+// removableRight reports whether a LEFT JOIN (LATERAL or not) whose
+// output columns need reads none of its right side's (those from nl on)
+// can be its left input alone: PostgreSQL removes such a join
+// (analyzejoins.c's join_is_removable) when the right side gives at most
+// one row for each left row (rel_is_distinct_for: a derived table that
+// aggregates without GROUP BY, or has a HAVING), whatever its ON
+// condition, so nothing of the right side is computed, the condition
+// neither: SELECT t.a FROM t LEFT JOIN LATERAL (SELECT count(*) FROM u
+// WHERE u.k = 10 / t.b) s ON true divides nothing.
+func removableRight(right binder.Node, nl int, need map[int]bool) bool {
+	for c := range need {
+		if c >= nl {
+			return false
+		}
+	}
+	return atMostOneRow(right)
+}
+
+// atMostOneRow reports whether n is an aggregation without grouping keys
+// (one row) under its derived table's projection, HAVING, ORDER BY and
+// LIMIT, or one row of VALUES (what a degenerate grouping became).
+func atMostOneRow(n binder.Node) bool {
+	switch x := n.(type) {
+	case *binder.Aggregate:
+		return len(x.GroupBy) == 0
+	case *binder.Values:
+		return len(x.Rows) <= 1
+	case *binder.Project:
+		return atMostOneRow(x.Input)
+	case *binder.Filter:
+		return atMostOneRow(x.Input)
+	case *binder.Sort:
+		return atMostOneRow(x.Input)
+	case *binder.Limit:
+		return atMostOneRow(x.Input)
+	}
+	return false
+}
+
+// aggregateRows is the rows of n, which is overAggregate, under a constant,
+// its derived table's outputs dropped (narrowThrough): a column of n kept
+// to count its rows would keep an aggregate that
+// aggregate_output_pruning drops unread.
+func aggregateRows(n binder.Node) binder.Node {
+	if narrow, _, ok := narrowThrough(n, map[int]bool{}); ok {
+		n = narrow
+	}
+	return rowsOver(n)
+}
+
+// overAggregate reports whether n is an aggregation, under its derived
+// table's select list, HAVING, ORDER BY and LIMIT or not.
+func overAggregate(n binder.Node) bool {
+	switch x := n.(type) {
+	case *binder.Aggregate:
+		return true
+	case *binder.Project:
+		return overAggregate(x.Input)
+	case *binder.Filter:
+		return overAggregate(x.Input)
+	case *binder.Sort:
+		return overAggregate(x.Input)
+	case *binder.Limit:
+		return overAggregate(x.Input)
+	}
+	return false
+}
+
+// rowsOver is n's rows under one constant column.
+func rowsOver(n binder.Node) binder.Node {
 	one := &binder.Const{Value: int64(1), T: types.Int64Type}
-	return &binder.Project{Input: p.Input, Exprs: []binder.Expr{one}, Cols: []binder.Column{{Name: "?column?", T: one.T}}}
+	return &binder.Project{Input: n, Exprs: []binder.Expr{one}, Cols: []binder.Column{{Name: "?column?", T: one.T}}}
 }
 
 // pruneWindow narrows w's input to the columns in need and those its
 // function reads (arguments, FILTER, PARTITION BY, ORDER BY); the
-// function's own column stays, computed over every input row as before.
+// function's own column stays, computed over every input row as before,
+// when it is read or mustCompute; else the window goes (dropUnreadWindows).
 func pruneWindow(w *binder.Window, need map[int]bool) (binder.Node, map[int]int) {
 	nIn := len(w.Input.Columns())
 	in := columnsBelow(need, nIn)
+	if !need[nIn] && !windowMustCompute(w.Call) {
+		return pruneInput(w.Input, in)
+	}
 	call := w.Call
 	for _, e := range call.Args {
 		markColumns(e, in)
@@ -323,11 +416,17 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 	}
 	n = pruneJoinInputs(n)
 	cols := n.Columns()
+	if len(cols) == 0 {
+		return n, map[int]int{} // rows only already (a degenerate grouping's)
+	}
 	keep := make([]int, 0, len(need))
 	for c := range need {
 		keep = append(keep, c)
 	}
 	slices.Sort(keep)
+	if len(keep) == 0 && overAggregate(n) {
+		return aggregateRows(n), map[int]int{}
+	}
 	if len(keep) == 0 {
 		keep = []int{plainColumn(n)} // a join input still counts rows
 	}

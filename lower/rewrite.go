@@ -607,6 +607,7 @@ func eliminateProjections(n binder.Node) binder.Node {
 	if !ok {
 		return n
 	}
+	p = dropUnreadWindows(p)
 	if inner, ok := p.Input.(*binder.Project); ok {
 		if refs, ok := columnRefs(p.Exprs); ok && singleUse(refs, inner.Exprs) && dropsOnlyUnneeded(refs, inner.Exprs) {
 			exprs := make([]binder.Expr, len(refs))
@@ -640,6 +641,7 @@ func eliminateProjections(n binder.Node) binder.Node {
 			p = &binder.Project{Input: narrow, Exprs: exprs, Cols: p.Cols}
 		}
 	}
+	p = dropUnreadWindows(p) // what the merge exposed
 	in := p.Input.Columns()
 	if len(in) != len(p.Exprs) {
 		return p
@@ -651,6 +653,62 @@ func eliminateProjections(n binder.Node) binder.Node {
 		}
 	}
 	return p.Input
+}
+
+// dropUnreadWindows is p without the window functions right under it
+// whose result it does not read (a window's is its last column), unless
+// they mustCompute: PostgreSQL removes a derived table's unread outputs
+// (remove_unused_subquery_outputs) and then finds no window function to
+// plan a WindowAgg for (grouping_planner's find_window_functions), so
+// SELECT k FROM (SELECT k, sum(1 / a) OVER () FROM t) s divides nothing.
+// A query's own select list reads its window functions, and a window an
+// ORDER BY or DISTINCT reads is under that node, not a projection.
+func dropUnreadWindows(p *binder.Project) *binder.Project {
+	switch in := p.Input.(type) {
+	case *binder.Window:
+	case *binder.Project:
+		if _, ok := in.Input.(*binder.Window); !ok {
+			return p
+		}
+	default:
+		return p // (planning runs this for every projection: no map for them)
+	}
+	need := map[int]bool{}
+	for _, e := range p.Exprs {
+		markColumns(e, need)
+	}
+	switch in := p.Input.(type) {
+	case *binder.Window:
+		if need[len(in.Input.Columns())] || windowMustCompute(in.Call) {
+			return p
+		}
+		return dropUnreadWindows(&binder.Project{Input: in.Input, Exprs: p.Exprs, Cols: p.Cols})
+	case *binder.Project:
+		// the binder's projection between two windows of one select list
+		if _, ok := in.Input.(*binder.Window); !ok {
+			return p
+		}
+		narrow, remap, ok := narrowProjectTo(in, need)
+		if !ok || narrow.Input == in.Input {
+			return p
+		}
+		out := &binder.Project{Input: narrow, Exprs: make([]binder.Expr, len(p.Exprs)), Cols: p.Cols}
+		for i, e := range p.Exprs {
+			out.Exprs[i] = remapColumns(e, remap)
+		}
+		return out
+	}
+	return p
+}
+
+// windowMustCompute reports whether a window call computes something
+// volatile (its arguments, FILTER, PARTITION BY or ORDER BY).
+func windowMustCompute(c binder.WindowCall) bool {
+	if slices.ContainsFunc(c.Args, mustCompute) || slices.ContainsFunc(c.Partition, mustCompute) ||
+		c.Filter != nil && mustCompute(c.Filter) {
+		return true
+	}
+	return slices.ContainsFunc(c.Order, func(k binder.SortKey) bool { return mustCompute(k.Expr) })
 }
 
 // narrowProject drops from inner the expressions that nothing in uses
@@ -743,6 +801,9 @@ func narrowThrough(n binder.Node, need map[int]bool) (binder.Node, map[int]int, 
 			}
 		}
 		slices.Sort(keep)
+		if len(keep) == len(x.Columns()) {
+			break // nothing to narrow (a union of no columns: GROUP BY GROUPING SETS ((), ()))
+		}
 		if len(keep) == 0 {
 			keep = []int{plainColumn(x)} // the branches still give their rows
 		}
@@ -843,7 +904,7 @@ func narrowProjectTo(inner *binder.Project, need map[int]bool) (*binder.Project,
 	if len(out.Exprs) == len(inner.Exprs) {
 		return nil, nil, false
 	}
-	return out, remap, true
+	return dropUnreadWindows(out), remap, true
 }
 
 // mustCompute reports whether e is computed even when nothing reads its

@@ -19,7 +19,9 @@ type rule struct {
 // pushdown because it needs the filter directly above the scan, and before
 // join ordering, whose estimates then count the keys a lookup reads.
 var rules = []rule{
-	{"subquery_decorrelation", decorrelateRule}, // decorrelate.go: subqueries become joins the rules below then place
+	// First: no rule moves anything into the input it never reads.
+	{"degenerate_grouping", degenerateGroupings}, // aggprune.go
+	{"subquery_decorrelation", decorrelateRule},  // decorrelate.go: subqueries become joins the rules below then place
 	// Before simplify_boolean, which folds the IS NOT NULL of the
 	// constants it adds (a NULL one empties the aggregation's input).
 	{"minmax_constants", minmaxConstants}, // planagg.go

@@ -78,6 +78,7 @@ var ruleEffects = map[string]struct {
 	query   string
 	alsoOff []string
 }{
+	"degenerate_grouping":      {"SELECT 1 FROM kv WHERE n > 1 HAVING true", nil},
 	"subquery_decorrelation":   {"SELECT v FROM kv WHERE EXISTS (SELECT 1 FROM kv b WHERE b.n = kv.n)", nil},
 	"minmax_constants":         {"SELECT max(1) FROM kv WHERE n > 1", nil},
 	"simplify_boolean":         {"SELECT * FROM kv WHERE n > 1 AND 1 = 0", nil},

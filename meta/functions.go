@@ -22,6 +22,10 @@ type Function struct {
 	BodyKind   string `json:"body_kind,omitempty"`
 	Volatility byte   `json:"volatility,omitempty"`
 	Strict     bool   `json:"strict,omitempty"`
+	// SetOf is RETURNS SETOF Returns (a RETURNS TABLE function returns a
+	// set too); Rows is its ROWS estimate (0: the default, 1000).
+	SetOf bool    `json:"setof,omitempty"`
+	Rows  float64 `json:"rows,omitempty"`
 }
 
 // FunctionArg is an argument or a RETURNS TABLE column.
@@ -30,6 +34,10 @@ type FunctionArg struct {
 	Type string `json:"type"`
 	// Default is the argument's DEFAULT expression as written ("" none).
 	Default string `json:"default,omitempty"`
+	// Mode is a LANGUAGE sql function's parameter's mode: "" IN, "o"
+	// OUT, "b" INOUT. OUT parameters are no part of the signature; the
+	// OUT and INOUT ones are the result's columns.
+	Mode string `json:"mode,omitempty"`
 }
 
 // Functions is one committed version's functions, never changed once

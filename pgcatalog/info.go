@@ -652,6 +652,9 @@ func (c *Catalog) signature(p procInfo) (result, arguments string) {
 	if p.table {
 		return c.tableSignature(p, args)
 	}
+	if p.params != nil {
+		args = c.paramsSignature(p) // udfprocs.go
+	}
 	for i, t := range p.outTypes {
 		args = append(args, "OUT "+p.outNames[i]+" "+c.FormatType(t, -1, false))
 	}
@@ -675,16 +678,22 @@ func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
 
 func (c *Catalog) functionArguments(p procInfo) string {
 	_, args := c.signature(p)
-	if len(p.argDefaults) == 0 || len(p.outTypes) > 0 {
+	if len(p.argDefaults) == 0 || len(p.outTypes) > 0 && !p.table {
 		return args
 	}
 	parts := strings.Split(args, ", ")
-	if len(parts) != len(p.argDefaults) {
+	in := make([]int, 0, len(parts)) // the input parameters' parts
+	for i := range parts {
+		if p.params == nil || i < len(p.params) && p.params[i].mode != 'o' {
+			in = append(in, i)
+		}
+	}
+	if len(in) != len(p.argDefaults) || p.params != nil && len(parts) != len(p.params) {
 		return args // a type name with ", " in it (numeric(10, 2) is written without)
 	}
 	for i, d := range p.argDefaults {
 		if d != "" {
-			parts[i] += " DEFAULT " + d
+			parts[in[i]] += " DEFAULT " + d
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -615,6 +615,10 @@ type procInfo struct {
 	// pg is PostgreSQL's own row of a built-in (pgprocrows.go), nil for
 	// sqlgate's own overloads and user functions
 	pg *pgproc.Row
+	// params are all of a LANGUAGE sql function's parameters in their
+	// order when some are OUT or INOUT (nil otherwise): proallargtypes,
+	// proargmodes and proargnames list them (udfprocs.go)
+	params []udfParam
 }
 
 // Pseudo-types of pg_proc's polymorphic signatures.
@@ -881,7 +885,13 @@ func (c *Catalog) procRows() []row {
 				rows[i]["proargnames"] = names
 			}
 		}
-		if len(p.outTypes) > 0 {
+		if p.params != nil {
+			var all, modes, names []any
+			for _, a := range p.params {
+				all, modes, names = append(all, a.typ), append(modes, string(a.mode)), append(names, a.name)
+			}
+			rows[i]["proallargtypes"], rows[i]["proargmodes"], rows[i]["proargnames"] = all, modes, names
+		} else if len(p.outTypes) > 0 {
 			var all, modes, names []any
 			for k, a := range p.args {
 				name := ""

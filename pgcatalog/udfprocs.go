@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/pgtypes"
@@ -84,6 +85,20 @@ func udfProcs(r *udf.Registry, next uint32) []procInfo {
 				argNames: s.ArgNames, owner: s.Owner, comment: s.Comment}
 			if f := s.SQL; f != nil {
 				p.sql, p.volatile, p.strict, p.argDefaults = true, f.Volatility, f.Strict, f.Defaults
+				if f.SetOf {
+					p.retset, p.rows = true, cmp.Or(f.Rows, 1000)
+				}
+				switch {
+				case f.Params != nil:
+					// OUT and INOUT parameters: all in their order
+					for _, a := range f.Params {
+						p.params = append(p.params, udfParam{name: a.Name, typ: typeOID(a.Type), mode: a.Mode})
+					}
+				case len(f.Columns) > 0:
+					// RETURNS TABLE: its columns are the 't' arguments
+					p.table = true
+					p.outTypes, p.outNames = columnOIDs(f.Columns)
+				}
 				switch f.BodyKind {
 				case "return":
 					p.src, p.sqlBody = "", "RETURN "+f.Body
@@ -149,4 +164,33 @@ func (c *Catalog) tableSignature(p procInfo, args []string) (result, arguments s
 		args[0] = p.relArg
 	}
 	return "TABLE(" + strings.Join(cols, ", ") + ")", strings.Join(args, ", ")
+}
+
+// udfParam is a parameter of a LANGUAGE sql function with OUT or INOUT
+// parameters: its name, type and mode ('i', 'o', 'b').
+type udfParam struct {
+	name string
+	typ  uint32
+	mode byte
+}
+
+// paramsSignature is pg_get_function_arguments of a function with OUT or
+// INOUT parameters (without defaults): every parameter in its order, OUT
+// and INOUT ones so marked.
+func (c *Catalog) paramsSignature(p procInfo) []string {
+	out := make([]string, len(p.params))
+	for i, a := range p.params {
+		s := c.FormatType(a.typ, -1, false)
+		if a.name != "" {
+			s = quoteIdent(a.name) + " " + s
+		}
+		switch a.mode {
+		case 'o':
+			s = "OUT " + s
+		case 'b':
+			s = "INOUT " + s
+		}
+		out[i] = s
+	}
+	return out
 }

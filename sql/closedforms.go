@@ -113,6 +113,19 @@ func isPostfixIsWord(src string, t token) bool {
 	return t.is(src, "NULL") || t.is(src, "TRUE") || t.is(src, "FALSE") || t.is(src, "UNKNOWN")
 }
 
+// unknownTestAt is the length in tokens of the IS [NOT] UNKNOWN at token
+// k (an IS), 0 when it is none.
+func (r *rewriter) unknownTestAt(k, j int) int {
+	q := k + 1
+	if q < j && r.toks[q].is(r.src, "NOT") {
+		q++
+	}
+	if q < j && r.toks[q].is(r.src, "UNKNOWN") {
+		return q + 1 - k
+	}
+	return 0
+}
+
 // isDistinctRight is the end of IS [NOT] DISTINCT FROM's right operand
 // starting at token k, and whether it holds an operator TiDB's <=> would
 // bind looser than (a comparison, LIKE, BETWEEN, IN): then the rewrite
@@ -246,11 +259,25 @@ func (r *rewriter) betweenBefore(out []item) int {
 // notOperandEnd is the end of a prefix NOT's operand starting at token k:
 // NOT binds looser than every operator but AND and OR, so the operand
 // reaches to the next AND or OR (a BETWEEN's own AND aside) or clause
-// word at its level.
+// word at its level, or to a select-list label without AS (x = NOT y z):
+// a name right after an operand's end continues no expression.
 func (r *rewriter) notOperandEnd(k, j int) int {
 	between := false
 	for e := k; e < j; e++ {
 		t := r.toks[e]
+		if e > k && r.labelAfterOperand(e) {
+			return e
+		}
+		if t.kind == tkOp && t.text(r.src) == "::" {
+			// a type name's words are no label; a name after it is
+			if end, _, err := r.typeExtent(e+1, j); err == nil && end > e+1 {
+				if end < j && r.isLabelName(r.toks[end]) {
+					return end
+				}
+				e = end - 1
+				continue
+			}
+		}
 		switch t.kind {
 		case tkPunct:
 			switch t.text(r.src) {
@@ -288,6 +315,34 @@ func (r *rewriter) notOperandEnd(k, j int) int {
 		}
 	}
 	return j
+}
+
+// labelAfterOperand reports whether token e is a name (a quoted
+// identifier, which the names pass makes of a keyword label too, or a
+// word that is no PostgreSQL keyword) right after a token that ends an
+// operand (a literal, a name, a closing bracket, TRUE, FALSE, NULL or
+// UNKNOWN): PostgreSQL's grammar has no expression of two such in a row,
+// so the name is a label.
+func (r *rewriter) labelAfterOperand(e int) bool {
+	p := r.toks[e-1]
+	if !r.isLabelName(r.toks[e]) {
+		return false
+	}
+	switch p.kind {
+	case tkString, tkEString, tkDollar, tkNumber, tkParam, tkQIdent:
+		return true
+	case tkPunct:
+		return p.isPunct(r.src, ")") || p.isPunct(r.src, "]")
+	case tkIdent:
+		return p.synth == "" && (nameWords[p.word(r.src)].flags&wfPG == 0 || isPostfixIsWord(r.src, p))
+	}
+	return false
+}
+
+// isLabelName reports whether t is a quoted identifier or a word that is
+// no PostgreSQL keyword.
+func (r *rewriter) isLabelName(t token) bool {
+	return t.kind == tkQIdent || t.kind == tkIdent && t.synth == "" && nameWords[t.word(r.src)].flags&wfPG == 0
 }
 
 // afterOperator reports whether out's last item, before a NOT, is a

@@ -68,6 +68,7 @@
 //     (the binder parses 'type' with ParseTypeName), typed literals DATE '..',
 //     INTERVAL '..' -> pg__cast('..', 'interval'), E'...' and $$...$$ strings -> standard
 //     literals, IS NOT DISTINCT FROM -> <=>, IS DISTINCT FROM -> NOT a <=> b,
+//     x IS [NOT] UNKNOWN -> pg__is_[not_]unknown(x) (TiDB's is IS NULL, of any type),
 //     ~ / !~ -> REGEXP / NOT REGEXP, ~* / !~* -> REGEXP pg__ci(pattern),
 //     ^ -> pg__power(a, b), position(x IN y) -> pg__position(y, x), a -> b / ->> / #> / #>> -> pg__json_get(a, b) /
 //     pg__json_get_text / pg__json_path / pg__json_path_text (left

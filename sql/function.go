@@ -27,8 +27,12 @@ type FunctionStmt struct {
 	HasArgs bool
 	// Returns is RETURNS type ("" with RETURNS TABLE); Table is RETURNS
 	// TABLE (col type, ...).
-	Returns  string
-	Table    []FunctionArg
+	Returns string
+	Table   []FunctionArg
+	// SetOf is RETURNS SETOF type (Returns the type without SETOF);
+	// Rows is the ROWS clause's estimate as written ("" none).
+	SetOf    bool
+	Rows     string
 	Language string
 	Body     string
 	// Defaults are the arguments' DEFAULT expressions as written, one per
@@ -84,6 +88,8 @@ func (p *sessionParser) alterFunctionOwner(f *FunctionStmt, st *Statement) error
 type FunctionArg struct {
 	Name string
 	Type string
+	// Mode is an argument's mode: 0 IN, 'o' OUT, 'b' INOUT.
+	Mode byte
 }
 
 // parseFunction intercepts CREATE [OR REPLACE] FUNCTION, DROP FUNCTION and
@@ -130,17 +136,19 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 		return true, err
 	}
 	if !p.accept("RETURNS") {
-		return true, p.err()
-	}
-	if p.accept("TABLE") {
+		// optional with OUT arguments (the engine checks)
+	} else if p.accept("TABLE") {
 		if !p.punct("(") {
 			return true, p.err()
 		}
 		if f.Table, err = p.functionArgs(false); err != nil {
 			return true, err
 		}
-	} else if f.Returns, err = p.typeText(); err != nil {
-		return true, err
+	} else {
+		f.SetOf = p.accept("SETOF")
+		if f.Returns, err = p.typeText(); err != nil {
+			return true, err
+		}
 	}
 	for p.pos < len(p.toks) {
 		switch {
@@ -177,8 +185,12 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 			}
 		case p.accept("SECURITY", "INVOKER"), p.accept("EXTERNAL", "SECURITY", "INVOKER"),
 			p.accept("NOT", "LEAKPROOF"), p.accept("LEAKPROOF"):
-		case p.accept("COST"), p.accept("ROWS"):
+		case p.accept("COST"):
 			if _, err := p.value(); err != nil {
+				return true, err
+			}
+		case p.accept("ROWS"):
+			if f.Rows, err = p.value(); err != nil {
 				return true, err
 			}
 		case p.word(0) == "RETURN":
@@ -221,22 +233,22 @@ func (p *sessionParser) functionArgsDefaults() ([]FunctionArg, []string, error) 
 		return out, nil, nil
 	}
 	for {
-		if p.accept("IN") {
-			// the default mode
-		} else if p.word(0) == "OUT" || p.word(0) == "INOUT" || p.word(0) == "VARIADIC" {
-			return nil, nil, sqlerr.NotSupported("CREATE FUNCTION with " + p.word(0) + " arguments")
+		mode, err := p.argMode()
+		if err != nil {
+			return nil, nil, err
 		}
 		args, err := p.oneArg(true)
 		if err != nil {
 			return nil, nil, err
 		}
+		args.Mode = mode
 		out = append(out, args)
 		def := ""
 		if p.accept("DEFAULT") || p.punct("=") {
 			if def, err = p.argText(); err != nil {
 				return nil, nil, err
 			}
-		} else if defs != nil {
+		} else if defs != nil && args.Mode != 'o' {
 			return nil, nil, sqlerr.New(sqlerr.Code("42P13"), "input parameters after one with a default value must also have defaults")
 		}
 		if def != "" && defs == nil {
@@ -254,6 +266,21 @@ func (p *sessionParser) functionArgsDefaults() ([]FunctionArg, []string, error) 
 	}
 }
 
+// argMode reads an argument's mode word: IN (0, the default), OUT ('o')
+// or INOUT ('b'); VARIADIC is not supported.
+func (p *sessionParser) argMode() (byte, error) {
+	switch {
+	case p.accept("IN"):
+	case p.accept("OUT"):
+		return 'o', nil
+	case p.accept("INOUT"):
+		return 'b', nil
+	case p.word(0) == "VARIADIC":
+		return 0, sqlerr.NotSupported("CREATE FUNCTION with VARIADIC arguments")
+	}
+	return 0, nil
+}
+
 // functionArgs reads "[name] type, ..." up to the closing parenthesis
 // (after the opening one). Names are optional when optionalNames (an
 // argument list), required otherwise (RETURNS TABLE).
@@ -263,11 +290,22 @@ func (p *sessionParser) functionArgs(optionalNames bool) ([]FunctionArg, error) 
 		return out, nil
 	}
 	for {
+		var mode byte
+		if optionalNames {
+			var err error
+			if mode, err = p.argMode(); err != nil {
+				return nil, err
+			}
+		}
 		a, err := p.oneArg(optionalNames)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, a)
+		if mode != 'o' {
+			// an OUT argument is no part of the function's signature
+			// (DROP FUNCTION f(int, OUT int) is f(int)'s)
+			out = append(out, a)
+		}
 		if p.punct(")") {
 			return out, nil
 		}

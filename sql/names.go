@@ -393,6 +393,9 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 		case w == "ON" && pw0(upper, k) == "DISTINCT":
 			prevName = false // DISTINCT ON (..): no ON clause
 			continue
+		case w == "UNKNOWN" && (pw0(upper, k) == "IS" || pw0(upper, k) == "NOT" && upper(k-2) == "IS"):
+			prevName = true // x IS [NOT] UNKNOWN: a test, no column; a label may follow
+			continue
 		case k == fieldAt:
 			continue // EXTRACT(field FROM x): the field is no column
 		case w == "EXTRACT" && punct(k+1, "("):

@@ -225,8 +225,8 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 						k+2 < len(toks) && toks[k+1].is(src, "NOT") && toks[k+2].is(src, "DISTINCT") {
 						return "", nil, false
 					}
-					if n := (&rewriter{src: src, toks: toks}).normalizedAt(k, len(toks)); n > 0 {
-						return "", nil, false // IS [NOT] [form] NORMALIZED
+					if r := (&rewriter{src: src, toks: toks}); r.normalizedAt(k, len(toks)) > 0 || r.unknownTestAt(k, len(toks)) > 0 {
+						return "", nil, false // IS [NOT] [form] NORMALIZED, IS [NOT] UNKNOWN
 					}
 					n := k + 2
 					if k+1 < len(toks) && toks[k+1].is(src, "NOT") {

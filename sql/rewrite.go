@@ -1944,6 +1944,23 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out, b.it)
 				k = m + 1
 				continue
+			case w == "IS" && r.unknownTestAt(k, j) > 0:
+				// x IS [NOT] UNKNOWN -> pg__is_[not_]unknown(x): TiDB's
+				// grammar makes IS NULL of it, which takes any type, where
+				// PostgreSQL's BooleanTest takes a boolean (closedforms.go;
+				// the left operand extends back as IS DISTINCT FROM's does)
+				n := r.unknownTestAt(k, j)
+				s := r.isLevelStart(out)
+				if s >= len(out) {
+					return nil, r.errNear(k)
+				}
+				b := newComposite(out[s].lead)
+				b.add(map[bool]string{false: "pg__is_unknown(", true: "pg__is_not_unknown("}[n == 3], out[s].firstOrig())
+				b.addItems(out[s:], true)
+				b.add(")", r.toks[k+n-1].end)
+				out = append(out[:s], b.it)
+				k += n
+				continue
 			case w == "IS" && r.normalizedAt(k, j) > 0:
 				// x IS [NOT] [NFC|NFD|NFKC|NFKD] NORMALIZED ->
 				// [NOT] is_normalized(x, 'NFC'): the left operand extends

@@ -539,6 +539,12 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 		c := t.casts.next()
 		*c = pt.Cast{At: at(n), X: x, Type: typ, TypeAt: at(args[1])}
 		return c, true, err
+	case "pg__is_unknown", "pg__is_not_unknown": // x IS [NOT] UNKNOWN (rewrite.go)
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		x, err := t.toTree(args[0])
+		return &pt.IsBool{At: at(n), X: x, Not: name == "pg__is_not_unknown", Unknown: true}, true, err
 	case "pg__power":
 		if len(args) != 2 {
 			return nil, false, nil

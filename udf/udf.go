@@ -70,6 +70,25 @@ type SQLFunc struct {
 	// STRICT (a NULL argument makes the result NULL without running it).
 	Volatility byte
 	Strict     bool
+	// SetOf is a set-returning function (RETURNS SETOF, RETURNS TABLE):
+	// Scalar.Returns is the type of its rows' values, a Row of Columns'
+	// fields for RETURNS TABLE of more than one column. Columns are
+	// RETURNS TABLE's (nil for SETOF type); Rows is the ROWS estimate.
+	SetOf   bool
+	Columns []Column
+	Rows    float64
+	// Params are all the parameters in their order, with their modes
+	// ('i' IN, 'o' OUT, 'b' INOUT), when some are OUT or INOUT (nil
+	// otherwise): Args are the IN and INOUT ones, Columns the OUT and
+	// INOUT ones (the result, a record of them when more than one).
+	Params []Param
+}
+
+// Param is a LANGUAGE sql function's parameter with its mode.
+type Param struct {
+	Name string
+	Type types.T
+	Mode byte
 }
 
 // Label is how messages name the UDF ("Go UDF f", "Python UDF f").

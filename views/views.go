@@ -51,6 +51,10 @@ type View struct {
 	ColumnNames []string   `json:"column_names,omitempty"`
 	Columns     []Column   `json:"columns"`
 	Uses        []Relation `json:"uses,omitempty"`
+	// Functions are the signatures of the functions (CREATE FUNCTION's)
+	// the definition calls directly: DROP FUNCTION of one refuses, or
+	// drops the view with CASCADE.
+	Functions []string `json:"functions,omitempty"`
 	// CreatedAt is the creation time in Unix milliseconds.
 	CreatedAt int64 `json:"created_at"`
 	// AutoUpdatable: the view is automatically updatable, as PostgreSQL
@@ -280,6 +284,25 @@ func (s *Store) Drop(path fluss.TablePath) error {
 		return err
 	}
 	return nil
+}
+
+// FunctionDependents lists the views whose definitions call the function
+// of signature sig directly, oldest first.
+func (s *Store) FunctionDependents(sig string) []View {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all := s.sortedLocked("")
+	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+	var out []View
+	for _, v := range all {
+		for _, f := range v.Functions {
+			if f == sig {
+				out = append(out, v)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Dependents lists the views whose definitions name the relation at path

@@ -115,11 +115,7 @@ func (f *formatter) expr(e Expr) {
 	case *IsBool:
 		f.WriteString("(")
 		f.expr(n.X)
-		f.WriteString(" IS ")
-		if n.Not {
-			f.WriteString("NOT ")
-		}
-		f.WriteString(map[bool]string{false: "FALSE)", true: "TRUE)"}[n.Value])
+		f.WriteString(" " + n.Clause() + ")")
 	case *Between:
 		f.WriteString("(")
 		f.expr(n.X)

@@ -203,13 +203,32 @@ type IsNull struct {
 	Not bool
 }
 
-// IsBool is x IS [NOT] TRUE | FALSE (| UNKNOWN is IsNull in TiDB's
-// grammar).
+// IsBool is x IS [NOT] TRUE | FALSE | UNKNOWN: PostgreSQL's BooleanTest,
+// whose argument must be boolean (IS UNKNOWN is no IS NULL: TiDB's
+// grammar makes one of it, so the rewrite writes it as a pg__is_unknown
+// call).
 type IsBool struct {
 	At
-	X     Expr
-	Not   bool
-	Value bool
+	X       Expr
+	Not     bool
+	Value   bool // TRUE or FALSE; not read when Unknown
+	Unknown bool
+}
+
+// Clause is the test as PostgreSQL names it in its messages and
+// deparses it ("IS NOT UNKNOWN": parse_expr.c's transformBooleanTest).
+func (n *IsBool) Clause() string {
+	c := "IS "
+	if n.Not {
+		c += "NOT "
+	}
+	switch {
+	case n.Unknown:
+		return c + "UNKNOWN"
+	case n.Value:
+		return c + "TRUE"
+	}
+	return c + "FALSE"
 }
 
 // Between is x [NOT] BETWEEN [SYMMETRIC] lo AND hi.

@@ -103,6 +103,10 @@ GRANT SELECT, INSERT ON app.people TO dump_reader;
 CREATE FUNCTION public.acct_n(i integer) RETURNS integer LANGUAGE sql STABLE STRICT AS $$ SELECT n FROM public.acct WHERE id = i $$;
 CREATE FUNCTION public.add_one(a integer, b integer DEFAULT 1) RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT a + b $$;
 CREATE FUNCTION public.twice(x integer) RETURNS integer LANGUAGE sql IMMUTABLE RETURN x * 2;
+-- set-returning ones and OUT parameters
+CREATE FUNCTION public.acct_ids(lim integer) RETURNS SETOF integer LANGUAGE sql STABLE ROWS 10 AS $$ SELECT id FROM public.acct WHERE id <= lim $$;
+CREATE FUNCTION public.acct_rows(lim integer DEFAULT 5) RETURNS TABLE(id integer, n integer) LANGUAGE sql AS $$ SELECT id, n FROM public.acct WHERE id <= lim $$;
+CREATE FUNCTION public.divmod(a integer, b integer, OUT q integer, OUT r integer) LANGUAGE sql IMMUTABLE AS $$ SELECT a / b, a % b $$;
 ALTER FUNCTION public.add_one(integer, integer) OWNER TO dump_owner;
 `
 

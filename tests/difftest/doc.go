@@ -112,6 +112,21 @@
 // end, so the error is the first row's of the first three kinds, and a
 // 23503 only when none failed; no allowance.
 //
+// booltest_test.go (TestBoolTestDifferential,
+// SQLGATE_DIFF_BOOLTEST_QUERIES, default 600) draws x IS [NOT] TRUE |
+// FALSE | UNKNOWN over operands of every type and source (derived tables'
+// untyped outputs, comparisons around IS's level, rows, subqueries, a
+// set-returning call) in the select list, WHERE and CASE: names, types,
+// rows, SQLSTATE, message and position, no allowance.
+//
+// unreadagg_test.go (TestUnreadAggregateDifferential,
+// SQLGATE_DIFF_UNREADAGG_QUERIES, default 400) draws derived tables that
+// aggregate, group by nothing or have a HAVING, over one table, a join, a
+// function, VALUES or a derived table PostgreSQL does not pull up, with a
+// WHERE that fails on one row, read or not by the query above (in FROM,
+// under count(*), CROSS and LEFT JOIN LATERAL, scalar and EXISTS
+// subqueries): rows and SQLSTATEs, no allowance.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

@@ -12,7 +12,7 @@ import (
 // TestSQLFunctionsSurviveRestart creates LANGUAGE sql functions through
 // psql (a BEGIN ATOMIC body with a CASE ... END inside, whose ';'s psql
 // and the server's splitter must both keep in the statement; a RETURN
-// body; a default; STRICT), calls them, restarts the server over the same
+// body; a default; STRICT; RETURNS TABLE and SETOF), calls them, restarts the server over the same
 // data directory and calls them again: they are stored with the views
 // and grants, and pg_proc shows the same facts.
 func TestSQLFunctionsSurviveRestart(t *testing.T) {
@@ -29,17 +29,23 @@ BEGIN ATOMIC
 END;
 CREATE FUNCTION sfr_n(i int, plus int DEFAULT 1) RETURNS int LANGUAGE sql STABLE STRICT AS $$ SELECT n + plus FROM sfr WHERE id = i $$;
 CREATE FUNCTION sfr_twice(x int) RETURNS int LANGUAGE sql RETURN x * 2;
+CREATE FUNCTION sfr_rows(lim int) RETURNS TABLE(id int, n int) LANGUAGE sql STABLE ROWS 5 AS $$ SELECT id, n FROM sfr WHERE id <= lim ORDER BY id $$;
+CREATE FUNCTION sfr_ids() RETURNS SETOF int LANGUAGE sql AS $$ SELECT id FROM sfr ORDER BY id $$;
+CREATE VIEW sfr_view AS SELECT sfr_twice(id) AS t FROM sfr;
 `)
-	const calls = "SELECT sfr_sign(-3), sfr_sign(0), sfr_n(1), sfr_n(2, 5), sfr_n(NULL), sfr_twice(21)"
-	const facts = "SELECT proname, prolang, provolatile, proisstrict, pronargdefaults, pg_get_function_arguments(oid) FROM pg_proc WHERE proname LIKE 'sfr%' ORDER BY 1"
+	const calls = "SELECT sfr_sign(-3), sfr_sign(0), sfr_n(1), sfr_n(2, 5), sfr_n(NULL), sfr_twice(21), " +
+		"(SELECT string_agg(id || ':' || n, ',') FROM sfr_rows(5)), (SELECT array_agg(i) FROM sfr_ids() i)"
+	const facts = "SELECT proname, prolang, provolatile, proisstrict, pronargdefaults, pg_get_function_arguments(oid), " +
+		"proretset, prorows, pg_get_function_result(oid) FROM pg_proc WHERE proname LIKE 'sfr%' ORDER BY 1"
 	want := func(conn string) (string, string) {
 		return psqlScript(t, conn, calls+";"), psqlScript(t, conn, facts+";")
 	}
 	gotCalls, gotFacts := want(url)
-	if !strings.Contains(gotCalls, "neg|zero|11|25||42") {
+	if !strings.Contains(gotCalls, "neg|zero|11|25||42|1:10,2:20|{1,2}") {
 		t.Fatalf("calls before the restart:\n%s", gotCalls)
 	}
-	for _, f := range []string{"sfr_n|14|s|t|1|i integer, plus integer DEFAULT 1", "sfr_sign|14|i|f|0|a integer", "sfr_twice|14|v|f|0|x integer"} {
+	for _, f := range []string{"sfr_n|14|s|t|1|i integer, plus integer DEFAULT 1|f|0|integer", "sfr_sign|14|i|f|0|a integer|f|0|text",
+		"sfr_twice|14|v|f|0|x integer|f|0|integer", "sfr_ids|14|v|f|0||t|1000|SETOF integer", "sfr_rows|14|s|f|0|lim integer|t|5|TABLE(id integer, n integer)"} {
 		if !strings.Contains(gotFacts, f) {
 			t.Errorf("pg_proc before the restart lacks %q:\n%s", f, gotFacts)
 		}
@@ -71,5 +77,11 @@ CREATE FUNCTION sfr_twice(x int) RETURNS int LANGUAGE sql RETURN x * 2;
 	}
 	if out := psqlScript(t, url, "SELECT sfr_abs(-9);"); !strings.Contains(out, "\n9\n") {
 		t.Errorf("sfr_abs after the restart:\n%s", out)
+	}
+	// the view's dependency on the function is stored with it
+	conn = connect(t, url)
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "DROP FUNCTION sfr_twice"); err == nil || !strings.Contains(err.Error(), "2BP01") {
+		t.Errorf("DROP FUNCTION of a function a view calls, after the restart: %v", err)
 	}
 }

@@ -25,6 +25,9 @@ CREATE TABLE orders_eu PARTITION OF orders FOR VALUES IN ('eu');
 CREATE TABLE orders_other PARTITION OF orders DEFAULT;
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
 CREATE FUNCTION add_one(a int, b int DEFAULT 1) RETURNS int LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT a + b $$;
+CREATE FUNCTION msgs_of(lim int) RETURNS SETOF text LANGUAGE sql STABLE ROWS 10 AS $$ SELECT msg FROM events WHERE length(msg) < lim $$;
+CREATE FUNCTION day_rows(lo int DEFAULT 0) RETURNS TABLE(day text, v int) LANGUAGE sql AS $$ SELECT dt, v FROM by_day WHERE v > lo $$;
+CREATE FUNCTION divmod(a int, INOUT b int, OUT r int) LANGUAGE sql IMMUTABLE AS $$ SELECT a / b, a % b $$;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 	postgresDDL = `CREATE TABLE every_type (id int NOT NULL, region text NOT NULL, b boolean, ti smallint, si smallint,
  bi bigint, f real, d double precision, c char(5), vc varchar(20), s text, "by" bytea, bin bytea, dec numeric(12,3),
@@ -37,6 +40,9 @@ CREATE TABLE orders_eu PARTITION OF orders FOR VALUES IN ('eu');
 CREATE TABLE orders_other PARTITION OF orders DEFAULT;
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
 CREATE FUNCTION add_one(a int, b int DEFAULT 1) RETURNS int LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT a + b $$;
+CREATE FUNCTION msgs_of(lim int) RETURNS SETOF text LANGUAGE sql STABLE ROWS 10 AS $$ SELECT msg FROM events WHERE length(msg) < lim $$;
+CREATE FUNCTION day_rows(lo int DEFAULT 0) RETURNS TABLE(day text, v int) LANGUAGE sql AS $$ SELECT dt, v FROM by_day WHERE v > lo $$;
+CREATE FUNCTION divmod(a int, INOUT b int, OUT r int) LANGUAGE sql IMMUTABLE AS $$ SELECT a / b, a % b $$;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 )
 
@@ -111,6 +117,9 @@ var describeCases = []struct {
 ------------+------------+------------------+---------------------+--------+------------+----------+---------+----------+-------------------+----------+-------------------+-----------------------------
  pg_catalog | row_number | bigint           |                     | window | immutable  | safe     | sqlgate | invoker  |                   | internal | window_row_number | row number within partition
 (1 row)`},
+	{cmd: `\sf msgs_of`},
+	{cmd: `\sf day_rows`},
+	{cmd: `\sf divmod`},
 	{cmd: `\dt every_type`},
 	{cmd: `\dt+`, golden: `                                                                       List of relations
  Schema |     Name     |       Type        |  Owner  | Persistence | Access method |  Size   |                           Description                            

@@ -206,11 +206,11 @@ func (s *session) relationAtPath(ctx context.Context, path fluss.TablePath) bool
 func (s *session) commentOnFunction(ctx context.Context, f *sql.FunctionStmt, text string) error {
 	var want []string
 	for _, a := range f.Args {
-		t, err := typeNamed(a.Type)
+		_, name, err := s.eng.signatureType(a.Type)
 		if err != nil {
 			return err
 		}
-		want = append(want, t.PGName())
+		want = append(want, name)
 	}
 	s.eng.ddl.Lock()
 	defer s.eng.ddl.Unlock()

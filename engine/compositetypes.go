@@ -245,6 +245,15 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 	if st.Op == sql.AlterTypeRename && s.tableNamed(ctx, sql.ObjectName{Schema: n.Schema, Name: st.NewValue}) {
 		return nil, sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", st.NewValue, typeSchema(n))
 	}
+	var rename typeRename
+	var edits []tableEdit
+	if st.Op == sql.AlterTypeRename {
+		rename = s.eng.newTypeRename(typeSchema(n), n.Name, st.NewValue)
+		var err error
+		if edits, err = s.typeRenameTables(ctx, rename); err != nil { // typerename.go
+			return nil, err
+		}
+	}
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		oid := findType(tx.Types, n)
 		if oid == 0 && s.tableNamed(ctx, n) {
@@ -266,7 +275,7 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 			t = tx.Types[oid]
 			t.Name = st.NewValue
 			tx.Types[oid] = t
-			return nil
+			return rename.inMeta(tx)
 		}
 		if !t.Composite {
 			return sqlerr.New(sqlerr.WrongObjectType, "%s is not a composite type", t.Name)
@@ -315,6 +324,9 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 		tx.Types[oid] = t
 		return nil
 	})
+	if err == nil && len(edits) > 0 {
+		err = s.applyTableEdits(ctx, edits)
+	}
 	return notice, err
 }
 

@@ -185,7 +185,13 @@
 // by name through binder.DomainCatalog) and the composite types CREATE
 // TYPE ... AS (...) makes (compositetypes.go: kept beside the enums,
 // published to the registry, resolved by name through
-// binder.CompositeCatalog) live in a meta.Store; each statement that changes them
+// binder.CompositeCatalog) live in a meta.Store. A function's signature
+// names user-defined types by name (pyfunctions.go's signatureType); ALTER
+// TYPE / ALTER DOMAIN ... RENAME TO and ALTER FUNCTION ... RENAME TO
+// rewrite the name in every stored text that names it (typerename.go,
+// functionrename.go: defaults, generated columns, checks, views, domain
+// checks, function signatures and bodies) or refuse 0A000 naming the
+// object. Each statement that changes them
 // commits once through meta.Store.Update, a new table carries its owner in
 // its own properties, and each statement first refreshes the metadata (one
 // lookup on a cluster), so that changes made through another server apply.

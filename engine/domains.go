@@ -552,6 +552,15 @@ func addDomainCheck(d *meta.Domain, c sql.DomainConstraint, oid uint32) error {
 func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.Error, error) {
 	var notice *sqlerr.Error
 	n := st.Names[0]
+	var rename typeRename
+	var edits []tableEdit
+	if st.Op == sql.AlterDomainRename {
+		rename = s.eng.newTypeRename(typeSchema(n), n.Name, st.NewName)
+		var err error
+		if edits, err = s.typeRenameTables(ctx, rename); err != nil { // typerename.go
+			return nil, err
+		}
+	}
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		oid := findDomain(tx.Domains, n)
 		if oid == 0 {
@@ -644,6 +653,11 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 				return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists", st.NewName)
 			}
 			d.Name = st.NewName
+			tx.Domains[oid] = d
+			if err := rename.inMeta(tx); err != nil {
+				return err
+			}
+			d = tx.Domains[oid]
 		case sql.AlterDomainOwner:
 			role, err := s.ownerRole(st.NewName) // owners.go
 			if err != nil {
@@ -666,6 +680,9 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 		tx.Domains[oid] = d
 		return nil
 	})
+	if err == nil && len(edits) > 0 {
+		err = s.applyTableEdits(ctx, edits)
+	}
 	return notice, err
 }
 

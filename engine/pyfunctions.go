@@ -64,13 +64,13 @@ func (e *Engine) UDFs() *udf.Registry {
 // addFunction adds a stored function to reg.
 func (e *Engine) addFunction(reg *udf.Registry, m meta.Function) error {
 	if m.Language == "sql" {
-		sc, err := sqlScalar(m) // sqlfunctions.go
+		sc, err := e.sqlScalar(m) // sqlfunctions.go
 		if err != nil {
 			return err
 		}
 		return reg.AddScalar(sc)
 	}
-	f, err := resolveFunction(m)
+	f, err := e.resolveFunction(m)
 	if err != nil {
 		return err
 	}
@@ -85,12 +85,12 @@ func (e *Engine) addFunction(reg *udf.Registry, m meta.Function) error {
 }
 
 // resolveFunction turns a stored function's type names into types.
-func resolveFunction(m meta.Function) (*pyudf.Function, error) {
+func (e *Engine) resolveFunction(m meta.Function) (*pyudf.Function, error) {
 	f := &pyudf.Function{Name: m.Name, Body: m.Body}
 	cols := func(as []meta.FunctionArg) ([]udf.Column, error) {
 		out := make([]udf.Column, len(as))
 		for i, a := range as {
-			t, err := typeNamed(a.Type)
+			t, err := e.typeNamed(a.Type)
 			if err != nil {
 				return nil, err
 			}
@@ -106,19 +106,78 @@ func resolveFunction(m meta.Function) (*pyudf.Function, error) {
 		return nil, err
 	}
 	if len(m.Table) == 0 {
-		if f.Returns, err = typeNamed(m.Returns); err != nil {
+		if f.Returns, err = e.typeNamed(m.Returns); err != nil {
 			return nil, err
 		}
 	}
 	return f, nil
 }
 
-func typeNamed(text string) (types.T, error) {
+// typeNamed is the type a stored or written type name of a function's
+// signature stands for, user-defined types (enums, composites, domains,
+// arrays of them) included: a domain stands for its base type, which the
+// body and the callers see.
+func (e *Engine) typeNamed(text string) (types.T, error) {
+	t, _, err := e.signatureType(text)
+	return t, err
+}
+
+// signatureType is typeNamed with the name the function's row keeps for
+// the type: PostgreSQL's name of a built-in type (pg_proc's signature
+// text), a user-defined type's name (schema-qualified outside the
+// default schema, quoted where needed, [] for an array of it). ALTER TYPE
+// and ALTER DOMAIN ... RENAME TO rewrite these names (typerename.go).
+func (e *Engine) signatureType(text string) (types.T, string, error) {
 	tn, err := sql.ParseTypeName(text)
 	if err != nil {
-		return types.T{}, err
+		return types.T{}, "", err
 	}
-	return binder.TypeOf(tn)
+	ut := engineTypes{e}
+	t, err := binder.TypeOfIn(tn, ut)
+	if err != nil {
+		return types.T{}, "", err
+	}
+	if d, array := binder.DomainOfTypeName(tn, ut); d != nil {
+		return t, signatureName(d.Schema, d.Name, array), nil
+	}
+	return t, t.PGName(), nil
+}
+
+// paramTypeError is CREATE FUNCTION's error for a parameter's type that
+// does not exist: PostgreSQL's interpret_function_parameter_list prints
+// the name unquoted, as written (TypeNameToString: nosuch[], s.t).
+func paramTypeError(text string, err error) error {
+	if sqlerr.CodeOf(err) != sqlerr.UndefinedObject || strings.Contains(text, `"`) {
+		return err
+	}
+	return sqlerr.New(sqlerr.UndefinedObject, "type %s does not exist", strings.Join(strings.Fields(strings.ToLower(text)), " "))
+}
+
+// signatureName is the stored name of the user-defined type schema.name
+// (or an array of it when array).
+func signatureName(schema, name string, array bool) string {
+	n := sigIdent(name)
+	if schema != "" && schema != fluss.DefaultDatabase {
+		n = sigIdent(schema) + "." + n
+	}
+	if array {
+		n += "[]"
+	}
+	return n
+}
+
+// sigIdent is an identifier of a stored signature, quoted unless it is a
+// plain lower-case name.
+func sigIdent(s string) string {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && (r >= '0' && r <= '9' || r == '$')) {
+			return quoteIdent(s)
+		}
+	}
+	if s == "" {
+		return quoteIdent(s)
+	}
+	return s
 }
 
 // execFunction runs CREATE [OR REPLACE] FUNCTION and DROP FUNCTION.
@@ -127,7 +186,7 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	switch {
 	case f.Drop:
 		tag = "DROP FUNCTION"
-	case f.Owner != "":
+	case f.Owner != "" || f.RenameTo != "":
 		tag = "ALTER FUNCTION"
 	}
 	if err := s.blockDDL(tag, nil); err != nil {
@@ -136,7 +195,7 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	if f.Name.Schema != "" && f.Name.Schema != "public" {
 		return nil, sqlerr.NotSupported("functions outside schema public")
 	}
-	if f.Drop || f.Owner != "" {
+	if f.Drop || f.Owner != "" || f.RenameTo != "" {
 		return s.dropFunction(ctx, f)
 	}
 	return s.createFunction(ctx, f)
@@ -173,9 +232,9 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		out, names := make([]meta.FunctionArg, len(as)), make([]string, len(as))
 		seen := map[string]bool{}
 		for i, a := range as {
-			t, err := typeNamed(a.Type)
+			_, name, err := s.eng.signatureType(a.Type)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, paramTypeError(a.Type, err)
 			}
 			if a.Name != "" {
 				if seen[a.Name] {
@@ -186,7 +245,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 					return nil, nil, sqlerr.New(sqlerr.Code("42P13"), "%s name \"%s\" is not a Python identifier", what, a.Name)
 				}
 			}
-			out[i], names[i] = meta.FunctionArg{Name: a.Name, Type: t.PGName()}, t.PGName()
+			out[i], names[i] = meta.FunctionArg{Name: a.Name, Type: name}, name
 			if a.Mode != 0 {
 				if lang != "sql" {
 					return nil, nil, sqlerr.NotSupported("OUT and INOUT parameters for LANGUAGE " + lang)
@@ -231,20 +290,20 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 			return nil, err
 		}
 	} else {
-		t, err := typeNamed(f.Returns)
+		_, name, err := s.eng.signatureType(f.Returns)
 		if err != nil {
 			return nil, err
 		}
 		if len(f.Args) == 0 && lang == "python" {
 			return nil, sqlerr.New(sqlerr.Code("42P13"), "a LANGUAGE python scalar function needs at least one argument (it maps batches of them)")
 		}
-		m.Returns = t.PGName()
+		m.Returns = name
 	}
 	sig := m.Name + "(" + strings.Join(argTypes, ", ") + ")"
 	// the function must make a valid UDF next to the others (names of
 	// built-ins, a Go UDF's, the other kind's)
 	if lang == "python" {
-		if _, err := resolveFunction(m); err != nil {
+		if _, err := s.eng.resolveFunction(m); err != nil {
 			return nil, err
 		}
 	}
@@ -299,6 +358,9 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 // (f.Owner, owners.go's rules), which find the function alike.
 func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
 	tag, role := "DROP FUNCTION", ""
+	if f.RenameTo != "" {
+		tag = "ALTER FUNCTION"
+	}
 	if f.Owner != "" {
 		tag = "ALTER FUNCTION"
 		var err error
@@ -308,15 +370,23 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	}
 	var want []string
 	for _, a := range f.Args {
-		t, err := typeNamed(a.Type)
+		_, name, err := s.eng.signatureType(a.Type)
 		if err != nil {
 			return nil, err
 		}
-		want = append(want, t.PGName())
+		want = append(want, name)
 	}
 	s.eng.ddl.Lock()
 	defer s.eng.ddl.Unlock()
 	s.eng.catalog.Add(1)
+	var rename *typeRename
+	var edits []tableEdit
+	if f.RenameTo != "" {
+		var err error
+		if rename, edits, err = s.planFunctionRename(ctx, f, want); err != nil { // functionrename.go
+			return nil, err
+		}
+	}
 	var notice *sqlerr.Error
 	var cascaded []views.View // the views DROP ... CASCADE took
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
@@ -347,6 +417,9 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 			return sqlerr.New(sqlerr.Code("42725"), "function name \"%s\" is not unique", f.Name.Name).
 				WithHint("Specify the argument list to select the function unambiguously.")
 		}
+		if rename != nil {
+			return s.renameFunction(tx, match[0], rename) // functionrename.go
+		}
 		if role != "" {
 			m := tx.Functions[match[0]]
 			if same, err := s.mayGiveTo("function", f.Name.Name, m.Owner, role); same || err != nil {
@@ -374,6 +447,9 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		delete(tx.Functions, match[0])
 		return nil
 	})
+	if err == nil && len(edits) > 0 {
+		err = s.applyTableEdits(ctx, edits)
+	}
 	if err != nil {
 		return nil, metaErr(err)
 	}

@@ -20,7 +20,7 @@ import (
 // statement's own plan.
 
 // sqlScalar is a stored LANGUAGE sql function as the registry holds it.
-func sqlScalar(m meta.Function) (udf.Scalar, error) {
+func (e *Engine) sqlScalar(m meta.Function) (udf.Scalar, error) {
 	sc := udf.Scalar{Name: m.Name, Language: "sql", Source: m.Body, Owner: m.Owner, Comment: m.Comment,
 		SQL: &udf.SQLFunc{Body: m.Body, BodyKind: m.BodyKind, Volatility: m.Volatility, Strict: m.Strict}}
 	if sc.SQL.Volatility == 0 {
@@ -30,7 +30,7 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 	var in []meta.FunctionArg
 	var outs []udf.Column
 	for _, a := range m.Args {
-		t, err := typeNamed(a.Type)
+		t, err := e.typeNamed(a.Type)
 		if err != nil {
 			return udf.Scalar{}, err
 		}
@@ -48,7 +48,7 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 	if len(outs) > 0 {
 		// every parameter with its mode, for pg_proc
 		for _, a := range m.Args {
-			t, _ := typeNamed(a.Type)
+			t, _ := e.typeNamed(a.Type)
 			mode := byte('i')
 			if a.Mode != "" {
 				mode = a.Mode[0]
@@ -79,7 +79,7 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 		return sc, nil
 	}
 	if len(m.Table) == 0 {
-		t, err := typeNamed(m.Returns)
+		t, err := e.typeNamed(m.Returns)
 		if err != nil {
 			return udf.Scalar{}, err
 		}
@@ -89,7 +89,7 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 	// RETURNS TABLE: rows of its columns, or of the one column's values
 	fields := make([]types.Field, len(m.Table))
 	for i, c := range m.Table {
-		t, err := typeNamed(c.Type)
+		t, err := e.typeNamed(c.Type)
 		if err != nil {
 			return udf.Scalar{}, err
 		}
@@ -101,14 +101,6 @@ func sqlScalar(m meta.Function) (udf.Scalar, error) {
 		sc.Returns = types.T{Kind: types.Row, Fields: fields, Variant: types.AnonRecord}
 	}
 	return sc, nil
-}
-
-func typeList(ts []types.T) string {
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = t.PGName()
-	}
-	return strings.Join(names, ", ")
 }
 
 // pythonOptions refuses the CREATE FUNCTION clauses a LANGUAGE python
@@ -163,11 +155,11 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 		if f.Returns != "" {
 			got := "record"
 			if !strings.EqualFold(strings.TrimSpace(f.Returns), "record") {
-				t, err := typeNamed(f.Returns)
+				_, name, err := s.eng.signatureType(f.Returns)
 				if err != nil {
 					return err
 				}
-				got = t.PGName()
+				got = name
 			}
 			if got != want {
 				return sqlerr.New(invalidFunctionDefinition, "function result type must be %s because of OUT parameters", want)
@@ -177,11 +169,11 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 	case f.Returns == "":
 		return sqlerr.New(invalidFunctionDefinition, "function result type must be specified")
 	default:
-		t, err := typeNamed(f.Returns)
+		_, name, err := s.eng.signatureType(f.Returns)
 		if err != nil {
 			return err
 		}
-		m.Returns, m.SetOf = t.PGName(), f.SetOf
+		m.Returns, m.SetOf = name, f.SetOf
 	}
 	if f.Rows != "" {
 		// PostgreSQL's compute_function_attributes
@@ -196,7 +188,7 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 		}
 		m.Rows = rows
 	}
-	sc, err := sqlScalar(*m)
+	sc, err := s.eng.sqlScalar(*m)
 	if err != nil {
 		return err
 	}
@@ -217,7 +209,13 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 	if reg == nil {
 		reg = udf.NewRegistry()
 	}
-	sig := sc.Name + "(" + typeList(sc.Args) + ")"
+	var argNames []string
+	for _, a := range m.Args {
+		if a.Mode != "o" {
+			argNames = append(argNames, a.Type)
+		}
+	}
+	sig := sc.Name + "(" + strings.Join(argNames, ", ") + ")" // the row's key, as createFunction's
 	for k, o := range s.eng.meta.Functions().All() {
 		if k != sig {
 			if err := s.eng.addFunction(reg, o); err != nil {

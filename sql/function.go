@@ -15,7 +15,9 @@ type FunctionStmt struct {
 	Drop bool
 	// Owner is ALTER FUNCTION name [(args)] OWNER TO Owner's role (Name,
 	// Args and HasArgs as DROP's).
-	Owner     string
+	Owner string
+	// RenameTo is ALTER FUNCTION name [(args)] RENAME TO RenameTo.
+	RenameTo  string
 	OrReplace bool
 	IfExists  bool
 	Name      ObjectName
@@ -64,8 +66,15 @@ func (p *sessionParser) alterFunctionOwner(f *FunctionStmt, st *Statement) error
 			return err
 		}
 	}
+	if p.accept("RENAME", "TO") {
+		if f.RenameTo, err = p.ident(); err != nil {
+			return err
+		}
+		st.Function = f
+		return p.done()
+	}
 	if !p.accept("OWNER", "TO") {
-		return sqlerr.NotSupported("ALTER FUNCTION other than OWNER TO")
+		return sqlerr.NotSupported("ALTER FUNCTION other than OWNER TO and RENAME TO")
 	}
 	if f.Owner, err = p.roleSpec(); err != nil {
 		return err

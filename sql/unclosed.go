@@ -54,7 +54,8 @@ func (p *Parser) truncatedError(src string, toks []token, err error) error {
 			// and the keyword checks report a statement cut short at its
 			// last tokens (SET my. at the '.', SELECT double precision at
 			// double), not at its end
-			if i := tokenAtPosition(src, toks, se.Position); i > 0 && (toks[i].kind == tkString || toks[i].kind == tkEString || toks[i].kind == tkDollar) {
+			if i := tokenAtPosition(src, toks, se.Position); i > 0 && (toks[i].kind == tkString || toks[i].kind == tkEString || toks[i].kind == tkDollar ||
+				toks[i].kind == tkPunct && queryOrWrite(src, toks[0])) {
 				keep = i
 			}
 		}

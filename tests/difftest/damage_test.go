@@ -13,8 +13,8 @@ import (
 // Syntax errors of damaged statements: every statement the sqllogictest
 // corpus (tests/sqllogic/*.slt) runs successfully on both servers is a
 // valid PostgreSQL statement; one token dropped, duplicated or swapped
-// with its neighbour, a parenthesis dropped or added, or a keyword
-// inserted, and it is often not. Each damaged statement is parsed (the
+// with its neighbour, a parenthesis dropped or added, an item added
+// before a closing bracket, or a keyword inserted, and it is often not. Each damaged statement is parsed (the
 // extended protocol's Parse, so that nothing runs and no table is
 // needed) by both servers, which must agree on the grammar: both take
 // it (whatever else they then say of it: no table exists), or both
@@ -158,7 +158,7 @@ func damage(rng *rand.Rand, stmt string, toks []damageToken) (string, string, bo
 		return len(stmt)
 	}
 	i := rng.IntN(n)
-	switch rng.IntN(6) {
+	switch rng.IntN(7) {
 	case 0:
 		return stmt[:toks[i].start] + stmt[spanEnd(i):], "drop " + tok(i), true
 	case 1:
@@ -188,6 +188,22 @@ func damage(rng *rand.Rand, stmt string, toks []damageToken) (string, string, bo
 			p = ")"
 		}
 		return stmt[:toks[i].start] + p + " " + stmt[toks[i].start:], "insert " + p, true
+	case 5:
+		// an item added before a closing bracket: where the grammar holds
+		// one expression there (op ANY (..), CAST, EXTRACT, a subscript,
+		// ..) the comma is its syntax error
+		var closers []int
+		for k := range toks {
+			if t := tok(k); t == ")" || t == "]" {
+				closers = append(closers, k)
+			}
+		}
+		if len(closers) == 0 {
+			return "", "", false
+		}
+		k := closers[rng.IntN(len(closers))]
+		item := []string{"1", "'x'", "NULL", "x", "(1, 2)"}[rng.IntN(5)]
+		return stmt[:toks[k].start] + ", " + item + stmt[toks[k].start:], "comma before " + tok(k), true
 	default:
 		kw := damageKeywords[rng.IntN(len(damageKeywords))]
 		if rng.IntN(8) == 0 {

@@ -774,11 +774,23 @@ func (p *ddlParser) execute(st *Statement) error {
 	}
 	ex.Name = n
 	if p.punct("(") {
+		open := p.pos - 1
 		items, starts, err := p.itemsAt()
 		if err != nil {
 			return err
 		}
 		ex.Args, ex.ArgPos = items, starts
+		// each argument is an a_expr of the one grammar: its syntax
+		// errors are the statement's, found now (checkInner; after "SELECT 1,"
+		// an empty or keyword-led item is no target list)
+		from, closer := open+1, p.pos-1
+		for i := range topLevel(p.src, p.toks, open+1, closer) {
+			if p.toks[i].isPunct(p.src, ",") {
+				st.holds(p.src, p.toks, from, i, "SELECT 1, ")
+				from = i + 1
+			}
+		}
+		st.holds(p.src, p.toks, from, closer, "SELECT 1, ")
 	}
 	return p.done()
 }

@@ -172,14 +172,27 @@ func singleExprError(src string, toks []token, terminated bool) error {
 			if !typeCallFollows(src, prev) {
 				continue
 			}
+			comma := false
 			for i := range topLevel(src, toks, open+1, m) {
-				if w := toks[i]; w.is(src, "FROM") || w.is(src, "FOR") || w.is(src, "SIMILAR") || w.is(src, "PLACING") {
+				w := toks[i]
+				if w.isPunct(src, ",") {
+					comma = true // func_arg_list: no keyword after it
+					continue
+				}
+				if !(w.is(src, "FROM") || w.is(src, "FOR") || w.is(src, "SIMILAR") || w.is(src, "PLACING")) {
+					continue
+				}
+				switch {
+				case !comma:
 					note(topComma(src, toks, i+1, m))
-					break
+				case w.is(src, "SIMILAR"):
+					if i+1 < m && !toks[i+1].is(src, "TO") {
+						note(i + 1) // x SIMILAR TO y, the operator
+					}
+				default:
+					note(i)
 				}
-				if toks[i].isPunct(src, ",") {
-					break // func_arg_list: the keyword, if any, is refused at the rewrite
-				}
+				break
 			}
 		case seTrim:
 			if !typeCallFollows(src, prev) {

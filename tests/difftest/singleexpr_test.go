@@ -18,7 +18,7 @@ import (
 
 // singleExprForms are the constructs, each a list of parts: the
 // generator writes them in order, a part "?" an operand, and may put ", x"
-// after any part but the first.
+// after any part but the first (after the last: outside the construct).
 var singleExprForms = [][]string{
 	{"SELECT 1 = ANY (", "?", ")"},
 	{"SELECT 1 <> ALL (", "?", ")"},
@@ -102,7 +102,7 @@ func genSingleExpr(rng *rand.Rand) string {
 			p = singleExprOperands[rng.IntN(len(singleExprOperands)-2)] // not the broken ones
 		}
 		b.WriteString(p)
-		if i == comma-1 {
+		if i == comma {
 			b.WriteString(", " + singleExprOperands[rng.IntN(len(singleExprOperands))])
 		}
 	}

@@ -150,7 +150,7 @@
 //     the closers appended, and an error at one of its own tokens is
 //     PostgreSQL's (unclosed.go; so for a statement refused at its end,
 //     parsed without its last token, and one refused at a string constant
-//     or a punctuation token, parsed without it and what follows), as is a data-modifying WITH query's
+//     or a query's comma, parsed without it and what follows), as is a data-modifying WITH query's
 //     error before the statement's (parser.go's modifyingWithError); a keyword refused as a name is refused at the token after
 //     it where PostgreSQL's grammar reads it as the start of a longer form
 //     (a type/function-name keyword, ARRAY, CAST, LATERAL ...: names.go's

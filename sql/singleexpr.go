@@ -80,7 +80,15 @@ func singleExprError(src string, toks []token, terminated bool) error {
 		}
 		switch {
 		case t.isPunct(src, "["):
-			note(subscriptError(src, toks, k))
+			if toks[k-1].is(src, "ARRAY") {
+				note(arrayExprError(src, toks, k))
+			} else {
+				note(subscriptError(src, toks, k))
+			}
+			continue
+		case t.isPunct(src, "(") && k+2 < len(toks) && toks[k+1].isPunct(src, "*") && toks[k+2].isPunct(src, ",") &&
+			(toks[k-1].kind == tkIdent || toks[k-1].kind == tkQIdent):
+			note(k + 2) // f(*) takes nothing more: count(*, x)
 			continue
 		case t.isPunct(src, "::"):
 			note(typeModifierError(src, toks, k+1))
@@ -387,6 +395,43 @@ func offsetError(src string, toks []token, k int) int {
 			return i
 		case t.kind == tkIdent && (t.is(src, "LIMIT") || t.is(src, "FETCH") || t.is(src, "FOR") || t.is(src, "ON") ||
 			t.is(src, "RETURNING") || t.is(src, "UNION") || t.is(src, "INTERSECT") || t.is(src, "EXCEPT")):
+			return -1
+		}
+	}
+	return -1
+}
+
+// arrayExprError is the error of the ARRAY[..] whose "[" is at open:
+// array_expr's items are all expressions or all nested [..] lists (ARRAY[[1,
+// 2], x] is the error at x, ARRAY[1, [2]] at the "["), in each nested list
+// too; -1 when they agree or a bracket is unclosed.
+func arrayExprError(src string, toks []token, open int) int {
+	depth, start, nested := 0, open+1, -1 // nested: the first item's kind, 1 a list
+	for i := open + 1; i < len(toks); i++ {
+		t := toks[i]
+		if depth == 0 && (t.isPunct(src, ",") || t.isPunct(src, "]")) {
+			if i > start {
+				isList := 0
+				if toks[start].isPunct(src, "[") {
+					isList = 1
+					if e := arrayExprError(src, toks, start); e >= 0 {
+						return e
+					}
+				}
+				if nested < 0 {
+					nested = isList
+				} else if nested != isList {
+					return start
+				}
+			}
+			if t.isPunct(src, "]") {
+				return -1
+			}
+			start = i + 1
+			continue
+		}
+		depth += t.nesting(src)
+		if depth < 0 {
 			return -1
 		}
 	}

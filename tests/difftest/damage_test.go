@@ -302,7 +302,16 @@ func parseOnly(ctx context.Context, s *Session, stmt string) Outcome {
 // KEY where an expression starts were column references, and CREATE /
 // ALTER TYPE and COMMENT ON forms outside PostgreSQL's grammar were 42601
 // (seeds 99991, 7, 12345, 1, 99, 424242: 163, 137, 143, 158, 146, 140 of
-// 1500; of 3000 at the first three: 330, 301, 302, from 380, 351, 340).
+// 1500; of 3000 at the first three: 330, 301, 302, from 380, 351, 340),
+// 11.7% once the generator also adds an item before a closing bracket
+// and a comma where PostgreSQL's grammar holds one expression (op ANY
+// (..), CAST, EXTRACT, subscripts, f(*, x), ..: sql/singleexpr.go),
+// TiDB's one-argument aggregates given several, PREPARE's types and
+// EXECUTE's arguments were PostgreSQL's (seeds 1, 12345, 424242, 7, 99,
+// 99991: 148, 164, 174, 159, 162, 162 of 1500 before f(*, x) and ARRAY's
+// mixed items; the corpus had grown to 6208 statements, at which the
+// same seeds differed in 174, 164, 169, 183, 165, 159 before these
+// fixes, with the old damage mix).
 // Of those left:
 // both refuse at different tokens (about 8%: the rewrite or TiDB's
 // grammar fails later or sooner than PostgreSQL's LALR parser), sqlgate
@@ -310,7 +319,7 @@ func parseOnly(ctx context.Context, s *Session, stmt string) Outcome {
 // (about 1.5%), a string constant, :: or typed literal after a bare label
 // refused at the end of the input (PostgreSQL stops at the ::),
 // PostgreSQL's "subquery in FROM must have an alias".
-const damageDifferencePermille = 120
+const damageDifferencePermille = 117
 
 // TestSyntaxErrorDifferential parses SQLGATE_DIFF_DAMAGE_STATEMENTS
 // (default 1500) damaged corpus statements on both servers: a syntax

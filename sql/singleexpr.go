@@ -194,7 +194,9 @@ func singleExprError(src string, toks []token, terminated bool) error {
 				case !comma:
 					note(topComma(src, toks, i+1, m))
 				case w.is(src, "SIMILAR"):
-					if i+1 < m && !toks[i+1].is(src, "TO") {
+					// after an operand only: after an operator SIMILAR 'a' is
+					// a typed literal (SIMILAR is a type_func_name keyword)
+					if p := toks[i-1]; i+1 < m && !toks[i+1].is(src, "TO") && p.kind != tkOp && !p.isPunct(src, ",") && !p.isPunct(src, "(") {
 						note(i + 1) // x SIMILAR TO y, the operator
 					}
 				default:

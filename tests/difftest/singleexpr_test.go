@@ -53,7 +53,7 @@ var singleExprForms = [][]string{
 }
 
 // singleExprOperands are the operands a "?" part becomes, and the extra
-// item after a comma.
+// item after a comma (the last two, broken, neither).
 var singleExprOperands = []string{
 	"1", "ARRAY[1, 2]", "'{1}'::int[]", "(1 + 2)", "x", "(SELECT 1)", "NULL", "'a'", "f(1, 2)", "(1, 2)", "1 +", ")",
 }
@@ -99,11 +99,13 @@ func genSingleExpr(rng *rand.Rand) string {
 	var b strings.Builder
 	for i, p := range form {
 		if p == "?" {
-			p = singleExprOperands[rng.IntN(len(singleExprOperands)-2)] // not the broken ones
+			p = singleExprOperands[rng.IntN(len(singleExprOperands)-2)]
 		}
 		b.WriteString(p)
 		if i == comma {
-			b.WriteString(", " + singleExprOperands[rng.IntN(len(singleExprOperands))])
+			// a valid item (a broken one is the error of another class),
+			// and a blank after it: "1" + "ARRAY" would be one token
+			b.WriteString(", " + singleExprOperands[rng.IntN(len(singleExprOperands)-2)] + " ")
 		}
 	}
 	return b.String()

@@ -351,6 +351,9 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	if name == "count" {
+		if len(args) > 1 {
+			return noFunc() // count(a, b): MySQL's count of distinct tuples, none in PostgreSQL
+		}
 		return types.T{Kind: types.Int64, NotNull: true}, nil
 	}
 	if name == "string_agg" {

@@ -23,7 +23,7 @@ func TestBindKeepsAST(t *testing.T) {
 		`SELECT id, row_number() OVER (PARTITION BY n ORDER BY score) FROM t`,
 		`SELECT * FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.id = t.n) AND n NOT IN (SELECT id FROM u)`,
 		`WITH c AS (SELECT id, n FROM t WHERE n > $1) SELECT c.id, u.label FROM c JOIN u ON u.id = c.n`,
-		`SELECT CASE WHEN n > 1 THEN 'a' ELSE 'b' END, coalesce(name, 'x'), ARRAY[1, 2][1], (SELECT max(id) FROM u) FROM t`,
+		`SELECT CASE WHEN n > 1 THEN 'a' ELSE 'b' END, coalesce(name, 'x'), (ARRAY[1, 2])[1], (SELECT max(id) FROM u) FROM t`,
 		`SELECT id FROM t UNION ALL SELECT id FROM u ORDER BY 1`,
 		`INSERT INTO t (id, name) VALUES (1, 'a'), (2, NULL)`,
 		`UPDATE t SET n = n + 1 WHERE id = 3 RETURNING id, n`,

@@ -150,24 +150,70 @@ func (r *rewriter) distinctAggregateAt(k, j int) (int, bool) {
 	if k > 0 && r.toks[k-1].isPunct(r.src, ".") {
 		return 0, false
 	}
-	if w := r.toks[k].word(r.src); nonOperandWords[w] || notCallWords[w] || tidbDistinctAggregates[w] {
+	w := r.toks[k].word(r.src)
+	if nonOperandWords[w] || notCallWords[w] {
 		return 0, false
 	}
 	m := r.matchClose(k+1, j)
 	if m < k+4 {
 		return 0, false
 	}
+	if (tidbDistinctAggregates[w] || w == "STDDEV" || w == "VARIANCE") && !(tidbOneArgAggregates[w] && topComma(r.src, r.toks, k+3, m) >= 0) {
+		return 0, false // TiDB's own aggregate syntax (STDDEV, VARIANCE: as stddev_samp, var_samp)
+	}
+	return m, true
+}
+
+// tidbOneArgAggregates are the aggregates of both grammars that TiDB's
+// takes one argument of (two or more are its syntax error at the comma):
+// PostgreSQL's grammar takes any call, whose function then does not exist
+// (42883, the binder's: sum(x, 6)); the rewrite hands such a call over as
+// group_concat does an ordered aggregate, named in the separator
+// (multiArgAggregateAt).
+var tidbOneArgAggregates = map[string]bool{
+	"COUNT": true, "SUM": true, "AVG": true, "MIN": true, "MAX": true, "STDDEV": true, "STDDEV_POP": true,
+	"STDDEV_SAMP": true, "VARIANCE": true, "VAR_POP": true, "VAR_SAMP": true,
+}
+
+// multiArgAggregateAt reports whether token k is one of
+// tidbOneArgAggregates called with more than one argument and no DISTINCT
+// (distinctAggregateAt's case) nor ORDER BY (orderedAggregate's): m is its
+// closing parenthesis.
+func (r *rewriter) multiArgAggregateAt(k, j int) (int, bool) {
+	if k+3 >= j || r.toks[k].kind != tkIdent || !r.toks[k+1].isPunct(r.src, "(") || r.toks[k+2].is(r.src, "DISTINCT") ||
+		k > 0 && r.toks[k-1].isPunct(r.src, ".") {
+		return 0, false
+	}
+	if _, ok := lookupWord(r.src, r.toks[k], tidbOneArgAggregates); !ok || k == 0 || !callContext(r.src, r.toks[k-1]) {
+		return 0, false
+	}
+	m := r.matchClose(k+1, j)
+	if m < 0 || topComma(r.src, r.toks, k+2, m) < 0 {
+		return 0, false
+	}
+	for i := range topLevel(r.src, r.toks, k+2, m) {
+		if r.toks[i].is(r.src, "ORDER") {
+			return 0, false
+		}
+	}
 	return m, true
 }
 
 func (r *rewriter) distinctAggregate(k, m int) ([]item, int, error) {
 	t := r.toks[k]
-	args, err := r.run(k+3, m)
+	first, kw := k+3, "group_concat(distinct "
+	if !r.toks[k+2].is(r.src, "DISTINCT") {
+		first, kw = k+2, "group_concat(" // multiArgAggregateAt's
+		if r.toks[k+2].is(r.src, "ALL") {
+			first++
+		}
+	}
+	args, err := r.run(first, m)
 	if err != nil {
 		return nil, 0, err
 	}
 	b := newComposite(r.leadOf(t))
-	b.add("group_concat(distinct ", t.start)
+	b.add(kw, t.start)
 	b.addItems(args, true)
 	b.add(" separator "+sqlQuote(AggregateMarkerPrefix+strings.ToLower(t.text(r.src)))+")", r.toks[m].start)
 	return []item{b.it}, m + 1, nil
@@ -176,4 +222,33 @@ func (r *rewriter) distinctAggregate(k, m int) ([]item, int, error) {
 func (r *rewriter) startsDistinctAggregate(k, j int) bool {
 	_, ok := r.distinctAggregateAt(k, j)
 	return ok
+}
+
+func (r *rewriter) startsMultiArgAggregate(k, j int) bool {
+	_, ok := r.multiArgAggregateAt(k, j)
+	return ok
+}
+
+// callContextWords are the words after which a name and "(" are a call
+// (not a table's name and column list: CREATE TABLE count (a, b)).
+var callContextWords = map[string]bool{
+	"SELECT": true, "WHERE": true, "AND": true, "OR": true, "NOT": true, "WHEN": true, "THEN": true,
+	"ELSE": true, "HAVING": true, "BY": true, "RETURNING": true, "DISTINCT": true, "ALL": true,
+	"BETWEEN": true, "CASE": true, "LIMIT": true, "OFFSET": true,
+}
+
+// callContext reports whether the token before a name and "(" makes them a
+// call: an operator, an opening bracket, a comma or a clause's keyword
+// where an expression starts.
+func callContext(src string, prev token) bool {
+	switch prev.kind {
+	case tkOp:
+		return prev.text(src) != "::"
+	case tkPunct:
+		return prev.isPunct(src, "(") || prev.isPunct(src, ",") || prev.isPunct(src, "[")
+	case tkIdent:
+		_, ok := lookupWord(src, prev, callContextWords)
+		return ok
+	}
+	return false
 }

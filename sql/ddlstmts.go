@@ -729,19 +729,30 @@ func (p *ddlParser) maintenance(st *Statement) error {
 func (p *ddlParser) prepare(st *Statement) error {
 	st.Kind, st.DDL = Prepare, &DDLStmt{Prepare: &PrepareStmt{}}
 	ps := st.DDL.Prepare
+	if p.pos < len(p.toks) && p.toks[p.pos].kind == tkIdent {
+		// the name is a ColId: a reserved keyword is the grammar's error
+		// (PREPARE AS SELECT ..: at AS)
+		if kw, ok := pgKeywords[p.toks[p.pos].word(p.src)]; ok && (kw.cat == kwReserved || kw.cat == kwTypeFuncName) {
+			return p.err()
+		}
+	}
 	n, err := p.ident()
 	if err != nil {
 		return err
 	}
 	ps.Name = n
 	if p.punct("(") {
-		items, err := p.items()
+		items, starts, err := p.itemsAt()
 		if err != nil {
 			return err
 		}
-		for _, text := range items {
+		for i, text := range items {
 			tn, err := ParseTypeName(text)
 			if err != nil {
+				// the type's error where it stands in the statement
+				if se := sqlerr.As(err); se != nil && se.Position > 0 && se.Message != "syntax error at end of input" {
+					return se.WithPosition(starts[i] + se.Position - 1)
+				}
 				return err
 			}
 			ps.Types = append(ps.Types, tn)
@@ -773,11 +784,23 @@ func (p *ddlParser) execute(st *Statement) error {
 	}
 	ex.Name = n
 	if p.punct("(") {
+		open := p.pos - 1
 		items, starts, err := p.itemsAt()
 		if err != nil {
 			return err
 		}
 		ex.Args, ex.ArgPos = items, starts
+		// each argument is an a_expr of the one grammar: its syntax
+		// errors are the statement's, found now (checkInner; after "SELECT 1,"
+		// an empty or keyword-led item is no target list)
+		from, closer := open+1, p.pos-1
+		for i := range topLevel(p.src, p.toks, open+1, closer) {
+			if p.toks[i].isPunct(p.src, ",") {
+				st.holds(p.src, p.toks, from, i, "SELECT 1, ")
+				from = i + 1
+			}
+		}
+		st.holds(p.src, p.toks, from, closer, "SELECT 1, ")
 	}
 	return p.done()
 }

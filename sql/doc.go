@@ -162,8 +162,8 @@
 //     badCloser); a statement with an unclosed ( or [ is parsed again with
 //     the closers appended, and an error at one of its own tokens is
 //     PostgreSQL's (unclosed.go; so for a statement refused at its end,
-//     parsed without its last token, and one refused at a string constant,
-//     parsed without it and what follows), as is a data-modifying WITH query's
+//     parsed without its last token, and one refused at a string constant
+//     or a query's comma, parsed without it and what follows), as is a data-modifying WITH query's
 //     error before the statement's (parser.go's modifyingWithError); a keyword refused as a name is refused at the token after
 //     it where PostgreSQL's grammar reads it as the start of a longer form
 //     (a type/function-name keyword, ARRAY, CAST, LATERAL ...: names.go's
@@ -221,6 +221,16 @@
 //     the concat call; a LIKE / ILIKE / ~ pattern with an operator in it
 //     is parenthesised (TiDB takes a SimpleExpr there); the fast path
 //     reads | (bitOrExpr);
+//   - a comma at the top level of a construct whose brackets hold one
+//     expression in PostgreSQL's grammar (op ANY (..), CAST, EXTRACT,
+//     POSITION, a subscript, FILTER (WHERE ..), a frame's bounds, OFFSET,
+//     SUBSTRING / OVERLAY after their keywords, a keyword type's one
+//     modifier, ..) and the grammar's other fixed shapes (NULLIF's two
+//     arguments, COALESCE's one or more, NORMALIZE's form, ARRAY's query,
+//     CURRENT_DATE and the other niladic keywords) are its 42601 at that
+//     token (singleexpr.go), read from the tokens before any rewrite;
+//     TiDB's one-argument aggregates given several arguments go to the
+//     binder as group_concat's marker (aggorder.go), for PostgreSQL's 42883;
 //   - PostgreSQL's non-associative levels (nonassoc.go: comparisons;
 //     LIKE, ILIKE, SIMILAR, BETWEEN, IN; IS, ISNULL, NOTNULL): two
 //     operators of one level in a row are its 42601 at the second

@@ -503,6 +503,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 		end:     last.end,
 		cascade: len(toks) >= 2 && first.is(src, "DROP") && last.is(src, "CASCADE"),
 	}
+	if err := singleExprError(src, toks, terminated); err != nil { // singleexpr.go
+		return nil, err
+	}
 	if err := nonAssocError(src, toks); err != nil { // nonassoc.go
 		return nil, err
 	}

@@ -124,6 +124,11 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 				if k+1 < len(toks) && toks[k+1].isPunct(src, ")") && k > 0 && (toks[k-1].kind != tkIdent || toks[k-1].is(src, "BY")) {
 					return "", nil, false // GROUP BY (): groupingsets.go
 				}
+				if _, ok := lookupWord(src, toks[k-1], tidbOneArgAggregates); ok && k >= 2 && callContext(src, toks[k-2]) {
+					if m := matchParen(src, toks, k); m > 0 && topComma(src, toks, k+1, m) >= 0 {
+						return "", nil, false // sum(x, 6): aggorder.go's multiArgAggregateAt
+					}
+				}
 				depth++
 				if depth < 64 && toks[k-1].is(src, "IN") {
 					inLists |= 1 << depth

@@ -1853,7 +1853,9 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k = m + 1
 				continue
-			case (w == "VARIANCE" || w == "STDDEV") && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && (len(out) == 0 || !r.itemIs(out[len(out)-1], ".")):
+			case (w == "VARIANCE" || w == "STDDEV") && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && (len(out) == 0 || !r.itemIs(out[len(out)-1], ".")) &&
+				!r.startsMultiArgAggregate(k, j) && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT") && r.startsDistinctAggregate(k, j)):
+				// (with several arguments: group_concat's marker, aggorder.go)
 				// TiDB reads VARIANCE( and STDDEV( as MySQL's var_pop and
 				// stddev_pop; PostgreSQL's are the sample's. The binder
 				// labels pg__variance "variance" (pg__stddev "stddev");
@@ -2047,8 +2049,12 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(r.dropCatalogQualifier(out, k), items...)
 				k = nk
 				continue
-			case w != "" && k+2 < j && r.toks[k+2].is(r.src, "DISTINCT") && r.startsDistinctAggregate(k, j):
-				m, _ := r.distinctAggregateAt(k, j)
+			case w != "" && k+2 < j && r.toks[k+2].is(r.src, "DISTINCT") && r.startsDistinctAggregate(k, j),
+				tidbOneArgAggregates[w] && r.startsMultiArgAggregate(k, j):
+				m, ok := r.distinctAggregateAt(k, j)
+				if !ok {
+					m, _ = r.multiArgAggregateAt(k, j)
+				}
 				items, nk, err := r.distinctAggregate(k, m)
 				if err != nil {
 					return nil, err

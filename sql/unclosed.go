@@ -33,10 +33,13 @@ import (
 // token does not change whether the tokens up to it can start a
 // statement.
 //
-// A syntax error at a string constant is checked the same way: the
-// tokens before it are parsed alone, and an error before the last of them
-// (the check for two string constants in a row looks ahead and reports
-// the second first: f(,'a' 'b')) is PostgreSQL's.
+// A syntax error at a string constant, or in a query at a comma, is
+// checked the same way: the tokens before it are parsed alone,
+// and an error before the last of them (the check for two string
+// constants in a row looks ahead and reports the second first: f(,'a'
+// 'b'); the checks of singleexpr.go report a comma before what the
+// rewrite or TiDB would refuse earlier: 1 + * = ANY (a, b)) is
+// PostgreSQL's.
 func (p *Parser) truncatedError(src string, toks []token, err error) error {
 	n := len(toks)
 	if p.retrying || n < 3 {
@@ -50,11 +53,12 @@ func (p *Parser) truncatedError(src string, toks []token, err error) error {
 		}
 	default:
 		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.SyntaxError && se.Position > 1 {
-			// only at a string constant: sqlgate's own statement parsers
+			// only at a string constant (or a query's comma): sqlgate's own statement parsers
 			// and the keyword checks report a statement cut short at its
 			// last tokens (SET my. at the '.', SELECT double precision at
 			// double), not at its end
-			if i := tokenAtPosition(src, toks, se.Position); i > 0 && (toks[i].kind == tkString || toks[i].kind == tkEString || toks[i].kind == tkDollar) {
+			if i := tokenAtPosition(src, toks, se.Position); i > 0 && (toks[i].kind == tkString || toks[i].kind == tkEString || toks[i].kind == tkDollar ||
+				toks[i].isPunct(src, ",") && queryOrWrite(src, toks[0])) {
 				keep = i
 			}
 		}

@@ -333,9 +333,38 @@ var typeKeywordNames = map[string]bool{
 	"nchar": true, "national": true, "time": true, "timestamp": true, "interval": true, "bit": true,
 }
 
+// niladicKeywords are the SQL value functions PostgreSQL's grammar writes
+// without parentheses (current_date() is its syntax error at the "(").
+var niladicKeywords = map[string]bool{
+	"current_date": true, "current_user": true, "current_role": true, "session_user": true,
+	"user": true, "current_catalog": true,
+}
+
 func (f *formatter) call(n *FuncCall) {
 	if n.Schema != "" {
 		f.WriteString(QuoteIdent(n.Schema) + ".")
+	}
+	if n.Schema == "" && niladicKeywords[n.Name] && len(n.Args) == 0 && n.Over == nil && n.Filter == nil {
+		f.WriteString(n.Name)
+		return
+	}
+	if n.Name == "normalize" && n.Schema == "" && len(n.Args) == 2 {
+		// NORMALIZE(x, NFC): the form is a keyword in the grammar, no
+		// expression; with another second argument it is the function
+		// called by its quoted name
+		if l, ok := n.Args[1].(*Literal); ok && l.Kind == LitString {
+			switch form := strings.ToUpper(l.Text); form {
+			case "NFC", "NFD", "NFKC", "NFKD":
+				f.WriteString("normalize(")
+				f.expr(n.Args[0])
+				f.WriteString(", " + form + ")")
+				return
+			}
+		}
+		f.WriteString(`"normalize"(`)
+		f.list(n.Args)
+		f.WriteString(")")
+		return
 	}
 	if typeKeywordNames[n.Name] {
 		f.WriteString(`"` + n.Name + `"(`) // "numeric"(x): unquoted, the grammar's type keyword

@@ -13,8 +13,8 @@ import (
 // Syntax errors of damaged statements: every statement the sqllogictest
 // corpus (tests/sqllogic/*.slt) runs successfully on both servers is a
 // valid PostgreSQL statement; one token dropped, duplicated or swapped
-// with its neighbour, a parenthesis dropped or added, or a keyword
-// inserted, and it is often not. Each damaged statement is parsed (the
+// with its neighbour, a parenthesis dropped or added, an item added
+// before a closing bracket, or a keyword inserted, and it is often not. Each damaged statement is parsed (the
 // extended protocol's Parse, so that nothing runs and no table is
 // needed) by both servers, which must agree on the grammar: both take
 // it (whatever else they then say of it: no table exists), or both
@@ -158,7 +158,7 @@ func damage(rng *rand.Rand, stmt string, toks []damageToken) (string, string, bo
 		return len(stmt)
 	}
 	i := rng.IntN(n)
-	switch rng.IntN(6) {
+	switch rng.IntN(7) {
 	case 0:
 		return stmt[:toks[i].start] + stmt[spanEnd(i):], "drop " + tok(i), true
 	case 1:
@@ -188,6 +188,22 @@ func damage(rng *rand.Rand, stmt string, toks []damageToken) (string, string, bo
 			p = ")"
 		}
 		return stmt[:toks[i].start] + p + " " + stmt[toks[i].start:], "insert " + p, true
+	case 5:
+		// an item added before a closing bracket: where the grammar holds
+		// one expression there (op ANY (..), CAST, EXTRACT, a subscript,
+		// ..) the comma is its syntax error
+		var closers []int
+		for k := range toks {
+			if t := tok(k); t == ")" || t == "]" {
+				closers = append(closers, k)
+			}
+		}
+		if len(closers) == 0 {
+			return "", "", false
+		}
+		k := closers[rng.IntN(len(closers))]
+		item := []string{"1", "'x'", "NULL", "x", "(1, 2)"}[rng.IntN(5)]
+		return stmt[:toks[k].start] + ", " + item + stmt[toks[k].start:], "comma before " + tok(k), true
 	default:
 		kw := damageKeywords[rng.IntN(len(damageKeywords))]
 		if rng.IntN(8) == 0 {
@@ -286,7 +302,16 @@ func parseOnly(ctx context.Context, s *Session, stmt string) Outcome {
 // KEY where an expression starts were column references, and CREATE /
 // ALTER TYPE and COMMENT ON forms outside PostgreSQL's grammar were 42601
 // (seeds 99991, 7, 12345, 1, 99, 424242: 163, 137, 143, 158, 146, 140 of
-// 1500; of 3000 at the first three: 330, 301, 302, from 380, 351, 340).
+// 1500; of 3000 at the first three: 330, 301, 302, from 380, 351, 340),
+// 11.7% once the generator also adds an item before a closing bracket
+// and a comma where PostgreSQL's grammar holds one expression (op ANY
+// (..), CAST, EXTRACT, subscripts, f(*, x), ..: sql/singleexpr.go),
+// TiDB's one-argument aggregates given several, PREPARE's types and
+// EXECUTE's arguments were PostgreSQL's (seeds 1, 12345, 424242, 7, 99,
+// 99991: 148, 164, 174, 159, 162, 162 of 1500 before f(*, x) and ARRAY's
+// mixed items; the corpus had grown to 6208 statements, at which the
+// same seeds differed in 174, 164, 169, 183, 165, 159 before these
+// fixes, with the old damage mix).
 // Of those left:
 // both refuse at different tokens (about 8%: the rewrite or TiDB's
 // grammar fails later or sooner than PostgreSQL's LALR parser), sqlgate
@@ -294,7 +319,7 @@ func parseOnly(ctx context.Context, s *Session, stmt string) Outcome {
 // (about 1.5%), a string constant, :: or typed literal after a bare label
 // refused at the end of the input (PostgreSQL stops at the ::),
 // PostgreSQL's "subquery in FROM must have an alias".
-const damageDifferencePermille = 120
+const damageDifferencePermille = 117
 
 // TestSyntaxErrorDifferential parses SQLGATE_DIFF_DAMAGE_STATEMENTS
 // (default 1500) damaged corpus statements on both servers: a syntax

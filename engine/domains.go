@@ -353,24 +353,15 @@ func domainColumnsOf(info fluss.TableInfo, m fluss.TableMeta) []domainColumn {
 // domainColumns are the columns of every table whose domain is one of
 // oids.
 func (s *session) domainColumns(ctx context.Context, oids map[uint32]bool) ([]domainColumn, error) {
-	dbs, err := s.eng.store.ListDatabases(ctx)
+	ts, err := s.userTables(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []domainColumn
-	for _, db := range dbs {
-		if db == fluss.SystemDatabase {
-			continue
-		}
-		ts, err := s.eng.store.ListTables(ctx, db)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range ts {
-			for _, c := range tableDomainColumns(t) {
-				if oids[c.oid] {
-					out = append(out, c)
-				}
+	for _, t := range ts {
+		for _, c := range tableDomainColumns(t) {
+			if oids[c.oid] {
+				out = append(out, c)
 			}
 		}
 	}

@@ -410,30 +410,21 @@ func (s *session) alterEnum(ctx context.Context, st *sql.TypeStmt) (*sqlerr.Erro
 // enumColumns names the columns whose type is the enum oid (or an array
 // of it), as PostgreSQL's dependency messages do: "column c of table t".
 func (s *session) enumColumns(ctx context.Context, oid uint32) ([]string, error) {
-	dbs, err := s.eng.store.ListDatabases(ctx)
+	ts, err := s.userTables(ctx)
 	if err != nil {
 		return nil, err
 	}
 	want := EnumPGType(oid)
 	var out []string
-	for _, db := range dbs {
-		if db == fluss.SystemDatabase {
-			continue
-		}
-		ts, err := s.eng.store.ListTables(ctx, db)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range ts {
-			m := fluss.MetaOf(t.Descriptor)
-			for i, c := range t.Descriptor.Schema.Columns {
-				if pg := m.Column(i).PGType; pg == want || pg == want+"[]" {
-					name := t.Path.Table
-					if db != fluss.DefaultDatabase {
-						name = db + "." + name
-					}
-					out = append(out, fmt.Sprintf("column %s of table %s", c.Name, name))
+	for _, t := range ts {
+		m := fluss.MetaOf(t.Descriptor)
+		for i, c := range t.Descriptor.Schema.Columns {
+			if pg := m.Column(i).PGType; pg == want || pg == want+"[]" {
+				name := t.Path.Table
+				if t.Path.Database != fluss.DefaultDatabase {
+					name = t.Path.Database + "." + name
 				}
+				out = append(out, fmt.Sprintf("column %s of table %s", c.Name, name))
 			}
 		}
 	}

@@ -185,3 +185,25 @@ func scanEach(ctx context.Context, t fluss.Table, opts fluss.ScanOptions, f func
 		}
 	}
 }
+
+// userTables are the tables of every database but the system one (its
+// metadata table), for the DDL that looks for what names an object: a
+// type's columns, the texts a rename rewrites.
+func (s *session) userTables(ctx context.Context) ([]fluss.TableInfo, error) {
+	dbs, err := s.eng.store.ListDatabases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []fluss.TableInfo
+	for _, db := range dbs {
+		if db == fluss.SystemDatabase {
+			continue
+		}
+		ts, err := s.eng.store.ListTables(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts...)
+	}
+	return out, nil
+}

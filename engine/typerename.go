@@ -199,59 +199,50 @@ type tableEdit struct {
 	desc fluss.TableDescriptor
 }
 
-// inTables plans the rewrite of every table's column defaults, generated
+// typeRenameTables plans the rewrite of every table's column defaults, generated
 // expressions and CHECKs: nothing changes yet, and a text that cannot be
 // rewritten refuses the rename before the metadata commit.
 func (s *session) typeRenameTables(ctx context.Context, r typeRename) ([]tableEdit, error) {
-	dbs, err := s.eng.store.ListDatabases(ctx)
+	ts, err := s.userTables(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []tableEdit
-	for _, db := range dbs {
-		if db == fluss.SystemDatabase {
+	for _, t := range ts {
+		m := fluss.MetaOf(t.Descriptor)
+		changed := false
+		for i := range m.Columns {
+			c := &m.Columns[i]
+			col := t.Descriptor.Schema.Columns[i].Name
+			d, ok := r.text(c.Default)
+			if !ok {
+				return nil, r.refuse(fmt.Sprintf("the default of column %s of table %s", col, t.Path.Table))
+			}
+			g, ok := r.text(c.Generated)
+			if !ok {
+				return nil, r.refuse(fmt.Sprintf("generated column %s of table %s", col, t.Path.Table))
+			}
+			if d != c.Default || g != c.Generated {
+				c.Default, c.Generated, changed = d, g, true
+			}
+		}
+		m.Checks = slices.Clone(m.Checks)
+		for k, ch := range m.Checks {
+			e, ok := r.text(ch.Expr)
+			if !ok {
+				return nil, r.refuse(fmt.Sprintf("constraint %s of table %s", ch.Name, t.Path.Table))
+			}
+			if e != ch.Expr {
+				m.Checks[k].Expr, changed = e, true
+			}
+		}
+		if !changed {
 			continue
 		}
-		ts, err := s.eng.store.ListTables(ctx, db)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range ts {
-			m := fluss.MetaOf(t.Descriptor)
-			changed := false
-			for i := range m.Columns {
-				c := &m.Columns[i]
-				col := t.Descriptor.Schema.Columns[i].Name
-				d, ok := r.text(c.Default)
-				if !ok {
-					return nil, r.refuse(fmt.Sprintf("the default of column %s of table %s", col, t.Path.Table))
-				}
-				g, ok := r.text(c.Generated)
-				if !ok {
-					return nil, r.refuse(fmt.Sprintf("generated column %s of table %s", col, t.Path.Table))
-				}
-				if d != c.Default || g != c.Generated {
-					c.Default, c.Generated, changed = d, g, true
-				}
-			}
-			m.Checks = slices.Clone(m.Checks)
-			for k, ch := range m.Checks {
-				e, ok := r.text(ch.Expr)
-				if !ok {
-					return nil, r.refuse(fmt.Sprintf("constraint %s of table %s", ch.Name, t.Path.Table))
-				}
-				if e != ch.Expr {
-					m.Checks[k].Expr, changed = e, true
-				}
-			}
-			if !changed {
-				continue
-			}
-			desc := t.Descriptor
-			desc.CustomProperties = maps.Clone(desc.CustomProperties)
-			fluss.SetTableMeta(&desc, m)
-			out = append(out, tableEdit{info: t, desc: desc})
-		}
+		desc := t.Descriptor
+		desc.CustomProperties = maps.Clone(desc.CustomProperties)
+		fluss.SetTableMeta(&desc, m)
+		out = append(out, tableEdit{info: t, desc: desc})
 	}
 	return out, nil
 }

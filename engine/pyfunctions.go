@@ -156,28 +156,14 @@ func paramTypeError(text string, err error) error {
 // signatureName is the stored name of the user-defined type schema.name
 // (or an array of it when array).
 func signatureName(schema, name string, array bool) string {
-	n := sigIdent(name)
+	n := sql.NameText(name)
 	if schema != "" && schema != fluss.DefaultDatabase {
-		n = sigIdent(schema) + "." + n
+		n = sql.NameText(schema) + "." + n
 	}
 	if array {
 		n += "[]"
 	}
 	return n
-}
-
-// sigIdent is an identifier of a stored signature, quoted unless it is a
-// plain lower-case name.
-func sigIdent(s string) string {
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && (r >= '0' && r <= '9' || r == '$')) {
-			return quoteIdent(s)
-		}
-	}
-	if s == "" {
-		return quoteIdent(s)
-	}
-	return s
 }
 
 // execFunction runs CREATE [OR REPLACE] FUNCTION and DROP FUNCTION.

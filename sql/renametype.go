@@ -68,7 +68,7 @@ func RenameTypeInText(text, schema, from, to string, unqualified bool) (out stri
 	last := 0
 	for _, h := range hits {
 		b.WriteString(text[last:h.start])
-		b.WriteString(typeIdent(to))
+		b.WriteString(NameText(to))
 		last = h.end
 	}
 	b.WriteString(text[last:])
@@ -88,9 +88,9 @@ func typePosition(text string, toks []token, k int, parens []bool) bool {
 	return p.is(text, "AS") && len(parens) > 0 && parens[len(parens)-1]
 }
 
-// typeIdent is a type's name as written into a text: bare when it is a
-// plain lower-case word, else quoted.
-func typeIdent(s string) string {
+// NameText is a type's or function's name as written into a stored text
+// or signature: bare when it is a plain lower-case word, else quoted.
+func NameText(s string) string {
 	for i, r := range s {
 		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && (r >= '0' && r <= '9' || r == '$')) {
 			return quoteIdent(s)
@@ -131,7 +131,7 @@ func RenameFunctionInText(text, schema, from, to string) (out string, changed, o
 			}
 		}
 		b.WriteString(text[last:t.start])
-		b.WriteString(typeIdent(to))
+		b.WriteString(NameText(to))
 		last = t.end
 		changed = true
 	}

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -289,36 +290,27 @@ func (s *Store) Drop(path fluss.TablePath) error {
 // FunctionDependents lists the views whose definitions call the function
 // of signature sig directly, oldest first.
 func (s *Store) FunctionDependents(sig string) []View {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	all := s.sortedLocked("")
-	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })
-	var out []View
-	for _, v := range all {
-		for _, f := range v.Functions {
-			if f == sig {
-				out = append(out, v)
-				break
-			}
-		}
-	}
-	return out
+	return s.dependents(func(v View) bool { return slices.Contains(v.Functions, sig) })
 }
 
 // Dependents lists the views whose definitions name the relation at path
 // directly, oldest first (PostgreSQL lists dependents in OID order).
 func (s *Store) Dependents(path fluss.TablePath) []View {
+	return s.dependents(func(v View) bool {
+		return slices.ContainsFunc(v.Uses, func(r Relation) bool { return r.Path == path })
+	})
+}
+
+// dependents lists the views uses holds for, oldest first.
+func (s *Store) dependents(uses func(View) bool) []View {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	all := s.sortedLocked("")
 	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })
 	var out []View
 	for _, v := range all {
-		for _, r := range v.Uses {
-			if r.Path == path {
-				out = append(out, v)
-				break
-			}
+		if uses(v) {
+			out = append(out, v)
 		}
 	}
 	return out

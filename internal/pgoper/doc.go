@@ -8,5 +8,6 @@
 // way), with their functions. It sits below every stage: the
 // binder binds a call of an implementing function (int4pl(1, 2)) as its
 // operator and reads regoper/regoperator names here, and pgcatalog serves
-// the rows as pg_operator and the functions as pg_proc rows.
+// the rows as pg_operator and the functions as pg_proc rows. The row
+// types and their lookups are pgoper.go's (Operator) and cast.go's (Cast).
 package pgoper

@@ -682,19 +682,24 @@ func (t *Transformer) windowCall(n *ast.WindowFuncExpr) (pt.Expr, error) {
 	f := &pt.FuncCall{At: at(n), Name: strings.ToLower(n.Name), Distinct: n.Distinct, IgnoreNulls: n.IgnoreNull, FromLast: n.FromLast}
 	args := n.Args
 	var err error
-	if f.Name == "group_concat" && len(args) > 1 {
-		// an aggregate TiDB takes no OVER after, or one with FILTER:
-		// group_concat(args, pg__window_filter([cond]) SEPARATOR
-		// 'pg__agg:NAME') OVER w (windowagg.go)
-		s, ok := markerString(args[len(args)-1])
-		mk, isCall := args[len(args)-2].(*ast.FuncCallExpr)
-		if ok && strings.HasPrefix(s, AggregateMarkerPrefix) && isCall && mk.FnName.L == WindowFilterMarker {
-			f.Name, f.Aggregate, args = strings.TrimPrefix(s, AggregateMarkerPrefix), true, args[:len(args)-2]
+	if s, ok := windowAggregateMarker(f.Name, args); ok {
+		name := strings.TrimPrefix(s, AggregateMarkerPrefix)
+		mk, isCall := args[max(len(args)-2, 0)].(*ast.FuncCallExpr)
+		if len(args) > 1 && isCall && mk.FnName.L == WindowFilterMarker {
+			// an aggregate TiDB takes no OVER after, or one with FILTER:
+			// group_concat(args, pg__window_filter([cond]) SEPARATOR
+			// 'pg__agg:NAME') OVER w (windowagg.go)
+			f.Name, f.Aggregate, args = name, true, args[:len(args)-2]
 			if len(mk.Args) == 1 {
 				if f.Filter, err = t.toTree(mk.Args[0]); err != nil {
 					return nil, err
 				}
 			}
+		} else {
+			// a one-argument aggregate called with several
+			// (group_concat(args SEPARATOR 'pg__agg:NAME') OVER w,
+			// aggorder.go's multiArgAggregateAt): the binder's 42883
+			f.Name, f.Aggregate, args = name, true, args[:len(args)-1]
 		}
 	}
 	if f.Args, err = t.exprs(args); err != nil {
@@ -702,6 +707,17 @@ func (t *Transformer) windowCall(n *ast.WindowFuncExpr) (pt.Expr, error) {
 	}
 	f.Over, err = t.WindowToTree(&n.Spec)
 	return f, err
+}
+
+// windowAggregateMarker is the aggregate marker ending a group_concat
+// call's arguments under OVER (the rewrite's spelling of an aggregate TiDB
+// does not take there), if there is one.
+func windowAggregateMarker(name string, args []ast.ExprNode) (string, bool) {
+	if name != "group_concat" || len(args) < 2 {
+		return "", false
+	}
+	s, ok := markerString(args[len(args)-1])
+	return s, ok && strings.HasPrefix(s, AggregateMarkerPrefix)
 }
 
 // WindowToTree transforms a window specification (OVER's or a WINDOW

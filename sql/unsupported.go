@@ -156,14 +156,44 @@ func unsupportedStatement(src string, toks []token) *sqlerr.Error {
 	case "GRANT", "REVOKE":
 		return unsupportedGrant(p, at)
 	case "SELECT":
-		// SELECT ... INTO [TEMP] table: CREATE TABLE AS's older spelling
-		for i := range topLevel(src, toks, 1, len(toks)) {
-			if toks[i].is(src, "INTO") {
-				return at(i, "SELECT ... INTO", "Use CREATE TABLE name AS SELECT ....")
-			}
+		if i, ok := selectIntoAt(src, toks); ok {
+			return at(i, "SELECT ... INTO", "Use CREATE TABLE name AS SELECT ....")
 		}
 	}
 	return nil
+}
+
+// selectIntoAt finds the INTO of SELECT targets INTO [TEMP | TEMPORARY |
+// UNLOGGED] [TABLE] name ..., CREATE TABLE AS's older spelling: at the
+// statement's level, after a select list and before FROM, followed by a
+// name that is no reserved keyword. INTO anywhere else (a table or column
+// named into, SELECT 1 INTO at the end) is PostgreSQL's syntax error.
+func selectIntoAt(src string, toks []token) (int, bool) {
+	items := 0
+	for i := range topLevel(src, toks, 1, len(toks)) {
+		switch {
+		case toks[i].is(src, "FROM"):
+			return 0, false
+		case !toks[i].is(src, "INTO"):
+			items++
+			continue
+		}
+		if items == 0 || toks[i-1].isPunct(src, ".") || toks[i-1].is(src, "AS") {
+			return 0, false
+		}
+		k := i + 1
+		for k < len(toks) && (toks[k].is(src, "TEMP") || toks[k].is(src, "TEMPORARY") || toks[k].is(src, "UNLOGGED") || toks[k].is(src, "TABLE")) {
+			k++
+		}
+		if k >= len(toks) || toks[k].kind != tkIdent && toks[k].kind != tkQIdent {
+			return 0, false
+		}
+		if kw, ok := pgKeywords[toks[k].word(src)]; ok && toks[k].kind == tkIdent && kw.cat == kwReserved {
+			return 0, false
+		}
+		return i, true
+	}
+	return 0, false
 }
 
 // createsTable reports whether the words at kind are CREATE's TABLE
@@ -207,7 +237,9 @@ func objectWords(object string) string {
 func unsupportedClause(p *sessionParser, at func(int, string, string) *sqlerr.Error) *sqlerr.Error {
 	start := p.pos
 	for _, c := range unsupportedClauses {
-		for i := start; i < len(p.toks); i++ {
+		// from after the table's name (a table named with is
+		// PostgreSQL's syntax error, not a clause)
+		for i := start + 1; i < len(p.toks); i++ {
 			if c.words[0] == "OF" && i != start+1 && !(i == start+3 && p.toks[start+1].isPunct(p.src, ".")) {
 				continue // OF right after the table's name
 			}

@@ -103,17 +103,8 @@ func (s *session) findIndex(ctx context.Context, n sql.ObjectName) (indexRef, st
 // table, view, sequence or index (the names an index's new name must not
 // take: 42P07).
 func (s *session) relationNamed(ctx context.Context, db, name string) bool {
-	path := fluss.TablePath{Database: db, Table: name}
-	if _, err := s.eng.storeTable(ctx, path); err == nil {
+	if s.relationAtPath(ctx, fluss.TablePath{Database: db, Table: name}) { // comments.go
 		return true
-	}
-	if _, ok := s.eng.meta.Views().Get(path); ok {
-		return true
-	}
-	if q, ok := s.eng.store.(fluss.SequenceStore); ok {
-		if _, err := q.GetSequence(ctx, path); err == nil {
-			return true
-		}
 	}
 	_, ok := s.indexIn(ctx, db, name)
 	return ok

@@ -684,8 +684,8 @@ func (t *Transformer) windowCall(n *ast.WindowFuncExpr) (pt.Expr, error) {
 	var err error
 	if s, ok := windowAggregateMarker(f.Name, args); ok {
 		name := strings.TrimPrefix(s, AggregateMarkerPrefix)
-		mk, isCall := args[max(len(args)-2, 0)].(*ast.FuncCallExpr)
-		if len(args) > 1 && isCall && mk.FnName.L == WindowFilterMarker {
+		mk, isCall := args[len(args)-2].(*ast.FuncCallExpr) // windowAggregateMarker: two or more
+		if isCall && mk.FnName.L == WindowFilterMarker {
 			// an aggregate TiDB takes no OVER after, or one with FILTER:
 			// group_concat(args, pg__window_filter([cond]) SEPARATOR
 			// 'pg__agg:NAME') OVER w (windowagg.go)

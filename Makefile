@@ -52,9 +52,13 @@ vet:
 # LISTEN/NOTIFY in tests/isolation; crashes and load in tests/reliability;
 # the store's own in fluss/embedded and engine.
 ANSWER_PACKAGES = ./tests/difftest/... ./tests/coverage/...
+# Both steps run when the first fails, as one go test reported every
+# package's failures before.
 test-go: vet
-	$(GO) test -race -vet=off -ldflags=-w -timeout 20m $$($(GO) list ./... | grep -v -e '/tests/difftest' -e '/tests/coverage')
-	$(GO) test -vet=off -ldflags=-w -timeout 20m $(ANSWER_PACKAGES)
+	status=0; \
+	$(GO) test -race -vet=off -ldflags=-w -timeout 20m $$($(GO) list ./... | grep -v -e '/tests/difftest' -e '/tests/coverage') || status=1; \
+	$(GO) test -vet=off -ldflags=-w -timeout 20m $(ANSWER_PACKAGES) || status=1; \
+	exit $$status
 
 # Allocation budgets, in files built without the race detector (it changes
 # what allocates: sync.Pool drops a share of what is put back).

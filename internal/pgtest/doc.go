@@ -2,7 +2,8 @@
 // a data directory in a temporary directory (a copy of one initdb's, the
 // template kept under os.TempDir() and made again when PostgreSQL or the
 // options change: template.go), a postmaster on a free loopback port, a
-// connection string, and Stop.
+// connection string, and Stop; and Shared (shared.go), one such cluster for
+// a test package whose tests each take a fresh database on it.
 //
 // It owns only process and directory management of those clusters and of
 // the template. It must

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/server"
 )
 
@@ -49,8 +48,8 @@ func seededRand(t *testing.T, stream uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(diffSeed(t, 1)), stream))
 }
 
-// startPair starts a throwaway PostgreSQL and an in-process sqlgate, both
-// loaded with schema.
+// startPair makes a database of its own on the package's PostgreSQL
+// (sharedPG) and starts an in-process sqlgate, both loaded with schema.
 func startPair(t *testing.T, ctx context.Context, schema *Schema) *Runner {
 	t.Helper()
 	return startPairWith(t, ctx, schema, server.InProcess)
@@ -59,7 +58,7 @@ func startPair(t *testing.T, ctx context.Context, schema *Schema) *Runner {
 // startPairWith is startPair with sqlgate started by inProcess.
 func startPairWith(t *testing.T, ctx context.Context, schema *Schema, inProcess func(context.Context, string) (string, func(), error)) *Runner {
 	t.Helper()
-	pg := pgtest.Start(t)
+	pg := sharedPG.Database(t)
 	sgURL, cleanup, err := inProcess(ctx, "")
 	if err != nil {
 		t.Fatalf("start sqlgate: %v", err)
@@ -177,7 +176,7 @@ func TestGeneratedSQLIsValidPostgres(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	schema := DefaultSchema()
-	pg := pgtest.Start(t)
+	pg := sharedPG.Database(t)
 	s, err := Connect(ctx, pg.ConnString(), queryTimeout)
 	if err != nil {
 		t.Fatal(err)

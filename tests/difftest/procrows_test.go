@@ -14,7 +14,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/sqlgate/sqlgate/internal/pgproc"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/server"
 )
 
@@ -95,7 +94,7 @@ func procCall(c procCandidate, quoted bool) (string, bool) {
 func TestProcRowsMatchPostgres(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	pg := pgtest.Start(t)
+	pg := sharedPG.Database(t)
 	pgc, err := pgconn.Connect(ctx, pg.ConnString())
 	if err != nil {
 		t.Fatal(err)

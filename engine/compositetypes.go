@@ -275,7 +275,10 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 			t = tx.Types[oid]
 			t.Name = st.NewValue
 			tx.Types[oid] = t
-			return rename.inMeta(tx)
+			if err := rename.inMeta(tx); err != nil {
+				return err
+			}
+			return recordTableEdits(tx, edits) // typerename.go
 		}
 		if !t.Composite {
 			return sqlerr.New(sqlerr.WrongObjectType, "%s is not a composite type", t.Name)
@@ -324,8 +327,8 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 		tx.Types[oid] = t
 		return nil
 	})
-	if err == nil && len(edits) > 0 {
-		err = s.applyTableEdits(ctx, edits)
+	if err == nil {
+		err = s.followTableEdits(ctx, edits)
 	}
 	return notice, err
 }

@@ -648,6 +648,9 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 			if err := rename.inMeta(tx); err != nil {
 				return err
 			}
+			if err := recordTableEdits(tx, edits); err != nil { // typerename.go
+				return err
+			}
 			d = tx.Domains[oid]
 		case sql.AlterDomainOwner:
 			role, err := s.ownerRole(st.NewName) // owners.go
@@ -671,8 +674,8 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 		tx.Domains[oid] = d
 		return nil
 	})
-	if err == nil && len(edits) > 0 {
-		err = s.applyTableEdits(ctx, edits)
+	if err == nil {
+		err = s.followTableEdits(ctx, edits)
 	}
 	return notice, err
 }

@@ -21,7 +21,7 @@ func TestUnsupportedStatements(t *testing.T) {
 		{`DROP TEXT SEARCH DICTIONARY IF EXISTS d`, `DROP TEXT SEARCH DICTIONARY is not supported`, 1},
 		{`ALTER OPERATOR FAMILY f USING btree RENAME TO g`, `ALTER OPERATOR FAMILY is not supported`, 1},
 		{`SECURITY LABEL ON TABLE t IS 'x'`, `SECURITY LABEL is not supported`, 1},
-		{`ALTER SEQUENCE s RENAME TO s2`, `ALTER SEQUENCE ... RENAME is not supported`, 18},
+		{`ALTER SEQUENCE s SET LOGGED`, `ALTER SEQUENCE ... SET LOGGED is not supported`, 18},
 		{`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO PUBLIC`, `GRANT ... ON ALL SEQUENCES IN SCHEMA is not supported`, 11},
 		{`GRANT pg_monitor TO alice`, `GRANT of role membership is not supported`, 1},
 		{`CREATE TABLE t (a int, EXCLUDE USING gist (a WITH =))`, `EXCLUDE constraints is not supported`, 24},

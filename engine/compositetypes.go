@@ -247,8 +247,21 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 	}
 	var rename typeRename
 	var edits []tableEdit
-	if st.Op == sql.AlterTypeRename {
-		rename = s.eng.newTypeRename(typeSchema(n), n.Name, st.NewValue)
+	if st.Op == sql.AlterTypeSetSchema {
+		if err := s.schemaExists(ctx, st.NewValue); err != nil {
+			return nil, err
+		}
+		if st.NewValue != typeSchema(n) && s.tableNamed(ctx, sql.ObjectName{Schema: st.NewValue, Name: n.Name}) {
+			return nil, sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", n.Name, st.NewValue)
+		}
+	}
+	if st.Op == sql.AlterTypeRename || st.Op == sql.AlterTypeSetSchema {
+		if st.Op == sql.AlterTypeRename {
+			rename = s.eng.newTypeRename(typeSchema(n), n.Name, st.NewValue)
+		} else {
+			rename = s.eng.newTypeRename(typeSchema(n), n.Name, n.Name)
+			rename.toSchema = st.NewValue
+		}
 		var err error
 		if edits, err = s.typeRenameTables(ctx, rename); err != nil { // typerename.go
 			return nil, err
@@ -265,6 +278,20 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 		t := tx.Types[oid]
 		if t.Owner != s.info.User && !s.superuser {
 			return mustOwn("type", t.Name)
+		}
+		if st.Op == sql.AlterTypeSetSchema {
+			if t.Schema == st.NewValue {
+				return nil // PostgreSQL: nothing to do
+			}
+			if typeNameTaken(tx, sql.ObjectName{Schema: st.NewValue, Name: t.Name}) {
+				return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", t.Name, st.NewValue)
+			}
+			t.Schema = st.NewValue
+			tx.Types[oid] = t
+			if err := rename.inMeta(tx); err != nil {
+				return err
+			}
+			return recordTableEdits(tx, edits) // typerename.go
 		}
 		if st.Op == sql.AlterTypeRename {
 			to := sql.ObjectName{Schema: n.Schema, Name: st.NewValue}

@@ -36,6 +36,9 @@ type typeRename struct {
 	// (from has other overloads, which keep the name) refuses a text
 	// that calls from, which could mean either.
 	function, overloaded bool
+	// toSchema is the schema the type moves to (ALTER TYPE / DOMAIN ...
+	// SET SCHEMA), "" when it stays in schema.
+	toSchema string
 	// rewrite, when set, rewrites a text instead (a sequence's move,
 	// sequencerename.go), and kind names the object in refuse.
 	rewrite func(string) (string, bool)
@@ -98,7 +101,7 @@ func (r typeRename) text(s string) (string, bool) {
 		out, changed, ok := sql.RenameFunctionInText(s, r.schema, r.from, r.to)
 		return out, ok && !(changed && r.overloaded)
 	}
-	out, _, ok := sql.RenameTypeInText(s, r.schema, r.from, r.to, r.unqualified)
+	out, _, ok := sql.MoveTypeInText(s, r.schema, r.from, r.newSchema(), r.to, r.unqualified)
 	return out, ok
 }
 
@@ -110,10 +113,18 @@ func (r typeRename) sigName(s string) string {
 	}
 	for _, array := range []bool{false, true} {
 		if s == signatureName(r.schema, r.from, array) {
-			return signatureName(r.schema, r.to, array)
+			return signatureName(r.newSchema(), r.to, array)
 		}
 	}
 	return s
+}
+
+// newSchema is the type's schema after the rename.
+func (r typeRename) newSchema() string {
+	if r.toSchema != "" {
+		return r.toSchema
+	}
+	return r.schema
 }
 
 // inMeta rewrites the metadata's texts in tx: functions (re-keyed by

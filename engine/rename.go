@@ -98,6 +98,17 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 		return nil, e
 	}
 	to := fluss.TablePath{Database: from.Database, Table: a.NewName}
+	if a.NewSchema != "" { // ALTER VIEW ... SET SCHEMA (only a view gets here)
+		if err := s.schemaExists(ctx, a.NewSchema); err != nil {
+			return nil, err
+		}
+		if to.Database = a.NewSchema; to == from {
+			return tagOnly(tag), nil // PostgreSQL: nothing to do
+		}
+		if s.relationAtPath(ctx, to) {
+			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists in schema \"%s\"", to.Table, to.Database)
+		}
+	}
 	if err := s.dropNow(ctx, to); err != nil { // a table this block dropped
 		return nil, err
 	}

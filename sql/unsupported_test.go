@@ -22,6 +22,7 @@ func TestUnsupportedStatements(t *testing.T) {
 		{`ALTER OPERATOR FAMILY f USING btree RENAME TO g`, `ALTER OPERATOR FAMILY is not supported`, 1},
 		{`SECURITY LABEL ON TABLE t IS 'x'`, `SECURITY LABEL is not supported`, 1},
 		{`ALTER SEQUENCE s SET LOGGED`, `ALTER SEQUENCE ... SET LOGGED is not supported`, 18},
+		{`ALTER FUNCTION f(int) SET SCHEMA s`, `ALTER FUNCTION ... SET SCHEMA is not supported: sqlgate's functions are all in schema public`, 23},
 		{`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO PUBLIC`, `GRANT ... ON ALL SEQUENCES IN SCHEMA is not supported`, 11},
 		{`GRANT pg_monitor TO alice`, `GRANT of role membership is not supported`, 1},
 		{`CREATE TABLE t (a int, EXCLUDE USING gist (a WITH =))`, `EXCLUDE constraints is not supported`, 24},

@@ -39,11 +39,11 @@ func (s *session) moveSequenceStmt(ctx context.Context, q fluss.SequenceStore, s
 		if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 			return nil, err
 		}
+		if s.relationAtPath(ctx, from) { // a table or view: IF EXISTS does not skip it
+			return nil, notA("sequence", from.Table)
+		}
 		if st.IfExists {
 			return noticeResult(tag, skipped("relation", from.Table)), nil
-		}
-		if s.relationAtPath(ctx, from) {
-			return nil, notA("sequence", from.Table)
 		}
 		return nil, err
 	}
@@ -52,16 +52,18 @@ func (s *session) moveSequenceStmt(ctx context.Context, q fluss.SequenceStore, s
 	}
 	to := fluss.TablePath{Database: from.Database, Table: st.RenameTo}
 	if st.SetSchema != "" {
+		// PostgreSQL's order: an owned sequence is refused first, even
+		// into its own schema or a missing one
+		if cur.Def.OwnedBy != (fluss.TablePath{}) {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot move an owned sequence into another schema").
+				WithDetail("Sequence \"%s\" is linked to table \"%s\".", from.Table, cur.Def.OwnedBy.Table)
+		}
 		to = fluss.TablePath{Database: st.SetSchema, Table: from.Table}
 		if err := s.schemaExists(ctx, st.SetSchema); err != nil {
 			return nil, err
 		}
 		if to == from {
 			return tagOnly(tag), nil // PostgreSQL: nothing to do
-		}
-		if cur.Def.OwnedBy != (fluss.TablePath{}) {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot move an owned sequence into another schema").
-				WithDetail("Sequence \"%s\" is linked to table \"%s\".", from.Table, cur.Def.OwnedBy.Table)
 		}
 	}
 	if s.relationAtPath(ctx, to) {

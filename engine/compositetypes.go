@@ -247,8 +247,21 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 	}
 	var rename typeRename
 	var edits []tableEdit
-	if st.Op == sql.AlterTypeRename {
-		rename = s.eng.newTypeRename(typeSchema(n), n.Name, st.NewValue)
+	if st.Op == sql.AlterTypeSetSchema {
+		if err := s.schemaExists(ctx, st.NewValue); err != nil {
+			return nil, err
+		}
+		if st.NewValue != typeSchema(n) && s.tableNamed(ctx, sql.ObjectName{Schema: st.NewValue, Name: n.Name}) {
+			return nil, sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", n.Name, st.NewValue)
+		}
+	}
+	if st.Op == sql.AlterTypeRename || st.Op == sql.AlterTypeSetSchema {
+		if st.Op == sql.AlterTypeRename {
+			rename = s.eng.newTypeRename(typeSchema(n), n.Name, st.NewValue)
+		} else {
+			rename = s.eng.newTypeRename(typeSchema(n), n.Name, n.Name)
+			rename.toSchema = st.NewValue
+		}
 		var err error
 		if edits, err = s.typeRenameTables(ctx, rename); err != nil { // typerename.go
 			return nil, err
@@ -266,6 +279,20 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 		if t.Owner != s.info.User && !s.superuser {
 			return mustOwn("type", t.Name)
 		}
+		if st.Op == sql.AlterTypeSetSchema {
+			if t.Schema == st.NewValue {
+				return nil // PostgreSQL: nothing to do
+			}
+			if typeNameTaken(tx, sql.ObjectName{Schema: st.NewValue, Name: t.Name}) {
+				return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", t.Name, st.NewValue)
+			}
+			t.Schema = st.NewValue
+			tx.Types[oid] = t
+			if err := rename.inMeta(tx); err != nil {
+				return err
+			}
+			return recordTableEdits(tx, edits) // typerename.go
+		}
 		if st.Op == sql.AlterTypeRename {
 			to := sql.ObjectName{Schema: n.Schema, Name: st.NewValue}
 			if typeNameTaken(tx, to) {
@@ -275,7 +302,10 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 			t = tx.Types[oid]
 			t.Name = st.NewValue
 			tx.Types[oid] = t
-			return rename.inMeta(tx)
+			if err := rename.inMeta(tx); err != nil {
+				return err
+			}
+			return recordTableEdits(tx, edits) // typerename.go
 		}
 		if !t.Composite {
 			return sqlerr.New(sqlerr.WrongObjectType, "%s is not a composite type", t.Name)
@@ -324,8 +354,8 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 		tx.Types[oid] = t
 		return nil
 	})
-	if err == nil && len(edits) > 0 {
-		err = s.applyTableEdits(ctx, edits)
+	if err == nil {
+		err = s.followTableEdits(ctx, edits)
 	}
 	return notice, err
 }

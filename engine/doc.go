@@ -191,7 +191,12 @@
 // rewrite the name in every stored text that names it (typerename.go,
 // functionrename.go: defaults, generated columns, checks, views, domain
 // checks, function signatures and bodies) or refuse 0A000 naming the
-// object. Each statement that changes them
+// object; ALTER SEQUENCE ... RENAME TO / SET SCHEMA (and ALTER TABLE ...
+// RENAME TO of a sequence) rewrites the regclass constants naming the
+// sequence the same way (sequencerename.go). The tables' texts such a
+// rename rewrites are recorded in its metadata commit and written after
+// it, and a crash between leaves the record to the next start
+// (followups.go). Each statement that changes them
 // commits once through meta.Store.Update, a new table carries its owner in
 // its own properties, and each statement first refreshes the metadata (one
 // lookup on a cluster), so that changes made through another server apply.

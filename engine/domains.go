@@ -545,8 +545,13 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 	n := st.Names[0]
 	var rename typeRename
 	var edits []tableEdit
-	if st.Op == sql.AlterDomainRename {
-		rename = s.eng.newTypeRename(typeSchema(n), n.Name, st.NewName)
+	if st.Op == sql.AlterDomainRename || st.Op == sql.AlterDomainSetSchema {
+		if st.Op == sql.AlterDomainRename {
+			rename = s.eng.newTypeRename(typeSchema(n), n.Name, st.NewName)
+		} else {
+			rename = s.eng.newTypeRename(typeSchema(n), n.Name, n.Name)
+			rename.toSchema = st.NewName
+		}
 		var err error
 		if edits, err = s.typeRenameTables(ctx, rename); err != nil { // typerename.go
 			return nil, err
@@ -648,6 +653,9 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 			if err := rename.inMeta(tx); err != nil {
 				return err
 			}
+			if err := recordTableEdits(tx, edits); err != nil { // typerename.go
+				return err
+			}
 			d = tx.Domains[oid]
 		case sql.AlterDomainOwner:
 			role, err := s.ownerRole(st.NewName) // owners.go
@@ -666,13 +674,23 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 			if d.Schema != st.NewName && typeNameTaken(tx, to) {
 				return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", d.Name, st.NewName)
 			}
-			d.Schema = st.NewName
+			if d.Schema != st.NewName {
+				d.Schema = st.NewName
+				tx.Domains[oid] = d
+				if err := rename.inMeta(tx); err != nil { // typerename.go
+					return err
+				}
+				if err := recordTableEdits(tx, edits); err != nil {
+					return err
+				}
+				d = tx.Domains[oid]
+			}
 		}
 		tx.Domains[oid] = d
 		return nil
 	})
-	if err == nil && len(edits) > 0 {
-		err = s.applyTableEdits(ctx, edits)
+	if err == nil {
+		err = s.followTableEdits(ctx, edits)
 	}
 	return notice, err
 }
@@ -902,6 +920,9 @@ func (s *session) tableHasRows(ctx context.Context, info fluss.TableInfo) (bool,
 // DROP TYPE drops a domain too. A DROP TYPE naming an enum type stays
 // DROP TYPE.
 func (s *session) domainTypeStmt(st *sql.TypeStmt) (*sql.DomainStmt, bool) {
+	if st.Op == sql.AlterTypeSetSchema && findDomain(s.eng.domains(), st.Names[0]) != 0 {
+		return &sql.DomainStmt{Op: sql.AlterDomainSetSchema, Names: st.Names, NewName: st.NewValue}, true
+	}
 	if st.Op != sql.DropType {
 		return nil, false
 	}

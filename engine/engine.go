@@ -190,6 +190,7 @@ func New(store fluss.Store, opts Options) *Engine {
 	}
 	e.dropStaleTempSchemas()
 	e.finishRewrites()        // rewritefollow.go: before the sweep, which they leave nothing to
+	e.finishFollowUps()       // followups.go: a rename's tables' texts
 	e.dropOrphanIndexTables() // uniqueddl.go
 	return e
 }

@@ -190,7 +190,11 @@ func checkEnumLabel(l string) error {
 // execType runs CREATE TYPE ... AS ENUM, DROP TYPE and ALTER TYPE.
 func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result, error) {
 	if ds, ok := s.domainTypeStmt(st); ok { // domains.go
-		return s.runDomain(ctx, ds, "DROP TYPE")
+		tag := "DROP TYPE"
+		if st.Op != sql.DropType {
+			tag = "ALTER TYPE"
+		}
+		return s.runDomain(ctx, ds, tag)
 	}
 	tag := "ALTER TYPE"
 	switch st.Op {
@@ -208,7 +212,7 @@ func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result
 			return s.dropTypes(ctx, st)
 		case sql.CreateCompositeType:
 			return nil, s.createComposite(ctx, st) // compositetypes.go
-		case sql.AlterTypeRename, sql.AlterTypeAddAttribute, sql.AlterTypeDropAttribute, sql.AlterTypeRenameAttribute:
+		case sql.AlterTypeRename, sql.AlterTypeAddAttribute, sql.AlterTypeDropAttribute, sql.AlterTypeRenameAttribute, sql.AlterTypeSetSchema:
 			return oneNotice(s.alterComposite(ctx, st))
 		}
 		return oneNotice(s.alterEnum(ctx, st))

@@ -404,7 +404,10 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 				WithHint("Specify the argument list to select the function unambiguously.")
 		}
 		if rename != nil {
-			return s.renameFunction(tx, match[0], rename) // functionrename.go
+			if err := s.renameFunction(tx, match[0], rename); err != nil { // functionrename.go
+				return err
+			}
+			return recordTableEdits(tx, edits)
 		}
 		if role != "" {
 			m := tx.Functions[match[0]]
@@ -433,8 +436,8 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		delete(tx.Functions, match[0])
 		return nil
 	})
-	if err == nil && len(edits) > 0 {
-		err = s.applyTableEdits(ctx, edits)
+	if err == nil {
+		err = s.followTableEdits(ctx, edits) // typerename.go
 	}
 	if err != nil {
 		return nil, metaErr(err)

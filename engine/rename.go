@@ -66,6 +66,17 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 			if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 				return nil, err
 			}
+			if q, ok := s.eng.store.(fluss.SequenceStore); ok {
+				if _, err := q.GetSequence(ctx, from); err == nil {
+					switch {
+					case d.View:
+						return nil, notA("view", from.Table)
+					case d.Actions[0].Kind == sql.AlterRename: // ALTER TABLE of a sequence: sequencerename.go
+						return s.runSequence(ctx, &sql.SequenceStmt{Op: sql.AlterSequence, Names: []sql.ObjectName{{Schema: from.Database, Name: from.Table}},
+							RenameTo: d.Actions[0].NewName}, tag)
+					}
+				}
+			}
 			if d.IfExists {
 				return noticeResult(tag, skipped("relation", d.Table.Name)), nil
 			}
@@ -87,6 +98,17 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 		return nil, e
 	}
 	to := fluss.TablePath{Database: from.Database, Table: a.NewName}
+	if a.NewSchema != "" { // ALTER VIEW ... SET SCHEMA (only a view gets here)
+		if err := s.schemaExists(ctx, a.NewSchema); err != nil {
+			return nil, err
+		}
+		if to.Database = a.NewSchema; to == from {
+			return tagOnly(tag), nil // PostgreSQL: nothing to do
+		}
+		if s.relationAtPath(ctx, to) {
+			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists in schema \"%s\"", to.Table, to.Database)
+		}
+	}
 	if err := s.dropNow(ctx, to); err != nil { // a table this block dropped
 		return nil, err
 	}

@@ -50,7 +50,12 @@ func sequencePath(n sql.ObjectName) fluss.TablePath {
 // execSequence runs CREATE, ALTER or DROP SEQUENCE.
 func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwire.Result, error) {
 	tags := map[sql.SequenceOp]string{sql.CreateSequence: "CREATE SEQUENCE", sql.AlterSequence: "ALTER SEQUENCE", sql.DropSequence: "DROP SEQUENCE"}
-	tag := tags[st.Op]
+	return s.runSequence(ctx, st, tags[st.Op])
+}
+
+// runSequence runs st under the command tag tag (ALTER TABLE's, for
+// ALTER TABLE ... RENAME TO of a sequence).
+func (s *session) runSequence(ctx context.Context, st *sql.SequenceStmt, tag string) (pgwire.Result, error) {
 	if err := s.blockDDL(tag, nil); err != nil {
 		return nil, err
 	}
@@ -90,6 +95,9 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 			return nil, err
 		}
 	case sql.AlterSequence:
+		if st.RenameTo != "" || st.SetSchema != "" {
+			return s.moveSequenceStmt(ctx, q, st, tag) // sequencerename.go
+		}
 		path := sequencePath(st.Names[0])
 		cur, err := q.GetSequence(ctx, path)
 		if err != nil {
@@ -176,7 +184,9 @@ func (s *session) ownedBy(ctx context.Context, def *fluss.SequenceDef, o sql.Seq
 }
 
 // sequenceInUse refuses to drop a sequence a column default or identity
-// uses (2BP01, as PostgreSQL's dependency check), unless it is CASCADE.
+// uses (2BP01, as PostgreSQL's dependency check), unless it is CASCADE: a
+// SERIAL or identity column's, or a default naming it as nextval('s')
+// does (PostgreSQL holds its OID there).
 // sqlgate cannot drop a column's default alone, so CASCADE is refused too
 // when a table still uses it.
 func (s *session) sequenceInUse(ctx context.Context, seq fluss.SequenceInfo, cascade bool) error {
@@ -187,7 +197,7 @@ func (s *session) sequenceInUse(ctx context.Context, seq fluss.SequenceInfo, cas
 	for _, t := range tables {
 		meta := fluss.MetaOf(t.Descriptor)
 		for i, c := range meta.Columns {
-			if c.Sequence != seq.Path.Table {
+			if c.Sequence != seq.Path.Table && !sql.RegclassNames(c.Default, fluss.DefaultDatabase, seq.Path.Database, seq.Path.Table) {
 				continue
 			}
 			col := t.Descriptor.Schema.Columns[i].Name

@@ -19,9 +19,11 @@ import (
 // and generated expression, a CHECK, a domain's CHECK and DEFAULT, a
 // view's query, a function's signature and LANGUAGE sql body), so the
 // rename rewrites the name in every one of them (sql.RenameTypeInText),
-// in the same metadata commit for the metadata's texts, and refuses
-// (0A000, naming the object) when a text cannot be rewritten, rather than
-// leave an object that no longer binds.
+// in the same metadata commit for the metadata's texts, with the tables'
+// texts recorded in that commit and written after it (followups.go: a
+// crash between leaves the record, carried out at the next start), and
+// refuses (0A000, naming the object) when a text cannot be rewritten,
+// rather than leave an object that no longer binds.
 
 // typeRename is the rename of the user-defined type schema.from to to.
 type typeRename struct {
@@ -34,6 +36,13 @@ type typeRename struct {
 	// (from has other overloads, which keep the name) refuses a text
 	// that calls from, which could mean either.
 	function, overloaded bool
+	// toSchema is the schema the type moves to (ALTER TYPE / DOMAIN ...
+	// SET SCHEMA), "" when it stays in schema.
+	toSchema string
+	// rewrite, when set, rewrites a text instead (a sequence's move,
+	// sequencerename.go), and kind names the object in refuse.
+	rewrite func(string) (string, bool)
+	kind    string
 }
 
 // newTypeRename is the rename of schema.from to to, with the current
@@ -70,7 +79,10 @@ func (e *Engine) newTypeRename(schema, from, to string) typeRename {
 // refuse is the 0A000 for a text of what that cannot be rewritten.
 func (r typeRename) refuse(what string) error {
 	kind := "type"
-	if r.function {
+	switch {
+	case r.kind != "":
+		kind = r.kind
+	case r.function:
 		kind = "function"
 	}
 	return sqlerr.New(sqlerr.FeatureNotSupported, "cannot rename %s \"%s\": %s names it, and sqlgate keeps that expression as text it cannot rewrite", kind, r.from, what).
@@ -82,26 +94,37 @@ func (r typeRename) text(s string) (string, bool) {
 	if s == "" || !strings.Contains(strings.ToLower(s), strings.ToLower(r.from)) {
 		return s, true
 	}
+	if r.rewrite != nil {
+		return r.rewrite(s)
+	}
 	if r.function {
 		out, changed, ok := sql.RenameFunctionInText(s, r.schema, r.from, r.to)
 		return out, ok && !(changed && r.overloaded)
 	}
-	out, _, ok := sql.RenameTypeInText(s, r.schema, r.from, r.to, r.unqualified)
+	out, _, ok := sql.MoveTypeInText(s, r.schema, r.from, r.newSchema(), r.to, r.unqualified)
 	return out, ok
 }
 
 // sigName rewrites a function row's stored type name (signatureName's
 // form) when it names the type.
 func (r typeRename) sigName(s string) string {
-	if r.function {
+	if r.function || r.rewrite != nil {
 		return s
 	}
 	for _, array := range []bool{false, true} {
 		if s == signatureName(r.schema, r.from, array) {
-			return signatureName(r.schema, r.to, array)
+			return signatureName(r.newSchema(), r.to, array)
 		}
 	}
 	return s
+}
+
+// newSchema is the type's schema after the rename.
+func (r typeRename) newSchema() string {
+	if r.toSchema != "" {
+		return r.toSchema
+	}
+	return r.schema
 }
 
 // inMeta rewrites the metadata's texts in tx: functions (re-keyed by
@@ -201,8 +224,19 @@ type tableEdit struct {
 
 // typeRenameTables plans the rewrite of every table's column defaults, generated
 // expressions and CHECKs: nothing changes yet, and a text that cannot be
-// rewritten refuses the rename before the metadata commit.
+// rewritten refuses the rename before the metadata commit. A record an
+// earlier rename left (followups.go) is carried out first, so that the
+// plan reads the tables as it leaves them. The caller holds the DDL lock.
 func (s *session) typeRenameTables(ctx context.Context, r typeRename) ([]tableEdit, error) {
+	return s.planTableTexts(ctx, r.text, r.refuse)
+}
+
+// planTableTexts plans the rewrite of every table's texts by rewrite (a
+// text it cannot rewrite is refused by refuse, naming the object).
+func (s *session) planTableTexts(ctx context.Context, rewrite func(string) (string, bool), refuse func(what string) error) ([]tableEdit, error) {
+	if err := s.carryFollowUps(ctx); err != nil {
+		return nil, err
+	}
 	ts, err := s.userTables(ctx)
 	if err != nil {
 		return nil, err
@@ -214,13 +248,13 @@ func (s *session) typeRenameTables(ctx context.Context, r typeRename) ([]tableEd
 		for i := range m.Columns {
 			c := &m.Columns[i]
 			col := t.Descriptor.Schema.Columns[i].Name
-			d, ok := r.text(c.Default)
+			d, ok := rewrite(c.Default)
 			if !ok {
-				return nil, r.refuse(fmt.Sprintf("the default of column %s of table %s", col, t.Path.Table))
+				return nil, refuse(fmt.Sprintf("the default of column %s of table %s", col, t.Path.Table))
 			}
-			g, ok := r.text(c.Generated)
+			g, ok := rewrite(c.Generated)
 			if !ok {
-				return nil, r.refuse(fmt.Sprintf("generated column %s of table %s", col, t.Path.Table))
+				return nil, refuse(fmt.Sprintf("generated column %s of table %s", col, t.Path.Table))
 			}
 			if d != c.Default || g != c.Generated {
 				c.Default, c.Generated, changed = d, g, true
@@ -228,9 +262,9 @@ func (s *session) typeRenameTables(ctx context.Context, r typeRename) ([]tableEd
 		}
 		m.Checks = slices.Clone(m.Checks)
 		for k, ch := range m.Checks {
-			e, ok := r.text(ch.Expr)
+			e, ok := rewrite(ch.Expr)
 			if !ok {
-				return nil, r.refuse(fmt.Sprintf("constraint %s of table %s", ch.Name, t.Path.Table))
+				return nil, refuse(fmt.Sprintf("constraint %s of table %s", ch.Name, t.Path.Table))
 			}
 			if e != ch.Expr {
 				m.Checks[k].Expr, changed = e, true
@@ -247,13 +281,18 @@ func (s *session) typeRenameTables(ctx context.Context, r typeRename) ([]tableEd
 	return out, nil
 }
 
-// applyTableEdits writes typeRenameTables' plan, after the metadata
-// commit renamed the type.
-func (s *session) applyTableEdits(ctx context.Context, edits []tableEdit) error {
-	for _, e := range edits {
-		if _, err := s.alterInPlace(ctx, e.info, e.desc); err != nil {
-			return err
-		}
+// recordTableEdits records edits in tx, the metadata commit that renames
+// (followups.go).
+func recordTableEdits(tx *meta.Tx, edits []tableEdit) error {
+	return followUps{Tables: tableFollowUps(edits)}.record(tx)
+}
+
+// followTableEdits writes the tables' texts the rename's commit recorded
+// (recordTableEdits), after it, and clears the record.
+func (s *session) followTableEdits(ctx context.Context, edits []tableEdit) error {
+	if len(edits) == 0 {
+		return nil
 	}
-	return nil
+	s.eng.step(stepFollowRecorded)
+	return s.carryFollowUps(ctx)
 }

@@ -60,6 +60,14 @@ type SequenceStore interface {
 	SetValue(ctx context.Context, path TablePath, v int64, called bool) error
 }
 
+// SequenceRenamer is implemented by a SequenceStore that can move a
+// sequence to another name or schema (ALTER SEQUENCE ... RENAME TO / SET
+// SCHEMA): it keeps its id (so its OID), definition and values. 42P01
+// when from is missing, 42P07 when to is taken by a sequence or a table.
+type SequenceRenamer interface {
+	RenameSequence(ctx context.Context, from, to TablePath) error
+}
+
 // SequenceRewinder is implemented by a SequenceStore that can take back
 // values nextval handed out: RewindValue sets the sequence's state to
 // (to, toCalled) when the last value handed out is still from (no other

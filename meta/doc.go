@@ -17,6 +17,9 @@
 // "schema/<name>" for a schema's owner, comment and grants (schemas.go),
 // "comment/<kind>/<id>" for COMMENT ON's texts (comments.go),
 // "defacl/<role>/<schema>/<objtype>" for ALTER DEFAULT PRIVILEGES (schemas.go),
+// "followups" for what a rename committed here leaves to do in the store
+// (Tx.FollowUps: the engine's record, carried out after the commit or at
+// the next start),
 // plus "views.next_id"), each holding the object's JSON.
 // Update hands a change copies of the current objects (Tx), encodes the
 // result, and commits the rows that differ (a deleted one as a deletion)

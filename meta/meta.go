@@ -62,6 +62,8 @@ type state struct {
 	comments map[string]string
 	// defaultACLs are ALTER DEFAULT PRIVILEGES' lists (schemas.go).
 	defaultACLs map[string]DefaultACL
+	// followUps is Tx.FollowUps as last committed.
+	followUps string
 }
 
 // usersImport records the users file imported last: its content's hash
@@ -113,6 +115,9 @@ func (m *Store) Close() error { return m.b.close() }
 // Views is the current views (read them; change them through Update).
 func (m *Store) Views() *views.Store { return m.cur.Load().views }
 
+// FollowUps is the follow-ups the last commit recorded (Tx.FollowUps).
+func (m *Store) FollowUps() string { return m.cur.Load().followUps }
+
 // Access is the current owners and grants (read them; change them through
 // Update).
 func (m *Store) Access() *access.Store { return m.cur.Load().acl }
@@ -137,6 +142,11 @@ type Tx struct {
 	// DefaultACLs are ALTER DEFAULT PRIVILEGES' lists by DefaultACLKey
 	// (schemas.go).
 	DefaultACLs map[string]DefaultACL
+	// FollowUps is what a change committed here leaves to do in the
+	// store, recorded with it so that a crash before it is done leaves it
+	// to the next start ("" when nothing is left): the engine's JSON
+	// (engine/followups.go), kept as it is.
+	FollowUps string
 
 	imported usersImport
 	extra    map[string]string
@@ -156,7 +166,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 	}
 	cur := m.cur.Load()
 	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), Functions: maps.Clone(cur.functions.bySig()),
-		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), Schemas: maps.Clone(cur.schemas), Comments: maps.Clone(cur.comments), DefaultACLs: maps.Clone(cur.defaultACLs), imported: cur.imported, extra: cur.extra}
+		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), Schemas: maps.Clone(cur.schemas), Comments: maps.Clone(cur.comments), DefaultACLs: maps.Clone(cur.defaultACLs), FollowUps: cur.followUps, imported: cur.imported, extra: cur.extra}
 	if err := change(tx); err != nil {
 		return err
 	}
@@ -183,7 +193,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return fmt.Errorf("could not commit the metadata: %w", err)
 	}
 	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra,
-		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas, comments: tx.Comments, defaultACLs: tx.DefaultACLs})
+		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas, comments: tx.Comments, defaultACLs: tx.DefaultACLs, followUps: tx.FollowUps})
 	m.version.Store(&v)
 	return nil
 }
@@ -301,6 +311,7 @@ const (
 	keySchema      = "schema/"   // + a schema's name
 	keyComment     = "comment/"  // + CommentKey
 	keyDefaultACL  = "defacl/"   // + DefaultACLKey
+	keyFollowUps   = "followups" // Tx.FollowUps, when not ""
 )
 
 func encode(tx *Tx) (map[string]string, error) {
@@ -370,6 +381,9 @@ func encode(tx *Tx) (map[string]string, error) {
 			return nil, err
 		}
 	}
+	if tx.FollowUps != "" {
+		rows[keyFollowUps] = tx.FollowUps
+	}
 	return rows, nil
 }
 
@@ -390,6 +404,8 @@ func decode(rows map[string]string) (*state, error) {
 			if err := json.Unmarshal([]byte(v), &sn.NextID); err != nil {
 				return nil, bad(err)
 			}
+		case k == keyFollowUps:
+			st.followUps = v
 		case k == keyUsersImport:
 			if err := json.Unmarshal([]byte(v), &st.imported); err != nil {
 				return nil, bad(err)

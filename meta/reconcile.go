@@ -287,7 +287,7 @@ func hasMove(moves [][2]fluss.TablePath, from fluss.TablePath) bool {
 // sql.RenameInDefinition), and its uses list says so. ok is false when
 // the definition does not name from where a relation name stands.
 func FollowRename(v views.View, from, to fluss.TablePath) (_ views.View, ok bool) {
-	def, ok := sql.RenameInDefinition(v.Definition, from.Database, from.Table, to.Table)
+	def, ok := sql.MoveInDefinition(v.Definition, from.Database, from.Table, to.Database, to.Table)
 	if ok {
 		v.Definition, v.Pretty, v.Plain = def, "", ""
 	}

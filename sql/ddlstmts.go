@@ -234,8 +234,9 @@ type AlterAction struct {
 	ViewOptions []ViewOption
 	// Unsupported and Instead describe an AlterUnsupported action.
 	Unsupported, Instead string
-	// NewName is AlterRename's new name.
-	NewName string
+	// NewName is AlterRename's new name; NewSchema is ALTER VIEW ... SET
+	// SCHEMA's schema (an AlterRename to the same name in it).
+	NewName, NewSchema string
 	// Default is AlterSetDefault's expression as written, DefaultPos its
 	// 1-based character position in the statement.
 	Default    string

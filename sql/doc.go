@@ -14,7 +14,8 @@
 //     Statement.Set/Show/Tx/...;
 //   - the same for the schema-management statements tools send
 //     (ddlstmts.go, altertable.go, altercolumn.go, renametype.go (a type's or
-//     function's rename in stored texts): CREATE/DROP SCHEMA, CREATE/DROP INDEX,
+//     function's rename in stored texts), renamesequence.go (a sequence's
+//     in regclass constants): CREATE/DROP SCHEMA, CREATE/DROP INDEX,
 //     COMMENT ON, ANALYZE, VACUUM, PREPARE, EXECUTE, ALTER TABLE, ALTER
 //     VIEW and RENAME TO (rename.go; ALTER VIEW ... SET | RESET (..) in
 //     AlterAction.ViewOptions), CREATE VIEW's WITH (..) options and WITH

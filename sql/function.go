@@ -73,6 +73,10 @@ func (p *sessionParser) alterFunctionOwner(f *FunctionStmt, st *Statement) error
 		st.Function = f
 		return p.done()
 	}
+	if p.word(0) == "SET" && p.word(1) == "SCHEMA" {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "ALTER FUNCTION ... SET SCHEMA is not supported: sqlgate's functions are all in schema public").
+			WithHint("Call the function by its name alone, or create it again under another name.").WithPosition(charPos(p.src, p.toks[p.pos].start))
+	}
 	if !p.accept("OWNER", "TO") {
 		return sqlerr.NotSupported("ALTER FUNCTION other than OWNER TO and RENAME TO")
 	}

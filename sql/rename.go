@@ -50,6 +50,15 @@ func (p *ddlParser) alterView(st *Statement) error {
 		d.Actions = []AlterAction{a}
 		return p.done()
 	}
+	if p.accept("SET", "SCHEMA") {
+		// SET SCHEMA s: a move to the same name in s (engine/rename.go)
+		sc, err := p.ident()
+		if err != nil {
+			return err
+		}
+		d.Actions = []AlterAction{{Kind: AlterRename, NewName: n.Name, NewSchema: sc}}
+		return p.done()
+	}
 	if w := p.word(0); (w == "SET" || w == "RESET") && p.pos+1 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, "(") {
 		// SET (name [= value], ...) | RESET (name, ...): the view's
 		// options (viewopts.go)
@@ -75,8 +84,8 @@ func (p *ddlParser) alterView(st *Statement) error {
 }
 
 // viewActionSyntax reads an ALTER VIEW action sqlgate does not run, as
-// PostgreSQL's grammar has it (OWNER TO role, RENAME [COLUMN] c TO d, SET
-// SCHEMA s, ALTER [COLUMN] c {SET DEFAULT expr | DROP DEFAULT}): a
+// PostgreSQL's grammar has it (OWNER TO role, RENAME [COLUMN] c TO d,
+// ALTER [COLUMN] c {SET DEFAULT expr | DROP DEFAULT}): a
 // statement PostgreSQL cannot parse is its syntax error, at the same
 // token, before the action's 0A000.
 func (p *ddlParser) viewActionSyntax() error {
@@ -96,10 +105,6 @@ func (p *ddlParser) viewActionSyntax() error {
 		if !p.accept("TO") {
 			return p.err()
 		}
-		if _, err := p.ident(); err != nil {
-			return err
-		}
-	case p.accept("SET", "SCHEMA"):
 		if _, err := p.ident(); err != nil {
 			return err
 		}
@@ -140,6 +145,13 @@ func (p *ddlParser) viewActionSyntax() error {
 // because they hold the relation's oid; a view kept as text follows it by
 // this rewrite. ok is false when no such name was found.
 func RenameInDefinition(def, schema, from, to string) (string, bool) {
+	return MoveInDefinition(def, schema, from, schema, to)
+}
+
+// MoveInDefinition is RenameInDefinition for a relation that moves to
+// toSchema as well (ALTER VIEW ... SET SCHEMA): its names become
+// toSchema.to.
+func MoveInDefinition(def, schema, from, toSchema, to string) (string, bool) {
 	toks, err := lexInto(def, nil)
 	if err != nil {
 		return def, false
@@ -161,7 +173,7 @@ func RenameInDefinition(def, schema, from, to string) (string, bool) {
 			return nil
 		}
 		end := k + 2*n - 1
-		text := quoteIdent(schema) + "." + quoteIdent(to)
+		text := quoteIdent(toSchema) + "." + quoteIdent(to)
 		if !aliasAt(def, toks, end) {
 			text += " AS " + quoteIdent(from)
 		}

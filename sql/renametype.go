@@ -17,6 +17,15 @@ import "strings"
 // does not lex (the caller refuses the rename rather than keep a text it
 // cannot follow). The caller checks the result still parses as before.
 func RenameTypeInText(text, schema, from, to string, unqualified bool) (out string, changed, ok bool) {
+	return MoveTypeInText(text, schema, from, schema, to, unqualified)
+}
+
+// MoveTypeInText is RenameTypeInText for a type that moves to toSchema
+// as well (ALTER TYPE / ALTER DOMAIN ... SET SCHEMA): a name written
+// qualified is qualified with toSchema, and one written bare is qualified
+// too unless toSchema is the default schema (public), where a bare name
+// finds it.
+func MoveTypeInText(text, schema, from, toSchema, to string, unqualified bool) (out string, changed, ok bool) {
 	toks, err := lexInto(text, nil)
 	if err != nil {
 		return text, false, false
@@ -24,7 +33,9 @@ func RenameTypeInText(text, schema, from, to string, unqualified bool) (out stri
 	// castAS[k] marks the parentheses opened by CAST( / TREAT(, where AS
 	// is followed by a type
 	var parens []bool
-	type span struct{ start, end int }
+	// a hit's span is the name, or the qualifier and the name when the
+	// schema changes (nameStart: where the name begins)
+	type span struct{ start, end, nameStart int }
 	var hits []span
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]
@@ -51,14 +62,18 @@ func RenameTypeInText(text, schema, from, to string, unqualified bool) (out stri
 			if !qok || q != schema || !typePosition(text, toks, k-2, parens) {
 				continue
 			}
-			hits = append(hits, span{t.start, t.end})
+			start := t.start
+			if toSchema != schema {
+				start = toks[k-2].start // the qualifier changes too
+			}
+			hits = append(hits, span{start, t.end, t.start})
 			continue
 		}
 		if k+1 < len(toks) && toks[k+1].isPunct(text, ".") {
 			continue // from.x: a table's or a schema's name
 		}
 		if unqualified && (typePosition(text, toks, k, parens) || k+1 < len(toks) && toks[k+1].kind == tkString && text[toks[k+1].start] == '\'') {
-			hits = append(hits, span{t.start, t.end})
+			hits = append(hits, span{t.start, t.end, t.start})
 		}
 	}
 	if len(hits) == 0 {
@@ -68,12 +83,19 @@ func RenameTypeInText(text, schema, from, to string, unqualified bool) (out stri
 	last := 0
 	for _, h := range hits {
 		b.WriteString(text[last:h.start])
+		if toSchema != schema && (h.start != h.nameStart || toSchema != defaultTypeSchema) {
+			b.WriteString(NameText(toSchema) + ".")
+		}
 		b.WriteString(NameText(to))
 		last = h.end
 	}
 	b.WriteString(text[last:])
 	return b.String(), true, true
 }
+
+// defaultTypeSchema is the schema where a bare type name finds a type
+// first (fluss.DefaultDatabase, which sql does not import).
+const defaultTypeSchema = "public"
 
 // typePosition reports whether the name at toks[k] stands where a type
 // name does: after :: or after AS in a CAST( or TREAT( parenthesis.

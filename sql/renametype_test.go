@@ -45,3 +45,23 @@ func TestRenameFunctionInText(t *testing.T) {
 		}
 	}
 }
+
+func TestMoveTypeInText(t *testing.T) {
+	for _, c := range []struct {
+		in, schema, toSchema, want string
+	}{
+		{"'a'::st", "public", "r", "'a'::r.st"},
+		{"'a'::public.st[]", "public", "r", "'a'::r.st[]"},
+		{"CAST(x AS st)", "public", "r", "CAST(x AS r.st)"},
+		{"'a'::r.st", "r", "public", "'a'::public.st"},
+		{"'a'::st", "r", "public", "'a'::st"}, // bare finds it in public
+		{"'a'::st", "r", "My S", `'a'::"My S".st`},
+		{"'a'::other.st", "public", "r", "'a'::other.st"},
+		{"SELECT st FROM st", "public", "r", "SELECT st FROM st"},
+	} {
+		got, _, ok := MoveTypeInText(c.in, c.schema, "st", c.toSchema, "st", true)
+		if !ok || got != c.want {
+			t.Errorf("MoveTypeInText(%q, %s -> %s) = %q, %v; want %q", c.in, c.schema, c.toSchema, got, ok, c.want)
+		}
+	}
+}

@@ -33,6 +33,9 @@ type SequenceStmt struct {
 	// Cascade is DROP ... CASCADE.
 	Cascade bool
 	Options SequenceOptions
+	// RenameTo is ALTER SEQUENCE ... RENAME TO's new name, SetSchema SET
+	// SCHEMA's schema ("" when not that form; the options are then none).
+	RenameTo, SetSchema string
 }
 
 // SequenceOptions are CREATE / ALTER SEQUENCE's options, and those of
@@ -99,6 +102,25 @@ func parseSequence(src string, toks []token, st *Statement) (bool, error) {
 	if s.Op == DropSequence {
 		s.Cascade = p.dropBehavior()
 		return true, p.done()
+	}
+	if s.Op == AlterSequence {
+		// RENAME TO name | SET SCHEMA name: statements of their own in
+		// PostgreSQL's grammar (RenameStmt, AlterObjectSchemaStmt)
+		var err error
+		switch {
+		case p.accept("RENAME", "TO"):
+			s.RenameTo, err = p.ident()
+			if err == nil {
+				err = p.done()
+			}
+			return true, err
+		case p.accept("SET", "SCHEMA"):
+			s.SetSchema, err = p.ident()
+			if err == nil {
+				err = p.done()
+			}
+			return true, err
+		}
 	}
 	if err := p.sequenceOptions(&s.Options, s.Op == AlterSequence, false); err != nil {
 		return true, err

@@ -23,6 +23,8 @@ const (
 	AlterTypeAddAttribute
 	AlterTypeDropAttribute
 	AlterTypeRenameAttribute
+	// AlterTypeSetSchema is ALTER TYPE name SET SCHEMA s (NewValue: s).
+	AlterTypeSetSchema
 )
 
 // TypeAttr is one attribute of a composite type: its name and its type as
@@ -159,8 +161,14 @@ func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
 		return true, p.done()
 	case p.word(0) == "RENAME" || p.word(0) == "ADD" || p.word(0) == "DROP":
 		return true, p.alterComposite(s)
+	case p.accept("SET", "SCHEMA"):
+		s.Op = AlterTypeSetSchema
+		if s.NewValue, err = p.ident(); err != nil {
+			return true, err
+		}
+		return true, p.done()
 	case p.word(0) == "ALTER" || p.word(0) == "SET" || p.word(0) == "OWNER":
-		return true, sqlerr.NotSupported("ALTER TYPE other than ADD VALUE, RENAME VALUE, RENAME TO and ADD, DROP, RENAME ATTRIBUTE")
+		return true, sqlerr.NotSupported("ALTER TYPE other than ADD VALUE, RENAME VALUE, RENAME TO, SET SCHEMA and ADD, DROP, RENAME ATTRIBUTE")
 	}
 	// PostgreSQL's grammar has no other action
 	return true, p.err()

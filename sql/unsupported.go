@@ -93,8 +93,6 @@ var unsupportedActions = []struct {
 	action []string
 	hint   string
 }{
-	{"SEQUENCE", []string{"RENAME"}, "Create a sequence under the new name: CREATE SEQUENCE new START WITH (SELECT last_value + 1 FROM old)."},
-	{"SEQUENCE", []string{"SET", "SCHEMA"}, ""},
 	{"SEQUENCE", []string{"SET", "LOGGED"}, "sqlgate's sequences are always logged."},
 	{"SEQUENCE", []string{"SET", "UNLOGGED"}, "sqlgate's sequences are always logged."},
 	{"SCHEMA", []string{"RENAME"}, "A schema is a Fluss database, which Fluss 0.9.1 cannot rename."},

@@ -226,6 +226,28 @@ func (s *Store) DropSequence(ctx context.Context, path fluss.TablePath, ifExists
 	})
 }
 
+var _ fluss.SequenceRenamer = (*Store)(nil)
+
+// RenameSequence implements fluss.SequenceRenamer: one write of the file.
+func (s *Store) RenameSequence(ctx context.Context, from, to fluss.TablePath) error {
+	return s.withSequences(ctx, func(q *seqStore) error {
+		i := q.find(from)
+		if i < 0 {
+			return missingSequence(from)
+		}
+		if q.find(to) >= 0 {
+			return sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
+		}
+		if _, err := s.GetTable(ctx, to); err == nil {
+			return sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
+		}
+		return s.updateSequences(q, func() {
+			e := &q.file.Sequences[i]
+			e.Database, e.Name = to.Database, to.Table
+		})
+	})
+}
+
 // GetSequence implements fluss.SequenceStore.
 func (s *Store) GetSequence(ctx context.Context, path fluss.TablePath) (fluss.SequenceInfo, error) {
 	var out fluss.SequenceInfo

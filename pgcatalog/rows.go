@@ -54,6 +54,10 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_aggregate":           static(aggregateRows()), // pgprocrows.go
 		"pg_operator":            static(operatorRows()),  // operators.go
 		"pg_cast":                static(castRows()),      // casts.go
+		"pg_opfamily":            static(opFamilyRows()),  // opclasses.go
+		"pg_opclass":             static(opClassRows()),
+		"pg_amop":                static(amOpRows()),
+		"pg_amproc":              static(amProcRows()),
 		"pg_tables":              c.tablesViewRows,
 		"pg_stat_user_tables":    c.statTableRows, // stattables.go
 		"pg_stat_all_tables":     c.statTableRows,
@@ -337,13 +341,6 @@ func typeRow(oid uint32, name string, ns uint32, length int, byVal bool, typtype
 	return r
 }
 
-// btreeOpclass is PostgreSQL 15's default btree operator class (pg_index.
-// indclass) of each key column type sqlgate has (varchar uses text_ops).
-var btreeOpclass = map[uint32]int{
-	16: 10003, 17: 10006, 20: 3124, 21: 1979, 23: 1978, 25: 3126, 700: 10012, 701: 3123,
-	1042: 10004, 1043: 3126, 1082: 3122, 1083: 10038, 1114: 3128, 1184: 3127, 1700: 3125,
-}
-
 func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
@@ -360,7 +357,7 @@ func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 		for i, n := range nums {
 			ct := c.colType(t.Descriptor.Schema.Columns[n-1].Type)
 			colls[i] = ct.collation
-			classes[i] = btreeOpclass[ct.oid] // 0 where PostgreSQL has no btree class
+			classes[i] = c.btreeClass(ct.oid) // opclasses.go
 			opts[i] = 0
 		}
 		rows = append(rows, row{

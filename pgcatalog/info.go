@@ -666,6 +666,8 @@ func (c *Catalog) signature(p procInfo) (result, arguments string) {
 }
 
 // FunctionArguments is pg_get_function_arguments of the pg_proc row oid:
+// a built-in's as PostgreSQL 15 prints them (internal/pgproc's props,
+// with the defaults: make_interval(years integer DEFAULT 0, ...)), else
 // FunctionSignature's arguments with a LANGUAGE sql function's defaults
 // (as written).
 func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
@@ -677,6 +679,12 @@ func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
 }
 
 func (c *Catalog) functionArguments(p procInfo) string {
+	if p.pg != nil && !p.userFunc {
+		// a built-in's, with its defaults, as PostgreSQL prints them
+		if pp, ok := builtinProp(p); ok && pp.Args != "" {
+			return pp.Args
+		}
+	}
 	_, args := c.signature(p)
 	if len(p.argDefaults) == 0 || len(p.outTypes) > 0 && !p.table {
 		return args

@@ -53,3 +53,20 @@ func Rows() []Row { return rows }
 
 // Aggs are the pg_aggregate rows of the aggregates in Rows, in OID order.
 func Aggs() []Agg { return aggs }
+
+// ArgDefaults is PostgreSQL 15's proargdefaults text (a pg_node_tree list
+// of the defaults' expressions) of the row oid (argdefaults.go); ok false
+// for a row without defaults.
+func ArgDefaults(oid uint32) (string, bool) {
+	s, ok := argDefaults[oid]
+	return s, ok
+}
+
+// ArgDefaultOIDs are the rows ArgDefaults knows.
+func ArgDefaultOIDs() []uint32 {
+	out := make([]uint32, 0, len(argDefaults))
+	for o := range argDefaults {
+		out = append(out, o)
+	}
+	return out
+}

@@ -74,7 +74,8 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_stat_activity":       c.activityRows,     // activity.go
 		"pg_stat_progress_copy":  c.progressCopyRows, // activity.go
 		"pg_extension":           static(extensionRows()),
-		"pg_collation":           static(collationRows()),
+		"pg_collation":           static(collationRows()), // collations.go
+		"pg_ts_dict":             static(tsDictRows()),
 		"pg_language":            static(languageRows()),
 		"pg_tablespace":          static(tablespaceRows()),
 		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
@@ -436,6 +437,7 @@ func (c *Catalog) descriptionRows(ctx context.Context, s *snapshot) ([]row, erro
 	}
 	rows = append(rows, c.objectCommentRows(ctx, s)...) // comments.go
 	rows = append(rows, operatorDescriptionRows()...)   // operators.go
+	rows = append(rows, collationDescriptionRows()...)  // collations.go
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
 		rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": 0, "description": tableComment(t)})
@@ -944,16 +946,6 @@ func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) 
 func extensionRows() []row {
 	return []row{{"oid": plpgsqlOID, "extname": "plpgsql", "extowner": ownerOID, "extnamespace": nsPgCatalog,
 		"extrelocatable": false, "extversion": "1.0"}}
-}
-
-func collationRows() []row {
-	mk := func(oid uint32, name, provider string, collate any) row {
-		return row{"oid": oid, "collname": name, "collnamespace": nsPgCatalog, "collowner": ownerOID,
-			"collprovider": provider, "collisdeterministic": true, "collencoding": -1,
-			"collcollate": collate, "collctype": collate}
-	}
-	return []row{mk(collDefault, "default", "d", nil), mk(collC, "C", "c", "C"), mk(collPOSIX, "POSIX", "c", "POSIX"),
-		mk(collUcsBasic, "ucs_basic", "c", "C")}
 }
 
 func languageRows() []row {

@@ -1616,6 +1616,7 @@ var rows = []Row{
 	{4188, "pg_lsn_smaller", 'f', false, 3220, []uint32{3220, 3220}, 0, 0, nil, "", nil, 0, true, "smaller of two"},
 	{4189, "max", 'a', false, 3220, []uint32{3220}, 0, 0, nil, "", nil, 0, false, "maximum value of all pg_lsn input values"},
 	{4190, "min", 'a', false, 3220, []uint32{3220}, 0, 0, nil, "", nil, 0, false, "minimum value of all pg_lsn input values"},
+	{4195, "to_regcollation", 'f', false, 4191, []uint32{25}, 0, 0, nil, "", nil, 0, false, "convert classname to regcollation"},
 	{4201, "ts_headline", 'f', false, 3802, []uint32{3734, 3802, 3615, 25}, 0, 0, nil, "", nil, 0, false, "generate headline from jsonb"},
 	{4202, "ts_headline", 'f', false, 3802, []uint32{3734, 3802, 3615}, 0, 0, nil, "", nil, 0, false, "generate headline from jsonb"},
 	{4203, "ts_headline", 'f', false, 3802, []uint32{3802, 3615, 25}, 0, 0, nil, "", nil, 0, false, "generate headline from jsonb"},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
@@ -745,6 +746,9 @@ func functionProcs() []procInfo {
 			if listed[procKey(p)] {
 				continue // PostgreSQL's row
 			}
+			if !pgNames()[name] {
+				continue // the engine's own helper: see pgNames
+			}
 			outParams(&p, f.Ret)
 			out = append(out, p)
 			next++
@@ -775,6 +779,25 @@ func functionProcs() []procInfo {
 	}
 	return out
 }
+
+// pgNames are the names of PostgreSQL 15's pg_catalog functions sqlgate
+// has (internal/pgproc's properties hold every signature of each). An
+// overload of the library that PostgreSQL has no row of is listed under
+// sqlgate's OIDs only when PostgreSQL has a function of its name (\df
+// pg_relation_size shows sqlgate's text overload beside PostgreSQL's
+// rows): the engine's internal helpers (pg__money_mul, pg__op_xor ...,
+// which operators and aggregates bind to), the reg* types' cast helpers
+// (regclass_in ...: PostgreSQL's are regclassin ...) and the SQL
+// constructs the grammar turns into calls (coalesce, greatest, current_date,
+// user, trim ...: syntax in PostgreSQL, no pg_proc rows) are no
+// functions of PostgreSQL's, and pg_proc does not show them.
+var pgNames = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, sig := range pgproc.Signatures() {
+		out[sig[:strings.IndexByte(sig, '(')]] = true
+	}
+	return out
+})
 
 // outParams gives p, a built-in returning a row of named fields where
 // PostgreSQL's function has OUT parameters (pg_identify_object,

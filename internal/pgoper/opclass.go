@@ -98,3 +98,19 @@ func DefaultOpClass(method, typ, elem uint32) uint32 {
 	}
 	return 0
 }
+
+var classAndFamilyOIDs = sync.OnceValue(func() map[uint32]byte {
+	m := map[uint32]byte{}
+	for _, c := range opClasses {
+		m[c.OID] |= 1
+	}
+	for _, f := range opFamilies {
+		m[f.OID] |= 2
+	}
+	return m
+})
+
+// OpClassByOID and OpFamilyByOID report whether an operator class
+// (family) of that OID is listed.
+func OpClassByOID(oid uint32) bool  { return classAndFamilyOIDs()[oid]&1 != 0 }
+func OpFamilyByOID(oid uint32) bool { return classAndFamilyOIDs()[oid]&2 != 0 }

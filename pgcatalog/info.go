@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgtypes"
@@ -669,7 +670,7 @@ func (c *Catalog) signature(p procInfo) (result, arguments string) {
 // a built-in's as PostgreSQL 15 prints them (internal/pgproc's props,
 // with the defaults: make_interval(years integer DEFAULT 0, ...)), else
 // FunctionSignature's arguments with a LANGUAGE sql function's defaults
-// (as written).
+// as PostgreSQL's deparser prints them (package deparse).
 func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
 	p, ok := c.procByOID(oid)
 	if !ok {
@@ -699,10 +700,23 @@ func (c *Catalog) functionArguments(p procInfo) string {
 	if len(in) != len(p.argDefaults) || p.params != nil && len(parts) != len(p.params) {
 		return args // a type name with ", " in it (numeric(10, 2) is written without)
 	}
+	sc := deparse.Scope{Types: catalogTypes{c}, Schema: fluss.DefaultDatabase}
+	if n, ok := c.NamespaceName(p.ns); ok {
+		sc.Schema = n
+	}
 	for i, d := range p.argDefaults {
-		if d != "" {
-			parts[in[i]] += " DEFAULT " + d
+		if d == "" {
+			continue
 		}
+		if i < len(p.inTypes) {
+			// converted to the parameter's type, as PostgreSQL stores and
+			// prints it ('x'::text, (1 + 2)); as written where the
+			// deparser does not reproduce it
+			if out, err := deparse.Default(d, sc, p.inTypes[i], false); err == nil {
+				d = out
+			}
+		}
+		parts[in[i]] += " DEFAULT " + d
 	}
 	return strings.Join(parts, ", ")
 }

@@ -81,7 +81,7 @@ func pgRowColumns(rw row, p procInfo) {
 	rw["prokind"], rw["pronargdefaults"], rw["provariadic"], rw["prorows"] = string(r.Kind), r.Defaults, r.Variadic, float64(r.Rows)
 	rw["proargtypes"] = anyOIDs(r.Args)
 	if d, ok := pgproc.ArgDefaults(r.OID); ok { // PostgreSQL's node tree text
-		rw["proargdefaults"] = d
+		rw["proargdefaults"] = d.Tree
 	}
 	if r.AllArgs != nil {
 		rw["proallargtypes"] = anyOIDs(r.AllArgs)

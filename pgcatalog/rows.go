@@ -614,7 +614,10 @@ type procInfo struct {
 	volatile    byte
 	strict      bool
 	argDefaults []string
-	sqlBody     string
+	// inTypes are a LANGUAGE sql function's input parameters' types, to
+	// which the defaults are converted (pg_get_function_arguments)
+	inTypes []types.T
+	sqlBody string
 	// pg is PostgreSQL's own row of a built-in (pgprocrows.go), nil for
 	// sqlgate's own overloads and user functions
 	pg *pgproc.Row

@@ -1452,6 +1452,7 @@ var rows = []Row{
 	{3714, "ts_token_type", 'f', true, 2249, []uint32{25}, 0, 0, []uint32{25, 23, 25, 25}, "iooo", []string{"parser_name", "tokid", "alias", "description"}, 16, false, "get parser's token types"},
 	{3715, "ts_parse", 'f', true, 2249, []uint32{26, 25}, 0, 0, []uint32{26, 25, 23, 25}, "iioo", []string{"parser_oid", "txt", "tokid", "token"}, 1000, false, "parse text to tokens"},
 	{3716, "ts_parse", 'f', true, 2249, []uint32{25, 25}, 0, 0, []uint32{25, 25, 23, 25}, "iioo", []string{"parser_name", "txt", "tokid", "token"}, 1000, false, "parse text to tokens"},
+	{3723, "ts_lexize", 'f', false, 1009, []uint32{3769, 25}, 0, 0, nil, "", nil, 0, false, "normalize one word by dictionary"},
 	{3743, "ts_headline", 'f', false, 25, []uint32{3734, 25, 3615, 25}, 0, 0, nil, "", nil, 0, false, "generate headline"},
 	{3744, "ts_headline", 'f', false, 25, []uint32{3734, 25, 3615}, 0, 0, nil, "", nil, 0, false, "generate headline"},
 	{3745, "to_tsvector", 'f', false, 3614, []uint32{3734, 25}, 0, 0, nil, "", nil, 0, false, "transform to tsvector"},

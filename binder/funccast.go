@@ -24,7 +24,7 @@ var pgTypeNames = map[string]string{
 	"timestamp": "timestamp", "timestamptz": "timestamptz", "interval": "interval", "bit": "bit",
 	"varbit": "varbit", "xid": "xid", "pg_lsn": "pg_lsn", "tsvector": "tsvector", "tsquery": "tsquery",
 	"regclass": "regclass", "regtype": "regtype", "regproc": "regproc", "regprocedure": "regprocedure",
-	"regnamespace": "regnamespace", "regrole": "regrole", "regoper": "regoper", "regoperator": "regoperator", "regconfig": "regconfig",
+	"regnamespace": "regnamespace", "regrole": "regrole", "regoper": "regoper", "regoperator": "regoperator", "regcollation": "regcollation", "regdictionary": "regdictionary", "regconfig": "regconfig",
 	"int4range": "int4range", "int8range": "int8range", "numrange": "numrange", "daterange": "daterange",
 	"tsrange": "tsrange", "tstzrange": "tstzrange",
 }
@@ -117,7 +117,7 @@ func castByOtherFunction(name string, t types.T) bool {
 		return t.Kind == types.Bool || netVariant(t.Variant) || t.Variant == types.QChar
 	case "bit":
 		return t.Kind == types.Int32 || t.Kind == types.Int64 && !t.IsMoney() // bit(integer, integer)'s
-	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regconfig", "regoper", "regoperator":
+	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regconfig", "regoper", "regoperator", "regcollation", "regdictionary":
 		return t.Kind == types.Int8 || t.Kind == types.Int16 || t.Kind == types.Int64 && !t.IsMoney()
 	}
 	return false

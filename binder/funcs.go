@@ -556,7 +556,7 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 		t = it
 	case "oid":
 		t = types.T{Kind: types.Oid}
-	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper", "regoperator", "json", "jsonb", "uuid", "inet", "cidr", "pg_lsn", "xid", "jsonpath", "tsvector", "tsquery", "regconfig", "money", "macaddr", "macaddr8":
+	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper", "regoperator", "regcollation", "regdictionary", "json", "jsonb", "uuid", "inet", "cidr", "pg_lsn", "xid", "jsonpath", "tsvector", "tsquery", "regconfig", "money", "macaddr", "macaddr8":
 		v, _ := types.VariantNamed(tn.Name)
 		t = types.T{Kind: types.Oid, Variant: v}
 		if v.IsJSON() || v == types.UUID || v == types.Inet || v == types.Cidr || v == types.PgLsn || v == types.JSONPath || v.IsTextSearch() || v == types.MacAddr || v == types.MacAddr8 {

@@ -301,7 +301,8 @@ func catalogFuncs() []*Func {
 	fs = append(fs, arrayCatFuncs()...)     // mdarray.go
 	fs = append(fs, arrayFillFuncs()...)    // mdarray.go
 	fs = append(fs, regprocFuncs()...)
-	fs = append(fs, regoperFuncs()...) // regoper.go
+	fs = append(fs, regoperFuncs()...)      // regoper.go
+	fs = append(fs, regcollationFuncs()...) // regcollation.go
 	// Functions that read the catalog or the session are never folded at
 	// bind time: a prepared statement must see later DDL, and only the
 	// execution context is sure to carry WithCatalog and WithSession.
@@ -588,6 +589,9 @@ func regOutput(ctx context.Context, c CatalogInfo, v types.Variant, oid uint32) 
 	}
 	if oid == 0 {
 		return "-", nil // InvalidOid, in every reg* type's output
+	}
+	if v == types.RegCollation || v == types.RegDictionary {
+		return collationOrDictionaryText(v, oid), nil // regcollation.go
 	}
 	switch v {
 	case types.RegClass:

@@ -32,7 +32,9 @@
 // alias used as a value, one of them NULL where an outer join made the row
 // up); regproc/regprocedure input and output over the
 // optional Procs catalog (regproc.go; regoper and regoperator over
-// pg_operator's rows, regoper.go); the bit string operators and
+// pg_operator's rows, regoper.go; regcollation and regdictionary over
+// sqlgate's collations and text search dictionaries, which it lists as
+// PostgreSQL 15's rows, regcollation.go); the bit string operators and
 // functions over bit(n) and bit varying(n) (bitstring.go); inet's
 // functions and operators (netfuncs.go: host, masklen, network,
 // set_masklen, inet_merge, << <<= >> >>= && ~ & | + - and the rest);

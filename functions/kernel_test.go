@@ -80,6 +80,10 @@ func sampleValue(name string, t types.T) (types.T, any) {
 		}
 	case types.Char:
 		return types.T{Kind: types.Char, Length: 4}, "ab"
+	case types.Oid:
+		if t.Variant == types.RegDictionary { // ts_lexize's: simple
+			return t, int64(3765)
+		}
 	case types.Int16, types.Int32, types.Int64:
 		if name == "chr" {
 			return t, int64(65)

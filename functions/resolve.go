@@ -86,6 +86,9 @@ const (
 	// regoper and regoperator (category N), as regproc and regprocedure
 	pgRegoper
 	pgRegoperator
+	// regcollation and regdictionary (category N)
+	pgRegcollation
+	pgRegdictionary
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -117,6 +120,10 @@ func pgTypeOf(t types.T) pgType {
 			return pgRegoper
 		case t.Variant == types.RegOperator:
 			return pgRegoperator
+		case t.Variant == types.RegCollation:
+			return pgRegcollation
+		case t.Variant == types.RegDictionary:
+			return pgRegdictionary
 		case t.Variant.IsReg():
 			return pgRegtype + pgType(t.Variant-types.RegType)
 		case t.Variant == types.Xid:
@@ -195,7 +202,7 @@ func (p pgType) category() byte {
 	case pgBool:
 		return 'B'
 	case pgInt2, pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass,
-		pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegoper, pgRegoperator:
+		pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegoper, pgRegoperator, pgRegcollation, pgRegdictionary:
 		return 'N'
 	case pgText, pgVarchar, pgBpchar, pgName:
 		return 'S'
@@ -235,34 +242,36 @@ func (p pgType) preferred() bool {
 // implicitCasts lists PostgreSQL 15's implicit casts (pg_cast with
 // castcontext 'i', plus binary-coercible ones) among the types sqlgate has.
 var implicitCasts = map[pgType][]pgType{
-	pgInt2:         {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator},
-	pgInt4:         {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator},
-	pgInt8:         {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator},
-	pgNumeric:      {pgFloat4, pgFloat8},
-	pgFloat4:       {pgFloat8},
-	pgCidr:         {pgInet},
-	pgMacaddr:      {pgMacaddr8},
-	pgMacaddr8:     {pgMacaddr},
-	pgBit:          {pgVarbit},
-	pgVarbit:       {pgBit},
-	pgOid:          {pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator},
-	pgRegConfig:    {pgOid},
-	pgRegclass:     {pgOid},
-	pgRegtype:      {pgOid},
-	pgRegproc:      {pgOid, pgRegprocedure},
-	pgRegprocedure: {pgOid, pgRegproc},
-	pgRegnamespace: {pgOid},
-	pgRegrole:      {pgOid},
-	pgRegoper:      {pgOid, pgRegoperator},
-	pgRegoperator:  {pgOid, pgRegoper},
-	pgText:         {pgVarchar, pgBpchar, pgName, pgRegclass},
-	pgVarchar:      {pgText, pgBpchar, pgName, pgRegclass},
-	pgBpchar:       {pgText, pgVarchar, pgName},
-	pgName:         {pgText},
-	pgDate:         {pgTimestamp, pgTimestampTZ},
-	pgTimestamp:    {pgTimestampTZ},
-	pgTime:         {pgInterval, pgTimeTZ},
-	pgQChar:        {pgText},
+	pgInt2:          {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator, pgRegcollation, pgRegdictionary},
+	pgInt4:          {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator, pgRegcollation, pgRegdictionary},
+	pgInt8:          {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator, pgRegcollation, pgRegdictionary},
+	pgNumeric:       {pgFloat4, pgFloat8},
+	pgFloat4:        {pgFloat8},
+	pgCidr:          {pgInet},
+	pgMacaddr:       {pgMacaddr8},
+	pgMacaddr8:      {pgMacaddr},
+	pgBit:           {pgVarbit},
+	pgVarbit:        {pgBit},
+	pgOid:           {pgRegclass, pgRegtype, pgRegproc, pgRegprocedure, pgRegnamespace, pgRegrole, pgRegConfig, pgRegoper, pgRegoperator, pgRegcollation, pgRegdictionary},
+	pgRegConfig:     {pgOid},
+	pgRegclass:      {pgOid},
+	pgRegtype:       {pgOid},
+	pgRegproc:       {pgOid, pgRegprocedure},
+	pgRegprocedure:  {pgOid, pgRegproc},
+	pgRegnamespace:  {pgOid},
+	pgRegrole:       {pgOid},
+	pgRegcollation:  {pgOid},
+	pgRegdictionary: {pgOid},
+	pgRegoper:       {pgOid, pgRegoperator},
+	pgRegoperator:   {pgOid, pgRegoper},
+	pgText:          {pgVarchar, pgBpchar, pgName, pgRegclass},
+	pgVarchar:       {pgText, pgBpchar, pgName, pgRegclass},
+	pgBpchar:        {pgText, pgVarchar, pgName},
+	pgName:          {pgText},
+	pgDate:          {pgTimestamp, pgTimestampTZ},
+	pgTimestamp:     {pgTimestampTZ},
+	pgTime:          {pgInterval, pgTimeTZ},
+	pgQChar:         {pgText},
 }
 
 // canCoerce reports whether a value of from may be implicitly converted to to.

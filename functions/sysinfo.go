@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqlgate/sqlgate/internal/pgoper"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/numeric"
@@ -86,8 +87,21 @@ func sysInfoFuncs() []*Func {
 			return time.Now().In(LocationOf(ctx)).Format("Mon Jan 02 15:04:05.000000 2006 MST"), nil
 		})},
 	}
-	for _, name := range []string{"pg_conversion_is_visible", "pg_opclass_is_visible", "pg_opfamily_is_visible",
-		"pg_statistics_obj_is_visible", "pg_ts_config_is_visible", "pg_ts_dict_is_visible", "pg_ts_parser_is_visible",
+	// the operator classes and families and the text search dictionaries
+	// sqlgate has (internal/pgoper's, regcollation.go's) live in
+	// pg_catalog, on every search path
+	fs = append(fs, visibleIn("pg_opclass_is_visible", func(oid uint32) bool { return pgoper.OpClassByOID(oid) }),
+		visibleIn("pg_opfamily_is_visible", func(oid uint32) bool { return pgoper.OpFamilyByOID(oid) }),
+		visibleIn("pg_ts_dict_is_visible", func(oid uint32) bool {
+			for _, d := range Dictionaries() {
+				if d.OID == oid {
+					return true
+				}
+			}
+			return false
+		}))
+	for _, name := range []string{"pg_conversion_is_visible",
+		"pg_statistics_obj_is_visible", "pg_ts_config_is_visible", "pg_ts_parser_is_visible",
 		"pg_ts_template_is_visible"} {
 		fs = append(fs, nullVisible(name))
 	}
@@ -187,4 +201,15 @@ func sizeBytes(arg string) (any, error) {
 		return nil, types.IntOutOfRange(types.Int64Type)
 	}
 	return v, nil
+}
+
+// visibleIn is a pg_*_is_visible function of pg_catalog objects: true for
+// an OID exists reports, NULL (no such object) for another.
+func visibleIn(name string, exists func(uint32) bool) *Func {
+	return &Func{Name: name, Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(_ context.Context, a []any) (any, error) {
+		if exists(oidArg(a[0])) {
+			return true, nil
+		}
+		return nil, nil
+	})}
 }

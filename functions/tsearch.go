@@ -259,15 +259,20 @@ func tsearchFuncs() []*Func {
 			}
 			return tsearch.SetWeight(vec, w, words).String(), nil
 		}),
-		// ts_lexize(regdictionary, text): the dictionary is named by text
-		// (sqlgate has no regdictionary type); its name is read as
-		// regdictionary's input reads it
-		row("ts_lexize", []types.T{tText, tText}, tTextArr, func(v []any) (any, error) {
-			d, err := tsearch.LookupDictionary(v[0].(string))
-			if err != nil {
-				return nil, err
+		// ts_lexize(regdictionary, text): the dictionary by its OID
+		// (regcollation.go's Dictionaries name types/tsearch's)
+		row("ts_lexize", []types.T{types.RegOf(types.RegDictionary), tText}, tTextArr, func(v []any) (any, error) {
+			oid := oidArg(v[0])
+			for _, dict := range Dictionaries() {
+				if dict.OID == oid {
+					d, err := tsearch.LookupDictionary(dict.Name)
+					if err != nil {
+						return nil, err
+					}
+					return stringsToAny(d.Lexize(v[1].(string))), nil
+				}
 			}
-			return stringsToAny(d.Lexize(v[1].(string))), nil
+			return nil, sqlerr.New(sqlerr.InternalError, "cache lookup failed for text search dictionary %d", oid)
 		}),
 		row("tsvector_to_array", []types.T{tTSVector}, tTextArr, func(v []any) (any, error) {
 			vec, err := vectorArg(v[0])

@@ -269,7 +269,10 @@ func TestGeneratedRows(t *testing.T) {
 		descs = append(descs, r)
 	}
 	if want := []string{"11|2615|0|system catalog schema", "2200|2615|0|standard public schema", "99|2615|0|reserved schema for TOAST tables",
-		"13535|3079|0|PL/pgSQL procedural language", "16386|1259|0|fluss log table, 3 buckets", "16386|1259|2|the message",
+		"13535|3079|0|PL/pgSQL procedural language",
+		"100|3456|0|database's default collation", "950|3456|0|standard C collation", "951|3456|0|standard POSIX collation",
+		"3765|3600|0|simple dictionary: just lower case and check for stopword", "13163|3600|0|snowball stemmer for english language",
+		"16386|1259|0|fluss log table, 3 buckets", "16386|1259|2|the message",
 		"16385|1259|0|fluss primary-key table, 4 buckets, bucket key (region)"}; fmt.Sprint(descs) != fmt.Sprint(want) || !builtin {
 		t.Errorf("pg_description: got\n  %s\nwant\n  %s\nand count(*)'s comment (found: %v)", strings.Join(descs, "\n  "), strings.Join(want, "\n  "), builtin)
 	}

@@ -131,8 +131,20 @@
 //     comments in pg_description; oprrest and oprjoin are 0 (no
 //     selectivity estimators). The operators' and casts' functions are
 //     pg_proc rows under PostgreSQL's OIDs (a library row of the same
-//     signature takes that OID). pg_opclass, pg_amop and pg_amproc are
-//     empty.
+//     signature takes that OID). pg_opfamily, pg_opclass, pg_amop and
+//     pg_amproc (opclasses.go) are PostgreSQL 15's rows of the btree and
+//     hash families whose every operator sqlgate binds (internal/pgoper),
+//     their support functions pg_proc rows, and pg_index.indclass names
+//     the key columns' default classes; pg_collation and pg_ts_dict
+//     (collations.go) list the collations and dictionaries sqlgate has,
+//     which regcollation and regdictionary name; pg_ts_template is empty.
+//   - pg_proc lists the library's overloads PostgreSQL has no row of only
+//     under names PostgreSQL has functions of: the engine's pg__ helpers,
+//     the reg* types' cast helpers and the grammar's constructs
+//     (coalesce, current_date ...) are not listed. A built-in's
+//     proargdefaults is PostgreSQL's node tree text (internal/pgproc's
+//     argdefaults.go); a user function's is NULL (pronargdefaults and
+//     pg_get_function_arguments carry its defaults).
 //   - pg_proc's argument names,
 //     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
 //     triggers, policies or partitions.

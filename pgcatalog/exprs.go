@@ -9,6 +9,7 @@ import (
 	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/internal/pgproc"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -125,6 +126,12 @@ func domainCheckText(base types.T, expr string, notValid, pretty bool) (string, 
 func (c *Catalog) ExprDef(ctx context.Context, expr string, relid uint32, pretty bool) (string, bool, error) {
 	if text, ok := strings.CutPrefix(expr, domainDefaultPrefix); ok && relid == pgTypeOID {
 		return strings.TrimSuffix(text, "}"), true, nil // domains.go
+	}
+	if strings.HasPrefix(expr, "({") {
+		// a built-in's proargdefaults (PostgreSQL's node tree, pgprocrows.go)
+		if text, ok := pgproc.ArgDefaultsText(expr); ok {
+			return text, true, nil
+		}
 	}
 	t, index, sp, ok, err := c.relation(ctx, relid)
 	if err != nil || !ok || index || sp != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqlgate/sqlgate/deparse"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgtypes"
@@ -666,8 +667,10 @@ func (c *Catalog) signature(p procInfo) (result, arguments string) {
 }
 
 // FunctionArguments is pg_get_function_arguments of the pg_proc row oid:
+// a built-in's as PostgreSQL 15 prints them (internal/pgproc's props,
+// with the defaults: make_interval(years integer DEFAULT 0, ...)), else
 // FunctionSignature's arguments with a LANGUAGE sql function's defaults
-// (as written).
+// as PostgreSQL's deparser prints them (package deparse).
 func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
 	p, ok := c.procByOID(oid)
 	if !ok {
@@ -677,6 +680,12 @@ func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
 }
 
 func (c *Catalog) functionArguments(p procInfo) string {
+	if p.pg != nil && !p.userFunc {
+		// a built-in's, with its defaults, as PostgreSQL prints them
+		if pp, ok := builtinProp(p); ok && pp.Args != "" {
+			return pp.Args
+		}
+	}
 	_, args := c.signature(p)
 	if len(p.argDefaults) == 0 || len(p.outTypes) > 0 && !p.table {
 		return args
@@ -691,10 +700,23 @@ func (c *Catalog) functionArguments(p procInfo) string {
 	if len(in) != len(p.argDefaults) || p.params != nil && len(parts) != len(p.params) {
 		return args // a type name with ", " in it (numeric(10, 2) is written without)
 	}
+	sc := deparse.Scope{Types: catalogTypes{c}, Schema: fluss.DefaultDatabase}
+	if n, ok := c.NamespaceName(p.ns); ok {
+		sc.Schema = n
+	}
 	for i, d := range p.argDefaults {
-		if d != "" {
-			parts[in[i]] += " DEFAULT " + d
+		if d == "" {
+			continue
 		}
+		if i < len(p.inTypes) {
+			// converted to the parameter's type, as PostgreSQL stores and
+			// prints it ('x'::text, (1 + 2)); as written where the
+			// deparser does not reproduce it
+			if out, err := deparse.Default(d, sc, p.inTypes[i], false); err == nil {
+				d = out
+			}
+		}
+		parts[in[i]] += " DEFAULT " + d
 	}
 	return strings.Join(parts, ", ")
 }

@@ -92,6 +92,7 @@ func withOperatorProcs(procs []procInfo) []procInfo {
 	n := len(procs) - len(typeProcInfos)
 	ops := operatorProcs(procs[:n])
 	out := append(procs[:n:n], ops...)
-	out = append(out, castProcs(out)...) // casts.go
+	out = append(out, castProcs(out)...)    // casts.go
+	out = append(out, supportProcs(out)...) // opclasses.go
 	return append(out, procs[n:]...)
 }

@@ -9,9 +9,10 @@ import (
 	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
-// TestOperatorRowsMatchPostgres compares every pg_operator and pg_cast row
-// sqlgate serves, the implementing and cast functions' pg_proc rows and the operators'
-// pg_description rows with PostgreSQL 15's rows of the same OIDs, column by
+// TestOperatorRowsMatchPostgres compares every pg_operator, pg_cast,
+// pg_opfamily, pg_opclass, pg_amop and pg_amproc row sqlgate serves, the
+// implementing, cast and support functions' pg_proc rows and the
+// operators' pg_description rows with PostgreSQL 15's rows of the same OIDs, column by
 // column (oprrest and oprjoin apart: sqlgate has no estimators, they are 0).
 func TestOperatorRowsMatchPostgres(t *testing.T) {
 	srv := pgtest.Start(t)
@@ -35,8 +36,16 @@ func TestOperatorRowsMatchPostgres(t *testing.T) {
 			`SELECT concat_ws('|', oid, castsource, casttarget, castfunc, castcontext, castmethod) FROM pg_cast WHERE oid = ANY($1)`, 150},
 		{"pg_proc", []string{"oid", "proname", "pronamespace", "pronargs", "proargtypes", "prorettype", "provolatile", "proisstrict", "proparallel", "prosrc", "proretset", "prokind"},
 			`SELECT concat_ws('|', oid, proname, pronamespace, pronargs, '{' || replace(proargtypes::text, ' ', ',') || '}', prorettype, provolatile, proisstrict::text, proparallel, prosrc, proretset::text, prokind)
-			FROM pg_proc WHERE oid = ANY($1) AND oid IN (SELECT oprcode FROM pg_operator UNION SELECT castfunc FROM pg_cast)
-			AND provariadic = 0`, 450}, // the library's VARIADIC rows list the element type (json_extract_path: procs' own)
+			FROM pg_proc WHERE oid = ANY($1) AND oid IN (SELECT oprcode FROM pg_operator UNION SELECT castfunc FROM pg_cast UNION SELECT amproc FROM pg_amproc)
+			AND provariadic = 0`, 580}, // the library's VARIADIC rows list the element type (json_extract_path: procs' own)
+		{"pg_opfamily", []string{"oid", "opfmethod", "opfname", "opfnamespace", "opfowner"},
+			`SELECT concat_ws('|', oid, opfmethod, opfname, opfnamespace, opfowner) FROM pg_opfamily WHERE oid = ANY($1)`, 55},
+		{"pg_opclass", []string{"oid", "opcmethod", "opcname", "opcnamespace", "opcowner", "opcfamily", "opcintype", "opcdefault", "opckeytype"},
+			`SELECT concat_ws('|', oid, opcmethod, opcname, opcnamespace, opcowner, opcfamily, opcintype, opcdefault::text, opckeytype) FROM pg_opclass WHERE oid = ANY($1)`, 70},
+		{"pg_amop", []string{"oid", "amopfamily", "amoplefttype", "amoprighttype", "amopstrategy", "amoppurpose", "amopopr", "amopmethod", "amopsortfamily"},
+			`SELECT concat_ws('|', oid, amopfamily, amoplefttype, amoprighttype, amopstrategy, amoppurpose, amopopr, amopmethod, amopsortfamily) FROM pg_amop WHERE oid = ANY($1)`, 300},
+		{"pg_amproc", []string{"oid", "amprocfamily", "amproclefttype", "amprocrighttype", "amprocnum", "amproc"},
+			`SELECT concat_ws('|', oid, amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc::oid) FROM pg_amproc WHERE oid = ANY($1)`, 170},
 		{"pg_description", []string{"objoid", "classoid", "objsubid", "description"},
 			`SELECT concat_ws('|', objoid, classoid, objsubid, description) FROM pg_description
 			WHERE objoid = ANY($1) AND classoid = 'pg_operator'::regclass`, 500},

@@ -80,6 +80,9 @@ func pgRowColumns(rw row, p procInfo) {
 	r := p.pg
 	rw["prokind"], rw["pronargdefaults"], rw["provariadic"], rw["prorows"] = string(r.Kind), r.Defaults, r.Variadic, float64(r.Rows)
 	rw["proargtypes"] = anyOIDs(r.Args)
+	if d, ok := pgproc.ArgDefaults(r.OID); ok { // PostgreSQL's node tree text
+		rw["proargdefaults"] = d.Tree
+	}
 	if r.AllArgs != nil {
 		rw["proallargtypes"] = anyOIDs(r.AllArgs)
 	} else {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
@@ -54,6 +55,10 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_aggregate":           static(aggregateRows()), // pgprocrows.go
 		"pg_operator":            static(operatorRows()),  // operators.go
 		"pg_cast":                static(castRows()),      // casts.go
+		"pg_opfamily":            static(opFamilyRows()),  // opclasses.go
+		"pg_opclass":             static(opClassRows()),
+		"pg_amop":                static(amOpRows()),
+		"pg_amproc":              static(amProcRows()),
 		"pg_tables":              c.tablesViewRows,
 		"pg_stat_user_tables":    c.statTableRows, // stattables.go
 		"pg_stat_all_tables":     c.statTableRows,
@@ -70,7 +75,8 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_stat_activity":       c.activityRows,     // activity.go
 		"pg_stat_progress_copy":  c.progressCopyRows, // activity.go
 		"pg_extension":           static(extensionRows()),
-		"pg_collation":           static(collationRows()),
+		"pg_collation":           static(collationRows()), // collations.go
+		"pg_ts_dict":             static(tsDictRows()),
 		"pg_language":            static(languageRows()),
 		"pg_tablespace":          static(tablespaceRows()),
 		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
@@ -337,13 +343,6 @@ func typeRow(oid uint32, name string, ns uint32, length int, byVal bool, typtype
 	return r
 }
 
-// btreeOpclass is PostgreSQL 15's default btree operator class (pg_index.
-// indclass) of each key column type sqlgate has (varchar uses text_ops).
-var btreeOpclass = map[uint32]int{
-	16: 10003, 17: 10006, 20: 3124, 21: 1979, 23: 1978, 25: 3126, 700: 10012, 701: 3123,
-	1042: 10004, 1043: 3126, 1082: 3122, 1083: 10038, 1114: 3128, 1184: 3127, 1700: 3125,
-}
-
 func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
@@ -360,7 +359,7 @@ func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 		for i, n := range nums {
 			ct := c.colType(t.Descriptor.Schema.Columns[n-1].Type)
 			colls[i] = ct.collation
-			classes[i] = btreeOpclass[ct.oid] // 0 where PostgreSQL has no btree class
+			classes[i] = c.btreeClass(ct.oid) // opclasses.go
 			opts[i] = 0
 		}
 		rows = append(rows, row{
@@ -439,6 +438,7 @@ func (c *Catalog) descriptionRows(ctx context.Context, s *snapshot) ([]row, erro
 	}
 	rows = append(rows, c.objectCommentRows(ctx, s)...) // comments.go
 	rows = append(rows, operatorDescriptionRows()...)   // operators.go
+	rows = append(rows, collationDescriptionRows()...)  // collations.go
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
 		rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": 0, "description": tableComment(t)})
@@ -614,7 +614,10 @@ type procInfo struct {
 	volatile    byte
 	strict      bool
 	argDefaults []string
-	sqlBody     string
+	// inTypes are a LANGUAGE sql function's input parameters' types, to
+	// which the defaults are converted (pg_get_function_arguments)
+	inTypes []types.T
+	sqlBody string
 	// pg is PostgreSQL's own row of a built-in (pgprocrows.go), nil for
 	// sqlgate's own overloads and user functions
 	pg *pgproc.Row
@@ -746,6 +749,9 @@ func functionProcs() []procInfo {
 			if listed[procKey(p)] {
 				continue // PostgreSQL's row
 			}
+			if !pgNames()[name] {
+				continue // the engine's own helper: see pgNames
+			}
 			outParams(&p, f.Ret)
 			out = append(out, p)
 			next++
@@ -776,6 +782,25 @@ func functionProcs() []procInfo {
 	}
 	return out
 }
+
+// pgNames are the names of PostgreSQL 15's pg_catalog functions sqlgate
+// has (internal/pgproc's properties hold every signature of each). An
+// overload of the library that PostgreSQL has no row of is listed under
+// sqlgate's OIDs only when PostgreSQL has a function of its name (\df
+// pg_relation_size shows sqlgate's text overload beside PostgreSQL's
+// rows): the engine's internal helpers (pg__money_mul, pg__op_xor ...,
+// which operators and aggregates bind to), the reg* types' cast helpers
+// (regclass_in ...: PostgreSQL's are regclassin ...) and the SQL
+// constructs the grammar turns into calls (coalesce, greatest, current_date,
+// user, trim ...: syntax in PostgreSQL, no pg_proc rows) are no
+// functions of PostgreSQL's, and pg_proc does not show them.
+var pgNames = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, sig := range pgproc.Signatures() {
+		out[sig[:strings.IndexByte(sig, '(')]] = true
+	}
+	return out
+})
 
 // outParams gives p, a built-in returning a row of named fields where
 // PostgreSQL's function has OUT parameters (pg_identify_object,
@@ -947,16 +972,6 @@ func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) 
 func extensionRows() []row {
 	return []row{{"oid": plpgsqlOID, "extname": "plpgsql", "extowner": ownerOID, "extnamespace": nsPgCatalog,
 		"extrelocatable": false, "extversion": "1.0"}}
-}
-
-func collationRows() []row {
-	mk := func(oid uint32, name, provider string, collate any) row {
-		return row{"oid": oid, "collname": name, "collnamespace": nsPgCatalog, "collowner": ownerOID,
-			"collprovider": provider, "collisdeterministic": true, "collencoding": -1,
-			"collcollate": collate, "collctype": collate}
-	}
-	return []row{mk(collDefault, "default", "d", nil), mk(collC, "C", "c", "C"), mk(collPOSIX, "POSIX", "c", "POSIX"),
-		mk(collUcsBasic, "ucs_basic", "c", "C")}
 }
 
 func languageRows() []row {

@@ -67,6 +67,10 @@ var typeProcs = map[uint32][8]uint32{
 	3645: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsquery
 	3734: {3736, 3737, 3738, 3739, 0, 0, 0, 0},           // regconfig
 	3735: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regconfig
+	3769: {3771, 3772, 3773, 3774, 0, 0, 0, 0},           // regdictionary
+	3770: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regdictionary
+	4191: {4193, 4194, 4196, 4197, 0, 0, 0, 0},           // regcollation
+	4192: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regcollation
 	3904: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // int4range
 	3905: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int4range
 	3906: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // numrange
@@ -228,6 +232,14 @@ var typeProcInfos = []procInfo{
 	{oid: 3737, name: "regconfigout", args: []any{uint32(3734)}, ret: 2275, nargs: 1},
 	{oid: 3738, name: "regconfigrecv", args: []any{uint32(2281)}, ret: 3734, nargs: 1},
 	{oid: 3739, name: "regconfigsend", args: []any{uint32(3734)}, ret: 17, nargs: 1},
+	{oid: 3771, name: "regdictionaryin", args: []any{uint32(2275)}, ret: 3769, nargs: 1},
+	{oid: 3772, name: "regdictionaryout", args: []any{uint32(3769)}, ret: 2275, nargs: 1},
+	{oid: 3773, name: "regdictionaryrecv", args: []any{uint32(2281)}, ret: 3769, nargs: 1},
+	{oid: 3774, name: "regdictionarysend", args: []any{uint32(3769)}, ret: 17, nargs: 1},
+	{oid: 4193, name: "regcollationin", args: []any{uint32(2275)}, ret: 4191, nargs: 1},
+	{oid: 4194, name: "regcollationout", args: []any{uint32(4191)}, ret: 2275, nargs: 1},
+	{oid: 4196, name: "regcollationrecv", args: []any{uint32(2281)}, ret: 4191, nargs: 1},
+	{oid: 4197, name: "regcollationsend", args: []any{uint32(4191)}, ret: 17, nargs: 1},
 	{oid: 3834, name: "range_in", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 3831, nargs: 3},
 	{oid: 3835, name: "range_out", args: []any{uint32(3831)}, ret: 2275, nargs: 1},
 	{oid: 3836, name: "range_recv", args: []any{uint32(2281), uint32(26), uint32(23)}, ret: 3831, nargs: 3},

@@ -84,7 +84,7 @@ func udfProcs(r *udf.Registry, next uint32) []procInfo {
 			p := procInfo{name: name, args: typeOIDs(s.Args), ret: typeOID(s.Returns), parallel: "u", lang: language(s.Language), src: s.Source,
 				argNames: s.ArgNames, owner: s.Owner, comment: s.Comment}
 			if f := s.SQL; f != nil {
-				p.sql, p.volatile, p.strict, p.argDefaults = true, f.Volatility, f.Strict, f.Defaults
+				p.sql, p.volatile, p.strict, p.argDefaults, p.inTypes = true, f.Volatility, f.Strict, f.Defaults, s.Args
 				if f.SetOf {
 					p.retset, p.rows = true, cmp.Or(f.Rows, 1000)
 				}

@@ -61,14 +61,16 @@ const (
 	OIDRecord        uint32 = 2249
 	OIDRecordArray   uint32 = 2287
 
-	OIDRegProc      uint32 = 24
-	OIDRegProcedure uint32 = 2202
-	OIDRegClass     uint32 = 2205
-	OIDRegType      uint32 = 2206
-	OIDRegNamespace uint32 = 4089
-	OIDRegRole      uint32 = 4096
-	OIDRegOper      uint32 = 2203
-	OIDRegOperator  uint32 = 2204
+	OIDRegProc       uint32 = 24
+	OIDRegProcedure  uint32 = 2202
+	OIDRegClass      uint32 = 2205
+	OIDRegType       uint32 = 2206
+	OIDRegNamespace  uint32 = 4089
+	OIDRegRole       uint32 = 4096
+	OIDRegOper       uint32 = 2203
+	OIDRegOperator   uint32 = 2204
+	OIDRegCollation  uint32 = 4191
+	OIDRegDictionary uint32 = 3769
 
 	OIDJSONArray        uint32 = 199
 	OIDBoolArray        uint32 = 1000
@@ -92,14 +94,16 @@ const (
 	OIDNumericArray     uint32 = 1231
 	OIDJSONBArray       uint32 = 3807
 
-	OIDRegProcArray      uint32 = 1008
-	OIDRegProcedureArray uint32 = 2207
-	OIDRegClassArray     uint32 = 2210
-	OIDRegTypeArray      uint32 = 2211
-	OIDRegNamespaceArray uint32 = 4090
-	OIDRegRoleArray      uint32 = 4097
-	OIDRegOperArray      uint32 = 2208
-	OIDRegOperatorArray  uint32 = 2209
+	OIDRegProcArray       uint32 = 1008
+	OIDRegProcedureArray  uint32 = 2207
+	OIDRegClassArray      uint32 = 2210
+	OIDRegTypeArray       uint32 = 2211
+	OIDRegNamespaceArray  uint32 = 4090
+	OIDRegRoleArray       uint32 = 4097
+	OIDRegOperArray       uint32 = 2208
+	OIDRegOperatorArray   uint32 = 2209
+	OIDRegCollationArray  uint32 = 4192
+	OIDRegDictionaryArray uint32 = 3770
 )
 
 // variantOIDs are the OIDs of the types.Variant types that travel as
@@ -107,7 +111,7 @@ const (
 var variantOIDs = map[types.Variant]uint32{
 	types.RegClass: OIDRegClass, types.RegType: OIDRegType, types.RegProc: OIDRegProc,
 	types.RegProcedure: OIDRegProcedure, types.RegNamespace: OIDRegNamespace, types.RegRole: OIDRegRole,
-	types.RegOper: OIDRegOper, types.RegOperator: OIDRegOperator,
+	types.RegOper: OIDRegOper, types.RegOperator: OIDRegOperator, types.RegCollation: OIDRegCollation, types.RegDictionary: OIDRegDictionary,
 	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID, types.JSONPath: OIDJSONPath,
 	types.Inet: OIDInet, types.PgLsn: OIDPgLsn, types.Xid: OIDXid, types.Cidr: OIDCidr,
 	types.Money: OIDMoney, types.MacAddr: OIDMacAddr, types.MacAddr8: OIDMacAddr8,
@@ -133,7 +137,7 @@ var arrayOIDs = map[uint32]uint32{
 	OIDDateRange: OIDDateRangeArray, OIDTsRange: OIDTsRangeArray, OIDTstzRange: OIDTstzRangeArray,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
-	OIDRegOper: OIDRegOperArray, OIDRegOperator: OIDRegOperatorArray,
+	OIDRegOper: OIDRegOperArray, OIDRegOperator: OIDRegOperatorArray, OIDRegCollation: OIDRegCollationArray, OIDRegDictionary: OIDRegDictionaryArray,
 }
 
 // ArrayOIDOf returns the OID of the PostgreSQL array type whose elements have

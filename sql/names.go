@@ -355,6 +355,8 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 				if top.clause == "ON" && top.kind == frameQuery {
 					top.clause = "FROM"
 				}
+			case ".":
+				prevTable = wasTable // s.t: the table's name goes on
 			}
 			continue
 		case t.kind == tkOp && t.synth == "" && src[t.start:t.end] == "::":
@@ -367,6 +369,9 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 		case t.kind != tkIdent || t.synth != "":
 			top.fromItem = false
 			prevName = t.kind != tkOp
+			// s."T": a qualified table name's last part, which an alias
+			// may follow
+			prevTable = wasTable && t.kind == tkQIdent && punct(k-1, ".")
 			continue
 		}
 		w := upper(k)
@@ -412,11 +417,13 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 		// list (INSERT INTO t (..), alias t(..), CTE t(..)).
 		switch {
 		case punct(p, "."):
-			// a qualified name's part (PostgreSQL's attr_name is any word)
+			// a qualified name's part (PostgreSQL's attr_name is any word);
+			// after a table's, a word may be its alias (pg_catalog.pg_am of)
 			if !nextOpen && wi.flags != 0 {
 				quote(k)
 			}
 			prevName = true
+			prevTable = wasTable && !nextOpen
 			continue
 		case pw == "AS" && (top.clause == "FROM" || top.kind == frameFrom || top.clause == "INTO" || top.clause == "UPDATE"):
 			// a table alias (AS ColId)

@@ -468,3 +468,34 @@ func TestRenamedAggregatesWithSpaces(t *testing.T) {
 		}
 	}
 }
+
+// TestQualifiedTableAlias checks that every word PostgreSQL takes as a
+// table alias without AS after an unqualified table name (an unreserved
+// or column-name keyword TiDB's grammar may reserve: of, key, rows ...)
+// is one after a schema-qualified name too, bare or quoted (psql's \dAo
+// writes pg_catalog.pg_opfamily of).
+func TestQualifiedTableAlias(t *testing.T) {
+	n := 0
+	for w, k := range pgKeywords {
+		if k.cat != kwUnreserved && k.cat != kwColName {
+			continue
+		}
+		a := strings.ToLower(w)
+		if _, err := NewParser().Parse("SELECT 1 FROM t " + a + " WHERE true"); err != nil {
+			continue // not PostgreSQL's alias there either (a clause word: set ...)
+		}
+		n++
+		for _, q := range []string{
+			"SELECT 1 FROM s.t " + a + " WHERE true",
+			`SELECT 1 FROM s."T" ` + a + " WHERE true",
+			"SELECT 1 FROM u LEFT JOIN pg_catalog.pg_am " + a + " ON true",
+		} {
+			if _, err := NewParser().Parse(q); err != nil {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
+	}
+	if n < 300 {
+		t.Errorf("%d keywords taken as aliases: the probe is wrong", n)
+	}
+}

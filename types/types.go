@@ -165,6 +165,11 @@ const (
 	// (+) or its name and operand types (+(integer,integer)).
 	RegOper
 	RegOperator
+	// RegCollation and RegDictionary are regcollation (OID 4191) and
+	// regdictionary (3769): OIDs of pg_collation and pg_ts_dict rows,
+	// printed as the object's name.
+	RegCollation
+	RegDictionary
 )
 
 // IsMoney reports whether t is money.
@@ -189,7 +194,7 @@ func (v Variant) IsVector() bool { return v == Int2Vector || v == OidVector }
 
 // IsReg reports whether v is one of the reg* OID types.
 func (v Variant) IsReg() bool {
-	return v >= RegClass && v <= RegRole || v == RegOper || v == RegOperator
+	return v >= RegClass && v <= RegRole || v >= RegOper && v <= RegDictionary
 }
 
 // IsJSON reports whether v is json or jsonb.
@@ -199,7 +204,7 @@ func (v Variant) IsJSON() bool { return v == JSON || v == JSONB }
 var variantNames = [...]string{
 	QChar: `"char"`, Int2Vector: "int2vector", OidVector: "oidvector",
 	RegClass: "regclass", RegType: "regtype", RegProc: "regproc", RegProcedure: "regprocedure",
-	RegNamespace: "regnamespace", RegRole: "regrole", RegOper: "regoper", RegOperator: "regoperator", JSON: "json", JSONB: "jsonb",
+	RegNamespace: "regnamespace", RegRole: "regrole", RegOper: "regoper", RegOperator: "regoperator", RegCollation: "regcollation", RegDictionary: "regdictionary", JSON: "json", JSONB: "jsonb",
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
 	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
 	AnonRecord: "record", Bit: "bit", VarBit: "varbit", Void: "void", Cidr: "cidr",

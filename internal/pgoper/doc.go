@@ -10,4 +10,10 @@
 // operator and reads regoper/regoperator names here, and pgcatalog serves
 // the rows as pg_operator and the functions as pg_proc rows. The row
 // types and their lookups are pgoper.go's (Operator) and cast.go's (Cast).
+// It also holds PostgreSQL 15's pg_opfamily, pg_opclass, pg_amop and
+// pg_amproc rows of the btree and hash families whose every operator
+// operators.go lists, with their support functions (opclasses.go,
+// generated and checked by TestOpClassesMatchPostgres; the types and
+// DefaultOpClass, the class CREATE INDEX picks for a key column, are
+// opclass.go's).
 package pgoper

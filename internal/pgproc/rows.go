@@ -53,3 +53,33 @@ func Rows() []Row { return rows }
 
 // Aggs are the pg_aggregate rows of the aggregates in Rows, in OID order.
 func Aggs() []Agg { return aggs }
+
+// ArgDefault is a built-in's proargdefaults: PostgreSQL 15's node tree
+// text (a list of the defaults' expressions) and pg_get_expr's text of it.
+type ArgDefault struct{ Tree, Text string }
+
+// ArgDefaults is the row oid's (argdefaults.go); ok false for a row
+// without defaults.
+func ArgDefaults(oid uint32) (ArgDefault, bool) {
+	d, ok := argDefaults[oid]
+	return d, ok
+}
+
+// ArgDefaultOIDs are the rows ArgDefaults knows.
+func ArgDefaultOIDs() []uint32 {
+	out := make([]uint32, 0, len(argDefaults))
+	for o := range argDefaults {
+		out = append(out, o)
+	}
+	return out
+}
+
+// ArgDefaultsText is pg_get_expr of a built-in's proargdefaults tree.
+func ArgDefaultsText(tree string) (string, bool) {
+	for _, d := range argDefaults {
+		if d.Tree == tree {
+			return d.Text, true
+		}
+	}
+	return "", false
+}

@@ -198,6 +198,7 @@ func TestPsqlAgainstPostgres(t *testing.T) {
 	t.Run("unique constraints", func(t *testing.T) { uniqueMatchesPostgres(t, pg, sg) }) // unique_test.go
 	t.Run("views", func(t *testing.T) { viewsMatchPostgres(t, pg, sg) })                 // views_test.go
 	t.Run("operators", func(t *testing.T) { operatorsMatchPostgres(t, pg, sg) })         // operators_test.go
+	t.Run("operator classes", func(t *testing.T) { opclassesMatchPostgres(t, pg, sg) })  // opclasses_test.go
 }
 
 // introspectionMatchesPostgres compares what drivers and BI tools read

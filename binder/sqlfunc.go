@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -500,4 +501,54 @@ func namedSlots(f *udf.Scalar, names []string) ([]int, bool) {
 		}
 	}
 	return slot, true
+}
+
+// TableFunctionUse is one of a table's expressions that calls LANGUAGE
+// sql functions directly (PostgreSQL's pg_depend rows of a CHECK
+// constraint, a column's DEFAULT, a generated column's expression): DROP
+// FUNCTION of one of Funcs is 2BP01 naming it.
+type TableFunctionUse struct {
+	// Kind is "check", "default" or "generated"; Name the constraint's or
+	// the column's name.
+	Kind, Name string
+	Funcs      []string // signatures, name(types)
+}
+
+// TableFunctionUses binds info's CHECK constraints, defaults and
+// generation expressions recording the functions each calls. An
+// expression that no longer binds (a function it calls is gone) is left
+// out: it depends on nothing that exists.
+func TableFunctionUses(ctx context.Context, cat Catalog, info fluss.TableInfo) []TableFunctionUse {
+	m := fluss.MetaOf(info.Descriptor)
+	cols := info.Descriptor.Schema.Columns
+	var out []TableFunctionUse
+	use := func(kind, name string, bind func(b *binder) error) {
+		var funcs []string
+		b := &binder{ctx: ctx, cat: cat, funcUses: &funcs}
+		if bind(b) == nil && len(funcs) > 0 {
+			out = append(out, TableFunctionUse{Kind: kind, Name: name, Funcs: funcs})
+		}
+	}
+	for _, c := range m.Checks {
+		use("check", c.Name, func(b *binder) error {
+			_, err := b.bindCheckText(c.Expr, info.Path.Table, cols)
+			return err
+		})
+	}
+	gen := GeneratedColumns(info)
+	for i, c := range cols {
+		if cm := m.Column(i); cm.Default != "" {
+			use("default", c.Name, func(b *binder) error {
+				_, err := b.bindDefaultText(cm.Default, c, info.Path.Table, false)
+				return err
+			})
+		}
+		if gen != nil && gen[i] {
+			use("generated", c.Name, func(b *binder) error {
+				_, err := b.bindGenerationText(m.Column(i).Generated, 0, info.Path.Table, cols, gen, i)
+				return err
+			})
+		}
+	}
+	return out
 }

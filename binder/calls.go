@@ -74,6 +74,12 @@ func qualifiedUndefined(n *pt.FuncCall, err error) error {
 
 // bindFuncCallNamed is bindFuncCall before a qualified name's error.
 func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
+	if n.Name == sql.VariadicMarker && len(n.Args) == 1 {
+		return b.bindTree(s, n.Args[0]) // a user function's VARIADIC argument: the array (pickUDF)
+	}
+	if arr := variadicArg(n); arr != nil && !b.isUDF(n.Name) {
+		return b.bindBuiltinVariadic(s, n, arr) // variadic.go
+	}
 	switch {
 	case n.Over != nil:
 		return b.bindWindowCall(n) // window.go

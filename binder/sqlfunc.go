@@ -426,7 +426,10 @@ func (b *binder) namedSQLFuncCall(s *scope, n *pt.FuncCall) (Expr, bool, error) 
 	var cands []*udf.Scalar
 	var slots [][]int // each argument's parameter, per candidate
 	for _, f := range b.udfs().Scalars(fn.Text) {
-		if f.SQL == nil {
+		if f.SQL == nil || f.SQL.Variadic {
+			// a VARIADIC function matches a call in named notation only
+			// with VARIADIC before its array, as in PostgreSQL (which
+			// sqlgate's rewrite refuses: 0A000)
 			continue
 		}
 		if slot, ok := namedSlots(f, names); ok {

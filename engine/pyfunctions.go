@@ -240,7 +240,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 			out[i], names[i] = meta.FunctionArg{Name: a.Name, Type: name}, name
 			if a.Mode != 0 {
 				if lang != "sql" {
-					return nil, nil, sqlerr.NotSupported("OUT and INOUT parameters for LANGUAGE " + lang)
+					return nil, nil, sqlerr.NotSupported("OUT, INOUT and VARIADIC parameters for LANGUAGE " + lang)
 				}
 				out[i].Mode = string(a.Mode)
 			}

@@ -38,7 +38,7 @@ func rewriteVariadicArgs(src string, toks []token) ([]token, error) {
 			continue
 		}
 		open := callOpen(src, toks, k)
-		if open < 1 || toks[open-1].kind != tkIdent && toks[open-1].kind != tkQIdent || variadicKeywordCalls[toks[open-1].word(src)] {
+		if open < 1 || !callName(src, toks[open-1]) {
 			return nil, syntaxErrorAt(src, toks, k)
 		}
 		// the argument runs to the call's ')' at its depth
@@ -76,6 +76,24 @@ func rewriteVariadicArgs(src string, toks []token) ([]token, error) {
 		toks = append(out, toks[end:]...)
 	}
 	return toks, nil
+}
+
+// callName reports whether t, before a '(', names a function whose
+// arguments VARIADIC may begin: no reserved keyword (SELECT (..), IN
+// (..)), no list that is no call (VALUES (..)), none of
+// variadicKeywordCalls.
+func callName(src string, t token) bool {
+	if t.kind == tkQIdent {
+		return true
+	}
+	if t.kind != tkIdent {
+		return false
+	}
+	w := t.word(src)
+	if kw, ok := pgKeywords[w]; ok && kw.cat == kwReserved || nonOperandWords[w] || notCallWords[w] {
+		return false
+	}
+	return !variadicKeywordCalls[w]
 }
 
 // callOpen is the index of the '(' whose argument list holds toks[k] at

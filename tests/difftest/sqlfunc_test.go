@@ -313,7 +313,7 @@ func TestSQLFunctionGeneratedDifferential(t *testing.T) {
 // the CREATE and the calls of each: in FROM WITH ORDINALITY over
 // literals and NULLs (in the body's order), in a select list over a
 // table's columns (PostgreSQL's ProjectSet) and as a LATERAL item
-// reading them. SQLGATE_DIFF_SEED=1 and 2 with a count of 300 give no
+// reading them, the first two also in named notation. SQLGATE_DIFF_SEED=1 and 2 with a count of 300 give no
 // difference; seed 3 gives 2: a constant 1/0 in a CASE branch no row
 // reaches, which PostgreSQL's planner folds into an error in the body.
 func TestSQLSetFunctionGeneratedDifferential(t *testing.T) {
@@ -388,12 +388,20 @@ func TestSQLSetFunctionGeneratedDifferential(t *testing.T) {
 				lits[k] = "NULL::" + string(p.col.Type)
 			}
 		}
+		// the same calls in named notation, the names in reverse order
+		namedLits, namedArgs := make([]string, nargs), make([]string, nargs)
+		for k := range lits {
+			namedLits[nargs-1-k] = fmt.Sprintf("p%d => %s", k+1, lits[k])
+			namedArgs[nargs-1-k] = fmt.Sprintf("p%d => %s", k+1, args[k])
+		}
 		for _, c := range []struct {
 			q       string
 			ordered bool
 		}{
 			{fmt.Sprintf("SELECT * FROM %s(%s) WITH ORDINALITY", name, strings.Join(lits, ", ")), true},
+			{fmt.Sprintf("SELECT * FROM %s(%s) WITH ORDINALITY", name, strings.Join(namedLits, ", ")), true},
 			{fmt.Sprintf("SELECT x.id, %s(%s) FROM %s x", name, strings.Join(args, ", "), table), false},
+			{fmt.Sprintf("SELECT x.id, %s(%s) FROM %s x", name, strings.Join(namedArgs, ", "), table), false},
 			{fmt.Sprintf("SELECT x.id, s.* FROM %s x, LATERAL %s(%s) s", table, name, strings.Join(args, ", ")), false},
 		} {
 			before := stats["different"]

@@ -74,6 +74,12 @@ func qualifiedUndefined(n *pt.FuncCall, err error) error {
 
 // bindFuncCallNamed is bindFuncCall before a qualified name's error.
 func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
+	if n.Name == sql.VariadicMarker && len(n.Args) == 1 {
+		return b.bindTree(s, n.Args[0]) // a user function's VARIADIC argument: the array (pickUDF)
+	}
+	if arr := variadicArg(n); arr != nil && !b.isUDF(n.Name) {
+		return b.bindBuiltinVariadic(s, n, arr) // variadic.go
+	}
 	switch {
 	case n.Over != nil:
 		return b.bindWindowCall(n) // window.go
@@ -110,6 +116,9 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 		}
 		// a type name that is no string names no type
 		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", ""))
+	}
+	if name == sql.NamedNoMatch && b.sqlSetFuncName(namedFuncName(n)) {
+		return b.bindSetCall(n) // srf.go: a set-returning SQL function in named notation
 	}
 	if name == sql.NamedNoMatch {
 		if e, ok, err := b.namedSQLFuncCall(s, n); ok { // sqlfunc.go
@@ -361,21 +370,35 @@ func (b *binder) namedNoMatch(s *scope, n *pt.FuncCall) error {
 	if !ok || len(n.Args)%2 != 1 {
 		return b.errAt(n, sqlerr.New(sqlerr.InternalError, "malformed named-notation call"))
 	}
-	parts := make([]string, 0, len(n.Args)/2)
+	var names []string
+	var args []Expr
 	for i := 1; i+1 < len(n.Args); i += 2 {
 		e, err := b.bindTree(s, n.Args[i+1])
 		if err != nil {
 			return err
 		}
+		name, _ := n.Args[i].(*pt.Literal)
+		if name == nil {
+			name = &pt.Literal{}
+		}
+		names, args = append(names, name.Text), append(args, e)
+	}
+	return b.namedNoMatchArgs(n, fn.Text, names, args)
+}
+
+// namedNoMatchArgs is namedNoMatch's 42883 for the arguments bound.
+func (b *binder) namedNoMatchArgs(n *pt.FuncCall, fname string, names []string, args []Expr) error {
+	parts := make([]string, len(args))
+	for i, e := range args {
 		part := "unknown"
 		if t := e.Type(); !isUnknown(t) {
 			part = t.PGName()
 		}
-		if name, ok := n.Args[i].(*pt.Literal); ok && name.Text != "" {
-			part = name.Text + " => " + part
+		if names[i] != "" {
+			part = names[i] + " => " + part
 		}
-		parts = append(parts, part)
+		parts[i] = part
 	}
-	return b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", fn.Text, strings.Join(parts, ", ")).
+	return b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", fname, strings.Join(parts, ", ")).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
 }

@@ -291,7 +291,7 @@ func (b *binder) bindDefaultText(text string, col fluss.Column, table string, cr
 	if v.err != nil {
 		return nil, v.err
 	}
-	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st, funcUses: b.funcUses}
 	e, err := sub.bindTree(nil, x.tree)
 	if err != nil {
 		return nil, withoutPosition(err)
@@ -512,7 +512,7 @@ func (b *binder) bindCheckText(text, table string, cols []fluss.Column) (Expr, e
 	if v.err != nil {
 		return nil, v.err
 	}
-	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st, funcUses: b.funcUses}
 	e, err := sub.bindTree(sub.tableScope(table, cols), x.tree)
 	if err != nil {
 		return nil, withoutPosition(err)

@@ -75,6 +75,8 @@
 // CREATE FUNCTION's check of a body, CheckSQLFunction), sqlsetfunc.go
 // the set-returning ones (RETURNS SETOF, RETURNS TABLE: the body's rows
 // collected and given back by a set function, in FROM and select lists),
+// variadic.go a call's VARIADIC argument (the rewrite's pg__variadic: a
+// SQL function's VARIADIC parameter, a built-in's array elements),
 // enumtypes.go the user-defined types a type name may name (the optional
 // TypeCatalog), enumops.go enum values' order (comparisons, ORDER BY,
 // min/max by declaration order) and enum_first/last/range, domains.go

@@ -152,7 +152,7 @@ func (b *binder) bindGenerationText(text string, pos int, table string, cols []f
 	if err != nil {
 		return nil, err
 	}
-	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st, funcUses: b.funcUses}
 	// errors point into "SELECT " + text: move them to the statement's text
 	at := func(err error) error {
 		se := sqlerr.As(err)

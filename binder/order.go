@@ -232,11 +232,17 @@ func exprKey(e Expr) string {
 }
 
 // bindLimitTree is the LIMIT/OFFSET binder: constants or parameters of
-// type bigint (count or offset nil: none).
+// type bigint (count or offset nil: none). The query's own columns are
+// not in scope; an enclosing query's are, as in PostgreSQL (a correlated
+// subquery's LIMIT o.n, a SQL function body's LIMIT of a parameter).
 func (b *binder) bindLimitTree(input Node, count, offset pt.Expr) (Node, error) {
 	lim := &Limit{Input: input}
+	var outer *scope
+	if b.outer != nil {
+		outer = &scope{} // no column of its own: names resolve outward
+	}
 	bind := func(e pt.Expr) (Expr, error) {
-		x, err := b.bindTree(nil, e)
+		x, err := b.bindTree(outer, e)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -409,23 +410,77 @@ func (b *binder) sqlFuncDefault(f *udf.Scalar, i int) (Expr, error) {
 // one with the defaults filled in. ok is false when name is no such
 // function or no overload is a candidate (namedNoMatch's 42883).
 func (b *binder) namedSQLFuncCall(s *scope, n *pt.FuncCall) (Expr, bool, error) {
-	fn, ok := n.Args[0].(*pt.Literal)
-	if !ok || len(n.Args)%2 != 1 {
+	names, trees, ok := namedCallArgs(n)
+	if !ok || !b.namedSQLFuncCandidates(n) {
 		return nil, false, nil
 	}
-	var names []string
-	var trees []pt.Expr
+	args, err := b.bindTreeList(s, trees)
+	if err != nil {
+		return nil, true, err
+	}
+	f, full, ok, err := b.resolveNamedSQLFunc(n, names, trees, args)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	if f.SQL.SetOf {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "set-returning functions are not allowed here"))
+	}
+	e, err := b.callSQLFunction(n, f, full)
+	return e, true, err
+}
+
+// namedCallArgs reads the rewrite's pg__named_nomatch('f', name, arg,
+// ...): each argument's name ("" positional) and tree.
+func namedCallArgs(n *pt.FuncCall) (names []string, trees []pt.Expr, ok bool) {
+	if _, ok := n.Args[0].(*pt.Literal); !ok || len(n.Args)%2 != 1 {
+		return nil, nil, false
+	}
 	for i := 1; i+1 < len(n.Args); i += 2 {
 		name, _ := n.Args[i].(*pt.Literal)
 		if name == nil {
-			return nil, false, nil
+			return nil, nil, false
 		}
 		names, trees = append(names, name.Text), append(trees, n.Args[i+1])
 	}
+	return names, trees, true
+}
+
+// namedFuncName is the function a call in named notation names ("" for
+// none).
+func namedFuncName(n *pt.FuncCall) string {
+	if n.Name != sql.NamedNoMatch || len(n.Args) == 0 {
+		return ""
+	}
+	if fn, ok := n.Args[0].(*pt.Literal); ok {
+		return fn.Text
+	}
+	return ""
+}
+
+// namedSQLFuncCandidates reports whether the call in named notation n
+// names LANGUAGE sql functions at all.
+func (b *binder) namedSQLFuncCandidates(n *pt.FuncCall) bool {
+	for _, f := range b.udfs().Scalars(namedFuncName(n)) {
+		if f.SQL != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveNamedSQLFunc picks the overload a call in named notation (the
+// arguments' names, trees and bound values) calls and gives its
+// positional arguments, the defaults filled in; ok is false when no
+// overload is a candidate (namedNoMatch's 42883).
+func (b *binder) resolveNamedSQLFunc(n *pt.FuncCall, names []string, trees []pt.Expr, args []Expr) (*udf.Scalar, []Expr, bool, error) {
+	fname := namedFuncName(n)
 	var cands []*udf.Scalar
 	var slots [][]int // each argument's parameter, per candidate
-	for _, f := range b.udfs().Scalars(fn.Text) {
-		if f.SQL == nil {
+	for _, f := range b.udfs().Scalars(fname) {
+		if f.SQL == nil || f.SQL.Variadic {
+			// a VARIADIC function matches a call in named notation only
+			// with VARIADIC before its array, as in PostgreSQL (which
+			// sqlgate's rewrite refuses: 0A000)
 			continue
 		}
 		if slot, ok := namedSlots(f, names); ok {
@@ -433,11 +488,7 @@ func (b *binder) namedSQLFuncCall(s *scope, n *pt.FuncCall) (Expr, bool, error) 
 		}
 	}
 	if len(cands) == 0 {
-		return nil, false, nil
-	}
-	args, err := b.bindTreeList(s, trees)
-	if err != nil {
-		return nil, true, err
+		return nil, nil, false, nil
 	}
 	decls := make([][]types.T, len(cands))
 	for k, f := range cands {
@@ -446,17 +497,14 @@ func (b *binder) namedSQLFuncCall(s *scope, n *pt.FuncCall) (Expr, bool, error) 
 			decls[k][i] = f.Args[p]
 		}
 	}
-	k, err := b.resolveUDFArgs(n, func(i int) sourceNode { return trees[i] }, fn.Text, decls, args)
+	k, err := b.resolveUDFArgs(n, func(i int) sourceNode { return trees[i] }, fname, decls, args)
 	if se := sqlerr.As(err); se != nil && se.Code == sqlerr.UndefinedFunction {
-		return nil, true, b.namedNoMatch(s, n) // the arguments named as written
+		return nil, nil, true, b.namedNoMatchArgs(n, fname, names, args) // the arguments named as written
 	}
 	if err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
 	f := cands[k]
-	if f.SQL.SetOf {
-		return nil, true, b.errAt(n, sqlerr.NotSupported("named arguments in a call of a set-returning LANGUAGE sql function"))
-	}
 	full := make([]Expr, len(f.Args))
 	for i, p := range slots[k] {
 		full[p] = args[i]
@@ -464,12 +512,11 @@ func (b *binder) namedSQLFuncCall(s *scope, n *pt.FuncCall) (Expr, bool, error) 
 	for p := range full {
 		if full[p] == nil {
 			if full[p], err = b.sqlFuncDefault(f, p); err != nil {
-				return nil, true, b.errAt(n, sqlerr.As(err))
+				return nil, nil, true, b.errAt(n, sqlerr.As(err))
 			}
 		}
 	}
-	e, err := b.callSQLFunction(n, f, full)
-	return e, true, err
+	return f, full, true, nil
 }
 
 // namedSlots maps a named-notation call's arguments (names, "" for a
@@ -500,4 +547,54 @@ func namedSlots(f *udf.Scalar, names []string) ([]int, bool) {
 		}
 	}
 	return slot, true
+}
+
+// TableFunctionUse is one of a table's expressions that calls LANGUAGE
+// sql functions directly (PostgreSQL's pg_depend rows of a CHECK
+// constraint, a column's DEFAULT, a generated column's expression): DROP
+// FUNCTION of one of Funcs is 2BP01 naming it.
+type TableFunctionUse struct {
+	// Kind is "check", "default" or "generated"; Name the constraint's or
+	// the column's name.
+	Kind, Name string
+	Funcs      []string // signatures, name(types)
+}
+
+// TableFunctionUses binds info's CHECK constraints, defaults and
+// generation expressions recording the functions each calls. An
+// expression that no longer binds (a function it calls is gone) is left
+// out: it depends on nothing that exists.
+func TableFunctionUses(ctx context.Context, cat Catalog, info fluss.TableInfo) []TableFunctionUse {
+	m := fluss.MetaOf(info.Descriptor)
+	cols := info.Descriptor.Schema.Columns
+	var out []TableFunctionUse
+	use := func(kind, name string, bind func(b *binder) error) {
+		var funcs []string
+		b := &binder{ctx: ctx, cat: cat, funcUses: &funcs}
+		if bind(b) == nil && len(funcs) > 0 {
+			out = append(out, TableFunctionUse{Kind: kind, Name: name, Funcs: funcs})
+		}
+	}
+	for _, c := range m.Checks {
+		use("check", c.Name, func(b *binder) error {
+			_, err := b.bindCheckText(c.Expr, info.Path.Table, cols)
+			return err
+		})
+	}
+	gen := GeneratedColumns(info)
+	for i, c := range cols {
+		if cm := m.Column(i); cm.Default != "" {
+			use("default", c.Name, func(b *binder) error {
+				_, err := b.bindDefaultText(cm.Default, c, info.Path.Table, false)
+				return err
+			})
+		}
+		if gen != nil && gen[i] {
+			use("generated", c.Name, func(b *binder) error {
+				_, err := b.bindGenerationText(m.Column(i).Generated, 0, info.Path.Table, cols, gen, i)
+				return err
+			})
+		}
+	}
+	return out
 }

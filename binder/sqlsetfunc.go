@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -135,6 +136,73 @@ func (b *binder) bindSQLSetFromItem(s *scope, f *pt.FuncCall, trees []pt.Expr, n
 	sf, arr, err := b.callSQLSetFunction(f, name, args)
 	if err != nil {
 		return nil, err
+	}
+	return b.setFromFuncNode(f, sf, []Expr{arr}, name, alias, explicit, ord, colNames)
+}
+
+// namedSQLSetCall binds n, a set-returning LANGUAGE sql function's call
+// in named notation, over its arguments bound (as namedCallArgs reads
+// them): the function giving its rows and its one argument, the array of
+// them.
+func (b *binder) namedSQLSetCall(n *pt.FuncCall, names []string, trees []pt.Expr, args []Expr) (*functions.SetFunc, Expr, error) {
+	f, full, ok, err := b.resolveNamedSQLFunc(n, names, trees, args) // sqlfunc.go
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, nil, b.namedNoMatchArgs(n, namedFuncName(n), names, args)
+	}
+	arr, err := b.callSQLFunction(n, f, full)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sqlSetFunc(f, arr.Type()), arr, nil
+}
+
+// namedSQLSetCallArgs is bindSetCallArgs (srf.go) of a call in named
+// notation: the arguments bound with st's binding function.
+func (b *binder) namedSQLSetCallArgs(st *srfState, n *pt.FuncCall) (*functions.SetFunc, []Expr, error) {
+	names, trees, ok := namedCallArgs(n)
+	if !ok {
+		return nil, nil, b.errAt(n, sqlerr.New(sqlerr.InternalError, "malformed named-notation call"))
+	}
+	prevIn := st.inCall
+	st.inCall = true
+	args := make([]Expr, len(trees))
+	for i, a := range trees {
+		e, err := st.bindTree(a)
+		if err != nil {
+			st.inCall = prevIn
+			return nil, nil, err
+		}
+		args[i] = e
+	}
+	st.inCall = prevIn
+	sf, arr, err := b.namedSQLSetCall(n, names, trees, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sf, []Expr{arr}, nil
+}
+
+// bindNamedSQLSetFromItem binds a set-returning LANGUAGE sql function
+// called in FROM in named notation (f the rewrite's pg__named_nomatch,
+// name the function's).
+func (b *binder) bindNamedSQLSetFromItem(s *scope, f *pt.FuncCall, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
+	names, trees, ok := namedCallArgs(f)
+	if !ok {
+		return nil, b.errAt(f, sqlerr.New(sqlerr.InternalError, "malformed named-notation call"))
+	}
+	args, err := b.bindTreeList(s, trees)
+	if err != nil {
+		return nil, err
+	}
+	sf, arr, err := b.namedSQLSetCall(f, names, trees, args)
+	if err != nil {
+		return nil, err
+	}
+	if alias == sql.NamedNoMatch {
+		alias = name
 	}
 	return b.setFromFuncNode(f, sf, []Expr{arr}, name, alias, explicit, ord, colNames)
 }

@@ -65,6 +65,9 @@ func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
 	if b.sqlSetFuncName(name) {
 		return b.bindSQLSetFromItem(s, f, f.Args, name, alias, explicit, ord, colNames) // sqlsetfunc.go
 	}
+	if fn := namedFuncName(f); fn != "" && b.sqlSetFuncName(fn) {
+		return b.bindNamedSQLSetFromItem(s, f, fn, alias, explicit, ord, colNames) // sqlsetfunc.go
+	}
 	if !functions.IsSetFunc(name) && len(b.udfs().Tables(name)) == 0 {
 		return b.bindScalarFromItem(s, f, f.Args, name, alias, explicit, ord, colNames)
 	}
@@ -416,6 +419,9 @@ func (b *binder) bindSetCall(n *pt.FuncCall) (Expr, error) {
 // binding function, resolves the function and casts the arguments to its
 // parameters.
 func (b *binder) bindSetCallArgs(st *srfState, n *pt.FuncCall) (*functions.SetFunc, []Expr, error) {
+	if n.Name == sql.NamedNoMatch {
+		return b.namedSQLSetCallArgs(st, n) // sqlsetfunc.go
+	}
 	prevIn := st.inCall
 	st.inCall = true
 	args := make([]Expr, len(n.Args))

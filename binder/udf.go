@@ -107,7 +107,14 @@ func (b *binder) pickUDF(n sourceNode, name string, args []Expr) (*udf.Scalar, [
 	fs := b.udfs().Scalars(name)
 	decls := make([][]types.T, 0, len(fs))
 	owner := make([]*udf.Scalar, 0, len(fs))
+	marked := variadicArg(n) != nil
 	for _, f := range fs {
+		if decl, ok := variadicDecls(f, len(args), marked); !ok {
+			continue
+		} else if marked || f.SQL != nil && f.SQL.Variadic {
+			decls, owner = append(decls, decl), append(owner, f)
+			continue // no defaults with VARIADIC
+		}
 		decls, owner = append(decls, f.Args), append(owner, f)
 		if f.SQL != nil {
 			// a call may leave out the parameters that have defaults
@@ -121,6 +128,11 @@ func (b *binder) pickUDF(n sourceNode, name string, args []Expr) (*udf.Scalar, [
 		return nil, nil, err
 	}
 	f := owner[k]
+	if f.SQL != nil && f.SQL.Variadic && !marked {
+		if args, err = b.collectVariadic(f, args); err != nil {
+			return nil, nil, b.errAt(n, sqlerr.As(err))
+		}
+	}
 	if f.SQL != nil {
 		if args, err = b.sqlFuncDefaults(f, args); err != nil {
 			return nil, nil, b.errAt(n, sqlerr.As(err))

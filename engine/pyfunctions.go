@@ -61,6 +61,12 @@ func (e *Engine) UDFs() *udf.Registry {
 	return reg
 }
 
+// UDFs makes tables (through engineTypes) a binder.UDFCatalog: an
+// expression bound over the tables alone (a CHECK constraint, a column's
+// DEFAULT or generation expression, evaluated by every write and by COPY)
+// calls the user's functions as a statement's expressions do.
+func (t engineTypes) UDFs() *udf.Registry { return t.e.UDFs() }
+
 // addFunction adds a stored function to reg.
 func (e *Engine) addFunction(reg *udf.Registry, m meta.Function) error {
 	if m.Language == "sql" {
@@ -234,7 +240,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 			out[i], names[i] = meta.FunctionArg{Name: a.Name, Type: name}, name
 			if a.Mode != 0 {
 				if lang != "sql" {
-					return nil, nil, sqlerr.NotSupported("OUT and INOUT parameters for LANGUAGE " + lang)
+					return nil, nil, sqlerr.NotSupported("OUT, INOUT and VARIADIC parameters for LANGUAGE " + lang)
 				}
 				out[i].Mode = string(a.Mode)
 			}
@@ -373,6 +379,13 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 			return nil, err
 		}
 	}
+	var tableUses []tableFunctionUse
+	if tag == "DROP FUNCTION" {
+		var err error
+		if tableUses, err = s.tableFunctionUses(ctx, f.Name.Name); err != nil {
+			return nil, err
+		}
+	}
 	var notice *sqlerr.Error
 	var cascaded []views.View // the views DROP ... CASCADE took
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
@@ -422,10 +435,16 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 			return mustOwn("function", f.Name.Name)
 		}
 		deps, lines := functionDependents(tx.Views, match[0])
-		if len(deps) > 0 && !f.Cascade {
+		tlines := tableDependentLines(tableUses, match[0])
+		if len(deps)+len(tlines) > 0 && !f.Cascade {
+			lines = append(lines, tlines...)
 			return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", match[0]).
 				WithDetail("%s", strings.Join(lines, "\n")).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		if len(tlines) > 0 {
+			// PostgreSQL drops the constraint, the default or the column
+			return sqlerr.NotSupported(fmt.Sprintf("DROP FUNCTION ... CASCADE of a function a table's expression calls (%s)", tlines[0]))
 		}
 		if len(deps) > 0 {
 			if err := dropViewsIn(tx, deps); err != nil { // cascade.go
@@ -470,6 +489,59 @@ func functionDependents(vs *views.Store, sig string) ([]views.View, []string) {
 	}
 	walk("function", sig, vs.FunctionDependents(sig))
 	return out, lines
+}
+
+// tableFunctionUse is an expression of a table that calls LANGUAGE sql
+// functions (binder.TableFunctionUses).
+type tableFunctionUse struct {
+	table string
+	binder.TableFunctionUse
+}
+
+// tableFunctionUses are the expressions of the user tables (CHECK
+// constraints, defaults, generation expressions) that call a LANGUAGE sql
+// function named name: none unless such a function exists, so a DROP
+// FUNCTION of another kind binds nothing.
+func (s *session) tableFunctionUses(ctx context.Context, name string) ([]tableFunctionUse, error) {
+	found := false
+	for _, m := range s.eng.meta.Functions().All() {
+		found = found || m.Name == name && m.Language == "sql"
+	}
+	if !found {
+		return nil, nil
+	}
+	infos, err := s.userTables(ctx) // tables.go
+	if err != nil {
+		return nil, err
+	}
+	var out []tableFunctionUse
+	for _, info := range infos {
+		for _, u := range binder.TableFunctionUses(s.sessionCtx(ctx), s.eng.tables, info) {
+			out = append(out, tableFunctionUse{table: info.Path.Table, TableFunctionUse: u})
+		}
+	}
+	return out, nil
+}
+
+// tableDependentLines are DROP FUNCTION's DETAIL lines, in PostgreSQL's
+// words, for the table expressions of uses that call the function of
+// signature sig.
+func tableDependentLines(uses []tableFunctionUse, sig string) []string {
+	var lines []string
+	for _, u := range uses {
+		if !slices.Contains(u.Funcs, sig) {
+			continue
+		}
+		switch u.Kind {
+		case "check":
+			lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on function %s", u.Name, u.table, sig))
+		case "default":
+			lines = append(lines, fmt.Sprintf("default value for column %s of table %s depends on function %s", u.Name, u.table, sig))
+		default:
+			lines = append(lines, fmt.Sprintf("column %s of table %s depends on function %s", u.Name, u.table, sig))
+		}
+	}
+	return lines
 }
 
 // replaceableArgs is CREATE OR REPLACE's rule on the arguments

@@ -34,6 +34,9 @@ func (e *Engine) sqlScalar(m meta.Function) (udf.Scalar, error) {
 		if err != nil {
 			return udf.Scalar{}, err
 		}
+		if a.Mode == "v" {
+			sc.SQL.Variadic = true
+		}
 		if a.Mode == "o" || a.Mode == "b" {
 			outs = append(outs, udf.Column{Name: a.Name, Type: t})
 		}
@@ -132,8 +135,21 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 		return sqlerr.New(invalidFunctionDefinition, "no function body specified")
 	}
 	var outs []meta.FunctionArg
+	variadic := false
 	for _, a := range m.Args {
 		switch {
+		case variadic && a.Mode != "o":
+			// PostgreSQL's interpret_function_parameter_list
+			return sqlerr.New(invalidFunctionDefinition, "VARIADIC parameter must be the last input parameter")
+		case a.Mode == "v":
+			t, err := s.eng.typeNamed(a.Type)
+			if err != nil {
+				return err
+			}
+			if t.Kind != types.Array {
+				return sqlerr.New(invalidFunctionDefinition, "VARIADIC parameter must be an array")
+			}
+			variadic = true
 		case a.Mode == "o" && a.Default != "":
 			return sqlerr.New(invalidFunctionDefinition, "only input parameters can have default values")
 		case a.Mode == "o" || a.Mode == "b":

@@ -21,11 +21,15 @@ func ResolveDeclared(name string, decls [][]types.T, args []types.T) (int, []typ
 	for i, a := range args {
 		in[i] = pgTypeOf(a)
 	}
-	fs := make([]*Func, len(decls))
+	fs := make([]*Func, 0, len(decls))
 	index := map[*Func]int{}
 	for k, d := range decls {
-		fs[k] = &Func{Name: lname, Args: d}
-		index[fs[k]] = k
+		if !arraysFit(args, d) {
+			continue
+		}
+		f := &Func{Name: lname, Args: d}
+		fs = append(fs, f)
+		index[f] = k
 	}
 	cands := viableCandidates(fs, in)
 	if len(cands) == 0 {
@@ -40,4 +44,32 @@ func ResolveDeclared(name string, decls [][]types.T, args []types.T) (int, []typ
 	}
 	c := cands[0]
 	return index[c.f], c.decl, nil
+}
+
+// arraysFit reports whether each array argument converts implicitly to
+// its declared array parameter, as PostgreSQL's find_coercion_pathway
+// converts arrays: element by element, by an implicit cast of the
+// elements (int[] to bigint[], not numeric[] to int[] or text[] to
+// int[]). Resolve's types know arrays as one category; a declared
+// parameter is a UDF's concrete type.
+func arraysFit(args, decl []types.T) bool {
+	for i, a := range args {
+		if i >= len(decl) {
+			break
+		}
+		from, to := a, decl[i]
+		if from.Kind != types.Array || to.Kind != types.Array {
+			continue
+		}
+		for from.Kind == types.Array && to.Kind == types.Array && from.Elem != nil && to.Elem != nil {
+			from, to = *from.Elem, *to.Elem
+		}
+		if from.Kind == types.Array || to.Kind == types.Array || to.Kind == types.Unknown {
+			continue // arrays of other depths are one type in PostgreSQL; "any"
+		}
+		if !canCoerce(pgTypeOf(from), pgTypeOf(to)) {
+			return false
+		}
+	}
+	return true
 }

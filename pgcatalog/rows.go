@@ -921,12 +921,15 @@ func (c *Catalog) procRows() []row {
 			rows[i]["proallargtypes"], rows[i]["proargmodes"], rows[i]["proargnames"] = all, modes, names
 		} else if len(p.outTypes) > 0 {
 			var all, modes, names []any
-			for k, a := range p.args {
-				name := ""
+			for k, a := range pgArgs(p) {
+				name, mode := "", "i"
 				if k < len(p.argNames) {
 					name = p.argNames[k]
 				}
-				all, modes, names = append(all, a), append(modes, "i"), append(names, name)
+				if p.varArgs && k == len(p.args)-1 {
+					mode = "v"
+				}
+				all, modes, names = append(all, a), append(modes, mode), append(names, name)
 			}
 			outMode := "o"
 			if p.table {
@@ -939,7 +942,7 @@ func (c *Catalog) procRows() []row {
 		}
 		if p.pg != nil {
 			pgRowColumns(rows[i], p) // PostgreSQL's row: its kind, modes, names (pgprocrows.go)
-		} else if variadic != 0 {
+		} else if variadic != 0 && p.params == nil && len(p.outTypes) == 0 {
 			// a VARIADIC parameter is mode v, as in PostgreSQL's rows
 			modes := make([]any, len(p.args))
 			for k := range modes {

@@ -99,6 +99,11 @@ func udfProcs(r *udf.Registry, next uint32) []procInfo {
 					p.table = true
 					p.outTypes, p.outNames = columnOIDs(f.Columns)
 				}
+				if f.Variadic && len(p.args) > 0 {
+					// a VARIADIC parameter is its element type, as the
+					// built-ins' are (provariadic; pgArgs gives the array)
+					p.varArgs, p.args[len(p.args)-1] = true, typeOID(*s.Args[len(s.Args)-1].Elem)
+				}
 				switch f.BodyKind {
 				case "return":
 					p.src, p.sqlBody = "", "RETURN "+f.Body
@@ -189,6 +194,8 @@ func (c *Catalog) paramsSignature(p procInfo) []string {
 			s = "OUT " + s
 		case 'b':
 			s = "INOUT " + s
+		case 'v':
+			s = "VARIADIC " + s
 		}
 		out[i] = s
 	}

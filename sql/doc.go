@@ -202,7 +202,9 @@
 //     read as tree.Trim (trim.go); f(a => 1, b := 2) -> f(1, 2) for the
 //     built-ins with parameter names, skipped defaults filled in, a call no
 //     overload matches -> pg__named_nomatch(...) for the binder's 42883
-//     (namedargs.go); CREATE TABLE's LIKE element -> a
+//     (namedargs.go); f(x, VARIADIC arr) -> f(x, pg__variadic(arr)), VARIADIC
+//     elsewhere than before a call's last argument 42601 (variadic.go);
+//     CREATE TABLE's LIKE element -> a
 //     placeholder column, details in Statement.CreateLike (createlike.go);
 //   - the SEARCH and CYCLE clauses of a WITH item (cte.go): removed, kept in
 //     Statement.SearchCycle, the item marked by an extra column alias

@@ -270,8 +270,8 @@ func (p *sessionParser) functionArgsDefaults() ([]FunctionArg, []string, error) 
 	}
 }
 
-// argMode reads an argument's mode word: IN (0, the default), OUT ('o')
-// or INOUT ('b'); VARIADIC is not supported.
+// argMode reads an argument's mode word: IN (0, the default), OUT ('o'),
+// INOUT ('b') or VARIADIC ('v').
 func (p *sessionParser) argMode() (byte, error) {
 	switch {
 	case p.accept("IN"):
@@ -279,8 +279,8 @@ func (p *sessionParser) argMode() (byte, error) {
 		return 'o', nil
 	case p.accept("INOUT"):
 		return 'b', nil
-	case p.word(0) == "VARIADIC":
-		return 0, sqlerr.NotSupported("CREATE FUNCTION with VARIADIC arguments")
+	case p.accept("VARIADIC"):
+		return 'v', nil
 	}
 	return 0, nil
 }

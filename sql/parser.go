@@ -619,6 +619,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 			return nil, err
 		}
 	}
+	if toks, err = rewriteVariadicArgs(src, toks); err != nil { // variadic.go
+		return nil, err
+	}
 	if toks, err = rewriteNamedArgs(src, toks); err != nil { // namedargs.go
 		return nil, err
 	}

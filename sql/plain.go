@@ -34,6 +34,7 @@ func plainReject(w string) bool {
 		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE", "DIV",
 		"ROLLUP", "CUBE", "GROUPING", "SIMILAR", "PLACING", "NORMALIZE", "OVERLAPS",
 		"TRIM",          // trim.go rewrites the forms TiDB does not read
+		"VARIADIC",      // variadic.go marks a call's VARIADIC argument
 		"LIKE", "ILIKE": // pipes.go parenthesises a pattern with operators
 		return true
 	}

@@ -82,6 +82,10 @@ type SQLFunc struct {
 	// otherwise): Args are the IN and INOUT ones, Columns the OUT and
 	// INOUT ones (the result, a record of them when more than one).
 	Params []Param
+	// Variadic is a function whose last input parameter is VARIADIC (an
+	// array, Args' last): a call gives its elements one by one, or the
+	// array after the word VARIADIC.
+	Variadic bool
 }
 
 // Param is a LANGUAGE sql function's parameter with its mode.

@@ -107,6 +107,8 @@ CREATE FUNCTION public.twice(x integer) RETURNS integer LANGUAGE sql IMMUTABLE R
 CREATE FUNCTION public.acct_ids(lim integer) RETURNS SETOF integer LANGUAGE sql STABLE ROWS 10 AS $$ SELECT id FROM public.acct WHERE id <= lim $$;
 CREATE FUNCTION public.acct_rows(lim integer DEFAULT 5) RETURNS TABLE(id integer, n integer) LANGUAGE sql AS $$ SELECT id, n FROM public.acct WHERE id <= lim $$;
 CREATE FUNCTION public.divmod(a integer, b integer, OUT q integer, OUT r integer) LANGUAGE sql IMMUTABLE AS $$ SELECT a / b, a % b $$;
+-- a VARIADIC parameter
+CREATE FUNCTION public.joined(sep text, VARIADIC parts text[]) RETURNS text LANGUAGE sql IMMUTABLE RETURN array_to_string(parts, sep);
 ALTER FUNCTION public.add_one(integer, integer) OWNER TO dump_owner;
 `
 
@@ -156,6 +158,7 @@ var dumpChecks = []string{
 	   pg_get_function_result(p.oid), pg_get_userbyid(p.proowner) FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
 	   WHERE p.pronamespace = 'public'::regnamespace ORDER BY 1`,
 	`SELECT id, public.acct_n(id), public.add_one(id), public.add_one(id, n), public.twice(n) FROM public.acct ORDER BY id`,
+	`SELECT public.joined('-', 'a', 'b'), public.joined('+', VARIADIC ARRAY['c', 'd'])`,
 	`SELECT * FROM app.people ORDER BY id`,
 	`SELECT * FROM public.every ORDER BY id`,
 	`SELECT * FROM public.byid ORDER BY id`,

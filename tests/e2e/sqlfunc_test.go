@@ -32,6 +32,13 @@ CREATE FUNCTION sfr_twice(x int) RETURNS int LANGUAGE sql RETURN x * 2;
 CREATE FUNCTION sfr_rows(lim int) RETURNS TABLE(id int, n int) LANGUAGE sql STABLE ROWS 5 AS $$ SELECT id, n FROM sfr WHERE id <= lim ORDER BY id $$;
 CREATE FUNCTION sfr_ids() RETURNS SETOF int LANGUAGE sql AS $$ SELECT id FROM sfr ORDER BY id $$;
 CREATE VIEW sfr_view AS SELECT sfr_twice(id) AS t FROM sfr;
+CREATE FUNCTION sfr_pos(x int) RETURNS bool LANGUAGE sql IMMUTABLE AS $$ SELECT x > 0 $$;
+CREATE FUNCTION sfr_seven() RETURNS int LANGUAGE sql RETURN 7;
+CREATE TABLE sfr_tc (id int PRIMARY KEY, v int CHECK (sfr_pos(v)), d int DEFAULT sfr_seven(), g int GENERATED ALWAYS AS (sfr_twice(v)) STORED);
+INSERT INTO sfr_tc (id, v) VALUES (1, 5);
+COPY sfr_tc (id, v) FROM STDIN;
+2	6
+\.
 `)
 	const calls = "SELECT sfr_sign(-3), sfr_sign(0), sfr_n(1), sfr_n(2, 5), sfr_n(NULL), sfr_twice(21), " +
 		"(SELECT string_agg(id || ':' || n, ',') FROM sfr_rows(5)), (SELECT array_agg(i) FROM sfr_ids() i)"
@@ -83,5 +90,25 @@ CREATE VIEW sfr_view AS SELECT sfr_twice(id) AS t FROM sfr;
 	defer conn.Close(ctx)
 	if _, err := conn.Exec(ctx, "DROP FUNCTION sfr_twice"); err == nil || !strings.Contains(err.Error(), "2BP01") {
 		t.Errorf("DROP FUNCTION of a function a view calls, after the restart: %v", err)
+	}
+	// a table's CHECK, DEFAULT and generated column call SQL functions on
+	// every write (INSERT, UPDATE, COPY), before and after the restart,
+	// and DROP FUNCTION finds the table depending on them
+	psqlScript(t, url, "INSERT INTO sfr_tc (id, v) VALUES (3, 7);\nUPDATE sfr_tc SET v = v + 1 WHERE id = 1;\nCOPY sfr_tc (id, v) FROM STDIN;\n4\t8\n\\.\n")
+	if out := psqlScript(t, url, "SELECT * FROM sfr_tc ORDER BY id;"); !strings.Contains(out, "1|6|7|12\n2|6|7|12\n3|7|7|14\n4|8|7|16\n") {
+		t.Errorf("sfr_tc after the restart:\n%s", out)
+	}
+	for _, c := range []struct{ sql, want string }{
+		{"INSERT INTO sfr_tc (id, v) VALUES (5, -1)", `violates check constraint "sfr_tc_v_check" (SQLSTATE 23514)`},
+		{"UPDATE sfr_tc SET v = -1", `violates check constraint "sfr_tc_v_check" (SQLSTATE 23514)`},
+		{"DROP FUNCTION sfr_pos", "cannot drop function sfr_pos(integer) because other objects depend on it (SQLSTATE 2BP01)"},
+		{"DROP FUNCTION sfr_seven", "cannot drop function sfr_seven() because other objects depend on it (SQLSTATE 2BP01)"},
+	} {
+		if _, err := conn.Exec(ctx, c.sql); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %s", c.sql, err, c.want)
+		}
+	}
+	if _, err := conn.PgConn().CopyFrom(ctx, strings.NewReader("6\t-2\n"), "COPY sfr_tc (id, v) FROM STDIN"); err == nil || !strings.Contains(err.Error(), "23514") {
+		t.Errorf("COPY of a row failing the CHECK: %v", err)
 	}
 }

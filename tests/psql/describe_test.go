@@ -28,6 +28,7 @@ CREATE FUNCTION add_one(a int, b int DEFAULT 1) RETURNS int LANGUAGE sql IMMUTAB
 CREATE FUNCTION msgs_of(lim int) RETURNS SETOF text LANGUAGE sql STABLE ROWS 10 AS $$ SELECT msg FROM events WHERE length(msg) < lim $$;
 CREATE FUNCTION day_rows(lo int DEFAULT 0) RETURNS TABLE(day text, v int) LANGUAGE sql AS $$ SELECT dt, v FROM by_day WHERE v > lo $$;
 CREATE FUNCTION divmod(a int, INOUT b int, OUT r int) LANGUAGE sql IMMUTABLE AS $$ SELECT a / b, a % b $$;
+CREATE FUNCTION joined(sep text, VARIADIC parts text[]) RETURNS text LANGUAGE sql IMMUTABLE RETURN array_to_string(parts, sep);
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 	postgresDDL = `CREATE TABLE every_type (id int NOT NULL, region text NOT NULL, b boolean, ti smallint, si smallint,
  bi bigint, f real, d double precision, c char(5), vc varchar(20), s text, "by" bytea, bin bytea, dec numeric(12,3),
@@ -43,6 +44,7 @@ CREATE FUNCTION add_one(a int, b int DEFAULT 1) RETURNS int LANGUAGE sql IMMUTAB
 CREATE FUNCTION msgs_of(lim int) RETURNS SETOF text LANGUAGE sql STABLE ROWS 10 AS $$ SELECT msg FROM events WHERE length(msg) < lim $$;
 CREATE FUNCTION day_rows(lo int DEFAULT 0) RETURNS TABLE(day text, v int) LANGUAGE sql AS $$ SELECT dt, v FROM by_day WHERE v > lo $$;
 CREATE FUNCTION divmod(a int, INOUT b int, OUT r int) LANGUAGE sql IMMUTABLE AS $$ SELECT a / b, a % b $$;
+CREATE FUNCTION joined(sep text, VARIADIC parts text[]) RETURNS text LANGUAGE sql IMMUTABLE RETURN array_to_string(parts, sep);
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 )
 
@@ -101,6 +103,8 @@ var describeCases = []struct {
 	{cmd: `\dv`},
 	{cmd: `\df`},
 	{cmd: `\sf add_one`},
+	{cmd: `\sf joined`},
+	{cmd: `\df joined`},
 	// built-in functions, aggregates and window functions: PostgreSQL's
 	// pg_proc and pg_aggregate rows (pgcatalog's pgprocrows.go)
 	{cmd: `\df array_append`},

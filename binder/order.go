@@ -2,6 +2,7 @@ package binder
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,8 +24,15 @@ import (
 func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut func(pt.Expr) (Expr, error), distinct bool) ([]SortKey, error) {
 	keys := make([]SortKey, 0, len(items))
 	visible := len(proj.Cols) // the keys' hidden columns follow
+	// notListed is DISTINCT's refusal of the first key outside the select
+	// list, which PostgreSQL's transformDistinctClause reports once the
+	// whole ORDER BY is bound
+	var notListed *error
+	if distinct {
+		notListed = new(error)
+	}
 	for i, item := range items {
-		k, err := b.bindOrderItem(proj, item, orderAt{visible: visible, place: listPlace{order: items[:i]}}, bindOut, distinct)
+		k, err := b.bindOrderItem(proj, item, orderAt{visible: visible, place: listPlace{order: items[:i]}}, bindOut, notListed)
 		if err != nil {
 			return nil, err
 		}
@@ -32,6 +40,9 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 			return nil, err
 		}
 		keys = append(keys, k)
+	}
+	if notListed != nil && *notListed != nil {
+		return nil, *notListed
 	}
 	return keys, nil
 }
@@ -43,10 +54,91 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 type orderAt struct {
 	visible int
 	place   listPlace
+	clause  string // the clause its errors name: ORDER BY unless set (DISTINCT ON)
+}
+
+// clauseName is the clause at's errors name.
+func (at orderAt) clauseName() string {
+	if at.clause == "" {
+		return "ORDER BY"
+	}
+	return at.clause
+}
+
+// listConstant classifies an ORDER BY, GROUP BY or DISTINCT ON item as
+// PostgreSQL's findTargetlistEntrySQL92 does, before anything in it is
+// bound: a constant as written (the grammar's A_Const, a number's minus
+// signs folded into it by doNegate, parentheses dropped) is an output
+// position n when it is an integer int4 holds (integer), and 42601's
+// "non-integer constant" otherwise (a string, NULL, TRUE, a bit string, a
+// decimal, an integer too wide); anything else (a cast, +1, a parameter)
+// is an expression (isConst false). The window clauses and an
+// aggregate's ORDER BY follow SQL99's rules, where a constant is a value.
+func listConstant(e pt.Expr) (n int64, isConst, integer bool) {
+	switch x := e.(type) {
+	case *pt.Ordinal:
+		if x.Param != nil {
+			return 0, false, false
+		}
+		return int64(x.N), true, x.N <= math.MaxInt32
+	case *pt.Literal:
+		if x.Kind == pt.LitInt {
+			return x.Int, true, x.Int >= 0 && x.Int <= math.MaxInt32
+		}
+		return 0, x.Kind != 0, false
+	case *pt.Cast:
+		// B'..' and X'..', which sql's rewrite reads as a cast of their
+		// text, are bit-string constants
+		if l, ok := x.X.(*pt.Literal); ok && x.Type == "pg__bit" && l.Kind == pt.LitString {
+			return 0, true, false
+		}
+	case *pt.Unary:
+		lit, odd, ok := pt.SignedLiteral(x)
+		if !ok {
+			return 0, false, false
+		}
+		switch lit.Kind {
+		case pt.LitInt:
+			if lit.Int < 0 || lit.Int > math.MaxInt32 {
+				return 0, true, false
+			}
+			if odd {
+				return -lit.Int, true, true
+			}
+			return lit.Int, true, true
+		case pt.LitUint, pt.LitFloat, pt.LitDecimal:
+			return 0, true, false
+		}
+	}
+	return 0, false, false
+}
+
+// listPosition is the output position an ORDER BY, GROUP BY or DISTINCT
+// ON item names by an integer constant (ok), with PostgreSQL's errors for
+// a position outside the list's visible columns (42P10) and for another
+// constant (42601), both at the constant; clause names the list.
+func (b *binder) listPosition(e pt.Expr, visible int, place listPlace, clause string) (idx int, ok bool, err error) {
+	n, isConst, integer := listConstant(e)
+	if off, ok := b.boolOrdinal(e, place); ok {
+		// TRUE or FALSE, which TiDB's grammar made position 1 or 0
+		return 0, false, b.errAtOffset(off, sqlerr.New(sqlerr.SyntaxError, "non-integer constant in %s", clause))
+	}
+	switch {
+	case !isConst:
+		return 0, false, nil
+	case !integer:
+		return 0, false, b.errAtOrdinal(e, place, sqlerr.New(sqlerr.SyntaxError, "non-integer constant in %s", clause))
+	case n < 1 || n > int64(visible):
+		return 0, false, b.errAtOrdinal(e, place, sqlerr.New(sqlerr.InvalidColumnReference, "%s position %d is not in select list", clause, n))
+	}
+	return int(n) - 1, true, nil
 }
 
 // bindOrderItem binds one ORDER BY item (bindOrderItems).
-func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bindOut func(pt.Expr) (Expr, error), distinct bool) (SortKey, error) {
+//
+// notListed is set under SELECT DISTINCT: a key outside the select list
+// is refused there, the first refusal kept (bindOrderItems).
+func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bindOut func(pt.Expr) (Expr, error), notListed *error) (SortKey, error) {
 	expr := item.X
 	idx, err := b.orderKeyColumn(proj, expr, at)
 	if err != nil {
@@ -65,8 +157,8 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bin
 			}
 		}
 		if idx < 0 {
-			if distinct {
-				return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
+			if notListed != nil && *notListed == nil {
+				*notListed = b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
 			}
 			proj.Exprs = append(proj.Exprs, e)
 			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
@@ -115,24 +207,10 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bin
 // input.
 func (b *binder) orderKeyColumn(proj *Project, e pt.Expr, at orderAt) (int, error) {
 	cols := proj.Cols[:at.visible]
+	if idx, ok, err := b.listPosition(e, len(cols), at.place, at.clauseName()); ok || err != nil {
+		return idx, err
+	}
 	switch x := e.(type) {
-	case *pt.Ordinal:
-		if x.Param != nil {
-			return -1, nil
-		}
-		if x.N < 1 || x.N > len(cols) {
-			return 0, b.errAtOrdinal(e, at.place, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", x.N))
-		}
-		return x.N - 1, nil
-	case *pt.Literal:
-		if n, ok := goValue(x.Value); ok {
-			if n, ok := n.(int64); ok {
-				if n < 1 || int(n) > len(cols) {
-					return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", n))
-				}
-				return int(n) - 1, nil
-			}
-		}
 	case *pt.ColumnRef:
 		if x.Table != "" {
 			return -1, nil
@@ -141,7 +219,7 @@ func (b *binder) orderKeyColumn(proj *Project, e pt.Expr, at orderAt) (int, erro
 		for i, c := range cols {
 			if c.Name == x.Name {
 				if found >= 0 && !sameExpr(proj.Exprs[found], proj.Exprs[i]) {
-					return 0, b.errAt(e, sqlerr.New(sqlerr.AmbiguousColumn, "ORDER BY %q is ambiguous", x.Name))
+					return 0, b.errAt(e, sqlerr.New(sqlerr.AmbiguousColumn, "%s %q is ambiguous", at.clauseName(), x.Name))
 				}
 				if found < 0 {
 					found = i
@@ -242,17 +320,19 @@ func (b *binder) bindLimitTree(input Node, count, offset pt.Expr) (Node, error) 
 		}
 		return b.limitOperand(e, x)
 	}
+	// OFFSET first, as PostgreSQL's transformSelectStmt: of two errors,
+	// OFFSET's is reported
 	var err error
-	if count != nil {
-		restore := b.refuseAggregates("LIMIT") // agglevels.go
-		lim.Count, err = bind(count)
+	if offset != nil {
+		restore := b.refuseAggregates("OFFSET") // agglevels.go
+		lim.Offset, err = bind(offset)
 		if restore(); err != nil {
 			return nil, err
 		}
 	}
-	if offset != nil {
-		restore := b.refuseAggregates("OFFSET")
-		lim.Offset, err = bind(offset)
+	if count != nil {
+		restore := b.refuseAggregates("LIMIT")
+		lim.Count, err = bind(count)
 		if restore(); err != nil {
 			return nil, err
 		}
@@ -407,18 +487,26 @@ func (b *binder) errAtOrdinal(e pt.Expr, place listPlace, err *sqlerr.Error) *sq
 // floor, outside quotes, that follows BY (or, unless afterBy, a comma):
 // where a list of ORDER BY or GROUP BY keys puts it; or 0.
 func ordinalOffset(text string, floor, n int, afterBy bool) int {
-	num, text := strconv.Itoa(n), strings.ToLower(text)
+	return listItemOffset(text, floor, strconv.Itoa(n), afterBy, isNumberByte)
+}
+
+// listItemOffset is the offset of the first token tok (lower case) in
+// text after floor, outside quotes, not inside a longer token (part: the
+// bytes that would continue it), that follows BY (or, unless afterBy, a
+// comma); or 0.
+func listItemOffset(text string, floor int, tok string, afterBy bool, part func(byte) bool) int {
+	text = strings.ToLower(text)
 	inString := false
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\'' {
 			inString = !inString
 			continue
 		}
-		if inString || i <= floor || !strings.HasPrefix(text[i:], num) {
+		if inString || i <= floor || !strings.HasPrefix(text[i:], tok) {
 			continue
 		}
-		end := i + len(num)
-		if isNumberByte(text[i-1]) || (end < len(text) && isNumberByte(text[end])) {
+		end := i + len(tok)
+		if part(text[i-1]) || (end < len(text) && part(text[end])) {
 			continue
 		}
 		prev := strings.TrimRight(text[:i], " \t\r\n")
@@ -428,6 +516,26 @@ func ordinalOffset(text string, floor, n int, afterBy bool) int {
 		}
 	}
 	return 0
+}
+
+// boolOrdinal reports whether e is a position TiDB's grammar made of
+// TRUE or FALSE (its integers 1 and 0), and where the word is: the number
+// is not where errAtOrdinal looks for it, and the word is.
+func (b *binder) boolOrdinal(e pt.Expr, place listPlace) (int, bool) {
+	o, ok := e.(*pt.Ordinal)
+	if !ok || o.Param != nil || o.Pos() != 0 || (o.N != 0 && o.N != 1) || b.stmt == nil {
+		return 0, false
+	}
+	floor, first := b.before(place)
+	text := b.stmt.Rewritten
+	if ordinalOffset(text, floor, o.N, first) > 0 {
+		return 0, false
+	}
+	word := []string{"false", "true"}[o.N]
+	if off := listItemOffset(text, floor, word, first, isIdentByte); off > 0 {
+		return off, true
+	}
+	return 0, false
 }
 
 // isNumberByte reports whether c continues a number or a name around one.

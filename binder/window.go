@@ -118,13 +118,6 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	if st.inCall {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window function calls cannot be nested"))
 	}
-	w, err := b.namedWindow(st, n)
-	if err != nil {
-		return nil, err
-	}
-	if n.Distinct {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"))
-	}
 	name := n.Name
 	switch {
 	case n.WithinGroup:
@@ -155,9 +148,6 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		}
 	}
 	if n.Filter != nil {
-		if windowOnly[name] {
-			return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions"))
-		}
 		f, err := st.bind(n.Filter)
 		if err != nil {
 			return nil, err
@@ -165,6 +155,24 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		if call.Filter, err = b.coerce(n.Filter, f, types.BoolType, "argument of FILTER"); err != nil {
 			return nil, err
 		}
+	}
+	// the function's lookup, then PostgreSQL's ParseFuncOrColumn's
+	// refusals, once the arguments and FILTER are bound; the window is
+	// looked up after them (transformWindowFuncCall)
+	t, err := windowResultType(name, call.Args)
+	if err != nil {
+		return nil, b.errAt(n, sqlerr.As(err))
+	}
+	call.T = t
+	if n.Distinct {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"))
+	}
+	if n.Filter != nil && windowOnly[name] {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions"))
+	}
+	w, err := b.namedWindow(st, n)
+	if err != nil {
+		return nil, err
 	}
 	call.Arrays = name == "array_agg" && len(call.Args) == 1 && call.Args[0].Type().Kind == types.Array
 	st.inDef = true
@@ -219,11 +227,6 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		}
 		call.Frame = fr
 	}
-	t, err := windowResultType(name, call.Args)
-	if err != nil {
-		return nil, b.errAt(n, sqlerr.As(err))
-	}
-	call.T = t
 	st.calls = append(st.calls, call)
 	return &winRef{Index: len(st.calls) - 1, Name: name, T: t}, nil
 }

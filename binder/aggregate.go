@@ -117,6 +117,16 @@ func (b *binder) bindAggregateCall(n *pt.FuncCall) (Expr, error) {
 	return b.bindAggregateCallFiltered(n, name, n.Args, n.Distinct, n.Filter, n.OrderBy)
 }
 
+// aggregatesRefused is the error of an aggregate call where the query
+// does not aggregate: the clause refuseAggregates names (an UPDATE's or
+// DELETE's WHERE), else "here".
+func (b *binder) aggregatesRefused() *sqlerr.Error {
+	if b.level != nil && b.level.place != "" {
+		return sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in %s", b.level.place)
+	}
+	return sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here")
+}
+
 // bindAggregateCallFiltered registers name(args) [FILTER (WHERE filter)]
 // [ORDER BY order] with the aggregate binder; node positions its errors.
 func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []pt.Expr, distinct bool, filter pt.Expr, order []pt.OrderItem) (Expr, error) {
@@ -132,7 +142,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	}
 	st := b.agg
 	if st == nil {
-		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))
+		return nil, b.errAt(node, b.aggregatesRefused())
 	}
 	if st.inCall {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate function calls cannot be nested"))

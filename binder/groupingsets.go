@@ -76,7 +76,7 @@ func (b *binder) bindGroupBy(st *aggState, in *scope, targets []*pt.Target, item
 	}
 	if !constructs {
 		for i, e := range items {
-			k, err := b.bindGroupKey(in, targets, e, listPlace{exprs: items[:i], base: targetsEnd(targets)})
+			k, err := b.bindGroupKey(in, targets, e, listPlace{exprs: items[:i], base: targetsEnd(targets), kw: "group"})
 			if err != nil {
 				return err
 			}
@@ -154,7 +154,7 @@ type groupingExpander struct {
 
 // key binds a grouping expression and returns its key index.
 func (g *groupingExpander) key(e pt.Expr) (int, error) {
-	k, err := g.b.bindGroupKey(g.in, g.targets, e, listPlace{base: targetsEnd(g.targets)})
+	k, err := g.b.bindGroupKey(g.in, g.targets, e, listPlace{base: targetsEnd(g.targets), kw: "group"})
 	if err != nil {
 		return 0, err
 	}

@@ -32,7 +32,7 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 		notListed = new(error)
 	}
 	for i, item := range items {
-		k, err := b.bindOrderItem(proj, item, orderAt{visible: visible, place: listPlace{order: items[:i]}}, bindOut, notListed)
+		k, err := b.bindOrderItem(proj, item, orderAt{visible: visible, place: listPlace{order: items[:i], kw: "order"}}, bindOut, notListed)
 		if err != nil {
 			return nil, err
 		}
@@ -311,14 +311,40 @@ func exprKey(e Expr) string {
 
 // bindLimitTree is the LIMIT/OFFSET binder: constants or parameters of
 // type bigint (count or offset nil: none).
-func (b *binder) bindLimitTree(input Node, count, offset pt.Expr) (Node, error) {
+//
+// from is the query's FROM items (nil: none): PostgreSQL binds the
+// operands over them, so a column is an error of its type or, once typed,
+// 42P10 (checkExprIsVarFree); an operand holding a subquery binds over
+// none, as before.
+func (b *binder) bindLimitTree(input Node, count, offset pt.Expr, from *scope) (Node, error) {
 	lim := &Limit{Input: input}
 	bind := func(e pt.Expr) (Expr, error) {
-		x, err := b.bindTree(nil, e)
+		s := from
+		if s != nil && containsSubqueryTree(e) {
+			s = nil
+		}
+		x, err := b.bindTree(s, e)
 		if err != nil {
 			return nil, err
 		}
-		return b.limitOperand(e, x)
+		if x, err = b.limitOperand(e, x); err != nil || s == nil {
+			return x, err
+		}
+		var ref *pt.ColumnRef
+		pt.Inspect(e, func(n pt.Node) bool {
+			if c, ok := n.(*pt.ColumnRef); ok && ref == nil && s.has(c.Table, c.Name) {
+				ref = c
+			}
+			return ref == nil
+		})
+		if ref != nil {
+			clause := "LIMIT"
+			if e == offset {
+				clause = "OFFSET"
+			}
+			return nil, b.errAt(ref, sqlerr.New(sqlerr.InvalidColumnReference, "argument of %s must not contain variables", clause))
+		}
+		return x, nil
 	}
 	// OFFSET first, as PostgreSQL's transformSelectStmt: of two errors,
 	// OFFSET's is reported
@@ -342,11 +368,11 @@ func (b *binder) bindLimitTree(input Node, count, offset pt.Expr) (Node, error) 
 
 // bindLimitClauses binds c's LIMIT / OFFSET / FETCH over input (input
 // itself when there is none).
-func (b *binder) bindLimitClauses(input Node, c *pt.QueryClauses) (Node, error) {
+func (b *binder) bindLimitClauses(input Node, c *pt.QueryClauses, from *scope) (Node, error) {
 	if c.Limit == nil && c.Offset == nil {
 		return input, nil
 	}
-	n, err := b.bindLimitTree(input, c.Limit, c.Offset)
+	n, err := b.bindLimitTree(input, c.Limit, c.Offset, from)
 	if err != nil || !c.WithTies {
 		return n, err
 	}
@@ -434,6 +460,7 @@ type listPlace struct {
 	order []pt.OrderItem
 	exprs []pt.Expr
 	base  int
+	kw    string // the word before BY that starts the list: "order", "group"
 }
 
 // before is where the item follows its list's earlier items: the offset
@@ -442,17 +469,17 @@ type listPlace struct {
 func (b *binder) before(p listPlace) (floor int, first bool) {
 	floor, first = p.base, true
 	for _, it := range p.order {
-		floor, first = b.placeAfter(it.X, floor, first)
+		floor, first = b.placeAfter(it.X, floor, first, p.kw)
 	}
 	for _, x := range p.exprs {
-		floor, first = b.placeAfter(x, floor, first)
+		floor, first = b.placeAfter(x, floor, first, p.kw)
 	}
 	return floor, first
 }
 
 // placeAfter moves floor and first (before) past the list item x: to
 // its offset, or for an ordinal without one where errAtOrdinal finds it.
-func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
+func (b *binder) placeAfter(x pt.Expr, floor int, first bool, kw string) (int, bool) {
 	if x == nil {
 		return floor, first
 	}
@@ -460,7 +487,7 @@ func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
 		return max(floor, p), false
 	}
 	if o, ok := x.(*pt.Ordinal); ok && b.stmt != nil {
-		if off := ordinalOffset(b.stmt.Rewritten, floor, o.N, first); off > 0 {
+		if off := ordinalOffset(b.stmt.Rewritten, floor, o.N, first, kw); off > 0 {
 			return off, false
 		}
 	}
@@ -476,7 +503,7 @@ func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
 func (b *binder) errAtOrdinal(e pt.Expr, place listPlace, err *sqlerr.Error) *sqlerr.Error {
 	if n, ok := e.(*pt.Ordinal); ok && e.Pos() == 0 && b.stmt != nil {
 		floor, first := b.before(place)
-		if off := ordinalOffset(b.stmt.Rewritten, floor, n.N, first); off > 0 {
+		if off := ordinalOffset(b.stmt.Rewritten, floor, n.N, first, place.kw); off > 0 {
 			return err.WithPosition(b.stmt.Position(off))
 		}
 	}
@@ -484,17 +511,18 @@ func (b *binder) errAtOrdinal(e pt.Expr, place listPlace, err *sqlerr.Error) *sq
 }
 
 // ordinalOffset is the offset of the first whole number n in text after
-// floor, outside quotes, that follows BY (or, unless afterBy, a comma):
-// where a list of ORDER BY or GROUP BY keys puts it; or 0.
-func ordinalOffset(text string, floor, n int, afterBy bool) int {
-	return listItemOffset(text, floor, strconv.Itoa(n), afterBy, isNumberByte)
+// floor, outside quotes, that follows BY (kw BY when kw is set: "order",
+// "group"; or, unless afterBy, a comma): where a list of ORDER BY or
+// GROUP BY keys puts it; or 0.
+func ordinalOffset(text string, floor, n int, afterBy bool, kw string) int {
+	return listItemOffset(text, floor, strconv.Itoa(n), afterBy, isNumberByte, kw)
 }
 
 // listItemOffset is the offset of the first token tok (lower case) in
 // text after floor, outside quotes, not inside a longer token (part: the
 // bytes that would continue it), that follows BY (or, unless afterBy, a
-// comma); or 0.
-func listItemOffset(text string, floor int, tok string, afterBy bool, part func(byte) bool) int {
+// comma; kw BY when kw is set); or 0.
+func listItemOffset(text string, floor int, tok string, afterBy bool, part func(byte) bool, kw string) int {
 	text = strings.ToLower(text)
 	inString := false
 	for i := 0; i < len(text); i++ {
@@ -511,11 +539,21 @@ func listItemOffset(text string, floor int, tok string, afterBy bool, part func(
 		}
 		prev := strings.TrimRight(text[:i], " \t\r\n")
 		if (!afterBy && strings.HasSuffix(prev, ",")) ||
-			(strings.HasSuffix(prev, "by") && (len(prev) == 2 || !isIdentByte(prev[len(prev)-3]))) {
+			(strings.HasSuffix(prev, "by") && (len(prev) == 2 || !isIdentByte(prev[len(prev)-3])) && endsWithWord(prev[:len(prev)-2], kw)) {
 			return i
 		}
 	}
 	return 0
+}
+
+// endsWithWord reports whether text, blanks trimmed, ends with the whole
+// word kw (always when kw is "").
+func endsWithWord(text, kw string) bool {
+	if kw == "" {
+		return true
+	}
+	text = strings.TrimRight(text, " \t\r\n")
+	return strings.HasSuffix(text, kw) && (len(text) == len(kw) || !isIdentByte(text[len(text)-len(kw)-1]))
 }
 
 // boolOrdinal reports whether e is a position TiDB's grammar made of
@@ -528,14 +566,12 @@ func (b *binder) boolOrdinal(e pt.Expr, place listPlace) (int, bool) {
 	}
 	floor, first := b.before(place)
 	text := b.stmt.Rewritten
-	if ordinalOffset(text, floor, o.N, first) > 0 {
-		return 0, false
-	}
 	word := []string{"false", "true"}[o.N]
-	if off := listItemOffset(text, floor, word, first, isIdentByte); off > 0 {
-		return off, true
+	off := listItemOffset(text, floor, word, first, isIdentByte, place.kw)
+	if num := ordinalOffset(text, floor, o.N, first, place.kw); off == 0 || num > 0 && num < off {
+		return 0, false // the number comes first
 	}
-	return 0, false
+	return off, true
 }
 
 // isNumberByte reports whether c continues a number or a name around one.
@@ -586,4 +622,18 @@ func (b *binder) bindTies(lim *Limit, count pt.Expr) (Node, error) {
 	}
 	n = &Limit{Input: n, Count: negative(lim.Count), Offset: negative(lim.Offset)}
 	return dropHidden(n, width), nil
+}
+
+// containsSubqueryTree reports whether a tree expression holds a query (a
+// subquery of any kind).
+func containsSubqueryTree(e pt.Expr) bool {
+	found := false
+	pt.Inspect(e, func(n pt.Node) bool {
+		switch n.(type) {
+		case pt.Query, *pt.Subquery, *pt.Exists, *pt.ArraySubquery:
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -235,7 +235,7 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 			// PostgreSQL binds OFFSET and LIMIT before the window
 			// definitions: their errors first (the clauses bind again
 			// below, over the plan)
-			if _, err := b.bindLimitTree(nil, sel.QueryClauses.Limit, sel.QueryClauses.Offset); err != nil {
+			if _, err := b.bindLimitTree(nil, sel.QueryClauses.Limit, sel.QueryClauses.Offset, lvl.scope); err != nil {
 				return nil, err
 			}
 		}
@@ -243,9 +243,7 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 			return nil, err
 		}
 	}
-	if lockErr != nil {
-		return nil, lockErr
-	}
+
 	if projInput == nil {
 		var n Node = b.agg.node(input)
 		if a, ok := n.(*Aggregate); ok {
@@ -300,8 +298,11 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 			return nil, err
 		}
 	}
-	if out, err = b.bindLimitClauses(out, &sel.QueryClauses); err != nil {
+	if out, err = b.bindLimitClauses(out, &sel.QueryClauses, lvl.scope); err != nil {
 		return nil, err
+	}
+	if lockErr != nil {
+		return nil, lockErr
 	}
 	if len(out.Columns()) > visible {
 		out = dropHidden(out, visible)

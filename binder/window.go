@@ -86,6 +86,9 @@ type winState struct {
 	// ORDER BY: PostgreSQL evaluates them in the windows' input (a
 	// ProjectSet below them), where the SELECT list's own run above.
 	srf *srfState
+	// deferred are the errors of the windows calls use, which
+	// checkWindows reports (deferWindowError)
+	deferred []deferredWindowError
 }
 
 // winRef stands for window call Index until the Window nodes exist.
@@ -187,11 +190,11 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	for _, p := range w.PartitionBy {
 		e, err := st.bind(p)
 		if err != nil {
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		e = b.resolveUnknown(e, types.StringType)
 		if err := b.checkPartitionKey(p, e.Type()); err != nil { // typeops.go
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		if o, ok := textOrderOf(e.Type()); ok && o.keyedEquality {
 			// tsquery, ranges: partitioned by their equality, the key's
@@ -203,13 +206,13 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	for _, item := range w.OrderBy {
 		e, err := st.bind(item.X)
 		if err != nil {
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		if err := b.applyUsing(&item, b.resolveUnknown(e, types.StringType).Type()); err != nil { // typeops.go
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		if err := b.checkSortable(item.X, b.resolveUnknown(e, types.StringType).Type()); err != nil {
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		e = b.enumKey(e) // enums by declaration order (enumops.go)
 		call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: nullsFirst(item)})
@@ -223,12 +226,35 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		}
 		fr, err := b.bindFrame(f, len(w.OrderBy), key)
 		if err != nil {
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		call.Frame = fr
 	}
 	st.calls = append(st.calls, call)
 	return &winRef{Index: len(st.calls) - 1, Name: name, T: t}, nil
+}
+
+// deferWindowError keeps err, an error of call n's window (its PARTITION
+// BY, ORDER BY or frame), for checkWindows, and stands for the call with
+// a NULL of its type t meanwhile: PostgreSQL binds the windows
+// (transformWindowDefinitions) after every clause but the locking one,
+// so an error of another clause comes first. A WINDOW definition's are
+// reported in the definitions' order, then the OVER (..) specs'.
+func (b *binder) deferWindowError(st *winState, n *pt.FuncCall, t types.T, err error) (Expr, error) {
+	key := len(st.defs) + len(st.deferred) // an OVER (..) spec's: after the definitions'
+	if n.Over.OnlyName {
+		key = findWindowDef(st.defs, n.Over.Name, len(st.defs))
+	}
+	st.deferred = append(st.deferred, deferredWindowError{key, err})
+	return &Const{T: t}, nil
+}
+
+// deferredWindowError is an error of a window a call uses
+// (deferWindowError): key is its definition's index in the WINDOW clause,
+// or for an OVER (..) spec a number after them, in the calls' order.
+type deferredWindowError struct {
+	key int
+	err error
 }
 
 // bindJSONWindowCall binds json_agg(x) OVER w and the other JSON

@@ -63,6 +63,16 @@ type aggState struct {
 	// ungroupedHaving HAVING's (inHaving: HAVING is being bound).
 	ungrouped, ungroupedHaving error
 	inHaving                   bool
+	// badGrouping and badGroupingHaving are the first GROUPING(..) whose
+	// argument is no grouping expression, in the select list (ORDER BY,
+	// windows) and in HAVING: PostgreSQL checks them last too
+	// (parseCheckAggregates' finalize_grouping_exprs), each before its
+	// part's ungrouped columns
+	badGrouping, badGroupingHaving error
+	// keysUnbound: GROUP BY is not bound (earlierClauseError's binding of
+	// the clauses before it), so GROUPING's arguments, which PostgreSQL
+	// checks last, are not checked against keys
+	keysUnbound bool
 }
 
 // unknownAggArg is the type an untyped literal (or NULL) argument of a

@@ -40,7 +40,7 @@ func (b *binder) earlierClauseError(sel *pt.Select, targets []*pt.Target, in *sc
 	raw := func(e pt.Expr) (Expr, error) { return b.bindTree(in, e) }
 	var st *aggState
 	if aggregating {
-		st = &aggState{input: in}
+		st = &aggState{input: in, keysUnbound: true}
 	}
 	var win *winState
 	if windows || len(sel.Windows) > 0 {

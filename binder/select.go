@@ -28,12 +28,11 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	}
 	if err == nil && lvl.agg != nil {
 		// PostgreSQL checks the select list and ORDER BY (its target
-		// list) before HAVING
-		if lvl.agg.ungrouped != nil {
-			return nil, lvl.agg.ungrouped
-		}
-		if lvl.agg.ungroupedHaving != nil {
-			return nil, lvl.agg.ungroupedHaving
+		// list) before HAVING, each one's GROUPING(..) calls first
+		for _, err := range []error{lvl.agg.badGrouping, lvl.agg.ungrouped, lvl.agg.badGroupingHaving, lvl.agg.ungroupedHaving} {
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	return n, err
@@ -450,7 +449,7 @@ func (b *binder) isAggregating(sel *pt.Select, targets []*pt.Target) bool {
 // says where it follows the list's earlier items (listPlace).
 func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr, place listPlace) (Expr, error) {
 	orig := e
-	if err := b.noAggregateInGroupBy(e); err != nil {
+	if err := b.noAggregateInGroupBy(e, false); err != nil {
 		return nil, err
 	}
 	idx, ok, err := b.listPosition(e, len(targets), place, "GROUP BY")
@@ -464,7 +463,7 @@ func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr, place 
 		// a position naming an aggregate is refused as the aggregate
 		// written in GROUP BY is (PostgreSQL's position: the call in the
 		// select list)
-		if err := b.noAggregateInGroupBy(targets[idx].X); err != nil {
+		if err := b.noAggregateInGroupBy(targets[idx].X, true); err != nil {
 			return nil, err
 		}
 		e = targets[idx].X
@@ -775,12 +774,16 @@ func (f *treeFinder) find(e pt.Expr, win bool) bool {
 
 // noAggregateInGroupBy is 42803 when a GROUP BY key calls an aggregate or
 // GROUPING(..), at the call.
-func (b *binder) noAggregateInGroupBy(e pt.Expr) error {
+//
+// A position naming a select-list item is refused as an aggregate either
+// way (PostgreSQL's checkTargetlistEntrySQL92 counts GROUPING(..) among
+// them): viaPosition.
+func (b *binder) noAggregateInGroupBy(e pt.Expr, viaPosition bool) error {
 	if !b.containsAggregateTree(e) {
 		return nil
 	}
 	at := b.finders.tree.at
-	if b.finders.tree.grouping {
+	if b.finders.tree.grouping && !viaPosition {
 		return b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in GROUP BY"))
 	}
 	return b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in GROUP BY"))

@@ -18,14 +18,14 @@ type clauseSlot struct {
 
 // selectSlots are a SELECT's clauses in the order they are written.
 var selectSlots = []clauseSlot{
-	{"SELECT", []string{"a", "a, b", "count(*)", "sum(a) OVER (ORDER BY a)", "a, rank() OVER w"},
+	{"SELECT", []string{"a", "a, b", "count(*)", "sum(a) OVER (ORDER BY a)", "a, rank() OVER w", "a, grouping(a)"},
 		[]string{"nosuch_t", "a + 'x'", "b + 1", "rank() OVER w_missing", "sum(nosuch_ta) OVER ()", "sum(a) OVER (PARTITION BY nosuch_tp)",
-			"count(DISTINCT a) OVER ()", "count(DISTINCT a, b) OVER ()", "a, nosuch_t2"}},
+			"count(DISTINCT a) OVER ()", "count(DISTINCT a, b) OVER ()", "a, nosuch_t2", "grouping(b)"}},
 	{"FROM", []string{"ce"}, nil},
 	{"WHERE", []string{"a > 0"},
 		[]string{"nosuch_w = 1", "a", "sum(a) > 0", "a = 'x'", "rank() OVER () = 1", "b > 1"}},
 	{"GROUP BY", []string{"a", "1", "a, b"},
-		[]string{"nosuch_g", "'x'", "9", "count(*)", "1.5", "-1", "true", "NULL", "1, 'y'", "ROLLUP ('z')", "b + 1"}},
+		[]string{"nosuch_g", "'x'", "9", "count(*)", "1.5", "-1", "true", "NULL", "1, 'y'", "ROLLUP ('z')", "b + 1", "grouping(a)"}},
 	{"HAVING", []string{"count(*) > 0"},
 		[]string{"nosuch_h > 0", "count(*)", "b = 1", "c > 0"}},
 	{"WINDOW", []string{"w AS (ORDER BY a)"},

@@ -498,12 +498,23 @@ func (b *binder) frameOffset(x pt.Expr, unit string) (n int64, null bool, err er
 // windowResultType gives PostgreSQL's result type of a window function.
 func windowResultType(name string, args []Expr) (types.T, error) {
 	switch name {
-	case "row_number", "rank", "dense_rank":
+	case "row_number", "rank", "dense_rank", "percent_rank", "cume_dist":
+		if len(args) > 0 {
+			// they take no argument (reached with DISTINCT, which the
+			// rewrite hands on: row_number(DISTINCT x) OVER ())
+			names := make([]string, len(args))
+			for i, a := range args {
+				names[i] = a.Type().PGName()
+			}
+			return types.T{}, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if name == "percent_rank" || name == "cume_dist" {
+			return types.Float64Type, nil
+		}
 		return types.Int64Type, nil
 	case "ntile":
 		return types.Int32Type, nil
-	case "percent_rank", "cume_dist":
-		return types.Float64Type, nil
 	case "lag", "lead", "first_value", "last_value", "nth_value":
 		if len(args) == 0 {
 			return types.T{}, sqlerr.New(sqlerr.UndefinedFunction, "function %s() does not exist", name)

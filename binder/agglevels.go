@@ -167,7 +167,7 @@ func (b *binder) bindOuterAggregate(node sourceNode, levels int, nested pt.Expr,
 // query's level in targets (outside subqueries) gives when that query's
 // clause being bound refuses aggregates, else nil. PostgreSQL reads a
 // query's select list before its WHERE, so such an error comes before
-// one of the WHERE (targetNamesFirst's rule for names).
+// one of the WHERE (clauseorder.go).
 func (b *binder) refusedOuterAggregate(targets []*pt.Target) error {
 	var first error
 	for _, t := range targets {

@@ -63,6 +63,16 @@ type aggState struct {
 	// ungroupedHaving HAVING's (inHaving: HAVING is being bound).
 	ungrouped, ungroupedHaving error
 	inHaving                   bool
+	// badGrouping and badGroupingHaving are the first GROUPING(..) whose
+	// argument is no grouping expression, in the select list (ORDER BY,
+	// windows) and in HAVING: PostgreSQL checks them last too
+	// (parseCheckAggregates' finalize_grouping_exprs), each before its
+	// part's ungrouped columns
+	badGrouping, badGroupingHaving error
+	// keysUnbound: GROUP BY is not bound (earlierClauseError's binding of
+	// the clauses before it), so GROUPING's arguments, which PostgreSQL
+	// checks last, are not checked against keys
+	keysUnbound bool
 }
 
 // unknownAggArg is the type an untyped literal (or NULL) argument of a
@@ -117,6 +127,16 @@ func (b *binder) bindAggregateCall(n *pt.FuncCall) (Expr, error) {
 	return b.bindAggregateCallFiltered(n, name, n.Args, n.Distinct, n.Filter, n.OrderBy)
 }
 
+// aggregatesRefused is the error of an aggregate call where the query
+// does not aggregate: the clause refuseAggregates names (an UPDATE's or
+// DELETE's WHERE), else "here".
+func (b *binder) aggregatesRefused() *sqlerr.Error {
+	if b.level != nil && b.level.place != "" {
+		return sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in %s", b.level.place)
+	}
+	return sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here")
+}
+
 // bindAggregateCallFiltered registers name(args) [FILTER (WHERE filter)]
 // [ORDER BY order] with the aggregate binder; node positions its errors.
 func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []pt.Expr, distinct bool, filter pt.Expr, order []pt.OrderItem) (Expr, error) {
@@ -132,7 +152,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	}
 	st := b.agg
 	if st == nil {
-		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))
+		return nil, b.errAt(node, b.aggregatesRefused())
 	}
 	if st.inCall {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate function calls cannot be nested"))

@@ -7,8 +7,12 @@
 // executing anything, since Describe needs them.
 //
 // One binder per clause, as DuckDB does: select.go binds the SELECT list and
-// the WHERE clause (a boolean target type), order.go ORDER BY (ordinals,
-// output aliases, then input expressions) and LIMIT/OFFSET, typeops.go which
+// the WHERE clause (a boolean target type), clauseorder.go keeps the
+// error a SELECT with several reports PostgreSQL's (the clauses it binds
+// before a failed WHERE or GROUP BY, bound again), order.go ORDER BY
+// (ordinals, output aliases, then input expressions; constants as
+// PostgreSQL's findTargetlistEntrySQL92 reads them, for GROUP BY and
+// DISTINCT ON too) and LIMIT/OFFSET, typeops.go which
 // types have ordering and equality operators (sort, group, DISTINCT and set
 // operation keys, GREATEST/LEAST, an aggregate's DISTINCT argument, PARTITION
 // BY) and ORDER BY .. USING op, window.go window calls and their

@@ -316,7 +316,7 @@ func (b *binder) bindParenQuery(p *pt.ParenQuery) (Node, error) {
 		if p.LimitRefused != nil {
 			return nil, b.transformError(p.LimitRefused)
 		}
-		return b.bindLimitClauses(n, &p.QueryClauses) // order.go
+		return b.bindLimitClauses(n, &p.QueryClauses, nil) // order.go
 	}
 	return n, nil
 }

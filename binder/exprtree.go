@@ -19,6 +19,14 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 	case *pt.Literal:
 		v, ok := goValue(n.Value)
 		return b.bindLiteral(n, v, ok)
+	case *pt.Ordinal:
+		// a number TiDB's grammar made a position where SQL99's rules
+		// read it as the constant it is (a window's ORDER BY, an
+		// aggregate's)
+		if n.Param != nil {
+			return b.bindTree(s, n.Param)
+		}
+		return b.bindLiteral(n, int64(n.N), true)
 	case *pt.Unary:
 		return b.bindUnary(s, n)
 	case *pt.Binary:

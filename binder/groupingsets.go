@@ -76,7 +76,7 @@ func (b *binder) bindGroupBy(st *aggState, in *scope, targets []*pt.Target, item
 	}
 	if !constructs {
 		for i, e := range items {
-			k, err := b.bindGroupKey(in, targets, e, listPlace{exprs: items[:i], base: targetsEnd(targets)})
+			k, err := b.bindGroupKey(in, targets, e, listPlace{exprs: items[:i], base: targetsEnd(targets), kw: "group"})
 			if err != nil {
 				return err
 			}
@@ -154,7 +154,7 @@ type groupingExpander struct {
 
 // key binds a grouping expression and returns its key index.
 func (g *groupingExpander) key(e pt.Expr) (int, error) {
-	k, err := g.b.bindGroupKey(g.in, g.targets, e, listPlace{base: targetsEnd(g.targets)})
+	k, err := g.b.bindGroupKey(g.in, g.targets, e, listPlace{base: targetsEnd(g.targets), kw: "group"})
 	if err != nil {
 		return 0, err
 	}
@@ -297,6 +297,8 @@ func (b *binder) bindGrouping(n *pt.FuncCall) (Expr, error) {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.TooManyArguments, "GROUPING must have fewer than %d arguments", maxGroupingArgs+1))
 	}
 	keys := make([]int, len(n.Args))
+	t := types.T{Kind: types.Int32, NotNull: true}
+	bad := false
 	for i, a := range n.Args {
 		e, err := b.bindTree(st.input, a)
 		if err != nil {
@@ -304,12 +306,19 @@ func (b *binder) bindGrouping(n *pt.FuncCall) (Expr, error) {
 		}
 		e = b.resolveUnknown(e, types.StringType)
 		keys[i] = slices.IndexFunc(st.keys, func(k Expr) bool { return sameExpr(k, e) })
-		if keys[i] < 0 {
-			return nil, b.errAt(a, sqlerr.New(sqlerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"))
+		if keys[i] < 0 && !st.keysUnbound && !bad {
+			// reported once every clause is bound (bindSelectTree)
+			bad = true
+			err := b.errAt(a, sqlerr.New(sqlerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"))
+			switch {
+			case st.inHaving && st.badGroupingHaving == nil:
+				st.badGroupingHaving = err
+			case !st.inHaving && st.badGrouping == nil:
+				st.badGrouping = err
+			}
 		}
 	}
-	t := types.T{Kind: types.Int32, NotNull: true}
-	if st.sets == nil {
+	if st.sets == nil || bad || st.keysUnbound {
 		return &Const{Value: int64(0), T: t}, nil // every key grouped in every row
 	}
 	if st.grouping == nil {

@@ -49,16 +49,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 			return nil, err
 		}
 	}
-	// The query of INSERT ... SELECT is bound first, as PostgreSQL
-	// transforms it before it matches values to target columns.
-	var query Node
-	if ins.Query != nil && ins.Rows == nil {
-		if query, err = b.bindInsertSelect(ins); err != nil {
-			return nil, err
-		}
-	}
 	info := scan.Table
-	b.assignInto = scan // domains.go
 	tableCols := info.Descriptor.Schema.Columns
 	// target[i] = table column index of the i-th value
 	var target []int
@@ -82,6 +73,16 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 			target = append(target, idx)
 		}
 	}
+	// The query of INSERT ... SELECT is bound after the column list is
+	// checked and before values are matched to the columns, as
+	// PostgreSQL's transformInsertStmt does (checkInsertTargets first).
+	var query Node
+	if ins.Query != nil && ins.Rows == nil {
+		if query, err = b.bindInsertSelect(ins); err != nil {
+			return nil, err
+		}
+	}
+	b.assignInto = scan // domains.go
 	if len(ins.Columns) == 0 {
 		// PostgreSQL (transformInsertStmt): without a column list, fewer
 		// values than columns fill the leading columns and leave the rest

@@ -69,7 +69,7 @@ func (b *binder) rowLockClause(l *pt.Locking) (rowlock.Mode, rowlock.Wait, error
 // lockedSelect is what checkRowLock needs to know of the SELECT a locking
 // clause belongs to.
 type lockedSelect struct {
-	aggregating, grouped, distinct, windows bool
+	aggregating, grouped, having, distinct, windows bool
 }
 
 // lockClauseName is how PostgreSQL names a locking clause in its errors.
@@ -80,17 +80,20 @@ func lockClauseName(m rowlock.Mode) string { return m.String() }
 // with a primary key, read directly.
 func (b *binder) checkRowLock(sel lockedSelect, from Node, mode rowlock.Mode, setOpBranch bool) (*Scan, error) {
 	name := lockClauseName(mode)
+	// in the order of PostgreSQL's CheckSelectLocking
 	switch {
-	case sel.aggregating && sel.grouped:
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause", name)
-	case sel.aggregating:
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with aggregate functions", name)
-	case sel.distinct:
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", name)
-	case sel.windows:
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with window functions", name)
 	case setOpBranch:
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with UNION/INTERSECT/EXCEPT", name)
+	case sel.distinct:
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", name)
+	case sel.grouped:
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause", name)
+	case sel.having:
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with HAVING clause", name)
+	case sel.aggregating:
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with aggregate functions", name)
+	case sel.windows:
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with window functions", name)
 	}
 	scan, ok := from.(*Scan)
 	if !ok || scan.Changelog || !scan.Table.HasPrimaryKey() {

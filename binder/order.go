@@ -2,6 +2,7 @@ package binder
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,8 +24,15 @@ import (
 func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut func(pt.Expr) (Expr, error), distinct bool) ([]SortKey, error) {
 	keys := make([]SortKey, 0, len(items))
 	visible := len(proj.Cols) // the keys' hidden columns follow
+	// notListed is DISTINCT's refusal of the first key outside the select
+	// list, which PostgreSQL's transformDistinctClause reports once the
+	// whole ORDER BY is bound
+	var notListed *error
+	if distinct {
+		notListed = new(error)
+	}
 	for i, item := range items {
-		k, err := b.bindOrderItem(proj, item, orderAt{visible: visible, place: listPlace{order: items[:i]}}, bindOut, distinct)
+		k, err := b.bindOrderItem(proj, item, orderAt{visible: visible, place: listPlace{order: items[:i], kw: "order"}}, bindOut, notListed)
 		if err != nil {
 			return nil, err
 		}
@@ -32,6 +40,9 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 			return nil, err
 		}
 		keys = append(keys, k)
+	}
+	if notListed != nil && *notListed != nil {
+		return nil, *notListed
 	}
 	return keys, nil
 }
@@ -43,10 +54,91 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 type orderAt struct {
 	visible int
 	place   listPlace
+	clause  string // the clause its errors name: ORDER BY unless set (DISTINCT ON)
+}
+
+// clauseName is the clause at's errors name.
+func (at orderAt) clauseName() string {
+	if at.clause == "" {
+		return "ORDER BY"
+	}
+	return at.clause
+}
+
+// listConstant classifies an ORDER BY, GROUP BY or DISTINCT ON item as
+// PostgreSQL's findTargetlistEntrySQL92 does, before anything in it is
+// bound: a constant as written (the grammar's A_Const, a number's minus
+// signs folded into it by doNegate, parentheses dropped) is an output
+// position n when it is an integer int4 holds (integer), and 42601's
+// "non-integer constant" otherwise (a string, NULL, TRUE, a bit string, a
+// decimal, an integer too wide); anything else (a cast, +1, a parameter)
+// is an expression (isConst false). The window clauses and an
+// aggregate's ORDER BY follow SQL99's rules, where a constant is a value.
+func listConstant(e pt.Expr) (n int64, isConst, integer bool) {
+	switch x := e.(type) {
+	case *pt.Ordinal:
+		if x.Param != nil {
+			return 0, false, false
+		}
+		return int64(x.N), true, x.N <= math.MaxInt32
+	case *pt.Literal:
+		if x.Kind == pt.LitInt {
+			return x.Int, true, x.Int >= 0 && x.Int <= math.MaxInt32
+		}
+		return 0, x.Kind != 0, false
+	case *pt.Cast:
+		// B'..' and X'..', which sql's rewrite reads as a cast of their
+		// text, are bit-string constants
+		if l, ok := x.X.(*pt.Literal); ok && x.Type == "pg__bit" && l.Kind == pt.LitString {
+			return 0, true, false
+		}
+	case *pt.Unary:
+		lit, odd, ok := pt.SignedLiteral(x)
+		if !ok {
+			return 0, false, false
+		}
+		switch lit.Kind {
+		case pt.LitInt:
+			if lit.Int < 0 || lit.Int > math.MaxInt32 {
+				return 0, true, false
+			}
+			if odd {
+				return -lit.Int, true, true
+			}
+			return lit.Int, true, true
+		case pt.LitUint, pt.LitFloat, pt.LitDecimal:
+			return 0, true, false
+		}
+	}
+	return 0, false, false
+}
+
+// listPosition is the output position an ORDER BY, GROUP BY or DISTINCT
+// ON item names by an integer constant (ok), with PostgreSQL's errors for
+// a position outside the list's visible columns (42P10) and for another
+// constant (42601), both at the constant; clause names the list.
+func (b *binder) listPosition(e pt.Expr, visible int, place listPlace, clause string) (idx int, ok bool, err error) {
+	n, isConst, integer := listConstant(e)
+	if off, ok := b.boolOrdinal(e, place); ok {
+		// TRUE or FALSE, which TiDB's grammar made position 1 or 0
+		return 0, false, b.errAtOffset(off, sqlerr.New(sqlerr.SyntaxError, "non-integer constant in %s", clause))
+	}
+	switch {
+	case !isConst:
+		return 0, false, nil
+	case !integer:
+		return 0, false, b.errAtOrdinal(e, place, sqlerr.New(sqlerr.SyntaxError, "non-integer constant in %s", clause))
+	case n < 1 || n > int64(visible):
+		return 0, false, b.errAtOrdinal(e, place, sqlerr.New(sqlerr.InvalidColumnReference, "%s position %d is not in select list", clause, n))
+	}
+	return int(n) - 1, true, nil
 }
 
 // bindOrderItem binds one ORDER BY item (bindOrderItems).
-func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bindOut func(pt.Expr) (Expr, error), distinct bool) (SortKey, error) {
+//
+// notListed is set under SELECT DISTINCT: a key outside the select list
+// is refused there, the first refusal kept (bindOrderItems).
+func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bindOut func(pt.Expr) (Expr, error), notListed *error) (SortKey, error) {
 	expr := item.X
 	idx, err := b.orderKeyColumn(proj, expr, at)
 	if err != nil {
@@ -65,8 +157,8 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bin
 			}
 		}
 		if idx < 0 {
-			if distinct {
-				return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
+			if notListed != nil && *notListed == nil {
+				*notListed = b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
 			}
 			proj.Exprs = append(proj.Exprs, e)
 			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
@@ -115,24 +207,10 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, at orderAt, bin
 // input.
 func (b *binder) orderKeyColumn(proj *Project, e pt.Expr, at orderAt) (int, error) {
 	cols := proj.Cols[:at.visible]
+	if idx, ok, err := b.listPosition(e, len(cols), at.place, at.clauseName()); ok || err != nil {
+		return idx, err
+	}
 	switch x := e.(type) {
-	case *pt.Ordinal:
-		if x.Param != nil {
-			return -1, nil
-		}
-		if x.N < 1 || x.N > len(cols) {
-			return 0, b.errAtOrdinal(e, at.place, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", x.N))
-		}
-		return x.N - 1, nil
-	case *pt.Literal:
-		if n, ok := goValue(x.Value); ok {
-			if n, ok := n.(int64); ok {
-				if n < 1 || int(n) > len(cols) {
-					return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", n))
-				}
-				return int(n) - 1, nil
-			}
-		}
 	case *pt.ColumnRef:
 		if x.Table != "" {
 			return -1, nil
@@ -141,7 +219,7 @@ func (b *binder) orderKeyColumn(proj *Project, e pt.Expr, at orderAt) (int, erro
 		for i, c := range cols {
 			if c.Name == x.Name {
 				if found >= 0 && !sameExpr(proj.Exprs[found], proj.Exprs[i]) {
-					return 0, b.errAt(e, sqlerr.New(sqlerr.AmbiguousColumn, "ORDER BY %q is ambiguous", x.Name))
+					return 0, b.errAt(e, sqlerr.New(sqlerr.AmbiguousColumn, "%s %q is ambiguous", at.clauseName(), x.Name))
 				}
 				if found < 0 {
 					found = i
@@ -232,33 +310,65 @@ func exprKey(e Expr) string {
 }
 
 // bindLimitTree is the LIMIT/OFFSET binder: constants or parameters of
-// type bigint (count or offset nil: none). The query's own columns are
-// not in scope; an enclosing query's are, as in PostgreSQL (a correlated
-// subquery's LIMIT o.n, a SQL function body's LIMIT of a parameter).
-func (b *binder) bindLimitTree(input Node, count, offset pt.Expr) (Node, error) {
+// type bigint (count or offset nil: none).
+//
+// from is the query's FROM items (nil: none): PostgreSQL binds the
+// operands over them, so a column is an error of its type or, once typed,
+// 42P10 (checkExprIsVarFree); an operand holding a subquery binds over
+// none, as before. An enclosing query's columns are in scope either way,
+// as in PostgreSQL (a correlated subquery's LIMIT o.n, a SQL function
+// body's LIMIT of a parameter).
+func (b *binder) bindLimitTree(input Node, count, offset pt.Expr, from *scope) (Node, error) {
 	lim := &Limit{Input: input}
 	var outer *scope
 	if b.outer != nil {
 		outer = &scope{} // no column of its own: names resolve outward
 	}
 	bind := func(e pt.Expr) (Expr, error) {
-		x, err := b.bindTree(outer, e)
+		s := from
+		if s != nil && containsSubqueryTree(e) {
+			s = nil
+		}
+		in := s
+		if in == nil {
+			in = outer
+		}
+		x, err := b.bindTree(in, e)
 		if err != nil {
 			return nil, err
 		}
-		return b.limitOperand(e, x)
+		if x, err = b.limitOperand(e, x); err != nil || s == nil {
+			return x, err
+		}
+		var ref *pt.ColumnRef
+		pt.Inspect(e, func(n pt.Node) bool {
+			if c, ok := n.(*pt.ColumnRef); ok && ref == nil && s.has(c.Table, c.Name) {
+				ref = c
+			}
+			return ref == nil
+		})
+		if ref != nil {
+			clause := "LIMIT"
+			if e == offset {
+				clause = "OFFSET"
+			}
+			return nil, b.errAt(ref, sqlerr.New(sqlerr.InvalidColumnReference, "argument of %s must not contain variables", clause))
+		}
+		return x, nil
 	}
+	// OFFSET first, as PostgreSQL's transformSelectStmt: of two errors,
+	// OFFSET's is reported
 	var err error
-	if count != nil {
-		restore := b.refuseAggregates("LIMIT") // agglevels.go
-		lim.Count, err = bind(count)
+	if offset != nil {
+		restore := b.refuseAggregates("OFFSET") // agglevels.go
+		lim.Offset, err = bind(offset)
 		if restore(); err != nil {
 			return nil, err
 		}
 	}
-	if offset != nil {
-		restore := b.refuseAggregates("OFFSET")
-		lim.Offset, err = bind(offset)
+	if count != nil {
+		restore := b.refuseAggregates("LIMIT")
+		lim.Count, err = bind(count)
 		if restore(); err != nil {
 			return nil, err
 		}
@@ -268,11 +378,11 @@ func (b *binder) bindLimitTree(input Node, count, offset pt.Expr) (Node, error) 
 
 // bindLimitClauses binds c's LIMIT / OFFSET / FETCH over input (input
 // itself when there is none).
-func (b *binder) bindLimitClauses(input Node, c *pt.QueryClauses) (Node, error) {
+func (b *binder) bindLimitClauses(input Node, c *pt.QueryClauses, from *scope) (Node, error) {
 	if c.Limit == nil && c.Offset == nil {
 		return input, nil
 	}
-	n, err := b.bindLimitTree(input, c.Limit, c.Offset)
+	n, err := b.bindLimitTree(input, c.Limit, c.Offset, from)
 	if err != nil || !c.WithTies {
 		return n, err
 	}
@@ -360,6 +470,7 @@ type listPlace struct {
 	order []pt.OrderItem
 	exprs []pt.Expr
 	base  int
+	kw    string // the word before BY that starts the list: "order", "group"
 }
 
 // before is where the item follows its list's earlier items: the offset
@@ -368,17 +479,17 @@ type listPlace struct {
 func (b *binder) before(p listPlace) (floor int, first bool) {
 	floor, first = p.base, true
 	for _, it := range p.order {
-		floor, first = b.placeAfter(it.X, floor, first)
+		floor, first = b.placeAfter(it.X, floor, first, p.kw)
 	}
 	for _, x := range p.exprs {
-		floor, first = b.placeAfter(x, floor, first)
+		floor, first = b.placeAfter(x, floor, first, p.kw)
 	}
 	return floor, first
 }
 
 // placeAfter moves floor and first (before) past the list item x: to
 // its offset, or for an ordinal without one where errAtOrdinal finds it.
-func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
+func (b *binder) placeAfter(x pt.Expr, floor int, first bool, kw string) (int, bool) {
 	if x == nil {
 		return floor, first
 	}
@@ -386,7 +497,7 @@ func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
 		return max(floor, p), false
 	}
 	if o, ok := x.(*pt.Ordinal); ok && b.stmt != nil {
-		if off := ordinalOffset(b.stmt.Rewritten, floor, o.N, first); off > 0 {
+		if off := ordinalOffset(b.stmt.Rewritten, floor, o.N, first, kw); off > 0 {
 			return off, false
 		}
 	}
@@ -402,7 +513,7 @@ func (b *binder) placeAfter(x pt.Expr, floor int, first bool) (int, bool) {
 func (b *binder) errAtOrdinal(e pt.Expr, place listPlace, err *sqlerr.Error) *sqlerr.Error {
 	if n, ok := e.(*pt.Ordinal); ok && e.Pos() == 0 && b.stmt != nil {
 		floor, first := b.before(place)
-		if off := ordinalOffset(b.stmt.Rewritten, floor, n.N, first); off > 0 {
+		if off := ordinalOffset(b.stmt.Rewritten, floor, n.N, first, place.kw); off > 0 {
 			return err.WithPosition(b.stmt.Position(off))
 		}
 	}
@@ -410,30 +521,67 @@ func (b *binder) errAtOrdinal(e pt.Expr, place listPlace, err *sqlerr.Error) *sq
 }
 
 // ordinalOffset is the offset of the first whole number n in text after
-// floor, outside quotes, that follows BY (or, unless afterBy, a comma):
-// where a list of ORDER BY or GROUP BY keys puts it; or 0.
-func ordinalOffset(text string, floor, n int, afterBy bool) int {
-	num, text := strconv.Itoa(n), strings.ToLower(text)
+// floor, outside quotes, that follows BY (kw BY when kw is set: "order",
+// "group"; or, unless afterBy, a comma): where a list of ORDER BY or
+// GROUP BY keys puts it; or 0.
+func ordinalOffset(text string, floor, n int, afterBy bool, kw string) int {
+	return listItemOffset(text, floor, strconv.Itoa(n), afterBy, isNumberByte, kw)
+}
+
+// listItemOffset is the offset of the first token tok (lower case) in
+// text after floor, outside quotes, not inside a longer token (part: the
+// bytes that would continue it), that follows BY (or, unless afterBy, a
+// comma; kw BY when kw is set); or 0.
+func listItemOffset(text string, floor int, tok string, afterBy bool, part func(byte) bool, kw string) int {
+	text = strings.ToLower(text)
 	inString := false
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\'' {
 			inString = !inString
 			continue
 		}
-		if inString || i <= floor || !strings.HasPrefix(text[i:], num) {
+		if inString || i <= floor || !strings.HasPrefix(text[i:], tok) {
 			continue
 		}
-		end := i + len(num)
-		if isNumberByte(text[i-1]) || (end < len(text) && isNumberByte(text[end])) {
+		end := i + len(tok)
+		if part(text[i-1]) || (end < len(text) && part(text[end])) {
 			continue
 		}
 		prev := strings.TrimRight(text[:i], " \t\r\n")
 		if (!afterBy && strings.HasSuffix(prev, ",")) ||
-			(strings.HasSuffix(prev, "by") && (len(prev) == 2 || !isIdentByte(prev[len(prev)-3]))) {
+			(strings.HasSuffix(prev, "by") && (len(prev) == 2 || !isIdentByte(prev[len(prev)-3])) && endsWithWord(prev[:len(prev)-2], kw)) {
 			return i
 		}
 	}
 	return 0
+}
+
+// endsWithWord reports whether text, blanks trimmed, ends with the whole
+// word kw (always when kw is "").
+func endsWithWord(text, kw string) bool {
+	if kw == "" {
+		return true
+	}
+	text = strings.TrimRight(text, " \t\r\n")
+	return strings.HasSuffix(text, kw) && (len(text) == len(kw) || !isIdentByte(text[len(text)-len(kw)-1]))
+}
+
+// boolOrdinal reports whether e is a position TiDB's grammar made of
+// TRUE or FALSE (its integers 1 and 0), and where the word is: the number
+// is not where errAtOrdinal looks for it, and the word is.
+func (b *binder) boolOrdinal(e pt.Expr, place listPlace) (int, bool) {
+	o, ok := e.(*pt.Ordinal)
+	if !ok || o.Param != nil || o.Pos() != 0 || (o.N != 0 && o.N != 1) || b.stmt == nil {
+		return 0, false
+	}
+	floor, first := b.before(place)
+	text := b.stmt.Rewritten
+	word := []string{"false", "true"}[o.N]
+	off := listItemOffset(text, floor, word, first, isIdentByte, place.kw)
+	if num := ordinalOffset(text, floor, o.N, first, place.kw); off == 0 || num > 0 && num < off {
+		return 0, false // the number comes first
+	}
+	return off, true
 }
 
 // isNumberByte reports whether c continues a number or a name around one.
@@ -484,4 +632,18 @@ func (b *binder) bindTies(lim *Limit, count pt.Expr) (Node, error) {
 	}
 	n = &Limit{Input: n, Count: negative(lim.Count), Offset: negative(lim.Offset)}
 	return dropHidden(n, width), nil
+}
+
+// containsSubqueryTree reports whether a tree expression holds a query (a
+// subquery of any kind).
+func containsSubqueryTree(e pt.Expr) bool {
+	found := false
+	pt.Inspect(e, func(n pt.Node) bool {
+		switch n.(type) {
+		case pt.Query, *pt.Subquery, *pt.Exists, *pt.ArraySubquery:
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -42,7 +42,7 @@ func (b *binder) bindOrderedSet(node *pt.FuncCall, name string, direct []pt.Expr
 	}
 	st := b.agg
 	if st == nil {
-		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))
+		return nil, b.errAt(node, b.aggregatesRefused())
 	}
 	if st.inCall {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate function calls cannot be nested"))

@@ -28,12 +28,11 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	}
 	if err == nil && lvl.agg != nil {
 		// PostgreSQL checks the select list and ORDER BY (its target
-		// list) before HAVING
-		if lvl.agg.ungrouped != nil {
-			return nil, lvl.agg.ungrouped
-		}
-		if lvl.agg.ungroupedHaving != nil {
-			return nil, lvl.agg.ungroupedHaving
+		// list) before HAVING, each one's GROUPING(..) calls first
+		for _, err := range []error{lvl.agg.badGrouping, lvl.agg.ungrouped, lvl.agg.badGroupingHaving, lvl.agg.ungroupedHaving} {
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	return n, err
@@ -85,30 +84,34 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 	var lockScan *Scan
 	var lockMode rowlock.Mode
 	var lockWait rowlock.Wait
+	// lockErr is the locking clause's refusal, reported once every other
+	// clause is bound, where PostgreSQL's transformLockingClause checks it
+	var lockErr error
 	if sel.Locking != nil {
 		if lockMode, lockWait, err = b.rowLockClause(sel.Locking); err != nil {
 			return nil, err
 		}
-		facts := lockedSelect{aggregating: aggregating, grouped: sel.GroupBy != nil || sel.GroupDistinct || sel.Having != nil,
-			distinct: sel.Distinct && sel.DistinctOn == nil, windows: windows}
-		if lockScan, err = b.checkRowLock(facts, input, lockMode, branch); err != nil {
-			return nil, err
-		}
+		facts := lockedSelect{aggregating: aggregating, grouped: sel.GroupBy != nil || sel.GroupDistinct, having: sel.Having != nil,
+			distinct: sel.Distinct || sel.DistinctOn != nil, windows: windows}
+		lockScan, lockErr = b.checkRowLock(facts, input, lockMode, branch)
 	}
 	if sel.Where != nil {
+		from := input
 		if b.containsAggregateTree(sel.Where) {
 			if err := b.refusedOuterAggregate(targets); err != nil { // agglevels.go
 				return nil, err
 			}
 			at := b.finders.tree.at
+			err = b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
 			if b.finders.tree.grouping {
-				return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
+				err = b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
 			}
-			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
+		} else {
+			input, err = b.bindWhere(input, sel.Where)
 		}
-		from := input
-		if input, err = b.bindWhere(input, sel.Where); err != nil {
-			return nil, b.targetNamesFirst(from, targets, err)
+		if err != nil {
+			// PostgreSQL binds the select list first (clauseorder.go)
+			return nil, b.earlierClauseError(sel, targets, newScope(from), aggregating, windows, branch || keepUnknown, whereClause, err)
 		}
 	}
 	// The level's scope serves unless WHERE made a new input (a scope is
@@ -132,12 +135,14 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 			prevWin := b.winPlace
 			b.winPlace = "GROUP BY"
 			restoreAgg := b.refuseAggregates("GROUP BY") // agglevels.go
-			from := input
+			from := inScope
 			grouped, err = b.bindGroupByTree(st, &input, &inScope, targets, sel)
 			b.winPlace = prevWin
 			restoreAgg()
 			if err != nil {
-				return nil, b.targetNamesFirst(from, targets, err)
+				// PostgreSQL binds the select list, HAVING and ORDER BY
+				// first (clauseorder.go)
+				return nil, b.earlierClauseError(sel, targets, from, aggregating, windows, branch || keepUnknown, groupByClause, err)
 			}
 		}
 		bindOut = func(e pt.Expr) (Expr, error) {
@@ -204,15 +209,16 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 		}
 	}
 	visible := len(proj.Cols)
-	if sel.Distinct && sel.DistinctOn == nil {
-		if err := b.checkDistinctTargets(targets, proj.Cols); err != nil {
-			return nil, err
-		}
-	}
 	var sortKeys []SortKey
 	b.srf = srf
 	if sel.OrderBy != nil {
 		if sortKeys, err = b.bindOrderItems(proj, sel.OrderBy, bindOut, sel.Distinct && sel.DistinctOn == nil); err != nil {
+			return nil, err
+		}
+	}
+	if sel.Distinct && sel.DistinctOn == nil {
+		// after ORDER BY, as PostgreSQL's transformDistinctClause
+		if err := b.checkDistinctTargets(targets, proj.Cols[:visible]); err != nil {
 			return nil, err
 		}
 	}
@@ -224,10 +230,19 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 	}
 	b.srf = nil
 	if win != nil {
+		if sel.QueryClauses.Limit != nil || sel.QueryClauses.Offset != nil {
+			// PostgreSQL binds OFFSET and LIMIT before the window
+			// definitions: their errors first (the clauses bind again
+			// below, over the plan)
+			if _, err := b.bindLimitTree(nil, sel.QueryClauses.Limit, sel.QueryClauses.Offset, lvl.scope); err != nil {
+				return nil, err
+			}
+		}
 		if err := b.checkWindows(win); err != nil {
 			return nil, err
 		}
 	}
+
 	if projInput == nil {
 		var n Node = b.agg.node(input)
 		if a, ok := n.(*Aggregate); ok {
@@ -282,8 +297,11 @@ func (b *binder) bindSelectLevel(sel *pt.Select, lvl *queryLevel) (Node, error) 
 			return nil, err
 		}
 	}
-	if out, err = b.bindLimitClauses(out, &sel.QueryClauses); err != nil {
+	if out, err = b.bindLimitClauses(out, &sel.QueryClauses, lvl.scope); err != nil {
 		return nil, err
+	}
+	if lockErr != nil {
+		return nil, lockErr
 	}
 	if len(out.Columns()) > visible {
 		out = dropHidden(out, visible)
@@ -320,8 +338,8 @@ func (b *binder) bindGroupByTree(st *aggState, input *Node, in **scope, targets 
 // ORDER BY.
 func (b *binder) bindDistinctOn(proj *Project, visible int, exprs []pt.Expr, sortKeys []SortKey, bindOut func(pt.Expr) (Expr, error)) ([]int, []SortKey, error) {
 	keys := make([]SortKey, 0, len(exprs))
-	for _, e := range exprs {
-		k, err := b.bindOrderItem(proj, pt.OrderItem{X: e}, orderAt{visible: visible}, bindOut, false)
+	for i, e := range exprs {
+		k, err := b.bindOrderItem(proj, pt.OrderItem{X: e}, orderAt{visible: visible, place: listPlace{exprs: exprs[:i]}, clause: "DISTINCT ON"}, bindOut, nil)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -431,41 +449,26 @@ func (b *binder) isAggregating(sel *pt.Select, targets []*pt.Target) bool {
 // says where it follows the list's earlier items (listPlace).
 func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr, place listPlace) (Expr, error) {
 	orig := e
-	if err := b.noAggregateInGroupBy(e); err != nil {
+	if err := b.noAggregateInGroupBy(e, false); err != nil {
 		return nil, err
 	}
-	pick := func(n int) (pt.Expr, error) {
-		if n < 1 || n > len(targets) {
-			return nil, b.errAtOrdinal(e, place, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
-		}
-		if _, star := targets[n-1].X.(*pt.Star); star {
-			return nil, b.errAtOrdinal(e, place, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
+	idx, ok, err := b.listPosition(e, len(targets), place, "GROUP BY")
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if _, star := targets[idx].X.(*pt.Star); star {
+			return nil, b.errAtOrdinal(e, place, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", idx+1))
 		}
 		// a position naming an aggregate is refused as the aggregate
 		// written in GROUP BY is (PostgreSQL's position: the call in the
 		// select list)
-		if err := b.noAggregateInGroupBy(targets[n-1].X); err != nil {
+		if err := b.noAggregateInGroupBy(targets[idx].X, true); err != nil {
 			return nil, err
 		}
-		return targets[n-1].X, nil
+		e = targets[idx].X
 	}
 	switch x := e.(type) {
-	case *pt.Ordinal:
-		if x.Param == nil {
-			target, err := pick(x.N)
-			if err != nil {
-				return nil, err
-			}
-			e = target
-		}
-	case *pt.Literal:
-		if x.Kind == pt.LitInt {
-			target, err := pick(int(x.Int))
-			if err != nil {
-				return nil, err
-			}
-			e = target
-		}
 	case *pt.ColumnRef:
 		if x.Table == "" {
 			if _, err := b.resolve(in, x, x.Table, x.Name); err != nil {
@@ -769,70 +772,18 @@ func (f *treeFinder) find(e pt.Expr, win bool) bool {
 	return f.found
 }
 
-// targetNamesFirst is err, an error of WHERE or GROUP BY, unless a name of
-// the select list is wrong over the FROM items from: PostgreSQL binds the
-// select list before those clauses, so its name errors come first. Only
-// the errors a name decides alone are looked for (an ambiguous name, a
-// column a FROM item of this query lacks), outside subqueries, without
-// binding anything.
-func (b *binder) targetNamesFirst(from Node, targets []*pt.Target, err error) error {
-	s := newScope(from)
-	var first error
-	for _, t := range targets {
-		if _, star := t.X.(*pt.Star); star || t.X == nil || first != nil {
-			continue
-		}
-		pt.Inspect(t.X, func(n pt.Node) bool {
-			if first != nil {
-				return false
-			}
-			switch x := n.(type) {
-			case *pt.Subquery, *pt.Exists, *pt.ArraySubquery:
-				return false
-			case *pt.ColumnRef:
-				first = b.nameError(s, x)
-			}
-			return true
-		})
-	}
-	if first != nil {
-		return first
-	}
-	return err
-}
-
-// nameError is the error resolve would give for the column reference x
-// over s when it is one the query's own FROM items decide (ambiguous, or
-// a table of s lacking the column), else nil.
-func (b *binder) nameError(s *scope, x *pt.ColumnRef) error {
-	if x.Schema != "" || (x.Table != "" && !s.hasTable(x.Table)) {
-		return nil
-	}
-	found := 0
-	for i := range s.cols {
-		c := &s.cols[i]
-		if c.Name != x.Name || (x.Table != "" && c.Table != x.Table) || x.Table == "" && c.Hidden {
-			continue
-		}
-		found++
-	}
-	switch {
-	case found > 1:
-		return b.errAt(x, sqlerr.New(sqlerr.AmbiguousColumn, "column reference %q is ambiguous", x.Name))
-	case found == 0 && x.Table != "":
-		return b.errAt(x, sqlerr.New(sqlerr.UndefinedColumn, "column %s.%s does not exist", x.Table, x.Name))
-	}
-	return nil
-}
-
 // noAggregateInGroupBy is 42803 when a GROUP BY key calls an aggregate or
 // GROUPING(..), at the call.
-func (b *binder) noAggregateInGroupBy(e pt.Expr) error {
+//
+// A position naming a select-list item is refused as an aggregate either
+// way (PostgreSQL's checkTargetlistEntrySQL92 counts GROUPING(..) among
+// them): viaPosition.
+func (b *binder) noAggregateInGroupBy(e pt.Expr, viaPosition bool) error {
 	if !b.containsAggregateTree(e) {
 		return nil
 	}
 	at := b.finders.tree.at
-	if b.finders.tree.grouping {
+	if b.finders.tree.grouping && !viaPosition {
 		return b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in GROUP BY"))
 	}
 	return b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in GROUP BY"))

@@ -65,7 +65,7 @@ func (b *binder) bindSetOpClauses(n Node, c *pt.QueryClauses) (Node, error) {
 			return nil, err
 		}
 	}
-	return b.bindLimitClauses(n, c)
+	return b.bindLimitClauses(n, c, nil)
 }
 
 // bindSetOpBody binds a set operation's tree of operands, each bound
@@ -217,7 +217,7 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 	s := &Sort{Input: n}
 	for i, item := range items {
 		expr := item.X
-		idx, err := b.orderKeyColumn(proj, expr, orderAt{visible: len(proj.Cols), place: listPlace{order: items[:i]}})
+		idx, err := b.orderKeyColumn(proj, expr, orderAt{visible: len(proj.Cols), place: listPlace{order: items[:i], kw: "order"}})
 		if err != nil {
 			return nil, err
 		}

@@ -91,7 +91,7 @@ func (b *binder) bindValuesTree(v *pt.Values) (Node, error) {
 		n = &Sort{Input: proj, Keys: keys}
 	}
 	var err error
-	if n, err = b.bindLimitClauses(n, &v.QueryClauses); err != nil {
+	if n, err = b.bindLimitClauses(n, &v.QueryClauses, nil); err != nil {
 		return nil, err
 	}
 	if len(n.Columns()) > width {

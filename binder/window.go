@@ -86,6 +86,9 @@ type winState struct {
 	// ORDER BY: PostgreSQL evaluates them in the windows' input (a
 	// ProjectSet below them), where the SELECT list's own run above.
 	srf *srfState
+	// deferred are the errors of the windows calls use, which
+	// checkWindows reports (deferWindowError)
+	deferred []deferredWindowError
 }
 
 // winRef stands for window call Index until the Window nodes exist.
@@ -118,13 +121,6 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	if st.inCall {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window function calls cannot be nested"))
 	}
-	w, err := b.namedWindow(st, n)
-	if err != nil {
-		return nil, err
-	}
-	if n.Distinct {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"))
-	}
 	name := n.Name
 	switch {
 	case n.WithinGroup:
@@ -155,9 +151,6 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		}
 	}
 	if n.Filter != nil {
-		if windowOnly[name] {
-			return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions"))
-		}
 		f, err := st.bind(n.Filter)
 		if err != nil {
 			return nil, err
@@ -165,6 +158,24 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		if call.Filter, err = b.coerce(n.Filter, f, types.BoolType, "argument of FILTER"); err != nil {
 			return nil, err
 		}
+	}
+	// the function's lookup, then PostgreSQL's ParseFuncOrColumn's
+	// refusals, once the arguments and FILTER are bound; the window is
+	// looked up after them (transformWindowFuncCall)
+	t, err := windowResultType(name, call.Args)
+	if err != nil {
+		return nil, b.errAt(n, sqlerr.As(err))
+	}
+	call.T = t
+	if n.Distinct {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"))
+	}
+	if n.Filter != nil && windowOnly[name] {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions"))
+	}
+	w, err := b.namedWindow(st, n)
+	if err != nil {
+		return nil, err
 	}
 	call.Arrays = name == "array_agg" && len(call.Args) == 1 && call.Args[0].Type().Kind == types.Array
 	st.inDef = true
@@ -179,11 +190,11 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	for _, p := range w.PartitionBy {
 		e, err := st.bind(p)
 		if err != nil {
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		e = b.resolveUnknown(e, types.StringType)
 		if err := b.checkPartitionKey(p, e.Type()); err != nil { // typeops.go
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		if o, ok := textOrderOf(e.Type()); ok && o.keyedEquality {
 			// tsquery, ranges: partitioned by their equality, the key's
@@ -195,13 +206,13 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	for _, item := range w.OrderBy {
 		e, err := st.bind(item.X)
 		if err != nil {
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		if err := b.applyUsing(&item, b.resolveUnknown(e, types.StringType).Type()); err != nil { // typeops.go
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		if err := b.checkSortable(item.X, b.resolveUnknown(e, types.StringType).Type()); err != nil {
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		e = b.enumKey(e) // enums by declaration order (enumops.go)
 		call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: nullsFirst(item)})
@@ -215,17 +226,35 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		}
 		fr, err := b.bindFrame(f, len(w.OrderBy), key)
 		if err != nil {
-			return nil, err
+			return b.deferWindowError(st, n, t, err)
 		}
 		call.Frame = fr
 	}
-	t, err := windowResultType(name, call.Args)
-	if err != nil {
-		return nil, b.errAt(n, sqlerr.As(err))
-	}
-	call.T = t
 	st.calls = append(st.calls, call)
 	return &winRef{Index: len(st.calls) - 1, Name: name, T: t}, nil
+}
+
+// deferWindowError keeps err, an error of call n's window (its PARTITION
+// BY, ORDER BY or frame), for checkWindows, and stands for the call with
+// a NULL of its type t meanwhile: PostgreSQL binds the windows
+// (transformWindowDefinitions) after every clause but the locking one,
+// so an error of another clause comes first. A WINDOW definition's are
+// reported in the definitions' order, then the OVER (..) specs'.
+func (b *binder) deferWindowError(st *winState, n *pt.FuncCall, t types.T, err error) (Expr, error) {
+	key := len(st.defs) + len(st.deferred) // an OVER (..) spec's: after the definitions'
+	if n.Over.OnlyName {
+		key = findWindowDef(st.defs, n.Over.Name, len(st.defs))
+	}
+	st.deferred = append(st.deferred, deferredWindowError{key, err})
+	return &Const{T: t}, nil
+}
+
+// deferredWindowError is an error of a window a call uses
+// (deferWindowError): key is its definition's index in the WINDOW clause,
+// or for an OVER (..) spec a number after them, in the calls' order.
+type deferredWindowError struct {
+	key int
+	err error
 }
 
 // bindJSONWindowCall binds json_agg(x) OVER w and the other JSON
@@ -469,12 +498,23 @@ func (b *binder) frameOffset(x pt.Expr, unit string) (n int64, null bool, err er
 // windowResultType gives PostgreSQL's result type of a window function.
 func windowResultType(name string, args []Expr) (types.T, error) {
 	switch name {
-	case "row_number", "rank", "dense_rank":
+	case "row_number", "rank", "dense_rank", "percent_rank", "cume_dist":
+		if len(args) > 0 {
+			// they take no argument (reached with DISTINCT, which the
+			// rewrite hands on: row_number(DISTINCT x) OVER ())
+			names := make([]string, len(args))
+			for i, a := range args {
+				names[i] = a.Type().PGName()
+			}
+			return types.T{}, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if name == "percent_rank" || name == "cume_dist" {
+			return types.Float64Type, nil
+		}
 		return types.Int64Type, nil
 	case "ntile":
 		return types.Int32Type, nil
-	case "percent_rank", "cume_dist":
-		return types.Float64Type, nil
 	case "lag", "lead", "first_value", "last_value", "nth_value":
 		if len(args) == 0 {
 			return types.T{}, sqlerr.New(sqlerr.UndefinedFunction, "function %s() does not exist", name)

@@ -129,7 +129,19 @@ func (b *binder) refineWindow(ref, w *pt.Window, def bool, off int) (*pt.Window,
 // checkWindows checks the WINDOW clause after the select list, HAVING and
 // ORDER BY are bound, as PostgreSQL does: every definition, used or not,
 // in order (its expressions bound too), then the OVER (w ..) specs.
+//
+// The errors of the windows the calls use, kept till now
+// (deferWindowError), come in the same order: a definition's after its
+// own checks, an OVER (..) spec's after the definitions'.
 func (b *binder) checkWindows(st *winState) error {
+	deferred := func(key int) error {
+		for _, d := range st.deferred {
+			if d.key == key {
+				return d.err
+			}
+		}
+		return nil
+	}
 	for i, d := range st.defs {
 		if _, err := b.windowDef(st, i); err != nil {
 			return err
@@ -137,10 +149,18 @@ func (b *binder) checkWindows(st *winState) error {
 		if err := b.bindWindowExprs(st, d); err != nil {
 			return err
 		}
+		if err := deferred(i); err != nil {
+			return err
+		}
 	}
 	for _, r := range st.refs {
 		if _, err := b.refWindow(st, r.w, r.off); err != nil {
 			return err
+		}
+	}
+	for _, d := range st.deferred {
+		if d.key >= len(st.defs) {
+			return d.err
 		}
 	}
 	return nil

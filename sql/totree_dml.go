@@ -144,8 +144,20 @@ func (t queryTransformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.State
 	}
 	if len(n.Columns) > 0 {
 		ins.Columns = make([]*pt.InsertColumn, len(n.Columns))
+		floor := 0 // where the previous column's name ends
 		for i, c := range n.Columns {
-			ins.Columns[i] = &pt.InsertColumn{At: dmlNameAt(st, c, c.Name.O), Name: c.Name.O}
+			a := at(c)
+			if a.Offset == 0 && st != nil && floor < len(st.Rewritten) {
+				// after the previous column: a name written twice is
+				// refused at its second place, as PostgreSQL's
+				if off := dmlIdentOffset(st.Rewritten[floor:], c.Name.O); off > 0 || floor == 0 {
+					a.Offset = floor + off
+				}
+			}
+			if a.Offset > 0 {
+				floor = a.Offset + len(c.Name.O)
+			}
+			ins.Columns[i] = &pt.InsertColumn{At: a, Name: c.Name.O}
 		}
 	}
 	if fi := st.fastInsert; fi.stmt == n && n != nil {

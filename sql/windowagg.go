@@ -64,7 +64,11 @@ func (r *rewriter) windowAggregateAt(out []item, k, j int) (closeIdx, filterOpen
 	if _, _, ordered := r.orderedAggregateAt(k, j); ordered {
 		return m, filterOpen, true // refused by windowAggregate
 	}
-	if filterOpen < 0 && tidbWindowAggregates[w] {
+	// TiDB's grammar takes neither FILTER nor DISTINCT in a window call:
+	// the binder refuses DISTINCT where PostgreSQL does, after the
+	// arguments and the function (count(DISTINCT a, b) OVER () is 42883)
+	distinct := k+2 < m && r.toks[k+2].is(r.src, "DISTINCT")
+	if filterOpen < 0 && !distinct && tidbWindowAggregates[w] {
 		return 0, 0, false
 	}
 	return m, filterOpen, true

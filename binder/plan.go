@@ -351,6 +351,11 @@ type Aggregate struct {
 	// decides it, before the optimiser's rules remove the sorts and
 	// derived tables that decide it.
 	OneRelation bool
+	// Grouped says the aggregation is one grouping set's of a GROUP BY
+	// with grouping expressions (PostgreSQL's groupClause is not empty):
+	// even its empty set is no degenerate grouping (planner.c's
+	// is_degenerate_grouping), and it reads its input.
+	Grouped bool
 }
 
 func (n *Aggregate) Columns() []Column { return n.cols }

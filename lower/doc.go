@@ -74,9 +74,13 @@
 // aggregate and no grouping key, degenerate_grouping: planner.c's
 // is_degenerate_grouping), remove a LEFT JOIN that reads nothing of a
 // right side of at most one row (prune.go, join_is_removable), and drop
-// a window function nothing reads, and sorts and projections that do
+// a window function nothing reads (its PARTITION BY and ORDER BY keys
+// stay when they may fail, windowKeysOnly: PostgreSQL keeps the targets
+// a window clause sorts by), and sorts and projections that do
 // nothing (rewrite.go); a derived table's output that nothing reads
-// (through its LIMIT, ORDER BY, WHERE and UNION ALL branches, and in a
+// (through its LIMIT, ORDER BY, WHERE, windows and the branches of a
+// UNION ALL that PostgreSQL flattens, is_simple_union_all: not
+// binder.SetOp's Kept; a flattened branch may give rows of no columns), and in a
 // subquery's plan: narrowThrough; under a join, a LATERAL join's two
 // inputs (its right side when it is a derived table's projection) and a
 // window's input, through the filters and projections over

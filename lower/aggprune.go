@@ -193,7 +193,9 @@ func pruneAggregateOutputs(n binder.Node) binder.Node {
 		aggs = []binder.AggCall{{Func: "count", T: types.T{Kind: types.Int64, NotNull: true}}}
 		fallthrough
 	default:
-		below = binder.NewAggregate(a.Input, a.GroupBy, aggs)
+		na := binder.NewAggregate(a.Input, a.GroupBy, aggs)
+		na.OneRelation, na.Grouped, na.GroupingSet = a.OneRelation, a.Grouped, a.GroupingSet
+		below = na
 	}
 	if f != nil {
 		below = &binder.Filter{Input: below, Cond: remapColumns(f.Cond, remap)}

@@ -91,7 +91,9 @@
 // volatile output) has the outputs its join keys do not read computed over
 // the join's output rows, after the join and the WHERE (lateproject.go's
 // late_projection; from a NULL-extended side only the strict ones, a
-// function call as strict as pg_proc's proisstrict says), so
+// function call as strict as pg_proc's proisstrict says; not in a query
+// with grouping sets, whose pulled-up expressions PostgreSQL computes at
+// their scan as PlaceHolderVars: binder.Aggregate's GroupingSet), so
 // that a row the join drops raises nothing; the left input of a LATERAL
 // join is pulled up so too, and an expression of a pulled-up derived
 // table that a correlated subquery or a LATERAL item reads is computed

@@ -364,6 +364,7 @@ func (st *aggState) groupingSetsNode(input Node) Node {
 			keys[i] = st.keys[k]
 		}
 		agg := NewAggregate(input, keys, real)
+		agg.Grouped, agg.GroupingSet = len(st.keys) > 0, true
 		exprs := make([]Expr, 0, len(cols))
 		for i := range st.keys {
 			if p := slices.Index(set, i); p >= 0 {

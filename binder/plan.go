@@ -351,6 +351,17 @@ type Aggregate struct {
 	// decides it, before the optimiser's rules remove the sorts and
 	// derived tables that decide it.
 	OneRelation bool
+	// Grouped says the aggregation is one grouping set's of a GROUP BY
+	// with grouping expressions (PostgreSQL's groupClause is not empty):
+	// even its empty set is no degenerate grouping (planner.c's
+	// is_degenerate_grouping), and it reads its input.
+	Grouped bool
+	// GroupingSet says the aggregation is one grouping set's: PostgreSQL
+	// wraps the expressions of the derived tables such a query pulls up
+	// in PlaceHolderVars (pull_up_simple_subquery's wrap_non_vars when
+	// parse->groupingSets), computed at the derived table's scan for
+	// each of its rows, so lower's late_projection leaves its input be.
+	GroupingSet bool
 }
 
 func (n *Aggregate) Columns() []Column { return n.cols }

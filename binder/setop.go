@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"github.com/sqlgate/sqlgate/pgtypes"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -29,7 +30,18 @@ type SetOp struct {
 	// Mixed is set when the branches' records differ in a field's type
 	// (recordmix.go): the rows are checked as PostgreSQL's sort meets them.
 	Mixed *MixedRecords
-	cols  []Column
+	// Kept is set on a query's set operation that PostgreSQL does not
+	// flatten into an append relation (prepjointree.c's
+	// is_simple_union_all fails: not UNION ALL throughout, a branch's
+	// column of another type than the result's, or its own ORDER BY,
+	// LIMIT, OFFSET or WITH): as a derived table it is planned as a
+	// subquery whose every output is computed
+	// (remove_unused_subquery_outputs does nothing for set operations),
+	// so lower's narrowThrough does not drop its branches' unread
+	// columns. The UNION ALLs rules and the binder build themselves
+	// (grouping sets) leave it unset.
+	Kept bool
+	cols []Column
 }
 
 func (n *SetOp) Columns() []Column { return n.cols }
@@ -53,13 +65,30 @@ func (b *binder) bindSetOpTree(q *pt.SetOp) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if q.With != nil {
+		n = keptSetOp(n) // is_simple_union_all: no cteList
+	}
 	return b.bindSetOpClauses(n, &q.QueryClauses)
+}
+
+// keptSetOp is n marked Kept when it is a set operation: its query has
+// a clause PostgreSQL's is_simple_union_all refuses to flatten.
+func keptSetOp(n Node) Node {
+	if s, ok := n.(*SetOp); ok && !s.Kept {
+		c := *s
+		c.Kept = true
+		return &c
+	}
+	return n
 }
 
 // bindSetOpClauses binds a set operation's ORDER BY and LIMIT over its
 // result n.
 func (b *binder) bindSetOpClauses(n Node, c *pt.QueryClauses) (Node, error) {
 	var err error
+	if len(c.OrderBy) > 0 || c.Limit != nil || c.Offset != nil {
+		n = keptSetOp(n) // is_simple_union_all: no ORDER BY, LIMIT or OFFSET
+	}
 	if len(c.OrderBy) > 0 {
 		if n, err = b.bindSetOpOrder(n, c.OrderBy); err != nil {
 			return nil, err
@@ -195,7 +224,7 @@ func (b *binder) makeSetOpAt(l, r Node, kind SetOpKind, all bool) (Node, int, *s
 	if needR {
 		r = conv(r, rc)
 	}
-	out := &SetOp{Left: l, Right: r, Kind: kind, All: all}
+	out := &SetOp{Left: l, Right: r, Kind: kind, All: all, Kept: !flattens(l, r, kind, all, lc, rc, ts)}
 	if !all {
 		out.Mixed = mixedRecords(lc, rc) // recordmix.go
 	}
@@ -203,6 +232,36 @@ func (b *binder) makeSetOpAt(l, r Node, kind SetOpKind, all bool) (Node, int, *s
 		out.cols = append(out.cols, Column{Name: c.Name, T: ts[i]})
 	}
 	return out, -1, nil
+}
+
+// flattens reports whether PostgreSQL's is_simple_union_all holds for the
+// set operation of l and r (columns lc and rc) whose columns' types are
+// ts: UNION ALL over operands that are such operations (not Kept) or
+// leaves whose columns have the result's types (typmods aside, as
+// tlist_same_datatypes; an untyped literal is typed in its leaf).
+func flattens(l, r Node, kind SetOpKind, all bool, lc, rc []Column, ts []types.T) bool {
+	if kind != Union || !all {
+		return false
+	}
+	for _, op := range []Node{l, r} {
+		if s, ok := op.(*SetOp); ok && s.Kept {
+			return false
+		}
+	}
+	same := func(t, res types.T) bool {
+		if isUnknown(t) {
+			return true
+		}
+		a, _, _ := pgtypes.OIDOf(t)
+		b, _, _ := pgtypes.OIDOf(res)
+		return a == b
+	}
+	for i := range ts {
+		if !same(lc[i].T, ts[i]) || !same(rc[i].T, ts[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // bindSetOpOrder orders a set operation's result by output columns

@@ -193,7 +193,9 @@ func pruneAggregateOutputs(n binder.Node) binder.Node {
 		aggs = []binder.AggCall{{Func: "count", T: types.T{Kind: types.Int64, NotNull: true}}}
 		fallthrough
 	default:
-		below = binder.NewAggregate(a.Input, a.GroupBy, aggs)
+		na := binder.NewAggregate(a.Input, a.GroupBy, aggs)
+		na.OneRelation, na.Grouped, na.GroupingSet = a.OneRelation, a.Grouped, a.GroupingSet
+		below = na
 	}
 	if f != nil {
 		below = &binder.Filter{Input: below, Cond: remapColumns(f.Cond, remap)}
@@ -287,10 +289,11 @@ func markAggCall(c binder.AggCall, need map[int]bool) {
 // FROM and WHERE, so SELECT 1 FROM t WHERE 1 / t.z > 0 HAVING true is one
 // row whatever t holds. Its HAVING stays above it, computed once. (An
 // empty grouping set of several is one such aggregation of the binder's
-// per-set UNION ALL: one row each.)
+// per-set UNION ALL: one row each, unless another set groups by an
+// expression, binder.Aggregate's Grouped.)
 func degenerateGroupings(n binder.Node) binder.Node {
 	n = rewriteChildren(n, degenerateGroupings)
-	if a, ok := n.(*binder.Aggregate); ok && len(a.GroupBy) == 0 && len(a.Aggs) == 0 {
+	if a, ok := n.(*binder.Aggregate); ok && len(a.GroupBy) == 0 && len(a.Aggs) == 0 && !a.Grouped {
 		return oneRow()
 	}
 	return n

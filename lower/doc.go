@@ -74,9 +74,13 @@
 // aggregate and no grouping key, degenerate_grouping: planner.c's
 // is_degenerate_grouping), remove a LEFT JOIN that reads nothing of a
 // right side of at most one row (prune.go, join_is_removable), and drop
-// a window function nothing reads, and sorts and projections that do
+// a window function nothing reads (its PARTITION BY and ORDER BY keys
+// stay when they may fail, windowKeysOnly: PostgreSQL keeps the targets
+// a window clause sorts by), and sorts and projections that do
 // nothing (rewrite.go); a derived table's output that nothing reads
-// (through its LIMIT, ORDER BY, WHERE and UNION ALL branches, and in a
+// (through its LIMIT, ORDER BY, WHERE, windows and the branches of a
+// UNION ALL that PostgreSQL flattens, is_simple_union_all: not
+// binder.SetOp's Kept; a flattened branch may give rows of no columns), and in a
 // subquery's plan: narrowThrough; under a join, a LATERAL join's two
 // inputs (its right side when it is a derived table's projection) and a
 // window's input, through the filters and projections over
@@ -87,7 +91,9 @@
 // volatile output) has the outputs its join keys do not read computed over
 // the join's output rows, after the join and the WHERE (lateproject.go's
 // late_projection; from a NULL-extended side only the strict ones, a
-// function call as strict as pg_proc's proisstrict says), so
+// function call as strict as pg_proc's proisstrict says; not in a query
+// with grouping sets, whose pulled-up expressions PostgreSQL computes at
+// their scan as PlaceHolderVars: binder.Aggregate's GroupingSet), so
 // that a row the join drops raises nothing; the left input of a LATERAL
 // join is pulled up so too, and an expression of a pulled-up derived
 // table that a correlated subquery or a LATERAL item reads is computed

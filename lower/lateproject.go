@@ -54,6 +54,12 @@ func lateProjections(n binder.Node) binder.Node {
 		if in, exprs, ok := liftOverJoin(n, false); ok {
 			return &binder.Project{Input: in, Exprs: exprs, Cols: n.Columns()}
 		}
+	case *binder.Aggregate:
+		if x.GroupingSet {
+			// PlaceHolderVars: computed below the joins, for every row of
+			// the derived table (binder.Aggregate's GroupingSet)
+			return n
+		}
 	}
 	return inlineNodeSubPlans(rewriteChildren(n, lateProjections))
 }

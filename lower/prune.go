@@ -308,8 +308,8 @@ func removableRight(right binder.Node, nl int, need map[int]bool) bool {
 }
 
 // atMostOneRow reports whether n is an aggregation without grouping keys
-// (one row) under its derived table's projection, HAVING, ORDER BY and
-// LIMIT, or one row of VALUES (what a degenerate grouping became).
+// (one row) under its derived table's projection, windows, HAVING, ORDER
+// BY and LIMIT, or one row of VALUES (what a degenerate grouping became).
 func atMostOneRow(n binder.Node) bool {
 	switch x := n.(type) {
 	case *binder.Aggregate:
@@ -323,6 +323,10 @@ func atMostOneRow(n binder.Node) bool {
 	case *binder.Sort:
 		return atMostOneRow(x.Input)
 	case *binder.Limit:
+		return atMostOneRow(x.Input)
+	case *binder.Window:
+		// a window over the aggregation keeps its one row
+		// (query_is_distinct_for does not look at windows)
 		return atMostOneRow(x.Input)
 	}
 	return false
@@ -366,14 +370,18 @@ func rowsOver(n binder.Node) binder.Node {
 // pruneWindow narrows w's input to the columns in need and those its
 // function reads (arguments, FILTER, PARTITION BY, ORDER BY); the
 // function's own column stays, computed over every input row as before,
-// when it is read or mustCompute; else the window goes (dropUnreadWindows).
+// when it is read or mustCompute; else the window goes (dropUnreadWindows),
+// all but its keys when they may fail (windowKeysOnly).
 func pruneWindow(w *binder.Window, need map[int]bool) (binder.Node, map[int]int) {
 	nIn := len(w.Input.Columns())
 	in := columnsBelow(need, nIn)
-	if !need[nIn] && !windowMustCompute(w.Call) {
-		return pruneInput(w.Input, in)
-	}
 	call := w.Call
+	if !need[nIn] && !windowMustCompute(w.Call) {
+		if !windowKeysMayFail(call, w.Input) {
+			return pruneInput(w.Input, in)
+		}
+		call = windowKeysOnly(call) // its keys are computed still
+	}
 	for _, e := range call.Args {
 		markColumns(e, in)
 	}
@@ -428,7 +436,15 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 		return aggregateRows(n), map[int]int{}
 	}
 	if len(keep) == 0 {
-		keep = []int{plainColumn(n)} // a join input still counts rows
+		c := plainColumn(n)
+		if (!plainAt(n, c) || overUnion(n)) && (throughDerived(n) || projectOverDerived(n)) {
+			// a derived table with no column that cannot fail: its rows
+			// alone, under a constant (what PostgreSQL computes of a
+			// subquery nothing reads: remove_unused_subquery_outputs)
+			rows, _ := pickThrough(n, nil)
+			return rowsOver(rows), map[int]int{}
+		}
+		keep = []int{c} // a join input still counts rows
 	}
 	remap := map[int]int{}
 	if len(keep) == len(cols) && !projectOverDerived(n) {
@@ -467,6 +483,26 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 		p.Cols = append(p.Cols, cols[c])
 	}
 	return p, remap
+}
+
+// overUnion reports whether n is a UNION ALL that narrowThrough goes
+// through, under a derived table's projection, WHERE, ORDER BY or LIMIT:
+// a column of a branch's aggregation counts as plain (plainAt), but the
+// branch computes none when nothing reads it (planagg.c's Result).
+func overUnion(n binder.Node) bool {
+	switch x := n.(type) {
+	case *binder.SetOp:
+		return throughDerived(x)
+	case *binder.Project:
+		return overUnion(x.Input)
+	case *binder.Filter:
+		return overUnion(x.Input)
+	case *binder.Limit:
+		return overUnion(x.Input)
+	case *binder.Sort:
+		return overUnion(x.Input)
+	}
+	return false
 }
 
 // projectOverDerived reports whether n is a projection over what
@@ -508,6 +544,9 @@ func plainAt(n binder.Node, i int) bool {
 		return plainAt(x.Input, i)
 	case *binder.SetOp:
 		return plainAt(x.Left, i) && plainAt(x.Right, i)
+	case *binder.Window:
+		// its function's result may fail (an aggregate's argument)
+		return i < len(x.Input.Columns()) && plainAt(x.Input, i)
 	case *binder.Join:
 		if nl := len(x.Left.Columns()); i < nl {
 			return plainAt(x.Left, i)

@@ -628,7 +628,10 @@ func eliminateProjections(n binder.Node) binder.Node {
 			}
 			p = &binder.Project{Input: narrow, Exprs: exprs, Cols: p.Cols}
 		}
-	} else if throughDerived(p.Input) {
+	}
+	// (also what a merge above exposed: a derived table's UNION ALL or
+	// grouping sets under the query's own projection)
+	if throughDerived(p.Input) {
 		need := map[int]bool{}
 		for _, e := range p.Exprs {
 			markColumns(e, need)
@@ -679,8 +682,11 @@ func dropUnreadWindows(p *binder.Project) *binder.Project {
 	}
 	switch in := p.Input.(type) {
 	case *binder.Window:
-		if need[len(in.Input.Columns())] || windowMustCompute(in.Call) {
+		if need[len(in.Input.Columns())] || windowMustCompute(in.Call) || keysOnly(in.Call) {
 			return p
+		}
+		if windowKeysMayFail(in.Call, in.Input) {
+			return &binder.Project{Input: in.Over(in.Input, windowKeysOnly(in.Call)), Exprs: p.Exprs, Cols: p.Cols}
 		}
 		return dropUnreadWindows(&binder.Project{Input: in.Input, Exprs: p.Exprs, Cols: p.Cols})
 	case *binder.Project:
@@ -699,6 +705,64 @@ func dropUnreadWindows(p *binder.Project) *binder.Project {
 		return out
 	}
 	return p
+}
+
+// windowKeysOnly is an unread window call c reduced to its PARTITION BY
+// and ORDER BY keys, with NULL for a result: PostgreSQL's
+// remove_unused_subquery_outputs replaces the unread window function by
+// NULL but keeps every target its window clauses sort or group by (a
+// ressortgroupref), so SELECT k FROM (SELECT k, rank() OVER (ORDER BY
+// 1 / a) FROM t) s divides by every a although no WindowAgg is left.
+func windowKeysOnly(c binder.WindowCall) binder.WindowCall {
+	return binder.WindowCall{Func: "first_value", Args: []binder.Expr{&binder.Const{Value: nil, T: c.T.Nullable()}},
+		Partition: c.Partition, Order: c.Order, T: c.T}
+}
+
+// windowKeysMayFail reports whether computing c's PARTITION BY and ORDER
+// BY keys over in may raise an error (mayFail, through the projections
+// and filters that compute the columns they read; a column of any other
+// node but a scan may): only then does an unread window keep them
+// (windowKeysOnly), a sort that changes nothing else.
+func windowKeysMayFail(c binder.WindowCall, in binder.Node) bool {
+	if slices.ContainsFunc(c.Partition, func(e binder.Expr) bool { return computedMayFail(e, in) }) {
+		return true
+	}
+	return slices.ContainsFunc(c.Order, func(k binder.SortKey) bool { return computedMayFail(k.Expr, in) })
+}
+
+// computedMayFail reports whether e over in may raise an error, a column
+// read as the expression in computes it by.
+func computedMayFail(e binder.Expr, in binder.Node) bool {
+	c, ok := e.(*binder.ColumnRef)
+	if !ok {
+		return mayFail(e)
+	}
+	switch n := in.(type) {
+	case *binder.Scan, *scanProjection, *pkLookup:
+		return false // a stored column
+	case *binder.Join:
+		if nl := len(n.Left.Columns()); c.Index < nl {
+			return computedMayFail(e, n.Left)
+		} else {
+			return computedMayFail(&binder.ColumnRef{Index: c.Index - nl, Name: c.Name, T: c.T}, n.Right)
+		}
+	case *binder.Filter:
+		return computedMayFail(e, n.Input)
+	case *binder.Project:
+		return computedMayFail(n.Exprs[c.Index], n.Input)
+	case *binder.Window:
+		return c.Index >= len(n.Input.Columns()) || computedMayFail(e, n.Input)
+	}
+	return true
+}
+
+// keysOnly reports whether c is windowKeysOnly's.
+func keysOnly(c binder.WindowCall) bool {
+	if c.Func != "first_value" || len(c.Args) != 1 || c.Frame != nil || c.Filter != nil {
+		return false
+	}
+	k, ok := c.Args[0].(*binder.Const)
+	return ok && k.Value == nil
 }
 
 // windowMustCompute reports whether a window call computes something
@@ -728,8 +792,9 @@ func narrowProject(inner *binder.Project, uses []binder.Expr) (*binder.Project, 
 
 // narrowThrough is narrowProjectTo for a derived table's projection under
 // a LIMIT or an ORDER BY (whose keys it keeps), or the projections of the
-// branches of a UNION ALL (which PostgreSQL plans as subqueries of their
-// own): SELECT x FROM (SELECT a AS x, 1/0 AS y FROM t LIMIT 1) s reads no
+// branches of a UNION ALL that PostgreSQL flattens into an append relation
+// (not binder.SetOp's Kept), whose branches it plans as subqueries of
+// their own: SELECT x FROM (SELECT a AS x, 1/0 AS y FROM t LIMIT 1) s reads no
 // y there either. It returns the narrowed node and where each column of
 // need now is; ok is false when nothing is dropped.
 func narrowThrough(n binder.Node, need map[int]bool) (binder.Node, map[int]int, bool) {
@@ -743,7 +808,8 @@ func narrowThrough(n binder.Node, need map[int]bool) (binder.Node, map[int]int, 
 				remap[i] = i
 			}
 		}
-		if _, inner := x.Input.(*binder.Project); !inner && !throughDerived(x.Input) {
+		_, inner := x.Input.(*binder.Project)
+		if _, window := x.Input.(*binder.Window); !inner && !window && !throughDerived(x.Input) {
 			return out, remap, ok
 		}
 		// what it keeps reads of a derived table's projection (a LATERAL
@@ -788,9 +854,14 @@ func narrowThrough(n binder.Node, need map[int]bool) (binder.Node, map[int]int, 
 			keys[i] = binder.SortKey{Expr: remapColumns(k.Expr, remap), Desc: k.Desc, NullsFirst: k.NullsFirst}
 		}
 		return &binder.Sort{Input: in, Keys: keys}, remap, true
+	case *binder.Window:
+		// a derived table's window over its aggregation: unread, it goes
+		// or keeps its keys only, and its input narrows (pruneWindow)
+		out, remap := pruneWindow(x, need)
+		return out, remap, true
 	case *binder.SetOp:
-		if x.Kind != binder.Union || !x.All || x.Mixed != nil {
-			break
+		if x.Kind != binder.Union || !x.All || x.Mixed != nil || x.Kept {
+			break // PostgreSQL computes every output of a set operation it does not flatten
 		}
 		// a column that one branch must compute is computed in each, as
 		// there (the set operation's output is what is pruned)
@@ -804,9 +875,8 @@ func narrowThrough(n binder.Node, need map[int]bool) (binder.Node, map[int]int, 
 		if len(keep) == len(x.Columns()) {
 			break // nothing to narrow (a union of no columns: GROUP BY GROUPING SETS ((), ()))
 		}
-		if len(keep) == 0 {
-			keep = []int{plainColumn(x)} // the branches still give their rows
-		}
+		// none kept: branches of no columns, which still give their rows
+		// (a flattened branch computes none of its outputs)
 		l, lok := pickThrough(x.Left, keep)
 		r, rok := pickThrough(x.Right, keep)
 		if !lok && !rok {
@@ -835,6 +905,11 @@ func outputMustCompute(n binder.Node, c int) bool {
 		return outputMustCompute(x.Input, c)
 	case *binder.SetOp:
 		return outputMustCompute(x.Left, c) || outputMustCompute(x.Right, c)
+	case *binder.Window:
+		if c == len(x.Input.Columns()) {
+			return windowMustCompute(x.Call)
+		}
+		return outputMustCompute(x.Input, c)
 	}
 	return false
 }
@@ -849,14 +924,14 @@ func throughDerived(n binder.Node) bool {
 		_, ok := x.Input.(*binder.Project)
 		return ok || throughDerived(x.Input)
 	case *binder.SetOp:
-		return x.Kind == binder.Union && x.All && x.Mixed == nil
+		return x.Kind == binder.Union && x.All && x.Mixed == nil && !x.Kept
 	}
 	return false
 }
 
 // pickThrough is n with exactly the columns keep, in order, narrowed by
-// narrowThrough where it can be (ok), else n under a projection that
-// picks them.
+// narrowThrough where it can be, else n under a projection that picks
+// them; ok when either drops a column.
 func pickThrough(n binder.Node, keep []int) (binder.Node, bool) {
 	need := map[int]bool{}
 	for _, c := range keep {
@@ -885,7 +960,10 @@ func pickThrough(n binder.Node, keep []int) (binder.Node, bool) {
 		p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: remap[c], Name: cols[c].Name, T: cols[c].T})
 		p.Cols = append(p.Cols, cols[c])
 	}
-	return p, ok
+	// a pick that drops an aggregation's columns narrows too: its unread
+	// aggregates go (aggregate_output_pruning), as in a grouping set's
+	_, agg := n.(*binder.Aggregate)
+	return p, ok || agg && len(keep) < len(cols)
 }
 
 // narrowProjectTo is narrowProject with the columns read given.

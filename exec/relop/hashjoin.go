@@ -251,14 +251,15 @@ func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		if o.buildParts == nil && o.prober != nil && (o.buildEmpty && o.Type == RightJoin ||
-			o.prober.ht != nil && o.prober.ht.keyed == 0 && (o.Type == InnerJoin || o.Type == SemiJoin && !o.cross)) {
+			o.prober.ht != nil && o.prober.ht.keyed == 0 && (o.Type == InnerJoin || o.Type == SemiJoin) && !o.cross) {
 			// Nothing can match: the probe side is not read at all, as
 			// PostgreSQL's hash join skips its outer side over a hash
 			// table that is empty (rows with a NULL key are not in it),
 			// so an error computing that side is not the statement's.
-			// A semi join without keys is PostgreSQL's nested loop, which
-			// reads every outer row (its restrictions computed) whatever
-			// the inner side holds.
+			// An inner or semi join without keys is PostgreSQL's nested
+			// loop (nodeNestloop.c), which reads every outer row (its
+			// restrictions and outputs computed) whatever the inner side
+			// holds.
 			o.prober.release()
 			o.prober = nil
 			o.hold.releaseAll()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,9 @@ import (
 // groups by nothing is a degenerate grouping (planner.c), also a Result;
 // over a join, a function, VALUES or a derived table it cannot pull up,
 // its input is read and the WHERE fails. A LEFT JOIN to such a derived
-// table that reads none of it is removed (join_is_removable).
+// table that reads none of it is removed (join_is_removable). The inner
+// query is also drawn under set operations (setOp) and with windows over
+// its aggregation.
 
 // unreadFroms are the inner query's FROM items, each with columns a and b:
 // one table (also through a derived table PostgreSQL pulls up), and what is
@@ -34,32 +37,49 @@ var unreadFroms = []string{
 	"(SELECT g AS a, g - 1 AS b FROM generate_series(1, 3) g) d",
 }
 
-// unreadAggItems are select-list items with an aggregate; unreadPlainItems
-// are constants.
+// unreadItem is a select-list item and its type.
+type unreadItem struct{ sql, typ string }
+
+// unreadAggItems are select-list items with an aggregate (windows over
+// the aggregation among them: PostgreSQL drops an unread window function
+// but computes its PARTITION BY and ORDER BY keys); unreadPlainItems are
+// constants.
 var (
-	unreadAggItems   = []string{"count(*)", "max(a)", "sum(10 / b)", "min(b)", "count(DISTINCT a)", "sum(a) FILTER (WHERE 10 / b > 1)"}
-	unreadPlainItems = []string{"1", "'x'"}
+	unreadAggItems = []unreadItem{
+		{"count(*)", "bigint"}, {"max(a)", "int"}, {"sum(10 / b)", "bigint"}, {"min(b)", "int"},
+		{"count(DISTINCT a)", "bigint"}, {"sum(a) FILTER (WHERE 10 / b > 1)", "bigint"},
+		{"row_number() OVER (ORDER BY sum(10 / b))", "bigint"}, {"rank() OVER (PARTITION BY max(a))", "bigint"},
+		{"sum(count(*)) OVER ()", "numeric"}, {"count(*) OVER (ORDER BY min(10 / b))", "bigint"},
+		{"sum(sum(10 / b)) OVER ()", "numeric"},
+	}
+	unreadPlainItems = []unreadItem{{"1", "int"}, {"'x'", "text"}}
 )
 
 // unreadTails group, filter groups or bound the inner query.
-var unreadTails = []string{"", "", "GROUP BY ()", "HAVING true", "HAVING count(*) >= 0", "GROUP BY b", "LIMIT 1", "OFFSET 0"}
+var unreadTails = []string{"", "", "GROUP BY ()", "HAVING true", "HAVING count(*) >= 0", "GROUP BY b", "LIMIT 1", "OFFSET 0",
+	"GROUP BY GROUPING SETS ((), ())", "GROUP BY GROUPING SETS ((b), ())"}
 
 // unreadOuters use the inner query (%[1]s) as derived table s with columns
 // c1..; lateral ones correlate its WHERE with t0 (their guard reads it).
+// Windows over the aggregation and grouping sets with a key are drawn
+// only under the outers marked windows: under a join input, a LATERAL
+// item or a sublink, sqlgate still computes the unread aggregates beside
+// a window whose keys it keeps, or a grouping set's (lower's join input
+// and subquery plan narrowing does not go through them yet).
 var unreadOuters = []struct {
-	sql     string
-	lateral bool
+	sql              string
+	lateral, windows bool
 }{
-	{"SELECT 1 FROM (%[1]s) s", false},
-	{"SELECT count(*) FROM (%[1]s) s", false},
-	{"SELECT s.c1 FROM (%[1]s) s", false},
-	{"SELECT t0.a FROM t t0 CROSS JOIN (%[1]s) s", false},
-	{"SELECT (SELECT 1 FROM (%[1]s) s LIMIT 1)", false},
-	{"SELECT t0.a FROM t t0 WHERE EXISTS (SELECT 1 FROM (%[1]s) s)", false},
-	{"SELECT t0.a FROM t t0, LATERAL (%[1]s) s", true},
-	{"SELECT t0.a, s.c1 FROM t t0, LATERAL (%[1]s) s", true},
-	{"SELECT t0.a FROM t t0 LEFT JOIN LATERAL (%[1]s) s ON true", true},
-	{"SELECT t0.a FROM (SELECT a, 10 / b AS q FROM t) t0 CROSS JOIN LATERAL (%[1]s) s", true},
+	{"SELECT 1 FROM (%[1]s) s", false, true},
+	{"SELECT count(*) FROM (%[1]s) s", false, true},
+	{"SELECT s.c1 FROM (%[1]s) s", false, true},
+	{"SELECT t0.a FROM t t0 CROSS JOIN (%[1]s) s", false, false},
+	{"SELECT (SELECT 1 FROM (%[1]s) s LIMIT 1)", false, false},
+	{"SELECT t0.a FROM t t0 WHERE EXISTS (SELECT 1 FROM (%[1]s) s)", false, false},
+	{"SELECT t0.a FROM t t0, LATERAL (%[1]s) s", true, false},
+	{"SELECT t0.a, s.c1 FROM t t0, LATERAL (%[1]s) s", true, false},
+	{"SELECT t0.a FROM t t0 LEFT JOIN LATERAL (%[1]s) s ON true", true, true},
+	{"SELECT t0.a FROM (SELECT a, 10 / b AS q FROM t) t0 CROSS JOIN LATERAL (%[1]s) s", true, false},
 }
 
 // UnreadAggGen generates those queries, deterministically by seed.
@@ -76,16 +96,24 @@ func (g *UnreadAggGen) Query() string {
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	outer := unreadOuters[r.IntN(len(unreadOuters))]
 	var items []string
+	var typs []string
+	aggItems := unreadAggItems
+	if !outer.windows {
+		aggItems = slices.DeleteFunc(slices.Clone(aggItems), func(it unreadItem) bool { return strings.Contains(it.sql, " OVER ") })
+	}
 	for n := 1 + r.IntN(3); n > 0; n-- {
+		it := aggItems[r.IntN(len(aggItems))]
 		if r.IntN(3) == 0 {
-			items = append(items, pick(unreadPlainItems))
-		} else {
-			items = append(items, pick(unreadAggItems))
+			it = unreadPlainItems[r.IntN(len(unreadPlainItems))]
 		}
+		items, typs = append(items, it.sql), append(typs, it.typ)
 	}
 	tail := pick(unreadTails)
+	if !outer.windows && strings.HasPrefix(tail, "GROUP BY GROUPING SETS") {
+		tail = "GROUP BY ()"
+	}
 	if tail == "GROUP BY b" {
-		items[0] = "b"
+		items[0], typs[0] = "b", "int"
 	}
 
 	for i := range items {
@@ -101,7 +129,44 @@ func (g *UnreadAggGen) Query() string {
 		}
 	}
 	inner := strings.TrimSpace(fmt.Sprintf("SELECT %s FROM %s %s %s", strings.Join(items, ", "), pick(unreadFroms), where, tail))
+	if r.IntN(3) == 0 {
+		inner = g.setOp(inner, typs)
+	}
 	return fmt.Sprintf(outer.sql, inner)
+}
+
+// setOp is inner under a set operation with a second branch of constants:
+// of inner's column types or not, UNION ALL or not, with a LIMIT or not.
+// PostgreSQL flattens a UNION ALL whose branches' columns have the
+// result's types into an append relation, whose branches' unread outputs
+// it drops; any other it plans as a subquery that computes them all
+// (is_simple_union_all).
+func (g *UnreadAggGen) setOp(inner string, typs []string) string {
+	r := g.rng
+	other := make([]string, len(typs))
+	for i, t := range typs {
+		switch r.IntN(3) {
+		case 0:
+			other[i] = "NULL::" + t
+		case 1:
+			other[i] = "1" // an int beside a bigint branch: coerced, not flattened
+			if t == "text" {
+				other[i] = "'y'"
+			}
+		default:
+			other[i] = "NULL"
+		}
+		other[i] += fmt.Sprintf(" AS c%d", i+1) // the first branch names the columns
+	}
+	op := []string{"UNION ALL", "UNION ALL", "UNION ALL", "UNION", "EXCEPT ALL"}[r.IntN(5)]
+	q := fmt.Sprintf("(%s) %s SELECT %s", inner, op, strings.Join(other, ", "))
+	switch r.IntN(5) {
+	case 0:
+		q += " LIMIT 5"
+	case 1:
+		q = fmt.Sprintf("SELECT %s UNION ALL (%s)", strings.Join(other, ", "), q)
+	}
+	return q
 }
 
 // TestUnreadAggregateDifferential runs SQLGATE_DIFF_UNREADAGG_QUERIES

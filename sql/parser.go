@@ -387,6 +387,13 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			st, err = nil, e
 		}
 	}
+	if e, close := fromAliasError(src, toks); e != nil { // fromalias.go
+		// PostgreSQL's grammar refuses the subquery when it reads the
+		// token after its ")": a syntax error up to that ")" comes first
+		if se := sqlerr.As(err); se == nil || se.Code != sqlerr.SyntaxError || se.Position <= 0 || se.Position > charPos(src, toks[close].start) {
+			return nil, e
+		}
+	}
 	if err == nil {
 		for _, in := range st.inner {
 			if err := p.checkInner(src, in); err != nil {

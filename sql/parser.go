@@ -513,6 +513,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err := singleExprError(src, toks, terminated); err != nil { // singleexpr.go
 		return nil, err
 	}
+	if err := ddlSingleExprError(src, toks, terminated); err != nil { // singleexpr.go
+		return nil, err
+	}
 	if err := nonAssocError(src, toks); err != nil { // nonassoc.go
 		return nil, err
 	}
@@ -553,6 +556,7 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	toks = rewriteMaterialized(src, toks)              // cte.go
 	toks = quoteSequenceCalls(src, toks)               // sequence.go
 	toks = quoteTypeCalls(src, toks)                   // funccast.go
+	toks = collationForCalls(src, toks)                // funccast.go
 	toks, qualified, err := p.stripCatalogs(src, toks) // catalogs.go
 	if err != nil {
 		return nil, err

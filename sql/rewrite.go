@@ -1663,6 +1663,12 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out, b.it)
 				k = next
 				continue
+			case w == "ARRAY" && (k+1 >= j || !r.toks[k+1].isPunct(r.src, "(") && !r.toks[k+1].isPunct(r.src, "[")) &&
+				k > 0 && arrayStartsExpr(r.src, r.toks[k-1]):
+				// ARRAY where an expression starts takes [ or ( next
+				// (array_expr, select_with_parens): PostgreSQL's grammar
+				// refuses the token after it (SELECT ARRAY 3: at 3)
+				return nil, r.errNear(k + 1)
 			case w == "ARRAY" && k+2 < j && r.toks[k+1].isPunct(r.src, "(") &&
 				(r.toks[k+2].is(r.src, "SELECT") || r.toks[k+2].is(r.src, "WITH") || r.toks[k+2].is(r.src, "VALUES")):
 				// ARRAY(SELECT ...) -> pg__array_subquery((SELECT ...))
@@ -2798,4 +2804,24 @@ func (r *rewriter) wholeRowArgAt(k, j int) bool {
 // of (x).f (pg__field(...)), which a further .g selects from.
 func isFieldSelect(it item) bool {
 	return it.composite && len(it.parts) > 0 && len(it.parts[0].pieces) == 1 && it.parts[0].pieces[0].text == "pg__field("
+}
+
+// arrayStartsExpr reports whether an expression starts after prev (an
+// operator, an opening bracket, a comma, or a reserved keyword or BY), so
+// that an ARRAY after it is array_expr's and not a type's ARRAY suffix
+// (int ARRAY).
+func arrayStartsExpr(src string, prev token) bool {
+	switch prev.kind {
+	case tkOp:
+		return prev.text(src) != "::"
+	case tkPunct:
+		return prev.isPunct(src, "(") || prev.isPunct(src, ",") || prev.isPunct(src, "[")
+	case tkIdent:
+		if prev.synth != "" {
+			return false
+		}
+		kw, ok := lookupWord(src, prev, pgKeywords)
+		return ok && kw.cat == kwReserved && !prev.is(src, "AS") || prev.is(src, "BY")
+	}
+	return false
 }

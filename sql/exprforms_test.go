@@ -8,7 +8,8 @@ import (
 // TestExpressionFormsSyntax: expression forms of PostgreSQL 15's grammar
 // that sqlgate refused or took where PostgreSQL does the other (messages
 // and positions are PostgreSQL 15's): COLLATION FOR (x), ARRAY not
-// followed by [ or (, ESCAPE after a LIKE / SIMILAR TO pattern, and a
+// followed by [ or (, ESCAPE after a LIKE / SIMILAR TO pattern (an expression after
+// LIKE's: like_escape), and a
 // comma in a CHECK's, a generated column's or an index element's
 // parentheses, which hold one expression.
 func TestExpressionFormsSyntax(t *testing.T) {
@@ -44,6 +45,8 @@ func TestExpressionFormsSyntax(t *testing.T) {
 		"SELECT 'a' ESCAPE",
 		"SELECT 'a' LIKE 'a' AND true ESCAPE",
 		"SELECT 'a' SIMILAR TO 'a' ESCAPE 'x'",
+		"SELECT 'a' LIKE 'b' ESCAPE '#'::text",
+		"SELECT 'a' NOT ILIKE 'b' || 'c' ESCAPE '#' || ''",
 		"CREATE TABLE c1 (a int, b int, CHECK ((a, b) = (1, 2)))",
 		"CREATE TABLE c1 (a int, b text, UNIQUE (a, b), CHECK (a IN (1, 2)))",
 		"CREATE INDEX ON t ((a), (b), lower(b))",

@@ -391,6 +391,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		// PostgreSQL's grammar refuses the subquery when it reads the
 		// token after its ")": a syntax error up to that ")" comes first
 		if se := sqlerr.As(err); se == nil || se.Code != sqlerr.SyntaxError || se.Position <= 0 || se.Position > charPos(src, toks[close].start) {
+			if pe := p.prefixError(src, toks, tokenAtPosition(src, toks, e.Position)); pe != nil {
+				return nil, pe // one before the subquery: sqlgate's parse went past it
+			}
 			return nil, e
 		}
 	}

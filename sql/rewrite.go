@@ -1780,6 +1780,29 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out, r.simple(t))
 				k++
 				continue
+			case (w == "LIKE" || w == "ILIKE") && k+1 < j && len(out) > 0 && r.likeEscapeExprAt(k+1, j):
+				// x LIKE p ESCAPE e, e no string constant: TiDB's ESCAPE
+				// takes one; PostgreSQL's is x ~~ like_escape(p, e)
+				pat, e, err := r.similarOperand(k+1, j)
+				if err != nil {
+					return nil, err
+				}
+				if e+1 >= j || !r.toks[e].is(r.src, "ESCAPE") {
+					return nil, r.errNear(e) // the pattern ends before ESCAPE
+				}
+				esc, ee, err := r.similarOperand(e+1, j)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(r.toks[k+1]))
+				b.add("like_escape(", r.toks[k+1].start)
+				b.addItems(pat, true)
+				b.add(", ", r.toks[e].start)
+				b.addItems(esc, true)
+				b.add(")", r.toks[ee-1].end)
+				out = append(out, r.simple(t), b.it)
+				k = ee
+				continue
 			case (w == "LIKE" || w == "ILIKE") && k+1 < j && len(out) > 0:
 				// x LIKE a || b: the pattern parenthesised (pipes.go)
 				it, e, ok, err := r.patternOperand(k+1, j, false)
@@ -2824,4 +2847,41 @@ func arrayStartsExpr(src string, prev token) bool {
 		return ok && kw.cat == kwReserved && !prev.is(src, "AS") || prev.is(src, "BY")
 	}
 	return false
+}
+
+// likeEscapeExprAt reports whether the LIKE pattern at s is followed by an
+// ESCAPE whose operand is no lone string constant (ESCAPE '#'::text,
+// ESCAPE e || 'x'), which TiDB's grammar cannot read.
+func (r *rewriter) likeEscapeExprAt(s, j int) bool {
+	// the pattern's extent as similarOperand reads it, without rewriting
+	e := -1
+	depth := 0
+	for i := s; i < j; i++ {
+		t := r.toks[i]
+		if d := t.nesting(r.src); d != 0 {
+			if depth += d; depth < 0 {
+				return false
+			}
+			continue
+		}
+		if depth == 0 && t.is(r.src, "ESCAPE") {
+			e = i
+			break
+		}
+		if depth == 0 && t.kind == tkIdent && patternStops[t.word(r.src)] {
+			return false
+		}
+	}
+	if e < 0 || e+1 >= j {
+		return false
+	}
+	lit := r.toks[e+1]
+	if lit.kind != tkString && lit.kind != tkEString {
+		return true
+	}
+	if e+2 >= j {
+		return false
+	}
+	next := r.toks[e+2]
+	return next.kind == tkOp || next.isPunct(r.src, "[")
 }

@@ -197,8 +197,9 @@ func singleExprError(src string, toks []token, terminated bool) error {
 					comma = true // func_arg_list: no keyword after it
 					continue
 				}
-				if !(w.is(src, "FROM") || w.is(src, "FOR") || w.is(src, "SIMILAR") || w.is(src, "PLACING")) {
-					continue
+				if !(w.is(src, "FROM") || w.is(src, "FOR") || w.is(src, "SIMILAR") || w.is(src, "PLACING")) ||
+					w.is(src, "FOR") && toks[i-1].is(src, "COLLATION") && i+1 < m && toks[i+1].isPunct(src, "(") {
+					continue // COLLATION FOR (x), an argument
 				}
 				switch {
 				case !comma:

@@ -2830,7 +2830,7 @@ func isFieldSelect(it item) bool {
 }
 
 // arrayStartsExpr reports whether an expression starts after prev (an
-// operator, an opening bracket, a comma, or a reserved keyword or BY), so
+// operator, an opening bracket, a comma, or a keyword of arrayExprAfter), so
 // that an ARRAY after it is array_expr's and not a type's ARRAY suffix
 // (int ARRAY).
 func arrayStartsExpr(src string, prev token) bool {
@@ -2843,10 +2843,18 @@ func arrayStartsExpr(src string, prev token) bool {
 		if prev.synth != "" {
 			return false
 		}
-		kw, ok := lookupWord(src, prev, pgKeywords)
-		return ok && kw.cat == kwReserved && !prev.is(src, "AS") || prev.is(src, "BY")
+		_, ok := lookupWord(src, prev, arrayExprAfter)
+		return ok
 	}
 	return false
+}
+
+// arrayExprAfter are the keywords an expression follows (not FROM, where
+// ARRAY is a FROM item's refused name: at the word).
+var arrayExprAfter = map[string]bool{
+	"SELECT": true, "WHERE": true, "AND": true, "OR": true, "NOT": true, "CASE": true, "WHEN": true, "THEN": true,
+	"ELSE": true, "HAVING": true, "ON": true, "BY": true, "DISTINCT": true, "ALL": true, "LIMIT": true, "OFFSET": true,
+	"RETURNING": true, "LIKE": true, "ILIKE": true,
 }
 
 // likeEscapeExprAt reports whether the LIKE pattern at s is followed by an

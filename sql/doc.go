@@ -172,6 +172,13 @@
 //     argument's name (namedargs.go's paramNameError) by its category, and
 //     each part of a SET / SHOW / RESET setting name and a savepoint's name
 //     is a ColId (session.go);
+//   - a subquery or VALUES list in FROM without an alias is PostgreSQL
+//     15's 42601 "subquery in FROM must have an alias" at its "(" with
+//     the hint (fromalias.go); COLLATION FOR (x) -> pg_collation_for(x)
+//     (funccast.go); x LIKE p ESCAPE e with e no string constant -> x
+//     LIKE like_escape(p, e); a comma in a CHECK's, GENERATED ALWAYS AS's
+//     or an index element's parentheses is the 42601 at the comma
+//     (singleexpr.go's ddlSingleExprError);
 //   - (t.*) and ((t.*)) are t.* (starparens.go: the parentheses are
 //     dropped, not before a . or [ that selects from them);
 //   - GROUP BY's ROLLUP (..), CUBE (..), GROUPING SETS (..), () and

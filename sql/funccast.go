@@ -290,3 +290,27 @@ func lookupWord[V any](src string, t token, m map[string]V) (V, bool) {
 	v, ok := m[string(buf[:len(text)])]
 	return v, ok
 }
+
+// collationForCalls turns COLLATION FOR (x), PostgreSQL's grammar for
+// pg_collation_for(x) (func_expr_common_subexpr), into a call of that
+// function where an expression may stand: one token, the quoted name,
+// spanning both words (TiDB's grammar has no such form).
+func collationForCalls(src string, toks []token) []token {
+	var out []token
+	done := 0 // toks[:done] are in out
+	for i := 0; i+2 < len(toks); i++ {
+		if !toks[i].is(src, "COLLATION") || !toks[i+1].is(src, "FOR") || !toks[i+2].isPunct(src, "(") ||
+			i > 0 && !typeCallFollows(src, toks[i-1]) {
+			continue
+		}
+		out = append(out, toks[done:i]...)
+		t := toks[i]
+		t.kind, t.synth, t.end = tkQIdent, `"pg_collation_for"`, toks[i+1].end
+		out = append(out, t)
+		done = i + 2
+	}
+	if out == nil {
+		return toks
+	}
+	return append(out, toks[done:]...)
+}

@@ -517,6 +517,7 @@ func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 			}
 			if (top.clause == "SELECT" || top.clause == "RETURNING") && wasName && w != "AS" && w != "ISNULL" && w != "NOTNULL" && (!labelEndWords[w] || w == "RETURNING" && !dml) &&
 				!(w == "WITHIN" && upper(k+1) == "GROUP") && // f(..) WITHIN GROUP (withingroup.go)
+				!(w == "ESCAPE" && escapeFollowsPattern(src, toks, k, upper)) &&
 				!intervalField(src, toks, k, upper) && labelEnds(src, toks, k+1, upper) {
 				// a select-list label without AS: an identifier or a
 				// BARE_LABEL keyword
@@ -812,4 +813,48 @@ func columnNameError(src string, toks []token, k int) error {
 		return syntaxErrorAt(src, toks, k)
 	}
 	return nil
+}
+
+// escapeFollowsPattern reports whether the ESCAPE at k follows a LIKE,
+// ILIKE or SIMILAR TO pattern: PostgreSQL's grammar shifts it as the
+// pattern's escape clause (ESCAPE binds tighter than LIKE, looser than
+// the operators a pattern takes), so it is no select-list label there
+// ('a' LIKE 'b' ESCAPE: at the end of the input). The operand is read
+// back to the nearest comma, bracket, or operator that binds looser than
+// LIKE.
+func escapeFollowsPattern(src string, toks []token, k int, upper func(int) string) bool {
+	depth := 0
+	for i := k - 1; i >= 0; i-- {
+		t := toks[i]
+		switch d := t.nesting(src); {
+		case d < 0:
+			depth++
+			continue
+		case d > 0:
+			if depth--; depth < 0 {
+				return false
+			}
+			continue
+		}
+		if depth > 0 {
+			continue
+		}
+		switch t.kind {
+		case tkPunct:
+			return false // a comma, ';'
+		case tkOp:
+			switch t.text(src) {
+			case "=", "<", ">", "<=", ">=", "<>", "!=":
+				return false
+			}
+		case tkIdent:
+			switch upper(i) {
+			case "LIKE", "ILIKE", "SIMILAR":
+				return true
+			case "AND", "OR", "NOT", "IS", "BETWEEN", "IN", "SELECT", "RETURNING", "WHEN", "THEN", "ELSE":
+				return false
+			}
+		}
+	}
+	return false
 }

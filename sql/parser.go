@@ -387,6 +387,16 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			st, err = nil, e
 		}
 	}
+	if e, close := fromAliasError(src, toks); e != nil { // fromalias.go
+		// PostgreSQL's grammar refuses the subquery when it reads the
+		// token after its ")": a syntax error up to that ")" comes first
+		if se := sqlerr.As(err); se == nil || se.Code != sqlerr.SyntaxError || se.Position <= 0 || se.Position > charPos(src, toks[close].start) {
+			if pe := p.prefixError(src, toks, tokenAtPosition(src, toks, e.Position)); pe != nil {
+				return nil, pe // one before the subquery: sqlgate's parse went past it
+			}
+			return nil, e
+		}
+	}
 	if err == nil {
 		for _, in := range st.inner {
 			if err := p.checkInner(src, in); err != nil {
@@ -506,6 +516,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err := singleExprError(src, toks, terminated); err != nil { // singleexpr.go
 		return nil, err
 	}
+	if err := ddlSingleExprError(src, toks, terminated); err != nil { // singleexpr.go
+		return nil, err
+	}
 	if err := nonAssocError(src, toks); err != nil { // nonassoc.go
 		return nil, err
 	}
@@ -546,6 +559,7 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	toks = rewriteMaterialized(src, toks)              // cte.go
 	toks = quoteSequenceCalls(src, toks)               // sequence.go
 	toks = quoteTypeCalls(src, toks)                   // funccast.go
+	toks = collationForCalls(src, toks)                // funccast.go
 	toks, qualified, err := p.stripCatalogs(src, toks) // catalogs.go
 	if err != nil {
 		return nil, err

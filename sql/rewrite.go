@@ -1663,6 +1663,12 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				out = append(out, b.it)
 				k = next
 				continue
+			case w == "ARRAY" && (k+1 >= j || !r.toks[k+1].isPunct(r.src, "(") && !r.toks[k+1].isPunct(r.src, "[")) &&
+				k > 0 && arrayStartsExpr(r.src, r.toks[k-1]):
+				// ARRAY where an expression starts takes [ or ( next
+				// (array_expr, select_with_parens): PostgreSQL's grammar
+				// refuses the token after it (SELECT ARRAY 3: at 3)
+				return nil, r.errNear(k + 1)
 			case w == "ARRAY" && k+2 < j && r.toks[k+1].isPunct(r.src, "(") &&
 				(r.toks[k+2].is(r.src, "SELECT") || r.toks[k+2].is(r.src, "WITH") || r.toks[k+2].is(r.src, "VALUES")):
 				// ARRAY(SELECT ...) -> pg__array_subquery((SELECT ...))
@@ -1773,6 +1779,29 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				// x LIKE ANY (..): the ANY case above takes the operator
 				out = append(out, r.simple(t))
 				k++
+				continue
+			case (w == "LIKE" || w == "ILIKE") && k+1 < j && len(out) > 0 && r.likeEscapeExprAt(k+1, j):
+				// x LIKE p ESCAPE e, e no string constant: TiDB's ESCAPE
+				// takes one; PostgreSQL's is x ~~ like_escape(p, e)
+				pat, e, err := r.similarOperand(k+1, j)
+				if err != nil {
+					return nil, err
+				}
+				if e+1 >= j || !r.toks[e].is(r.src, "ESCAPE") {
+					return nil, r.errNear(e) // the pattern ends before ESCAPE
+				}
+				esc, ee, err := r.similarOperand(e+1, j)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(r.toks[k+1]))
+				b.add("like_escape(", r.toks[k+1].start)
+				b.addItems(pat, true)
+				b.add(", ", r.toks[e].start)
+				b.addItems(esc, true)
+				b.add(")", r.toks[ee-1].end)
+				out = append(out, r.simple(t), b.it)
+				k = ee
 				continue
 			case (w == "LIKE" || w == "ILIKE") && k+1 < j && len(out) > 0:
 				// x LIKE a || b: the pattern parenthesised (pipes.go)
@@ -2798,4 +2827,69 @@ func (r *rewriter) wholeRowArgAt(k, j int) bool {
 // of (x).f (pg__field(...)), which a further .g selects from.
 func isFieldSelect(it item) bool {
 	return it.composite && len(it.parts) > 0 && len(it.parts[0].pieces) == 1 && it.parts[0].pieces[0].text == "pg__field("
+}
+
+// arrayStartsExpr reports whether an expression starts after prev (an
+// operator, an opening bracket, a comma, or a keyword of arrayExprAfter), so
+// that an ARRAY after it is array_expr's and not a type's ARRAY suffix
+// (int ARRAY).
+func arrayStartsExpr(src string, prev token) bool {
+	switch prev.kind {
+	case tkOp:
+		return prev.text(src) != "::"
+	case tkPunct:
+		return prev.isPunct(src, "(") || prev.isPunct(src, ",") || prev.isPunct(src, "[")
+	case tkIdent:
+		if prev.synth != "" {
+			return false
+		}
+		_, ok := lookupWord(src, prev, arrayExprAfter)
+		return ok
+	}
+	return false
+}
+
+// arrayExprAfter are the keywords an expression follows (not FROM, where
+// ARRAY is a FROM item's refused name: at the word).
+var arrayExprAfter = map[string]bool{
+	"SELECT": true, "WHERE": true, "AND": true, "OR": true, "NOT": true, "CASE": true, "WHEN": true, "THEN": true,
+	"ELSE": true, "HAVING": true, "ON": true, "BY": true, "DISTINCT": true, "ALL": true, "LIMIT": true, "OFFSET": true,
+	"RETURNING": true, "LIKE": true, "ILIKE": true,
+}
+
+// likeEscapeExprAt reports whether the LIKE pattern at s is followed by an
+// ESCAPE whose operand is no lone string constant (ESCAPE '#'::text,
+// ESCAPE e || 'x'), which TiDB's grammar cannot read.
+func (r *rewriter) likeEscapeExprAt(s, j int) bool {
+	// the pattern's extent as similarOperand reads it, without rewriting
+	e := -1
+	depth := 0
+	for i := s; i < j; i++ {
+		t := r.toks[i]
+		if d := t.nesting(r.src); d != 0 {
+			if depth += d; depth < 0 {
+				return false
+			}
+			continue
+		}
+		if depth == 0 && t.is(r.src, "ESCAPE") {
+			e = i
+			break
+		}
+		if depth == 0 && t.kind == tkIdent && patternStops[t.word(r.src)] {
+			return false
+		}
+	}
+	if e < 0 || e+1 >= j {
+		return false
+	}
+	lit := r.toks[e+1]
+	if lit.kind != tkString && lit.kind != tkEString {
+		return true
+	}
+	if e+2 >= j {
+		return false
+	}
+	next := r.toks[e+2]
+	return next.kind == tkOp || next.isPunct(r.src, "[")
 }

@@ -31,6 +31,9 @@ func (r *rewriter) similarTo(out []item, k, j int) ([]item, int, error) {
 	b.add(kw+" similar_to_escape(", t.start)
 	b.addItems(pat, true)
 	if next < j && r.toks[next].is(r.src, "ESCAPE") {
+		if next+1 >= j {
+			return nil, 0, r.errNear(next + 1) // ESCAPE and no operand
+		}
 		esc, ee, err := r.similarOperand(next+1, j)
 		if err != nil {
 			return nil, 0, err

@@ -13,7 +13,8 @@ package sql
 //   - a_expr subquery_Op sub_type '(' a_expr ')' (= ANY (..), LIKE ALL
 //     (..)) unless a subquery stands there;
 //   - CAST '(' a_expr AS Typename ')', TREAT (..), EXTRACT '(' extract_arg
-//     FROM a_expr ')', POSITION '(' b_expr IN b_expr ')';
+//     FROM a_expr ')', POSITION '(' b_expr IN b_expr ')', COLLATION FOR
+//     '(' a_expr ')' (not empty either);
 //   - NULLIF '(' a_expr ',' a_expr ')', COALESCE, GREATEST and LEAST
 //     '(' expr_list ')' (not empty), NORMALIZE '(' a_expr [','
 //     unicode_normal_form] ')';
@@ -92,6 +93,15 @@ func singleExprError(src string, toks []token, terminated bool) error {
 			continue
 		case t.isPunct(src, "::"):
 			note(typeModifierError(src, toks, k+1))
+			continue
+		case t.is(src, "COLLATION") && k+2 < len(toks) && toks[k+1].is(src, "FOR") && toks[k+2].isPunct(src, "(") &&
+			typeCallFollows(src, toks[k-1]):
+			// COLLATION FOR '(' a_expr ')'
+			if m := matchParen(src, toks, k+2); m == k+3 {
+				note(m)
+			} else if m > 0 {
+				note(topComma(src, toks, k+3, m))
+			}
 			continue
 		case t.kind != tkIdent || t.synth != "":
 			continue
@@ -187,8 +197,9 @@ func singleExprError(src string, toks []token, terminated bool) error {
 					comma = true // func_arg_list: no keyword after it
 					continue
 				}
-				if !(w.is(src, "FROM") || w.is(src, "FOR") || w.is(src, "SIMILAR") || w.is(src, "PLACING")) {
-					continue
+				if !(w.is(src, "FROM") || w.is(src, "FOR") || w.is(src, "SIMILAR") || w.is(src, "PLACING")) ||
+					w.is(src, "FOR") && toks[i-1].is(src, "COLLATION") && i+1 < m && toks[i+1].isPunct(src, "(") {
+					continue // COLLATION FOR (x), an argument
 				}
 				switch {
 				case !comma:
@@ -438,4 +449,77 @@ func arrayExprError(src string, toks []token, open int) int {
 		}
 	}
 	return -1
+}
+
+// ddlSingleExprError is the syntax error of a CREATE or ALTER statement's
+// first construct whose parentheses hold one expression in PostgreSQL's
+// grammar and a comma at their top level: a CHECK constraint's '('
+// a_expr ')', a generated column's GENERATED ALWAYS AS '(' a_expr ')',
+// and an index element's '(' a_expr ')' (CREATE INDEX .. ON t ((a, b)));
+// nil when there is none. TiDB's grammar took the comma as a row
+// constructor, refused later with another error.
+func ddlSingleExprError(src string, toks []token, terminated bool) error {
+	if len(toks) < 4 || !toks[0].is(src, "CREATE") && !toks[0].is(src, "ALTER") {
+		return nil
+	}
+	first := -1
+	note := func(i int) {
+		if i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	index := false // CREATE [UNIQUE] INDEX
+	for k := 1; k < len(toks) && k < 4; k++ {
+		if toks[k].is(src, "INDEX") {
+			index = true
+		}
+	}
+	for k := 1; k+1 < len(toks); k++ {
+		if first >= 0 && k >= first {
+			break
+		}
+		t := toks[k]
+		switch {
+		case t.is(src, "CHECK") && toks[k+1].isPunct(src, "("),
+			t.is(src, "AS") && toks[k+1].isPunct(src, "(") && toks[k-1].is(src, "ALWAYS") && k >= 2 && toks[k-2].is(src, "GENERATED"):
+			if m := matchParen(src, toks, k+1); m > 0 {
+				note(topComma(src, toks, k+2, m))
+			}
+		case index && t.is(src, "ON"):
+			index = false
+			open := k + 1
+			for open < len(toks) && !toks[open].isPunct(src, "(") {
+				open++
+			}
+			m := -1
+			if open < len(toks) {
+				m = matchParen(src, toks, open)
+			}
+			if m < 0 {
+				return nil
+			}
+			// each element that starts with '(' holds one expression
+			start := open + 1
+			for i := open + 1; i <= m; i++ {
+				if d := toks[i].nesting(src); d > 0 {
+					c := matchParen(src, toks, i)
+					if c < 0 {
+						return nil
+					}
+					if i == start {
+						note(topComma(src, toks, i+1, c))
+					}
+					i = c
+					continue
+				}
+				if toks[i].isPunct(src, ",") {
+					start = i + 1
+				}
+			}
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return syntaxErrorAtToken(src, toks, first, terminated)
 }

@@ -85,6 +85,31 @@ func (p *Parser) truncatedError(src string, toks []token, err error) error {
 	return err
 }
 
+// prefixError is the syntax error PostgreSQL reports in toks[:at+1], the
+// statement up to and including its token at, when it lies at one of
+// those tokens (the reasoning of truncatedError: what follows a token
+// does not change whether the tokens up to it can start a statement), or
+// nil.
+func (p *Parser) prefixError(src string, toks []token, at int) error {
+	if p.retrying || at < 1 || at >= len(toks) {
+		return nil
+	}
+	last := toks[at]
+	text := blankBefore(src, toks[0].start) + src[toks[0].start:last.end]
+	more, lerr := lexInto(text, nil)
+	if lerr != nil || len(more) != at+1 {
+		return nil
+	}
+	p.retrying = true
+	_, again := p.parseOne(text, more, false)
+	p.retrying = false
+	if se := sqlerr.As(again); se != nil && se.Code == sqlerr.SyntaxError && se.Position > 0 && se.Position <= charPos(src, last.start) &&
+		strings.HasPrefix(se.Message, "syntax error at or near") {
+		return again
+	}
+	return nil
+}
+
 // tokenAtPosition is the index of the token of toks starting at the
 // 1-based character position pos, or -1.
 func tokenAtPosition(src string, toks []token, pos int) int {

@@ -6,7 +6,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
-	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -25,8 +24,9 @@ type arbiterSource struct {
 	ec *exec.EvalContext
 	pt *pendingTable
 	ui *uniqueIndex
-	// seen are the values the statement proposed so far: a second row
-	// with one would insert or update the row the first one did.
+	// seen are the values the statement inserted so far (no row held
+	// them): a second row with one would update the row the first one
+	// inserted, PostgreSQL's 21000.
 	seen map[string]bool
 	// inserted are the keys of the rows the statement inserts (rows the
 	// arbiter does not refuse): a later row with one collides with it.
@@ -38,8 +38,13 @@ type arbiterSource struct {
 }
 
 // reproposed is the first row of b whose arbiter value the statement
-// proposed before (in b or an earlier batch), -1 when none is.
-func (a *arbiterSource) reproposed(b arrow.RecordBatch) int {
+// inserted before (in b or an earlier batch), -1 when none is. A value
+// that an existing row holds is not one: each of its proposals is given
+// that row's key and exec.Insert's merge refuses the second only when
+// the first updated the row (PostgreSQL's ExecOnConflictUpdate: the
+// 21000 is for a row this command wrote; a proposal DO UPDATE's WHERE
+// skipped wrote nothing).
+func (a *arbiterSource) reproposed(ctx context.Context, b arrow.RecordBatch) (int, error) {
 	u, cols := a.pt.uq, a.ui.c.Columns
 	vals := make([]any, b.NumCols())
 	batch := map[string]bool{}
@@ -47,14 +52,33 @@ func (a *arbiterSource) reproposed(b arrow.RecordBatch) int {
 		for _, c := range cols {
 			vals[c] = types.ValueAt(b.Column(c), r)
 		}
-		if k := u.keyOf(vals, cols); k != "" {
-			if a.seen[k] || batch[k] {
-				return r
-			}
-			batch[k] = true
+		k := u.keyOf(vals, cols)
+		if k == "" {
+			continue
 		}
+		if a.seen[k] {
+			return r, nil
+		}
+		if batch[k] {
+			held, err := a.held(ctx, k, vals)
+			if err != nil || !held {
+				return r, err
+			}
+		}
+		batch[k] = true
 	}
-	return -1
+	return -1, nil
+}
+
+// held reports whether an existing row holds value text k (vals has the
+// value in the arbiter's columns).
+func (a *arbiterSource) held(ctx context.Context, k string, vals []any) (bool, error) {
+	u, ui := a.pt.uq, a.ui
+	st := newIndexState()
+	if err := u.load(ctx, ui, map[string][]any{k: u.entry(ui, uniqueRow{vals: vals})}, st); err != nil {
+		return false, err
+	}
+	return u.conflicts(ctx, a.pt, ui, st, k, "")
 }
 
 // arbiterSource wraps src when the INSERT's ON CONFLICT DO UPDATE names
@@ -91,10 +115,13 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	// given the conflicting row's key below); PostgreSQL merged the rows
 	// before it first, so those are passed on alone (their own failure,
 	// a CHECK's, is the error if they meet one), then the row's error.
-	cut, err := a.reproposed(b), error(nil)
+	cut, err := a.reproposed(ctx, b)
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
 	if cut >= 0 {
-		err = sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
-			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+		err = exec.AffectedTwice()
 	}
 	upTo := b
 	if cut >= 0 {
@@ -131,7 +158,6 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		rows[r] = uniqueRow{key: u.keyOf(vals, u.pk), vals: vals}
 		if k := u.keyOf(vals, ui.c.Columns); k != "" {
-			a.seen[k] = true // reproposed: none is seen twice
 			want[k] = u.entry(ui, rows[r])
 		}
 	}
@@ -167,6 +193,9 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 			if !had {
 				a.inserted[row.key] = true
+			}
+			if k != "" {
+				a.seen[k] = true // inserted with the value: reproposed refuses it again
 			}
 			continue
 		}

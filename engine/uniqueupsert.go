@@ -35,16 +35,39 @@ type arbiterSource struct {
 	// CHECK violation of a proposed row, after the rows before it were
 	// passed on.
 	pending error
+	// rest are the rows from a second proposal of a value an existing
+	// row holds on, passed on after the rows before it were written, so
+	// that exec.Insert's merge sees whether the first one updated the row.
+	rest arrow.RecordBatch
 }
 
 // reproposed is the first row of b whose arbiter value the statement
-// inserted before (in b or an earlier batch), -1 when none is. A value
+// inserted before (in an earlier batch), -1 when none is. A value
 // that an existing row holds is not one: each of its proposals is given
 // that row's key and exec.Insert's merge refuses the second only when
 // the first updated the row (PostgreSQL's ExecOnConflictUpdate: the
 // 21000 is for a row this command wrote; a proposal DO UPDATE's WHERE
 // skipped wrote nothing).
-func (a *arbiterSource) reproposed(ctx context.Context, b arrow.RecordBatch) (int, error) {
+func (a *arbiterSource) reproposed(b arrow.RecordBatch) int {
+	u, cols := a.pt.uq, a.ui.c.Columns
+	vals := make([]any, b.NumCols())
+	for r := range int(b.NumRows()) {
+		for _, c := range cols {
+			vals[c] = types.ValueAt(b.Column(c), r)
+		}
+		// (heldAgain split the batch at a value's second row)
+		if k := u.keyOf(vals, cols); k != "" && a.seen[k] {
+			return r
+		}
+	}
+	return -1
+}
+
+// heldAgain is the first row of b, after its first, whose arbiter value
+// an earlier row of b proposed (0 when none is): the batch is split there
+// so that the rows before it are written first; reproposed then refuses
+// the value if the statement inserted it.
+func (a *arbiterSource) heldAgain(b arrow.RecordBatch) int {
 	u, cols := a.pt.uq, a.ui.c.Columns
 	vals := make([]any, b.NumCols())
 	batch := map[string]bool{}
@@ -52,33 +75,14 @@ func (a *arbiterSource) reproposed(ctx context.Context, b arrow.RecordBatch) (in
 		for _, c := range cols {
 			vals[c] = types.ValueAt(b.Column(c), r)
 		}
-		k := u.keyOf(vals, cols)
-		if k == "" {
-			continue
-		}
-		if a.seen[k] {
-			return r, nil
-		}
-		if batch[k] {
-			held, err := a.held(ctx, k, vals)
-			if err != nil || !held {
-				return r, err
+		if k := u.keyOf(vals, cols); k != "" {
+			if batch[k] {
+				return r
 			}
+			batch[k] = true
 		}
-		batch[k] = true
 	}
-	return -1, nil
-}
-
-// held reports whether an existing row holds value text k (vals has the
-// value in the arbiter's columns).
-func (a *arbiterSource) held(ctx context.Context, k string, vals []any) (bool, error) {
-	u, ui := a.pt.uq, a.ui
-	st := newIndexState()
-	if err := u.load(ctx, ui, map[string][]any{k: u.entry(ui, uniqueRow{vals: vals})}, st); err != nil {
-		return false, err
-	}
-	return u.conflicts(ctx, a.pt, ui, st, k, "")
+	return 0
 }
 
 // arbiterSource wraps src when the INSERT's ON CONFLICT DO UPDATE names
@@ -103,9 +107,19 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if a.pending != nil {
 		return nil, a.pending
 	}
-	b, err := a.Operator.Next(ctx)
-	if err != nil || b == nil {
-		return b, err
+	b := a.rest
+	a.rest = nil
+	if b == nil {
+		var err error
+		if b, err = a.Operator.Next(ctx); err != nil || b == nil {
+			return b, err
+		}
+	}
+	if split := a.heldAgain(b); split > 0 {
+		a.rest = b.NewSlice(int64(split), b.NumRows())
+		prefix := b.NewSlice(0, int64(split))
+		b.Release()
+		b = prefix
 	}
 	u, ui := a.pt.uq, a.ui
 	// A value proposed a second time is 21000 at its row, and a row that
@@ -115,11 +129,7 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	// given the conflicting row's key below); PostgreSQL merged the rows
 	// before it first, so those are passed on alone (their own failure,
 	// a CHECK's, is the error if they meet one), then the row's error.
-	cut, err := a.reproposed(ctx, b)
-	if err != nil {
-		b.Release()
-		return nil, err
-	}
+	cut, err := a.reproposed(b), error(nil)
 	if cut >= 0 {
 		err = exec.AffectedTwice()
 	}
@@ -188,14 +198,23 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			// an earlier proposed one) has its key: 23505 as PostgreSQL.
 			old, had := cur[row.key]
 			if had && (k == "" || u.keyOf(old.vals, ui.c.Columns) != k) || a.inserted[row.key] {
+				if r == 0 {
+					b.Release()
+					return nil, u.keyViolation(row)
+				}
+				// the rows before it are merged first (one of them may
+				// be PostgreSQL's error, a 21000 the merge finds)
+				a.pending = u.keyViolation(row)
+				prefix := b.NewSlice(0, int64(r))
 				b.Release()
-				return nil, u.keyViolation(row)
+				b, n, rows = prefix, r, rows[:r]
+				break
 			}
 			if !had {
 				a.inserted[row.key] = true
-			}
-			if k != "" {
-				a.seen[k] = true // inserted with the value: reproposed refuses it again
+				if k != "" {
+					a.seen[k] = true // inserted with the value: reproposed refuses it again
+				}
 			}
 			continue
 		}
@@ -215,4 +234,13 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	rec, err := buildRows(b.Schema(), out) // fk.go
 	b.Release()
 	return rec, err
+}
+
+// Close implements exec.Operator: the rows not passed on are released.
+func (a *arbiterSource) Close() {
+	if a.rest != nil {
+		a.rest.Release()
+		a.rest = nil
+	}
+	a.Operator.Close()
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
-	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -25,8 +24,9 @@ type arbiterSource struct {
 	ec *exec.EvalContext
 	pt *pendingTable
 	ui *uniqueIndex
-	// seen are the values the statement proposed so far: a second row
-	// with one would insert or update the row the first one did.
+	// seen are the values the statement inserted so far (no row held
+	// them): a second row with one would update the row the first one
+	// inserted, PostgreSQL's 21000.
 	seen map[string]bool
 	// inserted are the keys of the rows the statement inserts (rows the
 	// arbiter does not refuse): a later row with one collides with it.
@@ -35,11 +35,39 @@ type arbiterSource struct {
 	// CHECK violation of a proposed row, after the rows before it were
 	// passed on.
 	pending error
+	// rest are the rows from a second proposal of a value an existing
+	// row holds on, passed on after the rows before it were written, so
+	// that exec.Insert's merge sees whether the first one updated the row.
+	rest arrow.RecordBatch
 }
 
 // reproposed is the first row of b whose arbiter value the statement
-// proposed before (in b or an earlier batch), -1 when none is.
+// inserted before (in an earlier batch), -1 when none is. A value
+// that an existing row holds is not one: each of its proposals is given
+// that row's key and exec.Insert's merge refuses the second only when
+// the first updated the row (PostgreSQL's ExecOnConflictUpdate: the
+// 21000 is for a row this command wrote; a proposal DO UPDATE's WHERE
+// skipped wrote nothing).
 func (a *arbiterSource) reproposed(b arrow.RecordBatch) int {
+	u, cols := a.pt.uq, a.ui.c.Columns
+	vals := make([]any, b.NumCols())
+	for r := range int(b.NumRows()) {
+		for _, c := range cols {
+			vals[c] = types.ValueAt(b.Column(c), r)
+		}
+		// (heldAgain split the batch at a value's second row)
+		if k := u.keyOf(vals, cols); k != "" && a.seen[k] {
+			return r
+		}
+	}
+	return -1
+}
+
+// heldAgain is the first row of b, after its first, whose arbiter value
+// an earlier row of b proposed (0 when none is): the batch is split there
+// so that the rows before it are written first; reproposed then refuses
+// the value if the statement inserted it.
+func (a *arbiterSource) heldAgain(b arrow.RecordBatch) int {
 	u, cols := a.pt.uq, a.ui.c.Columns
 	vals := make([]any, b.NumCols())
 	batch := map[string]bool{}
@@ -48,13 +76,13 @@ func (a *arbiterSource) reproposed(b arrow.RecordBatch) int {
 			vals[c] = types.ValueAt(b.Column(c), r)
 		}
 		if k := u.keyOf(vals, cols); k != "" {
-			if a.seen[k] || batch[k] {
+			if batch[k] {
 				return r
 			}
 			batch[k] = true
 		}
 	}
-	return -1
+	return 0
 }
 
 // arbiterSource wraps src when the INSERT's ON CONFLICT DO UPDATE names
@@ -79,9 +107,19 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if a.pending != nil {
 		return nil, a.pending
 	}
-	b, err := a.Operator.Next(ctx)
-	if err != nil || b == nil {
-		return b, err
+	b := a.rest
+	a.rest = nil
+	if b == nil {
+		var err error
+		if b, err = a.Operator.Next(ctx); err != nil || b == nil {
+			return b, err
+		}
+	}
+	if split := a.heldAgain(b); split > 0 {
+		a.rest = b.NewSlice(int64(split), b.NumRows())
+		prefix := b.NewSlice(0, int64(split))
+		b.Release()
+		b = prefix
 	}
 	u, ui := a.pt.uq, a.ui
 	// A value proposed a second time is 21000 at its row, and a row that
@@ -93,8 +131,7 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	// a CHECK's, is the error if they meet one), then the row's error.
 	cut, err := a.reproposed(b), error(nil)
 	if cut >= 0 {
-		err = sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
-			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+		err = exec.AffectedTwice()
 	}
 	upTo := b
 	if cut >= 0 {
@@ -131,7 +168,6 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		rows[r] = uniqueRow{key: u.keyOf(vals, u.pk), vals: vals}
 		if k := u.keyOf(vals, ui.c.Columns); k != "" {
-			a.seen[k] = true // reproposed: none is seen twice
 			want[k] = u.entry(ui, rows[r])
 		}
 	}
@@ -162,11 +198,23 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			// an earlier proposed one) has its key: 23505 as PostgreSQL.
 			old, had := cur[row.key]
 			if had && (k == "" || u.keyOf(old.vals, ui.c.Columns) != k) || a.inserted[row.key] {
+				if r == 0 {
+					b.Release()
+					return nil, u.keyViolation(row)
+				}
+				// the rows before it are merged first (one of them may
+				// be PostgreSQL's error, a 21000 the merge finds)
+				a.pending = u.keyViolation(row)
+				prefix := b.NewSlice(0, int64(r))
 				b.Release()
-				return nil, u.keyViolation(row)
+				b, n, rows = prefix, r, rows[:r]
+				break
 			}
 			if !had {
 				a.inserted[row.key] = true
+				if k != "" {
+					a.seen[k] = true // inserted with the value: reproposed refuses it again
+				}
 			}
 			continue
 		}
@@ -186,4 +234,13 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	rec, err := buildRows(b.Schema(), out) // fk.go
 	b.Release()
 	return rec, err
+}
+
+// Close implements exec.Operator: the rows not passed on are released.
+func (a *arbiterSource) Close() {
+	if a.rest != nil {
+		a.rest.Release()
+		a.rest = nil
+	}
+	a.Operator.Close()
 }

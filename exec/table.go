@@ -384,8 +384,9 @@ type Insert struct {
 	// check them again.
 	ProposedChecked bool
 	Rows            int64
-	// merged are the keys the statement's merge proposed so far: a key
-	// proposed again, in any batch, is PostgreSQL's 21000.
+	// merged are the keys the statement's merge inserted or updated so
+	// far: a key proposed again, in any batch, is PostgreSQL's 21000 (a
+	// key whose existing row DO UPDATE's WHERE skipped is not one).
 	merged map[string]bool
 	// proposed are the keys proposed so far, in any batch
 	// (IgnoreExisting's, RefuseExisting's).
@@ -504,10 +505,10 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 				return o.failAt(ctx, info, rec, row, err)
 			}
 		}
-		if r := o.remerged(rec); r > 0 {
+		if r := o.remerged(ctx, rec); r >= 0 {
 			// PostgreSQL merged the rows before the second proposal
 			// first: their failure (a CHECK's) is the error
-			return o.failAt(ctx, info, rec, r, affectedTwice())
+			return o.failAt(ctx, info, rec, r, AffectedTwice())
 		}
 		merged, err := o.merge(ctx, rec)
 		rec.Release()
@@ -1105,29 +1106,119 @@ func (o *Delete) Run(ctx context.Context) error {
 	}
 }
 
-// affectedTwice is ON CONFLICT DO UPDATE's 21000 for a key proposed twice.
-func affectedTwice() error {
+// AffectedTwice is ON CONFLICT DO UPDATE's 21000 for a row the command
+// wrote and a later proposed row conflicts with.
+func AffectedTwice() error {
 	return sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 		WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 }
 
-// remerged is the first row of rec whose key the statement proposed
-// before (in rec or an earlier batch), -1 when none is.
-func (o *Insert) remerged(rec arrow.RecordBatch) int {
+// remerged is the first row of rec whose key the statement inserted or
+// updated before (in rec or an earlier batch), -1 when none is. As in
+// PostgreSQL's ExecOnConflictUpdate, the 21000 is for a conflicting row
+// this command created (table_tuple_lock's TM_Invisible): a proposal that
+// met an existing row and that DO UPDATE's WHERE skipped left the row
+// as it was, so a later proposal of its key may still update it.
+func (o *Insert) remerged(ctx context.Context, rec arrow.RecordBatch) int {
 	info := o.Table.Info()
 	var keyCols []int
 	for _, k := range info.Descriptor.Schema.PrimaryKey {
 		keyCols = append(keyCols, info.ColumnIndex(k))
 	}
+	n := int(rec.NumRows())
+	candidate := -1
 	seen := map[string]bool{}
-	for r := 0; r < int(rec.NumRows()); r++ {
+	for r := 0; r < n; r++ {
 		k := rowKey(rec, r, keyCols)
 		if o.merged[k] || seen[k] {
-			return r
+			candidate = r
+			break
 		}
 		seen[k] = true
 	}
+	if candidate < 0 || o.MergeWhere == nil {
+		return candidate
+	}
+	// A key proposed again under a WHERE: which earlier proposals wrote.
+	exists, pass, err := o.mergeOutcomes(ctx, rec, keyCols)
+	if err != nil {
+		return -1 // merge evaluates the WHERE again and reports its error
+	}
+	wrote := map[string]bool{}
+	for r := 0; r < n; r++ {
+		k := rowKey(rec, r, keyCols)
+		if o.merged[k] || wrote[k] {
+			return r
+		}
+		if !exists[r] || pass[r] {
+			wrote[k] = true
+		}
+	}
 	return -1
+}
+
+// mergeOutcomes is, for each row of rec, whether a row with its key
+// exists and whether DO UPDATE's WHERE is true for the pair.
+func (o *Insert) mergeOutcomes(ctx context.Context, rec arrow.RecordBatch, keyCols []int) (exists, pass []bool, err error) {
+	info := o.Table.Info()
+	schema := info.ArrowSchema()
+	keyArrs := make([]arrow.Array, len(keyCols))
+	keyFields := make([]arrow.Field, len(keyCols))
+	for i, c := range keyCols {
+		keyArrs[i], keyFields[i] = rec.Column(c), schema.Field(c)
+	}
+	keys := array.NewRecordBatch(arrow.NewSchema(keyFields, nil), keyArrs, rec.NumRows())
+	all := make([]int, len(schema.Fields()))
+	for i := range all {
+		all[i] = i
+	}
+	existing, err := o.Table.Lookup(ctx, keys, all)
+	keys.Release()
+	if err != nil {
+		return nil, nil, err
+	}
+	n := int(rec.NumRows())
+	exists, pass = make([]bool, n), make([]bool, n)
+	if existing == nil {
+		return exists, pass, nil
+	}
+	defer existing.Release()
+	at := make(map[string]int32, existing.NumRows())
+	for r := 0; r < int(existing.NumRows()); r++ {
+		at[rowKey(existing, r, keyCols)] = int32(r)
+	}
+	var propIdx, oldIdx []int32
+	for r := 0; r < n; r++ {
+		if e, ok := at[rowKey(rec, r, keyCols)]; ok {
+			exists[r] = true
+			propIdx, oldIdx = append(propIdx, int32(r)), append(oldIdx, e)
+		}
+	}
+	if len(propIdx) == 0 {
+		return exists, pass, nil
+	}
+	olds, err := takeRows(o.EC, existing, oldIdx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer olds.Release()
+	props, err := takeRows(o.EC, rec, propIdx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer props.Release()
+	pairCols := append(append([]arrow.Array{}, olds.Columns()...), props.Columns()...)
+	pairFields := append(append([]arrow.Field{}, olds.Schema().Fields()...), props.Schema().Fields()...)
+	pair := array.NewRecordBatch(arrow.NewSchema(pairFields, nil), pairCols, int64(len(propIdx)))
+	defer pair.Release()
+	kept, err := o.mergeWhere(pair)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, i := range kept {
+		pass[propIdx[i]] = true
+	}
+	return exists, pass, nil
 }
 
 // merge applies ON CONFLICT DO UPDATE to one batch of proposed rows: rows
@@ -1149,13 +1240,8 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	if o.merged == nil {
 		o.merged = make(map[string]bool, n)
 	}
-	for r := 0; r < n; r++ {
-		k := keyOf(rec, r)
-		if o.merged[k] {
-			return nil, affectedTwice()
-		}
-		o.merged[k] = true
-	}
+	// remerged refused a key this statement wrote before; the keys this
+	// batch writes (inserted, or updated past the WHERE) are marked below.
 	keyArrs := make([]arrow.Array, len(keyCols))
 	for i, c := range keyCols {
 		keyArrs[i] = rec.Column(c)
@@ -1173,6 +1259,9 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	if existing == nil || existing.NumRows() == 0 {
 		if existing != nil {
 			existing.Release()
+		}
+		for r := 0; r < n; r++ {
+			o.merged[keyOf(rec, r)] = true
 		}
 		rec.Retain()
 		return rec, nil
@@ -1227,6 +1316,12 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 		}
 	}
 	defer pair.Release()
+	for _, r := range keep {
+		o.merged[keyOf(rec, int(r))] = true
+	}
+	for _, r := range propIdx {
+		o.merged[keyOf(rec, int(r))] = true
+	}
 	updated := make([]arrow.Array, len(o.Merge))
 	defer func() {
 		for _, a := range updated {

@@ -112,6 +112,13 @@
 // end, so the error is the first row's of the first three kinds, and a
 // 23503 only when none failed; no allowance.
 //
+// upsertwhere_test.go (TestUpsertWhereDifferential,
+// SQLGATE_DIFF_UPSERTWHERE_STATEMENTS, default 200) draws INSERT ... ON
+// CONFLICT DO UPDATE ... WHERE statements whose rows propose a key (primary
+// or UNIQUE) again, held by an existing row or not, under WHEREs true for
+// some proposals: 21000 only when the command wrote the row, as
+// PostgreSQL's ExecOnConflictUpdate; no allowance.
+//
 // booltest_test.go (TestBoolTestDifferential,
 // SQLGATE_DIFF_BOOLTEST_QUERIES, default 600) draws x IS [NOT] TRUE |
 // FALSE | UNKNOWN over operands of every type and source (derived tables'

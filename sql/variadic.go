@@ -38,8 +38,13 @@ func rewriteVariadicArgs(src string, toks []token) ([]token, error) {
 			continue
 		}
 		open := callOpen(src, toks, k)
-		if open < 1 || !callName(src, toks[open-1]) {
+		if open < 1 || !callName(src, toks[open-1]) || namesList(src, toks, open) {
 			return nil, syntaxErrorAt(src, toks, k)
+		}
+		if k+1 < len(toks) && (toks[k+1].isPunct(src, "=>") || toks[k+1].isPunct(src, ":=")) {
+			// VARIADIC := x: the keyword is no parameter name, so the
+			// grammar reads VARIADIC and fails at the operator
+			return nil, syntaxErrorAt(src, toks, k+1)
 		}
 		// the argument runs to the call's ')' at its depth
 		depth, end, named := 0, -1, false
@@ -94,6 +99,40 @@ func callName(src string, t token) bool {
 		return false
 	}
 	return !variadicKeywordCalls[w]
+}
+
+// namesList reports whether the '(' at toks[open] opens a list of names
+// rather than a call's arguments: a column list after INSERT INTO t,
+// CREATE TABLE t, REFERENCES t, a view's or a CTE's name, or an alias (AS
+// x(...), FROM t x(...)). There PostgreSQL's grammar wants a name, and
+// the reserved VARIADIC fails where it stands.
+func namesList(src string, toks []token, open int) bool {
+	at := open - 2 // the word before the list's name
+	if at >= 2 && toks[at].isPunct(src, ".") {
+		at -= 2 // a qualified name: INSERT INTO s.t (...)
+	}
+	if at < 0 || toks[at].kind != tkIdent && toks[at].kind != tkQIdent {
+		return false
+	}
+	if toks[at].kind == tkQIdent {
+		return true // FROM "t" x(...)
+	}
+	w := toks[at].word(src)
+	if namesListWords[w] {
+		return true
+	}
+	// a word that is no keyword is a table's name before its alias (FROM
+	// t x(...)); a keyword (LIKE, BETWEEN, ZONE...) ends an operand's
+	// left side, and a call follows
+	_, keyword := pgKeywords[w]
+	return !keyword
+}
+
+// namesListWords are the words a name followed by a list of names comes
+// after (see namesList).
+var namesListWords = map[string]bool{
+	"INTO": true, "TABLE": true, "AS": true, "EXISTS": true, "ON": true, "REFERENCES": true,
+	"VIEW": true, "WITH": true, "RECURSIVE": true, "KEY": true, "ONLY": true,
 }
 
 // callOpen is the index of the '(' whose argument list holds toks[k] at

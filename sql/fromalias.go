@@ -34,7 +34,8 @@ func fromAliasError(src string, toks []token) (*sqlerr.Error, int) {
 		fromList bool // in a FROM list: a comma starts an item
 		joined   bool // a parenthesised joined table: its first item is one
 	}
-	stack := []frame{{query: true}}
+	var frames [16]frame // every statement passes here: no allocation unless nested deeper
+	stack := append(frames[:0], frame{query: true})
 	open, close := -1, -1
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]

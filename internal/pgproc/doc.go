@@ -10,5 +10,8 @@
 // pg_aggregate rows of the built-ins sqlgate's binder resolves a call of
 // (rows.go's Row and Agg; procrows.go, generated and checked in both
 // directions by tests/difftest's TestProcRowsMatchPostgres), which
-// pgcatalog lists under PostgreSQL's OIDs.
+// pgcatalog lists under PostgreSQL's OIDs, and the argument defaults of
+// those rows (proargdefaults' node tree and pg_get_expr's text of it:
+// argdefaults.go, generated and checked by pgcatalog's
+// TestProcArgDefaultsMatchPostgres).
 package pgproc

@@ -50,6 +50,14 @@ func (b *binder) earlierClauseError(sel *pt.Select, targets []*pt.Target, in *sc
 		}
 	}
 	b.agg, b.win, b.srf, b.winPlace = st, win, &srfState{bind: raw}, ""
+	if lvl := b.level; lvl != nil && st != nil {
+		// a subquery's aggregate of this level binds into st as it
+		// would into the level's own (bindOuterAggregate), not refused
+		// as one of a query that does not aggregate
+		prevLevelAgg := lvl.agg
+		lvl.agg = st
+		defer func() { lvl.agg = prevLevelAgg }()
+	}
 	proj, perr := b.bindTargets(in, targets, raw, keepUnknown)
 	if perr != nil {
 		return perr

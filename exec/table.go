@@ -1157,23 +1157,28 @@ func (o *Insert) remerged(ctx context.Context, rec arrow.RecordBatch) int {
 	return -1
 }
 
-// mergeOutcomes is, for each row of rec, whether a row with its key
-// exists and whether DO UPDATE's WHERE is true for the pair.
-func (o *Insert) mergeOutcomes(ctx context.Context, rec arrow.RecordBatch, keyCols []int) (exists, pass []bool, err error) {
-	info := o.Table.Info()
-	schema := info.ArrowSchema()
+// existingRows are the table's rows (every column) whose keys, the
+// columns keyCols of rec, rec proposes; nil when none is stored.
+func (o *Insert) existingRows(ctx context.Context, rec arrow.RecordBatch, keyCols []int) (arrow.RecordBatch, error) {
+	schema := o.Table.Info().ArrowSchema()
 	keyArrs := make([]arrow.Array, len(keyCols))
 	keyFields := make([]arrow.Field, len(keyCols))
 	for i, c := range keyCols {
 		keyArrs[i], keyFields[i] = rec.Column(c), schema.Field(c)
 	}
 	keys := array.NewRecordBatch(arrow.NewSchema(keyFields, nil), keyArrs, rec.NumRows())
+	defer keys.Release()
 	all := make([]int, len(schema.Fields()))
 	for i := range all {
 		all[i] = i
 	}
-	existing, err := o.Table.Lookup(ctx, keys, all)
-	keys.Release()
+	return o.Table.Lookup(ctx, keys, all)
+}
+
+// mergeOutcomes is, for each row of rec, whether a row with its key
+// exists and whether DO UPDATE's WHERE is true for the pair.
+func (o *Insert) mergeOutcomes(ctx context.Context, rec arrow.RecordBatch, keyCols []int) (exists, pass []bool, err error) {
+	existing, err := o.existingRows(ctx, rec, keyCols)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1229,11 +1234,8 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	info := o.Table.Info()
 	schema := info.ArrowSchema()
 	var keyCols []int
-	var keyFields []arrow.Field
 	for _, k := range info.Descriptor.Schema.PrimaryKey {
-		i := info.ColumnIndex(k)
-		keyCols = append(keyCols, i)
-		keyFields = append(keyFields, schema.Field(i))
+		keyCols = append(keyCols, info.ColumnIndex(k))
 	}
 	keyOf := func(b arrow.RecordBatch, row int) string { return rowKey(b, row, keyCols) }
 	n := int(rec.NumRows())
@@ -1242,17 +1244,7 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	}
 	// remerged refused a key this statement wrote before; the keys this
 	// batch writes (inserted, or updated past the WHERE) are marked below.
-	keyArrs := make([]arrow.Array, len(keyCols))
-	for i, c := range keyCols {
-		keyArrs[i] = rec.Column(c)
-	}
-	keys := array.NewRecordBatch(arrow.NewSchema(keyFields, nil), keyArrs, rec.NumRows())
-	all := make([]int, len(schema.Fields()))
-	for i := range all {
-		all[i] = i
-	}
-	existing, err := o.Table.Lookup(ctx, keys, all)
-	keys.Release()
+	existing, err := o.existingRows(ctx, rec, keyCols)
 	if err != nil {
 		return nil, err
 	}

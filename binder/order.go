@@ -531,16 +531,32 @@ func ordinalOffset(text string, floor, n int, afterBy bool, kw string) int {
 // listItemOffset is the offset of the first token tok (lower case) in
 // text after floor, outside quotes, not inside a longer token (part: the
 // bytes that would continue it), that follows BY (or, unless afterBy, a
-// comma; kw BY when kw is set); or 0.
+// comma at the list's own depth, not one inside an item's parentheses:
+// ORDER BY coalesce(x, true), 1; kw BY when kw is set); or 0.
 func listItemOffset(text string, floor int, tok string, afterBy bool, part func(byte) bool, kw string) int {
 	text = strings.ToLower(text)
 	inString := false
+	// depth counts the parentheses opened since floor or the last BY;
+	// floor may stand inside an item's (the rewritten text's
+	// pg__nulls(x, 'first')), whose closing leaves it at 0
+	depth := 0
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\'' {
 			inString = !inString
 			continue
 		}
-		if inString || i <= floor || !strings.HasPrefix(text[i:], tok) {
+		if inString || i <= floor {
+			continue
+		}
+		switch {
+		case text[i] == '(':
+			depth++
+		case text[i] == ')':
+			depth = max(depth-1, 0)
+		case strings.HasPrefix(text[i:], "by") && !isIdentByte(text[i-1]) && (i+2 == len(text) || !isIdentByte(text[i+2])):
+			depth = 0
+		}
+		if !strings.HasPrefix(text[i:], tok) {
 			continue
 		}
 		end := i + len(tok)
@@ -548,7 +564,7 @@ func listItemOffset(text string, floor int, tok string, afterBy bool, part func(
 			continue
 		}
 		prev := strings.TrimRight(text[:i], " \t\r\n")
-		if (!afterBy && strings.HasSuffix(prev, ",")) ||
+		if (!afterBy && depth == 0 && strings.HasSuffix(prev, ",")) ||
 			(strings.HasSuffix(prev, "by") && (len(prev) == 2 || !isIdentByte(prev[len(prev)-3])) && endsWithWord(prev[:len(prev)-2], kw)) {
 			return i
 		}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -93,19 +92,9 @@ func TestRenameCrashFollowUps(t *testing.T) {
 	for _, c := range followCrashCases {
 		for _, step := range c.steps {
 			t.Run(c.name+"/"+step, func(t *testing.T) {
-				dir := t.TempDir()
-				_, open, closeAll := openLikeServer(t, dir, nil)
-				a := open()
-				for _, q := range followCrashSetup {
-					must(t, a, q)
-				}
-				closeAll()
-				cmd := exec.Command(os.Args[0], "-test.run=^TestRenameCrashFollowUps$")
-				cmd.Env = append(os.Environ(), followCrashDirEnv+"="+dir, followCrashStmtEnv+"="+c.stmt, followCrashStepEnv+"="+step)
-				out, err := cmd.CombinedOutput()
-				if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-					t.Fatalf("the child was not killed at %q: %v\n%s", step, err, out)
-				}
+				dir := killedAfterSetup(t, followCrashSetup, "TestRenameCrashFollowUps", step, func(dir string) []string {
+					return []string{followCrashDirEnv + "=" + dir, followCrashStmtEnv + "=" + c.stmt, followCrashStepEnv + "=" + step}
+				})
 				eng, open, closeAll := openLikeServer(t, dir, nil)
 				defer closeAll()
 				if fm, ok := eng.meta.(followUpsMeta); !ok || fm.FollowUps() != "" {

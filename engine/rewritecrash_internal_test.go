@@ -213,19 +213,9 @@ func TestRewriteCrashFollowUps(t *testing.T) {
 		}
 		for _, step := range steps {
 			t.Run(c.name+"/"+step, func(t *testing.T) {
-				dir := t.TempDir()
-				_, open, closeAll := openLikeServer(t, dir, nil)
-				a := open()
-				for _, q := range rewriteCrashSetup {
-					must(t, a, q)
-				}
-				closeAll()
-				cmd := exec.Command(os.Args[0], "-test.run=^TestRewriteCrashFollowUps$")
-				cmd.Env = append(os.Environ(), rewriteCrashDirEnv+"="+dir, rewriteCrashStmtEnv+"="+c.stmt, rewriteCrashStepEnv+"="+step)
-				out, err := cmd.CombinedOutput()
-				if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-					t.Fatalf("the child was not killed at %q: %v\n%s", step, err, out)
-				}
+				dir := killedAfterSetup(t, rewriteCrashSetup, "TestRewriteCrashFollowUps", step, func(dir string) []string {
+					return []string{rewriteCrashDirEnv + "=" + dir, rewriteCrashStmtEnv + "=" + c.stmt, rewriteCrashStepEnv + "=" + step}
+				})
 				eng, open, closeAll := openLikeServer(t, dir, nil)
 				defer closeAll()
 				s := open()
@@ -308,4 +298,26 @@ func checkRewriteCrash(t *testing.T, eng *Engine, s pgwire.Session, table, oldCo
 	if !slices.Equal(got, live) {
 		t.Errorf("index tables after the restart: %v, want the live constraints' %v", got, live)
 	}
+}
+
+// killedAfterSetup runs setup in a fresh data directory, then this test
+// binary's test run again as a child with env(dir), which must die by
+// SIGKILL at step (the crash tests' child kills itself there); it
+// returns the directory to reopen.
+func killedAfterSetup(t *testing.T, setup []string, run, step string, env func(dir string) []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	_, open, closeAll := openLikeServer(t, dir, nil)
+	a := open()
+	for _, q := range setup {
+		must(t, a, q)
+	}
+	closeAll()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+run+"$")
+	cmd.Env = append(os.Environ(), env(dir)...)
+	out, err := cmd.CombinedOutput()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the child was not killed at %q: %v\n%s", step, err, out)
+	}
+	return dir
 }

@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -135,87 +134,5 @@ func TestCheckpointLeavesTokenFree(t *testing.T) {
 				t.Fatalf("%d rows after reopening, want %d", got, k)
 			}
 		})
-	}
-}
-
-// TestDeferredAppends: a small group's bucket-log bytes, durable in its
-// append record, are not written to the file at its commit (durable.go):
-// a reader of the log writes them first and sees every row; a crash that
-// leaves the file without them (the directory copied while the store is
-// open) loses none, Open replaying the records; and at a checkpoint they
-// reach the file before its fsync, so the records it drops are on disk.
-func TestDeferredAppends(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	s := openStore(t, dir)
-	defer func() { s.Close() }()
-	tb := createTable(t, s, "deferred", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v")}, BucketCount: 1})
-	appendRows := func(tb fluss.Table, from, n int32) {
-		t.Helper()
-		for k := from; k < from+n; k++ {
-			rec := intRecord([]string{"k", "v"}, []int32{k, k})
-			_, err := tb.Append(ctx, rec)
-			rec.Release()
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	logPath := bucketLogPath(s.tableDir(s.tables[path("deferred")].info.TableID), 0)
-	fileSize := func() int64 {
-		t.Helper()
-		st, err := os.Stat(logPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st.Size()
-	}
-	committed := func(s *Store) int64 {
-		ts := s.tables[path("deferred")]
-		ts.mu.RLock()
-		defer ts.mu.RUnlock()
-		return ts.buckets[0].committed
-	}
-	appendRows(tb, 0, 10)
-	if got, c := fileSize(), committed(s); got != 0 || c == 0 {
-		t.Fatalf("after 10 one-row appends the log file holds %d bytes of %d committed, want 0 (deferred)", got, c)
-	}
-	if got := countRows(t, tb); got != 10 {
-		t.Fatalf("a scan read %d rows, want 10", got)
-	}
-	if got, c := fileSize(), committed(s); got != c {
-		t.Fatalf("after a scan the log file holds %d bytes, want the %d committed", got, c)
-	}
-	appendRows(tb, 10, 10)
-	if got, c := fileSize(), committed(s); got >= c {
-		t.Fatalf("the log file holds %d bytes of %d committed: the later appends were written, not deferred", got, c)
-	}
-	crashed := t.TempDir()
-	copyTree(t, dir, crashed)
-	s2 := openStore(t, crashed)
-	if c := s2.Corruptions(); len(c) > 0 {
-		t.Fatalf("corruptions after the crash: %v", c)
-	}
-	if got := countRows(t, mustTable(t, s2, "deferred")); got != 20 {
-		t.Fatalf("%d rows after the crash, want 20", got)
-	}
-	if err := s2.Close(); err != nil {
-		t.Fatal(err)
-	}
-	// A checkpoint writes the deferred bytes before its fsync.
-	s.opts.CheckpointBytes = 1
-	appendRows(tb, 20, 1)
-	// The committer goroutine starts it after the writer is answered.
-	for deadline := time.Now().Add(10 * time.Second); len(appendRecordKeys(t, s)) > 0; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("append records %v left: no checkpoint ran", appendRecordKeys(t, s))
-		}
-	}
-	if got, c := fileSize(), committed(s); got != c {
-		t.Fatalf("after a checkpoint the log file holds %d bytes of %d committed", got, c)
-	}
-	s = reopenClean(t, s, dir)
-	if got := countRows(t, mustTable(t, s, "deferred")); got != 21 {
-		t.Fatalf("%d rows after reopening, want 21", got)
 	}
 }

@@ -398,11 +398,6 @@ func (s *Store) commit(reqs []*request, lone bool) {
 	}
 	fail := func(err error) {
 		for _, w := range order {
-			// The group's own deferred bytes go; earlier groups' are
-			// written, so that the file is whole up to its committed
-			// length before it is cut there.
-			w.bl.dropPend(w.bl.size)
-			_ = w.bl.writePend()
 			_ = w.bl.f.Truncate(w.bl.size)
 		}
 		for i := range reqs {
@@ -689,28 +684,17 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 // writeLogs appends each bucket's data and fsyncs the touched files, in
 // parallel when there are several.
 func (s *Store) writeLogs(order []*bucketWrite) error {
-	if err := s.appendLogs(order, false); err != nil {
+	if err := s.appendLogs(order); err != nil {
 		return err
 	}
 	return s.syncLogs(order)
 }
 
-// appendLogs writes each bucket's data at the end of its log, unsynced;
-// deferred (a group whose append record carries the bytes, durable.go),
-// it may keep them for a later write instead.
-func (s *Store) appendLogs(order []*bucketWrite, deferred bool) error {
+// appendLogs writes each bucket's data at the end of its log, unsynced.
+func (s *Store) appendLogs(order []*bucketWrite) error {
 	for _, w := range order {
 		if w.bl.f == nil {
 			return undefinedTable(w.t.info.Path)
-		}
-		if deferred {
-			if err := w.bl.deferAppend(w.bl.size, w.chunks); err != nil {
-				return ioErr(err, "writing %s", w.bl.path)
-			}
-			continue
-		}
-		if err := w.bl.writePend(); err != nil {
-			return ioErr(err, "writing %s", w.bl.path)
 		}
 		off := w.bl.size
 		for _, c := range w.chunks {

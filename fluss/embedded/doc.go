@@ -25,12 +25,7 @@
 // commit point: the bucket logs are fsynced later, many groups at a time,
 // by a checkpoint that then drops the copies (its fsyncs run beside the
 // next groups, not holding the committer's token), and Open writes any copy
-// still present back into its log. Such a group's bytes are not even
-// written to the bucket log at its commit: they wait in memory, up to
-// 32 KiB a log, until a reader of that log (a scan, a follow), a
-// checkpoint or any other write to it writes them, one pwrite for many
-// groups (durable.go: a write system call less per commit, 3-4 µs of CPU
-// less per one-row commit without a sync wait; bench/LEDGER.md). A group of more than 1 MiB of log bytes
+// still present back into its log. A group of more than 1 MiB of log bytes
 // fsyncs its logs before its state commits instead of copying them.
 // pebble's memtable is a sixteenth of the block cache, 4 to 16 MiB
 // (memTableSize, store.go), reserved inside the block cache: one-row

@@ -17,12 +17,9 @@ import (
 // One durable sync per commit group.
 //
 // A group commit of small writes makes one sync: pebble's write-ahead log
-// is the single point of durability. The group's log batches go to the
-// bucket logs without a sync — not even written at once: each log keeps
-// them in memory (deferAppend, up to pendWrite bytes) until a reader of the
-// log, a checkpoint or another write to it writes them in one pwrite,
-// since the record below already makes them durable — and the same bytes
-// ride in the group's pebble batch as an append record ('a' seq -> where each batch went and
+// is the single point of durability. The group's log batches are written
+// to the bucket logs without a sync, and the same bytes ride in the group's
+// pebble batch as an append record ('a' seq -> where each batch went and
 // its bytes) beside the primary-key state and the logs' committed lengths;
 // the batch's synced commit (one fdatasync of pebble's WAL) is the commit
 // point. A bucket log is made durable later and for many groups at once: a
@@ -185,7 +182,7 @@ func parseAppendRecord(rec []byte) ([]appendEntry, error) {
 // a sync and adds their append record to batch, whose synced commit makes
 // them durable.
 func (s *Store) logGroupAppends(order []*bucketWrite, batch *pebble.Batch) error {
-	if err := s.appendLogs(order, true); err != nil {
+	if err := s.appendLogs(order); err != nil {
 		return err
 	}
 	// The batch copies the record: it is built in the committer's buffer
@@ -264,14 +261,6 @@ func (s *Store) planCheckpoint() (checkpointPlan, bool) {
 	}
 	p := checkpointPlan{first: a.first, next: a.next}
 	for bl := range a.dirty {
-		// The checkpoint's fsync must cover the appends still deferred:
-		// its records go after it.
-		if err := bl.writePend(); err != nil {
-			s.log.Error("checkpoint: writing deferred appends failed; their records stay", "path", bl.path, "error", err)
-			return checkpointPlan{}, false
-		}
-	}
-	for bl := range a.dirty {
 		if bl.f != nil { // else dropped since: nothing to keep
 			p.files = append(p.files, bl.f)
 			p.paths = append(p.paths, bl.path)
@@ -329,69 +318,6 @@ func (s *Store) syncFiles(files []*os.File, paths []string) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// pendWrite is how many deferred bytes a bucket log holds before the
-// committer writes them (one pwrite for the groups since the last).
-const pendWrite = 32 << 10
-
-// deferAppend keeps a small group's bytes for bucket log bl, which end its
-// file's data at off, instead of writing them: the group's append record
-// makes them durable, and the bucket log's own write, a system call per
-// group (the one besides the commit's sync at one client, bench/LEDGER.md
-// 2026-12-07), waits until pendWrite bytes gathered, a checkpoint, a
-// reader of the log or any other write to it. Committer only.
-func (bl *bucketLog) deferAppend(off int64, chunks [][]byte) error {
-	bl.pendMu.Lock()
-	defer bl.pendMu.Unlock()
-	if len(bl.pend) == 0 {
-		bl.pendAt = off
-	} else if bl.pendAt+int64(len(bl.pend)) != off {
-		return fmt.Errorf("deferred appends end at byte %d, the log at %d", bl.pendAt+int64(len(bl.pend)), off)
-	}
-	for _, c := range chunks {
-		bl.pend = append(bl.pend, c...)
-	}
-	if len(bl.pend) < pendWrite {
-		return nil
-	}
-	return bl.writePendLocked()
-}
-
-// writePend writes bl's deferred appends to its file. The committer calls
-// it before any other write to the log, and a reader before it reads up to
-// a committed length.
-func (bl *bucketLog) writePend() error {
-	bl.pendMu.Lock()
-	defer bl.pendMu.Unlock()
-	return bl.writePendLocked()
-}
-
-func (bl *bucketLog) writePendLocked() error {
-	if len(bl.pend) == 0 || bl.f == nil {
-		return nil
-	}
-	if err := writeAt(bl.f, bl.pend, bl.pendAt); err != nil {
-		// Kept: its records are durable, and the next write tries again.
-		return err
-	}
-	bl.pendAt += int64(len(bl.pend))
-	if cap(bl.pend) > 2*pendWrite {
-		bl.pend = nil
-	} else {
-		bl.pend = bl.pend[:0]
-	}
-	return nil
-}
-
-// dropPend forgets the deferred bytes from file offset off on (a failed
-// group's). Committer only.
-func (bl *bucketLog) dropPend(off int64) {
-	bl.pendMu.Lock()
-	defer bl.pendMu.Unlock()
-	if n := off - bl.pendAt; len(bl.pend) > 0 && n >= 0 && n < int64(len(bl.pend)) {
-		bl.pend = bl.pend[:n]
-	}
 }
 
 // replayAppends writes every append record still in pebble back into the

@@ -254,12 +254,10 @@ func (f *follower) readBucket(b int, limit int64) (fluss.ChangeBatch, error) {
 	r := f.readers[b]
 	if r == nil {
 		var err error
-		if r, err = openLogReader(t.buckets[b], limit); err != nil {
+		if r, err = openLogReader(t.buckets[b].path, limit); err != nil {
 			return fluss.ChangeBatch{}, err
 		}
 		f.readers[b] = r
-	} else if err := t.buckets[b].writePend(); err != nil { // durable.go: deferred appends
-		return fluss.ChangeBatch{}, ioErr(err, "writing %s", t.buckets[b].path)
 	}
 	r.limit = limit
 	// Read from the log's mapping, as scans do: the page cache is shared

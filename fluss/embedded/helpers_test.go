@@ -178,7 +178,7 @@ func readChangelog(t testing.TB, s *Store, name string) []logEntry {
 		ts.mu.RLock()
 		limit := bl.committed
 		ts.mu.RUnlock()
-		r, err := openLogReader(bl, limit)
+		r, err := openLogReader(bl.path, limit)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -108,27 +108,14 @@ type bucketLog struct {
 	// the claim's writes.
 	tailMu sync.Mutex
 	tail   atomic.Pointer[tailClaim]
-	// pend are appends of small groups not written to the file yet, from
-	// byte pendAt on (deferred writes, durable.go): their append records
-	// hold them until a checkpoint, which writes them first. pendMu guards
-	// pend, pendAt and, for a reader writing them, f against closeFiles.
-	pendMu sync.Mutex
-	pend   []byte
-	pendAt int64
 }
 
 func (t *tableState) closeFiles() {
 	for _, b := range t.buckets {
 		b.closeTail(undefinedTable(t.info.Path))
-		b.pendMu.Lock()
-		// Unwritten appends go with the table: Close checkpointed (and so
-		// wrote) them first, and a dropped or replaced table is not read.
-		b.pend = nil
-		f := b.f
-		b.f = nil
-		b.pendMu.Unlock()
-		if f != nil {
-			_ = f.Close()
+		if b.f != nil {
+			_ = b.f.Close()
+			b.f = nil
 		}
 		b.maps.retire()
 	}
@@ -351,17 +338,12 @@ type logReader struct {
 // or metadata takes a second read). Every byte of it is copied per batch.
 const headRead = 4 << 10
 
-// openLogReader opens bl's file to read up to limit, once the appends
-// deferred below it are written (durable.go).
-func openLogReader(bl *bucketLog, limit int64) (*logReader, error) {
-	if err := bl.writePend(); err != nil {
-		return nil, ioErr(err, "writing %s", bl.path)
-	}
-	f, err := os.Open(bl.path)
+func openLogReader(path string, limit int64) (*logReader, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, ioErr(err, "opening %s", bl.path)
+		return nil, ioErr(err, "opening %s", path)
 	}
-	return &logReader{f: f, path: bl.path, limit: limit}, nil
+	return &logReader{f: f, path: path, limit: limit}, nil
 }
 
 func (r *logReader) close() {

@@ -98,7 +98,7 @@ func lastCommitMillis(t *testing.T, ts *tableState) int64 {
 	t.Helper()
 	var last int64
 	for _, bl := range ts.buckets {
-		r, err := openLogReader(bl, bl.committed)
+		r, err := openLogReader(bl.path, bl.committed)
 		if err != nil {
 			t.Fatal(err)
 		}

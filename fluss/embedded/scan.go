@@ -281,7 +281,7 @@ func (s *logScan) advance() (bool, error) {
 	}
 	if s.r == nil {
 		bl := s.t.buckets[s.bucket]
-		r, err := openLogReader(bl, s.limits[s.bucket])
+		r, err := openLogReader(bl.path, s.limits[s.bucket])
 		if err != nil {
 			return false, err
 		}

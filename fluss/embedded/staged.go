@@ -285,7 +285,6 @@ func (s *Store) writeStaged(r *request) result {
 	var order []*bucketWrite
 	fail := func(err error) result {
 		for _, w := range order {
-			_ = w.bl.writePend() // durable.go: earlier groups' deferred appends
 			_ = w.bl.f.Truncate(w.bl.size)
 		}
 		for _, c := range a.claims {
@@ -376,9 +375,6 @@ func (w *bucketWrite) appendStaged(now int64) func(data []byte, records int64) e
 	return func(data []byte, records int64) error {
 		format.SetBaseOffset(data, w.next)
 		format.SetCommitTimestamp(data, now)
-		if err := w.bl.writePend(); err != nil { // durable.go: deferred appends first
-			return ioErr(err, "writing %s", w.bl.path)
-		}
 		if _, err := w.bl.f.WriteAt(data, w.bl.size+w.size); err != nil {
 			return ioErr(err, "writing %s", w.bl.path)
 		}

@@ -317,7 +317,6 @@ func (s *Store) writeStagedUpsert(r *request) result {
 	}
 	if err != nil {
 		for _, w := range c.order {
-			_ = w.bl.writePend() // durable.go: earlier groups' deferred appends
 			_ = w.bl.f.Truncate(w.bl.size)
 		}
 		s.log.Error("staged upsert failed", "table", t.info.Path.Table, "error", err)

@@ -82,11 +82,6 @@ func (a *stagedAppend) claimTail(b int) *tailClaim {
 	if bl.tail.Load() != nil || bl.f == nil {
 		return nil
 	}
-	// The claim writes past the file's end: deferred appends (durable.go)
-	// go there first. Unwritten, the bucket is staged instead.
-	if bl.writePend() != nil {
-		return nil
-	}
 	c := &tailClaim{bl: bl, staging: filepath.Join(a.dir, fmt.Sprintf("bucket-%d", b)), base: bl.size, start: bl.next, next: bl.next}
 	bl.tail.Store(c)
 	return c

@@ -35,9 +35,6 @@ func logHeaders(t *testing.T, s *Store, name string, b int) []logHeader {
 	ts.mu.RLock()
 	limit := bl.committed
 	ts.mu.RUnlock()
-	if err := bl.writePend(); err != nil { // durable.go: deferred appends
-		t.Fatal(err)
-	}
 	data, err := os.ReadFile(bl.path)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/types"
@@ -15,7 +17,9 @@ import (
 // proposed row is given that row's primary key, so that exec.Insert's
 // merge (which finds the existing row by key) updates it, as PostgreSQL
 // updates the conflicting row. A proposed row whose value no row holds is
-// inserted as it is.
+// inserted as it is. The rows passed on carry, after the table's
+// columns, their primary-key columns as proposed (exec.Insert.ProposedKeys):
+// EXCLUDED is the proposed row, every column as written, in PostgreSQL.
 
 // arbiterSource is an INSERT's source whose rows are given the key of
 // the row holding their value of ui.
@@ -39,6 +43,13 @@ type arbiterSource struct {
 	// row holds on, passed on after the rows before it were written, so
 	// that exec.Insert's merge sees whether the first one updated the row.
 	rest arrow.RecordBatch
+	// single: DO UPDATE assigns a column of the arbiter, so a proposal
+	// may move a value onto or off the row a later one conflicts with:
+	// the rows are passed on one at a time, each probed after the ones
+	// before it were merged, as PostgreSQL's ExecInsert probes each
+	// proposed row against the rows the command wrote so far (a row this
+	// command updated is its 21000, a value moved away is no conflict).
+	single bool
 }
 
 // reproposed is the first row of b whose arbiter value the statement
@@ -85,21 +96,42 @@ func (a *arbiterSource) heldAgain(b arrow.RecordBatch) int {
 	return 0
 }
 
-// arbiterSource wraps src when the INSERT's ON CONFLICT DO UPDATE names
-// a unique constraint of t (arbiter), else returns src; checked reports
-// whether it did: the wrapper checks the proposed rows' constraints
-// (exec.Insert.ProposedChecked).
-func arbiterSourceOf(ec *exec.EvalContext, t fluss.Table, src exec.Operator, arbiter string, merging bool) (out exec.Operator, checked bool) {
+// arbiterSource wraps src when the INSERT's ON CONFLICT DO UPDATE (merge:
+// its expressions, one per table column) names a unique constraint of t
+// (arbiter), else returns src; wrapped reports whether it did: the
+// wrapper checks the proposed rows' constraints
+// (exec.Insert.ProposedChecked) and carries their proposed keys
+// (exec.Insert.ProposedKeys).
+func arbiterSourceOf(ec *exec.EvalContext, t fluss.Table, src exec.Operator, arbiter string, merge []binder.Expr) (out exec.Operator, wrapped bool) {
 	pt, ok := t.(*pendingTable)
-	if !ok || pt.uq == nil || !merging || arbiter == "" {
+	if !ok || pt.uq == nil || merge == nil || arbiter == "" {
 		return src, false
 	}
 	for _, ui := range pt.uq.cons {
 		if ui.c.Name == arbiter {
-			return &arbiterSource{Operator: src, ec: ec, pt: pt, ui: ui, seen: map[string]bool{}, inserted: map[string]bool{}}, true
+			single := false
+			for _, c := range ui.c.Columns {
+				// a column DO UPDATE leaves is the existing row's own
+				if ref, ok := merge[c].(*binder.ColumnRef); !ok || ref.Index != c {
+					single = true
+				}
+			}
+			return &arbiterSource{Operator: src, ec: ec, pt: pt, ui: ui, seen: map[string]bool{}, inserted: map[string]bool{}, single: single}, true
 		}
 	}
 	return src, false
+}
+
+// withProposedKeys is rec's columns followed by the primary-key columns
+// of proposed (the same rows as proposed): exec.Insert.ProposedKeys.
+func (a *arbiterSource) withProposedKeys(rec, proposed arrow.RecordBatch) arrow.RecordBatch {
+	cols := append([]arrow.Array{}, rec.Columns()...)
+	fields := append([]arrow.Field{}, rec.Schema().Fields()...)
+	for _, c := range a.pt.uq.pk {
+		cols = append(cols, proposed.Column(c))
+		fields = append(fields, proposed.Schema().Field(c))
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
 }
 
 // Next implements exec.Operator.
@@ -115,7 +147,11 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return b, err
 		}
 	}
-	if split := a.heldAgain(b); split > 0 {
+	split := a.heldAgain(b)
+	if a.single && b.NumRows() > 1 {
+		split = 1
+	}
+	if split > 0 {
 		a.rest = b.NewSlice(int64(split), b.NumRows())
 		prefix := b.NewSlice(0, int64(split))
 		b.Release()
@@ -225,15 +261,23 @@ func (a *arbiterSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		changed = true
 	}
 	if !changed {
-		return b, nil
+		out := a.withProposedKeys(b, b)
+		b.Release()
+		return out, nil
 	}
-	out := make([][]any, n)
+	vals := make([][]any, n)
 	for r := range rows {
-		out[r] = rows[r].vals
+		vals[r] = rows[r].vals
 	}
-	rec, err := buildRows(b.Schema(), out) // fk.go
+	rec, err := buildRows(b.Schema(), vals) // fk.go
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	out := a.withProposedKeys(rec, b)
+	rec.Release()
 	b.Release()
-	return rec, err
+	return out, nil
 }
 
 // Close implements exec.Operator: the rows not passed on are released.

@@ -383,7 +383,14 @@ type Insert struct {
 	// PostgreSQL's failing row is the proposed one), so Merge does not
 	// check them again.
 	ProposedChecked bool
-	Rows            int64
+	// ProposedKeys: Source's batches carry, after the table's columns,
+	// the primary-key columns of each row as proposed, before an ON
+	// CONFLICT arbiter gave the row the key of the row it conflicts with
+	// (engine's UNIQUE arbiter): EXCLUDED, in Merge and MergeWhere, is the
+	// proposed row with those keys, as PostgreSQL's excluded row is the
+	// proposed one.
+	ProposedKeys bool
+	Rows         int64
 	// merged are the keys the statement's merge inserted or updated so
 	// far: a key proposed again, in any batch, is PostgreSQL's 21000 (a
 	// key whose existing row DO UPDATE's WHERE skipped is not one).
@@ -435,7 +442,12 @@ func (o *Insert) runBatch(ctx context.Context, info fluss.TableInfo, schema *arr
 		o.drained = true
 		return nil
 	}
-	rec := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
+	rec := array.NewRecordBatch(schema, b.Columns()[:len(schema.Fields())], b.NumRows())
+	var excl arrow.RecordBatch // the proposed rows, when rec's keys are not theirs
+	if o.ProposedKeys {
+		excl = proposedRows(info, schema, b)
+		defer excl.Release()
+	}
 	b.Release()
 	// NOT NULL before anything else, as PostgreSQL's ExecConstraints,
 	// its DETAIL in the session's settings (the store's check has none)
@@ -445,10 +457,10 @@ func (o *Insert) runBatch(ctx context.Context, info fluss.TableInfo, schema *arr
 		}
 		// PostgreSQL wrote the rows before the failing one first: a
 		// CHECK or unique constraint they break is the error
-		return o.failAt(ctx, info, rec, row, err)
+		return o.failAt(ctx, info, rec, excl, row, err)
 	}
 	n := rec.NumRows()
-	err = o.write(ctx, info, rec)
+	err = o.write(ctx, info, rec, excl)
 	if err != nil && mark >= 0 && o.Merge == nil {
 		if f, ok := o.Table.(RowFailer); ok && f.FailedRow() >= 0 {
 			functions.RewindSequences(o.EC.Ctx, mark, int(n), f.FailedRow()+1)
@@ -457,12 +469,30 @@ func (o *Insert) runBatch(ctx context.Context, info fluss.TableInfo, schema *arr
 	return err
 }
 
+// proposedRows is the batch b (the table's columns, then the proposed
+// primary-key columns: ProposedKeys) as proposed: its key columns are
+// the trailing ones.
+func proposedRows(info fluss.TableInfo, schema *arrow.Schema, b arrow.RecordBatch) arrow.RecordBatch {
+	n := len(schema.Fields())
+	cols := append([]arrow.Array{}, b.Columns()[:n]...)
+	for i, k := range info.Descriptor.Schema.PrimaryKey {
+		cols[info.ColumnIndex(k)] = b.Column(n + i)
+	}
+	return array.NewRecordBatch(schema, cols, b.NumRows())
+}
+
 // failAt is the error of batch rec whose row row fails with err (row < 0:
 // not a row's): PostgreSQL writes a row at a time, so the rows before it
-// were written first, and their failure is the error. It releases rec.
-func (o *Insert) failAt(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch, row int, err error) error {
+// were written first, and their failure is the error. It releases rec;
+// excl (rec's rows as proposed, nil when they are rec's) is borrowed.
+func (o *Insert) failAt(ctx context.Context, info fluss.TableInfo, rec, excl arrow.RecordBatch, row int, err error) error {
 	if row > 0 {
-		if perr := o.write(ctx, info, rec.NewSlice(0, int64(row))); perr != nil {
+		var prefix arrow.RecordBatch
+		if excl != nil {
+			prefix = excl.NewSlice(0, int64(row))
+			defer prefix.Release()
+		}
+		if perr := o.write(ctx, info, rec.NewSlice(0, int64(row)), prefix); perr != nil {
 			err = perr
 		}
 	}
@@ -471,8 +501,9 @@ func (o *Insert) failAt(ctx context.Context, info fluss.TableInfo, rec arrow.Rec
 }
 
 // write writes one batch rec (its NOT NULL constraints passed), which it
-// releases.
-func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch) error {
+// releases; excl is rec's rows as proposed (nil: rec's), which ON CONFLICT
+// DO UPDATE's EXCLUDED reads.
+func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec, excl arrow.RecordBatch) error {
 	var err error
 	proposed := o.proposed
 	defer func() { o.proposed = proposed }()
@@ -502,15 +533,15 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec arrow.Reco
 			// time: the rows before the failing one were merged first,
 			// and their failure is the error
 			if row, err := rc.CheckRows(ctx, rec); err != nil {
-				return o.failAt(ctx, info, rec, row, err)
+				return o.failAt(ctx, info, rec, excl, row, err)
 			}
 		}
-		if r := o.remerged(ctx, rec); r >= 0 {
+		if r := o.remerged(ctx, rec, excl); r >= 0 {
 			// PostgreSQL merged the rows before the second proposal
 			// first: their failure (a CHECK's) is the error
-			return o.failAt(ctx, info, rec, r, AffectedTwice())
+			return o.failAt(ctx, info, rec, excl, r, AffectedTwice())
 		}
-		merged, err := o.merge(ctx, rec)
+		merged, err := o.merge(ctx, rec, excl)
 		rec.Release()
 		if err != nil {
 			return err
@@ -1119,7 +1150,7 @@ func AffectedTwice() error {
 // this command created (table_tuple_lock's TM_Invisible): a proposal that
 // met an existing row and that DO UPDATE's WHERE skipped left the row
 // as it was, so a later proposal of its key may still update it.
-func (o *Insert) remerged(ctx context.Context, rec arrow.RecordBatch) int {
+func (o *Insert) remerged(ctx context.Context, rec, excl arrow.RecordBatch) int {
 	info := o.Table.Info()
 	var keyCols []int
 	for _, k := range info.Descriptor.Schema.PrimaryKey {
@@ -1140,7 +1171,7 @@ func (o *Insert) remerged(ctx context.Context, rec arrow.RecordBatch) int {
 		return candidate
 	}
 	// A key proposed again under a WHERE: which earlier proposals wrote.
-	exists, pass, err := o.mergeOutcomes(ctx, rec, keyCols)
+	exists, pass, err := o.mergeOutcomes(ctx, rec, excl, keyCols)
 	if err != nil {
 		return -1 // merge evaluates the WHERE again and reports its error
 	}
@@ -1176,8 +1207,9 @@ func (o *Insert) existingRows(ctx context.Context, rec arrow.RecordBatch, keyCol
 }
 
 // mergeOutcomes is, for each row of rec, whether a row with its key
-// exists and whether DO UPDATE's WHERE is true for the pair.
-func (o *Insert) mergeOutcomes(ctx context.Context, rec arrow.RecordBatch, keyCols []int) (exists, pass []bool, err error) {
+// exists and whether DO UPDATE's WHERE is true for the pair (excluded:
+// excl's row, rec's when nil).
+func (o *Insert) mergeOutcomes(ctx context.Context, rec, excl arrow.RecordBatch, keyCols []int) (exists, pass []bool, err error) {
 	existing, err := o.existingRows(ctx, rec, keyCols)
 	if err != nil {
 		return nil, nil, err
@@ -1207,7 +1239,7 @@ func (o *Insert) mergeOutcomes(ctx context.Context, rec arrow.RecordBatch, keyCo
 		return nil, nil, err
 	}
 	defer olds.Release()
-	props, err := takeRows(o.EC, rec, propIdx)
+	props, err := takeRows(o.EC, excluded(rec, excl), propIdx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1228,9 +1260,10 @@ func (o *Insert) mergeOutcomes(ctx context.Context, rec arrow.RecordBatch, keyCo
 
 // merge applies ON CONFLICT DO UPDATE to one batch of proposed rows: rows
 // whose key exists are replaced by the Merge expressions evaluated over
-// (existing row, proposed row); the others are inserted as proposed. A key
-// proposed twice in one statement is an error, as in PostgreSQL.
-func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+// (existing row, proposed row: excl's, rec's when nil); the others are
+// inserted as proposed. A key proposed twice in one statement is an error,
+// as in PostgreSQL.
+func (o *Insert) merge(ctx context.Context, rec, excl arrow.RecordBatch) (arrow.RecordBatch, error) {
 	info := o.Table.Info()
 	schema := info.ArrowSchema()
 	var keyCols []int
@@ -1277,7 +1310,7 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 		return nil, err
 	}
 	defer olds.Release()
-	props, err := takeRows(o.EC, rec, propIdx)
+	props, err := takeRows(o.EC, excluded(rec, excl), propIdx)
 	if err != nil {
 		return nil, err
 	}
@@ -1370,6 +1403,15 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	}
 	defer res.Release()
 	return takeRows(o.EC, res, order)
+}
+
+// excluded is the batch EXCLUDED reads for rec's rows: excl, or rec when
+// the rows are as proposed (excl nil).
+func excluded(rec, excl arrow.RecordBatch) arrow.RecordBatch {
+	if excl != nil {
+		return excl
+	}
+	return rec
 }
 
 // mergeWhere evaluates MergeWhere over the (existing, proposed) pairs and

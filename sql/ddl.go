@@ -422,7 +422,7 @@ func excludedAsValues(src string, toks []token) []token {
 		t := toks[j]
 		if t.is(src, "EXCLUDED") && j+2 < len(toks) && toks[j+1].isPunct(src, ".") && (toks[j+2].kind == tkIdent || toks[j+2].kind == tkQIdent) {
 			out = append(out,
-				token{kind: tkIdent, start: t.start, end: t.start, lead: t.lead, synth: "values"},
+				token{kind: tkIdent, start: t.start, end: t.start, lead: t.lead, synth: "values", callName: true},
 				token{kind: tkPunct, start: t.start, end: t.start, lead: t.start, synth: "("},
 				toks[j+2],
 				token{kind: tkPunct, start: toks[j+2].end, end: toks[j+2].end, lead: toks[j+2].end, synth: ")"})

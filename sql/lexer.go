@@ -45,6 +45,12 @@ type token struct {
 	// inPlace: synth replaces the token's own text where it stands (a
 	// word quoted as a name), so it keeps the source's spacing.
 	inPlace bool
+	// callName: a synthesised word that names a function, never a
+	// keyword to the rewrite (EXCLUDED.x's VALUES(x), ddl.go): its word is
+	// "", so that the scans for an operand's start (IS DISTINCT FROM's
+	// left operand, a cast's, ANY's) take the call as an operand, as
+	// PostgreSQL's excluded.x is a column
+	callName bool
 	// hash is a bare word's wordHash (which lower-cases ASCII letters,
 	// as the rewrite writes the word), for the fast path's keyword table
 	// (fasttoks.go); 0 for other tokens.
@@ -154,9 +160,10 @@ func (t *token) isSemicolon(src string) bool {
 	return t.kind == tkPunct && t.synth == "" && t.end-t.start == 1 && src[t.start] == ';'
 }
 
-// word returns the upper-cased text of a bare word, "" for other tokens.
+// word returns the upper-cased text of a bare word, "" for other tokens
+// (and a callName).
 func (t token) word(src string) string {
-	if t.kind != tkIdent {
+	if t.kind != tkIdent || t.callName {
 		return ""
 	}
 	return strings.ToUpper(t.text(src))

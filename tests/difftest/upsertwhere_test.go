@@ -9,23 +9,29 @@ import (
 )
 
 // TestUpsertWhereDifferential runs SQLGATE_DIFF_UPSERTWHERE_STATEMENTS
-// (default 200) generated INSERT ... ON CONFLICT DO UPDATE ... WHERE
-// statements whose proposed rows repeat keys (of the primary key and of a
-// UNIQUE constraint), some held by existing rows and some not, under
-// WHERE conditions true for some proposals only: PostgreSQL refuses a
-// proposal (21000) only when the row it conflicts with was inserted or
+// (default 300) generated INSERT ... ON CONFLICT DO UPDATE [... WHERE]
+// statements into tables with a primary key and one or two UNIQUE
+// columns, the arbiter on any of them, whose proposed rows repeat and
+// swap values (held by existing rows, by rows the command wrote, or by
+// none), DO UPDATE moving UNIQUE values onto and off rows, EXCLUDED of
+// every column (the primary key too) in SET and WHERE: PostgreSQL refuses
+// a proposal (21000) only when the row it conflicts with was inserted or
 // updated by the same command, not when an earlier proposal's WHERE
-// skipped it (ExecOnConflictUpdate). Each statement runs in a rolled-back
+// skipped it or moved its value away (ExecOnConflictUpdate), and EXCLUDED
+// is the row as proposed. Each statement runs in a rolled-back
 // transaction over the same rows; outcomes (RETURNING rows in order,
-// SQLSTATE and message) must be equal, no allowance.
+// SQLSTATE and message, then the table's rows) must be equal, no
+// allowance.
 func TestUpsertWhereDifferential(t *testing.T) {
 	t.Parallel()
-	n := envInt(t, "SQLGATE_DIFF_UPSERTWHERE_STATEMENTS", 200)
+	n := envInt(t, "SQLGATE_DIFF_UPSERTWHERE_STATEMENTS", 300)
 	seed := diffSeed(t, 1)
 	ctx := context.Background()
 	setup := []string{
 		`CREATE TABLE uw (id int PRIMARY KEY, c0 text UNIQUE, v int)`,
 		`INSERT INTO uw VALUES (1, 'a', 0), (2, 'b', 10), (3, NULL, 20)`,
+		`CREATE TABLE uw2 (id int PRIMARY KEY, c0 text UNIQUE, c1 int UNIQUE, v int)`,
+		`INSERT INTO uw2 VALUES (1, 'a', 10, 0), (2, 'b', 20, 10), (3, NULL, 30, 20), (4, 'd', NULL, 30)`,
 	}
 	r := startPair(t, ctx, &Schema{})
 	if err := r.SQLGate.(*Session).Exec(ctx, setup); err != nil {
@@ -38,15 +44,15 @@ func TestUpsertWhereDifferential(t *testing.T) {
 	stats := map[string]int{}
 	var diffs []string
 	for i := 0; i < n; i++ {
-		q := genUpsertWhere(rng)
-		var outs [2]Outcome
+		table, q := genUpsertWhere(rng)
+		var outs, after [2]Outcome
 		for s, sess := range []Executor{r.SQLGate, r.Postgres} {
 			if o := sess.Run(ctx, "BEGIN"); o.Err != nil {
 				t.Fatalf("BEGIN: %s", describeErr(o))
 			}
 			outs[s] = sess.Run(ctx, q)
 			if outs[s].Err == nil {
-				outs[s] = sess.Run(ctx, q+" RETURNING id, c0, v")
+				after[s] = sess.Run(ctx, "SELECT * FROM "+table+" ORDER BY id")
 			}
 			if o := sess.Run(ctx, "ROLLBACK"); o.Err != nil {
 				t.Fatalf("ROLLBACK: %s", describeErr(o))
@@ -58,14 +64,16 @@ func TestUpsertWhereDifferential(t *testing.T) {
 			t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
 		case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code && sg.Err.Message == pg.Err.Message:
 			stats["refused "+pg.Err.Code]++
-		case sg.Err == nil && pg.Err == nil && sg.Format(1<<20) == pg.Format(1<<20):
+		case sg.Err == nil && pg.Err == nil && sg.Format(1<<20) == pg.Format(1<<20) && after[0].Format(1<<20) == after[1].Format(1<<20):
 			stats[fmt.Sprintf("%d rows", len(pg.Rows))]++
+		case sg.Err == nil && pg.Err == nil && sg.Format(1<<20) == pg.Format(1<<20):
+			diffs = append(diffs, q+"\n  table after, sqlgate:    "+describeErr(after[0])+"\n  table after, PostgreSQL: "+describeErr(after[1]))
 		default:
 			diffs = append(diffs, q+"\n  sqlgate:    "+describeErr(sg)+"\n  PostgreSQL: "+describeErr(pg))
 		}
 	}
 	t.Logf("%d statements (seed %d): %v", n, seed, stats)
-	if stats["refused 21000"] < n/20 || stats["0 rows"] < n/40 || len(stats) < 4 {
+	if stats["refused 21000"] < n/20 || stats["refused 23505"] < n/40 || stats["0 rows"] < n/40 || len(stats) < 5 {
 		t.Errorf("the generator reached too few outcomes of one kind: %v", stats)
 	}
 	for i, d := range diffs {
@@ -77,29 +85,104 @@ func TestUpsertWhereDifferential(t *testing.T) {
 	}
 }
 
-// genUpsertWhere writes one INSERT into uw of 2 to 4 rows whose ids and
-// c0 values come from small pools (existing and new ones), with an
-// arbiter and a WHERE drawn so that proposals of one key are skipped and
-// updated in every order.
-func genUpsertWhere(rng *rand.Rand) string {
-	ids := []string{"1", "2", "4", "5"}
-	vals := []string{"'a'", "'b'", "'c'", "NULL"}
-	var rows []string
-	for i, k := 0, 2+rng.IntN(3); i < k; i++ {
-		rows = append(rows, fmt.Sprintf("(%s, %s, %d)", ids[rng.IntN(len(ids))], vals[rng.IntN(len(vals))], 100+i))
+// upsertColumn is a UNIQUE column of an upsert table: its values' pool
+// (existing ones, new ones, NULL) and its DO UPDATE assignments (T.: the
+// target's name or alias).
+type upsertColumn struct {
+	name string
+	pool []string
+	sets []string
+}
+
+// genUpsertWhere writes one INSERT ... ON CONFLICT DO UPDATE into uw or
+// uw2 (the table it returns) of 1 to 4 rows whose ids and UNIQUE values
+// come from small pools of existing and new ones, a later row often
+// repeating an earlier row's value or taking another row's (swapped),
+// with an arbiter, SET list and WHERE drawn so that proposals of one value
+// are skipped, updated and moved in every order.
+func genUpsertWhere(rng *rand.Rand) (table, stmt string) {
+	c0 := upsertColumn{"c0", []string{"'a'", "'b'", "'c'", "'d'", "NULL"}, []string{
+		"c0 = excluded.c0", "c0 = T.c0 || 'x'", "c0 = 'z'", "c0 = 'b'",
+		"c0 = CASE WHEN T.c0 = 'a' THEN 'b' ELSE 'a' END", "c0 = excluded.c0 || excluded.id",
+	}}
+	c1 := upsertColumn{"c1", []string{"10", "20", "30", "40", "NULL"}, []string{
+		"c1 = excluded.c1", "c1 = T.c1 + 10", "c1 = excluded.id * 10", "c1 = NULL", "c1 = excluded.v - 80",
+	}}
+	// ids: existing ones, then new ones
+	table, uniq, ids := "uw", []upsertColumn{c0}, []string{"1", "2", "4", "5"}
+	if rng.IntN(3) > 0 {
+		table, uniq, ids = "uw2", []upsertColumn{c0, c1}, []string{"1", "2", "5", "6", "7"}
 	}
-	arbiter := "(id)"
+	arbiters := []string{"(id)"}
+	for _, c := range uniq {
+		arbiters = append(arbiters, "("+c.name+")", "ON CONSTRAINT "+table+"_"+c.name+"_key")
+	}
+	arbiter := arbiters[rng.IntN(len(arbiters))]
+	id := func() string {
+		if arbiter != "(id)" && rng.IntN(4) > 0 {
+			// a new id mostly: an existing one is a 23505 unless
+			// its row is the one holding the value
+			return ids[2+rng.IntN(len(ids)-2)]
+		}
+		return ids[rng.IntN(len(ids))]
+	}
+	// each row: id, the UNIQUE columns, v
+	var rows [][]string
+	for i, k := 0, 1+rng.IntN(4); i < k; i++ {
+		row := []string{id()}
+		for _, c := range uniq {
+			row = append(row, c.pool[rng.IntN(len(c.pool))])
+		}
+		if i > 0 && rng.IntN(2) == 0 {
+			// an earlier row's value again
+			c := rng.IntN(len(row))
+			row[c] = rows[rng.IntN(i)][c]
+			if len(uniq) == 2 && rng.IntN(3) == 0 {
+				// c0 of one earlier row, c1 of another: a row that
+				// conflicts with two
+				row[1], row[2] = rows[rng.IntN(i)][1], rows[rng.IntN(i)][2]
+			}
+		}
+		row = append(row, fmt.Sprint(100+i))
+		rows = append(rows, row)
+	}
+	values := make([]string, len(rows))
+	for i, row := range rows {
+		values[i] = "(" + strings.Join(row, ", ") + ")"
+	}
+	alias, q := "", table
 	if rng.IntN(2) == 0 {
-		arbiter = "(c0)"
-	}
-	wheres := []string{
-		"uw.v = 0", "excluded.v = 101", "excluded.v > 100", "excluded.v % 2 = 0", "false", "true",
-		"uw.c0 IS DISTINCT FROM excluded.c0",
-		// (not excluded.id under ON CONFLICT (c0): sqlgate's excluded
-		// row has the conflicting row's key, not the proposed one)
+		alias, q = " AS t", "t"
 	}
 	// (not id: sqlgate refuses to change a primary key here, 0A000)
-	sets := []string{"v = excluded.v", "v = uw.v + excluded.v", "c0 = excluded.c0, v = excluded.v"}
-	return fmt.Sprintf("INSERT INTO uw VALUES %s ON CONFLICT %s DO UPDATE SET %s WHERE %s",
-		strings.Join(rows, ", "), arbiter, sets[rng.IntN(len(sets))], wheres[rng.IntN(len(wheres))])
+	vsets := []string{"v = excluded.v", "v = T.v + excluded.v", "v = excluded.id", "v = excluded.id * 1000 + T.id"}
+	if len(uniq) == 2 {
+		vsets = append(vsets, "v = coalesce(excluded.c1, -1) * 1000 + excluded.id")
+	}
+	target := func(s string) string { return strings.ReplaceAll(s, "T.", q+".") }
+	var sets []string
+	for _, c := range uniq {
+		if rng.IntN(2) == 0 {
+			sets = append(sets, target(c.sets[rng.IntN(len(c.sets))]))
+		}
+	}
+	if len(sets) == 0 || rng.IntN(2) == 0 {
+		sets = append(sets, target(vsets[rng.IntN(len(vsets))]))
+	}
+	rng.Shuffle(len(sets), func(i, j int) { sets[i], sets[j] = sets[j], sets[i] })
+	wheres := []string{
+		"T.v = 0", "excluded.v = 101", "excluded.v > 100", "excluded.v % 2 = 0", "false", "true",
+		"T.c0 IS DISTINCT FROM excluded.c0", "excluded.id = 4", "excluded.id > T.id",
+		"excluded.id IS DISTINCT FROM T.id", "excluded.c0 IS NULL",
+	}
+	if len(uniq) == 2 {
+		wheres = append(wheres, "excluded.c1 IS NOT NULL", "T.c1 < excluded.c1")
+	}
+	where := ""
+	if rng.IntN(4) > 0 {
+		where = " WHERE " + target(wheres[rng.IntN(len(wheres))])
+	}
+	returning := []string{"*", "id, v", "*, v - 100 AS d"}
+	return table, fmt.Sprintf("INSERT INTO %s%s VALUES %s ON CONFLICT %s DO UPDATE SET %s%s RETURNING %s",
+		table, alias, strings.Join(values, ", "), arbiter, strings.Join(sets, ", "), where, returning[rng.IntN(len(returning))])
 }

@@ -563,6 +563,11 @@ func (g *dmlGen) upsert(t *dmlTable) string {
 	if g.conflictWhere && g.chance(3) {
 		c := t.cols[g.rng.IntN(len(t.cols))]
 		where = fmt.Sprintf(" WHERE %s.%s IS DISTINCT FROM excluded.%s", q, c.name, c.name)
+		if g.chance(3) {
+			// EXCLUDED's key is the proposed row's, not the conflicting
+			// row's, under a UNIQUE arbiter too
+			where = fmt.Sprintf(" WHERE excluded.id %s %s.id", g.pick("IS DISTINCT FROM", "<", ">="), q)
+		}
 	}
 	return ins + " ON CONFLICT " + target + " DO UPDATE SET " + strings.Join(sets, ", ") + where + g.returning(t, strings.TrimPrefix(alias, " AS "))
 }

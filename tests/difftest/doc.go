@@ -113,11 +113,15 @@
 // 23503 only when none failed; no allowance.
 //
 // upsertwhere_test.go (TestUpsertWhereDifferential,
-// SQLGATE_DIFF_UPSERTWHERE_STATEMENTS, default 200) draws INSERT ... ON
-// CONFLICT DO UPDATE ... WHERE statements whose rows propose a key (primary
-// or UNIQUE) again, held by an existing row or not, under WHEREs true for
-// some proposals: 21000 only when the command wrote the row, as
-// PostgreSQL's ExecOnConflictUpdate; no allowance.
+// SQLGATE_DIFF_UPSERTWHERE_STATEMENTS, default 300) draws INSERT ... ON
+// CONFLICT DO UPDATE [... WHERE] statements into tables with a primary key
+// and one or two UNIQUE columns, the arbiter on any, whose rows propose a
+// value again (repeated, crossed), held by an existing row, by a row the
+// command wrote or moved a value onto, or by none, under SETs that move
+// UNIQUE values and WHEREs true for some proposals, EXCLUDED of every
+// column: 21000 only when the command wrote the row, as PostgreSQL's
+// ExecOnConflictUpdate, EXCLUDED the row as proposed; RETURNING and the
+// table after are compared; no allowance.
 //
 // booltest_test.go (TestBoolTestDifferential,
 // SQLGATE_DIFF_BOOLTEST_QUERIES, default 600) draws x IS [NOT] TRUE |

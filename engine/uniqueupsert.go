@@ -111,8 +111,12 @@ func arbiterSourceOf(ec *exec.EvalContext, t fluss.Table, src exec.Operator, arb
 		if ui.c.Name == arbiter {
 			single := false
 			for _, c := range ui.c.Columns {
-				// a column DO UPDATE leaves is the existing row's own
-				if ref, ok := merge[c].(*binder.ColumnRef); !ok || ref.Index != c {
+				// a column DO UPDATE leaves is the existing row's own (an
+				// expression over the existing row, then the proposed
+				// one); SET u = excluded.u, an ORM's usual list, leaves
+				// it too: the conflict was on an equal value
+				ref, ok := merge[c].(*binder.ColumnRef)
+				if !ok || ref.Index != c && ref.Index != len(merge)+c {
 					single = true
 				}
 			}

@@ -106,15 +106,17 @@ func jsonPathFuncs() []*Func {
 		{"jsonb_path_exists", tBool, func(c *jpCall) (any, error) {
 			c.exists = true
 			out, ok, err := c.run()
-			if len(out) > 0 {
-				// PostgreSQL stops at the first value found: an error
-				// further on is never met
+			if len(out) > 0 && !c.path.Strict {
+				// PostgreSQL stops at the first value found in lax mode:
+				// an error further on is never met; in strict mode it
+				// computes every value, and an error is the call's
+				// (executeJsonPath's jspStrictAbsenseOfErrors)
 				return true, nil
 			}
 			if err != nil || !ok {
 				return nil, err
 			}
-			return false, nil
+			return len(out) > 0, nil
 		}},
 		{"jsonb_path_match", tBool, func(c *jpCall) (any, error) {
 			out, ok, err := c.run()
@@ -167,14 +169,14 @@ func jsonPathFuncs() []*Func {
 				}
 				c.silent, c.vars, c.exists = true, nil, fn == "jsonb_path_exists"
 				out, ok, err := c.run()
-				if c.exists && len(out) > 0 {
-					return true, nil // found before any error (jsonb_path_exists)
+				if c.exists && len(out) > 0 && !c.path.Strict {
+					return true, nil // found before any error (jsonb_path_exists, lax)
 				}
 				if err != nil || !ok {
 					return nil, err
 				}
 				if c.exists {
-					return false, nil
+					return len(out) > 0, nil
 				}
 				return jpMatch(out, ok, true)
 			})})

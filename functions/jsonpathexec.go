@@ -428,13 +428,17 @@ func (e *jpExec) method(name string, v any) ([]any, error) {
 			var f float64
 			switch y := x.(type) {
 			case *apd.Decimal:
-				var err error
-				if f, err = numeric.ToFloat64(y); err != nil || math.IsInf(f, 0) {
+				// PostgreSQL checks that the number's text is a double
+				// (float8in: no overflow, no underflow to zero) and keeps
+				// the number as it is: 0.10 stays 0.10
+				if f, err := numeric.ToFloat64(y); err != nil || math.IsInf(f, 0) {
 					return nil, jpErr("22003", "numeric argument of jsonpath item method .double() is out of range for type double precision")
 				}
+				return []any{y}, nil
 			case string:
-				g, err := strconv.ParseFloat(strings.TrimSpace(y), 64)
-				if err != nil || math.IsInf(g, 0) || math.IsNaN(g) {
+				t := strings.TrimSpace(y)
+				g, err := strconv.ParseFloat(t, 64)
+				if err != nil || math.IsInf(g, 0) || math.IsNaN(g) || g == 0 && underflows(t) {
 					return nil, jpErr("22036", "string argument of jsonpath item method .double() is not a valid representation of a double precision number")
 				}
 				f = g
@@ -906,4 +910,14 @@ func jpObjectID(root any, o *jpObject) int64 {
 		return off
 	}
 	return 0
+}
+
+// underflows reports whether t, a number's text that strconv.ParseFloat
+// read as zero, has a non-zero digit before its exponent: a value below
+// the smallest double, which float8in refuses (strtod's ERANGE with 0).
+func underflows(t string) bool {
+	if i := strings.IndexAny(t, "eE"); i >= 0 {
+		t = t[:i]
+	}
+	return strings.ContainsAny(t, "123456789")
 }

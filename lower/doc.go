@@ -52,7 +52,8 @@
 // aggregates are all min or max of constants (an uncorrelated subquery
 // among them; of arrays too) over one table reads only the first row its quals pass
 // (planagg.go, PostgreSQL's planagg.c LIMIT 1 rewrite, which needs no
-// index for a constant). Other rules simplify
+// index for a constant), computing every argument as its initplans do,
+// one per aggregate, even when the scan found no row. Other rules simplify
 // constant conditions (a join with an empty input it needs is empty and
 // reads neither input, as PostgreSQL's dummy relations),
 // reduce outer joins whose WHERE, or the condition of the join above them,

@@ -79,18 +79,88 @@ func minmaxLimit(a *binder.Aggregate) binder.Node {
 		}
 		notNull = append(notNull, &binder.IsNull{X: arg, Not: true})
 	}
+	if constantlyEmpty(a.Input) {
+		// WHERE false or NULL: PostgreSQL's plain aggregation over an
+		// empty (dummy) relation wins, and no argument is computed
+		return a
+	}
 	c := *a
 	// the test goes under the binder's projection of the arguments, with
 	// them in place, so that it joins the quals and goes first among
-	// them (a one-time conjunct, pgfold.go)
+	// their one-time conjuncts of its cost (a one-time conjunct,
+	// pgfold.go's orderQual): build_minmax_path puts it in front of the
+	// query's quals (lcons), so WHERE (SELECT false) still computes it
 	in := a.Input
 	if p, ok := in.(*binder.Project); ok {
-		in = &binder.Project{Input: &binder.Filter{Input: p.Input, Cond: or(notNull...)}, Exprs: p.Exprs, Cols: p.Cols}
+		in = &binder.Project{Input: withQual(p.Input, or(notNull...)), Exprs: p.Exprs, Cols: p.Cols}
 	} else {
-		in = &binder.Filter{Input: in, Cond: or(notNull...)}
+		in = withQual(in, or(notNull...))
 	}
 	c.Input = &binder.Limit{Input: in, Count: &binder.Const{Value: int64(1), T: types.Int64Type}}
-	return &c
+	// the first argument's is always computed; a constant's cannot fail
+	// at run time (planning folded it)
+	var rest []binder.Expr
+	for _, nn := range notNull[1:] {
+		if anyExpr(nn, func(x binder.Expr) bool { _, ok := x.(*binder.Subquery); return ok }) {
+			rest = append(rest, nn)
+		}
+	}
+	if len(rest) == 0 {
+		return &c
+	}
+	return &binder.Filter{Input: &c, Cond: minmaxRest(a, rest)}
+}
+
+// withQual is n filtered by cond too: a filter right under n takes cond
+// as its first conjunct.
+func withQual(n binder.Node, cond binder.Expr) binder.Node {
+	if f, ok := n.(*binder.Filter); ok {
+		return &binder.Filter{Input: f.Input, Cond: &binder.BinaryOp{Op: binder.OpAnd, L: cond, R: f.Cond, T: types.BoolType}}
+	}
+	return &binder.Filter{Input: n, Cond: cond}
+}
+
+// minmaxRest is the condition, always true, over a's result that computes
+// the arguments' IS NOT NULL (notNull, those after the first that read an
+// initplan) once more, in order, after the scan.
+// PostgreSQL's rewrite is one initplan per aggregate, each with its own
+// one-time filter (its argument IS NOT NULL, then the quals' one-time
+// conjuncts) before its own LIMIT 1 scan, computed in turn: the arguments
+// up to the first non-NULL one, the scan, then the remaining arguments
+// even when the scan found no row (min(2), min((SELECT i * -7 FROM t2))
+// over an empty table fails with 22003). The OR of the one-time filter
+// here stops at the first non-NULL argument, and a scan without a row
+// computes none of the others, so this condition computes them: its
+// first operand reads a's first column, so that it runs on a's row, after
+// its input (not as a one-time filter before it), and IS DISTINCT FROM,
+// never NULL, computes both its operands.
+func minmaxRest(a *binder.Aggregate, notNull []binder.Expr) binder.Expr {
+	col := a.Columns()[0]
+	var chain binder.Expr = &binder.IsNull{X: &binder.ColumnRef{Index: 0, Name: col.Name, T: col.T}}
+	for _, nn := range notNull {
+		chain = &binder.BinaryOp{Op: binder.OpIsDistinct, L: chain, R: nn, T: types.BoolType}
+	}
+	return &binder.IsNull{X: chain, Not: true}
+}
+
+// constantlyEmpty reports whether a filter of n, a single table's scan
+// under filters and projections, has a constant false or NULL conjunct.
+func constantlyEmpty(n binder.Node) bool {
+	for {
+		switch x := n.(type) {
+		case *binder.Filter:
+			for _, c := range conjuncts(x.Cond) {
+				if v, ok := boolConst(c); ok && !v || isNullConst(c) {
+					return true
+				}
+			}
+			n = x.Input
+		case *binder.Project:
+			n = x.Input
+		default:
+			return false
+		}
+	}
 }
 
 // notInitPlanConstant reports whether x itself keeps an expression from

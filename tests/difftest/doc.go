@@ -86,7 +86,11 @@
 // every kind with USING, NATURAL and LATERAL, subqueries, grouping sets,
 // DISTINCT ON, window frames, set operations, casts, aggregates with
 // FILTER, ORDER BY and DISTINCT); rows, column names, type OIDs and
-// SQLSTATEs. SQLGATE_DIFF_SMITH_LOG and SQLGATE_DIFF_SMITH_FIXTURE write
+// SQLSTATEs. Counted apart, not failed: a float aggregate's overflow that
+// depends on the order rows come in, and a join's GROUP BY, DISTINCT,
+// UNION, min or max that kept another of equal numerics of different
+// scales (the join's row order is the plan's). SQLGATE_DIFF_SMITH_LOG and
+// SQLGATE_DIFF_SMITH_FIXTURE write
 // every difference and the fixture to files, for long hunts by seed.
 //
 // dmlgen_test.go (TestDMLDifferential, SQLGATE_DIFF_DML_ROUNDS rounds,
@@ -156,9 +160,11 @@
 // minmaxconst_test.go (TestMinMaxConstantsDifferential,
 // SQLGATE_DIFF_MINMAX_QUERIES, default 300) draws min and max of
 // constants, constant arrays and subscripts, uncorrelated and correlated
-// subqueries and columns over a log table whose rows, in a drawn order,
-// pass and fail a guard: PostgreSQL's planagg.c reads up to the first row
-// the quals pass, and the error or value must be its; no allowance.
+// subqueries (some failing) and columns over a log table whose rows, in a
+// drawn order, pass and fail a guard, under quals with one-time conjuncts
+// too: PostgreSQL's planagg.c reads up to the first row the quals pass,
+// one initplan per aggregate, and the error or value must be its; no
+// allowance.
 //
 // Every generated test draws its seed from diffSeed: its own fixed seed,
 // moved by SQLGATE_DIFF_SEED's distance from its default 1, so that

@@ -20,12 +20,20 @@ var minmaxArgs = []string{
 	"ARRAY(SELECT 'a'::text)", "(ARRAY[5, %d])[2]",
 	"m.k", "ARRAY[m.k]", "(SELECT m.k)", "ARRAY(SELECT m.k)", "ARRAY(SELECT u.k FROM mmu u WHERE u.k = m.k)",
 	"CASE WHEN random() < 2 THEN 1 END",
+	// initplans that fail for some draws (k = 3; 1, 3 or 5 in mmu): each
+	// aggregate's one-time filter computes its argument, after the scan
+	// of the one before it, even over no row
+	"(SELECT 10 / (k - 3) FROM mmu WHERE k = %d)", "ARRAY(SELECT 10 / (k - %d) FROM mmu)",
 }
 
 // minmaxQuals are WHERE clauses of which some rows of mm fail.
 var minmaxQuals = []string{
 	"10 / m.d > 0", "m.t::int > 0", "10 / m.d > 0 AND m.k < %d", "m.k > %d AND 10 / m.d > 0",
 	"(ARRAY[1, 0])[2] < 10 / m.d", "10 / m.d > 0 OR m.k = %d",
+	// one-time conjuncts: a constant false computes no argument (the
+	// plain aggregation over an empty relation), an initplan's after
+	// each argument's IS NOT NULL
+	"false", "(SELECT %d > 2) AND 10 / m.d > 0",
 }
 
 // TestMinMaxConstantsDifferential draws SQLGATE_DIFF_MINMAX_QUERIES

@@ -78,6 +78,11 @@ func TestSmithDifferential(t *testing.T) {
 			// semantics.go ("an empty join input")
 			kind = "empty join input"
 		}
+		if kind == "different" && joinOrderChoosesRepresentative(q) {
+			if k, _ := smithVerdict(sg, pg, ordered, true); k == "same" {
+				kind = "join order representative"
+			}
+		}
 		if kind == "different" && floatAccumOrder(q, sg, pg) {
 			kind = "float accumulation order"
 		}
@@ -114,6 +119,32 @@ func floatAccumOrder(q string, sg, pg Outcome) bool {
 	}
 	for _, f := range []string{"avg(", "stddev", "variance(", "var_pop(", "var_samp("} {
 		if strings.Contains(q, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinOrderChoosesRepresentative reports whether q keeps one of several
+// equal values read from a join: a GROUP BY, DISTINCT or UNION keeps the
+// first of a group in its input's order and min and max the first or last
+// of their ties (numeric_larger keeps the later), so when equal numerics
+// print with different scales (a NATURAL or USING column merging an
+// integer k and a numeric(5,1) k: 0 and 0.0) the one shown is the first
+// the join emits. That order is the plan's: PostgreSQL's hash join emits
+// in its outer input's order and a FULL JOIN's unmatched inner rows last,
+// and it hashes the input it estimates smaller (seed 7919: sm1 NATURAL
+// FULL JOIN sm2 GROUP BY CUBE(k) read sm2's 0.0 first where sqlgate read
+// sm1's 0 first). Neither order is defined, so such a query whose rows
+// are equal with numerics compared by value is counted and logged apart,
+// not failed; a query over one table (its order is its scan's) or that
+// keeps every row still compares display scales.
+func joinOrderChoosesRepresentative(q string) bool {
+	if !strings.Contains(q, " JOIN ") {
+		return false
+	}
+	for _, s := range []string{"GROUP BY", "DISTINCT", " UNION", "max(", "min("} {
+		if strings.Contains(q, s) {
 			return true
 		}
 	}

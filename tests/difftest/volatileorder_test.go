@@ -181,7 +181,10 @@ func TestKeyMovingUpdateOrderDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%v", stats)
-	if stats["refused alike"] < n/2 || stats["same"] < 2 {
+	// about half the statements fail (a failing row is drawn in 20 of 30
+	// ids, under a WHERE half the time): a third is the yield check, as
+	// half was below it at seed 131071 (28 of 60) with no difference
+	if stats["refused alike"] < n/3 || stats["same"] < 2 {
 		t.Errorf("outcomes: %v", stats)
 	}
 }

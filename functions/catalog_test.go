@@ -10,8 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -355,13 +353,8 @@ func TestCatalogFunctionsNullsAndEmptyBatches(t *testing.T) {
 // TestCatalogFunctionsMatchPostgres compares the catalog-independent
 // functions with PostgreSQL 15.
 func TestCatalogFunctionsMatchPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	cases := []struct {
 		sql  string
 		name string
@@ -410,6 +403,7 @@ func TestCatalogFunctionsMatchPostgres(t *testing.T) {
 			}
 			got = strings.ReplaceAll(strings.Trim(v, "{}"), "∅", "N")
 		default:
+			var err error
 			if got, err = call(ctx, tc.name, tc.args...); err != nil {
 				t.Fatalf("%s: %v", tc.sql, err)
 			}

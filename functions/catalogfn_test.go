@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
-	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -123,13 +121,8 @@ func TestRowToJSON(t *testing.T) {
 // TestKeywordsMatchPostgres compares pg_get_keywords() and quote_ident's
 // reserved words with PostgreSQL 15's.
 func TestKeywordsMatchPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	rows, err := conn.Query(ctx, "SELECT word, catcode::text, barelabel, catdesc, baredesc FROM pg_get_keywords() ORDER BY word")
 	if err != nil {
 		t.Fatal(err)
@@ -180,13 +173,8 @@ func TestKeywordsMatchPostgres(t *testing.T) {
 
 // TestParseIdentMatchesPostgres runs parse_ident over odd inputs on both.
 func TestParseIdentMatchesPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	for _, in := range []string{"a.b", ` A . "B c" `, "a.b(", "a.b(c)", "a$b.c1", "1a", "a..b", "a.", `"".a`, "x y", "é.ü", "Ém.X", `"a"b`, "a.b ", ""} {
 		for _, strict := range []bool{true, false} {
 			var want string
@@ -210,13 +198,8 @@ func TestParseIdentMatchesPostgres(t *testing.T) {
 // TestSizePrettyNumericMatchesPostgres: pg_size_pretty(numeric), which
 // pg_size_pretty(sum(bigint)) calls.
 func TestSizePrettyNumericMatchesPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	for _, c := range []struct {
 		text  string
 		n     int64 // unscaled

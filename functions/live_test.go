@@ -8,7 +8,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -172,13 +171,8 @@ var liveCases = []liveCase{
 }
 
 func TestAgainstPostgreSQL(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	if _, err := conn.Exec(ctx, "SET TimeZone = 'UTC'"); err != nil {
 		t.Fatal(err)
 	}

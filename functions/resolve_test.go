@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -106,13 +104,8 @@ func TestCommonTypeAgainstPostgreSQL(t *testing.T) {
 		{"ts:2024-01-01", "tz:2024-01-01 00:00:00+00"}, {"d:2024-01-01", "i:1"}, {"bool:true", "u:false"},
 		{"bool:true", "i:1"}, {"r:1", "f:1"}, {"r:1", "n:1.5"}, {"i:1", "u:x", "t:y"},
 	}
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	for _, tc := range cases {
 		var whens []string
 		ts := make([]types.T, len(tc))

@@ -9,9 +9,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/internal/pgproc"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestProcArgDefaultsMatchPostgres checks internal/pgproc/argdefaults.go
@@ -21,13 +19,8 @@ import (
 // With SQLGATE_WRITE_ARGDEFAULTS=1 it writes that file instead (after
 // procrows.go changes).
 func TestProcArgDefaultsMatchPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var oids []uint32
 	for _, r := range pgproc.Rows() {
 		if r.Defaults > 0 {

@@ -4,9 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestOperatorRowsMatchPostgres compares every pg_operator, pg_cast,
@@ -15,13 +12,8 @@ import (
 // operators' pg_description rows with PostgreSQL 15's rows of the same OIDs, column by
 // column (oprrest and oprjoin apart: sqlgate has no estimators, they are 0).
 func TestOperatorRowsMatchPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	c := New(testStore(), Options{})
 	cases := []struct {
 		rel   string

@@ -5,20 +5,14 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestFormatTypeMatchesPostgres compares FormatType with PostgreSQL 15's
 // format_type for every type in pgTypes, with no typmod (NULL), -1, and
 // typmods that mean something for the parameterised types.
 func TestFormatTypeMatchesPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	typmods := []int32{-1, 3, 14, 655366, 1310724}
 	cat := New(nil, Options{})
 	checked := 0
@@ -53,13 +47,8 @@ func TestFormatTypeMatchesPostgres(t *testing.T) {
 
 // TestTypeRowsMatchPostgres checks pgTypes against PostgreSQL 15's pg_type.
 func TestTypeRowsMatchPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	for _, ts := range pgTypes {
 		var name, typtype, cat string
 		var length int

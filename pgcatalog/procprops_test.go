@@ -9,9 +9,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/internal/pgproc"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestProcPropsMatchPostgres checks the committed internal/pgproc/procprops.go against
@@ -20,13 +18,8 @@ import (
 // SQLGATE_WRITE_PROCPROPS=1 it writes that file from PostgreSQL instead
 // (after a function is added to the library).
 func TestProcPropsMatchPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	seen := map[string]bool{}
 	var names []string
 	for _, p := range withOperatorProcs(functionProcs()) { // operators.go: the operators' functions too

@@ -6,21 +6,14 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
-// pgConn starts a throwaway PostgreSQL 15 and connects to it; the context
-// bounds the test's queries.
+// pgConn connects to a database of the test's own on the package's
+// PostgreSQL 15 (sharedPG); the context bounds the test's queries.
 func pgConn(t *testing.T) (context.Context, *pgx.Conn) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	pg := pgtest.Start(t)
-	conn, err := pgx.Connect(ctx, pg.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return ctx, conn
+	return ctx, sharedPG.Conn(t)
 }
 
 // pgOut is a value as PostgreSQL prints it (its type's output function)

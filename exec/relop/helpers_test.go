@@ -285,13 +285,7 @@ type pgOracle struct {
 
 func startPG(t *testing.T) *pgOracle {
 	t.Helper()
-	srv := pgtest.Start(t)
-	conn, err := pgconn.Connect(context.Background(), srv.ConnString())
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	pg := &pgOracle{conn: conn}
+	pg := &pgOracle{conn: pgtest.Conn(t).PgConn()}
 	pg.exec(t, "SET extra_float_digits = 1")
 	return pg
 }

@@ -216,7 +216,7 @@ func (b *bulkUpsert) addPart(rec arrow.RecordBatch) error {
 	}
 	b.recs = append(b.recs, conv)
 	base := b.n
-	p, err := encodePart(t, conv, base, &b.pool) // bulkencode.go
+	p, err := encodePart(t, conv, base, &b.pool, b.h.s.opts.ParallelEncodeRows) // bulkencode.go
 	if err != nil {
 		return err
 	}

@@ -91,28 +91,36 @@ func readAll(t *testing.T, r fluss.RecordReader, err error, skip map[string]bool
 // same rows leaves, for new keys (the commit's fast path), keys repeated
 // within and across parts, and keys that exist before; committed as a
 // pebble batch and as ingested sstables.
+//
+// The large parts' cases lower Options.ParallelEncodeRows to large (a
+// part of that many rows is encoded on two cores as one of the default's
+// 65536 is) and keep their shape: the second part overlaps the first,
+// which overlaps the rows before. The other cases keep the default, under
+// which each of their parts and the reference Upsert encode on one core.
 func TestBulkUpsertMatchesUpsert(t *testing.T) {
 	ctx := context.Background()
+	const large = 2 << 10
 	for _, c := range []struct {
-		name    string
-		strKey  bool
-		buckets int
-		parts   [][2]int // first key and rows of each part
-		mod     int      // keys modulo mod (0: none)
-		before  int      // rows 0..before-1 upserted first
+		name     string
+		strKey   bool
+		buckets  int
+		parts    [][2]int // first key and rows of each part
+		mod      int      // keys modulo mod (0: none)
+		before   int      // rows 0..before-1 upserted first
+		parallel int      // Options.ParallelEncodeRows (0: the default)
 	}{
-		{"new keys, one bucket", false, 1, [][2]int{{0, 3000}, {3000, 3000}, {6000, 1000}, {7000, 5000}, {12000, 10}}, 0, 0},
-		{"new keys, four buckets", false, 4, [][2]int{{0, 2000}, {2000, 4000}, {6000, 3000}}, 0, 0},
-		{"string keys sharing prefixes", true, 3, [][2]int{{0, 2500}, {2500, 2500}, {5000, 2500}}, 0, 0},
-		{"repeated keys", false, 2, [][2]int{{0, 3000}, {1500, 3000}, {0, 2000}}, 2500, 0},
-		{"existing keys", false, 2, [][2]int{{3000, 3000}, {6000, 2000}}, 0, 4000},
+		{"new keys, one bucket", false, 1, [][2]int{{0, 3000}, {3000, 3000}, {6000, 1000}, {7000, 5000}, {12000, 10}}, 0, 0, 0},
+		{"new keys, four buckets", false, 4, [][2]int{{0, 2000}, {2000, 4000}, {6000, 3000}}, 0, 0, 0},
+		{"string keys sharing prefixes", true, 3, [][2]int{{0, 2500}, {2500, 2500}, {5000, 2500}}, 0, 0, 0},
+		{"repeated keys", false, 2, [][2]int{{0, 3000}, {1500, 3000}, {0, 2000}}, 2500, 0, 0},
+		{"existing keys", false, 2, [][2]int{{3000, 3000}, {6000, 2000}}, 0, 4000, 0},
 		// Parts this large are encoded on two cores (encodePart).
-		{"large parts, repeated and existing keys", false, 2, [][2]int{{0, parallelEncodeRows}, {40000, parallelEncodeRows + 7}, {200000, 10}}, 0, 1000},
-		{"large parts, string keys", true, 3, [][2]int{{0, parallelEncodeRows + 1}, {parallelEncodeRows + 1, 5}}, 0, 0},
+		{"large parts, repeated and existing keys", false, 2, [][2]int{{0, large}, {large * 5 / 8, large + 7}, {large * 3, 10}}, 0, 1000, large},
+		{"large parts, string keys", true, 3, [][2]int{{0, large + 1}, {large + 1, 5}}, 0, 0, large},
 	} {
 		for _, ingest := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s, ingested %v", c.name, ingest), func(t *testing.T) {
-				opts := Options{}
+				opts := Options{ParallelEncodeRows: c.parallel}
 				if ingest { // every group commit ingests sstables
 					opts.IngestBytes = 1
 				}
@@ -226,7 +234,7 @@ func TestBulkUpsertWritesNothingOnError(t *testing.T) {
 		return int(rec.NumRows())
 	}
 	// nullKey is n rows whose last key is NULL (a part of
-	// parallelEncodeRows rows is encoded on two cores: encodePart).
+	// defaultParallelEncodeRows rows is encoded on two cores: encodePart).
 	nullKey := func(n int) arrow.RecordBatch {
 		rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 		defer rb.Release()
@@ -241,7 +249,7 @@ func TestBulkUpsertWritesNothingOnError(t *testing.T) {
 		}
 		return rb.NewRecordBatch()
 	}
-	for _, n := range []int{2, parallelEncodeRows} {
+	for _, n := range []int{2, defaultParallelEncodeRows} {
 		up, err := tb.(fluss.BulkUpserter).BeginUpsert(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -15,16 +15,16 @@ type encodedPart struct {
 }
 
 // encodePart encodes conv, the part whose first row is row base of the
-// upsert. A part of parallelEncodeRows rows or more is encoded on two
-// cores, as Upsert does: the keys with their sketch and sort on one, the
-// rows on the other (the two take about as long). Parts that large come
-// from a caller that hands over whole Arrow batches (Flight SQL's bulk
-// ingest) and leaves a core idle while the worker encodes; COPY FROM STDIN
-// decodes its parts of a few thousand rows on the connection's goroutine,
-// which keeps the other core busy already.
+// upsert. A part of parallelRows rows or more (Options.ParallelEncodeRows)
+// is encoded on two cores, as Upsert does: the keys with their sketch and
+// sort on one, the rows on the other (the two take about as long). Parts
+// that large come from a caller that hands over whole Arrow batches
+// (Flight SQL's bulk ingest) and leaves a core idle while the worker
+// encodes; COPY FROM STDIN decodes its parts of a few thousand rows on the
+// connection's goroutine, which keeps the other core busy already.
 //
 // pool is the upsert's entry pool: only the keys' side uses it.
-func encodePart(t *tableState, conv arrow.RecordBatch, base int32, pool *entryPool) (encodedPart, error) {
+func encodePart(t *tableState, conv arrow.RecordBatch, base int32, pool *entryPool, parallelRows int) (encodedPart, error) {
 	var (
 		p      encodedPart
 		keyErr error
@@ -40,7 +40,7 @@ func encodePart(t *tableState, conv arrow.RecordBatch, base int32, pool *entryPo
 		p.run = sortedKeyEntries(p.rows, base, pool)
 	}
 	rowsJob := func() { buf, ends, rowErr = encodeRows(t, conv) }
-	if conv.NumRows() >= parallelEncodeRows {
+	if conv.NumRows() >= int64(parallelRows) {
 		parallel(2, func(i int) {
 			if i == 0 {
 				keysJob()

@@ -13,19 +13,33 @@ import (
 // parallel and sort keys on several cores: once into an empty table, then
 // overlapping the first (updates and inserts), and checks every row and
 // the row count.
+//
+// The store's thresholds are lowered (Options: ParallelEncodeRows,
+// IngestChunk, IngestBytes) so that a few thousand rows cross each of
+// them as the defaults' 320k rows did (every upsert here is past
+// ParallelEncodeRows and builds at least two sstables, which the test
+// checks): the paths are the same, and under the race detector the
+// default sizes cost minutes.
 func TestBulkUpsert(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t, t.TempDir())
+	s, err := Open(t.TempDir(), Options{ParallelEncodeRows: 1 << 10, IngestChunk: 2 << 10, IngestBytes: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer s.Close()
 	tb := createTable(t, s, "pk", sixColDesc(true, 4))
 	schema := tb.Info().ArrowSchema()
-	const n = parallelEncodeRows + ingestChunk // past both thresholds
+	n := int64(s.opts.ParallelEncodeRows + s.opts.IngestChunk) // past both thresholds
 	for _, first := range []int64{0, n / 2} {
-		rec := sixColRecord(schema, first, n)
+		rec := sixColRecord(schema, first, int(n))
+		built := s.ingestSeq.Load()
 		res, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{})
 		rec.Release()
 		if err != nil || res.Rows != n {
 			t.Fatalf("upsert from %d: %+v, %v", first, res, err)
+		}
+		if got := s.ingestSeq.Load() - built; got < 2 {
+			t.Fatalf("upsert from %d: %d sstables ingested, want the state cut into two or more", first, got)
 		}
 	}
 	total := int64(n + n/2)

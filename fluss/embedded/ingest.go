@@ -92,8 +92,8 @@ func byTable(entries []kvEntry) [][]kvEntry {
 
 // buildSSTables writes the sstables of groups (byTable's) into the ingest
 // directory and returns their paths (those of a failed build too, for the
-// caller to remove). A long group is cut into sstables of ingestChunk
-// entries, which do not overlap, written in parallel.
+// caller to remove). A long group is cut into sstables of IngestChunk
+// entries (Options), which do not overlap, written in parallel.
 func (s *Store) buildSSTables(groups [][]kvEntry) ([]string, error) {
 	dir := filepath.Join(s.dir, ingestDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -102,8 +102,8 @@ func (s *Store) buildSSTables(groups [][]kvEntry) ([]string, error) {
 	var paths []string
 	var parts [][]kvEntry
 	for _, g := range groups {
-		for lo := 0; lo < len(g); lo += ingestChunk {
-			parts = append(parts, g[lo:min(lo+ingestChunk, len(g))])
+		for lo := 0; lo < len(g); lo += s.opts.IngestChunk {
+			parts = append(parts, g[lo:min(lo+s.opts.IngestChunk, len(g))])
 			paths = append(paths, filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq.Add(1))))
 		}
 	}
@@ -133,9 +133,10 @@ func (s *Store) ingestSSTables(paths []string, groups [][]kvEntry) error {
 	return nil
 }
 
-// ingestChunk is the most entries buildSSTables writes into one sstable:
-// a million-row load is written as four, on as many cores as there are.
-const ingestChunk = 256 << 10
+// defaultIngestChunk is the most entries buildSSTables writes into one
+// sstable (Options.IngestChunk): a million-row load is written as four, on
+// as many cores as there are.
+const defaultIngestChunk = 256 << 10
 
 // writeSSTables writes parts[i] to paths[i] (several cores at a time) and
 // returns their errors joined; a panic in one becomes its error.

@@ -84,6 +84,16 @@ type Options struct {
 	// primary-key table) held in memory before it is staged on disk as
 	// sorted runs (stagedupsert.go): 0 = 64 MiB, negative = never.
 	StageBytes int64
+	// ParallelEncodeRows is the batch size from which an upsert, and each
+	// part of a bulk upsert, encodes its keys and its rows on two cores
+	// (table.go, bulkencode.go): 0 = 65536. Tests lower it to reach that
+	// path with small batches.
+	ParallelEncodeRows int
+	// IngestChunk is the most entries one sstable of an ingested group
+	// commit holds; a table's longer state is cut into several, written in
+	// parallel (ingest.go): 0 = 262144. Tests lower it to reach that path
+	// with small loads.
+	IngestChunk int
 }
 
 // Store is the embedded Fluss store. It implements fluss.Store.
@@ -285,6 +295,12 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	if s.opts.IngestBytes == 0 {
 		s.opts.IngestBytes = defaultIngestBytes
+	}
+	if s.opts.ParallelEncodeRows <= 0 {
+		s.opts.ParallelEncodeRows = defaultParallelEncodeRows
+	}
+	if s.opts.IngestChunk <= 0 {
+		s.opts.IngestChunk = defaultIngestChunk
 	}
 	// sstables a crash left half built were never ingested.
 	if err := os.RemoveAll(filepath.Join(dir, ingestDir)); err != nil {

@@ -290,7 +290,7 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 	// in turn into enc on the stack: capturing its parts in the parallel
 	// jobs' closures cost an allocation each on every write.
 	var enc upsertEncoding
-	if conv.NumRows() >= parallelEncodeRows {
+	if conv.NumRows() >= int64(h.s.opts.ParallelEncodeRows) {
 		e := &upsertEncoding{}
 		parallel(2, func(i int) {
 			if i == 0 {
@@ -377,9 +377,9 @@ func encodeRows(t *tableState, conv arrow.RecordBatch) ([]byte, []int, error) {
 	return buf, ends, nil
 }
 
-// parallelEncodeRows is the batch size from which Upsert encodes keys and
-// rows on two cores.
-const parallelEncodeRows = 64 << 10
+// defaultParallelEncodeRows is the batch size from which Upsert encodes
+// keys and rows on two cores (Options.ParallelEncodeRows).
+const defaultParallelEncodeRows = 64 << 10
 
 // keyRecord validates a batch of primary keys (in key order; names are not
 // checked) and returns it converted to the key columns' types. Keys that

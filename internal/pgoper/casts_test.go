@@ -10,9 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/internal/pgoper"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestCastsMatchPostgres checks internal/pgoper/casts.go against PostgreSQL
@@ -24,13 +22,8 @@ import (
 // tests/difftest's TestCastContextDifferential's, against the same
 // PostgreSQL rows. With SQLGATE_WRITE_OPERATORS=1 it writes the file.
 func TestCastsMatchPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	rows, err := conn.Query(ctx, `SELECT c.oid, c.castsource, c.casttarget, c.castfunc, c.castcontext::text, c.castmethod::text,
 		coalesce(p.proname::text, ''), coalesce(p.proargtypes::oid[], '{}'), coalesce(p.prorettype, 0), coalesce(obj_description(p.oid, 'pg_proc'), ''),
 		format_type(c.castsource, NULL), format_type(c.casttarget, NULL),

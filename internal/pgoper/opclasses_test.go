@@ -12,7 +12,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/internal/pgoper"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // opFamiliesQuery selects the btree and hash families all of whose
@@ -28,13 +27,8 @@ const opFamiliesQuery = `SELECT f.oid FROM pg_opfamily f WHERE f.opfmethod IN (4
 // or a row differing, fails. With SQLGATE_WRITE_OPCLASSES=1 it writes the
 // file instead (after operators.go changes).
 func TestOpClassesMatchPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var ops []uint32
 	for _, o := range pgoper.All() {
 		ops = append(ops, o.OID)
@@ -121,13 +115,8 @@ func TestOpClassesMatchPostgres(t *testing.T) {
 // for a key column, against PostgreSQL's own choice (GetDefaultOpClass)
 // for the types' columns of a real index.
 func TestDefaultOpClass(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	cols := []struct {
 		typ       string
 		oid, elem uint32

@@ -9,11 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/internal/pgoper"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -102,13 +100,8 @@ func binds(text string, want uint32) (ok bool, why string) {
 // other; each listed operator's implementing function binds too, with the
 // same result. With SQLGATE_WRITE_OPERATORS=1 it writes the file instead.
 func TestOperatorsMatchPostgres(t *testing.T) {
-	srv := pgtest.Start(t)
+	conn := sharedPG.Conn(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, srv.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	names := map[uint32]string{}
 	trows, err := conn.Query(ctx, `SELECT oid, format_type(oid, NULL) FROM pg_type`)
 	if err != nil {

@@ -3,7 +3,8 @@
 // template kept under os.TempDir() and made again when PostgreSQL or the
 // options change: template.go), a postmaster on a free loopback port, a
 // connection string, and Stop; and Shared (shared.go), one such cluster for
-// a test package whose tests each take a fresh database on it.
+// a test package whose tests each take a fresh database on it. Conn and
+// Shared.Conn hand a test a connection that its cleanup closes.
 //
 // It owns only process and directory management of those clusters and of
 // the template. It must

@@ -165,3 +165,34 @@ func RunShared(m *testing.M, s *Shared) int {
 	}
 	return code
 }
+
+// Conn is a connection to a fresh database on the shared cluster
+// (Database), closed in t.Cleanup before the database is dropped.
+func (s *Shared) Conn(t testing.TB) *pgx.Conn {
+	t.Helper()
+	return connect(t, s.Database(t).ConnString())
+}
+
+// Conn starts a cluster of the test's own (Start) and returns a connection
+// to its postgres database, closed in t.Cleanup before the cluster stops.
+// A test that reads only what every database has (the catalogs, functions'
+// answers) takes a Shared's Conn instead.
+func Conn(t testing.TB) *pgx.Conn {
+	t.Helper()
+	return connect(t, Start(t).ConnString())
+}
+
+// connect connects to url and closes the connection in t.Cleanup (which
+// runs before the cleanups registered earlier: the database's drop, the
+// cluster's stop).
+func connect(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatalf("pgtest: connect: %v", err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}

@@ -11,7 +11,8 @@ import (
 
 // TestSharedDatabasesAreSeparate: two databases of one Shared cluster are
 // one cluster (one port) but separate databases (a table made in one is
-// not in the other), and each is dropped by its test's cleanup.
+// not in the other), Conn connects to a third, and each is dropped by its
+// test's cleanup.
 func TestSharedDatabasesAreSeparate(t *testing.T) {
 	var shared Shared
 	defer func() {
@@ -56,8 +57,21 @@ func TestSharedDatabasesAreSeparate(t *testing.T) {
 			t.Errorf("connected to %s with %d tables t, want %s with none", current, tables, db.Name())
 		}
 	})
-	if len(names) != 2 || names[0] == names[1] {
-		t.Fatalf("database names %v, want two different", names)
+	// Conn: a connection to a third database of its own on the cluster.
+	t.Run("conn", func(t *testing.T) {
+		c := shared.Conn(t)
+		var current string
+		var tables int
+		if err := c.QueryRow(ctx, "SELECT current_database(), (SELECT count(*) FROM pg_class WHERE relname = 't')").Scan(&current, &tables); err != nil {
+			t.Fatal(err)
+		}
+		if c.PgConn().Conn().RemoteAddr().String() != "127.0.0.1:"+strconv.Itoa(port) || current == "postgres" || tables != 0 {
+			t.Errorf("Conn: %s, database %s with %d tables t; want the cluster on port %d, a database of its own, none", c.PgConn().Conn().RemoteAddr(), current, tables, port)
+		}
+		names = append(names, current)
+	})
+	if len(names) != 3 || names[0] == names[1] || names[1] == names[2] || names[0] == names[2] {
+		t.Fatalf("database names %v, want three different", names)
 	}
 	c, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:"+strconv.Itoa(port)+"/postgres?sslmode=disable")
 	if err != nil {

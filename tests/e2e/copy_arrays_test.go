@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestCopyArraysAgainstPostgres loads the same ARRAY data into sqlgate and
@@ -16,7 +15,7 @@ import (
 // that each format's output loads back unchanged.
 func TestCopyArraysAgainstPostgres(t *testing.T) {
 	ctx := context.Background()
-	pg := connect(t, pgtest.Start(t).ConnString())
+	pg := sharedPG.Conn(t)
 	sg := connect(t, startServer(t).ConnString())
 	mustExec(t, pg, `CREATE TABLE ca (id INT PRIMARY KEY, a INT[], s TEXT[], d FLOAT8[], b BOOL[], n NUMERIC(10,2)[], ts TIMESTAMP[])`)
 	mustExec(t, sg, `CREATE TABLE ca (id INT PRIMARY KEY, a ARRAY<INT>, s ARRAY<STRING>, d ARRAY<DOUBLE>, b ARRAY<BOOLEAN>, n ARRAY<DECIMAL(10,2)>, ts ARRAY<TIMESTAMP(6)>)`)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // keywordForms are the statements TestKeywordsAsNames runs for every
@@ -50,8 +49,7 @@ var keywordForms = []string{
 func TestKeywordsAsNames(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
-	pg := pgtest.Start(t)
-	pgc := connect(t, pg.ConnString())
+	pgc := sharedPG.Conn(t)
 	sg := connect(t, startServer(t).ConnString())
 
 	rows, err := pgc.Query(ctx, "SELECT word FROM pg_get_keywords() ORDER BY word")

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // labelExprs walk PostgreSQL's FigureColnameInternal (parse_target.c):
@@ -130,7 +129,7 @@ var labelExprs = []string{
 func TestColumnLabels(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	pgc := connect(t, pgtest.Start(t).ConnString())
+	pgc := sharedPG.Conn(t)
 	sg := connect(t, startServer(t).ConnString())
 	const create = "CREATE TABLE lt (x int, y text, arr int[], j json, b boolean)"
 	for _, c := range []*pgx.Conn{pgc, sg} {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestPreparedStatementsView compares pg_prepared_statements on sqlgate
@@ -82,7 +81,7 @@ func TestPreparedStatementsView(t *testing.T) {
 		}
 		return out
 	}
-	want := run(pgtest.Start(t).ConnString())
+	want := run(sharedPG.Database(t).ConnString())
 	got := run(startServer(t).ConnString())
 	norm := func(rs []viewRow) []string {
 		var out []string

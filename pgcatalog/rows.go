@@ -359,7 +359,7 @@ func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 		for i, n := range nums {
 			ct := c.colType(t.Descriptor.Schema.Columns[n-1].Type)
 			colls[i] = ct.collation
-			classes[i] = c.btreeClass(ct.oid) // opclasses.go
+			classes[i] = c.btreeClass(t.Descriptor.Schema.Columns[n-1].Type) // opclasses.go
 			opts[i] = 0
 		}
 		rows = append(rows, row{

@@ -207,6 +207,8 @@ var pgTypes = []typeSpec{
 	{oid: 651, name: "_cidr", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 650, array: 0, align: "i", storage: "x", collation: 0},
 	{oid: 3614, name: "tsvector", len: -1, byVal: false, typtype: "b", category: "U", preferred: false, elem: 0, array: 3643, align: "i", storage: "x", collation: 0},
 	{oid: 3643, name: "_tsvector", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 3614, array: 0, align: "i", storage: "x", collation: 0},
+	{oid: 3642, name: "gtsvector", len: -1, byVal: false, typtype: "b", category: "U", preferred: false, elem: 0, array: 3644, align: "i", storage: "p", collation: 0},
+	{oid: 3644, name: "_gtsvector", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 3642, array: 0, align: "i", storage: "x", collation: 0},
 	{oid: 3615, name: "tsquery", len: -1, byVal: false, typtype: "b", category: "U", preferred: false, elem: 0, array: 3645, align: "i", storage: "p", collation: 0},
 	{oid: 3645, name: "_tsquery", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 3615, array: 0, align: "i", storage: "x", collation: 0},
 	{oid: 3734, name: "regconfig", len: 4, byVal: true, typtype: "b", category: "N", preferred: false, elem: 0, array: 3735, align: "i", storage: "p", collation: 0},

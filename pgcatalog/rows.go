@@ -897,13 +897,16 @@ func (c *Catalog) procRows() []row {
 			}
 			if p.sql {
 				rows[i]["provolatile"], rows[i]["proisstrict"], rows[i]["procost"] = string(p.volatile), p.strict, 100.0
-				n := 0
-				for _, d := range p.argDefaults {
+				var defaults []string
+				for _, d := range c.argDefaultTexts(p) { // info.go
 					if d != "" {
-						n++
+						defaults = append(defaults, d)
 					}
 				}
-				rows[i]["pronargdefaults"] = n
+				rows[i]["pronargdefaults"] = len(defaults)
+				if len(defaults) > 0 {
+					rows[i]["proargdefaults"] = argDefaultsNode(defaults) // exprs.go
+				}
 			}
 			if p.argNames != nil {
 				names := make([]any, len(p.argNames))

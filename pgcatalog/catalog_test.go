@@ -272,6 +272,10 @@ func TestGeneratedRows(t *testing.T) {
 		"13535|3079|0|PL/pgSQL procedural language",
 		"100|3456|0|database's default collation", "950|3456|0|standard C collation", "951|3456|0|standard POSIX collation",
 		"3765|3600|0|simple dictionary: just lower case and check for stopword", "13163|3600|0|snowball stemmer for english language",
+		"3722|3601|0|default word parser", "3727|3764|0|simple dictionary: just lower case and check for stopword",
+		"3730|3764|0|synonym dictionary: replace word by its synonym", "3733|3764|0|ispell dictionary",
+		"3742|3764|0|thesaurus dictionary: phrase by phrase substitution", "13150|3764|0|snowball stemmer",
+		"3748|3602|0|simple configuration", "13164|3602|0|configuration for english language",
 		"16386|1259|0|fluss log table, 3 buckets", "16386|1259|2|the message",
 		"16385|1259|0|fluss primary-key table, 4 buckets, bucket key (region)"}; fmt.Sprint(descs) != fmt.Sprint(want) || !builtin {
 		t.Errorf("pg_description: got\n  %s\nwant\n  %s\nand count(*)'s comment (found: %v)", strings.Join(descs, "\n  "), strings.Join(want, "\n  "), builtin)

@@ -50,16 +50,17 @@ func amProcRows() []row {
 	return rows
 }
 
-// supportProcs are the support functions' pg_proc rows, one per function,
-// apart from those procs already lists under the same signature: those
-// take PostgreSQL's OID, which pg_amproc names.
-func supportProcs(procs []procInfo) []procInfo {
+// supportProcs are the pg_proc rows of support (PostgreSQL's functions
+// sqlgate's catalog rows name by OID: pg_amproc's, pg_ts_parser's ...),
+// one per function, apart from those procs already lists under the same
+// signature: those take PostgreSQL's OID.
+func supportProcs(procs []procInfo, support []pgoper.SupportProc) []procInfo {
 	listed := map[string]int{}
 	for i, p := range procs {
 		listed[procSignature(p)] = i // operators.go
 	}
 	var out []procInfo
-	for _, s := range pgoper.SupportProcs() {
+	for _, s := range support {
 		args := make([]any, len(s.Args))
 		for i, a := range s.Args {
 			args[i] = a

@@ -77,6 +77,10 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_extension":           static(extensionRows()),
 		"pg_collation":           static(collationRows()), // collations.go
 		"pg_ts_dict":             static(tsDictRows()),
+		"pg_ts_parser":           static(tsParserRows()),    // collations.go
+		"pg_ts_template":         static(tsTemplateRows()),  // collations.go
+		"pg_ts_config":           static(tsConfigRows()),    // collations.go
+		"pg_ts_config_map":       static(tsConfigMapRows()), // collations.go
 		"pg_language":            static(languageRows()),
 		"pg_tablespace":          static(tablespaceRows()),
 		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go

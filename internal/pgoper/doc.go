@@ -17,5 +17,10 @@
 // hash, gist, gin, spgist, brin) whose every operator operators.go lists, with their support functions (opclasses.go,
 // generated and checked by TestOpClassesMatchPostgres; the types and
 // DefaultOpClass, the class CREATE INDEX picks for a key column, are
-// opclass.go's).
+// opclass.go's). And PostgreSQL 15's text search catalog rows of what
+// sqlgate's full text search has: the default parser, the templates, the
+// simple and english configurations with their maps and dictionaries and
+// the parser's and templates' functions (tscatalog.go, generated and
+// checked by TestTextSearchCatalogMatchesPostgres; the types are
+// tsearch.go's).
 package pgoper

@@ -263,8 +263,8 @@ func TestGeneratedRows(t *testing.T) {
 			builtin = builtin || r == "2803|1255|0|number of input rows"
 			continue
 		}
-		if strings.Contains(r, "|2617|") {
-			continue
+		if strings.Contains(r, "|2617|") || strings.Contains(r, "|1247|") {
+			continue // operators', built-in types' (TestTypeCommentsMatchPostgres)
 		}
 		descs = append(descs, r)
 	}

@@ -443,6 +443,12 @@ func (c *Catalog) descriptionRows(ctx context.Context, s *snapshot) ([]row, erro
 	rows = append(rows, c.objectCommentRows(ctx, s)...) // comments.go
 	rows = append(rows, operatorDescriptionRows()...)   // operators.go
 	rows = append(rows, collationDescriptionRows()...)  // collations.go
+	for _, ts := range pgTypes {
+		// the built-in types' comments (typecomments.go), \dTS's Description
+		if text, ok := typeComments[ts.oid]; ok {
+			rows = append(rows, row{"objoid": ts.oid, "classoid": classPgType, "objsubid": 0, "description": text})
+		}
+	}
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
 		rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": 0, "description": tableComment(t)})

@@ -83,6 +83,9 @@ type Options struct {
 	// each table and what was granted on it; nil: User is the only role
 	// and owns everything.
 	Roles Roles
+	// Comments, when set, keeps COMMENT ON's texts (comments.go); else
+	// Roles does when it is a CommentSource.
+	Comments CommentSource
 	// Views, when set, lists the views (views.go).
 	Views ViewLister
 	// ViewUpdatability, when set, derives whether a view is automatically

@@ -16,8 +16,8 @@ import (
 // rows for roles, read by obj_description and shobj_description and so by
 // psql's \dn+, \dv+, \dT+, \ds+, \df+, \di+ and \du+.
 
-// CommentSource is implemented by the Roles that keep COMMENT ON's texts
-// by meta.CommentKey (the engine's metadata store).
+// CommentSource keeps COMMENT ON's texts by meta.CommentKey (the engine's
+// metadata store; Options.Comments, or the Roles that implement it).
 type CommentSource interface {
 	Comments() map[string]string
 }
@@ -31,6 +31,9 @@ const (
 )
 
 func (c *Catalog) comments() map[string]string {
+	if c.opts.Comments != nil {
+		return c.opts.Comments.Comments()
+	}
 	if cs, ok := c.opts.Roles.(CommentSource); ok {
 		return cs.Comments()
 	}

@@ -45,6 +45,7 @@ const (
 	pgTypeOID        = 1247  // pg_get_expr's relation of a domain's typdefaultbin
 	classPgRewrite   = 2618  // pg_depend.classid of a view's rule (views.go)
 	classPgExtension = 3079  // ... of extensions
+	classPgAm        = 2601  // ... of access methods
 	plpgsqlOID       = 13535 // the one extension, plpgsql
 	procOIDBase      = 100000
 )

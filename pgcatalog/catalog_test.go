@@ -270,6 +270,9 @@ func TestGeneratedRows(t *testing.T) {
 	}
 	if want := []string{"11|2615|0|system catalog schema", "2200|2615|0|standard public schema", "99|2615|0|reserved schema for TOAST tables",
 		"13535|3079|0|PL/pgSQL procedural language",
+		"2|2601|0|heap table access method", "403|2601|0|b-tree index access method", "405|2601|0|hash index access method",
+		"783|2601|0|GiST index access method", "2742|2601|0|GIN index access method", "4000|2601|0|SP-GiST index access method",
+		"3580|2601|0|block range index (BRIN) access method",
 		"100|3456|0|database's default collation", "950|3456|0|standard C collation", "951|3456|0|standard POSIX collation",
 		"3765|3600|0|simple dictionary: just lower case and check for stopword", "13163|3600|0|snowball stemmer for english language",
 		"3722|3601|0|default word parser", "3727|3764|0|simple dictionary: just lower case and check for stopword",

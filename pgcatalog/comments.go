@@ -142,7 +142,7 @@ func catalogClass(catalog string) uint32 {
 	return map[string]uint32{"pg_class": classPgClass, "pg_namespace": classPgNamespace, "pg_extension": classPgExtension,
 		"pg_type": classPgType, "pg_proc": classPgProc, "pg_constraint": classPgConstraint, "pg_authid": classPgAuthid, "pg_operator": classPgOperator,
 		"pg_collation": classPgCollation, "pg_ts_dict": classPgTSDict, "pg_ts_parser": classPgTSParser, "pg_ts_config": classPgTSConfig,
-		"pg_ts_template": classPgTSTemplate}[catalog] // collations.go
+		"pg_ts_template": classPgTSTemplate, "pg_am": classPgAm}[catalog] // collations.go
 }
 
 // oidValue reads an OID column of a generated row (a uint32, or an int

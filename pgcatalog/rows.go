@@ -416,8 +416,8 @@ func (c *Catalog) schemaACL(owner string) []any {
 	return []any{owner + "=UC/" + owner, "=U/" + owner}
 }
 
-// builtinDescriptions are the comments PostgreSQL 15 ships on the schemas
-// and the extension sqlgate shows, by catalog and OID.
+// builtinDescriptions are the comments PostgreSQL 15 ships on the schemas,
+// the extension and the access methods sqlgate shows, by catalog and OID.
 var builtinDescriptions = []struct {
 	classoid uint32
 	objoid   uint32
@@ -427,6 +427,13 @@ var builtinDescriptions = []struct {
 	{classPgNamespace, nsPublic, "standard public schema"},
 	{classPgNamespace, nsToast, "reserved schema for TOAST tables"},
 	{classPgExtension, plpgsqlOID, "PL/pgSQL procedural language"},
+	{classPgAm, amHeap, "heap table access method"},
+	{classPgAm, amBtree, "b-tree index access method"},
+	{classPgAm, 405, "hash index access method"},
+	{classPgAm, 783, "GiST index access method"},
+	{classPgAm, 2742, "GIN index access method"},
+	{classPgAm, 4000, "SP-GiST index access method"},
+	{classPgAm, 3580, "block range index (BRIN) access method"},
 }
 
 func (c *Catalog) descriptionRows(ctx context.Context, s *snapshot) ([]row, error) {

@@ -38,6 +38,7 @@ var relationSpecs = []relSpec{
 	{schema: pgCatalog, name: "pg_file_settings", oid: 12110, kind: 'v', cols: []col{{"sourcefile", tText}, {"sourceline", tInt4}, {"seqno", tInt4}, {"name", tText}, {"setting", tText}, {"applied", tBool}, {"error", tText}}},
 	{schema: pgCatalog, name: "pg_foreign_data_wrapper", oid: 2328, kind: 'r', cols: []col{{"oid", tOid}, {"fdwname", tName}, {"fdwowner", tOid}, {"fdwhandler", tOid}, {"fdwvalidator", tOid}, {"fdwacl", tAclArr}, {"fdwoptions", tTextArr}}},
 	{schema: pgCatalog, name: "pg_foreign_server", oid: 1417, kind: 'r', cols: []col{{"oid", tOid}, {"srvname", tName}, {"srvowner", tOid}, {"srvfdw", tOid}, {"srvtype", tText}, {"srvversion", tText}, {"srvacl", tAclArr}, {"srvoptions", tTextArr}}},
+	{schema: pgCatalog, name: "pg_user_mappings", oid: 12327, kind: 'v', cols: []col{{"umid", tOid}, {"srvid", tOid}, {"srvname", tName}, {"umuser", tOid}, {"usename", tName}, {"umoptions", tTextArr}}},
 	{schema: pgCatalog, name: "pg_foreign_table", oid: 3118, kind: 'r', cols: []col{{"ftrelid", tOid}, {"ftserver", tOid}, {"ftoptions", tTextArr}}},
 	{schema: pgCatalog, name: "pg_hba_file_rules", oid: 12114, kind: 'v', cols: []col{{"line_number", tInt4}, {"type", tText}, {"database", tTextArr}, {"user_name", tTextArr}, {"address", tText}, {"netmask", tText}, {"auth_method", tText}, {"options", tTextArr}, {"error", tText}}},
 	{schema: pgCatalog, name: "pg_ident_file_mappings", oid: 12118, kind: 'v', cols: []col{{"line_number", tInt4}, {"map_name", tText}, {"sys_name", tText}, {"pg_username", tText}, {"error", tText}}},

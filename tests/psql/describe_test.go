@@ -204,6 +204,7 @@ func TestPsqlAgainstPostgres(t *testing.T) {
 	t.Run("operators", func(t *testing.T) { operatorsMatchPostgres(t, pg, sg) })                      // operators_test.go
 	t.Run("operator classes", func(t *testing.T) { opclassesMatchPostgres(t, pg, sg) })               // opclasses_test.go
 	t.Run("types and text search", func(t *testing.T) { typesAndTextSearchMatchPostgres(t, pg, sg) }) // typestsearch_test.go
+	t.Run("more commands", func(t *testing.T) { moreCommandsMatchPostgres(t, pg, sg) })               // morecmds_test.go
 }
 
 // introspectionMatchesPostgres compares what drivers and BI tools read

@@ -114,7 +114,15 @@ func (o *LateralJoin) joinRow(ctx context.Context, bld *array.RecordBuilder) (in
 	for k, a := range o.outer {
 		vals[k] = valueAt(a, o.row)
 	}
-	sub := o.EC.outerRow(ctx, vals)
+	// the right plan runs in the statement's context (EC.Ctx), which
+	// carries what its functions read (the catalog of pg_table_size,
+	// regclass output, the session), as a correlated subquery's does;
+	// Next's ctx may be only the pull's
+	rctx := o.EC.Ctx
+	if rctx == nil {
+		rctx = ctx
+	}
+	sub := o.EC.outerRow(rctx, vals)
 	right, err := o.Open(sub)
 	if err != nil {
 		return 0, err

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sqlgate/sqlgate/internal/pgoper"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -40,22 +41,12 @@ func Collations() []Collation {
 }
 
 // Dictionary is one pg_ts_dict row of sqlgate's dictionaries.
-type Dictionary struct {
-	OID        uint32
-	Name       string
-	Template   uint32 // dicttemplate: PostgreSQL's simple or snowball template
-	InitOption string // dictinitoption ("" NULL)
-	Comment    string
-}
+type Dictionary = pgoper.TSDict
 
 // Dictionaries are PostgreSQL 15's pg_ts_dict rows of simple and
-// english_stem (types/tsearch's dictionaries).
-func Dictionaries() []Dictionary {
-	return []Dictionary{
-		{3765, "simple", 3727, "", "simple dictionary: just lower case and check for stopword"},
-		{13163, "english_stem", 13150, "language = 'english', stopwords = 'english'", "snowball stemmer for english language"},
-	}
-}
+// english_stem, the dictionaries types/tsearch's configurations map
+// tokens to (internal/pgoper's tscatalog.go).
+func Dictionaries() []Dictionary { return pgoper.TSDicts() }
 
 func regcollationFuncs() []*Func {
 	return []*Func{

@@ -87,22 +87,16 @@ func sysInfoFuncs() []*Func {
 			return time.Now().In(LocationOf(ctx)).Format("Mon Jan 02 15:04:05.000000 2006 MST"), nil
 		})},
 	}
-	// the operator classes and families and the text search dictionaries
-	// sqlgate has (internal/pgoper's, regcollation.go's) live in
-	// pg_catalog, on every search path
+	// the operator classes and families and the text search parsers,
+	// templates, configurations and dictionaries sqlgate has
+	// (internal/pgoper's) live in pg_catalog, on every search path
 	fs = append(fs, visibleIn("pg_opclass_is_visible", func(oid uint32) bool { return pgoper.OpClassByOID(oid) }),
 		visibleIn("pg_opfamily_is_visible", func(oid uint32) bool { return pgoper.OpFamilyByOID(oid) }),
-		visibleIn("pg_ts_dict_is_visible", func(oid uint32) bool {
-			for _, d := range Dictionaries() {
-				if d.OID == oid {
-					return true
-				}
-			}
-			return false
-		}))
-	for _, name := range []string{"pg_conversion_is_visible",
-		"pg_statistics_obj_is_visible", "pg_ts_config_is_visible", "pg_ts_parser_is_visible",
-		"pg_ts_template_is_visible"} {
+		visibleIn("pg_ts_dict_is_visible", func(oid uint32) bool { return pgoper.TSObjectByOID(oid) == 'd' }),
+		visibleIn("pg_ts_config_is_visible", func(oid uint32) bool { return pgoper.TSObjectByOID(oid) == 'c' }),
+		visibleIn("pg_ts_parser_is_visible", func(oid uint32) bool { return pgoper.TSObjectByOID(oid) == 'p' }),
+		visibleIn("pg_ts_template_is_visible", func(oid uint32) bool { return pgoper.TSObjectByOID(oid) == 't' }))
+	for _, name := range []string{"pg_conversion_is_visible", "pg_statistics_obj_is_visible"} {
 		fs = append(fs, nullVisible(name))
 	}
 	return fs

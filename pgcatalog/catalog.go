@@ -45,6 +45,7 @@ const (
 	pgTypeOID        = 1247  // pg_get_expr's relation of a domain's typdefaultbin
 	classPgRewrite   = 2618  // pg_depend.classid of a view's rule (views.go)
 	classPgExtension = 3079  // ... of extensions
+	classPgAm        = 2601  // ... of access methods
 	plpgsqlOID       = 13535 // the one extension, plpgsql
 	procOIDBase      = 100000
 )
@@ -83,6 +84,9 @@ type Options struct {
 	// each table and what was granted on it; nil: User is the only role
 	// and owns everything.
 	Roles Roles
+	// Comments, when set, keeps COMMENT ON's texts (comments.go); else
+	// Roles does when it is a CommentSource.
+	Comments CommentSource
 	// Views, when set, lists the views (views.go).
 	Views ViewLister
 	// ViewUpdatability, when set, derives whether a view is automatically

@@ -263,15 +263,22 @@ func TestGeneratedRows(t *testing.T) {
 			builtin = builtin || r == "2803|1255|0|number of input rows"
 			continue
 		}
-		if strings.Contains(r, "|2617|") {
-			continue
+		if strings.Contains(r, "|2617|") || strings.Contains(r, "|1247|") {
+			continue // operators', built-in types' (TestTypeCommentsMatchPostgres)
 		}
 		descs = append(descs, r)
 	}
 	if want := []string{"11|2615|0|system catalog schema", "2200|2615|0|standard public schema", "99|2615|0|reserved schema for TOAST tables",
 		"13535|3079|0|PL/pgSQL procedural language",
+		"2|2601|0|heap table access method", "403|2601|0|b-tree index access method", "405|2601|0|hash index access method",
+		"783|2601|0|GiST index access method", "2742|2601|0|GIN index access method", "4000|2601|0|SP-GiST index access method",
+		"3580|2601|0|block range index (BRIN) access method",
 		"100|3456|0|database's default collation", "950|3456|0|standard C collation", "951|3456|0|standard POSIX collation",
 		"3765|3600|0|simple dictionary: just lower case and check for stopword", "13163|3600|0|snowball stemmer for english language",
+		"3722|3601|0|default word parser", "3727|3764|0|simple dictionary: just lower case and check for stopword",
+		"3730|3764|0|synonym dictionary: replace word by its synonym", "3733|3764|0|ispell dictionary",
+		"3742|3764|0|thesaurus dictionary: phrase by phrase substitution", "13150|3764|0|snowball stemmer",
+		"3748|3602|0|simple configuration", "13164|3602|0|configuration for english language",
 		"16386|1259|0|fluss log table, 3 buckets", "16386|1259|2|the message",
 		"16385|1259|0|fluss primary-key table, 4 buckets, bucket key (region)"}; fmt.Sprint(descs) != fmt.Sprint(want) || !builtin {
 		t.Errorf("pg_description: got\n  %s\nwant\n  %s\nand count(*)'s comment (found: %v)", strings.Join(descs, "\n  "), strings.Join(want, "\n  "), builtin)

@@ -1,19 +1,60 @@
 package pgcatalog
 
-import "github.com/sqlgate/sqlgate/functions"
-
-// The collations and text search dictionaries sqlgate has, which
-// regcollation and regdictionary name (functions/regcollation.go):
-// pg_collation and pg_ts_dict rows and their comments in pg_description,
-// as PostgreSQL 15's. pg_ts_template stays empty: its init and lexize
-// functions are PostgreSQL's C code, which sqlgate's Go dictionaries
-// have no pg_proc rows for.
-
-// pg_description.classoid of collations, dictionaries and templates.
-const (
-	classPgCollation = 3456
-	classPgTSDict    = 3600
+import (
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/internal/pgoper"
 )
+
+// The collations and text search objects sqlgate has, which regcollation,
+// regconfig and regdictionary name (functions/regcollation.go,
+// internal/pgoper's tscatalog.go): pg_collation, pg_ts_parser,
+// pg_ts_template, pg_ts_config, pg_ts_config_map and pg_ts_dict rows and
+// their comments in pg_description, as PostgreSQL 15's. The parser's and
+// templates' functions (prsd_start, dsnowball_lexize ...) are pg_proc rows
+// under PostgreSQL's OIDs, which the regproc columns name; sqlgate does
+// not bind a call of them (they take internal).
+
+// pg_description.classoid of collations and the text search objects.
+const (
+	classPgCollation  = 3456
+	classPgTSDict     = 3600
+	classPgTSParser   = 3601
+	classPgTSConfig   = 3602
+	classPgTSTemplate = 3764
+)
+
+func tsParserRows() []row {
+	var rows []row
+	for _, p := range pgoper.TSParsers() {
+		rows = append(rows, row{"oid": p.OID, "prsname": p.Name, "prsnamespace": nsPgCatalog, "prsstart": p.Start, "prstoken": p.Token,
+			"prsend": p.End, "prsheadline": p.Headline, "prslextype": p.LexType})
+	}
+	return rows
+}
+
+func tsTemplateRows() []row {
+	var rows []row
+	for _, t := range pgoper.TSTemplates() {
+		rows = append(rows, row{"oid": t.OID, "tmplname": t.Name, "tmplnamespace": nsPgCatalog, "tmplinit": t.Init, "tmpllexize": t.Lexize})
+	}
+	return rows
+}
+
+func tsConfigRows() []row {
+	var rows []row
+	for _, c := range pgoper.TSConfigs() {
+		rows = append(rows, row{"oid": c.OID, "cfgname": c.Name, "cfgnamespace": nsPgCatalog, "cfgowner": ownerOID, "cfgparser": c.Parser})
+	}
+	return rows
+}
+
+func tsConfigMapRows() []row {
+	var rows []row
+	for _, m := range pgoper.TSConfigMaps() {
+		rows = append(rows, row{"mapcfg": m.Config, "maptokentype": int(m.TokenType), "mapseqno": int(m.SeqNo), "mapdict": m.Dict})
+	}
+	return rows
+}
 
 func collationRows() []row {
 	var rows []row
@@ -54,6 +95,15 @@ func collationDescriptionRows() []row {
 	}
 	for _, d := range functions.Dictionaries() {
 		add(d.OID, classPgTSDict, d.Comment)
+	}
+	for _, p := range pgoper.TSParsers() {
+		add(p.OID, classPgTSParser, p.Comment)
+	}
+	for _, t := range pgoper.TSTemplates() {
+		add(t.OID, classPgTSTemplate, t.Comment)
+	}
+	for _, c := range pgoper.TSConfigs() {
+		add(c.OID, classPgTSConfig, c.Comment)
 	}
 	return rows
 }

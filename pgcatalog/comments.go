@@ -16,8 +16,8 @@ import (
 // rows for roles, read by obj_description and shobj_description and so by
 // psql's \dn+, \dv+, \dT+, \ds+, \df+, \di+ and \du+.
 
-// CommentSource is implemented by the Roles that keep COMMENT ON's texts
-// by meta.CommentKey (the engine's metadata store).
+// CommentSource keeps COMMENT ON's texts by meta.CommentKey (the engine's
+// metadata store; Options.Comments, or the Roles that implement it).
 type CommentSource interface {
 	Comments() map[string]string
 }
@@ -31,6 +31,9 @@ const (
 )
 
 func (c *Catalog) comments() map[string]string {
+	if c.opts.Comments != nil {
+		return c.opts.Comments.Comments()
+	}
 	if cs, ok := c.opts.Roles.(CommentSource); ok {
 		return cs.Comments()
 	}
@@ -138,7 +141,8 @@ func (c *Catalog) shdescriptionRows(_ context.Context, _ *snapshot) ([]row, erro
 func catalogClass(catalog string) uint32 {
 	return map[string]uint32{"pg_class": classPgClass, "pg_namespace": classPgNamespace, "pg_extension": classPgExtension,
 		"pg_type": classPgType, "pg_proc": classPgProc, "pg_constraint": classPgConstraint, "pg_authid": classPgAuthid, "pg_operator": classPgOperator,
-		"pg_collation": classPgCollation, "pg_ts_dict": classPgTSDict}[catalog] // collations.go
+		"pg_collation": classPgCollation, "pg_ts_dict": classPgTSDict, "pg_ts_parser": classPgTSParser, "pg_ts_config": classPgTSConfig,
+		"pg_ts_template": classPgTSTemplate, "pg_am": classPgAm}[catalog] // collations.go
 }
 
 // oidValue reads an OID column of a generated row (a uint32, or an int

@@ -132,19 +132,22 @@
 //     selectivity estimators). The operators' and casts' functions are
 //     pg_proc rows under PostgreSQL's OIDs (a library row of the same
 //     signature takes that OID). pg_opfamily, pg_opclass, pg_amop and
-//     pg_amproc (opclasses.go) are PostgreSQL 15's rows of the btree and
-//     hash families whose every operator sqlgate binds (internal/pgoper),
-//     their support functions pg_proc rows, and pg_index.indclass names
-//     the key columns' default classes; pg_collation and pg_ts_dict
-//     (collations.go) list the collations and dictionaries sqlgate has,
-//     which regcollation and regdictionary name; pg_ts_template is empty.
+//     pg_amproc (opclasses.go) are PostgreSQL 15's rows of the families
+//     (btree, hash, gist, gin, spgist, brin) whose every operator sqlgate
+//     binds (internal/pgoper), their support functions pg_proc rows, and
+//     pg_index.indclass names the key columns' default classes (an
+//     enum's enum_ops); pg_collation, pg_ts_parser, pg_ts_template,
+//     pg_ts_config, pg_ts_config_map and pg_ts_dict (collations.go) list
+//     the collations and text search objects sqlgate has, which
+//     regcollation, regconfig and regdictionary name, and the parser's
+//     and templates' functions as pg_proc rows.
 //   - pg_proc lists the library's overloads PostgreSQL has no row of only
 //     under names PostgreSQL has functions of: the engine's pg__ helpers,
 //     the reg* types' cast helpers and the grammar's constructs
 //     (coalesce, current_date ...) are not listed. A built-in's
 //     proargdefaults is PostgreSQL's node tree text (internal/pgproc's
-//     argdefaults.go); a user function's is NULL (pronargdefaults and
-//     pg_get_function_arguments carry its defaults).
+//     argdefaults.go); a user function's is a node of its defaults' text
+//     (exprs.go), which pg_get_expr prints as PostgreSQL's list.
 //   - pg_proc's argument names,
 //     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
 //     triggers, policies or partitions.

@@ -34,6 +34,28 @@ func adbinText(attnum int, text string) string {
 	return fmt.Sprintf("%s%d :text %s}", adbinPrefix, attnum, text)
 }
 
+// argDefaultsPrefix starts pg_proc.proargdefaults of a LANGUAGE sql
+// function with defaults: a list (as PostgreSQL's node tree of the default
+// expressions is) of one node holding their text, which pg_get_expr
+// prints as PostgreSQL prints the list ("1, 'x'::text"). sqlgate keeps no
+// expression trees; the text is what readers of the column print.
+const argDefaultsPrefix = "({FUNCDEFAULTS :text "
+
+// argDefaultsNode is proargdefaults of the defaults' texts.
+func argDefaultsNode(defaults []string) string {
+	return argDefaultsPrefix + strings.Join(defaults, ", ") + "})"
+}
+
+// parseArgDefaultsNode reads argDefaultsNode's form (ok false for another
+// text).
+func parseArgDefaultsNode(s string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, argDefaultsPrefix)
+	if !ok || !strings.HasSuffix(rest, "})") {
+		return "", false
+	}
+	return strings.TrimSuffix(rest, "})"), true
+}
+
 // parseAdbin reads adbinText's form (ok false for another text).
 func parseAdbin(s string) (attnum int, text string, ok bool) {
 	rest, found := strings.CutPrefix(s, adbinPrefix)
@@ -126,6 +148,9 @@ func domainCheckText(base types.T, expr string, notValid, pretty bool) (string, 
 func (c *Catalog) ExprDef(ctx context.Context, expr string, relid uint32, pretty bool) (string, bool, error) {
 	if text, ok := strings.CutPrefix(expr, domainDefaultPrefix); ok && relid == pgTypeOID {
 		return strings.TrimSuffix(text, "}"), true, nil // domains.go
+	}
+	if text, ok := parseArgDefaultsNode(expr); ok {
+		return text, true, nil // a user function's proargdefaults
 	}
 	if strings.HasPrefix(expr, "({") {
 		// a built-in's proargdefaults (PostgreSQL's node tree, pgprocrows.go)

@@ -700,25 +700,36 @@ func (c *Catalog) functionArguments(p procInfo) string {
 	if len(in) != len(p.argDefaults) || p.params != nil && len(parts) != len(p.params) {
 		return args // a type name with ", " in it (numeric(10, 2) is written without)
 	}
+	for i, d := range c.argDefaultTexts(p) {
+		if d != "" {
+			parts[in[i]] += " DEFAULT " + d
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// argDefaultTexts are a LANGUAGE sql function's parameter defaults ("" for
+// a parameter without) converted to the parameters' types, as PostgreSQL
+// stores and prints them ('x'::text, (1 + 2)); as written where the
+// deparser does not reproduce one.
+func (c *Catalog) argDefaultTexts(p procInfo) []string {
 	sc := deparse.Scope{Types: catalogTypes{c}, Schema: fluss.DefaultDatabase}
 	if n, ok := c.NamespaceName(p.ns); ok {
 		sc.Schema = n
 	}
+	out := make([]string, len(p.argDefaults))
 	for i, d := range p.argDefaults {
 		if d == "" {
 			continue
 		}
 		if i < len(p.inTypes) {
-			// converted to the parameter's type, as PostgreSQL stores and
-			// prints it ('x'::text, (1 + 2)); as written where the
-			// deparser does not reproduce it
-			if out, err := deparse.Default(d, sc, p.inTypes[i], false); err == nil {
-				d = out
+			if t, err := deparse.Default(d, sc, p.inTypes[i], false); err == nil {
+				d = t
 			}
 		}
-		parts[in[i]] += " DEFAULT " + d
+		out[i] = d
 	}
-	return strings.Join(parts, ", ")
+	return out
 }
 
 // FunctionOIDs implements functions.Procs: the pg_proc rows named name.

@@ -1,10 +1,14 @@
 package pgcatalog
 
-import "github.com/sqlgate/sqlgate/internal/pgoper"
+import (
+	"github.com/sqlgate/sqlgate/internal/pgoper"
+	"github.com/sqlgate/sqlgate/pgtypes"
+	"github.com/sqlgate/sqlgate/types"
+)
 
-// The btree and hash operator families and classes of sqlgate's types
-// (internal/pgoper's opclasses.go, PostgreSQL 15's rows of the families
-// whose every operator sqlgate binds): pg_opfamily, pg_opclass, pg_amop
+// The operator families and classes of sqlgate's types (internal/pgoper's
+// opclasses.go, PostgreSQL 15's rows of the btree, hash, gist, gin, spgist
+// and brin families whose every operator sqlgate binds): pg_opfamily, pg_opclass, pg_amop
 // and pg_amproc, which psql's \dA* commands and tools' index dialogs
 // read; pg_index.indclass names the key columns' default btree classes;
 // the support functions (btint4cmp, hashtext ...) are pg_proc rows under
@@ -46,16 +50,17 @@ func amProcRows() []row {
 	return rows
 }
 
-// supportProcs are the support functions' pg_proc rows, one per function,
-// apart from those procs already lists under the same signature: those
-// take PostgreSQL's OID, which pg_amproc names.
-func supportProcs(procs []procInfo) []procInfo {
+// supportProcs are the pg_proc rows of support (PostgreSQL's functions
+// sqlgate's catalog rows name by OID: pg_amproc's, pg_ts_parser's ...),
+// one per function, apart from those procs already lists under the same
+// signature: those take PostgreSQL's OID.
+func supportProcs(procs []procInfo, support []pgoper.SupportProc) []procInfo {
 	listed := map[string]int{}
 	for i, p := range procs {
 		listed[procSignature(p)] = i // operators.go
 	}
 	var out []procInfo
-	for _, s := range pgoper.SupportProcs() {
+	for _, s := range support {
 		args := make([]any, len(s.Args))
 		for i, a := range s.Args {
 			args[i] = a
@@ -71,15 +76,21 @@ func supportProcs(procs []procInfo) []procInfo {
 }
 
 // btreeClass is the default btree operator class of a key column of type
-// oid (0 where PostgreSQL has none sqlgate lists: an enum's enum_ops), as
-// CREATE INDEX puts it in pg_index.indclass.
-func (c *Catalog) btreeClass(oid uint32) uint32 {
-	var elem uint32
-	if ts, ok := c.types[oid]; ok {
-		elem = ts.elem
-		if ts.category != "A" {
-			elem = 0 // name's typelem is char, but name is no array
-		}
+// t, as CREATE INDEX puts it in pg_index.indclass: its own type's class or
+// its polymorphic family's (an array's array_ops, an enum's enum_ops, a
+// range's range_ops, a composite's record_ops).
+func (c *Catalog) btreeClass(t types.T) uint32 {
+	oid, _, _ := pgtypes.OIDOf(t)
+	var poly uint32
+	switch {
+	case t.Kind == types.Array:
+		poly = 2277 // anyarray
+	case t.IsEnum():
+		poly = 3500 // anyenum
+	case t.IsRange():
+		poly = 3831 // anyrange
+	case t.IsComposite():
+		poly = 2249 // record
 	}
-	return pgoper.DefaultOpClass(amBtree, oid, elem)
+	return pgoper.DefaultOpClass(amBtree, oid, poly)
 }

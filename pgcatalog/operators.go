@@ -92,7 +92,8 @@ func withOperatorProcs(procs []procInfo) []procInfo {
 	n := len(procs) - len(typeProcInfos)
 	ops := operatorProcs(procs[:n])
 	out := append(procs[:n:n], ops...)
-	out = append(out, castProcs(out)...)    // casts.go
-	out = append(out, supportProcs(out)...) // opclasses.go
+	out = append(out, castProcs(out)...)                           // casts.go
+	out = append(out, supportProcs(out, pgoper.SupportProcs())...) // opclasses.go
+	out = append(out, supportProcs(out, pgoper.TSProcs())...)      // the text search parser's and templates' (collations.go)
 	return append(out, procs[n:]...)
 }

@@ -37,7 +37,7 @@ func (c *Catalog) partitionedTableRows(_ context.Context, s *snapshot) ([]row, e
 			nums = append(nums, i+1)
 			ct := c.colType(t.Descriptor.Schema.Columns[i].Type)
 			colls = append(colls, ct.collation)
-			classes = append(classes, c.btreeClass(ct.oid))
+			classes = append(classes, c.btreeClass(t.Descriptor.Schema.Columns[i].Type))
 		}
 		rows = append(rows, row{"partrelid": RelationOID(t.TableID), "partstrat": "l", "partnatts": len(nums),
 			"partdefid": 0, "partattrs": int2s(nums), "partclass": classes, "partcollation": colls})

@@ -77,6 +77,10 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_extension":           static(extensionRows()),
 		"pg_collation":           static(collationRows()), // collations.go
 		"pg_ts_dict":             static(tsDictRows()),
+		"pg_ts_parser":           static(tsParserRows()),    // collations.go
+		"pg_ts_template":         static(tsTemplateRows()),  // collations.go
+		"pg_ts_config":           static(tsConfigRows()),    // collations.go
+		"pg_ts_config_map":       static(tsConfigMapRows()), // collations.go
 		"pg_language":            static(languageRows()),
 		"pg_tablespace":          static(tablespaceRows()),
 		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
@@ -359,7 +363,7 @@ func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 		for i, n := range nums {
 			ct := c.colType(t.Descriptor.Schema.Columns[n-1].Type)
 			colls[i] = ct.collation
-			classes[i] = c.btreeClass(ct.oid) // opclasses.go
+			classes[i] = c.btreeClass(t.Descriptor.Schema.Columns[n-1].Type) // opclasses.go
 			opts[i] = 0
 		}
 		rows = append(rows, row{
@@ -412,8 +416,8 @@ func (c *Catalog) schemaACL(owner string) []any {
 	return []any{owner + "=UC/" + owner, "=U/" + owner}
 }
 
-// builtinDescriptions are the comments PostgreSQL 15 ships on the schemas
-// and the extension sqlgate shows, by catalog and OID.
+// builtinDescriptions are the comments PostgreSQL 15 ships on the schemas,
+// the extension and the access methods sqlgate shows, by catalog and OID.
 var builtinDescriptions = []struct {
 	classoid uint32
 	objoid   uint32
@@ -423,6 +427,13 @@ var builtinDescriptions = []struct {
 	{classPgNamespace, nsPublic, "standard public schema"},
 	{classPgNamespace, nsToast, "reserved schema for TOAST tables"},
 	{classPgExtension, plpgsqlOID, "PL/pgSQL procedural language"},
+	{classPgAm, amHeap, "heap table access method"},
+	{classPgAm, amBtree, "b-tree index access method"},
+	{classPgAm, 405, "hash index access method"},
+	{classPgAm, 783, "GiST index access method"},
+	{classPgAm, 2742, "GIN index access method"},
+	{classPgAm, 4000, "SP-GiST index access method"},
+	{classPgAm, 3580, "block range index (BRIN) access method"},
 }
 
 func (c *Catalog) descriptionRows(ctx context.Context, s *snapshot) ([]row, error) {
@@ -439,6 +450,12 @@ func (c *Catalog) descriptionRows(ctx context.Context, s *snapshot) ([]row, erro
 	rows = append(rows, c.objectCommentRows(ctx, s)...) // comments.go
 	rows = append(rows, operatorDescriptionRows()...)   // operators.go
 	rows = append(rows, collationDescriptionRows()...)  // collations.go
+	for _, ts := range pgTypes {
+		// the built-in types' comments (typecomments.go), \dTS's Description
+		if text, ok := typeComments[ts.oid]; ok {
+			rows = append(rows, row{"objoid": ts.oid, "classoid": classPgType, "objsubid": 0, "description": text})
+		}
+	}
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
 		rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": 0, "description": tableComment(t)})
@@ -897,13 +914,16 @@ func (c *Catalog) procRows() []row {
 			}
 			if p.sql {
 				rows[i]["provolatile"], rows[i]["proisstrict"], rows[i]["procost"] = string(p.volatile), p.strict, 100.0
-				n := 0
-				for _, d := range p.argDefaults {
+				var defaults []string
+				for _, d := range c.argDefaultTexts(p) { // info.go
 					if d != "" {
-						n++
+						defaults = append(defaults, d)
 					}
 				}
-				rows[i]["pronargdefaults"] = n
+				rows[i]["pronargdefaults"] = len(defaults)
+				if len(defaults) > 0 {
+					rows[i]["proargdefaults"] = argDefaultsNode(defaults) // exprs.go
+				}
 			}
 			if p.argNames != nil {
 				names := make([]any, len(p.argNames))

@@ -63,6 +63,8 @@ var typeProcs = map[uint32][8]uint32{
 	651:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _cidr
 	3614: {3610, 3611, 3639, 3638, 0, 0, 3688, 0},        // tsvector
 	3643: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsvector
+	3642: {3646, 3647, 0, 0, 0, 0, 0, 0},                 // gtsvector
+	3644: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _gtsvector
 	3615: {3612, 3613, 3641, 3640, 0, 0, 0, 0},           // tsquery
 	3645: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsquery
 	3734: {3736, 3737, 3738, 3739, 0, 0, 0, 0},           // regconfig
@@ -224,6 +226,8 @@ var typeProcInfos = []procInfo{
 	{oid: 3611, name: "tsvectorout", args: []any{uint32(3614)}, ret: 2275, nargs: 1},
 	{oid: 3639, name: "tsvectorrecv", args: []any{uint32(2281)}, ret: 3614, nargs: 1},
 	{oid: 3638, name: "tsvectorsend", args: []any{uint32(3614)}, ret: 17, nargs: 1},
+	{oid: 3646, name: "gtsvectorin", args: []any{uint32(2275)}, ret: 3642, nargs: 1},
+	{oid: 3647, name: "gtsvectorout", args: []any{uint32(3642)}, ret: 2275, nargs: 1},
 	{oid: 3612, name: "tsqueryin", args: []any{uint32(2275)}, ret: 3615, nargs: 1},
 	{oid: 3613, name: "tsqueryout", args: []any{uint32(3615)}, ret: 2275, nargs: 1},
 	{oid: 3641, name: "tsqueryrecv", args: []any{uint32(2281)}, ret: 3615, nargs: 1},

@@ -123,7 +123,7 @@ func (c *Catalog) uniqueIndexRows(t fluss.TableInfo) []row {
 		opts := make([]any, len(nums))
 		for i, n := range nums {
 			ct := c.colType(t.Descriptor.Schema.Columns[n-1].Type)
-			colls[i], classes[i], opts[i] = ct.collation, c.btreeClass(ct.oid), 0
+			colls[i], classes[i], opts[i] = ct.collation, c.btreeClass(t.Descriptor.Schema.Columns[n-1].Type), 0
 		}
 		rows = append(rows, row{
 			"indexrelid": uniqueIndexOID(t.TableID, u.ID), "indrelid": RelationOID(t.TableID), "indnatts": len(nums),

@@ -10,10 +10,17 @@
 // operator and reads regoper/regoperator names here, and pgcatalog serves
 // the rows as pg_operator and the functions as pg_proc rows. The row
 // types and their lookups are pgoper.go's (Operator) and cast.go's (Cast).
+// An anyenum operator (enum_ops' =, < ...) is probed on an enum type of
+// the probes' own.
 // It also holds PostgreSQL 15's pg_opfamily, pg_opclass, pg_amop and
-// pg_amproc rows of the btree and hash families whose every operator
-// operators.go lists, with their support functions (opclasses.go,
+// pg_amproc rows of the families of each index access method (btree,
+// hash, gist, gin, spgist, brin) whose every operator operators.go lists, with their support functions (opclasses.go,
 // generated and checked by TestOpClassesMatchPostgres; the types and
 // DefaultOpClass, the class CREATE INDEX picks for a key column, are
-// opclass.go's).
+// opclass.go's). And PostgreSQL 15's text search catalog rows of what
+// sqlgate's full text search has: the default parser, the templates, the
+// simple and english configurations with their maps and dictionaries and
+// the parser's and templates' functions (tscatalog.go, generated and
+// checked by TestTextSearchCatalogMatchesPostgres; the types are
+// tsearch.go's).
 package pgoper

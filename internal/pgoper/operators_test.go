@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/binder"
@@ -15,20 +16,48 @@ import (
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
-// noTables is a catalog without tables: the probes read none.
-type noTables struct{}
+// noTables is a catalog without tables: the probes read none. Its one
+// user-defined type is probeEnum, the sample of anyenum operands.
+type noTables struct{ reg *types.Registry }
 
 func (noTables) GetTable(_ context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
 	return fluss.TableInfo{}, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", p.Table)
 }
+
+func (c noTables) Types() *types.Registry { return c.reg }
+
+func (c noTables) EnumType(schema, name string) (types.T, bool) {
+	if name != probeEnumName || (schema != "" && schema != "public") {
+		return types.T{}, false
+	}
+	return c.reg.Enum(probeEnumOID).T(), true
+}
+
+// probeEnumOID and probeEnumName are the probes' enum type (CREATE TYPE
+// probe_enum AS ENUM ('a', 'b')), the sample an anyenum operand takes: an
+// OID no PostgreSQL type has.
+const (
+	probeEnumOID  = 900000
+	probeEnumName = "probe_enum"
+)
+
+// probeCatalog is the catalog the probes bind in.
+var probeCatalog = sync.OnceValue(func() noTables {
+	reg := types.NewRegistry()
+	reg.PublishEnums([]*types.EnumType{{OID: probeEnumOID, ArrayOID: probeEnumOID + 1, Schema: "public", Name: probeEnumName,
+		Labels: []string{"a", "b"}, Sorts: []float32{1, 2}, LabelOIDs: []uint32{probeEnumOID + 2, probeEnumOID + 3}}}, nil)
+	return noTables{reg: reg}
+})
 
 // polySamples are the concrete types a polymorphic operand is probed with.
 var polySamples = map[uint32]uint32{
 	2277: 1007, 5078: 1007, // anyarray, anycompatiblearray: int4[]
 	2283: 23, 2776: 23, 5077: 23, 5079: 23, // anyelement, anynonarray, anycompatible(nonarray): int4
 	3831: 3904, 5080: 3904, // anyrange, anycompatiblerange: int4range
+	3500: probeEnumOID, // anyenum: the probes' enum type
 }
 
 // polymorphic reports whether oid is a pseudo-type a result takes from its
@@ -47,7 +76,7 @@ func resultOID(text string) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	st, err := binder.Bind(context.Background(), noTables{}, stmts[0], nil)
+	st, err := binder.Bind(context.Background(), probeCatalog(), stmts[0], nil)
 	if err != nil {
 		return 0, err
 	}
@@ -115,6 +144,7 @@ func TestOperatorsMatchPostgres(t *testing.T) {
 		}
 		names[oid] = n
 	}
+	names[probeEnumOID] = probeEnumName
 	rows, err := conn.Query(ctx, `SELECT o.oid, o.oprname::text, o.oprkind::text, o.oprleft, o.oprright, o.oprresult, o.oprcom, o.oprnegate,
 		o.oprcanmerge, o.oprcanhash, p.proname::text, p.oid, o.oprrest::oid, o.oprjoin::oid,
 		coalesce(obj_description(o.oid, 'pg_operator'), ''), coalesce(obj_description(p.oid, 'pg_proc'), ''),

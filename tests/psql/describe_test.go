@@ -198,11 +198,13 @@ func TestPsqlAgainstPostgres(t *testing.T) {
 	t.Run("queries", func(t *testing.T) { describeQueriesMatchPostgres(t, pg, sg) })
 	t.Run("errors", func(t *testing.T) { unknownObjectsFailAsOnPostgres(t, pg, sg) })
 	t.Run("introspection", func(t *testing.T) { introspectionMatchesPostgres(t, pg, sg) })
-	t.Run("foreign keys", func(t *testing.T) { foreignKeysMatchPostgres(t, pg, sg) })    // fkeys_test.go
-	t.Run("unique constraints", func(t *testing.T) { uniqueMatchesPostgres(t, pg, sg) }) // unique_test.go
-	t.Run("views", func(t *testing.T) { viewsMatchPostgres(t, pg, sg) })                 // views_test.go
-	t.Run("operators", func(t *testing.T) { operatorsMatchPostgres(t, pg, sg) })         // operators_test.go
-	t.Run("operator classes", func(t *testing.T) { opclassesMatchPostgres(t, pg, sg) })  // opclasses_test.go
+	t.Run("foreign keys", func(t *testing.T) { foreignKeysMatchPostgres(t, pg, sg) })                 // fkeys_test.go
+	t.Run("unique constraints", func(t *testing.T) { uniqueMatchesPostgres(t, pg, sg) })              // unique_test.go
+	t.Run("views", func(t *testing.T) { viewsMatchPostgres(t, pg, sg) })                              // views_test.go
+	t.Run("operators", func(t *testing.T) { operatorsMatchPostgres(t, pg, sg) })                      // operators_test.go
+	t.Run("operator classes", func(t *testing.T) { opclassesMatchPostgres(t, pg, sg) })               // opclasses_test.go
+	t.Run("types and text search", func(t *testing.T) { typesAndTextSearchMatchPostgres(t, pg, sg) }) // typestsearch_test.go
+	t.Run("more commands", func(t *testing.T) { moreCommandsMatchPostgres(t, pg, sg) })               // morecmds_test.go
 }
 
 // introspectionMatchesPostgres compares what drivers and BI tools read

@@ -17,6 +17,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
 )
 
@@ -103,10 +104,14 @@ func startSqlgate(t testing.TB) int {
 	}
 	// the catalog lists the engine's functions (\df, \sf), as the
 	// server's does
+	// and its user-defined types and comments (\dT+, \dD+)
 	var eng *engine.Engine
-	cat := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version, Views: md,
-		UDFs: func() *udf.Registry { return eng.UDFs() }})
-	eng = engine.New(store, engine.Options{Virtual: cat, SpillDir: dir, Meta: md})
+	typeReg := types.NewRegistry()
+	cat := pgcatalog.New(store, pgcatalog.Options{Types: typeReg, ServerVersion: engine.ServerVersion, Version: engine.Version, Views: md, Comments: md,
+		UDFs:      func() *udf.Registry { return eng.UDFs() },
+		EnumTypes: func() []*types.EnumType { return eng.EnumTypeDefs() }, Domains: func() []*types.Domain { return eng.DomainDefs() },
+		CompositeTypes: func() []*types.CompositeType { return eng.CompositeTypeDefs() }})
+	eng = engine.New(store, engine.Options{Virtual: cat, SpillDir: dir, Meta: md, Types: typeReg})
 	wire := pgwire.NewServer(pgwire.Config{Backend: catalogBackend{Backend: eng, cat: cat}, ServerVersion: engine.ServerVersion})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

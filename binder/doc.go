@@ -80,7 +80,9 @@
 // the set-returning ones (RETURNS SETOF, RETURNS TABLE: the body's rows
 // collected and given back by a set function, in FROM and select lists),
 // variadic.go a call's VARIADIC argument (the rewrite's pg__variadic: a
-// SQL function's VARIADIC parameter, a built-in's array elements),
+// SQL function's VARIADIC parameter, a built-in's array elements, bound
+// or read per row), a SQL function's composite result (a table's row
+// type: sqlsetfunc.go's rowResult),
 // enumtypes.go the user-defined types a type name may name (the optional
 // TypeCatalog), enumops.go enum values' order (comparisons, ORDER BY,
 // min/max by declaration order) and enum_first/last/range, domains.go

@@ -103,8 +103,8 @@ func (b *binder) expandSQLFunction(f *udf.Scalar, args []Expr) (Expr, error) {
 	plan, corr, outer := body.plan, body.corr, body.outer
 	cols := plan.Columns()
 	want := f.Returns.Nullable()
-	if len(f.SQL.Columns) > 1 {
-		// OUT parameters: the record of them, from the first row
+	if rowResult(f) {
+		// OUT parameters or a composite: the record, from the first row
 		e, err := b.sqlResultRecord(f, cols) // sqlsetfunc.go
 		if err != nil {
 			return nil, err

@@ -40,7 +40,7 @@ func (b *binder) sqlSetFuncName(name string) bool {
 // than one column, else a record of its one value (so that an array
 // value stays one element).
 func sqlSetRecord(f *udf.Scalar) (t types.T, wrapped bool) {
-	if len(f.SQL.Columns) > 1 {
+	if rowResult(f) {
 		return f.Returns, false
 	}
 	return types.T{Kind: types.Row, Fields: []types.Field{{Name: "v", Type: f.Returns.Nullable()}}}, true
@@ -86,7 +86,7 @@ func (b *binder) expandSQLSetFunction(f *udf.Scalar, args []Expr) (Expr, error) 
 func sqlSetFunc(f *udf.Scalar, arr types.T) *functions.SetFunc {
 	_, wrapped := sqlSetRecord(f)
 	sf := &functions.SetFunc{Name: f.Name, Args: []types.T{arr}, Ret: f.Returns.Nullable()}
-	if len(f.SQL.Columns) == 1 {
+	if len(f.SQL.Columns) == 1 && !f.Returns.IsComposite() {
 		sf.OutName = f.SQL.Columns[0].Name
 	}
 	sf.Rows = func(_ context.Context, args []any) (func() (any, bool, error), error) {
@@ -207,12 +207,24 @@ func (b *binder) bindNamedSQLSetFromItem(s *scope, f *pt.FuncCall, name, alias s
 	return b.setFromFuncNode(f, sf, []Expr{arr}, name, alias, explicit, ord, colNames)
 }
 
+// rowResult reports whether f's result is a record of its Columns: more
+// than one (OUT parameters, RETURNS TABLE), or a composite type's
+// attributes (a table's row type: RETURNS [SETOF] t), however many.
+func rowResult(f *udf.Scalar) bool {
+	return len(f.SQL.Columns) > 1 || f.Returns.IsComposite()
+}
+
 // sqlResultRecord is the record of f's result columns (RETURNS TABLE's
 // or the OUT parameters', more than one) made of cols, the columns of
 // its body's last query, by check_sql_fn_retval's rules for a composite
 // result: as many columns, each assignable to its column's type.
 func (b *binder) sqlResultRecord(f *udf.Scalar, cols []Column) (Expr, error) {
 	n := len(f.SQL.Columns)
+	if len(cols) == 1 && f.Returns.IsComposite() && cols[0].T.TypeOID == f.Returns.TypeOID {
+		// the composite's value itself (SELECT t FROM t), as
+		// check_sql_fn_retval takes a one-column result of the type
+		return &ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T}, nil
+	}
 	switch {
 	case len(cols) < n:
 		return nil, returnMismatch(f.Returns, "Final statement returns too few columns.")
@@ -240,7 +252,7 @@ func (b *binder) sqlResultRecord(f *udf.Scalar, cols []Column) (Expr, error) {
 func (b *binder) sqlOutName(name string) string {
 	out := ""
 	for i, f := range b.udfs().Scalars(name) {
-		if f.SQL == nil || len(f.SQL.Columns) != 1 || f.SQL.SetOf || i > 0 && f.SQL.Columns[0].Name != out {
+		if f.SQL == nil || len(f.SQL.Columns) != 1 || f.SQL.SetOf || f.Returns.IsComposite() || i > 0 && f.SQL.Columns[0].Name != out {
 			return ""
 		}
 		out = f.SQL.Columns[0].Name

@@ -20,7 +20,9 @@ import (
 // array's elements as its arguments when they are known where the call
 // is bound (ARRAY[...] or a constant array; a NULL array is the NULL
 // result of all but format, which takes it for no arguments, as
-// PostgreSQL's functions read their variadic array).
+// PostgreSQL's functions read their variadic array); any other array (a
+// column, a parameter, a subquery's) is read row by row by
+// functions.VariadicArrayKernel (runtimeVariadic).
 
 // variadicArg is the array of n's last argument when it is written
 // VARIADIC (nil otherwise).
@@ -123,17 +125,51 @@ func (b *binder) bindBuiltinVariadic(s *scope, n *pt.FuncCall, arrTree pt.Expr) 
 		}
 	case *FuncCall:
 		if x.Name != "array" || elem.Kind != t.Elem.Kind {
-			return nil, b.errAt(arrTree, sqlerr.NotSupported("VARIADIC with an array of values not known where the call is bound, for a built-in function"))
+			return b.runtimeVariadic(n, fixed, arr, elem)
 		}
 		elems = x.Args
 	default:
-		return nil, b.errAt(arrTree, sqlerr.NotSupported("VARIADIC with an array of values not known where the call is bound, for a built-in function"))
+		return b.runtimeVariadic(n, fixed, arr, elem)
 	}
 	if len(elems) == 0 && len(over.Args) == len(fixed)+1 && n.Name != "format" && n.Name != "json_build_object" &&
 		n.Name != "jsonb_build_object" && n.Name != "json_build_array" && n.Name != "jsonb_build_array" {
 		return b.noVariadicItems(n, fixed, elem)
 	}
-	return b.callFunction(n, n.Name, append(fixed, elems...))
+	e, err := b.callFunction(n, n.Name, append(fixed[:len(fixed):len(fixed)], elems...))
+	if sqlerr.CodeOf(err) == sqlerr.UndefinedFunction {
+		// PostgreSQL's lookup names the array, not its elements
+		return nil, b.errAt(n, undefinedCall(n.Name, append(fixed, arr)))
+	}
+	return e, err
+}
+
+// runtimeVariadic binds n, a built-in's call whose VARIADIC array arr
+// (of elements elem) is known only when it runs, as the call of
+// functions.VariadicArrayKernel over the fixed arguments and the array,
+// which passes each row's elements. The call over two elements of the
+// type gives the fixed arguments' casts, the result type and bind time's
+// errors (an element type the function does not take).
+func (b *binder) runtimeVariadic(n *pt.FuncCall, fixed []Expr, arr Expr, elem types.T) (Expr, error) {
+	probe, err := b.callFunction(n, n.Name, append(fixed[:len(fixed):len(fixed)], &Const{T: elem}, &Const{T: elem}))
+	if sqlerr.CodeOf(err) == sqlerr.UndefinedFunction {
+		// the function takes no elements of the type: PostgreSQL's
+		// lookup names the array
+		return nil, b.errAt(n, undefinedCall(n.Name, append(fixed[:len(fixed):len(fixed)], arr)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, ok := probe.(*FuncCall)
+	if !ok || len(c.Args) != len(fixed)+2 {
+		return nil, b.errAt(n, sqlerr.NotSupported("VARIADIC with an array of values not known where the call is bound, for "+n.Name))
+	}
+	args := append(c.Args[:len(fixed):len(fixed)], arr)
+	fixedTypes := make([]types.T, len(fixed))
+	for i, a := range c.Args[:len(fixed)] {
+		fixedTypes[i] = a.Type()
+	}
+	ret := c.T.Nullable()
+	return &FuncCall{Name: c.Name, Args: args, T: ret, Volatile: c.Volatile, Kernel: functions.VariadicArrayKernel(c.Name, fixedTypes, arr.Type(), ret)}, nil
 }
 
 // noVariadicItems is a built-in's call with an empty VARIADIC array,

@@ -504,3 +504,34 @@ func tableRowTypeAlter(st *sql.TypeStmt) error {
 	}
 	return sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a composite type", name)
 }
+
+// signatureTypes are the types a function's parameters and result may
+// name: engineTypes' and, as in PostgreSQL (where every table has a row
+// type in pg_type), a table's row type by the table's name. Tables are
+// looked up last: a CREATE TYPE composite of the name is found first, as
+// pg_type's names are unique per schema.
+type signatureTypes struct{ engineTypes }
+
+// CompositeType is binder.CompositeCatalog over the engine's composite
+// types and its tables' row types.
+func (t signatureTypes) CompositeType(schema, name string) (*types.CompositeType, bool) {
+	if c, ok := t.e.CompositeTypeNamed(schema, name); ok {
+		return c, true
+	}
+	if schema == "" {
+		schema = fluss.DefaultDatabase
+	}
+	// the registry's build (UDFs) and CREATE FUNCTION's checks resolve
+	// signatures without a statement's context; the table's metadata is
+	// the store's catalog, read without waiting on data
+	info, err := t.e.storeTable(context.Background(), fluss.TablePath{Database: schema, Table: name})
+	if err != nil || info.TableID <= 0 {
+		return nil, false
+	}
+	cols := info.Descriptor.Schema.Columns
+	fs := make([]types.Field, len(cols))
+	for i, c := range cols {
+		fs[i] = types.Field{Name: c.Name, Type: c.Type}
+	}
+	return t.e.typeReg.PublishComposite(types.TableRowType(info.TableID, info.Path.Database, info.Path.Table, fs)), true
+}

@@ -28,6 +28,9 @@ import (
 type pyRegistry struct {
 	fns *meta.Functions
 	reg *udf.Registry
+	// rowTypes are the tables' row types its functions take or return,
+	// as they were when it was built: an ALTER TABLE since makes it stale
+	rowTypes []types.T
 }
 
 // UDFs is the registry statements bind against now: the server's Go UDFs
@@ -37,7 +40,7 @@ func (e *Engine) UDFs() *udf.Registry {
 	if fns.Len() == 0 {
 		return e.opts.UDFs
 	}
-	if c := e.pyReg.Load(); c != nil && c.fns == fns {
+	if c := e.pyReg.Load(); c != nil && c.fns == fns && e.rowTypesCurrent(c.rowTypes) {
 		return c.reg
 	}
 	reg := e.opts.UDFs.Clone()
@@ -57,8 +60,46 @@ func (e *Engine) UDFs() *udf.Registry {
 			e.log.Warn("stored function left out", "function", sig, "error", err)
 		}
 	}
-	e.pyReg.Store(&pyRegistry{fns: fns, reg: reg})
+	e.pyReg.Store(&pyRegistry{fns: fns, reg: reg, rowTypes: e.tableRowTypesOf(reg)})
 	return reg
+}
+
+// tableRowTypesOf are the tables' row types reg's LANGUAGE sql functions
+// take or return (an array's element type too).
+func (e *Engine) tableRowTypesOf(reg *udf.Registry) []types.T {
+	var out []types.T
+	for _, name := range reg.Names() {
+		for _, f := range reg.Scalars(name) {
+			if f.SQL == nil {
+				continue
+			}
+			for _, t := range append([]types.T{f.Returns}, f.Args...) {
+				for t.Kind == types.Array && t.Elem != nil {
+					t = *t.Elem
+				}
+				if c := e.typeReg.Composite(t.TypeOID); t.IsComposite() && c != nil && c.RelOID != 0 {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// rowTypesCurrent reports whether the tables' row types ts are still
+// their tables' (no ALTER TABLE changed their columns since).
+func (e *Engine) rowTypesCurrent(ts []types.T) bool {
+	for _, t := range ts {
+		c := e.typeReg.Composite(t.TypeOID)
+		if c == nil {
+			return false
+		}
+		now, ok := signatureTypes{engineTypes{e}}.CompositeType(c.Schema, c.Name) // compositetypes.go
+		if !ok || !now.T().Equal(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // UDFs makes tables (through engineTypes) a binder.UDFCatalog: an
@@ -138,7 +179,7 @@ func (e *Engine) signatureType(text string) (types.T, string, error) {
 	if err != nil {
 		return types.T{}, "", err
 	}
-	ut := engineTypes{e}
+	ut := signatureTypes{engineTypes{e}}
 	t, err := binder.TypeOfIn(tn, ut)
 	if err != nil {
 		return types.T{}, "", err

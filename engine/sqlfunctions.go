@@ -2,10 +2,13 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -87,6 +90,14 @@ func (e *Engine) sqlScalar(m meta.Function) (udf.Scalar, error) {
 			return udf.Scalar{}, err
 		}
 		sc.Returns = t
+		if t.IsComposite() {
+			// a composite result (a table's row type, CREATE TYPE's):
+			// its attributes are the result's columns, as OUT
+			// parameters' are
+			for _, f := range t.Fields {
+				sc.SQL.Columns = append(sc.SQL.Columns, udf.Column{Name: f.Name, Type: f.Type})
+			}
+		}
 		return sc, nil
 	}
 	// RETURNS TABLE: rows of its columns, or of the one column's values
@@ -253,3 +264,48 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 
 // invalidFunctionDefinition is PostgreSQL's 42P13.
 const invalidFunctionDefinition = sqlerr.Code("42P13")
+
+// functionRowTypeUsers refuses DROP TABLE of info when a function takes
+// or returns the table's row type, as PostgreSQL's dependency on the
+// type does (2BP01 naming them; with CASCADE, where PostgreSQL drops the
+// functions, 0A000): the function would no longer resolve.
+func (s *session) functionRowTypeUsers(info fluss.TableInfo, cascade bool) error {
+	oid := types.TableRowTypeOID(info.TableID)
+	all := s.eng.meta.Functions().All()
+	var users []string
+	for sig, m := range all {
+		texts := []string{m.Returns}
+		for _, a := range m.Args {
+			texts = append(texts, a.Type)
+		}
+		for i, text := range texts {
+			if text == "" {
+				continue
+			}
+			t, err := s.eng.typeNamed(text)
+			for err == nil && t.Kind == types.Array && t.Elem != nil {
+				t = *t.Elem
+			}
+			if err == nil && t.TypeOID == oid {
+				// PostgreSQL names the type for the result, the table for
+				// a parameter
+				what := "table"
+				if i == 0 {
+					what = "type"
+				}
+				users = append(users, fmt.Sprintf("function %s depends on %s %s", sig, what, info.Path.Table))
+				break
+			}
+		}
+	}
+	if len(users) == 0 {
+		return nil
+	}
+	slices.Sort(users)
+	if cascade {
+		return sqlerr.NotSupported("DROP TABLE ... CASCADE of a table whose row type a function takes or returns (" + strings.TrimPrefix(users[0], "function ") + ")")
+	}
+	return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", info.Path.Table).
+		WithDetail("%s", strings.Join(users, "\n")).
+		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+}

@@ -167,6 +167,9 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		if err := s.mayDrop(info); err != nil {
 			return nil, err
 		}
+		if err := s.functionRowTypeUsers(info, sql.DropCascade(ps.parsed)); err != nil { // sqlfunctions.go
+			return nil, err
+		}
 		infos, paths = append(infos, info), append(paths, p)
 	}
 	if err := s.dropPartitionRelations(ctx, parts, true); err != nil { // pgpartitions.go

@@ -48,7 +48,7 @@ type CatalogInfo interface {
 	ColumnDescription(ctx context.Context, reloid uint32, attnum int) (text string, ok bool, err error)
 	// FunctionSignature is a pg_proc row's result type and argument list
 	// as format_type spells them (pg_get_function_result/_arguments).
-	FunctionSignature(oid uint32) (result, args string, ok bool)
+	FunctionSignature(ctx context.Context, oid uint32) (result, args string, ok bool)
 	// DefaultSetting is a configuration parameter's server default
 	// (current_setting when the session has no value of its own).
 	DefaultSetting(name string) (value string, ok bool)
@@ -75,8 +75,8 @@ func typesOf(c CatalogInfo) *types.Registry {
 // pg_get_function_sqlbody, the SQL-standard body (RETURN or BEGIN
 // ATOMIC) of a function that has one (pg_dump writes it instead of AS).
 type FunctionDefs interface {
-	FunctionDef(oid uint32) (def string, ok bool)
-	FunctionSQLBody(oid uint32) (body string, ok bool)
+	FunctionDef(ctx context.Context, oid uint32) (def string, ok bool)
+	FunctionSQLBody(ctx context.Context, oid uint32) (body string, ok bool)
 }
 
 // ProcKinds is the optional part of FunctionDefs telling the pg_proc row

@@ -71,7 +71,7 @@ func (fakeCatalog) ColumnDescription(_ context.Context, oid uint32, n int) (stri
 	return "col", oid == 16385 && n == 1, nil
 }
 
-func (fakeCatalog) FunctionSignature(oid uint32) (string, string, bool) {
+func (fakeCatalog) FunctionSignature(_ context.Context, oid uint32) (string, string, bool) {
 	return "text", "integer, text", oid == 100000
 }
 

@@ -110,8 +110,8 @@ func catalogFuncs() []*Func {
 			}
 			return nil, nil // no such type: NULL, as on PostgreSQL
 		})},
-		{Name: "pg_function_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
-			if _, _, ok := c.FunctionSignature(oidArg(a[0])); !ok {
+		{Name: "pg_function_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			if _, _, ok := c.FunctionSignature(ctx, oidArg(a[0])); !ok {
 				return nil, nil // no such function: NULL, as on PostgreSQL
 			}
 			return true, nil // sqlgate's functions all live in pg_catalog
@@ -134,7 +134,7 @@ func catalogFuncs() []*Func {
 				return "-", nil // InvalidOid, as PostgreSQL prints it
 			}
 			mod, has := a[1].(int64)
-			if name, ok := userTypeOutsidePath(ctx, c, oidArg(a[0])); ok {
+			if name, ok := UserTypeOutsidePath(ctx, c, oidArg(a[0])); ok {
 				return name, nil
 			}
 			return c.FormatType(oidArg(a[0]), int32(mod), has), nil
@@ -451,30 +451,30 @@ var (
 )
 
 // functionDef is pg_get_functiondef: NULL for an OID no function has.
-func functionDef(_ context.Context, c CatalogInfo, a []any) (any, error) {
+func functionDef(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 	if pk, ok := c.(ProcKinds); ok {
 		if name, kind := pk.ProcKind(oidArg(a[0])); kind == 'a' {
 			// ruleutils.c's pg_get_functiondef writes no CREATE AGGREGATE
 			return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is an aggregate function", name)
 		}
 	}
-	return functionText(c, a, FunctionDefs.FunctionDef)
+	return functionText(ctx, c, a, FunctionDefs.FunctionDef)
 }
 
 // functionSQLBody is pg_get_function_sqlbody: NULL for a function whose
 // body is text (AS '...') and for an OID no function has.
-func functionSQLBody(_ context.Context, c CatalogInfo, a []any) (any, error) {
-	return functionText(c, a, FunctionDefs.FunctionSQLBody)
+func functionSQLBody(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+	return functionText(ctx, c, a, FunctionDefs.FunctionSQLBody)
 }
 
 // functionText is what text of the function a[0] names, asked of c's
 // FunctionDefs: NULL without them or when text has none.
-func functionText(c CatalogInfo, a []any, text func(FunctionDefs, uint32) (string, bool)) (any, error) {
+func functionText(ctx context.Context, c CatalogInfo, a []any, text func(FunctionDefs, context.Context, uint32) (string, bool)) (any, error) {
 	fd, ok := c.(FunctionDefs)
 	if !ok {
 		return nil, nil
 	}
-	s, ok := text(fd, oidArg(a[0]))
+	s, ok := text(fd, ctx, oidArg(a[0]))
 	if !ok {
 		return nil, nil
 	}
@@ -485,17 +485,17 @@ func functionText(c CatalogInfo, a []any, text func(FunctionDefs, uint32) (strin
 // pg_get_function_arguments with the arguments' defaults; without it,
 // the identity arguments stand for them.
 type FunctionArguments interface {
-	FunctionArguments(oid uint32) (string, bool)
+	FunctionArguments(ctx context.Context, oid uint32) (string, bool)
 }
 
 var argumentsKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 	if fa, ok := c.(FunctionArguments); ok {
-		if args, ok := fa.FunctionArguments(oidArg(a[0])); ok {
+		if args, ok := fa.FunctionArguments(ctx, oidArg(a[0])); ok {
 			return args, nil
 		}
 		return nil, nil
 	}
-	_, args, ok := c.FunctionSignature(oidArg(a[0]))
+	_, args, ok := c.FunctionSignature(ctx, oidArg(a[0]))
 	if !ok {
 		return nil, nil
 	}
@@ -503,8 +503,8 @@ var argumentsKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo
 })
 
 func signatureKernel(result bool) Kernel {
-	return withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
-		res, args, ok := c.FunctionSignature(oidArg(a[0]))
+	return withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		res, args, ok := c.FunctionSignature(ctx, oidArg(a[0]))
 		switch {
 		case !ok:
 			return nil, nil
@@ -999,13 +999,13 @@ func prettyExpr(a []any) (any, error) {
 	return a[0], nil
 }
 
-// userTypeOutsidePath is format_type's name of a user-defined type (an
+// UserTypeOutsidePath is format_type's name of a user-defined type (an
 // enum, domain or composite type, or an array of one) whose visibility
 // differs from the catalog's rule (public unqualified, other schemas
 // qualified) under the session's search path: qualified outside the path
 // (public too, under pg_dump's empty search_path), bare on it. ok is
 // false for every other type.
-func userTypeOutsidePath(ctx context.Context, c CatalogInfo, oid uint32) (string, bool) {
+func UserTypeOutsidePath(ctx context.Context, c CatalogInfo, oid uint32) (string, bool) {
 	path, has := SearchPathOf(ctx)
 	if !has {
 		return "", false

@@ -204,7 +204,10 @@
 //     jsonb_set and jsonb_pretty, and the set-returning
 //     json(b)_object_keys/_array_elements/_each are in jsonfuncs.go;
 //     json(b)_agg and json(b)_object_agg finish an array_agg (jsonagg.go),
-//     and so do min(anyarray) and max(anyarray) (arrayminmax.go). The operators -> ->> #> #>> arrive
+//     and so do min(anyarray) and max(anyarray) (arrayminmax.go). A
+//     built-in VARIADIC function called with VARIADIC of an array known
+//     only when it runs is VariadicArrayKernel's (variadicarray.go: each
+//     row's elements its arguments). The operators -> ->> #> #>> arrive
 //     as pg__json_get/_text and pg__json_path/_text (jsonops.go); on a
 //     type other than json/jsonb they fail with 42883 when run (not when
 //     resolved), naming the key's resolved type (text, not unknown). They

@@ -56,7 +56,9 @@
 //     no row of, the set-returning and record functions not listed yet
 //     (proretset, prorows and OUT columns as PostgreSQL's), the
 //     types' I/O functions, then the server's Go UDFs (udfprocs.go: schema
-//     public, language c, a record-batch or batch UDF as RETURNS TABLE).
+//     public, language c, a record-batch or batch UDF as RETURNS TABLE;
+//     pg_depend's rows of a function using a table's row type and of the
+//     row types' tables, dependRows).
 //     A built-in returning a row has its PostgreSQL function's OUT
 //     parameters and IN argument names (rows.go's outParams).
 //     A built-in's provolatile, proisstrict, proparallel, prosrc,

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 // ATOMIC body of a LANGUAGE sql function written with one (or of a
 // built-in PostgreSQL defines so), as pg_get_function_sqlbody; false for
 // a body given as text and for an OID no function has.
-func (c *Catalog) FunctionSQLBody(oid uint32) (string, bool) {
+func (c *Catalog) FunctionSQLBody(_ context.Context, oid uint32) (string, bool) {
 	p, ok := c.procByOID(oid)
 	if !ok {
 		return "", false
@@ -29,12 +30,12 @@ func (c *Catalog) FunctionSQLBody(oid uint32) (string, bool) {
 // one line of the options that differ from CREATE FUNCTION's defaults
 // (volatility, parallel safety, STRICT, COST, ROWS, SUPPORT), and the
 // body dollar-quoted.
-func (c *Catalog) FunctionDef(oid uint32) (string, bool) {
+func (c *Catalog) FunctionDef(ctx context.Context, oid uint32) (string, bool) {
 	p, ok := c.procByOID(oid)
 	if !ok {
 		return "", false
 	}
-	result, args := c.signature(p)
+	result, args := c.signature(ctx, p)
 	volatile, parallel, strict, src, lang, support, cost, body, leakproof := byte('i'), byte('s'), true, p.name, "internal", "", float32(1), "", false
 	if p.userFunc {
 		volatile, parallel, strict, lang = 'v', 'u', false, "c"
@@ -46,7 +47,7 @@ func (c *Catalog) FunctionDef(oid uint32) (string, bool) {
 			lang = "python"
 		case langSQL:
 			lang, volatile, strict, cost, body = "sql", p.volatile, p.strict, 100, p.sqlBody
-			args = c.functionArguments(p)
+			args = c.functionArguments(ctx, p)
 		}
 		if p.src != "" || p.sql {
 			src = p.src

@@ -614,22 +614,22 @@ func (c *Catalog) procByOID(oid uint32) (procInfo, bool) {
 }
 
 // FunctionSignature implements functions.CatalogInfo.
-func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
+func (c *Catalog) FunctionSignature(ctx context.Context, oid uint32) (string, string, bool) {
 	p, ok := c.procByOID(oid)
 	if !ok {
 		return "", "", false
 	}
-	result, args := c.signature(p)
+	result, args := c.signature(ctx, p)
 	return result, args, true
 }
 
 // signature is p's result type and argument list as
 // pg_get_function_result and pg_get_function_arguments write them
 // (without defaults).
-func (c *Catalog) signature(p procInfo) (result, arguments string) {
+func (c *Catalog) signature(ctx context.Context, p procInfo) (result, arguments string) {
 	args := make([]string, len(p.args), len(p.args)+len(p.outTypes))
 	for i, a := range p.args {
-		args[i] = c.FormatType(a.(uint32), -1, false)
+		args[i] = c.formatTypeIn(ctx, a.(uint32))
 		if a.(uint32) == oidAny {
 			args[i] = `"any"`
 		}
@@ -651,15 +651,15 @@ func (c *Catalog) signature(p procInfo) (result, arguments string) {
 		}
 	}
 	if p.table {
-		return c.tableSignature(p, args)
+		return c.tableSignature(ctx, p, args)
 	}
 	if p.params != nil {
-		args = c.paramsSignature(p) // udfprocs.go
+		args = c.paramsSignature(ctx, p) // udfprocs.go
 	}
 	for i, t := range p.outTypes {
-		args = append(args, "OUT "+p.outNames[i]+" "+c.FormatType(t, -1, false))
+		args = append(args, "OUT "+p.outNames[i]+" "+c.formatTypeIn(ctx, t))
 	}
-	result = c.FormatType(p.ret, -1, false)
+	result = c.formatTypeIn(ctx, p.ret)
 	if p.retset {
 		result = "SETOF " + result
 	}
@@ -671,22 +671,34 @@ func (c *Catalog) signature(p procInfo) (result, arguments string) {
 // with the defaults: make_interval(years integer DEFAULT 0, ...)), else
 // FunctionSignature's arguments with a LANGUAGE sql function's defaults
 // as PostgreSQL's deparser prints them (package deparse).
-func (c *Catalog) FunctionArguments(oid uint32) (string, bool) {
+func (c *Catalog) FunctionArguments(ctx context.Context, oid uint32) (string, bool) {
 	p, ok := c.procByOID(oid)
 	if !ok {
 		return "", false
 	}
-	return c.functionArguments(p), true
+	return c.functionArguments(ctx, p), true
 }
 
-func (c *Catalog) functionArguments(p procInfo) string {
+// formatTypeIn is format_type of oid without a typmod under the search
+// path of the session in ctx: a user-defined type off the path (public's
+// under pg_dump's empty search_path) schema-qualified, one on it bare
+// (functions.UserTypeOutsidePath), so that a function's signature as
+// pg_dump reads it restores.
+func (c *Catalog) formatTypeIn(ctx context.Context, oid uint32) string {
+	if name, ok := functions.UserTypeOutsidePath(ctx, c, oid); ok {
+		return name
+	}
+	return c.FormatType(oid, -1, false)
+}
+
+func (c *Catalog) functionArguments(ctx context.Context, p procInfo) string {
 	if p.pg != nil && !p.userFunc {
 		// a built-in's, with its defaults, as PostgreSQL prints them
 		if pp, ok := builtinProp(p); ok && pp.Args != "" {
 			return pp.Args
 		}
 	}
-	_, args := c.signature(p)
+	_, args := c.signature(ctx, p)
 	if len(p.argDefaults) == 0 || len(p.outTypes) > 0 && !p.table {
 		return args
 	}

@@ -39,7 +39,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_constraint":          c.constraintRows,
 		"pg_attrdef":             c.attrdefRows,             // coldefs.go
 		"pg_sequence":            c.pgSequenceRows,          // coldefs.go
-		"pg_depend":              c.sequenceDependRows,      // coldefs.go (views.go appends the views' rows)
+		"pg_depend":              c.dependRows,              // udfprocs.go, coldefs.go (views.go appends the views' rows)
 		"pg_init_privs":          c.dynamic(c.initPrivRows), // schemaacl.go
 		"pg_sequences":           c.pgSequencesViewRows,
 		"pg_description":         c.descriptionRows,

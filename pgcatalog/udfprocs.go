@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"cmp"
+	"context"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/pgtypes"
@@ -94,8 +95,9 @@ func udfProcs(r *udf.Registry, next uint32) []procInfo {
 					for _, a := range f.Params {
 						p.params = append(p.params, udfParam{name: a.Name, typ: typeOID(a.Type), mode: a.Mode})
 					}
-				case len(f.Columns) > 0:
+				case len(f.Columns) > 0 && !s.Returns.IsComposite():
 					// RETURNS TABLE: its columns are the 't' arguments
+					// (a composite result's are its type's attributes)
 					p.table = true
 					p.outTypes, p.outNames = columnOIDs(f.Columns)
 				}
@@ -160,10 +162,10 @@ func columnOIDs(cs []udf.Column) ([]uint32, []string) {
 // tableSignature is the result and arguments of a RETURNS TABLE function
 // as pg_get_function_result/_arguments show them: TABLE(col type, ...),
 // and the IN arguments (a batch UDF's relation first).
-func (c *Catalog) tableSignature(p procInfo, args []string) (result, arguments string) {
+func (c *Catalog) tableSignature(ctx context.Context, p procInfo, args []string) (result, arguments string) {
 	cols := make([]string, len(p.outTypes))
 	for i, t := range p.outTypes {
-		cols[i] = quoteIdent(p.outNames[i]) + " " + c.FormatType(t, -1, false)
+		cols[i] = quoteIdent(p.outNames[i]) + " " + c.formatTypeIn(ctx, t)
 	}
 	if p.relArg != "" && len(args) > 0 {
 		args[0] = p.relArg
@@ -182,10 +184,10 @@ type udfParam struct {
 // paramsSignature is pg_get_function_arguments of a function with OUT or
 // INOUT parameters (without defaults): every parameter in its order, OUT
 // and INOUT ones so marked.
-func (c *Catalog) paramsSignature(p procInfo) []string {
+func (c *Catalog) paramsSignature(ctx context.Context, p procInfo) []string {
 	out := make([]string, len(p.params))
 	for i, a := range p.params {
-		s := c.FormatType(a.typ, -1, false)
+		s := c.formatTypeIn(ctx, a.typ)
 		if a.name != "" {
 			s = quoteIdent(a.name) + " " + s
 		}
@@ -200,4 +202,42 @@ func (c *Catalog) paramsSignature(p procInfo) []string {
 		out[i] = s
 	}
 	return out
+}
+
+// dependRows are pg_depend's rows: the sequences' and columns' defaults'
+// (sequenceDependRows), then each table's row type's internal dependency
+// on its table (pg_type -> pg_class, 'i') and a user function's normal
+// dependency on a table row type it returns or takes (pg_proc ->
+// pg_type, 'n'), as PostgreSQL records them. pg_dump orders its output by
+// them: a function RETURNS SETOF t comes after CREATE TABLE t.
+func (c *Catalog) dependRows(ctx context.Context, s *snapshot) ([]row, error) {
+	rows, err := c.sequenceDependRows(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	rowTypes := map[uint32]bool{}
+	for _, t := range s.tables {
+		if t.TableID <= 0 {
+			continue
+		}
+		oid := types.TableRowTypeOID(t.TableID)
+		rowTypes[oid] = true
+		rows = append(rows, row{"classid": classPgType, "objid": oid, "objsubid": 0,
+			"refclassid": classPgClass, "refobjid": RelationOID(t.TableID), "refobjsubid": 0, "deptype": "i"})
+	}
+	for _, p := range c.allProcs() {
+		if !p.userFunc {
+			continue
+		}
+		seen := map[uint32]bool{}
+		for _, t := range append([]any{p.ret}, p.args...) {
+			oid, _ := t.(uint32)
+			if rowTypes[oid] && !seen[oid] {
+				seen[oid] = true
+				rows = append(rows, row{"classid": classPgProc, "objid": p.oid, "objsubid": 0,
+					"refclassid": classPgType, "refobjid": oid, "refobjsubid": 0, "deptype": "n"})
+			}
+		}
+	}
+	return rows, nil
 }

@@ -107,6 +107,9 @@ CREATE FUNCTION public.twice(x integer) RETURNS integer LANGUAGE sql IMMUTABLE R
 CREATE FUNCTION public.acct_ids(lim integer) RETURNS SETOF integer LANGUAGE sql STABLE ROWS 10 AS $$ SELECT id FROM public.acct WHERE id <= lim $$;
 CREATE FUNCTION public.acct_rows(lim integer DEFAULT 5) RETURNS TABLE(id integer, n integer) LANGUAGE sql AS $$ SELECT id, n FROM public.acct WHERE id <= lim $$;
 CREATE FUNCTION public.divmod(a integer, b integer, OUT q integer, OUT r integer) LANGUAGE sql IMMUTABLE AS $$ SELECT a / b, a % b $$;
+-- a table's row type: pg_dump creates the table first (pg_depend) and
+-- qualifies the type under its empty search_path
+CREATE FUNCTION public.acct_upto(lim integer) RETURNS SETOF public.acct LANGUAGE sql STABLE AS $$ SELECT * FROM public.acct WHERE id <= lim $$;
 -- a VARIADIC parameter
 CREATE FUNCTION public.joined(sep text, VARIADIC parts text[]) RETURNS text LANGUAGE sql IMMUTABLE RETURN array_to_string(parts, sep);
 ALTER FUNCTION public.add_one(integer, integer) OWNER TO dump_owner;
@@ -159,6 +162,7 @@ var dumpChecks = []string{
 	   WHERE p.pronamespace = 'public'::regnamespace ORDER BY 1`,
 	`SELECT id, public.acct_n(id), public.add_one(id), public.add_one(id, n), public.twice(n) FROM public.acct ORDER BY id`,
 	`SELECT public.joined('-', 'a', 'b'), public.joined('+', VARIADIC ARRAY['c', 'd'])`,
+	`SELECT * FROM acct_upto(3) ORDER BY id`, // (FROM public.f() is a syntax error in sqlgate: left open)
 	`SELECT * FROM app.people ORDER BY id`,
 	`SELECT * FROM public.every ORDER BY id`,
 	`SELECT * FROM public.byid ORDER BY id`,

@@ -7,7 +7,6 @@ import (
 	"go/format"
 	"os"
 	"testing"
-
 )
 
 // TestTypeCommentsMatchPostgres checks typecomments.go against PostgreSQL

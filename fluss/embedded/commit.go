@@ -652,11 +652,14 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 	s.iters.beginWriteAfter(base)
 	defer s.iters.endWrite()
 	solo := wait && lone && len(s.reqs) == 0
-	// A lone commit with nothing queued behind it and no unsynced commit
-	// before it is logged and synced in this goroutine (commitlog.go).
-	if solo && !s.walDirty && s.clog.takes(batch) {
+	// A synced commit with no unsynced commit before it is logged and
+	// synced in this goroutine (commitlog.go): a lone one with nothing
+	// queued behind it by raw calls, any other group by an ordinary
+	// fdatasync that lets the scheduler run the other connections while
+	// the kernel waits for the disk.
+	if wait && !s.walDirty && s.clog.takes(batch) {
 		start := time.Now()
-		err := s.commitLogged(batch)
+		err := s.commitLogged(batch, solo)
 		s.lastSync = time.Since(start)
 		return err
 	}

@@ -92,9 +92,10 @@ type commitLog struct {
 	// wrapping assert that it filled.
 	full int
 	buf  []byte
-	// syncData is the log's fdatasync, made once: a closure built per
+	// syncData is the log's fdatasync as a raw call, syncDataOrdinary
+	// through the runtime's syscall path; made once: a closure built per
 	// commit escaped to the heap through the Syncer.
-	syncData func() error
+	syncData, syncDataOrdinary func() error
 }
 
 // takes says whether a group's batch can commit through the log.
@@ -119,7 +120,7 @@ func (l *commitLog) pebbleSynced() {
 // commitLogged commits a lone group's batch: logged and synced here, then
 // committed to pebble without a sync. A failure to log it commits it
 // through pebble's synced write instead, and the log is not used again.
-func (s *Store) commitLogged(batch *pebble.Batch) error {
+func (s *Store) commitLogged(batch *pebble.Batch, raw bool) error {
 	l := &s.clog
 	seq := l.next
 	l.next++
@@ -129,7 +130,7 @@ func (s *Store) commitLogged(batch *pebble.Batch) error {
 		return ioErr(err, "committing the key-value state")
 	}
 	at := l.pos
-	if err := s.writeCommitRecord(seq, batch.Repr()); err != nil {
+	if err := s.writeCommitRecord(seq, batch.Repr(), raw); err != nil {
 		l.broken = true
 		s.log.Error("the commit log failed; commits go through pebble's write-ahead log", "error", err)
 		if err := batch.Commit(pebble.Sync); err != nil {
@@ -150,8 +151,11 @@ func (s *Store) commitLogged(batch *pebble.Batch) error {
 	return nil
 }
 
-// writeCommitRecord appends one record and syncs it.
-func (s *Store) writeCommitRecord(seq uint64, repr []byte) error {
+// writeCommitRecord appends one record and syncs it: by a raw call (raw,
+// a lone group with nothing queued: its goroutine keeps its P through the
+// sync) or an ordinary one (the runtime hands the P to the other
+// goroutines while the kernel waits for the disk).
+func (s *Store) writeCommitRecord(seq uint64, repr []byte, raw bool) error {
 	l := &s.clog
 	n := commitLogHeader + len(repr)
 	if cap(l.buf) < n {
@@ -170,7 +174,11 @@ func (s *Store) writeCommitRecord(seq uint64, repr []byte) error {
 	if err := writeAt(l.f, rec, l.pos); err != nil {
 		return err
 	}
-	if err := s.sync(l.path, SyncData, l.syncData); err != nil {
+	syncData := l.syncData
+	if !raw {
+		syncData = l.syncDataOrdinary
+	}
+	if err := s.sync(l.path, SyncData, syncData); err != nil {
 		return err
 	}
 	l.pos += int64(n)
@@ -242,6 +250,7 @@ func (s *Store) openCommitLog() error {
 	}
 	l.f = f
 	l.syncData = func() error { return fdatasync(f) }
+	l.syncDataOrdinary = func() error { return ordinaryFdatasync(f) }
 	if created {
 		// The file's name must outlive a power loss before a record in it
 		// is a commit point.

@@ -634,8 +634,9 @@ func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
 // commitBatch commits a group's state batch, synced unless no writer of
 // the group waits for the sync (asynccommit.go), or ingests it when it
 // grew large. lone: the group has one writer, a single write or an atomic
-// group (with nothing queued behind it, it is logged in commit.wal,
-// commitlog.go, or its WAL write and sync are raw calls, fsys.go). base is
+// group (with nothing queued behind it, its commit.wal write and sync,
+// commitlog.go, or its WAL write and sync are raw calls, fsys.go); a
+// synced group with no unsynced commit before it is logged in commit.wal. base is
 // the state writes' count its prepare marked its keys after (rowhints.go), noMarks
 // for a batch of unmarked keys.
 func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) error {

@@ -11,22 +11,29 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// The lone commit's log (commit.wal).
+// The synced commit's log (commit.wal).
 //
 // A synced pebble commit hands its write-ahead log write and fdatasync to
 // pebble's flush goroutine (record.LogWriter's flushLoop) and waits for it
 // to answer: at one client that is a thread woken and put back to sleep
 // twice per commit (bench/LEDGER.md, 2026-12-04: 4 futex calls and ~9
 // context switches per transaction), which PostgreSQL's backend, flushing
-// its own commit record, does not pay. So a group that commits alone, with
-// nothing queued behind it and no unsynced commit before it (commitBatch's
-// solo case), writes its pebble batch — the bytes pebble would log, the
-// append record of its bucket-log bytes included (durable.go) — to this
-// log of the store's own and fdatasyncs it inline (raw calls,
-// rawio_linux.go): that one sync is its commit point. The batch is then
-// committed to pebble without a sync: its record waits in pebble's
-// write-ahead log buffer until a block fills or a later synced commit.
-// Every other group commits as before, synced by pebble.
+// its own commit record, does not pay. So a group that waits for its sync,
+// with no unsynced commit before it, writes its pebble batch — the bytes
+// pebble would log, the append record of its bucket-log bytes included
+// (durable.go) — to this log of the store's own and fdatasyncs it inline:
+// that one sync is its commit point. A group that commits alone with
+// nothing queued behind it (commitBatch's solo case) makes the write and
+// the sync raw calls (rawio_linux.go); any other group (several writers,
+// or requests queued behind it) makes the sync an ordinary one, so that
+// the runtime hands the committer's P to the connections while the kernel
+// waits for the disk (at 8 clients the hand-off to pebble's flush
+// goroutine and back had cost each group two goroutine wake-ups:
+// bench/LEDGER.md, forty-first session). The batch is then committed to
+// pebble without a sync: its record waits in pebble's write-ahead log
+// buffer until a block fills or a later synced commit. Groups that do not
+// wait for their sync, groups after an unsynced commit, and batches too
+// large for a record (commitLogRecordMax) commit as before, by pebble.
 //
 // Recovery. Pebble recovers a prefix of its commits (its write-ahead log is
 // one sequence; a flushed memtable holds every commit below its last). Each
@@ -63,7 +70,7 @@ const (
 	commitLogFillAhead = 1 << 20
 )
 
-// commitLogSpan is how far the log is written before a lone group is
+// commitLogSpan is how far the log is written before a synced group is
 // committed by pebble instead, which lets the log start again (a variable
 // for the tests of its wrapping).
 var commitLogSpan int64 = 4 << 20
@@ -87,7 +94,7 @@ type commitLog struct {
 	broken bool
 	// replayed counts the records Open committed again.
 	replayed int
-	// full counts the lone groups the log had no room left for (pebble
+	// full counts the synced groups the log had no room left for (pebble
 	// commits them, synced, and the log starts again): the tests of its
 	// wrapping assert that it filled.
 	full int
@@ -117,9 +124,10 @@ func (l *commitLog) pebbleSynced() {
 	l.pos, l.behind = 0, false
 }
 
-// commitLogged commits a lone group's batch: logged and synced here, then
-// committed to pebble without a sync. A failure to log it commits it
-// through pebble's synced write instead, and the log is not used again.
+// commitLogged commits a synced group's batch: logged and synced here
+// (raw: by raw calls, a lone group with nothing queued), then committed to
+// pebble without a sync. A failure to log it commits it through pebble's
+// synced write instead, and the log is not used again.
 func (s *Store) commitLogged(batch *pebble.Batch, raw bool) error {
 	l := &s.clog
 	seq := l.next

@@ -42,7 +42,7 @@ func waitsForSync(reqs []*request, live []bool) bool {
 }
 
 // syncWAL makes every commit made so far durable when some were committed
-// without a sync, and pebble's write-ahead log durable past the lone
+// without a sync, and pebble's write-ahead log durable past the synced
 // commits that commit.wal alone made durable (commitlog.go). It runs in the committer goroutine, which owns
 // walDirty. A failure is logged and leaves walDirty set: the next synced
 // commit retries (pebble stops the process on a write-ahead log it cannot
@@ -74,7 +74,7 @@ func (s *Store) syncWAL() {
 // dirty, for the caller to arm the timer again.
 func (s *Store) timedSyncWAL() (dirty bool) {
 	if !s.walDirty {
-		s.syncWAL() // only commit.wal's lone commits: nothing waits for this
+		s.syncWAL() // only commit.wal's commits: nothing waits for this
 		return false
 	}
 	seen := s.walCommits

@@ -634,8 +634,9 @@ func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
 // commitBatch commits a group's state batch, synced unless no writer of
 // the group waits for the sync (asynccommit.go), or ingests it when it
 // grew large. lone: the group has one writer, a single write or an atomic
-// group (with nothing queued behind it, it is logged in commit.wal,
-// commitlog.go, or its WAL write and sync are raw calls, fsys.go). base is
+// group (with nothing queued behind it, its commit.wal write and sync,
+// commitlog.go, or its WAL write and sync are raw calls, fsys.go); a
+// synced group with no unsynced commit before it is logged in commit.wal. base is
 // the state writes' count its prepare marked its keys after (rowhints.go), noMarks
 // for a batch of unmarked keys.
 func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) error {
@@ -652,11 +653,14 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) e
 	s.iters.beginWriteAfter(base)
 	defer s.iters.endWrite()
 	solo := wait && lone && len(s.reqs) == 0
-	// A lone commit with nothing queued behind it and no unsynced commit
-	// before it is logged and synced in this goroutine (commitlog.go).
-	if solo && !s.walDirty && s.clog.takes(batch) {
+	// A synced commit with no unsynced commit before it is logged and
+	// synced in this goroutine (commitlog.go): a lone one with nothing
+	// queued behind it by raw calls, any other group by an ordinary
+	// fdatasync that lets the scheduler run the other connections while
+	// the kernel waits for the disk.
+	if wait && !s.walDirty && s.clog.takes(batch) {
 		start := time.Now()
-		err := s.commitLogged(batch)
+		err := s.commitLogged(batch, solo)
 		s.lastSync = time.Since(start)
 		return err
 	}

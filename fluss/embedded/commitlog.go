@@ -11,22 +11,29 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// The lone commit's log (commit.wal).
+// The synced commit's log (commit.wal).
 //
 // A synced pebble commit hands its write-ahead log write and fdatasync to
 // pebble's flush goroutine (record.LogWriter's flushLoop) and waits for it
 // to answer: at one client that is a thread woken and put back to sleep
 // twice per commit (bench/LEDGER.md, 2026-12-04: 4 futex calls and ~9
 // context switches per transaction), which PostgreSQL's backend, flushing
-// its own commit record, does not pay. So a group that commits alone, with
-// nothing queued behind it and no unsynced commit before it (commitBatch's
-// solo case), writes its pebble batch — the bytes pebble would log, the
-// append record of its bucket-log bytes included (durable.go) — to this
-// log of the store's own and fdatasyncs it inline (raw calls,
-// rawio_linux.go): that one sync is its commit point. The batch is then
-// committed to pebble without a sync: its record waits in pebble's
-// write-ahead log buffer until a block fills or a later synced commit.
-// Every other group commits as before, synced by pebble.
+// its own commit record, does not pay. So a group that waits for its sync,
+// with no unsynced commit before it, writes its pebble batch — the bytes
+// pebble would log, the append record of its bucket-log bytes included
+// (durable.go) — to this log of the store's own and fdatasyncs it inline:
+// that one sync is its commit point. A group that commits alone with
+// nothing queued behind it (commitBatch's solo case) makes the write and
+// the sync raw calls (rawio_linux.go); any other group (several writers,
+// or requests queued behind it) makes the sync an ordinary one, so that
+// the runtime hands the committer's P to the connections while the kernel
+// waits for the disk (at 8 clients the hand-off to pebble's flush
+// goroutine and back had cost each group two goroutine wake-ups:
+// bench/LEDGER.md, forty-first session). The batch is then committed to
+// pebble without a sync: its record waits in pebble's write-ahead log
+// buffer until a block fills or a later synced commit. Groups that do not
+// wait for their sync, groups after an unsynced commit, and batches too
+// large for a record (commitLogRecordMax) commit as before, by pebble.
 //
 // Recovery. Pebble recovers a prefix of its commits (its write-ahead log is
 // one sequence; a flushed memtable holds every commit below its last). Each
@@ -63,7 +70,7 @@ const (
 	commitLogFillAhead = 1 << 20
 )
 
-// commitLogSpan is how far the log is written before a lone group is
+// commitLogSpan is how far the log is written before a synced group is
 // committed by pebble instead, which lets the log start again (a variable
 // for the tests of its wrapping).
 var commitLogSpan int64 = 4 << 20
@@ -87,14 +94,15 @@ type commitLog struct {
 	broken bool
 	// replayed counts the records Open committed again.
 	replayed int
-	// full counts the lone groups the log had no room left for (pebble
+	// full counts the synced groups the log had no room left for (pebble
 	// commits them, synced, and the log starts again): the tests of its
 	// wrapping assert that it filled.
 	full int
 	buf  []byte
-	// syncData is the log's fdatasync, made once: a closure built per
+	// syncData is the log's fdatasync as a raw call, syncDataOrdinary
+	// through the runtime's syscall path; made once: a closure built per
 	// commit escaped to the heap through the Syncer.
-	syncData func() error
+	syncData, syncDataOrdinary func() error
 }
 
 // takes says whether a group's batch can commit through the log.
@@ -116,10 +124,11 @@ func (l *commitLog) pebbleSynced() {
 	l.pos, l.behind = 0, false
 }
 
-// commitLogged commits a lone group's batch: logged and synced here, then
-// committed to pebble without a sync. A failure to log it commits it
-// through pebble's synced write instead, and the log is not used again.
-func (s *Store) commitLogged(batch *pebble.Batch) error {
+// commitLogged commits a synced group's batch: logged and synced here
+// (raw: by raw calls, a lone group with nothing queued), then committed to
+// pebble without a sync. A failure to log it commits it through pebble's
+// synced write instead, and the log is not used again.
+func (s *Store) commitLogged(batch *pebble.Batch, raw bool) error {
 	l := &s.clog
 	seq := l.next
 	l.next++
@@ -129,7 +138,7 @@ func (s *Store) commitLogged(batch *pebble.Batch) error {
 		return ioErr(err, "committing the key-value state")
 	}
 	at := l.pos
-	if err := s.writeCommitRecord(seq, batch.Repr()); err != nil {
+	if err := s.writeCommitRecord(seq, batch.Repr(), raw); err != nil {
 		l.broken = true
 		s.log.Error("the commit log failed; commits go through pebble's write-ahead log", "error", err)
 		if err := batch.Commit(pebble.Sync); err != nil {
@@ -150,8 +159,11 @@ func (s *Store) commitLogged(batch *pebble.Batch) error {
 	return nil
 }
 
-// writeCommitRecord appends one record and syncs it.
-func (s *Store) writeCommitRecord(seq uint64, repr []byte) error {
+// writeCommitRecord appends one record and syncs it: by a raw call (raw,
+// a lone group with nothing queued: its goroutine keeps its P through the
+// sync) or an ordinary one (the runtime hands the P to the other
+// goroutines while the kernel waits for the disk).
+func (s *Store) writeCommitRecord(seq uint64, repr []byte, raw bool) error {
 	l := &s.clog
 	n := commitLogHeader + len(repr)
 	if cap(l.buf) < n {
@@ -170,7 +182,11 @@ func (s *Store) writeCommitRecord(seq uint64, repr []byte) error {
 	if err := writeAt(l.f, rec, l.pos); err != nil {
 		return err
 	}
-	if err := s.sync(l.path, SyncData, l.syncData); err != nil {
+	syncData := l.syncData
+	if !raw {
+		syncData = l.syncDataOrdinary
+	}
+	if err := s.sync(l.path, SyncData, syncData); err != nil {
 		return err
 	}
 	l.pos += int64(n)
@@ -242,6 +258,7 @@ func (s *Store) openCommitLog() error {
 	}
 	l.f = f
 	l.syncData = func() error { return fdatasync(f) }
+	l.syncDataOrdinary = func() error { return ordinaryFdatasync(f) }
 	if created {
 		// The file's name must outlive a power loss before a record in it
 		// is a commit point.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -223,6 +224,111 @@ func TestCommitLogAfterPowerLoss(t *testing.T) {
 				t.Errorf("changelog's last images after the power loss:\n got %v\nwant %v", last, state)
 			}
 		})
+	}
+}
+
+// TestCommitLogGroupsAfterPowerLoss: writers committing at once, so that
+// groups of several writers form and go through the commit log as the lone
+// ones do (commitBatch), then a power loss: every acknowledged write must be
+// there after Open, the groups' records committed again in order.
+func TestCommitLogGroupsAfterPowerLoss(t *testing.T) {
+	ctx := context.Background()
+	dir, lost := t.TempDir(), t.TempDir()
+	ps := &powerSyncer{buckets: map[string]int64{}, wals: map[string][]byte{}}
+	s, err := Open(dir, Options{Syncer: ps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pt := createTable(t, s, "clg_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
+	lt := createTable(t, s, "clg_log", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("id", "v")}, BucketCount: 2})
+	const writers, each = 6, 30
+	groups := s.groups.Load()
+	states := make([]map[int32]int32, writers)
+	appends := make([][]int32, writers)
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for g := range int32(writers) {
+		states[g] = map[int32]int32{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range int32(each) {
+				k, v := g*100+i%7, g*1000+i
+				ws := []fluss.TableWrite{{Path: path("clg_pk"), TableID: pt.Info().TableID, Kind: fluss.WriteUpsert,
+					Rec: intRecord([]string{"k", "v"}, []int32{k, v})}}
+				if i%5 == 2 {
+					ws = append(ws, fluss.TableWrite{Path: path("clg_log"), TableID: lt.Info().TableID, Kind: fluss.WriteAppend,
+						Rec: intRecord([]string{"id", "v"}, []int32{v, -v})})
+				}
+				var err error
+				if len(ws) == 1 {
+					_, err = ws[0].Apply(ctx, pt)
+				} else {
+					_, err = s.WriteAtomically(ctx, ws)
+				}
+				for _, w := range ws {
+					w.Rec.Release()
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				states[g][k] = v
+				if len(ws) == 2 {
+					appends[g] = append(appends[g], v)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if n := s.groups.Load() - groups; n >= writers*each {
+		t.Fatalf("%d group commits for %d writes: no group of several writers formed, the test shows nothing", n, writers*each)
+	}
+	ps.powerLoss(t, dir, lost)
+
+	s2, err := Open(lost, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if s2.clog.replayed == 0 {
+		t.Error("Open committed no record of the commit log again: the test lost nothing")
+	}
+	state := map[int32]int32{}
+	var appended []int32
+	for g := range writers {
+		maps.Copy(state, states[g])
+		appended = append(appended, appends[g]...)
+	}
+	slices.Sort(appended)
+	pt2, err := s2.Table(ctx, path("clg_pk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := scanAll(t, pt2, fluss.ScanOptions{})
+	got := map[int32]int32{}
+	if rec != nil {
+		ks, vs := int32Values(rec, 0), int32Values(rec, 1)
+		for i := range ks {
+			got[ks[i]] = vs[i]
+		}
+		rec.Release()
+	}
+	if fmt.Sprint(got) != fmt.Sprint(state) {
+		t.Errorf("state after the power loss:\n got %v\nwant %v", got, state)
+	}
+	var ids []int32
+	for _, e := range readChangelog(t, s2, "clg_log") {
+		ids = append(ids, e.id)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, appended) {
+		t.Errorf("log table after the power loss: %v, want %v", ids, appended)
 	}
 }
 

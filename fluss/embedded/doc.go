@@ -31,14 +31,16 @@
 // (memTableSize, store.go), reserved inside the block cache: one-row
 // commits to a large table flush less often, each flush deduping more
 // updates of the same keys, and compaction rewrites less per commit.
-// A group with one writer (a single write or an atomic group), nothing
-// queued behind it and no unsynced commit before it, makes its one sync
-// elsewhere: its batch is written to the store's commit log (commit.wal,
-// commitlog.go) and fdatasynced inline, its commit point, and committed to
-// pebble unsynced, because pebble's synced commit hands its write and
-// sync to pebble's flush goroutine and waits for it (at one client, two
-// thread wake-ups per commit); Open commits again the records pebble
-// lost, which a key in each batch names. But after a group of several
+// A group that waits for its sync, with no unsynced commit before it,
+// makes its one sync elsewhere: its batch is written to the store's commit
+// log (commit.wal, commitlog.go) and fdatasynced inline by the committer,
+// its commit point, and committed to pebble unsynced, because pebble's
+// synced commit hands its write and sync to pebble's flush goroutine and
+// waits for it (two goroutine wake-ups per group; at one client, two
+// thread wake-ups per commit); a lone group with nothing queued makes the
+// write and sync raw calls, any other an ordinary sync that frees the
+// committer's P for the connections. Open commits again the records
+// pebble lost, which a key in each batch names. But after a group of several
 // writers, a lone writer waiting for its sync is not committed at once:
 // the committer goroutine waits for more requests, until as many writers
 // as the last group had or half the last sync's duration (at most 500 µs),
@@ -59,8 +61,8 @@
 // unsynced groups. Pebble's WAL file and the commit log zero-fill themselves ahead
 // of their writes (fsys.go), as PostgreSQL's WAL segments are, so that the
 // sync of a commit rewrites data blocks instead of growing the file. A
-// commit's small log append, the commit log's write and sync, and the WAL
-// write and sync of a group that commits alone with nothing queued, are
+// commit's small log append and record write, and the commit log's or the
+// WAL's sync of a group that commits alone with nothing queued, are
 // raw system calls (rawio_linux.go): the
 // runtime's ordinary syscall path wakes its monitor thread whenever the
 // process had gone idle, which at one client is every commit (measured in

@@ -44,7 +44,7 @@ import (
 // record by record and group-committed, and recovering it is pebble's. The
 // cost is that the appended bytes pass through pebble's memtable, where a
 // checkpoint mostly deletes them before a flush would write them out. A
-// lone group's batch, append record included, is made durable by the
+// synced group's batch, append record included, is made durable by the
 // store's commit log instead (commitlog.go): the same bytes, synced
 // without pebble's hand-off to its flush goroutine; pebble's WAL still
 // writes them, unsynced, and recovery commits again what it lost.

@@ -67,8 +67,27 @@ func rawWrite(fd uintptr, name string, p []byte) (int, error) {
 }
 
 // fdatasync is f's fdatasync(2), a raw call (the commit log's, made for a
-// lone group only: commitlog.go).
+// lone group with nothing queued: commitlog.go).
 func fdatasync(f *os.File) error { return rawFdatasync(f.Fd(), f.Name()) }
+
+// ordinaryFdatasync is f's fdatasync(2) through the runtime's syscall path
+// (entersyscall): the goroutine's P goes to the other goroutines while the
+// kernel waits for the disk. The commit log's sync for a group of several
+// writers, whose connections' goroutines would otherwise wait out the
+// sync behind a P held in a raw call.
+func ordinaryFdatasync(f *os.File) error {
+	for {
+		err := syscall.Fdatasync(int(f.Fd()))
+		switch err {
+		case nil:
+			return nil
+		case syscall.EINTR:
+			continue
+		default:
+			return &os.PathError{Op: "fdatasync", Path: f.Name(), Err: err}
+		}
+	}
+}
 
 // rawFdatasync is fdatasync(2).
 func rawFdatasync(fd uintptr, name string) error {

@@ -217,6 +217,15 @@ func TestConcurrentTransactionsShareOneSync(t *testing.T) {
 	if got := durable(calls); got != 2 {
 		t.Errorf("%d durable syncs (%s), want 2: one per group commit", got, describe(calls))
 	}
+	// Both are the commit log's (commitlog.go): the lone first group's and
+	// the queued group's of several writers, none of pebble's write-ahead
+	// log, whose synced commit would hand the write and sync to pebble's
+	// flush goroutine and wait for it.
+	for _, c := range calls {
+		if c.kind != SyncRange && filepath.Base(c.name) != commitLogName {
+			t.Errorf("a group commit synced %s, want only %s (%s)", c.name, commitLogName, describe(calls))
+		}
+	}
 	// Every successful transaction is whole; the failed one left nothing.
 	got, _ := scanAll(t, lt, fluss.ScanOptions{})
 	ids := int32Values(got, 0)

@@ -278,15 +278,65 @@ func (b *binder) errAt(node sourceNode, err *sqlerr.Error) *sqlerr.Error {
 		return err
 	}
 	off := node.OriginTextPosition()
-	if off == 0 {
+	x, isTable := node.(*pt.TableName)
+	if off == 0 && isTable {
 		// TiDB records no offset for table names and INSERT column lists;
 		// find the identifier in the text instead (its first occurrence as
-		// a whole word outside quotes, which is where these names stand).
-		if x, ok := node.(*pt.TableName); ok {
-			off = identOffset(b.stmt.Rewritten, x.Name)
+		// a whole word outside quotes, which is where these names stand);
+		// a qualified name from its schema on, as PostgreSQL points
+		off = identOffset(b.stmt.Rewritten, x.Name)
+		if x.Schema != "" {
+			if q := qualifiedOffset(b.stmt.Rewritten, x.Schema, x.Name); q >= 0 {
+				off = q
+			}
 		}
 	}
+	if isTable && x.Schema != "" && err.Code == sqlerr.UndefinedTable && err.Message == sqlerr.UndefinedRelation(x.Name).Message {
+		// the stores name the relation alone; PostgreSQL names it as
+		// written (relation "public.x" does not exist)
+		q := *err
+		q.Message = sqlerr.UndefinedRelation(x.Schema + "." + x.Name).Message
+		err = &q
+	}
 	return err.WithPosition(b.stmt.Position(off))
+}
+
+// qualifiedOffset returns the byte offset of the first occurrence in text
+// of the qualified name schema.name (either part double-quoted or not,
+// blanks around the dot), or -1.
+func qualifiedOffset(text, schema, name string) int {
+	ident := func(i int, want string) int { // the end of want at i, or -1
+		if i < len(text) && text[i] == '"' {
+			if strings.HasPrefix(text[i+1:], want+`"`) {
+				return i + len(want) + 2
+			}
+			return -1
+		}
+		if i+len(want) <= len(text) && strings.EqualFold(text[i:i+len(want)], want) &&
+			(i+len(want) == len(text) || !isIdentByte(strings.ToLower(text[i+len(want):])[0])) {
+			return i + len(want)
+		}
+		return -1
+	}
+	blanks := func(i int) int {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+			i++
+		}
+		return i
+	}
+	for i := 0; i < len(text); i++ {
+		if i > 0 && isIdentByte(strings.ToLower(text[i-1 : i])[0]) {
+			continue
+		}
+		e := ident(i, schema)
+		if e < 0 {
+			continue
+		}
+		if d := blanks(e); d < len(text) && text[d] == '.' && ident(blanks(d+1), name) >= 0 {
+			return i
+		}
+	}
+	return -1
 }
 
 // identOffset returns the byte offset of the first whole-word, unquoted-

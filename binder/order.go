@@ -335,6 +335,19 @@ func (b *binder) bindLimitTree(input Node, count, offset pt.Expr, from *scope) (
 		}
 		x, err := b.bindTree(in, e)
 		if err != nil {
+			if s == nil && from != nil {
+				// a subquery's reference to the query's own FROM items
+				// fails over none: PostgreSQL binds the operand over them
+				// (its error, if any, is the statement's), then refuses
+				// the variable (42P10, contain_vars_of_level) where it
+				// stands
+				if ref := limitSubqueryVar(b, e, from, err); ref != nil {
+					if _, ferr := b.bindTree(from, e); ferr != nil {
+						return nil, ferr
+					}
+					return nil, b.errAt(ref, sqlerr.New(sqlerr.InvalidColumnReference, "argument of %s must not contain variables", limitClause(e, offset)))
+				}
+			}
 			return nil, err
 		}
 		if x, err = b.limitOperand(e, x); err != nil || s == nil {
@@ -348,11 +361,7 @@ func (b *binder) bindLimitTree(input Node, count, offset pt.Expr, from *scope) (
 			return ref == nil
 		})
 		if ref != nil {
-			clause := "LIMIT"
-			if e == offset {
-				clause = "OFFSET"
-			}
-			return nil, b.errAt(ref, sqlerr.New(sqlerr.InvalidColumnReference, "argument of %s must not contain variables", clause))
+			return nil, b.errAt(ref, sqlerr.New(sqlerr.InvalidColumnReference, "argument of %s must not contain variables", limitClause(e, offset)))
 		}
 		return x, nil
 	}
@@ -374,6 +383,34 @@ func (b *binder) bindLimitTree(input Node, count, offset pt.Expr, from *scope) (
 		}
 	}
 	return lim, nil
+}
+
+// limitClause names the clause of operand e (offset: OFFSET's).
+func limitClause(e, offset pt.Expr) string {
+	if e == offset {
+		return "OFFSET"
+	}
+	return "LIMIT"
+}
+
+// limitSubqueryVar is the column reference of LIMIT / OFFSET operand e
+// (one holding a subquery, bound over no FROM item) that err, an unknown
+// column or table, is about when it names one of the query's FROM items
+// (LIMIT (SELECT t.a)), or nil.
+func limitSubqueryVar(b *binder, e pt.Expr, from *scope, err error) *pt.ColumnRef {
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.UndefinedColumn && se.Code != sqlerr.UndefinedTable {
+		return nil
+	}
+	var ref *pt.ColumnRef
+	pt.Inspect(e, func(n pt.Node) bool {
+		if c, ok := n.(*pt.ColumnRef); ok && ref == nil && from.has(c.Table, c.Name) &&
+			b.errAt(c, sqlerr.New(se.Code, "")).Position == se.Position {
+			ref = c
+		}
+		return ref == nil
+	})
+	return ref
 }
 
 // bindLimitClauses binds c's LIMIT / OFFSET / FETCH over input (input

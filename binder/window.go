@@ -126,7 +126,7 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	case n.WithinGroup:
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name))
 	case !windowOnly[name] && !aggregateNames[aggName(name)]:
-		return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name))
+		return nil, b.notWindowFunction(st, n)
 	}
 	switch name {
 	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
@@ -136,12 +136,17 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	defer func() { st.inCall = false }()
 	call := WindowCall{Func: name}
 	star := name == "count" && len(n.Args) == 1 && isStarArg(n.Args[0])
+	// raw are the arguments as bound, an untyped literal's type
+	// "unknown" (the lookup's 42883 names it so)
+	var raw []Expr
+	argNodes := lagOffsetArgs(name, n.Args)
 	if !star {
-		for _, a := range lagOffsetArgs(name, n.Args) {
+		for _, a := range argNodes {
 			e, err := st.bind(a)
 			if err != nil {
 				return nil, err
 			}
+			raw = append(raw, e)
 			if !windowOnly[name] {
 				if e, err = b.windowAggregateArg(n, name, len(n.Args), len(call.Args), a, e); err != nil {
 					return nil, err
@@ -162,13 +167,28 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	// the function's lookup, then PostgreSQL's ParseFuncOrColumn's
 	// refusals, once the arguments and FILTER are bound; the window is
 	// looked up after them (transformWindowFuncCall)
+	if windowOnly[name] {
+		args, err := b.windowFuncArgs(n, argNodes, name, raw)
+		if err != nil {
+			return nil, err
+		}
+		call.Args = args
+	}
 	t, err := windowResultType(name, call.Args)
 	if err != nil {
+		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.UndefinedFunction {
+			err = undefinedCall(name, raw)
+		}
 		return nil, b.errAt(n, sqlerr.As(err))
 	}
 	call.T = t
 	if n.Distinct {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"))
+	}
+	if n.OrderedOver {
+		// not before: PostgreSQL looks the function up first
+		// (nosuch(x ORDER BY y) OVER () is 42883) and never binds the keys
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"))
 	}
 	if n.Filter != nil && windowOnly[name] {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions"))
@@ -257,6 +277,93 @@ type deferredWindowError struct {
 	err error
 }
 
+// windowIntArg are the window functions' arguments of type integer, by
+// position (ntile(integer), nth_value(anyelement, integer), lag and
+// lead(anyelement, integer, anycompatible)).
+var windowIntArg = map[string]int{"ntile": 0, "nth_value": 1, "lag": 1, "lead": 1}
+
+// windowFuncArgs looks a window function (windowOnly) up by its
+// arguments as PostgreSQL 15's catalog declares it: 42883 naming the
+// arguments' types when no signature fits, 42809 for rank, dense_rank,
+// percent_rank and cume_dist with arguments (what the lookup finds then
+// is their hypothetical-set aggregate, which wants WITHIN GROUP); an
+// untyped literal where an integer is taken is converted to it (22P02 for
+// ','), as the lookup's coercion does, before DISTINCT, an aggregate
+// ORDER BY or FILTER is refused. It returns the arguments to call with.
+func (b *binder) windowFuncArgs(n *pt.FuncCall, nodes []pt.Expr, name string, raw []Expr) ([]Expr, error) {
+	lo, hi := 1, 1
+	switch name {
+	case "row_number":
+		lo, hi = 0, 0
+	case "rank", "dense_rank", "percent_rank", "cume_dist":
+		if len(raw) > 0 {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name))
+		}
+		lo, hi = 0, 0
+	case "nth_value":
+		lo, hi = 2, 2
+	case "lag", "lead":
+		hi = 3
+	}
+	if len(raw) < lo || len(raw) > hi {
+		return nil, b.errAt(n, undefinedCall(name, raw))
+	}
+	args := make([]Expr, len(raw))
+	for i, e := range raw {
+		if p, ok := windowIntArg[name]; ok && p == i {
+			switch k := e.Type().Kind; {
+			case isUnknown(e.Type()):
+				c, err := b.coerceUnknown(nodes[i], e, types.Int32Type) // its error at the literal
+				if err != nil {
+					return nil, err
+				}
+				e = c
+			case k != types.Int16 && k != types.Int32:
+				return nil, b.errAt(n, undefinedCall(name, raw))
+			}
+		}
+		args[i] = b.resolveUnknown(e, types.StringType)
+	}
+	return args, nil
+}
+
+// notWindowFunction is the error of name(args) OVER w when name is neither
+// a window function nor an aggregate: as PostgreSQL's ParseFuncOrColumn,
+// the arguments and the FILTER are bound, the function is looked up (its
+// error: 42883 nosuch(integer) OVER ()), and a function that exists is
+// refused for the first aggregate decoration the call has, OVER the last.
+func (b *binder) notWindowFunction(st *winState, n *pt.FuncCall) error {
+	for _, a := range n.Args {
+		if _, err := st.bind(a); err != nil {
+			return err
+		}
+	}
+	if n.Filter != nil {
+		f, err := st.bind(n.Filter)
+		if err != nil {
+			return err
+		}
+		if _, err := b.coerce(n.Filter, f, types.BoolType, "argument of FILTER"); err != nil {
+			return err
+		}
+	}
+	if _, err := st.bind(&pt.FuncCall{At: n.At, Schema: n.Schema, Name: n.Name, Args: n.Args}); err != nil {
+		return err
+	}
+	var err *sqlerr.Error
+	switch {
+	case n.Distinct:
+		err = sqlerr.New(sqlerr.WrongObjectType, "DISTINCT specified, but %s is not an aggregate function", n.Name)
+	case n.OrderedOver:
+		err = sqlerr.New(sqlerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", n.Name)
+	case n.Filter != nil:
+		err = sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but %s is not an aggregate function", n.Name)
+	default:
+		err = sqlerr.New(sqlerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", n.Name)
+	}
+	return b.errAt(n, err)
+}
+
 // bindJSONWindowCall binds json_agg(x) OVER w and the other JSON
 // aggregates as their plain form binds them (bindJSONAggregate): the
 // JSON built from array_agg of each argument, here over the window w,
@@ -267,8 +374,25 @@ func (b *binder) bindJSONWindowCall(n *pt.FuncCall) (Expr, error) {
 		want = 2
 	}
 	if len(n.Args) != want {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s with %d arguments does not exist", n.Name, len(n.Args)).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+		// the arguments and FILTER are bound before the lookup fails
+		var raw []Expr
+		for _, a := range n.Args {
+			e, err := b.win.bind(a)
+			if err != nil {
+				return nil, err
+			}
+			raw = append(raw, e)
+		}
+		if n.Filter != nil {
+			f, err := b.win.bind(n.Filter)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := b.coerce(n.Filter, f, types.BoolType, "argument of FILTER"); err != nil {
+				return nil, err
+			}
+		}
+		return nil, b.errAt(n, undefinedCall(n.Name, raw))
 	}
 	parts := make([]Expr, want)
 	for i, a := range n.Args {

@@ -174,8 +174,8 @@
 //     is a ColId (session.go);
 //   - a subquery or VALUES list in FROM without an alias is PostgreSQL
 //     15's 42601 "subquery in FROM must have an alias" at its "(" with
-//     the hint (fromalias.go); COLLATION FOR (x) -> pg_collation_for(x)
-//     (funccast.go); x LIKE p ESCAPE e with e no string constant -> x
+//     the hint (fromalias.go); COLLATION FOR (x) -> pg_collation_for(x),
+//     TREAT(x AS int) -> pg_catalog."int4"(x) (funccast.go); x LIKE p ESCAPE e with e no string constant -> x
 //     LIKE like_escape(p, e); a comma in a CHECK's, GENERATED ALWAYS AS's
 //     or an index element's parentheses is the 42601 at the comma
 //     (singleexpr.go's ddlSingleExprError);

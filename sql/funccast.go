@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -313,4 +314,133 @@ func collationForCalls(src string, toks []token) []token {
 		return toks
 	}
 	return append(out, toks[done:]...)
+}
+
+// treatCalls turns TREAT(x AS type), PostgreSQL's grammar for a call of
+// the function the type's last name names (func_expr_common_subexpr:
+// TREAT(a AS int) is int4(a), TREAT(b AS character varying(3)) is
+// varchar(b): the type's modifiers and array bounds go), into that call:
+// the TREAT word becomes the quoted name, the AS and the type go. TiDB's
+// grammar has no such form.
+func treatCalls(src string, toks []token) []token {
+	var out []token
+	done := 0 // toks[:done] are in out
+	for i := 0; i+1 < len(toks); i++ {
+		if !toks[i].is(src, "TREAT") || !toks[i+1].isPunct(src, "(") || i > 0 && !typeCallFollows(src, toks[i-1]) {
+			continue
+		}
+		depth, as, c := 0, -1, -1
+		for k := i + 1; k < len(toks) && c < 0; k++ {
+			switch {
+			case toks[k].isPunct(src, "(") || toks[k].isPunct(src, "["):
+				depth++
+			case toks[k].isPunct(src, ")") || toks[k].isPunct(src, "]"):
+				if depth--; depth == 0 {
+					c = k
+				}
+			case depth == 1 && toks[k].is(src, "AS"):
+				as = k
+			}
+		}
+		if as < 0 || c < 0 || as+1 >= c {
+			continue // TiDB's syntax error
+		}
+		name, ok := treatFuncName(src, toks[as+1:c])
+		if !ok {
+			continue
+		}
+		out = append(out, toks[done:i]...)
+		t := toks[i]
+		t.kind, t.synth, t.inPlace = tkQIdent, "pg_catalog."+quoteIdent(name), true // SystemFuncName
+		out = append(out, t)
+		out = append(out, treatCalls(src, toks[i+1:as])...) // TREAT(TREAT(..) AS t) AS u)
+		done, i = c, c-1
+	}
+	if out == nil {
+		return toks
+	}
+	return append(out, toks[done:]...)
+}
+
+// treatTypeNames are the SQL-standard type spellings whose internal name
+// differs from their first word (SystemTypeName in PostgreSQL's grammar).
+var treatTypeNames = map[string]string{
+	"INT": "int4", "INTEGER": "int4", "SMALLINT": "int2", "BIGINT": "int8", "REAL": "float4",
+	"BOOLEAN": "bool", "DECIMAL": "numeric", "DEC": "numeric", "NUMERIC": "numeric",
+	"VARCHAR": "varchar", "CHAR": "bpchar", "CHARACTER": "bpchar", "NCHAR": "bpchar", "NATIONAL": "bpchar",
+}
+
+// treatFuncName is the internal name of the type written in typ (tokens),
+// as TREAT calls it: a standard spelling's (int4, varchar, timestamptz,
+// ...), else the last part of the (qualified) name.
+func treatFuncName(src string, typ []token) (string, bool) {
+	var words []string
+	var last string
+	precision := -1 // float(p)'s p
+	for k := 0; k < len(typ); k++ {
+		t := typ[k]
+		switch {
+		case t.isPunct(src, "(") || t.isPunct(src, "["):
+			if k+2 < len(typ) && t.isPunct(src, "(") && typ[k+2].isPunct(src, ")") {
+				if p, err := strconv.Atoi(typ[k+1].text(src)); err == nil {
+					precision = p
+				}
+			}
+			d := 0
+			for ; k < len(typ); k++ { // a modifier or array bounds
+				if typ[k].isPunct(src, "(") || typ[k].isPunct(src, "[") {
+					d++
+				} else if typ[k].isPunct(src, ")") || typ[k].isPunct(src, "]") {
+					if d--; d == 0 {
+						break
+					}
+				}
+			}
+		case t.isPunct(src, "."):
+		case t.kind == tkIdent || t.kind == tkQIdent:
+			n, _ := identName(src, t)
+			last = n
+			if t.kind == tkIdent {
+				words = append(words, t.word(src))
+			} else {
+				words = append(words, "")
+			}
+		default:
+			return "", false
+		}
+	}
+	if len(words) == 0 {
+		return "", false
+	}
+	first := words[0]
+	has := func(w string) bool { return slices.Contains(words, w) }
+	switch {
+	case first == "FLOAT" && precision >= 1 && precision <= 24:
+		return "float4", true
+	case first == "DOUBLE" || first == "FLOAT":
+		return "float8", true
+	case first == "TIMESTAMP":
+		if has("WITH") {
+			return "timestamptz", true
+		}
+		return "timestamp", true
+	case first == "TIME":
+		if has("WITH") {
+			return "timetz", true
+		}
+		return "time", true
+	case first == "INTERVAL":
+		return "interval", true
+	case first == "BIT":
+		if has("VARYING") {
+			return "varbit", true
+		}
+		return "bit", true
+	case (first == "CHARACTER" || first == "CHAR" || first == "NATIONAL" || first == "NCHAR") && has("VARYING"):
+		return "varchar", true
+	}
+	if n, ok := treatTypeNames[first]; ok && len(words) <= 3 {
+		return n, true
+	}
+	return last, true
 }

@@ -558,6 +558,7 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	}
 	toks = rewriteMaterialized(src, toks)              // cte.go
 	toks = quoteSequenceCalls(src, toks)               // sequence.go
+	toks = treatCalls(src, toks)                       // funccast.go
 	toks = quoteTypeCalls(src, toks)                   // funccast.go
 	toks = collationForCalls(src, toks)                // funccast.go
 	toks, qualified, err := p.stripCatalogs(src, toks) // catalogs.go

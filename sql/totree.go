@@ -685,11 +685,12 @@ func (t *Transformer) windowCall(n *ast.WindowFuncExpr) (pt.Expr, error) {
 	if s, ok := windowAggregateMarker(f.Name, args); ok {
 		name := strings.TrimPrefix(s, AggregateMarkerPrefix)
 		mk, isCall := args[len(args)-2].(*ast.FuncCallExpr) // windowAggregateMarker: two or more
-		if isCall && mk.FnName.L == WindowFilterMarker {
-			// an aggregate TiDB takes no OVER after, or one with FILTER:
-			// group_concat(args, pg__window_filter([cond]) SEPARATOR
-			// 'pg__agg:NAME') OVER w (windowagg.go)
+		if isCall && (mk.FnName.L == WindowFilterMarker || mk.FnName.L == WindowOrderedMarker) {
+			// an aggregate TiDB takes no OVER after, or one with FILTER
+			// or ORDER BY: group_concat(args, pg__window_filter([cond])
+			// SEPARATOR 'pg__agg:NAME') OVER w (windowagg.go)
 			f.Name, f.Aggregate, args = name, true, args[:len(args)-2]
+			f.OrderedOver = mk.FnName.L == WindowOrderedMarker
 			if len(mk.Args) == 1 {
 				if f.Filter, err = t.toTree(mk.Args[0]); err != nil {
 					return nil, err

@@ -34,7 +34,30 @@ var valuesStartWords = map[string]bool{
 // The VALUES(col) that the ON CONFLICT rewrite writes for EXCLUDED.col (a
 // synthesised token, ddl.go) is MySQL's function, never a VALUES list.
 func (r *rewriter) valuesIsQueryAt(out []item, k int) bool {
-	return r.toks[k].synth == "" && r.valuesQueryAfter(out)
+	return r.toks[k].synth == "" && (r.valuesQueryAfter(out) || r.afterWithList(k))
+}
+
+// afterWithList reports whether token k follows a WITH list: the ")" of a
+// common table expression's body (name AS [[NOT] MATERIALIZED] (..)),
+// after which PostgreSQL's grammar reads the statement's query, VALUES
+// too (WITH c AS (..) VALUES (1), in a derived table, a subquery, an
+// INSERT's source).
+func (r *rewriter) afterWithList(k int) bool {
+	if k < 1 || !r.toks[k-1].isPunct(r.src, ")") {
+		return false
+	}
+	depth := 0
+	for o := k - 1; o >= 0; o-- {
+		switch {
+		case r.toks[o].isPunct(r.src, ")"):
+			depth++
+		case r.toks[o].isPunct(r.src, "("):
+			if depth--; depth == 0 {
+				return o > 0 && (r.toks[o-1].is(r.src, "AS") || r.toks[o-1].is(r.src, "MATERIALIZED"))
+			}
+		}
+	}
+	return false
 }
 
 // valuesQueryAfter: after out, a VALUES starts a query.

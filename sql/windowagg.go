@@ -1,10 +1,6 @@
 package sql
 
-import (
-	"strings"
-
-	"github.com/sqlgate/sqlgate/sqlerr"
-)
+import "strings"
 
 // Aggregates used as window functions. TiDB's grammar takes OVER after its
 // own aggregates only (count, sum, avg, min, max, bit_and, the stddev and
@@ -16,10 +12,20 @@ import (
 //
 // (its group_concat takes OVER), which the transformer reads back into
 // the call NAME(args) FILTER (WHERE cond) OVER w (totree.go's windowCall).
+// An aggregate ORDER BY in the call (sum(x ORDER BY y) OVER w) goes into
+// group_concat's ORDER BY, where TiDB's grammar reads the keys and drops
+// them under OVER, and the marker is WindowOrderedMarker: PostgreSQL's
+// grammar takes the call and ParseFuncOrColumn refuses it (0A000) after
+// the arguments, the FILTER, the function's lookup and DISTINCT, without
+// looking at the keys, and so does the binder.
 
 // WindowFilterMarker is the function that carries a window aggregate's
 // FILTER condition (no argument: no FILTER).
 const WindowFilterMarker = "pg__window_filter"
+
+// WindowOrderedMarker is WindowFilterMarker for a call with an aggregate
+// ORDER BY.
+const WindowOrderedMarker = "pg__window_ordered"
 
 // tidbWindowAggregates are the calls TiDB's grammar takes OVER after.
 var tidbWindowAggregates = map[string]bool{
@@ -62,47 +68,88 @@ func (r *rewriter) windowAggregateAt(out []item, k, j int) (closeIdx, filterOpen
 		return 0, 0, false
 	}
 	if _, _, ordered := r.orderedAggregateAt(k, j); ordered {
-		return m, filterOpen, true // refused by windowAggregate
+		return m, filterOpen, true // the binder refuses it (windowAggregate)
 	}
 	// TiDB's grammar takes neither FILTER nor DISTINCT in a window call:
 	// the binder refuses DISTINCT where PostgreSQL does, after the
 	// arguments and the function (count(DISTINCT a, b) OVER () is 42883)
 	distinct := k+2 < m && r.toks[k+2].is(r.src, "DISTINCT")
-	if filterOpen < 0 && !distinct && tidbWindowAggregates[w] {
+	if filterOpen < 0 && !distinct && tidbWindowAggregates[w] && r.tidbWindowArity(w, k+2, m) {
 		return 0, 0, false
 	}
 	return m, filterOpen, true
+}
+
+// tidbWindowArgs are the numbers of arguments TiDB's grammar takes in a
+// window function's call (lag, lead: one to three); PostgreSQL's takes any
+// and its lookup refuses (42883 ntile(integer, integer), row_number(integer)),
+// so a call with another number goes to the binder as an aggregate's does.
+var tidbWindowArgs = map[string][2]int{
+	"ROW_NUMBER": {0, 0}, "RANK": {0, 0}, "DENSE_RANK": {0, 0}, "PERCENT_RANK": {0, 0}, "CUME_DIST": {0, 0},
+	"NTILE": {1, 1}, "FIRST_VALUE": {1, 1}, "LAST_VALUE": {1, 1}, "NTH_VALUE": {2, 2}, "LAG": {1, 3}, "LEAD": {1, 3},
+}
+
+// tidbWindowArity reports whether the call of w with the arguments between
+// tokens from and to is one TiDB's grammar takes by its number of
+// arguments.
+func (r *rewriter) tidbWindowArity(w string, from, to int) bool {
+	lim, ok := tidbWindowArgs[w]
+	if !ok {
+		return true
+	}
+	n := 0
+	if from < to {
+		n = 1
+		for i := range topLevel(r.src, r.toks, from, to) {
+			if r.toks[i].isPunct(r.src, ",") {
+				n++
+			}
+		}
+	}
+	return n >= lim[0] && n <= lim[1]
 }
 
 // windowAggregate rewrites the call at token k that windowAggregateAt
 // found; it returns the item and the token after the call (OVER).
 func (r *rewriter) windowAggregate(k, m, filterOpen int) (item, int, error) {
 	t := r.toks[k]
-	if _, _, ordered := r.orderedAggregateAt(k, len(r.toks)); ordered {
-		return item{}, 0, sqlerr.New(sqlerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions").WithPosition(charPos(r.src, t.start))
+	marker, argEnd, order := WindowFilterMarker, m, -1
+	if _, o, ordered := r.orderedAggregateAt(k, len(r.toks)); ordered {
+		marker, argEnd, order = WindowOrderedMarker, o, o
 	}
 	name := strings.ToLower(t.text(r.src))
 	b := newComposite(r.leadOf(t))
 	b.add("group_concat(", t.start)
 	argStart := k + 2
-	if argStart < m && (r.toks[argStart].is(r.src, "DISTINCT") || r.toks[argStart].is(r.src, "ALL")) {
+	if argStart < argEnd && (r.toks[argStart].is(r.src, "DISTINCT") || r.toks[argStart].is(r.src, "ALL")) {
 		if r.toks[argStart].is(r.src, "DISTINCT") {
 			b.add("distinct ", r.toks[argStart].start)
 		}
 		argStart++
 	}
+	if order >= 0 && (argStart == order || order+2 == m) {
+		// agg(ORDER BY k), agg(x ORDER BY): PostgreSQL's grammar has no
+		// call without arguments before ORDER BY, nor an empty sort list
+		if argStart == order {
+			return item{}, 0, r.errNear(order)
+		}
+		return item{}, 0, r.errNear(m)
+	}
 	switch {
-	case argStart+1 == m && r.toks[argStart].isPunct(r.src, "*"):
+	case argStart+1 == argEnd && r.toks[argStart].isPunct(r.src, "*"):
+		if order >= 0 {
+			return item{}, 0, r.errNear(order) // count(* ORDER BY k)
+		}
 		b.add("1, ", r.toks[argStart].start) // count(*), as TiDB reads it
-	case argStart < m:
-		args, err := r.run(argStart, m)
+	case argStart < argEnd:
+		args, err := r.run(argStart, argEnd)
 		if err != nil {
 			return item{}, 0, err
 		}
 		b.addItems(args, true)
-		b.add(", ", r.toks[m].start)
+		b.add(", ", r.toks[argEnd].start)
 	}
-	b.add(WindowFilterMarker+"(", r.toks[m].start)
+	b.add(marker+"(", r.toks[argEnd].start)
 	next := m + 1
 	if filterOpen >= 0 {
 		c := r.matchClose(filterOpen, len(r.toks))
@@ -113,7 +160,16 @@ func (r *rewriter) windowAggregate(k, m, filterOpen int) (item, int, error) {
 		b.addItems(cond, true)
 		next = c + 1
 	}
-	b.add(") separator "+sqlQuote(AggregateMarkerPrefix+name)+")", r.toks[next-1].start)
+	b.add(")", r.toks[argEnd].start)
+	if order >= 0 {
+		keys, err := r.run(order+2, m)
+		if err != nil {
+			return item{}, 0, err
+		}
+		b.add(" order by ", r.toks[order].start)
+		b.addItems(keys, true)
+	}
+	b.add(" separator "+sqlQuote(AggregateMarkerPrefix+name)+")", r.toks[next-1].start)
 	return b.it, next, nil
 }
 

@@ -378,6 +378,10 @@ func (f *formatter) call(n *FuncCall) {
 	if len(n.OrderBy) > 0 && !n.WithinGroup {
 		f.WriteString(" ORDER BY ")
 		f.orderBy(n.OrderBy)
+	} else if n.OrderedOver {
+		// the keys are not kept (PostgreSQL never binds them: the call is
+		// refused); any key reads back as the same tree
+		f.WriteString(" ORDER BY NULL")
 	}
 	f.WriteString(")")
 	if n.WithinGroup {

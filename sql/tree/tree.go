@@ -514,6 +514,11 @@ type FuncCall struct {
 	IgnoreNulls  bool
 	FromLast     bool
 	Aggregate    bool
+	// OrderedOver: an aggregate ORDER BY in a call with OVER
+	// (sum(x ORDER BY y) OVER w), which PostgreSQL's grammar takes and
+	// its ParseFuncOrColumn refuses after the function's lookup; the keys
+	// are not kept (PostgreSQL never binds them).
+	OrderedOver bool
 }
 
 // GroupingKind is a GROUP BY construct's kind.

@@ -32,8 +32,8 @@ var selectSlots = []clauseSlot{
 		[]string{"w AS (PARTITION BY nosuch_d)", "w AS (ORDER BY 'x' + 1)"}},
 	{"ORDER BY", []string{"1", "a", "a DESC"},
 		[]string{"nosuch_o", "'x'", "0", "2.5", "-1", "true", "NULL", "b + 1", "a, 'y'", "E'z'", "99999999999", "c + 'q'"}},
-	{"LIMIT", []string{"2"}, []string{"'x'", "nosuch_l", "a + 'x'"}},
-	{"OFFSET", []string{"1"}, []string{"'y'", "nosuch_f"}},
+	{"LIMIT", []string{"2", "(SELECT 2)"}, []string{"'x'", "nosuch_l", "a + 'x'", "(SELECT ce.a)", "(SELECT a + nosuch_l2)"}},
+	{"OFFSET", []string{"1"}, []string{"'y'", "nosuch_f", "(SELECT c)"}},
 	{"FOR", []string{"UPDATE"}, nil},
 }
 

@@ -11,7 +11,10 @@
 // constant and AND/OR operands after the deciding constant are never
 // computed. A function call or an I/O cast is computed when PostgreSQL's
 // pg_proc row for the chosen overload (pgcatalog.Volatility) is
-// immutable, and an IN list's items that read no column are computed
+// immutable (a call by a name of sqlgate's own, with no pg_proc row, as
+// the PostgreSQL functions it stands for: synthcalls.go; any other cast
+// as its pg_cast row's function), a strict call or a cast with a NULL
+// constant argument is NULL whatever its volatility, and an IN list's items that read no column are computed
 // together (binder.BinaryOp's Eager), as PostgreSQL's array of them is.
 // A single-row VALUES list below the plan's root is first a projection
 // over one empty row (valuesfold.go's pullUpValues, PostgreSQL's

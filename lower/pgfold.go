@@ -537,7 +537,14 @@ func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 		// expression (foldSubqueryPlans), as PostgreSQL plans a sublink
 		// only after eval_const_expressions, so a subquery that folding
 		// drops ((SELECT 1/0) % NULL) is never planned.
-		return binder.MapChildren(e, fo.expr)
+		out, err := binder.MapChildren(e, fo.expr)
+		if sq, ok := out.(*binder.Subquery); ok && err == nil && x.X != nil && sq.X != nil && !sq.FoldedX &&
+			readsColumns(x.X) && !readsColumns(sq.X) {
+			c := *sq
+			c.FoldedX = true
+			out = &c
+		}
+		return out, err
 	}
 	return binder.MapChildren(e, fo.expr)
 }

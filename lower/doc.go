@@ -43,7 +43,9 @@
 // reads. Before them, subquery decorrelation (decorrelate.go) turns WHERE
 // conjuncts EXISTS / IN / NOT IN into semi and anti joins (x IN (S) whose
 // S outputs a constant c into x = c over every outer row, under a semi
-// join without a key, as PostgreSQL's pull-up makes it) and correlated
+// join without a key, as PostgreSQL's pull-up makes it; an x that read
+// columns until folding made it a constant, binder.Subquery's FoldedX,
+// too, as PostgreSQL pulls sublinks up before it folds) and correlated
 // scalar aggregates into a left join with a grouped aggregate (not when
 // its outer key is a derived table's expression that can fail); the rest
 // keeps the per-outer-row apply. A sublink that only plan-time folding's

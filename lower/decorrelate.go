@@ -214,7 +214,15 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 			return nil
 		}
 		x := sq.X
-		if x == nil || !readsColumns(x) && !sq.FoldedX || hasSubquery(x) || hasUDF(x) {
+		if x == nil || !readsColumns(x) && !sq.FoldedX || hasUDF(x) {
+			return nil
+		}
+		if y, ok := constantOutput(sq); ok && !all && !sq.RowWise {
+			// x op c is a filter of the outer side, where a subquery
+			// of x is a SubPlan of its scan, as PostgreSQL's
+			return restrictedSemiJoin(in, sq.Plan, &binder.BinaryOp{Op: op, L: x, R: y, T: types.BoolType})
+		}
+		if hasSubquery(x) {
 			return nil
 		}
 		if sq.RowWise {

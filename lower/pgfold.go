@@ -902,6 +902,11 @@ func immutableCast(from, to types.T) bool {
 	// any other cast: its pg_cast row's function's provolatile
 	// (jsonb::int is jsonb_int4, immutable); a binary-coercible one is
 	// no call at all
+	if from.Kind == types.Oid || to.Kind == types.Oid {
+		// an OID alias type (regclass ...) reads the catalogs at
+		// execution, which the folder has not
+		return false
+	}
 	src, _, _ := pgtypes.OIDOf(from)
 	dst, _, _ := pgtypes.OIDOf(to)
 	c, ok := pgoper.CastOf(src, dst)

@@ -61,6 +61,12 @@ type Subquery struct {
 	// sublinks it turns into semi and anti joins, so it stays a SubPlan
 	// there, computed at the scan below the joins.
 	SubPlan bool
+	// FoldedX says X read the query's columns before plan-time folding
+	// made it a constant (CASE WHEN NULL THEN a.x ELSE 1 END IN (...)):
+	// PostgreSQL's pull_up_sublinks, which runs before
+	// eval_const_expressions, saw Vars there and made the sublink a semi
+	// join (convert_ANY_sublink_to_join), so it is one still.
+	FoldedX bool
 	T       types.T
 }
 

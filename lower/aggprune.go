@@ -303,7 +303,11 @@ func degenerateGroupings(n binder.Node) binder.Node {
 // run over a subquery's plan, yet its derived tables compute only the
 // outputs read (and what mustCompute), as PostgreSQL's do. The second
 // fold of a plan whose fold errors waited (pgfold.go) folds the same
-// plan, so both trim it here.
+// plan, so both trim it here. pruneJoinInputs narrows through its windows
+// and joins, so an aggregate beside a window whose keys stay is dropped
+// when nothing reads it, as at the top (EXISTS (SELECT 1 FROM (SELECT
+// rank() OVER (PARTITION BY max(a)), sum(10 / b) FROM t) s) divides
+// nothing in PostgreSQL).
 func trimSubqueryPlan(plan binder.Node) binder.Node {
-	return pruneAggregateInputs(pruneAggregateOutputs(eliminateProjections(degenerateGroupings(plan))))
+	return pruneAggregateInputs(pruneAggregateOutputs(pruneJoinInputs(eliminateProjections(degenerateGroupings(plan)))))
 }

@@ -214,7 +214,15 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 			return nil
 		}
 		x := sq.X
-		if x == nil || !readsColumns(x) || hasSubquery(x) || hasUDF(x) {
+		if x == nil || !readsColumns(x) && !sq.FoldedX || hasUDF(x) {
+			return nil
+		}
+		if y, ok := constantOutput(sq); ok && !all && !sq.RowWise {
+			// x op c is a filter of the outer side, where a subquery
+			// of x is a SubPlan of its scan, as PostgreSQL's
+			return restrictedSemiJoin(in, sq.Plan, &binder.BinaryOp{Op: op, L: x, R: y, T: types.BoolType})
+		}
+		if hasSubquery(x) {
 			return nil
 		}
 		if sq.RowWise {
@@ -225,6 +233,23 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 		}
 		if y, ok := constantOutput(sq); ok && !all {
 			return restrictedSemiJoin(in, sq.Plan, &binder.BinaryOp{Op: op, L: x, R: y, T: types.BoolType})
+		}
+		if sq.FoldedX && !readsColumns(x) {
+			if all || len(sq.Outer) != 0 {
+				return nil
+			}
+			// x op y reads the subquery's row alone: PostgreSQL's qual
+			// goes below the semi join to the subquery's scan, and the
+			// join has no clause (a nested loop reading the inner side
+			// up to its first row)
+			body, preds, ok := pull(sq.Plan, pullMode{set: true, top: true})
+			if !ok || len(preds) != 0 {
+				return nil
+			}
+			yc := body.Columns()[0]
+			y := &binder.ColumnRef{Index: 0, Name: yc.Name, T: yc.T}
+			inner := &binder.Filter{Input: body, Cond: &binder.BinaryOp{Op: op, L: x, R: y, T: types.BoolType}}
+			return binder.NewJoin(in, decorrelate(inner), binder.SemiJoin, nil)
 		}
 		if len(sq.Outer) == 0 && !(op == binder.OpEq && !all) && !(op == binder.OpNe && all) {
 			return nil // only IN and NOT IN have a hash key of their own

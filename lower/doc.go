@@ -11,7 +11,10 @@
 // constant and AND/OR operands after the deciding constant are never
 // computed. A function call or an I/O cast is computed when PostgreSQL's
 // pg_proc row for the chosen overload (pgcatalog.Volatility) is
-// immutable, and an IN list's items that read no column are computed
+// immutable (a call by a name of sqlgate's own, with no pg_proc row, as
+// the PostgreSQL functions it stands for: synthcalls.go; any other cast
+// as its pg_cast row's function), a strict call or a cast with a NULL
+// constant argument is NULL whatever its volatility, and an IN list's items that read no column are computed
 // together (binder.BinaryOp's Eager), as PostgreSQL's array of them is.
 // A single-row VALUES list below the plan's root is first a projection
 // over one empty row (valuesfold.go's pullUpValues, PostgreSQL's
@@ -40,7 +43,9 @@
 // reads. Before them, subquery decorrelation (decorrelate.go) turns WHERE
 // conjuncts EXISTS / IN / NOT IN into semi and anti joins (x IN (S) whose
 // S outputs a constant c into x = c over every outer row, under a semi
-// join without a key, as PostgreSQL's pull-up makes it) and correlated
+// join without a key, as PostgreSQL's pull-up makes it; an x that read
+// columns until folding made it a constant, binder.Subquery's FoldedX,
+// too, as PostgreSQL pulls sublinks up before it folds) and correlated
 // scalar aggregates into a left join with a grouped aggregate (not when
 // its outer key is a derived table's expression that can fail); the rest
 // keeps the per-outer-row apply. A sublink that only plan-time folding's

@@ -12,6 +12,8 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/internal/pgoper"
+	"github.com/sqlgate/sqlgate/internal/pgproc"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -486,11 +488,14 @@ func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 			c.X = in
 			out = &c
 		}
+		if isNullConst(in) {
+			// a cast of NULL is NULL, stable or not: a strict I/O
+			// function or cast function with a NULL constant argument
+			// (evaluate_function), as NULL::date::text
+			return nullOf(x.T), nil
+		}
 		if !immutableCast(in.Type(), x.T) {
 			return out, nil
-		}
-		if isNullConst(in) {
-			return nullOf(x.T), nil
 		}
 		if c, ok := fo.foldConstCast(in, x.T, x.Assign); ok { // valuesfold.go
 			return c, nil
@@ -511,15 +516,20 @@ func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 			c.Args = args
 			out = &c
 		}
-		if x.Volatile || !immutableCall(x) {
-			return out, nil
-		}
-		if strictFunc(x.Name) {
+		// a strict call with a NULL constant argument is NULL whatever
+		// its volatility: evaluate_function tests proisstrict before
+		// provolatile, so COALESCE(to_char(NULL::int, '9'), 'x')::int
+		// is 'x'::int, computed at planning (a call pg_proc does not
+		// know, one of sqlgate's own names, only when immutable)
+		if strictFunc(x.Name) && (strictCall(x) || !x.Volatile && immutableCall(x)) { // lateproject.go
 			for _, a := range args {
 				if isNullConst(a) {
 					return nullOf(x.T), nil
 				}
 			}
+		}
+		if x.Volatile || !immutableCall(x) {
+			return out, nil
 		}
 		return fo.evalConst(out, raisedByCall, args...)
 	case *binder.Subquery:
@@ -527,7 +537,14 @@ func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 		// expression (foldSubqueryPlans), as PostgreSQL plans a sublink
 		// only after eval_const_expressions, so a subquery that folding
 		// drops ((SELECT 1/0) % NULL) is never planned.
-		return binder.MapChildren(e, fo.expr)
+		out, err := binder.MapChildren(e, fo.expr)
+		if sq, ok := out.(*binder.Subquery); ok && err == nil && x.X != nil && sq.X != nil && !sq.FoldedX &&
+			readsColumns(x.X) && !readsColumns(sq.X) {
+			c := *sq
+			c.FoldedX = true
+			out = &c
+		}
+		return out, err
 	}
 	return binder.MapChildren(e, fo.expr)
 }
@@ -827,7 +844,8 @@ func immutableOp(x *binder.BinaryOp) bool {
 		}
 	}
 	if x.Op == binder.OpConcat {
-		return plainText(l) && plainText(r)
+		jsonb := func(t types.T) bool { return t.Kind == types.String && t.Variant == types.JSONB }
+		return plainText(l) && plainText(r) || jsonb(l) && jsonb(r) // textcat, jsonb_concat
 	}
 	return true
 }
@@ -881,6 +899,26 @@ func immutableCast(from, to types.T) bool {
 		v, ok := pgcatalog.IOVolatility(oid, true)
 		return ok && v == 'i'
 	}
+	// any other cast: its pg_cast row's function's provolatile
+	// (jsonb::int is jsonb_int4, immutable); a binary-coercible one is
+	// no call at all
+	if from.Kind == types.Oid || to.Kind == types.Oid {
+		// an OID alias type (regclass ...) reads the catalogs at
+		// execution, which the folder has not
+		return false
+	}
+	src, _, _ := pgtypes.OIDOf(from)
+	dst, _, _ := pgtypes.OIDOf(to)
+	c, ok := pgoper.CastOf(src, dst)
+	switch {
+	case !ok:
+		return false
+	case c.Method == 'b':
+		return true
+	case c.Method == 'f':
+		pp, ok := pgproc.Lookup(c.FuncName, c.FuncArgs)
+		return ok && pp.Volatile == 'i'
+	}
 	return false
 }
 
@@ -918,6 +956,9 @@ func callVolatility(x *binder.FuncCall) (byte, bool) {
 		return 'i', true
 	}
 	if v, ok := operatorVolatility[name]; ok {
+		return v, true
+	}
+	if v, ok := syntheticVolatility(name, x); ok { // synthcalls.go
 		return v, true
 	}
 	var buf [6]uint32

@@ -4,6 +4,9 @@
 // RECURSIVE (recursive.go: a working table that spills, UNION's set of
 // rows seen, an iteration bound). Each implements exec.Operator over
 // input column indexes and Arrow schemas; the planner (lower/) builds them.
+// A semi or anti join without keys or condition reads its build side up to
+// its first row only, as PostgreSQL's nested loop stops its inner scan at
+// the first match (hashjoin.go's firstRowDecides).
 //
 // Every operator pulls its input batch by batch, checks ctx at least once per
 // batch, and charges the bytes it holds to a shared *MemoryAccount. When the

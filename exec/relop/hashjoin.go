@@ -300,6 +300,13 @@ func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 }
 
+// firstRowDecides reports whether the join's build side decides by its
+// first row alone: a semi or anti join without keys or condition keeps
+// (drops) every probe row when the build side has a row.
+func (o *HashJoin) firstRowDecides() bool {
+	return o.cross && o.Residual == nil && !o.NullAware && (o.Type == SemiJoin || o.Type == AntiJoin)
+}
+
 // build reads the build side into one in-memory table, or partitions both
 // sides when it does not fit.
 func (o *HashJoin) build(ctx context.Context) error {
@@ -335,6 +342,17 @@ func (o *HashJoin) build(ctx context.Context) error {
 		if err != nil {
 			ht.release()
 			return err
+		}
+		if rows > 0 && o.firstRowDecides() {
+			// PostgreSQL's nested loop semi (anti) join stops reading
+			// its inner side at the first row that matches
+			// (nodeNestloop.c, single_match), and without a join
+			// condition that is the first row: the rows after it are
+			// never read, their filters and outputs never computed, so
+			// an error of one of them is not the statement's (a filter
+			// below gives the rows before its failing one first and
+			// keeps the error for its next batch: exec/roworder.go)
+			break
 		}
 		o.buildNull = o.buildNull || ht.nullKeys
 		if err := o.hold.grow(ht.size() - before); err != nil {

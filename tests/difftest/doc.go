@@ -142,6 +142,22 @@
 // under count(*), CROSS and LEFT JOIN LATERAL, scalar and EXISTS
 // subqueries): rows and SQLSTATEs, no allowance.
 //
+// foldnested_test.go (TestFoldNestedDifferential,
+// SQLGATE_DIFF_FOLDNESTED_QUERIES, default 200) nests immutable and
+// stable calls, operators of every spelling and casts over constants and
+// a column under CASE, COALESCE, NULLIF, AND and OR, over WHERE false, an
+// empty table and a row: PostgreSQL computes what eval_const_expressions
+// folds while planning, so its error is raised though no row is read;
+// SQLSTATEs and rows, no allowance.
+//
+// semijoinstop_test.go (TestSemiJoinStopDifferential,
+// SQLGATE_DIFF_SEMISTOP_QUERIES, default 150) draws IN / = ANY subqueries
+// of constant outputs (or operands that folding makes constants), EXISTS
+// with outer-only conditions and uncorrelated NOT EXISTS over an inner
+// table whose rows fail at chosen places: PostgreSQL's semi join without
+// a join clause is a nested loop that reads the inner side up to its
+// first row; rows and SQLSTATEs, no allowance.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

@@ -62,10 +62,9 @@ var unreadTails = []string{"", "", "GROUP BY ()", "HAVING true", "HAVING count(*
 // unreadOuters use the inner query (%[1]s) as derived table s with columns
 // c1..; lateral ones correlate its WHERE with t0 (their guard reads it).
 // Windows over the aggregation and grouping sets with a key are drawn
-// only under the outers marked windows: under a join input, a LATERAL
-// item or a sublink, sqlgate still computes the unread aggregates beside
-// a window whose keys it keeps, or a grouping set's (lower's join input
-// and subquery plan narrowing does not go through them yet).
+// under the outers marked windows: every one now (a sublink's or a
+// LATERAL item's plan is narrowed through its windows by
+// trimSubqueryPlan's pruneJoinInputs).
 var unreadOuters = []struct {
 	sql              string
 	lateral, windows bool
@@ -73,13 +72,13 @@ var unreadOuters = []struct {
 	{"SELECT 1 FROM (%[1]s) s", false, true},
 	{"SELECT count(*) FROM (%[1]s) s", false, true},
 	{"SELECT s.c1 FROM (%[1]s) s", false, true},
-	{"SELECT t0.a FROM t t0 CROSS JOIN (%[1]s) s", false, false},
-	{"SELECT (SELECT 1 FROM (%[1]s) s LIMIT 1)", false, false},
-	{"SELECT t0.a FROM t t0 WHERE EXISTS (SELECT 1 FROM (%[1]s) s)", false, false},
-	{"SELECT t0.a FROM t t0, LATERAL (%[1]s) s", true, false},
-	{"SELECT t0.a, s.c1 FROM t t0, LATERAL (%[1]s) s", true, false},
+	{"SELECT t0.a FROM t t0 CROSS JOIN (%[1]s) s", false, true},
+	{"SELECT (SELECT 1 FROM (%[1]s) s LIMIT 1)", false, true},
+	{"SELECT t0.a FROM t t0 WHERE EXISTS (SELECT 1 FROM (%[1]s) s)", false, true},
+	{"SELECT t0.a FROM t t0, LATERAL (%[1]s) s", true, true},
+	{"SELECT t0.a, s.c1 FROM t t0, LATERAL (%[1]s) s", true, true},
 	{"SELECT t0.a FROM t t0 LEFT JOIN LATERAL (%[1]s) s ON true", true, true},
-	{"SELECT t0.a FROM (SELECT a, 10 / b AS q FROM t) t0 CROSS JOIN LATERAL (%[1]s) s", true, false},
+	{"SELECT t0.a FROM (SELECT a, 10 / b AS q FROM t) t0 CROSS JOIN LATERAL (%[1]s) s", true, true},
 }
 
 // UnreadAggGen generates those queries, deterministically by seed.

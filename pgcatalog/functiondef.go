@@ -37,6 +37,7 @@ func (c *Catalog) FunctionDef(ctx context.Context, oid uint32) (string, bool) {
 	}
 	result, args := c.signature(ctx, p)
 	volatile, parallel, strict, src, lang, support, cost, body, leakproof := byte('i'), byte('s'), true, p.name, "internal", "", float32(1), "", false
+	bin := ""
 	if p.userFunc {
 		volatile, parallel, strict, lang = 'v', 'u', false, "c"
 		if len(p.parallel) > 0 {
@@ -58,7 +59,7 @@ func (c *Catalog) FunctionDef(ctx context.Context, oid uint32) (string, bool) {
 			args = pp.Args // the names and defaults sqlgate's pg_proc does not keep
 		}
 		if pp.Src != "" || pp.Body != "" {
-			src, lang, cost, body = pp.Src, pp.Lang, pp.Cost, pp.Body
+			src, lang, cost, body, bin = pp.Src, pp.Lang, pp.Cost, pp.Body, pp.Bin
 		}
 	}
 	ns := p.ns
@@ -121,7 +122,13 @@ func (c *Catalog) FunctionDef(ctx context.Context, oid uint32) (string, bool) {
 		dq += "x"
 	}
 	dq += "$"
-	b.WriteString("AS " + dq + src + dq + "\n")
+	// a C function's library comes first, as a string constant
+	// (pg_get_functiondef: probin, then prosrc as the symbol)
+	b.WriteString("AS ")
+	if bin != "" {
+		b.WriteString("'" + strings.ReplaceAll(bin, "'", "''") + "', ")
+	}
+	b.WriteString(dq + src + dq + "\n")
 	return b.String(), true
 }
 

@@ -30,7 +30,8 @@ func TestProcPropsMatchPostgres(t *testing.T) {
 	}
 	rows, err := conn.Query(ctx, `SELECT p.proname::text, coalesce(string_agg(a::text, ',' ORDER BY n), ''),
 		p.provolatile::text, p.proisstrict, p.proparallel::text, p.prosrc, l.lanname::text, CASE WHEN p.prosupport <> 0 THEN p.prosupport::regproc::text ELSE '' END, p.procost, coalesce(pg_get_function_sqlbody(p.oid), ''), p.proleakproof,
-		CASE WHEN p.proargnames IS NOT NULL OR p.pronargdefaults > 0 OR p.provariadic <> 0 THEN pg_get_function_arguments(p.oid) ELSE '' END
+		CASE WHEN p.proargnames IS NOT NULL OR p.pronargdefaults > 0 OR p.provariadic <> 0 THEN pg_get_function_arguments(p.oid) ELSE '' END,
+		coalesce(p.probin, '')
 		FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang LEFT JOIN LATERAL unnest(p.proargtypes::oid[]) WITH ORDINALITY u(a, n) ON true
 		WHERE p.pronamespace IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace) AND p.proname = ANY($1)
 		GROUP BY p.oid, l.lanname`, names)
@@ -42,12 +43,12 @@ func TestProcPropsMatchPostgres(t *testing.T) {
 		var name, args, vol, par, src, lang, support string
 		var strict bool
 		var cost float32
-		var body, argText string
+		var body, argText, bin string
 		var leakproof bool
-		if err := rows.Scan(&name, &args, &vol, &strict, &par, &src, &lang, &support, &cost, &body, &leakproof, &argText); err != nil {
+		if err := rows.Scan(&name, &args, &vol, &strict, &par, &src, &lang, &support, &cost, &body, &leakproof, &argText, &bin); err != nil {
 			t.Fatal(err)
 		}
-		want[name+"("+args+")"] = procProp{Volatile: vol[0], Strict: strict, Parallel: par[0], Src: src, Lang: lang, Support: support, Cost: cost, Body: body, Leakproof: leakproof, Args: argText}
+		want[name+"("+args+")"] = procProp{Volatile: vol[0], Strict: strict, Parallel: par[0], Src: src, Lang: lang, Support: support, Cost: cost, Body: body, Leakproof: leakproof, Args: argText, Bin: bin}
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
@@ -78,11 +79,11 @@ func writeProcProps(t *testing.T, props map[string]procProp) {
 	b.WriteString("// Code generated from PostgreSQL 15 by TestProcPropsMatchPostgres (SQLGATE_WRITE_PROCPROPS=1); DO NOT EDIT.\n\n")
 	b.WriteString("package pgproc\n\n")
 	b.WriteString("// props are PostgreSQL 15's provolatile, proisstrict, proparallel,\n")
-	b.WriteString("// prosrc, language, support function, procost, SQL body, proleakproof and\n// arguments (named, with defaults, variadic) of the pg_catalog functions\n// sqlgate has, by name(argument type OIDs).\n")
+	b.WriteString("// prosrc, language, support function, procost, SQL body, proleakproof and\n// arguments (named, with defaults, variadic) and probin of the pg_catalog functions\n// sqlgate has, by name(argument type OIDs).\n")
 	b.WriteString("var props = map[string]Prop{\n")
 	for _, k := range keys {
 		p := props[k]
-		fmt.Fprintf(&b, "\t%q: {'%c', %v, '%c', %q, %q, %q, %v, %q, %v, %q},\n", k, p.Volatile, p.Strict, p.Parallel, p.Src, p.Lang, p.Support, p.Cost, p.Body, p.Leakproof, p.Args)
+		fmt.Fprintf(&b, "\t%q: {'%c', %v, '%c', %q, %q, %q, %v, %q, %v, %q, %q},\n", k, p.Volatile, p.Strict, p.Parallel, p.Src, p.Lang, p.Support, p.Cost, p.Body, p.Leakproof, p.Args, p.Bin)
 	}
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())

@@ -20,6 +20,9 @@ type Prop struct {
 	// Args is pg_get_function_arguments' text for a function with
 	// argument names, defaults or VARIADIC ("" for the others)
 	Args string
+	// Bin is probin: the shared library of a LANGUAGE c function ("" for
+	// the others), which pg_get_functiondef prints before its symbol
+	Bin string
 }
 
 // byName are the properties every PostgreSQL overload of a name shares

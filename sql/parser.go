@@ -522,7 +522,8 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err := nonAssocError(src, toks); err != nil { // nonassoc.go
 		return nil, err
 	}
-	written := toks // as written: the rewriter's SET items' = (rewrite.go)
+	// the tokens as written: the rewriter reads the SET items' = there
+	written := toks
 	if err := adjacentStringError(src, toks); err != nil { // strconcat.go
 		return nil, err
 	}

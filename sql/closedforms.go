@@ -307,7 +307,16 @@ func (r *rewriter) notOperandEnd(k, j int) int {
 						}
 					}
 				}
-			case t.is(r.src, "NOT"), t.is(r.src, "IS"), t.is(r.src, "ISNULL"), t.is(r.src, "NOTNULL"), r.closedFormOp(t),
+			case t.is(r.src, "IS"):
+				// IS [NOT] DISTINCT FROM: its FROM is no clause word
+				n := e + 1
+				if n < j && r.toks[n].is(r.src, "NOT") {
+					n++
+				}
+				if n+1 < j && r.toks[n].is(r.src, "DISTINCT") && r.toks[n+1].is(r.src, "FROM") {
+					e = n + 1
+				}
+			case t.is(r.src, "NOT"), t.is(r.src, "ISNULL"), t.is(r.src, "NOTNULL"), r.closedFormOp(t),
 				t.is(r.src, "ESCAPE"), t.is(r.src, "SIMILAR"):
 			case t.is(r.src, "AND"), t.is(r.src, "OR"), patternStops[t.word(r.src)]:
 				return e

@@ -61,7 +61,8 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 		case whereSeen:
 		case verb == "UPDATE" && t.is(src, "SET"):
 			setSeen = true
-		case verb == "UPDATE" && setSeen && fromAt < 0 && t.is(src, "FROM"):
+		case verb == "UPDATE" && setSeen && fromAt < 0 && t.is(src, "FROM") && !toks[i-1].is(src, "DISTINCT"):
+			// (SET b = x IS DISTINCT FROM y: that FROM is the operator's)
 			fromAt = i
 		case verb == "DELETE" && i > at+2 && fromAt < 0 && t.is(src, "USING"):
 			fromAt = i

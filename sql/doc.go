@@ -68,7 +68,9 @@
 //     maps markers back), x::type and CAST(x AS type) -> pg__cast(x, 'type')
 //     (the binder parses 'type' with ParseTypeName), typed literals DATE '..',
 //     INTERVAL '..' -> pg__cast('..', 'interval'), E'...' and $$...$$ strings -> standard
-//     literals, IS NOT DISTINCT FROM -> <=>, IS DISTINCT FROM -> NOT a <=> b,
+//     literals, IS NOT DISTINCT FROM -> <=>, IS DISTINCT FROM -> NOT a <=> b
+//     (the left operand's scan back stops at a SET item's =, read from the
+//     tokens as written by nonassoc.go's setAssignments),
 //     x IS [NOT] UNKNOWN -> pg__is_[not_]unknown(x) (TiDB's is IS NULL, of any type),
 //     ~ / !~ -> REGEXP / NOT REGEXP, ~* / !~* -> REGEXP pg__ci(pattern),
 //     ^ -> pg__power(a, b), position(x IN y) -> pg__position(y, x), a -> b / ->> / #> / #>> -> pg__json_get(a, b) /

@@ -129,6 +129,24 @@ func isComparison(op string) bool {
 // nonAssocError is PostgreSQL's syntax error for two operators of one
 // non-associative level in a row (see above), nil when there is none.
 func nonAssocError(src string, toks []token) error {
+	return assocScan(src, toks, nil)
+}
+
+// setAssignments is the start of each = token in toks that is an UPDATE's
+// (or ON CONFLICT's, MERGE's) SET item's assignment rather than an
+// operator, as assocScan reads them: PostgreSQL's grammar parses
+// SET col = a_expr, so the rewrite's scans back for an operand's start
+// stop there (SET b = x IS DISTINCT FROM y assigns the IS DISTINCT FROM).
+func setAssignments(src string, toks []token) []int {
+	var starts []int
+	_ = assocScan(src, toks, &starts)
+	return starts
+}
+
+// assocScan is nonAssocError's reading; with assigns set it appends the
+// start of each SET item's = to it (setAssignments). A statement nested
+// too deep to follow ends the scan without a verdict.
+func assocScan(src string, toks []token, assigns *[]int) error {
 	var stack [48]assocFrame
 	d := 0
 	near := func(k int, text string) error {
@@ -162,6 +180,9 @@ func nonAssocError(src string, toks []token) error {
 			if isComparison(op) {
 				if f.assign && op == "=" {
 					f.assign = false
+					if assigns != nil {
+						*assigns = append(*assigns, t.start)
+					}
 					k = e - 1
 					continue
 				}

@@ -522,6 +522,8 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err := nonAssocError(src, toks); err != nil { // nonassoc.go
 		return nil, err
 	}
+	// the tokens as written: the rewriter reads the SET items' = there
+	written := toks
 	if err := adjacentStringError(src, toks); err != nil { // strconcat.go
 		return nil, err
 	}
@@ -682,7 +684,7 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	}
 	toks = rewriteSymmetric(src, toks)
 	toks = rewriteTrim(src, toks) // trim.go
-	rw := &rewriter{src: src, toks: toks, slab: p.slab[:0], items: p.items}
+	rw := &rewriter{src: src, toks: toks, written: written, slab: p.slab[:0], items: p.items}
 	items, err := rw.run(0, len(toks))
 	if err != nil {
 		return nil, err

@@ -103,6 +103,14 @@ type rewriter struct {
 	// items, when not nil, is a buffer for the output of the top-level
 	// run (the whole token range), handed over by the Parser.
 	items []item
+	// written is the statement's tokens as written, before the
+	// statement-level rewrites (ON CONFLICT DO UPDATE SET is ON
+	// DUPLICATE KEY UPDATE in toks), nil when toks are; assigns holds the
+	// starts of its SET items' = tokens (setAssignments), read on first
+	// use: most statements never ask.
+	written     []token
+	assigns     []int
+	assignsRead bool
 }
 
 // upperWord is strings.ToUpper(text) for token t, cut from r.upper for an
@@ -730,12 +738,34 @@ func (r *rewriter) operandStart(out []item, comparison bool) int {
 			k = c - 1
 			continue
 		}
-		if exprBoundaryWords[w] {
+		if exprBoundaryWords[w] || r.isAssignment(it.tok) {
 			return k + 1
 		}
 		k--
 	}
 	return 0
+}
+
+// isAssignment reports whether t is a SET item's = (SET b = x IS
+// DISTINCT FROM y): no operator, so an operand's start scanned back from
+// after it is right after it.
+func (r *rewriter) isAssignment(t token) bool {
+	if t.kind != tkOp || t.synth != "" || t.end != t.start+1 || r.src[t.start] != '=' {
+		return false
+	}
+	if !r.assignsRead {
+		toks := r.written
+		if toks == nil {
+			toks = r.toks
+		}
+		r.assigns, r.assignsRead = setAssignments(r.src, toks), true
+	}
+	for _, s := range r.assigns {
+		if s == t.start {
+			return true
+		}
+	}
+	return false
 }
 
 // orderItemStart returns where the ORDER BY item ending out begins: after

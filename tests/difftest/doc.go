@@ -127,6 +127,14 @@
 // ExecOnConflictUpdate, EXCLUDED the row as proposed; RETURNING and the
 // table after are compared; no allowance.
 //
+// setitems_test.go (TestSetItemOperatorsDifferential, a fixed table)
+// assigns in UPDATE's SET list (alone, after an item, after a
+// multi-column item) and ON CONFLICT DO UPDATE's the value of each
+// operator whose rewrite scans back for its left operand (IS [NOT]
+// DISTINCT FROM, IS TRUE/UNKNOWN, BETWEEN, LIKE/ILIKE/SIMILAR, IN, AT
+// TIME ZONE, COLLATE, ::) with comparisons on either side: the item's =
+// is no operator; the table after each is compared; no allowance.
+//
 // booltest_test.go (TestBoolTestDifferential,
 // SQLGATE_DIFF_BOOLTEST_QUERIES, default 600) draws x IS [NOT] TRUE |
 // FALSE | UNKNOWN over operands of every type and source (derived tables'

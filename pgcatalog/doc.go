@@ -101,7 +101,8 @@
 //     one, else a summary of its Fluss properties: "fluss primary-key
 //     table, 4 buckets, bucket key (id)". Other objects' COMMENT ON texts
 //     come from the metadata store (CommentSource; comments.go), in
-//     pg_description and pg_shdescription (roles).
+//     pg_description and pg_shdescription (roles); the built-in types'
+//     are PostgreSQL 15's (typecomments.go, generated).
 //   - REPLICA IDENTITY, CLUSTER ON, storage parameters and ALTER COLUMN
 //     SET STATISTICS / STORAGE / COMPRESSION are table metadata shown in
 //     pg_class, pg_index and pg_attribute (pgstorage.go).

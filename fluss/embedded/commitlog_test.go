@@ -191,30 +191,7 @@ func TestCommitLogAfterPowerLoss(t *testing.T) {
 			if s2.clog.replayed == 0 {
 				t.Error("Open committed no record of the commit log again: the test lost nothing")
 			}
-			pt2, err := s2.Table(ctx, path("cl_pk"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec, _ := scanAll(t, pt2, fluss.ScanOptions{})
-			got := map[int32]int32{}
-			if rec != nil {
-				ks, vs := int32Values(rec, 0), int32Values(rec, 1)
-				for i := range ks {
-					got[ks[i]] = vs[i]
-				}
-				rec.Release()
-			}
-			if fmt.Sprint(got) != fmt.Sprint(state) {
-				t.Errorf("state after the power loss:\n got %v\nwant %v", got, state)
-			}
-			var ids []int32
-			for _, e := range readChangelog(t, s2, "cl_log") {
-				ids = append(ids, e.id)
-			}
-			slices.Sort(ids)
-			if !slices.Equal(ids, appended) {
-				t.Errorf("log table after the power loss: %v, want %v", ids, appended)
-			}
+			checkAfterPowerLoss(ctx, t, s2, "cl", state, appended)
 			// The primary-key table's changelog ends, key by key, at the state.
 			last := map[int32]int32{}
 			for _, e := range readChangelog(t, s2, "cl_pk") {
@@ -306,30 +283,7 @@ func TestCommitLogGroupsAfterPowerLoss(t *testing.T) {
 		appended = append(appended, appends[g]...)
 	}
 	slices.Sort(appended)
-	pt2, err := s2.Table(ctx, path("clg_pk"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, _ := scanAll(t, pt2, fluss.ScanOptions{})
-	got := map[int32]int32{}
-	if rec != nil {
-		ks, vs := int32Values(rec, 0), int32Values(rec, 1)
-		for i := range ks {
-			got[ks[i]] = vs[i]
-		}
-		rec.Release()
-	}
-	if fmt.Sprint(got) != fmt.Sprint(state) {
-		t.Errorf("state after the power loss:\n got %v\nwant %v", got, state)
-	}
-	var ids []int32
-	for _, e := range readChangelog(t, s2, "clg_log") {
-		ids = append(ids, e.id)
-	}
-	slices.Sort(ids)
-	if !slices.Equal(ids, appended) {
-		t.Errorf("log table after the power loss: %v, want %v", ids, appended)
-	}
+	checkAfterPowerLoss(ctx, t, s2, "clg", state, appended)
 }
 
 // TestReadCommitLog: the log is read from its start while its records are
@@ -370,5 +324,37 @@ func TestReadCommitLog(t *testing.T) {
 		if g := strings.Join(got, " "); g != c.want {
 			t.Errorf("%s: read %q, want %q", c.name, g, c.want)
 		}
+	}
+}
+
+// checkAfterPowerLoss compares, in the store s2 reopened after a power
+// loss, the primary-key table prefix_pk with state and the log table
+// prefix_log's ids with appended (sorted): what was acknowledged before
+// the loss, nothing more.
+func checkAfterPowerLoss(ctx context.Context, t *testing.T, s2 *Store, prefix string, state map[int32]int32, appended []int32) {
+	t.Helper()
+	pt2, err := s2.Table(ctx, path(prefix+"_pk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := scanAll(t, pt2, fluss.ScanOptions{})
+	got := map[int32]int32{}
+	if rec != nil {
+		ks, vs := int32Values(rec, 0), int32Values(rec, 1)
+		for i := range ks {
+			got[ks[i]] = vs[i]
+		}
+		rec.Release()
+	}
+	if fmt.Sprint(got) != fmt.Sprint(state) {
+		t.Errorf("state after the power loss:\n got %v\nwant %v", got, state)
+	}
+	var ids []int32
+	for _, e := range readChangelog(t, s2, prefix+"_log") {
+		ids = append(ids, e.id)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, appended) {
+		t.Errorf("log table after the power loss: %v, want %v", ids, appended)
 	}
 }

@@ -120,7 +120,7 @@ func (b *binder) bindBuiltinVariadic(s *scope, n *pt.FuncCall, arrTree pt.Expr) 
 			}
 			return &Const{T: e.Type().Nullable()}, nil
 		}
-		for _, v := range flattenArray(x.Value) {
+		for _, v := range functions.FlattenArray(x.Value) {
 			elems = append(elems, &Const{Value: v, T: elem})
 		}
 	case *FuncCall:
@@ -198,22 +198,4 @@ func (b *binder) noVariadicItems(n *pt.FuncCall, fixed []Expr, elem types.T) (Ex
 		return doc, nil
 	}
 	return b.callFunction(n, n.Name, append(fixed, null))
-}
-
-// flattenArray is an array value's elements in storage order, a
-// multidimensional one's innermost ones.
-func flattenArray(v any) []any {
-	xs, ok := v.([]any)
-	if !ok {
-		return nil
-	}
-	var out []any
-	for _, x := range xs {
-		if inner, ok := x.([]any); ok {
-			out = append(out, flattenArray(inner)...)
-		} else {
-			out = append(out, x)
-		}
-	}
-	return out
 }

@@ -69,7 +69,7 @@ func variadicArrayRow(ctx context.Context, mem memory.Allocator, name string, fi
 	if arr == nil && name != "format" {
 		return nil, nil
 	}
-	items := flattenValues(arr)
+	items := FlattenArray(arr)
 	if len(items) == 0 {
 		switch name {
 		case "concat", "concat_ws":
@@ -120,9 +120,10 @@ func variadicArrayRow(ctx context.Context, mem memory.Allocator, name string, fi
 	return types.ValueAt(out, 0), nil
 }
 
-// flattenValues is an array value's elements in storage order, a
-// multidimensional one's innermost ones.
-func flattenValues(v any) []any {
+// FlattenArray is an array value's elements in storage order, a
+// multidimensional one's innermost ones: a VARIADIC array's arguments,
+// at run time here and for a constant array in the binder.
+func FlattenArray(v any) []any {
 	xs, ok := v.([]any)
 	if !ok {
 		return nil
@@ -130,7 +131,7 @@ func flattenValues(v any) []any {
 	var out []any
 	for _, x := range xs {
 		if inner, ok := x.([]any); ok {
-			out = append(out, flattenValues(inner)...)
+			out = append(out, FlattenArray(inner)...)
 		} else {
 			out = append(out, x)
 		}

@@ -30,18 +30,7 @@ func TestTextSearchCatalogMatchesPostgres(t *testing.T) {
 	}
 	query := func(q string, scan func(pgx.Rows) error) {
 		t.Helper()
-		rows, err := conn.Query(ctx, q, cfgs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
+		scanRows(ctx, t, conn, q, cfgs, scan)
 	}
 	var parsers []pgoper.TSParser
 	query(`SELECT oid, prsname::text, prsstart::oid, prstoken::oid, prsend::oid, prsheadline::oid, prslextype::oid,

@@ -307,18 +307,30 @@ func TestColumnarCrash(t *testing.T) {
 	inBuild := 0
 	for round := range rounds {
 		cmd, stdout := startChild(t, "TestColumnarCrash", []string{colCrashChildEnv + "=" + dir})
-		done := make(chan struct{})
+		done, writing := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(done)
 			sc := bufio.NewScanner(stdout)
+			signalled := false
 			for sc.Scan() {
 				var id int32
 				if _, err := fmt.Sscanf(sc.Text(), "ack %d", &id); err == nil {
 					acked[id] = true
+					if !signalled {
+						signalled = true
+						close(writing)
+					}
 				}
 			}
 			_, _ = io.Copy(io.Discard, stdout)
 		}()
+		// the kill's moment is drawn from when the child has written, not
+		// from its start: a loaded machine may take longer than the draw to
+		// start the child and make its table
+		select {
+		case <-writing:
+		case <-done:
+		}
 		time.Sleep(time.Duration(300+rand.IntN(900)) * time.Millisecond)
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		<-done

@@ -174,8 +174,11 @@ func TestCommitLogAfterPowerLoss(t *testing.T) {
 					state[k] = v
 				}
 			}
-			if ps.logged < 80 {
-				t.Fatalf("%d commits synced the commit log, want most of the 120", ps.logged)
+			// a sync the unsynced commits before it share is one sync for
+			// several commits, and how many share one is the machine's
+			// timing: more than half of the 120 synced ones is the route
+			if ps.logged <= 60 {
+				t.Fatalf("%d syncs of the commit log, want more than half of the 120 synced commits", ps.logged)
 			}
 			if span < defaultSpan && s.clog.full < 3 {
 				t.Fatalf("the commit log filled %d times with a span of %d bytes: the test does not wrap it", s.clog.full, span)

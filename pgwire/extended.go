@@ -190,7 +190,7 @@ func (c *conn) handleBind(body []byte) error {
 		formats = slices.Clone(formats)
 	}
 	p.params, p.formats = params, formats
-	if _, isCopy := asCopy(ps.stmt); ps.stmt != nil && !isCopy {
+	if _, isCopy := ps.asCopy(); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
 			enc, err := ps.encoder(cols, p.formats, loc, c.style())
 			if err != nil {
@@ -219,7 +219,7 @@ func (c *conn) handleDescribe(body []byte) error {
 		if !ok {
 			return sqlerr.New(sqlerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", m.Name)
 		}
-		_, isCopy := asCopy(ps.stmt)
+		_, isCopy := ps.asCopy()
 		returnsRows := ps.stmt != nil && !isCopy && ps.stmt.Columns() != nil
 		if returnsRows && c.session.TxStatus() == 'E' {
 			// PostgreSQL needs the catalogs to describe a result.
@@ -236,7 +236,7 @@ func (c *conn) handleDescribe(body []byte) error {
 		if !ok {
 			return sqlerr.New(sqlerr.InvalidCursorName, "portal \"%s\" does not exist", m.Name)
 		}
-		if _, isCopy := asCopy(p.stmt.stmt); p.stmt.stmt == nil || isCopy || p.stmt.stmt.Columns() == nil {
+		if _, isCopy := p.stmt.asCopy(); p.stmt.stmt == nil || isCopy || p.stmt.stmt.Columns() == nil {
 			c.send(&pgproto3.NoData{})
 			return nil
 		}
@@ -278,7 +278,7 @@ func (c *conn) handleExecute(body []byte) (err error) {
 	stop, armed := c.startStatementTimer(p.cancel)
 	defer stop()
 	p.timed = p.timed || armed
-	if cs, ok := asCopy(p.stmt.stmt); ok {
+	if cs, ok := p.stmt.asCopy(); ok {
 		// COPY runs to completion whatever the row limit, as in PostgreSQL.
 		err := c.runCopy(p.ctx, cs, p.params)
 		p.close()

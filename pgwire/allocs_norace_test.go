@@ -33,3 +33,32 @@ func TestSimpleQueryAllocations(t *testing.T) {
 		t.Logf("%.1f allocations per simple Query", n)
 	}
 }
+
+// TestPreparedBindAllocations holds the allocations of one Bind/Execute/Sync
+// round trip of a prepared statement without result columns, with one
+// result format code in the Bind as libpq sends for every statement
+// (pgbench -M prepared's UPDATE, BEGIN and COMMIT), counted over the whole
+// process like TestSimpleQueryAllocations: 3 when the portal kept a copy of
+// the result formats that no column reads, 2 since.
+func TestPreparedBindAllocations(t *testing.T) {
+	ts := startServer(t, nil)
+	conn := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := context.Background()
+	pc := conn.PgConn()
+	if _, err := pc.Prepare(ctx, "ins", "INSERT", nil); err != nil {
+		t.Fatal(err)
+	}
+	resultFormats := []int16{0}
+	exec := func() {
+		if _, err := pc.ExecPrepared(ctx, "ins", nil, nil, resultFormats).Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec()
+	const budget = 2
+	if n := testing.AllocsPerRun(200, exec); n > budget {
+		t.Errorf("%.1f allocations per prepared Bind/Execute/Sync, want at most %d", n, budget)
+	} else {
+		t.Logf("%.1f allocations per prepared Bind/Execute/Sync", n)
+	}
+}

@@ -180,18 +180,22 @@ func (c *conn) handleBind(body []byte) error {
 		}
 		params[i] = v
 	}
-	// The portal keeps its result formats: the statement's cached
-	// encoder's when they are the same (never modified), else a copy of
-	// the reused slice.
-	formats := m.resultFormats
-	if ps.enc != nil && slices.Equal(formats, ps.encFormats) {
-		formats = ps.encFormats
-	} else {
-		formats = slices.Clone(formats)
-	}
-	p.params, p.formats = params, formats
+	p.params = params
 	if _, isCopy := ps.asCopy(); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
+			// The portal keeps its result formats: the statement's cached
+			// encoder's when they are the same (never modified), else a
+			// copy of the reused slice. A portal without result columns
+			// keeps none, as PostgreSQL's (PortalSetResultFormat returns
+			// at once without a tuple descriptor): libpq sends a format
+			// code with every Bind, an UPDATE's or a COMMIT's too.
+			formats := m.resultFormats
+			if ps.enc != nil && slices.Equal(formats, ps.encFormats) {
+				formats = ps.encFormats
+			} else {
+				formats = slices.Clone(formats)
+			}
+			p.formats = formats
 			enc, err := ps.encoder(cols, p.formats, loc, c.style())
 			if err != nil {
 				return err

@@ -154,12 +154,12 @@ func (c *conn) handleBind(body []byte) error {
 		return errAbortedTransaction()
 	}
 	if len(m.portal) != 0 {
-		if _, ok := c.portals[string(m.portal)]; ok {
+		if c.portals.getBytes(m.portal) != nil {
 			return sqlerr.New(codeDuplicateCursor, "cursor \"%s\" already exists", m.portal)
 		}
-	} else if old := c.portals[""]; old != nil {
+	} else if old := c.portals.unnamed; old != nil {
 		old.close()
-		delete(c.portals, "")
+		c.portals.unnamed = nil
 		c.recyclePortal(old)
 	}
 	p := c.newPortal()
@@ -206,7 +206,7 @@ func (c *conn) handleBind(body []byte) error {
 	p.ctx, p.cancel = c.spareCtx.get(c.ctx)
 	p.spare = &c.spareCtx
 	c.nameRegs(p.ctx, p.enc)
-	c.portals[p.name] = p
+	c.portals.put(p)
 	ps.plans++ // each Bind runs the statement's one plan (pg_prepared_statements.generic_plans)
 	c.send(&pgproto3.BindComplete{})
 	return nil
@@ -236,8 +236,8 @@ func (c *conn) handleDescribe(body []byte) error {
 		}
 		c.send(rowDescription(ps.stmt.Columns(), nil))
 	case 'P':
-		p, ok := c.portals[m.Name]
-		if !ok {
+		p := c.portals.get(m.Name)
+		if p == nil {
 			return sqlerr.New(sqlerr.InvalidCursorName, "portal \"%s\" does not exist", m.Name)
 		}
 		if _, isCopy := p.stmt.asCopy(); p.stmt.stmt == nil || isCopy || p.stmt.stmt.Columns() == nil {
@@ -261,8 +261,8 @@ func (c *conn) handleExecute(body []byte) (err error) {
 	}
 	name := body[:nul]
 	maxRows := binary.BigEndian.Uint32(body[nul+1:])
-	p, ok := c.portals[string(name)]
-	if !ok {
+	p := c.portals.getBytes(name)
+	if p == nil {
 		return sqlerr.New(sqlerr.InvalidCursorName, "portal \"%s\" does not exist", name)
 	}
 	if p.stmt.stmt == nil {
@@ -286,7 +286,7 @@ func (c *conn) handleExecute(body []byte) (err error) {
 		// COPY runs to completion whatever the row limit, as in PostgreSQL.
 		err := c.runCopy(p.ctx, cs, p.params)
 		p.close()
-		delete(c.portals, p.name)
+		c.portals.remove(p.name)
 		return err
 	}
 	if p.res == nil {
@@ -300,7 +300,7 @@ func (c *conn) handleExecute(body []byte) (err error) {
 	c.sendStatusChanges()
 	if err != nil {
 		p.close()
-		delete(c.portals, p.name)
+		c.portals.remove(p.name)
 		return err
 	}
 	return nil
@@ -315,9 +315,9 @@ func (c *conn) handleClose(body []byte) error {
 	case 'S':
 		delete(c.stmts, m.Name)
 	case 'P':
-		if p := c.portals[m.Name]; p != nil {
+		if p := c.portals.get(m.Name); p != nil {
 			p.close()
-			delete(c.portals, m.Name)
+			c.portals.remove(m.Name)
 		}
 	default:
 		return sqlerr.New(sqlerr.ProtocolViolation, "invalid CLOSE message subtype %d", m.ObjectType)

@@ -292,9 +292,9 @@ func (c *conn) handleQuery(body []byte) {
 		return
 	}
 	delete(c.stmts, "")
-	if p := c.portals[""]; p != nil {
+	if p := c.portals.unnamed; p != nil {
 		p.close()
-		delete(c.portals, "")
+		c.portals.unnamed = nil
 	}
 	c.curSQL = sql
 	ctx, cancel := c.beginRunning(c.ctx)

@@ -25,12 +25,18 @@ func TestSimpleQueryAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	query()
-	const budget = 7
-	if n := testing.AllocsPerRun(200, query); n > budget {
-		t.Errorf("%.1f allocations per simple Query, want at most %d", n, budget)
+	checkAllocations(t, "simple Query", 7, query)
+}
+
+// checkAllocations runs round once (caches) and then fails t when a run of
+// it allocates more than budget times on average.
+func checkAllocations(t *testing.T, what string, budget float64, round func()) {
+	t.Helper()
+	round()
+	if n := testing.AllocsPerRun(200, round); n > budget {
+		t.Errorf("%.1f allocations per %s, want at most %g", n, what, budget)
 	} else {
-		t.Logf("%.1f allocations per simple Query", n)
+		t.Logf("%.1f allocations per %s", n, what)
 	}
 }
 
@@ -54,11 +60,5 @@ func TestPreparedBindAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	exec()
-	const budget = 2
-	if n := testing.AllocsPerRun(200, exec); n > budget {
-		t.Errorf("%.1f allocations per prepared Bind/Execute/Sync, want at most %d", n, budget)
-	} else {
-		t.Logf("%.1f allocations per prepared Bind/Execute/Sync", n)
-	}
+	checkAllocations(t, "prepared Bind/Execute/Sync", 2, exec)
 }

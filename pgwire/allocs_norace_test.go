@@ -25,11 +25,40 @@ func TestSimpleQueryAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	query()
-	const budget = 7
-	if n := testing.AllocsPerRun(200, query); n > budget {
-		t.Errorf("%.1f allocations per simple Query, want at most %d", n, budget)
+	checkAllocations(t, "simple Query", 7, query)
+}
+
+// checkAllocations runs round once (caches) and then fails t when a run of
+// it allocates more than budget times on average.
+func checkAllocations(t *testing.T, what string, budget float64, round func()) {
+	t.Helper()
+	round()
+	if n := testing.AllocsPerRun(200, round); n > budget {
+		t.Errorf("%.1f allocations per %s, want at most %g", n, what, budget)
 	} else {
-		t.Logf("%.1f allocations per simple Query", n)
+		t.Logf("%.1f allocations per %s", n, what)
 	}
+}
+
+// TestPreparedBindAllocations holds the allocations of one Bind/Execute/Sync
+// round trip of a prepared statement without result columns, with one
+// result format code in the Bind as libpq sends for every statement
+// (pgbench -M prepared's UPDATE, BEGIN and COMMIT), counted over the whole
+// process like TestSimpleQueryAllocations: 3 when the portal kept a copy of
+// the result formats that no column reads, 2 since.
+func TestPreparedBindAllocations(t *testing.T) {
+	ts := startServer(t, nil)
+	conn := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := context.Background()
+	pc := conn.PgConn()
+	if _, err := pc.Prepare(ctx, "ins", "INSERT", nil); err != nil {
+		t.Fatal(err)
+	}
+	resultFormats := []int16{0}
+	exec := func() {
+		if _, err := pc.ExecPrepared(ctx, "ins", nil, nil, resultFormats).Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkAllocations(t, "prepared Bind/Execute/Sync", 2, exec)
 }

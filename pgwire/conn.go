@@ -94,7 +94,7 @@ type conn struct {
 	runtimeNotices RuntimeNotices        // session's, when it raises notices while running
 	statementTxns  StatementTransactions // session's, when it ends lone statements' transactions
 	stmts          map[string]*prepared
-	portals        map[string]*portal
+	portals        portalSet
 	ignoreTillSync bool
 	// held: the session holds an implicit transaction open until Sync
 	// (ImplicitTransactions).
@@ -165,7 +165,7 @@ func (s *Server) serveConn(nc net.Conn) {
 		ctx:     ctx,
 		cancel:  cancel,
 		stmts:   map[string]*prepared{},
-		portals: map[string]*portal{},
+		portals: portalSet{named: map[string]*portal{}},
 		rowMark: -1,
 		obs:     noObserver{},
 	}
@@ -914,11 +914,68 @@ func (c *conn) cancelRunning() {
 }
 
 func (c *conn) closePortals() {
-	for name, p := range c.portals {
+	if p := c.portals.unnamed; p != nil {
 		p.close()
-		delete(c.portals, name)
+		c.portals.unnamed = nil
 		c.recyclePortal(p)
 	}
+	for name, p := range c.portals.named {
+		p.close()
+		delete(c.portals.named, name)
+		c.recyclePortal(p)
+	}
+}
+
+// portalSet is the connection's portals by name. The unnamed portal, which
+// nearly every Bind replaces and Sync closes, is a field, so that a prepared
+// statement executed again and again adds and removes no map entry per
+// execution; the named ones (cursors a client keeps open) are in a map.
+type portalSet struct {
+	unnamed *portal
+	named   map[string]*portal
+}
+
+// get is the portal called name, nil if none.
+func (s *portalSet) get(name string) *portal {
+	if name == "" {
+		return s.unnamed
+	}
+	return s.named[name]
+}
+
+// getBytes is get of a name in a message's bytes, without a copy of it.
+func (s *portalSet) getBytes(name []byte) *portal {
+	if len(name) == 0 {
+		return s.unnamed
+	}
+	return s.named[string(name)]
+}
+
+// put adds p under its name, replacing any portal of that name.
+func (s *portalSet) put(p *portal) {
+	if p.name == "" {
+		s.unnamed = p
+		return
+	}
+	s.named[p.name] = p
+}
+
+// remove forgets the portal called name.
+func (s *portalSet) remove(name string) {
+	if name == "" {
+		s.unnamed = nil
+		return
+	}
+	delete(s.named, name)
+}
+
+// len is how many portals are open.
+func (s *portalSet) len() int {
+	n := len(s.named)
+	if s.unnamed != nil {
+		n++
+	}
+	return n
 }
 
 // newPortal returns a zero portal: the one kept by recyclePortal, else a

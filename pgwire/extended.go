@@ -154,12 +154,12 @@ func (c *conn) handleBind(body []byte) error {
 		return errAbortedTransaction()
 	}
 	if len(m.portal) != 0 {
-		if _, ok := c.portals[string(m.portal)]; ok {
+		if c.portals.getBytes(m.portal) != nil {
 			return sqlerr.New(codeDuplicateCursor, "cursor \"%s\" already exists", m.portal)
 		}
-	} else if old := c.portals[""]; old != nil {
+	} else if old := c.portals.unnamed; old != nil {
 		old.close()
-		delete(c.portals, "")
+		c.portals.unnamed = nil
 		c.recyclePortal(old)
 	}
 	p := c.newPortal()
@@ -180,18 +180,22 @@ func (c *conn) handleBind(body []byte) error {
 		}
 		params[i] = v
 	}
-	// The portal keeps its result formats: the statement's cached
-	// encoder's when they are the same (never modified), else a copy of
-	// the reused slice.
-	formats := m.resultFormats
-	if ps.enc != nil && slices.Equal(formats, ps.encFormats) {
-		formats = ps.encFormats
-	} else {
-		formats = slices.Clone(formats)
-	}
-	p.params, p.formats = params, formats
-	if _, isCopy := asCopy(ps.stmt); ps.stmt != nil && !isCopy {
+	p.params = params
+	if _, isCopy := ps.asCopy(); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
+			// The portal keeps its result formats: the statement's cached
+			// encoder's when they are the same (never modified), else a
+			// copy of the reused slice. A portal without result columns
+			// keeps none, as PostgreSQL's (PortalSetResultFormat returns
+			// at once without a tuple descriptor): libpq sends a format
+			// code with every Bind, an UPDATE's or a COMMIT's too.
+			formats := m.resultFormats
+			if ps.enc != nil && slices.Equal(formats, ps.encFormats) {
+				formats = ps.encFormats
+			} else {
+				formats = slices.Clone(formats)
+			}
+			p.formats = formats
 			enc, err := ps.encoder(cols, p.formats, loc, c.style())
 			if err != nil {
 				return err
@@ -202,7 +206,7 @@ func (c *conn) handleBind(body []byte) error {
 	p.ctx, p.cancel = c.spareCtx.get(c.ctx)
 	p.spare = &c.spareCtx
 	c.nameRegs(p.ctx, p.enc)
-	c.portals[p.name] = p
+	c.portals.put(p)
 	ps.plans++ // each Bind runs the statement's one plan (pg_prepared_statements.generic_plans)
 	c.send(&pgproto3.BindComplete{})
 	return nil
@@ -219,7 +223,7 @@ func (c *conn) handleDescribe(body []byte) error {
 		if !ok {
 			return sqlerr.New(sqlerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", m.Name)
 		}
-		_, isCopy := asCopy(ps.stmt)
+		_, isCopy := ps.asCopy()
 		returnsRows := ps.stmt != nil && !isCopy && ps.stmt.Columns() != nil
 		if returnsRows && c.session.TxStatus() == 'E' {
 			// PostgreSQL needs the catalogs to describe a result.
@@ -232,11 +236,11 @@ func (c *conn) handleDescribe(body []byte) error {
 		}
 		c.send(rowDescription(ps.stmt.Columns(), nil))
 	case 'P':
-		p, ok := c.portals[m.Name]
-		if !ok {
+		p := c.portals.get(m.Name)
+		if p == nil {
 			return sqlerr.New(sqlerr.InvalidCursorName, "portal \"%s\" does not exist", m.Name)
 		}
-		if _, isCopy := asCopy(p.stmt.stmt); p.stmt.stmt == nil || isCopy || p.stmt.stmt.Columns() == nil {
+		if _, isCopy := p.stmt.asCopy(); p.stmt.stmt == nil || isCopy || p.stmt.stmt.Columns() == nil {
 			c.send(&pgproto3.NoData{})
 			return nil
 		}
@@ -257,8 +261,8 @@ func (c *conn) handleExecute(body []byte) (err error) {
 	}
 	name := body[:nul]
 	maxRows := binary.BigEndian.Uint32(body[nul+1:])
-	p, ok := c.portals[string(name)]
-	if !ok {
+	p := c.portals.getBytes(name)
+	if p == nil {
 		return sqlerr.New(sqlerr.InvalidCursorName, "portal \"%s\" does not exist", name)
 	}
 	if p.stmt.stmt == nil {
@@ -278,11 +282,11 @@ func (c *conn) handleExecute(body []byte) (err error) {
 	stop, armed := c.startStatementTimer(p.cancel)
 	defer stop()
 	p.timed = p.timed || armed
-	if cs, ok := asCopy(p.stmt.stmt); ok {
+	if cs, ok := p.stmt.asCopy(); ok {
 		// COPY runs to completion whatever the row limit, as in PostgreSQL.
 		err := c.runCopy(p.ctx, cs, p.params)
 		p.close()
-		delete(c.portals, p.name)
+		c.portals.remove(p.name)
 		return err
 	}
 	if p.res == nil {
@@ -296,7 +300,7 @@ func (c *conn) handleExecute(body []byte) (err error) {
 	c.sendStatusChanges()
 	if err != nil {
 		p.close()
-		delete(c.portals, p.name)
+		c.portals.remove(p.name)
 		return err
 	}
 	return nil
@@ -311,9 +315,9 @@ func (c *conn) handleClose(body []byte) error {
 	case 'S':
 		delete(c.stmts, m.Name)
 	case 'P':
-		if p := c.portals[m.Name]; p != nil {
+		if p := c.portals.get(m.Name); p != nil {
 			p.close()
-			delete(c.portals, m.Name)
+			c.portals.remove(m.Name)
 		}
 	default:
 		return sqlerr.New(sqlerr.ProtocolViolation, "invalid CLOSE message subtype %d", m.ObjectType)

@@ -101,15 +101,15 @@ func cancelBetweenSeries(t *testing.T, ts *testServer, rc *rawConn, series, slee
 // newPortal for the next Bind, zeroed: nothing of the previous execution
 // (parameters, formats, result state, context) leaks into the next one.
 func TestPortalRecycle(t *testing.T) {
-	c := &conn{portals: map[string]*portal{}}
+	c := &conn{portals: portalSet{named: map[string]*portal{}}}
 	p := c.newPortal()
 	p.name, p.params, p.formats = "", p.paramBuf[:1:1], []int16{1}
 	p.paramBuf[0] = int64(42)
 	p.done, p.suspended, p.doneTag = true, true, "SELECT 1"
-	c.portals[""] = p
+	c.portals.put(p)
 	c.closePortals()
-	if len(c.portals) != 0 {
-		t.Fatalf("closePortals left %d portals", len(c.portals))
+	if n := c.portals.len(); n != 0 {
+		t.Fatalf("closePortals left %d portals", n)
 	}
 	q := c.newPortal()
 	if q != p {

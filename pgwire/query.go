@@ -91,6 +91,22 @@ type prepared struct {
 	// execution of a prepared statement.
 	rd        []byte
 	rdFormats []int16
+
+	// copyStmt is stmt as a COPY statement and isCopy whether it is one,
+	// asked once (copyKnown) instead of at every Bind, Describe and
+	// Execute: a statement's text fixes both, and a COPY's options.
+	copyStmt  CopyStatement
+	isCopy    bool
+	copyKnown bool
+}
+
+// asCopy is asCopy of the statement, found at its first use.
+func (ps *prepared) asCopy() (CopyStatement, bool) {
+	if !ps.copyKnown {
+		ps.copyStmt, ps.isCopy = asCopy(ps.stmt)
+		ps.copyKnown = true
+	}
+	return ps.copyStmt, ps.isCopy
 }
 
 // appendPortalDescription appends the RowDescription of a portal of the
@@ -276,9 +292,9 @@ func (c *conn) handleQuery(body []byte) {
 		return
 	}
 	delete(c.stmts, "")
-	if p := c.portals[""]; p != nil {
+	if p := c.portals.unnamed; p != nil {
 		p.close()
-		delete(c.portals, "")
+		c.portals.unnamed = nil
 	}
 	c.curSQL = sql
 	ctx, cancel := c.beginRunning(c.ctx)

@@ -824,16 +824,28 @@ func hasUnknown(an *arrayNode) bool {
 	return false
 }
 
-// array is ARRAY[..]: its elements coerced to their common type.
-func (a *analyzer) array(items []pt.Expr) (node, error) {
-	var elems []node
-	var ts []typ
-	for _, it := range items {
-		v, err := a.expr(it)
+// exprs analyses a list of expressions (a call's arguments, an array's
+// elements).
+func (a *analyzer) exprs(list []pt.Expr) ([]node, error) {
+	var out []node
+	for _, x := range list {
+		v, err := a.expr(x)
 		if err != nil {
 			return nil, err
 		}
-		elems = append(elems, v)
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// array is ARRAY[..]: its elements coerced to their common type.
+func (a *analyzer) array(items []pt.Expr) (node, error) {
+	elems, err := a.exprs(items)
+	if err != nil {
+		return nil, err
+	}
+	var ts []typ
+	for _, v := range elems {
 		ts = append(ts, v.typeOf())
 	}
 	common, ok := commonType(ts)
@@ -957,13 +969,9 @@ func (a *analyzer) call(n *pt.FuncCall) (node, error) {
 		}
 		return &sqlValueNode{text: text, t: typeOfOID(oid)}, nil
 	}
-	var args []node
-	for _, x := range n.Args {
-		v, err := a.expr(x)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, v)
+	args, err := a.exprs(n.Args)
+	if err != nil {
+		return nil, err
 	}
 	switch name {
 	case "substring":
@@ -1037,13 +1045,9 @@ func (a *analyzer) userProcs(schema, name string) (out []proc, schemas []string)
 // search path found; user functions live in public), resolved over
 // the user functions as apply resolves the built-ins.
 func (a *analyzer) userCall(schema, name string, argExprs []pt.Expr) (node, error) {
-	var args []node
-	for _, x := range argExprs {
-		v, err := a.expr(x)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, v)
+	args, err := a.exprs(argExprs)
+	if err != nil {
+		return nil, err
 	}
 	list, schemas := a.userProcs(schema, name)
 	p, out, t, err := a.apply(list, name, args)

@@ -30,6 +30,8 @@ type analyzer struct {
 	types binder.TypeCatalog
 	// schema is Scope.Schema: an unqualified relation name's schema.
 	schema string
+	// funcs are Scope.Functions (a view's: its queryAnalyzer's).
+	funcs []Function
 	// lv is a view query's level its column references resolve in (nil
 	// for a stored expression), qa the analysis it belongs to and ctes
 	// the WITH items its subqueries see.
@@ -822,16 +824,28 @@ func hasUnknown(an *arrayNode) bool {
 	return false
 }
 
-// array is ARRAY[..]: its elements coerced to their common type.
-func (a *analyzer) array(items []pt.Expr) (node, error) {
-	var elems []node
-	var ts []typ
-	for _, it := range items {
-		v, err := a.expr(it)
+// exprs analyses a list of expressions (a call's arguments, an array's
+// elements).
+func (a *analyzer) exprs(list []pt.Expr) ([]node, error) {
+	var out []node
+	for _, x := range list {
+		v, err := a.expr(x)
 		if err != nil {
 			return nil, err
 		}
-		elems = append(elems, v)
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// array is ARRAY[..]: its elements coerced to their common type.
+func (a *analyzer) array(items []pt.Expr) (node, error) {
+	elems, err := a.exprs(items)
+	if err != nil {
+		return nil, err
+	}
+	var ts []typ
+	for _, v := range elems {
 		ts = append(ts, v.typeOf())
 	}
 	common, ok := commonType(ts)
@@ -932,10 +946,13 @@ func (a *analyzer) call(n *pt.FuncCall) (node, error) {
 	if a.lv != nil && isAggregate(strings.ToLower(n.Name)) && n.Schema == "" {
 		return a.aggregate(n, strings.ToLower(n.Name))
 	}
-	if n.Schema != "" && n.Schema != "pg_catalog" || n.Over != nil || n.Filter != nil || n.Distinct || len(n.OrderBy) > 0 {
+	if n.Over != nil || n.Filter != nil || n.Distinct || len(n.OrderBy) > 0 {
 		return nil, errUnsupported("call of %s", n.Name)
 	}
 	name := strings.ToLower(n.Name)
+	if n.Schema != "" && n.Schema != "pg_catalog" {
+		return a.userCall(n.Schema, name, n.Args)
+	}
 	if oid, ok := sqlValues[name]; ok {
 		text := strings.ToUpper(name)
 		if name == "user" || name == "current_role" {
@@ -952,13 +969,9 @@ func (a *analyzer) call(n *pt.FuncCall) (node, error) {
 		}
 		return &sqlValueNode{text: text, t: typeOfOID(oid)}, nil
 	}
-	var args []node
-	for _, x := range n.Args {
-		v, err := a.expr(x)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, v)
+	args, err := a.exprs(n.Args)
+	if err != nil {
+		return nil, err
 	}
 	switch name {
 	case "substring":
@@ -996,9 +1009,58 @@ func (a *analyzer) call(n *pt.FuncCall) (node, error) {
 	}
 	p, out, t, err := a.apply(pgFunctions, name, args)
 	if err != nil {
+		if list, _ := a.userProcs("", name); n.Schema == "" && len(list) > 0 {
+			// not pg_catalog's: the search path's (a user's function)
+			return a.userCall("", name, n.Args)
+		}
 		return nil, err
 	}
 	return &funcNode{name: p.name, args: out, t: t}, nil
+}
+
+// userProcs are the user functions named name in schema ("": any), as
+// procs (those of at most two arguments), and each one's schema.
+func (a *analyzer) userProcs(schema, name string) (out []proc, schemas []string) {
+	funcs := a.funcs
+	if funcs == nil && a.qa != nil {
+		funcs = a.qa.funcs
+	}
+	for _, f := range funcs {
+		if f.Name != name || schema != "" && f.Schema != schema || len(f.Args) > 2 {
+			continue
+		}
+		p := proc{name: name, n: len(f.Args), ret: typeOfT(f.Ret).oid}
+		switch len(f.Args) {
+		case 1:
+			p.r = typeOfT(f.Args[0]).oid
+		case 2:
+			p.l, p.r = typeOfT(f.Args[0]).oid, typeOfT(f.Args[1]).oid
+		}
+		out, schemas = append(out, p), append(schemas, f.Schema)
+	}
+	return out, schemas
+}
+
+// userCall is a call of a user function in schema ("": the one the
+// search path found; user functions live in public), resolved over
+// the user functions as apply resolves the built-ins.
+func (a *analyzer) userCall(schema, name string, argExprs []pt.Expr) (node, error) {
+	args, err := a.exprs(argExprs)
+	if err != nil {
+		return nil, err
+	}
+	list, schemas := a.userProcs(schema, name)
+	p, out, t, err := a.apply(list, name, args)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range list {
+		if c == p {
+			schema = schemas[i]
+			break
+		}
+	}
+	return &funcNode{name: p.name, schema: schema, args: out, t: t}, nil
 }
 
 // listFunc is COALESCE, GREATEST or LEAST: the arguments coerced to their

@@ -36,6 +36,21 @@ type Scope struct {
 	// as format_type and regclassout print (pg_dump's search_path is
 	// empty); nil: public alone is.
 	Visible func(schema string) bool
+	// Functions are the user-defined functions an expression may call
+	// (CHECK (public.f(n))): a call of one prints schema-qualified when
+	// its schema is not on the search path, as generate_function_name
+	// prints it; a call of a function not here shows the text as
+	// written.
+	Functions []Function
+}
+
+// Function is a user-defined scalar function: its schema, name, argument
+// types (at most two are analysed: more show the call as written) and
+// result type.
+type Function struct {
+	Schema, Name string
+	Args         []types.T
+	Ret          types.T
 }
 
 // Expr is the text PostgreSQL's pg_get_expr prints for the stored
@@ -101,7 +116,7 @@ func analyze(text string, sc Scope) (*analyzer, node, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	a := &analyzer{cols: sc.Columns, value: sc.Value, types: sc.Types, schema: sc.Schema}
+	a := &analyzer{cols: sc.Columns, value: sc.Value, types: sc.Types, schema: sc.Schema, funcs: sc.Functions}
 	n, err := a.expr(x.Tree)
 	return a, n, err
 }

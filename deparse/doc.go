@@ -54,8 +54,15 @@
 // they are now); a view whose * now names other columns, or that holds
 // what the analysis does not know, shows as written.
 //
+// Names print as ruleutils.c's generate_relation_name and
+// generate_function_name print them: a relation, and a call of a user's
+// function (Scope.Functions: pgcatalog's UDFs), schema-qualified when
+// its schema is not on the search path the catalog is read under
+// (Scope.Visible; pg_dump's is empty, so that its dump restores).
+//
 // Known differences from PostgreSQL 15: the operators and functions are
-// those of pgcatalog_gen.go's list (others show as written); subqueries
+// those of pgcatalog_gen.go's list and the user functions of at most two
+// arguments (others show as written); subqueries
 // in stored expressions (PostgreSQL refuses them in CHECK), arrays of
 // domains and enums, and constants typed as a domain are not deparsed; substring(x, 1, 2) prints as SUBSTRING(x FROM 1 FOR
 // 2) and timezone(z, x) as x AT TIME ZONE z (the tree holds both

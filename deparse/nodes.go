@@ -92,8 +92,11 @@ type coerceNode struct {
 // funcNode is a function call (FuncExpr, COERCE_EXPLICIT_CALL).
 type funcNode struct {
 	name string
-	args []node
-	t    typ
+	// schema is a user function's schema ("" a built-in's: pg_catalog
+	// is always searched).
+	schema string
+	args   []node
+	t      typ
 }
 
 // sqlValueNode is CURRENT_TIMESTAMP and the other SQL-standard value

@@ -120,6 +120,9 @@ func (p *printer) expr(n node, showImplicit bool) {
 		}
 		p.coercion(x)
 	case *funcNode:
+		if x.schema != "" && !p.isVisible(x.schema) {
+			p.sb.WriteString(quoteIdent(x.schema) + ".")
+		}
 		p.sb.WriteString(quoteIdent(x.name) + "(")
 		p.list(x.args)
 		p.sb.WriteByte(')')

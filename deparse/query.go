@@ -19,9 +19,11 @@ import (
 // and column. Anything else is an error, and the catalog shows the text
 // as written.
 
-// Relations finds a relation a view's query names: its columns, ok false
-// when there is none. schema is "" when the name is not qualified.
-type Relations func(schema, name string) (columns []Column, ok bool)
+// Relations finds a relation a view's query names: its columns and the
+// schema it is in (resolved: the printer qualifies the name by it when
+// that schema is not on the search path), ok false when there is none.
+// schema is "" when the name is not qualified.
+type Relations func(schema, name string) (columns []Column, resolved string, ok bool)
 
 // rteKind is a range-table entry's kind.
 type rteKind uint8
@@ -37,7 +39,7 @@ const (
 type rangeEntry struct {
 	kind rteKind
 	// name is a relation's or CTE's own name; schema a relation's schema
-	// as written ("" unqualified).
+	// (as Relations resolved it, else as written: "" unqualified).
 	name, schema string
 	// alias is the alias written ("" none); aliasCols its column list.
 	alias     string
@@ -152,7 +154,9 @@ type setOpItem struct {
 // queryAnalyzer analyses a view's query over rels.
 type queryAnalyzer struct {
 	rels Relations
-	text string // the text the parser read (node offsets are into it)
+	// funcs are the user functions the query may call (Scope.Functions).
+	funcs []Function
+	text  string // the text the parser read (node offsets are into it)
 	// crossWritten counts CROSS JOIN in the text, crossJoins the tree's
 	// cross joins (isComma)
 	crossWritten, crossJoins int
@@ -712,11 +716,14 @@ func (qa *queryAnalyzer) tableRef(x *pt.TableRef, lv *level) (*rangeEntry, error
 			}
 		}
 	}
-	cols, ok := qa.rels(x.Name.Schema, x.Name.Name)
+	cols, resolved, ok := qa.rels(x.Name.Schema, x.Name.Name)
 	if !ok {
 		return nil, errUnsupported("relation %q", x.Name.Name)
 	}
-	rte := &rangeEntry{kind: rteRelation, name: x.Name.Name, schema: x.Name.Schema, alias: x.Alias.Name, aliasCols: x.Alias.Columns}
+	if resolved == "" {
+		resolved = x.Name.Schema
+	}
+	rte := &rangeEntry{kind: rteRelation, name: x.Name.Name, schema: resolved, alias: x.Alias.Name, aliasCols: x.Alias.Columns}
 	names := make([]string, len(cols))
 	ts := make([]typ, len(cols))
 	for i, c := range cols {

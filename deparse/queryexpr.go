@@ -70,13 +70,9 @@ func (a *analyzer) aggregate(n *pt.FuncCall, name string) (node, error) {
 		}
 		return &aggNode{name: "count", star: true, t: typeOfOID(oidInt8)}, nil
 	}
-	var args []node
-	for _, x := range n.Args {
-		v, err := a.expr(x)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, v)
+	args, err := a.exprs(n.Args)
+	if err != nil {
+		return nil, err
 	}
 	p, out, t, err := a.apply(pgAggregates, name, args)
 	if err != nil {

@@ -26,13 +26,15 @@ const (
 // (they win over the query's: a view's columns may be renamed). pretty is
 // pg_get_viewdef(v, true)'s PRETTY_PAREN, wrap the wrap column
 // (pg_get_viewdef(v, n); 0 for the other forms). An error says the query
-// holds something the deparser does not reproduce.
-func View(text string, rels Relations, names []string, pretty bool, wrap int) (string, error) {
+// holds something the deparser does not reproduce. sc's Visible and
+// Functions are the search path it prints under and the user functions
+// it may call (its other fields are unused).
+func View(text string, rels Relations, names []string, pretty bool, wrap int, sc Scope) (string, error) {
 	tree, rewritten, err := parseView(text)
 	if err != nil {
 		return "", err
 	}
-	qa := &queryAnalyzer{rels: rels, text: rewritten}
+	qa := &queryAnalyzer{rels: rels, text: rewritten, funcs: sc.Functions}
 	qa.countCrossJoins(tree)
 	q, err := qa.query(tree, nil, nil)
 	if err != nil {
@@ -49,7 +51,7 @@ func View(text string, rels Relations, names []string, pretty bool, wrap int) (s
 			return "", errUnsupported("the view's columns changed")
 		}
 	}
-	p := &printer{pretty: pretty, wrap: wrap}
+	p := &printer{pretty: pretty, wrap: wrap, visible: sc.Visible}
 	// the view's rule query ranges over OLD and NEW first (PostgreSQL 15)
 	p.query(q, []string{"old", "new"}, names, true, 0)
 	p.sb.WriteByte(';')
@@ -265,7 +267,7 @@ func (p *printer) basicSelect(q *query, taken []string, resultNames []string, co
 // sub is a printer for a piece printed apart (a target, a FROM item):
 // the same flags and level, its own buffer.
 func (p *printer) sub() *printer {
-	return &printer{pretty: p.pretty, indent: p.indent, wrap: p.wrap, taken: p.taken, q: p.q}
+	return &printer{pretty: p.pretty, indent: p.indent, wrap: p.wrap, taken: p.taken, q: p.q, visible: p.visible}
 }
 
 // lastLine is the length of the buffer's text after its last new line.
@@ -355,7 +357,9 @@ func (p *printer) fromItem(it fromItem, taken []string) {
 		printAlias := false
 		switch x.kind {
 		case rteRelation:
-			if x.schema != "" && x.schema != "public" {
+			// generate_relation_name: qualified when its schema is not
+			// on the search path (pg_dump's is empty)
+			if x.schema != "" && !p.isVisible(x.schema) {
 				p.sb.WriteString(quoteIdent(x.schema) + ".")
 			}
 			p.sb.WriteString(quoteIdent(x.name))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // testRelations are the tables of TestView's views (as testdata's oracle
@@ -14,10 +15,10 @@ func testRelations(t *testing.T) Relations {
 		"t1": {{"a", "int4"}, {"b", "text"}, {"c", "numeric(10,2)"}, {"d", "varchar(10)"}},
 		"t2": {{"a", "int4"}, {"x", "int8"}, {"y", "date"}},
 	}
-	return func(schema, name string) ([]Column, bool) {
+	return func(schema, name string) ([]Column, string, bool) {
 		defs, ok := tables[name]
 		if !ok || schema != "" && schema != "public" {
-			return nil, false
+			return nil, "", false
 		}
 		var out []Column
 		for _, d := range defs {
@@ -27,7 +28,7 @@ func testRelations(t *testing.T) Relations {
 			}
 			out = append(out, Column{Name: d[0], Type: typ})
 		}
-		return out, true
+		return out, "public", true
 	}
 }
 
@@ -55,7 +56,7 @@ func TestView(t *testing.T) {
 			if pretty {
 				want = c.pretty
 			}
-			got, err := View(c.query, rels, names, pretty, 0)
+			got, err := View(c.query, rels, names, pretty, 0, Scope{})
 			if err != nil || got != want {
 				t.Errorf("%s (pretty %v):\n got %q, %v\nwant %q", c.query, pretty, got, err, want)
 			}
@@ -76,7 +77,7 @@ func TestViewRefused(t *testing.T) {
 		{"SELECT sum(a) OVER (ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t1", "sum"},
 		{"SELECT x FROM t1 FULL JOIN t2 USING (a)", "x"},
 	} {
-		if got, err := View(c.query, rels, strings.Split(c.names, ","), false, 0); err == nil {
+		if got, err := View(c.query, rels, strings.Split(c.names, ","), false, 0, Scope{}); err == nil {
 			t.Errorf("%s: printed %q", c.query, got)
 		}
 	}
@@ -86,9 +87,48 @@ func TestViewRefused(t *testing.T) {
 // literal of the query says (the tree holds CROSS JOIN and the comma
 // alike; the text decides).
 func TestViewCommaBesideCrossJoinText(t *testing.T) {
-	got, err := View("SELECT x FROM t1, t2 WHERE b <> 'cross join'", testRelations(t), []string{"x"}, true, 0)
+	got, err := View("SELECT x FROM t1, t2 WHERE b <> 'cross join'", testRelations(t), []string{"x"}, true, 0, Scope{})
 	want := " SELECT t2.x\n   FROM t1,\n    t2\n  WHERE t1.b <> 'cross join'::text;"
 	if err != nil || got != want {
 		t.Errorf("got %q, %v\nwant %q", got, err, want)
+	}
+}
+
+// TestUserFunctionsAndPath: a user function's call and a relation print
+// schema-qualified when their schema is not on the search path (pg_dump's
+// is empty), bare when it is, as PostgreSQL 15's generate_function_name
+// and generate_relation_name print them (the texts are its
+// pg_get_viewdef's and pg_get_constraintdef's of the same objects); a
+// call of a function Scope does not list shows as written.
+func TestUserFunctionsAndPath(t *testing.T) {
+	funcs := []Function{
+		{Schema: "public", Name: "f", Args: []types.T{{Kind: types.Int32}}, Ret: types.T{Kind: types.Bool}},
+		{Schema: "public", Name: "g", Args: []types.T{{Kind: types.Int32}, {Kind: types.String}}, Ret: types.T{Kind: types.Int32}},
+	}
+	none := func(string) bool { return false }
+	for _, c := range []struct {
+		visible         func(string) bool
+		query, names    string
+		view            string
+		check, checkOut string
+	}{
+		{nil, "SELECT f(a) AS fa, public.g(a, b) AS gab, g(1, 'z') AS gz FROM t1 WHERE public.f(a)", "fa,gab,gz",
+			" SELECT f(t1.a) AS fa,\n    g(t1.a, t1.b) AS gab,\n    g(1, 'z'::text) AS gz\n   FROM t1\n  WHERE f(t1.a);",
+			"f(a) AND a > 2", "CHECK ((f(a) AND (a > 2)))"},
+		{none, "SELECT f(a) AS fa, public.g(a, b) AS gab, g(1, 'z') AS gz FROM t1 WHERE public.f(a)", "fa,gab,gz",
+			" SELECT public.f(t1.a) AS fa,\n    public.g(t1.a, t1.b) AS gab,\n    public.g(1, 'z'::text) AS gz\n   FROM public.t1\n  WHERE public.f(t1.a);",
+			"public.g(a, b) < 100 OR lower(b) = 'y'", "CHECK (((public.g(a, b) < 100) OR (lower(b) = 'y'::text)))"},
+	} {
+		sc := Scope{Visible: c.visible, Functions: funcs}
+		if got, err := View(c.query, testRelations(t), strings.Split(c.names, ","), false, 0, sc); err != nil || got != c.view {
+			t.Errorf("%s: got %q, %v\nwant %q", c.query, got, err, c.view)
+		}
+		sc.Columns = []Column{{Name: "a", Type: types.T{Kind: types.Int32}}, {Name: "b", Type: types.T{Kind: types.String}}}
+		if got, err := Check(c.check, sc, false, false); err != nil || got != c.checkOut {
+			t.Errorf("CHECK (%s): got %q, %v\nwant %q", c.check, got, err, c.checkOut)
+		}
+	}
+	if got, err := Check("h(a)", Scope{Columns: []Column{{Name: "a", Type: types.T{Kind: types.Int32}}}, Functions: funcs}, false, false); err == nil {
+		t.Errorf("CHECK (h(a)) of an unknown function: printed %q", got)
 	}
 }

@@ -32,18 +32,14 @@ func (a *analyzer) window(n *pt.FuncCall, name string) (node, error) {
 		return nil, errUnsupported("window clause")
 	}
 	out := &winNode{spec: w}
-	var args []node
 	if name == "count" && len(n.Args) == 1 && a.isStar(n, n.Args[0]) {
 		out.name, out.star, out.t = "count", true, typeOfOID(oidInt8)
 		a.q.windows = append(a.q.windows, out)
 		return out, nil
 	}
-	for _, x := range n.Args {
-		v, err := a.expr(x)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, v)
+	args, err := a.exprs(n.Args)
+	if err != nil {
+		return nil, err
 	}
 	list := pgWindowFunctions
 	if isAggregate(name) {

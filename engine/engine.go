@@ -214,6 +214,9 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 	s.warnFn = s.warn
 	s.advisory.s = s
 	s.parser.SetDatabase(info.Database) // db.schema.table names (sql/catalogs.go)
+	if err := e.loginRole(ctx, info.User); err != nil {
+		return nil, err
+	}
 	_, s.superuser = e.roles.Role(info.User)
 	if !s.superuser {
 		s.settings["is_superuser"] = "off"

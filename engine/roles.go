@@ -151,3 +151,41 @@ func roleDependencies(acl *access.Store, role string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// bootstrapUser is the bootstrap superuser: pg_roles lists it (OID 10)
+// whatever the metadata store holds, and objects without a recorded owner
+// are its.
+const bootstrapUser = "sqlgate"
+
+// loginRole makes a user who logs in without authentication a role of
+// the metadata store, a superuser that can log in, unless it is one
+// already. Without authentication whoever connects is a superuser
+// (README: Privileges), and PostgreSQL lets in only a role pg_authid has:
+// what the user creates is owned by a role pg_roles lists, which pg_dump
+// resolves every owner OID through (an unknown OID aborts the dump). With
+// authentication only the metadata store's users get this far.
+func (e *Engine) loginRole(ctx context.Context, user string) error {
+	if _, trust := e.roles.(AllSuperusers); !trust || user == bootstrapUser || user == "" {
+		return nil
+	}
+	m, ok := e.meta.(interface{ Role(string) (bool, bool) })
+	if !ok {
+		return nil
+	}
+	if exists, _ := m.Role(user); exists {
+		return nil
+	}
+	err := e.meta.Update(ctx, func(tx *meta.Tx) error {
+		if tx.Users == nil {
+			tx.Users = map[string]pgwire.UserEntry{}
+		}
+		if _, ok := tx.Users[user]; !ok { // another server may have made it
+			tx.Users[user] = pgwire.UserEntry{Superuser: true}
+		}
+		return nil
+	})
+	if err != nil {
+		return metaErr(err)
+	}
+	return nil
+}

@@ -162,3 +162,36 @@ func TestTableOwnerIsItsCreator(t *testing.T) {
 		t.Errorf("owner from the table after the metadata was lost: %q", got)
 	}
 }
+
+// TestTrustLoginRole: without authentication whoever logs in is a
+// superuser, and is made a role that can log in (once; the bootstrap
+// superuser sqlgate is pg_roles' OID 10 and is not recorded), so that
+// what the user creates has an owner pg_roles lists. A role CREATE ROLE
+// made is left as it is.
+func TestTrustLoginRole(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	md, err := meta.OpenFile(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := sessions(t, filepath.Join(dir, "data"), engine.Options{Meta: md}, "sqlgate", "carol", "carol")
+	mustRun(t, ss[0], "CREATE ROLE dave NOSUPERUSER")
+	ss = append(ss, sessions(t, filepath.Join(dir, "data2"), engine.Options{Meta: md}, "dave")...)
+	for _, c := range []struct {
+		user               string
+		exists, super, log bool
+	}{
+		{"sqlgate", false, false, false}, {"carol", true, true, true}, {"dave", true, false, false},
+	} {
+		exists, super := md.Role(c.user)
+		if exists != c.exists || super != c.super || md.CanLogin(c.user) != c.log {
+			t.Errorf("%s: role %v, superuser %v, login %v; want %v, %v, %v", c.user, exists, super, md.CanLogin(c.user), c.exists, c.super, c.log)
+		}
+	}
+	mustRun(t, ss[1], "CREATE TABLE t (k INT PRIMARY KEY)")
+	mustRun(t, ss[3], "CREATE TABLE u (k INT PRIMARY KEY)") // still a superuser: there is no authentication
+	if names := md.UserNames(); strings.Join(names, ",") != "carol,dave" {
+		t.Errorf("roles %v, want carol and dave", names)
+	}
+}

@@ -44,7 +44,8 @@
 //   - Every catalog column has PostgreSQL 15's type on the wire
 //     (TestCatalogColumnTypes): regproc columns (pg_type.typinput ...)
 //     name PostgreSQL's own I/O functions, which pg_proc lists under
-//     their OIDs (typeprocs.go, generated from PostgreSQL 15:
+//     their OIDs (typeprocs.go, generated from PostgreSQL 15 and checked
+//     by TestTypeProcsMatchPostgres:
 //     pgJDBC tells arrays by typinput = 'array_in'::regproc); pg_proc
 //     lists PostgreSQL's own rows (OID, prokind, argument modes, names,
 //     defaults, comment) of every built-in function, aggregate and window

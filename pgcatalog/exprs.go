@@ -81,7 +81,7 @@ func (c *Catalog) tableScope(t fluss.TableInfo) deparse.Scope {
 
 // scopeOf is tableScope given t's metadata.
 func (c *Catalog) scopeOf(t fluss.TableInfo, meta fluss.TableMeta) deparse.Scope {
-	sc := deparse.Scope{Types: catalogTypes{c}, Schema: t.Path.Database}
+	sc := deparse.Scope{Types: catalogTypes{c}, Schema: t.Path.Database, Functions: c.userFunctions()}
 	for i, col := range t.Descriptor.Schema.Columns {
 		m := meta.Column(i)
 		// the store's descriptor names an enum column's type by OID alone:
@@ -102,6 +102,25 @@ func defaultText(sc deparse.Scope, i int, text string, pretty bool) string {
 		return out
 	}
 	return text
+}
+
+// userFunctions are the scalar UDFs (in public, as pg_proc lists them:
+// udfprocs.go) stored expressions and views may call, for the deparser.
+func (c *Catalog) userFunctions() []deparse.Function {
+	if c.opts.UDFs == nil {
+		return nil
+	}
+	reg := c.opts.UDFs()
+	var out []deparse.Function
+	for _, name := range reg.Names() {
+		for _, s := range reg.Scalars(name) {
+			if f := s.SQL; f != nil && (f.SetOf || f.Variadic) {
+				continue // not a plain scalar call
+			}
+			out = append(out, deparse.Function{Schema: fluss.DefaultDatabase, Name: name, Args: s.Args, Ret: s.Returns})
+		}
+	}
+	return out
 }
 
 // sessionScope is sc printed under the search path of the session in ctx

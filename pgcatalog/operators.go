@@ -89,7 +89,16 @@ func procSignature(p procInfo) string {
 // withOperatorProcs puts operatorProcs and castProcs among procs, functionProcs' list,
 // before the types' I/O functions that end it.
 func withOperatorProcs(procs []procInfo) []procInfo {
-	n := len(procs) - len(typeProcInfos)
+	// the I/O functions end the list, less those PostgreSQL's rows listed
+	// already (functionProcs): count them back from the end
+	io := make(map[uint32]bool, len(typeProcInfos))
+	for _, p := range typeProcInfos {
+		io[p.oid] = true
+	}
+	n := len(procs)
+	for n > 0 && io[procs[n-1].oid] {
+		n--
+	}
 	ops := operatorProcs(procs[:n])
 	out := append(procs[:n:n], ops...)
 	out = append(out, castProcs(out)...)                           // casts.go

@@ -103,7 +103,7 @@ func (c *Catalog) viewDefinition(ctx context.Context, v views.View, pretty bool,
 	for i, col := range v.Columns {
 		names[i] = col.Name
 	}
-	if out, err := deparse.View(v.Definition, c.viewRelations(ctx, v), names, pretty, wrap); err == nil {
+	if out, err := deparse.View(v.Definition, c.viewRelations(ctx, v), names, pretty, wrap, sessionScope(ctx, deparse.Scope{Functions: c.userFunctions()})); err == nil {
 		return out
 	}
 	switch {
@@ -119,7 +119,7 @@ func (c *Catalog) viewDefinition(ctx context.Context, v views.View, pretty bool,
 // those it named when it was made (v.Uses: an unqualified name is the
 // one it resolved to then), each with its columns as they show now.
 func (c *Catalog) viewRelations(ctx context.Context, v views.View) deparse.Relations {
-	return func(schema, name string) ([]deparse.Column, bool) {
+	return func(schema, name string) ([]deparse.Column, string, bool) {
 		for _, u := range v.Uses {
 			if u.Path.Table != name || schema != "" && u.Path.Database != schema {
 				continue
@@ -131,18 +131,18 @@ func (c *Catalog) viewRelations(ctx context.Context, v views.View) deparse.Relat
 						for i, col := range w.Columns {
 							cols[i] = deparse.Column{Name: col.Name, Type: c.opts.Types.Bind(col.Type)}
 						}
-						return cols, true
+						return cols, u.Path.Database, true
 					}
 				}
-				return nil, false
+				return nil, "", false
 			}
 			t, err := c.store.GetTable(ctx, u.Path)
 			if err != nil || t.TableID != u.TableID {
-				return nil, false
+				return nil, "", false
 			}
-			return c.tableScope(t).Columns, true
+			return c.tableScope(t).Columns, u.Path.Database, true
 		}
-		return nil, false
+		return nil, "", false
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/internal/pgoper"
+	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // opFamiliesQuery selects the families of every index access method
@@ -38,7 +39,7 @@ func TestOpClassesMatchPostgres(t *testing.T) {
 	}
 	query := func(q string, scan func(pgx.Rows) error) {
 		t.Helper()
-		scanRows(ctx, t, conn, q, ops, scan)
+		pgtest.ScanRows(ctx, t, conn, q, scan, ops)
 	}
 	var fams []pgoper.OpFamily
 	query(`SELECT oid, opfmethod, opfname::text FROM pg_opfamily WHERE oid IN (`+opFamiliesQuery+`) ORDER BY oid`, func(r pgx.Rows) error {
@@ -203,24 +204,6 @@ func writeOpClasses(t *testing.T, fams []pgoper.OpFamily, classes []pgoper.OpCla
 		t.Fatal(err)
 	}
 	if err := os.WriteFile("opclasses.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// scanRows runs q on PostgreSQL with the one argument arg and hands each
-// row to scan; any error fails the test.
-func scanRows(ctx context.Context, t *testing.T, conn *pgx.Conn, q string, arg any, scan func(pgx.Rows) error) {
-	t.Helper()
-	rows, err := conn.Query(ctx, q, arg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/internal/pgoper"
+	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/types/tsearch"
 )
 
@@ -30,7 +31,7 @@ func TestTextSearchCatalogMatchesPostgres(t *testing.T) {
 	}
 	query := func(q string, scan func(pgx.Rows) error) {
 		t.Helper()
-		scanRows(ctx, t, conn, q, cfgs, scan)
+		pgtest.ScanRows(ctx, t, conn, q, scan, cfgs)
 	}
 	var parsers []pgoper.TSParser
 	query(`SELECT oid, prsname::text, prsstart::oid, prstoken::oid, prsend::oid, prsheadline::oid, prslextype::oid,

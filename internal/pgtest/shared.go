@@ -196,3 +196,23 @@ func connect(t testing.TB, url string) *pgx.Conn {
 	t.Cleanup(func() { _ = conn.Close(context.Background()) })
 	return conn
 }
+
+// ScanRows runs q on conn with args and hands each row to scan; any
+// error fails the test (the generated-catalog tests read PostgreSQL's
+// rows so).
+func ScanRows(ctx context.Context, t testing.TB, conn *pgx.Conn, q string, scan func(pgx.Rows) error, args ...any) {
+	t.Helper()
+	rows, err := conn.Query(ctx, q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -188,3 +188,85 @@ func runAll(t *testing.T, cmds ...[]string) {
 		t.FailNow()
 	}
 }
+
+// trustUserSchema is made by a user that logged in without
+// authentication and without CREATE ROLE: its objects are owned by that
+// user, and the views name relations in and off the search path.
+const trustUserSchema = `
+CREATE SCHEMA s2;
+CREATE TABLE public.t (a integer, b text);
+CREATE TABLE s2.c0 (a integer, b text);
+CREATE VIEW public.v AS SELECT a FROM t WHERE b <> 'x';
+CREATE VIEW s2.v3 AS SELECT t.a, c0.b FROM t JOIN s2.c0 ON c0.a = t.a;
+CREATE VIEW public.v4 AS SELECT v.a, count(*) AS n FROM v JOIN s2.v3 ON v3.a = v.a GROUP BY v.a;
+CREATE FUNCTION public.f(n integer) RETURNS boolean LANGUAGE sql IMMUTABLE RETURN n > 0;
+CREATE FUNCTION public.g(a integer, b text) RETURNS integer LANGUAGE sql IMMUTABLE RETURN a + length(b);
+CREATE TABLE s2.c1 (n integer CHECK (public.f(n)), m integer CHECK (f(m) AND m > 2), k text CHECK (g(n, k) > 1),
+  l text CHECK (public.g(m, 'x') < 100 OR lower(l) = 'y'));
+CREATE VIEW public.v5 AS SELECT f(n) AS fn, public.g(m, k) AS gm, g(1, 'z') FROM s2.c1 WHERE public.f(m) AND lower(k) <> 'q';
+INSERT INTO public.t VALUES (1, 'a'), (2, 'x');
+INSERT INTO s2.c0 VALUES (1, 'c');
+INSERT INTO s2.c1 VALUES (1, 3, 'ab', 'y');
+`
+
+// trustUserChecks must come out the same on sqlgate, on PostgreSQL
+// where the user made the same objects, and on PostgreSQL restored from
+// sqlgate's dump: the user is a role, it owns what it made, and the
+// views print their relations qualified off the search path (pg_dump's
+// is empty).
+var trustUserChecks = []string{
+	`SELECT rolname, rolsuper, rolcanlogin FROM pg_roles WHERE rolname = 'dump_alice'`,
+	`SELECT n.nspname, c.relname, c.relkind, pg_get_userbyid(c.relowner) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	   WHERE n.nspname IN ('public', 's2') AND c.relkind IN ('r', 'v') ORDER BY 1, 2`,
+	`SELECT nspname, pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 's2'`,
+	`SELECT proname, pg_get_userbyid(proowner) FROM pg_proc WHERE proname = 'f'`,
+	`SELECT c.relname, pg_get_viewdef(c.oid) FROM pg_class c WHERE c.relkind = 'v' AND c.relnamespace IN ('public'::regnamespace, 's2'::regnamespace) ORDER BY 1`,
+	`SET search_path = ''; SELECT c.relname, pg_catalog.pg_get_viewdef(c.oid, true) FROM pg_catalog.pg_class c
+	   WHERE c.relkind = 'v' AND c.relnamespace IN ('public'::pg_catalog.regnamespace, 's2'::pg_catalog.regnamespace) ORDER BY 1`,
+	`SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 's2.c1'::regclass ORDER BY 1`,
+	`SET search_path = ''; SELECT conname, pg_catalog.pg_get_constraintdef(oid, true) FROM pg_catalog.pg_constraint
+	   WHERE conrelid = 's2.c1'::pg_catalog.regclass ORDER BY 1`,
+	`SELECT * FROM s2.v3 ORDER BY 1`,
+	`SELECT * FROM public.v5`,
+	`SELECT * FROM public.v4 ORDER BY 1`,
+}
+
+// TestPgDumpOfTrustUser: a user that logs in to a server without
+// authentication is a superuser role (README: Privileges) that pg_roles
+// lists, so that PostgreSQL 15's pg_dump resolves the owner of what it
+// made (an unknown owner OID aborts the dump), and the dump restores into
+// PostgreSQL as the same objects.
+func TestPgDumpOfTrustUser(t *testing.T) {
+	for _, tool := range []string{"pg_dump", "psql"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed (PostgreSQL 15's client tools): %v", tool, err)
+		}
+	}
+	pg := pgtest.Start(t)
+	pgURL := dumpOracle(t, pg)
+	dumpPsql(t, pgURL, "CREATE ROLE dump_alice SUPERUSER LOGIN; CREATE DATABASE direct; CREATE DATABASE fromsg", true)
+	alice := func(url string) string {
+		return strings.Replace(url, "postgres://sqlgate@", "postgres://dump_alice@", 1)
+	}
+	direct := alice(strings.Replace(pgURL, "/sqlgate?", "/direct?", 1))
+	fromSg := alice(strings.Replace(pgURL, "/sqlgate?", "/fromsg?", 1))
+	dumpPsql(t, direct, trustUserSchema, true)
+
+	srv := startServer(t)
+	host, port := hostPort(t, srv.Addr().String())
+	src := "postgres://dump_alice@" + host + ":" + port + "/sqlgate?sslmode=disable"
+	dumpPsql(t, src, trustUserSchema, true)
+	file := filepath.Join(t.TempDir(), "plain.sql")
+	dumpRun(t, "pg_dump", "--no-password", "-f", file, src)
+	dumpRun(t, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", fromSg, "-f", file)
+
+	for _, q := range trustUserChecks {
+		want := dumpPsql(t, direct, q, true)
+		if got := dumpPsql(t, src, q, true); got != want {
+			t.Errorf("%s\nsqlgate:\n%s\nPostgreSQL:\n%s", q, got, want)
+		}
+		if got := dumpPsql(t, fromSg, q, true); got != want {
+			t.Errorf("%s\nPostgreSQL restored from sqlgate's dump:\n%s\nPostgreSQL:\n%s", q, got, want)
+		}
+	}
+}

@@ -58,13 +58,17 @@ func (e *SubqueryExpr) String() string { return "(subquery)" }
 type subqueryRows struct {
 	values arrow.Array
 	index  *rowIndex
+	// complete says the plan was read to its end (run stopped nowhere
+	// early), so the rows are all of them: another outer row with the same
+	// correlation values may fold over them.
+	complete bool
 }
 
 func (e *SubqueryExpr) rows(ec *EvalContext) (*subqueryRows, error) {
 	if r, ok := ec.subqueries[e]; ok {
 		return r, nil
 	}
-	r, err := e.run(ec)
+	r, err := e.run(ec, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -75,8 +79,16 @@ func (e *SubqueryExpr) rows(ec *EvalContext) (*subqueryRows, error) {
 	return r, nil
 }
 
-// run executes the subquery's plan once and collects its first column.
-func (e *SubqueryExpr) run(ec *EvalContext) (*subqueryRows, error) {
+// run executes the subquery's plan once and collects its first column,
+// reading no further than PostgreSQL's subplan does (ExecScanSubPlan,
+// ExecSetParamPlan): EXISTS stops at its first row; a scalar or row
+// comparison subquery at its second, whose 21000 is the statement's
+// whatever the rows after it hold; a quantified comparison when decided,
+// if set, says the rows of its last batch settle it (a correlated x op
+// ANY | ALL stops at its first true | false comparison). The batches a
+// filter or projection below returns end before a failing row
+// (roworder.go), so a stop is at that row's place.
+func (e *SubqueryExpr) run(ec *EvalContext, decided func(part arrow.Array) (bool, error)) (*subqueryRows, error) {
 	ctx := ec.Ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -92,27 +104,35 @@ func (e *SubqueryExpr) run(ec *EvalContext) (*subqueryRows, error) {
 			p.Release()
 		}
 	}()
-	for {
+	complete, read := false, 0
+	for !complete {
 		b, err := op.Next(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if b == nil {
+			complete = true
 			break
 		}
+		var c arrow.Array
 		if b.NumCols() > 0 {
-			c := b.Column(0)
+			c = b.Column(0)
 			c.Retain()
-			parts = append(parts, c)
 		} else {
-			parts = append(parts, array.NewNull(int(b.NumRows())))
+			c = array.NewNull(int(b.NumRows()))
 		}
 		b.Release()
-		if e.Mode == ExistsMode && len(parts) > 0 && parts[len(parts)-1].Len() > 0 {
-			break // one row settles EXISTS
+		parts = append(parts, c)
+		read += c.Len()
+		stop, err := e.readEnough(read, c, decided)
+		if err != nil {
+			return nil, err
+		}
+		if stop {
+			break
 		}
 	}
-	r := &subqueryRows{}
+	r := &subqueryRows{complete: complete}
 	if len(parts) == 0 {
 		r.values = array.NewNull(0)
 	} else {
@@ -123,6 +143,22 @@ func (e *SubqueryExpr) run(ec *EvalContext) (*subqueryRows, error) {
 		r.values = merged
 	}
 	return r, nil
+}
+
+// readEnough reports whether the read rows (read of them, part the last
+// batch's) settle the subquery's value, as run says.
+func (e *SubqueryExpr) readEnough(read int, part arrow.Array, decided func(arrow.Array) (bool, error)) (bool, error) {
+	switch {
+	case read == 0:
+		return false, nil
+	case e.Mode == ExistsMode:
+		return true, nil // one row settles EXISTS
+	case e.Mode == ScalarMode || e.Mode == RowCompareMode:
+		return read > 1, nil // a second row is 21000
+	case decided != nil && part.Len() > 0:
+		return decided(part)
+	}
+	return false, nil
 }
 
 func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
@@ -219,8 +255,11 @@ func cmpResult(op CmpOp, r int) bool {
 	return r >= 0
 }
 
-// evalCorrelated runs the subquery for each distinct outer row of batch (a
-// nested-loop apply) and combines each row's result as Eval does.
+// evalCorrelated runs the subquery for each outer row of batch (a
+// nested-loop apply; a row whose correlation values an earlier row read to
+// the end reuses its rows) and combines each row's result as Eval does. X
+// is computed for a row only when its subquery has a row, as PostgreSQL's
+// testexpr is per inner row (lazyX).
 func (e *SubqueryExpr) evalCorrelated(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
 	n := int(batch.NumRows())
 	outer := make([]arrow.Array, len(e.Outer))
@@ -238,14 +277,8 @@ func (e *SubqueryExpr) evalCorrelated(ec *EvalContext, batch arrow.RecordBatch) 
 		}
 		outer[i] = a
 	}
-	var x arrow.Array
-	if e.X != nil {
-		var err error
-		if x, err = e.X.Eval(ec, batch); err != nil {
-			return nil, err
-		}
-		defer x.Release()
-	}
+	x := &lazyX{e: e.X, ec: ec, batch: batch}
+	defer x.release()
 	cache := map[string]*subqueryRows{}
 	defer func() {
 		for _, r := range cache {
@@ -262,53 +295,135 @@ func (e *SubqueryExpr) evalCorrelated(ec *EvalContext, batch arrow.RecordBatch) 
 		}
 		r, ok := cache[string(key)]
 		if !ok {
-			sub := ec.outerRow(ec.Ctx, vals)
+			var decided func(arrow.Array) (bool, error)
+			if e.Mode == AnyMode || e.Mode == AllMode {
+				decided = func(part arrow.Array) (bool, error) { return e.decides(x, i, part) }
+			}
 			var err error
-			if r, err = e.run(sub); err != nil {
+			if r, err = e.run(ec.outerRow(ec.Ctx, vals), decided); err != nil {
 				return nil, err
 			}
-			cache[string(key)] = r
-		}
-		switch e.Mode {
-		case ScalarMode:
-			if r.values.Len() > 1 {
-				return nil, sqlerr.New(sqlerr.CardinalityViolation, "more than one row returned by a subquery used as an expression")
-			}
-			if r.values.Len() == 1 {
-				out[i] = valueAt(r.values, 0)
-			}
-		case ExistsMode:
-			out[i] = r.values.Len() > 0
-		case ArrayMode:
-			out[i] = arrayOf(r.values)
-		default:
-			v, isNull, err := e.quantified(x, i, r.values)
-			if err != nil {
-				return nil, err
-			}
-			if !isNull {
-				out[i] = v
+			if r.complete {
+				cache[string(key)] = r
 			}
 		}
+		v, err := e.correlatedValue(x, i, r)
+		if !r.complete {
+			r.values.Release()
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
 	}
 	return buildArray(ec, e.T, out), nil
 }
 
-// quantified computes x[i] op ANY|ALL (values) with SQL's NULL rules, or
-// in RowCompareMode x[i] op (the one row of values).
-func (e *SubqueryExpr) quantified(x arrow.Array, i int, values arrow.Array) (val, isNull bool, err error) {
-	if v, decided, err := e.overNoRow(values); decided || err != nil {
-		if v == nil {
-			return false, true, err
+// correlatedValue is outer row i's value over its subquery's rows r.
+func (e *SubqueryExpr) correlatedValue(x *lazyX, i int, r *subqueryRows) (any, error) {
+	switch e.Mode {
+	case ScalarMode:
+		if r.values.Len() > 1 {
+			return nil, sqlerr.New(sqlerr.CardinalityViolation, "more than one row returned by a subquery used as an expression")
 		}
-		return v.(bool), false, err
+		if r.values.Len() == 1 {
+			return valueAt(r.values, 0), nil
+		}
+		return nil, nil
+	case ExistsMode:
+		return r.values.Len() > 0, nil
+	case ArrayMode:
+		return arrayOf(r.values), nil
 	}
-	pair, err := comparePairs(e.Op, x, values, e.RowWise)
+	if v, decided, err := e.overNoRow(r.values); decided || err != nil {
+		return v, err // X is not computed
+	}
+	xa, xi, err := x.at(i)
 	if err != nil {
-		return false, false, err
+		return nil, err
 	}
-	val, isNull = e.fold(pair, i, values.Len())
-	return val, isNull, nil
+	pair, err := comparePairs(e.Op, xa, r.values, e.RowWise)
+	if err != nil {
+		return nil, err
+	}
+	if v, isNull := e.fold(pair, xi, r.values.Len()); !isNull {
+		return v, nil
+	}
+	return nil, nil
+}
+
+// decides reports whether part, rows of outer row i's subquery, settles
+// x op ANY (a comparison is true) or x op ALL (one is false).
+func (e *SubqueryExpr) decides(x *lazyX, i int, part arrow.Array) (bool, error) {
+	xa, xi, err := x.at(i)
+	if err != nil {
+		return false, err
+	}
+	pair, err := comparePairs(e.Op, xa, part, e.RowWise)
+	if err != nil {
+		return false, err
+	}
+	for j := 0; j < part.Len(); j++ {
+		if res, null := pair(xi, j); !null && res == (e.Mode == AnyMode) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// lazyX is a correlated comparison's X over a batch, computed when a row
+// first needs it: over the whole batch, or, when that fails on a row's
+// value, row by row, so that a row whose subquery has no row (X is never
+// computed) or that comes before the failing one is not failed by it.
+type lazyX struct {
+	e     Expr
+	ec    *EvalContext
+	batch arrow.RecordBatch
+	all   arrow.Array // X over the batch, once computed
+	bad   bool        // X over the batch failed on a row: computed per row
+	one   arrow.Array // X over row oneAt alone
+	oneAt int
+}
+
+// at returns X's array holding row i's value and that value's index in it.
+func (l *lazyX) at(i int) (arrow.Array, int, error) {
+	if l.all != nil {
+		return l.all, i, nil
+	}
+	if !l.bad {
+		a, err := l.e.Eval(l.ec, l.batch)
+		if err == nil {
+			l.all = a
+			return a, i, nil
+		}
+		if l.batch.NumRows() < 2 || !rowLocal(err) {
+			return nil, 0, err
+		}
+		l.bad = true
+	}
+	if l.one != nil && l.oneAt == i {
+		return l.one, 0, nil
+	}
+	if l.one != nil {
+		l.one.Release()
+		l.one = nil
+	}
+	s := l.batch.NewSlice(int64(i), int64(i+1))
+	defer s.Release()
+	a, err := l.e.Eval(l.ec, s)
+	if err != nil {
+		return nil, 0, err
+	}
+	l.one, l.oneAt = a, i
+	return a, 0, nil
+}
+
+func (l *lazyX) release() {
+	for _, a := range []arrow.Array{l.all, l.one} {
+		if a != nil {
+			a.Release()
+		}
+	}
 }
 
 // overNoRow is the value of a quantified or row comparison that its

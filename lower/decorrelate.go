@@ -145,17 +145,20 @@ func decorrelateFilter(f *binder.Filter) binder.Node {
 	in := f.Input
 	nl := len(in.Columns())
 	var rest []binder.Expr
+	reordered := false
 	for _, c := range conjuncts(f.Cond) {
 		if j := semiJoinFor(in, c); j != nil {
 			in = j // a semi or anti join keeps the left side's columns
 			continue
 		}
-		rest = append(rest, c)
+		cs := nestLoopExists(c)
+		reordered = reordered || len(cs) != 1 || cs[0] != c
+		rest = append(rest, cs...)
 	}
 	for i, c := range rest {
 		rest[i] = replaceScalarAggs(c, &in)
 	}
-	if in == f.Input {
+	if in == f.Input && !reordered {
 		return f
 	}
 	var out binder.Node = in
@@ -221,6 +224,25 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 			// x op c is a filter of the outer side, where a subquery
 			// of x is a SubPlan of its scan, as PostgreSQL's
 			return restrictedSemiJoin(in, sq.Plan, &binder.BinaryOp{Op: op, L: x, R: y, T: types.BoolType})
+		}
+		if sq.RowWise && op == binder.OpEq && !all {
+			// (x1, ..., xn) IN (SELECT c1, ..., cn ...): the quals
+			// x1 = c1 ... xn = cn all go to the outer scan alike
+			if ys, ok := constantRow(sq); ok && len(ys) == len(binder.RowFields(x)) {
+				var cmps []binder.Expr
+				for i, xi := range binder.RowFields(x) {
+					if strictNull(ys[i]) {
+						return restrictedSemiJoin(in, sq.Plan, nullQual())
+					}
+					cmps = append(cmps, &binder.BinaryOp{Op: binder.OpEq, L: xi, R: ys[i], T: types.BoolType})
+				}
+				return restrictedSemiJoin(in, sq.Plan, and(cmps))
+			}
+		}
+		if p, ok := sq.Plan.(*binder.Project); ok && !all && !sq.RowWise && len(sq.Outer) == 0 && len(p.Exprs) == 1 && pullableInput(p.Input) {
+			if y, ok := constantThrough(p, p.Exprs[0]); ok && strictNull(y) {
+				return restrictedSemiJoin(in, sq.Plan, nullQual())
+			}
 		}
 		if hasSubquery(x) {
 			return nil
@@ -292,6 +314,93 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 	return nil
 }
 
+// nestLoopExists is WHERE conjunct c, [NOT] EXISTS (S) correlated
+// through S's WHERE with no equality to hash on, computed as PostgreSQL
+// computes it: it pulls S up into a semi (anti) join
+// (convert_EXISTS_sublink_to_join) that only a nested loop runs. S's
+// conditions on S's rows alone are at S's scan, computed for every inner
+// row read; the ones that read the outer row are the join's filter,
+// computed after them, and the inner scan stops at the first row that
+// passes it (single_match). A semi join's condition on the outer row
+// alone goes below the join to the outer scan, so a row it rejects never
+// reads S; an anti join keeps it in its join filter, so for such a row S
+// is read to its end. So c becomes the semi join's outer conditions, then
+// true = ANY (SELECT f FROM S'), or for the anti join false = ALL
+// (SELECT COALESCE(f, false) FROM S'): S' is S without the join filter f,
+// which its select list computes after S's own conditions, and the
+// subquery stops at the row that decides (exec's ANY and ALL). Any other
+// c is returned as it is.
+func nestLoopExists(c binder.Expr) []binder.Expr {
+	neg := false
+	e := c
+	if u, ok := e.(*binder.UnaryOp); ok && u.Op == binder.OpNot {
+		neg, e = true, u.X
+	}
+	sq, ok := e.(*binder.Subquery)
+	if !ok || sq.SubPlan || sq.Mode != binder.ExistsSubquery || len(sq.Outer) == 0 {
+		return []binder.Expr{c}
+	}
+	body, preds, ok := pull(sq.Plan, pullMode{set: true, exists: true, top: true})
+	if !ok || len(preds) == 0 {
+		return []binder.Expr{c} // not correlated through its WHERE: a SubPlan
+	}
+	if slices.ContainsFunc(preds, mustCompute) || !planDeterministic(body) {
+		return []binder.Expr{c} // a volatile WHERE is not pulled up
+	}
+	var outerOnly, join []binder.Expr
+	for _, p := range preds {
+		if !neg && !readsColumns(p) {
+			outerOnly = append(outerOnly, p)
+			continue
+		}
+		join = append(join, p)
+	}
+	if len(join) == 0 {
+		// a semi join over outer conditions alone: the subquery's
+		// one-time filter reads S for none of the rows they reject
+		return []binder.Expr{c}
+	}
+	f := and(join)
+	if neg {
+		f = &binder.Coalesce{Args: []binder.Expr{f, &binder.Const{Value: false, T: types.BoolType}}, T: types.BoolType}
+	}
+	r := *sq
+	r.Plan = &binder.Project{Input: body, Exprs: []binder.Expr{f}, Cols: []binder.Column{{Name: "?column?", T: types.BoolType}}}
+	r.Mode, r.Op, r.X = binder.AnySubquery, binder.OpEq, &binder.Const{Value: !neg, T: types.BoolType}
+	if neg {
+		r.Mode = binder.AllSubquery
+	}
+	var out []binder.Expr
+	for _, p := range outerOnly {
+		out = append(out, replaceOuterRefs(p, sq.Outer))
+	}
+	return append(out, &r)
+}
+
+// replaceOuterRefs is e, which reads no column of its subquery, with each
+// OuterRef slot replaced by the outer expression it stands for.
+func replaceOuterRefs(e binder.Expr, outer []binder.Expr) binder.Expr {
+	if o, ok := e.(*binder.OuterRef); ok {
+		return outer[o.Slot]
+	}
+	out, _ := binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) { return replaceOuterRefs(c, outer), nil })
+	return out
+}
+
+// planDeterministic reports whether a pulled subquery body's filters call
+// nothing volatile (PostgreSQL pulls no EXISTS whose WHERE does).
+func planDeterministic(n binder.Node) bool {
+	if f, ok := n.(*binder.Filter); ok && mustCompute(f.Cond) {
+		return false
+	}
+	for _, c := range n.Children() {
+		if !planDeterministic(c) {
+			return false
+		}
+	}
+	return true
+}
+
 // constantOutput is the output expression of the uncorrelated subquery
 // of x op ANY (S) when PostgreSQL pulls S up into a semi join
 // (convert_ANY_sublink_to_join, then pull_up_subqueries: S is a plain
@@ -303,7 +412,34 @@ func constantOutput(sq *binder.Subquery) (binder.Expr, bool) {
 	if len(sq.Outer) > 0 || !ok || len(p.Exprs) != 1 || !pullableInput(p.Input) {
 		return nil, false
 	}
-	y := p.Exprs[0]
+	y, ok := constantThrough(p, p.Exprs[0])
+	return y, ok && !strictNull(y)
+}
+
+// constantRow is constantOutput for (x1, ..., xn) IN (SELECT y1, ...,
+// yn ...): the n constants, where every yi is one (strictNull ones
+// among them).
+func constantRow(sq *binder.Subquery) ([]binder.Expr, bool) {
+	p, ok := sq.Plan.(*binder.Project)
+	if len(sq.Outer) > 0 || !ok || len(p.Exprs) != 1 || !pullableInput(p.Input) {
+		return nil, false
+	}
+	ys := binder.RowFields(p.Exprs[0])
+	if ys == nil {
+		return nil, false
+	}
+	out := make([]binder.Expr, len(ys))
+	for i, y := range ys {
+		if out[i], ok = constantThrough(p, y); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// constantThrough is output expression y of projection p when it reads no
+// column of the plan below, through the projections the binder stacks.
+func constantThrough(p *binder.Project, y binder.Expr) (binder.Expr, bool) {
 	for {
 		// through the projections the binder stacks (a cast of the
 		// SELECT list's column to x's type)
@@ -316,7 +452,7 @@ func constantOutput(sq *binder.Subquery) (binder.Expr, bool) {
 		}
 		y, p = substitute(y, in.Exprs), in
 	}
-	if readsColumns(y) || hasOuterRef(y) || hasSubquery(y) || hasUDF(y) || !deterministic(y) || strictNull(y) {
+	if readsColumns(y) || hasOuterRef(y) || hasSubquery(y) || hasUDF(y) || !deterministic(y) {
 		return nil, false
 	}
 	return y, true
@@ -339,6 +475,12 @@ func strictNull(e binder.Expr) bool {
 	}
 	return false
 }
+
+// nullQual is x op c where c is NULL through strict operators
+// (strictNull): PostgreSQL's eval_const_expressions folds it to a NULL
+// constant, a one-time filter of the outer relation that is never true,
+// so neither x, the outer rows nor S are computed.
+func nullQual() binder.Expr { return &binder.Const{Value: nil, T: types.BoolType} }
 
 // restrictedSemiJoin is x op ANY (S) where S's output is the constant of
 // cmp (constantOutput): the comparison then reads the outer row alone, and

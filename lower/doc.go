@@ -48,7 +48,15 @@
 // too, as PostgreSQL pulls sublinks up before it folds) and correlated
 // scalar aggregates into a left join with a grouped aggregate (not when
 // its outer key is a derived table's expression that can fail); the rest
-// keeps the per-outer-row apply. A sublink that only plan-time folding's
+// keeps the per-outer-row apply. (x1, ..., xn) IN (SELECT c1, ..., cn
+// ...) of constants is x1 = c1 AND ... the same way, and a constant NULL
+// through strict operators a NULL filter that reads nothing. A [NOT]
+// EXISTS correlated without an equality stays the apply, rewritten as
+// PostgreSQL's nested loop semi (anti) join computes it (nestLoopExists):
+// the subquery's own conditions on every inner row read, the join filter
+// after them as its select list under ANY (ALL), which stops at the row
+// that decides; an anti join's condition on the outer row alone among
+// that filter. A sublink that only plan-time folding's
 // NOT pushing made a conjunct (binder.Subquery's SubPlan) stays a
 // subquery, as PostgreSQL pulls sublinks up before it folds; a WHERE
 // conjunct holding a subquery goes below a join to the one input it reads

@@ -91,10 +91,11 @@ func minmaxLimit(a *binder.Aggregate) binder.Node {
 	// pgfold.go's orderQual): build_minmax_path puts it in front of the
 	// query's quals (lcons), so WHERE (SELECT false) still computes it
 	in := a.Input
+	gate := minmaxGate(notNull)
 	if p, ok := in.(*binder.Project); ok {
-		in = &binder.Project{Input: withQual(p.Input, or(notNull...)), Exprs: p.Exprs, Cols: p.Cols}
+		in = &binder.Project{Input: withQual(p.Input, gate), Exprs: p.Exprs, Cols: p.Cols}
 	} else {
-		in = withQual(in, or(notNull...))
+		in = withQual(in, gate)
 	}
 	c.Input = &binder.Limit{Input: in, Count: &binder.Const{Value: int64(1), T: types.Int64Type}}
 	// the first argument's is always computed; a constant's cannot fail
@@ -109,6 +110,39 @@ func minmaxLimit(a *binder.Aggregate) binder.Node {
 		return &c
 	}
 	return &binder.Filter{Input: &c, Cond: minmaxRest(a, rest)}
+}
+
+// minmaxGate is the one-time test of the arguments' IS NOT NULL
+// (notNull): their OR, up to the first non-NULL one. When an argument
+// that is a planning-time constant comes after one that reads an
+// initplan, the OR would fold to that constant's true and drop the
+// initplans before it, which PostgreSQL computes first (each aggregate's
+// initplan in turn, its argument's IS NOT NULL at the head of its own
+// one-time filter): the OR of those before the first constant that is
+// not NULL is then a CASE's condition whose every branch is true, which
+// folding keeps.
+func minmaxGate(notNull []binder.Expr) binder.Expr {
+	k := slices.IndexFunc(notNull, func(nn binder.Expr) bool {
+		t, ok := nn.(*binder.IsNull)
+		return ok && constNotNull(t.X)
+	})
+	if k <= 0 {
+		return or(notNull...)
+	}
+	t := &binder.Const{Value: true, T: types.BoolType}
+	return &binder.Case{Whens: []binder.When{{Cond: or(notNull[:k]...), Result: t}}, Else: t, T: types.BoolType}
+}
+
+// constNotNull reports whether e is a constant that is not NULL (through
+// casts, which keep that).
+func constNotNull(e binder.Expr) bool {
+	switch x := e.(type) {
+	case *binder.Const:
+		return x.Value != nil
+	case *binder.Cast:
+		return constNotNull(x.X)
+	}
+	return false
 }
 
 // withQual is n filtered by cond too: a filter right under n takes cond

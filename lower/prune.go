@@ -344,11 +344,14 @@ func aggregateRows(n binder.Node) binder.Node {
 }
 
 // overAggregate reports whether n is an aggregation, under its derived
-// table's select list, HAVING, ORDER BY and LIMIT or not.
+// table's select list, HAVING, windows, ORDER BY and LIMIT or not (a
+// window keeps its input's rows: narrowThrough drops an unread one).
 func overAggregate(n binder.Node) bool {
 	switch x := n.(type) {
 	case *binder.Aggregate:
 		return true
+	case *binder.Window:
+		return overAggregate(x.Input)
 	case *binder.Project:
 		return overAggregate(x.Input)
 	case *binder.Filter:

@@ -160,11 +160,14 @@
 //
 // semijoinstop_test.go (TestSemiJoinStopDifferential,
 // SQLGATE_DIFF_SEMISTOP_QUERIES, default 150) draws IN / = ANY subqueries
-// of constant outputs (or operands that folding makes constants), EXISTS
-// with outer-only conditions and uncorrelated NOT EXISTS over an inner
-// table whose rows fail at chosen places: PostgreSQL's semi join without
-// a join clause is a nested loop that reads the inner side up to its
-// first row; rows and SQLSTATEs, no allowance.
+// of constant outputs (or operands that folding makes constants, rows of
+// constants, NULLs), EXISTS and NOT EXISTS with outer-only, mixed or no
+// conditions, and correlated SubPlans (ANY, ALL, scalar and row
+// comparison, in WHERE and the select list) over an inner table whose
+// rows fail at chosen places: PostgreSQL's semi join without a join
+// clause is a nested loop that reads the inner side up to its first
+// match, and a SubPlan reads it up to the row that decides; rows and
+// SQLSTATEs, no allowance.
 //
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway

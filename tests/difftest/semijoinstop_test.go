@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -19,7 +20,16 @@ import (
 // one of them is not the statement's; with no outer row the inner side is
 // never read. An operand that reads the outer row until plan-time
 // folding makes it a constant still makes a semi join: pull_up_sublinks
-// runs before eval_const_expressions. The generator draws such subqueries over an inner table
+// runs before eval_const_expressions. A correlated EXISTS without an
+// equality is a nested loop too: S's own conditions at its scan, the
+// join filter after them (an anti join's condition on the outer row alone
+// among it, so S is read to its end for a row it rejects). A row of
+// constants is its fields' x = c at the outer scan, and x = NULL a
+// one-time filter that reads nothing. A SubPlan (a correlated subquery
+// PostgreSQL does not pull up) reads no further than it must
+// (ExecScanSubPlan: ANY to its first true, ALL to its first false, a
+// scalar subquery to its second row) and computes its left operand only
+// over a row. The generator draws such subqueries over an inner table
 // whose rows fail a condition at chosen positions (before, at or after
 // the first row that passes), under outer conditions that keep rows or
 // none, and compares rows and SQLSTATEs with no allowance.
@@ -47,7 +57,7 @@ func semiStopQuery(rng *rand.Rand) string {
 	outer := p("so.x = 1", "so.x = 5", "so.x > 0", "so.x < 0", "true", "so.y IS NULL")
 	inner := semiStopInner(rng)
 	var sub string
-	switch rng.Intn(7) {
+	switch rng.Intn(11) {
 	case 5, 6:
 		// an operand that reads so until folding makes it a constant:
 		// pull_up_sublinks saw the column, so this is a semi join too,
@@ -69,15 +79,72 @@ func semiStopQuery(rng *rand.Rand) string {
 	case 2:
 		sub = fmt.Sprintf("EXISTS (SELECT 1 FROM si WHERE so.x > %s AND %s)", p("0", "2", "9"), inner)
 	case 3:
-		// not with a condition on so: PostgreSQL's anti join keeps it
-		// as its join filter and reads the whole inner side for an
-		// outer row it rejects, where sqlgate's subquery plan stops at
-		// the condition (left open)
+		// with a condition on so (alone or beside si's row):
+		// PostgreSQL's anti join keeps it as its join filter, above
+		// si's own conditions, and reads the whole inner side for an
+		// outer row it rejects
 		sub = fmt.Sprintf("NOT EXISTS (SELECT 1 FROM si WHERE %s)", inner)
+		if rng.Intn(3) > 0 {
+			sub = fmt.Sprintf("NOT EXISTS (SELECT 1 FROM si WHERE %s AND %s)", semiStopJoinCond(rng), inner)
+		}
+	case 7:
+		// a correlated EXISTS whose join filter reads both rows: a
+		// nested loop semi join, si's own conditions first (not on
+		// si.id, whose index PostgreSQL may scan by so's value, nor an
+		// equality, which it may hash: plans it chooses by cost)
+		sub = fmt.Sprintf("EXISTS (SELECT 1 FROM si WHERE %s AND %s)", p("si.i < so.x", "si.t <> so.y"), inner)
+	case 8:
+		// a row of constants: every field's x = c goes to so's scan; a
+		// NULL one folds to a one-time filter that is never true
+		sub = fmt.Sprintf("(so.x, so.y) IN (SELECT %s, %s FROM si WHERE %s)", p("1", "5", "2", "NULL::int"), p("'a'", "'c'", "NULL"), inner)
+	case 9:
+		sub = fmt.Sprintf("so.x IN (SELECT %s FROM si WHERE %s)", p("NULL::int", "-NULL::int"), inner)
+	case 10:
+		return semiStopSubPlan(rng, outer, inner)
 	default:
 		sub = fmt.Sprintf("EXISTS (SELECT 1 FROM si WHERE %s)", inner)
 	}
 	return fmt.Sprintf("SELECT so.x, so.y FROM so WHERE %s AND %s ORDER BY so.x", outer, sub)
+}
+
+// semiStopJoinCond is an anti join's filter: on so's row alone or on
+// both rows.
+func semiStopJoinCond(rng *rand.Rand) string {
+	return pickFrom(rng)("so.x > 1", "so.x > 3", "so.x = 1", "so.y IS NULL", "si.i < so.x", "si.t <> so.y")
+}
+
+// semiStopSubPlan is a query with a correlated subquery PostgreSQL keeps
+// a SubPlan (its output reads so, or it sits in the select list), which
+// ExecScanSubPlan reads per outer row no further than it must: x op ANY
+// stops at its first true comparison, ALL at its first false, a scalar
+// or row comparison subquery at its second row (21000), and the left
+// operand is computed only when the subquery has a row.
+func semiStopSubPlan(rng *rand.Rand, outer, inner string) string {
+	p := pickFrom(rng)
+	corr := p("so.x > 0", "so.x > 1", "so.y IS NOT NULL", "si.i < so.x")
+	var e string
+	switch rng.Intn(5) {
+	case 0:
+		e = fmt.Sprintf("%s IN (SELECT so.x FROM si WHERE %s)", p("so.x", "1 / (so.x - 2)", "so.x + 0"), inner)
+	case 1:
+		// correlated through its output: an uncorrelated ALL is
+		// PostgreSQL's materialised SubPlan, read across the outer
+		// rows up to the furthest row one needs (not drawn)
+		e = fmt.Sprintf("so.x %s ALL (SELECT %s FROM si WHERE %s)", p("<", ">=", "<>", "="), p("so.x", "si.i + so.x - so.x"), inner)
+	case 2:
+		e = fmt.Sprintf("%s = ANY (SELECT so.x + si.i - si.i FROM si WHERE %s AND %s)", p("so.x", "2"), corr, inner)
+	case 3:
+		e = fmt.Sprintf("(SELECT si.id FROM si WHERE %s AND %s)", corr, inner)
+	default:
+		e = fmt.Sprintf("(so.x, 1) = (SELECT si.id, 1 FROM si WHERE %s AND %s)", corr, inner)
+	}
+	if rng.Intn(2) == 0 {
+		return fmt.Sprintf("SELECT so.x, %s FROM so WHERE %s ORDER BY so.x", e, outer)
+	}
+	if strings.HasPrefix(e, "(SELECT") {
+		e = "so.x = " + e
+	}
+	return fmt.Sprintf("SELECT so.x, so.y FROM so WHERE %s AND %s ORDER BY so.x", outer, e)
 }
 
 // TestSemiJoinStopDifferential: see above.

@@ -291,12 +291,10 @@ func (b *binder) errAt(node sourceNode, err *sqlerr.Error) *sqlerr.Error {
 			}
 		}
 	}
-	if isTable && x.Schema != "" && err.Code == sqlerr.UndefinedTable && err.Message == sqlerr.UndefinedRelation(x.Name).Message {
+	if isTable {
 		// the stores name the relation alone; PostgreSQL names it as
 		// written (relation "public.x" does not exist)
-		q := *err
-		q.Message = sqlerr.UndefinedRelation(x.Schema + "." + x.Name).Message
-		err = &q
+		err = sqlerr.As(sqlerr.RelationAsWritten(err, x.Schema, x.Name))
 	}
 	return err.WithPosition(b.stmt.Position(off))
 }

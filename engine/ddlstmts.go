@@ -77,7 +77,7 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 		return fluss.TableInfo{}, err
 	}
 	if s.droppedInBlock(path) { // tablestmts.go dropInBlock
-		return fluss.TableInfo{}, sqlerr.UndefinedRelation(path.Table)
+		return fluss.TableInfo{}, sqlerr.RelationAsWritten(sqlerr.UndefinedRelation(path.Table), n.Schema, n.Name)
 	}
 	info, err := s.eng.storeTable(ctx, path)
 	if err != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
@@ -85,7 +85,20 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 			return info, notA("table", path.Table)
 		}
 	}
-	return info, err
+	return info, sqlerr.RelationAsWritten(err, n.Schema, n.Name)
+}
+
+// relationsAsWritten names a relation that err reports missing as d wrote
+// it (schema-qualified or not), whichever of its relations it is: the
+// lookups under execDDL name it by its resolved path's table alone.
+func relationsAsWritten(err error, d *sql.DDLStmt) error {
+	if err == nil {
+		return nil
+	}
+	for _, n := range append([]sql.ObjectName{d.Table}, d.Tables...) {
+		err = sqlerr.RelationAsWritten(err, n.Schema, n.Name)
+	}
+	return err
 }
 
 // execDDL runs one of them.

@@ -162,6 +162,21 @@ func UndefinedRelation(name string) *Error {
 	return New(UndefinedTable, "relation \"%s\" does not exist", name)
 }
 
+// RelationAsWritten returns err naming a missing relation as the statement
+// wrote it: PostgreSQL's RangeVarGetRelid says relation "schema.name" does
+// not exist for a qualified name, where a store, given the resolved path,
+// names the relation alone. Any other error, or an unqualified name
+// (schema ""), passes unchanged.
+func RelationAsWritten(err error, schema, name string) error {
+	e := As(err)
+	if schema == "" || e == nil || e.Code != UndefinedTable || e.Message != UndefinedRelation(name).Message {
+		return err
+	}
+	q := *e
+	q.Message = UndefinedRelation(schema + "." + name).Message
+	return &q
+}
+
 // RelationExists is 42P07 for a table, view or sequence created (or
 // renamed) under a name a relation of its schema already has.
 func RelationExists(name string) *Error {

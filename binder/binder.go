@@ -294,9 +294,22 @@ func (b *binder) errAt(node sourceNode, err *sqlerr.Error) *sqlerr.Error {
 	if isTable {
 		// the stores name the relation alone; PostgreSQL names it as
 		// written (relation "public.x" does not exist)
-		err = sqlerr.As(sqlerr.RelationAsWritten(err, x.Schema, x.Name))
+		err = sqlerr.As(b.relationAsWritten(err, x.Schema, x.Name))
 	}
 	return err.WithPosition(b.stmt.Position(off))
+}
+
+// relationAsWritten is sqlerr.RelationAsWritten over the catalog's
+// schemas (SchemaChecker; a catalog without it has every schema).
+func (b *binder) relationAsWritten(err error, schema, name string) error {
+	return sqlerr.RelationAsWritten(err, schema, name, func(schema string) bool {
+		c, ok := b.cat.(SchemaChecker)
+		if !ok {
+			return true
+		}
+		exists, cerr := c.SchemaExists(b.ctx, schema)
+		return exists || cerr != nil
+	})
 }
 
 // qualifiedOffset returns the byte offset of the first occurrence in text

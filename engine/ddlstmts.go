@@ -77,7 +77,7 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 		return fluss.TableInfo{}, err
 	}
 	if s.droppedInBlock(path) { // tablestmts.go dropInBlock
-		return fluss.TableInfo{}, sqlerr.RelationAsWritten(sqlerr.UndefinedRelation(path.Table), n.Schema, n.Name)
+		return fluss.TableInfo{}, s.relationAsWritten(ctx, sqlerr.UndefinedRelation(path.Table), n)
 	}
 	info, err := s.eng.storeTable(ctx, path)
 	if err != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
@@ -85,20 +85,28 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 			return info, notA("table", path.Table)
 		}
 	}
-	return info, sqlerr.RelationAsWritten(err, n.Schema, n.Name)
+	return info, s.relationAsWritten(ctx, err, n)
 }
 
 // relationsAsWritten names a relation that err reports missing as d wrote
 // it (schema-qualified or not), whichever of its relations it is: the
 // lookups under execDDL name it by its resolved path's table alone.
-func relationsAsWritten(err error, d *sql.DDLStmt) error {
+func (s *session) relationsAsWritten(ctx context.Context, err error, d *sql.DDLStmt) error {
 	if err == nil {
 		return nil
 	}
 	for _, n := range append([]sql.ObjectName{d.Table}, d.Tables...) {
-		err = sqlerr.RelationAsWritten(err, n.Schema, n.Name)
+		err = s.relationAsWritten(ctx, err, n)
 	}
 	return err
+}
+
+// relationAsWritten is sqlerr.RelationAsWritten over the store's schemas.
+func (s *session) relationAsWritten(ctx context.Context, err error, n sql.ObjectName) error {
+	return sqlerr.RelationAsWritten(err, n.Schema, n.Name, func(schema string) bool {
+		dbs, lerr := s.eng.store.ListDatabases(ctx)
+		return lerr != nil || slices.Contains(dbs, schema) || schema == fluss.DefaultDatabase
+	})
 }
 
 // execDDL runs one of them.

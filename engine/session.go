@@ -368,7 +368,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.execSubscribe(ctx, ps) // subscribe.go
 	case ps.parsed.DDL != nil:
 		res, err := s.execDDL(ctx, ps, params) // ddlstmts.go
-		return res, relationsAsWritten(err, ps.parsed.DDL)
+		return res, s.relationsAsWritten(ctx, err, ps.parsed.DDL)
 	case ps.parsed.CurrentOf != nil:
 		return s.execCurrentOf(ctx, ps, params) // currentof.go
 	case ps.file != nil:

@@ -39,8 +39,6 @@ var missingRelationStatements = []string{
 	`CREATE VIEW mv AS SELECT * FROM @`,
 	`ALTER TABLE mr ADD FOREIGN KEY (a) REFERENCES @ (a)`,
 	`CREATE TABLE ch (a int REFERENCES @)`,
-	`SELECT '@'::regclass`,
-	`SELECT nextval('@')`,
 	// DROP names the relation alone (DropErrorMsgNonExistent)
 	`DROP TABLE @`,
 	`DROP VIEW @`,

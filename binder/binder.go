@@ -293,8 +293,10 @@ func (b *binder) errAt(node sourceNode, err *sqlerr.Error) *sqlerr.Error {
 	}
 	if isTable {
 		// the stores name the relation alone; PostgreSQL names it as
-		// written (relation "public.x" does not exist)
-		err = sqlerr.As(b.relationAsWritten(err, x.Schema, x.Name))
+		// written (relation "public.x" does not exist), a missing
+		// schema's too: a query's parserOpenTable looks the name up
+		// with missing_ok, so no 3F000 comes first
+		err = sqlerr.As(sqlerr.RelationAsWritten(err, x.Schema, x.Name, nil))
 	}
 	return err.WithPosition(b.stmt.Position(off))
 }

@@ -104,9 +104,20 @@ func (s *session) relationsAsWritten(ctx context.Context, err error, d *sql.DDLS
 // relationAsWritten is sqlerr.RelationAsWritten over the store's schemas.
 func (s *session) relationAsWritten(ctx context.Context, err error, n sql.ObjectName) error {
 	return sqlerr.RelationAsWritten(err, n.Schema, n.Name, func(schema string) bool {
-		dbs, lerr := s.eng.store.ListDatabases(ctx)
-		return lerr != nil || slices.Contains(dbs, schema) || schema == fluss.DefaultDatabase
+		exists, serr := s.eng.tables.SchemaExists(ctx, schema)
+		return exists || serr != nil
 	})
+}
+
+// dropMissing is DROP's error for a kind ("table", "view", "sequence") of
+// relation p that does not exist, named alone as PostgreSQL's
+// DropErrorMsgNonExistent names it, or 3F000 when p's schema (which only a
+// qualified name can name) does not exist.
+func (s *session) dropMissing(ctx context.Context, p fluss.TablePath, kind string) error {
+	if exists, err := s.eng.tables.SchemaExists(ctx, p.Database); err == nil && !exists {
+		return sqlerr.UndefinedSchema(p.Database)
+	}
+	return sqlerr.New(sqlerr.UndefinedTable, "%s \"%s\" does not exist", kind, p.Table)
 }
 
 // execDDL runs one of them.

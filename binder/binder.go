@@ -291,14 +291,27 @@ func (b *binder) errAt(node sourceNode, err *sqlerr.Error) *sqlerr.Error {
 			}
 		}
 	}
-	if isTable && x.Schema != "" && err.Code == sqlerr.UndefinedTable && err.Message == sqlerr.UndefinedRelation(x.Name).Message {
+	if isTable {
 		// the stores name the relation alone; PostgreSQL names it as
-		// written (relation "public.x" does not exist)
-		q := *err
-		q.Message = sqlerr.UndefinedRelation(x.Schema + "." + x.Name).Message
-		err = &q
+		// written (relation "public.x" does not exist), a missing
+		// schema's too: a query's parserOpenTable looks the name up
+		// with missing_ok, so no 3F000 comes first
+		err = sqlerr.As(sqlerr.RelationAsWritten(err, x.Schema, x.Name, nil))
 	}
 	return err.WithPosition(b.stmt.Position(off))
+}
+
+// relationAsWritten is sqlerr.RelationAsWritten over the catalog's
+// schemas (SchemaChecker; a catalog without it has every schema).
+func (b *binder) relationAsWritten(err error, schema, name string) error {
+	return sqlerr.RelationAsWritten(err, schema, name, func(schema string) bool {
+		c, ok := b.cat.(SchemaChecker)
+		if !ok {
+			return true
+		}
+		exists, cerr := c.SchemaExists(b.ctx, schema)
+		return exists || cerr != nil
+	})
 }
 
 // qualifiedOffset returns the byte offset of the first occurrence in text

@@ -98,7 +98,7 @@ func (b *binder) likeColumns(name string) (lc *likeCopy, ok bool, err error) {
 	}
 	info, err := b.cat.GetTable(b.ctx, path)
 	if err != nil {
-		if se := sqlerr.As(err); se != nil {
+		if se := sqlerr.As(b.relationAsWritten(err, clause.Schema, clause.Table)); se != nil {
 			return nil, true, se.WithPosition(clause.Pos)
 		}
 		return nil, true, err

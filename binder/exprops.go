@@ -2,6 +2,7 @@ package binder
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -31,6 +32,15 @@ func (b *binder) bindColumn(s *scope, at sourceNode, table, name string) (Expr, 
 		return nil, b.errAt(at, sqlerr.New(sqlerr.UndefinedColumn, "column %q does not exist", name))
 	}
 	e, err := b.resolve(s, at, table, name)
+	if err != nil && table != "" && b.sqlParams != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+		// in a SQL function's body, p.f where no FROM item is p: field
+		// f of p, a parameter of a composite type (PostgreSQL's
+		// sql_fn_post_column_ref, after the query's own names; without
+		// such a field the name's error stands)
+		if p, ok := b.compositeParam(s, at, table); ok && slices.ContainsFunc(p.Type().Fields, func(f types.Field) bool { return f.Name == name }) {
+			return b.selectField(at, p, name)
+		}
+	}
 	if err != nil && table == "" {
 		// CURRENT_USER, SESSION_USER, USER, CURRENT_CATALOG and
 		// CURRENT_SCHEMA are functions written without parentheses.
@@ -42,6 +52,18 @@ func (b *binder) bindColumn(s *scope, at sourceNode, table, name string) (Expr, 
 		}
 	}
 	return e, err
+}
+
+// compositeParam is the SQL function parameter of a composite type named
+// name, as the body being bound reads it; ok false when there is none.
+func (b *binder) compositeParam(s *scope, at sourceNode, name string) (Expr, bool) {
+	for _, c := range b.sqlParams.cols {
+		if c.Name == name && c.T.Kind == types.Row {
+			p, err := b.resolve(s, at, c.Table, name)
+			return p, err == nil
+		}
+	}
+	return nil, false
 }
 
 // bindParam binds the parameter marker at with index order among the

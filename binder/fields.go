@@ -26,13 +26,20 @@ func (b *binder) bindFieldSelectTree(s *scope, n *pt.FieldSelect) (Expr, error) 
 	if t.Kind != types.Row {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, t.PGName()))
 	}
+	return b.selectField(fieldSelectPlace(n), e, name)
+}
+
+// selectField is field name of e, a composite value; at is where a
+// missing field's error points.
+func (b *binder) selectField(at sourceNode, e Expr, name string) (Expr, error) {
+	t := e.Type()
 	for k, f := range t.Fields {
 		if f.Name == name {
 			ft := f.Type.Nullable()
 			return &FuncCall{Name: "fieldselect", Args: []Expr{e}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)}, nil
 		}
 	}
-	return nil, b.errAt(fieldSelectPlace(n), unknownField(name, t)) // composite.go
+	return nil, b.errAt(at, unknownField(name, t)) // composite.go
 }
 
 // expandRow is (expr).* in a select list: one column per field of the

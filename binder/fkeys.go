@@ -125,7 +125,7 @@ func bindForeignKey(ctx context.Context, b *binder, self fkTable, c sql.ForeignK
 	if refPath != self.path {
 		info, err := b.cat.GetTable(ctx, refPath)
 		if err != nil {
-			return fk, err
+			return fk, b.relationAsWritten(err, c.RefSchema, c.RefTable)
 		}
 		parent = fkTableOf(info)
 	}

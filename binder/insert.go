@@ -35,6 +35,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	}
 	if a := ins.Alias; a != "" { // INSERT INTO t AS a: only a names it
 		scan = NewScan(scan.Table, a)
+		b.noteScan(scan) // the table's name is hidden (scope.go's aliasHiding)
 	}
 	if ins, err = b.mergeSubscriptedInsert(ins); err != nil { // arrayassign.go
 		return nil, err
@@ -586,8 +587,11 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 	for _, c := range cols {
 		sc.cols = append(sc.cols, Column{Name: c.Name, T: c.Type, Table: "excluded"})
 	}
-	// An unqualified name means the existing row's column, as in
-	// PostgreSQL; make it unambiguous by resolving it there first.
+	// Both rows are in the namespace, as PostgreSQL's
+	// transformOnConflictClause adds the target and EXCLUDED: an
+	// unqualified name of a table column is in both and so ambiguous
+	// (42702), in SET and WHERE alike. EXCLUDED is a composite type's
+	// row there, without system columns: those are the target's alone.
 	b.excludedScope = sc
 	defer func() { b.excludedScope = nil }()
 	out := make([]Expr, n)

@@ -42,6 +42,10 @@ func (b *binder) resolve(s *scope, cn sourceNode, table, name string) (Expr, err
 		if ref, ok, err := b.outerRef(cn, table, name); ok || err != nil {
 			return ref, err
 		}
+		if alias := b.aliasHiding(s, table); alias != "" {
+			return nil, b.errAt(cn, invalidFromEntry(sqlerr.UndefinedTable, table).
+				WithHint("Perhaps you meant to reference the table alias %q.", alias))
+		}
 		return nil, b.errAt(cn, missingFromEntry(table))
 	}
 	found := -1
@@ -49,9 +53,6 @@ func (b *binder) resolve(s *scope, cn sourceNode, table, name string) (Expr, err
 		c := &s.cols[i] // a Column is over 100 bytes: no copy per column
 		if c.Name != name || (table != "" && c.Table != table) || table == "" && c.Hidden {
 			continue
-		}
-		if table == "" && c.Table == "excluded" && s == b.excludedScope {
-			continue // unqualified names in DO UPDATE mean the existing row
 		}
 		if found >= 0 {
 			return nil, b.errAt(cn, sqlerr.New(sqlerr.AmbiguousColumn, "column reference %q is ambiguous", name))
@@ -294,6 +295,39 @@ type OuterRef struct {
 
 func (e *OuterRef) Type() types.T  { return e.T }
 func (e *OuterRef) String() string { return "outer." + e.Name }
+
+// aliasHiding is the alias under which the query being bound, or one
+// enclosing it, reads the relation that table names, when table itself is
+// no visible name: "SELECT t.a FROM t x" names the table where only its
+// alias may be used, which PostgreSQL's errorMissingRTE words as an
+// invalid reference with a hint of the alias. "" when there is none.
+func (b *binder) aliasHiding(s *scope, table string) string {
+	path, err := b.resolvePath("", table, false)
+	if err != nil {
+		return ""
+	}
+	in := func(cols []Column) string {
+		for i := range cols {
+			if a := cols[i].Table; a != "" && a != table {
+				if sc := b.scanOf(a); sc != nil && sc.Table.Path == path {
+					return a
+				}
+			}
+		}
+		return ""
+	}
+	if a := in(s.cols); a != "" {
+		return a
+	}
+	for c := b.corr; c != nil; c = c.parent {
+		if c.outer != nil {
+			if a := in(c.outer.cols); a != "" {
+				return a
+			}
+		}
+	}
+	return ""
+}
 
 // missingFromEntry is PostgreSQL's error for a qualified name whose table
 // no FROM item of the query (or of an enclosing one) names.

@@ -62,7 +62,7 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	info, err := s.eng.storeTable(ctx, path)
 	s.eng.ddl.RUnlock()
 	if err != nil {
-		return nil, err
+		return nil, s.relationAsWritten(ctx, err, sql.ObjectName{Schema: c.Schema, Name: c.Table})
 	}
 	cols, err := copyColumns(info, c.Columns)
 	if err != nil {

@@ -77,7 +77,7 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 		return fluss.TableInfo{}, err
 	}
 	if s.droppedInBlock(path) { // tablestmts.go dropInBlock
-		return fluss.TableInfo{}, sqlerr.UndefinedRelation(path.Table)
+		return fluss.TableInfo{}, s.relationAsWritten(ctx, sqlerr.UndefinedRelation(path.Table), n)
 	}
 	info, err := s.eng.storeTable(ctx, path)
 	if err != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
@@ -85,7 +85,39 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 			return info, notA("table", path.Table)
 		}
 	}
-	return info, err
+	return info, s.relationAsWritten(ctx, err, n)
+}
+
+// relationsAsWritten names a relation that err reports missing as d wrote
+// it (schema-qualified or not), whichever of its relations it is: the
+// lookups under execDDL name it by its resolved path's table alone.
+func (s *session) relationsAsWritten(ctx context.Context, err error, d *sql.DDLStmt) error {
+	if err == nil {
+		return nil
+	}
+	for _, n := range append([]sql.ObjectName{d.Table}, d.Tables...) {
+		err = s.relationAsWritten(ctx, err, n)
+	}
+	return err
+}
+
+// relationAsWritten is sqlerr.RelationAsWritten over the store's schemas.
+func (s *session) relationAsWritten(ctx context.Context, err error, n sql.ObjectName) error {
+	return sqlerr.RelationAsWritten(err, n.Schema, n.Name, func(schema string) bool {
+		exists, serr := s.eng.tables.SchemaExists(ctx, schema)
+		return exists || serr != nil
+	})
+}
+
+// dropMissing is DROP's error for a kind ("table", "view", "sequence") of
+// relation p that does not exist, named alone as PostgreSQL's
+// DropErrorMsgNonExistent names it, or 3F000 when p's schema (which only a
+// qualified name can name) does not exist.
+func (s *session) dropMissing(ctx context.Context, p fluss.TablePath, kind string) error {
+	if exists, err := s.eng.tables.SchemaExists(ctx, p.Database); err == nil && !exists {
+		return sqlerr.UndefinedSchema(p.Database)
+	}
+	return sqlerr.New(sqlerr.UndefinedTable, "%s \"%s\" does not exist", kind, p.Table)
 }
 
 // execDDL runs one of them.

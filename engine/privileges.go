@@ -410,7 +410,7 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 				infos = append(infos, tableRef{id: v.ACLKey(), path: v.Path, view: true})
 				continue
 			}
-			return nil, err
+			return nil, s.relationAsWritten(ctx, err, sql.ObjectName{Schema: t[0], Name: t[1]})
 		}
 		s.eng.meta.AdoptOwner(info)
 		infos = append(infos, tableRef{id: info.TableID, path: info.Path})

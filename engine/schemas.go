@@ -80,10 +80,16 @@ func (t tables) existingPath(ctx context.Context) ([]string, error) {
 // SchemaExists implements binder.SchemaChecker: the store's databases,
 // the session's temporary schema among them.
 func (c *recordingCatalog) SchemaExists(ctx context.Context, name string) (bool, error) {
+	return c.tables.SchemaExists(ctx, name)
+}
+
+// SchemaExists implements binder.SchemaChecker for the binders given the
+// engine's tables (ALTER TABLE ... ADD FOREIGN KEY's).
+func (t tables) SchemaExists(ctx context.Context, name string) (bool, error) {
 	if name == fluss.DefaultDatabase {
 		return true, nil
 	}
-	dbs, err := c.tables.store.ListDatabases(ctx)
+	dbs, err := t.store.ListDatabases(ctx)
 	if err != nil {
 		return false, err
 	}

@@ -132,7 +132,7 @@ func (s *session) runSequence(ctx context.Context, st *sql.SequenceStmt, tag str
 						notices = append(notices, skipped("sequence", path.Table))
 						continue
 					}
-					return nil, sqlerr.New(sqlerr.UndefinedTable, "sequence \"%s\" does not exist", path.Table)
+					return nil, s.dropMissing(ctx, path, "sequence")
 				}
 				return nil, err
 			}

@@ -367,7 +367,8 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case ps.sub != nil:
 		return s.execSubscribe(ctx, ps) // subscribe.go
 	case ps.parsed.DDL != nil:
-		return s.execDDL(ctx, ps, params) // ddlstmts.go
+		res, err := s.execDDL(ctx, ps, params) // ddlstmts.go
+		return res, s.relationsAsWritten(ctx, err, ps.parsed.DDL)
 	case ps.parsed.CurrentOf != nil:
 		return s.execCurrentOf(ctx, ps, params) // currentof.go
 	case ps.file != nil:

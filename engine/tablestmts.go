@@ -160,7 +160,7 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 					notices = append(notices, skipped("table", p.Table))
 					continue
 				}
-				return nil, sqlerr.New(sqlerr.UndefinedTable, "table \"%s\" does not exist", p.Table)
+				return nil, s.dropMissing(ctx, p, "table")
 			}
 			return nil, err
 		}

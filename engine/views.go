@@ -163,7 +163,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 				notices = append(notices, skipped("view", p.Table))
 				continue
 			}
-			return nil, sqlerr.New(sqlerr.UndefinedTable, "view \"%s\" does not exist", p.Table)
+			return nil, s.dropMissing(ctx, p, "view")
 		}
 		if err := s.mayOwnView(v); err != nil {
 			return nil, err

@@ -16,7 +16,8 @@ type LikeClause struct {
 	// constraints, defaults, indexes, ...): INCLUDING ALL sets every one,
 	// a later EXCLUDING removes one, as PostgreSQL applies them in order.
 	Including map[string]bool
-	// Pos is the 1-based character position of the source's name.
+	// Pos is the 1-based character position of the source's name (of
+	// its schema when qualified).
 	Pos int
 }
 
@@ -35,6 +36,7 @@ var likeOptions = map[string]bool{
 func likeElement(src string, toks []token, i int, st *Statement) ([]token, int, error) {
 	at := toks[i]
 	i++
+	first := i // a qualified name's position is its schema's, as PostgreSQL's RangeVar
 	var parts []string
 	for i < len(toks) {
 		name, ok := identName(src, toks[i])
@@ -52,7 +54,7 @@ func likeElement(src string, toks []token, i int, st *Statement) ([]token, int, 
 	if len(parts) == 0 || len(parts) > 2 {
 		return nil, 0, syntaxErrorAt(src, toks, i)
 	}
-	lc := LikeClause{Table: parts[len(parts)-1], Including: map[string]bool{}, Pos: charPos(src, toks[i-1].start)}
+	lc := LikeClause{Table: parts[len(parts)-1], Including: map[string]bool{}, Pos: charPos(src, toks[first].start)}
 	if len(parts) == 2 {
 		lc.Schema = parts[0]
 	}

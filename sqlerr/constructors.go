@@ -162,6 +162,26 @@ func UndefinedRelation(name string) *Error {
 	return New(UndefinedTable, "relation \"%s\" does not exist", name)
 }
 
+// RelationAsWritten returns err naming a missing relation as the statement
+// wrote it: PostgreSQL's RangeVarGetRelid says relation "schema.name" does
+// not exist for a qualified name, where a store, given the resolved path,
+// names the relation alone, and schema "schema" does not exist (3F000)
+// when the schema is missing (exists tells; nil: it does). Any other
+// error, or an unqualified name (schema ""), passes unchanged.
+func RelationAsWritten(err error, schema, name string, exists func(schema string) bool) error {
+	e := As(err)
+	if schema == "" || e == nil || e.Code != UndefinedTable || e.Message != UndefinedRelation(name).Message {
+		return err
+	}
+	q := *e
+	if exists != nil && !exists(schema) {
+		q.Code, q.Message = InvalidSchemaName, UndefinedSchema(schema).Message
+		return &q
+	}
+	q.Message = UndefinedRelation(schema + "." + name).Message
+	return &q
+}
+
 // RelationExists is 42P07 for a table, view or sequence created (or
 // renamed) under a name a relation of its schema already has.
 func RelationExists(name string) *Error {

@@ -193,6 +193,13 @@
 // one initplan per aggregate, and the error or value must be its; no
 // allowance.
 //
+// missingrel_test.go (TestMissingRelationDifferential) runs every
+// statement kind that names a relation (DML, subqueries, WITH, EXPLAIN,
+// TRUNCATE, ALTER TABLE, CREATE INDEX, COMMENT, ANALYZE, LOCK, LIKE,
+// REFERENCES, CREATE VIEW, DROP) with a missing relation written every way
+// (unqualified, qualified, quoted, spaced, in a missing schema): SQLSTATE,
+// message and position must be PostgreSQL's, no allowance.
+//
 // Every generated test draws its seed from diffSeed: its own fixed seed,
 // moved by SQLGATE_DIFF_SEED's distance from its default 1, so that
 // setting the variable changes every test's inputs at once.

@@ -14,7 +14,11 @@ import (
 // columns, the arbiter on any of them, whose proposed rows repeat and
 // swap values (held by existing rows, by rows the command wrote, or by
 // none), DO UPDATE moving UNIQUE values onto and off rows, EXCLUDED of
-// every column (the primary key too) in SET and WHERE: PostgreSQL refuses
+// every column (the primary key too) in SET and WHERE, the target's
+// columns qualified by its name or alias, bare (ambiguous with EXCLUDED's:
+// both are in DO UPDATE's namespace), by the table's name under an alias
+// (no reference), from a subquery whose own column hides them, and its
+// system column bare (EXCLUDED has none): PostgreSQL refuses
 // a proposal (21000) only when the row it conflicts with was inserted or
 // updated by the same command, not when an earlier proposal's WHERE
 // skipped it or moved its value away (ExecOnConflictUpdate), and EXCLUDED
@@ -73,7 +77,8 @@ func TestUpsertWhereDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d statements (seed %d): %v", n, seed, stats)
-	if stats["refused 21000"] < n/20 || stats["refused 23505"] < n/40 || stats["0 rows"] < n/40 || len(stats) < 5 {
+	if stats["refused 21000"] < n/20 || stats["refused 23505"] < n/40 || stats["0 rows"] < n/40 || len(stats) < 5 ||
+		stats["refused 42702"] < n/100 || stats["refused 42P01"] < n/100 {
 		t.Errorf("the generator reached too few outcomes of one kind: %v", stats)
 	}
 	for i, d := range diffs {
@@ -155,11 +160,32 @@ func genUpsertWhere(rng *rand.Rand) (table, stmt string) {
 		alias, q = " AS t", "t"
 	}
 	// (not id: sqlgate refuses to change a primary key here, 0A000)
-	vsets := []string{"v = excluded.v", "v = T.v + excluded.v", "v = excluded.id", "v = excluded.id * 1000 + T.id"}
+	vsets := []string{"v = excluded.v", "v = T.v + excluded.v", "v = excluded.id", "v = excluded.id * 1000 + T.id",
+		// a subquery's own column hides both rows' (not ambiguous);
+		// the rows' columns seen from it, bare, are (42702)
+		"v = (SELECT v FROM (SELECT 7 AS v) s)", "v = (SELECT x + T.v FROM (SELECT 1 AS x) s)",
+		"v = (SELECT x + excluded.v FROM (SELECT 1 AS x) s)"}
 	if len(uniq) == 2 {
 		vsets = append(vsets, "v = coalesce(excluded.c1, -1) * 1000 + excluded.id")
 	}
-	target := func(s string) string { return strings.ReplaceAll(s, "T.", q+".") }
+	// T. is the target's reference, drawn per occurrence: mostly
+	// qualified by the name the statement gives the target, sometimes
+	// bare (ambiguous with EXCLUDED's column, 42702) or, under an
+	// alias, by the table's own name (42P01: the alias hides it)
+	target := func(s string) string {
+		parts := strings.Split(s, "T.")
+		for i := 1; i < len(parts); i++ {
+			ref := q + "."
+			switch k := rng.IntN(16); {
+			case k == 0:
+				ref = ""
+			case k == 1 && alias != "":
+				ref = table + "."
+			}
+			parts[i] = ref + parts[i]
+		}
+		return strings.Join(parts, "")
+	}
 	var sets []string
 	for _, c := range uniq {
 		if rng.IntN(2) == 0 {
@@ -174,6 +200,9 @@ func genUpsertWhere(rng *rand.Rand) (table, stmt string) {
 		"T.v = 0", "excluded.v = 101", "excluded.v > 100", "excluded.v % 2 = 0", "false", "true",
 		"T.c0 IS DISTINCT FROM excluded.c0", "excluded.id = 4", "excluded.id > T.id",
 		"excluded.id IS DISTINCT FROM T.id", "excluded.c0 IS NULL",
+		// the target's system column: EXCLUDED, a composite type's
+		// row, has none, so bare it is not ambiguous
+		"tableoid IS NOT NULL",
 	}
 	if len(uniq) == 2 {
 		wheres = append(wheres, "excluded.c1 IS NOT NULL", "T.c1 < excluded.c1")

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -195,9 +196,72 @@ func waitImage(t testing.TB, s *Store, tb fluss.Table) {
 			return
 		}
 		s.colWG.Wait()
-		time.Sleep(5 * time.Millisecond)
+		waitBuildThrottle(tb, deadline)
 	}
 	t.Fatal("no columnar image within 2 minutes")
+}
+
+// waitBuildThrottle sleeps until tb's next image build may start (the
+// throttle after a build: twice its time, ten times after a refused one)
+// or the waiter's deadline, whichever is first, and at least 5 ms. An image waiter's scan asks for the build, but while
+// the throttle holds it asks in vain, and each scan of a large table under
+// the race detector is seconds of CPU: polling every 5 ms through the
+// throttle's window scanned the whole table again and again for nothing.
+func waitBuildThrottle(tb fluss.Table, deadline time.Time) {
+	tc := &tb.(*tableHandle).t.col
+	tc.mu.Lock()
+	until := time.Time{}
+	if !tc.lastEnd.IsZero() {
+		until = tc.lastEnd.Add(2 * tc.lastTook)
+		if tc.refused {
+			until = tc.lastEnd.Add(10 * tc.lastTook)
+		}
+	}
+	tc.mu.Unlock()
+	if until.After(deadline) {
+		until = deadline // a held image (holdImage) waits out the deadline, as before
+	}
+	time.Sleep(max(time.Until(until), 5*time.Millisecond))
+}
+
+// writeBudget bounds the writes a concurrent test's writers make per round
+// of its checks: the round grants them, the writers take one per write and
+// wait for the next round when none is left. Writers paced by the clock
+// instead wrote more the slower the checks ran (the race detector, a loaded
+// machine), and each scan then had more writes to merge: rounds grew longer
+// still. With a budget the writes still run while the round scans, as many
+// on a slow machine as on a fast one.
+type writeBudget struct {
+	tokens chan struct{}
+	taken  atomic.Int64 // writes made, for the test's log
+}
+
+// newWriteBudget makes a budget of n writes per round.
+func newWriteBudget(n int) *writeBudget {
+	return &writeBudget{tokens: make(chan struct{}, n)}
+}
+
+// grant starts a round: the budget is full again (what the last round left
+// unused does not carry over beyond n).
+func (b *writeBudget) grant() {
+	for {
+		select {
+		case b.tokens <- struct{}{}:
+		default:
+			return
+		}
+	}
+}
+
+// take waits for a write's token; false once stop is closed.
+func (b *writeBudget) take(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return false
+	case <-b.tokens:
+		b.taken.Add(1)
+		return true
+	}
 }
 
 // TestColumnarConcurrentWrites: while writers upsert and delete and images
@@ -222,6 +286,7 @@ func TestColumnarConcurrentWrites(t *testing.T) {
 	rec.Release()
 
 	stop := make(chan struct{})
+	budget := newWriteBudget(80)
 	var wg sync.WaitGroup
 	for w := range 2 {
 		wg.Add(1)
@@ -229,10 +294,8 @@ func TestColumnarConcurrentWrites(t *testing.T) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 7))
 			for i := int32(0); ; i++ {
-				select {
-				case <-stop:
+				if !budget.take(stop) {
 					return
-				default:
 				}
 				k := rng.Int32N(4000)
 				var err error
@@ -249,15 +312,13 @@ func TestColumnarConcurrentWrites(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if rng.IntN(20) == 0 {
-					time.Sleep(20 * time.Millisecond) // a pause lets an image be built and read
-				}
 			}
 		}()
 	}
 	paths := map[string]int{}
 	var long *storeSnapshot // a long transaction's snapshot, kept over many rounds
 	for round := range 60 {
+		budget.grant()
 		if round%15 == 0 {
 			if long != nil {
 				long.Close()
@@ -302,7 +363,7 @@ func TestColumnarConcurrentWrites(t *testing.T) {
 	long.Close()
 	close(stop)
 	wg.Wait()
-	t.Logf("scans by path: %v", paths)
+	t.Logf("scans by path: %v; %d writes", paths, budget.taken.Load())
 	if paths["merged"] == 0 {
 		t.Error("no scan merged writes into an image")
 	}
@@ -385,15 +446,14 @@ func TestSplitScanConcurrentWrites(t *testing.T) {
 	rec.Release()
 	stop := make(chan struct{})
 	done := make(chan struct{})
+	budget := newWriteBudget(20)
 	go func() {
 		defer close(done)
 		rng := rand.New(rand.NewPCG(1, 2))
 		vals := make([]int32, n)
 		for i := 0; ; i++ {
-			select {
-			case <-stop:
+			if !budget.take(stop) {
 				return
-			default:
 			}
 			a, b := rng.Int32N(n), rng.Int32N(n)
 			if a == b {
@@ -408,9 +468,6 @@ func TestSplitScanConcurrentWrites(t *testing.T) {
 			if err != nil {
 				t.Error(err)
 				return
-			}
-			if i%20 == 0 {
-				time.Sleep(30 * time.Millisecond) // room for an image
 			}
 		}
 	}()
@@ -442,6 +499,7 @@ func TestSplitScanConcurrentWrites(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for round := 0; round < 80; round++ {
+		budget.grant()
 		rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{Projection: []int{0, 1}}, 2)
 		if err != nil || rs == nil {
 			t.Fatalf("SplitScan: %v, %d readers", err, len(rs))
@@ -456,7 +514,7 @@ func TestSplitScanConcurrentWrites(t *testing.T) {
 	}
 	close(stop)
 	<-done
-	t.Logf("scans by path: %v", seen)
+	t.Logf("scans by path: %v; %d writes", seen, budget.taken.Load())
 }
 
 // TestColumnarBudget: an image the store's budget cannot hold is not

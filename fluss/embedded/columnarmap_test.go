@@ -36,7 +36,7 @@ func waitSixColImage(t *testing.T, s *Store, tb fluss.Table, rows int64) *colIma
 			return tb.(*tableHandle).t.col.img.Load()
 		}
 		s.colWG.Wait()
-		time.Sleep(5 * time.Millisecond)
+		waitBuildThrottle(tb, deadline)
 	}
 	t.Fatal("no columnar image within 2 minutes")
 	return nil

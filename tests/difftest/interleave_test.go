@@ -219,15 +219,17 @@ type ilvResult struct {
 func ilvKnown(r ilvResult) string {
 	waitsMore := strings.Count(r.sg, "waits") > strings.Count(r.pg, "waits")
 	switch {
-	case waitsMore && strings.Contains(r.before, "ROLLBACK TO SAVEPOINT"):
-		// PostgreSQL's ROLLBACK TO ends the row locks the subtransaction
-		// took (their locker aborted); sqlgate keeps them to the end
-		return "row locks outlive ROLLBACK TO SAVEPOINT"
-	case waitsMore && strings.Contains(r.stmt, "ON CONFLICT DO NOTHING"):
+	case waitsMore && strings.Contains(r.stmt+r.before, "ON CONFLICT DO NOTHING"):
 		// PostgreSQL's DO NOTHING waits only for an in-progress writer of
-		// the conflicting row (its dirty snapshot ignores lockers);
-		// sqlgate locks the key as a write does
-		return "ON CONFLICT DO NOTHING waits for a row lock"
+		// the conflicting row (its dirty snapshot ignores lockers) and
+		// locks nothing; sqlgate locks the key as a write does, to the
+		// transaction's end
+		return "ON CONFLICT DO NOTHING locks the key"
+	case waitsMore && strings.Contains(r.stmt, "DO UPDATE") && strings.Contains(r.before, "KEY SHARE"):
+		// PostgreSQL's DO UPDATE locks the row FOR NO KEY UPDATE when
+		// its SET keeps the key (ExecUpdateLockMode), which a KEY SHARE
+		// lock lets through; sqlgate's upsert takes FOR UPDATE
+		return "ON CONFLICT DO UPDATE locks FOR UPDATE"
 	}
 	return ""
 }
@@ -337,7 +339,9 @@ func (s *ilvSide) step(ctx context.Context, running []*ilvRunning, who int, stmt
 			case out := <-r.done:
 				answered[i] = out
 				running[i] = nil
-				idle = true
+				// what it released may wake a waiter polled before it
+				// in this round: poll all again
+				idle, settled = true, false
 				continue
 			default:
 			}

@@ -354,10 +354,11 @@ func (s *session) failed(err error) error {
 // abortLocks releases the row locks of a block that an error aborted, as
 // PostgreSQL does when it aborts the transaction (the block itself lasts
 // until ROLLBACK): nothing of it can commit any more. With a savepoint,
-// ROLLBACK TO could resume the block and commit its earlier writes, so its
-// locks are kept, but the failed subtransaction's own undos run now
-// (FailSavepoint: the advisory locks taken since the innermost savepoint
-// go at the error, as PostgreSQL's AbortSubTransaction releases them).
+// ROLLBACK TO could resume the block and commit its earlier writes, so the
+// locks taken before the innermost savepoint are kept, but the failed
+// subtransaction's own undos run now (FailSavepoint: the row locks and
+// advisory locks taken since the innermost savepoint go at the error, as
+// PostgreSQL's AbortSubTransaction releases them).
 func (s *session) abortLocks() {
 	switch {
 	case s.tx == nil:

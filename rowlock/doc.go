@@ -31,6 +31,10 @@
 //   - Moved rows (moves.go): a commit that changed rows' primary keys logs
 //     where each went, so that a statement that waited for such a row
 //     follows it to its new key, as PostgreSQL follows a row's update chain.
+//   - Savepoints (savepoint.go): after LocksMark, each row lock taken or
+//     raised is logged; RollbackLocks (ROLLBACK TO SAVEPOINT) ends those
+//     taken since the mark and lowers those raised, as PostgreSQL's
+//     subtransaction abort ends the row locks of its xid.
 //   - Bounded memory: a transaction that holds many row locks of one table
 //     takes the whole table instead when no other transaction holds locks in
 //     it (escalation, never waited for), and the server refuses more than

@@ -399,6 +399,11 @@ type Txn struct {
 	// (moves.go).
 	moves    []pendingMove
 	moveSets int
+	// marked: a savepoint was made (LocksMark), so lockLog records
+	// each row lock's mode before the transaction took or raised it,
+	// which RollbackLocks restores (savepoint.go).
+	marked  bool
+	lockLog []lockUndo
 }
 
 // NewTxn returns the lock owner of a session whose backend process id (as
@@ -528,7 +533,7 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 		waited = out == Waited
 	}
 	rk := resKey{table: req.Table, key: req.Key}
-	_, had := t.held[rk]
+	prev, had := t.held[rk]
 	out, err := t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
 	if err != nil || out == Skipped {
 		return Result{Outcome: out}, err
@@ -539,6 +544,9 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	if h := t.held[rk]; req.Write && !h.write {
 		h.write = true
 		t.held[rk] = h
+	}
+	if t.marked {
+		t.logLock(rk, prev, had)
 	}
 	res := Result{Outcome: out, Changed: out == Waited || req.Since != 0 && m.changed(req.Table, req.Key, req.Since)}
 	if !had {
@@ -950,6 +958,7 @@ func (t *Txn) Release(committed bool) {
 	m := t.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	t.marked, t.lockLog = false, t.lockLog[:0]
 	if t.id == 0 {
 		t.clearMoves()
 		return

@@ -95,7 +95,11 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 			if tx.Snap != nil {
 				// REPEATABLE READ cannot re-read the row: a real change
 				// since the snapshot fails the statement (snapshotConflict).
-				if err := pt.snapshotConflict(ctx, k, how.Write); err != nil {
+				err := pt.snapshotConflict(ctx, k, how.Write)
+				if err != nil && how.Mode == rowlock.KeyShare {
+					err = pt.keyShareConflict(ctx, k)
+				}
+				if err != nil {
 					return nil, err
 				}
 				st = exec.LockFresh
@@ -134,6 +138,30 @@ func (pt *Table) snapshotConflict(ctx context.Context, key string, write bool) e
 		return exec.SerializationFailure()
 	}
 	return nil
+}
+
+// keyShareConflict is snapshotConflict for a FOR KEY SHARE lock (a
+// foreign key's check too): PostgreSQL's heap_lock_tuple grants KeyShare
+// over a version a concurrent transaction updated without touching its
+// key columns (HEAP_KEYS_UPDATED unset: the columns of the table's unique
+// indexes), so only a deleted row, one moved to another key, or one of a
+// table with UNIQUE columns besides its key (whose change sqlgate does
+// not tell apart) fails with 40001.
+func (pt *Table) keyShareConflict(ctx context.Context, key string) error {
+	change, err := pt.tx.Snap.RowChanged(ctx, pt.newest, []byte(key))
+	switch {
+	case err != nil:
+		return err
+	case change != fluss.RowUpdated || pt.movedSinceSnapshot(key) || len(fluss.MetaOf(pt.info.Descriptor).Uniques) > 0:
+		return exec.SerializationFailure()
+	}
+	// updated, not inserted since the snapshot: the snapshot has it
+	// (the base a REPEATABLE READ table reads)
+	there, err := pt.holdsRow(ctx, key)
+	if err != nil || there {
+		return err
+	}
+	return exec.SerializationFailure()
 }
 
 // movedSinceSnapshot reports whether a commit since the snapshot moved the

@@ -81,6 +81,7 @@ type savepoint struct {
 	bytes  int64
 	undo   int // len(undo) when it was made
 	moves  int // the row locks' moves recorded (rowlock's MovesMark)
+	locks  int // the row locks' log (rowlock's LocksMark)
 }
 
 // New returns a transaction that holds at most limit bytes of pending
@@ -254,6 +255,7 @@ func (tx *Txn) Savepoint(name string) error {
 	sp := savepoint{name: name, tables: map[int64]pendingState{}, bytes: tx.bytes, undo: len(tx.undo)}
 	if tx.Locks != nil {
 		sp.moves = tx.Locks.MovesMark()
+		sp.locks = tx.Locks.LocksMark()
 	}
 	for _, pt := range tx.order {
 		sp.tables[pt.info.TableID] = pt.snapshot()
@@ -295,6 +297,7 @@ func (tx *Txn) RollbackTo(i int) {
 	tx.runUndo(sp.undo)
 	if tx.Locks != nil {
 		tx.Locks.RollbackMoves(sp.moves)
+		tx.Locks.RollbackLocks(sp.locks)
 	}
 }
 
@@ -308,6 +311,12 @@ func (tx *Txn) RollbackTo(i int) {
 func (tx *Txn) FailSavepoint() {
 	if n := len(tx.savepoints); n > 0 {
 		tx.runUndo(tx.savepoints[n-1].undo)
+		// the row locks taken since go too, as PostgreSQL's
+		// AbortSubTransaction ends its xid's: the block can only
+		// resume by ROLLBACK TO, which discards their writes
+		if tx.Locks != nil {
+			tx.Locks.RollbackLocks(tx.savepoints[n-1].locks)
+		}
 	}
 }
 

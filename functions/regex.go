@@ -20,34 +20,34 @@ import (
 // regexp_matches, regexp_like, regexp_count, regexp_instr, regexp_substr,
 // regexp_split_to_array/_table) over Go's RE2 engine.
 //
-// PostgreSQL's patterns are AREs (Spencer's advanced regular expressions);
-// translateARE rewrites the part of ARE syntax that RE2 spells differently
-// and refuses, with 0A000 naming the construct, what RE2 cannot match the
-// way PostgreSQL does, so that a pattern either gives PostgreSQL's answer
-// or an error, never a different answer:
+// A pattern is parsed as PostgreSQL's compiler reads it (regexparse.go:
+// the ARE, ERE and BRE flavours, the *** directors, leading embedded
+// options, the x and q flags), so that a faulty one fails with
+// PostgreSQL's REG_* message (2201B) for the first fault PostgreSQL finds;
+// the tree is then written in RE2's syntax (regexemit.go), and what RE2
+// cannot match the way PostgreSQL does is refused with 0A000 naming it,
+// so that a pattern either gives PostgreSQL's answer or an error, never a
+// different answer:
 //   - refused: back-references (\1), lookahead and lookbehind ((?=, (?!,
 //     (?<=, (?<!), \m and \M and [[:<:]] [[:>:]] (word starts and ends),
-//     collating elements and equivalence classes ([. .] [= =]), BRE and ERE
-//     flavours (flags b and e, *** director with a flavour), and patterns
-//     that mix greedy and non-greedy quantifiers (an ARE's greediness is
-//     decided for the whole pattern by its first quantifier, RE2 decides per
+//     \D \S \W inside a negated bracket expression, and patterns that mix
+//     greedy and non-greedy quantifiers (an ARE's greediness is decided
+//     for the whole pattern by its first quantifier, RE2 decides per
 //     quantifier).
-//   - rewritten: \y \Y (word boundary) to \b \B, \Z to \z, \s \S to the C
-//     locale's whitespace (with \v), \uXXXX \UXXXXXXXX to \x{...}; (?#...)
-//     comments dropped; the x flag's whitespace and # comments removed;
-//     ***= and the q flag quote the whole pattern; leading embedded options
-//     (?i) etc. become flags.
+//   - written: every literal as itself or \x{..} (PostgreSQL's \b is a
+//     backspace and \B a backslash), \y \Y as \b \B, \Z as \z, the
+//     classes and \s \w as the locale's ranges, collating elements and
+//     equivalence classes as their character.
 //   - semantics: a pattern with only greedy quantifiers matches
 //     leftmost-longest (POSIX, as an ARE does; RE2's Longest mode), one
 //     with only non-greedy quantifiers leftmost-shortest-first; "." and
 //     [^...] match a newline unless the n or p flag is given, as in
-//     PostgreSQL (RE2's (?s) and a \n added to negated classes).
+//     PostgreSQL.
 //
-// Known differences, documented in doc.go: character classes and
-// case-insensitive matching follow the C locale for ASCII (as PostgreSQL
-// under the C locale) but RE2 folds case for non-ASCII letters too; an
-// empty match that directly follows a non-empty one is skipped by global
-// matching (RE2's rule) where PostgreSQL reports it.
+// Known differences, documented in doc.go: case-insensitive matching
+// folds non-ASCII letters too; an empty match that directly follows a
+// non-empty one is skipped by global matching of an anchored pattern
+// (RE2's rule) where PostgreSQL reports it.
 
 // areFlags are PostgreSQL's regex flag letters, parsed.
 type areFlags struct {

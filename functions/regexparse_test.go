@@ -19,8 +19,9 @@ func TestParseAREErrors(t *testing.T) {
 	}{
 		{"(", "", regEParen},
 		{"a)", "", regEParen},
-		X
-		{"(?e)a)", "", -1},     // ERE: a lone ) is plain
+		{`a\)`, "e", regEParen}, // BRE (PG 15's e flag is BRE): \) closes a group
+		{"a)", "b", -1},         // and ) is plain
+		{"(?e)a)", "", -1},      // ERE: a lone ) is plain
 		{"[a", "", regEBrack},
 		{"a{1", "", regEBrace},
 		{"a{256}", "", regBadBR},

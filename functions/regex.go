@@ -114,8 +114,9 @@ func translateARE(pat string, f areFlags) (string, error) {
 	return src, err
 }
 
-// translateAREInfo is translateARE and whether the pattern's quantifiers
-// prefer shorter matches.
+// translateAREInfo is translateARE and whether the pattern prefers
+// shorter matches (its greediness by PostgreSQL's rules: a pattern of two
+// or more alternatives is greedy whatever its quantifiers).
 func translateAREInfo(pat string, f areFlags) (string, bool, error) {
 	tree, v, err := parseARE(pat, f)
 	if err != nil {
@@ -141,7 +142,7 @@ func translateAREInfo(pat string, f areFlags) (string, bool, error) {
 	if err := e.emit(tree); err != nil {
 		return "", false, err
 	}
-	return e.b.String(), v.lazy, nil
+	return e.b.String(), tree.preference() < 0, nil
 }
 
 // compileARE compiles a PostgreSQL pattern with flags.

@@ -1129,6 +1129,32 @@ func (v *reParser) bracket(neg bool) *reSet {
 	return s
 }
 
+// preference is a node's greediness by PostgreSQL's rules (the
+// documentation's 9.7.3.5): +1 prefers longer matches, -1 shorter, 0 has
+// none. Parentheses keep their contents'; a quantifier other than {m}
+// sets it; a branch has its first quantified atom's that has one; two or
+// more branches are greedy. A pattern with none matches longest.
+func (n *reNode) preference() int8 {
+	switch n.op {
+	case opGroup:
+		return n.subs[0].preference()
+	case opRepeat:
+		if n.pref != 0 {
+			return n.pref
+		}
+		return n.subs[0].preference()
+	case opConcat:
+		for _, s := range n.subs {
+			if p := s.preference(); p != 0 {
+				return p
+			}
+		}
+	case opAlt:
+		return 1
+	}
+	return 0
+}
+
 // escapeClass is the class name an escape letter (d, s, w) stands for.
 func escapeClass(c rune) string {
 	return map[rune]string{'d': "digit", 's': "space", 'w': "word"}[c]

@@ -155,7 +155,8 @@ func sqlText(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + 
 
 // TestRegexDifferential runs random patterns, flags and subjects through
 // ~, ~*, regexp_like, regexp_count, regexp_replace, regexp_instr,
-// regexp_substr and regexp_split_to_array against PostgreSQL 15: the same
+// regexp_substr, regexp_split_to_array, regexp_match and regexp_matches
+// (rows in order) against PostgreSQL 15: the same
 // answers, or the same SQLSTATE and message (invalid regular expression:
 // with the REG_* text of the fault's class). What sqlgate's RE2 engine
 // cannot match as PostgreSQL does is refused with 0A000, counted apart and
@@ -169,8 +170,8 @@ func TestRegexDifferential(t *testing.T) {
 	n := envInt(t, "SQLGATE_DIFF_REGEX_QUERIES", 400)
 	stats := map[string]int{}
 	for range n {
-		kind := rng.Intn(8)
-		g.global = kind >= 2 && kind <= 4
+		kind := rng.Intn(10)
+		g.global = kind >= 2 && kind <= 4 || kind == 8
 		p, s, f := sqlText(g.pattern()), sqlText(g.subject()), sqlText(g.flags())
 		var q string
 		switch kind {
@@ -188,6 +189,10 @@ func TestRegexDifferential(t *testing.T) {
 			q = fmt.Sprintf("SELECT regexp_substr(%s, %s, 1, 1, %s)", s, p, f)
 		case 6:
 			q = fmt.Sprintf("SELECT regexp_split_to_array(%s, %s, %s)", s, p, f)
+		case 7:
+			q = fmt.Sprintf("SELECT regexp_match(%s, %s, %s)", s, p, f)
+		case 8:
+			q = fmt.Sprintf("SELECT m, ord FROM regexp_matches(%s, %s, %s) WITH ORDINALITY AS t(m, ord)", s, p, sqlText(g.flags()+g.pick("", "g")))
 		default:
 			q = fmt.Sprintf("SELECT %s ~ %s, %s ~ %s", s, p, sqlText(g.subject()), p)
 		}

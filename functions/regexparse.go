@@ -559,15 +559,11 @@ func (v *reParser) lexEscape() {
 		v.set(tkPlain, int(c))
 		return
 	}
+	if e, ok := simpleEscapes[c]; ok {
+		v.set(e[0], e[1])
+		return
+	}
 	switch c {
-	case 'a':
-		v.set(tkPlain, 7)
-	case 'A':
-		v.set(tkSBegin, 0)
-	case 'b':
-		v.set(tkPlain, '\b')
-	case 'B':
-		v.set(tkPlain, '\\')
 	case 'c':
 		if v.atEOS() {
 			v.fail(regEEscape)
@@ -575,24 +571,6 @@ func (v *reParser) lexEscape() {
 		}
 		v.set(tkPlain, int(v.p[v.i]&037))
 		v.i++
-	case 'd', 's', 'w':
-		v.set(tkClassS, int(c))
-	case 'D', 'S', 'W':
-		v.set(tkClassC, int(c|0x20))
-	case 'e':
-		v.set(tkPlain, 033)
-	case 'f':
-		v.set(tkPlain, '\f')
-	case 'm':
-		v.set(tkWordStart, 0)
-	case 'M':
-		v.set(tkWordEnd, 0)
-	case 'n':
-		v.set(tkPlain, '\n')
-	case 'r':
-		v.set(tkPlain, '\r')
-	case 't':
-		v.set(tkPlain, '\t')
 	case 'u', 'U', 'x':
 		minLen, maxLen := 4, 4
 		switch c {
@@ -607,14 +585,6 @@ func (v *reParser) lexEscape() {
 			return
 		}
 		v.set(tkPlain, int(n))
-	case 'v':
-		v.set(tkPlain, '\v')
-	case 'y':
-		v.set(tkWBdry, 0)
-	case 'Y':
-		v.set(tkNWBdry, 0)
-	case 'Z':
-		v.set(tkSEnd, 0)
 	case '1', '2', '3', '4', '5', '6', '7', '8', '9', '0':
 		if c != '0' {
 			save := v.i
@@ -646,6 +616,17 @@ func (v *reParser) lexEscape() {
 	default:
 		v.fail(regEEscape)
 	}
+}
+
+// simpleEscapes are the ARE escapes of one letter: their token and value
+// (lexescape's cases; \d \s \w and their complements name their class by
+// the lower-case letter).
+var simpleEscapes = map[rune][2]int{
+	'a': {tkPlain, 7}, 'b': {tkPlain, '\b'}, 'B': {tkPlain, '\\'}, 'e': {tkPlain, 033}, 'f': {tkPlain, '\f'},
+	'n': {tkPlain, '\n'}, 'r': {tkPlain, '\r'}, 't': {tkPlain, '\t'}, 'v': {tkPlain, '\v'},
+	'A': {tkSBegin, 0}, 'Z': {tkSEnd, 0}, 'm': {tkWordStart, 0}, 'M': {tkWordEnd, 0}, 'y': {tkWBdry, 0}, 'Y': {tkNWBdry, 0},
+	'd': {tkClassS, 'd'}, 's': {tkClassS, 's'}, 'w': {tkClassS, 'w'},
+	'D': {tkClassC, 'd'}, 'S': {tkClassC, 's'}, 'W': {tkClassC, 'w'},
 }
 
 // digits reads between minLen and maxLen digits of base (lexdigits;

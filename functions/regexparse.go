@@ -402,12 +402,10 @@ restart:
 			return
 		}
 		v.i++
-		if v.atEOS() {
-			v.fail(regBadRpt)
+		d, ok := v.take()
+		if !ok {
 			return
 		}
-		d := v.p[v.i]
-		v.i++
 		switch d {
 		case ':':
 			v.set(tkLParen, 0)
@@ -424,12 +422,10 @@ restart:
 		case '!':
 			v.set(tkLacon, lookAheadNeg)
 		case '<':
-			if v.atEOS() {
-				v.fail(regBadRpt)
+			e, ok := v.take()
+			if !ok {
 				return
 			}
-			e := v.p[v.i]
-			v.i++
 			switch e {
 			case '=':
 				v.set(tkLacon, lookBehindPos)
@@ -465,6 +461,17 @@ restart:
 	default:
 		v.set(tkPlain, int(c))
 	}
+}
+
+// take reads the next character of a (? opener; the pattern's end there
+// is PostgreSQL's "quantifier operand invalid".
+func (v *reParser) take() (rune, bool) {
+	if v.atEOS() {
+		v.fail(regBadRpt)
+		return 0, false
+	}
+	v.i++
+	return v.p[v.i-1], true
 }
 
 // lbrack reads what follows a main-line [: a word start or end

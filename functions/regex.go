@@ -2,11 +2,11 @@ package functions
 
 import (
 	"context"
+	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"regexp"
 	"regexp/syntax"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -20,38 +20,41 @@ import (
 // regexp_matches, regexp_like, regexp_count, regexp_instr, regexp_substr,
 // regexp_split_to_array/_table) over Go's RE2 engine.
 //
-// PostgreSQL's patterns are AREs (Spencer's advanced regular expressions);
-// translateARE rewrites the part of ARE syntax that RE2 spells differently
-// and refuses, with 0A000 naming the construct, what RE2 cannot match the
-// way PostgreSQL does, so that a pattern either gives PostgreSQL's answer
-// or an error, never a different answer:
+// A pattern is parsed as PostgreSQL's compiler reads it (regexparse.go:
+// the ARE, ERE and BRE flavours, the *** directors, leading embedded
+// options, the x and q flags), so that a faulty one fails with
+// PostgreSQL's REG_* message (2201B) for the first fault PostgreSQL finds;
+// the tree is then written in RE2's syntax (regexemit.go), and what RE2
+// cannot match the way PostgreSQL does is refused with 0A000 naming it,
+// so that a pattern either gives PostgreSQL's answer or an error, never a
+// different answer:
 //   - refused: back-references (\1), lookahead and lookbehind ((?=, (?!,
 //     (?<=, (?<!), \m and \M and [[:<:]] [[:>:]] (word starts and ends),
-//     collating elements and equivalence classes ([. .] [= =]), BRE and ERE
-//     flavours (flags b and e, *** director with a flavour), and patterns
-//     that mix greedy and non-greedy quantifiers (an ARE's greediness is
-//     decided for the whole pattern by its first quantifier, RE2 decides per
+//     \D \S \W inside a negated bracket expression, and patterns that mix
+//     greedy and non-greedy quantifiers (an ARE's greediness is decided
+//     for the whole pattern by its first quantifier, RE2 decides per
 //     quantifier).
-//   - rewritten: \y \Y (word boundary) to \b \B, \Z to \z, \s \S to the C
-//     locale's whitespace (with \v), \uXXXX \UXXXXXXXX to \x{...}; (?#...)
-//     comments dropped; the x flag's whitespace and # comments removed;
-//     ***= and the q flag quote the whole pattern; leading embedded options
-//     (?i) etc. become flags.
+//   - written: every literal as itself or \x{..} (PostgreSQL's \b is a
+//     backspace and \B a backslash), \y \Y as \b \B, \Z as \z, the
+//     classes and \s \w as the locale's ranges, collating elements and
+//     equivalence classes as their character.
 //   - semantics: a pattern with only greedy quantifiers matches
 //     leftmost-longest (POSIX, as an ARE does; RE2's Longest mode), one
 //     with only non-greedy quantifiers leftmost-shortest-first; "." and
 //     [^...] match a newline unless the n or p flag is given, as in
-//     PostgreSQL (RE2's (?s) and a \n added to negated classes).
+//     PostgreSQL.
 //
-// Known differences, documented in doc.go: character classes and
-// case-insensitive matching follow the C locale for ASCII (as PostgreSQL
-// under the C locale) but RE2 folds case for non-ASCII letters too; an
-// empty match that directly follows a non-empty one is skipped by global
-// matching (RE2's rule) where PostgreSQL reports it.
+// Known differences, documented in doc.go: case-insensitive matching
+// folds non-ASCII letters too; an empty match that directly follows a
+// non-empty one is skipped by global matching of an anchored pattern
+// (RE2's rule) where PostgreSQL reports it.
 
 // areFlags are PostgreSQL's regex flag letters, parsed.
 type areFlags struct {
 	global, icase, newline, partialNL, weirdNL, expanded, quote bool
+	// basic: a BRE (the b flag, and PostgreSQL 15's e flag, which clears
+	// the ARE bits the ERE bit is part of: regexp.c's parse_re_flags).
+	basic bool
 	// mixedOK: the caller built a pattern whose greedy and lazy parts
 	// mean for Go's leftmost-first engine what they mean for PostgreSQL
 	// (similar.go), so mixing them is no reason to refuse it.
@@ -93,7 +96,7 @@ func parseFlags(s string, fn string, allowGlobal bool) (areFlags, error) {
 		case 'q':
 			f.quote = true
 		case 'b', 'e':
-			return f, sqlerr.New(sqlerr.FeatureNotSupported, "regular expression flag \"%c\" (basic or extended POSIX syntax) is not supported", c)
+			f.basic, f.quote = true, false
 		default:
 			return f, sqlerr.New(sqlerr.InvalidParameterValue, "invalid regular expression option: \"%s\"", string(c))
 		}
@@ -105,264 +108,72 @@ func errAREUnsupported(what string) error {
 	return sqlerr.New(sqlerr.FeatureNotSupported, "regular expression %s is not supported (Go's RE2 engine cannot match it as PostgreSQL does)", what)
 }
 
-// translateARE rewrites an ARE pattern into RE2 syntax (see above).
+// translateARE rewrites a PostgreSQL pattern into RE2 syntax (see above).
 func translateARE(pat string, f areFlags) (string, error) {
-	switch {
-	case strings.HasPrefix(pat, "***="):
-		f.quote, pat = true, pat[4:]
-	case strings.HasPrefix(pat, "***:"):
-		pat = pat[4:]
-	case strings.HasPrefix(pat, "***"):
-		return "", errAREUnsupported("director " + pat[:min(len(pat), 4)])
-	}
-	// leading embedded options: (?letters)
-	if !f.quote && strings.HasPrefix(pat, "(?") {
-		if end := strings.IndexByte(pat, ')'); end > 2 {
-			opts := pat[2:end]
-			if strings.Trim(opts, "bceimnpqstwx") == "" {
-				g := f.global
-				nf, err := parseFlags(opts, "", true)
-				if err != nil {
-					return "", err
-				}
-				nf.icase = nf.icase || f.icase && !strings.Contains(opts, "c")
-				nf.global = g
-				f, pat = nf, pat[end+1:]
-			}
-		}
-	}
-	var b strings.Builder
-	// (?s): "." matches a newline unless n or p; (?m): ^ and $ at lines with n or w.
-	dotNL := !(f.newline || f.partialNL)
-	lineAnchors := f.newline || f.weirdNL
-	b.WriteString("(?")
-	if dotNL {
-		b.WriteString("s")
-	}
-	if lineAnchors {
-		b.WriteString("m")
-	}
-	if f.icase {
-		b.WriteString("i")
-	}
-	b.WriteString(")")
-	if b.Len() == 3 {
-		b.Reset()
-	}
-	if f.quote {
-		b.WriteString(regexp.QuoteMeta(pat))
-		return b.String(), nil
-	}
-	greedy, lazy := false, false
-	inClass := false
-	classStart := 0
-	for i := 0; i < len(pat); {
-		c := pat[i]
-		if inClass {
-			switch {
-			case c == ']' && i > classStart:
-				inClass = false
-				b.WriteByte(c)
-				i++
-			case c == '[' && i+1 < len(pat) && (pat[i+1] == '.' || pat[i+1] == '='):
-				return "", errAREUnsupported("collating element or equivalence class ([. .] or [= =])")
-			case c == '[' && strings.HasPrefix(pat[i:], "[:<:]") || strings.HasPrefix(pat[i:], "[:>:]"):
-				return "", errAREUnsupported("word start or end ([[:<:]] [[:>:]])")
-			case c == '[' && i+1 < len(pat) && pat[i+1] == ':':
-				end := strings.Index(pat[i+2:], ":]")
-				if end < 0 {
-					return "", sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid character class")
-				}
-				body, ok := areClass(pat[i+2:i+2+end], f.icase)
-				if !ok {
-					return "", sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid character class")
-				}
-				b.WriteString(body)
-				i += 2 + end + 2
-			case c == '\\' && i+1 < len(pat):
-				n, err := translateEscape(&b, pat, i, true)
-				if err != nil {
-					return "", err
-				}
-				i += n
-			default:
-				b.WriteByte(c)
-				i++
-			}
-			continue
-		}
-		switch c {
-		case '[':
-			inClass = true
-			b.WriteByte('[')
-			i++
-			if i < len(pat) && pat[i] == '^' {
-				b.WriteByte('^')
-				if !dotNL {
-					b.WriteString(`\n`)
-				}
-				i++
-			}
-			classStart = i
-			continue
-		case '\\':
-			if i+1 >= len(pat) {
-				return "", sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid escape \\ sequence")
-			}
-			n, err := translateEscape(&b, pat, i, false)
-			if err != nil {
-				return "", err
-			}
-			i += n
-			continue
-		case '(':
-			if strings.HasPrefix(pat[i:], "(?=") || strings.HasPrefix(pat[i:], "(?!") || strings.HasPrefix(pat[i:], "(?<") {
-				return "", errAREUnsupported("lookahead or lookbehind constraint")
-			}
-			if strings.HasPrefix(pat[i:], "(?#") {
-				end := strings.IndexByte(pat[i:], ')')
-				if end < 0 {
-					return "", sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: parentheses () not balanced")
-				}
-				i += end + 1
-				continue
-			}
-		case '*', '+', '?', '}':
-			if c == '?' && i > 0 && pat[i-1] == '(' {
-				break
-			}
-			if c == '}' && !closesBound(pat, i) {
-				break
-			}
-			if i+1 < len(pat) && pat[i+1] == '?' {
-				lazy = true
-				b.WriteString(pat[i : i+2])
-				i += 2
-				continue
-			}
-			greedy = true
-		case ' ', '\t', '\n', '\r', '\f', '\v':
-			if f.expanded {
-				i++
-				continue
-			}
-		case '#':
-			if f.expanded {
-				end := strings.IndexByte(pat[i:], '\n')
-				if end < 0 {
-					i = len(pat)
-				} else {
-					i += end + 1
-				}
-				continue
-			}
-		}
-		b.WriteByte(c)
-		i++
-	}
-	if greedy && lazy && !f.mixedOK {
-		return "", errAREUnsupported("mixing greedy and non-greedy quantifiers")
-	}
-	return b.String(), nil
+	src, _, err := translateAREInfo(pat, f)
+	return src, err
 }
 
-// closesBound reports whether the } at i ends a {m,n} bound.
-func closesBound(pat string, i int) bool {
-	j := strings.LastIndexByte(pat[:i], '{')
-	if j < 0 {
-		return false
+// translateAREInfo is translateARE and whether the pattern prefers
+// shorter matches (its greediness by PostgreSQL's rules: a pattern of two
+// or more alternatives is greedy whatever its quantifiers).
+func translateAREInfo(pat string, f areFlags) (string, bool, error) {
+	tree, v, err := parseARE(pat, f)
+	if err != nil {
+		return "", false, err
 	}
-	for _, c := range pat[j+1 : i] {
-		if (c < '0' || c > '9') && c != ',' {
-			return false
+	if len(v.features) > 0 {
+		return "", false, errAREUnsupported(v.features[0])
+	}
+	if v.greedy && v.lazy && !f.mixedOK {
+		return "", false, errAREUnsupported("mixing greedy and non-greedy quantifiers")
+	}
+	e := &reEmitter{cf: v.cf}
+	if v.cf&(cfNLAnch|cfICase) != 0 {
+		e.b.WriteString("(?")
+		if v.cf&cfNLAnch != 0 {
+			e.b.WriteByte('m')
 		}
+		if v.cf&cfICase != 0 {
+			e.b.WriteByte('i')
+		}
+		e.b.WriteByte(')')
 	}
-	return true
+	if err := e.emit(tree); err != nil {
+		return "", false, err
+	}
+	return e.b.String(), tree.preference() < 0, nil
 }
 
-// translateEscape writes the RE2 form of the escape at pat[i] (a
-// backslash) and returns how many bytes it consumed.
-func translateEscape(b *strings.Builder, pat string, i int, inClass bool) (int, error) {
-	c := pat[i+1]
-	switch c {
-	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		if !inClass {
-			return 0, errAREUnsupported("back-reference \\" + string(c))
-		}
-	case 'm', 'M':
-		return 0, errAREUnsupported("word start or end (\\" + string(c) + ")")
-	case 'y':
-		b.WriteString(`\b`)
-		return 2, nil
-	case 'Y':
-		b.WriteString(`\B`)
-		return 2, nil
-	case 'Z':
-		b.WriteString(`\z`)
-		return 2, nil
-	case 's', 'w', 'S', 'W': // the locale's classes (regexclass.go), not RE2's ASCII ones
-		body, _ := areClasses.body(map[byte]string{'s': "space", 'w': "word"}[c|0x20])
-		switch {
-		case c == 'S' || c == 'W':
-			if inClass {
-				return 0, errAREUnsupported(`\` + string(c) + ` inside a bracket expression`)
-			}
-			b.WriteString("[^" + body + "]")
-		case inClass:
-			b.WriteString(body)
-		default:
-			b.WriteString("[" + body + "]")
-		}
-		return 2, nil
-	case 'u', 'U':
-		n := 4
-		if c == 'U' {
-			n = 8
-		}
-		if i+2+n > len(pat) {
-			return 0, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid escape \\ sequence")
-		}
-		if _, err := strconv.ParseUint(pat[i+2:i+2+n], 16, 32); err != nil {
-			return 0, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid escape \\ sequence")
-		}
-		b.WriteString(`\x{` + pat[i+2:i+2+n] + `}`)
-		return 2 + n, nil
-	case '0':
-		return 0, errAREUnsupported(`octal escape \0`)
-	}
-	_, size := utf8.DecodeRuneInString(pat[i+1:])
-	b.WriteString(pat[i : i+1+size])
-	return 1 + size, nil
-}
-
-// compileARE compiles an ARE pattern with flags.
+// compileARE compiles a PostgreSQL pattern with flags.
 func compileARE(pat string, f areFlags) (*regexp.Regexp, error) {
-	src, err := translateARE(pat, f)
+	src, lazy, err := translateAREInfo(pat, f)
 	if err != nil {
 		return nil, err
 	}
 	re, err := regexp.Compile(src)
 	if err != nil {
-		return nil, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: %s", regexErrText(err))
+		return nil, re2CompileError(err)
 	}
-	if !strings.Contains(src, "?") || !hasLazy(src) {
+	if !lazy {
 		re.Longest()
 	}
 	return re, nil
 }
 
-// hasLazy reports a non-greedy quantifier in translated source (translateARE
-// refused mixtures, so any lazy quantifier means all are lazy).
-func hasLazy(src string) bool {
-	for i := 1; i < len(src); i++ {
-		if src[i] == '?' && strings.ContainsRune("*+?}", rune(src[i-1])) && (i < 2 || src[i-2] != '\\') && src[i-1] != '(' {
-			if src[i-1] == '?' && i >= 2 && src[i-2] == '(' {
-				continue
-			}
-			return true
+// re2CompileError is the error of a translated pattern RE2 refuses:
+// parsing found every fault PostgreSQL reports, so what is left is RE2's
+// size limits (nested repetitions past 1000 copies, a program too large),
+// PostgreSQL's "too complex".
+func re2CompileError(err error) error {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case syntax.ErrInvalidRepeatSize, syntax.ErrLarge, syntax.ErrNestingDepth:
+			return reError(regETooBig)
 		}
 	}
-	return false
+	return sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: %s", regexErrText(err))
 }
 
 // reCache keeps the last compiled pattern of a kernel call, so a column

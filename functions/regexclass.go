@@ -183,14 +183,12 @@ func candidateRanges() [][2]rune {
 }
 
 // areClass is the bracket contents for the class name of a [[:name:]] in a
-// pattern, and whether PostgreSQL knows the name. Under case-insensitive
+// pattern (word is \w's, which PostgreSQL 15 also accepts as [[:word:]]),
+// and whether it is one. Under case-insensitive
 // matching upper and lower are alpha, as regc_locale.c's cclass makes them.
 func areClass(name string, icase bool) (string, bool) {
 	if icase && (name == "upper" || name == "lower") {
 		name = "alpha"
-	}
-	if name == "word" { // \w's class, not a class name PostgreSQL accepts
-		return "", false
 	}
 	return areClasses.body(name)
 }

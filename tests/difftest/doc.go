@@ -60,6 +60,12 @@
 // SQLGATE_DIFF_LATERAL_QUERIES, default 150); rows are compared as
 // multisets and there is no allowance.
 //
+// regexgen_test.go (TestRegexDifferential, SQLGATE_DIFF_REGEX_QUERIES,
+// default 400) draws regular expressions from a grammar of ARE, ERE and
+// BRE syntax with faults of every REG_* class, flags and subjects, through
+// ~ and the regexp_* functions: answers, or SQLSTATE and message; sqlgate's
+// 0A000 refusals of what RE2 cannot match are counted and bounded.
+//
 // srfgen.go generates set-returning function calls of every kind in FROM
 // (alone, ROWS FROM, WITH ORDINALITY, column alias lists of every length),
 // LATERAL after a VALUES list, in the SELECT list (zipped and nested) and

@@ -57,21 +57,23 @@ func (r *rewriter) emptyCallAt(out []item, w string, k, j int) (star, ok bool) {
 	return star, true
 }
 
-// emptyCall rewrites the call emptyCallAt found at token k; it returns
-// the items and the token after them (the "(" of f(), which the rewrite
-// copies, or the token after f(*)).
+// emptyCall rewrites the call emptyCallAt found at token k into one
+// item (a primary, which a FILTER after it wraps whole); it returns the
+// item and the token after the call.
 func (r *rewriter) emptyCall(w string, star bool, k int) ([]item, int) {
 	t := r.toks[k]
-	name := r.simple(t)
+	name := foldASCII(t.text(r.src))
 	if emptyCallKeyword(w) {
-		name = item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(t.text(r.src)) + `"`, orig: t.start}}}
+		name = `"` + name + `"`
 	}
+	b := newComposite(r.leadOf(t))
+	b.add(name, t.start)
 	if !star {
-		return []item{name}, k + 1
+		b.add("()", r.toks[k+1].start)
+		return []item{b.it}, k + 3
 	}
-	b := newComposite(r.leadOf(r.toks[k+1]))
 	b.add("("+StarMarker+"())", r.toks[k+1].start)
-	return []item{name, b.it}, k + 4
+	return []item{b.it}, k + 4
 }
 
 func (r *rewriter) startsEmptyCall(out []item, w string, k, j int) bool {

@@ -605,7 +605,8 @@ func pgOperatorLen(s string) int {
 // DISTINCT FROM): the rewrite passes it to the binder, which reports that
 // it does not exist.
 func otherOperator(text string) bool {
-	return text == "<=>" || len(text) > 1 && len(text) > multiOpLen(text)
+	// ` is an operator character to PostgreSQL, a quote to TiDB
+	return text == "<=>" || len(text) > 1 && len(text) > multiOpLen(text) || strings.Contains(text, "`")
 }
 
 // appendToken appends a lexed token field by field. Appending a token

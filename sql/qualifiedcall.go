@@ -80,7 +80,10 @@ func (r *rewriter) qualifiedCallAt(out []item, k, j int) (int, bool) {
 // qualifiedCall rewrites the call qualifiedCallAt found at token k, ending
 // before end.
 func (r *rewriter) qualifiedCall(k, end int) (item, error) {
+	saved := r.wrapped
+	r.wrapped = k + 2
 	inner, err := r.run(k+2, end)
+	r.wrapped = saved
 	if err != nil {
 		return item{}, err
 	}
@@ -89,4 +92,11 @@ func (r *rewriter) qualifiedCall(k, end int) (item, error) {
 	b.addItems(inner, true)
 	b.add(")", r.toks[end-1].start)
 	return b.it, nil
+}
+
+// qualifiedName reports whether the name at token k is qualified
+// (schema.name) and not the one a qualified call's rewrite reads as
+// unqualified.
+func (r *rewriter) qualifiedName(k int) bool {
+	return k > 0 && k != r.wrapped && r.toks[k-1].isPunct(r.src, ".")
 }

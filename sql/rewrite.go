@@ -84,6 +84,10 @@ func (it *item) textSize() int {
 type rewriter struct {
 	src  string
 	toks []token
+	// wrapped is the name token of the qualified call qualifiedcall.go is
+	// rewriting as if unqualified (0: none): the rules that leave a
+	// qualified name alone (qualifiedName) read it as unqualified.
+	wrapped int
 	// match[i] is the index of the token closing the bracket at i (-1 if
 	// none), computed on first use.
 	match []int

@@ -8,12 +8,18 @@ import (
 )
 
 // callFormDifferencePermille is the share of generated calls (per
-// thousand) whose answer may still differ from PostgreSQL's: the forms
-// left are the calls with arguments that PostgreSQL refuses by their kind
-// (mode(a) without WITHIN GROUP, ntile(2) without OVER), which TiDB's
-// grammar refuses first. Measured when written: seeds 1, 7, 99: 0 of 600
-// differed in the forms below that exclude them.
-const callFormDifferencePermille = 0
+// thousand) whose answer may still differ from PostgreSQL's: a ratchet,
+// lowered as classes are fixed. Measured when written (seeds 1, 7, 99: 30,
+// 24, 29 of 600; 110 of 600 for seed 1 before qualified calls, f() and
+// f(*) were PostgreSQL's); the classes left: TiDB's aggregates with
+// several arguments under OVER or qualified (public.sum(a::text, ',')
+// OVER ()), VARIADIC in an aggregate's call, an aggregate's DISTINCT in a
+// plain function's call, and the binder refusing FILTER before the
+// lookup's 42883 (now(a) FILTER (..), mode() FILTER (..)). Calls with
+// arguments that PostgreSQL refuses by their kind (mode(a) without WITHIN
+// GROUP, ntile(2) without OVER) are not drawn: TiDB's grammar refuses
+// them first.
+const callFormDifferencePermille = 60
 
 // callFormNames are functions of every kind: aggregates TiDB's grammar
 // reads as keywords and ones it does not, window functions, an

@@ -77,6 +77,9 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 	if n.Name == sql.VariadicMarker && len(n.Args) == 1 {
 		return b.bindTree(s, n.Args[0]) // a user function's VARIADIC argument: the array (pickUDF)
 	}
+	if e, ok, err := b.bindEmptyCall(s, n); ok {
+		return e, err // f(), f(*): emptycall.go
+	}
 	if arr := variadicArg(n); arr != nil && !b.isUDF(n.Name) {
 		return b.bindBuiltinVariadic(s, n, arr) // variadic.go
 	}

@@ -172,7 +172,9 @@
 // calls (funccast.go: a call of one argument named by a type is the cast
 // PostgreSQL's func_get_detail makes of it, or, where the cast is by a
 // function of another name or there is none, the type-named function its
-// lookup finds), PostgreSQL's operators TiDB lacks, aggregates with DISTINCT,
+// lookup finds; emptycall.go: calls without arguments, f() and f(*),
+// refused by their kind as ParseFuncOrColumn does), PostgreSQL's
+// operators TiDB lacks, aggregates with DISTINCT,
 // ORDER BY and FILTER, aggregate.go registering them from tree nodes, and
 // window calls, window.go binding their OVER clause from the tree's
 // Window, windownamed.go folding the WINDOW clause's named windows into

@@ -47,6 +47,11 @@ func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
 	// The arguments see no FROM item of this level (no LATERAL), but do
 	// see the enclosing query of a correlated subquery.
 	s := &scope{tables: map[string]bool{}}
+	if f.Schema != "" && !b.isUDF(name) {
+		// public.generate_series(1, 2): sqlgate's functions are
+		// pg_catalog's (calls.go)
+		return nil, b.noFunctionInSchema(s, f)
+	}
 	if functions.IsPopulateRecord(name) {
 		return b.bindPopulateTable(s, f, name, alias, ord, colNames, colDefs) // jsonpopulate.go
 	}

@@ -30,7 +30,7 @@ func (r *rewriter) orderedAggregateAt(k, j int) (closeIdx, orderIdx int, ok bool
 	if k+1 >= j || r.toks[k].kind != tkIdent || !r.toks[k+1].isPunct(r.src, "(") {
 		return 0, 0, false
 	}
-	if k > 0 && r.toks[k-1].isPunct(r.src, ".") && !r.pgCatalogQualified(k) {
+	if r.qualifiedName(k) && !r.pgCatalogQualified(k) {
 		return 0, 0, false // schema-qualified: left as is
 	}
 	// OVER (... ORDER BY), AS (SELECT ... ORDER BY), IN (SELECT ...) and
@@ -65,7 +65,7 @@ func (r *rewriter) orderedAggregateAt(k, j int) (closeIdx, orderIdx int, ok bool
 // it): the built-in aggregates are pg_catalog's, so the qualifier can go
 // with the rewrite (dropCatalogQualifier).
 func (r *rewriter) pgCatalogQualified(k int) bool {
-	if k < 2 || !r.toks[k-1].isPunct(r.src, ".") || k >= 3 && r.toks[k-3].isPunct(r.src, ".") {
+	if k < 2 || !r.qualifiedName(k) || k >= 3 && r.toks[k-3].isPunct(r.src, ".") {
 		return false
 	}
 	name, ok := identName(r.src, r.toks[k-2])
@@ -147,7 +147,7 @@ func (r *rewriter) distinctAggregateAt(k, j int) (int, bool) {
 	if k+3 >= j || r.toks[k].kind != tkIdent || !r.toks[k+1].isPunct(r.src, "(") || !r.toks[k+2].is(r.src, "DISTINCT") {
 		return 0, false
 	}
-	if k > 0 && r.toks[k-1].isPunct(r.src, ".") {
+	if r.qualifiedName(k) {
 		return 0, false
 	}
 	w := r.toks[k].word(r.src)
@@ -181,7 +181,7 @@ var tidbOneArgAggregates = map[string]bool{
 // closing parenthesis.
 func (r *rewriter) multiArgAggregateAt(k, j int) (int, bool) {
 	if k+3 >= j || r.toks[k].kind != tkIdent || !r.toks[k+1].isPunct(r.src, "(") || r.toks[k+2].is(r.src, "DISTINCT") ||
-		k > 0 && r.toks[k-1].isPunct(r.src, ".") {
+		r.qualifiedName(k) {
 		return 0, false
 	}
 	if _, ok := lookupWord(r.src, r.toks[k], tidbOneArgAggregates); !ok || k == 0 || !callContext(r.src, r.toks[k-1]) {

@@ -153,6 +153,16 @@
 //     after an operand that is no type's name (a number, a ']', a cast's
 //     type, an empty or parenthesised-expression ')') is its 42601 at the
 //     string when no earlier error precedes it (strconcat.go);
+//   - schema-qualified calls in the forms TiDB's grammar takes only
+//     unqualified (OVER, FILTER, WITHIN GROUP, DISTINCT, *, ORDER BY,
+//     VARIADIC, named arguments, and TiDB's aggregates) ->
+//     pg__schema('s', f(..) ..), read back as the call with its Schema
+//     (qualifiedcall.go); a function in FROM under any schema carries it
+//     as pg__srf(pg__schema('s', 'f'), ..) (srf.go); f() of TiDB's
+//     aggregates and window functions and f(*) of any f but count ->
+//     "f"() and f(pg__star()), the call's Star (emptycall.go), for the
+//     binder's answers to calls without arguments (parse_func.c); a run
+//     of > is one operator but where it closes type arguments (lexer.go);
 //   - INSERT's MySQL forms (mysqlforms.go): INSERT without INTO and the
 //     empty lists VALUES (), INSERT INTO t () and ON CONFLICT () are
 //     PostgreSQL's 42601, read from the tokens before any rewrite;

@@ -249,6 +249,11 @@ func lexInto(src string, buf []token) ([]token, error) {
 		toks = make([]token, 0, len(src)/3+8)
 	}
 	i := 0
+	// angles counts the type arguments' < still open (ARRAY<, MAP<, ROW<,
+	// STRUCT<: typename.go), whose closing > stay tokens of their own
+	// (ARRAY<ARRAY<ARRAY<INT>>>); elsewhere a run of > is one operator
+	// as PostgreSQL's scan.l reads it (3.5 >>> 2 is the operator >>>)
+	angles := 0
 	for {
 		lead := i
 		comment, odd := false, false
@@ -422,12 +427,21 @@ func lexInto(src string, buf []token) ([]token, error) {
 				// its length, so that an operator it reads as one is
 				// one here too (rewrite.go reports those we lack).
 				// A comment inside the run ends it sooner (3 #-- c is 3 #).
-				// A run of > alone stays apart: it closes nested type
-				// arguments (ARRAY<ARRAY<INT>>, typename.go), and TiDB
-				// reads > > written together as its shift.
-				if m := pgOperatorLen(src[i:]); (m > n && strings.Trim(src[i:i+m], ">") != "") || strings.HasPrefix(src[i+m:], "--") || strings.HasPrefix(src[i+m:], "/*") {
+				// A run of > alone stays apart where it closes nested
+				// type arguments (ARRAY<ARRAY<INT>>, typename.go: angles),
+				// and >> does too (TiDB reads > > written together as
+				// its shift).
+				m := pgOperatorLen(src[i:])
+				gts := strings.Trim(src[i:i+m], ">") == ""
+				if (m > n && (!gts || angles == 0 && m > 2)) || strings.HasPrefix(src[i+m:], "--") || strings.HasPrefix(src[i+m:], "/*") {
 					n = m
 				}
+			}
+			switch {
+			case n == 1 && c == '<' && typeArgsOpen(src, toks):
+				angles++
+			case n == 1 && c == '>' && angles > 0:
+				angles--
 			}
 			i += n
 		}
@@ -436,6 +450,16 @@ func lexInto(src string, buf []token) ([]token, error) {
 			toks[len(toks)-1].flags = flags | fl
 		}
 	}
+}
+
+// typeArgsOpen reports whether a < after toks opens a type's arguments:
+// it follows ARRAY, MAP, ROW or STRUCT (typename.go's forms).
+func typeArgsOpen(src string, toks []token) bool {
+	if len(toks) == 0 {
+		return false
+	}
+	w := toks[len(toks)-1].word(src)
+	return w == "ARRAY" || w == "MAP" || w == "ROW" || w == "STRUCT"
 }
 
 // stringPrefix reports whether c followed by a quote starts a prefixed
@@ -581,7 +605,8 @@ func pgOperatorLen(s string) int {
 // DISTINCT FROM): the rewrite passes it to the binder, which reports that
 // it does not exist.
 func otherOperator(text string) bool {
-	return text == "<=>" || len(text) > 1 && len(text) > multiOpLen(text)
+	// ` is an operator character to PostgreSQL, a quote to TiDB
+	return text == "<=>" || len(text) > 1 && len(text) > multiOpLen(text) || strings.Contains(text, "`")
 }
 
 // appendToken appends a lexed token field by field. Appending a token

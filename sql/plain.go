@@ -122,6 +122,14 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 				if inFrom || t.lead < t.start && tidbBuiltinTokens[toks[k-1].word(src)] {
 					return "", nil, false // f (x): the rewrite glues the call's "(" to its name
 				}
+				if k >= 2 && toks[k-2].isPunct(src, ".") {
+					return "", nil, false // schema.f(..): qualifiedcall.go reads its forms
+				}
+				if k+1 < len(toks) && (toks[k+1].isPunct(src, ")") || toks[k+1].isPunct(src, "*")) {
+					if _, ok := (&rewriter{src: src, toks: toks}).emptyCallAt(nil, toks[k-1].word(src), k-1, len(toks)); ok {
+						return "", nil, false // count(), lower(*): emptycall.go
+					}
+				}
 				if k+1 < len(toks) && toks[k+1].isPunct(src, ")") && k > 0 && (toks[k-1].kind != tkIdent || toks[k-1].is(src, "BY")) {
 					return "", nil, false // GROUP BY (): groupingsets.go
 				}

@@ -84,6 +84,10 @@ func (it *item) textSize() int {
 type rewriter struct {
 	src  string
 	toks []token
+	// wrapped is the name token of the qualified call qualifiedcall.go is
+	// rewriting as if unqualified (0: none): the rules that leave a
+	// qualified name alone (qualifiedName) read it as unqualified.
+	wrapped int
 	// match[i] is the index of the token closing the bracket at i (-1 if
 	// none), computed on first use.
 	match []int
@@ -1026,6 +1030,18 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				continue
 			}
 		}
+		if t.kind == tkIdent || t.kind == tkQIdent {
+			// schema.f(..) in a form TiDB takes unqualified only: qualifiedcall.go
+			if end, ok := r.qualifiedCallAt(out, k, j); ok {
+				it, err := r.qualifiedCall(k, end)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, it)
+				k = end
+				continue
+			}
+		}
 		if t.kind == tkQIdent && !(len(out) > 0 && r.itemIs(out[len(out)-1], ".")) {
 			if at := r.qualifiedLiteralAt(k, j, ""); at > k {
 				// "int4" '6', "pg_catalog"."int4" '6': a typed literal
@@ -1572,6 +1588,13 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					return nil, err
 				}
 				out = append(out, it)
+				k = next
+				continue
+			case k+2 < j && r.toks[k+1].isPunct(r.src, "(") && (r.toks[k+2].isPunct(r.src, ")") || r.toks[k+2].isPunct(r.src, "*")) && r.startsEmptyCall(out, w, k, j):
+				// count(), rank(), lower(*): emptycall.go
+				star, _ := r.emptyCallAt(out, w, k, j)
+				items, next := r.emptyCall(w, star, k)
+				out = append(out, items...)
 				k = next
 				continue
 			case emptyListEnd[w] && r.emptySelectList(out):

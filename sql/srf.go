@@ -39,8 +39,8 @@ var notFromFuncWords = map[string]bool{
 func (r *rewriter) fromFuncAt(out []item) int {
 	qual := len(out)
 	if qual >= 2 && r.itemIs(out[qual-1], ".") && !out[qual-2].composite &&
-		(out[qual-2].tok.is(r.src, "PG_CATALOG") || out[qual-2].tok.is(r.src, "INFORMATION_SCHEMA")) {
-		qual -= 2
+		(out[qual-2].tok.kind == tkIdent || out[qual-2].tok.kind == tkQIdent) {
+		qual -= 2 // schema.f(..): PostgreSQL's func_table takes any func_name
 	}
 	if !r.fromItemHere(out[:qual]) {
 		return -1
@@ -207,7 +207,20 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 		lead = out[qual].lead
 	}
 	b := newComposite(lead)
-	b.add("(select pg__srf("+sqlQuote(strings.ToLower(t.text(r.src)))+", "+ord+", "+explicit+", ", t.start)
+	name := sqlQuote(strings.ToLower(t.text(r.src)))
+	if qual < len(out) {
+		// a schema other than pg_catalog's and information_schema's,
+		// whose functions sqlgate's are, rides along for the binder's
+		// 42883 (or a UDF's call): pg__schema('s', 'f')
+		if s := r.identName(out[qual].tok); s != "pg_catalog" && s != "information_schema" {
+			name = SchemaMarker + "(" + sqlQuote(s) + ", " + name + ")"
+		}
+	}
+	at := t.start
+	if qual < len(out) {
+		at = out[qual].tok.start // PostgreSQL points at the qualified name's start
+	}
+	b.add("(select pg__srf("+name+", "+ord+", "+explicit+", ", at)
 	addCols(b, cols, t.start)
 	if len(args) > 0 {
 		b.add(", ", r.toks[k+1].start)

@@ -462,11 +462,46 @@ func (t *Transformer) funcCall(n *ast.FuncCallExpr) (pt.Expr, error) {
 			}
 		}
 	}
+	args, star := starArgs(args)
 	list, err := t.exprs(args)
 	if err != nil {
 		return nil, err
 	}
-	return &pt.FuncCall{At: at(n), Schema: n.Schema.O, Name: name, Args: list}, nil
+	return &pt.FuncCall{At: at(n), Schema: n.Schema.O, Name: name, Args: list, Star: star}, nil
+}
+
+// starArgs takes the rewrite's pg__star() (emptycall.go) off a call's
+// arguments: f(*) is f with no arguments and its Star.
+func starArgs(args []ast.ExprNode) ([]ast.ExprNode, bool) {
+	if len(args) == 0 {
+		return args, false
+	}
+	if f, ok := args[0].(*ast.FuncCallExpr); ok && f.FnName.L == StarMarker && len(f.Args) == 0 {
+		return args[1:], true
+	}
+	return args, false
+}
+
+// qualifiedCall reads qualifiedcall.go's pg__schema('schema', call) as
+// the call with its schema, standing where the qualified name starts.
+func (t *Transformer) qualifiedCall(n *ast.FuncCallExpr, args []ast.ExprNode) (pt.Expr, bool, error) {
+	if len(args) != 2 {
+		return nil, false, nil
+	}
+	schema, ok := markerString(args[0])
+	if _, name := markerString(args[1]); !ok || name {
+		return nil, false, nil // a function's name in FROM (srf.go): read by funcTable
+	}
+	x, err := t.toTree(args[1])
+	if err != nil {
+		return nil, true, err
+	}
+	f, ok := x.(*pt.FuncCall)
+	if !ok {
+		return nil, true, refusal(n, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(".")))
+	}
+	f.At, f.Schema = at(n), schema
+	return f, true, nil
 }
 
 // trimMarker reads trim.go's pg__btrim(s [, chars]) (pg__ltrim,
@@ -505,6 +540,8 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 		return &pt.GroupingSet{At: at(n), Kind: k, Items: items}, true, err
 	}
 	switch name {
+	case SchemaMarker: // schema.f(..) OVER w and the other call forms (qualifiedcall.go)
+		return t.qualifiedCall(n, args)
 	case "pg__op_other": // an operator we have none of (operators.go)
 		if len(args) < 2 || len(args) > 3 {
 			return nil, false, nil
@@ -703,6 +740,7 @@ func (t *Transformer) windowCall(n *ast.WindowFuncExpr) (pt.Expr, error) {
 			f.Name, f.Aggregate, args = name, true, args[:len(args)-1]
 		}
 	}
+	args, f.Star = starArgs(args)
 	if f.Args, err = t.exprs(args); err != nil {
 		return nil, err
 	}

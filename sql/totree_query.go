@@ -617,7 +617,7 @@ func markerInt(e ast.ExprNode) (int64, bool) {
 }
 
 func (t queryTransformer) funcTable(ts *ast.TableSource, f *ast.FuncCallExpr, a pt.Alias) (pt.FromItem, error) {
-	name, ok1 := markerString(f.Args[0])
+	schema, name, ok1 := srfName(f.Args[0])
 	ord, ok2 := markerInt(f.Args[1])
 	explicit, ok3 := markerInt(f.Args[2])
 	cols, ok4 := f.Args[3].(*ast.FuncCallExpr)
@@ -648,13 +648,25 @@ func (t queryTransformer) funcTable(ts *ast.TableSource, f *ast.FuncCallExpr, a 
 	if err != nil {
 		return nil, err
 	}
-	ft.Call = &pt.FuncCall{At: at(f), Name: name, Args: args}
+	ft.Call = &pt.FuncCall{At: at(f), Schema: schema, Name: name, Args: args}
 	if name == rowsFromMarker {
 		if err := rowsFromFuncs(ft, f); err != nil {
 			return nil, err
 		}
 	}
 	return ft, nil
+}
+
+// srfName reads the name of a pg__srf marker: 'f', or pg__schema('s',
+// 'f') for a function qualified by another schema than pg_catalog.
+func srfName(e ast.ExprNode) (schema, name string, ok bool) {
+	if q, isCall := e.(*ast.FuncCallExpr); isCall && q.FnName.L == SchemaMarker && len(q.Args) == 2 {
+		schema, ok1 := markerString(q.Args[0])
+		name, ok2 := markerString(q.Args[1])
+		return schema, name, ok1 && ok2
+	}
+	name, ok = markerString(e)
+	return "", name, ok
 }
 
 // rowsFromMarker is the name the rewrite gives ROWS FROM (..) in its

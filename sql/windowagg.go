@@ -74,7 +74,8 @@ func (r *rewriter) windowAggregateAt(out []item, k, j int) (closeIdx, filterOpen
 	// the binder refuses DISTINCT where PostgreSQL does, after the
 	// arguments and the function (count(DISTINCT a, b) OVER () is 42883)
 	distinct := k+2 < m && r.toks[k+2].is(r.src, "DISTINCT")
-	if filterOpen < 0 && !distinct && tidbWindowAggregates[w] && r.tidbWindowArity(w, k+2, m) {
+	star := w != "COUNT" && m == k+3 && r.toks[k+2].isPunct(r.src, "*") // f(*): emptycall.go
+	if filterOpen < 0 && !distinct && !star && tidbWindowAggregates[w] && r.tidbWindowArity(w, k+2, m) {
 		return 0, 0, false
 	}
 	return m, filterOpen, true
@@ -95,7 +96,7 @@ var tidbWindowArgs = map[string][2]int{
 func (r *rewriter) tidbWindowArity(w string, from, to int) bool {
 	lim, ok := tidbWindowArgs[w]
 	if !ok {
-		return true
+		return from < to // an aggregate: count() OVER w is PostgreSQL's 42809 (emptycall.go)
 	}
 	n := 0
 	if from < to {
@@ -140,7 +141,11 @@ func (r *rewriter) windowAggregate(k, m, filterOpen int) (item, int, error) {
 		if order >= 0 {
 			return item{}, 0, r.errNear(order) // count(* ORDER BY k)
 		}
-		b.add("1, ", r.toks[argStart].start) // count(*), as TiDB reads it
+		if t.is(r.src, "COUNT") {
+			b.add("1, ", r.toks[argStart].start) // count(*), as TiDB reads it
+		} else {
+			b.add(StarMarker+"(), ", r.toks[argStart].start) // f(*): emptycall.go
+		}
 	case argStart < argEnd:
 		args, err := r.run(argStart, argEnd)
 		if err != nil {

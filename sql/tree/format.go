@@ -374,6 +374,9 @@ func (f *formatter) call(n *FuncCall) {
 	if n.Distinct {
 		f.WriteString("DISTINCT ")
 	}
+	if n.Star {
+		f.WriteString("*")
+	}
 	f.list(n.Args)
 	if len(n.OrderBy) > 0 && !n.WithinGroup {
 		f.WriteString(" ORDER BY ")

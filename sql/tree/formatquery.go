@@ -299,6 +299,9 @@ func (f *formatter) fromItem(it FromItem) {
 		if n.Call.Name == "pg__rowsfrom" {
 			f.rowsFrom(n.Call.Args)
 		} else {
+			if n.Call.Schema != "" {
+				f.WriteString(QuoteIdent(n.Call.Schema) + ".")
+			}
 			f.WriteString(funcName(n.Call.Name) + "(")
 			f.list(n.Call.Args)
 			f.WriteString(")")

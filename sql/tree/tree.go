@@ -514,6 +514,10 @@ type FuncCall struct {
 	IgnoreNulls  bool
 	FromLast     bool
 	Aggregate    bool
+	// Star: f(*) of a function other than count (whose count(*) is TiDB's
+	// count(1)); PostgreSQL looks f up with no arguments and refuses the
+	// star of one that is no aggregate (parse_func.c).
+	Star bool
 	// OrderedOver: an aggregate ORDER BY in a call with OVER
 	// (sum(x ORDER BY y) OVER w), which PostgreSQL's grammar takes and
 	// its ParseFuncOrColumn refuses after the function's lookup; the keys

@@ -60,6 +60,14 @@
 // SQLGATE_DIFF_LATERAL_QUERIES, default 150); rows are compared as
 // multisets and there is no allowance.
 //
+// callforms_test.go (TestCallFormsDifferential, SQLGATE_DIFF_CALL_FORMS,
+// default 600) draws function calls in every form PostgreSQL's grammar
+// has (unqualified or schema-qualified, no arguments, *, DISTINCT, ORDER
+// BY inside the call, VARIADIC, OVER, FILTER) over aggregates, window and
+// plain functions, and operator runs after numbers and strings: answers,
+// or SQLSTATE, message and position, under a per-mille ratchet that names
+// the classes left.
+//
 // regexgen_test.go (TestRegexDifferential, SQLGATE_DIFF_REGEX_QUERIES,
 // default 400) draws regular expressions from a grammar of ARE, ERE and
 // BRE syntax with faults of every REG_* class, flags and subjects, through

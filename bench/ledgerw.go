@@ -45,13 +45,14 @@ func (h *harness) runW10(ctx context.Context) {
 			tps := h.addFigure(&figure{Workload: name, Metric: "TPS", Unit: "transactions/s", HigherBetter: true, Systems: map[string]*stat{}})
 			cpu := h.addFigure(&figure{Workload: name, Metric: "server CPU", Unit: "µs/transaction", Systems: map[string]*stat{}})
 			client := h.addFigure(&figure{Workload: name, Metric: "client CPU", Unit: "µs/transaction", Systems: map[string]*stat{}})
+			idle := h.addFigure(&figure{Workload: name, Metric: "machine idle", Unit: "µs/transaction", Systems: map[string]*stat{}})
 			for _, t := range h.targets {
 				h.logf("W10 %s, %s, %d clients", t.name, keys, clients)
 				run := h.w10
 				if h.cfg.W10Client == "pgbench" {
 					run = h.w10pgbench
 				}
-				tps.Systems[t.name], cpu.Systems[t.name], client.Systems[t.name] = run(ctx, t, clients, hot, name)
+				tps.Systems[t.name], cpu.Systems[t.name], client.Systems[t.name], idle.Systems[t.name] = run(ctx, t, clients, hot, name)
 			}
 		}
 	}
@@ -66,10 +67,10 @@ func (h *harness) runW10(ctx context.Context) {
 // the client goroutines, the same code for every system): on 2 cores the
 // client and the server share the CPU, so a server whose replies cost the
 // client more work lowers the rate as surely as its own CPU does.
-func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, workload string) (tps, cpu, client *stat) {
+func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, workload string) (tps, cpu, client, idle *stat) {
 	setup, err := makeLedger(ctx, t)
 	if err != nil {
-		return errStat(err), errStat(err), errStat(err)
+		return errStat(err), errStat(err), errStat(err), errStat(err)
 	}
 	defer setup.Close(context.Background())
 	conns := make([]*pgx.Conn, clients)
@@ -83,24 +84,25 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 	for i := range conns {
 		c, err := pgx.Connect(ctx, t.connString)
 		if err != nil {
-			return errStat(err), errStat(err), errStat(err)
+			return errStat(err), errStat(err), errStat(err), errStat(err)
 		}
 		conns[i] = c
 		if _, err := c.Prepare(ctx, "w10u", "UPDATE ledger SET bal = bal + $1 WHERE id = $2"); err != nil {
-			return errStat(err), errStat(err), errStat(err)
+			return errStat(err), errStat(err), errStat(err), errStat(err)
 		}
 		if _, err := c.Prepare(ctx, "w10s", "SELECT bal FROM ledger WHERE id = $1"); err != nil {
-			return errStat(err), errStat(err), errStat(err)
+			return errStat(err), errStat(err), errStat(err), errStat(err)
 		}
 	}
 	pids := h.serverPIDs(t, conns)
 	var committed atomic.Int64 // sum of the deltas committed, over every run
 	reported := false
-	var cpuS, clientS []float64
+	var cpuS, clientS, idleS []float64
 	self := []int{os.Getpid()}
 	tps = h.repeat(ctx, func(ctx context.Context, measured bool) (float64, error) {
 		cpu0, cpuErr := cpuTime(pids)
 		own0, ownErr := cpuTime(self)
+		idle0, idleErr := machineIdle()
 		var wg sync.WaitGroup
 		var n atomic.Int64
 		errs := make(chan error, clients)
@@ -136,6 +138,10 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 		if ownErr == nil {
 			ownErr = err
 		}
+		idle1, err := machineIdle()
+		if idleErr == nil {
+			idleErr = err
+		}
 		close(errs)
 		for err := range errs {
 			return 0, err
@@ -154,10 +160,13 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 		if measured && ownErr == nil && n.Load() > 0 {
 			clientS = append(clientS, float64((own1-own0).Nanoseconds())/1e3/float64(n.Load()))
 		}
+		if measured && idleErr == nil && n.Load() > 0 {
+			idleS = append(idleS, float64((idle1-idle0).Nanoseconds())/1e3/float64(n.Load()))
+		}
 		return float64(n.Load()) / elapsed.Seconds(), nil
 	})
 	if tps.Err != "" {
-		return tps, tps, tps
+		return tps, tps, tps, tps
 	}
 	cpu, client = newStat(cpuS), newStat(clientS)
 	noCPU := errStat(errors.New("no CPU times: /proc/PID/task/*/schedstat unreadable"))
@@ -167,7 +176,7 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 	if len(clientS) == 0 {
 		client = noCPU
 	}
-	return tps, cpu, client
+	return tps, cpu, client, idleStat(idleS)
 }
 
 // makeLedger makes W10's table of ledgerRows zero balances on t and

@@ -49,7 +49,7 @@ var (
 // had, which have exited by the end of a run and are counted through the
 // postmaster's reaped children's times), and pgbench's own CPU per
 // transaction.
-func (h *harness) w10pgbench(ctx context.Context, t target, clients int, hot bool, workload string) (tps, cpu, client *stat) {
+func (h *harness) w10pgbench(ctx context.Context, t target, clients int, hot bool, workload string) (tps, cpu, client, idle *stat) {
 	binDir := os.Getenv("PGTEST_BIN_DIR")
 	if binDir == "" {
 		binDir = pgtest.DefaultBinDir
@@ -57,21 +57,21 @@ func (h *harness) w10pgbench(ctx context.Context, t target, clients int, hot boo
 	pgbench := filepath.Join(binDir, "pgbench")
 	if _, err := os.Stat(pgbench); err != nil {
 		err = fmt.Errorf("pgbench not found (set PGTEST_BIN_DIR or use --w10-client pgx): %w", err)
-		return errStat(err), errStat(err), errStat(err)
+		return errStat(err), errStat(err), errStat(err), errStat(err)
 	}
 	dbURL, options, err := pgbenchConn(t.connString)
 	if err != nil {
-		return errStat(err), errStat(err), errStat(err)
+		return errStat(err), errStat(err), errStat(err), errStat(err)
 	}
 	setup, err := makeLedger(ctx, t)
 	if err != nil {
-		return errStat(err), errStat(err), errStat(err)
+		return errStat(err), errStat(err), errStat(err), errStat(err)
 	}
 	defer setup.Close(context.Background())
 	if t.name == sysPostgres {
 		// As the issue's run had it: statistics, and the heap's visibility.
 		if _, err := setup.Exec(ctx, "VACUUM ANALYZE ledger"); err != nil {
-			return errStat(err), errStat(err), errStat(err)
+			return errStat(err), errStat(err), errStat(err), errStat(err)
 		}
 	}
 	keys := ledgerRows
@@ -80,7 +80,7 @@ func (h *harness) w10pgbench(ctx context.Context, t target, clients int, hot boo
 	}
 	script := filepath.Join(os.TempDir(), fmt.Sprintf("sqlgate-w10-%d.pgb", os.Getpid()))
 	if err := os.WriteFile(script, fmt.Appendf(nil, w10Script, keys), 0o644); err != nil {
-		return errStat(err), errStat(err), errStat(err)
+		return errStat(err), errStat(err), errStat(err), errStat(err)
 	}
 	defer os.Remove(script)
 	seconds := max(1, int(math.Ceil(h.cfg.W1Duration.Seconds())))
@@ -89,9 +89,10 @@ func (h *harness) w10pgbench(ctx context.Context, t target, clients int, hot boo
 
 	var committed, runs int64
 	reported := false
-	var cpuS, clientS []float64
+	var cpuS, clientS, idleS []float64
 	tps = h.repeat(ctx, func(ctx context.Context, measured bool) (float64, error) {
 		cpu0, cpuErr := serverCPU(t)
+		idle0, idleErr := machineIdle()
 		cmd := exec.CommandContext(ctx, pgbench, args...)
 		cmd.Env = append(os.Environ(), "PGOPTIONS="+options)
 		var out bytes.Buffer
@@ -102,6 +103,10 @@ func (h *harness) w10pgbench(ctx context.Context, t target, clients int, hot boo
 		cpu1, err := serverCPU(t)
 		if cpuErr == nil {
 			cpuErr = err
+		}
+		idle1, err := machineIdle()
+		if idleErr == nil {
+			idleErr = err
 		}
 		n, rate, err := pgbenchFigures(out.String())
 		if err != nil {
@@ -127,16 +132,19 @@ func (h *harness) w10pgbench(ctx context.Context, t target, clients int, hot boo
 			own := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 			clientS = append(clientS, float64(own.Nanoseconds())/1e3/float64(n))
 		}
+		if measured && idleErr == nil && n > 0 {
+			idleS = append(idleS, float64((idle1-idle0).Nanoseconds())/1e3/float64(n))
+		}
 		return rate, nil
 	})
 	if tps.Err != "" {
-		return tps, tps, tps
+		return tps, tps, tps, tps
 	}
 	cpu, client = newStat(cpuS), newStat(clientS)
 	if len(cpuS) == 0 {
 		cpu = errStat(errors.New("no CPU times: /proc/PID/task/*/schedstat unreadable"))
 	}
-	return tps, cpu, client
+	return tps, cpu, client, idleStat(idleS)
 }
 
 // pgbenchConn turns a target's pgx connection string into a URL libpq
@@ -253,4 +261,41 @@ func tail(s string, n int) string {
 		return s
 	}
 	return "..." + s[len(s)-n:]
+}
+
+// machineIdle is the time every CPU of the machine has spent idle or
+// waiting for I/O since boot (/proc/stat's first line, in clock ticks of
+// 10 ms). W10 reports it per transaction beside the server's and the
+// client's CPU: at several clients on 2 cores a server can spend no more
+// CPU per transaction than another and still run fewer, when its
+// wake-ups leave a core idle while work is waiting (bench/LEDGER.md,
+// 2026-12-07 13:53–13:59).
+func machineIdle() (time.Duration, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 6 || f[0] != "cpu" {
+		return 0, fmt.Errorf("/proc/stat: unexpected first line %q", line)
+	}
+	var ticks int64
+	for _, v := range f[4:6] { // idle, iowait
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/stat: %v", err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
+}
+
+// idleStat is the machine's idle time per transaction over the measured
+// runs, or why there is none.
+func idleStat(perTx []float64) *stat {
+	if len(perTx) == 0 {
+		return errStat(errors.New("no idle times: /proc/stat unreadable"))
+	}
+	return newStat(perTx)
 }

@@ -117,14 +117,8 @@ func TestCommitLogAfterPowerLoss(t *testing.T) {
 			commitLogSpan = span
 			ctx := context.Background()
 			dir, lost := t.TempDir(), t.TempDir()
-			ps := &powerSyncer{buckets: map[string]int64{}, wals: map[string][]byte{}}
-			s, err := Open(dir, Options{Syncer: ps})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, ps, pt, lt := openPowerLossStore(t, dir, "cl")
 			defer s.Close()
-			pt := createTable(t, s, "cl_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
-			lt := createTable(t, s, "cl_log", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("id", "v")}, BucketCount: 2})
 			pkRow := func(k, v int32) fluss.TableWrite {
 				return fluss.TableWrite{Path: path("cl_pk"), TableID: pt.Info().TableID, Kind: fluss.WriteUpsert,
 					Rec: intRecord([]string{"k", "v"}, []int32{k, v})}
@@ -214,14 +208,8 @@ func TestCommitLogAfterPowerLoss(t *testing.T) {
 func TestCommitLogGroupsAfterPowerLoss(t *testing.T) {
 	ctx := context.Background()
 	dir, lost := t.TempDir(), t.TempDir()
-	ps := &powerSyncer{buckets: map[string]int64{}, wals: map[string][]byte{}}
-	s, err := Open(dir, Options{Syncer: ps})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, ps, pt, lt := openPowerLossStore(t, dir, "clg")
 	defer s.Close()
-	pt := createTable(t, s, "clg_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
-	lt := createTable(t, s, "clg_log", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("id", "v")}, BucketCount: 2})
 	const writers, each = 6, 30
 	groups := s.groups.Load()
 	states := make([]map[int32]int32, writers)
@@ -333,6 +321,21 @@ func TestReadCommitLog(t *testing.T) {
 // checkAfterPowerLoss compares, in the store s2 reopened after a power
 // loss, the primary-key table prefix_pk with state and the log table
 // prefix_log's ids with appended (sorted): what was acknowledged before
+// openPowerLossStore opens a store in dir whose syncs a powerSyncer
+// records, with the two tables the power-loss tests write: prefix_pk
+// (primary key k) and prefix_log (a log table), two buckets each.
+func openPowerLossStore(t *testing.T, dir, prefix string) (*Store, *powerSyncer, fluss.Table, fluss.Table) {
+	t.Helper()
+	ps := &powerSyncer{buckets: map[string]int64{}, wals: map[string][]byte{}}
+	s, err := Open(dir, Options{Syncer: ps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := createTable(t, s, prefix+"_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
+	lt := createTable(t, s, prefix+"_log", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("id", "v")}, BucketCount: 2})
+	return s, ps, pt, lt
+}
+
 // the loss, nothing more.
 func checkAfterPowerLoss(ctx context.Context, t *testing.T, s2 *Store, prefix string, state map[int32]int32, appended []int32) {
 	t.Helper()

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"go/format"
 	"os"
 	"sort"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/internal/pgproc"
+	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestProcArgDefaultsMatchPostgres checks internal/pgproc/argdefaults.go
@@ -79,11 +79,5 @@ func writeArgDefaults(t *testing.T, defaults map[uint32]pgproc.ArgDefault) {
 		fmt.Fprintf(&b, "\t%d: {%q, %q},\n", o, defaults[o].Tree, defaults[o].Text)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile("../internal/pgproc/argdefaults.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pgtest.WriteGoSource(t, "../internal/pgproc/argdefaults.go", b.Bytes())
 }

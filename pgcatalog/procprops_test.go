@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"go/format"
 	"os"
 	"sort"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/internal/pgproc"
+	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestProcPropsMatchPostgres checks the committed internal/pgproc/procprops.go against
@@ -86,11 +86,5 @@ func writeProcProps(t *testing.T, props map[string]procProp) {
 		fmt.Fprintf(&b, "\t%q: {'%c', %v, '%c', %q, %q, %q, %v, %q, %v, %q, %q},\n", k, p.Volatile, p.Strict, p.Parallel, p.Src, p.Lang, p.Support, p.Cost, p.Body, p.Leakproof, p.Args, p.Bin)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile("../internal/pgproc/procprops.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pgtest.WriteGoSource(t, "../internal/pgproc/procprops.go", b.Bytes())
 }

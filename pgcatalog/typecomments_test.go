@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"go/format"
 	"os"
 	"testing"
+
+	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestTypeCommentsMatchPostgres checks typecomments.go against PostgreSQL
@@ -50,13 +51,7 @@ func TestTypeCommentsMatchPostgres(t *testing.T) {
 			fmt.Fprintf(&b, "\t%d: %q,\n", oid, want[oid])
 		}
 		b.WriteString("}\n")
-		src, err := format.Source(b.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile("typecomments.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		pgtest.WriteGoSource(t, "typecomments.go", b.Bytes())
 		return
 	}
 	for oid, w := range want {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"go/format"
 	"os"
 	"strings"
 	"testing"
@@ -85,13 +84,7 @@ func TestTypeProcsMatchPostgres(t *testing.T) {
 			fmt.Fprintf(&b, "\t%s,\n", typeProcLiteral(p))
 		}
 		b.WriteString("}\n")
-		src, err := format.Source(b.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile("typeprocs.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		pgtest.WriteGoSource(t, "typeprocs.go", b.Bytes())
 		return
 	}
 	want := map[uint32]typeRow{}

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"go/format"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/internal/pgoper"
+	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestCastsMatchPostgres checks internal/pgoper/casts.go against PostgreSQL
@@ -104,11 +104,5 @@ func writeCasts(t *testing.T, casts []pgoper.Cast) {
 			c.OID, c.Source, c.Target, c.Func, c.Context, c.Method, c.FuncName, args, c.FuncRet, c.FuncComment, c.FuncCallable)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile("casts.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pgtest.WriteGoSource(t, "casts.go", b.Bytes())
 }

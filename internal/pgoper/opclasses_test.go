@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"go/format"
 	"os"
 	"reflect"
 	"strings"
@@ -199,11 +198,5 @@ func writeOpClasses(t *testing.T, fams []pgoper.OpFamily, classes []pgoper.OpCla
 		fmt.Fprintf(&b, "\t{%d, %q, %#v, %d, %q},\n", p.OID, p.Name, p.Args, p.Ret, p.Comment)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile("opclasses.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pgtest.WriteGoSource(t, "opclasses.go", b.Bytes())
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"go/format"
 	"os"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/internal/pgoper"
+	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -256,11 +256,5 @@ func writeOperators(t *testing.T, ops []pgoper.Operator) {
 			o.LeftType, o.RightType, o.ResultType)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile("operators.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pgtest.WriteGoSource(t, "operators.go", b.Bytes())
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"go/format"
 	"os"
 	"reflect"
 	"testing"
@@ -137,11 +136,5 @@ func writeTSCatalog(t *testing.T, parsers []pgoper.TSParser, templates []pgoper.
 		fmt.Fprintf(&b, "\t{%d, %q, %#v, %d, %q},\n", p.OID, p.Name, p.Args, p.Ret, p.Comment)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile("tscatalog.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pgtest.WriteGoSource(t, "tscatalog.go", b.Bytes())
 }

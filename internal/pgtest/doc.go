@@ -4,7 +4,9 @@
 // options change: template.go), a postmaster on a free loopback port, a
 // connection string, and Stop; and Shared (shared.go), one such cluster for
 // a test package whose tests each take a fresh database on it. Conn and
-// Shared.Conn hand a test a connection that its cleanup closes.
+// Shared.Conn hand a test a connection that its cleanup closes; ScanRows
+// and WriteGoSource (generated.go) are the generated-catalog tests' reading
+// of PostgreSQL's rows and writing of their Go tables.
 //
 // It owns only process and directory management of those clusters and of
 // the template. It must

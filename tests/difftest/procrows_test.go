@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/format"
 	"os"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/sqlgate/sqlgate/internal/pgproc"
+	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/server"
 )
 
@@ -362,13 +362,7 @@ func writeProcRows(t *testing.T, rows []pgproc.Row, aggs []pgproc.Agg) {
 			a.MTransType, a.MTransSpace, a.InitVal, a.MInitVal, a.HasInitVal, a.HasMInitVal)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile("../../internal/pgproc/procrows.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pgtest.WriteGoSource(t, "../../internal/pgproc/procrows.go", b.Bytes())
 }
 
 // goOIDs is oids as a Go literal in decimal (nil for none).

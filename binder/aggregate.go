@@ -113,16 +113,12 @@ func (e *aggRef) String() string { return e.Name }
 // agg(args ORDER BY ..) and FILTER), or a call of another of
 // aggregateNames (bool_and, string_agg, ...). An ordered-set aggregate
 // (WITHIN GROUP) is orderedset.go's.
-func (b *binder) bindAggregateCall(n *pt.FuncCall) (Expr, error) {
+func (b *binder) bindAggregateCall(s *scope, n *pt.FuncCall) (Expr, error) {
 	name := aggName(n.Name)
 	if !aggregateNames[name] {
-		switch {
-		case n.Filter != nil:
-			return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))
-		case n.OrderBy != nil:
-			return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", name))
-		}
-		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", name))
+		// lower(DISTINCT x), f(x ORDER BY y) FILTER (..): the lookup's
+		// error, else the decoration's
+		return nil, b.notAggregateCall(func(e pt.Expr) (Expr, error) { return b.bindTree(s, e) }, n)
 	}
 	return b.bindAggregateCallFiltered(n, name, n.Args, n.Distinct, n.Filter, n.OrderBy)
 }
@@ -171,12 +167,16 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 		call.Filter = f
 	}
 	star := name == "count" && len(args) == 1 && isStarArg(args[0]) && !distinct
+	// written are the arguments' types before any coercion, which the
+	// lookup's error names (string_agg(text, unknown))
+	var written []types.T
 	if !star {
 		for _, a := range args {
 			e, err := b.bindTree(st.input, a)
 			if err != nil {
 				return nil, err
 			}
+			written = append(written, e.Type())
 			if pairStats(name) && isUnknown(e.Type()) {
 				if e, err = b.coerceUnknown(a, e, types.Float64Type); err != nil {
 					return nil, err
@@ -278,6 +278,9 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	}
 	t, err := aggResultType(name, argTypes)
 	if err != nil {
+		if sqlerr.CodeOf(err) == sqlerr.UndefinedFunction && !star {
+			return nil, b.errAt(node, undefinedCallOf(name, written))
+		}
 		return nil, b.errAt(node, err.(*sqlerr.Error))
 	}
 	call.T = t

@@ -188,9 +188,19 @@ func arrayOfDims(elem types.T, depth int) types.T {
 }
 
 func undefinedCall(name string, args []Expr) *sqlerr.Error {
-	names := make([]string, len(args))
+	ts := make([]types.T, len(args))
 	for i, a := range args {
-		if t := a.Type(); isUnknown(t) {
+		ts[i] = a.Type()
+	}
+	return undefinedCallOf(name, ts)
+}
+
+// undefinedCallOf is PostgreSQL's 42883 for a call of name whose
+// arguments have types ts (unknown named so).
+func undefinedCallOf(name string, ts []types.T) *sqlerr.Error {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		if isUnknown(t) {
 			names[i] = "unknown"
 		} else {
 			names[i] = t.PGName()

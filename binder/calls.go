@@ -30,6 +30,55 @@ func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 	return e, err
 }
 
+// notAggregateCall is PostgreSQL's answer (ParseFuncOrColumn) to a call
+// with an aggregate's decorations (DISTINCT, ORDER BY, FILTER, OVER) of a
+// name that is no aggregate: the arguments and the FILTER are bound
+// (bind: in the call's scope), the function is looked up as a plain call,
+// whose error comes first (42883: now(integer) FILTER (..), lower(DISTINCT
+// 1) OVER ()), and a function that exists is refused for the first
+// decoration the call has in PostgreSQL's order, OVER last.
+func (b *binder) notAggregateCall(bind func(pt.Expr) (Expr, error), n *pt.FuncCall) error {
+	for _, a := range n.Args {
+		if _, err := bind(a); err != nil {
+			return err
+		}
+	}
+	if n.Filter != nil {
+		f, err := bind(n.Filter)
+		if err != nil {
+			return err
+		}
+		if _, err := b.coerce(n.Filter, f, types.BoolType, "argument of FILTER"); err != nil {
+			return err
+		}
+	}
+	if _, err := bind(&pt.FuncCall{At: n.At, Schema: n.Schema, Name: n.Name, Args: n.Args}); err != nil {
+		return err
+	}
+	name := writtenName(n)
+	var err *sqlerr.Error
+	switch {
+	case n.Distinct:
+		err = sqlerr.New(sqlerr.WrongObjectType, "DISTINCT specified, but %s is not an aggregate function", name)
+	case n.OrderBy != nil || n.OrderedOver:
+		err = sqlerr.New(sqlerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", name)
+	case n.Filter != nil:
+		err = sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but %s is not an aggregate function", name)
+	default:
+		err = sqlerr.New(sqlerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name)
+	}
+	return b.errAt(n, err)
+}
+
+// writtenName is a call's function name as PostgreSQL's messages name it
+// (NameListToString): qualified when the call is.
+func writtenName(n *pt.FuncCall) string {
+	if n.Schema != "" {
+		return n.Schema + "." + n.Name
+	}
+	return n.Name
+}
+
 // SchemaChecker is implemented by catalogs that can say whether a schema
 // exists (a call qualified by a missing schema is 3F000).
 type SchemaChecker interface {
@@ -89,14 +138,14 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 	case n.WithinGroup:
 		return b.bindWithinGroup(n) // orderedset.go
 	case n.Aggregate:
-		return b.bindAggregateCall(n)
+		return b.bindAggregateCall(s, n)
 	}
 	name := n.Name
 	if n.Filter != nil {
 		// agg(..) FILTER (WHERE ..) of an aggregate TiDB's grammar does
 		// not know as one (bool_and, string_agg, ...)
 		if !aggregateNames[name] {
-			return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))
+			return nil, b.notAggregateCall(func(e pt.Expr) (Expr, error) { return b.bindTree(s, e) }, n)
 		}
 		return b.bindAggregateCallFiltered(n, aggName(name), n.Args, false, n.Filter, nil)
 	}

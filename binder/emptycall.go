@@ -19,10 +19,7 @@ func (b *binder) bindEmptyCall(s *scope, n *pt.FuncCall) (e Expr, handled bool, 
 	if len(n.Args) != 0 || n.WithinGroup {
 		return nil, false, nil
 	}
-	name := n.Name
-	if n.Schema != "" {
-		name = n.Schema + "." + n.Name // NameListToString(funcname)
-	}
+	name := writtenName(n)
 	switch {
 	case n.Name == "count" && !n.Star:
 		return nil, true, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "%s(*) must be used to call a parameterless aggregate function", name))

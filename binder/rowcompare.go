@@ -78,10 +78,13 @@ func (b *binder) makeRowComparison(n sourceNode, op Op, l, r Expr) (Expr, error)
 	if len(ls) != len(rs) {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "unequal number of entries in row expressions"))
 	}
+	if len(ls) == 0 {
+		return b.emptyRowComparison(n, op, l, r)
+	}
 	pair := func(op Op, i int) (Expr, error) {
 		// a record inside a constructor is one value: record_eq's rules
-		if lt, rt := ls[i].Type(), rs[i].Type(); lt.Kind == types.Row && rt.Kind == types.Row && sameFieldTypes(lt, rt) &&
-			!isNullRecord(ls[i]) && !isNullRecord(rs[i]) {
+		if lt, rt := ls[i].Type(), rs[i].Type(); lt.Kind == types.Row && rt.Kind == types.Row &&
+			(sameFieldTypes(lt, rt) || emptyRecord(lt) && emptyRecord(rt)) && !isNullRecord(ls[i]) && !isNullRecord(rs[i]) {
 			return recordComparison(op, ls[i], rs[i])
 		}
 		return b.makeBinary(n, op, ls[i], rs[i])
@@ -151,6 +154,30 @@ func (b *binder) rowElements(e Expr) []Expr {
 		out[k] = &FuncCall{Name: "fieldselect", Args: []Expr{e}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)}
 	}
 	return out
+}
+
+// emptyRecord reports whether t is the record of row(), which has no
+// fields.
+func emptyRecord(t types.T) bool {
+	return t.IsAnonRecord() && len(t.Fields) == 0
+}
+
+// emptyRowComparison compares two rows of no fields. Two constructors
+// (row() = row()) compare as the AND / OR of no pairs for IS [NOT]
+// DISTINCT FROM (make_row_distinct_op) and are refused for the other
+// operators (make_row_comparison_op); other record values compare whole,
+// as record_eq and btrecordcmp compare: equal.
+func (b *binder) emptyRowComparison(n sourceNode, op Op, l, r Expr) (Expr, error) {
+	if b.ctors[l] == nil || b.ctors[r] == nil {
+		return recordComparison(op, l, r)
+	}
+	switch op {
+	case OpIsDistinct:
+		return &Const{Value: false, T: types.BoolType}, nil
+	case OpIsNotDistinct:
+		return &Const{Value: true, T: types.BoolType}, nil
+	}
+	return nil, b.errAtOperator(n, op.String(), sqlerr.New(sqlerr.FeatureNotSupported, "cannot compare rows of zero length"))
 }
 
 // sameFieldTypes reports whether ROW types a and b have as many fields of

@@ -58,9 +58,6 @@ func recordType(ts []types.T) types.T {
 // bindRowConstructor binds ROW(a, b, ...) or a bare (a, b, ...) (the
 // tree's Row) as an anonymous record.
 func (b *binder) bindRowConstructor(s *scope, n *pt.Row, values []pt.Expr) (Expr, error) {
-	if len(values) == 0 {
-		return nil, b.errAt(n, sqlerr.NotSupported("ROW() without fields"))
-	}
 	args, values, err := b.bindRowFields(s, values)
 	if err != nil {
 		return nil, err
@@ -321,6 +318,11 @@ func (b *binder) castToCommon(n sourceNode, e Expr, t types.T) (Expr, error) {
 // record included.
 func (b *binder) nullTest(n sourceNode, x Expr, not bool) (Expr, error) {
 	t := x.Type()
+	if t.IsAnonRecord() && len(t.Fields) == 0 && !not {
+		// row() IS NULL: every one of no fields is NULL (ExecEvalRowNull's
+		// loop over none), and so is a NULL record's
+		return &Const{Value: true, T: types.BoolType}, nil
+	}
 	if !t.IsAnonRecord() || len(t.Fields) == 0 {
 		return &IsNull{X: x, Not: not}, nil
 	}

@@ -22,7 +22,10 @@ import (
 // result of all but format, which takes it for no arguments, as
 // PostgreSQL's functions read their variadic array); any other array (a
 // column, a parameter, a subquery's) is read row by row by
-// functions.VariadicArrayKernel (runtimeVariadic).
+// functions.VariadicArrayKernel (runtimeVariadic). A built-in that has
+// no VARIADIC overload (an aggregate, abs, lower) is called with the
+// array as its last argument, the decoration forgotten, as
+// ParseFuncOrColumn does for a function that is not variadic.
 
 // variadicArg is the array of n's last argument when it is written
 // VARIADIC (nil otherwise).
@@ -83,6 +86,15 @@ func (b *binder) collectVariadic(f *udf.Scalar, args []Expr) ([]Expr, error) {
 // argument is written VARIADIC, as the call of its array's elements (see
 // above).
 func (b *binder) bindBuiltinVariadic(s *scope, n *pt.FuncCall, arrTree pt.Expr) (Expr, error) {
+	if !hasVariadicOverload(n.Name) {
+		// a function that is not VARIADIC is called with the array as
+		// its last argument: ParseFuncOrColumn forgets the decoration
+		// (max(VARIADIC ARRAY[a]) is max(integer[]), abs(VARIADIC 1) is
+		// abs(1))
+		plain := *n
+		plain.Args = append(n.Args[:len(n.Args)-1:len(n.Args)-1], arrTree)
+		return b.bindFuncCallNamed(s, &plain)
+	}
 	fixed, err := b.bindTreeList(s, n.Args[:len(n.Args)-1])
 	if err != nil {
 		return nil, err
@@ -141,6 +153,17 @@ func (b *binder) bindBuiltinVariadic(s *scope, n *pt.FuncCall, arrTree pt.Expr) 
 		return nil, b.errAt(n, undefinedCall(n.Name, append(fixed, arr)))
 	}
 	return e, err
+}
+
+// hasVariadicOverload reports whether a built-in function of the name
+// has a VARIADIC overload.
+func hasVariadicOverload(name string) bool {
+	for _, f := range functions.Lookup(name) {
+		if f.Variadic {
+			return true
+		}
+	}
+	return false
 }
 
 // runtimeVariadic binds n, a built-in's call whose VARIADIC array arr

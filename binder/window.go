@@ -126,7 +126,7 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	case n.WithinGroup:
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name))
 	case !windowOnly[name] && !aggregateNames[aggName(name)]:
-		return nil, b.notWindowFunction(st, n)
+		return nil, b.notAggregateCall(st.bind, n)
 	}
 	switch name {
 	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
@@ -325,43 +325,6 @@ func (b *binder) windowFuncArgs(n *pt.FuncCall, nodes []pt.Expr, name string, ra
 		args[i] = b.resolveUnknown(e, types.StringType)
 	}
 	return args, nil
-}
-
-// notWindowFunction is the error of name(args) OVER w when name is neither
-// a window function nor an aggregate: as PostgreSQL's ParseFuncOrColumn,
-// the arguments and the FILTER are bound, the function is looked up (its
-// error: 42883 nosuch(integer) OVER ()), and a function that exists is
-// refused for the first aggregate decoration the call has, OVER the last.
-func (b *binder) notWindowFunction(st *winState, n *pt.FuncCall) error {
-	for _, a := range n.Args {
-		if _, err := st.bind(a); err != nil {
-			return err
-		}
-	}
-	if n.Filter != nil {
-		f, err := st.bind(n.Filter)
-		if err != nil {
-			return err
-		}
-		if _, err := b.coerce(n.Filter, f, types.BoolType, "argument of FILTER"); err != nil {
-			return err
-		}
-	}
-	if _, err := st.bind(&pt.FuncCall{At: n.At, Schema: n.Schema, Name: n.Name, Args: n.Args}); err != nil {
-		return err
-	}
-	var err *sqlerr.Error
-	switch {
-	case n.Distinct:
-		err = sqlerr.New(sqlerr.WrongObjectType, "DISTINCT specified, but %s is not an aggregate function", n.Name)
-	case n.OrderedOver:
-		err = sqlerr.New(sqlerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", n.Name)
-	case n.Filter != nil:
-		err = sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but %s is not an aggregate function", n.Name)
-	default:
-		err = sqlerr.New(sqlerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", n.Name)
-	}
-	return b.errAt(n, err)
 }
 
 // bindJSONWindowCall binds json_agg(x) OVER w and the other JSON

@@ -184,7 +184,9 @@ func (r *rewriter) multiArgAggregateAt(k, j int) (int, bool) {
 		r.qualifiedName(k) {
 		return 0, false
 	}
-	if _, ok := lookupWord(r.src, r.toks[k], tidbOneArgAggregates); !ok || k == 0 || !callContext(r.src, r.toks[k-1]) {
+	// the name of a qualified call's rewrite (qualifiedcall.go) follows
+	// its schema's "." and is a call all the same
+	if _, ok := lookupWord(r.src, r.toks[k], tidbOneArgAggregates); !ok || k == 0 || k != r.wrapped && !callContext(r.src, r.toks[k-1]) {
 		return 0, false
 	}
 	m := r.matchClose(k+1, j)

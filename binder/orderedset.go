@@ -1,7 +1,7 @@
 package binder
 
 import (
-	"strings"
+	"fmt"
 
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -47,19 +47,29 @@ func (b *binder) bindOrderedSet(node *pt.FuncCall, name string, direct []pt.Expr
 	if st.inCall {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate function calls cannot be nested"))
 	}
-	noFunc := func(n int) error {
-		return b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s with %d direct and %d ordered arguments does not exist", name, len(direct), n).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+	// noFunc is the lookup's failure of an aggregate that takes want
+	// direct arguments and one ordered: a call of as many arguments in
+	// all finds it and is told how many it takes (ParseFuncOrColumn)
+	noFunc := func(want int) error {
+		hint := ""
+		if len(direct)+len(items) == want+1 {
+			plural := "s"
+			if want == 1 {
+				plural = ""
+			}
+			hint = fmt.Sprintf("There is an ordered-set aggregate %s, but it requires %d direct argument%s, not %d.", name, want, plural, len(direct))
+		}
+		return b.orderedSetUndefined(node, name, direct, items, hint)
 	}
 	switch {
 	case name == "percentile_cont" || name == "percentile_disc":
 		if len(direct) != 1 || len(items) != 1 {
-			return nil, noFunc(len(items))
+			return nil, noFunc(1)
 		}
 		return b.bindPercentile(node, name, direct[0], items[0], filter)
 	case name == "mode":
 		if len(direct) != 0 || len(items) != 1 {
-			return nil, noFunc(len(items))
+			return nil, noFunc(0)
 		}
 		arr, err := b.sortedValues(items[0], filter)
 		if err != nil {
@@ -74,16 +84,27 @@ func (b *binder) bindOrderedSet(node *pt.FuncCall, name string, direct []pt.Expr
 	}
 	// another aggregate or function: PostgreSQL looks for name(direct
 	// args, ordered args) and finds none
-	var names []string
+	return nil, b.orderedSetUndefined(node, name, direct, items, "")
+}
+
+// orderedSetUndefined is PostgreSQL's 42883 for name(direct) WITHIN GROUP
+// (ORDER BY items) that no aggregate takes: the call named with every
+// argument's type as written, the direct ones first; hint, when not "",
+// is the one in place of the lookup's.
+func (b *binder) orderedSetUndefined(node *pt.FuncCall, name string, direct []pt.Expr, items []pt.OrderItem, hint string) error {
+	var ts []types.T
 	for _, e := range append(append([]pt.Expr{}, direct...), orderKeys(items)...) {
-		x, err := b.bindTree(st.input, e)
+		x, err := b.bindTree(b.agg.input, e)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		names = append(names, b.resolveUnknown(x, types.StringType).Type().PGName())
+		ts = append(ts, x.Type())
 	}
-	return nil, b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
-		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+	err := undefinedCallOf(name, ts)
+	if hint != "" {
+		err = err.WithHint("%s", hint)
+	}
+	return b.errAt(node, err)
 }
 
 // sortedValues registers array_agg(key ORDER BY key) [FILTER] and returns

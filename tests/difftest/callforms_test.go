@@ -25,13 +25,16 @@ const callFormDifferencePermille = 60
 // reads as keywords and ones it does not, window functions, an
 // ordered-set aggregate, plain functions with and without a zero-argument
 // form.
-var callFormNames = []string{"count", "sum", "max", "string_agg", "bool_and", "rank", "row_number", "mode", "lower", "now"}
+var callFormNames = []string{"count", "sum", "max", "string_agg", "bool_and", "rank", "row_number", "mode", "lower", "now",
+	"json_object_agg", "regr_count", "array_agg", "percentile_cont", "abs"}
 
 // callFormArgs and callFormTails are the call's inside and what may
 // follow it, in PostgreSQL's grammar (func_application, func_expr).
 var (
-	callFormArgs  = []string{"", "*", "a", "DISTINCT a", "ALL a", "a ORDER BY a", "a::text, ','", "VARIADIC ARRAY[a]"}
-	callFormTails = []string{"", " OVER ()", " OVER w", " FILTER (WHERE a > 0)", " FILTER (WHERE a > 0) OVER ()"}
+	callFormArgs = []string{"", "*", "a", "DISTINCT a", "ALL a", "a ORDER BY a", "a::text, ','", "VARIADIC ARRAY[a]",
+		"a, a", "VARIADIC a", "ROW(a, a)", "row()", "a::text COLLATE \"C\""}
+	callFormTails = []string{"", " OVER ()", " OVER w", " FILTER (WHERE a > 0)", " FILTER (WHERE a > 0) OVER ()",
+		" WITHIN GROUP (ORDER BY a)"}
 	callFormQuals = []string{"", "pg_catalog.", "public.", "nosuch."}
 )
 
@@ -40,7 +43,7 @@ var (
 func genCallForm(rng *rand.Rand) string {
 	name := callFormNames[rng.IntN(len(callFormNames))]
 	args := callFormArgs[rng.IntN(len(callFormArgs))]
-	if name == "mode" || name == "rank" || name == "row_number" {
+	if name == "mode" || name == "rank" || name == "row_number" || name == "percentile_cont" && !strings.Contains(args, ",") {
 		// mode(a) and ntile(a) without their clause are refused by TiDB's
 		// grammar before PostgreSQL's kind check: zero arguments only
 		args = []string{"", "*"}[rng.IntN(2)]

@@ -168,8 +168,10 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	}
 	star := name == "count" && len(args) == 1 && isStarArg(args[0]) && !distinct
 	// written are the arguments' types before any coercion, which the
-	// lookup's error names (string_agg(text, unknown))
+	// lookup's error names (string_agg(text, unknown)); pending are the
+	// untyped arguments of corr and its kin
 	var written []types.T
+	var pending []int
 	if !star {
 		for _, a := range args {
 			e, err := b.bindTree(st.input, a)
@@ -178,9 +180,11 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 			}
 			written = append(written, e.Type())
 			if pairStats(name) && isUnknown(e.Type()) {
-				if e, err = b.coerceUnknown(a, e, types.Float64Type); err != nil {
-					return nil, err
-				}
+				// typed double precision once the other arguments are
+				// known to fit the one candidate (float8, float8)
+				pending = append(pending, len(call.Args))
+				call.Args = append(call.Args, e)
+				continue
 			}
 			if name == "string_agg" && len(call.Args) == 1 && call.Args[0].Type().Kind == types.Bytes && isUnknown(e.Type()) {
 				// string_agg(bytea, unknown) is string_agg(bytea, bytea), the
@@ -221,6 +225,20 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 				e = looseKey(e)
 			}
 			call.Args = append(call.Args, e)
+		}
+	}
+	if len(pending) > 0 {
+		for _, a := range call.Args {
+			if t := a.Type(); len(call.Args) != 2 || !isUnknown(t) && t.Kind != types.Float64 {
+				return nil, b.errAt(node, undefinedCallOf(name, written)) // regr_count(text, unknown)
+			}
+		}
+		for _, i := range pending {
+			e, err := b.coerceUnknown(args[i], call.Args[i], types.Float64Type)
+			if err != nil {
+				return nil, err
+			}
+			call.Args[i] = e
 		}
 	}
 	if order != nil {

@@ -104,6 +104,16 @@ func (b *binder) noFunctionInSchema(s *scope, n *pt.FuncCall) error {
 	if err != nil {
 		return err
 	}
+	if n.WithinGroup {
+		// WITHIN GROUP's keys are arguments of the lookup too
+		for _, o := range n.OrderBy {
+			k, err := b.bindTree(s, o.X)
+			if err != nil {
+				return err
+			}
+			args = append(args, k)
+		}
+	}
 	return qualifiedUndefined(n, b.errAt(n, undefinedCall(n.Name, args)))
 }
 

@@ -78,7 +78,7 @@ func (b *binder) bindOrderedSet(node *pt.FuncCall, name string, direct []pt.Expr
 		return b.callFunction(node, "pg__mode", []Expr{arr})
 	case isHypothetical(name):
 		if len(direct) != len(items) {
-			return nil, b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s must have as many direct arguments (%d) as ordered arguments (%d)", name, len(direct), len(items)))
+			return nil, b.orderedSetUndefined(node, name, direct, items, fmt.Sprintf("To use the hypothetical-set aggregate %s, the number of hypothetical direct arguments (here %d) must match the number of ordering columns (here %d).", name, len(direct), len(items)))
 		}
 		return b.bindHypothetical(node, name, direct, items, filter)
 	}

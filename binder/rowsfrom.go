@@ -78,6 +78,11 @@ func (b *binder) bindRowsFrom(ft *pt.FuncTable, alias string, explicit, ord bool
 	one := len(fns) == 1
 	inputs := make([]Node, len(fns))
 	for i, fn := range fns {
+		if fn.at.Schema != "" && !b.isUDF(fn.name) {
+			// public.generate_series(1, 2): sqlgate's functions are
+			// pg_catalog's (calls.go), in the functions' order
+			return nil, b.noFunctionInSchema(&scope{tables: map[string]bool{}}, fn.at)
+		}
 		n, err := b.bindFromFunc(fn, alias, explicit && one)
 		if err != nil {
 			return nil, err

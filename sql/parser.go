@@ -530,6 +530,9 @@ func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Sta
 	if err := insertFormError(src, toks); err != nil { // mysqlforms.go
 		return nil, err
 	}
+	if err := withinGroupError(src, toks); err != nil { // withingroup.go
+		return nil, err
+	}
 	if err := typeKeywordCallError(src, toks, terminated); err != nil { // funccast.go
 		return nil, err
 	}

@@ -322,8 +322,15 @@ func (r *rewriter) rowsFrom(out []item, k, j int) ([]item, int, error) {
 		if first == "" {
 			first = name
 		}
+		marker := sqlQuote(name)
+		if s := r.identName(r.toks[i]); f != i && s != "pg_catalog" && s != "information_schema" {
+			// another schema rides along for the binder's 3F000 or
+			// 42883, as a function alone in FROM (setFunction)
+			marker = SchemaMarker + "(" + sqlQuote(s) + ", " + marker + ")"
+		}
 		fb := newComposite(r.leadOf(r.toks[i]))
-		fb.add("pg__rowsfn("+sqlQuote(name)+", ", r.toks[f].start)
+		// PostgreSQL points at the qualified name's start
+		fb.add("pg__rowsfn("+marker+", ", r.toks[i].start)
 		addCols(fb, defs, r.toks[f].start)
 		if len(args) > 0 {
 			fb.add(", ", r.toks[f+1].start)

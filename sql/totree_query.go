@@ -688,6 +688,10 @@ func rowsFromFuncs(ft *pt.FuncTable, f *ast.FuncCallExpr) error {
 			return refusal(f, sqlerr.New(sqlerr.InternalError, "malformed ROWS FROM"))
 		}
 		fn := pt.RowsFromFunc{At: c.At, Call: &pt.FuncCall{At: c.At, Name: treeText(c.Args[0]), Args: c.Args[2:]}}
+		if q, ok := c.Args[0].(*pt.FuncCall); ok && q.Name == SchemaMarker && len(q.Args) == 2 {
+			// pg__schema('s', 'f'): a function of another schema (srf.go)
+			fn.Call.Schema, fn.Call.Name = treeText(q.Args[0]), treeText(q.Args[1])
+		}
 		if cols, ok := c.Args[1].(*pt.FuncCall); ok {
 			for _, d := range cols.Args {
 				if d, ok := d.(*pt.FuncCall); ok && d.Name == "pg__coldef" && len(d.Args) == 2 {

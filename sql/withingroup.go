@@ -69,3 +69,53 @@ func (r *rewriter) withinGroup(out []item, k, j int) ([]item, int, error) {
 	b.add(" separator "+sqlQuote(AggregateMarkerPrefix+name)+")", r.toks[m].start)
 	return append(out[:s], b.it), m + 1, nil
 }
+
+// withinGroupError is PostgreSQL's grammar's refusal (func_expr) of a call
+// with WITHIN GROUP whose argument list has its own ORDER BY, DISTINCT or
+// VARIADIC, checked in that order: 42601 at WITHIN, read from the tokens
+// before any rewrite (TiDB's grammar would refuse the rewritten call
+// elsewhere, and VARIADIC would reach the lookup).
+func withinGroupError(src string, toks []token) error {
+	for k := 1; k+1 < len(toks); k++ {
+		if !toks[k].is(src, "WITHIN") || !toks[k+1].is(src, "GROUP") || !toks[k-1].isPunct(src, ")") {
+			continue
+		}
+		open, depth := -1, 0
+		for q := k - 1; q >= 0 && open < 0; q-- {
+			switch {
+			case toks[q].isPunct(src, ")"), toks[q].isPunct(src, "]"):
+				depth++
+			case toks[q].isPunct(src, "("), toks[q].isPunct(src, "["):
+				if depth--; depth == 0 {
+					open = q
+				}
+			}
+		}
+		if open < 1 || toks[open-1].kind != tkIdent && toks[open-1].kind != tkQIdent {
+			continue
+		}
+		distinct := open+1 < k-1 && toks[open+1].is(src, "DISTINCT")
+		order, variadic := false, false
+		for q := range topLevel(src, toks, open+1, k-1) {
+			switch {
+			case toks[q].is(src, "ORDER") && q+1 < k-1 && toks[q+1].is(src, "BY"):
+				order = true
+			case toks[q].is(src, "VARIADIC"):
+				variadic = true
+			}
+		}
+		msg := ""
+		switch {
+		case order:
+			msg = "cannot use multiple ORDER BY clauses with WITHIN GROUP"
+		case distinct:
+			msg = "cannot use DISTINCT with WITHIN GROUP"
+		case variadic:
+			msg = "cannot use VARIADIC with WITHIN GROUP"
+		default:
+			continue
+		}
+		return sqlerr.New(sqlerr.SyntaxError, "%s", msg).WithPosition(charPos(src, toks[k].start))
+	}
+	return nil
+}

@@ -365,7 +365,8 @@ func (f *formatter) fromItem(it FromItem) {
 
 // rowsFrom writes ROWS FROM (f(args) [AS (definitions)], ..) from the
 // rewrite's pg__rowsfn('f', pg__cols(pg__coldef('c', 'type'), ..), args)
-// calls (sql/srf.go).
+// calls (sql/srf.go; 'f' is pg__schema('s', 'f') for a function of
+// another schema than pg_catalog).
 func (f *formatter) rowsFrom(fns []Expr) {
 	f.WriteString("ROWS FROM (")
 	for i, e := range fns {
@@ -378,11 +379,19 @@ func (f *formatter) rowsFrom(fns []Expr) {
 			continue
 		}
 		name, _ := c.Args[0].(*Literal)
+		schema := ""
+		if q, ok := c.Args[0].(*FuncCall); ok && q.Name == "pg__schema" && len(q.Args) == 2 {
+			// pg__schema('s', 'f'): a function of another schema
+			s, _ := q.Args[0].(*Literal)
+			if name, _ = q.Args[1].(*Literal); s != nil {
+				schema = QuoteIdent(s.Text) + "."
+			}
+		}
 		if name == nil {
 			f.expr(e)
 			continue
 		}
-		f.WriteString(funcName(name.Text) + "(")
+		f.WriteString(schema + funcName(name.Text) + "(")
 		f.list(c.Args[2:])
 		f.WriteString(")")
 		if cols, ok := c.Args[1].(*FuncCall); ok && len(cols.Args) > 0 {

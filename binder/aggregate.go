@@ -599,8 +599,19 @@ func (b *binder) bindJSONAggregate(node sourceNode, name string, args []pt.Expr,
 		}
 	}
 	if len(args) != want {
-		return nil, b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args)).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+		// the lookup's 42883, naming the arguments' types as written
+		if b.agg == nil {
+			return nil, b.errAt(node, b.aggregatesRefused())
+		}
+		ts := make([]types.T, len(args))
+		for i, a := range args {
+			e, err := b.bindTree(b.agg.input, a)
+			if err != nil {
+				return nil, err
+			}
+			ts[i] = e.Type()
+		}
+		return nil, b.errAt(node, undefinedCallOf(name, ts))
 	}
 	parts := make([]Expr, want)
 	for i, a := range args {

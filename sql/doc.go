@@ -83,7 +83,9 @@
 //     FROM item -> a pg__srf derived table (srf.go; a first argument
 //     TABLE name, a batch UDF's relation, -> (select * from name)),
 //     ROWS FROM (f(..) [AS (defs)], ..) -> the pg__srf marker of
-//     pg__rowsfrom with one pg__rowsfn('f', pg__cols(defs), args) each,
+//     pg__rowsfrom with one pg__rowsfn('f', pg__cols(defs), args) each
+//     ('f' is pg__schema('s', 'f') for s.f(..) of another schema than
+//     pg_catalog),
 //     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
 //     (subquery) is left to TiDB for the comparisons; [NOT] LIKE | ILIKE,
 //     ~~ !~~ ~~* !~~* and ~ ~* !~ !~* ANY (subquery) -> pg__any(x, 'op',
@@ -210,7 +212,9 @@
 //     bytes) -> pg__cast('b101', 'pg__bit') (bitstring.go);
 //   - f(args) WITHIN GROUP (ORDER BY keys) (withingroup.go) ->
 //     group_concat(pg__within_group(args) ORDER BY keys SEPARATOR
-//     'pg__agg:f');
+//     'pg__agg:f'); the call's own ORDER BY, DISTINCT or VARIADIC with
+//     WITHIN GROUP is PostgreSQL's 42601 at WITHIN, read from the tokens
+//     before any rewrite (withinGroupError);
 //   - an empty select list (SELECT FROM t) -> the marker column
 //     pg__nocols(), which the binder drops; (a JOIN b ..) AS j -> (SELECT *
 //     FROM a JOIN b ..) AS j; WITH ... INSERT INTO t SELECT -> INSERT INTO t

@@ -63,7 +63,8 @@
 // callforms_test.go (TestCallFormsDifferential, SQLGATE_DIFF_CALL_FORMS,
 // default 600) draws function calls in every form PostgreSQL's grammar
 // has (unqualified or schema-qualified, no arguments, *, DISTINCT, ORDER
-// BY inside the call, VARIADIC, OVER, FILTER) over aggregates, window and
+// BY inside the call, VARIADIC, OVER, FILTER, WITHIN GROUP; ROW(..),
+// row() and COLLATE arguments) over aggregates, ordered-set, window and
 // plain functions, and operator runs after numbers and strings: answers,
 // or SQLSTATE, message and position, under a per-mille ratchet that names
 // the classes left.

@@ -407,6 +407,12 @@ func nullOf(t types.T) binder.Expr { return &binder.Const{Value: nil, T: t} }
 // foldTop folds an expression of the plan, then the plans of the
 // subqueries left in it.
 func (fo *folder) foldTop(e binder.Expr) (binder.Expr, error) {
+	if _, ok := e.(*binder.ColumnRef); ok {
+		// a column read whole folds nothing: it stays a column, so that
+		// the rules still merge and narrow the projections it passes
+		// through (a pulled-up constant is seen through it: pulledUp)
+		return e, nil
+	}
 	f, err := fo.foldExpr(e)
 	if err != nil {
 		return nil, err

@@ -49,18 +49,10 @@ import (
 func pulledUp(n binder.Node, wrap bool) []binder.Expr {
 	switch x := n.(type) {
 	case *binder.Project:
-		if wrap || !simpleInput(x.Input) {
+		if wrap || x.Generated || !simpleInput(x.Input) {
 			return nil
 		}
-		var out []binder.Expr
-		for i, e := range x.Exprs {
-			if k, ok := e.(*binder.Const); ok {
-				if out == nil {
-					out = make([]binder.Expr, len(x.Exprs))
-				}
-				out[i] = k
-			}
-		}
+		out := constsOf(x.Exprs, x.Input, len(x.Exprs))
 		if out != nil {
 			for _, e := range x.Exprs {
 				if mustCompute(e) {
@@ -95,16 +87,7 @@ func pulledUp(n binder.Node, wrap bool) []binder.Expr {
 		if x.GroupingSet {
 			return nil
 		}
-		var out []binder.Expr
-		for i, e := range x.GroupBy {
-			if k, ok := e.(*binder.Const); ok {
-				if out == nil {
-					out = make([]binder.Expr, len(x.Columns()))
-				}
-				out[i] = k
-			}
-		}
-		return out
+		return constsOf(x.GroupBy, x.Input, len(x.Columns()))
 	case *binder.Window:
 		// the window's own level: its input's columns pass through
 		if in := pulledUp(x.Input, wrap); in != nil {
@@ -112,6 +95,34 @@ func pulledUp(n binder.Node, wrap bool) []binder.Expr {
 		}
 	}
 	return nil
+}
+
+// constsOf is the constants among es, expressions over input, in a list
+// of n columns (nil: none): a constant, or a column of input passed
+// through whole (an alias list's projection, a group key) that is one
+// of input's.
+func constsOf(es []binder.Expr, input binder.Node, n int) []binder.Expr {
+	var out, in []binder.Expr
+	for i, e := range es {
+		k, ok := e.(*binder.Const)
+		if r, isRef := e.(*binder.ColumnRef); isRef {
+			if in == nil {
+				if in = pulledUp(input, false); in == nil {
+					in = []binder.Expr{}
+				}
+			}
+			if c := pulledConst(in, r.Index, r); c != nil {
+				k, ok = c.(*binder.Const), true
+			}
+		}
+		if ok {
+			if out == nil {
+				out = make([]binder.Expr, n)
+			}
+			out[i] = k
+		}
+	}
+	return out
 }
 
 // joinConsts is the constants of a join's columns, the left input's then
@@ -154,10 +165,21 @@ func (fo *folder) inputConsts(n binder.Node) []binder.Expr {
 	case *binder.Filter:
 		return pulledUp(x.Input, fo.wrap)
 	case *binder.Project:
+		if x.Generated {
+			return nil // the executor's, from the new row
+		}
 		return pulledUp(x.Input, false)
 	case *binder.Aggregate:
 		return pulledUp(x.Input, x.GroupingSet)
 	case *binder.Join:
+		if x.Type == binder.FullJoin {
+			// PostgreSQL keeps a FULL JOIN's condition over the outputs
+			// of both sides (SELECT * FROM (SELECT 'a' FROM t WHERE
+			// false) a(x) FULL JOIN (...) b(y) ON x::int = y fails
+			// nothing), where a LEFT or RIGHT JOIN's reads both sides'
+			// constants
+			return nil
+		}
 		return joinConsts(pulledUp(x.Left, fo.wrap), pulledUp(x.Right, fo.wrap), len(x.Left.Columns()), len(x.Right.Columns()))
 	}
 	return nil

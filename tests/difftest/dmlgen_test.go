@@ -876,6 +876,19 @@ func TestDMLDifferential(t *testing.T) {
 					runTagged(ctx, pgs, "SELECT 1/0")
 					return sg, pg, true
 				}
+				if sg.Err != nil && pg.Err != nil && keyOrderedInsert(q) {
+					// another row's error first: PostgreSQL may read an
+					// INSERT ... SELECT ... ORDER BY <key> through the
+					// key's index, writing each row as it is read, so a
+					// row's write fails before a later row's WHERE is
+					// computed, where sqlgate (whose stored key order is
+					// no SQL order) computes the WHERE of every row
+					// before its sort (seed 86028121 round 87: 23502 of
+					// the first row written against 22P02 of a later
+					// row's condition); a plan of PostgreSQL's costs
+					stats["refused for another row, key-ordered insert"]++
+					return sg, pg, true
+				}
 				if sg.Err != nil && pg.Err != nil && visitOrder(q) && sg.Err.Code == pg.Err.Code && sg.Err.Message == pg.Err.Message {
 					// the same violation in another row: a statement
 					// whose rows PostgreSQL visits in its heap's order
@@ -1055,6 +1068,12 @@ var keyLookupRE = regexp.MustCompile(`(\w+) (\w+) WHERE (\w+)\.id = [\w.]+::text
 // usingLookupRE finds delete's join "USING T o WHERE o.id = t.c::text::int
 // AND (o's conditions)", RETURNING aside.
 var usingLookupRE = regexp.MustCompile(`USING (\w+) o WHERE o\.id = [\w.]+::text::int AND (.*?)(?: RETURNING .*)?$`)
+
+// keyOrderedInsert reports whether q is the generator's INSERT ...
+// SELECT ... FROM t s ... ORDER BY s.id (t's key).
+func keyOrderedInsert(q string) bool {
+	return strings.HasPrefix(q, "INSERT") && strings.Contains(q, " SELECT ") && strings.Contains(q, " ORDER BY s.id")
+}
 
 func visitOrder(q string) bool {
 	switch {

@@ -457,16 +457,8 @@ func (fo *folder) foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 // foldExpr is eval_const_expressions over one expression.
 func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 	switch x := e.(type) {
-	case *binder.ColumnRef:
-		if k := pulledConst(fo.cols, x.Index, x); k != nil { // pullupconst.go
-			return k, nil
-		}
-		return e, nil
-	case *binder.OuterRef:
-		if k := pulledConst(fo.outer, x.Slot, x); k != nil {
-			return k, nil
-		}
-		return e, nil
+	case *binder.ColumnRef, *binder.OuterRef:
+		return fo.pulledRef(e), nil // pullupconst.go
 	case *binder.Const, *binder.Param:
 		return e, nil
 	case *binder.BinaryOp:

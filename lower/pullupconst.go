@@ -214,6 +214,22 @@ func outerConsts(outer []binder.Expr) []binder.Expr {
 	return out
 }
 
+// pulledRef is the pulled-up constant a column or outer reference reads
+// (fo.cols, fo.outer), else the reference itself.
+func (fo *folder) pulledRef(e binder.Expr) binder.Expr {
+	var k binder.Expr
+	switch r := e.(type) {
+	case *binder.ColumnRef:
+		k = pulledConst(fo.cols, r.Index, r)
+	case *binder.OuterRef:
+		k = pulledConst(fo.outer, r.Slot, r)
+	}
+	if k == nil {
+		return e
+	}
+	return k
+}
+
 // pullUpRefs is e with the references foldExpr would replace by pulled-up
 // constants replaced, nothing folded: a projection's output whose fold
 // failed is left for the rules to drop (deferOutputs) as PostgreSQL would
@@ -225,17 +241,9 @@ func (fo *folder) pullUpRefs(e binder.Expr) binder.Expr {
 	}
 	var walk func(binder.Expr) (binder.Expr, error)
 	walk = func(x binder.Expr) (binder.Expr, error) {
-		switch r := x.(type) {
-		case *binder.ColumnRef:
-			if k := pulledConst(fo.cols, r.Index, r); k != nil {
-				return k, nil
-			}
-			return x, nil
-		case *binder.OuterRef:
-			if k := pulledConst(fo.outer, r.Slot, r); k != nil {
-				return k, nil
-			}
-			return x, nil
+		switch x.(type) {
+		case *binder.ColumnRef, *binder.OuterRef:
+			return fo.pulledRef(x), nil
 		}
 		return binder.MapChildren(x, walk)
 	}

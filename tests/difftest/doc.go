@@ -193,6 +193,12 @@
 // constant output is folded with what reads it, except under a
 // PlaceHolderVar; SQLSTATEs and rows, no allowance.
 //
+// intinput_test.go (TestIntegerInputDifferential, SQLGATE_DIFF_INTINPUT,
+// default 400) casts integer texts (spaces, signs, digits around every
+// range's bounds, junk after them) to smallint, integer and bigint, as
+// constants and from a column: pg_strtoint32 finds a value out of range
+// before what follows the digits; SQLSTATE and message, no allowance.
+//
 // semijoinstop_test.go (TestSemiJoinStopDifferential,
 // SQLGATE_DIFF_SEMISTOP_QUERIES, default 150) draws IN / = ANY subqueries
 // of constant outputs (or operands that folding makes constants, rows of

@@ -42,9 +42,7 @@ func TestIntegerInputDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := startPair(t, ctx, &Schema{})
-	if sg, pg := r.SQLGate.Run(ctx, "CREATE TABLE ii (id int PRIMARY KEY, t text)"), r.Postgres.Run(ctx, "CREATE TABLE ii (id int PRIMARY KEY, t text)"); sg.Err != nil || pg.Err != nil {
-		t.Fatalf("CREATE TABLE: %v / %v", sg.Err, pg.Err)
-	}
+	runOnBoth(t, ctx, r, "CREATE TABLE ii (id int PRIMARY KEY, t text)")
 	rng := rand.New(rand.NewSource(int64(diffSeed(t, 4343))))
 	n := envInt(t, "SQLGATE_DIFF_INTINPUT", 400)
 	stats := map[string]int{}
@@ -54,10 +52,7 @@ func TestIntegerInputDifferential(t *testing.T) {
 		tallyBy(t, ctx, r, fmt.Sprintf("SELECT '%s'::%s AS v", s, typ), stats, tallyRule{})
 		if i%4 == 0 {
 			// the same text read from a column, cast as the rows are read
-			ins := fmt.Sprintf("INSERT INTO ii VALUES (%d, '%s')", i, s)
-			if sg, pg := r.SQLGate.Run(ctx, ins), r.Postgres.Run(ctx, ins); sg.Err != nil || pg.Err != nil {
-				t.Fatalf("%s: %v / %v", ins, sg.Err, pg.Err)
-			}
+			runOnBoth(t, ctx, r, fmt.Sprintf("INSERT INTO ii VALUES (%d, '%s')", i, s))
 			tallyBy(t, ctx, r, fmt.Sprintf("SELECT t::%s AS v FROM ii WHERE id = %d", typ, i), stats, tallyRule{})
 		}
 	}

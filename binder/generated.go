@@ -258,7 +258,7 @@ func (b *binder) generatedRow(info fluss.TableInfo, rows Node) (Node, error) {
 		return rows, err
 	}
 	in := rows.Columns()
-	p := &Project{Input: rows}
+	p := &Project{Input: rows, Generated: true}
 	for i, c := range in {
 		var e Expr = &ColumnRef{Index: i, Name: c.Name, T: c.T}
 		if i < len(exprs) && exprs[i] != nil {
@@ -296,7 +296,7 @@ func (b *binder) generatedUpdate(info fluss.TableInfo, set *Project) (*Project, 
 	at := len(in)
 	inner.Exprs = append(inner.Exprs, set.Exprs...)
 	inner.Cols = append(inner.Cols, set.Cols...)
-	out := &Project{Input: inner, Cols: append([]Column(nil), set.Cols...)}
+	out := &Project{Input: inner, Cols: append([]Column(nil), set.Cols...), Generated: true}
 	row := make([]Expr, len(set.Exprs))
 	for i, c := range set.Cols {
 		row[i] = &ColumnRef{Index: at + i, Name: c.Name, T: c.T}

@@ -77,6 +77,11 @@ type Project struct {
 	Input Node
 	Exprs []Expr
 	Cols  []Column
+	// Generated says the projection computes a write's stored generated
+	// columns from the new row (generated.go): PostgreSQL's executor
+	// does (ExecComputeStoredGenerated), so planning never folds a
+	// constant of the row into them (lower's pulled-up constants).
+	Generated bool
 }
 
 // SortKey is one ORDER BY key over the input's columns.

@@ -348,6 +348,9 @@ func matchTokens(s string, p []int16, bytewise bool) (bool, error) {
 				pi++
 				continue
 			case t == tokAnySeq:
+				if danglingAfterAnySeq(s, si, p, pi, step) {
+					return false, errDanglingEscape()
+				}
 				starPi, starSi = pi, si
 				pi++
 				continue
@@ -363,6 +366,30 @@ func matchTokens(s string, p []int16, bytewise bool) (bool, error) {
 		pi++
 	}
 	return pi == len(p), nil
+}
+
+// danglingAfterAnySeq reports whether the % at p[pi], met at s[si:],
+// raises PostgreSQL's dangling-escape error (like_match.c's MatchText):
+// after a % it skips the %s and consumes a character per _ that follow
+// (giving up when the text runs out), then looks at the next pattern
+// character before it scans the text for it, so '\' LIKE '%_\' fails
+// though the text ends before the escape.
+func danglingAfterAnySeq(s string, si int, p []int16, pi int, step func(string, int) int) bool {
+	for pi++; pi < len(p); pi++ {
+		switch p[pi] {
+		case tokAnySeq:
+		case tokAnyChar:
+			if si >= len(s) {
+				return false
+			}
+			si += step(s, si)
+		case tokDanglingEscape:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 func charLen(s string, i int) int {

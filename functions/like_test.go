@@ -45,6 +45,35 @@ func TestLikeDanglingEscapeIsLazy(t *testing.T) {
 	}
 }
 
+// TestLikeDanglingEscapeAfterPercent: like_match.c looks at the pattern
+// character after a % (past the %s and a character per _) before it
+// scans the text, so a dangling escape there fails though the text ends
+// first; a _ the text cannot feed gives up first (PostgreSQL 15's answers).
+func TestLikeDanglingEscapeAfterPercent(t *testing.T) {
+	tests := []struct {
+		text, pattern string
+		bytewise      bool
+		fails         bool
+	}{
+		{"a", `%_\`, false, true},
+		{"", `%\`, false, false},
+		{"ab", `%__\`, false, true},
+		{"a", `%__\`, false, false},
+		{"a", `%\`, false, true},
+		{"ab", `x%\`, false, false},
+		{"a", `a\`, false, false},
+		{"ab", `a\`, false, true},
+		{`\`, `%_\`, true, true},
+	}
+	for _, tc := range tests {
+		lp := compilePattern(tc.pattern, '\\', tc.bytewise)
+		m, err := lp.match(tc.text)
+		if (err != nil) != tc.fails || m {
+			t.Errorf("%q LIKE %q: got %v, %v; want an error %v and no match", tc.text, tc.pattern, m, err, tc.fails)
+		}
+	}
+}
+
 func TestASCIICaseMapMatchesPerByte(t *testing.T) {
 	src := make([]byte, 0, 300)
 	for i := 0; i < 300; i++ {

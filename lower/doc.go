@@ -20,6 +20,15 @@
 // over one empty row (valuesfold.go's pullUpValues, PostgreSQL's
 // pull_up_simple_values), so that its cells are a derived table's
 // outputs; a VALUES of several rows computes every cell, as a Values Scan.
+// A reference to a constant output of a derived table PostgreSQL pulls up
+// (pull_up_simple_subquery: no aggregation, window, DISTINCT, ORDER BY,
+// LIMIT, FOR UPDATE, set operation, set-returning or volatile output) is
+// folded as that constant (pullupconst.go), so SELECT c0::boolean FROM
+// (SELECT 'AB' FROM t WHERE false) s(c0) fails, and a CASE the constant
+// decides drops its other branches unread; not above an outer join that
+// NULL-extends the derived table, nor under grouping sets (PostgreSQL's
+// PlaceHolderVars), and into a correlated subquery through its Outer
+// values.
 // A derived table's output (or aggregate) that fails to fold is left
 // unfolded (deferOutputs), as PostgreSQL pulls the derived table up or
 // removes its unread outputs before it folds: the rules below may drop

@@ -37,7 +37,7 @@ func PlanIn(ctx context.Context, n binder.Node) (Node, error) {
 // EXPLAIN) and, for tests, some rules disabled.
 func PlanWith(n binder.Node, o Options) (Node, error) {
 	fo := newFolder(o.Ctx)
-	fo.deferOutputs = true
+	fo.deferOutputs, fo.pullUp = true, true
 	folded, err := fo.foldPlan(pullUpValues(n)) // valuesfold.go
 	if err != nil {
 		// PostgreSQL raises it while planning: every execution fails with

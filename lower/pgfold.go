@@ -86,6 +86,16 @@ type folder struct {
 	// lowers it, with its unread derived-table outputs dropped: the
 	// second fold, over what the rules kept.
 	pruneSubqueries bool
+	// pullUp says references to a pulled-up derived table's constant
+	// outputs are folded as those constants (pullupconst.go): the
+	// first fold, over the plan as bound. cols are the constants of the
+	// columns the expressions being folded read, outer those of a
+	// subquery's Outer values (OuterRef slots), wrap that the query
+	// level being folded groups by grouping sets.
+	pullUp bool
+	cols   []binder.Expr
+	outer  []binder.Expr
+	wrap   bool
 }
 
 func newFolder(ctx context.Context) *folder {
@@ -114,6 +124,13 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 	default:
 		fo.branchOutputs = false
 	}
+	wrap := fo.wrap
+	switch x := n.(type) {
+	case *binder.Project:
+		fo.wrap = false // a query level of its own below
+	case *binder.Aggregate:
+		fo.wrap = fo.wrap || x.GroupingSet
+	}
 	n = rewriteChildren(n, func(c binder.Node) binder.Node {
 		if err != nil {
 			return c
@@ -126,7 +143,10 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		return out
 	})
 	fo.branchOutputs = false // for the subqueries of n's expressions
-	defer func() { fo.branchOutputs = branchOutputs }()
+	fo.wrap = wrap
+	cols := fo.cols
+	fo.cols = fo.inputConsts(n) // pullupconst.go
+	defer func() { fo.branchOutputs, fo.cols = branchOutputs, cols }()
 	if err != nil {
 		return nil, err
 	}
@@ -206,6 +226,17 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 				// table before it folds (remove_unused_subquery_outputs):
 				// the rules may drop it (aggprune.go).
 				fo.deferred++
+				if fo.cols != nil {
+					if !changed {
+						aggs = append([]binder.AggCall(nil), x.Aggs...)
+						changed = true
+					}
+					args := make([]binder.Expr, len(a.Args))
+					for j, e := range a.Args {
+						args[j] = fo.pullUpRefs(e)
+					}
+					aggs[i].Args = args
+				}
 				continue
 			}
 			if err != nil {
@@ -260,7 +291,7 @@ func (fo *folder) foldOutput(e binder.Expr) (binder.Expr, error) {
 	f, err := fo.foldTop(e)
 	if err != nil {
 		fo.deferred++
-		return e, nil
+		return fo.pullUpRefs(e), nil
 	}
 	return f, nil
 }
@@ -376,6 +407,12 @@ func nullOf(t types.T) binder.Expr { return &binder.Const{Value: nil, T: t} }
 // foldTop folds an expression of the plan, then the plans of the
 // subqueries left in it.
 func (fo *folder) foldTop(e binder.Expr) (binder.Expr, error) {
+	if _, ok := e.(*binder.ColumnRef); ok {
+		// a column read whole folds nothing: it stays a column, so that
+		// the rules still merge and narrow the projections it passes
+		// through (a pulled-up constant is seen through it: pulledUp)
+		return e, nil
+	}
 	f, err := fo.foldExpr(e)
 	if err != nil {
 		return nil, err
@@ -400,7 +437,13 @@ func (fo *folder) foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 	if fo.pruneSubqueries {
 		plan = trimSubqueryPlan(plan) // as lowerExpr lowers it
 	}
-	if plan, err = fo.foldPlan(plan); err != nil {
+	outer, cols, wrap := fo.outer, fo.cols, fo.wrap
+	if fo.pullUp {
+		fo.outer, fo.wrap = outerConsts(sq.Outer), false
+	}
+	plan, err = fo.foldPlan(plan)
+	fo.outer, fo.cols, fo.wrap = outer, cols, wrap
+	if err != nil {
 		return nil, err
 	}
 	if plan == sq.Plan {
@@ -414,7 +457,9 @@ func (fo *folder) foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 // foldExpr is eval_const_expressions over one expression.
 func (fo *folder) foldExpr(e binder.Expr) (binder.Expr, error) {
 	switch x := e.(type) {
-	case *binder.Const, *binder.ColumnRef, *binder.Param, *binder.OuterRef:
+	case *binder.ColumnRef, *binder.OuterRef:
+		return fo.pulledRef(e), nil // pullupconst.go
+	case *binder.Const, *binder.Param:
 		return e, nil
 	case *binder.BinaryOp:
 		if x.Op == binder.OpAnd || x.Op == binder.OpOr {

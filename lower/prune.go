@@ -550,6 +550,19 @@ func plainAt(n binder.Node, i int) bool {
 	case *binder.Window:
 		// its function's result may fail (an aggregate's argument)
 		return i < len(x.Input.Columns()) && plainAt(x.Input, i)
+	case *binder.Aggregate:
+		// an aggregate's result may fail too (sum(10 / b)); a group key
+		// is as plain as its expression
+		if i >= len(x.GroupBy) {
+			return false
+		}
+		switch e := x.GroupBy[i].(type) {
+		case *binder.ColumnRef:
+			return plainAt(x.Input, e.Index)
+		case *binder.Const:
+			return true
+		}
+		return false
 	case *binder.Join:
 		if nl := len(x.Left.Columns()); i < nl {
 			return plainAt(x.Left, i)

@@ -24,6 +24,14 @@ func simplifyBoolean(n binder.Node) binder.Node {
 	n = rewriteChildren(n, simplifyBoolean)
 	switch x := n.(type) {
 	case *binder.Filter:
+		if emptyRelation(x.Input) && !mustCompute(x.Cond) {
+			// over a provably empty input (PostgreSQL's dummy relation,
+			// a derived table's WHERE false pulled up into this level)
+			// no condition is computed, not even a one-time one that
+			// reads nothing: SELECT 1 FROM (SELECT 'b' FROM t WHERE
+			// false) s(c) WHERE (c || concat(c))::int > 0 fails nothing
+			return &binder.Values{Cols: x.Columns()}
+		}
 		cond := simplifyCond(x.Cond)
 		if v, ok := boolConst(cond); ok {
 			if v {

@@ -32,6 +32,25 @@ func TestPostgresInputEdges(t *testing.T) {
 		{"1/2/2024", DateType, "2024-01-02"},
 		{"2024/01/02", DateType, "2024-01-02"},
 		{"Feb 30 2024", DateType, "22008"},
+		// integers: a value out of range is found digit by digit, before
+		// what follows the digits (pg_strtoint32)
+		{"99999999999x", Int32Type, "22003"},
+		{"122147483648-2147483648", Int32Type, "22003"},
+		{"3000000000x", Int32Type, "22003"},
+		{"99999x", Int16Type, "22003"},
+		{"99999999999.5", Int32Type, "22003"},
+		{"99999999999999999999x", Int64Type, "22003"},
+		{"12x", Int32Type, "22P02"},
+		{" -2147483648 ", Int32Type, "-2147483648"},
+		{"2147483648", Int32Type, "22003"},
+		{"+7", Int16Type, "7"},
+		{"-", Int32Type, "22P02"},
+		{"", Int32Type, "22P02"},
+		{" \t12\n", Int64Type, "12"},
+		{"-9223372036854775808", Int64Type, "-9223372036854775808"},
+		{"9223372036854775808", Int64Type, "22003"},
+		{"1 2", Int32Type, "22P02"},
+		{"0x10", Int32Type, "22P02"},
 	}
 	for _, tc := range tests {
 		v, err := ParseText(tc.in, tc.t)

@@ -170,6 +170,49 @@ func IntRange(k Kind) (lo, hi int64) {
 	return math.MinInt64, math.MaxInt64
 }
 
+// intInput reads s as an integer of kind k the way PostgreSQL's
+// pg_strtoint16 / pg_strtoint32 / scanint8 (numutils.c, int8.c) do:
+// ASCII spaces around an optional sign and at least one digit, nothing
+// else; a value out of k's range is found digit by digit, before what
+// follows the digits is looked at, so '99999999999x'::int is out of
+// range (fits false) and not a syntax error (ok false).
+func intInput(s string, k Kind) (v int64, ok, fits bool) {
+	lo, hi := IntRange(k)
+	i := 0
+	for i < len(s) && isCSpace(s[i]) {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		neg = s[i] == '-'
+		i++
+	}
+	if i == len(s) || s[i] < '0' || s[i] > '9' {
+		return 0, false, true
+	}
+	// accumulate negatively, as PostgreSQL does, so the least value fits
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		d := int64(s[i] - '0')
+		if v < (lo+d)/10 {
+			return 0, false, false
+		}
+		v = v*10 - d
+	}
+	for i < len(s) && isCSpace(s[i]) {
+		i++
+	}
+	if i != len(s) {
+		return 0, false, true
+	}
+	if !neg {
+		if v < -hi {
+			return 0, false, false
+		}
+		v = -v
+	}
+	return v, true, true
+}
+
 // ParseText converts s to a value of t with PostgreSQL's input rules, in a
 // session whose TimeZone is UTC (see ParseTextIn).
 func ParseText(s string, t T) (any, error) { return ParseTextIn(s, t, time.UTC) }
@@ -274,7 +317,16 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 		return s + strings.Repeat(" ", n-len(r)), nil
 	case Bool:
 		return parseBool(s)
-	case Int8, Int16, Int32, Int64, Oid:
+	case Int8, Int16, Int32, Int64:
+		v, ok, fits := intInput(s, t.Kind)
+		switch {
+		case !fits:
+			return nil, outOfRange(t, s)
+		case !ok:
+			return nil, invalidInput(t, s)
+		}
+		return v, nil
+	case Oid:
 		v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		if err != nil {
 			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
@@ -282,7 +334,7 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 			}
 			return nil, invalidInput(t, s)
 		}
-		if t.Kind == Oid {
+		{
 			// oidin takes a negative number down to int4's least as
 			// its unsigned 32-bit value (-7 is 4294967289)
 			if v < math.MinInt32 || v > math.MaxUint32 {
@@ -293,11 +345,6 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 			}
 			return v, nil
 		}
-		lo, hi := IntRange(t.Kind)
-		if v < lo || v > hi {
-			return nil, outOfRange(t, s)
-		}
-		return v, nil
 	case Float32, Float64:
 		return parseFloat(s, t)
 	case Decimal:

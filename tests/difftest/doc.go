@@ -183,6 +183,23 @@
 // folds while planning, so its error is raised though no row is read;
 // SQLSTATEs and rows, no allowance.
 //
+// foldpullup_test.go (TestFoldPullUpDifferential,
+// SQLGATE_DIFF_FOLDPULLUP_QUERIES, default 150) reads those nested
+// expressions over a derived table of two constants (bad text, NULLs,
+// bounds) in the select list, WHERE, ORDER BY, an aggregate, GROUP BY
+// and ROLLUP, a scalar subquery, ON conditions and above derived tables
+// PostgreSQL pulls up or keeps (DISTINCT, LIMIT, UNION ALL, a volatile
+// output, WITH and WITH MATERIALIZED, either side of outer joins):
+// pull_up_simple_subquery replaces the references before folding, so a
+// constant output is folded with what reads it, except under a
+// PlaceHolderVar; SQLSTATEs and rows, no allowance.
+//
+// intinput_test.go (TestIntegerInputDifferential, SQLGATE_DIFF_INTINPUT,
+// default 400) casts integer texts (spaces, signs, digits around every
+// range's bounds, junk after them) to smallint, integer and bigint, as
+// constants and from a column: pg_strtoint32 finds a value out of range
+// before what follows the digits; SQLSTATE and message, no allowance.
+//
 // semijoinstop_test.go (TestSemiJoinStopDifferential,
 // SQLGATE_DIFF_SEMISTOP_QUERIES, default 150) draws IN / = ANY subqueries
 // of constant outputs (or operands that folding makes constants, rows of

@@ -145,6 +145,17 @@ func foldBool(rng *rand.Rand, depth int) string {
 	return fmt.Sprintf("(%s < %s)", foldInt(rng, depth-1), foldInt(rng, depth-1))
 }
 
+// foldAny is a text, integer or boolean expression, constant or not.
+func foldAny(rng *rand.Rand, depth int) string {
+	switch rng.Intn(3) {
+	case 0:
+		return foldText(rng, depth)
+	case 1:
+		return foldInt(rng, depth)
+	}
+	return foldBool(rng, depth)
+}
+
 // TestFoldNestedDifferential: see above.
 func TestFoldNestedDifferential(t *testing.T) {
 	t.Parallel()
@@ -159,15 +170,7 @@ func TestFoldNestedDifferential(t *testing.T) {
 	n := envInt(t, "SQLGATE_DIFF_FOLDNESTED_QUERIES", 200)
 	stats := map[string]int{}
 	for i := 0; i < n; i++ {
-		var e string
-		switch rng.Intn(3) {
-		case 0:
-			e = foldText(rng, 3)
-		case 1:
-			e = foldInt(rng, 3)
-		default:
-			e = foldBool(rng, 3)
-		}
+		e := foldAny(rng, 3)
 		for _, shape := range []string{"SELECT %s AS c FROM fc WHERE false", "SELECT %s AS c FROM fc0 fc", "SELECT %s AS c FROM fc"} {
 			tallyBy(t, ctx, r, fmt.Sprintf(shape, e), stats, tallyRule{codeOnly: true})
 		}

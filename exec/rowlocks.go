@@ -54,6 +54,11 @@ type RowLocker interface {
 	// follows a row's update chain to its newest version): that key,
 	// locked as how says, or "" when the row did not move.
 	Follow(ctx context.Context, key string, how RowLock) (string, error)
+	// LockUpsert locks the primary keys of rec's rows (the table's
+	// columns) for INSERT ... ON CONFLICT as how says: it waits for the
+	// transactions that wrote a row of those keys, then locks the keys
+	// it may write.
+	LockUpsert(ctx context.Context, rec arrow.RecordBatch, how UpsertLock) error
 	// Moving records that the statement moves the rows with the key
 	// encodings from to the keys to (an UPDATE of the primary key; all of
 	// the statement's moves in one call, as they happen at once), for
@@ -67,6 +72,16 @@ type RowLock struct {
 	Wait rowlock.Wait
 	// Write: the statement writes the rows (their commit stamps them).
 	Write bool
+}
+
+// UpsertLock says how LockUpsert locks.
+type UpsertLock struct {
+	// Mode is DO UPDATE's lock on a row it may update: FOR NO KEY UPDATE,
+	// or FOR UPDATE when its SET assigns a column of a unique constraint
+	// (PostgreSQL's ExecUpdateLockMode).
+	Mode rowlock.Mode
+	// DoNothing: DO NOTHING, which locks only the keys it inserts.
+	DoNothing bool
 }
 
 // LockState is what LockRows found of a row.
@@ -379,12 +394,17 @@ func ConcurrentDelete() error {
 	return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent delete")
 }
 
-// lockInsert locks rec's keys when t takes row locks.
-func lockInsert(ctx context.Context, t fluss.Table, rec arrow.RecordBatch) error {
-	if l, ok := t.(RowLocker); ok && rec.NumRows() > 0 {
-		return l.LockInsert(ctx, rec)
+// lockInsert locks rec's keys when t takes row locks: for an upsert (how
+// set) as LockUpsert does, else FOR UPDATE.
+func lockInsert(ctx context.Context, t fluss.Table, rec arrow.RecordBatch, how *UpsertLock) error {
+	l, ok := t.(RowLocker)
+	switch {
+	case !ok || rec.NumRows() == 0:
+		return nil
+	case how != nil:
+		return l.LockUpsert(ctx, rec, *how)
 	}
-	return nil
+	return l.LockInsert(ctx, rec)
 }
 
 // LockRows locks the table rows its input yields, for SELECT ... FOR

@@ -259,6 +259,9 @@ type waiter struct {
 	ready   chan struct{}
 	granted bool
 	since   time.Time
+	// overwritten: a transaction that had written the row committed
+	// while this waiter waited (Result.Overwritten).
+	overwritten bool
 }
 
 func (r *resource) conflicts(a, b Mode) bool {
@@ -322,7 +325,7 @@ func (r *resource) holderIndex(t *Txn) int {
 func (r *resource) blockers(t *Txn, mode Mode) []*Txn {
 	var out []*Txn
 	for _, h := range r.holders {
-		if !t.sameSession(h.t) && r.conflicts(h.mode, mode) {
+		if !t.sameSession(h.t) && r.blocks(h, mode) {
 			out = append(out, h.t)
 		}
 	}
@@ -342,11 +345,25 @@ func (r *resource) blockers(t *Txn, mode Mode) []*Txn {
 
 func (r *resource) compatible(t *Txn, mode Mode) bool {
 	for _, h := range r.holders {
-		if !t.sameSession(h.t) && r.conflicts(h.mode, mode) {
+		if !t.sameSession(h.t) && r.blocks(h, mode) {
 			return false
 		}
 	}
 	return true
+}
+
+// awaitWrite is the mode of AwaitWriters' wait: no lock, only the end of
+// every other transaction that wrote the row.
+const awaitWrite Mode = 0
+
+// blocks reports whether holder h blocks a request for mode on r: a
+// conflicting mode, or, for AwaitWriters (awaitWrite), a holder that wrote
+// the row. The caller holds the manager's mutex (h.t.held).
+func (r *resource) blocks(h holder, mode Mode) bool {
+	if mode == awaitWrite {
+		return !r.key.whole && h.t.held[r.key].write
+	}
+	return r.conflicts(h.mode, mode)
 }
 
 // smallHeld is the size of a Txn's held map past which Release replaces it.
@@ -404,6 +421,8 @@ type Txn struct {
 	// which RollbackLocks restores (savepoint.go).
 	marked  bool
 	lockLog []lockUndo
+	// overwritten is the last wait's waiter.overwritten.
+	overwritten bool
 }
 
 // NewTxn returns the lock owner of a session whose backend process id (as
@@ -503,6 +522,11 @@ type Result struct {
 	// Changed: the row may have changed since Request.Since (a commit
 	// stamped it, or the request waited).
 	Changed bool
+	// Overwritten: the request waited, and a transaction that had
+	// written the row (not only locked it) committed meanwhile: the row
+	// the caller finds is another version, even if its values are the
+	// same (PostgreSQL's TM_Updated or TM_Deleted after a wait).
+	Overwritten bool
 }
 
 // Lock takes a row lock for the transaction.
@@ -534,6 +558,7 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	}
 	rk := resKey{table: req.Table, key: req.Key}
 	prev, had := t.held[rk]
+	t.overwritten = false
 	out, err := t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
 	if err != nil || out == Skipped {
 		return Result{Outcome: out}, err
@@ -548,7 +573,8 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	if t.marked {
 		t.logLock(rk, prev, had)
 	}
-	res := Result{Outcome: out, Changed: out == Waited || req.Since != 0 && m.changed(req.Table, req.Key, req.Since)}
+	res := Result{Outcome: out, Changed: out == Waited || req.Since != 0 && m.changed(req.Table, req.Key, req.Since),
+		Overwritten: out == Waited && t.overwritten}
 	if !had {
 		t.perTable[req.Table]++
 		if t.perTable[req.Table] > m.opts.EscalateAt {
@@ -783,6 +809,19 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 		m.tidy(r)
 		return Granted, err
 	}
+	if err := t.wait(ctx, r, mode, timeout); err != nil {
+		return Granted, err
+	}
+	return Waited, nil
+}
+
+// wait queues t for mode on r until wake grants it (or, for awaitWrite,
+// lets it go), as the request's context, its lock_timeout (timeout) and
+// the deadlock check allow. The caller holds m.mu, which wait releases
+// while it waits. t.overwritten tells, once granted, whether a transaction
+// that committed while t waited had written the row.
+func (t *Txn) wait(ctx context.Context, r *resource, mode Mode, timeout time.Duration) error {
+	m := t.m
 	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now()}
 	r.waiters = append(r.waiters, wt)
 	t.waiting, t.waitMode = r, mode
@@ -836,11 +875,45 @@ wait:
 	m.mu.Lock()
 	t.waiting = nil
 	if wt.granted {
-		return Waited, nil
+		t.overwritten = wt.overwritten
+		return nil
 	}
 	r.removeWaiter(wt)
 	m.tidy(r)
-	return Granted, err
+	return err
+}
+
+// AwaitWriters waits, taking no row lock, until no other transaction holds
+// the row req names having written it (inserted, updated or deleted it):
+// the wait of PostgreSQL's INSERT ... ON CONFLICT for the in-progress
+// writer of a conflicting row (check_exclusion_or_unique_constraint under
+// a dirty snapshot, which lets mere row lockers through). The table's
+// ROW EXCLUSIVE lock is taken as Lock takes it. Result.Overwritten says
+// whether a writer it waited for committed.
+func (t *Txn) AwaitWriters(ctx context.Context, req Request) (Result, error) {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	if _, ok := t.whole[req.Table]; ok {
+		return Result{}, nil
+	}
+	tk := resKey{table: req.Table, whole: true}
+	if h, ok := t.held[tk]; !ok || h.mode&tableBit(RowExclusiveLock) == 0 {
+		if _, err := t.acquire(ctx, tk, req.Name, tableBit(RowExclusiveLock), Block, req.Timeout); err != nil {
+			return Result{}, err
+		}
+	}
+	r := m.res[resKey{table: req.Table, key: req.Key}]
+	if r == nil || r.compatible(t, awaitWrite) {
+		return Result{}, nil
+	}
+	t.overwritten = false
+	if err := t.wait(ctx, r, awaitWrite, req.Timeout); err != nil {
+		return Result{}, err
+	}
+	return Result{Outcome: Waited, Overwritten: t.overwritten}, nil
 }
 
 func (r *resource) removeWaiter(wt *waiter) {
@@ -904,7 +977,9 @@ func (m *Manager) wake(r *resource) {
 	for _, w := range r.waiters {
 		behind := r.key.whole && tableConflict(ahead, w.mode) && r.holderIndex(w.t) < 0
 		if !behind && r.compatible(w.t, w.mode) {
-			m.grant(r, w.t, w.mode)
+			if w.mode != awaitWrite { // (AwaitWriters takes no lock)
+				m.grant(r, w.t, w.mode)
+			}
 			w.granted = true
 			close(w.ready)
 			continue
@@ -976,6 +1051,11 @@ func (t *Txn) Release(committed bool) {
 			if h.write && !k.whole {
 				s := m.slot(k.table, k.key)
 				m.stamps[s] = next()
+				if r := m.res[k]; r != nil {
+					for _, w := range r.waiters {
+						w.overwritten = true
+					}
+				}
 			}
 		}
 		for table, wrote := range t.whole {
@@ -1185,6 +1265,13 @@ func (m *Manager) Locks() []LockInfo {
 		}
 		for _, w := range r.waiters {
 			li := info(w.t, w.mode)
+			if w.mode == awaitWrite {
+				// AwaitWriters waits for a writer's transaction, as
+				// PostgreSQL's waits for its transaction id's lock
+				if bs := r.blockers(w.t, w.mode); len(bs) > 0 {
+					li = LockInfo{Kind: "transactionid", Mode: "ShareLock", PID: w.t.pid, XID: bs[0].id}
+				}
+			}
 			li.WaitStart = w.since
 			out = append(out, li)
 		}

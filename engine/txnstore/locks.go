@@ -72,6 +72,129 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 	return nil
 }
 
+// LockUpsert implements exec.RowLocker: INSERT ... ON CONFLICT's locks, as
+// PostgreSQL's ExecInsert takes them. Each key first waits for the
+// transactions that wrote its row and have not ended, taking no lock
+// (check_exclusion_or_unique_constraint's wait for an in-progress
+// inserter, updater or deleter; a row locker is not waited for). Then DO
+// NOTHING locks a key only when no row has it (the row it inserts) and
+// DO UPDATE locks the key in how.Mode (ExecOnConflictUpdate's lock, which
+// waits for lockers too). Under REPEATABLE READ, a row there that is not
+// the snapshot's fails with 40001 (ExecCheckTupleVisible), as does DO
+// UPDATE's row that a transaction it waited for to lock it wrote
+// (heap_lock_tuple's TM_Updated and TM_Deleted); a row deleted since the
+// snapshot is no conflict: its key is written over the snapshot's row
+// (onSnapshotRow). A large upsert locks the whole table instead, as
+// LockInsert.
+func (pt *Table) LockUpsert(ctx context.Context, rec arrow.RecordBatch, how exec.UpsertLock) error {
+	tx := pt.tx
+	if tx.Locks == nil || !pt.info.HasPrimaryKey() {
+		return nil
+	}
+	n := int(rec.NumRows())
+	pt.mu.Lock()
+	staged := pt.bulk != nil
+	pt.mu.Unlock()
+	if staged || n >= tx.Locks.Manager().EscalateAt() {
+		return pt.LockInsert(ctx, rec)
+	}
+	if err := fluss.CheckNotNull(pt.info, rec.Columns()); err != nil {
+		return err
+	}
+	var kc keyColumnsBuf
+	cols := pt.keyColumns(kc[:0], rec)
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
+	var err error
+	for i := 0; i < n; i++ {
+		if buf, err = pt.keyOf(buf, cols, i); err != nil {
+			return err
+		}
+		if err := pt.lockUpsertKey(ctx, string(buf), how); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockUpsertKey is LockUpsert's work for one key encoding.
+func (pt *Table) lockUpsertKey(ctx context.Context, key string, how exec.UpsertLock) error {
+	tx := pt.tx
+	pt.mu.Lock()
+	err := pt.indexLazy()
+	_, pending := pt.rows[key]
+	pt.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if pending {
+		// the transaction wrote the key: it holds its lock
+		if how.DoNothing {
+			return nil
+		}
+		_, err := tx.Locks.Lock(ctx, pt.lockRequest(key, how.Mode, 0))
+		return err
+	}
+	first, err := tx.Locks.AwaitWriters(ctx, pt.lockRequest(key, how.Mode, 0))
+	if err != nil {
+		return err
+	}
+	there, err := pt.newestHolds(ctx, key)
+	if err != nil {
+		return err
+	}
+	var lock rowlock.Result
+	if !how.DoNothing || !there {
+		if lock, err = tx.Locks.Lock(ctx, pt.lockRequest(key, how.Mode, 0)); err != nil {
+			return err
+		}
+		if lock.Outcome == rowlock.Waited {
+			if there, err = pt.newestHolds(ctx, key); err != nil {
+				return err
+			}
+		}
+	}
+	if tx.Snap == nil {
+		return nil
+	}
+	switch {
+	case lock.Overwritten && !how.DoNothing && !there:
+		return exec.ConcurrentDelete()
+	case lock.Overwritten && !how.DoNothing, there && first.Overwritten:
+		return exec.SerializationFailure()
+	case there:
+		if tx.Locks.Manager().Changed(pt.info.TableID, key, tx.SnapSeq) {
+			return pt.snapshotConflict(ctx, key, false)
+		}
+		return nil
+	}
+	return pt.onSnapshotRow(ctx, key)
+}
+
+// newestHolds reports whether the newest committed state of the table has
+// a row with the key encoding key.
+func (pt *Table) newestHolds(ctx context.Context, key string) (bool, error) {
+	return holds(ctx, pt.newest, pt.info, pt.keyIdx, key)
+}
+
+// onSnapshotRow lays, under REPEATABLE READ, a delete of the row with the
+// key encoding key over the snapshot when the snapshot has the row (a
+// commit since deleted it), so that the upsert that found no row of the
+// key in the newest state, and inserts it, reads no row there either.
+func (pt *Table) onSnapshotRow(ctx context.Context, key string) error {
+	there, err := holds(ctx, pt.base, pt.info, pt.keyIdx, key)
+	if err != nil || !there {
+		return err
+	}
+	probe, err := exec.KeyBatch(memory.DefaultAllocator, pt.info, []string{key})
+	if err != nil {
+		return err
+	}
+	defer probe.Release()
+	_, err = pt.Delete(ctx, probe)
+	return err
+}
+
 // LockRows implements exec.RowLocker.
 func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) ([]exec.LockState, error) {
 	tx := pt.tx
@@ -248,14 +371,20 @@ func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (stri
 // holdsRow reports whether the transaction sees a row with the key
 // encoding key.
 func (pt *Table) holdsRow(ctx context.Context, key string) (bool, error) {
-	probe, err := exec.KeyBatch(memory.DefaultAllocator, pt.info, []string{key})
+	return holds(ctx, pt, pt.info, pt.keyIdx, key)
+}
+
+// holds reports whether t (of info, its key columns keyIdx) has a row with
+// the key encoding key.
+func holds(ctx context.Context, t fluss.Table, info fluss.TableInfo, keyIdx []int, key string) (bool, error) {
+	probe, err := exec.KeyBatch(memory.DefaultAllocator, info, []string{key})
 	if err != nil {
 		return false, err
 	}
 	defer probe.Release()
-	proj := make([]int, len(pt.keyIdx))
-	copy(proj, pt.keyIdx)
-	found, err := pt.Lookup(ctx, probe, proj)
+	proj := make([]int, len(keyIdx))
+	copy(proj, keyIdx)
+	found, err := t.Lookup(ctx, probe, proj)
 	if err != nil || found == nil {
 		return false, err
 	}

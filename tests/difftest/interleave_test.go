@@ -228,24 +228,6 @@ func ilvKnown(r ilvResult) string {
 		// on both servers (which locks first is the scheduler's): not
 		// a rule, as a deadlock's victim is not
 		return "timing: waiters woken together"
-	case strings.Contains(r.stmt, "DO UPDATE") && strings.Contains(r.before, "REPEATABLE READ") && strings.Contains(r.sg, "ERROR 40001") && !strings.Contains(r.pg, "ERROR 40001"):
-		// PostgreSQL's upsert in REPEATABLE READ inserts when the
-		// conflicting row's deleter (or mover) committed while it
-		// waited: no row is left to update; sqlgate's fails with 40001
-		// (its upsert looks for the conflict in the snapshot)
-		return "REPEATABLE READ upsert over a row deleted since the snapshot"
-	case (waitsMore || strings.Count(r.sg, "55P03") > strings.Count(r.pg, "55P03")) && strings.Contains(r.stmt+r.before, "ON CONFLICT DO NOTHING"):
-		// PostgreSQL's DO NOTHING waits only for an in-progress writer of
-		// the conflicting row (its dirty snapshot ignores lockers) and
-		// locks nothing; sqlgate locks the key as a write does, to the
-		// transaction's end
-		return "ON CONFLICT DO NOTHING locks the key"
-	case waitsMore && ilvKeyShareAndUpsert(r.stmt, r.before) || waitsMore && ilvKeyShareAndUpsert(r.before, r.stmt):
-		// PostgreSQL's DO UPDATE locks the row FOR NO KEY UPDATE when
-		// its SET keeps the key (ExecUpdateLockMode), which a KEY SHARE
-		// lock lets through (either one first); sqlgate's upsert takes
-		// FOR UPDATE
-		return "ON CONFLICT DO UPDATE locks FOR UPDATE"
 	case !waitsMore && !strings.Contains(r.sg+r.pg, "ERROR") && strings.Contains(r.before, "IN (SELECT") && strings.Contains(r.before, "SET id = id + 10"):
 		// a waiting UPDATE ... WHERE id IN (subquery) whose row moved
 		// to another key: PostgreSQL's EvalPlanQual re-checks the
@@ -332,12 +314,6 @@ func ilvOutcome(res []*pgconn.Result, err error) string {
 		res = res[:len(res)-1]
 	}
 	return epqOutcome(res, err)
-}
-
-// ilvKeyShareAndUpsert: upsert is an ON CONFLICT DO UPDATE and share a
-// FOR KEY SHARE lock (a foreign key's check on ic takes one).
-func ilvKeyShareAndUpsert(upsert, share string) bool {
-	return strings.Contains(upsert, "DO UPDATE") && (strings.Contains(share, "KEY SHARE") || strings.Contains(share, "INSERT INTO ic"))
 }
 
 func deadlockVictims(step string) int { return strings.Count(step, "ERROR 40P01") }

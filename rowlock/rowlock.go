@@ -534,32 +534,20 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	m := t.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	t.begin(req.Statement)
-	t.deadlockTimeout = req.DeadlockTimeout
-	if wrote, ok := t.whole[req.Table]; ok {
-		t.whole[req.Table] = wrote || req.Write
+	whole, out, err := t.tableUnder(ctx, req)
+	switch {
+	case whole:
 		return Result{Changed: req.Since != 0 && m.changed(req.Table, req.Key, req.Since)}, nil
+	case err != nil || out == Skipped:
+		return Result{Outcome: out}, err
 	}
-	// The table's lock first (ROW EXCLUSIVE under a write's row locks, ROW
-	// SHARE under SELECT ... FOR UPDATE's): a wait here was for a
-	// transaction holding the whole table, which may have written the row.
-	tk := resKey{table: req.Table, whole: true}
-	tm := RowShareLock
-	if req.Write {
-		tm = RowExclusiveLock
-	}
-	waited := false
-	if h, ok := t.held[tk]; !ok || h.mode&tableBit(tm) == 0 {
-		out, err := t.acquire(ctx, tk, req.Name, tableBit(tm), req.Wait, req.Timeout)
-		if err != nil || out == Skipped {
-			return Result{Outcome: out}, err
-		}
-		waited = out == Waited
-	}
+	// a wait for the table was for a transaction holding it whole, which
+	// may have written the row
+	waited := out == Waited
 	rk := resKey{table: req.Table, key: req.Key}
 	prev, had := t.held[rk]
 	t.overwritten = false
-	out, err := t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
+	out, err = t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
 	if err != nil || out == Skipped {
 		return Result{Outcome: out}, err
 	}
@@ -582,6 +570,30 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// tableUnder starts a row request of t: the transaction, and the lock of
+// the row's table its row locks are taken under (ROW EXCLUSIVE under a
+// write's, ROW SHARE under SELECT ... FOR UPDATE's), unless t holds it;
+// whole: t holds the table whole, and takes no row lock in it. The caller
+// holds m.mu.
+func (t *Txn) tableUnder(ctx context.Context, req Request) (whole bool, out Outcome, err error) {
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	if wrote, ok := t.whole[req.Table]; ok {
+		t.whole[req.Table] = wrote || req.Write
+		return true, Granted, nil
+	}
+	tk := resKey{table: req.Table, whole: true}
+	tm := RowShareLock
+	if req.Write {
+		tm = RowExclusiveLock
+	}
+	if h, ok := t.held[tk]; ok && h.mode&tableBit(tm) != 0 {
+		return false, Granted, nil
+	}
+	out, err = t.acquire(ctx, tk, req.Name, tableBit(tm), req.Wait, req.Timeout)
+	return false, out, err
 }
 
 // LockIntent takes the table's intent lock alone, as PostgreSQL's INSERT
@@ -894,16 +906,9 @@ func (t *Txn) AwaitWriters(ctx context.Context, req Request) (Result, error) {
 	m := t.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	t.begin(req.Statement)
-	t.deadlockTimeout = req.DeadlockTimeout
-	if _, ok := t.whole[req.Table]; ok {
-		return Result{}, nil
-	}
-	tk := resKey{table: req.Table, whole: true}
-	if h, ok := t.held[tk]; !ok || h.mode&tableBit(RowExclusiveLock) == 0 {
-		if _, err := t.acquire(ctx, tk, req.Name, tableBit(RowExclusiveLock), Block, req.Timeout); err != nil {
-			return Result{}, err
-		}
+	req.Write, req.Wait = true, Block
+	if whole, _, err := t.tableUnder(ctx, req); whole || err != nil {
+		return Result{}, err
 	}
 	r := m.res[resKey{table: req.Table, key: req.Key}]
 	if r == nil || r.compatible(t, awaitWrite) {

@@ -203,6 +203,16 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 	}
 	var states []exec.LockState
 	for i, k := range keys {
+		if tx.Snap != nil && tx.Locks.Manager().Changed(pt.info.TableID, k, tx.SnapSeq) {
+			// a change committed since the snapshot fails the statement
+			// before it waits for the row's holder, as PostgreSQL's
+			// heap_lock_tuple finds the snapshot's version updated by a
+			// committed transaction (TM_Updated) before it looks at the
+			// newer version's lockers
+			if err := pt.lockConflict(ctx, k, how); err != nil {
+				return nil, err
+			}
+		}
 		req := pt.lockRequest(k, how.Mode, tx.Since)
 		req.Wait, req.Write = how.Wait, how.Write
 		res, err := tx.Locks.Lock(ctx, req)
@@ -217,12 +227,8 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 			st = exec.LockChanged
 			if tx.Snap != nil {
 				// REPEATABLE READ cannot re-read the row: a real change
-				// since the snapshot fails the statement (snapshotConflict).
-				err := pt.snapshotConflict(ctx, k, how.Write)
-				if err != nil && how.Mode == rowlock.KeyShare {
-					err = pt.keyShareConflict(ctx, k)
-				}
-				if err != nil {
+				// since the snapshot fails the statement.
+				if err := pt.lockConflict(ctx, k, how); err != nil {
 					return nil, err
 				}
 				st = exec.LockFresh
@@ -236,6 +242,16 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 		}
 	}
 	return states, nil
+}
+
+// lockConflict is REPEATABLE READ's check of a row LockRows locks as how
+// says: snapshotConflict, or keyShareConflict for FOR KEY SHARE.
+func (pt *Table) lockConflict(ctx context.Context, key string, how exec.RowLock) error {
+	err := pt.snapshotConflict(ctx, key, how.Write)
+	if err != nil && how.Mode == rowlock.KeyShare {
+		err = pt.keyShareConflict(ctx, key)
+	}
+	return err
 }
 
 func (pt *Table) lockRequest(key string, mode rowlock.Mode, since uint64) rowlock.Request {

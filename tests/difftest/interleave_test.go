@@ -204,7 +204,8 @@ const ilvDeadlockTimeout = 40 * time.Millisecond
 // ilvOutcome is one statement's answer, or that it waits.
 type ilvRunning struct {
 	done  chan string
-	since time.Time // when it was first seen waiting
+	since time.Time // when it was first seen waiting for by
+	by    string    // the sessions it waits for (pg_blocking_pids)
 }
 
 // ilvResult is a schedule's run on both sides.
@@ -349,13 +350,17 @@ func (s *ilvSide) step(ctx context.Context, running []*ilvRunning, who int, stmt
 				continue
 			default:
 			}
-			if !s.blocked(ctx, i) {
+			by := s.blockers(ctx, i)
+			if by == "" {
 				r.since = time.Time{}
 				settled = false
 				continue
 			}
-			if r.since.IsZero() {
-				r.since = time.Now()
+			if r.since.IsZero() || by != r.by {
+				// a waiter granted one lock may wait for the next
+				// at once (sqlgate hands a lock over without a
+				// gap): a new wait, with its own deadlock check
+				r.since, r.by = time.Now(), by
 			}
 			// a waiter has looked for a deadlock (deadlock_timeout)
 			// before the step ends: which transaction of a cycle fails
@@ -382,15 +387,16 @@ func (s *ilvSide) step(ctx context.Context, running []*ilvRunning, who int, stmt
 	return strings.Join(out, " | ")
 }
 
-// blocked tells whether session i's statement waits for another's lock.
-func (s *ilvSide) blocked(ctx context.Context, i int) bool {
+// blockers are the sessions whose locks session i's statement waits for
+// (pg_blocking_pids; "" when it does not wait).
+func (s *ilvSide) blockers(ctx context.Context, i int) string {
 	qctx, cancel := context.WithTimeout(ctx, queryTimeout)
 	defer cancel()
-	res, err := s.monitor.Exec(qctx, fmt.Sprintf("SELECT cardinality(pg_blocking_pids(%d))", s.pids[i])).ReadAll()
-	if err != nil || len(res) != 1 || len(res[0].Rows) != 1 {
-		return false
+	res, err := s.monitor.Exec(qctx, fmt.Sprintf("SELECT pg_blocking_pids(%d)::text", s.pids[i])).ReadAll()
+	if err != nil || len(res) != 1 || len(res[0].Rows) != 1 || string(res[0].Rows[0][0]) == "{}" {
+		return ""
 	}
-	return string(res[0].Rows[0][0]) != "0"
+	return string(res[0].Rows[0][0])
 }
 
 // reset ends every session's transaction: waiting statements are

@@ -423,6 +423,9 @@ type Txn struct {
 	lockLog []lockUndo
 	// overwritten is the last wait's waiter.overwritten.
 	overwritten bool
+	// waited: the row locks Lock obtained by waiting, with their state
+	// before (Unwait).
+	waited map[resKey]lockUndo
 }
 
 // NewTxn returns the lock owner of a session whose backend process id (as
@@ -550,6 +553,12 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	out, err = t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
 	if err != nil || out == Skipped {
 		return Result{Outcome: out}, err
+	}
+	if out == Waited {
+		if t.waited == nil {
+			t.waited = map[resKey]lockUndo{}
+		}
+		t.waited[rk] = lockUndo{rk: rk, prev: prev, had: had}
 	}
 	if waited {
 		out = Waited
@@ -1073,6 +1082,7 @@ func (t *Txn) Release(committed bool) {
 		}
 	}
 	t.clearMoves()
+	clear(t.waited)
 	for k := range t.held {
 		t.releaseOne(k)
 	}

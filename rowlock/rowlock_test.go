@@ -630,3 +630,45 @@ func blockingTxn(m *Manager) int32 {
 	}
 	return 0
 }
+
+// TestUnwait: Unwait gives back a lock obtained by waiting, and keeps one
+// granted at once.
+func TestUnwait(t *testing.T) {
+	for _, waits := range []bool{true, false} {
+		m := New(Options{})
+		holder, asker, other := m.NewTxn(1), m.NewTxn(2), m.NewTxn(3)
+		ctx := context.Background()
+		w := req("k", Update)
+		w.Write = true
+		if waits {
+			if _, err := holder.Lock(ctx, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := asker.Lock(ctx, w)
+			done <- err
+		}()
+		if waits {
+			waitUntilWaiting(m, asker)
+			holder.Release(true)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		asker.Unwait(1, "k")
+		r := req("k", KeyShare)
+		r.Wait = NoWait
+		_, err := other.Lock(ctx, r)
+		if got := err == nil; got != waits {
+			t.Errorf("waited %v: another's lock granted %v (err %v)", waits, got, err)
+		}
+		for _, tx := range []*Txn{asker, other} {
+			tx.Release(false)
+		}
+		if m.Held() != 0 {
+			t.Errorf("waited %v: %d locks left", waits, m.Held())
+		}
+	}
+}

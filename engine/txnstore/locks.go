@@ -120,10 +120,7 @@ func (pt *Table) LockUpsert(ctx context.Context, rec arrow.RecordBatch, how exec
 // lockUpsertKey is LockUpsert's work for one key encoding.
 func (pt *Table) lockUpsertKey(ctx context.Context, key string, how exec.UpsertLock) error {
 	tx := pt.tx
-	pt.mu.Lock()
-	err := pt.indexLazy()
-	_, pending := pt.rows[key]
-	pt.mu.Unlock()
+	pending, err := pt.pendingKey(key)
 	if err != nil {
 		return err
 	}
@@ -169,6 +166,21 @@ func (pt *Table) lockUpsertKey(ctx context.Context, key string, how exec.UpsertL
 		return nil
 	}
 	return pt.onSnapshotRow(ctx, key)
+}
+
+// pendingKey reports whether the transaction wrote the key encoding key
+// (a COPY's staged table: as if it had, its rows not indexed).
+func (pt *Table) pendingKey(key string) (bool, error) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if pt.bulk != nil {
+		return true, nil
+	}
+	if err := pt.indexLazy(); err != nil {
+		return false, err
+	}
+	_, pending := pt.rows[key]
+	return pending, nil
 }
 
 // newestHolds reports whether the newest committed state of the table has
@@ -343,7 +355,8 @@ func (pt *Table) Moving(from, to []string) {
 // after the statement started moved to another key (an UPDATE of its
 // primary key, rowlock's move log) is followed, move after move, to its
 // newest key, each key on the way locked as how says, as PostgreSQL
-// follows a row's update chain. A REPEATABLE READ transaction follows
+// follows a row's update chain; a row that did not move and is gone gives
+// its lock back (unlockGone). A REPEATABLE READ transaction follows
 // nothing (a change fails it, LockRows).
 func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (string, error) {
 	tx := pt.tx
@@ -379,9 +392,26 @@ func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (stri
 		cur, since = to, seq
 	}
 	if cur == key {
-		return "", nil
+		return "", pt.unlockGone(ctx, key)
 	}
 	return cur, nil
+}
+
+// unlockGone gives back the lock a wait obtained of the row with the key
+// encoding key that did not move, when it is gone from the newest
+// committed state (its holder deleted it) and the transaction has not
+// written it: PostgreSQL locks no deleted row (rowlock's Unwait).
+func (pt *Table) unlockGone(ctx context.Context, key string) error {
+	pending, err := pt.pendingKey(key)
+	if err != nil || pending {
+		return err
+	}
+	there, err := pt.newestHolds(ctx, key)
+	if err != nil || there {
+		return err
+	}
+	pt.tx.Locks.Unwait(pt.info.TableID, key)
+	return nil
 }
 
 // holdsRow reports whether the transaction sees a row with the key

@@ -168,6 +168,17 @@ func (pt *Table) lockUpsertKey(ctx context.Context, key string, how exec.UpsertL
 	return pt.onSnapshotRow(ctx, key)
 }
 
+// goneSince reports whether the row with the key encoding key, which the
+// transaction has not written, is not in the newest committed state.
+func (pt *Table) goneSince(ctx context.Context, key string) (bool, error) {
+	pending, err := pt.pendingKey(key)
+	if err != nil || pending {
+		return false, err
+	}
+	there, err := pt.newestHolds(ctx, key)
+	return !there, err
+}
+
 // pendingKey reports whether the transaction wrote the key encoding key
 // (a COPY's staged table: as if it had, its rows not indexed).
 func (pt *Table) pendingKey(key string) (bool, error) {
@@ -223,6 +234,24 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 			// newer version's lockers
 			if err := pt.lockConflict(ctx, k, how); err != nil {
 				return nil, err
+			}
+		}
+		if tx.Snap == nil && tx.Since != 0 && tx.Locks.Manager().Changed(pt.info.TableID, k, tx.Since) {
+			// READ COMMITTED: a row a commit deleted or moved since the
+			// statement read it is not waited for at its key (which a
+			// new row's inserter may hold): PostgreSQL's heap_lock_tuple
+			// meets the version the statement read deleted (TM_Deleted:
+			// skipped) or updated (TM_Updated: followed, Follow)
+			gone, err := pt.goneSince(ctx, k)
+			if err != nil {
+				return nil, err
+			}
+			if gone {
+				if states == nil {
+					states = make([]exec.LockState, len(keys))
+				}
+				states[i] = exec.LockChanged
+				continue
 			}
 		}
 		req := pt.lockRequest(k, how.Mode, tx.Since)
@@ -355,8 +384,8 @@ func (pt *Table) Moving(from, to []string) {
 // after the statement started moved to another key (an UPDATE of its
 // primary key, rowlock's move log) is followed, move after move, to its
 // newest key, each key on the way locked as how says, as PostgreSQL
-// follows a row's update chain; a row that did not move and is gone gives
-// its lock back (unlockGone). A REPEATABLE READ transaction follows
+// follows a row's update chain; the lock of the key the row left (or a
+// row deleted) is given back (unlockGone). A REPEATABLE READ transaction follows
 // nothing (a change fails it, LockRows).
 func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (string, error) {
 	tx := pt.tx
@@ -391,23 +420,19 @@ func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (stri
 		}
 		cur, since = to, seq
 	}
-	if cur == key {
-		return "", pt.unlockGone(ctx, key)
+	if err := pt.unlockGone(ctx, key); err != nil || cur == key {
+		return "", err
 	}
 	return cur, nil
 }
 
 // unlockGone gives back the lock a wait obtained of the row with the key
-// encoding key that did not move, when it is gone from the newest
-// committed state (its holder deleted it) and the transaction has not
-// written it: PostgreSQL locks no deleted row (rowlock's Unwait).
+// encoding key, when it is gone from the newest committed state (its
+// holder deleted it or moved it to another key) and the transaction has
+// not written it: PostgreSQL locks no deleted row, and the newer version
+// of a moved one is at its new key (rowlock's Unwait).
 func (pt *Table) unlockGone(ctx context.Context, key string) error {
-	pending, err := pt.pendingKey(key)
-	if err != nil || pending {
-		return err
-	}
-	there, err := pt.newestHolds(ctx, key)
-	if err != nil || there {
+	if gone, err := pt.goneSince(ctx, key); err != nil || !gone {
 		return err
 	}
 	pt.tx.Locks.Unwait(pt.info.TableID, key)

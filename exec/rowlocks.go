@@ -497,6 +497,20 @@ func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBat
 			if err != nil {
 				return nil, err
 			}
+			if o.Mode == rowlock.KeyShare && to == "" {
+				// FOR KEY SHARE passes a change that kept the row at
+				// its key: PostgreSQL's heap_lock_tuple locks the
+				// version read (TM_Ok, no re-check) and returns it as
+				// read; a row gone is skipped
+				there, err := o.stillThere(ctx, b, r)
+				if err != nil {
+					return nil, err
+				}
+				if there {
+					keep = append(keep, int32(r))
+				}
+				continue
+			}
 			row, err := o.reread(ctx, b, r, to)
 			if err != nil {
 				return nil, err
@@ -531,6 +545,20 @@ func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBat
 // moved, where a concurrent UPDATE moved it) and re-evaluates it: its
 // output row, or nil when it is gone or no longer satisfies Cond.
 func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int, moved string) (arrow.RecordBatch, error) {
+	row, err := o.newest(ctx, b, r, moved)
+	if err != nil || row == nil {
+		return nil, err
+	}
+	defer row.Release()
+	if row.NumRows() == 0 {
+		return nil, nil
+	}
+	return o.reevaluate(b, row)
+}
+
+// newest reads row r of b's newest version by its key (or the key
+// encoding moved): none, or an empty batch, when it is gone.
+func (o *LockRows) newest(ctx context.Context, b arrow.RecordBatch, r int, moved string) (arrow.RecordBatch, error) {
 	info := o.Table.Info()
 	var key arrow.RecordBatch
 	if moved != "" {
@@ -554,13 +582,22 @@ func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int, moved
 	}
 	row, err := o.Table.Lookup(ctx, key, all)
 	key.Release()
+	return row, err
+}
+
+// stillThere reports whether row r of b is still at its key.
+func (o *LockRows) stillThere(ctx context.Context, b arrow.RecordBatch, r int) (bool, error) {
+	row, err := o.newest(ctx, b, r, "")
 	if err != nil || row == nil {
-		return nil, err
+		return false, err
 	}
 	defer row.Release()
-	if row.NumRows() == 0 {
-		return nil, nil
-	}
+	return row.NumRows() > 0, nil
+}
+
+// reevaluate is reread's evaluation of row (one row): nil when it no
+// longer satisfies Cond.
+func (o *LockRows) reevaluate(b, row arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if o.Cond != nil {
 		m, err := o.Cond.Eval(o.EC, row)
 		if err != nil {
@@ -575,6 +612,7 @@ func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int, moved
 	}
 	out := make([]arrow.Array, len(o.Exprs))
 	for i, e := range o.Exprs {
+		var err error
 		if out[i], err = e.Eval(o.EC, row); err != nil {
 			for _, a := range out[:i] {
 				a.Release()

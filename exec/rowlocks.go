@@ -98,6 +98,10 @@ const (
 	LockChanged
 	// LockSkipped: held by another transaction, and not locked (SKIP LOCKED).
 	LockSkipped
+	// LockRewritten: LockChanged, after waiting for a transaction that
+	// wrote the row and committed (PostgreSQL's TM_Updated after its
+	// wait, which even FOR KEY SHARE re-reads).
+	LockRewritten
 )
 
 // Recheck carries the rows an UPDATE or DELETE must re-read between its two
@@ -490,18 +494,19 @@ func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBat
 		switch {
 		case st == nil || st[0] == LockFresh:
 			keep = append(keep, int32(r))
-		case st[0] == LockChanged:
+		case st[0] == LockChanged || st[0] == LockRewritten:
 			// a row a concurrent UPDATE moved to another key is read
 			// there (PostgreSQL follows its update chain)
 			to, err := l.Follow(ctx, k, RowLock{Mode: o.Mode, Wait: o.Wait})
 			if err != nil {
 				return nil, err
 			}
-			if o.Mode == rowlock.KeyShare && to == "" {
+			if o.Mode == rowlock.KeyShare && to == "" && st[0] == LockChanged {
 				// FOR KEY SHARE passes a change that kept the row at
-				// its key: PostgreSQL's heap_lock_tuple locks the
-				// version read (TM_Ok, no re-check) and returns it as
-				// read; a row gone is skipped
+				// its key when it did not wait for its writer:
+				// PostgreSQL's heap_lock_tuple locks the version read
+				// (TM_Ok, no re-check) and returns it as read; a row
+				// gone is skipped
 				there, err := o.stillThere(ctx, b, r)
 				if err != nil {
 					return nil, err

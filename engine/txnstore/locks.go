@@ -266,10 +266,20 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 			st = exec.LockSkipped
 		case res.Changed:
 			st = exec.LockChanged
+			if res.Overwritten {
+				st = exec.LockRewritten
+			}
 			if tx.Snap != nil {
 				// REPEATABLE READ cannot re-read the row: a real change
-				// since the snapshot fails the statement.
-				if err := pt.lockConflict(ctx, k, how); err != nil {
+				// since the snapshot fails the statement, and so does
+				// any write of the transaction it waited for (PostgreSQL's
+				// TM_Updated after a wait, even for FOR KEY SHARE and a
+				// rewrite with the same values)
+				err := pt.lockConflict(ctx, k, how)
+				if err == nil && res.Overwritten {
+					err = exec.SerializationFailure()
+				}
+				if err != nil {
 					return nil, err
 				}
 				st = exec.LockFresh

@@ -161,6 +161,9 @@ const (
 	Waited
 	// Skipped: held by another transaction, and the request said SkipLocked.
 	Skipped
+	// Stopped: not locked; a transaction that wrote the row committed
+	// while the request waited (Request.StopOnWrite).
+	Stopped
 )
 
 // Options bounds a Manager.
@@ -262,6 +265,9 @@ type waiter struct {
 	// overwritten: a transaction that had written the row committed
 	// while this waiter waited (Result.Overwritten).
 	overwritten bool
+	// stopOnWrite: the wait ends, without the lock, when a transaction
+	// that wrote the row commits (Request.StopOnWrite); stopped: it did.
+	stopOnWrite, stopped bool
 }
 
 func (r *resource) conflicts(a, b Mode) bool {
@@ -421,8 +427,9 @@ type Txn struct {
 	// which RollbackLocks restores (savepoint.go).
 	marked  bool
 	lockLog []lockUndo
-	// overwritten is the last wait's waiter.overwritten.
-	overwritten bool
+	// overwritten is the last wait's waiter.overwritten; stopped its
+	// waiter.stopped; stopOnWrite the running Lock's Request.StopOnWrite.
+	overwritten, stopped, stopOnWrite bool
 	// waited: the row locks Lock obtained by waiting, with their state
 	// before (Unwait).
 	waited map[resKey]lockUndo
@@ -511,6 +518,13 @@ type Request struct {
 	// Since, when not 0, asks whether the row changed after that sequence
 	// number (Result.Changed).
 	Since uint64
+	// StopOnWrite: a wait for the row ends, without the lock, as soon as
+	// a transaction that wrote the row commits (Result.Overwritten, the
+	// Outcome Stopped): a REPEATABLE READ transaction fails then, as
+	// PostgreSQL's finds the version its snapshot saw updated by a
+	// committed transaction (TM_Updated) without waiting for the row's
+	// next locker.
+	StopOnWrite bool
 	// Statement is the text of the statement asking, for deadlock reports
 	// and pg_locks.
 	Statement string
@@ -549,10 +563,14 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	waited := out == Waited
 	rk := resKey{table: req.Table, key: req.Key}
 	prev, had := t.held[rk]
-	t.overwritten = false
+	t.overwritten, t.stopOnWrite = false, req.StopOnWrite
 	out, err = t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
+	t.stopOnWrite = false
 	if err != nil || out == Skipped {
 		return Result{Outcome: out}, err
+	}
+	if out == Stopped {
+		return Result{Outcome: Stopped, Changed: true, Overwritten: true}, nil
 	}
 	if out == Waited {
 		if t.waited == nil {
@@ -833,6 +851,9 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 	if err := t.wait(ctx, r, mode, timeout); err != nil {
 		return Granted, err
 	}
+	if t.stopped {
+		return Stopped, nil
+	}
 	return Waited, nil
 }
 
@@ -843,7 +864,8 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 // that committed while t waited had written the row.
 func (t *Txn) wait(ctx context.Context, r *resource, mode Mode, timeout time.Duration) error {
 	m := t.m
-	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now()}
+	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now(), stopOnWrite: t.stopOnWrite}
+	t.stopped = false
 	r.waiters = append(r.waiters, wt)
 	t.waiting, t.waitMode = r, mode
 	var timeoutC <-chan time.Time
@@ -881,7 +903,7 @@ wait:
 			checkC = nil
 			m.mu.Lock()
 			var cycle []*Txn
-			if !wt.granted {
+			if !wt.granted && !wt.stopped {
 				cycle = m.findCycle(t)
 			}
 			if cycle != nil {
@@ -895,8 +917,8 @@ wait:
 	}
 	m.mu.Lock()
 	t.waiting = nil
-	if wt.granted {
-		t.overwritten = wt.overwritten
+	if wt.granted || wt.stopped {
+		t.overwritten, t.stopped = wt.overwritten, wt.stopped
 		return nil
 	}
 	r.removeWaiter(wt)
@@ -928,6 +950,26 @@ func (t *Txn) AwaitWriters(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Outcome: Waited, Overwritten: t.overwritten}, nil
+}
+
+// overwrite marks r's waiters: a transaction that wrote the row commits.
+// Those that stop on a write (Request.StopOnWrite) leave the queue. The
+// caller holds m.mu.
+func (m *Manager) overwrite(r *resource) {
+	kept := r.waiters[:0]
+	for _, w := range r.waiters {
+		w.overwritten = true
+		if w.stopOnWrite && !w.granted {
+			w.stopped = true
+			close(w.ready)
+			continue
+		}
+		kept = append(kept, w)
+	}
+	for i := len(kept); i < len(r.waiters); i++ {
+		r.waiters[i] = nil
+	}
+	r.waiters = kept
 }
 
 func (r *resource) removeWaiter(wt *waiter) {
@@ -1066,9 +1108,7 @@ func (t *Txn) Release(committed bool) {
 				s := m.slot(k.table, k.key)
 				m.stamps[s] = next()
 				if r := m.res[k]; r != nil {
-					for _, w := range r.waiters {
-						w.overwritten = true
-					}
+					m.overwrite(r)
 				}
 			}
 		}

@@ -672,3 +672,55 @@ func TestUnwait(t *testing.T) {
 		}
 	}
 }
+
+// TestStopOnWrite: a waiter that stops on a write leaves the queue, not
+// locked, when the writer commits; one that does not is granted the lock.
+func TestStopOnWrite(t *testing.T) {
+	for _, commit := range []bool{true, false} {
+		m := New(Options{})
+		holder, follower, stopper := m.NewTxn(1), m.NewTxn(2), m.NewTxn(3)
+		ctx := context.Background()
+		w := req("k", NoKeyUpdate)
+		w.Write = true
+		if _, err := holder.Lock(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+		results := make(chan Result, 2)
+		for _, c := range []struct {
+			tx   *Txn
+			stop bool
+		}{{follower, false}, {stopper, true}} {
+			r := req("k", NoKeyUpdate)
+			r.StopOnWrite = c.stop
+			go func() {
+				res, err := c.tx.Lock(ctx, r)
+				if err != nil {
+					t.Error(err)
+				}
+				results <- res
+			}()
+			waitUntilWaiting(m, c.tx)
+		}
+		holder.Release(commit)
+		first := <-results
+		if !commit {
+			// the follower holds the lock: the stopper waits for it
+			follower.Release(false)
+		}
+		second := <-results
+		outcomes := map[Outcome]int{first.Outcome: 1}
+		outcomes[second.Outcome]++
+		want := map[Outcome]int{Waited: 2}
+		if commit {
+			want = map[Outcome]int{Waited: 1, Stopped: 1}
+		}
+		if fmt.Sprint(outcomes) != fmt.Sprint(want) {
+			t.Errorf("commit %v: outcomes %v, want %v", commit, outcomes, want)
+		}
+		follower.Release(false)
+		stopper.Release(false)
+		if m.Held() != 0 {
+			t.Errorf("commit %v: %d locks left", commit, m.Held())
+		}
+	}
+}

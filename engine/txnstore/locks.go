@@ -255,7 +255,9 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 			}
 		}
 		req := pt.lockRequest(k, how.Mode, tx.Since)
-		req.Wait, req.Write = how.Wait, how.Write
+		// REPEATABLE READ stops waiting once a writer of the row commits
+		// (it fails then, below)
+		req.Wait, req.Write, req.StopOnWrite = how.Wait, how.Write, tx.Snap != nil
 		res, err := tx.Locks.Lock(ctx, req)
 		if err != nil {
 			return nil, err

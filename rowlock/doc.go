@@ -30,7 +30,10 @@
 //     shows it waiting for the writer's transaction id. A wait (of a lock
 //     too) reports Result.Overwritten when a transaction that had written
 //     the row committed meanwhile: the row is another version, even with
-//     the same values.
+//     the same values. A request that stops on a write
+//     (Request.StopOnWrite: REPEATABLE READ's) leaves the queue unlocked
+//     then (Outcome Stopped), rather than wait for the row's next holder.
+//     Unwait gives back a lock a wait obtained of a row found deleted.
 //   - Version stamps: a commit stamps the keys it wrote with a sequence
 //     number; Changed tells a statement whether a row may have changed since
 //     the sequence number it read at its start. Stamps live in a fixed-size

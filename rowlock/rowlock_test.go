@@ -545,14 +545,7 @@ func TestAwaitWriters(t *testing.T) {
 			if _, err := holder.Lock(ctx, h); err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan Result, 1)
-			go func() {
-				res, err := asker.AwaitWriters(ctx, req("k", Update))
-				if err != nil {
-					t.Error(err)
-				}
-				done <- res
-			}()
+			done := inBackground(t, func() (Result, error) { return asker.AwaitWriters(ctx, req("k", Update)) })
 			if c.wantWait {
 				waitUntilWaiting(m, asker)
 				if pids := blockingTxn(m); pids != 1 {
@@ -593,14 +586,7 @@ func TestAwaitWriters(t *testing.T) {
 	if _, err := holder.Lock(ctx, req("k", Update)); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan Result, 1)
-	go func() {
-		res, err := asker.Lock(ctx, req("k", NoKeyUpdate))
-		if err != nil {
-			t.Error(err)
-		}
-		done <- res
-	}()
+	done := inBackground(t, func() (Result, error) { return asker.Lock(ctx, req("k", NoKeyUpdate)) })
 	waitUntilWaiting(m, asker)
 	w := req("k", Update)
 	w.Write = true
@@ -685,29 +671,23 @@ func TestStopOnWrite(t *testing.T) {
 		if _, err := holder.Lock(ctx, w); err != nil {
 			t.Fatal(err)
 		}
-		results := make(chan Result, 2)
-		for _, c := range []struct {
+		var results [2]<-chan Result
+		for i, c := range []struct {
 			tx   *Txn
 			stop bool
 		}{{follower, false}, {stopper, true}} {
 			r := req("k", NoKeyUpdate)
 			r.StopOnWrite = c.stop
-			go func() {
-				res, err := c.tx.Lock(ctx, r)
-				if err != nil {
-					t.Error(err)
-				}
-				results <- res
-			}()
+			results[i] = inBackground(t, func() (Result, error) { return c.tx.Lock(ctx, r) })
 			waitUntilWaiting(m, c.tx)
 		}
 		holder.Release(commit)
-		first := <-results
+		first := <-results[0]
 		if !commit {
 			// the follower holds the lock: the stopper waits for it
 			follower.Release(false)
 		}
-		second := <-results
+		second := <-results[1]
 		outcomes := map[Outcome]int{first.Outcome: 1}
 		outcomes[second.Outcome]++
 		want := map[Outcome]int{Waited: 2}
@@ -723,4 +703,17 @@ func TestStopOnWrite(t *testing.T) {
 			t.Errorf("commit %v: %d locks left", commit, m.Held())
 		}
 	}
+}
+
+// inBackground runs lock in a goroutine: its result comes on the channel.
+func inBackground(t *testing.T, lock func() (Result, error)) <-chan Result {
+	done := make(chan Result, 1)
+	go func() {
+		res, err := lock()
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	return done
 }

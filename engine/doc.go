@@ -222,7 +222,9 @@
 // RowLocker.Follow). REPEATABLE READ (rr.go), on a store
 // that is fluss.Snapshotter and takes row locks, reads one snapshot taken
 // at the block's first statement and fails a write to a row changed since
-// with 40001; SERIALIZABLE is refused (0A000); on a store without row
+// with 40001 (an ON CONFLICT over a row deleted since inserts, txnstore's
+// LockUpsert; a foreign key's action that meets a referencing row
+// committed since fails, fkActionCrossCheck); SERIALIZABLE is refused (0A000); on a store without row
 // locks, read-modify-write statements and REPEATABLE READ are.
 //
 // Column defaults, CHECK constraints and sequences (coldefs.go,

@@ -1248,6 +1248,9 @@ func (s *session) stillReferenced(ref fkRef, parent fluss.TableInfo, refVals arr
 // or their default. The writes queue their own events. parentInfo is
 // the referenced table's, whose values refVals are.
 func (s *session) fkAction(ctx context.Context, ref fkRef, parentInfo fluss.TableInfo, action byte, refVals, newRows arrow.RecordBatch) error {
+	if err := s.fkActionCrossCheck(ctx, ref, parentInfo, refVals); err != nil {
+		return err
+	}
 	cinfo, rows, which, err := s.fkReferencing(ctx, ref, parentInfo, refVals)
 	if err != nil {
 		return err
@@ -1554,25 +1557,35 @@ func (s *session) lockKeyShare(ctx context.Context, info fluss.TableInfo, keys [
 	if err != nil {
 		return err
 	}
+	strs, err := keyEncodings(info, keys)
+	if err != nil {
+		return err
+	}
+	_, err = pt.LockRows(ctx, strs, exec.RowLock{Mode: rowlock.KeyShare})
+	return err
+}
+
+// keyEncodings are the store's (and the lock manager's) encodings of the
+// primary keys keys (in key order) of info's table.
+func keyEncodings(info fluss.TableInfo, keys [][]any) ([]string, error) {
 	var kt []types.T
 	for _, c := range keyIndexes(info) {
 		kt = append(kt, info.Descriptor.Schema.Columns[c].Type)
 	}
 	rec, err := keyRecord(info, keys)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rec.Release()
 	strs := make([]string, rec.NumRows())
 	for r := range strs {
 		b, err := format.AppendKey(nil, kt, rec.Columns(), r)
 		if err != nil {
-			return sqlerr.Wrap(err, sqlerr.InternalError, "encoding a key of %s: %v", info.Path.Table, err)
+			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "encoding a key of %s: %v", info.Path.Table, err)
 		}
 		strs[r] = string(b)
 	}
-	_, err = pt.LockRows(ctx, strs, exec.RowLock{Mode: rowlock.KeyShare})
-	return err
+	return strs, nil
 }
 
 // fkCrossCheck is REPEATABLE READ's second look for rows of ref's table
@@ -1582,26 +1595,53 @@ func (s *session) lockKeyShare(ctx context.Context, info fluss.TableInfo, keys [
 // (23503), as PostgreSQL's RI query run with the newest snapshot (and the
 // transaction's as a crosscheck) does.
 func (s *session) fkCrossCheck(ctx context.Context, ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch) error {
+	at, err := s.fkNewReferencing(ctx, ref, parent, refVals, false)
+	if err != nil || at < 0 {
+		return err
+	}
+	return s.stillReferenced(ref, parent, refVals, at)
+}
+
+// fkActionCrossCheck is REPEATABLE READ's look, before an ON DELETE or ON
+// UPDATE action (fkAction) changes the rows of ref's table that reference
+// refVals in its snapshot, for such rows that a concurrent transaction
+// committed (inserted or changed) since: PostgreSQL's action finds them
+// with the newest snapshot, and its delete or update of a row the
+// transaction's snapshot (the crosscheck) does not see fails with 40001.
+func (s *session) fkActionCrossCheck(ctx context.Context, ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch) error {
+	at, err := s.fkNewReferencing(ctx, ref, parent, refVals, true)
+	if err != nil || at < 0 {
+		return err
+	}
+	return exec.SerializationFailure()
+}
+
+// fkNewReferencing is, under REPEATABLE READ, the row of refVals that a
+// row of ref's table referencing it in the newest committed state, but not
+// in the transaction's snapshot, references (-1: none, or not REPEATABLE
+// READ). changed counts a row the snapshot has with other values as not
+// there too.
+func (s *session) fkNewReferencing(ctx context.Context, ref fkRef, parent fluss.TableInfo, refVals arrow.RecordBatch, changed bool) (int, error) {
 	tx := s.tx
 	if tx == nil || tx.Snap == nil {
-		return nil
+		return -1, nil
 	}
 	latest, err := s.eng.store.Table(ctx, ref.child)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	snap, _ := tx.Snap.Table(latest)
 	cinfo := latest.Info()
 	_, rows, which, err := s.referencingIn(ctx, latest, ref, parent, refVals)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	defer rows.Release()
 	if rows.NumRows() == 0 {
-		return nil
+		return -1, nil
 	}
 	if !cinfo.HasPrimaryKey() {
-		return s.stillReferenced(ref, parent, refVals, which[0])
+		return which[0], nil
 	}
 	pk := keyIndexes(cinfo)
 	keys := make([][]any, rows.NumRows())
@@ -1613,12 +1653,24 @@ func (s *session) fkCrossCheck(ctx context.Context, ref fkRef, parent fluss.Tabl
 	}
 	seen, err := lookupKeys(ctx, snap, cinfo, keys)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	for r, k := range keys {
 		if !seen[rowKeyText(k)] {
-			return s.stillReferenced(ref, parent, refVals, which[r])
+			return which[r], nil
 		}
 	}
-	return nil
+	if !changed {
+		return -1, nil
+	}
+	enc, err := keyEncodings(cinfo, keys)
+	if err != nil {
+		return -1, err
+	}
+	for r, k := range enc {
+		if ch, err := tx.Snap.RowChanged(ctx, latest, []byte(k)); err != nil || ch != fluss.RowUnchanged {
+			return which[r], err
+		}
+	}
+	return -1, nil
 }

@@ -292,3 +292,23 @@ func (a *arbiterSource) Close() {
 	}
 	a.Operator.Close()
 }
+
+// upsertKeyLock reports whether ON CONFLICT DO UPDATE's SET (merge, one
+// expression per column of info, a column it does not assign its own
+// ColumnRef) assigns a column of a UNIQUE constraint: then the rows it
+// updates are locked FOR UPDATE, else FOR NO KEY UPDATE, as PostgreSQL's
+// ExecUpdateLockMode chooses (the primary key's columns cannot be
+// assigned: binder.bindOnConflictUpdate).
+func upsertKeyLock(info fluss.TableInfo, merge []binder.Expr) bool {
+	for _, u := range fluss.MetaOf(info.Descriptor).Uniques {
+		for _, c := range u.Columns {
+			if c >= len(merge) {
+				continue
+			}
+			if ref, ok := merge[c].(*binder.ColumnRef); !ok || ref.Index != c {
+				return true
+			}
+		}
+	}
+	return false
+}

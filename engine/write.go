@@ -95,7 +95,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 		// arbiter gives them a conflicting row's key
 		src = s.partitionSourceOf(ctx, b.Table, b.Via, src)                          // pgpartitions.go
 		src, arbitered := arbiterSourceOf(ec, t, src, b.Arbiter, b.OnConflictUpdate) // uniqueupsert.go
-		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret, ViewChecks: ps.viewChecks, Journal: b.Volatile, ProposedChecked: arbitered, ProposedKeys: arbitered}
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, MergeWhere: ps.mergeWhere, Returning: ps.ret, Ret: ret, ViewChecks: ps.viewChecks, Journal: b.Volatile, ProposedChecked: arbitered, ProposedKeys: arbitered, KeyLock: upsertKeyLock(b.Table, b.OnConflictUpdate)}
 		if ps.merge != nil && binder.GeneratedColumns(b.Table) != nil {
 			// the merged rows' generated columns, computed over them
 			// (generated.go)

@@ -38,7 +38,10 @@ import (
 // its primary key) is followed to its newest key (RowLocker.Follow), which
 // the second pass re-checks and writes in its place, as EvalPlanQual
 // follows a row's update chain; a row deleted (even if inserted again
-// under another key) is gone.
+// under another key) is gone. INSERT ... ON CONFLICT locks as
+// PostgreSQL's speculative insertion does (RowLocker.LockUpsert): it waits
+// for a concurrent writer of a key, not for a locker; DO NOTHING locks only
+// the keys it inserts, DO UPDATE its keys in UpsertLock.Mode.
 
 // RowLocker is implemented by tables whose writes take row locks.
 type RowLocker interface {
@@ -54,6 +57,11 @@ type RowLocker interface {
 	// follows a row's update chain to its newest version): that key,
 	// locked as how says, or "" when the row did not move.
 	Follow(ctx context.Context, key string, how RowLock) (string, error)
+	// LockUpsert locks the primary keys of rec's rows (the table's
+	// columns) for INSERT ... ON CONFLICT as how says: it waits for the
+	// transactions that wrote a row of those keys, then locks the keys
+	// it may write.
+	LockUpsert(ctx context.Context, rec arrow.RecordBatch, how UpsertLock) error
 	// Moving records that the statement moves the rows with the key
 	// encodings from to the keys to (an UPDATE of the primary key; all of
 	// the statement's moves in one call, as they happen at once), for
@@ -69,6 +77,16 @@ type RowLock struct {
 	Write bool
 }
 
+// UpsertLock says how LockUpsert locks.
+type UpsertLock struct {
+	// Mode is DO UPDATE's lock on a row it may update: FOR NO KEY UPDATE,
+	// or FOR UPDATE when its SET assigns a column of a unique constraint
+	// (PostgreSQL's ExecUpdateLockMode).
+	Mode rowlock.Mode
+	// DoNothing: DO NOTHING, which locks only the keys it inserts.
+	DoNothing bool
+}
+
 // LockState is what LockRows found of a row.
 type LockState uint8
 
@@ -80,6 +98,10 @@ const (
 	LockChanged
 	// LockSkipped: held by another transaction, and not locked (SKIP LOCKED).
 	LockSkipped
+	// LockRewritten: LockChanged, after waiting for a transaction that
+	// wrote the row and committed (PostgreSQL's TM_Updated after its
+	// wait, which even FOR KEY SHARE re-reads).
+	LockRewritten
 )
 
 // Recheck carries the rows an UPDATE or DELETE must re-read between its two
@@ -379,12 +401,17 @@ func ConcurrentDelete() error {
 	return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent delete")
 }
 
-// lockInsert locks rec's keys when t takes row locks.
-func lockInsert(ctx context.Context, t fluss.Table, rec arrow.RecordBatch) error {
-	if l, ok := t.(RowLocker); ok && rec.NumRows() > 0 {
-		return l.LockInsert(ctx, rec)
+// lockInsert locks rec's keys when t takes row locks: for an upsert (how
+// set) as LockUpsert does, else FOR UPDATE.
+func lockInsert(ctx context.Context, t fluss.Table, rec arrow.RecordBatch, how *UpsertLock) error {
+	l, ok := t.(RowLocker)
+	switch {
+	case !ok || rec.NumRows() == 0:
+		return nil
+	case how != nil:
+		return l.LockUpsert(ctx, rec, *how)
 	}
-	return nil
+	return l.LockInsert(ctx, rec)
 }
 
 // LockRows locks the table rows its input yields, for SELECT ... FOR
@@ -467,12 +494,27 @@ func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBat
 		switch {
 		case st == nil || st[0] == LockFresh:
 			keep = append(keep, int32(r))
-		case st[0] == LockChanged:
+		case st[0] == LockChanged || st[0] == LockRewritten:
 			// a row a concurrent UPDATE moved to another key is read
 			// there (PostgreSQL follows its update chain)
 			to, err := l.Follow(ctx, k, RowLock{Mode: o.Mode, Wait: o.Wait})
 			if err != nil {
 				return nil, err
+			}
+			if o.Mode == rowlock.KeyShare && to == "" && st[0] == LockChanged {
+				// FOR KEY SHARE passes a change that kept the row at
+				// its key when it did not wait for its writer:
+				// PostgreSQL's heap_lock_tuple locks the version read
+				// (TM_Ok, no re-check) and returns it as read; a row
+				// gone is skipped
+				there, err := o.stillThere(ctx, b, r)
+				if err != nil {
+					return nil, err
+				}
+				if there {
+					keep = append(keep, int32(r))
+				}
+				continue
 			}
 			row, err := o.reread(ctx, b, r, to)
 			if err != nil {
@@ -508,6 +550,20 @@ func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBat
 // moved, where a concurrent UPDATE moved it) and re-evaluates it: its
 // output row, or nil when it is gone or no longer satisfies Cond.
 func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int, moved string) (arrow.RecordBatch, error) {
+	row, err := o.newest(ctx, b, r, moved)
+	if err != nil || row == nil {
+		return nil, err
+	}
+	defer row.Release()
+	if row.NumRows() == 0 {
+		return nil, nil
+	}
+	return o.reevaluate(b, row)
+}
+
+// newest reads row r of b's newest version by its key (or the key
+// encoding moved): none, or an empty batch, when it is gone.
+func (o *LockRows) newest(ctx context.Context, b arrow.RecordBatch, r int, moved string) (arrow.RecordBatch, error) {
 	info := o.Table.Info()
 	var key arrow.RecordBatch
 	if moved != "" {
@@ -531,13 +587,22 @@ func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int, moved
 	}
 	row, err := o.Table.Lookup(ctx, key, all)
 	key.Release()
+	return row, err
+}
+
+// stillThere reports whether row r of b is still at its key.
+func (o *LockRows) stillThere(ctx context.Context, b arrow.RecordBatch, r int) (bool, error) {
+	row, err := o.newest(ctx, b, r, "")
 	if err != nil || row == nil {
-		return nil, err
+		return false, err
 	}
 	defer row.Release()
-	if row.NumRows() == 0 {
-		return nil, nil
-	}
+	return row.NumRows() > 0, nil
+}
+
+// reevaluate is reread's evaluation of row (one row): nil when it no
+// longer satisfies Cond.
+func (o *LockRows) reevaluate(b, row arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if o.Cond != nil {
 		m, err := o.Cond.Eval(o.EC, row)
 		if err != nil {
@@ -552,6 +617,7 @@ func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int, moved
 	}
 	out := make([]arrow.Array, len(o.Exprs))
 	for i, e := range o.Exprs {
+		var err error
 		if out[i], err = e.Eval(o.EC, row); err != nil {
 			for _, a := range out[:i] {
 				a.Release()

@@ -390,7 +390,11 @@ type Insert struct {
 	// proposed row with those keys, as PostgreSQL's excluded row is the
 	// proposed one.
 	ProposedKeys bool
-	Rows         int64
+	// KeyLock: DO UPDATE's SET assigns a column of a unique
+	// constraint, so the rows it updates are locked FOR UPDATE rather
+	// than FOR NO KEY UPDATE (UpsertLock.Mode).
+	KeyLock bool
+	Rows    int64
 	// merged are the keys the statement's merge inserted or updated so
 	// far: a key proposed again, in any batch, is PostgreSQL's 21000 (a
 	// key whose existing row DO UPDATE's WHERE skipped is not one).
@@ -510,7 +514,7 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec, excl arro
 	if info.HasPrimaryKey() {
 		// Locked before anything reads whether the keys exist, so that
 		// ON CONFLICT reads the newest committed rows.
-		if err := lockInsert(ctx, o.Table, rec); err != nil {
+		if err := lockInsert(ctx, o.Table, rec, o.upsertLock()); err != nil {
 			rec.Release()
 			return err
 		}
@@ -623,6 +627,20 @@ func (o *Insert) write(ctx context.Context, info fluss.TableInfo, rec, excl arro
 		return err
 	}
 	o.Rows += res.Rows
+	return nil
+}
+
+// upsertLock is how an ON CONFLICT insert locks its keys (nil: a plain
+// INSERT's FOR UPDATE).
+func (o *Insert) upsertLock() *UpsertLock {
+	switch {
+	case o.IgnoreExisting:
+		return &UpsertLock{Mode: rowlock.Update, DoNothing: true}
+	case o.Merge != nil && o.KeyLock:
+		return &UpsertLock{Mode: rowlock.Update}
+	case o.Merge != nil:
+		return &UpsertLock{Mode: rowlock.NoKeyUpdate}
+	}
 	return nil
 }
 

@@ -22,6 +22,18 @@
 //     graph and, finding one, fails with 40P01, its detail naming each
 //     process, what it waits for and its statement, in PostgreSQL's words.
 //     So the same transaction of a deadlock fails as in PostgreSQL.
+//   - Waiting for writers (AwaitWriters): INSERT ... ON CONFLICT's check
+//     of a key waits, taking no lock, for the transactions that wrote
+//     the row (a lock taken with Request.Write) and have not ended, as
+//     PostgreSQL's speculative insertion waits for an in-progress
+//     inserter, updater or deleter and lets mere lockers through; pg_locks
+//     shows it waiting for the writer's transaction id. A wait (of a lock
+//     too) reports Result.Overwritten when a transaction that had written
+//     the row committed meanwhile: the row is another version, even with
+//     the same values. A request that stops on a write
+//     (Request.StopOnWrite: REPEATABLE READ's) leaves the queue unlocked
+//     then (Outcome Stopped), rather than wait for the row's next holder.
+//     Unwait gives back a lock a wait obtained of a row found deleted.
 //   - Version stamps: a commit stamps the keys it wrote with a sequence
 //     number; Changed tells a statement whether a row may have changed since
 //     the sequence number it read at its start. Stamps live in a fixed-size

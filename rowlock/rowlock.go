@@ -161,6 +161,9 @@ const (
 	Waited
 	// Skipped: held by another transaction, and the request said SkipLocked.
 	Skipped
+	// Stopped: not locked; a transaction that wrote the row committed
+	// while the request waited (Request.StopOnWrite).
+	Stopped
 )
 
 // Options bounds a Manager.
@@ -259,6 +262,12 @@ type waiter struct {
 	ready   chan struct{}
 	granted bool
 	since   time.Time
+	// overwritten: a transaction that had written the row committed
+	// while this waiter waited (Result.Overwritten).
+	overwritten bool
+	// stopOnWrite: the wait ends, without the lock, when a transaction
+	// that wrote the row commits (Request.StopOnWrite); stopped: it did.
+	stopOnWrite, stopped bool
 }
 
 func (r *resource) conflicts(a, b Mode) bool {
@@ -322,7 +331,7 @@ func (r *resource) holderIndex(t *Txn) int {
 func (r *resource) blockers(t *Txn, mode Mode) []*Txn {
 	var out []*Txn
 	for _, h := range r.holders {
-		if !t.sameSession(h.t) && r.conflicts(h.mode, mode) {
+		if !t.sameSession(h.t) && r.blocks(h, mode) {
 			out = append(out, h.t)
 		}
 	}
@@ -342,11 +351,25 @@ func (r *resource) blockers(t *Txn, mode Mode) []*Txn {
 
 func (r *resource) compatible(t *Txn, mode Mode) bool {
 	for _, h := range r.holders {
-		if !t.sameSession(h.t) && r.conflicts(h.mode, mode) {
+		if !t.sameSession(h.t) && r.blocks(h, mode) {
 			return false
 		}
 	}
 	return true
+}
+
+// awaitWrite is the mode of AwaitWriters' wait: no lock, only the end of
+// every other transaction that wrote the row.
+const awaitWrite Mode = 0
+
+// blocks reports whether holder h blocks a request for mode on r: a
+// conflicting mode, or, for AwaitWriters (awaitWrite), a holder that wrote
+// the row. The caller holds the manager's mutex (h.t.held).
+func (r *resource) blocks(h holder, mode Mode) bool {
+	if mode == awaitWrite {
+		return !r.key.whole && h.t.held[r.key].write
+	}
+	return r.conflicts(h.mode, mode)
 }
 
 // smallHeld is the size of a Txn's held map past which Release replaces it.
@@ -404,6 +427,12 @@ type Txn struct {
 	// which RollbackLocks restores (savepoint.go).
 	marked  bool
 	lockLog []lockUndo
+	// overwritten is the last wait's waiter.overwritten; stopped its
+	// waiter.stopped; stopOnWrite the running Lock's Request.StopOnWrite.
+	overwritten, stopped, stopOnWrite bool
+	// waited: the row locks Lock obtained by waiting, with their state
+	// before (Unwait).
+	waited map[resKey]lockUndo
 }
 
 // NewTxn returns the lock owner of a session whose backend process id (as
@@ -489,6 +518,13 @@ type Request struct {
 	// Since, when not 0, asks whether the row changed after that sequence
 	// number (Result.Changed).
 	Since uint64
+	// StopOnWrite: a wait for the row ends, without the lock, as soon as
+	// a transaction that wrote the row commits (Result.Overwritten, the
+	// Outcome Stopped): a REPEATABLE READ transaction fails then, as
+	// PostgreSQL's finds the version its snapshot saw updated by a
+	// committed transaction (TM_Updated) without waiting for the row's
+	// next locker.
+	StopOnWrite bool
 	// Statement is the text of the statement asking, for deadlock reports
 	// and pg_locks.
 	Statement string
@@ -503,6 +539,11 @@ type Result struct {
 	// Changed: the row may have changed since Request.Since (a commit
 	// stamped it, or the request waited).
 	Changed bool
+	// Overwritten: the request waited, and a transaction that had
+	// written the row (not only locked it) committed meanwhile: the row
+	// the caller finds is another version, even if its values are the
+	// same (PostgreSQL's TM_Updated or TM_Deleted after a wait).
+	Overwritten bool
 }
 
 // Lock takes a row lock for the transaction.
@@ -510,33 +551,32 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	m := t.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	t.begin(req.Statement)
-	t.deadlockTimeout = req.DeadlockTimeout
-	if wrote, ok := t.whole[req.Table]; ok {
-		t.whole[req.Table] = wrote || req.Write
+	whole, out, err := t.tableUnder(ctx, req)
+	switch {
+	case whole:
 		return Result{Changed: req.Since != 0 && m.changed(req.Table, req.Key, req.Since)}, nil
+	case err != nil || out == Skipped:
+		return Result{Outcome: out}, err
 	}
-	// The table's lock first (ROW EXCLUSIVE under a write's row locks, ROW
-	// SHARE under SELECT ... FOR UPDATE's): a wait here was for a
-	// transaction holding the whole table, which may have written the row.
-	tk := resKey{table: req.Table, whole: true}
-	tm := RowShareLock
-	if req.Write {
-		tm = RowExclusiveLock
-	}
-	waited := false
-	if h, ok := t.held[tk]; !ok || h.mode&tableBit(tm) == 0 {
-		out, err := t.acquire(ctx, tk, req.Name, tableBit(tm), req.Wait, req.Timeout)
-		if err != nil || out == Skipped {
-			return Result{Outcome: out}, err
-		}
-		waited = out == Waited
-	}
+	// a wait for the table was for a transaction holding it whole, which
+	// may have written the row
+	waited := out == Waited
 	rk := resKey{table: req.Table, key: req.Key}
 	prev, had := t.held[rk]
-	out, err := t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
+	t.overwritten, t.stopOnWrite = false, req.StopOnWrite
+	out, err = t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
+	t.stopOnWrite = false
 	if err != nil || out == Skipped {
 		return Result{Outcome: out}, err
+	}
+	if out == Stopped {
+		return Result{Outcome: Stopped, Changed: true, Overwritten: true}, nil
+	}
+	if out == Waited {
+		if t.waited == nil {
+			t.waited = map[resKey]lockUndo{}
+		}
+		t.waited[rk] = lockUndo{rk: rk, prev: prev, had: had}
 	}
 	if waited {
 		out = Waited
@@ -548,7 +588,8 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	if t.marked {
 		t.logLock(rk, prev, had)
 	}
-	res := Result{Outcome: out, Changed: out == Waited || req.Since != 0 && m.changed(req.Table, req.Key, req.Since)}
+	res := Result{Outcome: out, Changed: out == Waited || req.Since != 0 && m.changed(req.Table, req.Key, req.Since),
+		Overwritten: out == Waited && t.overwritten}
 	if !had {
 		t.perTable[req.Table]++
 		if t.perTable[req.Table] > m.opts.EscalateAt {
@@ -556,6 +597,30 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// tableUnder starts a row request of t: the transaction, and the lock of
+// the row's table its row locks are taken under (ROW EXCLUSIVE under a
+// write's, ROW SHARE under SELECT ... FOR UPDATE's), unless t holds it;
+// whole: t holds the table whole, and takes no row lock in it. The caller
+// holds m.mu.
+func (t *Txn) tableUnder(ctx context.Context, req Request) (whole bool, out Outcome, err error) {
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	if wrote, ok := t.whole[req.Table]; ok {
+		t.whole[req.Table] = wrote || req.Write
+		return true, Granted, nil
+	}
+	tk := resKey{table: req.Table, whole: true}
+	tm := RowShareLock
+	if req.Write {
+		tm = RowExclusiveLock
+	}
+	if h, ok := t.held[tk]; ok && h.mode&tableBit(tm) != 0 {
+		return false, Granted, nil
+	}
+	out, err = t.acquire(ctx, tk, req.Name, tableBit(tm), req.Wait, req.Timeout)
+	return false, out, err
 }
 
 // LockIntent takes the table's intent lock alone, as PostgreSQL's INSERT
@@ -783,7 +848,24 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 		m.tidy(r)
 		return Granted, err
 	}
-	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now()}
+	if err := t.wait(ctx, r, mode, timeout); err != nil {
+		return Granted, err
+	}
+	if t.stopped {
+		return Stopped, nil
+	}
+	return Waited, nil
+}
+
+// wait queues t for mode on r until wake grants it (or, for awaitWrite,
+// lets it go), as the request's context, its lock_timeout (timeout) and
+// the deadlock check allow. The caller holds m.mu, which wait releases
+// while it waits. t.overwritten tells, once granted, whether a transaction
+// that committed while t waited had written the row.
+func (t *Txn) wait(ctx context.Context, r *resource, mode Mode, timeout time.Duration) error {
+	m := t.m
+	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now(), stopOnWrite: t.stopOnWrite}
+	t.stopped = false
 	r.waiters = append(r.waiters, wt)
 	t.waiting, t.waitMode = r, mode
 	var timeoutC <-chan time.Time
@@ -821,7 +903,7 @@ wait:
 			checkC = nil
 			m.mu.Lock()
 			var cycle []*Txn
-			if !wt.granted {
+			if !wt.granted && !wt.stopped {
 				cycle = m.findCycle(t)
 			}
 			if cycle != nil {
@@ -835,12 +917,59 @@ wait:
 	}
 	m.mu.Lock()
 	t.waiting = nil
-	if wt.granted {
-		return Waited, nil
+	if wt.granted || wt.stopped {
+		t.overwritten, t.stopped = wt.overwritten, wt.stopped
+		return nil
 	}
 	r.removeWaiter(wt)
 	m.tidy(r)
-	return Granted, err
+	return err
+}
+
+// AwaitWriters waits, taking no row lock, until no other transaction holds
+// the row req names having written it (inserted, updated or deleted it):
+// the wait of PostgreSQL's INSERT ... ON CONFLICT for the in-progress
+// writer of a conflicting row (check_exclusion_or_unique_constraint under
+// a dirty snapshot, which lets mere row lockers through). The table's
+// ROW EXCLUSIVE lock is taken as Lock takes it. Result.Overwritten says
+// whether a writer it waited for committed.
+func (t *Txn) AwaitWriters(ctx context.Context, req Request) (Result, error) {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	req.Write, req.Wait = true, Block
+	if whole, _, err := t.tableUnder(ctx, req); whole || err != nil {
+		return Result{}, err
+	}
+	r := m.res[resKey{table: req.Table, key: req.Key}]
+	if r == nil || r.compatible(t, awaitWrite) {
+		return Result{}, nil
+	}
+	t.overwritten = false
+	if err := t.wait(ctx, r, awaitWrite, req.Timeout); err != nil {
+		return Result{}, err
+	}
+	return Result{Outcome: Waited, Overwritten: t.overwritten}, nil
+}
+
+// overwrite marks r's waiters: a transaction that wrote the row commits.
+// Those that stop on a write (Request.StopOnWrite) leave the queue. The
+// caller holds m.mu.
+func (m *Manager) overwrite(r *resource) {
+	kept := r.waiters[:0]
+	for _, w := range r.waiters {
+		w.overwritten = true
+		if w.stopOnWrite && !w.granted {
+			w.stopped = true
+			close(w.ready)
+			continue
+		}
+		kept = append(kept, w)
+	}
+	for i := len(kept); i < len(r.waiters); i++ {
+		r.waiters[i] = nil
+	}
+	r.waiters = kept
 }
 
 func (r *resource) removeWaiter(wt *waiter) {
@@ -904,7 +1033,9 @@ func (m *Manager) wake(r *resource) {
 	for _, w := range r.waiters {
 		behind := r.key.whole && tableConflict(ahead, w.mode) && r.holderIndex(w.t) < 0
 		if !behind && r.compatible(w.t, w.mode) {
-			m.grant(r, w.t, w.mode)
+			if w.mode != awaitWrite { // (AwaitWriters takes no lock)
+				m.grant(r, w.t, w.mode)
+			}
 			w.granted = true
 			close(w.ready)
 			continue
@@ -976,6 +1107,9 @@ func (t *Txn) Release(committed bool) {
 			if h.write && !k.whole {
 				s := m.slot(k.table, k.key)
 				m.stamps[s] = next()
+				if r := m.res[k]; r != nil {
+					m.overwrite(r)
+				}
 			}
 		}
 		for table, wrote := range t.whole {
@@ -988,6 +1122,7 @@ func (t *Txn) Release(committed bool) {
 		}
 	}
 	t.clearMoves()
+	clear(t.waited)
 	for k := range t.held {
 		t.releaseOne(k)
 	}
@@ -1185,6 +1320,13 @@ func (m *Manager) Locks() []LockInfo {
 		}
 		for _, w := range r.waiters {
 			li := info(w.t, w.mode)
+			if w.mode == awaitWrite {
+				// AwaitWriters waits for a writer's transaction, as
+				// PostgreSQL's waits for its transaction id's lock
+				if bs := r.blockers(w.t, w.mode); len(bs) > 0 {
+					li = LockInfo{Kind: "transactionid", Mode: "ShareLock", PID: w.t.pid, XID: bs[0].id}
+				}
+			}
 			li.WaitStart = w.since
 			out = append(out, li)
 		}

@@ -516,3 +516,204 @@ func TestLockIntent(t *testing.T) {
 		})
 	}
 }
+
+// TestAwaitWriters: AwaitWriters waits for a transaction that wrote the
+// row, not for one that only locked it, takes no lock, and reports
+// whether the writer committed; a Lock that waited for a locker that then
+// wrote the row reports Overwritten too.
+func TestAwaitWriters(t *testing.T) {
+	cases := []struct {
+		name            string
+		holderWrites    bool // the holder's lock marks the row written
+		holderMode      Mode
+		commit          bool
+		wantWait        bool
+		wantOverwritten bool
+	}{
+		{"locker", false, Update, true, false, false},
+		{"key share", false, KeyShare, true, false, false},
+		{"writer commits", true, NoKeyUpdate, true, true, true},
+		{"writer rolls back", true, Update, false, true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(Options{})
+			holder, asker := m.NewTxn(1), m.NewTxn(2)
+			ctx := context.Background()
+			h := req("k", c.holderMode)
+			h.Write = c.holderWrites
+			if _, err := holder.Lock(ctx, h); err != nil {
+				t.Fatal(err)
+			}
+			done := inBackground(t, func() (Result, error) { return asker.AwaitWriters(ctx, req("k", Update)) })
+			if c.wantWait {
+				waitUntilWaiting(m, asker)
+				if pids := blockingTxn(m); pids != 1 {
+					t.Errorf("pg_locks shows the wait on transaction of pid %d, want 1", pids)
+				}
+			}
+			var res Result
+			if !c.wantWait {
+				res = <-done
+			}
+			holder.Release(c.commit)
+			if c.wantWait {
+				res = <-done
+			}
+			if got := res.Outcome == Waited; got != c.wantWait {
+				t.Errorf("waited %v, want %v", got, c.wantWait)
+			}
+			if res.Overwritten != c.wantOverwritten {
+				t.Errorf("overwritten %v, want %v", res.Overwritten, c.wantOverwritten)
+			}
+			// no row lock was taken: another transaction locks it at once
+			other := m.NewTxn(3)
+			r := req("k", Update)
+			r.Wait = NoWait
+			if _, err := other.Lock(ctx, r); err != nil {
+				t.Errorf("AwaitWriters left a lock: %v", err)
+			}
+			for _, tx := range []*Txn{asker, other} {
+				tx.Release(false)
+			}
+		})
+	}
+	// a locker that writes the row before it commits: the waiter's lock
+	// reports Overwritten
+	m := New(Options{})
+	holder, asker := m.NewTxn(1), m.NewTxn(2)
+	ctx := context.Background()
+	if _, err := holder.Lock(ctx, req("k", Update)); err != nil {
+		t.Fatal(err)
+	}
+	done := inBackground(t, func() (Result, error) { return asker.Lock(ctx, req("k", NoKeyUpdate)) })
+	waitUntilWaiting(m, asker)
+	w := req("k", Update)
+	w.Write = true
+	if _, err := holder.Lock(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	holder.Release(true)
+	if res := <-done; !res.Overwritten {
+		t.Errorf("a lock that waited for a committed writer: overwritten %v, want true", res.Overwritten)
+	}
+	asker.Release(false)
+}
+
+// blockingTxn is the pid whose transaction id the one "transactionid"
+// wait of m's pg_locks waits for (0: none).
+func blockingTxn(m *Manager) int32 {
+	locks := m.Locks()
+	for _, w := range locks {
+		if w.Kind != "transactionid" || w.Granted {
+			continue
+		}
+		for _, h := range locks {
+			if h.Kind == "transactionid" && h.Granted && h.XID == w.XID {
+				return h.PID
+			}
+		}
+	}
+	return 0
+}
+
+// TestUnwait: Unwait gives back a lock obtained by waiting, and keeps one
+// granted at once.
+func TestUnwait(t *testing.T) {
+	for _, waits := range []bool{true, false} {
+		m := New(Options{})
+		holder, asker, other := m.NewTxn(1), m.NewTxn(2), m.NewTxn(3)
+		ctx := context.Background()
+		w := req("k", Update)
+		w.Write = true
+		if waits {
+			if _, err := holder.Lock(ctx, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := asker.Lock(ctx, w)
+			done <- err
+		}()
+		if waits {
+			waitUntilWaiting(m, asker)
+			holder.Release(true)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		asker.Unwait(1, "k")
+		r := req("k", KeyShare)
+		r.Wait = NoWait
+		_, err := other.Lock(ctx, r)
+		if got := err == nil; got != waits {
+			t.Errorf("waited %v: another's lock granted %v (err %v)", waits, got, err)
+		}
+		for _, tx := range []*Txn{asker, other} {
+			tx.Release(false)
+		}
+		if m.Held() != 0 {
+			t.Errorf("waited %v: %d locks left", waits, m.Held())
+		}
+	}
+}
+
+// TestStopOnWrite: a waiter that stops on a write leaves the queue, not
+// locked, when the writer commits; one that does not is granted the lock.
+func TestStopOnWrite(t *testing.T) {
+	for _, commit := range []bool{true, false} {
+		m := New(Options{})
+		holder, follower, stopper := m.NewTxn(1), m.NewTxn(2), m.NewTxn(3)
+		ctx := context.Background()
+		w := req("k", NoKeyUpdate)
+		w.Write = true
+		if _, err := holder.Lock(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+		var results [2]<-chan Result
+		for i, c := range []struct {
+			tx   *Txn
+			stop bool
+		}{{follower, false}, {stopper, true}} {
+			r := req("k", NoKeyUpdate)
+			r.StopOnWrite = c.stop
+			results[i] = inBackground(t, func() (Result, error) { return c.tx.Lock(ctx, r) })
+			waitUntilWaiting(m, c.tx)
+		}
+		holder.Release(commit)
+		first := <-results[0]
+		if !commit {
+			// the follower holds the lock: the stopper waits for it
+			follower.Release(false)
+		}
+		second := <-results[1]
+		outcomes := map[Outcome]int{first.Outcome: 1}
+		outcomes[second.Outcome]++
+		want := map[Outcome]int{Waited: 2}
+		if commit {
+			want = map[Outcome]int{Waited: 1, Stopped: 1}
+		}
+		if fmt.Sprint(outcomes) != fmt.Sprint(want) {
+			t.Errorf("commit %v: outcomes %v, want %v", commit, outcomes, want)
+		}
+		follower.Release(false)
+		stopper.Release(false)
+		if m.Held() != 0 {
+			t.Errorf("commit %v: %d locks left", commit, m.Held())
+		}
+	}
+}
+
+// inBackground runs lock in a goroutine: its result comes on the channel.
+func inBackground(t *testing.T, lock func() (Result, error)) <-chan Result {
+	done := make(chan Result, 1)
+	go func() {
+		res, err := lock()
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	return done
+}

@@ -38,27 +38,51 @@ func (t *Txn) RollbackLocks(mark int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := len(t.lockLog) - 1; i >= mark; i-- {
-		e := t.lockLog[i]
-		if _, ok := t.held[e.rk]; !ok {
-			continue
-		}
-		if !e.had {
-			t.releaseOne(e.rk)
-			t.perTable[e.rk.table]--
-			continue
-		}
-		t.held[e.rk] = e.prev
-		r := m.res[e.rk]
-		if r == nil {
-			continue
-		}
-		if j := r.holderIndex(t); j >= 0 {
-			r.holders[j].mode = e.prev.mode
-		}
-		m.wake(r)
+		t.undoLock(t.lockLog[i])
 	}
 	if mark < len(t.lockLog) {
 		clear(t.lockLog[mark:])
 		t.lockLog = t.lockLog[:mark]
+	}
+}
+
+// undoLock puts the row lock e.rk back as it was (e): released when the
+// transaction held none, else lowered to its mode then, waking its
+// waiters. A lock no longer held row by row (the table was taken whole) is
+// left as it is. The caller holds m.mu.
+func (t *Txn) undoLock(e lockUndo) {
+	m := t.m
+	if _, ok := t.held[e.rk]; !ok {
+		return
+	}
+	if !e.had {
+		t.releaseOne(e.rk)
+		t.perTable[e.rk.table]--
+		return
+	}
+	t.held[e.rk] = e.prev
+	r := m.res[e.rk]
+	if r == nil {
+		return
+	}
+	if j := r.holderIndex(t); j >= 0 {
+		r.holders[j].mode = e.prev.mode
+	}
+	m.wake(r)
+}
+
+// Unwait gives back what the transaction's Lock of the row (table, key)
+// obtained by waiting for another transaction, when the row turned out
+// gone (that transaction deleted it): PostgreSQL's heap_lock_tuple locks
+// no deleted row, so a later writer of the key must not wait for this
+// transaction. A lock not obtained by waiting is kept.
+func (t *Txn) Unwait(table int64, key string) {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rk := resKey{table: table, key: key}
+	if e, ok := t.waited[rk]; ok {
+		delete(t.waited, rk)
+		t.undoLock(e)
 	}
 }

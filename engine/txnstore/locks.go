@@ -72,6 +72,152 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 	return nil
 }
 
+// LockUpsert implements exec.RowLocker: INSERT ... ON CONFLICT's locks, as
+// PostgreSQL's ExecInsert takes them. Each key first waits for the
+// transactions that wrote its row and have not ended, taking no lock
+// (check_exclusion_or_unique_constraint's wait for an in-progress
+// inserter, updater or deleter; a row locker is not waited for). Then DO
+// NOTHING locks a key only when no row has it (the row it inserts) and
+// DO UPDATE locks the key in how.Mode (ExecOnConflictUpdate's lock, which
+// waits for lockers too). Under REPEATABLE READ, a row there that is not
+// the snapshot's fails with 40001 (ExecCheckTupleVisible), as does DO
+// UPDATE's row that a transaction it waited for to lock it wrote
+// (heap_lock_tuple's TM_Updated and TM_Deleted); a row deleted since the
+// snapshot is no conflict: its key is written over the snapshot's row
+// (onSnapshotRow). A large upsert locks the whole table instead, as
+// LockInsert.
+func (pt *Table) LockUpsert(ctx context.Context, rec arrow.RecordBatch, how exec.UpsertLock) error {
+	tx := pt.tx
+	if tx.Locks == nil || !pt.info.HasPrimaryKey() {
+		return nil
+	}
+	n := int(rec.NumRows())
+	pt.mu.Lock()
+	staged := pt.bulk != nil
+	pt.mu.Unlock()
+	if staged || n >= tx.Locks.Manager().EscalateAt() {
+		return pt.LockInsert(ctx, rec)
+	}
+	if err := fluss.CheckNotNull(pt.info, rec.Columns()); err != nil {
+		return err
+	}
+	var kc keyColumnsBuf
+	cols := pt.keyColumns(kc[:0], rec)
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
+	var err error
+	for i := 0; i < n; i++ {
+		if buf, err = pt.keyOf(buf, cols, i); err != nil {
+			return err
+		}
+		if err := pt.lockUpsertKey(ctx, string(buf), how); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockUpsertKey is LockUpsert's work for one key encoding.
+func (pt *Table) lockUpsertKey(ctx context.Context, key string, how exec.UpsertLock) error {
+	tx := pt.tx
+	pending, err := pt.pendingKey(key)
+	if err != nil {
+		return err
+	}
+	if pending {
+		// the transaction wrote the key: it holds its lock
+		if how.DoNothing {
+			return nil
+		}
+		_, err := tx.Locks.Lock(ctx, pt.lockRequest(key, how.Mode, 0))
+		return err
+	}
+	first, err := tx.Locks.AwaitWriters(ctx, pt.lockRequest(key, how.Mode, 0))
+	if err != nil {
+		return err
+	}
+	there, err := pt.newestHolds(ctx, key)
+	if err != nil {
+		return err
+	}
+	var lock rowlock.Result
+	if !how.DoNothing || !there {
+		if lock, err = tx.Locks.Lock(ctx, pt.lockRequest(key, how.Mode, 0)); err != nil {
+			return err
+		}
+		if lock.Outcome == rowlock.Waited {
+			if there, err = pt.newestHolds(ctx, key); err != nil {
+				return err
+			}
+		}
+	}
+	if tx.Snap == nil {
+		return nil
+	}
+	switch {
+	case lock.Overwritten && !how.DoNothing && !there:
+		return exec.ConcurrentDelete()
+	case lock.Overwritten && !how.DoNothing, there && first.Overwritten:
+		return exec.SerializationFailure()
+	case there:
+		if tx.Locks.Manager().Changed(pt.info.TableID, key, tx.SnapSeq) {
+			return pt.snapshotConflict(ctx, key, false)
+		}
+		return nil
+	}
+	return pt.onSnapshotRow(ctx, key)
+}
+
+// goneSince reports whether the row with the key encoding key, which the
+// transaction has not written, is not in the newest committed state.
+func (pt *Table) goneSince(ctx context.Context, key string) (bool, error) {
+	pending, err := pt.pendingKey(key)
+	if err != nil || pending {
+		return false, err
+	}
+	there, err := pt.newestHolds(ctx, key)
+	return !there, err
+}
+
+// pendingKey reports whether the transaction wrote the key encoding key
+// (a COPY's staged table: as if it had, its rows not indexed).
+func (pt *Table) pendingKey(key string) (bool, error) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if pt.bulk != nil {
+		return true, nil
+	}
+	if err := pt.indexLazy(); err != nil {
+		return false, err
+	}
+	_, pending := pt.rows[key]
+	return pending, nil
+}
+
+// newestHolds reports whether the newest committed state of the table has
+// a row with the key encoding key.
+func (pt *Table) newestHolds(ctx context.Context, key string) (bool, error) {
+	return holds(ctx, pt.newest, pt.info, pt.keyIdx, key)
+}
+
+// onSnapshotRow lays, under REPEATABLE READ, a delete of the row with the
+// key encoding key over the snapshot when the snapshot has the row (a
+// commit since deleted it), so that the upsert that found no row of the
+// key in the newest state, and inserts it, reads no row there either.
+func (pt *Table) onSnapshotRow(ctx context.Context, key string) error {
+	there, err := holds(ctx, pt.base, pt.info, pt.keyIdx, key)
+	if err != nil || !there {
+		return err
+	}
+	probe, err := exec.KeyBatch(memory.DefaultAllocator, pt.info, []string{key})
+	if err != nil {
+		return err
+	}
+	defer probe.Release()
+	_, err = pt.Delete(ctx, probe)
+	return err
+}
+
 // LockRows implements exec.RowLocker.
 func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) ([]exec.LockState, error) {
 	tx := pt.tx
@@ -80,8 +226,38 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 	}
 	var states []exec.LockState
 	for i, k := range keys {
+		if tx.Snap != nil && tx.Locks.Manager().Changed(pt.info.TableID, k, tx.SnapSeq) {
+			// a change committed since the snapshot fails the statement
+			// before it waits for the row's holder, as PostgreSQL's
+			// heap_lock_tuple finds the snapshot's version updated by a
+			// committed transaction (TM_Updated) before it looks at the
+			// newer version's lockers
+			if err := pt.lockConflict(ctx, k, how); err != nil {
+				return nil, err
+			}
+		}
+		if tx.Snap == nil && tx.Since != 0 && tx.Locks.Manager().Changed(pt.info.TableID, k, tx.Since) {
+			// READ COMMITTED: a row a commit deleted or moved since the
+			// statement read it is not waited for at its key (which a
+			// new row's inserter may hold): PostgreSQL's heap_lock_tuple
+			// meets the version the statement read deleted (TM_Deleted:
+			// skipped) or updated (TM_Updated: followed, Follow)
+			gone, err := pt.goneSince(ctx, k)
+			if err != nil {
+				return nil, err
+			}
+			if gone {
+				if states == nil {
+					states = make([]exec.LockState, len(keys))
+				}
+				states[i] = exec.LockChanged
+				continue
+			}
+		}
 		req := pt.lockRequest(k, how.Mode, tx.Since)
-		req.Wait, req.Write = how.Wait, how.Write
+		// REPEATABLE READ stops waiting once a writer of the row commits
+		// (it fails then, below)
+		req.Wait, req.Write, req.StopOnWrite = how.Wait, how.Write, tx.Snap != nil
 		res, err := tx.Locks.Lock(ctx, req)
 		if err != nil {
 			return nil, err
@@ -92,12 +268,18 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 			st = exec.LockSkipped
 		case res.Changed:
 			st = exec.LockChanged
+			if res.Overwritten {
+				st = exec.LockRewritten
+			}
 			if tx.Snap != nil {
 				// REPEATABLE READ cannot re-read the row: a real change
-				// since the snapshot fails the statement (snapshotConflict).
-				err := pt.snapshotConflict(ctx, k, how.Write)
-				if err != nil && how.Mode == rowlock.KeyShare {
-					err = pt.keyShareConflict(ctx, k)
+				// since the snapshot fails the statement, and so does
+				// any write of the transaction it waited for (PostgreSQL's
+				// TM_Updated after a wait, even for FOR KEY SHARE and a
+				// rewrite with the same values)
+				err := pt.lockConflict(ctx, k, how)
+				if err == nil && res.Overwritten {
+					err = exec.SerializationFailure()
 				}
 				if err != nil {
 					return nil, err
@@ -113,6 +295,16 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 		}
 	}
 	return states, nil
+}
+
+// lockConflict is REPEATABLE READ's check of a row LockRows locks as how
+// says: snapshotConflict, or keyShareConflict for FOR KEY SHARE.
+func (pt *Table) lockConflict(ctx context.Context, key string, how exec.RowLock) error {
+	err := pt.snapshotConflict(ctx, key, how.Write)
+	if err != nil && how.Mode == rowlock.KeyShare {
+		err = pt.keyShareConflict(ctx, key)
+	}
+	return err
 }
 
 func (pt *Table) lockRequest(key string, mode rowlock.Mode, since uint64) rowlock.Request {
@@ -204,7 +396,8 @@ func (pt *Table) Moving(from, to []string) {
 // after the statement started moved to another key (an UPDATE of its
 // primary key, rowlock's move log) is followed, move after move, to its
 // newest key, each key on the way locked as how says, as PostgreSQL
-// follows a row's update chain. A REPEATABLE READ transaction follows
+// follows a row's update chain; the lock of the key the row left (or a
+// row deleted) is given back (unlockGone). A REPEATABLE READ transaction follows
 // nothing (a change fails it, LockRows).
 func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (string, error) {
 	tx := pt.tx
@@ -239,23 +432,42 @@ func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (stri
 		}
 		cur, since = to, seq
 	}
-	if cur == key {
-		return "", nil
+	if err := pt.unlockGone(ctx, key); err != nil || cur == key {
+		return "", err
 	}
 	return cur, nil
+}
+
+// unlockGone gives back the lock a wait obtained of the row with the key
+// encoding key, when it is gone from the newest committed state (its
+// holder deleted it or moved it to another key) and the transaction has
+// not written it: PostgreSQL locks no deleted row, and the newer version
+// of a moved one is at its new key (rowlock's Unwait).
+func (pt *Table) unlockGone(ctx context.Context, key string) error {
+	if gone, err := pt.goneSince(ctx, key); err != nil || !gone {
+		return err
+	}
+	pt.tx.Locks.Unwait(pt.info.TableID, key)
+	return nil
 }
 
 // holdsRow reports whether the transaction sees a row with the key
 // encoding key.
 func (pt *Table) holdsRow(ctx context.Context, key string) (bool, error) {
-	probe, err := exec.KeyBatch(memory.DefaultAllocator, pt.info, []string{key})
+	return holds(ctx, pt, pt.info, pt.keyIdx, key)
+}
+
+// holds reports whether t (of info, its key columns keyIdx) has a row with
+// the key encoding key.
+func holds(ctx context.Context, t fluss.Table, info fluss.TableInfo, keyIdx []int, key string) (bool, error) {
+	probe, err := exec.KeyBatch(memory.DefaultAllocator, info, []string{key})
 	if err != nil {
 		return false, err
 	}
 	defer probe.Release()
-	proj := make([]int, len(pt.keyIdx))
-	copy(proj, pt.keyIdx)
-	found, err := pt.Lookup(ctx, probe, proj)
+	proj := make([]int, len(keyIdx))
+	copy(proj, keyIdx)
+	found, err := t.Lookup(ctx, probe, proj)
 	if err != nil || found == nil {
 		return false, err
 	}

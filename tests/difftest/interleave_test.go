@@ -204,7 +204,8 @@ const ilvDeadlockTimeout = 40 * time.Millisecond
 // ilvOutcome is one statement's answer, or that it waits.
 type ilvRunning struct {
 	done  chan string
-	since time.Time // when it was first seen waiting
+	since time.Time // when it was first seen waiting for by
+	by    string    // the sessions it waits for (pg_blocking_pids)
 }
 
 // ilvResult is a schedule's run on both sides.
@@ -228,24 +229,6 @@ func ilvKnown(r ilvResult) string {
 		// on both servers (which locks first is the scheduler's): not
 		// a rule, as a deadlock's victim is not
 		return "timing: waiters woken together"
-	case strings.Contains(r.stmt, "DO UPDATE") && strings.Contains(r.before, "REPEATABLE READ") && strings.Contains(r.sg, "ERROR 40001") && !strings.Contains(r.pg, "ERROR 40001"):
-		// PostgreSQL's upsert in REPEATABLE READ inserts when the
-		// conflicting row's deleter (or mover) committed while it
-		// waited: no row is left to update; sqlgate's fails with 40001
-		// (its upsert looks for the conflict in the snapshot)
-		return "REPEATABLE READ upsert over a row deleted since the snapshot"
-	case (waitsMore || strings.Count(r.sg, "55P03") > strings.Count(r.pg, "55P03")) && strings.Contains(r.stmt+r.before, "ON CONFLICT DO NOTHING"):
-		// PostgreSQL's DO NOTHING waits only for an in-progress writer of
-		// the conflicting row (its dirty snapshot ignores lockers) and
-		// locks nothing; sqlgate locks the key as a write does, to the
-		// transaction's end
-		return "ON CONFLICT DO NOTHING locks the key"
-	case waitsMore && ilvKeyShareAndUpsert(r.stmt, r.before) || waitsMore && ilvKeyShareAndUpsert(r.before, r.stmt):
-		// PostgreSQL's DO UPDATE locks the row FOR NO KEY UPDATE when
-		// its SET keeps the key (ExecUpdateLockMode), which a KEY SHARE
-		// lock lets through (either one first); sqlgate's upsert takes
-		// FOR UPDATE
-		return "ON CONFLICT DO UPDATE locks FOR UPDATE"
 	case !waitsMore && !strings.Contains(r.sg+r.pg, "ERROR") && strings.Contains(r.before, "IN (SELECT") && strings.Contains(r.before, "SET id = id + 10"):
 		// a waiting UPDATE ... WHERE id IN (subquery) whose row moved
 		// to another key: PostgreSQL's EvalPlanQual re-checks the
@@ -334,12 +317,6 @@ func ilvOutcome(res []*pgconn.Result, err error) string {
 	return epqOutcome(res, err)
 }
 
-// ilvKeyShareAndUpsert: upsert is an ON CONFLICT DO UPDATE and share a
-// FOR KEY SHARE lock (a foreign key's check on ic takes one).
-func ilvKeyShareAndUpsert(upsert, share string) bool {
-	return strings.Contains(upsert, "DO UPDATE") && (strings.Contains(share, "KEY SHARE") || strings.Contains(share, "INSERT INTO ic"))
-}
-
 func deadlockVictims(step string) int { return strings.Count(step, "ERROR 40P01") }
 
 // step runs stmt in session who and waits until every running statement
@@ -373,13 +350,17 @@ func (s *ilvSide) step(ctx context.Context, running []*ilvRunning, who int, stmt
 				continue
 			default:
 			}
-			if !s.blocked(ctx, i) {
+			by := s.blockers(ctx, i)
+			if by == "" {
 				r.since = time.Time{}
 				settled = false
 				continue
 			}
-			if r.since.IsZero() {
-				r.since = time.Now()
+			if r.since.IsZero() || by != r.by {
+				// a waiter granted one lock may wait for the next
+				// at once (sqlgate hands a lock over without a
+				// gap): a new wait, with its own deadlock check
+				r.since, r.by = time.Now(), by
 			}
 			// a waiter has looked for a deadlock (deadlock_timeout)
 			// before the step ends: which transaction of a cycle fails
@@ -406,15 +387,16 @@ func (s *ilvSide) step(ctx context.Context, running []*ilvRunning, who int, stmt
 	return strings.Join(out, " | ")
 }
 
-// blocked tells whether session i's statement waits for another's lock.
-func (s *ilvSide) blocked(ctx context.Context, i int) bool {
+// blockers are the sessions whose locks session i's statement waits for
+// (pg_blocking_pids; "" when it does not wait).
+func (s *ilvSide) blockers(ctx context.Context, i int) string {
 	qctx, cancel := context.WithTimeout(ctx, queryTimeout)
 	defer cancel()
-	res, err := s.monitor.Exec(qctx, fmt.Sprintf("SELECT cardinality(pg_blocking_pids(%d))", s.pids[i])).ReadAll()
-	if err != nil || len(res) != 1 || len(res[0].Rows) != 1 {
-		return false
+	res, err := s.monitor.Exec(qctx, fmt.Sprintf("SELECT pg_blocking_pids(%d)::text", s.pids[i])).ReadAll()
+	if err != nil || len(res) != 1 || len(res[0].Rows) != 1 || string(res[0].Rows[0][0]) == "{}" {
+		return ""
 	}
-	return string(res[0].Rows[0][0]) != "0"
+	return string(res[0].Rows[0][0])
 }
 
 // reset ends every session's transaction: waiting statements are

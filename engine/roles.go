@@ -152,11 +152,6 @@ func roleDependencies(acl *access.Store, role string) []string {
 	return out
 }
 
-// bootstrapUser is the bootstrap superuser: pg_roles lists it (OID 10)
-// whatever the metadata store holds, and objects without a recorded owner
-// are its.
-const bootstrapUser = "sqlgate"
-
 // loginRole makes a user who logs in without authentication a role of
 // the metadata store, a superuser that can log in, unless it is one
 // already. Without authentication whoever connects is a superuser
@@ -165,7 +160,7 @@ const bootstrapUser = "sqlgate"
 // resolves every owner OID through (an unknown OID aborts the dump). With
 // authentication only the metadata store's users get this far.
 func (e *Engine) loginRole(ctx context.Context, user string) error {
-	if _, trust := e.roles.(AllSuperusers); !trust || user == bootstrapUser || user == "" {
+	if _, trust := e.roles.(AllSuperusers); !trust || user == access.BootstrapRole || user == "" {
 		return nil
 	}
 	m, ok := e.meta.(interface{ Role(string) (bool, bool) })

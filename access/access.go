@@ -10,6 +10,11 @@ import (
 	"github.com/sqlgate/sqlgate/internal/atomicfile"
 )
 
+// BootstrapRole is the bootstrap superuser's name: the role PostgreSQL's
+// initdb makes (OID 10 in pg_roles), which owns what has no recorded
+// owner. Every package that names the role takes it from here.
+const BootstrapRole = "sqlgate"
+
 // Privilege is a set of table privileges.
 type Privilege uint8
 
@@ -275,7 +280,7 @@ func (s *Store) Items(tableID int64, bootstrap string) []string {
 		grantor = bootstrap
 	}
 	if grantor == "" {
-		grantor = "sqlgate"
+		grantor = BootstrapRole
 	}
 	items := []string{aclItem(grantor, All, 0, grantor)}
 	var names []string

@@ -410,11 +410,19 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 		}
 		return &FuncCall{Name: op + " " + name, Args: []Expr{x, arr}, T: types.BoolType, Kernel: kernel}, nil
 	}
-	if isUnknown(x.Type()) {
+	if isUnknown(x.Type()) && elem.Variant == types.RegConfig {
+		// oid's operators: the literal is an oid (regconfigops.go)
+		common = types.T{Kind: types.Oid}
+		if x, err = b.coerceUnknown(n, x, common); err != nil {
+			return nil, err
+		}
+	} else if isUnknown(x.Type()) {
 		common = elem
 		if x, err = b.coerceUnknown(n, x, operandType(elem)); err != nil {
 			return nil, err
 		}
+	} else if regconfigAsOID(x.Type(), elem) {
+		common = types.T{Kind: types.Oid} // regconfigops.go
 	} else {
 		c, ok := commonType(x.Type(), elem)
 		if !ok || c.Kind == types.Map || c.Kind == types.Row {

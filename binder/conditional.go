@@ -125,6 +125,13 @@ func (b *binder) unifyOver(n sourceNode, what string, es []Expr, implicitNull bo
 	if err != nil {
 		return nil, t, b.errAt(n, err)
 	}
+	out, err2 := b.unifyTo(n, es, t)
+	return out, t, err2
+}
+
+// unifyTo converts es to t, their common type, in order: an unknown
+// literal by t's input, anything else by a cast.
+func (b *binder) unifyTo(n sourceNode, es []Expr, t types.T) ([]Expr, error) {
 	out := make([]Expr, len(es))
 	litT := t
 	if litT.Kind == types.String {
@@ -134,18 +141,18 @@ func (b *binder) unifyOver(n sourceNode, what string, es []Expr, implicitNull bo
 		if isUnknown(e.Type()) {
 			x, err := b.coerceUnknown(n, e, litT)
 			if err != nil {
-				return nil, t, err
+				return nil, err
 			}
 			out[i] = x
 			continue
 		}
 		x, err := b.castToCommon(n, e, t)
 		if err != nil {
-			return nil, t, err
+			return nil, err
 		}
 		out[i] = x
 	}
-	return out, t, nil
+	return out, nil
 }
 
 // isConditionalFunc reports whether name is bound by bindConditionalFunc.

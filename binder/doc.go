@@ -64,10 +64,12 @@
 // operators, the mac types' & | and the casts of both; ranges.go those of
 // the range types, @> <@ << >> -|- &< &> + * -; textorder.go the types
 // kept as text whose order or equality is not the text's (inet, pg_lsn,
-// tsvector, tsquery, the ranges: comparisons, GREATEST/LEAST, = ANY,
+// tsvector, tsquery, regconfig by OID, the ranges: comparisons, GREATEST/LEAST, = ANY,
 // array comparisons by keys; bpchargroups.go groups bpchar, tsquery and
 // the ranges by their equality in GROUP BY, DISTINCT, set operations and
-// count(DISTINCT)), udf.go the
+// count(DISTINCT)), regconfigops.go regconfig's comparisons and common
+// types as oid's (PostgreSQL's regconfig converts to oid implicitly and
+// has no operators of its own), udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // operfuncs.go the functions implementing operators (int4pl(1, 2): bound

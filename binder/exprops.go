@@ -397,6 +397,16 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 			"operator is not unique: unknown %s unknown", op.String()).
 			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
 	}
+	if op.IsComparison() {
+		l2, r2, ok, err := b.regconfigComparison(n, l, r, lt, rt) // regconfigops.go
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			l, r = l2, r2
+			lt, rt = l.Type(), r.Type()
+		}
+	}
 	if isUnknown(lt) != isUnknown(rt) {
 		var err error
 		if l, r, err = b.coerceUnknownDatetimeOperand(n, op, l, r); err != nil {
@@ -783,6 +793,9 @@ func operandDecimal(t types.T) types.T {
 // PostgreSQL keeps real there (pg_typeof(coalesce(1.5::float4, 2)) is
 // real), where its arithmetic picks the float8 operators (commonType).
 func resultCommonType(a, b types.T) (types.T, bool) {
+	if t, ok, handled := oidResult(a, b); handled { // regconfigops.go
+		return t, ok
+	}
 	if a.IsNumeric() && b.IsNumeric() && (a.Kind == types.Float32) != (b.Kind == types.Float32) && a.Kind != types.Float64 && b.Kind != types.Float64 {
 		return types.Float32Type, true
 	}

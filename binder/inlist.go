@@ -91,17 +91,22 @@ func (b *binder) inListArray(at sourceNode, x Expr, items []Expr, cmp Op, add fu
 	if len(consts) < 2 {
 		return items, nil
 	}
-	// x last: PostgreSQL converts the items (building the array) before
-	// x (resolving the operator), so an item's error comes first
+	// the common type of x and then the items (transformAExprIn's
+	// select_common_type: where two types convert to each other, as
+	// regconfig and oid, x's is kept); x converted last: PostgreSQL
+	// converts the items (building the array) before x (resolving the
+	// operator), so an item's error comes first
 	all := append(consts, x)
-	ins := make([]types.T, len(all))
-	for i, e := range all {
-		ins[i] = b.commonInputType(e)
+	ins := make([]types.T, 0, len(all))
+	ins = append(ins, b.commonInputType(x))
+	for _, e := range consts {
+		ins = append(ins, b.commonInputType(e))
 	}
-	if t, _, noType := selectCommonType("IN", ins, false); noType != nil || t.Kind == types.Row { // exprops.go
+	t, _, noType := selectCommonType("IN", ins, false) // exprops.go
+	if noType != nil || t.Kind == types.Row {
 		return items, nil // no array of them: one comparison per item
 	}
-	unified, _, err := b.unifyOver(at, "IN", all, false) // conditional.go
+	unified, err := b.unifyTo(at, all, t) // conditional.go
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,10 @@ func textOrderOf(t types.T) (o textOrder, ok bool) {
 	case types.TSQuery:
 		// tsquery_cmp: item count, size, then the tree
 		return textOrder{name: "pg__tsquery_key", key: types.TSQueryKey, keyedEquality: true}, true
+	case types.RegConfig:
+		// oid's order (regconfigops.go); min and max are oid's, not
+		// regconfig's
+		return textOrder{name: "pg__regconfig_key", key: types.RegConfigKey}, true
 	case types.QChar:
 		// btcharcmp: the byte, unsigned ('\377', kept as a backslash
 		// and digits, after 'a'); PostgreSQL has no min or max of "char"

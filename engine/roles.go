@@ -152,27 +152,30 @@ func roleDependencies(acl *access.Store, role string) []string {
 	return out
 }
 
-// bootstrapUser is the bootstrap superuser: pg_roles lists it (OID 10)
-// whatever the metadata store holds, and objects without a recorded owner
-// are its.
-const bootstrapUser = "sqlgate"
-
 // loginRole makes a user who logs in without authentication a role of
 // the metadata store, a superuser that can log in, unless it is one
 // already. Without authentication whoever connects is a superuser
 // (README: Privileges), and PostgreSQL lets in only a role pg_authid has:
 // what the user creates is owned by a role pg_roles lists, which pg_dump
 // resolves every owner OID through (an unknown OID aborts the dump). With
-// authentication only the metadata store's users get this far.
+// authentication only the metadata store's users get this far. A role
+// made without LOGIN is refused here, as PostgreSQL refuses it whatever
+// pg_hba.conf says (password authentication refuses it in pgwire).
 func (e *Engine) loginRole(ctx context.Context, user string) error {
-	if _, trust := e.roles.(AllSuperusers); !trust || user == bootstrapUser || user == "" {
+	if _, trust := e.roles.(AllSuperusers); !trust || user == access.BootstrapRole || user == "" {
 		return nil
 	}
-	m, ok := e.meta.(interface{ Role(string) (bool, bool) })
+	m, ok := e.meta.(interface {
+		Role(string) (bool, bool)
+		CanLogin(string) bool
+	})
 	if !ok {
 		return nil
 	}
 	if exists, _ := m.Role(user); exists {
+		if !m.CanLogin(user) {
+			return pgwire.NotPermittedToLogIn(user)
+		}
 		return nil
 	}
 	err := e.meta.Update(ctx, func(tx *meta.Tx) error {

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
@@ -16,7 +17,7 @@ import (
 
 // trustUser is who a call without credentials is under trust
 // authentication (the user ConnString names on the PostgreSQL side).
-const trustUser = "sqlgate"
+const trustUser = access.BootstrapRole
 
 type connKey struct{}
 

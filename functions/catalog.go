@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -296,7 +297,7 @@ func sessionOf(ctx context.Context) Session {
 		}
 	}
 	if s.User == "" {
-		s.User = "sqlgate"
+		s.User = access.BootstrapRole
 	}
 	if s.Database == "" {
 		s.Database = "sqlgate"

@@ -882,6 +882,11 @@ func coercible(from, to types.T) bool {
 	if from.Kind == types.String && from.Variant == types.Cidr && to.Kind == types.String && to.Variant == types.Inet {
 		return true // cidr converts implicitly to inet (GREATEST, COALESCE, UNION of the two are inet)
 	}
+	if pf == pgRegConfig || pt == pgRegConfig {
+		// kept as its configuration's name, regconfig converts as the OID
+		// it is in PostgreSQL: to and from oid and from the integers
+		return canCoerce(pf, pt)
+	}
 	if OwnStringType(from) || OwnStringType(to) || pf == pgOther || pt == pgOther {
 		return false
 	}
@@ -896,9 +901,10 @@ func Coercible(from, to types.T) bool { return coercible(from, to) }
 // Preferred reports t's typispreferred.
 func Preferred(t types.T) bool { return preferredType(t) }
 
-// categoryOf is t's typcategory: pgType's, but U for an own string type.
+// categoryOf is t's typcategory: pgType's, but U for an own string type
+// (regconfig aside: kept as a string, it is an OID type, category N).
 func categoryOf(t types.T) byte {
-	if OwnStringType(t) {
+	if OwnStringType(t) && t.Variant != types.RegConfig { // regconfig is N, as coercible's
 		return 'U'
 	}
 	return pgTypeOf(t).category()

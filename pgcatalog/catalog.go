@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgtypes"
@@ -76,7 +77,7 @@ type Options struct {
 	Version string
 	// Database is the one database's name; "" = "sqlgate".
 	Database string
-	// User is the one user's name; "" = "sqlgate".
+	// User is the one user's name; "" = access.BootstrapRole.
 	User string
 	// StartTime is when the server started (pg_postmaster_start_time).
 	StartTime time.Time
@@ -236,7 +237,7 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 		opts.Database = "sqlgate"
 	}
 	if opts.User == "" {
-		opts.User = "sqlgate"
+		opts.User = access.BootstrapRole
 	}
 	if opts.ServerVersion == "" {
 		opts.ServerVersion = "15.8"

@@ -86,7 +86,7 @@ func (c *conn) authenticate(user string) bool {
 	}
 	if err == nil && ok && entry.NoLogin {
 		// PostgreSQL checks rolcanlogin once the password is proven.
-		err = sqlerr.New(sqlerr.InvalidAuthorizationSpec, "role \"%s\" is not permitted to log in", user)
+		err = NotPermittedToLogIn(user)
 	} else if err == nil && ok {
 		return true
 	}

@@ -37,7 +37,7 @@ func (a AuthConfig) CheckPassword(ctx context.Context, user, password string) *s
 		nobody.checkPassword(password) // the same work as for a known user
 	}
 	if ok && entry.NoLogin {
-		return sqlerr.New(sqlerr.InvalidAuthorizationSpec, "role \"%s\" is not permitted to log in", user)
+		return NotPermittedToLogIn(user)
 	}
 	if ok {
 		return nil

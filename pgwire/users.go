@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/internal/atomicfile"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // The users file: who may log in and the secrets that prove it. It holds
@@ -44,6 +45,13 @@ type UserEntry struct {
 	Superuser bool `json:"superuser,omitempty"`
 	// NoLogin: the role may not log in (CREATE ROLE without LOGIN).
 	NoLogin bool `json:"nologin,omitempty"`
+}
+
+// NotPermittedToLogIn is the FATAL error of a login as a role without
+// LOGIN, whatever the authentication: PostgreSQL checks rolcanlogin when
+// it starts the session (InitializeSessionUserId), after the password.
+func NotPermittedToLogIn(user string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.InvalidAuthorizationSpec, "role \"%s\" is not permitted to log in", user)
 }
 
 // Users is the content of a users file. It is read-only once handed to a

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fileio"
@@ -310,7 +311,9 @@ func (c catalogRoles) RoleList() []pgcatalog.RoleInfo {
 
 func (c catalogRoles) TableOwner(id int64) string { return c.md.Access().Owner(id) }
 
-func (c catalogRoles) TableACL(id int64) []string { return c.md.Access().Items(id, "sqlgate") }
+func (c catalogRoles) TableACL(id int64) []string {
+	return c.md.Access().Items(id, access.BootstrapRole)
+}
 
 // SchemaOwner is a schema's recorded owner (pgcatalog.SchemaOwners).
 func (c catalogRoles) SchemaOwner(name string) string { return c.md.SchemaOwner(name) }

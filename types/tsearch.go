@@ -2,7 +2,9 @@ package types
 
 import (
 	"encoding/hex"
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types/tsearch"
@@ -10,13 +12,25 @@ import (
 
 // parseTextSearch is the text input of tsvector, tsquery and regconfig:
 // the value as PostgreSQL prints it back (regconfig: the configuration's
-// name, 42704 for one there is not).
+// name, 42704 for one there is not). A regconfig of digits is that OID,
+// whether a configuration has it or not, and "-" is InvalidOid, as
+// regconfigin reads them.
 func parseTextSearch(s string, v Variant) (string, error) {
 	switch v {
 	case TSVector:
 		return tsearch.Normalize(s)
 	case TSQuery:
 		return tsearch.NormalizeQuery(s)
+	}
+	if s == "-" {
+		return s, nil // InvalidOid
+	}
+	if s != "" && strings.Trim(s, "0123456789") == "" {
+		n, err := strconv.ParseUint(s, 10, 32)
+		if err != nil {
+			return "", sqlerr.New(sqlerr.NumericValueOutOfRange, "value \"%s\" is out of range for type oid", s)
+		}
+		return RegConfigOfOID(uint32(n)), nil
 	}
 	c, err := tsearch.LookupConfig(s)
 	if err != nil {
@@ -117,6 +131,9 @@ func TSQueryKey(s string) (string, error) {
 // (tsearch.ConfigOIDs), or the number s is when it is the digits an OID
 // no configuration has prints as (regconfigout).
 func RegConfigOID(s string) (uint32, error) {
+	if s == "-" {
+		return 0, nil // InvalidOid, as regconfigout prints it
+	}
 	if n, err := strconv.ParseUint(s, 10, 32); err == nil {
 		return uint32(n), nil
 	}
@@ -127,9 +144,23 @@ func RegConfigOID(s string) (uint32, error) {
 	return tsearch.ConfigOIDs[c.Name], nil
 }
 
+// RegConfigKey is the ordering key of a regconfig value: its OID as eight
+// hexadecimal digits, as PostgreSQL orders regconfig (by oid's operators,
+// to which it converts binary-coercibly), not by the configuration's name.
+func RegConfigKey(s string) (string, error) {
+	oid, err := RegConfigOID(s)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%08x", oid), nil
+}
+
 // RegConfigOfOID is the regconfig value of oid, as regconfigout prints
 // it: its configuration's name, else the OID's digits.
 func RegConfigOfOID(oid uint32) string {
+	if oid == 0 {
+		return "-" // InvalidOid
+	}
 	for name, o := range tsearch.ConfigOIDs {
 		if o == oid {
 			return name

@@ -69,6 +69,12 @@
 // or SQLSTATE, message and position, under a per-mille ratchet that names
 // the classes left.
 //
+// regconfig_test.go (TestRegConfigAsOIDDifferential,
+// SQLGATE_DIFF_REGCONFIG_ROUNDS, default 40) compares regconfig with oid,
+// the integers, unknown literals, text and other reg* types (operators,
+// IN, ANY/ALL, BETWEEN, CASE, COALESCE, GREATEST/LEAST, UNION, ORDER BY):
+// answers, types, or SQLSTATE and message.
+//
 // regexgen_test.go (TestRegexDifferential, SQLGATE_DIFF_REGEX_QUERIES,
 // default 400) draws regular expressions from a grammar of ARE, ERE and
 // BRE syntax with faults of every REG_* class, flags and subjects, through

@@ -129,7 +129,7 @@ func (s *session) runSequence(ctx context.Context, st *sql.SequenceStmt, tag str
 			if err != nil {
 				if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 					if st.IfExists {
-						notices = append(notices, skipped("sequence", path.Table))
+						notices = append(notices, s.skippedNamed(ctx, "sequence", path.Database, path.Table))
 						continue
 					}
 					return nil, s.dropMissing(ctx, path, "sequence")

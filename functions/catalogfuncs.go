@@ -648,6 +648,13 @@ func regInput(ctx context.Context, c CatalogInfo, what string, must bool, lookup
 	name := displayName(s)
 	switch what {
 	case "relation":
+		// a schema-qualified name whose schema does not exist is that
+		// schema's error, as RangeVarGetRelid's lookup reports it
+		if names, ok := types.SplitIdentifierString(s, '.'); ok && len(names) == 2 {
+			if _, found := c.LookupNamespace(names[0]); !found {
+				return 0, false, sqlerr.UndefinedSchema(names[0])
+			}
+		}
 		return 0, false, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", name)
 	case "schema":
 		// PostgreSQL's regnamespacein reports invalid_schema_name

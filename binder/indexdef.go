@@ -318,3 +318,79 @@ func inOperatorAt(text string, query int) int {
 	}
 	return at
 }
+
+// columnTypeErr places err, CREATE TABLE's error for the type tn of column
+// name: a type that does not exist points at the type's name, as
+// PostgreSQL's typenameType reports it, and a schema-qualified one is
+// named as written (3F000 when its schema does not exist); other errors
+// at the column.
+func (b *binder) columnTypeErr(cd sourceNode, name string, tn *sql.TypeName, err error) error {
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.UndefinedObject || b.stmt == nil {
+		return b.errAt(cd, se)
+	}
+	if leaf, _ := typeLeaf(tn); leaf.Schema != "" {
+		se = sqlerr.As(b.missingQualifiedType(tn))
+	}
+	if i := columnTypeIndex(b.stmt.Text, name); i > 0 {
+		return se.WithPosition(b.stmt.Position(0) + i)
+	}
+	return b.errAt(cd, se)
+}
+
+// columnTypeIndex is the index, in characters, of the type of column name
+// in CREATE TABLE's text: what follows the name where it starts an element
+// of the first parenthesised list; 0 when the text does not read so.
+func columnTypeIndex(text, name string) int {
+	r := []rune(text)
+	depth := 0
+	elementStart := false
+	space := func(c rune) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch {
+		case c == '\'':
+			for i++; i < len(r) && r[i] != '\''; i++ {
+			}
+			continue
+		case c == '(':
+			depth++
+			elementStart = depth == 1
+			continue
+		case c == ')':
+			depth--
+			continue
+		case c == ',' && depth == 1:
+			elementStart = true
+			continue
+		case space(c):
+			continue
+		}
+		if !elementStart || depth != 1 {
+			continue
+		}
+		elementStart = false
+		j := i
+		var word string
+		if c == '"' {
+			for j = i + 1; j < len(r) && r[j] != '"'; j++ {
+			}
+			word = string(r[i+1 : min(j, len(r))])
+			j++
+		} else {
+			for j < len(r) && !space(r[j]) && r[j] != ',' && r[j] != '(' && r[j] != ')' {
+				j++
+			}
+			word = strings.ToLower(string(r[i:j]))
+		}
+		if word != name {
+			i = j - 1
+			continue
+		}
+		for j < len(r) && space(r[j]) {
+			j++
+		}
+		return j
+	}
+	return 0
+}

@@ -216,25 +216,8 @@ func indexElement(text string) (expr, column string) {
 // closingParen is the offset of the parenthesis closing the one at open in
 // t (quotes skipped), or t's last offset.
 func closingParen(t string, open int) int {
-	depth := 0
-	var quote byte
-	for i := open; i < len(t); i++ {
-		c := t[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
+	if i := scanParens(t, open, func(i, depth int) bool { return t[i] == ')' && depth == 0 }); i >= 0 {
+		return i
 	}
 	return len(t) - 1
 }

@@ -74,6 +74,11 @@ func (b *binder) compositeCastTarget(tn *sql.TypeName) (types.T, bool) {
 	if leaf.Key != nil || leaf.Value != nil || len(leaf.Fields) > 0 {
 		return types.T{}, false
 	}
+	if leaf.Schema != "" { // a type of that schema, wherever the search path reaches
+		if t, ok := compositeNamed(tn, b.typeCatalog()); ok {
+			return t, true
+		}
+	}
 	c, ok := b.compositeNamed(leaf.Name)
 	if !ok {
 		return types.T{}, false

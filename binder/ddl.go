@@ -74,7 +74,7 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 			err = RefuseUnlimitedChar(name, t)
 		}
 		if err != nil {
-			return nil, b.errAt(cd, sqlerr.As(err))
+			return nil, b.columnTypeErr(cd, name, tn, err)
 		}
 		if isSerial {
 			serial[name] = true

@@ -34,6 +34,9 @@
 // primary key and named as PostgreSQL names them), unique.go UNIQUE
 // constraints (CREATE TABLE's, ALTER TABLE ... ADD's, CREATE UNIQUE
 // INDEX's: their columns, PostgreSQL's names, ON CONFLICT's arbiter),
+// indexdef.go CREATE INDEX's elements and WHERE predicate, checked in
+// PostgreSQL's transformIndexStmt / DefineIndex order (no index is kept),
+// reglit.go a reg* literal looked up as it is bound (its position),
 // generated.go stored generated columns
 // (GENERATED ALWAYS AS (expr) STORED: CREATE TABLE's checks, and the
 // projection that computes them over every new row once it is built,

@@ -1059,6 +1059,9 @@ func (b *binder) coerceUnknown(n sourceNode, e Expr, t types.T) (Expr, error) {
 	if c, ok := e.(*Const); ok && c.Value != nil && isUnknown(c.T) && t.Variant.IsReg() {
 		// 'name' as a regclass, regtype, ... argument looks the name up,
 		// as 'name'::regclass does (pg_partition_ancestors('t'))
+		if err := b.regLiteral(c, t.Variant); err != nil {
+			return nil, err
+		}
 		return b.callFunction(n, t.Variant.Name()+"_in", []Expr{b.resolveUnknown(e, types.StringType)})
 	}
 	switch x := e.(type) {

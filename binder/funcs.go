@@ -141,6 +141,12 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 	if err != nil {
 		ct, ok := b.compositeCastTarget(tn) // composite.go
 		if !ok || sqlerr.CodeOf(err) != sqlerr.UndefinedObject {
+			if pos := b.castTypePosition(n); pos > 0 && sqlerr.CodeOf(err) == sqlerr.UndefinedObject {
+				if leaf, _ := typeLeaf(tn); leaf.Schema != "" {
+					err = b.missingQualifiedType(tn)
+				}
+				return nil, sqlerr.As(err).WithPosition(pos)
+			}
 			return nil, b.errAt(n, sqlerr.As(err))
 		}
 		target = ct
@@ -192,6 +198,11 @@ func (b *binder) castBound(n, place sourceNode, xn pt.Expr, x Expr, target types
 	if target.Variant.IsReg() {
 		// 'name'::regclass looks the name up; an oid, an integer or
 		// another reg* value is already one.
+		if c, ok := x.(*Const); ok && isUnknown(c.T) {
+			if err := b.regLiteral(c, target.Variant); err != nil {
+				return nil, err
+			}
+		}
 		if isUnknown(x.Type()) || stringCategory(x.Type()) {
 			return b.callFunction(n, target.Variant.Name()+"_in", []Expr{b.resolveUnknown(x, types.StringType)})
 		}
@@ -246,6 +257,28 @@ func castPlace(n *pt.Cast) sourceNode {
 		return n.TypeAt
 	}
 	return n
+}
+
+// castTypePosition is the position of the type name of x::t in the
+// statement's text, where PostgreSQL points a type's "does not exist"
+// (typenameType reports the TypeName's location); 0 when the cast is not
+// written with :: there.
+func (b *binder) castTypePosition(n *pt.Cast) int {
+	if b.stmt == nil || n.TypeAt.Offset <= 0 {
+		return 0
+	}
+	base := b.stmt.Position(0) // the statement's first character
+	at := b.stmt.Position(n.TypeAt.Offset)
+	text := []rune(b.stmt.Text)
+	i := at - base
+	if i < 0 || i+2 > len(text) || string(text[i:i+2]) != "::" {
+		return 0
+	}
+	i += 2
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+		i++
+	}
+	return base + i
 }
 
 // regText is a reg* value as text: the name its type's output function
@@ -447,7 +480,7 @@ func typeFromName(tn *sql.TypeName) (types.T, error) { return typeFromNameIn(tn,
 // type, a table's row type or an information_schema name is the
 // resolver's as before.
 func (b *binder) qualifiedBuiltinType(tn *sql.TypeName) error {
-	leaf, dims := typeLeaf(tn)
+	leaf, _ := typeLeaf(tn)
 	if leaf.Schema == "" || leaf.Schema == "information_schema" || leaf.Key != nil || len(leaf.Fields) > 0 {
 		return nil
 	}
@@ -460,6 +493,14 @@ func (b *binder) qualifiedBuiltinType(tn *sql.TypeName) error {
 	if _, ok := b.compositeNamed(leaf.Name); ok {
 		return nil
 	}
+	return b.missingQualifiedType(tn)
+}
+
+// missingQualifiedType is the error for the schema-qualified type name tn
+// that names no type: 3F000 when its schema does not exist, else 42704
+// naming the type as written, with its brackets (public.int4[]).
+func (b *binder) missingQualifiedType(tn *sql.TypeName) error {
+	leaf, dims := typeLeaf(tn)
 	if c, ok := b.cat.(SchemaChecker); ok {
 		exists, err := c.SchemaExists(b.ctx, leaf.Schema)
 		if err != nil {
@@ -469,7 +510,6 @@ func (b *binder) qualifiedBuiltinType(tn *sql.TypeName) error {
 			return sqlerr.UndefinedSchema(leaf.Schema)
 		}
 	}
-	// PostgreSQL names the type as written, with its brackets (public.int4[])
 	return sqlerr.New(sqlerr.UndefinedObject, "type \"%s.%s%s\" does not exist", leaf.Schema, leaf.Name, strings.Repeat("[]", dims+leaf.ArrayDims))
 }
 

@@ -221,6 +221,25 @@ func (b *binder) windowDefOffset(st *winState, i int) int {
 // overOffset returns the offset of what follows OVER in the window call
 // starting at off: the window's name, or its parenthesis.
 func overOffset(text string, off int) int {
+	i := scanParens(text, off, func(i, depth int) bool {
+		return depth == 0 && (text[i] == 'o' || text[i] == 'O') && i+4 <= len(text) && strings.EqualFold(text[i:i+4], "over") &&
+			(i == 0 || !isIdentByte(text[i-1])) && (i+4 == len(text) || !isIdentByte(text[i+4]))
+	})
+	if i < 0 {
+		return off
+	}
+	j := i + 4
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
+		j++
+	}
+	return j
+}
+
+// scanParens visits the bytes of text from off on that stand outside
+// quotes ('...' and "..."), each with the parenthesis depth counted from
+// off up to and including it, and returns the offset where visit first
+// answers true, -1 when it never does.
+func scanParens(text string, off int, visit func(i, depth int) bool) int {
 	depth := 0
 	var quote byte
 	for i := off; i < len(text); i++ {
@@ -230,22 +249,20 @@ func overOffset(text string, off int) int {
 			if c == quote {
 				quote = 0
 			}
+			continue
 		case c == '\'' || c == '"':
 			quote = c
+			continue
 		case c == '(':
 			depth++
 		case c == ')':
 			depth--
-		case depth == 0 && (c == 'o' || c == 'O') && i+4 <= len(text) && strings.EqualFold(text[i:i+4], "over") &&
-			(i == 0 || !isIdentByte(text[i-1])) && (i+4 == len(text) || !isIdentByte(text[i+4])):
-			j := i + 4
-			for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
-				j++
-			}
-			return j
+		}
+		if visit(i, depth) {
+			return i
 		}
 	}
-	return off
+	return -1
 }
 
 // stmtText is the text positions are offsets into.

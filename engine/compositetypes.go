@@ -151,7 +151,7 @@ func (c *recordingCatalog) CompositeType(schema, name string) (*types.CompositeT
 	if c.files == nil {
 		return nil, false
 	}
-	return c.files.eng.CompositeTypeNamed(schema, name)
+	return onTypePath(c.files, schema, name, c.files.eng.CompositeTypeNamed) // typepath.go
 }
 
 // CompositeTypeNamed finds a composite type by schema ("" for the

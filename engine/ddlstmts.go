@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgwire"
@@ -152,17 +153,17 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if res, done, err := s.matviewIndex(ctx, d); done { // matview.go
 			return res, err
 		}
+		info, err := s.resolveTable(ctx, d.Table)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.checkIndex(ctx, info, d); err != nil {
+			return nil, err
+		}
 		if d.Unique {
-			info, err := s.resolveTable(ctx, d.Table)
-			if err != nil {
-				return nil, err
-			}
 			return s.carryRows(ctx, info, func() (pgwire.Result, error) { // uniquecarry.go: the block's rows of the table
 				return s.createUniqueIndex(ctx, d) // uniqueddl.go
 			})
-		}
-		if _, err := s.resolveTable(ctx, d.Table); err != nil {
-			return nil, err
 		}
 		name := d.Index
 		if name == "" {
@@ -189,8 +190,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 					WithHint("You can drop constraint %s on table %s instead.", name, r.table.Path.Table)
 			}
 		}
-		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
-			"index \"%s\" does not exist, skipping (Fluss tables have no secondary indexes)", d.Names[0])), nil
+		return noticeResult("DROP INDEX", s.dropIndexSkipped(ctx, d)...), nil
 	case sql.AlterIndex:
 		return s.alterIndex(ctx, d) // alterindex.go
 	case sql.Truncate:
@@ -246,6 +246,38 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		return res, err
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %v", st.Kind)
+}
+
+// checkIndex is binder.CheckIndex over the session's catalog: CREATE
+// INDEX's errors before anything is built (or, for the secondary index
+// sqlgate does not keep, before its notice).
+func (s *session) checkIndex(ctx context.Context, info fluss.TableInfo, d *sql.DDLStmt) error {
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
+	cat.views = s.eng.meta.Views()
+	return binder.CheckIndex(s.planContext(ctx), cat, info, d)
+}
+
+// dropIndexSkipped are DROP INDEX's notices for names no index has (a
+// secondary index is never created, CREATE INDEX said so): one per name,
+// PostgreSQL's DropErrorMsgNonExistent text, the schema's when a
+// qualified name's schema does not exist. Without IF EXISTS PostgreSQL
+// fails (42704); sqlgate skips the index CREATE INDEX did not make, and
+// says why.
+func (s *session) dropIndexSkipped(ctx context.Context, d *sql.DDLStmt) []*sqlerr.Error {
+	var notices []*sqlerr.Error
+	for i, name := range d.Names {
+		n := skipped("index", name)
+		if schema := d.NameSchemas[i]; schema != "" {
+			if exists, err := s.eng.tables.SchemaExists(ctx, schema); err == nil && !exists {
+				n = skipped("schema", schema)
+			}
+		}
+		if !d.IfExists {
+			n = sqlerr.New(sqlerr.SuccessfulCompletion, "%s (Fluss tables have no secondary indexes)", n.Message)
+		}
+		notices = append(notices, n)
+	}
+	return notices
 }
 
 // noticeResult is a statement's tag with notices sent before it.

@@ -48,7 +48,10 @@
 //     and SET LOCAL undone with their transaction), logsettings.go,
 //     synccommit.go, backend.go (kernel backend requests), plansummary.go,
 //     tableaccess.go, regnames.go, errors.go (the errors raised in several
-//     places, each built once);
+//     places, each built once), skipnames.go (the IF EXISTS notices and
+//     missing-object errors named as PostgreSQL prints the name: the
+//     schema first, types as written, DROP FUNCTION's argument types as
+//     TypeNameToString), typepath.go (user types found over search_path);
 //   - transactions: txn.go (the session's transactions and their
 //     lifecycle; pendingTable), txcontrol.go, txddl.go (DDL in a block),
 //     notify.go (what a transaction's LISTEN, UNLISTEN, NOTIFY and

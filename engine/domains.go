@@ -300,7 +300,7 @@ func (c *recordingCatalog) DomainType(schema, name string) (*types.Domain, bool)
 	if c.files == nil {
 		return nil, false
 	}
-	return c.files.eng.DomainType(schema, name)
+	return onTypePath(c.files, schema, name, c.files.eng.DomainType) // typepath.go
 }
 
 // DomainDefs lists the domains now, sorted by OID
@@ -790,10 +790,10 @@ func (s *session) dropDomains(ctx context.Context, st *sql.DomainStmt) ([]*sqler
 					return sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a domain", n.Name)
 				}
 				if st.IfExists {
-					notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "type \"%s\" does not exist, skipping", n.Name))
+					notices = append(notices, s.skippedNamed(ctx, "type", n.Schema, qualifiedText(n.Schema, n.Name)))
 					continue
 				}
-				return sqlerr.New(sqlerr.UndefinedObject, "type \"%s\" does not exist", n.Name)
+				return s.typeMissing(ctx, n)
 			}
 			d := tx.Domains[oid]
 			if d.Owner != s.info.User && !s.superuser {

@@ -158,7 +158,7 @@ func (c *recordingCatalog) EnumType(schema, name string) (types.T, bool) {
 	if c.files == nil {
 		return types.T{}, false
 	}
-	return c.files.eng.EnumTypeNamed(schema, name)
+	return onTypePath(c.files, schema, name, c.files.eng.EnumTypeNamed) // typepath.go
 }
 
 // newTypeOID draws an OID for a new type (and OID+1 for its array type)
@@ -455,14 +455,14 @@ func (s *session) dropTypes(ctx context.Context, st *sql.TypeStmt) ([]*sqlerr.Er
 			oid := findType(tx.Types, n)
 			if oid == 0 {
 				if st.IfExists {
-					notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "type \"%s\" does not exist, skipping", n.Name))
+					notices = append(notices, s.skippedNamed(ctx, "type", n.Schema, qualifiedText(n.Schema, n.Name)))
 					continue
 				}
 				if s.tableNamed(ctx, n) { // compositetypes.go: a table's row type
 					return sqlerr.New(sqlerr.Code("2BP01"), "cannot drop type %s because table %s requires it", n.Name, n.Name).
 						WithHint("You can drop table %s instead.", n.Name)
 				}
-				return sqlerr.New(sqlerr.UndefinedObject, "type \"%s\" does not exist", n.Name)
+				return s.typeMissing(ctx, n)
 			}
 			t := tx.Types[oid]
 			if t.Owner != s.info.User && !s.superuser {

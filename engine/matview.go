@@ -527,7 +527,7 @@ func (s *session) dropMatviews(ctx context.Context, d *sql.DDLStmt) (pgwire.Resu
 			if !d.IfExists {
 				return nil, sqlerr.New(sqlerr.UndefinedTable, "materialized view \"%s\" does not exist", n.Name)
 			}
-			notices = append(notices, skipped("materialized view", n.Name))
+			notices = append(notices, s.skippedNamed(ctx, "materialized view", n.Schema, n.Name))
 			continue
 		}
 		if err := s.mayOwnMatview(v); err != nil {

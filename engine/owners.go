@@ -70,7 +70,8 @@ func (s *session) execOwner(ctx context.Context, o *sql.OwnerStmt) (pgwire.Resul
 	if o.IfExists {
 		return noticeResult(tag, skipped("relation", o.Name.Name)), nil
 	}
-	return nil, sqlerr.UndefinedRelation(o.Name.Name)
+	// named as written, the schema's error first (RangeVarGetRelid)
+	return nil, s.relationAsWritten(ctx, sqlerr.UndefinedRelation(o.Name.Name), o.Name)
 }
 
 // ownerRole is the role OWNER TO names: the session's for CURRENT_USER

@@ -231,7 +231,13 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 	err := s.viewTarget(st)
 	var bound binder.Statement
 	if err == nil {
-		bound, err = binder.Bind(ctx, cat, st, declared)
+		bctx := ctx
+		if ci, ok := s.eng.opts.Virtual.(functions.CatalogInfo); ok {
+			// a reg* literal is looked up as it is bound, as PostgreSQL's
+			// parser does ('nope'::regclass is 42P01 at the literal)
+			bctx = functions.WithCatalog(ctx, ci)
+		}
+		bound, err = binder.Bind(bctx, cat, st, declared)
 	}
 	s.eng.ddl.RUnlock()
 	if err != nil {

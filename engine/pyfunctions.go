@@ -226,6 +226,12 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		return nil, err
 	}
 	if f.Name.Schema != "" && f.Name.Schema != "public" {
+		if err := s.missingSchema(ctx, f.Name.Schema); err != nil {
+			if f.Drop && f.IfExists {
+				return noticeResult(tag, skipped("schema", f.Name.Schema)), nil
+			}
+			return nil, err
+		}
 		return nil, sqlerr.NotSupported("functions outside schema public")
 	}
 	if f.Drop || f.Owner != "" || f.RenameTo != "" {
@@ -444,15 +450,11 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		case len(match) == 0 && len(s.eng.opts.UDFs.Scalars(f.Name.Name))+len(s.eng.opts.UDFs.Tables(f.Name.Name))+len(s.eng.opts.UDFs.Batches(f.Name.Name)) > 0:
 			return sqlerr.New(sqlerr.InsufficientPrivilege, "cannot drop function %s because it is a Go UDF of the server", f.Name.Name)
 		case len(match) == 0:
-			msg := fmt.Sprintf("function %s does not exist", f.Name.Name)
-			if f.HasArgs {
-				msg = fmt.Sprintf("function %s(%s) does not exist", f.Name.Name, strings.Join(want, ", "))
-			}
-			if f.IfExists {
-				notice = sqlerr.New(sqlerr.SuccessfulCompletion, "%s, skipping", msg)
+			if f.IfExists && tag == "DROP FUNCTION" {
+				notice = functionSkipped(f)
 				return nil
 			}
-			return sqlerr.New(sqlerr.UndefinedFunction, "%s", msg)
+			return functionMissing(f, want)
 		case len(match) > 1:
 			return sqlerr.New(sqlerr.Code("42725"), "function name \"%s\" is not unique", f.Name.Name).
 				WithHint("Specify the argument list to select the function unambiguously.")

@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // Sequences (CREATE / ALTER / DROP SEQUENCE, SERIAL and identity columns,
@@ -129,7 +130,7 @@ func (s *session) runSequence(ctx context.Context, st *sql.SequenceStmt, tag str
 			if err != nil {
 				if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 					if st.IfExists {
-						notices = append(notices, skipped("sequence", path.Table))
+						notices = append(notices, s.skippedNamed(ctx, "sequence", path.Database, path.Table))
 						continue
 					}
 					return nil, s.dropMissing(ctx, path, "sequence")
@@ -381,22 +382,31 @@ func (ss *sessionSequences) byOID(ctx context.Context, oid uint32) (fluss.Sequen
 			return q, sq, nil
 		}
 	}
-	if ss.s.relationExists(ctx, oid) {
-		return nil, fluss.SequenceInfo{}, sqlerr.New(sqlerr.WrongObjectType, "cannot open relation with OID %d as a sequence", oid)
+	if name, ok := ss.s.relationName(ctx, oid); ok {
+		// PostgreSQL's init_sequence names the relation (its relname)
+		return nil, fluss.SequenceInfo{}, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a sequence", name)
 	}
 	return nil, fluss.SequenceInfo{}, sqlerr.New(sqlerr.UndefinedTable, "could not open relation with OID %d", oid)
 }
 
-// relationExists reports whether oid names a table or view.
-func (s *session) relationExists(ctx context.Context, oid uint32) bool {
+// relationName is the name of the table or view oid names (unquoted,
+// unqualified); ok false when none.
+func (s *session) relationName(ctx context.Context, oid uint32) (string, bool) {
 	ci, ok := s.eng.opts.Virtual.(interface {
 		RelationName(context.Context, uint32) (string, bool, error)
 	})
 	if !ok {
-		return false
+		return "", false
 	}
-	_, found, err := ci.RelationName(ctx, oid)
-	return err == nil && found
+	name, found, err := ci.RelationName(ctx, oid)
+	if err != nil || !found {
+		return "", false
+	}
+	// the regclass text (schema-qualified and quoted where it must be)
+	if parts, ok := types.SplitIdentifierString(name, '.'); ok && len(parts) > 0 {
+		name = parts[len(parts)-1]
+	}
+	return name, true
 }
 
 func (ss *sessionSequences) NextVal(ctx context.Context, oid uint32) (int64, error) {

@@ -157,7 +157,7 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 			}
 			if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 				if b.IfExists {
-					notices = append(notices, skipped("table", p.Table))
+					notices = append(notices, s.skippedNamed(ctx, "table", p.Database, p.Table))
 					continue
 				}
 				return nil, s.dropMissing(ctx, p, "table")

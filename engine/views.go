@@ -160,7 +160,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 				return nil, notA("view", p.Table).WithHint("Use DROP TABLE to remove a table.")
 			}
 			if b.IfExists {
-				notices = append(notices, skipped("view", p.Table))
+				notices = append(notices, s.skippedNamed(ctx, "view", p.Database, p.Table))
 				continue
 			}
 			return nil, s.dropMissing(ctx, p, "view")

@@ -646,6 +646,16 @@ func regInput(ctx context.Context, c CatalogInfo, what string, must bool, lookup
 	}
 	// the message names the name as parsed ('"Ab"' is "Ab", 'Ab' is "ab")
 	name := displayName(s)
+	if what == "relation" || what == "type" {
+		// a schema-qualified name whose schema does not exist is that
+		// schema's error, as RangeVarGetRelid's and LookupTypeName's
+		// lookups report it
+		if names, ok := types.SplitIdentifierString(s, '.'); ok && len(names) == 2 {
+			if _, found := c.LookupNamespace(names[0]); !found {
+				return 0, false, sqlerr.UndefinedSchema(names[0])
+			}
+		}
+	}
 	switch what {
 	case "relation":
 		return 0, false, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", name)

@@ -79,8 +79,18 @@ type DDLStmt struct {
 	Unique        bool
 	IndexColumns  []string
 	UniqueRefused error
-	// IndexPartial: CREATE INDEX ... WHERE (a partial index).
+	// IndexColumnAt are the 1-based character positions of IndexColumns
+	// in the statement; IndexInclude are the INCLUDE list's column texts.
+	IndexColumnAt []int
+	IndexInclude  []string
+	// IndexMethod is USING's access method ("" when not written).
+	IndexMethod string
+	// IndexPartial: CREATE INDEX ... WHERE (a partial index); IndexWhere
+	// is the predicate's text, IndexWhereAt its 1-based character
+	// position (the binder checks both as PostgreSQL's DefineIndex does).
 	IndexPartial bool
+	IndexWhere   string
+	IndexWhereAt int
 	// IndexNullsNotDistinct: CREATE UNIQUE INDEX ... NULLS NOT DISTINCT.
 	IndexNullsNotDistinct bool
 	// IndexAction is ALTER INDEX's action (Kind AlterIndex; the index is
@@ -521,26 +531,50 @@ func (p *ddlParser) createIndex(st *Statement, unique bool) error {
 	}
 	d.Table = n
 	if p.accept("USING") {
-		if _, err := p.ident(); err != nil {
+		m, err := p.ident()
+		if err != nil {
 			return err
 		}
+		d.IndexMethod = m
 	}
 	if !p.punct("(") {
 		return p.err()
 	}
-	cols, err := p.items()
+	cols, at, err := p.itemsAt()
 	if err != nil {
 		return err
 	}
-	d.IndexColumns = cols
+	d.IndexColumns, d.IndexColumnAt = cols, at
+	if p.accept("INCLUDE") && p.punct("(") {
+		if d.IndexInclude, err = p.items(); err != nil {
+			return err
+		}
+	}
 	rest := p.toks[p.pos:]
+	depth := 0
 	for k, t := range rest {
-		d.IndexPartial = d.IndexPartial || t.is(p.src, "WHERE")
+		switch {
+		case t.isPunct(p.src, "("):
+			depth++
+		case t.isPunct(p.src, ")"):
+			depth--
+		}
+		if depth == 0 && !d.IndexPartial && t.is(p.src, "WHERE") && k+1 < len(rest) {
+			d.IndexPartial = true
+			end := len(rest)
+			if rest[end-1].isPunct(p.src, ";") {
+				end--
+			}
+			if k+1 < end {
+				d.IndexWhere = p.src[rest[k+1].start:rest[end-1].end]
+				d.IndexWhereAt = charPos(p.src, rest[k+1].start)
+			}
+		}
 		if k+2 < len(rest) && t.is(p.src, "NULLS") && rest[k+1].is(p.src, "NOT") && rest[k+2].is(p.src, "DISTINCT") {
 			d.IndexNullsNotDistinct = true
 		}
 	}
-	p.pos = len(p.toks) // INCLUDE, WITH, WHERE: nothing to keep
+	p.pos = len(p.toks) // WITH, TABLESPACE: nothing to keep
 	return nil
 }
 

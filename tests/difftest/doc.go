@@ -138,6 +138,16 @@
 // keys for plain INSERTs, sequences re-set after a failed statement, a
 // multi-row statement's error for another row) are in its comment.
 //
+// ddlerrors_test.go (TestDDLErrorsDifferential,
+// SQLGATE_DIFF_DDL_STATEMENTS, default 400) draws DDL statements and their
+// error cases: CREATE [UNIQUE] INDEX with elements and WHERE predicates
+// of every kind PostgreSQL refuses, DROP / ALTER ... [IF EXISTS] of
+// missing objects named bare, qualified and in a missing schema, DROP
+// FUNCTION with argument types of every spelling, reg* literals and
+// nextval('...') anywhere in a select list, and a type moved out of the
+// search path; SQLSTATE, message, position and notices, no allowance but
+// the unique indexes sqlgate refuses (0A000, counted).
+//
 // constraintorder_test.go (TestConstraintOrderDifferential,
 // SQLGATE_DIFF_CO_STATEMENTS, default 150) draws INSERTs, UPDATEs (in
 // place and of a referenced table's keys) and ON CONFLICT writes whose

@@ -21,12 +21,12 @@ import (
 //     longest possible string when the whole pattern is greedy (or has no
 //     preference), the shortest when it is not;
 //   - that match is then dissected: a concatenation's split point is
-//     tried from the longest left part down when the concatenation's
-//     preference (its first part's, else the rest's) is greedy, from the
-//     shortest up when not; an alternation takes the first branch that
-//     matches the whole extent; an iteration takes each iteration as long
-//     (greedy) or as short as possible, an empty iteration only where the
-//     minimum count needs it, and reports its last iteration's groups; a
+//     tried from the longest left part down unless the left part prefers
+//     shorter matches, then from the shortest up; an alternation takes
+//     the first branch that matches the whole extent; an iteration takes
+//     each iteration as long as possible unless the iterated atom (not
+//     the quantifier) prefers shorter ones, an empty iteration only where
+//     the minimum count needs it, and reports its last iteration's groups; a
 //     quantified atom with groups and no back-reference, x{m,n} with m>0,
 //     is x{m-1,n-1} (groups not captured) followed by x;
 //   - a back-reference matches the text its group captured (case-folded
@@ -582,8 +582,10 @@ func (r *btRun) dissect(n *btNode, b, e int) bool {
 		}
 		return false
 	case btCat:
+		// the split point by the left part's preference (regexec.c's
+		// cdissect: crevcondissect when it is shorter)
 		left, right := n.subs[0], n.subs[1]
-		return r.inOrder(r.ends(left, b), e, n.pref, func(m int) bool {
+		return r.inOrder(r.ends(left, b), e, left.pref, func(m int) bool {
 			if !has(r.ends(right, m), e) {
 				return false
 			}
@@ -656,8 +658,10 @@ func (r *btRun) iterate(n *btNode, b, e int) bool {
 		if !x.backref && failed[key] {
 			return false
 		}
-		ok := r.inOrder(r.ends(x, pos), e, n.qpref, func(j int) bool {
-			if j == pos && (k >= minM || minM-k < e-pos) {
+		// each iteration by the iterated atom's preference, not the
+		// quantifier's (cdissect: creviterdissect when the atom is shorter)
+		ok := r.inOrder(r.ends(x, pos), e, x.pref, func(j int) bool {
+			if j == pos && pos != e && (k >= minM || minM-k < e-pos) {
 				return false
 			}
 			endpts = append(endpts[:k], j)

@@ -153,7 +153,7 @@ func compileARE(pat string, f areFlags) (*areRE, error) {
 	if err != nil {
 		return nil, err
 	}
-	bt, err := compileBT(tree, v.cf)
+	bt, err := compileBT(tree, v.cf, v.nsub)
 	if err != nil {
 		return nil, err
 	}

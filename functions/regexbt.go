@@ -93,9 +93,10 @@ type btCompiler struct {
 	capture bool
 }
 
-// compileBT compiles a parsed pattern with its compile flags.
-func compileBT(tree *reNode, cf reCflags) (*btProg, error) {
-	p := &btProg{cf: cf}
+// compileBT compiles a parsed pattern with its compile flags and number
+// of capturing groups.
+func compileBT(tree *reNode, cf reCflags, ngroups int) (*btProg, error) {
+	p := &btProg{cf: cf, ngroups: ngroups}
 	c := &btCompiler{prog: p, e: &reEmitter{cf: cf}, capture: true}
 	word, err := c.charClass(c.e.classBody("word"), false)
 	if err != nil {
@@ -192,7 +193,6 @@ func (c *btCompiler) node(n *reNode) (*btNode, error) {
 		g := 0
 		if c.capture {
 			g = n.group
-			c.prog.ngroups = max(c.prog.ngroups, g)
 		}
 		return c.mk(&btNode{op: btGroup, group: g, subs: []*btNode{sub}}), nil
 	case opConcat:
@@ -233,12 +233,16 @@ func (c *btCompiler) repeat(n *reNode) (*btNode, error) {
 	if n.subs[0].op == opBackref {
 		return c.mk(&btNode{op: btBackref, group: n.subs[0].group, min: n.min, max: n.max, qpref: n.pref}), nil
 	}
+	if n.max == 0 {
+		// x{0} is no match of x: its groups stay unset
+		return c.mk(&btNode{op: btAssert, assert: opEmpty}), nil
+	}
 	x, err := c.node(n.subs[0])
 	if err != nil {
 		return nil, err
 	}
-	if n.min == 1 && n.max == 1 {
-		return x, nil
+	if n.min == 1 && n.max == 1 && n.pref == 0 {
+		return x, nil // {1,1} keeps its preference ({1,1}? prefers shorter)
 	}
 	if !x.messy || x.backref || n.min == 0 {
 		return c.mk(&btNode{op: btRep, min: n.min, max: n.max, qpref: n.pref, subs: []*btNode{x}}), nil

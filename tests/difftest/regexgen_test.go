@@ -20,10 +20,10 @@ import (
 type regexGen struct {
 	rng   *rand.Rand
 	depth int
-	// groups is the number of capturing parentheses opened so far, which
+	// closed is the number of capturing parentheses closed so far, which
 	// back-references are drawn from (one past them now and then: a
 	// fault, or a group still open)
-	groups int
+	closed int
 	// inLook: inside a lookaround constraint, where groups do not capture
 	// and back-references are faults
 	inLook bool
@@ -42,7 +42,7 @@ func (g *regexGen) pattern() string {
 	case 1:
 		b.WriteString("^")
 	}
-	g.groups = 0
+	g.closed = 0
 	b.WriteString(g.alt())
 	if g.rng.Intn(4) == 0 {
 		b.WriteString("$")
@@ -68,6 +68,9 @@ func (g *regexGen) branch() string {
 
 func (g *regexGen) piece() string {
 	a := g.atom()
+	if isConstraint(a) && !g.faulty() {
+		return a // a quantified constraint is a fault, drawn through faulty
+	}
 	switch g.rng.Intn(6) {
 	case 0:
 		a += g.pick("*", "+", "?", "*?", "+?", "??")
@@ -78,6 +81,16 @@ func (g *regexGen) piece() string {
 		a += g.pick("*", "**", "{", "{1", "{2,1}", "{256}", "{1,x}", "{,2}", "{}")
 	}
 	return a
+}
+
+// isConstraint reports an ARE constraint atom: an anchor, a word
+// constraint or a lookaround.
+func isConstraint(a string) bool {
+	switch a {
+	case `\y`, `\Y`, `\A`, `\Z`, "^", "$", `\m`, `\M`:
+		return true
+	}
+	return strings.HasPrefix(a, "(?=") || strings.HasPrefix(a, "(?!") || strings.HasPrefix(a, "(?<")
 }
 
 func (g *regexGen) bound() string {
@@ -108,8 +121,12 @@ func (g *regexGen) atom() string {
 		return g.pick(`\y`, `\Y`, `\A`, `\Z`, "^", "$", `\m`, `\M`)
 	case n < 15:
 		return g.bracket()
-	case n < 16 && g.groups > 0 && !g.inLook:
-		return fmt.Sprintf(`\%d`, 1+g.rng.Intn(g.groups+1))
+	case n < 16 && g.closed > 0 && !g.inLook:
+		k := 1 + g.rng.Intn(g.closed)
+		if g.faulty() {
+			k = g.closed + 1
+		}
+		return fmt.Sprintf(`\%d`, k)
 	}
 	if g.depth > 2 {
 		return "a"
@@ -122,7 +139,7 @@ func (g *regexGen) atom() string {
 		g.inLook = true
 		defer func() { g.inLook = saved }()
 	} else if open == "(" && !g.inLook {
-		g.groups++
+		defer func() { g.closed++ }()
 	}
 	return open + g.alt() + g.pick(")", ")", "\\)")
 }

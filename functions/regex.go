@@ -18,36 +18,24 @@ import (
 
 // PostgreSQL's regular-expression functions (regexp_replace, regexp_match,
 // regexp_matches, regexp_like, regexp_count, regexp_instr, regexp_substr,
-// regexp_split_to_array/_table) over Go's RE2 engine.
+// regexp_split_to_array/_table).
 //
 // A pattern is parsed as PostgreSQL's compiler reads it (regexparse.go:
 // the ARE, ERE and BRE flavours, the *** directors, leading embedded
 // options, the x and q flags), so that a faulty one fails with
-// PostgreSQL's REG_* message (2201B) for the first fault PostgreSQL finds;
-// the tree is then written in RE2's syntax (regexemit.go), and what RE2
-// cannot match the way PostgreSQL does is refused with 0A000 naming it,
-// so that a pattern either gives PostgreSQL's answer or an error, never a
-// different answer:
-//   - refused: back-references (\1), lookahead and lookbehind ((?=, (?!,
-//     (?<=, (?<!), \m and \M and [[:<:]] [[:>:]] (word starts and ends),
-//     \D \S \W inside a negated bracket expression, and patterns that mix
-//     greedy and non-greedy quantifiers (an ARE's greediness is decided
-//     for the whole pattern by its first quantifier, RE2 decides per
-//     quantifier).
-//   - written: every literal as itself or \x{..} (PostgreSQL's \b is a
-//     backspace and \B a backslash), \y \Y as \b \B, \Z as \z, the
-//     classes and \s \w as the locale's ranges, collating elements and
-//     equivalence classes as their character.
-//   - semantics: a pattern with only greedy quantifiers matches
-//     leftmost-longest (POSIX, as an ARE does; RE2's Longest mode), one
-//     with only non-greedy quantifiers leftmost-shortest-first; "." and
-//     [^...] match a newline unless the n or p flag is given, as in
-//     PostgreSQL.
+// PostgreSQL's REG_* message (2201B) for the first fault PostgreSQL finds.
+// The tree is matched by PostgreSQL's rules (regexengine.go): Go's RE2
+// finds the match where it finds PostgreSQL's (a greedy pattern without
+// back-references, lookaround, word constraints or non-greedy quantifiers:
+// leftmost-longest, RE2's Longest mode, on the tree written in RE2's
+// syntax by regexemit.go: every literal as itself or \x{..}, \Z as \z,
+// the classes as the locale's ranges); the backtracker (regexbt.go)
+// matches the rest and finds every match's subexpressions. Searches follow
+// PostgreSQL's loop: each from the previous match's end, a character
+// further after an empty match, seeing the text before the search start.
 //
 // Known differences, documented in doc.go: case-insensitive matching
-// folds non-ASCII letters too; an empty match that directly follows a
-// non-empty one is skipped by global matching of an anchored pattern
-// (RE2's rule) where PostgreSQL reports it.
+// folds non-ASCII letters too.
 
 // areFlags are PostgreSQL's regex flag letters, parsed.
 type areFlags struct {

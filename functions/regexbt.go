@@ -34,14 +34,14 @@ import (
 //
 // Candidate extents come from ends, the set of positions where a node's
 // match can end from a given start, memoized per node and position (a
-// back-reference is taken to match anything there: the dissection checks
-// it). Every step is counted: past btBudget the match fails with
+// back-reference is taken to match whatever its group's contents can:
+// the dissection checks the text). Every step is counted: past btBudget the match fails with
 // PostgreSQL's "regular expression is too complex" (2201B), and the
 // statement's context is polled so that a cancel or statement_timeout
 // stops it.
 
 // btBudget is the number of steps one match may take.
-const btBudget = 20_000_000
+const btBudget = 5_000_000
 
 type btOp uint8
 
@@ -68,9 +68,10 @@ type btNode struct {
 	pref     int8 // preference by the documentation's rules
 	qpref    int8 // btRep: the quantifier's own (+1 greedy, -1 lazy)
 	subs     []*btNode
-	messy    bool // holds a capturing group or a back-reference
-	backref  bool // holds a back-reference
-	glo, ghi int  // the capturing groups it holds: [glo, ghi), empty when glo >= ghi
+	ref      *btNode // btBackref: the group's contents (nil: cancelled by {0})
+	messy    bool    // holds a capturing group or a back-reference
+	backref  bool    // holds a back-reference
+	glo, ghi int     // the capturing groups it holds: [glo, ghi), empty when glo >= ghi
 }
 
 // btProg is a compiled pattern.
@@ -91,13 +92,14 @@ type btCompiler struct {
 	// capture: capturing groups are numbered (off for the copies of
 	// x{m,n}'s first m-1 iterations)
 	capture bool
+	groups  map[int]*btNode // each capturing group's contents
 }
 
 // compileBT compiles a parsed pattern with its compile flags and number
 // of capturing groups.
 func compileBT(tree *reNode, cf reCflags, ngroups int) (*btProg, error) {
 	p := &btProg{cf: cf, ngroups: ngroups}
-	c := &btCompiler{prog: p, e: &reEmitter{cf: cf}, capture: true}
+	c := &btCompiler{prog: p, e: &reEmitter{cf: cf}, capture: true, groups: map[int]*btNode{}}
 	word, err := c.charClass(c.e.classBody("word"), false)
 	if err != nil {
 		return nil, err
@@ -184,7 +186,7 @@ func (c *btCompiler) node(n *reNode) (*btNode, error) {
 		}
 		return c.mk(&btNode{op: btLook, look: n.look, subs: []*btNode{sub}}), nil
 	case opBackref:
-		return c.mk(&btNode{op: btBackref, group: n.group, min: 1, max: 1}), nil
+		return c.mk(&btNode{op: btBackref, group: n.group, min: 1, max: 1, ref: c.groups[n.group]}), nil
 	case opGroup:
 		sub, err := c.node(n.subs[0])
 		if err != nil {
@@ -193,6 +195,7 @@ func (c *btCompiler) node(n *reNode) (*btNode, error) {
 		g := 0
 		if c.capture {
 			g = n.group
+			c.groups[g] = sub
 		}
 		return c.mk(&btNode{op: btGroup, group: g, subs: []*btNode{sub}}), nil
 	case opConcat:
@@ -231,7 +234,7 @@ func (c *btCompiler) concat(subs []*reNode) (*btNode, error) {
 
 func (c *btCompiler) repeat(n *reNode) (*btNode, error) {
 	if n.subs[0].op == opBackref {
-		return c.mk(&btNode{op: btBackref, group: n.subs[0].group, min: n.min, max: n.max, qpref: n.pref}), nil
+		return c.mk(&btNode{op: btBackref, group: n.subs[0].group, min: n.min, max: n.max, qpref: n.pref, ref: c.groups[n.subs[0].group]}), nil
 	}
 	if n.max == 0 {
 		// x{0} is no match of x: its groups stay unset
@@ -459,11 +462,12 @@ func (r *btRun) ends(n *btNode, i int) []int {
 			out = []int{i}
 		}
 	case btBackref:
-		// anything: the dissection compares the text
-		for j := i; j <= r.limit; j++ {
-			out = append(out, j)
+		// what the group's contents can match, min to max times (as
+		// regcomp.c copies the group's NFA): the dissection compares the
+		// text
+		if n.ref != nil {
+			out = r.repEnds(n.ref, n.min, n.max, i)
 		}
-		r.step(len(out))
 	case btGroup:
 		out = r.ends(n.subs[0], i)
 	case btCat:
@@ -479,7 +483,7 @@ func (r *btRun) ends(n *btNode, i int) []int {
 		}
 		out = r.union(lists...)
 	case btRep:
-		out = r.repEnds(n, i)
+		out = r.repEnds(n.subs[0], n.min, n.max, i)
 	}
 	r.memo[key] = out
 	return out
@@ -494,14 +498,14 @@ func (r *btRun) next(x *btNode, cur []int) []int {
 	return r.union(lists...)
 }
 
-func (r *btRun) repEnds(n *btNode, i int) []int {
-	x := n.subs[0]
+// repEnds is ends of x{lo,hi} from i.
+func (r *btRun) repEnds(x *btNode, lo, hi, i int) []int {
 	cur := []int{i}
-	for k := 0; k < n.min && len(cur) > 0 && r.err == nil; k++ {
+	for k := 0; k < lo && len(cur) > 0 && r.err == nil; k++ {
 		cur = r.next(x, cur)
 	}
 	acc := cur
-	for k := n.min; (n.max == reDupInf || k < n.max) && len(cur) > 0 && r.err == nil; k++ {
+	for k := lo; (hi == reDupInf || k < hi) && len(cur) > 0 && r.err == nil; k++ {
 		cur = r.next(x, cur)
 		grown := r.union(acc, cur)
 		if len(grown) == len(acc) {

@@ -643,9 +643,11 @@ func (r *btRun) backref(n *btNode, b, e int) bool {
 func (r *btRun) iterate(n *btNode, b, e int) bool {
 	x := n.subs[0]
 	if b == e && n.min == 0 {
-		// match once if that can be done, so that the groups are set
+		// an atom that prefers longer matches matches once if it can, so
+		// that its groups are set; one that prefers shorter ones does not
+		// (citerdissect and creviterdissect)
 		r.zap(x)
-		if !r.dissect(x, b, b) {
+		if x.pref < 0 || !r.dissect(x, b, b) {
 			r.zap(x)
 		}
 		return r.err == nil

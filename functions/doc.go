@@ -96,16 +96,16 @@
 //     what PostgreSQL does under a UTF-8 locale such as C.UTF-8; a
 //     database with the plain C locale maps only ASCII letters.
 //     GREATEST/LEAST compare text byte-wise (the C collation).
-//   - regular expressions (~, regexp_* in regex.go) run on Go's RE2: a
-//     pattern is parsed as PostgreSQL's compiler reads it (regexparse.go:
-//     ARE, ERE and BRE, directors, embedded options; every compile error
-//     is PostgreSQL's REG_* message) and written in RE2's syntax
-//     (regexemit.go); what RE2 cannot match as PostgreSQL does is refused
-//     with 0A000 naming it: back-references, lookahead/lookbehind, \m \M
-//     [[:<:]] [[:>:]], \D \S \W inside [^...], patterns mixing greedy
-//     and non-greedy quantifiers, and anchors or word boundaries with a
-//     start position after 1; with anchors, global matching skips an
-//     empty match right after a non-empty one. Greedy patterns match leftmost-longest as an ARE does.
+//   - regular expressions (~, regexp_*, substring in regex.go) are parsed
+//     as PostgreSQL's compiler reads them (regexparse.go: ARE, ERE and
+//     BRE, directors, embedded options; every compile error is
+//     PostgreSQL's REG_* message) and matched by PostgreSQL's rules
+//     (regexengine.go): by Go's RE2 (written in its syntax by
+//     regexemit.go) where RE2 finds the match PostgreSQL finds, by a
+//     backtracker on the parsed tree (regexbt.go) for back-references,
+//     lookaround, word constraints, non-greedy and mixed preferences and
+//     the subexpressions' extents; its step budget ends a pathological
+//     match with 2201B "too complex", and a cancel stops it.
 //     Case-insensitive matching folds non-ASCII letters too (PostgreSQL
 //     under the C locale folds ASCII only). Character classes
 //     ([[:alpha:]] and the rest, \w, \s) hold what a UTF-8 locale's

@@ -2,7 +2,6 @@ package functions
 
 import (
 	"context"
-	"regexp"
 	"regexp/syntax"
 	"strings"
 	"unicode/utf8"
@@ -636,7 +635,7 @@ func regexKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, 
 	}
 	out := newBoolOut(mem, n, anyNullIn(args))
 	defer out.release()
-	var re *regexp.Regexp
+	var re *areRE
 	cachedSrc, cachedICase := "", false
 	for i := 0; i < n; i++ {
 		if anyNull(args, i) {
@@ -652,7 +651,11 @@ func regexKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, 
 			}
 			cachedSrc, cachedICase = src, icase
 		}
-		out.set(i, re.MatchString(ss[0].Value(i)))
+		ok, err := re.match(ctx, ss[0].Value(i))
+		if err != nil {
+			return nil, err
+		}
+		out.set(i, ok)
 	}
 	return out.finish(), nil
 }

@@ -18,36 +18,24 @@ import (
 
 // PostgreSQL's regular-expression functions (regexp_replace, regexp_match,
 // regexp_matches, regexp_like, regexp_count, regexp_instr, regexp_substr,
-// regexp_split_to_array/_table) over Go's RE2 engine.
+// regexp_split_to_array/_table).
 //
 // A pattern is parsed as PostgreSQL's compiler reads it (regexparse.go:
 // the ARE, ERE and BRE flavours, the *** directors, leading embedded
 // options, the x and q flags), so that a faulty one fails with
-// PostgreSQL's REG_* message (2201B) for the first fault PostgreSQL finds;
-// the tree is then written in RE2's syntax (regexemit.go), and what RE2
-// cannot match the way PostgreSQL does is refused with 0A000 naming it,
-// so that a pattern either gives PostgreSQL's answer or an error, never a
-// different answer:
-//   - refused: back-references (\1), lookahead and lookbehind ((?=, (?!,
-//     (?<=, (?<!), \m and \M and [[:<:]] [[:>:]] (word starts and ends),
-//     \D \S \W inside a negated bracket expression, and patterns that mix
-//     greedy and non-greedy quantifiers (an ARE's greediness is decided
-//     for the whole pattern by its first quantifier, RE2 decides per
-//     quantifier).
-//   - written: every literal as itself or \x{..} (PostgreSQL's \b is a
-//     backspace and \B a backslash), \y \Y as \b \B, \Z as \z, the
-//     classes and \s \w as the locale's ranges, collating elements and
-//     equivalence classes as their character.
-//   - semantics: a pattern with only greedy quantifiers matches
-//     leftmost-longest (POSIX, as an ARE does; RE2's Longest mode), one
-//     with only non-greedy quantifiers leftmost-shortest-first; "." and
-//     [^...] match a newline unless the n or p flag is given, as in
-//     PostgreSQL.
+// PostgreSQL's REG_* message (2201B) for the first fault PostgreSQL finds.
+// The tree is matched by PostgreSQL's rules (regexengine.go): Go's RE2
+// finds the match where it finds PostgreSQL's (a greedy pattern without
+// back-references, lookaround, word constraints or non-greedy quantifiers:
+// leftmost-longest, RE2's Longest mode, on the tree written in RE2's
+// syntax by regexemit.go: every literal as itself or \x{..}, \Z as \z,
+// the classes as the locale's ranges); the backtracker (regexbt.go)
+// matches the rest and finds every match's subexpressions. Searches follow
+// PostgreSQL's loop: each from the previous match's end, a character
+// further after an empty match, seeing the text before the search start.
 //
 // Known differences, documented in doc.go: case-insensitive matching
-// folds non-ASCII letters too; an empty match that directly follows a
-// non-empty one is skipped by global matching of an anchored pattern
-// (RE2's rule) where PostgreSQL reports it.
+// folds non-ASCII letters too.
 
 // areFlags are PostgreSQL's regex flag letters, parsed.
 type areFlags struct {
@@ -55,10 +43,6 @@ type areFlags struct {
 	// basic: a BRE (the b flag, and PostgreSQL 15's e flag, which clears
 	// the ARE bits the ERE bit is part of: regexp.c's parse_re_flags).
 	basic bool
-	// mixedOK: the caller built a pattern whose greedy and lazy parts
-	// mean for Go's leftmost-first engine what they mean for PostgreSQL
-	// (similar.go), so mixing them is no reason to refuse it.
-	mixedOK bool
 }
 
 // parseFlags parses a flags argument; fn names the function for the
@@ -125,7 +109,7 @@ func translateAREInfo(pat string, f areFlags) (string, bool, error) {
 	if len(v.features) > 0 {
 		return "", false, errAREUnsupported(v.features[0])
 	}
-	if v.greedy && v.lazy && !f.mixedOK {
+	if v.greedy && v.lazy {
 		return "", false, errAREUnsupported("mixing greedy and non-greedy quantifiers")
 	}
 	e := &reEmitter{cf: v.cf}
@@ -145,20 +129,52 @@ func translateAREInfo(pat string, f areFlags) (string, bool, error) {
 	return e.b.String(), tree.preference() < 0, nil
 }
 
-// compileARE compiles a PostgreSQL pattern with flags.
-func compileARE(pat string, f areFlags) (*regexp.Regexp, error) {
-	src, lazy, err := translateAREInfo(pat, f)
+// compileARE compiles a PostgreSQL pattern with flags: RE2 finds the
+// match's extent unless the pattern has what RE2 reads otherwise (back-
+// references, lookaround, word starts and ends, \y \Y, whose word
+// characters are the locale's, greedy and non-greedy quantifiers mixed,
+// a preference for shorter matches, a complemented escape in a negated
+// bracket expression), the backtracker otherwise and for the groups
+// (regexengine.go).
+func compileARE(pat string, f areFlags) (*areRE, error) {
+	tree, v, err := parseARE(pat, f)
 	if err != nil {
 		return nil, err
+	}
+	bt, err := compileBT(tree, v.cf, v.nsub)
+	if err != nil {
+		return nil, err
+	}
+	a := &areRE{bt: bt}
+	if len(v.features) > 0 || v.greedy && v.lazy || bt.lazy || tree.has(opWordB, opNWordB) {
+		return a, nil
+	}
+	src, _, err := translateAREInfo(pat, f)
+	if err != nil {
+		return a, nil // what RE2 cannot express
 	}
 	re, err := regexp.Compile(src)
 	if err != nil {
 		return nil, re2CompileError(err)
 	}
-	if !lazy {
-		re.Longest()
+	re.Longest()
+	a.re, a.anchored = re, anchored(re)
+	return a, nil
+}
+
+// has reports whether n holds a node of one of ops.
+func (n *reNode) has(ops ...reOp) bool {
+	for _, op := range ops {
+		if n.op == op {
+			return true
+		}
 	}
-	return re, nil
+	for _, s := range n.subs {
+		if s.has(ops...) {
+			return true
+		}
+	}
+	return false
 }
 
 // re2CompileError is the error of a translated pattern RE2 refuses:
@@ -180,12 +196,12 @@ func re2CompileError(err error) error {
 // with a constant pattern compiles it once per batch.
 type reCache struct {
 	pat, flags string
-	re         *regexp.Regexp
+	re         *areRE
 	f          areFlags
 	valid      bool
 }
 
-func (c *reCache) get(pat, flags, fn string, allowGlobal bool) (*regexp.Regexp, areFlags, error) {
+func (c *reCache) get(pat, flags, fn string, allowGlobal bool) (*areRE, areFlags, error) {
 	if c.valid && c.pat == pat && c.flags == flags {
 		return c.re, c.f, nil
 	}
@@ -248,54 +264,6 @@ func hasAnchorOp(r *syntax.Regexp) bool {
 		}
 	}
 	return false
-}
-
-// allMatches returns the match index slices of re in s from byte offset
-// start on: all of them when global, else the first.
-func allMatches(re *regexp.Regexp, s string, start int, global bool) ([][]int, error) {
-	n := 1
-	if global {
-		n = -1
-	}
-	if start > 0 && anchored(re) {
-		return nil, errAREUnsupported("anchor or word boundary with a start position after 1")
-	}
-	ms := re.FindAllStringSubmatchIndex(s[start:], n)
-	for _, m := range ms {
-		for k := range m {
-			if m[k] >= 0 {
-				m[k] += start
-			}
-		}
-	}
-	if global && !anchored(re) {
-		ms = addAbuttingEmpty(re, s, ms)
-	}
-	return ms, nil
-}
-
-// addAbuttingEmpty adds the empty matches that directly follow a
-// non-empty match: RE2 skips them, PostgreSQL reports them
-// (regexp_replace('abc', 'b*', '-', 'g') is -a--c-). re must not be
-// anchored, so that matching from the match's end sees the same thing.
-func addAbuttingEmpty(re *regexp.Regexp, s string, ms [][]int) [][]int {
-	var out [][]int
-	for k, m := range ms {
-		out = append(out, m)
-		e := m[1]
-		if m[0] == e || k+1 < len(ms) && ms[k+1][0] == e {
-			continue
-		}
-		if m2 := re.FindStringSubmatchIndex(s[e:]); m2 != nil && m2[0] == 0 && m2[1] == 0 {
-			for j := range m2 {
-				if m2[j] >= 0 {
-					m2[j] += e
-				}
-			}
-			out = append(out, m2)
-		}
-	}
-	return out
 }
 
 // byteOffsetOfChar returns the byte offset of the (1-based) character
@@ -426,9 +394,9 @@ func regexpMatchKernel(ctx context.Context, mem memory.Allocator, args []arrow.A
 			if err != nil {
 				return nil, err
 			}
-			m := re.FindStringSubmatchIndex(src)
-			if m == nil {
-				return nil, nil
+			m, err := re.firstMatch(ctx, src)
+			if m == nil || err != nil {
+				return nil, err
 			}
 			return matchGroups(src, m), nil
 		}, nil
@@ -447,7 +415,7 @@ func regexpLikeKernel(ctx context.Context, mem memory.Allocator, args []arrow.Ar
 			if err != nil {
 				return nil, err
 			}
-			return re.MatchString(src), nil
+			return re.match(ctx, src)
 		}, nil
 	})(ctx, mem, args, n)
 }
@@ -472,7 +440,7 @@ func regexpCountKernel(ctx context.Context, mem memory.Allocator, args []arrow.A
 			if err != nil || !ok {
 				return int64(0), err
 			}
-			ms, err := allMatches(re, src, off, true)
+			ms, err := re.allMatches(ctx, src, off, true)
 			return int64(len(ms)), err
 		}, nil
 	})(ctx, mem, args, n)
@@ -488,89 +456,95 @@ func regexpInstrSubstrKernel(instr bool) Kernel {
 		ret, fn = tInt4, "regexp_instr"
 		flagsIdx, subIdx = 5, 6
 	}
-	return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
-		r := regexArgs{args}
-		var cache reCache
-		var miss any
-		if instr {
-			miss = int64(0)
-		}
-		return func(i int) (any, error) {
-			src, _ := r.str(0, i)
-			pat, _ := r.str(1, i)
-			flags, _ := r.str(flagsIdx, i)
-			start, nth, endOpt, sub := int64(1), int64(1), int64(0), int64(0)
-			if v, ok := r.int(2, i); ok {
-				start = v
-			}
-			if v, ok := r.int(3, i); ok {
-				nth = v
-			}
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
+			r := regexArgs{args}
+			var cache reCache
+			var miss any
 			if instr {
-				if v, ok := r.int(4, i); ok {
-					endOpt = v
+				miss = int64(0)
+			}
+			return func(i int) (any, error) {
+				src, _ := r.str(0, i)
+				pat, _ := r.str(1, i)
+				flags, _ := r.str(flagsIdx, i)
+				start, nth, endOpt, sub := int64(1), int64(1), int64(0), int64(0)
+				if v, ok := r.int(2, i); ok {
+					start = v
 				}
-			}
-			if v, ok := r.int(subIdx, i); ok {
-				sub = v
-			}
-			if start <= 0 {
-				return nil, badParam("start", start)
-			}
-			if nth <= 0 {
-				return nil, badParam("n", nth)
-			}
-			if endOpt != 0 && endOpt != 1 {
-				return nil, badParam("endoption", endOpt)
-			}
-			if sub < 0 {
-				return nil, badParam("subexpr", sub)
-			}
-			re, _, err := cache.get(pat, flags, fn, false)
-			if err != nil {
-				return nil, err
-			}
-			off, ok, err := startOffset(src, start)
-			if err != nil || !ok {
-				return miss, err
-			}
-			ms, err := allMatches(re, src, off, true)
-			if err != nil {
-				return nil, err
-			}
-			if int64(len(ms)) < nth || 2*sub+1 >= int64(len(ms[nth-1])) {
-				return miss, nil
-			}
-			m := ms[nth-1]
-			so, eo := m[2*sub], m[2*sub+1]
-			if so < 0 {
-				return miss, nil
-			}
-			if !instr {
-				return src[so:eo], nil
-			}
-			if endOpt == 1 {
-				return charPos(src, eo), nil
-			}
-			return charPos(src, so), nil
-		}, nil
-	})
+				if v, ok := r.int(3, i); ok {
+					nth = v
+				}
+				if instr {
+					if v, ok := r.int(4, i); ok {
+						endOpt = v
+					}
+				}
+				if v, ok := r.int(subIdx, i); ok {
+					sub = v
+				}
+				if start <= 0 {
+					return nil, badParam("start", start)
+				}
+				if nth <= 0 {
+					return nil, badParam("n", nth)
+				}
+				if endOpt != 0 && endOpt != 1 {
+					return nil, badParam("endoption", endOpt)
+				}
+				if sub < 0 {
+					return nil, badParam("subexpr", sub)
+				}
+				re, _, err := cache.get(pat, flags, fn, false)
+				if err != nil {
+					return nil, err
+				}
+				off, ok, err := startOffset(src, start)
+				if err != nil || !ok {
+					return miss, err
+				}
+				ms, err := re.allMatches(ctx, src, off, true)
+				if err != nil {
+					return nil, err
+				}
+				if int64(len(ms)) < nth || 2*sub+1 >= int64(len(ms[nth-1])) {
+					return miss, nil
+				}
+				m := ms[nth-1]
+				so, eo := m[2*sub], m[2*sub+1]
+				if so < 0 {
+					return miss, nil
+				}
+				if !instr {
+					return src[so:eo], nil
+				}
+				if endOpt == 1 {
+					return charPos(src, eo), nil
+				}
+				return charPos(src, so), nil
+			}, nil
+		})(ctx, mem, args, n)
+	}
 }
 
 // splitPieces is regexp_split_to_array's and _to_table's pieces:
 // PostgreSQL ignores zero-length matches at the start and end of the
 // string and right after the previous match.
-func splitPieces(re *regexp.Regexp, src string) []any {
+func splitPieces(ctx context.Context, re *areRE, src string) ([]any, error) {
+	ms, err := re.allMatches(ctx, src, 0, true)
+	if err != nil {
+		return nil, err
+	}
 	var out []any
 	start, prevEnd := 0, 0
-	for _, m := range re.FindAllStringIndex(src, -1) {
+	for _, m := range ms {
 		if m[0] < len(src) && m[1] > prevEnd {
 			out = append(out, src[start:m[0]])
 			start = m[1]
 		}
 		prevEnd = m[1]
 	}
-	return append(out, src[start:])
+	return append(out, src[start:]), nil
 }
 
 func regexpSplitKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
@@ -585,7 +559,7 @@ func regexpSplitKernel(ctx context.Context, mem memory.Allocator, args []arrow.A
 			if err != nil {
 				return nil, err
 			}
-			return splitPieces(re, src), nil
+			return splitPieces(ctx, re, src)
 		}, nil
 	})(ctx, mem, args, n)
 }
@@ -649,7 +623,7 @@ func listRows(items []any) func() (any, bool, error) {
 	}
 }
 
-func regexpMatchesRows(_ context.Context, args []any) (func() (any, bool, error), error) {
+func regexpMatchesRows(ctx context.Context, args []any) (func() (any, bool, error), error) {
 	src, pat, flags, ok := setArgs(args)
 	if !ok {
 		return none, nil
@@ -662,7 +636,7 @@ func regexpMatchesRows(_ context.Context, args []any) (func() (any, bool, error)
 	if err != nil {
 		return nil, err
 	}
-	ms, err := allMatches(re, src, 0, f.global)
+	ms, err := re.allMatches(ctx, src, 0, f.global)
 	if err != nil {
 		return nil, err
 	}
@@ -673,7 +647,7 @@ func regexpMatchesRows(_ context.Context, args []any) (func() (any, bool, error)
 	return listRows(rows), nil
 }
 
-func regexpSplitRows(_ context.Context, args []any) (func() (any, bool, error), error) {
+func regexpSplitRows(ctx context.Context, args []any) (func() (any, bool, error), error) {
 	src, pat, flags, ok := setArgs(args)
 	if !ok {
 		return none, nil
@@ -686,5 +660,9 @@ func regexpSplitRows(_ context.Context, args []any) (func() (any, bool, error), 
 	if err != nil {
 		return nil, err
 	}
-	return listRows(splitPieces(re, src)), nil
+	pieces, err := splitPieces(ctx, re, src)
+	if err != nil {
+		return nil, err
+	}
+	return listRows(pieces), nil
 }

@@ -125,6 +125,44 @@ func (e *reEmitter) classBody(name string) string {
 // positive one (PostgreSQL 15 accepts [a\D]) becomes an alternative;
 // inside a negated one it would need set intersection, which RE2 lacks.
 func (e *reEmitter) bracket(s *reSet) error {
+	items := e.bracketItems(s)
+	b := &e.b
+	if s.neg {
+		if len(s.comps) > 0 {
+			return errAREUnsupported(`\D, \S or \W inside a negated bracket expression`)
+		}
+		if e.cf&cfNLStop != 0 {
+			items += `\n`
+		}
+		if items == "" {
+			b.WriteString(`(?s:.)`)
+			return nil
+		}
+		b.WriteString("[^" + items + "]")
+		return nil
+	}
+	alts := []string{}
+	if items != "" {
+		alts = append(alts, "["+items+"]")
+	}
+	for _, c := range s.comps {
+		alts = append(alts, "[^"+e.classBody(c)+"]")
+	}
+	switch len(alts) {
+	case 0:
+		b.WriteString(reNever)
+	case 1:
+		b.WriteString(alts[0])
+	default:
+		b.WriteString("(?:" + strings.Join(alts, "|") + ")")
+	}
+	return nil
+}
+
+// bracketItems is the RE2 bracket contents of a bracket expression's
+// characters, ranges and named classes (not its complemented escapes,
+// nor its negation).
+func (e *reEmitter) bracketItems(s *reSet) string {
 	var items strings.Builder
 	for _, rg := range s.ranges {
 		lo, hi := rg[0], min(rg[1], unicode.MaxRune)
@@ -140,37 +178,7 @@ func (e *reEmitter) bracket(s *reSet) error {
 	for _, c := range s.classes {
 		items.WriteString(e.classBody(c))
 	}
-	b := &e.b
-	if s.neg {
-		if len(s.comps) > 0 {
-			return errAREUnsupported(`\D, \S or \W inside a negated bracket expression`)
-		}
-		if e.cf&cfNLStop != 0 {
-			items.WriteString(`\n`)
-		}
-		if items.Len() == 0 {
-			b.WriteString(`(?s:.)`)
-			return nil
-		}
-		b.WriteString("[^" + items.String() + "]")
-		return nil
-	}
-	alts := []string{}
-	if items.Len() > 0 {
-		alts = append(alts, "["+items.String()+"]")
-	}
-	for _, c := range s.comps {
-		alts = append(alts, "[^"+e.classBody(c)+"]")
-	}
-	switch len(alts) {
-	case 0:
-		b.WriteString(reNever)
-	case 1:
-		b.WriteString(alts[0])
-	default:
-		b.WriteString("(?:" + strings.Join(alts, "|") + ")")
-	}
-	return nil
+	return items.String()
 }
 
 // writeRE2Rune writes r as an RE2 literal.

@@ -204,7 +204,7 @@ type reParser struct {
 	val      int // token value: a character, greedy (1) or not, capturing, a class
 	lastTok  int
 	nsub     int    // capturing parentheses opened so far
-	closed   []bool // closed[n]: group n is complete and not cancelled by {0}
+	closed   []bool // closed[n]: group n is complete (a {0} on it does not matter: \n to it never matches)
 	err      error
 	greedy   bool // some quantifier prefers longer matches
 	lazy     bool // some quantifier prefers shorter ones
@@ -806,9 +806,6 @@ func (v *reParser) parseQAtom(inLook bool) *reNode {
 		v.greedy = true
 	case -1:
 		v.lazy = true
-	}
-	if min == 0 && max == 0 && capIdx > 0 {
-		v.closed[capIdx] = false // {0} cancels the group: \n to it is refused
 	}
 	return &reNode{op: opRepeat, min: min, max: max, pref: pref, subs: []*reNode{atom}}
 }

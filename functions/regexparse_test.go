@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestParseAREErrors(t *testing.T) {
 		{`\12`, "", -1}, // octal: no twelve groups
 		{`(a)\2`, "", regESubReg},
 		{`(a\1)`, "", regESubReg},
-		{`(a){0}\1`, "", regESubReg},
+		{`(a){0}\1`, "", -1}, // PostgreSQL 15 accepts it; the \1 never matches
 		{"[[.bad.]]", "", regECollate},
 		{"[[:bad:]]", "", regECType},
 		{"[z-a]", "", regERange},
@@ -82,8 +83,8 @@ func TestEmitLiterals(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tc.pat, err)
 		}
-		if !re.MatchString(tc.subject) {
-			t.Errorf("%q does not match %q (RE2 source %s)", tc.pat, tc.subject, re.String())
+		if ok, err := re.match(context.Background(), tc.subject); err != nil || !ok {
+			t.Errorf("%q does not match %q (%v)", tc.pat, tc.subject, err)
 		}
 	}
 }

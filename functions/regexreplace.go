@@ -25,7 +25,8 @@ import (
 // replacePattern is what regexp_replace needs to know of a compiled
 // pattern beyond the pattern itself.
 type replacePattern struct {
-	re       *regexp.Regexp
+	a        *areRE
+	re       *regexp.Regexp // a's RE2 program when RE2 alone matches it, else nil
 	f        areFlags
 	anchored bool   // depends on what precedes the search start
 	empty    bool   // can match the empty string
@@ -42,11 +43,16 @@ func (c *replaceCache) get(pat, flags string) (*replacePattern, error) {
 	if c.valid && c.pat == pat && c.flags == flags {
 		return &c.p, nil
 	}
-	re, f, err := c.reCache.get(pat, flags, "regexp_replace", true)
+	a, f, err := c.reCache.get(pat, flags, "regexp_replace", true)
 	if err != nil {
 		return nil, err
 	}
-	c.p = replacePattern{re: re, f: f, anchored: anchored(re), empty: true}
+	c.p = replacePattern{a: a, f: f}
+	if a.re == nil || a.numSubexp() > 0 {
+		return &c.p, nil
+	}
+	re := a.re
+	c.p.re, c.p.anchored, c.p.empty = re, a.anchored, true
 	if prog, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
 		c.p.empty = minMatchLen(prog.Simplify()) == 0
 	}
@@ -118,6 +124,7 @@ func literalMatches(dst [][]int, flat []int, lit, s string, off int, global bool
 
 // replaceWorker replaces in rows [lo, hi) into its own buffers.
 type replaceWorker struct {
+	ctx   context.Context
 	cache replaceCache
 	data  []byte
 	ends  []int32 // end offset of each row in data
@@ -182,10 +189,17 @@ func (w *replaceWorker) row(s, pat, repl string, flagsArr *array.String, startAr
 	}
 	var ms [][]int
 	switch {
+	case p.re == nil || p.anchored && (off > 0 || nth != 1) || p.empty && nth != 1:
+		// the backtracker, or PostgreSQL's search loop over RE2 (which
+		// hands a search after the start of an anchored pattern to the
+		// backtracker)
+		if ms, err = p.a.allMatches(w.ctx, s, off, nth != 1); err != nil {
+			return err
+		}
 	case p.literal != "":
 		w.lits, w.flat = literalMatches(w.lits, w.flat, p.literal, s, off, nth != 1)
 		ms = w.lits
-	case !p.anchored && !p.empty || nth == 1 && (off == 0 || !p.anchored):
+	default:
 		// Match by match from the end of the previous one: what FindAll
 		// finds when no match can be empty (nor depend on what precedes
 		// the search start), without its last search past the last match
@@ -209,25 +223,6 @@ func (w *replaceWorker) row(s, pat, repl string, flagsArr *array.String, startAr
 			pos = m[1]
 		}
 		ms = w.subs
-	default:
-		if off > 0 && p.anchored {
-			return errAREUnsupported("anchor or word boundary with a start position after 1")
-		}
-		n := 1
-		if nth != 1 {
-			n = -1
-		}
-		ms = p.re.FindAllStringSubmatchIndex(s[off:], n)
-		for _, m := range ms {
-			for k := range m {
-				if m[k] >= 0 {
-					m[k] += off
-				}
-			}
-		}
-		if nth != 1 && p.empty && !p.anchored {
-			ms = addAbuttingEmpty(p.re, s, ms)
-		}
 	}
 	if nth > 1 {
 		if int64(len(ms)) < nth {
@@ -311,6 +306,7 @@ func regexpReplaceKernel(startIdx, nIdx, flagsIdx int) Kernel {
 			bounds[k+1] = n * (k + 1) / parts
 			rows := bounds[k+1] - bounds[k]
 			workers[k] = &replaceWorker{
+				ctx:   ctx,
 				data:  make([]byte, 0, rows*(len(src.ValueBytes())/max(n, 1)+8)),
 				ends:  make([]int32, rows),
 				nulls: make([]bool, rows),

@@ -154,7 +154,8 @@ func referenceReplace(args []arrow.Array, startIdx, nIdx, flagsIdx, i int) (stri
 	if !ok {
 		return fmt.Sprintf("%q", src), nil
 	}
-	ms, err := allMatches(re, src, off, nth != 1)
+	// the backtracker alone, against the kernel's RE2 paths
+	ms, err := (&areRE{bt: re.bt}).allMatches(context.Background(), src, off, nth != 1)
 	if err != nil {
 		return "", err
 	}

@@ -3,7 +3,6 @@ package functions
 import (
 	"context"
 	"math"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -21,44 +20,39 @@ import (
 //     first parenthesised subexpression's.
 //   - substring(text, pattern, escape) (substring(x SIMILAR p ESCAPE e) and
 //     substring(x FROM p FOR e)): the part between the two escape-double-
-//     quote separators. PostgreSQL's ARE matches the first part as short
-//     as possible and the middle part as long as possible; Go's leftmost-
-//     first engine does the same when the first part's quantifiers are
-//     made lazy, which is what similarRegexp translates to.
+//     quote separators: PostgreSQL's ARE (first part {1,1}?, the middle
+//     one {1,1}, so greediness is mixed), matched by the backtracker
+//     (regexbt.go) as PostgreSQL matches it.
 //   - overlay(x, y, from [, for]) for text and bytea: x's first from-1
 //     characters (bytes), y, then x from position from+for on.
 
 func similarFuncs() []*Func {
-	sub := func(_ context.Context, v []any) (any, error) {
+	sub := func(ctx context.Context, v []any) (any, error) {
 		re, err := compileARE(v[1].(string), areFlags{})
 		if err != nil {
 			return nil, err
 		}
-		return firstGroup(re, v[0].(string)), nil
+		return firstGroup(ctx, re, v[0].(string))
 	}
-	similarSub := func(_ context.Context, v []any) (any, error) {
-		src, err := similarPattern(v[1].(string), v[2].(string), true, true)
+	similarSub := func(ctx context.Context, v []any) (any, error) {
+		src, err := similarPattern(v[1].(string), v[2].(string), true)
 		if err != nil {
 			return nil, err
 		}
-		goSrc, err := translateARE(src, areFlags{mixedOK: true})
+		re, err := compileARE(src, areFlags{})
 		if err != nil {
 			return nil, err
 		}
-		re, err := regexp.Compile(goSrc)
-		if err != nil {
-			return nil, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: %s", regexErrText(err))
-		}
-		return firstGroup(re, v[0].(string)), nil
+		return firstGroup(ctx, re, v[0].(string))
 	}
 	return []*Func{
 		{Name: "similar_to_escape", Args: []types.T{tText}, Ret: tText, Strict: true,
 			Kernel: rowFunc(tText, true, func(_ context.Context, v []any) (any, error) {
-				return similarPattern(v[0].(string), `\`, true, false)
+				return similarPattern(v[0].(string), `\`, true)
 			})},
 		{Name: "similar_to_escape", Args: []types.T{tText, tText}, Ret: tText, Strict: true,
 			Kernel: rowFunc(tText, true, func(_ context.Context, v []any) (any, error) {
-				return similarPattern(v[0].(string), v[1].(string), true, false)
+				return similarPattern(v[0].(string), v[1].(string), true)
 			})},
 		{Name: "substring", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, sub)},
 		{Name: "substring", Args: []types.T{tText, tText, tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, similarSub)},
@@ -71,25 +65,23 @@ func similarFuncs() []*Func {
 
 // firstGroup is the text re matches in s (its first subexpression's when
 // it has one), or nil.
-func firstGroup(re *regexp.Regexp, s string) any {
-	m := re.FindStringSubmatchIndex(s)
-	if m == nil {
-		return nil
+func firstGroup(ctx context.Context, re *areRE, s string) (any, error) {
+	m, err := re.firstMatch(ctx, s)
+	if m == nil || err != nil {
+		return nil, err
 	}
-	if re.NumSubexp() > 0 {
+	if re.numSubexp() > 0 {
 		if m[2] < 0 {
-			return nil
+			return nil, nil
 		}
-		return s[m[2]:m[3]]
+		return s[m[2]:m[3]], nil
 	}
-	return s[m[0]:m[1]]
+	return s[m[0]:m[1]], nil
 }
 
 // similarPattern translates a SIMILAR TO pattern with escape character
-// esc ("" for none) into an ARE. With forGo the separators make plain
-// groups and the first part's quantifiers lazy (see the file comment);
-// without, the text is PostgreSQL's similar_to_escape result.
-func similarPattern(pat, esc string, hasEsc, forGo bool) (string, error) {
+// esc ("" for none) into an ARE, PostgreSQL's similar_to_escape result.
+func similarPattern(pat, esc string, hasEsc bool) (string, error) {
 	if hasEsc && esc != "" && utf8.RuneCountInString(esc) != 1 {
 		return "", sqlerr.New(sqlerr.Code("22025"), "invalid escape string").WithHint("Escape string must be empty or one character.")
 	}
@@ -101,28 +93,15 @@ func similarPattern(pat, esc string, hasEsc, forGo bool) (string, error) {
 	b.WriteString("^(?:")
 	afterEscape, inClass := false, false
 	nquotes := 0
-	lazy := func() {
-		if forGo && nquotes == 0 {
-			b.WriteByte('?')
-		}
-	}
 	for _, c := range pat {
 		switch {
 		case afterEscape:
 			if c == '"' && !inClass {
 				switch nquotes {
 				case 0:
-					if forGo {
-						b.WriteString(")(")
-					} else {
-						b.WriteString("){1,1}?(")
-					}
+					b.WriteString("){1,1}?(")
 				case 1:
-					if forGo {
-						b.WriteString(")(?:")
-					} else {
-						b.WriteString("){1,1}(?:")
-					}
+					b.WriteString("){1,1}(?:")
 				default:
 					return "", sqlerr.New(sqlerr.Code("2200C"), "SQL regular expression may not contain more than two escape-double-quote separators")
 				}
@@ -147,7 +126,6 @@ func similarPattern(pat, esc string, hasEsc, forGo bool) (string, error) {
 			inClass = true
 		case c == '%':
 			b.WriteString(".*")
-			lazy()
 		case c == '_':
 			b.WriteByte('.')
 		case c == '(':
@@ -157,7 +135,6 @@ func similarPattern(pat, esc string, hasEsc, forGo bool) (string, error) {
 			b.WriteRune(c)
 		case c == '*' || c == '+' || c == '?' || c == '}':
 			b.WriteRune(c)
-			lazy()
 		default:
 			b.WriteRune(c)
 		}

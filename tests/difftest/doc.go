@@ -77,9 +77,10 @@
 //
 // regexgen_test.go (TestRegexDifferential, SQLGATE_DIFF_REGEX_QUERIES,
 // default 400) draws regular expressions from a grammar of ARE, ERE and
-// BRE syntax with faults of every REG_* class, flags and subjects, through
-// ~ and the regexp_* functions: answers, or SQLSTATE and message; sqlgate's
-// 0A000 refusals of what RE2 cannot match are counted and bounded.
+// BRE syntax (back-references, lookaround, word constraints, greedy and
+// non-greedy quantifiers mixed) with faults of every REG_* class, flags
+// and subjects, through ~, the regexp_* functions, substring and SIMILAR's
+// substring: answers, or SQLSTATE and message; nothing may be refused.
 //
 // srfgen.go generates set-returning function calls of every kind in FROM
 // (alone, ROWS FROM, WITH ORDINALITY, column alias lists of every length),

@@ -1,0 +1,746 @@
+package functions
+
+import (
+	"context"
+	"regexp/syntax"
+	"slices"
+	"sort"
+	"unicode"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// A matcher for PostgreSQL's regular expressions on the tree regexparse.go
+// builds, for what RE2 cannot match as PostgreSQL does: back-references,
+// lookahead and lookbehind, \m \M (and \y \Y by the locale's word
+// characters), patterns that mix greedy and non-greedy quantifiers or
+// prefer shorter matches, and the subexpressions' extents. It follows the
+// rules of PostgreSQL's regexec.c (the documentation's 9.7.3.5):
+//
+//   - the match starts as early as possible and, from there, is the
+//     longest possible string when the whole pattern is greedy (or has no
+//     preference), the shortest when it is not;
+//   - that match is then dissected: a concatenation's split point is
+//     tried from the longest left part down unless the left part prefers
+//     shorter matches, then from the shortest up; an alternation takes
+//     the first branch that matches the whole extent; an iteration takes
+//     each iteration as long as possible unless the iterated atom (not
+//     the quantifier) prefers shorter ones, an empty iteration only where
+//     the minimum count needs it, and reports its last iteration's groups; a
+//     quantified atom with groups and no back-reference, x{m,n} with m>0,
+//     is x{m-1,n-1} (groups not captured) followed by x;
+//   - a back-reference matches the text its group captured (case-folded
+//     under i), never a group that did not take part.
+//
+// Candidate extents come from ends, the set of positions where a node's
+// match can end from a given start, memoized per node and position (a
+// back-reference is taken to match whatever its group's contents can:
+// the dissection checks the text). Every step is counted: past btBudget the match fails with
+// PostgreSQL's "regular expression is too complex" (2201B), and the
+// statement's context is polled so that a cancel or statement_timeout
+// stops it.
+
+// btBudget is the number of steps one match may take.
+const btBudget = 5_000_000
+
+type btOp uint8
+
+const (
+	btChar    btOp = iota // one character in match
+	btAssert              // a zero-width constraint: assert
+	btLook                // lookaround: look, subs[0]
+	btBackref             // \group{min,max}
+	btGroup               // (subs[0]), capturing when group > 0
+	btCat                 // subs[0] then subs[1]
+	btAlt                 // subs
+	btRep                 // subs[0]{min,max}
+)
+
+// btNode is a compiled node.
+type btNode struct {
+	op       btOp
+	id       int
+	match    func(rune) bool
+	assert   reOp
+	look     int
+	group    int
+	min, max int
+	pref     int8 // preference by the documentation's rules
+	qpref    int8 // btRep: the quantifier's own (+1 greedy, -1 lazy)
+	subs     []*btNode
+	ref      *btNode // btBackref: the group's contents (nil: cancelled by {0})
+	messy    bool    // holds a capturing group or a back-reference
+	backref  bool    // holds a back-reference
+	glo, ghi int     // the capturing groups it holds: [glo, ghi), empty when glo >= ghi
+}
+
+// btProg is a compiled pattern.
+type btProg struct {
+	root    *btNode
+	nodes   int
+	ngroups int
+	lazy    bool // the whole pattern prefers shorter matches
+	backref bool
+	cf      reCflags
+	word    func(rune) bool
+}
+
+// btCompiler turns a parsed tree into btNodes.
+type btCompiler struct {
+	prog *btProg
+	e    *reEmitter
+	// capture: capturing groups are numbered (off for the copies of
+	// x{m,n}'s first m-1 iterations)
+	capture bool
+	groups  map[int]*btNode // each capturing group's contents
+}
+
+// compileBT compiles a parsed pattern with its compile flags and number
+// of capturing groups.
+func compileBT(tree *reNode, cf reCflags, ngroups int) (*btProg, error) {
+	p := &btProg{cf: cf, ngroups: ngroups}
+	c := &btCompiler{prog: p, e: &reEmitter{cf: cf}, capture: true, groups: map[int]*btNode{}}
+	word, err := c.charClass(c.e.classBody("word"), false)
+	if err != nil {
+		return nil, err
+	}
+	p.word = word
+	if p.root, err = c.node(tree); err != nil {
+		return nil, err
+	}
+	p.lazy = p.root.pref < 0
+	p.backref = p.root.backref
+	return p, nil
+}
+
+func (c *btCompiler) mk(n *btNode) *btNode {
+	n.id = c.prog.nodes
+	c.prog.nodes++
+	n.glo, n.ghi = 1<<30, 0
+	if n.op == btGroup && n.group > 0 {
+		n.glo, n.ghi = n.group, n.group+1
+		n.messy = true
+	}
+	if n.op == btBackref {
+		n.messy, n.backref = true, true
+	}
+	for _, s := range n.subs {
+		n.messy = n.messy || s.messy
+		n.backref = n.backref || s.backref
+		n.glo, n.ghi = min(n.glo, s.glo), max(n.ghi, s.ghi)
+	}
+	switch n.op {
+	case btGroup:
+		n.pref = n.subs[0].pref
+	case btRep:
+		n.pref = n.qpref
+		if n.pref == 0 {
+			n.pref = n.subs[0].pref
+		}
+	case btCat:
+		n.pref = n.subs[0].pref
+		if n.pref == 0 {
+			n.pref = n.subs[1].pref
+		}
+	case btAlt:
+		n.pref = 1
+	}
+	return n
+}
+
+func (c *btCompiler) node(n *reNode) (*btNode, error) {
+	icase := c.prog.cf&cfICase != 0
+	switch n.op {
+	case opLit:
+		lit := n.r
+		if icase {
+			return c.mk(&btNode{op: btChar, match: func(r rune) bool { return r == lit || foldEqual(r, lit) }}), nil
+		}
+		return c.mk(&btNode{op: btChar, match: func(r rune) bool { return r == lit }}), nil
+	case opAny:
+		if c.prog.cf&cfNLStop != 0 {
+			return c.mk(&btNode{op: btChar, match: func(r rune) bool { return r != '\n' }}), nil
+		}
+		return c.mk(&btNode{op: btChar, match: func(rune) bool { return true }}), nil
+	case opClass:
+		in, err := c.charClass(c.e.classBody(escapeClass(n.r0())), icase)
+		if err != nil {
+			return nil, err
+		}
+		if n.neg {
+			return c.mk(&btNode{op: btChar, match: func(r rune) bool { return !in(r) }}), nil
+		}
+		return c.mk(&btNode{op: btChar, match: in}), nil
+	case opBracket:
+		m, err := c.bracket(n.set)
+		if err != nil {
+			return nil, err
+		}
+		return c.mk(&btNode{op: btChar, match: m}), nil
+	case opBOL, opEOL, opBOS, opEOS, opWordB, opNWordB, opWordStart, opWordEnd, opEmpty:
+		return c.mk(&btNode{op: btAssert, assert: n.op}), nil
+	case opLook:
+		sub, err := c.node(n.subs[0])
+		if err != nil {
+			return nil, err
+		}
+		return c.mk(&btNode{op: btLook, look: n.look, subs: []*btNode{sub}}), nil
+	case opBackref:
+		return c.mk(&btNode{op: btBackref, group: n.group, min: 1, max: 1, ref: c.groups[n.group]}), nil
+	case opGroup:
+		sub, err := c.node(n.subs[0])
+		if err != nil {
+			return nil, err
+		}
+		g := 0
+		if c.capture {
+			g = n.group
+			c.groups[g] = sub
+		}
+		return c.mk(&btNode{op: btGroup, group: g, subs: []*btNode{sub}}), nil
+	case opConcat:
+		return c.concat(n.subs)
+	case opAlt:
+		alt := &btNode{op: btAlt}
+		for _, s := range n.subs {
+			b, err := c.node(s)
+			if err != nil {
+				return nil, err
+			}
+			alt.subs = append(alt.subs, b)
+		}
+		return c.mk(alt), nil
+	case opRepeat:
+		return c.repeat(n)
+	}
+	return nil, errAREUnsupported("construct")
+}
+
+// concat is subs as right-nested pairs, as PostgreSQL dissects them.
+func (c *btCompiler) concat(subs []*reNode) (*btNode, error) {
+	if len(subs) == 0 {
+		return c.mk(&btNode{op: btAssert, assert: opEmpty}), nil
+	}
+	first, err := c.node(subs[0])
+	if err != nil || len(subs) == 1 {
+		return first, err
+	}
+	rest, err := c.concat(subs[1:])
+	if err != nil {
+		return nil, err
+	}
+	return c.mk(&btNode{op: btCat, subs: []*btNode{first, rest}}), nil
+}
+
+func (c *btCompiler) repeat(n *reNode) (*btNode, error) {
+	if n.subs[0].op == opBackref {
+		return c.mk(&btNode{op: btBackref, group: n.subs[0].group, min: n.min, max: n.max, qpref: n.pref, ref: c.groups[n.subs[0].group]}), nil
+	}
+	if n.max == 0 {
+		// x{0} is no match of x: its groups stay unset
+		return c.mk(&btNode{op: btAssert, assert: opEmpty}), nil
+	}
+	x, err := c.node(n.subs[0])
+	if err != nil {
+		return nil, err
+	}
+	if n.min == 1 && n.max == 1 && n.pref == 0 {
+		return x, nil // {1,1} keeps its preference ({1,1}? prefers shorter)
+	}
+	if !x.messy || x.backref || n.min == 0 {
+		return c.mk(&btNode{op: btRep, min: n.min, max: n.max, qpref: n.pref, subs: []*btNode{x}}), nil
+	}
+	// x{m,n} with groups is x{m-1,n-1} x, the groups captured by the
+	// last x only (regcomp.c's parseqatom)
+	saved := c.capture
+	c.capture = false
+	y, err := c.node(n.subs[0])
+	c.capture = saved
+	if err != nil {
+		return nil, err
+	}
+	hi := n.max
+	if hi != reDupInf {
+		hi--
+	}
+	prefix := c.mk(&btNode{op: btRep, min: n.min - 1, max: hi, qpref: n.pref, subs: []*btNode{y}})
+	return c.mk(&btNode{op: btCat, subs: []*btNode{prefix, x}}), nil
+}
+
+// bracket is a bracket expression's membership test: its items (case-
+// folded under i), or any character outside a complemented escape's
+// class; negated, neither, nor a newline under the n and p flags.
+func (c *btCompiler) bracket(s *reSet) (func(rune) bool, error) {
+	icase := c.prog.cf&cfICase != 0
+	items, err := c.charClass(c.e.bracketItems(s), icase)
+	if err != nil {
+		return nil, err
+	}
+	var comps []func(rune) bool
+	for _, name := range s.comps {
+		in, err := c.charClass(c.e.classBody(name), icase)
+		if err != nil {
+			return nil, err
+		}
+		comps = append(comps, in)
+	}
+	in := func(r rune) bool {
+		if items(r) {
+			return true
+		}
+		for _, cl := range comps {
+			if !cl(r) {
+				return true
+			}
+		}
+		return false
+	}
+	if !s.neg {
+		return in, nil
+	}
+	nlstop := c.prog.cf&cfNLStop != 0
+	return func(r rune) bool { return !in(r) && !(nlstop && r == '\n') }, nil
+}
+
+// charClass is the membership test of RE2 bracket contents (the
+// emitter's, so both engines read a class alike), folded under icase.
+func (c *btCompiler) charClass(body string, icase bool) (func(rune) bool, error) {
+	if body == "" {
+		return func(rune) bool { return false }, nil
+	}
+	flags := syntax.Perl
+	if icase {
+		flags |= syntax.FoldCase
+	}
+	re, err := syntax.Parse("["+body+"]", flags)
+	if err != nil {
+		return nil, re2CompileError(err)
+	}
+	var ranges []rune
+	switch re.Op {
+	case syntax.OpCharClass:
+		ranges = re.Rune
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			ranges = append(ranges, r, r)
+		}
+		if re.Flags&syntax.FoldCase != 0 {
+			return func(r rune) bool { return foldEqual(r, re.Rune[0]) }, nil
+		}
+	case syntax.OpAnyChar:
+		return func(rune) bool { return true }, nil
+	case syntax.OpAnyCharNotNL:
+		return func(r rune) bool { return r != '\n' }, nil
+	case syntax.OpNoMatch:
+	default:
+		return nil, errAREUnsupported("bracket expression")
+	}
+	return func(r rune) bool {
+		k := sort.Search(len(ranges)/2, func(k int) bool { return ranges[2*k+1] >= r })
+		return k < len(ranges)/2 && ranges[2*k] <= r
+	}, nil
+}
+
+// foldEqual reports whether a and b are the same letter but for case
+// (Unicode simple folding, as RE2's (?i) reads it).
+func foldEqual(a, b rune) bool {
+	if a == b {
+		return true
+	}
+	for f := unicode.SimpleFold(a); f != a; f = unicode.SimpleFold(f) {
+		if f == b {
+			return true
+		}
+	}
+	return false
+}
+
+// btRun is the state of matching one subject.
+type btRun struct {
+	p     *btProg
+	ctx   context.Context
+	s     []rune
+	limit int // ends reports no position past it
+	memo  map[int][]int
+	caps  []int
+	steps int
+	err   error
+	mark  []int
+	gen   int
+}
+
+func (p *btProg) newRun(ctx context.Context, s []rune) *btRun {
+	return &btRun{p: p, ctx: ctx, s: s, limit: len(s), memo: map[int][]int{}, caps: make([]int, 2*(p.ngroups+1)), mark: make([]int, len(s)+1)}
+}
+
+// step counts work: false once the budget is spent or the context done.
+func (r *btRun) step(n int) bool {
+	if r.err != nil {
+		return false
+	}
+	r.steps += n
+	if r.steps > btBudget {
+		r.err = reError(regETooBig)
+		return false
+	}
+	if r.steps&0xfff < n || n > 0xfff {
+		if err := r.ctx.Err(); err != nil {
+			r.err = sqlerr.CanceledByUser()
+			if err == context.DeadlineExceeded {
+				r.err = err
+			}
+			return false
+		}
+	}
+	return true
+}
+
+func (r *btRun) isWord(i int) bool { return i >= 0 && i < len(r.s) && r.p.word(r.s[i]) }
+
+// holds reports whether a constraint holds at position i.
+func (r *btRun) holds(op reOp, i int) bool {
+	nlanch := r.p.cf&cfNLAnch != 0
+	switch op {
+	case opBOL:
+		return i == 0 || nlanch && r.s[i-1] == '\n'
+	case opEOL:
+		return i == len(r.s) || nlanch && r.s[i] == '\n'
+	case opBOS:
+		return i == 0
+	case opEOS:
+		return i == len(r.s)
+	case opWordB:
+		return r.isWord(i-1) != r.isWord(i)
+	case opNWordB:
+		return r.isWord(i-1) == r.isWord(i)
+	case opWordStart:
+		return !r.isWord(i-1) && r.isWord(i)
+	case opWordEnd:
+		return r.isWord(i-1) && !r.isWord(i)
+	}
+	return true // opEmpty
+}
+
+// union sorts and deduplicates the positions of several ends lists.
+func (r *btRun) union(lists ...[]int) []int {
+	r.gen++
+	var out []int
+	for _, l := range lists {
+		for _, j := range l {
+			if r.mark[j] != r.gen {
+				r.mark[j] = r.gen
+				out = append(out, j)
+			}
+		}
+	}
+	r.step(len(out) + 1)
+	slices.Sort(out)
+	return out
+}
+
+// ends is the sorted positions j <= limit such that n can match s[i:j].
+func (r *btRun) ends(n *btNode, i int) []int {
+	key := n.id*(len(r.s)+1) + i
+	if e, ok := r.memo[key]; ok {
+		return e
+	}
+	if !r.step(1) {
+		return nil
+	}
+	var out []int
+	switch n.op {
+	case btChar:
+		if i < r.limit && n.match(r.s[i]) {
+			out = []int{i + 1}
+		}
+	case btAssert:
+		if r.holds(n.assert, i) {
+			out = []int{i}
+		}
+	case btLook:
+		if r.look(n, i) {
+			out = []int{i}
+		}
+	case btBackref:
+		// what the group's contents can match, min to max times (as
+		// regcomp.c copies the group's NFA): the dissection compares the
+		// text
+		if n.ref != nil {
+			out = r.repEnds(n.ref, n.min, n.max, i)
+		}
+	case btGroup:
+		out = r.ends(n.subs[0], i)
+	case btCat:
+		var lists [][]int
+		for _, m := range r.ends(n.subs[0], i) {
+			lists = append(lists, r.ends(n.subs[1], m))
+		}
+		out = r.union(lists...)
+	case btAlt:
+		var lists [][]int
+		for _, s := range n.subs {
+			lists = append(lists, r.ends(s, i))
+		}
+		out = r.union(lists...)
+	case btRep:
+		out = r.repEnds(n.subs[0], n.min, n.max, i)
+	}
+	r.memo[key] = out
+	return out
+}
+
+// next is every position one more match of x reaches from the set cur.
+func (r *btRun) next(x *btNode, cur []int) []int {
+	lists := make([][]int, 0, len(cur))
+	for _, p := range cur {
+		lists = append(lists, r.ends(x, p))
+	}
+	return r.union(lists...)
+}
+
+// repEnds is ends of x{lo,hi} from i.
+func (r *btRun) repEnds(x *btNode, lo, hi, i int) []int {
+	cur := []int{i}
+	for k := 0; k < lo && len(cur) > 0 && r.err == nil; k++ {
+		cur = r.next(x, cur)
+	}
+	acc := cur
+	for k := lo; (hi == reDupInf || k < hi) && len(cur) > 0 && r.err == nil; k++ {
+		cur = r.next(x, cur)
+		grown := r.union(acc, cur)
+		if len(grown) == len(acc) {
+			break // nothing new: more iterations reach nothing new either
+		}
+		acc = grown
+	}
+	return acc
+}
+
+// look evaluates a lookaround constraint at i.
+func (r *btRun) look(n *btNode, i int) bool {
+	sub := n.subs[0]
+	found := false
+	switch n.look {
+	case lookAheadPos, lookAheadNeg:
+		found = len(r.ends(sub, i)) > 0
+	default:
+		for k := i; k >= 0 && !found && r.err == nil; k-- {
+			_, found = slices.BinarySearch(r.ends(sub, k), i)
+		}
+	}
+	return found == (n.look == lookAheadPos || n.look == lookBehindPos)
+}
+
+func has(ends []int, e int) bool {
+	_, ok := slices.BinarySearch(ends, e)
+	return ok
+}
+
+func (r *btRun) zap(n *btNode) {
+	for g := n.glo; g < n.ghi; g++ {
+		r.caps[2*g], r.caps[2*g+1] = -1, -1
+	}
+}
+
+// inOrder calls f on the positions of ends up to e, longest first when
+// pref is not negative; it stops when f returns true.
+func (r *btRun) inOrder(ends []int, e int, pref int8, f func(int) bool) bool {
+	k, _ := slices.BinarySearch(ends, e+1)
+	ends = ends[:k]
+	for idx := range ends {
+		j := ends[idx]
+		if pref >= 0 {
+			j = ends[len(ends)-1-idx]
+		}
+		if r.err != nil {
+			return false
+		}
+		if f(j) {
+			return true
+		}
+	}
+	return false
+}
+
+// dissect fits n to s[b:e] exactly, setting the groups it holds.
+func (r *btRun) dissect(n *btNode, b, e int) bool {
+	if !r.step(1) {
+		return false
+	}
+	if !n.messy {
+		return has(r.ends(n, b), e)
+	}
+	switch n.op {
+	case btGroup:
+		if !r.dissect(n.subs[0], b, e) {
+			return false
+		}
+		if n.group > 0 {
+			r.caps[2*n.group], r.caps[2*n.group+1] = b, e
+		}
+		return true
+	case btAlt:
+		for _, s := range n.subs {
+			if has(r.ends(s, b), e) {
+				r.zap(s)
+				if r.dissect(s, b, e) {
+					return true
+				}
+			}
+		}
+		return false
+	case btCat:
+		// the split point by the left part's preference (regexec.c's
+		// cdissect: crevcondissect when it is shorter)
+		left, right := n.subs[0], n.subs[1]
+		return r.inOrder(r.ends(left, b), e, left.pref, func(m int) bool {
+			if !has(r.ends(right, m), e) {
+				return false
+			}
+			r.zap(n)
+			return r.dissect(left, b, m) && r.dissect(right, m, e)
+		})
+	case btBackref:
+		return r.backref(n, b, e)
+	case btRep:
+		return r.iterate(n, b, e)
+	}
+	return false
+}
+
+// backref checks that s[b:e] is between min and max copies of the text
+// the group captured.
+func (r *btRun) backref(n *btNode, b, e int) bool {
+	so, eo := r.caps[2*n.group], r.caps[2*n.group+1]
+	if so < 0 {
+		return false
+	}
+	l := eo - so
+	if l == 0 {
+		return b == e
+	}
+	if (e-b)%l != 0 {
+		return false
+	}
+	k := (e - b) / l
+	if k < n.min || n.max != reDupInf && k > n.max {
+		return false
+	}
+	r.step(e - b)
+	icase := r.p.cf&cfICase != 0
+	for i := 0; i < e-b; i++ {
+		a, c := r.s[b+i], r.s[so+i%l]
+		if a != c && !(icase && foldEqual(a, c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// iterate dissects an iteration of a node with groups: each iteration as
+// long (greedy) or short (not) as can be, an empty one only where the
+// minimum needs it, the groups of the last iteration kept.
+func (r *btRun) iterate(n *btNode, b, e int) bool {
+	x := n.subs[0]
+	if b == e && n.min == 0 {
+		// an atom that prefers longer matches matches once if it can, so
+		// that its groups are set; one that prefers shorter ones does not
+		// (citerdissect and creviterdissect)
+		r.zap(x)
+		if x.pref < 0 || !r.dissect(x, b, b) {
+			r.zap(x)
+		}
+		return r.err == nil
+	}
+	minM, maxM := max(n.min, 1), n.max
+	if maxM == reDupInf {
+		maxM = 1 << 30
+	}
+	endpts := []int{b}
+	failed := map[[2]int]bool{}
+	var rec func(k int) bool
+	rec = func(k int) bool {
+		pos := endpts[k-1]
+		key := [2]int{min(k, minM+1), pos}
+		if n.max != reDupInf {
+			key[0] = k
+		}
+		if !x.backref && failed[key] {
+			return false
+		}
+		// each iteration by the iterated atom's preference, not the
+		// quantifier's (cdissect: creviterdissect when the atom is shorter)
+		ok := r.inOrder(r.ends(x, pos), e, x.pref, func(j int) bool {
+			if j == pos && pos != e && (k >= minM || minM-k < e-pos) {
+				return false
+			}
+			endpts = append(endpts[:k], j)
+			if j == e {
+				return k >= minM && r.verify(x, endpts)
+			}
+			return k < maxM && rec(k+1)
+		})
+		if !ok {
+			failed[key] = true
+		}
+		return ok
+	}
+	return rec(1)
+}
+
+func (r *btRun) verify(x *btNode, endpts []int) bool {
+	for i := 1; i < len(endpts); i++ {
+		r.zap(x)
+		if !r.dissect(x, endpts[i-1], endpts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// find is the first match starting at or after position start: the
+// groups' positions (-1 for one that did not take part), or nil.
+func (r *btRun) find(start int) []int {
+	root := r.p.root
+	for b := start; b <= len(r.s) && r.err == nil; b++ {
+		ends := r.ends(root, b)
+		if len(ends) == 0 {
+			continue
+		}
+		var pref int8 = 1
+		if r.p.lazy {
+			pref = -1
+		}
+		found := r.inOrder(ends, len(r.s), pref, func(e int) bool {
+			for k := range r.caps {
+				r.caps[k] = -1
+			}
+			if !r.dissect(root, b, e) {
+				return false
+			}
+			r.caps[0], r.caps[1] = b, e
+			return true
+		})
+		if found {
+			return slices.Clone(r.caps)
+		}
+	}
+	return nil
+}
+
+// dissectSpan sets the groups of a match whose extent another engine
+// found: ends are computed only up to its end.
+func (r *btRun) dissectSpan(b, e int) []int {
+	if r.limit != e {
+		r.limit = e
+		clear(r.memo)
+	}
+	for k := range r.caps {
+		r.caps[k] = -1
+	}
+	if !r.dissect(r.p.root, b, e) {
+		return nil
+	}
+	r.caps[0], r.caps[1] = b, e
+	return slices.Clone(r.caps)
+}

@@ -232,59 +232,27 @@ func WallClock(t time.Time, loc *time.Location) time.Time {
 // zoneAbbrevs are the abbreviations of PostgreSQL 15's Default
 // timezone_abbreviations set (seconds east of UTC, as its
 // pg_timezone_abbrevs view lists them; the few whose offset has changed
-// over the years are read at their present offset).
+// over the years are dynamicAbbrevs, zoneabbrev.go).
 var zoneAbbrevs = map[string]int{
-	"ACDT": 37800, "ACSST": 37800, "ACST": 34200, "ACT": -18000, "ACWST": 31500, "ADT": -10800,
-	"AEDT": 39600, "AESST": 39600, "AEST": 36000, "AFT": 16200, "AKDT": -28800, "AKST": -32400,
-	"ALMST": 25200, "ALMT": 21600, "AMST": 14400, "AMT": -14400, "ANAST": 43200, "ANAT": 43200,
-	"ARST": -10800, "ART": -10800, "AST": -14400, "AWSST": 32400, "AWST": 28800, "AZOST": 0,
-	"AZOT": -3600, "AZST": 14400, "AZT": 14400, "BDST": 7200, "BDT": 21600, "BNT": 28800,
-	"BORT": 28800, "BOT": -14400, "BRA": -10800, "BRST": -7200, "BRT": -10800, "BST": 3600,
-	"BTT": 21600, "CADT": 37800, "CAST": 34200, "CCT": 28800, "CDT": -18000, "CEST": 7200,
-	"CET": 3600, "CETDST": 7200, "CHADT": 49500, "CHAST": 45900, "CHUT": 36000, "CKT": -36000,
-	"CLST": -10800, "CLT": -10800, "COT": -18000, "CST": -21600, "CXT": 25200, "DAVT": 25200,
-	"DDUT": 36000, "EASST": -18000, "EAST": -18000, "EAT": 10800, "EDT": -14400, "EEST": 10800,
-	"EET": 7200, "EETDST": 10800, "EGST": 0, "EGT": -3600, "EST": -18000, "FET": 10800,
-	"FJST": 46800, "FJT": 43200, "FKST": -10800, "FKT": -10800, "FNST": -3600, "FNT": -7200,
-	"GALT": -21600, "GAMT": -32400, "GEST": 14400, "GET": 14400, "GFT": -10800, "GILT": 43200,
-	"GMT": 0, "GYT": -14400, "HKT": 28800, "HST": -36000, "ICT": 25200, "IDT": 10800,
-	"IOT": 21600, "IRKST": 28800, "IRKT": 28800, "IRT": 12600, "IST": 7200, "JAYT": 32400,
-	"JST": 32400, "KDT": 36000, "KGST": 21600, "KGT": 21600, "KOST": 39600, "KRAST": 25200,
-	"KRAT": 25200, "KST": 32400, "LHDT": 39600, "LHST": 37800, "LIGT": 36000, "LINT": 50400,
-	"LKT": 19800, "MAGST": 39600, "MAGT": 39600, "MART": -34200, "MAWT": 18000, "MDT": -21600,
-	"MEST": 7200, "MESZ": 7200, "MET": 3600, "METDST": 7200, "MEZ": 3600, "MHT": 43200,
-	"MMT": 23400, "MPT": 36000, "MSD": 14400, "MSK": 10800, "MST": -25200, "MUST": 18000,
-	"MUT": 14400, "MVT": 18000, "MYT": 28800, "NDT": -9000, "NFT": -12600, "NOVST": 25200,
-	"NOVT": 25200, "NPT": 20700, "NST": -12600, "NUT": -39600, "NZDT": 46800, "NZST": 43200,
-	"NZT": 43200, "OMSST": 21600, "OMST": 21600, "PDT": -25200, "PET": -18000, "PETST": 43200,
-	"PETT": 43200, "PGT": 36000, "PHT": 28800, "PKST": 21600, "PKT": 18000, "PMDT": -7200,
-	"PMST": -10800, "PONT": 39600, "PST": -28800, "PWT": 32400, "PYST": -10800, "PYT": -10800,
-	"RET": 14400, "SADT": 37800, "SAST": 7200, "SCT": 14400, "SGT": 28800, "TAHT": -36000,
-	"TFT": 18000, "TJT": 18000, "TKT": 46800, "TMT": 18000, "TOT": 46800, "TRUT": 36000,
-	"TVT": 43200, "UCT": 0, "ULAST": 32400, "ULAT": 28800, "UT": 0, "UTC": 0,
-	"UYST": -7200, "UYT": -10800, "UZST": 21600, "UZT": 18000, "VET": -14400, "VLAST": 36000,
-	"VLAT": 36000, "VOLT": 10800, "VUT": 39600, "WADT": 28800, "WAKT": 43200, "WAST": 25200,
-	"WAT": 3600, "WDT": 32400, "WET": 0, "WETDST": 3600, "WFT": 43200, "WGST": -7200,
-	"WGT": -10800, "XJT": 21600, "YAKST": 32400, "YAKT": 32400, "YAPT": 36000, "YEKST": 21600,
-	"YEKT": 18000, "Z": 0, "ZULU": 0,
-}
-
-// ZoneByName resolves the zone argument of timezone(zone, ts) (x AT TIME
-// ZONE zone) as PostgreSQL's timestamptz_zone does: a time zone
-// abbreviation ("EST", fixed offset), a tz database name in any letter case,
-// or a POSIX zone ("UTC+3", "+05": POSIX signs count west). Unlike SET
-// TimeZone, a plain number is POSIX too. Anything else is 22023 time zone
-// "x" not recognized.
-func ZoneByName(name string) (*time.Location, error) {
-	s := strings.TrimSpace(name)
-	if off, ok := zoneAbbrevs[strings.ToUpper(s)]; ok {
-		return time.FixedZone(strings.ToUpper(s), off), nil
-	}
-	if loc, _, ok := lookupZoneName(s); ok {
-		return loc, nil
-	}
-	if secs, ok := parsePOSIXStd(s); ok {
-		return fixedZone(secs), nil
-	}
-	return nil, sqlerr.New(sqlerr.InvalidParameterValue, "time zone %q not recognized", name)
+	"ACDT": 37800, "ACSST": 37800, "ACST": 34200, "ACT": -18000, "ACWST": 31500, "ADT": -10800, "AEDT": 39600,
+	"AESST": 39600, "AEST": 36000, "AFT": 16200, "AKDT": -28800, "AKST": -32400, "ALMST": 25200, "ALMT": 21600,
+	"AMT": -14400, "AST": -14400, "AWSST": 32400, "AWST": 28800, "AZOST": 0, "AZOT": -3600, "BDST": 7200,
+	"BDT": 21600, "BNT": 28800, "BORT": 28800, "BOT": -14400, "BRA": -10800, "BRST": -7200, "BRT": -10800,
+	"BST": 3600, "BTT": 21600, "CADT": 37800, "CAST": 34200, "CCT": 28800, "CDT": -18000, "CEST": 7200,
+	"CET": 3600, "CETDST": 7200, "CHADT": 49500, "CHAST": 45900, "CHUT": 36000, "CLST": -10800, "COT": -18000,
+	"CST": -21600, "CXT": 25200, "DDUT": 36000, "EAT": 10800, "EDT": -14400, "EEST": 10800, "EET": 7200,
+	"EETDST": 10800, "EGST": 0, "EGT": -3600, "EST": -18000, "FET": 10800, "FJST": 46800, "FJT": 43200,
+	"FNST": -3600, "FNT": -7200, "GALT": -21600, "GAMT": -32400, "GFT": -10800, "GILT": 43200, "GMT": 0,
+	"HKT": 28800, "HST": -36000, "ICT": 25200, "IDT": 10800, "IRT": 12600, "IST": 7200, "JAYT": 32400,
+	"JST": 32400, "KDT": 36000, "KGST": 21600, "KST": 32400, "LHST": 37800, "LIGT": 36000, "MART": -34200,
+	"MDT": -21600, "MEST": 7200, "MESZ": 7200, "MET": 3600, "METDST": 7200, "MEZ": 3600, "MHT": 43200,
+	"MMT": 23400, "MPT": 36000, "MSD": 14400, "MST": -25200, "MUST": 18000, "MUT": 14400, "MVT": 18000,
+	"MYT": 28800, "NDT": -9000, "NFT": -12600, "NPT": 20700, "NST": -12600, "NZDT": 46800, "NZST": 43200,
+	"NZT": 43200, "PDT": -25200, "PET": -18000, "PGT": 36000, "PHT": 28800, "PKST": 21600, "PKT": 18000,
+	"PMDT": -7200, "PMST": -10800, "PONT": 39600, "PST": -28800, "PWT": 32400, "PYST": -10800, "RET": 14400,
+	"SADT": 37800, "SAST": 7200, "SCT": 14400, "TAHT": -36000, "TFT": 18000, "TJT": 18000, "TOT": 46800,
+	"TRUT": 36000, "TVT": 43200, "UCT": 0, "ULAST": 32400, "UT": 0, "UTC": 0, "UYST": -7200, "UYT": -10800,
+	"UZST": 21600, "UZT": 18000, "VUT": 39600, "WADT": 28800, "WAKT": 43200, "WAST": 25200, "WAT": 3600,
+	"WDT": 32400, "WET": 0, "WETDST": 3600, "WFT": 43200, "WGST": -7200, "WGT": -10800, "XJT": 21600,
+	"YAPT": 36000, "YEKST": 21600, "Z": 0, "ZULU": 0,
 }

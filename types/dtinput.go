@@ -1593,6 +1593,9 @@ func posixZone(name string) (*time.Location, bool) {
 			spec += ",M3.2.0,M11.1.0"
 		case rest[0] != ',':
 			return nil, false
+		case !posixRule(rest[1:]):
+			// the rules, checked as tzparse checks them
+			return nil, false
 		}
 	}
 	loc, err := locationFromPOSIX(spec)
@@ -1600,6 +1603,62 @@ func posixZone(name string) (*time.Location, bool) {
 		return nil, false
 	}
 	return loc, true
+}
+
+// posixRule is tzparse's check of a zone's DST rules (after the first
+// separator): start,end, each Jn (1-365), n (0-365) or Mm.w.d (month
+// 1-12, week 1-5, day 0-6), each maybe /time.
+func posixRule(s string) bool {
+	num := func(min, max int) bool {
+		k, v := 0, 0
+		for k < len(s) && isDigit(s[k]) {
+			v = v*10 + int(s[k]-'0')
+			if v > max {
+				return false
+			}
+			k++
+		}
+		s = s[k:]
+		return k > 0 && v >= min
+	}
+	rule := func() bool {
+		switch {
+		case strings.HasPrefix(s, "J"):
+			s = s[1:]
+			if !num(1, 365) {
+				return false
+			}
+		case strings.HasPrefix(s, "M"):
+			s = s[1:]
+			for _, r := range [][2]int{{1, 12}, {1, 5}, {0, 6}} {
+				if !num(r[0], r[1]) {
+					return false
+				}
+				if r[0] != 0 {
+					if !strings.HasPrefix(s, ".") {
+						return false
+					}
+					s = s[1:]
+				}
+			}
+		default:
+			if !num(0, 365) {
+				return false
+			}
+		}
+		if strings.HasPrefix(s, "/") {
+			var ok bool
+			if s, _, ok = posixOffset(s[1:]); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	if !rule() || !strings.HasPrefix(s, ",") {
+		return false
+	}
+	s = s[1:]
+	return rule() && s == ""
 }
 
 func posixName(s string) (rest, name string, ok bool) {
@@ -1669,9 +1728,9 @@ func locationFromPOSIX(spec string) (*time.Location, error) {
 	return time.LoadLocationFromTZData(spec, tzifData(std, nil, quotePOSIX(spec)))
 }
 
-// quotePOSIX quotes each name of a POSIX TZ string that is not three
-// letters or more (A.M.+123 is <A.M.>+123, PM-2.5 is <PM>-2<.>5, +25 is
-// <>+25), as the TZif footer requires.
+// quotePOSIX quotes each name of a POSIX TZ string (A.M.+123 is
+// <A.M.>+123, PM-2.5 is <PM>-2<.>5, +25 is <>+25), as the TZif footer
+// requires of any name not three letters or more.
 func quotePOSIX(spec string) string {
 	var b strings.Builder
 	s := spec
@@ -1682,17 +1741,9 @@ func quotePOSIX(spec string) string {
 		if rest == s && strings.HasPrefix(s, "<") {
 			break
 		}
-		letters := len(name) >= 3
-		for i := 0; i < len(name); i++ {
-			if !isAlphaC(name[i]) {
-				letters = false
-			}
-		}
-		if letters {
-			b.WriteString(name)
-		} else {
-			b.WriteString("<" + name + ">")
-		}
+		// the names only name the periods: a '>' in one (XYZ<Q>, read
+		// to the next digit or sign) would end the quotes
+		b.WriteString("<" + strings.ReplaceAll(name, ">", "?") + ">")
 		s = rest
 		k := 0
 		if k < len(s) && (s[k] == '+' || s[k] == '-') {

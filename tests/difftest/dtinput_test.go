@@ -297,7 +297,11 @@ func (g dtGen) interval() string {
 		}
 	default:
 		s = g.pick("P1Y2M", "PT1H", "P1.5Y", "P0.5M", "P1W", "P1Y-2M", "P-1Y", "PT-1.5S", "P20240102", "PT102030", "P2024-01",
-			"P2024-01-02T", "PT10:20", "PT10:20:30.5", "P1YT", "P1Y1Y", "p1y", "P1y", "P", "PT")
+			"P2024-01-02T", "PT10:20", "PT10:20:30.5", "P1YT", "P1Y1Y", "p1y", "P1y", "P", "PT",
+			// ISO numbers as strtod reads them, and DecodeInterval's
+			// errors before ISO's
+			"P1e3Y", "P0x10Y", "P-infY", "P-nanY", "P.5e1Y", "P1e20Y", "P1e400Y", "P1e-400Y", "PT1e2S", "P1E2M", "P0x1p4D",
+			"P-infinityY", "P1Y -3-13", "P1Y 99999999999999999999 mins", "P1Y2M-infinity", "P2e1-1", "PT1e1:2")
 	}
 	return s // damaged text reaches the postgres form's differences
 }

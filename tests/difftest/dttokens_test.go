@@ -36,9 +36,44 @@ var dtTokenClasses = [][]string{
 // (ParseDateTime skips punctuation between fields).
 var dtTokenSeps = []string{" ", " ", " ", "", "", "@", ",", "/", "-", ".", ":", "+", "  ", "'", "_", ";"}
 
-// tokenRun is two to six tokens of date/time input from dtTokenClasses,
-// joined by dtTokenSeps.
+// dtShapes are the parts of a shaped token run: a date (labelled,
+// Julian, special, concatenated), a join, a time (labelled, run
+// together, special), a zone and an era.
+var dtShapes = [5][]string{
+	{"y1941m7d27", "y1941 m7 d27", "J2451187", "j2451187.5", "julian 2451187", "1941-07-27", "19410727", "Jul 27 1941",
+		"27 July 1941", "today", "epoch", "allballs", "1941.208", "y1941m@d27", "d27", "y1941", "y2011m07d01", "2011-07-01",
+		"2014-10-26", "m7d27", "jd 2455744"},
+	{"T", " T", "t", " ", "", " T ", " at ", "@", "_"},
+	{"07:08:05", "070805", "0708", "070805.5", "07:08:05.123", "h07mm08s05", "allballs", "7:8", "12:00 pm", "07", "h7",
+		"mm8 s5", "T07"},
+	{"", " MSK", " irkt", "+03", "-0530", " EST5EDT", " A5B", " Europe/Moscow", " z", " MET DST", " abc+3", "Z", " msk dst",
+		" VOLT", " UTC"},
+	{"", " BC", " ad", " bc", ""},
+}
+
+// tokenRun is, half the time, two to six tokens of date/time input from
+// dtTokenClasses joined by dtTokenSeps; else a shaped run (dtShapes): a
+// date, a join, a time, a zone and an era, now and then shuffled.
 func (g dtGen) tokenRun() string {
+	if g.r.IntN(2) == 0 {
+		var parts []string
+		for _, class := range dtShapes {
+			parts = append(parts, class[g.r.IntN(len(class))])
+		}
+		if g.r.IntN(4) != 0 {
+			return strings.Join(parts, "")
+		}
+		join := parts[1]
+		parts = []string{parts[0], parts[2], strings.TrimSpace(parts[3]), strings.TrimSpace(parts[4])}
+		g.r.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
+		var kept []string
+		for _, p := range parts {
+			if p != "" {
+				kept = append(kept, p)
+			}
+		}
+		return strings.Join(kept, join)
+	}
 	var b strings.Builder
 	n := 2 + g.r.IntN(5)
 	for i := range n {

@@ -567,6 +567,11 @@ func parseISOInterval(s string, f *intervalFields) (bool, bool) {
 			return true, false
 		}
 		num, rest := s[:j], s[j:]
+		// the number is read (and refused) before what follows it
+		val, frac, status := parseIntervalNumber(num)
+		if status != numberOK {
+			return status != numberTooBig, status == numberTooBig
+		}
 		if rest == "" || rest[0] == 'T' || datePart && rest[0] == '-' || !datePart && rest[0] == ':' {
 			if designated {
 				return true, false
@@ -584,10 +589,6 @@ func parseISOInterval(s string, f *intervalFields) (bool, bool) {
 				return true, false
 			}
 			continue
-		}
-		val, frac, status := parseIntervalNumber(num)
-		if status != numberOK {
-			return status != numberTooBig, status == numberTooBig
 		}
 		unit := rest[0] // designators are capitals
 		s = rest[1:]

@@ -214,11 +214,25 @@ func pgTzset(name string) (*time.Location, bool) {
 // signs count west). The text is taken as it is (no blanks trimmed).
 // Anything else is 22023 time zone "x" not recognized.
 func ZoneByName(name string) (*time.Location, error) {
+	return zoneByName(name, false)
+}
+
+// TruncZoneByName is ZoneByName for date_trunc's zone, which PostgreSQL's
+// timestamptz_trunc_zone reads alike but for a dynamic abbreviation:
+// there it is the abbreviation's zone itself (MSK is Europe/Moscow).
+func TruncZoneByName(name string) (*time.Location, error) {
+	return zoneByName(name, true)
+}
+
+func zoneByName(name string, dynamicAsZone bool) (*time.Location, error) {
 	up := strings.ToUpper(name)
 	if off, ok := zoneAbbrevs[up]; ok {
 		return time.FixedZone(up, off), nil
 	}
 	if loc, ok := dynamicAbbrevZone(up); ok {
+		if dynamicAsZone {
+			return loc, nil
+		}
 		return dynamicAbbrevLocation(up, loc), nil
 	}
 	if loc, ok := pgTzset(name); ok {

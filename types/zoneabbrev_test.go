@@ -70,3 +70,23 @@ func TestDynamicAbbrev(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedZoneLoc checks pg_get_timezone_offset's test: one offset in
+// every period, however many periods.
+func TestFixedZoneLoc(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		fixed bool
+	}{
+		{"Etc/GMT+3", true}, {"UTC", true}, {"JUN.06.06", true}, {"A5B", false}, {"America/New_York", false},
+		{"Asia/Kolkata", false}, {"abc+3", true},
+	} {
+		loc, err := ZoneByName(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fixedZoneLoc(loc); got != c.fixed {
+			t.Errorf("%s: fixed %v, want %v", c.name, got, c.fixed)
+		}
+	}
+}

@@ -1,9 +1,9 @@
 package types
 
 import (
+	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -26,52 +26,43 @@ const zoneinfoDir = "/usr/share/zoneinfo"
 
 // LoadZone interprets a value of the TimeZone setting as PostgreSQL 15's
 // check_timezone does and returns the zone and the value SHOW TimeZone
-// reports: a tz database name in its canonical spelling ("Europe/Paris"), a
-// plain number of hours east of UTC ("-5" shows as "<-05>+05"), or a POSIX
-// zone without DST rules ("UTC+3", "+02:30": POSIX signs count west).
-// Anything else is 22023 invalid value for parameter "TimeZone".
+// reports: a number of hours east of UTC as strtod reads it, to 167
+// ("-5" shows as "<-05>+05", pg_tzset_offset's name), else pg_tzset's
+// zone (pgTzset): a tz database name in its canonical spelling
+// ("Europe/Paris"), or a POSIX zone, upper-cased ("UTC+3", "+02:30",
+// "A5B": POSIX signs count west). Anything else is 22023 invalid value
+// for parameter "TimeZone".
 func LoadZone(setting string) (*time.Location, string, error) {
-	bad := func() (*time.Location, string, error) {
-		return nil, "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": %q", setting)
+	bad := func() *sqlerr.Error {
+		return sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": %q", setting)
 	}
-	s := strings.TrimSpace(setting)
-	if s == "" {
-		return bad()
-	}
-	// A plain number is hours east of UTC (SET TIME ZONE -5, '5.5', '+00').
-	if h, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXpPnNiI_") {
-		if h < -15 || h > 15 { // PostgreSQL limits offsets to 15 hours
-			return bad()
+	if n := strtodPrefix(strings.TrimLeft(setting, " \t\n\r\v\f")); n > 0 && n == len(strings.TrimLeft(setting, " \t\n\r\v\f")) {
+		h, _ := strtodValue(strings.TrimLeft(setting, " \t\n\r\v\f"))
+		// the offset truncated to whole seconds, as a C long takes it
+		west := -h * 3600
+		if math.IsNaN(west) || math.Abs(west) >= 168*3600 {
+			return nil, "", bad().WithDetail("UTC timezone offset is out of range.")
 		}
-		secs := int(h*3600 + copysignHalf(h))
+		secs := -int(west)
 		posix := ZoneOffset(-secs)
 		if secs == 0 {
 			posix = "-00" // PostgreSQL's spelling of UTC+0 in POSIX terms
 		}
 		return fixedZone(secs), "<" + ZoneOffset(secs) + ">" + posix, nil
 	}
-	if loc, name, ok := lookupZoneName(s); ok {
-		return loc, name, nil
+	if setting == "" {
+		return nil, "", bad()
 	}
-	if secs, ok := parsePOSIXStd(s); ok {
-		// the zone's abbreviation is the POSIX name part ("UTC" of
-		// "UTC+3"); a zone written as an offset alone ("+05:30") has
-		// none, which to_char's TZ and the SQL, German and Postgres
-		// DateStyles print as nothing, as PostgreSQL does
-		abbr := s[:strings.IndexAny(s+"+-0123456789", "+-0123456789")]
-		if strings.HasPrefix(s, "<") {
-			abbr = s[1:strings.IndexByte(s, '>')]
+	if loc, name, ok := lookupZoneName(strings.TrimPrefix(setting, ":")); ok {
+		if _, ok := pgTzset(setting); ok {
+			return loc, name, nil
 		}
-		return time.FixedZone(abbr, secs), s, nil
 	}
-	return bad()
-}
-
-func copysignHalf(h float64) float64 {
-	if h < 0 {
-		return -0.5
+	loc, ok := pgTzset(setting)
+	if !ok {
+		return nil, "", bad()
 	}
-	return 0.5
+	return loc, strings.ToUpper(setting), nil
 }
 
 // fixedZone is a zone at secs east of UTC named as PostgreSQL names the
@@ -162,30 +153,6 @@ func zoneTitle(s string) string {
 		up = c == '/' || c == '_' || c == '-'
 	}
 	return string(b)
-}
-
-// posixStd matches a POSIX TZ value without a DST part: an optional
-// abbreviation (3+ letters or <...>) and an offset west of UTC.
-var posixStd = regexp.MustCompile(`^(?:[A-Za-z]{3,}|<[A-Za-z0-9:+\-]{1,}>)?([+-]?)(\d{1,2})(?::(\d{1,2})(?::(\d{1,2}))?)?$`)
-
-// parsePOSIXStd returns the offset east of UTC of a POSIX TZ value without
-// DST rules ("UTC+3" is three hours west, so -10800).
-func parsePOSIXStd(s string) (int, bool) {
-	m := posixStd.FindStringSubmatch(s)
-	if m == nil {
-		return 0, false
-	}
-	h, _ := strconv.Atoi(m[2])
-	mi, _ := strconv.Atoi(m[3])
-	se, _ := strconv.Atoi(m[4])
-	if h > 24 || mi > 59 || se > 59 {
-		return 0, false
-	}
-	secs := h*3600 + mi*60 + se
-	if m[1] != "-" {
-		secs = -secs
-	}
-	return secs, true
 }
 
 // LocalToInstant converts a wall-clock time (its fields read as UTC) to the

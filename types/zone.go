@@ -36,8 +36,9 @@ func LoadZone(setting string) (*time.Location, string, error) {
 	bad := func() *sqlerr.Error {
 		return sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": %q", setting)
 	}
-	if n := strtodPrefix(strings.TrimLeft(setting, " \t\n\r\v\f")); n > 0 && n == len(strings.TrimLeft(setting, " \t\n\r\v\f")) {
-		h, _ := strtodValue(strings.TrimLeft(setting, " \t\n\r\v\f"))
+	// strtod skips leading blanks and must read the rest whole
+	if num := strings.TrimLeft(setting, " \t\n\r\v\f"); num != "" && strtodPrefix(num) == len(num) {
+		h, _ := strtodValue(num)
 		// the offset truncated to whole seconds, as a C long takes it
 		west := -h * 3600
 		if math.IsNaN(west) || math.Abs(west) >= 168*3600 {

@@ -38,7 +38,12 @@ func LoadZone(setting string) (*time.Location, string, error) {
 	}
 	// strtod skips leading blanks and must read the rest whole
 	if num := strings.TrimLeft(setting, " \t\n\r\v\f"); num != "" && strtodPrefix(num) == len(num) {
-		h, _ := strtodValue(num)
+		h, ok := strtodValue(num)
+		if !ok {
+			// beyond a double: strtod's HUGE_VAL (out of range below),
+			// or its underflow to zero
+			h, _ = strconv.ParseFloat(num, 64)
+		}
 		// the offset truncated to whole seconds, as a C long takes it
 		west := -h * 3600
 		if math.IsNaN(west) || math.Abs(west) >= 168*3600 {

@@ -41,6 +41,7 @@ func TestLoadZone(t *testing.T) {
 		{"abc+3", "ABC+3", "2024-07-02T03:04:05Z", "2024-07-02 00:04:05-03"},
 		{"5 ", "5 ", "2024-07-02T03:04:05Z", "2024-07-01 23:04:05-04"},
 		{":UTC", "UTC", "2024-07-02T03:04:05Z", "2024-07-02 03:04:05+00"},
+		{"1e-400", "<+00>-00", "2024-07-02T03:04:05Z", "2024-07-02 03:04:05+00"},
 	} {
 		loc, show, err := LoadZone(c.in)
 		if err != nil {
@@ -55,7 +56,7 @@ func TestLoadZone(t *testing.T) {
 			t.Errorf("%s in %q = %q, want %q", c.at, c.in, got, c.want)
 		}
 	}
-	for _, bad := range []string{"xyz", "Z", "", "PST", "Local", "../etc/passwd", "168", "-168", "inf", " UTC", "<+0530>-0530"} {
+	for _, bad := range []string{"xyz", "Z", "", "PST", "Local", "../etc/passwd", "168", "-168", "inf", "1e400", " UTC", "<+0530>-0530"} {
 		_, _, err := LoadZone(bad)
 		if sqlerr.CodeOf(err) != sqlerr.InvalidParameterValue {
 			t.Errorf("LoadZone(%q) = %v, want 22023", bad, err)

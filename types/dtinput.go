@@ -1749,8 +1749,14 @@ func quotePOSIX(spec string) string {
 		if k < len(s) && (s[k] == '+' || s[k] == '-') {
 			k++
 		}
-		for k < len(s) && (isDigit(s[k]) || s[k] == ':') {
-			k++
+		// an offset is hh[:mm[:ss]]: a third ':' begins the next name
+		for groups := 0; groups < 3 && (groups == 0 || k+1 < len(s) && s[k] == ':' && isDigit(s[k+1])); groups++ {
+			if groups > 0 {
+				k++
+			}
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
 		}
 		if s == orig && k == 0 {
 			break // neither a name nor an offset

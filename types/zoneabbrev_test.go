@@ -23,6 +23,7 @@ func TestZoneByNamePOSIX(t *testing.T) {
 		{name: "EST5EDT bc", winter: -5 * 3600, summ: -4 * 3600},
 		{name: "ABC5 DEF6", winter: -5 * 3600, summ: -6 * 3600},
 		{name: ":UTC"},
+		{name: "7:30:30:30", winter: -(7*3600 + 30*60 + 30), summ: -30 * 3600},
 		{name: "+168", bad: true},
 		{name: " UTC", bad: true},
 		{name: ":abc+3", bad: true},

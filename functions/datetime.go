@@ -584,7 +584,7 @@ func dateTruncZone(ctx context.Context, mem memory.Allocator, args []arrow.Array
 	return dateTruncIn(mem, args[:2], n, func(i int) (*time.Location, error) {
 		name := zs[0].Value(i)
 		if lastLoc == nil || name != lastName {
-			loc, err := types.ZoneByName(name)
+			loc, err := types.TruncZoneByName(name)
 			if err != nil {
 				return nil, err
 			}

@@ -93,7 +93,10 @@
 // DecodeTimeOnly's masks and order of checks, which decide which error a
 // bad text gets; every error built in one place; dtvalue.go builds each
 // type's value as date_in, timestamp_in and the others do; interval.go
-// reads intervals).
+// reads intervals). Zone names and abbreviations are read as pg_tzset and
+// DecodeTimezoneAbbrev read them, by input and AT TIME ZONE alike
+// (zoneabbrev.go: ZoneByName, POSIX zones, the Default set's dynamic
+// abbreviations such as MSK, read at the time they qualify).
 //
 // Floats print with the digits of PostgreSQL's Ryu output
 // (floatshortest.go: the shortest decimal strictly inside the rounding

@@ -331,18 +331,21 @@ var daylightAbbrevs = map[string]bool{
 	"WADT": true, "WAST": true, "WETDST": true, "WGST": true, "YAKST": true, "YEKST": true,
 }
 
-// lookupAbbrev is DecodeTimezoneAbbrev: a zone abbreviation's type (TZ or
-// DTZ) and offset east of UTC.
-func lookupAbbrev(w string) (typ, east int, ok bool) {
+// lookupAbbrev is DecodeTimezoneAbbrev: a zone abbreviation's type (TZ,
+// DTZ or DYNTZ) and offset east of UTC, or for DYNTZ its zone.
+func lookupAbbrev(w string) (typ, east int, zone *time.Location, ok bool) {
 	up := strings.ToUpper(w)
 	east, ok = zoneAbbrevs[up]
 	if !ok {
-		return tokUnknown, 0, false
+		if zone, ok := dynamicAbbrevZone(up); ok {
+			return tokDynTZ, 0, zone, true
+		}
+		return tokUnknown, 0, nil, false
 	}
 	if daylightAbbrevs[up] {
-		return tokDTZ, east, true
+		return tokDTZ, east, nil, true
 	}
-	return tokTZ, east, true
+	return tokTZ, east, nil, true
 }
 
 // pgTm is PostgreSQL's struct pg_tm with fsec (microseconds).
@@ -591,6 +594,8 @@ type dtDecoder struct {
 	bc            bool
 	tz            int
 	namedTz       *time.Location
+	abbrevTz      *time.Location // a dynamic abbreviation's zone
+	abbrev        string         // and the abbreviation, upper case
 	dtype         int
 }
 
@@ -958,26 +963,12 @@ func (d *dtDecoder) timeAndZone(text string, fmask int) (int, *dtFail) {
 // zoneName sets the zone a field names (a tz database name with
 // punctuation), or fails naming it.
 func (d *dtDecoder) zoneName(text string) *dtFail {
-	loc, ok := zoneByNameForInput(text)
+	loc, ok := pgTzset(text)
 	if !ok {
 		return &dtFail{kind: dtZoneUnknown, zone: text}
 	}
 	d.namedTz = loc
 	return nil
-}
-
-// zoneByNameForInput is pg_tzset on a field: a tz database zone, or a
-// POSIX zone specification.
-func zoneByNameForInput(name string) (*time.Location, bool) {
-	if len(name) > 255 {
-		return nil, false
-	}
-	// a tz database name is found file by file: an empty part
-	// (america//new_york) names none
-	if loc, _, ok := lookupZoneName(name); ok && !strings.Contains(name, "//") && !strings.HasSuffix(name, "/") {
-		return loc, true
-	}
-	return posixZone(name)
 }
 
 // labelled reads a number after a unit label (y2001m02d04, J2451187,
@@ -1174,8 +1165,9 @@ func (d *dtDecoder) decodeDateTime() (*dtResult, *dtFail) {
 			tmask = m
 		case fieldString, fieldSpecial:
 			typ, val := tokUnknown, 0
-			if t, east, ok := lookupAbbrev(fl.text); ok {
-				typ, val = t, east
+			var valtz *time.Location
+			if t, east, zone, ok := lookupAbbrev(fl.text); ok {
+				typ, val, valtz = t, east, zone
 			} else if tok, ok := dateTokens[fl.text]; ok {
 				typ, val = tok.typ, tok.val
 			}
@@ -1225,6 +1217,10 @@ func (d *dtDecoder) decodeDateTime() (*dtResult, *dtFail) {
 			case tokTZ:
 				tm.isdst = 0
 				d.tz = -val
+			case tokDynTZ:
+				// the offset is read once the date and time are known
+				tmask |= dtkM(tokTZ)
+				d.abbrevTz, d.abbrev = valtz, strings.ToUpper(fl.text)
 			case tokAMPM:
 				d.mer = val
 			case tokADBC:
@@ -1246,7 +1242,7 @@ func (d *dtDecoder) decodeDateTime() (*dtResult, *dtFail) {
 				d.ptype = val
 			case tokUnknown:
 				// an all-letter zone name (utc, japan)
-				loc, ok := zoneByNameForInput(fl.text)
+				loc, ok := pgTzset(fl.text)
 				if !ok {
 					return nil, failBad
 				}
@@ -1279,6 +1275,12 @@ func (d *dtDecoder) decodeDateTime() (*dtResult, *dtFail) {
 				return nil, failBad
 			}
 			res.tz = determineTimeZoneOffset(tm, d.namedTz)
+		}
+		if d.abbrevTz != nil {
+			if d.fmask&dtkM(tokDTZMod) != 0 {
+				return nil, failBad
+			}
+			res.tz = determineTimeZoneAbbrevOffset(tm, d.abbrev, d.abbrevTz)
 		}
 		if d.fmask&dtkM(tokTZ) == 0 {
 			if d.fmask&dtkM(tokDTZMod) != 0 {
@@ -1406,8 +1408,9 @@ func (d *dtDecoder) decodeTimeOnly() (*dtResult, *dtFail) {
 			tmask = m
 		case fieldString, fieldSpecial:
 			typ, val := tokUnknown, 0
-			if t, east, ok := lookupAbbrev(fl.text); ok {
-				typ, val = t, east
+			var valtz *time.Location
+			if t, east, zone, ok := lookupAbbrev(fl.text); ok {
+				typ, val, valtz = t, east, zone
 			} else if tok, ok := dateTokens[fl.text]; ok {
 				typ, val = tok.typ, tok.val
 			}
@@ -1438,6 +1441,10 @@ func (d *dtDecoder) decodeTimeOnly() (*dtResult, *dtFail) {
 			case tokTZ:
 				tm.isdst = 0
 				d.tz = -val
+			case tokDynTZ:
+				// the offset is read once the date and time are known
+				tmask |= dtkM(tokTZ)
+				d.abbrevTz, d.abbrev = valtz, strings.ToUpper(fl.text)
 			case tokAMPM:
 				d.mer = val
 			case tokADBC:
@@ -1452,7 +1459,7 @@ func (d *dtDecoder) decodeTimeOnly() (*dtResult, *dtFail) {
 				}
 				d.ptype = val
 			case tokUnknown:
-				loc, ok := zoneByNameForInput(fl.text)
+				loc, ok := pgTzset(fl.text)
 				if !ok {
 					return nil, failBad
 				}
@@ -1498,19 +1505,44 @@ func (d *dtDecoder) decodeTimeOnly() (*dtResult, *dtFail) {
 			res.tz = determineTimeZoneOffset(tm, d.namedTz)
 		}
 	}
+	if d.abbrevTz != nil {
+		if d.fmask&dtkM(tokDTZMod) != 0 {
+			return nil, failBad
+		}
+		tmp, f := d.zoneDate()
+		if f != nil {
+			return nil, f
+		}
+		res.tz = determineTimeZoneAbbrevOffset(&tmp, d.abbrev, d.abbrevTz)
+	}
 	if d.fmask&dtkM(tokTZ) == 0 {
 		if d.fmask&dtkM(tokDTZMod) != 0 {
 			return nil, failBad
 		}
-		tmp := *tm
-		if d.fmask&dtkDateM == 0 {
-			y, mo, dd := d.now.In(d.loc).Date()
-			tmp.year, tmp.mon, tmp.mday = y, int(mo), dd
+		tmp, f := d.zoneDate()
+		if f != nil {
+			return nil, f
 		}
 		res.tz = determineTimeZoneOffset(&tmp, d.loc)
 	}
 	res.tm = *tm
 	return res, nil
+}
+
+// zoneDate is the time of a time-only text at the date its zone is read
+// on: the date it gives, or with none today; a date given in part
+// (y2001, d27) is refused.
+func (d *dtDecoder) zoneDate() (pgTm, *dtFail) {
+	tmp := d.tm
+	switch d.fmask & dtkDateM {
+	case 0:
+		y, mo, dd := d.now.In(d.loc).Date()
+		tmp.year, tmp.mon, tmp.mday = y, int(mo), dd
+	case dtkDateM:
+	default:
+		return tmp, failBad
+	}
+	return tmp, nil
 }
 
 // decodeDateTimeText parses and decodes s for a type of mode, in a
@@ -1534,11 +1566,13 @@ func decodeDateTimeText(s string, mode dtMode, buflen int, order DateOrder, loc 
 // sign or a comma (or are quoted in <>); hours run to 167.
 func posixZone(name string) (*time.Location, bool) {
 	up := strings.ToUpper(name)
-	rest, _, ok := posixName(up)
-	if !ok {
+	// the standard time's name may be empty (PostgreSQL's tzparse allows
+	// it, unlike IANA's), the daylight time's may not
+	rest, _, _ := posixName(up)
+	if rest == "" || strings.HasPrefix(rest, "<") {
 		return nil, false
 	}
-	rest, _, ok = posixOffset(rest)
+	rest, _, ok := posixOffset(rest)
 	if !ok {
 		return nil, false
 	}
@@ -1559,6 +1593,9 @@ func posixZone(name string) (*time.Location, bool) {
 			spec += ",M3.2.0,M11.1.0"
 		case rest[0] != ',':
 			return nil, false
+		case !posixRule(rest[1:]):
+			// the rules, checked as tzparse checks them
+			return nil, false
 		}
 	}
 	loc, err := locationFromPOSIX(spec)
@@ -1566,6 +1603,62 @@ func posixZone(name string) (*time.Location, bool) {
 		return nil, false
 	}
 	return loc, true
+}
+
+// posixRule is tzparse's check of a zone's DST rules (after the first
+// separator): start,end, each Jn (1-365), n (0-365) or Mm.w.d (month
+// 1-12, week 1-5, day 0-6), each maybe /time.
+func posixRule(s string) bool {
+	num := func(min, max int) bool {
+		k, v := 0, 0
+		for k < len(s) && isDigit(s[k]) {
+			v = v*10 + int(s[k]-'0')
+			if v > max {
+				return false
+			}
+			k++
+		}
+		s = s[k:]
+		return k > 0 && v >= min
+	}
+	rule := func() bool {
+		switch {
+		case strings.HasPrefix(s, "J"):
+			s = s[1:]
+			if !num(1, 365) {
+				return false
+			}
+		case strings.HasPrefix(s, "M"):
+			s = s[1:]
+			for _, r := range [][2]int{{1, 12}, {1, 5}, {0, 6}} {
+				if !num(r[0], r[1]) {
+					return false
+				}
+				if r[0] != 0 {
+					if !strings.HasPrefix(s, ".") {
+						return false
+					}
+					s = s[1:]
+				}
+			}
+		default:
+			if !num(0, 365) {
+				return false
+			}
+		}
+		if strings.HasPrefix(s, "/") {
+			var ok bool
+			if s, _, ok = posixOffset(s[1:]); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	if !rule() || !strings.HasPrefix(s, ",") {
+		return false
+	}
+	s = s[1:]
+	return rule() && s == ""
 }
 
 func posixName(s string) (rest, name string, ok bool) {
@@ -1632,60 +1725,41 @@ func posixOffset(s string) (rest string, secs int, ok bool) {
 func locationFromPOSIX(spec string) (*time.Location, error) {
 	// the footer wants names of letters only, or quoted
 	_, std, _ := posixName(spec)
-	footer := quotePOSIX(spec)
-	u32 := func(b []byte, v uint32) []byte { return append(b, byte(v>>24), byte(v>>16), byte(v>>8), byte(v)) }
-	header := func(b []byte) []byte {
-		b = append(b, "TZif2"...)
-		b = append(b, make([]byte, 15)...)
-		for _, n := range []uint32{0, 0, 0, 0, 1, uint32(len(std) + 1)} {
-			b = u32(b, n)
-		}
-		return b
-	}
-	block := func(b []byte) []byte {
-		b = u32(b, 0) // utoff: the footer decides
-		b = append(b, 0, 0)
-		b = append(b, std...)
-		return append(b, 0)
-	}
-	var b []byte
-	b = block(header(b))
-	b = block(header(b))
-	b = append(b, '\n')
-	b = append(b, footer...)
-	b = append(b, '\n')
-	return time.LoadLocationFromTZData(spec, b)
+	return time.LoadLocationFromTZData(spec, tzifData(std, nil, quotePOSIX(spec)))
 }
 
-// quotePOSIX quotes each name of a POSIX TZ string that is not three
-// letters or more (A.M.+123 is <A.M.>+123, PM-2.5 is <PM>-2<.>5), as the
-// TZif footer requires.
+// quotePOSIX quotes each name of a POSIX TZ string (A.M.+123 is
+// <A.M.>+123, PM-2.5 is <PM>-2<.>5, +25 is <>+25), as the TZif footer
+// requires of any name not three letters or more.
 func quotePOSIX(spec string) string {
 	var b strings.Builder
 	s := spec
 	for s != "" && s[0] != ',' {
-		rest, name, ok := posixName(s)
-		if !ok {
+		// an empty name ("+25", "<>5") is written "<>"
+		orig := s
+		rest, name, _ := posixName(s)
+		if rest == s && strings.HasPrefix(s, "<") {
 			break
 		}
-		letters := len(name) >= 3
-		for i := 0; i < len(name); i++ {
-			if !isAlphaC(name[i]) {
-				letters = false
-			}
-		}
-		if letters {
-			b.WriteString(name)
-		} else {
-			b.WriteString("<" + name + ">")
-		}
+		// the names only name the periods: a '>' in one (XYZ<Q>, read
+		// to the next digit or sign) would end the quotes
+		b.WriteString("<" + strings.ReplaceAll(name, ">", "?") + ">")
 		s = rest
 		k := 0
 		if k < len(s) && (s[k] == '+' || s[k] == '-') {
 			k++
 		}
-		for k < len(s) && (isDigit(s[k]) || s[k] == ':') {
-			k++
+		// an offset is hh[:mm[:ss]]: a third ':' begins the next name
+		for groups := 0; groups < 3 && (groups == 0 || k+1 < len(s) && s[k] == ':' && isDigit(s[k+1])); groups++ {
+			if groups > 0 {
+				k++
+			}
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
+		}
+		if s == orig && k == 0 {
+			break // neither a name nor an offset
 		}
 		b.WriteString(s[:k])
 		s = s[k:]

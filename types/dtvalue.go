@@ -159,12 +159,26 @@ func tm2timestamp(tm *pgTm, tz *int) (int64, bool) {
 	return result, true
 }
 
-// fixedZoneLoc reports whether a tz database zone has one offset for all
-// time (Etc/GMT+3): the only kind a time without a date may name, as its
-// offset needs no date.
+// fixedZoneLoc is pg_get_timezone_offset's test: whether every period of
+// a zone has one offset (Etc/GMT+3, or a POSIX zone whose daylight time
+// keeps the standard offset, JUN.06.06) — the only kind a time without a
+// date may name, as its offset needs no date. The periods are walked
+// from the first to the year 2100 (a rule repeats after its last
+// transition).
 func fixedZoneLoc(loc *time.Location) bool {
-	start, end := time.Unix(0, 0).In(loc).ZoneBounds()
-	return start.IsZero() && end.IsZero()
+	cur := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).In(loc)
+	_, first := cur.Zone()
+	for range maxAbbrevScan {
+		_, end := cur.ZoneBounds()
+		if end.IsZero() || end.Year() > 2100 {
+			return true
+		}
+		cur = end.In(loc)
+		if _, off := cur.Zone(); off != first {
+			return false
+		}
+	}
+	return true
 }
 
 // offsetWestAt is loc's offset (seconds west) at a wall-clock time there.

@@ -394,7 +394,14 @@ func parseIntervalRange(s string, r IntervalRange, st IntervalStyle) (arrow.Mont
 	var ok, syntax bool
 	if len(s) > 1 && s[0] == 'P' {
 		// ISO 8601 from the first character on, in capitals: " P1Y"
-		// and "p1y" are no interval
+		// and "p1y" are no interval. PostgreSQL reads it only once
+		// DecodeInterval has found bad syntax in the text: a field out
+		// of range there (P1Y -3-13, read from the last field back) is
+		// its error
+		var g intervalFields
+		if fits, pgSyntax := parsePostgresInterval(strings.ToLower(in), &g, r, st == IntervalSQLStandard); pgSyntax && !fits {
+			return overflow()
+		}
 		ok, syntax = parseISOInterval(s[1:], &f)
 	} else {
 		ok, syntax = parsePostgresInterval(strings.ToLower(in), &f, r, st == IntervalSQLStandard)
@@ -420,47 +427,122 @@ const (
 	numberTooBig
 )
 
-// parseIntervalNumber reads "[+-]digits[.digits]" as PostgreSQL's strtoint
-// plus ParseFraction: the fraction carries the number's sign.
+// parseIntervalNumber is ParseISO8601Number on a number isoNumberEnd
+// found: its value as strtod reads it, split into a whole part and a
+// fraction of the same sign. A value strtod cannot hold (1e400, 1e-400)
+// is bad syntax; beyond 1e15 either way, infinities and NaN are too big.
 func parseIntervalNumber(s string) (val int64, frac float64, status numberStatus) {
-	neg := false
-	body := s
-	if body != "" && (body[0] == '+' || body[0] == '-') {
-		neg = body[0] == '-'
-		body = body[1:]
-	}
-	ip, fp, hasFrac := strings.Cut(body, ".")
-	if ip == "" && (!hasFrac || fp == "") {
+	v, ok := strtodValue(s)
+	if !ok {
 		return 0, 0, numberBad
 	}
-	if ip != "" {
-		for i := 0; i < len(ip); i++ {
-			if !isDigit(ip[i]) {
-				return 0, 0, numberBad
+	if math.IsNaN(v) || v < -1e15 || v > 1e15 {
+		return 0, 0, numberTooBig
+	}
+	val = int64(v)
+	return val, v - float64(val), numberOK
+}
+
+// strtodPrefix is the length of what C's strtod reads at the start of s
+// (no blanks before): a sign, then inf, infinity, nan[(...)], a hex
+// number (0x, digits, a point, a p exponent) or a decimal one (digits, a
+// point, an e exponent); 0 for nothing.
+func strtodPrefix(s string) int {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	rest := strings.ToLower(s[i:])
+	switch {
+	case strings.HasPrefix(rest, "infinity"):
+		return i + 8
+	case strings.HasPrefix(rest, "inf"):
+		return i + 3
+	case strings.HasPrefix(rest, "nan"):
+		j := i + 3
+		if j < len(s) && s[j] == '(' {
+			k := j + 1
+			for k < len(s) && (isAlnumC(s[k]) || s[k] == '_') {
+				k++
+			}
+			if k < len(s) && s[k] == ')' {
+				return k + 1
 			}
 		}
-		v, err := strconv.ParseInt(ip, 10, 64) // PostgreSQL 15 reads an int64 here
-		if err != nil {
-			return 0, 0, numberTooBig
-		}
-		val = v
+		return j
 	}
-	if hasFrac && fp != "" {
-		for i := 0; i < len(fp); i++ {
-			if !isDigit(fp[i]) {
-				return 0, 0, numberBad
+	hex := len(rest) >= 2 && rest[0] == '0' && rest[1] == 'x'
+	digit, exp := isDigit, byte('e')
+	j := i
+	if hex {
+		j += 2
+		digit, exp = isHexDigitC, 'p'
+	}
+	digits := 0
+	for j < len(s) && digit(s[j]) {
+		j++
+		digits++
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && digit(s[j]) {
+			j++
+			digits++
+		}
+	}
+	if digits == 0 {
+		if hex {
+			return i + 1 // "0x" alone: the 0
+		}
+		return 0
+	}
+	if j < len(s) && lowerC(s[j]) == exp {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && isDigit(s[k]) {
+			for k < len(s) && isDigit(s[k]) {
+				k++
 			}
+			j = k
 		}
-		fv, err := strconv.ParseFloat("0."+fp, 64)
-		if err != nil {
-			return 0, 0, numberBad
+	}
+	return j
+}
+
+func isHexDigitC(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
+
+// strtodValue is strtod's value of a whole strtodPrefix; ok is false
+// where strtod sets ERANGE (overflow, or underflow to zero or a
+// subnormal).
+func strtodValue(s string) (float64, bool) {
+	body := strings.ToLower(strings.TrimLeft(s, "+-"))
+	if strings.HasPrefix(body, "nan") {
+		return math.NaN(), true
+	}
+	if strings.HasPrefix(body, "inf") {
+		if strings.HasPrefix(s, "-") {
+			return math.Inf(-1), true
 		}
-		frac = fv
+		return math.Inf(1), true
 	}
-	if neg {
-		val, frac = -val, -frac
+	mantissa, expMark, t := body, "e", s
+	if strings.HasPrefix(body, "0x") {
+		mantissa, expMark = body[2:], "p"
+		if !strings.Contains(body, "p") {
+			t += "p0" // Go wants a hex number's exponent
+		}
 	}
-	return val, frac, numberOK
+	mantissa, _, _ = strings.Cut(mantissa, expMark)
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return 0, false
+	}
+	if math.Abs(v) < 0x1p-1022 && strings.ContainsAny(mantissa, "123456789abcdef") {
+		return 0, false // underflow
+	}
+	return v, true
 }
 
 // parseISOInterval reads ISO 8601 after the 'P' (8.5.4): the format with
@@ -485,6 +567,11 @@ func parseISOInterval(s string, f *intervalFields) (bool, bool) {
 			return true, false
 		}
 		num, rest := s[:j], s[j:]
+		// the number is read (and refused) before what follows it
+		val, frac, status := parseIntervalNumber(num)
+		if status != numberOK {
+			return status != numberTooBig, status == numberTooBig
+		}
 		if rest == "" || rest[0] == 'T' || datePart && rest[0] == '-' || !datePart && rest[0] == ':' {
 			if designated {
 				return true, false
@@ -502,10 +589,6 @@ func parseISOInterval(s string, f *intervalFields) (bool, bool) {
 				return true, false
 			}
 			continue
-		}
-		val, frac, status := parseIntervalNumber(num)
-		if status != numberOK {
-			return status != numberTooBig, status == numberTooBig
 		}
 		unit := rest[0] // designators are capitals
 		s = rest[1:]
@@ -543,21 +626,14 @@ func parseISOInterval(s string, f *intervalFields) (bool, bool) {
 	return true, true
 }
 
-// isoNumberEnd is the length of the number at the start of s: an
-// optional minus (ISO 8601 has no plus), digits, a point, digits.
+// isoNumberEnd is the length of the number at the start of s as
+// ParseISO8601Number reads it: what strtod takes (strtodPrefix), which
+// must start with a digit, '-' or '.'; 0 for none.
 func isoNumberEnd(s string) int {
-	j := 0
-	if j < len(s) && s[j] == '-' {
-		j++
-	}
-	start := j
-	for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
-		j++
-	}
-	if j == start {
+	if s == "" || !(isDigit(s[0]) || s[0] == '-' || s[0] == '.') {
 		return 0
 	}
-	return j
+	return strtodPrefix(s)
 }
 
 // isoAlternativeDate reads the alternative format's date part from its

@@ -1,9 +1,9 @@
 package types
 
 import (
+	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -26,52 +26,49 @@ const zoneinfoDir = "/usr/share/zoneinfo"
 
 // LoadZone interprets a value of the TimeZone setting as PostgreSQL 15's
 // check_timezone does and returns the zone and the value SHOW TimeZone
-// reports: a tz database name in its canonical spelling ("Europe/Paris"), a
-// plain number of hours east of UTC ("-5" shows as "<-05>+05"), or a POSIX
-// zone without DST rules ("UTC+3", "+02:30": POSIX signs count west).
-// Anything else is 22023 invalid value for parameter "TimeZone".
+// reports: a number of hours east of UTC as strtod reads it, to 167
+// ("-5" shows as "<-05>+05", pg_tzset_offset's name), else pg_tzset's
+// zone (pgTzset): a tz database name in its canonical spelling
+// ("Europe/Paris"), or a POSIX zone, upper-cased ("UTC+3", "+02:30",
+// "A5B": POSIX signs count west). Anything else is 22023 invalid value
+// for parameter "TimeZone".
 func LoadZone(setting string) (*time.Location, string, error) {
-	bad := func() (*time.Location, string, error) {
-		return nil, "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": %q", setting)
+	bad := func() *sqlerr.Error {
+		return sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": %q", setting)
 	}
-	s := strings.TrimSpace(setting)
-	if s == "" {
-		return bad()
-	}
-	// A plain number is hours east of UTC (SET TIME ZONE -5, '5.5', '+00').
-	if h, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXpPnNiI_") {
-		if h < -15 || h > 15 { // PostgreSQL limits offsets to 15 hours
-			return bad()
+	// strtod skips leading blanks and must read the rest whole
+	if num := strings.TrimLeft(setting, " \t\n\r\v\f"); num != "" && strtodPrefix(num) == len(num) {
+		h, ok := strtodValue(num)
+		if !ok {
+			// beyond a double: strtod's HUGE_VAL (out of range below),
+			// or its underflow to zero
+			h, _ = strconv.ParseFloat(num, 64)
 		}
-		secs := int(h*3600 + copysignHalf(h))
+		// the offset truncated to whole seconds, as a C long takes it
+		west := -h * 3600
+		if math.IsNaN(west) || math.Abs(west) >= 168*3600 {
+			return nil, "", bad().WithDetail("UTC timezone offset is out of range.")
+		}
+		secs := -int(west)
 		posix := ZoneOffset(-secs)
 		if secs == 0 {
 			posix = "-00" // PostgreSQL's spelling of UTC+0 in POSIX terms
 		}
 		return fixedZone(secs), "<" + ZoneOffset(secs) + ">" + posix, nil
 	}
-	if loc, name, ok := lookupZoneName(s); ok {
-		return loc, name, nil
+	if setting == "" {
+		return nil, "", bad()
 	}
-	if secs, ok := parsePOSIXStd(s); ok {
-		// the zone's abbreviation is the POSIX name part ("UTC" of
-		// "UTC+3"); a zone written as an offset alone ("+05:30") has
-		// none, which to_char's TZ and the SQL, German and Postgres
-		// DateStyles print as nothing, as PostgreSQL does
-		abbr := s[:strings.IndexAny(s+"+-0123456789", "+-0123456789")]
-		if strings.HasPrefix(s, "<") {
-			abbr = s[1:strings.IndexByte(s, '>')]
+	if loc, name, ok := lookupZoneName(strings.TrimPrefix(setting, ":")); ok {
+		if _, ok := pgTzset(setting); ok {
+			return loc, name, nil
 		}
-		return time.FixedZone(abbr, secs), s, nil
 	}
-	return bad()
-}
-
-func copysignHalf(h float64) float64 {
-	if h < 0 {
-		return -0.5
+	loc, ok := pgTzset(setting)
+	if !ok {
+		return nil, "", bad()
 	}
-	return 0.5
+	return loc, strings.ToUpper(setting), nil
 }
 
 // fixedZone is a zone at secs east of UTC named as PostgreSQL names the
@@ -164,30 +161,6 @@ func zoneTitle(s string) string {
 	return string(b)
 }
 
-// posixStd matches a POSIX TZ value without a DST part: an optional
-// abbreviation (3+ letters or <...>) and an offset west of UTC.
-var posixStd = regexp.MustCompile(`^(?:[A-Za-z]{3,}|<[A-Za-z0-9:+\-]{1,}>)?([+-]?)(\d{1,2})(?::(\d{1,2})(?::(\d{1,2}))?)?$`)
-
-// parsePOSIXStd returns the offset east of UTC of a POSIX TZ value without
-// DST rules ("UTC+3" is three hours west, so -10800).
-func parsePOSIXStd(s string) (int, bool) {
-	m := posixStd.FindStringSubmatch(s)
-	if m == nil {
-		return 0, false
-	}
-	h, _ := strconv.Atoi(m[2])
-	mi, _ := strconv.Atoi(m[3])
-	se, _ := strconv.Atoi(m[4])
-	if h > 24 || mi > 59 || se > 59 {
-		return 0, false
-	}
-	secs := h*3600 + mi*60 + se
-	if m[1] != "-" {
-		secs = -secs
-	}
-	return secs, true
-}
-
 // LocalToInstant converts a wall-clock time (its fields read as UTC) to the
 // instant it denotes in loc, resolving DST gaps and overlaps as
 // PostgreSQL's DetermineTimeZoneOffset does: a time skipped by a
@@ -232,59 +205,27 @@ func WallClock(t time.Time, loc *time.Location) time.Time {
 // zoneAbbrevs are the abbreviations of PostgreSQL 15's Default
 // timezone_abbreviations set (seconds east of UTC, as its
 // pg_timezone_abbrevs view lists them; the few whose offset has changed
-// over the years are read at their present offset).
+// over the years are dynamicAbbrevs, zoneabbrev.go).
 var zoneAbbrevs = map[string]int{
-	"ACDT": 37800, "ACSST": 37800, "ACST": 34200, "ACT": -18000, "ACWST": 31500, "ADT": -10800,
-	"AEDT": 39600, "AESST": 39600, "AEST": 36000, "AFT": 16200, "AKDT": -28800, "AKST": -32400,
-	"ALMST": 25200, "ALMT": 21600, "AMST": 14400, "AMT": -14400, "ANAST": 43200, "ANAT": 43200,
-	"ARST": -10800, "ART": -10800, "AST": -14400, "AWSST": 32400, "AWST": 28800, "AZOST": 0,
-	"AZOT": -3600, "AZST": 14400, "AZT": 14400, "BDST": 7200, "BDT": 21600, "BNT": 28800,
-	"BORT": 28800, "BOT": -14400, "BRA": -10800, "BRST": -7200, "BRT": -10800, "BST": 3600,
-	"BTT": 21600, "CADT": 37800, "CAST": 34200, "CCT": 28800, "CDT": -18000, "CEST": 7200,
-	"CET": 3600, "CETDST": 7200, "CHADT": 49500, "CHAST": 45900, "CHUT": 36000, "CKT": -36000,
-	"CLST": -10800, "CLT": -10800, "COT": -18000, "CST": -21600, "CXT": 25200, "DAVT": 25200,
-	"DDUT": 36000, "EASST": -18000, "EAST": -18000, "EAT": 10800, "EDT": -14400, "EEST": 10800,
-	"EET": 7200, "EETDST": 10800, "EGST": 0, "EGT": -3600, "EST": -18000, "FET": 10800,
-	"FJST": 46800, "FJT": 43200, "FKST": -10800, "FKT": -10800, "FNST": -3600, "FNT": -7200,
-	"GALT": -21600, "GAMT": -32400, "GEST": 14400, "GET": 14400, "GFT": -10800, "GILT": 43200,
-	"GMT": 0, "GYT": -14400, "HKT": 28800, "HST": -36000, "ICT": 25200, "IDT": 10800,
-	"IOT": 21600, "IRKST": 28800, "IRKT": 28800, "IRT": 12600, "IST": 7200, "JAYT": 32400,
-	"JST": 32400, "KDT": 36000, "KGST": 21600, "KGT": 21600, "KOST": 39600, "KRAST": 25200,
-	"KRAT": 25200, "KST": 32400, "LHDT": 39600, "LHST": 37800, "LIGT": 36000, "LINT": 50400,
-	"LKT": 19800, "MAGST": 39600, "MAGT": 39600, "MART": -34200, "MAWT": 18000, "MDT": -21600,
-	"MEST": 7200, "MESZ": 7200, "MET": 3600, "METDST": 7200, "MEZ": 3600, "MHT": 43200,
-	"MMT": 23400, "MPT": 36000, "MSD": 14400, "MSK": 10800, "MST": -25200, "MUST": 18000,
-	"MUT": 14400, "MVT": 18000, "MYT": 28800, "NDT": -9000, "NFT": -12600, "NOVST": 25200,
-	"NOVT": 25200, "NPT": 20700, "NST": -12600, "NUT": -39600, "NZDT": 46800, "NZST": 43200,
-	"NZT": 43200, "OMSST": 21600, "OMST": 21600, "PDT": -25200, "PET": -18000, "PETST": 43200,
-	"PETT": 43200, "PGT": 36000, "PHT": 28800, "PKST": 21600, "PKT": 18000, "PMDT": -7200,
-	"PMST": -10800, "PONT": 39600, "PST": -28800, "PWT": 32400, "PYST": -10800, "PYT": -10800,
-	"RET": 14400, "SADT": 37800, "SAST": 7200, "SCT": 14400, "SGT": 28800, "TAHT": -36000,
-	"TFT": 18000, "TJT": 18000, "TKT": 46800, "TMT": 18000, "TOT": 46800, "TRUT": 36000,
-	"TVT": 43200, "UCT": 0, "ULAST": 32400, "ULAT": 28800, "UT": 0, "UTC": 0,
-	"UYST": -7200, "UYT": -10800, "UZST": 21600, "UZT": 18000, "VET": -14400, "VLAST": 36000,
-	"VLAT": 36000, "VOLT": 10800, "VUT": 39600, "WADT": 28800, "WAKT": 43200, "WAST": 25200,
-	"WAT": 3600, "WDT": 32400, "WET": 0, "WETDST": 3600, "WFT": 43200, "WGST": -7200,
-	"WGT": -10800, "XJT": 21600, "YAKST": 32400, "YAKT": 32400, "YAPT": 36000, "YEKST": 21600,
-	"YEKT": 18000, "Z": 0, "ZULU": 0,
-}
-
-// ZoneByName resolves the zone argument of timezone(zone, ts) (x AT TIME
-// ZONE zone) as PostgreSQL's timestamptz_zone does: a time zone
-// abbreviation ("EST", fixed offset), a tz database name in any letter case,
-// or a POSIX zone ("UTC+3", "+05": POSIX signs count west). Unlike SET
-// TimeZone, a plain number is POSIX too. Anything else is 22023 time zone
-// "x" not recognized.
-func ZoneByName(name string) (*time.Location, error) {
-	s := strings.TrimSpace(name)
-	if off, ok := zoneAbbrevs[strings.ToUpper(s)]; ok {
-		return time.FixedZone(strings.ToUpper(s), off), nil
-	}
-	if loc, _, ok := lookupZoneName(s); ok {
-		return loc, nil
-	}
-	if secs, ok := parsePOSIXStd(s); ok {
-		return fixedZone(secs), nil
-	}
-	return nil, sqlerr.New(sqlerr.InvalidParameterValue, "time zone %q not recognized", name)
+	"ACDT": 37800, "ACSST": 37800, "ACST": 34200, "ACT": -18000, "ACWST": 31500, "ADT": -10800, "AEDT": 39600,
+	"AESST": 39600, "AEST": 36000, "AFT": 16200, "AKDT": -28800, "AKST": -32400, "ALMST": 25200, "ALMT": 21600,
+	"AMT": -14400, "AST": -14400, "AWSST": 32400, "AWST": 28800, "AZOST": 0, "AZOT": -3600, "BDST": 7200,
+	"BDT": 21600, "BNT": 28800, "BORT": 28800, "BOT": -14400, "BRA": -10800, "BRST": -7200, "BRT": -10800,
+	"BST": 3600, "BTT": 21600, "CADT": 37800, "CAST": 34200, "CCT": 28800, "CDT": -18000, "CEST": 7200,
+	"CET": 3600, "CETDST": 7200, "CHADT": 49500, "CHAST": 45900, "CHUT": 36000, "CLST": -10800, "COT": -18000,
+	"CST": -21600, "CXT": 25200, "DDUT": 36000, "EAT": 10800, "EDT": -14400, "EEST": 10800, "EET": 7200,
+	"EETDST": 10800, "EGST": 0, "EGT": -3600, "EST": -18000, "FET": 10800, "FJST": 46800, "FJT": 43200,
+	"FNST": -3600, "FNT": -7200, "GALT": -21600, "GAMT": -32400, "GFT": -10800, "GILT": 43200, "GMT": 0,
+	"HKT": 28800, "HST": -36000, "ICT": 25200, "IDT": 10800, "IRT": 12600, "IST": 7200, "JAYT": 32400,
+	"JST": 32400, "KDT": 36000, "KGST": 21600, "KST": 32400, "LHST": 37800, "LIGT": 36000, "MART": -34200,
+	"MDT": -21600, "MEST": 7200, "MESZ": 7200, "MET": 3600, "METDST": 7200, "MEZ": 3600, "MHT": 43200,
+	"MMT": 23400, "MPT": 36000, "MSD": 14400, "MST": -25200, "MUST": 18000, "MUT": 14400, "MVT": 18000,
+	"MYT": 28800, "NDT": -9000, "NFT": -12600, "NPT": 20700, "NST": -12600, "NZDT": 46800, "NZST": 43200,
+	"NZT": 43200, "PDT": -25200, "PET": -18000, "PGT": 36000, "PHT": 28800, "PKST": 21600, "PKT": 18000,
+	"PMDT": -7200, "PMST": -10800, "PONT": 39600, "PST": -28800, "PWT": 32400, "PYST": -10800, "RET": 14400,
+	"SADT": 37800, "SAST": 7200, "SCT": 14400, "TAHT": -36000, "TFT": 18000, "TJT": 18000, "TOT": 46800,
+	"TRUT": 36000, "TVT": 43200, "UCT": 0, "ULAST": 32400, "UT": 0, "UTC": 0, "UYST": -7200, "UYT": -10800,
+	"UZST": 21600, "UZT": 18000, "VUT": 39600, "WADT": 28800, "WAKT": 43200, "WAST": 25200, "WAT": 3600,
+	"WDT": 32400, "WET": 0, "WETDST": 3600, "WFT": 43200, "WGST": -7200, "WGT": -10800, "XJT": 21600,
+	"YAPT": 36000, "YEKST": 21600, "Z": 0, "ZULU": 0,
 }

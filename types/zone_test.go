@@ -33,6 +33,15 @@ func TestLoadZone(t *testing.T) {
 		{"GMT", "GMT", "2024-07-02T03:04:05Z", "2024-07-02 03:04:05+00"},
 		{"<-05>+05", "<-05>+05", "2024-01-02T03:04:05Z", "2024-01-01 22:04:05-05"},
 		{"<+05:30>-05:30", "<+05:30>-05:30", "2024-07-02T03:04:05Z", "2024-07-02 08:34:05+05:30"},
+		// hours to 167 as strtod reads them; POSIX zones with DST,
+		// empty and one-letter names, upper-cased (PostgreSQL 15)
+		{"99", "<+99>-99", "2024-07-02T03:04:05Z", "2024-07-06 06:04:05+99"},
+		{"0x10", "<+16>-16", "2024-07-02T03:04:05Z", "2024-07-02 19:04:05+16"},
+		{"A5B", "A5B", "2024-07-02T03:04:05Z", "2024-07-01 23:04:05-04"},
+		{"abc+3", "ABC+3", "2024-07-02T03:04:05Z", "2024-07-02 00:04:05-03"},
+		{"5 ", "5 ", "2024-07-02T03:04:05Z", "2024-07-01 23:04:05-04"},
+		{":UTC", "UTC", "2024-07-02T03:04:05Z", "2024-07-02 03:04:05+00"},
+		{"1e-400", "<+00>-00", "2024-07-02T03:04:05Z", "2024-07-02 03:04:05+00"},
 	} {
 		loc, show, err := LoadZone(c.in)
 		if err != nil {
@@ -47,7 +56,7 @@ func TestLoadZone(t *testing.T) {
 			t.Errorf("%s in %q = %q, want %q", c.at, c.in, got, c.want)
 		}
 	}
-	for _, bad := range []string{"xyz", "Z", "", "PST", "Local", "../etc/passwd", "99", "<+0530>-0530"} {
+	for _, bad := range []string{"xyz", "Z", "", "PST", "Local", "../etc/passwd", "168", "-168", "inf", "1e400", " UTC", "<+0530>-0530"} {
 		_, _, err := LoadZone(bad)
 		if sqlerr.CodeOf(err) != sqlerr.InvalidParameterValue {
 			t.Errorf("LoadZone(%q) = %v, want 22023", bad, err)

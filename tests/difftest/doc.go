@@ -184,6 +184,15 @@
 // set-returning call) in the select list, WHERE and CASE: names, types,
 // rows, SQLSTATE, message and position, no allowance.
 //
+// dttokens_test.go (TestDateTimeTokenDifferential and
+// TestAtTimeZoneDifferential, SQLGATE_DIFF_DTINPUT, default 1500) casts
+// runs of date/time tokens (labelled fields, T joins, special words,
+// zone names and abbreviations, dynamic ones too, eras, Julian days, odd
+// separators) to date, time, timetz, timestamp and timestamptz, and
+// applies AT TIME ZONE with listed and generated zones (POSIX zones with
+// DST rules, empty names, blanks) to each date/time type: values or
+// SQLSTATE and message, no allowance.
+//
 // unreadagg_test.go (TestUnreadAggregateDifferential,
 // SQLGATE_DIFF_UNREADAGG_QUERIES, default 400) draws derived tables that
 // aggregate, group by nothing or have a HAVING, over one table, a join, a

@@ -23,6 +23,9 @@ type dtGen struct {
 	// ambiguous: half the dates are written in numbers only, in any
 	// field order (DateStyle's order reads them)
 	ambiguous bool
+	// tokens: half the texts are runs of date/time tokens
+	// (dtGen.tokenRun, dttokens_test.go)
+	tokens bool
 }
 
 func (g dtGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
@@ -194,6 +197,9 @@ func (g dtGen) damage(s string) string {
 
 // dateTime is text for date, timestamp and timestamptz input.
 func (g dtGen) dateTime() string {
+	if g.tokens && g.r.IntN(2) == 0 {
+		return g.tokenRun()
+	}
 	switch g.r.IntN(14) {
 	case 0:
 		return g.pick("epoch", "infinity", "-infinity", "+infinity", "today", "tomorrow", "yesterday", "Infinity", "EPOCH",
@@ -221,6 +227,9 @@ func (g dtGen) dateTime() string {
 
 // timeOnly is text for time and timetz input.
 func (g dtGen) timeOnly() string {
+	if g.tokens && g.r.IntN(2) == 0 {
+		return g.tokenRun()
+	}
 	switch g.r.IntN(10) {
 	case 0:
 		return g.pick("allballs", "now x", "epoch", "infinity", "today", "z", "12:00 z", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
@@ -288,7 +297,11 @@ func (g dtGen) interval() string {
 		}
 	default:
 		s = g.pick("P1Y2M", "PT1H", "P1.5Y", "P0.5M", "P1W", "P1Y-2M", "P-1Y", "PT-1.5S", "P20240102", "PT102030", "P2024-01",
-			"P2024-01-02T", "PT10:20", "PT10:20:30.5", "P1YT", "P1Y1Y", "p1y", "P1y", "P", "PT")
+			"P2024-01-02T", "PT10:20", "PT10:20:30.5", "P1YT", "P1Y1Y", "p1y", "P1y", "P", "PT",
+			// ISO numbers as strtod reads them, and DecodeInterval's
+			// errors before ISO's
+			"P1e3Y", "P0x10Y", "P-infY", "P-nanY", "P.5e1Y", "P1e20Y", "P1e400Y", "P1e-400Y", "PT1e2S", "P1E2M", "P0x1p4D",
+			"P-infinityY", "P1Y -3-13", "P1Y 99999999999999999999 mins", "P1Y2M-infinity", "P2e1-1", "PT1e1:2")
 	}
 	return s // damaged text reaches the postgres form's differences
 }
@@ -309,7 +322,7 @@ var wideTimeTZZone = regexp.MustCompile(`[+-](1[6-9]|[2-9][0-9]|[0-9]{3})(:[0-9]
 // before sqlgate's own decoder, 71 after it).
 func TestDateTimeInputDifferential(t *testing.T) {
 	t.Parallel()
-	dateTimeInputCompare(t, false, "ISO, MDY", dateTimeUndamagedCeiling)
+	dateTimeInputCompare(t, false, false, "ISO, MDY", dateTimeUndamagedCeiling)
 }
 
 // TestDateTimeInputOrderDifferential is TestDateTimeInputDifferential in
@@ -321,7 +334,7 @@ func TestDateTimeInputOrderDifferential(t *testing.T) {
 	t.Parallel()
 	for _, style := range []string{"European", "YMD"} {
 		t.Run(style, func(t *testing.T) {
-			dateTimeInputCompare(t, false, style, dateTimeOrderCeiling)
+			dateTimeInputCompare(t, false, false, style, dateTimeOrderCeiling)
 		})
 	}
 }
@@ -332,7 +345,7 @@ func TestDateTimeInputOrderDifferential(t *testing.T) {
 // of 7500 did at the twenty-second session).
 func TestDateTimeInputDamagedDifferential(t *testing.T) {
 	t.Parallel()
-	dateTimeInputCompare(t, true, "ISO, MDY", dateTimeDamagedCeiling)
+	dateTimeInputCompare(t, true, false, "ISO, MDY", dateTimeDamagedCeiling)
 }
 
 // The most inputs in 1000 that may still differ from PostgreSQL: none,
@@ -349,7 +362,7 @@ const (
 // dateTimeInputCompare runs dateTimeInputRun, counting the inputs that
 // differ, logging the first 20, and failing when more than ceiling in
 // 1000 differ or the generator reached too few shapes.
-func dateTimeInputCompare(t *testing.T, damaged bool, dateStyle string, ceiling int) {
+func dateTimeInputCompare(t *testing.T, damaged, tokens bool, dateStyle string, ceiling int) {
 	var diffs, valueDiffs []string
 	quiet := func(t *testing.T, ctx context.Context, rp *Runner, q string, stats map[string]int) {
 		sg := rp.SQLGate.Run(ctx, q)
@@ -372,7 +385,7 @@ func dateTimeInputCompare(t *testing.T, damaged bool, dateStyle string, ceiling 
 			stats["same"]++
 		}
 	}
-	stats := dateTimeInputRun(t, damaged, dateStyle, quiet)
+	stats := dateTimeInputRun(t, damaged, tokens, dateStyle, quiet)
 	for i, d := range diffs {
 		if i == 20 {
 			t.Logf("... and %d more", len(diffs)-i)
@@ -393,10 +406,11 @@ func dateTimeInputCompare(t *testing.T, damaged bool, dateStyle string, ceiling 
 	}
 }
 
-// dateTimeInputRun casts the generated texts (damaged or not) to each
-// date/time type under dateStyle, comparing each with compare, and
-// returns the tallies by type.
-func dateTimeInputRun(t *testing.T, damaged bool, dateStyle string,
+// dateTimeInputRun casts the generated texts (damaged or not, half of
+// them token runs when tokens is set) to each date/time type under
+// dateStyle, comparing each with compare, and returns the tallies by
+// type.
+func dateTimeInputRun(t *testing.T, damaged, tokens bool, dateStyle string,
 	compare func(*testing.T, context.Context, *Runner, string, map[string]int)) map[string]map[string]int {
 	n := envInt(t, "SQLGATE_DIFF_DTINPUT", 1500)
 	seed := diffSeed(t, 1)
@@ -409,7 +423,7 @@ func dateTimeInputRun(t *testing.T, damaged bool, dateStyle string,
 			}
 		}
 	}
-	g := dtGen{r: rand.New(rand.NewPCG(uint64(seed), 21)), damaged: damaged, ambiguous: dateStyle != "ISO, MDY"}
+	g := dtGen{r: rand.New(rand.NewPCG(uint64(seed), 21)), damaged: damaged, ambiguous: dateStyle != "ISO, MDY", tokens: tokens}
 	all := map[string]map[string]int{}
 	for _, typ := range []string{"date", "timestamp", "timestamptz", "time", "timetz"} {
 		stats := map[string]int{}

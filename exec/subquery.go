@@ -46,7 +46,13 @@ type SubqueryExpr struct {
 	// fields' row, compared as PostgreSQL compares row constructors
 	// (rowPairs), not as records.
 	RowWise bool
-	T       types.T
+	// Hashed says PostgreSQL hashes an uncorrelated x op ANY | ALL: = ANY
+	// (IN, and NOT IN, its negation) of types with hash support, whose
+	// hashed SubPlan reads all of the subquery's rows when a row first
+	// needs them. Any other uncorrelated ANY | ALL reads them only as far
+	// as its rows' comparisons need (subplanscan.go).
+	Hashed bool
+	T      types.T
 }
 
 func (e *SubqueryExpr) Type() types.T  { return e.T }
@@ -171,6 +177,9 @@ func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 	}
 	if len(e.Outer) > 0 {
 		return e.evalCorrelated(ec, batch)
+	}
+	if (e.Mode == AnyMode || e.Mode == AllMode) && !e.Hashed {
+		return e.evalScanned(ec, batch) // subplanscan.go
 	}
 	r, err := e.rows(ec)
 	if err != nil {

@@ -57,14 +57,7 @@ func (s *scannedRows) more() error {
 			s.rows.complete = true
 			return nil
 		}
-		var c arrow.Array
-		if b.NumCols() > 0 {
-			c = b.Column(0)
-			c.Retain()
-		} else {
-			c = array.NewNull(int(b.NumRows()))
-		}
-		b.Release()
+		c := firstColumn(b)
 		if skip >= c.Len() {
 			skip -= c.Len()
 			c.Release()

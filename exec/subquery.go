@@ -120,14 +120,7 @@ func (e *SubqueryExpr) run(ec *EvalContext, decided func(part arrow.Array) (bool
 			complete = true
 			break
 		}
-		var c arrow.Array
-		if b.NumCols() > 0 {
-			c = b.Column(0)
-			c.Retain()
-		} else {
-			c = array.NewNull(int(b.NumRows()))
-		}
-		b.Release()
+		c := firstColumn(b)
 		parts = append(parts, c)
 		read += c.Len()
 		stop, err := e.readEnough(read, c, decided)
@@ -149,6 +142,18 @@ func (e *SubqueryExpr) run(ec *EvalContext, decided func(part arrow.Array) (bool
 		r.values = merged
 	}
 	return r, nil
+}
+
+// firstColumn is a subquery's batch b's first column (b's rows of no
+// column, as a rows-only plan gives them, as NULLs), b released.
+func firstColumn(b arrow.RecordBatch) arrow.Array {
+	defer b.Release()
+	if b.NumCols() == 0 {
+		return array.NewNull(int(b.NumRows()))
+	}
+	c := b.Column(0)
+	c.Retain()
+	return c
 }
 
 // readEnough reports whether the read rows (read of them, part the last

@@ -67,7 +67,11 @@ type Subquery struct {
 	// eval_const_expressions, saw Vars there and made the sublink a semi
 	// join (convert_ANY_sublink_to_join), so it is one still.
 	FoldedX bool
-	T       types.T
+	// NotIn says the subquery is x NOT IN (SELECT ...), bound as x <> ALL
+	// but PostgreSQL's NOT (x = ANY (...)): a sublink it hashes as it
+	// does IN, where it does not hash x <> ALL written so.
+	NotIn bool
+	T     types.T
 }
 
 func (e *Subquery) Type() types.T { return e.T }
@@ -287,7 +291,7 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 	}
 	if fields != nil {
 		typeOp := op
-		if in, ok := node.(*pt.InSubquery); ok && in.Not {
+		if notIn(node) {
 			typeOp = OpEq // NOT IN is NOT (x = ANY (...)) in PostgreSQL: its errors name =
 		}
 		xs, ys, err := b.rowSubqueryComparison(at, typeOp, fields, plan) // rowsubquery.go
@@ -295,7 +299,7 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 			return nil, err
 		}
 		row, rows := rowOperands(xs, ys, plan)
-		return &Subquery{Plan: rows, Outer: outer, Mode: mode, X: row, Op: op, RowWise: true, T: types.BoolType}, nil
+		return &Subquery{Plan: rows, Outer: outer, Mode: mode, X: row, Op: op, RowWise: true, NotIn: notIn(node), T: types.BoolType}, nil
 	}
 	if len(cols) != 1 {
 		return nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
@@ -304,7 +308,7 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 	probe := &ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T}
 	cmp, err := b.makeBinary(at, op, x, probe)
 	if err != nil {
-		if in, ok := node.(*pt.InSubquery); ok && in.Not {
+		if notIn(node) {
 			// NOT IN is NOT (x = ANY (...)) in PostgreSQL: its error
 			// names =
 			if _, eqErr := b.makeBinary(at, OpEq, x, probe); eqErr != nil {
@@ -331,7 +335,13 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 		p := &Project{Input: plan, Exprs: []Expr{bo.R}, Cols: []Column{{Name: cols[0].Name, T: bo.R.Type().Nullable()}}}
 		plan = p
 	}
-	return &Subquery{Plan: plan, Outer: outer, Mode: mode, X: x, Op: op, T: types.BoolType}, nil
+	return &Subquery{Plan: plan, Outer: outer, Mode: mode, X: x, Op: op, NotIn: notIn(node), T: types.BoolType}, nil
+}
+
+// notIn reports whether node is x NOT IN (SELECT ...).
+func notIn(node sourceNode) bool {
+	in, ok := node.(*pt.InSubquery)
+	return ok && in.Not
 }
 
 // NewAggregate builds an Aggregate of input grouped by groupBy: the planner's

@@ -26,6 +26,12 @@
 // projection's or filter's batch fails, it finds the first failing row and
 // returns the rows before it, that row's own error next (roworder.go), so
 // the error is PostgreSQL's and a cursor fetches what PostgreSQL's does.
+// A subquery expression (subquery.go) reads its plan no further than
+// PostgreSQL's SubPlan does: EXISTS to its first row, a scalar subquery
+// to its second, a correlated x op ANY | ALL per outer row to the row
+// that decides it, and an uncorrelated one PostgreSQL does not hash
+// across the outer rows up to the furthest row one needs
+// (subplanscan.go, its Material node's reading).
 // Expressions calling something volatile are not evaluated again as they
 // are: such a batch journals its sequence calls (the session's, through
 // package functions), and on failure takes them back and runs a row at a

@@ -41,7 +41,8 @@ func membershipInput(mem memory.Allocator, rnd *rand.Rand, t types.T, n, domain,
 // emits rows and whose X is column 0 of the batch it is evaluated over.
 func subqueryOver(rows arrow.Array, t types.T, mode SubqueryMode, op CmpOp) *SubqueryExpr {
 	schema := SchemaOf([]string{"y"}, []types.T{t})
-	return &SubqueryExpr{Mode: mode, Op: op, T: types.BoolType, X: &ColExpr{Index: 0, Name: "x", T: t},
+	// IN and NOT IN of one value: hashed, the index answers them
+	return &SubqueryExpr{Mode: mode, Op: op, Hashed: true, T: types.BoolType, X: &ColExpr{Index: 0, Name: "x", T: t},
 		Open: func(*EvalContext) (Operator, error) {
 			return &sliceOperator{schema: schema, batches: []arrow.RecordBatch{array.NewRecordBatch(schema, []arrow.Array{rows}, int64(rows.Len()))}}, nil
 		}}

@@ -46,7 +46,13 @@ type SubqueryExpr struct {
 	// fields' row, compared as PostgreSQL compares row constructors
 	// (rowPairs), not as records.
 	RowWise bool
-	T       types.T
+	// Hashed says PostgreSQL hashes an uncorrelated x op ANY | ALL: = ANY
+	// (IN, and NOT IN, its negation) of types with hash support, whose
+	// hashed SubPlan reads all of the subquery's rows when a row first
+	// needs them. Any other uncorrelated ANY | ALL reads them only as far
+	// as its rows' comparisons need (subplanscan.go).
+	Hashed bool
+	T      types.T
 }
 
 func (e *SubqueryExpr) Type() types.T  { return e.T }
@@ -114,14 +120,7 @@ func (e *SubqueryExpr) run(ec *EvalContext, decided func(part arrow.Array) (bool
 			complete = true
 			break
 		}
-		var c arrow.Array
-		if b.NumCols() > 0 {
-			c = b.Column(0)
-			c.Retain()
-		} else {
-			c = array.NewNull(int(b.NumRows()))
-		}
-		b.Release()
+		c := firstColumn(b)
 		parts = append(parts, c)
 		read += c.Len()
 		stop, err := e.readEnough(read, c, decided)
@@ -143,6 +142,18 @@ func (e *SubqueryExpr) run(ec *EvalContext, decided func(part arrow.Array) (bool
 		r.values = merged
 	}
 	return r, nil
+}
+
+// firstColumn is a subquery's batch b's first column (b's rows of no
+// column, as a rows-only plan gives them, as NULLs), b released.
+func firstColumn(b arrow.RecordBatch) arrow.Array {
+	defer b.Release()
+	if b.NumCols() == 0 {
+		return array.NewNull(int(b.NumRows()))
+	}
+	c := b.Column(0)
+	c.Retain()
+	return c
 }
 
 // readEnough reports whether the read rows (read of them, part the last
@@ -171,6 +182,9 @@ func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 	}
 	if len(e.Outer) > 0 {
 		return e.evalCorrelated(ec, batch)
+	}
+	if (e.Mode == AnyMode || e.Mode == AllMode) && !e.Hashed {
+		return e.evalScanned(ec, batch) // subplanscan.go
 	}
 	r, err := e.rows(ec)
 	if err != nil {

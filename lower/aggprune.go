@@ -88,6 +88,10 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 		switch {
 		case len(keep) == 0 && overAggregate(leaf):
 			narrow = aggregateRows(leaf)
+		case len(keep) == 0 && rowsAloneThrough(leaf):
+			// count(*) over a UNION ALL: its branches compute none of
+			// their outputs
+			narrow = derivedRows(leaf)
 		case len(keep) == 0:
 			keep = []int{plainColumn(leaf)} // the rows still count
 			fallthrough

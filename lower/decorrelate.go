@@ -273,8 +273,11 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 			inner := &binder.Filter{Input: body, Cond: &binder.BinaryOp{Op: op, L: x, R: y, T: types.BoolType}}
 			return binder.NewJoin(in, decorrelate(inner), binder.SemiJoin, nil)
 		}
-		if len(sq.Outer) == 0 && !(op == binder.OpEq && !all) && !(op == binder.OpNe && all) {
-			return nil // only IN and NOT IN have a hash key of their own
+		if len(sq.Outer) == 0 && !(op == binder.OpEq && !all) && !(op == binder.OpNe && all && hashedSubPlan(sq)) {
+			// only IN and NOT IN have a hash key of their own; an x <> ALL
+			// written so (or of types without hashing) PostgreSQL reads
+			// only as far as each row's comparisons need (subplanhash.go)
+			return nil
 		}
 		body, preds, ok := pull(sq.Plan, pullMode{set: true, top: true})
 		if !ok {

@@ -56,7 +56,11 @@
 // columns until folding made it a constant, binder.Subquery's FoldedX,
 // too, as PostgreSQL pulls sublinks up before it folds) and correlated
 // scalar aggregates into a left join with a grouped aggregate (not when
-// its outer key is a derived table's expression that can fail); the rest
+// its outer key is a derived table's expression that can fail; an
+// uncorrelated x <> ALL stays a subquery unless PostgreSQL would hash it,
+// NOT IN of hashable types: subplanhash.go, which also marks the
+// quantified subqueries exec reads all of at once, exec.SubqueryExpr's
+// Hashed); the rest
 // keeps the per-outer-row apply. (x1, ..., xn) IN (SELECT c1, ..., cn
 // ...) of constants is x1 = c1 AND ... the same way, and a constant NULL
 // through strict operators a NULL filter that reads nothing. A [NOT]
@@ -103,7 +107,8 @@
 // nothing (rewrite.go); a derived table's output that nothing reads
 // (through its LIMIT, ORDER BY, WHERE, windows and the branches of a
 // UNION ALL that PostgreSQL flattens, is_simple_union_all: not
-// binder.SetOp's Kept; a flattened branch may give rows of no columns), and in a
+// binder.SetOp's Kept; a flattened branch may give rows of no columns,
+// also under count(*) and below a merged projection), and in a
 // subquery's plan: narrowThrough; under a join, a LATERAL join's two
 // inputs (its right side when it is a derived table's projection) and a
 // window's input, through the filters and projections over

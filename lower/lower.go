@@ -652,7 +652,7 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		sq := &exec.SubqueryExpr{Mode: exec.SubqueryMode(x.Mode), RowWise: x.RowWise, T: x.T, Open: func(ec *exec.EvalContext) (exec.Operator, error) {
+		sq := &exec.SubqueryExpr{Mode: exec.SubqueryMode(x.Mode), RowWise: x.RowWise, Hashed: hashedSubPlan(x), T: x.T, Open: func(ec *exec.EvalContext) (exec.Operator, error) {
 			rt, ok := ec.Env.(*Runtime)
 			if !ok {
 				return nil, sqlerr.New(sqlerr.InternalError, "subquery evaluated without a runtime")

@@ -439,15 +439,10 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 		return aggregateRows(n), map[int]int{}
 	}
 	if len(keep) == 0 {
-		c := plainColumn(n)
-		if (!plainAt(n, c) || overUnion(n)) && (throughDerived(n) || projectOverDerived(n)) {
-			// a derived table with no column that cannot fail: its rows
-			// alone, under a constant (what PostgreSQL computes of a
-			// subquery nothing reads: remove_unused_subquery_outputs)
-			rows, _ := pickThrough(n, nil)
-			return rowsOver(rows), map[int]int{}
+		if rowsAloneThrough(n) {
+			return derivedRows(n), map[int]int{}
 		}
-		keep = []int{c} // a join input still counts rows
+		keep = []int{plainColumn(n)} // a join input still counts rows
 	}
 	remap := map[int]int{}
 	if len(keep) == len(cols) && !projectOverDerived(n) {
@@ -486,6 +481,22 @@ func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
 		p.Cols = append(p.Cols, cols[c])
 	}
 	return p, remap
+}
+
+// rowsAloneThrough reports whether n, of which nothing is read, is a
+// derived table with no column that cannot fail, or a UNION ALL whose
+// branches' columns narrowThrough drops: what counts its rows is then
+// derivedRows, not one of its columns.
+func rowsAloneThrough(n binder.Node) bool {
+	c := plainColumn(n)
+	return (!plainAt(n, c) || overUnion(n)) && (throughDerived(n) || projectOverDerived(n))
+}
+
+// derivedRows is n's rows alone, under a constant: what PostgreSQL
+// computes of a subquery nothing reads (remove_unused_subquery_outputs).
+func derivedRows(n binder.Node) binder.Node {
+	rows, _ := pickThrough(n, nil)
+	return rowsOver(rows)
 }
 
 // overUnion reports whether n is a UNION ALL that narrowThrough goes

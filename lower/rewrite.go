@@ -629,7 +629,7 @@ func eliminateProjections(n binder.Node) binder.Node {
 				exprs[i] = substitute(e, inner.Exprs)
 			}
 			p = &binder.Project{Input: inner.Input, Exprs: exprs, Cols: p.Cols}
-		} else if narrow, remap, ok := narrowProject(inner, p.Exprs); ok {
+		} else if narrow, remap, ok := narrowProjectOver(inner, p.Exprs); ok {
 			exprs := make([]binder.Expr, len(p.Exprs))
 			for i, e := range p.Exprs {
 				exprs[i] = remapColumns(e, remap)
@@ -796,6 +796,24 @@ func narrowProject(inner *binder.Project, uses []binder.Expr) (*binder.Project, 
 		markColumns(e, need)
 	}
 	return narrowProjectTo(inner, need)
+}
+
+// narrowProjectOver is narrowProject, and through a derived table's
+// UNION ALL, LIMIT or ORDER BY right below inner (narrowThrough) when
+// there is one: SELECT 1 FROM (SELECT 1, sum(10 / b) FROM t GROUP BY
+// GROUPING SETS ((), ())) s reads nothing of the grouping sets' union
+// either, whose branches' aggregates then go unread
+// (aggregate_output_pruning), as PostgreSQL's remove_unused_subquery_outputs
+// leaves it no aggregate to compute.
+func narrowProjectOver(inner *binder.Project, uses []binder.Expr) (binder.Node, map[int]int, bool) {
+	if !throughDerived(inner.Input) {
+		return narrowProject(inner, uses)
+	}
+	need := map[int]bool{}
+	for _, e := range uses {
+		markColumns(e, need)
+	}
+	return narrowThrough(inner, need)
 }
 
 // narrowThrough is narrowProjectTo for a derived table's projection under

@@ -29,7 +29,10 @@ import (
 // PostgreSQL does not pull up) reads no further than it must
 // (ExecScanSubPlan: ANY to its first true, ALL to its first false, a
 // scalar subquery to its second row) and computes its left operand only
-// over a row. The generator draws such subqueries over an inner table
+// over a row. An uncorrelated x op ANY | ALL that PostgreSQL does not
+// hash (any but = ANY, IN and NOT IN) is a SubPlan over a Material node
+// of S, read across the outer rows only up to the furthest row one's
+// comparisons need; a hashed one reads all of S. The generator draws such subqueries over an inner table
 // whose rows fail a condition at chosen positions (before, at or after
 // the first row that passes), under outer conditions that keep rows or
 // none, and compares rows and SQLSTATEs with no allowance.
@@ -57,7 +60,7 @@ func semiStopQuery(rng *rand.Rand) string {
 	outer := p("so.x = 1", "so.x = 5", "so.x > 0", "so.x < 0", "true", "so.y IS NULL")
 	inner := semiStopInner(rng)
 	var sub string
-	switch rng.Intn(11) {
+	switch rng.Intn(13) {
 	case 5, 6:
 		// an operand that reads so until folding makes it a constant:
 		// pull_up_sublinks saw the column, so this is a semi join too,
@@ -101,6 +104,8 @@ func semiStopQuery(rng *rand.Rand) string {
 		sub = fmt.Sprintf("so.x IN (SELECT %s FROM si WHERE %s)", p("NULL::int", "-NULL::int"), inner)
 	case 10:
 		return semiStopSubPlan(rng, outer, inner)
+	case 11, 12:
+		return semiStopUncorrelated(rng, outer, inner)
 	default:
 		sub = fmt.Sprintf("EXISTS (SELECT 1 FROM si WHERE %s)", inner)
 	}
@@ -123,13 +128,12 @@ func semiStopSubPlan(rng *rand.Rand, outer, inner string) string {
 	p := pickFrom(rng)
 	corr := p("so.x > 0", "so.x > 1", "so.y IS NOT NULL", "si.i < so.x")
 	var e string
+	inSelect := rng.Intn(2) == 0
 	switch rng.Intn(5) {
 	case 0:
 		e = fmt.Sprintf("%s IN (SELECT so.x FROM si WHERE %s)", p("so.x", "1 / (so.x - 2)", "so.x + 0"), inner)
 	case 1:
-		// correlated through its output: an uncorrelated ALL is
-		// PostgreSQL's materialised SubPlan, read across the outer
-		// rows up to the furthest row one needs (not drawn)
+		// correlated through its output
 		e = fmt.Sprintf("so.x %s ALL (SELECT %s FROM si WHERE %s)", p("<", ">=", "<>", "="), p("so.x", "si.i + so.x - so.x"), inner)
 	case 2:
 		e = fmt.Sprintf("%s = ANY (SELECT so.x + si.i - si.i FROM si WHERE %s AND %s)", p("so.x", "2"), corr, inner)
@@ -138,13 +142,38 @@ func semiStopSubPlan(rng *rand.Rand, outer, inner string) string {
 	default:
 		e = fmt.Sprintf("(so.x, 1) = (SELECT si.id, 1 FROM si WHERE %s AND %s)", corr, inner)
 	}
-	if rng.Intn(2) == 0 {
-		return fmt.Sprintf("SELECT so.x, %s FROM so WHERE %s ORDER BY so.x", e, outer)
-	}
-	if strings.HasPrefix(e, "(SELECT") {
+	if strings.HasPrefix(e, "(SELECT") && !inSelect {
 		e = "so.x = " + e
 	}
+	return semiStopPlace(e, outer, inSelect)
+}
+
+// semiStopPlace is a query over so with e in its select list or, beside
+// outer, in its WHERE.
+func semiStopPlace(e, outer string, inSelect bool) string {
+	if inSelect {
+		return fmt.Sprintf("SELECT so.x, %s FROM so WHERE %s ORDER BY so.x", e, outer)
+	}
 	return fmt.Sprintf("SELECT so.x, so.y FROM so WHERE %s AND %s ORDER BY so.x", outer, e)
+}
+
+// semiStopUncorrelated is a query with an uncorrelated x op ANY | ALL:
+// = ANY, IN and NOT IN PostgreSQL hashes (all of S read when a row first
+// needs it); any other operator, ALL among them, is a SubPlan over a
+// Material node, which reads S across the outer rows only up to the
+// furthest row one's comparisons need. Any ANY in WHERE is a semi join
+// (convert_ANY_sublink_to_join takes every operator) whose plan
+// PostgreSQL chooses by cost (an index scan of si.id bounded by x): not
+// drawn there.
+func semiStopUncorrelated(rng *rand.Rand, outer, inner string) string {
+	p := pickFrom(rng)
+	inSelect := rng.Intn(2) == 0
+	ops := []string{"< ALL", ">= ALL", "<> ALL", "= ALL", "NOT IN"}
+	if inSelect {
+		ops = append(ops, "> ANY", "<= ANY", "<> ANY", "= ANY", "IN")
+	}
+	e := fmt.Sprintf("%s %s (SELECT %s FROM si WHERE %s)", p("so.x", "so.x + 0", "1 / (so.x - 2)", "NULL::int"), p(ops...), p("si.i", "si.id", "si.i + 1"), inner)
+	return semiStopPlace(e, outer, inSelect)
 }
 
 // TestSemiJoinStopDifferential: see above.

@@ -200,7 +200,11 @@ func waitUntilWaiting(m *Manager, tx *Txn) {
 // already (it waited longer than deadlock_timeout before the cycle closed),
 // and then the one closing the cycle.
 func TestDeadlock(t *testing.T) {
-	for _, firstTimeout := range []time.Duration{50 * time.Millisecond, time.Millisecond} {
+	// The margins are wide so that a loaded machine keeps the order: with
+	// t1's 500 ms the cycle has closed (t2 is seen waiting) long before
+	// t1's check; with its 1 ms, t1's check has run 200 ms before t2
+	// waits, and t2's own check (100 ms) then finds the cycle.
+	for _, firstTimeout := range []time.Duration{500 * time.Millisecond, time.Millisecond} {
 		m := New(Options{})
 		ctx := context.Background()
 		t1, t2 := m.NewTxn(101), m.NewTxn(102)
@@ -218,21 +222,34 @@ func TestDeadlock(t *testing.T) {
 			first <- err
 		}()
 		waitUntilWaiting(m, t1)
-		time.Sleep(30 * time.Millisecond)
+		early := firstTimeout < 100*time.Millisecond // t1's check runs before the cycle closes
+		if early {
+			time.Sleep(200 * time.Millisecond)
+		}
 		second := make(chan error)
 		go func() {
 			r := req("a", Update)
 			r.DeadlockTimeout = 100 * time.Millisecond
+			if !early {
+				r.DeadlockTimeout = time.Minute
+			}
 			_, err := t2.Lock(ctx, r)
 			second <- err
 		}()
 		victim, survivor, winner, loser := first, second, t2, t1
 		vpid, opid := 101, 102
-		if firstTimeout < 30*time.Millisecond { // t1's check ran before the cycle closed
+		if early {
 			victim, survivor, winner, loser = second, first, t1, t2
 			vpid, opid = 102, 101
 		}
-		err := <-victim
+		var err error
+		select {
+		case err = <-victim:
+		case err = <-survivor:
+			t.Fatalf("deadlock_timeout %v: process %d's lock ended first (%v), want %d's 40P01", firstTimeout, opid, err, vpid)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("deadlock_timeout %v: no deadlock reported in 30 s", firstTimeout)
+		}
 		if sqlerr.CodeOf(err) != sqlerr.DeadlockDetected {
 			t.Fatalf("deadlock_timeout %v: got %v, want 40P01", firstTimeout, err)
 		}

@@ -18,7 +18,7 @@ import (
 func AddColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, i int, text string) (string, Expr, bool, error) {
 	c := info.Descriptor.Schema.Columns[i]
 	b := &binder{ctx: ctx, cat: cat}
-	e, err := b.bindDefaultText(text, c, info.Path.Table, true)
+	e, err := b.bindDefaultText(text, c, info.Path.Table, "")
 	if err != nil {
 		return "", nil, false, withoutPosition(err)
 	}

@@ -27,6 +27,13 @@ type binder struct {
 	ctx      context.Context
 	cat      Catalog
 	stmt     *sql.Statement
+	// storedIn, when set, is the schema of the table whose stored
+	// expression (a column's DEFAULT read back from the catalog) is being
+	// bound: an unqualified name in its reg* literals is that schema's,
+	// as the deparser reads it (deparse.Options.Schema), not the session's
+	// search path's — PostgreSQL's stored expressions hold the OID and
+	// never look the name up again (regLiteral).
+	storedIn string
 	params   []types.T
 	// domainCasts are the casts to a domain bound so far, with the
 	// domain's OID (pg_typeof names it; domains.go).

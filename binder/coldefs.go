@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"github.com/sqlgate/sqlgate/pgtypes"
@@ -129,7 +130,7 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 			m.Sequence = seq.Path.Table
 			seqs = append(seqs, seq)
 		case hasDefault:
-			e, err := b.bindDefaultText(def.Expr, *c, table, true)
+			e, err := b.bindDefaultText(def.Expr, *c, table, "")
 			if lengthAtUse(err) {
 				m.Default = keptExprText(def.Expr)
 				break
@@ -279,9 +280,12 @@ func (v *exprRefusal) plural() string {
 
 // bindDefaultText binds a column's DEFAULT expression (stored or as
 // written) and converts it to the column's type with assignment rules.
-// creating adds PostgreSQL's CREATE-time checks (no column references,
-// subqueries, aggregates ...) and its type-mismatch message.
-func (b *binder) bindDefaultText(text string, col fluss.Column, table string, creating bool) (Expr, error) {
+// storedIn is "" for a DEFAULT as written, which gets PostgreSQL's
+// CREATE-time checks (no column references, subqueries, aggregates ...)
+// and its type-mismatch message; for a stored one, the schema of its
+// table.
+func (b *binder) bindDefaultText(text string, col fluss.Column, table, storedIn string) (Expr, error) {
+	creating := storedIn == ""
 	x, err := parseExprText(text) // exprbind.go
 	if err != nil {
 		return nil, err
@@ -291,7 +295,7 @@ func (b *binder) bindDefaultText(text string, col fluss.Column, table string, cr
 	if v.err != nil {
 		return nil, v.err
 	}
-	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st, funcUses: b.funcUses}
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st, funcUses: b.funcUses, storedIn: storedIn}
 	e, err := sub.bindTree(nil, x.tree)
 	if err != nil {
 		return nil, withoutPosition(err)
@@ -444,7 +448,7 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 	if text == "" {
 		return &Const{T: c.Type.Nullable()}, nil
 	}
-	return b.bindDefaultText(text, c, info.Path.Table, false)
+	return b.bindDefaultText(text, c, info.Path.Table, cmp.Or(info.Path.Database, fluss.DefaultDatabase))
 }
 
 // hasDefault reports whether column i of info gets a value when omitted.
@@ -750,7 +754,7 @@ func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, 
 		return "", nil
 	}
 	b := &binder{ctx: ctx, cat: cat}
-	e, err := b.bindDefaultText(text, c, table, true)
+	e, err := b.bindDefaultText(text, c, table, "")
 	if lengthAtUse(err) {
 		return keptExprText(text), nil
 	}

@@ -233,7 +233,7 @@ func DomainBase(text string, ut TypeCatalog) (types.T, *types.Domain, error) {
 // "" for DEFAULT NULL, which PostgreSQL keeps as no default.
 func DomainDefault(ctx context.Context, cat Catalog, base types.T, text string) (string, error) {
 	b := &binder{ctx: ctx, cat: cat}
-	e, err := b.bindDefaultText(text, fluss.Column{Name: "value", Type: base}, "", true)
+	e, err := b.bindDefaultText(text, fluss.Column{Name: "value", Type: base}, "", "")
 	if strings.HasPrefix(string(sqlerr.CodeOf(err)), "22") {
 		// PostgreSQL keeps a default whose value does not fit (it fails
 		// when an INSERT uses it): the literal, typed

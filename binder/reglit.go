@@ -4,6 +4,7 @@ import (
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"strings"
 )
 
 // regLiteral runs the input function of the reg* type v over the literal
@@ -12,10 +13,20 @@ import (
 // bind's error, pointing at the literal. The call stays in the plan (the
 // name is looked up again when it runs, after DDL too). Without a catalog
 // in the binder's context, or for a reg* type whose names the input
-// function does not read (0A000), nothing is checked here.
+// function does not read (0A000), nothing is checked here. In a stored
+// expression bound again (binder.storedIn) the name was checked when it
+// was stored; an unqualified one is made its table schema's, so that an
+// identity column's nextval('t_id_seq') works under pg_dump's empty
+// search path.
 func (b *binder) regLiteral(c *Const, v types.Variant) error {
 	s, ok := c.Value.(string)
 	if !ok {
+		return nil
+	}
+	if b.storedIn != "" {
+		if oneNamePart(s) {
+			c.Value = quoteIdentIfNeeded(b.storedIn) + "." + s
+		}
 		return nil
 	}
 	_, err := functions.RegIn(b.ctx, v, s)
@@ -27,4 +38,26 @@ func (b *binder) regLiteral(c *Const, v types.Variant) error {
 		return se.WithPosition(b.stmt.Position(c.At - 1))
 	}
 	return se
+}
+
+// oneNamePart reports whether s, a reg* literal's text, is a single name
+// (a word, or one quoted name) rather than a qualified name or an OID.
+func oneNamePart(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.Trim(s, "0123456789") == "" {
+		return false
+	}
+	if s[0] != '"' {
+		return !strings.ContainsAny(s, ".\"")
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] == '"' {
+			if i+1 < len(s) && s[i+1] == '"' {
+				i++
+				continue
+			}
+			return i == len(s)-1
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -585,7 +586,7 @@ func TableFunctionUses(ctx context.Context, cat Catalog, info fluss.TableInfo) [
 	for i, c := range cols {
 		if cm := m.Column(i); cm.Default != "" {
 			use("default", c.Name, func(b *binder) error {
-				_, err := b.bindDefaultText(cm.Default, c, info.Path.Table, false)
+				_, err := b.bindDefaultText(cm.Default, c, info.Path.Table, cmp.Or(info.Path.Database, fluss.DefaultDatabase))
 				return err
 			})
 		}

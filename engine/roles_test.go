@@ -176,13 +176,13 @@ func TestTrustLoginRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss := sessions(t, filepath.Join(dir, "data"), engine.Options{Meta: md}, "sqlgate", "carol", "carol")
-	mustRun(t, ss[0], "CREATE ROLE dave NOSUPERUSER")
+	mustRun(t, ss[0], "CREATE ROLE dave NOSUPERUSER LOGIN") // CREATE ROLE alone is NOLOGIN: refused at login
 	ss = append(ss, sessions(t, filepath.Join(dir, "data2"), engine.Options{Meta: md}, "dave")...)
 	for _, c := range []struct {
 		user               string
 		exists, super, log bool
 	}{
-		{"sqlgate", false, false, false}, {"carol", true, true, true}, {"dave", true, false, false},
+		{"sqlgate", false, false, false}, {"carol", true, true, true}, {"dave", true, false, true},
 	} {
 		exists, super := md.Role(c.user)
 		if exists != c.exists || super != c.super || md.CanLogin(c.user) != c.log {

@@ -139,6 +139,10 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	// raw are the arguments as bound, an untyped literal's type
 	// "unknown" (the lookup's 42883 names it so)
 	var raw []Expr
+	// pending are corr's and its kin's untyped arguments, typed double
+	// precision once the others are known to fit the one candidate
+	// (float8, float8), as the plain aggregate's (aggregate.go)
+	var pending []int
 	argNodes := lagOffsetArgs(name, n.Args)
 	if !star {
 		for _, a := range argNodes {
@@ -148,6 +152,11 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 			}
 			raw = append(raw, e)
 			if !windowOnly[name] {
+				if pairStats(name) && isUnknown(e.Type()) {
+					pending = append(pending, len(call.Args))
+					call.Args = append(call.Args, e)
+					continue
+				}
 				if e, err = b.windowAggregateArg(n, name, len(n.Args), len(call.Args), a, e); err != nil {
 					return nil, err
 				}
@@ -162,6 +171,20 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		}
 		if call.Filter, err = b.coerce(n.Filter, f, types.BoolType, "argument of FILTER"); err != nil {
 			return nil, err
+		}
+	}
+	if len(pending) > 0 {
+		for _, a := range call.Args {
+			if t := a.Type(); len(call.Args) != 2 || !isUnknown(t) && t.Kind != types.Float64 {
+				return nil, b.errAt(n, undefinedCall(name, raw)) // corr(text, unknown)
+			}
+		}
+		for _, i := range pending {
+			e, err := b.windowAggregateArg(n, name, len(n.Args), i, argNodes[i], call.Args[i])
+			if err != nil {
+				return nil, err
+			}
+			call.Args[i] = b.resolveUnknown(e, types.StringType)
 		}
 	}
 	// the function's lookup, then PostgreSQL's ParseFuncOrColumn's

@@ -146,7 +146,7 @@ func compileARE(pat string, f areFlags) (*areRE, error) {
 		return nil, err
 	}
 	a := &areRE{bt: bt}
-	if len(v.features) > 0 || v.greedy && v.lazy || bt.lazy || tree.has(opWordB, opNWordB) {
+	if len(v.features) > 0 || v.greedy && v.lazy || tree.has(opWordB, opNWordB) {
 		return a, nil
 	}
 	src, _, err := translateAREInfo(pat, f)
@@ -155,7 +155,17 @@ func compileARE(pat string, f areFlags) (*areRE, error) {
 	}
 	re, err := regexp.Compile(src)
 	if err != nil {
+		if bt.lazy {
+			return a, nil // the backtracker alone, as before RE2 was tried
+		}
 		return nil, re2CompileError(err)
+	}
+	// Whether a pattern matches at all does not depend on which match
+	// PostgreSQL prefers (the groups' split, shortest or longest): RE2
+	// answers it for every pattern it can express.
+	a.exists = re
+	if bt.lazy {
+		return a, nil
 	}
 	re.Longest()
 	a.re, a.anchored = re, anchored(re)

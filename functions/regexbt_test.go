@@ -73,6 +73,32 @@ func TestRegexEnginesAgree(t *testing.T) {
 	}
 }
 
+// TestRegexExistsAgrees: whether a pattern matches at all, answered by
+// RE2 for every pattern it can express (greedy, non-greedy, with groups),
+// is the backtracker's answer, over a grid of patterns and subjects.
+func TestRegexExistsAgrees(t *testing.T) {
+	patterns := []string{`a*?b`, `(a|ab)(c|bcd)(d*)`, `^k(\d+)z+$`, `(x|xy)+?z`, `a{2,3}?$`, `(?:ab)+|b`, `^(\w+)@(\w+)\.`, `[[:alpha:]]+?\d`}
+	subjects := []string{"", "a", "ab", "abcd", "k12zz", "k1z2", "xyxz", "aaa", "u1@h2.x", "é1b"}
+	ctx := context.Background()
+	for _, p := range patterns {
+		re, err := compileARE(p, areFlags{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if re.exists == nil {
+			t.Fatalf("%s: no RE2 program for whether it matches", p)
+		}
+		bt := &areRE{bt: re.bt}
+		for _, s := range subjects {
+			want, err1 := bt.match(ctx, s)
+			got, err2 := re.match(ctx, s)
+			if err1 != nil || err2 != nil || got != want {
+				t.Errorf("%q on %q: %v %v, backtracker %v %v", p, s, got, err2, want, err1)
+			}
+		}
+	}
+}
+
 func equalMatches(a, b [][]int) bool {
 	if len(a) != len(b) {
 		return false

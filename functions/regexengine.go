@@ -17,11 +17,18 @@ import (
 //     subexpressions': (a|ab)(c|bcd)(d*) on abcd is ab, c, d);
 //   - the backtracker alone.
 //
+// Whether the pattern matches at all (~, SIMILAR TO, regexp_like) is
+// RE2's answer wherever RE2 can express the pattern (areRE.exists).
+//
 // Searching from a position after the start, or again after an empty
 // match, is done by the backtracker when RE2's program depends on what
 // precedes the search start (anchors), which slicing would hide.
 type areRE struct {
-	re       *regexp.Regexp // nil: the backtracker finds the extent
+	re *regexp.Regexp // nil: the backtracker finds the extent
+	// exists, when set, is an RE2 program of the pattern's language (re
+	// itself, or one of a pattern preferring shorter matches), which
+	// answers whether it matches at all (match).
+	exists   *regexp.Regexp
 	bt       *btProg
 	anchored bool // re depends on what precedes the search start
 }
@@ -136,8 +143,8 @@ func (m *areSubject) all(start int, global bool) ([][]int, error) {
 
 // match reports whether the pattern matches somewhere in s.
 func (a *areRE) match(ctx context.Context, s string) (bool, error) {
-	if a.re != nil && a.bt.ngroups == 0 {
-		return a.re.MatchString(s), nil
+	if a.exists != nil {
+		return a.exists.MatchString(s), nil
 	}
 	ms, err := a.subject(ctx, s).find(0)
 	return ms != nil, err

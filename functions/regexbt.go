@@ -367,6 +367,7 @@ type btRun struct {
 	err   error
 	mark  []int
 	gen   int
+	pos   []int // 0 .. len(s), for at
 }
 
 func (p *btProg) newRun(ctx context.Context, s []rune) *btRun {
@@ -421,8 +422,27 @@ func (r *btRun) holds(op reOp, i int) bool {
 	return true // opEmpty
 }
 
+// at is the ends list of the one position i, shared (ends lists are
+// never written to once made).
+func (r *btRun) at(i int) []int {
+	if r.pos == nil {
+		r.pos = make([]int, len(r.s)+1)
+		for k := range r.pos {
+			r.pos[k] = k
+		}
+	}
+	return r.pos[i : i+1 : i+1]
+}
+
 // union sorts and deduplicates the positions of several ends lists.
 func (r *btRun) union(lists ...[]int) []int {
+	if len(lists) == 1 {
+		// already sorted and without repeats (every ends list is), and
+		// never written to once made: shared, not copied; the same work
+		// counted
+		r.step(len(lists[0]) + 1)
+		return lists[0]
+	}
 	r.gen++
 	var out []int
 	for _, l := range lists {
@@ -451,15 +471,15 @@ func (r *btRun) ends(n *btNode, i int) []int {
 	switch n.op {
 	case btChar:
 		if i < r.limit && n.match(r.s[i]) {
-			out = []int{i + 1}
+			out = r.at(i + 1)
 		}
 	case btAssert:
 		if r.holds(n.assert, i) {
-			out = []int{i}
+			out = r.at(i)
 		}
 	case btLook:
 		if r.look(n, i) {
-			out = []int{i}
+			out = r.at(i)
 		}
 	case btBackref:
 		// what the group's contents can match, min to max times (as
@@ -500,7 +520,7 @@ func (r *btRun) next(x *btNode, cur []int) []int {
 
 // repEnds is ends of x{lo,hi} from i.
 func (r *btRun) repEnds(x *btNode, lo, hi, i int) []int {
-	cur := []int{i}
+	cur := r.at(i)
 	for k := 0; k < lo && len(cur) > 0 && r.err == nil; k++ {
 		cur = r.next(x, cur)
 	}

@@ -1482,8 +1482,9 @@ func (d *dtDecoder) decodeTimeOnly() (*dtResult, *dtFail) {
 	if f := d.meridian(); f != nil {
 		return nil, f
 	}
-	if tm.hour < 0 || tm.min < 0 || tm.min > 59 || tm.sec < 0 || tm.sec > 60 || tm.hour > 24 ||
-		tm.hour == 24 && (tm.min > 0 || tm.sec > 0 || tm.fsec > 0) || tm.fsec < 0 || tm.fsec > 1e6 {
+	// time_overflows: the fields and their total, which 23:59:60.5 passes
+	// field by field and exceeds 24:00:00 with
+	if timeOverflows(tm.hour, tm.min, tm.sec, tm.fsec) {
 		return nil, failRange
 	}
 	if d.fmask&dtkTimeM != dtkTimeM {

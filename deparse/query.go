@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // The analysis of a view's query (sql/tree, parsed from the stored text)
@@ -955,33 +956,8 @@ func figureColname(e pt.Expr) string {
 // typeColname is the column name of a cast to a type (its last name
 // part, as the grammar's canonical name: int4 for integer ...).
 func typeColname(name string) string {
-	switch strings.ToLower(name) {
-	case "integer", "int":
-		return "int4"
-	case "smallint":
-		return "int2"
-	case "bigint":
-		return "int8"
-	case "real":
-		return "float4"
-	case "double precision", "float":
-		return "float8"
-	case "boolean":
-		return "bool"
-	case "character varying":
-		return "varchar"
-	case "character", "char":
-		return "bpchar"
-	case "decimal":
-		return "numeric"
-	case "timestamp", "timestamp without time zone":
-		return "timestamp"
-	case "timestamp with time zone":
-		return "timestamptz"
-	case "time", "time without time zone":
-		return "time"
-	case "time with time zone":
-		return "timetz"
+	if n := types.KeywordTypeName(strings.Fields(strings.ToLower(name)), ""); n != "" {
+		return n
 	}
 	if i := strings.LastIndex(name, "."); i >= 0 {
 		name = name[i+1:]

@@ -269,15 +269,6 @@ func (c *Catalog) RelationSize(ctx context.Context, oid uint32) (int64, bool, er
 	return 0, ok, err
 }
 
-// typeAliases maps SQL spellings to pg_type names.
-var typeAliases = map[string]string{
-	"integer": "int4", "int": "int4", "smallint": "int2", "bigint": "int8", "real": "float4",
-	"double precision": "float8", "float": "float8", "boolean": "bool", "character varying": "varchar",
-	"character": "bpchar", "char": "bpchar", `"char"`: "char", "decimal": "numeric",
-	"timestamp without time zone": "timestamp", "timestamp with time zone": "timestamptz",
-	"time without time zone": "time", "time with time zone": "timetz",
-}
-
 // LookupType implements functions.CatalogInfo (regtype input).
 func (c *Catalog) LookupType(name string) (uint32, bool) {
 	s := strings.ToLower(strings.Join(strings.Fields(name), " "))
@@ -294,8 +285,8 @@ func (c *Catalog) LookupType(name string) (uint32, bool) {
 			s = strings.Join(strings.Fields(s), " ")
 		}
 	}
-	if a, ok := typeAliases[s]; ok {
-		s = a
+	if a := types.KeywordTypeName(strings.Fields(s), ""); a != "" {
+		s = a // the grammar's spellings: double precision, character varying ...
 	}
 	s = strings.Trim(s, `"`)
 	t, ok := c.typeBy[s]

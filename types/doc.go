@@ -52,6 +52,10 @@
 // their text input is record_in's (ParseRecord), and the store's
 // Registry gives every layer a composite's name and attributes.
 //
+// KeywordTypeName (typenames.go) is the pg_type name of a type PostgreSQL's
+// grammar spells with keywords (integer, double precision, character
+// varying, time with time zone), shared by every layer that reads one.
+//
 // The Registry (oidregistry.go) is a value, one per store, which its
 // owner (the engine, which publishes its metadata's types there; the
 // server makes it and hands it to the catalog too) creates: the OIDs of

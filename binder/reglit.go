@@ -43,21 +43,9 @@ func (b *binder) regLiteral(c *Const, v types.Variant) error {
 // oneNamePart reports whether s, a reg* literal's text, is a single name
 // (a word, or one quoted name) rather than a qualified name or an OID.
 func oneNamePart(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.Trim(s, "0123456789") == "" {
+	if t := strings.TrimSpace(s); t == "" || strings.Trim(t, "0123456789") == "" {
 		return false
 	}
-	if s[0] != '"' {
-		return !strings.ContainsAny(s, ".\"")
-	}
-	for i := 1; i < len(s); i++ {
-		if s[i] == '"' {
-			if i+1 < len(s) && s[i+1] == '"' {
-				i++
-				continue
-			}
-			return i == len(s)-1
-		}
-	}
-	return false
+	names, ok := types.SplitIdentifierString(s, '.')
+	return ok && len(names) == 1
 }

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/internal/pgoper"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -41,20 +42,18 @@ func hashedSubPlan(sq *binder.Subquery) bool {
 	return true
 }
 
-// unhashedEq reports whether PostgreSQL 15 cannot hash the = of types
-// with OIDs x and y (pg_operator's oprcanhash false): money, bit, varbit,
-// tsvector, tsquery, the geometric types' area and length comparisons,
-// xid = int4, and date, timestamp and timestamptz compared across types.
-func unhashedEq(x, y uint32) bool {
-	switch x {
-	case 790, 1560, 1562, 3614, 3615, 601, 602, 603, 628, 718:
-		return x == y
-	case 28:
-		return y == 23
-	case 1082, 1114, 1184:
-		return x != y && (y == 1082 || y == 1114 || y == 1184)
+// canHashEq reports whether PostgreSQL 15 can hash the = of types with
+// OIDs x and y: its pg_operator's oprcanhash (internal/pgoper's table;
+// false for money, bit, varbit, tsvector, tsquery, xid = int4, and date,
+// timestamp and timestamptz across types). Types without an = of their
+// own (varchar, read as text's) hash.
+func canHashEq(x, y uint32) bool {
+	for _, o := range pgoper.ByName("=") {
+		if o.Left == x && o.Right == y {
+			return o.CanHash
+		}
 	}
-	return false
+	return true
 }
 
 // hashableEq reports whether PostgreSQL hashes x = y for values of types
@@ -77,5 +76,5 @@ func hashableEq(x, y types.T) bool {
 	}
 	xo, _, _ := pgtypes.OIDOf(x)
 	yo, _, _ := pgtypes.OIDOf(y)
-	return !unhashedEq(xo, yo)
+	return canHashEq(xo, yo)
 }

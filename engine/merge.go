@@ -78,6 +78,7 @@ func (s *session) runMerge(ctx context.Context, ps *statement, b *binder.Merge, 
 	if err != nil {
 		return nil, 0, err
 	}
+	rc.GoneUnmatched = true
 	m := exec.MergeRows{Info: b.Table, KeyCols: b.KeyCols, MatchedAt: b.MatchedAt, SourceFrom: b.MatchedAt + 1, SourceTo: b.ActionAt}
 	batches, err := s.mergeJoin(ctx, ps, rt)
 	defer func() { releaseBatches(batches) }()

@@ -67,6 +67,14 @@ type RowLocker interface {
 	// the statement's moves in one call, as they happen at once), for
 	// Follow in the statements that wait for them.
 	Moving(from, to []string)
+	// Deleting records that the statement deletes the rows with the key
+	// encodings keys: their chains end (LockGone for the statements that
+	// wait for them, even when a new row takes the key).
+	Deleting(keys []string)
+	// Unwritten says that the statement locked the rows with the key
+	// encodings keys to write them and wrote those it did: the others,
+	// which its re-check passed over, stay locked, but not as written.
+	Unwritten(keys []string)
 }
 
 // RowLock says how LockRows locks.
@@ -102,6 +110,10 @@ const (
 	// wrote the row and committed (PostgreSQL's TM_Updated after its
 	// wait, which even FOR KEY SHARE re-reads).
 	LockRewritten
+	// LockGone: a transaction that committed since the statement read
+	// the row deleted it (PostgreSQL's TM_Deleted): it is passed over,
+	// not locked, even when a row with its key was inserted since.
+	LockGone
 )
 
 // Recheck carries the rows an UPDATE or DELETE must re-read between its two
@@ -123,6 +135,26 @@ type Recheck struct {
 	Keep    bool
 	Kept    []arrow.RecordBatch
 	KeptKey []int
+	// GoneUnmatched (MERGE's first pass): a target row a commit deleted
+	// (LockGone) is deferred too, for the second pass to find it gone and
+	// its source row NOT MATCHED, as PostgreSQL's MERGE runs the NOT
+	// MATCHED actions for a row concurrently deleted; an UPDATE or DELETE
+	// passes over it.
+	GoneUnmatched bool
+}
+
+// settle ends a second pass (Only) over t: the rows it passed over are
+// left locked, but not as written (RowLocker.Unwritten).
+func (rc *Recheck) settle(t fluss.Table) {
+	l, ok := t.(RowLocker)
+	if rc == nil || len(rc.Only) == 0 || !ok {
+		return
+	}
+	keys := make([]string, 0, len(rc.Only))
+	for k := range rc.Only {
+		keys = append(keys, k)
+	}
+	l.Unwritten(keys)
 }
 
 // keep adds to Kept the rows of b (its target keys in keyCols) whose
@@ -363,9 +395,14 @@ func lockTargets(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types
 	if changed != nil {
 		kept := idx[:0]
 		for j, r := range idx {
-			if changed[j] == LockFresh {
+			switch changed[j] {
+			case LockFresh:
 				kept = append(kept, r)
 				continue
+			case LockGone:
+				if rc == nil || !rc.GoneUnmatched {
+					continue // deleted: no second look finds it
+				}
 			}
 			if rc == nil {
 				// No second pass can re-read it: never write a stale row.

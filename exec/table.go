@@ -703,6 +703,14 @@ type Update struct {
 
 // Run drains Source into the table.
 func (o *Update) Run(ctx context.Context) error {
+	err := o.run(ctx)
+	if err == nil {
+		o.Recheck.settle(o.Table)
+	}
+	return err
+}
+
+func (o *Update) run(ctx context.Context) error {
 	defer o.Source.Close()
 	info := o.Table.Info()
 	schema := rowSchema(info)
@@ -1112,6 +1120,14 @@ type Delete struct {
 
 // Run drains Source into deletes, one durable write per batch.
 func (o *Delete) Run(ctx context.Context) error {
+	err := o.run(ctx)
+	if err == nil {
+		o.Recheck.settle(o.Table)
+	}
+	return err
+}
+
+func (o *Delete) run(ctx context.Context) error {
 	defer o.Source.Close()
 	info := o.Table.Info()
 	schema := rowSchema(info)
@@ -1144,6 +1160,9 @@ func (o *Delete) Run(ctx context.Context) error {
 		keys := array.NewRecordBatch(keySchema, b.Columns()[:nk], b.NumRows())
 		res, err := o.Table.Delete(ctx, keys)
 		keys.Release()
+		if err == nil {
+			err = deleting(o.Table, kt, b, keyCols)
+		}
 		if err == nil && o.RetAt > 0 {
 			o.Ret.addFrom(b, o.RetAt)
 		}
@@ -1153,6 +1172,20 @@ func (o *Delete) Run(ctx context.Context) error {
 		}
 		o.Rows += res.Rows
 	}
+}
+
+// deleting tells a RowLocker t the keys (columns keyCols of b) of rows a
+// DELETE removed: their chains end (RowLocker.Deleting).
+func deleting(t fluss.Table, kt []types.T, b arrow.RecordBatch, keyCols []int) error {
+	l, ok := t.(RowLocker)
+	if !ok || b.NumRows() == 0 {
+		return nil
+	}
+	keys, err := keyStrings(kt, b, keyCols)
+	if err == nil {
+		l.Deleting(keys)
+	}
+	return err
 }
 
 // AffectedTwice is ON CONFLICT DO UPDATE's 21000 for a row the command

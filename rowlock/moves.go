@@ -9,8 +9,10 @@ package rowlock
 // the new one; the link is this log instead: the moving transaction names
 // each move (Txn.Moved), its commit records them with its sequence number,
 // and a statement that finds its locked row gone asks where it went
-// (Manager.Moved). A DELETE followed by an INSERT records nothing, as in
-// PostgreSQL no link joins two rows that are not versions of one another.
+// (Manager.Moved). A DELETE ends a row's chain (Txn.Deleted): the log
+// says so, and a statement that waited for the row skips it even when an
+// INSERT put a new row at its key, as in PostgreSQL no link joins two rows
+// that are not versions of one another (heap_lock_tuple's TM_Deleted).
 //
 // The log is bounded: past Options.MaxMoves entries its older half is forgotten,
 // and a question about a commit older than what is kept is answered
@@ -20,6 +22,8 @@ package rowlock
 type move struct {
 	to  string
 	seq uint64
+	// gone: the row was deleted (to is "")
+	gone bool
 }
 
 // pendingMove is a move named by a transaction that has not committed.
@@ -27,6 +31,7 @@ type pendingMove struct {
 	table    int64
 	from, to string
 	set      int // the statement's (Txn.Moved's call)
+	gone     bool
 }
 
 // MoveState is the answer of Manager.Moved.
@@ -40,6 +45,8 @@ const (
 	RowMoved
 	// MoveForgotten: the log no longer reaches back that far.
 	MoveForgotten
+	// RowDeleted: a commit deleted it (at the sequence number returned).
+	RowDeleted
 )
 
 // Moved records that one statement of the transaction moves the rows of
@@ -52,6 +59,18 @@ func (t *Txn) Moved(table int64, from, to []string) {
 	t.moveSets++
 	for i, k := range from {
 		t.moves = append(t.moves, pendingMove{table: table, from: k, to: to[i], set: t.moveSets})
+	}
+}
+
+// Deleted records that one statement of the transaction deletes the rows
+// of table with the key encodings keys: a row's chain ends there, logged
+// with the moves when the transaction commits.
+func (t *Txn) Deleted(table int64, keys []string) {
+	t.m.mu.Lock()
+	defer t.m.mu.Unlock()
+	t.moveSets++
+	for _, k := range keys {
+		t.moves = append(t.moves, pendingMove{table: table, from: k, set: t.moveSets, gone: true})
 	}
 }
 
@@ -81,6 +100,9 @@ func (m *Manager) Moved(table int64, key string, since uint64) (string, uint64, 
 	defer m.mu.Unlock()
 	for _, mv := range m.moves[resKey{table: table, key: key}] {
 		if mv.seq > since {
+			if mv.gone {
+				return "", mv.seq, RowDeleted
+			}
 			return mv.to, mv.seq, RowMoved
 		}
 	}
@@ -120,17 +142,19 @@ func (m *Manager) logMoves(t *Txn, seq uint64) {
 			delete(at, resKey{table: mv.table, key: mv.from})
 		}
 		for n, mv := range t.moves[i:j] {
-			rows[idx[n]].to = mv.to
-			at[resKey{table: mv.table, key: mv.to}] = idx[n]
+			rows[idx[n]].to, rows[idx[n]].gone = mv.to, mv.gone
+			if !mv.gone {
+				at[resKey{table: mv.table, key: mv.to}] = idx[n]
+			}
 		}
 		i = j
 	}
 	for _, mv := range rows {
-		if mv.from == mv.to {
+		if mv.from == mv.to && !mv.gone {
 			continue // moved back
 		}
 		k := resKey{table: mv.table, key: mv.from}
-		m.moves[k] = append(m.moves[k], move{mv.to, seq})
+		m.moves[k] = append(m.moves[k], move{to: mv.to, seq: seq, gone: mv.gone})
 		m.moveOrder = append(m.moveOrder, k)
 	}
 	if len(m.moveOrder) <= m.opts.MaxMoves {

@@ -78,6 +78,57 @@ func TestMovesLog(t *testing.T) {
 	}
 }
 
+// TestDeletedEndsChain: a delete logs the end of the row's chain, which
+// Moved reports as RowDeleted, for the row deleted at its key or after a
+// move; a row moved onto a key whose row the transaction deleted before
+// is a move, and the key's own row is deleted.
+func TestDeletedEndsChain(t *testing.T) {
+	type stmt struct {
+		del      []string
+		from, to []string
+	}
+	cases := []struct {
+		name  string
+		stmts []stmt
+		moved map[string]string // key -> where it went
+		gone  []string          // keys whose rows were deleted
+	}{
+		{"deleted", []stmt{{del: []string{"a"}}}, nil, []string{"a"}},
+		{"moved, then deleted", []stmt{{from: []string{"a"}, to: []string{"b"}}, {del: []string{"b"}}}, nil, []string{"a"}},
+		{"deleted, then a row moved there", []stmt{{del: []string{"b"}}, {from: []string{"a"}, to: []string{"b"}}},
+			map[string]string{"a": "b"}, []string{"b"}},
+	}
+	ctx := context.Background()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(Options{})
+			tx := m.NewTxn(1)
+			if _, err := tx.Lock(ctx, req("a", Update)); err != nil {
+				t.Fatal(err)
+			}
+			since := m.Seq()
+			for _, s := range c.stmts {
+				if s.del != nil {
+					tx.Deleted(1, s.del)
+				} else {
+					tx.Moved(1, s.from, s.to)
+				}
+			}
+			tx.Release(true)
+			for k, want := range c.moved {
+				if to, _, st := m.Moved(1, k, since); st != RowMoved || to != want {
+					t.Errorf("%s: moved to %q (state %d), want %q", k, to, st, want)
+				}
+			}
+			for _, k := range c.gone {
+				if _, seq, st := m.Moved(1, k, since); st != RowDeleted || seq <= since {
+					t.Errorf("%s: state %d at %d, want deleted after %d", k, st, seq, since)
+				}
+			}
+		})
+	}
+}
+
 // TestMovesLogBounded checks that the log forgets its older half past
 // Options.MaxMoves and says so for a question reaching back that far.
 func TestMovesLogBounded(t *testing.T) {

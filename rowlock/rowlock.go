@@ -599,6 +599,27 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	return res, nil
 }
 
+// Unwrite marks the row lock of (table, key) as a lock only: the
+// statement that took it to write the row did not write it after all (its
+// re-check of the newest version failed), and the transaction has not
+// written the row otherwise. PostgreSQL's EvalPlanQual leaves such a row
+// locked (heap_lock_tuple) but not updated, so its commit is no write
+// that a REPEATABLE READ waiter fails on or an ON CONFLICT check waits for.
+func (t *Txn) Unwrite(table int64, key string) {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rk := resKey{table: table, key: key}
+	if h, ok := t.held[rk]; ok && h.write {
+		h.write = false
+		t.held[rk] = h
+		if r := m.res[rk]; r != nil {
+			m.wake(r) // an ON CONFLICT check waits for writers only
+			m.tidy(r)
+		}
+	}
+}
+
 // tableUnder starts a row request of t: the transaction, and the lock of
 // the row's table its row locks are taken under (ROW EXCLUSIVE under a
 // write's, ROW SHARE under SELECT ... FOR UPDATE's), unless t holds it;

@@ -722,6 +722,47 @@ func TestStopOnWrite(t *testing.T) {
 	}
 }
 
+// TestUnwrite: a write's row lock that Unwrite made a lock only is not
+// waited for by AwaitWriters, and its commit stamps nothing; the lock is
+// still held.
+func TestUnwrite(t *testing.T) {
+	for _, unwrite := range []bool{false, true} {
+		m := New(Options{})
+		holder, asker, other := m.NewTxn(1), m.NewTxn(2), m.NewTxn(3)
+		ctx := context.Background()
+		w := req("k", NoKeyUpdate)
+		w.Write = true
+		if _, err := holder.Lock(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+		before := m.Seq()
+		asked := inBackground(t, func() (Result, error) { return asker.AwaitWriters(ctx, req("k", NoKeyUpdate)) })
+		waitUntilWaiting(m, asker)
+		if unwrite {
+			holder.Unwrite(1, "k")
+			<-asked // let go without the holder's end
+			r := req("k", Update)
+			r.Wait = NoWait
+			if _, err := other.Lock(ctx, r); err == nil {
+				t.Errorf("Unwrite gave the lock back")
+			}
+		}
+		holder.Release(true)
+		if !unwrite {
+			<-asked
+		}
+		if got := m.Changed(1, "k", before); got != !unwrite {
+			t.Errorf("unwrite %v: the commit stamped the row %v", unwrite, got)
+		}
+		for _, tx := range []*Txn{asker, other} {
+			tx.Release(false)
+		}
+		if m.Held() != 0 {
+			t.Errorf("unwrite %v: %d locks left", unwrite, m.Held())
+		}
+	}
+}
+
 // inBackground runs lock in a goroutine: its result comes on the channel.
 func inBackground(t *testing.T, lock func() (Result, error)) <-chan Result {
 	done := make(chan Result, 1)

@@ -246,11 +246,14 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 			if err != nil {
 				return nil, err
 			}
-			if gone {
+			if gone || pt.deletedSince(k) {
 				if states == nil {
 					states = make([]exec.LockState, len(keys))
 				}
 				states[i] = exec.LockChanged
+				if !gone {
+					states[i] = exec.LockGone
+				}
 				continue
 			}
 		}
@@ -266,6 +269,11 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 		switch {
 		case res.Outcome == rowlock.Skipped:
 			st = exec.LockSkipped
+		case res.Changed && tx.Snap == nil && pt.deletedSince(k):
+			// READ COMMITTED: the row waited for was deleted, whatever
+			// now has its key: no version of it is locked
+			st = exec.LockGone
+			tx.Locks.Unwait(pt.info.TableID, k)
 		case res.Changed:
 			st = exec.LockChanged
 			if res.Overwritten {
@@ -319,14 +327,17 @@ func (pt *Table) lockRequest(key string, mode rowlock.Mode, since uint64) rowloc
 // answers "concurrent delete" for a deleted row (not for one moved to
 // another key: that is an update); a row lock or an insert says
 // "concurrent update" either way.
+// A row a commit since deleted (rowlock's move log) is deleted even when
+// a row with the same key, or the same values, was inserted since.
 func (pt *Table) snapshotConflict(ctx context.Context, key string, write bool) error {
 	change, err := pt.tx.Snap.RowChanged(ctx, pt.newest, []byte(key))
+	st := pt.chainSinceSnapshot(key)
 	switch {
 	case err != nil:
 		return err
-	case change == fluss.RowDeleted && write && !pt.movedSinceSnapshot(key):
+	case write && (st == rowlock.RowDeleted || change == fluss.RowDeleted && st != rowlock.RowMoved):
 		return exec.ConcurrentDelete()
-	case change != fluss.RowUnchanged:
+	case change != fluss.RowUnchanged || st == rowlock.RowDeleted:
 		return exec.SerializationFailure()
 	}
 	return nil
@@ -344,7 +355,7 @@ func (pt *Table) keyShareConflict(ctx context.Context, key string) error {
 	switch {
 	case err != nil:
 		return err
-	case change != fluss.RowUpdated || pt.movedSinceSnapshot(key) || len(fluss.MetaOf(pt.info.Descriptor).Uniques) > 0:
+	case change != fluss.RowUpdated || pt.chainSinceSnapshot(key) != rowlock.NotMoved || len(fluss.MetaOf(pt.info.Descriptor).Uniques) > 0:
 		return exec.SerializationFailure()
 	}
 	// updated, not inserted since the snapshot: the snapshot has it
@@ -356,13 +367,26 @@ func (pt *Table) keyShareConflict(ctx context.Context, key string) error {
 	return exec.SerializationFailure()
 }
 
-// movedSinceSnapshot reports whether a commit since the snapshot moved the
-// row with the key encoding key to another key (rowlock's move log): gone
-// from its key, it was updated, not deleted, and PostgreSQL says
-// "concurrent update".
-func (pt *Table) movedSinceSnapshot(key string) bool {
+// chainSinceSnapshot is what rowlock's move log says a commit since the
+// snapshot did with the row with the key encoding key: moved it to
+// another key (an update: PostgreSQL says "concurrent update"), deleted
+// it (even if its key has a row again), or neither.
+func (pt *Table) chainSinceSnapshot(key string) rowlock.MoveState {
 	_, _, st := pt.tx.Locks.Manager().Moved(pt.info.TableID, key, pt.tx.SnapSeq)
-	return st == rowlock.RowMoved
+	return st
+}
+
+// deletedSince reports whether a transaction that committed since the
+// statement started deleted the row with the key encoding key (rowlock's
+// move log), which the transaction has not written itself: the row the
+// statement read is gone, even if the key has a row again.
+func (pt *Table) deletedSince(key string) bool {
+	_, _, st := pt.tx.Locks.Manager().Moved(pt.info.TableID, key, pt.tx.Since)
+	if st != rowlock.RowDeleted {
+		return false
+	}
+	pending, err := pt.pendingKey(key)
+	return err == nil && !pending
 }
 
 // LockAppend takes the lock a log table's append holds until the
@@ -392,6 +416,28 @@ func (pt *Table) Moving(from, to []string) {
 	tx.Locks.Moved(pt.info.TableID, from, to)
 }
 
+// Deleting implements exec.RowLocker: the deletes are logged by the lock
+// manager when the transaction commits (rowlock's moves.go).
+func (pt *Table) Deleting(keys []string) {
+	if tx := pt.tx; tx.Locks != nil {
+		tx.Locks.Deleted(pt.info.TableID, keys)
+	}
+}
+
+// Unwritten implements exec.RowLocker: a row lock of keys the transaction
+// has not written (no pending row) is a lock only (rowlock's Unwrite).
+func (pt *Table) Unwritten(keys []string) {
+	tx := pt.tx
+	if tx.Locks == nil {
+		return
+	}
+	for _, k := range keys {
+		if pending, err := pt.pendingKey(k); err == nil && !pending {
+			tx.Locks.Unwrite(pt.info.TableID, k)
+		}
+	}
+}
+
 // Follow implements exec.RowLocker: a row that a transaction committed
 // after the statement started moved to another key (an UPDATE of its
 // primary key, rowlock's move log) is followed, move after move, to its
@@ -408,8 +454,8 @@ func (pt *Table) Follow(ctx context.Context, key string, how exec.RowLock) (stri
 	cur, since := key, tx.Since
 	for {
 		to, seq, st := m.Moved(pt.info.TableID, cur, since)
-		if st == rowlock.NotMoved {
-			break
+		if st == rowlock.NotMoved || st == rowlock.RowDeleted {
+			break // (a row deleted is read as gone at its key)
 		}
 		if st == rowlock.MoveForgotten {
 			// The log no longer reaches back to the statement's start:

@@ -37,8 +37,9 @@ import (
 // A stale row that a committed UPDATE moved to another key (an UPDATE of
 // its primary key) is followed to its newest key (RowLocker.Follow), which
 // the second pass re-checks and writes in its place, as EvalPlanQual
-// follows a row's update chain; a row deleted (even if inserted again
-// under another key) is gone. INSERT ... ON CONFLICT locks as
+// follows a row's update chain; a row deleted (even if inserted again,
+// under any key: RowLocker.Deleting, LockGone) is gone. A row the second
+// pass passed over stays locked but unwritten (RowLocker.Unwritten). INSERT ... ON CONFLICT locks as
 // PostgreSQL's speculative insertion does (RowLocker.LockUpsert): it waits
 // for a concurrent writer of a key, not for a locker; DO NOTHING locks only
 // the keys it inserts, DO UPDATE its keys in UpsertLock.Mode.

@@ -31,8 +31,9 @@
 //     too) reports Result.Overwritten when a transaction that had written
 //     the row committed meanwhile: the row is another version, even with
 //     the same values. A request that stops on a write
-//     (Request.StopOnWrite: REPEATABLE READ's) leaves the queue unlocked
-//     then (Outcome Stopped), rather than wait for the row's next holder.
+//     (Request.StopOnWrite: a REPEATABLE READ write's) leaves the queue
+//     unlocked then (Outcome Stopped), rather than wait for the row's next
+//     holder.
 //     Unwait gives back a lock a wait obtained of a row found deleted.
 //   - Version stamps: a commit stamps the keys it wrote with a sequence
 //     number; Changed tells a statement whether a row may have changed since
@@ -42,7 +43,11 @@
 //     reverse.
 //   - Moved rows (moves.go): a commit that changed rows' primary keys logs
 //     where each went, so that a statement that waited for such a row
-//     follows it to its new key, as PostgreSQL follows a row's update chain.
+//     follows it to its new key, as PostgreSQL follows a row's update chain;
+//     a commit that deleted rows logs that their chains end there
+//     (Txn.Deleted), even when a row with the key was inserted again.
+//     Unwrite makes a write's row lock a lock only (a re-check passed
+//     over the row).
 //   - Savepoints (savepoint.go): after LocksMark, each row lock taken or
 //     raised is logged; RollbackLocks (ROLLBACK TO SAVEPOINT) ends those
 //     taken since the mark and lowers those raised, as PostgreSQL's

@@ -258,9 +258,14 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 			}
 		}
 		req := pt.lockRequest(k, how.Mode, tx.Since)
-		// REPEATABLE READ stops waiting once a writer of the row commits
-		// (it fails then, below)
-		req.Wait, req.Write, req.StopOnWrite = how.Wait, how.Write, tx.Snap != nil
+		// A REPEATABLE READ write stops waiting once a writer of the row
+		// commits (it fails then, below), as PostgreSQL's heap_update
+		// meets the version it read updated. A locking SELECT (a foreign
+		// key's check too) does not: heap_lock_tuple first locks the
+		// newer versions as well (follow_updates), waiting for a
+		// transaction that holds one (a waiter woken before it), and
+		// fails only once it has them.
+		req.Wait, req.Write, req.StopOnWrite = how.Wait, how.Write, tx.Snap != nil && how.Write
 		res, err := tx.Locks.Lock(ctx, req)
 		if err != nil {
 			return nil, err

@@ -36,15 +36,9 @@ func TestMovesLog(t *testing.T) {
 		{"transaction rolled back", []stmt{{[]string{"a"}, []string{"b"}}}, -1, true,
 			map[string]string{"a": ""}},
 	}
-	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := New(Options{})
-			tx := m.NewTxn(1)
-			if _, err := tx.Lock(ctx, req("a", Update)); err != nil {
-				t.Fatal(err)
-			}
-			since := m.Seq()
+			m, tx, since := lockingTxn(t)
 			mark := -1
 			for i, s := range c.stmts {
 				if i == c.rollback {
@@ -98,15 +92,9 @@ func TestDeletedEndsChain(t *testing.T) {
 		{"deleted, then a row moved there", []stmt{{del: []string{"b"}}, {from: []string{"a"}, to: []string{"b"}}},
 			map[string]string{"a": "b"}, []string{"b"}},
 	}
-	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := New(Options{})
-			tx := m.NewTxn(1)
-			if _, err := tx.Lock(ctx, req("a", Update)); err != nil {
-				t.Fatal(err)
-			}
-			since := m.Seq()
+			m, tx, since := lockingTxn(t)
 			for _, s := range c.stmts {
 				if s.del != nil {
 					tx.Deleted(1, s.del)
@@ -154,4 +142,16 @@ func TestMovesLogBounded(t *testing.T) {
 	if _, _, st := m.Moved(1, "zz", m.Seq()); st != NotMoved {
 		t.Errorf("a question from now: state %d, want NotMoved", st)
 	}
+}
+
+// lockingTxn is a new manager's transaction holding a lock (so that it
+// has begun) and the manager's sequence number before its commit.
+func lockingTxn(t *testing.T) (*Manager, *Txn, uint64) {
+	t.Helper()
+	m := New(Options{})
+	tx := m.NewTxn(1)
+	if _, err := tx.Lock(context.Background(), req("a", Update)); err != nil {
+		t.Fatal(err)
+	}
+	return m, tx, m.Seq()
 }

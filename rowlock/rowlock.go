@@ -268,6 +268,9 @@ type waiter struct {
 	// stopOnWrite: the wait ends, without the lock, when a transaction
 	// that wrote the row commits (Request.StopOnWrite); stopped: it did.
 	stopOnWrite, stopped bool
+	// write: the lock is granted as a write's (Request.Write), so that
+	// AwaitWriters' waiters that look after the grant wait for it.
+	write bool
 }
 
 func (r *resource) conflicts(a, b Mode) bool {
@@ -428,8 +431,9 @@ type Txn struct {
 	marked  bool
 	lockLog []lockUndo
 	// overwritten is the last wait's waiter.overwritten; stopped its
-	// waiter.stopped; stopOnWrite the running Lock's Request.StopOnWrite.
-	overwritten, stopped, stopOnWrite bool
+	// waiter.stopped; stopOnWrite and writing the running Lock's
+	// Request.StopOnWrite and Request.Write.
+	overwritten, stopped, stopOnWrite, writing bool
 	// waited: the row locks Lock obtained by waiting, with their state
 	// before (Unwait).
 	waited map[resKey]lockUndo
@@ -563,9 +567,9 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	waited := out == Waited
 	rk := resKey{table: req.Table, key: req.Key}
 	prev, had := t.held[rk]
-	t.overwritten, t.stopOnWrite = false, req.StopOnWrite
+	t.overwritten, t.stopOnWrite, t.writing = false, req.StopOnWrite, req.Write
 	out, err = t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
-	t.stopOnWrite = false
+	t.stopOnWrite, t.writing = false, false
 	if err != nil || out == Skipped {
 		return Result{Outcome: out}, err
 	}
@@ -885,7 +889,7 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 // that committed while t waited had written the row.
 func (t *Txn) wait(ctx context.Context, r *resource, mode Mode, timeout time.Duration) error {
 	m := t.m
-	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now(), stopOnWrite: t.stopOnWrite}
+	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now(), stopOnWrite: t.stopOnWrite, write: t.writing}
 	t.stopped = false
 	r.waiters = append(r.waiters, wt)
 	t.waiting, t.waitMode = r, mode
@@ -1047,22 +1051,41 @@ func (r *resource) earlyDeadlock(t *Txn, mode Mode) *Txn {
 // wake grants every waiter of r that no holder blocks now, in arrival order.
 // A waiter of a row waits for holders only; one of a table also for the
 // earlier waiters it conflicts with (queued), unless it holds a lock of the
-// table: blockers gives findCycle both kinds of edge.
+// table: blockers gives findCycle both kinds of edge. AwaitWriters' waiters
+// look last, after the lock waiters were granted (a write's lock as a
+// write): a writer woken by the same commit as an INSERT ... ON CONFLICT
+// check writes the row before the check looks at it again, as
+// PostgreSQL's waiting writer, which holds the tuple lock, goes on at once
+// while the speculative insertion starts its index probe over.
 func (m *Manager) wake(r *resource) {
-	kept := r.waiters[:0]
 	var ahead Mode // the modes of the table's waiters left waiting
 	for _, w := range r.waiters {
+		if w.mode == awaitWrite {
+			continue
+		}
 		behind := r.key.whole && tableConflict(ahead, w.mode) && r.holderIndex(w.t) < 0
 		if !behind && r.compatible(w.t, w.mode) {
-			if w.mode != awaitWrite { // (AwaitWriters takes no lock)
-				m.grant(r, w.t, w.mode)
+			m.grant(r, w.t, w.mode)
+			if w.write && !r.key.whole {
+				h := w.t.held[r.key]
+				h.write = true
+				w.t.held[r.key] = h
 			}
 			w.granted = true
 			close(w.ready)
 			continue
 		}
 		ahead |= w.mode
-		kept = append(kept, w)
+	}
+	kept := r.waiters[:0]
+	for _, w := range r.waiters {
+		if w.mode == awaitWrite && r.compatible(w.t, awaitWrite) {
+			w.granted = true // (AwaitWriters takes no lock)
+			close(w.ready)
+		}
+		if !w.granted {
+			kept = append(kept, w)
+		}
 	}
 	for i := len(kept); i < len(r.waiters); i++ {
 		r.waiters[i] = nil

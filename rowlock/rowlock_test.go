@@ -683,11 +683,7 @@ func TestStopOnWrite(t *testing.T) {
 		m := New(Options{})
 		holder, follower, stopper := m.NewTxn(1), m.NewTxn(2), m.NewTxn(3)
 		ctx := context.Background()
-		w := req("k", NoKeyUpdate)
-		w.Write = true
-		if _, err := holder.Lock(ctx, w); err != nil {
-			t.Fatal(err)
-		}
+		writeLocked(t, holder, NoKeyUpdate)
 		var results [2]<-chan Result
 		for i, c := range []struct {
 			tx   *Txn
@@ -722,6 +718,44 @@ func TestStopOnWrite(t *testing.T) {
 	}
 }
 
+// TestAwaitWritersAfterGrant: a write's lock waiter and an AwaitWriters
+// waiter woken by one commit: the lock is granted first and, taken to
+// write, is waited for (PostgreSQL's waiting writer updates the row before
+// the ON CONFLICT check looks again); a lock only is not.
+func TestAwaitWritersAfterGrant(t *testing.T) {
+	for _, write := range []bool{true, false} {
+		m := New(Options{})
+		holder, asker, locker := m.NewTxn(1), m.NewTxn(2), m.NewTxn(3)
+		ctx := context.Background()
+		writeLocked(t, holder, Update)
+		asked := inBackground(t, func() (Result, error) { return asker.AwaitWriters(ctx, req("k", NoKeyUpdate)) })
+		waitUntilWaiting(m, asker)
+		l := req("k", NoKeyUpdate)
+		l.Write = write
+		locked := inBackground(t, func() (Result, error) { return locker.Lock(ctx, l) })
+		waitUntilWaiting(m, locker)
+		holder.Release(true)
+		<-locked
+		var res Result
+		if !write {
+			res = <-asked
+		} else if pid := blockingTxn(m); pid != 3 {
+			t.Errorf("the ON CONFLICT check waits for pid %d, want 3 (the new writer)", pid)
+		}
+		locker.Release(true)
+		if write {
+			res = <-asked
+		}
+		if res.Outcome != Waited {
+			t.Errorf("write %v: outcome %v, want Waited", write, res.Outcome)
+		}
+		asker.Release(false)
+		if m.Held() != 0 {
+			t.Errorf("write %v: %d locks left", write, m.Held())
+		}
+	}
+}
+
 // TestUnwrite: a write's row lock that Unwrite made a lock only is not
 // waited for by AwaitWriters, and its commit stamps nothing; the lock is
 // still held.
@@ -730,11 +764,7 @@ func TestUnwrite(t *testing.T) {
 		m := New(Options{})
 		holder, asker, other := m.NewTxn(1), m.NewTxn(2), m.NewTxn(3)
 		ctx := context.Background()
-		w := req("k", NoKeyUpdate)
-		w.Write = true
-		if _, err := holder.Lock(ctx, w); err != nil {
-			t.Fatal(err)
-		}
+		writeLocked(t, holder, NoKeyUpdate)
 		before := m.Seq()
 		asked := inBackground(t, func() (Result, error) { return asker.AwaitWriters(ctx, req("k", NoKeyUpdate)) })
 		waitUntilWaiting(m, asker)
@@ -760,6 +790,16 @@ func TestUnwrite(t *testing.T) {
 		if m.Held() != 0 {
 			t.Errorf("unwrite %v: %d locks left", unwrite, m.Held())
 		}
+	}
+}
+
+// writeLocked has tx lock row "k" of table 1 in mode to write it.
+func writeLocked(t *testing.T, tx *Txn, mode Mode) {
+	t.Helper()
+	w := req("k", mode)
+	w.Write = true
+	if _, err := tx.Lock(context.Background(), w); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -35,6 +35,9 @@
 //     unlocked then (Outcome Stopped), rather than wait for the row's next
 //     holder.
 //     Unwait gives back a lock a wait obtained of a row found deleted.
+//     A release grants the lock waiters first (a write's as a write) and
+//     then lets AwaitWriters' waiters look, so a writer woken with an
+//     upsert's check by one commit is waited for.
 //   - Version stamps: a commit stamps the keys it wrote with a sequence
 //     number; Changed tells a statement whether a row may have changed since
 //     the sequence number it read at its start. Stamps live in a fixed-size

@@ -229,14 +229,85 @@ func ilvKnown(r ilvResult) string {
 		// on both servers (which locks first is the scheduler's): not
 		// a rule, as a deadlock's victim is not
 		return "timing: waiters woken together"
-	case !waitsMore && !strings.Contains(r.sg+r.pg, "ERROR") && strings.Contains(r.before, "IN (SELECT") && strings.Contains(r.before, "SET id = id + 10"):
-		// a waiting UPDATE ... WHERE id IN (subquery) whose row moved
-		// to another key: PostgreSQL's EvalPlanQual re-checks the
-		// semi-join with the subquery's row it had joined (id 4 is not
-		// 14) and skips it; sqlgate follows the row and writes it
-		return "IN-subquery write follows a moved row without its re-check"
+	case ilvUpsertRace(r):
+		// an INSERT ... ON CONFLICT waiting for a row's writer and a
+		// row lock waiter of the row, woken by one commit: whether the
+		// check looks before the other writes the row is the
+		// scheduler's on PostgreSQL too (the same schedule gave "C
+		// waits" in one run and "C: INSERT 0 0" in another)
+		return "timing: an ON CONFLICT check woken with a writer"
+	case !waitsMore && !strings.Contains(r.sg+r.pg, "ERROR") && strings.Contains(ilvRunningStmt(r, ilvDiffering(r)), "IN (SELECT"):
+		// a waiting UPDATE ... WHERE id IN (subquery) re-checks its
+		// row: PostgreSQL's EvalPlanQual re-checks the semi-join with
+		// the subquery's row it had joined, as first read (a row moved
+		// from id 4 to 14 no longer joins it; a row whose v another
+		// transaction lowered still does); sqlgate runs the subquery
+		// again over the newest rows (it follows the moved row, and
+		// passes over the lowered one: UPDATE 0)
+		return "IN-subquery write re-checks against the subquery's newest rows"
 	}
 	return ""
+}
+
+// ilvDiffering is the one session whose answer differs between the two
+// sides of r's differing step ("waits" being an answer here), 0 when
+// none or several do.
+func ilvDiffering(r ilvResult) byte {
+	sg, pg := ilvAnswers(r.sg), ilvAnswers(r.pg)
+	var who byte
+	for _, c := range []byte("ABC") {
+		if sg[c] != pg[c] {
+			if who != 0 {
+				return 0
+			}
+			who = c
+		}
+	}
+	return who
+}
+
+// ilvAnswers splits a step's description ("A: UPDATE 1 [3,8] | C waits")
+// by session.
+func ilvAnswers(step string) map[byte]string {
+	out := map[byte]string{}
+	for _, p := range strings.Split(step, " | ") {
+		if p != "" {
+			out[p[0]] = p[1:]
+		}
+	}
+	return out
+}
+
+// ilvRunningStmt is the statement session who ran last before r's
+// differing step: the one still running then, when it waited ("" when
+// none).
+func ilvRunningStmt(r ilvResult, who byte) string {
+	if who == 0 {
+		return ""
+	}
+	lines := strings.Split(r.before, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], string(who)+": ") {
+			return lines[i]
+		}
+	}
+	return ""
+}
+
+// ilvUpsertRace: two or more statements waited before r's differing
+// step, and the one session that answers differently ran an INSERT ...
+// ON CONFLICT that waits on one side and answered on the other.
+func ilvUpsertRace(r ilvResult) bool {
+	lines := strings.Split(r.before, "\n")
+	who := ilvDiffering(r)
+	if strings.Count(lines[len(lines)-1], " waits") < 2 || who == 0 {
+		return false
+	}
+	sg, pg := ilvAnswers(r.sg), ilvAnswers(r.pg)
+	if (sg[who] == " waits") == (pg[who] == " waits") {
+		return false
+	}
+	return strings.Contains(ilvRunningStmt(r, who), "ON CONFLICT")
 }
 
 // ilvRun runs sched on both sides in lockstep.

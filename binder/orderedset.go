@@ -127,6 +127,10 @@ func (b *binder) withinGroupRefused(node *pt.FuncCall, name string, direct []pt.
 	if _, err := b.bindTree(st.input, &pt.FuncCall{At: node.At, Schema: node.Schema, Name: node.Name, Args: all}); err != nil {
 		return err
 	}
+	if node.Star {
+		// abs(*) WITHIN GROUP (..): the star is refused first
+		return b.errAt(node, sqlerr.New(sqlerr.WrongObjectType, "%s(*) specified, but %s is not an aggregate function", written, written))
+	}
 	return b.errAt(node, sqlerr.New(sqlerr.WrongObjectType, "WITHIN GROUP specified, but %s is not an aggregate function", written))
 }
 

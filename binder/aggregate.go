@@ -172,6 +172,11 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	// untyped arguments of corr and its kin
 	var written []types.T
 	var pending []int
+	// asWritten are the arguments before the implicit casts to the
+	// statistics' double precision, which the ORDER BY of a DISTINCT call
+	// may name (PostgreSQL's findTargetlistEntrySQL99 strips implicit
+	// coercions)
+	var asWritten []Expr
 	if !star {
 		for _, a := range args {
 			e, err := b.bindTree(st.input, a)
@@ -207,6 +212,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 			if name == "string_agg" && e.Type().Kind == types.Name {
 				e = b.castTo(e, types.StringType) // name -> text, as PostgreSQL's implicit cast
 			}
+			asWritten = append(asWritten, e)
 			if pairStats(name) {
 				// corr(Y, X) and friends take double precision: numbers cast
 				// implicitly, as PostgreSQL's only candidate.
@@ -242,7 +248,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 		}
 	}
 	if order != nil {
-		keys, err := b.bindAggregateOrder(call, order)
+		keys, err := b.bindAggregateOrder(call, order, asWritten...)
 		if err != nil {
 			return nil, err
 		}
@@ -316,8 +322,9 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 
 // bindAggregateOrder binds an aggregate's ORDER BY over the aggregate's
 // input. As in PostgreSQL, an integer there is a constant, not an ordinal,
-// and with DISTINCT every key must be one of the arguments (42P10).
-func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortKey, error) {
+// and with DISTINCT every key must be one of the arguments (42P10), as
+// bound or as written before an implicit cast (asWritten).
+func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem, asWritten ...Expr) ([]SortKey, error) {
 	var keys []SortKey
 	for _, item := range order {
 		e, err := b.bindTree(b.agg.input, item.X)
@@ -325,7 +332,8 @@ func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortK
 			return nil, err
 		}
 		e = b.resolveUnknown(e, types.StringType)
-		if call.Distinct && !slices.ContainsFunc(call.Args, func(a Expr) bool { return a.String() == e.String() }) {
+		same := func(a Expr) bool { return a.String() == e.String() }
+		if call.Distinct && !slices.ContainsFunc(call.Args, same) && !slices.ContainsFunc(asWritten, same) {
 			return nil, b.errAt(item.X, sqlerr.New(sqlerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"))
 		}
 		if err := b.applyUsing(&item, e.Type()); err != nil { // typeops.go

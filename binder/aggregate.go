@@ -172,6 +172,11 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	// untyped arguments of corr and its kin
 	var written []types.T
 	var pending []int
+	// asWritten are the arguments before the implicit casts to the
+	// statistics' double precision, which the ORDER BY of a DISTINCT call
+	// may name (PostgreSQL's findTargetlistEntrySQL99 strips implicit
+	// coercions)
+	var asWritten []Expr
 	if !star {
 		for _, a := range args {
 			e, err := b.bindTree(st.input, a)
@@ -207,6 +212,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 			if name == "string_agg" && e.Type().Kind == types.Name {
 				e = b.castTo(e, types.StringType) // name -> text, as PostgreSQL's implicit cast
 			}
+			asWritten = append(asWritten, e)
 			if pairStats(name) {
 				// corr(Y, X) and friends take double precision: numbers cast
 				// implicitly, as PostgreSQL's only candidate.
@@ -242,7 +248,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 		}
 	}
 	if order != nil {
-		keys, err := b.bindAggregateOrder(call, order)
+		keys, err := b.bindAggregateOrder(call, order, asWritten...)
 		if err != nil {
 			return nil, err
 		}
@@ -316,8 +322,9 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 
 // bindAggregateOrder binds an aggregate's ORDER BY over the aggregate's
 // input. As in PostgreSQL, an integer there is a constant, not an ordinal,
-// and with DISTINCT every key must be one of the arguments (42P10).
-func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortKey, error) {
+// and with DISTINCT every key must be one of the arguments (42P10), as
+// bound or as written before an implicit cast (asWritten).
+func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem, asWritten ...Expr) ([]SortKey, error) {
 	var keys []SortKey
 	for _, item := range order {
 		e, err := b.bindTree(b.agg.input, item.X)
@@ -325,7 +332,8 @@ func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortK
 			return nil, err
 		}
 		e = b.resolveUnknown(e, types.StringType)
-		if call.Distinct && !slices.ContainsFunc(call.Args, func(a Expr) bool { return a.String() == e.String() }) {
+		same := func(a Expr) bool { return a.String() == e.String() }
+		if call.Distinct && !slices.ContainsFunc(call.Args, same) && !slices.ContainsFunc(asWritten, same) {
 			return nil, b.errAt(item.X, sqlerr.New(sqlerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"))
 		}
 		if err := b.applyUsing(&item, e.Type()); err != nil { // typeops.go
@@ -594,9 +602,6 @@ func (b *binder) bindJSONAggregate(node sourceNode, name string, args []pt.Expr,
 	want := 1
 	if strings.HasSuffix(name, "object_agg") {
 		want = 2
-		if distinct {
-			return nil, b.errAt(node, sqlerr.New(sqlerr.FeatureNotSupported, "%s(DISTINCT ...) is not supported", name))
-		}
 	}
 	if len(args) != want {
 		// the lookup's 42883, naming the arguments' types as written
@@ -613,18 +618,79 @@ func (b *binder) bindJSONAggregate(node sourceNode, name string, args []pt.Expr,
 		}
 		return nil, b.errAt(node, undefinedCallOf(name, ts))
 	}
-	parts := make([]Expr, want)
+	if distinct && want == 2 {
+		return b.bindDistinctObjectAgg(node, name, args, filter, order)
+	}
+	parts, err := b.collectArgs(node, args, distinct, filter, order)
+	if err != nil {
+		return nil, err
+	}
+	return b.callFunction(node, "pg__"+name, parts)
+}
+
+// collectArgs registers array_agg of each argument, with the call's
+// DISTINCT, FILTER and ORDER BY, keeping NULL and unequal arrays (which
+// a user's array_agg(anyarray) refuses).
+func (b *binder) collectArgs(node sourceNode, args []pt.Expr, distinct bool, filter pt.Expr, order []pt.OrderItem) ([]Expr, error) {
+	parts := make([]Expr, len(args))
 	for i, a := range args {
 		e, err := b.bindAggregateCallFiltered(node, "array_agg", []pt.Expr{a}, distinct, filter, order)
 		if err != nil {
 			return nil, err
 		}
-		if r, ok := e.(*aggRef); ok { // json_agg keeps NULL and unequal arrays
+		if r, ok := e.(*aggRef); ok {
 			b.agg.calls[r.Index-len(b.agg.keys)].Arrays = false
 		}
 		parts[i] = e
 	}
-	return b.callFunction(node, "pg__"+name, parts)
+	return parts, nil
+}
+
+// bindDistinctObjectAgg binds json(b)_object_agg(DISTINCT k, v [ORDER BY
+// ..]): DISTINCT is over the pair, which PostgreSQL sorts by the ORDER
+// BY's keys and then by the arguments not among them
+// (transformDistinctClause) and keeps once. Each of the two array_aggs
+// is ordered so, and the _distinct finisher (functions/jsonagg.go) drops
+// the repeated pairs, which that order puts side by side.
+func (b *binder) bindDistinctObjectAgg(node sourceNode, name string, args []pt.Expr, filter pt.Expr, order []pt.OrderItem) (Expr, error) {
+	st := b.agg
+	if st == nil {
+		return nil, b.errAt(node, b.aggregatesRefused())
+	}
+	// the arguments and ORDER BY as bindAggregateCallFiltered checks them
+	// (an equality and order of each argument's type, every key one of
+	// the arguments), bound once to read the order
+	probe := AggCall{Distinct: true}
+	st.inCall = true
+	for _, a := range args {
+		e, err := b.bindTree(st.input, a)
+		if err != nil {
+			st.inCall = false
+			return nil, err
+		}
+		e = b.resolveUnknown(e, types.StringType)
+		if err := b.checkDistinctArg(a, e.Type()); err != nil {
+			st.inCall = false
+			return nil, err
+		}
+		probe.Args = append(probe.Args, e)
+	}
+	keys, err := b.bindAggregateOrder(probe, order)
+	st.inCall = false
+	if err != nil {
+		return nil, err
+	}
+	items := slices.Clone(order)
+	for i, a := range probe.Args {
+		if !slices.ContainsFunc(keys, func(k SortKey) bool { return k.Expr.String() == a.String() }) {
+			items = append(items, pt.OrderItem{X: args[i]})
+		}
+	}
+	parts, err := b.collectArgs(node, args, false, filter, items)
+	if err != nil {
+		return nil, err
+	}
+	return b.callFunction(node, "pg__"+name+"_distinct", parts)
 }
 
 // bindArrayMinMax binds min(anyarray) and max(anyarray) (call, bound as

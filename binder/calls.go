@@ -38,10 +38,13 @@ func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 // 1) OVER ()), and a function that exists is refused for the first
 // decoration the call has in PostgreSQL's order, OVER last.
 func (b *binder) notAggregateCall(bind func(pt.Expr) (Expr, error), n *pt.FuncCall) error {
+	var args []Expr
 	for _, a := range n.Args {
-		if _, err := bind(a); err != nil {
+		e, err := bind(a)
+		if err != nil {
 			return err
 		}
+		args = append(args, e)
 	}
 	if n.Filter != nil {
 		f, err := bind(n.Filter)
@@ -52,10 +55,18 @@ func (b *binder) notAggregateCall(bind func(pt.Expr) (Expr, error), n *pt.FuncCa
 			return err
 		}
 	}
+	name := writtenName(n)
+	if isOrderedSet(n.Name) {
+		// found, an ordered-set aggregate wants WITHIN GROUP before any
+		// decoration is looked at (orderedset.go)
+		if !orderedSetFound(n.Name, args) {
+			return b.errAt(n, undefinedCall(n.Name, args))
+		}
+		return b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name))
+	}
 	if _, err := bind(&pt.FuncCall{At: n.At, Schema: n.Schema, Name: n.Name, Args: n.Args}); err != nil {
 		return err
 	}
-	name := writtenName(n)
 	var err *sqlerr.Error
 	switch {
 	case n.Distinct:
@@ -192,6 +203,10 @@ func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 		if e, ok, err := b.bindMarkerCall(s, n); ok {
 			return e, err
 		}
+	}
+	if isOrderedSet(name) {
+		// percentile_cont(0.5, x) without WITHIN GROUP (orderedset.go)
+		return nil, b.notAggregateCall(func(e pt.Expr) (Expr, error) { return b.bindTree(s, e) }, n)
 	}
 	if functions.IsSetFunc(name) || b.sqlSetFuncName(name) {
 		return b.bindSetCall(n) // srf.go

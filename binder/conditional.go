@@ -87,12 +87,17 @@ func (b *binder) bindCase(s *scope, n *pt.Case) (Expr, error) {
 	}
 	// PostgreSQL resolves a CASE's type with the ELSE result first, then
 	// the THEN results in order (transformCaseExpr).
+	var nodes []pt.Expr
+	for _, w := range n.Whens {
+		nodes = append(nodes, w.Result)
+	}
 	if n.Else != nil {
 		results = append(results[len(results)-1:], results[:len(results)-1]...)
+		nodes = append([]pt.Expr{n.Else}, nodes...)
 	}
 	// a CASE without ELSE has a NULL one, which PostgreSQL counts in the
 	// result's type modifier (none then)
-	unified, t, err := b.unifyOver(n, "CASE", results, n.Else == nil)
+	unified, t, err := b.unifyOver(n, "CASE", results, nodes, n.Else == nil)
 	if err != nil {
 		return nil, err
 	}
@@ -110,28 +115,42 @@ func (b *binder) bindCase(s *scope, n *pt.Case) (Expr, error) {
 // unify brings expressions to one type with PostgreSQL's rules for CASE,
 // COALESCE and similar constructs: unknown literals take the type of the
 // others (text when all are unknown); other types must have a common type.
-func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, error) {
-	return b.unifyOver(n, what, es, false)
+// nodes, when not nil, are es's source, where an error about one input
+// points (PostgreSQL's exprLocation of it).
+func (b *binder) unify(n sourceNode, what string, es []Expr, nodes []pt.Expr) ([]Expr, types.T, error) {
+	return b.unifyOver(n, what, es, nodes, false)
 }
 
 // unifyOver is unify, with implicitNull for an input of NULL the
 // construct adds (CASE's missing ELSE).
-func (b *binder) unifyOver(n sourceNode, what string, es []Expr, implicitNull bool) ([]Expr, types.T, error) {
+func (b *binder) unifyOver(n sourceNode, what string, es []Expr, nodes []pt.Expr, implicitNull bool) ([]Expr, types.T, error) {
 	ins := make([]types.T, len(es))
 	for i, e := range es {
 		ins[i] = b.commonInputType(e)
 	}
-	t, _, err := selectCommonType(what, ins, implicitNull) // exprops.go
+	t, bad, err := selectCommonType(what, ins, implicitNull) // exprops.go
 	if err != nil {
-		return nil, t, b.errAt(n, err)
+		if bad < 0 || bad >= len(nodes) {
+			return nil, t, b.errAt(n, err)
+		}
+		if err.Code == sqlerr.CannotCoerce {
+			// the inputs are converted in order: an untyped literal
+			// before the one refused fails first (22007 of '8' as a
+			// timestamp)
+			if _, cerr := b.unifyTo(n, es[:bad], nodes[:bad], t); cerr != nil {
+				return nil, t, cerr
+			}
+		}
+		return nil, t, b.errAt(nodes[bad], err)
 	}
-	out, err2 := b.unifyTo(n, es, t)
+	out, err2 := b.unifyTo(n, es, nodes, t)
 	return out, t, err2
 }
 
 // unifyTo converts es to t, their common type, in order: an unknown
-// literal by t's input, anything else by a cast.
-func (b *binder) unifyTo(n sourceNode, es []Expr, t types.T) ([]Expr, error) {
+// literal by t's input (its error at its node in nodes, when given),
+// anything else by a cast.
+func (b *binder) unifyTo(n sourceNode, es []Expr, nodes []pt.Expr, t types.T) ([]Expr, error) {
 	out := make([]Expr, len(es))
 	litT := t
 	if litT.Kind == types.String {
@@ -139,7 +158,11 @@ func (b *binder) unifyTo(n sourceNode, es []Expr, t types.T) ([]Expr, error) {
 	}
 	for i, e := range es {
 		if isUnknown(e.Type()) {
-			x, err := b.coerceUnknown(n, e, litT)
+			at := n
+			if i < len(nodes) {
+				at = nodes[i] // the literal's own position
+			}
+			x, err := b.coerceUnknown(at, e, litT)
 			if err != nil {
 				return nil, err
 			}
@@ -162,7 +185,7 @@ func isConditionalFunc(name string) bool {
 
 // bindConditionalFunc binds COALESCE and NULLIF (n the call, args its
 // bound arguments).
-func (b *binder) bindConditionalFunc(n sourceNode, name string, args []Expr) (Expr, error) {
+func (b *binder) bindConditionalFunc(n *pt.FuncCall, name string, args []Expr) (Expr, error) {
 	switch name {
 	case "coalesce", "ifnull":
 		if len(args) == 0 {
@@ -171,7 +194,7 @@ func (b *binder) bindConditionalFunc(n sourceNode, name string, args []Expr) (Ex
 		if err := b.refuseSetCallIn("COALESCE", args...); err != nil { // srf.go
 			return nil, err
 		}
-		unified, t, err := b.unify(n, "COALESCE", args)
+		unified, t, err := b.unify(n, "COALESCE", args, n.Args)
 		if err != nil {
 			return nil, err
 		}
@@ -232,4 +255,28 @@ func nullifType(l, r types.T) types.T {
 		return types.StringType // varchar compares as text
 	}
 	return l
+}
+
+// commonInputError places GREATEST's and LEAST's error of no common type
+// (err, of their call n of arguments args, of types ts) as PostgreSQL
+// does: at the argument it is about (select_common_type's and
+// coerce_to_common_type's exprLocation), and for 42846 after the untyped
+// literals before that argument are converted, in order, to the type
+// chosen (their own error first); other errors at the call.
+func (b *binder) commonInputError(n sourceNode, name string, args []Expr, ts []types.T, err *sqlerr.Error) error {
+	call, ok := n.(*pt.FuncCall)
+	if !ok || name != "greatest" && name != "least" || len(call.Args) != len(ts) ||
+		err.Code != sqlerr.DatatypeMismatch && err.Code != sqlerr.CannotCoerce {
+		return b.errAt(n, err)
+	}
+	chosen, bad, _ := functions.CommonTypeAt(strings.ToUpper(name), ts)
+	if bad < 0 {
+		return b.errAt(n, err)
+	}
+	if err.Code == sqlerr.CannotCoerce {
+		if _, cerr := b.unifyTo(n, args[:bad], call.Args[:bad], chosen); cerr != nil {
+			return cerr
+		}
+	}
+	return b.errAt(call.Args[bad], err)
 }

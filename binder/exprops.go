@@ -786,6 +786,12 @@ func operandDecimal(t types.T) types.T {
 	return types.NumericType
 }
 
+// isBoundedString reports bpchar and varchar(n), the string types that
+// are neither text nor name.
+func isBoundedString(t types.T) bool {
+	return t.Kind == types.Char || t.Kind == types.String && t.Variant == types.NoVariant && t.Length > 0
+}
+
 // resultCommonType is the type select_common_type gives two inputs of
 // one result (CASE, COALESCE, UNION, VALUES, a FULL JOIN's merged USING
 // column): commonType's, except that real with an integer or numeric
@@ -798,6 +804,18 @@ func resultCommonType(a, b types.T) (types.T, bool) {
 	}
 	if a.IsNumeric() && b.IsNumeric() && (a.Kind == types.Float32) != (b.Kind == types.Float32) && a.Kind != types.Float64 && b.Kind != types.Float64 {
 		return types.Float32Type, true
+	}
+	if qa, qb := a.Variant == types.QChar && a.Kind == types.String, b.Variant == types.QChar && b.Kind == types.String; qa != qb &&
+		!isUnknown(a) && !isUnknown(b) && a.Kind != types.Null && b.Kind != types.Null {
+		// "char" is of its own category (Z): with text, varchar, bpchar
+		// or name it has no common type (42804)
+		return types.T{}, false
+	}
+	if a.Kind == types.Name && isBoundedString(b) || isBoundedString(a) && b.Kind == types.Name {
+		// bpchar and varchar convert to name implicitly, name to them
+		// only by assignment, and none is preferred: name, whichever
+		// comes first (text, preferred, keeps text)
+		return types.T{Kind: types.Name}, true
 	}
 	return commonType(a, b)
 }
@@ -828,6 +846,9 @@ func selectCommonType(what string, ins []types.T, implicitNull bool) (types.T, i
 		sameMod = sameMod && sameTypmod(first, in)
 		c, ok := resultCommonType(t, in)
 		if !ok {
+			if chosen, bad, err := pgCommonTypeError(what, ins, implicitNull); err != nil {
+				return chosen, bad, err
+			}
 			return t, i, noCommonType(what, t, in)
 		}
 		t = c
@@ -1030,6 +1051,10 @@ func (b *binder) castTyped(e Expr, et, t *types.T) Expr {
 	if c, ok := e.(*Const); ok && c.Value == nil {
 		return b.newConst(nil, t.Nullable())
 	}
+	if et.Kind == types.Char && t.Kind == types.Name {
+		// bpchar_name drops the trailing blanks, as bpchar's text does
+		e = b.newCast(e, types.StringType)
+	}
 	return b.newCast(e, t.Nullable())
 }
 
@@ -1201,6 +1226,34 @@ func noBinaryOperator(op string, l, r types.T) *sqlerr.Error {
 var sqlValueFunctions = map[string]string{
 	"current_user": "current_user", "session_user": "session_user", "user": "user",
 	"current_catalog": "current_catalog", "current_schema": "current_schema", "current_role": "current_role",
+}
+
+// pgCommonTypeError is select_common_type's error over all of ins, and
+// the index of the input it is about, where the pairwise fold has found
+// none (nil when PostgreSQL's whole-list rule finds a type): the
+// category of each input is checked against the type chosen so far,
+// which only a non-preferred type's one-way implicit conversion moves
+// (42804, at the input of the other category), then every input must
+// convert to the type chosen (42846 at the first that does not: three
+// types of one category can fail where each pair would not). CASE's
+// conversion names its ELSE result (the first input, when written) as
+// CASE/ELSE and the others as CASE/WHEN (transformCaseExpr). With 42846
+// it returns the type chosen too.
+func pgCommonTypeError(what string, ins []types.T, implicitNull bool) (types.T, int, *sqlerr.Error) {
+	chosen, bad, err := functions.CommonTypeAt(what, ins)
+	e := sqlerr.As(err)
+	if e == nil || bad < 0 {
+		return types.T{}, -1, nil
+	}
+	if e.Code == sqlerr.CannotCoerce && what == "CASE" {
+		ctx := "CASE/WHEN"
+		if bad == 0 && !implicitNull {
+			ctx = "CASE/ELSE"
+		}
+		_, _, err = functions.CommonTypeAt(ctx, ins)
+		e = sqlerr.As(err)
+	}
+	return chosen, bad, e
 }
 
 // noCommonType is the error of a construct (what: "UNION", "VALUES",

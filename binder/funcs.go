@@ -79,7 +79,7 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 	f, want, err := functions.Resolve(name, argTypes)
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {
-			return nil, b.errAt(n, se)
+			return nil, b.commonInputError(n, name, args, argTypes, se) // conditional.go
 		}
 		return nil, err
 	}

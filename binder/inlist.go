@@ -106,7 +106,7 @@ func (b *binder) inListArray(at sourceNode, x Expr, items []Expr, cmp Op, add fu
 	if noType != nil || t.Kind == types.Row {
 		return items, nil // no array of them: one comparison per item
 	}
-	unified, err := b.unifyTo(at, all, t) // conditional.go
+	unified, err := b.unifyTo(at, all, nil, t) // conditional.go
 	if err != nil {
 		return nil, err
 	}

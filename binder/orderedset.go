@@ -2,6 +2,7 @@ package binder
 
 import (
 	"fmt"
+	"slices"
 
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -83,8 +84,86 @@ func (b *binder) bindOrderedSet(node *pt.FuncCall, name string, direct []pt.Expr
 		return b.bindHypothetical(node, name, direct, items, filter)
 	}
 	// another aggregate or function: PostgreSQL looks for name(direct
-	// args, ordered args) and finds none
-	return nil, b.orderedSetUndefined(node, name, direct, items, "")
+	// args, ordered args) and refuses what it finds
+	return nil, b.withinGroupRefused(node, name, direct, items)
+}
+
+// withinGroupRefused is PostgreSQL's answer (ParseFuncOrColumn) to
+// name(direct) WITHIN GROUP (ORDER BY items) of a name that is no
+// ordered-set aggregate: the arguments are bound, the lookup of name with
+// the direct and the ordered arguments together gives its 42883 or 42725,
+// and what it finds is refused by its kind (42809): an aggregate is no
+// ordered-set one, a window function wants OVER, a plain function is no
+// aggregate.
+func (b *binder) withinGroupRefused(node *pt.FuncCall, name string, direct []pt.Expr, items []pt.OrderItem) error {
+	st := b.agg
+	all := append(slices.Clone(direct), orderKeys(items)...)
+	var args []Expr
+	for _, e := range all {
+		x, err := b.bindTree(st.input, e)
+		if err != nil {
+			return err
+		}
+		args = append(args, x)
+	}
+	written := writtenName(node)
+	switch {
+	case aggregateNames[name]:
+		// the plain aggregate's binding is its lookup; what it
+		// registered is dropped
+		calls := len(st.calls)
+		_, err := b.bindAggregateCallFiltered(node, name, all, false, nil, nil)
+		st.calls = st.calls[:calls]
+		if c := sqlerr.CodeOf(err); c == sqlerr.UndefinedFunction || c == sqlerr.AmbiguousFunction {
+			return err
+		}
+		return b.errAt(node, sqlerr.New(sqlerr.WrongObjectType, "%s is not an ordered-set aggregate, so it cannot have WITHIN GROUP", written))
+	case windowOnly[name]:
+		if _, err := b.windowFuncArgs(node, all, name, args); err != nil {
+			return err
+		}
+		return b.errAt(node, sqlerr.New(sqlerr.WrongObjectType, "window function %s requires an OVER clause", written))
+	}
+	if _, err := b.bindTree(st.input, &pt.FuncCall{At: node.At, Schema: node.Schema, Name: node.Name, Args: all}); err != nil {
+		return err
+	}
+	if node.Star {
+		// abs(*) WITHIN GROUP (..): the star is refused first
+		return b.errAt(node, sqlerr.New(sqlerr.WrongObjectType, "%s(*) specified, but %s is not an aggregate function", written, written))
+	}
+	return b.errAt(node, sqlerr.New(sqlerr.WrongObjectType, "WITHIN GROUP specified, but %s is not an aggregate function", written))
+}
+
+// isOrderedSet reports whether name is an ordered-set or hypothetical-set
+// aggregate.
+func isOrderedSet(name string) bool {
+	return name == "percentile_cont" || name == "percentile_disc" || name == "mode" || isHypothetical(name)
+}
+
+// orderedSetFound reports whether PostgreSQL's lookup of name(args)
+// written without WITHIN GROUP finds the ordered-set aggregate name, whose
+// signature lists its direct and ordered arguments together
+// (percentile_cont(float8 | float8[], float8 | interval),
+// percentile_disc(float8 | float8[], anyelement), mode(anyelement),
+// rank(VARIADIC "any") ...): it is then refused for the missing WITHIN
+// GROUP (42809) instead of not found.
+func orderedSetFound(name string, args []Expr) bool {
+	fraction := func(t types.T) bool {
+		return isUnknown(t) || isNumber(t) || t.Kind == types.Array && t.Elem != nil && isNumber(*t.Elem)
+	}
+	switch name {
+	case "mode":
+		return len(args) == 1
+	case "percentile_disc":
+		return len(args) == 2 && fraction(args[0].Type())
+	case "percentile_cont":
+		if len(args) != 2 || !fraction(args[0].Type()) {
+			return false
+		}
+		t := args[1].Type()
+		return isUnknown(t) || isNumber(t) || t.Kind == types.Interval
+	}
+	return isHypothetical(name) && len(args) > 0
 }
 
 // orderedSetUndefined is PostgreSQL's 42883 for name(direct) WITHIN GROUP

@@ -15,6 +15,12 @@ import (
 // elements with ", " (and ", \n " between arrays or composites),
 // json_object_agg writes { "k" : v, ... }, and the jsonb forms are the
 // same JSON normalised. No rows (a NULL array) gives NULL.
+//
+// json(b)_object_agg(DISTINCT k, v) is bound as the two array_aggs
+// ordered by both arguments (the sort PostgreSQL removes duplicate pairs
+// with), finished by the _distinct forms, which drop a pair equal to the
+// one before it: DISTINCT is over the pair, which two array_aggs with
+// DISTINCT of their own would not keep together.
 
 func jsonAggFuncs() []*Func {
 	return []*Func{
@@ -22,6 +28,8 @@ func jsonAggFuncs() []*Func {
 		{Name: "pg__jsonb_agg", Args: []types.T{tAnyArray}, Ret: tJSONB, Strict: true, specialize: jsonAggSpecialize(true)},
 		{Name: "pg__json_object_agg", Args: []types.T{tAnyArray, tAnyArray}, Ret: tJSON, Strict: true, specialize: jsonObjectAggSpecialize(false)},
 		{Name: "pg__jsonb_object_agg", Args: []types.T{tAnyArray, tAnyArray}, Ret: tJSONB, Strict: true, specialize: jsonObjectAggSpecialize(true)},
+		{Name: "pg__json_object_agg_distinct", Args: []types.T{tAnyArray, tAnyArray}, Ret: tJSON, Strict: true, specialize: jsonObjectAggDistinct(false)},
+		{Name: "pg__jsonb_object_agg_distinct", Args: []types.T{tAnyArray, tAnyArray}, Ret: tJSONB, Strict: true, specialize: jsonObjectAggDistinct(true)},
 	}
 }
 
@@ -62,6 +70,17 @@ func jsonAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel) {
 }
 
 func jsonObjectAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel) {
+	return objectAggKernel(jsonb, false)
+}
+
+func jsonObjectAggDistinct(jsonb bool) func([]types.T, []any) (types.T, Kernel) {
+	return objectAggKernel(jsonb, true)
+}
+
+// objectAggKernel writes the object of the collected keys and values;
+// distinct drops a pair equal (by its types' equality, NULL equal to
+// NULL) to the pair before it.
+func objectAggKernel(jsonb, distinct bool) func([]types.T, []any) (types.T, Kernel) {
 	ret := map[bool]types.T{false: tJSON, true: tJSONB}[jsonb]
 	return func(args []types.T, _ []any) (types.T, Kernel) {
 		kt, vt := types.UnknownType, types.UnknownType
@@ -74,6 +93,12 @@ func jsonObjectAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel
 		return ret, rowFunc(ret, true, func(ctx context.Context, v []any) (any, error) {
 			keys, _ := v[0].([]any)
 			vals, _ := v[1].([]any)
+			if distinct {
+				var err error
+				if keys, vals, err = distinctPairs(keys, vals, kt, vt); err != nil {
+					return nil, err
+				}
+			}
 			loc := LocationOf(ctx)
 			var b strings.Builder
 			b.WriteString("{ ")
@@ -100,4 +125,39 @@ func jsonObjectAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel
 			return finishJSON(b.String(), jsonb)
 		})
 	}
+}
+
+// distinctPairs drops from the sorted pairs (keys[i], vals[i]) each one
+// equal to the pair kept before it.
+func distinctPairs(keys, vals []any, kt, vt types.T) ([]any, []any, error) {
+	equal := func(t types.T, a, b any) (bool, error) {
+		if a == nil || b == nil {
+			return a == nil && b == nil, nil
+		}
+		c, err := CompareValuesAs(t, a, b)
+		return c == 0, err
+	}
+	var ks, vs []any
+	for i := range keys {
+		var val any
+		if i < len(vals) {
+			val = vals[i]
+		}
+		if n := len(ks); n > 0 {
+			same, err := equal(kt, ks[n-1], keys[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			if same {
+				if same, err = equal(vt, vs[n-1], val); err != nil {
+					return nil, nil, err
+				}
+			}
+			if same {
+				continue
+			}
+		}
+		ks, vs = append(ks, keys[i]), append(vs, val)
+	}
+	return ks, vs, nil
 }

@@ -655,6 +655,21 @@ func keepMax(cands []candidate, score func(candidate) int) []candidate {
 // array coercion): int[] and numeric[] give numeric[], int[] and text[]
 // are 42846 "<context> could not convert type text[] to integer[]".
 func CommonType(context string, ts []types.T) (types.T, error) {
+	t, _, err := CommonTypeAt(context, ts)
+	if err != nil {
+		return types.T{}, err
+	}
+	return t, nil
+}
+
+// CommonTypeAt is CommonType with the index of the input its error is
+// about (PostgreSQL's position of the error): the first input whose
+// category differs from the type chosen so far (42804), or the first that
+// does not convert to the chosen type (42846, coerce_to_common_type's);
+// -1 without an error or for an error of no one input. With 42846 it
+// also returns the type chosen, which the inputs before the one refused
+// were converted to (an untyped literal's own error comes first).
+func CommonTypeAt(context string, ts []types.T) (types.T, int, error) {
 	first := -1
 	for i, t := range ts {
 		if pgTypeOf(t) != pgUnknown {
@@ -663,19 +678,19 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 		}
 	}
 	if first < 0 {
-		return types.StringType, nil
+		return types.StringType, -1, nil
 	}
 	if t, ok, err := commonRecord(context, ts); ok || err != nil {
-		return t, err
+		return t, -1, err
 	}
 	pt := ts[first].Nullable()
 	pcat, pPreferred := categoryOf(pt), preferredType(pt)
-	for _, t := range ts[first+1:] {
+	for i, t := range ts[first+1:] {
 		if pgTypeOf(t) == pgUnknown || SamePGType(t, pt) {
 			continue
 		}
-		if categoryOf(t) != pcat && !(isNetAddress(t) && isNetAddress(pt)) {
-			return types.T{}, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", context, pt.PGName(), t.PGName())
+		if categoryOf(t) != pcat {
+			return types.T{}, first + 1 + i, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", context, pt.PGName(), t.PGName())
 		}
 		if !pPreferred && coercible(pt, t) && !coercible(t, pt) {
 			pt, pcat, pPreferred = t.Nullable(), categoryOf(t), preferredType(t)
@@ -683,15 +698,15 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 	}
 	if pcat == 'A' {
 		if err := sameArrayDepths(context, ts, pt); err != nil {
-			return types.T{}, err
+			return types.T{}, -1, err
 		}
 	}
-	for _, t := range ts {
+	for i, t := range ts {
 		if !coercible(t, pt) {
-			return types.T{}, sqlerr.New(sqlerr.CannotCoerce, "%s could not convert type %s to %s", context, t.PGName(), pt.PGName())
+			return pt, i, sqlerr.New(sqlerr.CannotCoerce, "%s could not convert type %s to %s", context, t.PGName(), pt.PGName())
 		}
 	}
-	return refineCommon(pt, pgTypeOf(pt), ts), nil
+	return refineCommon(pt, pgTypeOf(pt), ts), -1, nil
 }
 
 // isNetAddress reports inet and cidr: category I in PostgreSQL, one
@@ -905,6 +920,18 @@ func Preferred(t types.T) bool { return preferredType(t) }
 // (regconfig aside: kept as a string, it is an OID type, category N).
 func categoryOf(t types.T) byte {
 	if OwnStringType(t) && t.Variant != types.RegConfig { // regconfig is N, as coercible's
+		// typcategory: inet and cidr are I, enums E, ranges R, the
+		// others (json, jsonb, uuid, jsonpath, pg_lsn, macaddr, the
+		// text search types) U, so that json and cidr are of two
+		// categories (42804) and not of one without a conversion (42846)
+		switch {
+		case isNetAddress(t):
+			return 'I'
+		case t.Variant == types.Enum:
+			return 'E'
+		case t.IsRange():
+			return 'R'
+		}
 		return 'U'
 	}
 	return pgTypeOf(t).category()

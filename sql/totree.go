@@ -703,6 +703,11 @@ func (t *Transformer) aggregate(n *ast.AggregateFuncExpr) (pt.Expr, error) {
 			if len(args) == 1 {
 				if w, ok := args[0].(*ast.FuncCallExpr); ok && w.FnName.L == "pg__within_group" {
 					f.WithinGroup, args = true, w.Args
+					if len(args) == 1 {
+						if star, ok := args[0].(*ast.FuncCallExpr); ok && star.FnName.L == StarMarker && len(star.Args) == 0 {
+							f.Star, args = true, nil // f(*) WITHIN GROUP (withingroup.go)
+						}
+					}
 				}
 			}
 		}

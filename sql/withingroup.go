@@ -17,7 +17,8 @@ import (
 //
 //	group_concat(pg__within_group(direct args) ORDER BY keys SEPARATOR 'pg__agg:f')
 //
-// and the binder (binder/orderedset.go) reads it back.
+// and the binder (binder/orderedset.go) reads it back; f(*) WITHIN GROUP
+// holds pg__star() (emptycall.go's StarMarker) as its one direct argument.
 
 // WithinGroupMarker is the marker call that holds the direct arguments.
 const WithinGroupMarker = "pg__within_group"
@@ -63,7 +64,13 @@ func (r *rewriter) withinGroup(out []item, k, j int) ([]item, int, error) {
 	}
 	b := newComposite(out[s].lead)
 	b.add("group_concat("+WithinGroupMarker+"(", out[s].firstOrig())
-	b.addItems(out[s+2:len(out)-1], true)
+	if args := out[s+2 : len(out)-1]; len(args) == 1 && r.itemIs(args[0], "*") {
+		// f(*) WITHIN GROUP: the star as emptycall.go hands it over, no
+		// direct argument (the transformer reads it as the call's Star)
+		b.add(StarMarker+"()", args[0].firstOrig())
+	} else {
+		b.addItems(args, true)
+	}
 	b.add(") order by ", r.toks[k].start)
 	b.addItems(keys, true)
 	b.add(" separator "+sqlQuote(AggregateMarkerPrefix+name)+")", r.toks[m].start)

@@ -19,10 +19,14 @@ var distinctAggValues = map[string][]string{
 }
 
 // distinctAggCalls are the aggregates whose result shows their input's
-// order, each over the column x.
+// order, each over the column x (and the key k); a NULL object key is
+// 22023 on both.
 var distinctAggCalls = []string{
 	"string_agg(DISTINCT x::text, ',')", "array_agg(DISTINCT x)", "json_agg(DISTINCT x)", "jsonb_agg(DISTINCT x)",
 	"array_agg(DISTINCT x) FILTER (WHERE x IS NOT NULL)", "string_agg(DISTINCT x::text, '|' ORDER BY x::text DESC)",
+	// DISTINCT over the (key, value) pair, sorted by both
+	"json_object_agg(DISTINCT k, x::text)", "jsonb_object_agg(DISTINCT x::text, k) FILTER (WHERE x IS NOT NULL)",
+	"json_object_agg(DISTINCT x::text, k ORDER BY k DESC) FILTER (WHERE x IS NOT NULL)", "json_object_agg(DISTINCT x::text, k)",
 }
 
 // TestDistinctAggregateDifferential: an aggregate with DISTINCT and no

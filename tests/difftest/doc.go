@@ -60,6 +60,16 @@
 // SQLGATE_DIFF_LATERAL_QUERIES, default 150); rows are compared as
 // multisets and there is no allowance.
 //
+// commontype_test.go (TestCommonTypeDifferential,
+// SQLGATE_DIFF_COMMONTYPE_QUERIES, default 300) draws three inputs of
+// every type category into CASE, COALESCE, GREATEST, LEAST, VALUES and
+// UNION: result types and values, or SQLSTATE, message and position
+// (select_common_type's 42804 and coerce_to_common_type's 42846), UNION's
+// class left under a ratchet. aggdecor_test.go
+// (TestAggregateDecorationsDifferential, SQLGATE_DIFF_AGGDECOR_ROUNDS,
+// default 1) calls every plain aggregate signature of PostgreSQL's
+// pg_proc with DISTINCT, ORDER BY and FILTER, grouped or not.
+//
 // callforms_test.go (TestCallFormsDifferential, SQLGATE_DIFF_CALL_FORMS,
 // default 600) draws function calls in every form PostgreSQL's grammar
 // has (unqualified or schema-qualified, no arguments, *, DISTINCT, ORDER

@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"context"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/engine/txnstore"
@@ -78,26 +82,126 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 			tx.Forget(pt)
 		}
 	}
-	if s.tx != nil {
-		s.tx.ddlRunning = s.stmtText
+	if s.tx != nil && s.tx.ddlRunning == "" { // (a statement's own internal statements join it)
+		s.tx.ddlRunning, s.tx.ddlUndo = s.stmtText, nil
 	}
 	return nil
 }
 
 // ddlFinished records the DDL statement that blockDDL let run, once it
-// succeeded (err == nil).
+// succeeded (err == nil), with the inverse it gave (undoWith): none, and
+// it is one a ROLLBACK warns of.
 func (s *session) ddlFinished(err error) {
 	if s.tx == nil || s.tx.ddlRunning == "" {
 		return
 	}
 	if err == nil {
-		s.tx.ddl = append(s.tx.ddl, s.tx.ddlRunning)
+		c := blockChange{stmt: s.tx.ddlRunning}
+		if u := s.tx.ddlUndo; u != nil {
+			c = *u
+			c.stmt = s.tx.ddlRunning
+		}
+		if !c.nothing {
+			s.tx.ddl = append(s.tx.ddl, c)
+		}
 	}
-	s.tx.ddlRunning = ""
+	s.tx.ddlRunning, s.tx.ddlUndo = "", nil
+}
+
+// blockChange is a DDL statement a transaction block ran: its text, and
+// its inverse (nil: it has none, and a ROLLBACK warns that it stays).
+type blockChange struct {
+	stmt string
+	undo []func(context.Context) error
+	// nothing: the statement changed nothing (IF NOT EXISTS met the
+	// object), so there is nothing to undo or warn of.
+	nothing bool
+}
+
+// undoWith gives the running DDL statement of a block the inverse fn of
+// a change it made; a statement that makes several gives one for each,
+// in order, and the ROLLBACK runs them newest first. Outside a block it
+// does nothing.
+func (s *session) undoWith(fn func(context.Context) error) {
+	tx := s.tx
+	if tx == nil || tx.ddlRunning == "" || s.undoing {
+		return
+	}
+	if tx.ddlUndo == nil {
+		tx.ddlUndo = &blockChange{}
+	}
+	tx.ddlUndo.undo = append(tx.ddlUndo.undo, fn)
+}
+
+// undoStatement is undoWith of the statement text, run as sqlgate's own
+// statement (runInternal) outside the block.
+func (s *session) undoStatement(text string) {
+	s.undoWith(func(ctx context.Context) error {
+		_, err := s.runInternal(ctx, text)
+		return err
+	})
+}
+
+// changedNothing says that the running DDL statement of a block made no
+// change (its IF NOT EXISTS met the object): a ROLLBACK has nothing of it
+// to undo or to warn of.
+func (s *session) changedNothing() {
+	if tx := s.tx; tx != nil && tx.ddlRunning != "" && tx.ddlUndo == nil {
+		tx.ddlUndo = &blockChange{nothing: true}
+	}
+}
+
+// undoChanges undoes changes, newest first, once the transaction's own
+// rows are gone (after endTxn, or the overlay's RollbackTo): each
+// statement's inverses run as sqlgate's own statements outside the block
+// (s.tx is nil while they run, s.undoing set). It returns the texts, in
+// the order they ran, of the statements it could not undo: those without
+// an inverse and those whose inverse failed (as one that runs after a
+// change it cannot undo may).
+func (s *session) undoChanges(ctx context.Context, changes []blockChange) []string {
+	if len(changes) == 0 {
+		return nil
+	}
+	tx, status := s.tx, s.txStatus
+	s.tx, s.undoing, s.undoBlock = nil, true, tx
+	defer func() { s.tx, s.undoing, s.undoBlock, s.txStatus = tx, false, nil, status }()
+	if tx != nil {
+		// a savepoint's: what the block read of the tables changes may
+		// (its writes to them came after the savepoint, gone already)
+		for _, pt := range append([]*txnstore.Table(nil), tx.Tables()...) {
+			if !pt.HasWrites() && !pt.Truncated() {
+				tx.Forget(pt)
+			}
+		}
+	}
+	s.txStatus = 'I'
+	var left []string
+	for i := len(changes) - 1; i >= 0; i-- {
+		c := changes[i]
+		ok := len(c.undo) > 0
+		for j := len(c.undo) - 1; j >= 0 && ok; j-- {
+			if err := c.undo[j](ctx); err != nil {
+				s.eng.log.Warn("undoing a transaction block's schema change", "statement", shortStatement(c.stmt), "error", err)
+				ok = false
+			}
+		}
+		if !ok {
+			left = append(left, c.stmt)
+		}
+	}
+	slices.Reverse(left)
+	return left
 }
 
 // warningCode is PostgreSQL's SQLSTATE 01000 (warning).
 const warningCode sqlerr.Code = "01000"
+
+// rolledBack is the result of a ROLLBACK (tag) of the block's DDL
+// statements changes: undone (undoChanges), and a WARNING naming those it
+// could not undo.
+func (s *session) rolledBack(ctx context.Context, tag string, changes []blockChange) pgwire.Result {
+	return notUndone(tag, s.undoChanges(ctx, changes))
+}
 
 // notUndone is the result of a ROLLBACK (tag) that could not undo the DDL
 // statements ddl: the tag, after a WARNING naming them.
@@ -110,7 +214,7 @@ func notUndone(tag string, ddl []string) pgwire.Result {
 		names[i] = shortStatement(d)
 	}
 	w := sqlerr.New(warningCode, "%d schema change(s) of this transaction were not rolled back", len(ddl)).
-		WithDetail("sqlgate applies DDL at once (Fluss's catalog is not transactional); still in effect: %s", strings.Join(names, "; ")).
+		WithDetail("sqlgate has no inverse for these (Fluss's catalog is not transactional); still in effect: %s", strings.Join(names, "; ")).
 		WithHint("Undo them with the inverse statements if they are not wanted.")
 	return warningResult(tag, w) // txcontrol.go
 }
@@ -148,5 +252,109 @@ func inDatabases(dbs []string) func(fluss.TablePath) bool {
 			}
 		}
 		return false
+	}
+}
+
+// commitFailed is a failed COMMIT's error (err) once the block's DDL is
+// undone, as its rows are: with a WARNING naming what could not be.
+func (s *session) commitFailed(ctx context.Context, changes []blockChange, err error) error {
+	left := s.undoChanges(ctx, changes)
+	if len(left) == 0 {
+		return err
+	}
+	return &warnedError{warnings: notUndone("", left).(*noticeTagResult).notices, err: err}
+}
+
+// createdProperty marks a table a transaction block created (a custom
+// property of its descriptor, the block's token) until the block commits
+// (unmarkCreated). A crash ends the block without its ROLLBACK: the next
+// start of a server alone on its store drops every table still marked
+// (Engine.dropUncommittedTables), as PostgreSQL's recovery forgets an
+// uncommitted CREATE TABLE.
+const createdProperty = "sqlgate.created-in-block"
+
+// markCreated gives desc, a table the session's block is about to create,
+// the block's mark (no block: desc as it is).
+func (s *session) markCreated(desc fluss.TableDescriptor) fluss.TableDescriptor {
+	if s.tx == nil || s.undoing {
+		return desc
+	}
+	desc.CustomProperties = maps.Clone(desc.CustomProperties)
+	if desc.CustomProperties == nil {
+		desc.CustomProperties = map[string]string{}
+	}
+	desc.CustomProperties[createdProperty] = strconv.Itoa(int(s.info.ProcessID))
+	return desc
+}
+
+// noteCreated records that the block created the table at p (marked by
+// markCreated), whose mark its COMMIT clears, and the inverse, which drops
+// it (a table the block made holds only the block's rows).
+func (s *session) noteCreated(p fluss.TablePath) {
+	if s.tx == nil || s.undoing {
+		return
+	}
+	s.tx.created = append(s.tx.created, p)
+	s.undoStatement("DROP TABLE IF EXISTS " + quoteIdent(p.Database) + "." + quoteIdent(p.Table) + " CASCADE")
+}
+
+// unmarkCreated clears the mark of the tables tx created, before its rows
+// commit: a crash after leaves them (empty), never drops a committed one.
+// A TRUNCATE in the block makes a table anew at the commit, from the
+// marked descriptor: that mark is cleared after the commit (AtCommit).
+func (s *session) unmarkCreated(ctx context.Context, tx *txn) error {
+	if len(tx.created) == 0 {
+		return nil
+	}
+	alt, ok := s.eng.store.(fluss.TableAlterer)
+	if !ok {
+		return nil
+	}
+	unmark := func(ctx context.Context) error {
+		for _, p := range tx.created {
+			info, err := s.eng.store.GetTable(ctx, p)
+			if err != nil || info.Descriptor.CustomProperties[createdProperty] == "" {
+				continue // dropped or renamed since (a rename's new path is noted too)
+			}
+			if _, err := alt.AlterTable(ctx, p, []fluss.TableChange{{Kind: fluss.ChangeResetProperty, Key: createdProperty}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tx.AtCommit(unmark)
+	return unmark(ctx)
+}
+
+// dropUncommittedTables drops, when the server starts, the tables a
+// transaction block created and a crash left marked (createdProperty),
+// before any session. Only on a store this server is alone on: on a
+// cluster another server's block may be running.
+func (e *Engine) dropUncommittedTables() {
+	if !e.singleServer() {
+		return
+	}
+	ctx := context.Background()
+	dbs, err := e.store.ListDatabases(ctx)
+	if err != nil {
+		return
+	}
+	s := &session{eng: e}
+	s.usableFn = s.schemaUsable
+	for _, db := range dbs {
+		ts, err := e.store.ListTables(ctx, db)
+		if err != nil {
+			continue
+		}
+		for _, t := range ts {
+			if t.Descriptor.CustomProperties[createdProperty] == "" {
+				continue
+			}
+			if err := s.dropTable(ctx, t, true); err != nil {
+				e.log.Error("dropping a table an uncommitted transaction block created", "table", t.Path.String(), "error", err)
+				continue
+			}
+			_ = s.dropOwnedSequences(ctx, t.Path)
+		}
 	}
 }

@@ -116,15 +116,15 @@ func TestDDLTransactionDifferential(t *testing.T) {
 			case k == 1 && ddlOK:
 				q = fmt.Sprintf("CREATE TABLE %s AS SELECT %d AS id, %d AS a", tbl, id+1000, rng.IntN(5))
 				if step(q) {
-					st.log[tbl] = true
+					st.log[tbl], st.written[tbl] = true, true // (its rows are the block's)
 				}
 				continue
 			case k == 2:
 				q = fmt.Sprintf("CREATE SEQUENCE dx_s%d", rng.IntN(2))
 			case k == 3:
-				q = fmt.Sprintf("CREATE VIEW dx_v%d AS SELECT id, a FROM %s", rng.IntN(2), tbl)
+				q = fmt.Sprintf("CREATE VIEW dx_v%d AS SELECT id FROM %s", rng.IntN(2), tbl) // (not a: sqlgate cannot rename a column a view names)
 			case k == 4:
-				q = fmt.Sprintf("CREATE OR REPLACE VIEW dx_v%d AS SELECT id, a, %d AS k FROM %s", rng.IntN(2), rng.IntN(9), tbl)
+				q = fmt.Sprintf("CREATE OR REPLACE VIEW dx_v%d AS SELECT id, %d AS k FROM %s", rng.IntN(2), rng.IntN(9), tbl)
 			case k == 5:
 				q = fmt.Sprintf("CREATE SCHEMA dx_n%d", rng.IntN(2))
 			case k == 6:

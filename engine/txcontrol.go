@@ -103,7 +103,7 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 		// TRANSACTION's, as PostgreSQL's.
 		s.endTxn()
 		s.endSettingLevels(false, level, 1)
-		s.chainWith(chain, base)                        // txn.go
+		s.chainWith(chain, base)                       // txn.go
 		return s.rolledBack(ctx, "ROLLBACK", ddl), nil // txddl.go
 	}
 	var ddl []blockChange

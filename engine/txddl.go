@@ -18,13 +18,26 @@ import (
 // Migration tools send their DDL inside BEGIN ... COMMIT (Alembic's
 // transactional_ddl on PostgreSQL, dbt, and psycopg2, which opens a block
 // before the first statement unless autocommit is on), so sqlgate runs it
-// there. Fluss's catalog is not transactional: a schema change takes effect
-// at once, is seen by every session, and stays when the block is rolled
-// back. sqlgate says so instead of pretending: the block remembers the DDL
-// it ran, and a ROLLBACK (or ROLLBACK TO SAVEPOINT, or the COMMIT of a
-// failed block) that cannot undo it sends a WARNING naming each statement.
-// PostgreSQL clients show or log a WARNING and go on, as they do for a
-// NOTICE.
+// there, and undoes it as PostgreSQL does: a failed migration leaves
+// nothing behind. Fluss's catalog is not transactional, so a schema change
+// takes effect at once (other sessions see it before COMMIT); the block
+// remembers each DDL statement it ran with the statement's lossless
+// inverse (undoWith, txundo.go), and a ROLLBACK, a ROLLBACK TO SAVEPOINT
+// (the statements run since) or the COMMIT of a failed block (or a COMMIT
+// that fails) runs the inverses, newest first, once the block's rows are
+// gone (undoChanges): a created table, sequence, view, materialized view
+// or schema is dropped (a table the block created holds only the block's
+// rows), a created function, procedure, type or domain and a COMMENT ON
+// are restored in the metadata as they were, a rename is renamed back,
+// ALTER TABLE's ADD COLUMN / ADD CONSTRAINT and CREATE UNIQUE INDEX drop
+// what they added and SET / DROP DEFAULT, SET / DROP NOT NULL and
+// SET / RESET restore the table's properties. A statement without an
+// inverse (a DROP other than DROP TABLE's, DROP COLUMN, ALTER COLUMN TYPE,
+// ALTER SEQUENCE, GRANT, ...) or whose inverse fails (one that a later
+// change without one stands in the way of) stays in effect, and the
+// ROLLBACK sends a WARNING naming each such statement. A table the block
+// creates carries a mark until COMMIT (createdProperty): a crash in
+// between leaves the mark, and the next start drops the table.
 //
 // The block's pending rows (package txnstore) were validated against the schema of
 // their table, so a statement that changes or drops a table the

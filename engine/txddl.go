@@ -129,6 +129,9 @@ type blockChange struct {
 	// nothing: the statement changed nothing (IF NOT EXISTS met the
 	// object), so there is nothing to undo or warn of.
 	nothing bool
+	// none: the statement has no inverse, whatever the statements it runs
+	// itself give (noInverse).
+	none bool
 }
 
 // undoWith gives the running DDL statement of a block the inverse fn of
@@ -137,7 +140,7 @@ type blockChange struct {
 // does nothing.
 func (s *session) undoWith(fn func(context.Context) error) {
 	tx := s.tx
-	if tx == nil || tx.ddlRunning == "" || s.undoing {
+	if tx == nil || tx.ddlRunning == "" || s.undoing || tx.ddlUndo != nil && tx.ddlUndo.none {
 		return
 	}
 	if tx.ddlUndo == nil {
@@ -155,11 +158,21 @@ func (s *session) undoStatement(text string) {
 	})
 }
 
+// noInverse says that the running DDL statement of a block has no
+// inverse, though statements it runs itself (runInternal) would give
+// theirs: undone alone they would lose what the statement moved (DETACH
+// PARTITION's rows, copied into a table its CREATE TABLE made).
+func (s *session) noInverse() {
+	if tx := s.tx; tx != nil && tx.ddlRunning != "" {
+		tx.ddlUndo = &blockChange{none: true}
+	}
+}
+
 // changedNothing says that the running DDL statement of a block made no
 // change (its IF NOT EXISTS met the object): a ROLLBACK has nothing of it
 // to undo or to warn of.
 func (s *session) changedNothing() {
-	if tx := s.tx; tx != nil && tx.ddlRunning != "" && tx.ddlUndo == nil {
+	if tx := s.tx; tx != nil && tx.ddlRunning != "" && tx.ddlUndo == nil && !s.undoing {
 		tx.ddlUndo = &blockChange{nothing: true}
 	}
 }
@@ -344,12 +357,9 @@ func (s *session) unmarkCreated(ctx context.Context, tx *txn) error {
 // before any session. Only on a store this server is alone on: on a
 // cluster another server's block may be running.
 func (e *Engine) dropUncommittedTables() {
-	if !e.singleServer() {
-		return
-	}
 	ctx := context.Background()
-	dbs, err := e.store.ListDatabases(ctx)
-	if err != nil {
+	dbs, ok := e.soleSchemas(ctx) // temptables.go
+	if !ok {
 		return
 	}
 	s := &session{eng: e}

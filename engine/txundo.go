@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/sql"
@@ -136,17 +137,8 @@ func (s *session) undoTableChange(ctx context.Context, before fluss.TableInfo) {
 	}
 	name := quoteIdent(before.Path.Database) + "." + quoteIdent(before.Path.Table)
 	var drops []string
-	bm, am := fluss.MetaOf(before.Descriptor), fluss.MetaOf(after.Descriptor)
-	had := map[string]bool{}
-	for _, c := range bm.Checks {
-		had[c.Name] = true
-	}
-	for _, c := range bm.ForeignKeys {
-		had[c.Name] = true
-	}
-	for _, c := range bm.Uniques {
-		had[c.Name] = true
-	}
+	am := fluss.MetaOf(after.Descriptor)
+	had := binder.ConstraintNames(before.Path.Table, fluss.MetaOf(before.Descriptor), false)
 	for _, u := range am.Uniques {
 		switch {
 		case had[u.Name]:

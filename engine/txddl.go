@@ -103,10 +103,15 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 
 // ddlFinished records the DDL statement that blockDDL let run, once it
 // succeeded (err == nil), with the inverse it gave (undoWith): none, and
-// it is one a ROLLBACK warns of.
+// it is one a ROLLBACK warns of. A statement that failed after a change
+// it gave the inverse of (CREATE TABLE AS, whose rows failed) is recorded
+// with it too: the ROLLBACK that ends its failed block undoes the change.
 func (s *session) ddlFinished(err error) {
 	if s.tx == nil || s.tx.ddlRunning == "" {
 		return
+	}
+	if u := s.tx.ddlUndo; err != nil && u != nil && len(u.undo) > 0 && !u.none {
+		s.tx.ddl = append(s.tx.ddl, blockChange{stmt: s.tx.ddlRunning, undo: u.undo})
 	}
 	if err == nil {
 		c := blockChange{stmt: s.tx.ddlRunning}

@@ -297,3 +297,29 @@ func TestDDLInBlockRules(t *testing.T) {
 		t.Errorf("warning without DDL: %+v", notices)
 	}
 }
+
+// TestDDLInBlockFailedStatement: a CREATE TABLE AS whose rows fail made its
+// table before them; the ROLLBACK of its failed block drops it, as
+// PostgreSQL's, and so does a ROLLBACK TO a savepoint before it.
+func TestDDLInBlockFailedStatement(t *testing.T) {
+	s := newSession(t)
+	for _, end := range []string{"ROLLBACK", "COMMIT", "SAVEPOINT"} {
+		mustRun(t, s, "BEGIN")
+		if end == "SAVEPOINT" {
+			mustRun(t, s, "SAVEPOINT p")
+		}
+		if _, _, err := run(t, s, "CREATE TABLE half AS SELECT 1 / (x - 2) AS a FROM generate_series(1, 3) AS x"); sqlerr.CodeOf(err) != sqlerr.DivisionByZero {
+			t.Fatalf("CREATE TABLE AS: %v, want 22012", err)
+		}
+		if end == "SAVEPOINT" {
+			mustRun(t, s, "ROLLBACK TO p")
+			wantErr(t, s, "SAVEPOINT q; SELECT * FROM half", sqlerr.UndefinedTable, `relation "half" does not exist`)
+			end = "ROLLBACK"
+		}
+		tag, notices, err := runNotices(t, s, end)
+		if err != nil || tag != "ROLLBACK" || len(warnings(notices)) != 0 {
+			t.Fatalf("%s: %q %+v %v", end, tag, notices, err)
+		}
+		wantErr(t, s, "SELECT * FROM half", sqlerr.UndefinedTable, `relation "half" does not exist`)
+	}
+}

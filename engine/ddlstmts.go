@@ -161,9 +161,13 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			return nil, err
 		}
 		if d.Unique {
-			return s.carryRows(ctx, info, func() (pgwire.Result, error) { // uniquecarry.go: the block's rows of the table
+			res, err := s.carryRows(ctx, info, func() (pgwire.Result, error) { // uniquecarry.go: the block's rows of the table
 				return s.createUniqueIndex(ctx, d) // uniqueddl.go
 			})
+			if err == nil {
+				s.undoTableChange(ctx, info) // txundo.go: a ROLLBACK drops the index
+			}
+			return res, err
 		}
 		name := d.Index
 		if name == "" {
@@ -239,9 +243,13 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if err := s.alterPartitionRefused(ctx, d); err != nil { // pgpartitions.go
 			return nil, err
 		}
+		before, _ := s.resolveTable(ctx, d.Table)
 		res, err := s.alterTableCarrying(ctx, d) // uniquecarry.go
 		if err == nil {
 			err = s.refreshPartitions(ctx, d.Table) // pgpartitions.go
+		}
+		if err == nil {
+			s.undoAlterTable(ctx, before, d.Actions) // txundo.go
 		}
 		return res, err
 	}
@@ -306,9 +314,11 @@ func (s *session) commentOn(ctx context.Context, d *sql.DDLStmt) (pgwire.Result,
 		return nil, err
 	}
 	if d.CommentObject != "TABLE" && d.CommentObject != "COLUMN" {
+		done := s.undoMetaObjects(ctx) // txundo.go: the comment as it was
 		if err := s.commentOnObject(ctx, d); err != nil {
 			return nil, err
 		}
+		done()
 		return tagOnly("COMMENT"), nil
 	}
 	info, err := s.resolveTable(ctx, d.Table)
@@ -329,6 +339,7 @@ func (s *session) commentOn(ctx context.Context, d *sql.DDLStmt) (pgwire.Result,
 	if _, err := s.applyTableChanges(ctx, info, []fluss.TableChange{ch}); err != nil {
 		return nil, err
 	}
+	s.undoTableChange(ctx, info) // txundo.go: the comment as it was
 	return tagOnly("COMMENT"), nil
 }
 

@@ -54,6 +54,7 @@
 //     TypeNameToString), typepath.go (user types found over search_path);
 //   - transactions: txn.go (the session's transactions and their
 //     lifecycle; pendingTable), txcontrol.go, txddl.go (DDL in a block),
+//     txundo.go (the inverses a ROLLBACK runs of a block's DDL),
 //     notify.go (what a transaction's LISTEN, UNLISTEN, NOTIFY and
 //     pg_notify queued, handed to the server's hub, package notify, when
 //     it commits, dropped when it rolls back; the session's listener,
@@ -154,8 +155,9 @@
 // are checked at every execution, so a REVOKE reaches prepared statements.
 //
 // DDL inside a transaction block (txddl.go) runs at once, since Fluss's
-// catalog is not transactional: the block remembers it, and a ROLLBACK
-// that cannot undo it sends a WARNING naming each statement. DDL on a
+// catalog is not transactional: the block remembers it with its inverse
+// (txundo.go), which a ROLLBACK runs; one without an inverse is named in
+// the ROLLBACK's WARNING. DDL on a
 // table the block holds rows for is refused until COMMIT, but for a
 // statement that only adds constraints or a unique index to a table
 // whose rows the block inserted, which carries the rows along (uniquecarry.go:
@@ -169,7 +171,7 @@
 // honour), and dropped at COMMIT (txnstore's AtCommit, under the lock);
 // ROLLBACK keeps it. A later statement that needs its name or schema free
 // (CREATE TABLE, RENAME to it, DROP SCHEMA) runs the drop then, and it is
-// then DDL a ROLLBACK warns about.
+// then DDL a ROLLBACK warns about (it has no inverse).
 //
 // Metadata (metadata.go, views.go, privileges.go, roles.go, pyfunctions.go,
 // sqlfunctions.go, enumtypes.go): views, owners, grants, roles, the

@@ -412,6 +412,7 @@ func (s *session) runDomain(ctx context.Context, st *sql.DomainStmt, tag string)
 	return s.runTypeDDL(tag, stored, "domains", func() { s.eng.domains() }, func() ([]*sqlerr.Error, error) { // enumtypes.go
 		switch st.Op {
 		case sql.CreateDomain:
+			defer s.undoMetaObjects(ctx)() // txundo.go: a ROLLBACK drops it
 			return nil, s.createDomain(ctx, st)
 		case sql.DropDomain:
 			return s.dropDomains(ctx, st)

@@ -191,6 +191,7 @@ func New(store fluss.Store, opts Options) *Engine {
 	e.dropStaleTempSchemas()
 	e.finishRewrites()        // rewritefollow.go: before the sweep, which they leave nothing to
 	e.finishFollowUps()       // followups.go: a rename's tables' texts
+	e.dropUncommittedTables() // txddl.go: a crashed block's tables
 	e.dropOrphanIndexTables() // uniqueddl.go
 	return e
 }

@@ -207,10 +207,12 @@ func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result
 	return s.runTypeDDL(tag, stored, "user-defined types", func() { s.eng.enumTypes() }, func() ([]*sqlerr.Error, error) {
 		switch st.Op {
 		case sql.CreateEnumType:
+			defer s.undoMetaObjects(ctx)() // txundo.go: a ROLLBACK drops it
 			return nil, s.createEnum(ctx, st)
 		case sql.DropType:
 			return s.dropTypes(ctx, st)
 		case sql.CreateCompositeType:
+			defer s.undoMetaObjects(ctx)()
 			return nil, s.createComposite(ctx, st) // compositetypes.go
 		case sql.AlterTypeRename, sql.AlterTypeAddAttribute, sql.AlterTypeDropAttribute, sql.AlterTypeRenameAttribute, sql.AlterTypeSetSchema:
 			return oneNotice(s.alterComposite(ctx, st))

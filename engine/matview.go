@@ -131,6 +131,7 @@ func (s *session) createMatview(ctx context.Context, m *sql.MatviewStmt) (pgwire
 		return nil, err
 	} else if exists {
 		if m.IfNotExists {
+			s.changedNothing() // txddl.go
 			return noticeResult("CREATE MATERIALIZED VIEW", sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists, skipping", b.Path.Table)), nil
 		}
 		return nil, sqlerr.RelationExists(b.Path.Table)
@@ -166,6 +167,7 @@ func (s *session) createMatview(ctx context.Context, m *sql.MatviewStmt) (pgwire
 		s.dropBackingTables(ctx, v.Matview.Backing)
 		return nil, metaErr(err)
 	}
+	s.undoStatement("DROP MATERIALIZED VIEW IF EXISTS " + quoteIdent(b.Path.Database) + "." + quoteIdent(b.Path.Table) + " CASCADE") // txddl.go
 	if m.NoData {
 		return tagOnly("CREATE MATERIALIZED VIEW"), nil
 	}

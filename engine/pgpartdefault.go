@@ -226,6 +226,7 @@ func (s *session) detachPartition(ctx context.Context, d *sql.DDLStmt) (pgwire.R
 	if err := s.blockDDL("ALTER TABLE", nil); err != nil {
 		return nil, err
 	}
+	s.noInverse() // txddl.go: the table its CREATE TABLE makes holds the partition's rows
 	parent, err := s.resolveTable(ctx, d.Table)
 	if err != nil {
 		return nil, err

@@ -237,6 +237,7 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	if f.Drop || f.Owner != "" || f.RenameTo != "" {
 		return s.dropFunction(ctx, f)
 	}
+	defer s.undoMetaObjects(ctx)() // txundo.go: the function as it was, or none
 	return s.createFunction(ctx, f)
 }
 

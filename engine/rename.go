@@ -191,6 +191,7 @@ func (s *session) renameView(ctx context.Context, tag string, v views.View, to f
 	if err != nil {
 		return nil, metaErr(err)
 	}
+	s.renamedInBlock("VIEW", v.Path, to) // txundo.go
 	return tagOnly(tag), nil
 }
 
@@ -226,6 +227,7 @@ func (s *session) renameTable(ctx context.Context, info fluss.TableInfo, to flus
 	if err != nil {
 		return nil, err
 	}
+	s.renamedInBlock("TABLE", info.Path, to) // txundo.go
 	if err := s.followRename(ctx, renamed); err != nil {
 		return nil, err
 	}
@@ -253,7 +255,7 @@ func (s *session) renameTable(ctx context.Context, info fluss.TableInfo, to flus
 // COMMIT writes them to the renamed table (same id; a table renamed
 // again, or dropped, since is caught there by its id).
 func (s *session) followRename(ctx context.Context, info fluss.TableInfo) error {
-	for _, tx := range []*txn{s.tx, s.implicit} {
+	for _, tx := range []*txn{s.tx, s.implicit, s.undoBlock} {
 		if tx == nil {
 			continue
 		}

@@ -203,8 +203,10 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			return nil, err
 		}
 		if existed {
+			s.changedNothing() // txddl.go
 			return noticeResult("CREATE SCHEMA", existsSkipping(sqlerr.DuplicateSchema, "schema", name)), nil
 		}
+		s.undoStatement("DROP SCHEMA IF EXISTS " + quoteIdent(name) + " CASCADE") // txddl.go
 		s.recordSchemaOwner(ctx, name, cmp.Or(d.Authorization, s.info.User))
 		return tagOnly("CREATE SCHEMA"), nil
 	case sql.DropSchema:

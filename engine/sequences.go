@@ -82,6 +82,7 @@ func (s *session) runSequence(ctx context.Context, st *sql.SequenceStmt, tag str
 		}
 		if _, err := q.GetSequence(ctx, path); err == nil && st.IfNotExists {
 			// the store would skip it silently; PostgreSQL says so
+			s.changedNothing() // txddl.go
 			return noticeResult(tag, existsSkipping(sqlerr.DuplicateTable, "relation", path.Table)), nil
 		}
 		def, _, err := binder.ResolveSequence(path.Table, nil, st.Options)
@@ -95,6 +96,7 @@ func (s *session) runSequence(ctx context.Context, st *sql.SequenceStmt, tag str
 		if _, err := q.CreateSequence(ctx, path, def, st.IfNotExists); err != nil {
 			return nil, err
 		}
+		s.undoStatement("DROP SEQUENCE IF EXISTS " + quoteIdent(path.Database) + "." + quoteIdent(path.Table) + " CASCADE") // txddl.go
 	case sql.AlterSequence:
 		if st.RenameTo != "" || st.SetSchema != "" {
 			return s.moveSequenceStmt(ctx, q, st, tag) // sequencerename.go

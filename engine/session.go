@@ -124,6 +124,13 @@ type session struct {
 	tempSchema string
 	// stmtText is the running statement's text, for lock reports.
 	stmtText string
+	// undoing: a ROLLBACK is undoing the block's DDL (txddl.go
+	// undoChanges), whose inverse statements are no block's.
+	undoing bool
+	// undoBlock is the block whose ROLLBACK TO SAVEPOINT is undoing its
+	// DDL (s.tx is nil meanwhile): a rename back moves its rows too
+	// (followRename).
+	undoBlock *txn
 	// metaFresh: Prepare refreshed the metadata (metadata.go), so the
 	// Execute that follows need not look again.
 	metaFresh bool
@@ -400,7 +407,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case sql.Discard:
 		return s.execDiscard(ps.parsed.Discard) // txcontrol.go
 	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
-		return s.execSavepoint(ps.parsed.Kind, ps.parsed.Tx) // txcontrol.go
+		return s.execSavepoint(ctx, ps.parsed.Kind, ps.parsed.Tx) // txcontrol.go
 	case sql.PrepareTransaction:
 		return s.execPrepareTransaction(ctx) // txcontrol.go
 	case sql.CommitPrepared, sql.RollbackPrepared:

@@ -50,6 +50,7 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 	if _, isView := s.eng.meta.Views().Get(b.Path); isView {
 		s.eng.ddl.Unlock()
 		if b.IfNotExists {
+			s.changedNothing() // txddl.go
 			return noticeResult(createTableTag(b), existsSkipping(sqlerr.DuplicateTable, "relation", b.Path.Table)), nil
 		}
 		return nil, sqlerr.RelationExists(b.Path.Table)
@@ -59,17 +60,25 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 		// PostgreSQL says so in a NOTICE.
 		if _, err := s.eng.storeTable(ctx, b.Path); err == nil {
 			s.eng.ddl.Unlock()
+			s.changedNothing() // txddl.go
 			return noticeResult(createTableTag(b), existsSkipping(sqlerr.DuplicateTable, "relation", b.Path.Table)), nil
 		}
 	}
 	err := s.noteTempSchema(ctx, b.Path.Database)
 	var info fluss.TableInfo
 	if err == nil {
-		info, err = s.createTable(ctx, b) // metadata.go: with its owner and sequences
+		c := *b
+		c.Descriptor = s.markCreated(c.Descriptor) // txddl.go: dropped at a restart until its block commits
+		info, err = s.createTable(ctx, &c)         // metadata.go: with its owner and sequences
 	}
 	s.eng.ddl.Unlock()
 	if err != nil {
 		return nil, err
+	}
+	if info.Descriptor.CustomProperties[createdProperty] != "" {
+		s.noteCreated(info.Path) // txddl.go: a ROLLBACK drops it
+	} else {
+		s.changedNothing() // IF NOT EXISTS met one made meanwhile
 	}
 	if err := s.applyTableDefaults(ctx, info); err != nil { // schemaprivs.go
 		return nil, err
@@ -403,7 +412,7 @@ func (s *session) dropNowIf(ctx context.Context, of func(fluss.TablePath) bool) 
 		}
 		d.done = true
 		s.unhide(d)
-		s.tx.ddl = append(s.tx.ddl, d.stmt)
+		s.tx.ddl = append(s.tx.ddl, blockChange{stmt: d.stmt})
 	}
 	return nil
 }

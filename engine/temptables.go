@@ -92,12 +92,9 @@ func (s *session) dropTempSchema() {
 // dropStaleTempSchemas drops the temporary schemas a crashed server left,
 // when this server is the store's only one.
 func (e *Engine) dropStaleTempSchemas() {
-	if !e.singleServer() {
-		return
-	}
 	ctx := context.Background()
-	dbs, err := e.store.ListDatabases(ctx)
-	if err != nil {
+	dbs, ok := e.soleSchemas(ctx)
+	if !ok {
 		return
 	}
 	for _, db := range dbs {
@@ -107,6 +104,17 @@ func (e *Engine) dropStaleTempSchemas() {
 			}
 		}
 	}
+}
+
+// soleSchemas lists the store's schemas for a sweep at the start of a
+// server alone on its store (ok false: not alone, or the list failed;
+// nothing to sweep).
+func (e *Engine) soleSchemas(ctx context.Context) (dbs []string, ok bool) {
+	if !e.singleServer() {
+		return nil, false
+	}
+	dbs, err := e.store.ListDatabases(ctx)
+	return dbs, err == nil
 }
 
 // singleServer reports whether this server is the store's only one (the

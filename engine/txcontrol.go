@@ -93,7 +93,7 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 		return nil, err
 	}
 	if s.txStatus == 'E' {
-		var ddl []string
+		var ddl []blockChange
 		var base transactionModes
 		if s.tx != nil {
 			ddl, base = s.tx.ddl, s.tx.chained
@@ -103,16 +103,23 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 		// TRANSACTION's, as PostgreSQL's.
 		s.endTxn()
 		s.endSettingLevels(false, level, 1)
-		s.chainWith(chain, base)               // txn.go
-		return notUndone("ROLLBACK", ddl), nil // txddl.go
+		s.chainWith(chain, base)                       // txn.go
+		return s.rolledBack(ctx, "ROLLBACK", ddl), nil // txddl.go
+	}
+	var ddl []blockChange
+	if s.tx != nil {
+		ddl = s.tx.ddl
 	}
 	if s.tx != nil || s.implicit != nil {
 		err := s.fkCommit(ctx) // fk.go: the deferred foreign key checks
 		s.fkEndTransaction()
+		if err == nil && s.tx != nil {
+			err = s.unmarkCreated(ctx, s.tx) // txddl.go: its tables outlive a crash now
+		}
 		if err != nil {
 			s.endTxn()
 			s.endSettingLevels(false, level, 1)
-			return nil, err
+			return nil, s.commitFailed(ctx, ddl, err) // txddl.go
 		}
 	}
 	block := s.tx
@@ -126,10 +133,11 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 		block, s.implicit = s.implicit, nil
 	}
 	if block != nil {
-		defer block.Release()
-		if err := block.Commit(s.commitContext(ctx), s.eng.store); err != nil {
+		err := block.Commit(s.commitContext(ctx), s.eng.store)
+		block.Release()
+		if err != nil {
 			s.endSettingLevels(false, level, 1)
-			return nil, err
+			return nil, s.commitFailed(ctx, ddl, err)
 		}
 	}
 	s.endSettingLevels(true, level, 1)
@@ -163,7 +171,7 @@ func (s *session) execRollback(ctx context.Context, tx *sql.TxStmt) (pgwire.Resu
 	if !inBlock && tx != nil && tx.Chain {
 		return nil, outsideTransactionBlock("ROLLBACK AND CHAIN")
 	}
-	var ddl []string
+	var ddl []blockChange
 	if s.tx != nil {
 		ddl = s.tx.ddl
 	}
@@ -180,7 +188,7 @@ func (s *session) execRollback(ctx context.Context, tx *sql.TxStmt) (pgwire.Resu
 	if !inBlock {
 		return warningResult("ROLLBACK", noTransactionInProgress()), nil
 	}
-	return notUndone("ROLLBACK", ddl), nil // txddl.go
+	return s.rolledBack(ctx, "ROLLBACK", ddl), nil // txddl.go
 }
 
 // execPrepareTransaction is PREPARE TRANSACTION 'gid' with PostgreSQL's
@@ -277,7 +285,7 @@ func (s *session) execDiscard(what string) (pgwire.Result, error) {
 }
 
 // execSavepoint is SAVEPOINT, RELEASE SAVEPOINT and ROLLBACK TO SAVEPOINT.
-func (s *session) execSavepoint(kind sql.Kind, tx *sql.TxStmt) (pgwire.Result, error) {
+func (s *session) execSavepoint(ctx context.Context, kind sql.Kind, tx *sql.TxStmt) (pgwire.Result, error) {
 	// A savepoint exists only in a block: what it restores is the
 	// overlay's pending state (txnstore) and the block's DDL mark (txn.go).
 	if s.txStatus == 'I' || s.tx == nil {
@@ -302,7 +310,7 @@ func (s *session) execSavepoint(kind sql.Kind, tx *sql.TxStmt) (pgwire.Result, e
 		s.ntf.pending.RollbackTo(i) // notify.go
 		s.cursorsRolledBackTo(i)    // cursors.go
 		s.txStatus = 'T'
-		return notUndone("ROLLBACK", done), nil // txddl.go
+		return s.rolledBack(ctx, "ROLLBACK", done), nil // txddl.go
 	}
 	if s.txStatus == 'E' {
 		return nil, sqlerr.TransactionAborted()

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,12 +40,16 @@ type txn struct {
 	// queried: a statement other than SET, SHOW and the transaction
 	// statements ran (SET TRANSACTION ISOLATION LEVEL is refused after it).
 	queried bool
-	// ddl is the text of each DDL statement the block ran, which its
-	// ROLLBACK cannot undo (txddl.go); ddlRunning the running one;
-	// ddlAt[i] is len(ddl) when savepoint i was made.
-	ddl        []string
+	// ddl is each DDL statement the block ran, with its inverse when it
+	// has one (txddl.go); ddlRunning the running one's text and ddlUndo
+	// the inverse it has so far; ddlAt[i] is len(ddl) when savepoint i was
+	// made. created are the tables the block made, marked until COMMIT
+	// (createdMark).
+	ddl        []blockChange
 	ddlRunning string
+	ddlUndo    *blockChange
 	ddlAt      []int
+	created    []fluss.TablePath
 	// first is the first table the transaction opens (openPending), in
 	// the transaction's allocation: most transactions write one table.
 	first     pendingTable
@@ -68,9 +73,10 @@ func (tx *txn) savepoint(name string) error {
 }
 
 // rollbackTo is ROLLBACK TO savepoint i: it returns the DDL statements
-// run since, which it could not undo.
-func (tx *txn) rollbackTo(i int) (done []string) {
-	done = tx.ddl[tx.ddlAt[i]:]
+// run since, for the caller to undo (txddl.go undoChanges).
+func (tx *txn) rollbackTo(i int) (done []blockChange) {
+	done = slices.Clone(tx.ddl[tx.ddlAt[i]:])
+	tx.ddl = tx.ddl[:tx.ddlAt[i]]
 	tx.RollbackTo(i)
 	tx.ddlAt = tx.ddlAt[:i+1]
 	return done

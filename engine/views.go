@@ -133,6 +133,11 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	if err != nil {
 		return nil, metaErr(err)
 	}
+	if exists { // txddl.go: the view as it was, or none
+		s.undoWith(func(ctx context.Context) error { return s.restoreView(ctx, old) })
+	} else {
+		s.undoStatement("DROP VIEW IF EXISTS " + quoteIdent(b.Path.Database) + "." + quoteIdent(b.Path.Table) + " CASCADE")
+	}
 	return tagOnly("CREATE VIEW"), nil
 }
 

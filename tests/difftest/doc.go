@@ -159,6 +159,14 @@
 // search path; SQLSTATE, message, position and notices, no allowance but
 // the unique indexes sqlgate refuses (0A000, counted).
 //
+// ddltx_test.go (TestDDLTransactionDifferential,
+// SQLGATE_DIFF_DDLTX_BLOCKS, default 16) runs random transaction blocks of
+// creations, ALTER TABLE additions and renames, DROP TABLE and INSERTs,
+// with savepoints, ROLLBACK TO and failing statements, ended by COMMIT or
+// ROLLBACK: each statement's SQLSTATE, then the catalog (tables, columns,
+// constraints, indexes, sequences, views, schemas, functions, types,
+// comments) and the rows after each block, as PostgreSQL's undo them.
+//
 // constraintorder_test.go (TestConstraintOrderDifferential,
 // SQLGATE_DIFF_CO_STATEMENTS, default 150) draws INSERTs, UPDATEs (in
 // place and of a referenced table's keys) and ON CONFLICT writes whose

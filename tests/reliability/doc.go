@@ -1,6 +1,7 @@
 // Package reliability holds the tests that a gateway in front of a team's
 // data must keep passing: a writing server killed with SIGKILL at random
-// moments loses no acknowledged write (crash_test.go), 64 concurrent
+// moments loses no acknowledged write (crash_test.go) and keeps no table
+// an uncommitted transaction block created (ddltx_crash_test.go), 64 concurrent
 // clients leave no goroutine or file descriptor behind (load_test.go),
 // resource limits hold through the wire (limits_test.go), and hostile SQL
 // cannot panic the parse-bind-plan pipeline (fuzz_pipeline_test.go).

@@ -130,19 +130,20 @@ def version(engine):
 
 
 def rename_attempt(engine):
-    """ALTER TABLE ... RENAME COLUMN through Alembic's op, and back, in one
-    transaction (sqlgate's DDL takes effect at once, which a rollback would
-    not undo: engine/txddl.go)."""
+    """ALTER TABLE ... RENAME COLUMN through Alembic's op, a new table and a
+    new column in one transaction, then a ROLLBACK, as a failed migration
+    ends: the schema after it is the schema before (engine/txddl.go)."""
     with engine.connect() as c:
         tx = c.begin()
         try:
             ops = Operations(MigrationContext.configure(c))
             ops.alter_column("account", "name", new_column_name="full_name")
+            ops.add_column("account", sa.Column("nickname", sa.String(20)))
+            ops.create_table("attempt", sa.Column("id", sa.Integer, primary_key=True))
             cols = [col["name"] for col in sa.inspect(c).get_columns("account", schema="public")]
-            ops.alter_column("account", "full_name", new_column_name="name")
             return ["renamed"] + cols
         finally:
-            tx.commit()
+            tx.rollback()
 
 
 def main():

@@ -1,0 +1,92 @@
+package binder
+
+import "github.com/sqlgate/sqlgate/fluss"
+
+// groupFunctionalDeps adds to a plain GROUP BY's keys the columns that
+// its keys determine, PostgreSQL's functional-dependency rule
+// (parse_agg.c's check_ungrouped_columns with check_functional_grouping):
+// when every column of a table's primary key is grouped, as a plain
+// column reference of that FROM item, any other column of the item may
+// be used ungrouped. Only a table's own scan qualifies (not a derived
+// table, view, CTE or changelog, whose columns carry no table id), and
+// only its primary key (not a unique constraint, which allows NULLs).
+//
+// The Aggregate node outputs only keys and aggregates, so a dependent
+// column becomes one more key: with the key grouped it splits no group.
+// A column of a type without equality (json) cannot be a key and stays
+// ungrouped. Grouping sets are left alone (PostgreSQL counts only the
+// columns common to every set).
+func (b *binder) groupFunctionalDeps(st *aggState) {
+	if st.sets != nil || len(st.keys) == 0 {
+		return
+	}
+	cols := st.input.cols
+	type item struct {
+		alias string
+		id    int64
+	}
+	var items []item                      // in the order of their first key
+	grouped := map[item]map[string]bool{} // a FROM item's grouped column names
+	for _, k := range st.keys {
+		ref, ok := k.(*ColumnRef)
+		if !ok || ref.Index < 0 || ref.Index >= len(cols) {
+			continue
+		}
+		c := cols[ref.Index]
+		if c.TableID == 0 || c.Ordinal == 0 {
+			continue
+		}
+		it := item{c.Table, c.TableID}
+		if grouped[it] == nil {
+			grouped[it] = map[string]bool{}
+			items = append(items, it)
+		}
+		grouped[it][c.Name] = true
+	}
+	for _, it := range items {
+		names := grouped[it]
+		info, ok := b.scannedTable(it.id)
+		if !ok || !info.HasPrimaryKey() {
+			continue
+		}
+		full := true
+		for _, k := range info.Descriptor.Schema.PrimaryKey {
+			full = full && names[k]
+		}
+		if !full {
+			continue
+		}
+		for i, c := range cols {
+			if c.Table != it.alias || c.TableID != it.id || c.Ordinal == 0 || names[c.Name] {
+				continue
+			}
+			if _, eq := typeSortOps(c.T); !eq {
+				continue
+			}
+			ref := &ColumnRef{Index: i, Name: c.Name, T: c.T}
+			if !keyOf(st.keys, ref) {
+				st.keys = append(st.keys, ref)
+			}
+		}
+	}
+}
+
+// scannedTable is the table with Fluss id id among the statement's scans.
+func (b *binder) scannedTable(id int64) (fluss.TableInfo, bool) {
+	for _, sc := range b.scans {
+		if sc.Table.TableID == id && !sc.Changelog && !sc.Binlog {
+			return sc.Table, true
+		}
+	}
+	return fluss.TableInfo{}, false
+}
+
+// keyOf reports whether e is one of keys.
+func keyOf(keys []Expr, e Expr) bool {
+	for _, k := range keys {
+		if sameExpr(k, e) {
+			return true
+		}
+	}
+	return false
+}

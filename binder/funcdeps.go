@@ -14,11 +14,25 @@ import "github.com/sqlgate/sqlgate/fluss"
 // The Aggregate node outputs only keys and aggregates, so a dependent
 // column becomes one more key: with the key grouped it splits no group.
 // A column of a type without equality (json) cannot be a key and stays
-// ungrouped. Grouping sets are left alone (PostgreSQL counts only the
-// columns common to every set).
+// ungrouped. With grouping sets only the keys common to every set count
+// (PostgreSQL's gset_common), and a dependent column joins every set.
 func (b *binder) groupFunctionalDeps(st *aggState) {
-	if st.sets != nil || len(st.keys) == 0 {
+	if len(st.keys) == 0 {
 		return
+	}
+	// with grouping sets only the keys of every set count (gset_common)
+	common := make([]bool, len(st.keys))
+	for i := range common {
+		common[i] = true
+	}
+	for _, set := range st.sets {
+		in := make([]bool, len(st.keys))
+		for _, k := range set {
+			in[k] = true
+		}
+		for i := range common {
+			common[i] = common[i] && in[i]
+		}
 	}
 	cols := st.input.cols
 	type item struct {
@@ -27,9 +41,9 @@ func (b *binder) groupFunctionalDeps(st *aggState) {
 	}
 	var items []item                      // in the order of their first key
 	grouped := map[item]map[string]bool{} // a FROM item's grouped column names
-	for _, k := range st.keys {
+	for i, k := range st.keys {
 		ref, ok := k.(*ColumnRef)
-		if !ok || ref.Index < 0 || ref.Index >= len(cols) {
+		if !ok || !common[i] || ref.Index < 0 || ref.Index >= len(cols) {
 			continue
 		}
 		c := cols[ref.Index]
@@ -64,9 +78,14 @@ func (b *binder) groupFunctionalDeps(st *aggState) {
 				continue
 			}
 			ref := &ColumnRef{Index: i, Name: c.Name, T: c.T}
-			if !keyOf(st.keys, ref) {
-				st.keys = append(st.keys, ref)
+			if keyOf(st.keys, ref) {
+				continue
 			}
+			// a key of every set, as the primary key is
+			for j := range st.sets {
+				st.sets[j] = append(st.sets[j], len(st.keys))
+			}
+			st.keys = append(st.keys, ref)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package binder
 
-import "github.com/sqlgate/sqlgate/fluss"
+import (
+	"slices"
+
+	"github.com/sqlgate/sqlgate/fluss"
+)
 
 // groupFunctionalDeps adds to a plain GROUP BY's keys the columns that
 // its keys determine, PostgreSQL's functional-dependency rule
@@ -35,12 +39,8 @@ func (b *binder) groupFunctionalDeps(st *aggState) {
 		}
 	}
 	cols := st.input.cols
-	type item struct {
-		alias string
-		id    int64
-	}
-	var items []item                      // in the order of their first key
-	grouped := map[item]map[string]bool{} // a FROM item's grouped column names
+	var items []groupedItem                      // in the order of their first key
+	grouped := map[groupedItem]map[string]bool{} // a FROM item's grouped column names
 	for i, k := range st.keys {
 		ref, ok := k.(*ColumnRef)
 		if !ok || !common[i] || ref.Index < 0 || ref.Index >= len(cols) {
@@ -50,7 +50,7 @@ func (b *binder) groupFunctionalDeps(st *aggState) {
 		if c.TableID == 0 || c.Ordinal == 0 {
 			continue
 		}
-		it := item{c.Table, c.TableID}
+		it := groupedItem{c.Table, c.TableID}
 		if grouped[it] == nil {
 			grouped[it] = map[string]bool{}
 			items = append(items, it)
@@ -70,6 +70,7 @@ func (b *binder) groupFunctionalDeps(st *aggState) {
 		if !full {
 			continue
 		}
+		st.funcGrouped = append(st.funcGrouped, it)
 		for i, c := range cols {
 			if c.Table != it.alias || c.TableID != it.id || c.Ordinal == 0 || names[c.Name] {
 				continue
@@ -88,6 +89,36 @@ func (b *binder) groupFunctionalDeps(st *aggState) {
 			st.keys = append(st.keys, ref)
 		}
 	}
+}
+
+// groupedItem is a FROM item that is a table's scan: its alias and the
+// table's Fluss id.
+type groupedItem struct {
+	alias string
+	id    int64
+}
+
+// wholeRowGrouped reports whether whole-row reference f is of a FROM item
+// whose primary key is grouped: its columns are then group keys too.
+//
+// Not with grouping sets: there a grouped column of the row is NULL in
+// the sets without it, where PostgreSQL's whole row still shows its value
+// (sqlgate refuses rather than answer otherwise).
+func (st *aggState) wholeRowGrouped(f *FuncCall) bool {
+	if len(f.Args) == 0 || st.sets != nil {
+		return false
+	}
+	for _, a := range f.Args {
+		ref, ok := a.(*ColumnRef)
+		if !ok || ref.Index < 0 || ref.Index >= len(st.input.cols) {
+			return false
+		}
+		c := st.input.cols[ref.Index]
+		if !slices.Contains(st.funcGrouped, groupedItem{c.Table, c.TableID}) {
+			return false
+		}
+	}
+	return true
 }
 
 // scannedTable is the table with Fluss id id among the statement's scans.

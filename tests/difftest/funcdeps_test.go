@@ -3,6 +3,7 @@ package difftest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -38,7 +39,7 @@ var funcDepFrom = []struct {
 // (default 150) grouped queries: a FROM clause of tables with and without
 // primary keys (a join, a self-join, a derived table), a GROUP BY of some
 // of its columns (sometimes in grouping sets), and a select list, HAVING
-// and ORDER BY of other columns and aggregates. PostgreSQL accepts an
+// and ORDER BY of other columns, whole rows and aggregates. PostgreSQL accepts an
 // ungrouped column exactly when its table's whole primary key is grouped
 // (check_functional_grouping); both must answer alike: the same rows, or
 // the same error naming the same column.
@@ -99,7 +100,8 @@ func funcDepQuery(rng *rand.Rand) string {
 	}
 	group := pick(1 + rng.IntN(3))
 	groupBy := strings.Join(group, ", ")
-	if rng.IntN(6) == 0 {
+	sets := rng.IntN(6) == 0
+	if sets {
 		groupBy = fmt.Sprintf("GROUPING SETS ((%s), (%s))", groupBy, group[0])
 	}
 	sel := pick(1 + rng.IntN(3))
@@ -109,6 +111,12 @@ func funcDepQuery(rng *rand.Rand) string {
 			c += "::text" // jsonb's text, which both print alike
 		}
 		filtered = append(filtered, c)
+	}
+	if !sets && rng.IntN(4) == 0 {
+		// a whole row: grouped when its item's primary key is (not with
+		// grouping sets: binder/funcdeps.go's wholeRowGrouped)
+		aliases := slices.Sorted(maps.Keys(f.items))
+		filtered = append(filtered, aliases[rng.IntN(len(aliases))]+"::text")
 	}
 	q := "SELECT " + strings.Join(filtered, ", ") + ", count(*) FROM " + f.from + " GROUP BY " + groupBy
 	if rng.IntN(3) == 0 {

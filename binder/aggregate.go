@@ -73,6 +73,9 @@ type aggState struct {
 	// the clauses before it), so GROUPING's arguments, which PostgreSQL
 	// checks last, are not checked against keys
 	keysUnbound bool
+	// funcGrouped are the FROM items whose primary key is grouped, whose
+	// columns funcdeps.go made keys too
+	funcGrouped []groupedItem
 }
 
 // unknownAggArg is the type an untyped literal (or NULL) argument of a
@@ -526,9 +529,10 @@ func (b *binder) rebase(node sourceNode, e Expr) (Expr, error) {
 		}
 		return nil, groupingError(b, node, name)
 	case *FuncCall:
-		if isWholeRow(x) {
+		if isWholeRow(x) && !st.wholeRowGrouped(x) { // funcdeps.go
 			// PostgreSQL groups a whole row as one value: grouping by all
-			// of its columns is not grouping by it
+			// of its columns is not grouping by it (unless its table's
+			// primary key is grouped)
 			return nil, groupingError(b, node, x.Name)
 		}
 	}

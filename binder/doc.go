@@ -143,6 +143,8 @@
 // recursive SELECT, and whose recursive term reads a WorkTableScan) and
 // groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and
 // GROUPING(..) (one Aggregate per grouping set under UNION ALL),
+// funcdeps.go the columns a grouped primary key determines (PostgreSQL's
+// functional dependency: each becomes one more group key),
 // operators.go the operators resolved by operand type (@> <@ ? ?| ?&
 // over jsonb and arrays, || of bytea and of jsonb; a failed lookup of an
 // operator bound to a function named as the operator; prefix + of

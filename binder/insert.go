@@ -215,7 +215,8 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		// the generated columns of the updated rows are computed over
 		// them when they are built (engine/generated.go, as
 		// exec.Insert.MergeGenerated): merge's are placeholders
-		merge, where, err := b.bindOnConflictUpdate(scan, oc.Update, oc.Where)
+		byKey := info.HasPrimaryKey() && arbiter == info.PrimaryKeyName()
+		merge, where, err := b.bindOnConflictUpdate(scan, oc.Update, oc.Where, byKey)
 		if err != nil {
 			return nil, err
 		}
@@ -576,7 +577,9 @@ func boundedString(t types.T) bool {
 // the rewrite turns into VALUES(x)). The result has one expression per
 // table column; columns not assigned keep the existing value. where, when
 // set, is DO UPDATE's WHERE, bound over the same pair (nil when none).
-func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where pt.Expr) ([]Expr, Expr, error) {
+// byKey: the arbiter is the primary key, so a key column set to its own
+// EXCLUDED value (as ORMs' upserts write every column) keeps its value.
+func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where pt.Expr, byKey bool) ([]Expr, Expr, error) {
 	info := scan.Table
 	cols := info.Descriptor.Schema.Columns
 	n := len(cols)
@@ -685,6 +688,9 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment, where p
 		}
 		a := list[k-1]
 		if pk[a.Column] {
+			if ref, ok := values[k-1].(*ColumnRef); ok && byKey && a.Target == nil && len(items[idx]) == 1 && ref.Index == n+idx {
+				continue // the conflicting row's key is EXCLUDED's: no change
+			}
 			return nil, nil, b.errAt(a, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", a.Column))
 		}
 		e := values[k-1]

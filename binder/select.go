@@ -322,8 +322,12 @@ func (b *binder) bindGroupByTree(st *aggState, input *Node, in **scope, targets 
 	b.srf = gsrf
 	err := b.bindGroupBy(st, s, targets, sel.GroupBy, sel.GroupDistinct) // groupingsets.go
 	b.srf = prev
-	if err != nil || len(gsrf.calls) == 0 {
+	if err != nil {
 		return nil, err
+	}
+	if len(gsrf.calls) == 0 {
+		b.groupFunctionalDeps(st) // funcdeps.go
+		return nil, nil
 	}
 	n, grouped := gsrf.groupBySetCalls(*input, st.keys)
 	ns := newScope(n)

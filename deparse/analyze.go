@@ -134,6 +134,16 @@ func (a *analyzer) expr(e pt.Expr) (node, error) {
 		if err != nil {
 			return nil, err
 		}
+		if arr, ok := n.X.(*pt.Array); ok {
+			if tt := typeOfT(t); tt.elem != nil && tt.base == nil {
+				// transformTypeCast: ARRAY[..] under a cast to an array
+				// type is built as that type
+				x, err = a.arrayAs(arr.Elems, tt)
+				if err != nil {
+					return nil, err
+				}
+			}
+		}
 		return a.coerce(x, typeOfT(t), castExplicit)
 	case *pt.FuncCall:
 		return a.call(n)
@@ -859,6 +869,40 @@ func (a *analyzer) array(items []pt.Expr) (node, error) {
 		}
 	}
 	return &arrayNode{elems: elems, t: arrayOf(common)}, nil
+}
+
+// arrayAs is transformArrayExpr with the target array type t of a cast
+// around it: each element cast explicitly to t's element type (with its
+// typmod), the array of t's type, whose typmod is its elements' when
+// they all have one (exprTypmod: an empty array has none, so the cast
+// around it still applies the typmod).
+func (a *analyzer) arrayAs(items []pt.Expr, t typ) (node, error) {
+	elems, err := a.exprs(items)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range elems {
+		if elems[i], err = a.coerce(e, *t.elem, castExplicit); err != nil {
+			return nil, err
+		}
+	}
+	out := withoutMod(t)
+	if len(elems) > 0 {
+		out = t
+	}
+	return &arrayNode{elems: elems, t: out}, nil
+}
+
+// withoutMod is array type t with no typmod (format_type_with_typemod's
+// -1).
+func withoutMod(t typ) typ {
+	t.mod = -1
+	if t.elem != nil {
+		e := *t.elem
+		e.mod = -1
+		t.elem = &e
+	}
+	return t
 }
 
 func (a *analyzer) caseExpr(n *pt.Case) (node, error) {

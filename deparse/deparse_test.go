@@ -140,4 +140,31 @@ func TestSyntaxFunctionsAndDefaults(t *testing.T) {
 			}
 		}
 	}
+	// ARRAY[..] under a cast to an array type is built as that type, its
+	// elements cast to the element type; an empty one prints its type
+	// (without the typmod, which the cast around it applies)
+	varchar := func(n int) types.T { return types.T{Kind: types.String, Length: n} }
+	for _, c := range []struct {
+		in            string
+		col           types.T
+		plain, pretty string
+	}{
+		{"ARRAY[]::varchar(20)[]", types.ArrayOf(varchar(20)),
+			"(ARRAY[]::character varying[])::character varying(20)[]", "ARRAY[]::character varying[]::character varying(20)[]"},
+		{"array[]::text[]", types.ArrayOf(types.StringType), "ARRAY[]::text[]", "ARRAY[]::text[]"},
+		{"array[]::int[]", types.ArrayOf(types.Int32Type), "ARRAY[]::integer[]", "ARRAY[]::integer[]"},
+		{"array['a','b']::varchar(5)[]", types.ArrayOf(varchar(5)),
+			"ARRAY['a'::character varying(5), 'b'::character varying(5)]", "ARRAY['a'::character varying(5), 'b'::character varying(5)]"},
+	} {
+		for _, pretty := range []bool{false, true} {
+			want := c.plain
+			if pretty {
+				want = c.pretty
+			}
+			got, err := Default(c.in, sc, c.col, pretty)
+			if err != nil || got != want {
+				t.Errorf("DEFAULT %s (pretty %v):\n got %q (%v)\nwant %q", c.in, pretty, got, err, want)
+			}
+		}
+	}
 }

@@ -138,6 +138,11 @@ func (p *printer) expr(n node, showImplicit bool) {
 		p.sb.WriteString("ARRAY[")
 		p.list(x.elems)
 		p.sb.WriteByte(']')
+		if len(x.elems) == 0 {
+			// ruleutils.c: an empty ARRAY[] reads back only with its
+			// type, written without a typmod
+			p.sb.WriteString("::" + p.formatType(withoutMod(x.t)))
+		}
 	case *aggNode:
 		p.sb.WriteString(quoteIdent(x.name) + "(")
 		switch {

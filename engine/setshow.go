@@ -125,6 +125,19 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		}
 		v = strconv.Itoa(n)
 	case "timezone":
+		if st.Interval != nil {
+			// SET TIME ZONE INTERVAL: flatten_set_variable_args' text of
+			// the interval, INTERVAL '...', which check_timezone reads
+			t, err := types.IntervalTypeOf(st.Interval.Fields, st.Interval.Precision)
+			if err != nil {
+				return nil, err
+			}
+			iv, err := types.ParseIntervalAsStyle(v, t, s.style().Interval)
+			if err != nil {
+				return nil, err
+			}
+			v = "INTERVAL '" + string(types.AppendIntervalStyled(nil, iv.Months, iv.Days, iv.Nanoseconds/1000, s.style().Interval)) + "'"
+		}
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023
 		_, canon, err := types.LoadZone(v)

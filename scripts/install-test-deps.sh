@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond Go, only what is missing: PostgreSQL
 # 15 (the oracle) and psql, the drivers of tests/clients (pgJDBC with a JDK to
-# compile its test programs, psycopg2, SQLAlchemy and Alembic, node-postgres). Debian packages need
+# compile its test programs, psycopg2, SQLAlchemy and Alembic, node-postgres and Sequelize,
+# Django and dbt in virtualenvs). Debian packages need
 # root (or sudo); npm packages go to tests/clients/node/node_modules.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +30,7 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-if [ ! -f tests/clients/node/node_modules/pg/package.json ]; then
+if [ ! -f tests/clients/node/node_modules/pg/package.json ] || [ ! -f tests/clients/node/node_modules/sequelize/package.json ]; then
   (cd tests/clients/node && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 # Fluss 0.9.1's server jars from Maven Central, once, into the user's cache
@@ -74,4 +75,14 @@ if ! "$DBT_VENV/bin/python" -c 'import dbt.adapters.postgres, psycopg2' >/dev/nu
   rm -rf "$DBT_VENV"
   python3 -m venv "$DBT_VENV"
   "$DBT_VENV/bin/pip" install -q --disable-pip-version-check -r tests/clients/python/dbt-requirements.txt
+fi
+# Django with psycopg2-binary for tests/clients/django_test.go, pinned with
+# every dependency (tests/clients/python/django-requirements.txt), in a
+# virtualenv of its own in the user's cache, once.
+DJANGO_VENV=${XDG_CACHE_HOME:-$HOME/.cache}/sqlgate/django-5.2.20
+if ! "$DJANGO_VENV/bin/python" -c 'import django, psycopg2' >/dev/null 2>&1; then
+  echo "installing Django 5.2.20 into $DJANGO_VENV"
+  rm -rf "$DJANGO_VENV"
+  python3 -m venv "$DJANGO_VENV"
+  "$DJANGO_VENV/bin/pip" install -q --disable-pip-version-check -r tests/clients/python/django-requirements.txt
 fi

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -22,6 +23,9 @@ type SetStmt struct {
 	Raw bool
 	// Default is SET x TO DEFAULT / SET TIME ZONE LOCAL|DEFAULT.
 	Default bool
+	// Interval is SET TIME ZONE INTERVAL 'v' [fields | (p)]: Values holds
+	// v, which the setting reads as an interval of this qualifier.
+	Interval *IntervalQualifier
 	// Reset is RESET x; ResetAll is RESET ALL.
 	Reset, ResetAll bool
 	// Tx holds the modes of SET TRANSACTION ... and SET SESSION
@@ -417,6 +421,55 @@ func parseSession(src string, toks []token, st *Statement) (bool, error) {
 	return false, nil
 }
 
+// IntervalQualifier is an interval type's field qualifier (lower-case
+// words as TypeName.IntervalFields holds them, "" for none) and its
+// fractional-seconds precision (-1 for none).
+type IntervalQualifier struct {
+	Fields    string
+	Precision int
+}
+
+// zoneInterval reads the rest of SET TIME ZONE INTERVAL: gram.y's
+// zone_value forms ConstInterval Sconst opt_interval and ConstInterval
+// '(' Iconst ')' Sconst.
+func (p *sessionParser) zoneInterval(s *SetStmt) error {
+	q := &IntervalQualifier{Precision: -1}
+	if p.pos+2 < len(p.toks) && p.toks[p.pos].isPunct(p.src, "(") && p.toks[p.pos+1].kind == tkNumber && p.toks[p.pos+2].isPunct(p.src, ")") {
+		n, err := strconv.Atoi(p.toks[p.pos+1].text(p.src))
+		if err != nil {
+			return p.err()
+		}
+		q.Precision = n
+		p.pos += 3
+	}
+	if p.pos >= len(p.toks) || (p.toks[p.pos].kind != tkString && p.toks[p.pos].kind != tkEString) {
+		return p.err()
+	}
+	v, err := p.value()
+	if err != nil {
+		return err
+	}
+	if q.Precision < 0 {
+		var words []string
+		for p.pos < len(p.toks) && p.toks[p.pos].kind == tkIdent {
+			words = append(words, strings.ToLower(p.toks[p.pos].text(p.src)))
+			p.pos++
+		}
+		q.Fields = strings.Join(words, " ")
+		if len(words) > 0 && words[len(words)-1] == "second" && p.pos+2 < len(p.toks) && p.toks[p.pos].isPunct(p.src, "(") &&
+			p.toks[p.pos+1].kind == tkNumber && p.toks[p.pos+2].isPunct(p.src, ")") {
+			n, err := strconv.Atoi(p.toks[p.pos+1].text(p.src))
+			if err != nil {
+				return p.err()
+			}
+			q.Precision = n
+			p.pos += 3
+		}
+	}
+	s.Values, s.Interval = []string{v}, q
+	return p.done()
+}
+
 func (p *sessionParser) parseSet(st *Statement) error {
 	st.Kind = Set
 	s := &SetStmt{}
@@ -448,7 +501,7 @@ func (p *sessionParser) parseSet(st *Statement) error {
 			return p.done()
 		}
 		if p.accept("INTERVAL") {
-			return sqlerr.New(sqlerr.FeatureNotSupported, "SET TIME ZONE INTERVAL is not supported")
+			return p.zoneInterval(s)
 		}
 		v, err := p.value()
 		if err != nil {

@@ -30,11 +30,27 @@ const zoneinfoDir = "/usr/share/zoneinfo"
 // ("-5" shows as "<-05>+05", pg_tzset_offset's name), else pg_tzset's
 // zone (pgTzset): a tz database name in its canonical spelling
 // ("Europe/Paris"), or a POSIX zone, upper-cased ("UTC+3", "+02:30",
-// "A5B": POSIX signs count west). Anything else is 22023 invalid value
-// for parameter "TimeZone".
+// "A5B": POSIX signs count west), or "INTERVAL 'v'" (SET TIME ZONE
+// INTERVAL's text: zoneInterval), named as a number of hours is. Anything
+// else is 22023 invalid value for parameter "TimeZone".
 func LoadZone(setting string) (*time.Location, string, error) {
 	bad := func() *sqlerr.Error {
 		return sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": %q", setting)
+	}
+	if len(setting) >= 8 && strings.EqualFold(setting[:8], "interval") {
+		secs, detail, ok, err := zoneInterval(setting[8:])
+		if err != nil {
+			return nil, "", err
+		}
+		if !ok {
+			e := bad()
+			if detail != "" {
+				e = e.WithDetail("%s", detail)
+			}
+			return nil, "", e
+		}
+		loc, name := offsetZone(secs)
+		return loc, name, nil
 	}
 	// strtod skips leading blanks and must read the rest whole
 	if num := strings.TrimLeft(setting, " \t\n\r\v\f"); num != "" && strtodPrefix(num) == len(num) {
@@ -49,12 +65,8 @@ func LoadZone(setting string) (*time.Location, string, error) {
 		if math.IsNaN(west) || math.Abs(west) >= 168*3600 {
 			return nil, "", bad().WithDetail("UTC timezone offset is out of range.")
 		}
-		secs := -int(west)
-		posix := ZoneOffset(-secs)
-		if secs == 0 {
-			posix = "-00" // PostgreSQL's spelling of UTC+0 in POSIX terms
-		}
-		return fixedZone(secs), "<" + ZoneOffset(secs) + ">" + posix, nil
+		loc, name := offsetZone(-int(west))
+		return loc, name, nil
 	}
 	if setting == "" {
 		return nil, "", bad()
@@ -69,6 +81,43 @@ func LoadZone(setting string) (*time.Location, string, error) {
 		return nil, "", bad()
 	}
 	return loc, strings.ToUpper(setting), nil
+}
+
+// offsetZone is the zone secs east of UTC and its name as
+// pg_tzset_offset spells it ("<-05>+05", "<+05:30>-05:30", "<+00>-00").
+func offsetZone(secs int) (*time.Location, string) {
+	posix := ZoneOffset(-secs)
+	if secs == 0 {
+		posix = "-00" // PostgreSQL's spelling of UTC+0 in POSIX terms
+	}
+	return fixedZone(secs), "<" + ZoneOffset(secs) + ">" + posix
+}
+
+// zoneInterval reads the rest of a TimeZone value "INTERVAL 'v'" (SET TIME
+// ZONE INTERVAL's text) as check_timezone does: blanks, v quoted to the
+// end, read as interval input (its errors are the input's); months or
+// days refuse it with a detail; the offset east is its time in whole
+// seconds, truncated toward zero. ok is false for a value of another shape.
+func zoneInterval(rest string) (secs int, detail string, ok bool, err error) {
+	rest = strings.TrimLeft(rest, " \t\n\r\v\f")
+	if !strings.HasPrefix(rest, "'") {
+		return 0, "", false, nil
+	}
+	v, tail, found := strings.Cut(rest[1:], "'")
+	if !found || tail != "" {
+		return 0, "", false, nil
+	}
+	iv, err := ParseInterval(v)
+	if err != nil {
+		return 0, "", false, err
+	}
+	switch {
+	case iv.Months != 0:
+		return 0, "Cannot specify months in time zone interval.", false, nil
+	case iv.Days != 0:
+		return 0, "Cannot specify days in time zone interval.", false, nil
+	}
+	return int(iv.Nanoseconds / int64(time.Second)), "", true, nil
 }
 
 // fixedZone is a zone at secs east of UTC named as PostgreSQL names the

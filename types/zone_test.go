@@ -33,6 +33,13 @@ func TestLoadZone(t *testing.T) {
 		{"GMT", "GMT", "2024-07-02T03:04:05Z", "2024-07-02 03:04:05+00"},
 		{"<-05>+05", "<-05>+05", "2024-01-02T03:04:05Z", "2024-01-01 22:04:05-05"},
 		{"<+05:30>-05:30", "<+05:30>-05:30", "2024-07-02T03:04:05Z", "2024-07-02 08:34:05+05:30"},
+		// SET TIME ZONE INTERVAL's text: the time in whole seconds east,
+		// named as pg_tzset_offset names it
+		{"INTERVAL '-05:30'", "<-05:30>+05:30", "2024-01-02T03:04:05Z", "2024-01-01 21:34:05-05:30"},
+		{"interval '+00:00'", "<+00>-00", "2024-01-02T03:04:05Z", "2024-01-02 03:04:05+00"},
+		{"INTERVAL  '03:00:00'", "<+03>-03", "2024-01-02T03:04:05Z", "2024-01-02 06:04:05+03"},
+		{"INTERVAL '1.5 seconds'", "<+00:00:01>-00:00:01", "2024-01-02T03:04:05Z", "2024-01-02 03:04:06+00:00:01"},
+		{"INTERVAL '-25:00:00'", "<-25>+25", "2024-01-02T03:04:05Z", "2024-01-01 02:04:05-25"},
 		// hours to 167 as strtod reads them; POSIX zones with DST,
 		// empty and one-letter names, upper-cased (PostgreSQL 15)
 		{"99", "<+99>-99", "2024-07-02T03:04:05Z", "2024-07-06 06:04:05+99"},
@@ -56,7 +63,8 @@ func TestLoadZone(t *testing.T) {
 			t.Errorf("%s in %q = %q, want %q", c.at, c.in, got, c.want)
 		}
 	}
-	for _, bad := range []string{"xyz", "Z", "", "PST", "Local", "../etc/passwd", "168", "-168", "inf", "1e400", " UTC", "<+0530>-0530"} {
+	for _, bad := range []string{"xyz", "Z", "", "PST", "Local", "../etc/passwd", "168", "-168", "inf", "1e400", " UTC", "<+0530>-0530",
+		"INTERVAL '1 day'", "INTERVAL '1 mon'", "INTERVAL '01:00", "INTERVAL '01:00' x", "INTERVAL 01:00"} {
 		_, _, err := LoadZone(bad)
 		if sqlerr.CodeOf(err) != sqlerr.InvalidParameterValue {
 			t.Errorf("LoadZone(%q) = %v, want 22023", bad, err)

@@ -15,7 +15,11 @@
 // (python/create_all.py), an Alembic history run up and down with its
 // transactional DDL (python/alembic_history.py) and a dbt-postgres project
 // run twice and tested (python/dbt_project.py, in the virtualenv
-// scripts/install-test-deps.sh makes) against both. What
+// scripts/install-test-deps.sh makes), a Django project's migrate, ORM
+// queries, inspectdb and migrations rolled back (python/django_project.py,
+// in a virtualenv of its own) and a Sequelize application's sync, model
+// queries, transactions and sync({alter: true}) (node/sequelize.js)
+// against both. What
 // sqlgate cannot answer yet is listed
 // in each test with the exact error it gives, so each list stays true.
 //

@@ -161,6 +161,9 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		}
 		return &binder.Filter{Input: x.Input, Cond: cond}, nil
 	case *binder.Join:
+		if fo.pullUp {
+			x = nullableSides(x).(*binder.Join) // pullupconst.go
+		}
 		if x.Cond == nil {
 			return x, nil
 		}

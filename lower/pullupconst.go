@@ -250,3 +250,73 @@ func (fo *folder) pullUpRefs(e binder.Expr) binder.Expr {
 	out, _ := walk(e)
 	return out
 }
+
+// nullableSides is j with the derived tables on the sides it NULL-extends
+// marked as read through PlaceHolderVars (markPlaceholders); j itself when
+// it extends neither.
+func nullableSides(j *binder.Join) binder.Node {
+	left := j.Type == binder.RightJoin || j.Type == binder.FullJoin
+	right := j.Type == binder.LeftJoin || j.Type == binder.FullJoin
+	if !left && !right {
+		return j
+	}
+	c := *j
+	if left {
+		c.Left = markPlaceholders(j.Left)
+	}
+	if right {
+		c.Right = markPlaceholders(j.Right)
+	}
+	return &c
+}
+
+// markPlaceholders marks the projections of n whose constants the node
+// above would read as pulled up (pulledUp's walk) as Placeholders:
+// pull_up_simple_subquery wraps a derived table's constant outputs in
+// PlaceHolderVars when an outer join above NULL-extends it, and they stay
+// PlaceHolderVars when a strict WHERE later reduces that join to an inner
+// one (reduce_outer_joins runs after the pull-up): a condition over one
+// is then computed for each of the derived table's rows, where the
+// constant itself would make it a one-time filter computed before any.
+func markPlaceholders(n binder.Node) binder.Node {
+	switch x := n.(type) {
+	case *binder.Project:
+		if x.Generated || !simpleInput(x.Input) {
+			return n
+		}
+		c := *x
+		c.Placeholders = true
+		c.Input = markPlaceholders(x.Input)
+		return &c
+	case *binder.Filter:
+		c := *x
+		c.Input = markPlaceholders(x.Input)
+		return &c
+	case *binder.Join:
+		c := *x
+		switch x.Type {
+		case binder.InnerJoin, binder.CrossJoin:
+			c.Left, c.Right = markPlaceholders(x.Left), markPlaceholders(x.Right)
+		case binder.LeftJoin, binder.SemiJoin, binder.AntiJoin:
+			c.Left = markPlaceholders(x.Left)
+		case binder.RightJoin:
+			c.Right = markPlaceholders(x.Right)
+		}
+		return &c
+	}
+	return n
+}
+
+// readsPlaceholder reports whether cond, over p's outputs, reads one
+// that is a constant p's Placeholders marks as a PlaceHolderVar.
+func readsPlaceholder(cond binder.Expr, p *binder.Project) bool {
+	if !p.Placeholders {
+		return false
+	}
+	for _, i := range columnsOf(cond) {
+		if _, ok := p.Exprs[i].(*binder.Const); ok {
+			return true
+		}
+	}
+	return false
+}

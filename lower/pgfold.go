@@ -189,6 +189,8 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		c := *x
 		c.Exprs = exprs
 		return &c, nil
+	case *binder.Lateral:
+		return fo.foldLateral(x) // pullupconst.go
 	case *binder.Sort:
 		var keys []binder.SortKey
 		for i, k := range x.Keys {

@@ -320,3 +320,46 @@ func readsPlaceholder(cond binder.Expr, p *binder.Project) bool {
 	}
 	return false
 }
+
+// foldLateral folds x's right plan as a correlated subquery's
+// (foldSubqueryPlans): PostgreSQL pulls a LATERAL subquery up or plans it
+// as a query of its own, folding its expressions either way, and
+// pullup_replace_vars replaces a lateral reference to a pulled-up
+// constant of the left input by the constant, so SELECT * FROM (SELECT
+// 'AB' FROM t WHERE false) s(c), LATERAL (SELECT c::boolean) l fails
+// while planning. The rules leave the right plan be (rewriteChildren).
+func (fo *folder) foldLateral(x *binder.Lateral) (binder.Node, error) {
+	right := x.Right
+	if fo.pruneSubqueries {
+		right = trimSubqueryPlan(right) // as lowerLateral lowers it
+	}
+	outer, cols, wrap := fo.outer, fo.cols, fo.wrap
+	if fo.pullUp {
+		fo.outer, fo.wrap = outerConsts(lateralRefs(x, fo.wrap)), false
+	}
+	right, err := fo.foldPlan(right)
+	fo.outer, fo.cols, fo.wrap = outer, cols, wrap
+	if err != nil || right == x.Right || fo.pruneSubqueries {
+		return x, err
+	}
+	return binder.NewLateral(x.Left, right, x.Outer, x.Type, x.Cond), nil
+}
+
+// lateralRefs is x's Outer values with each reference to a pulled-up
+// constant of the left input replaced by the constant.
+func lateralRefs(x *binder.Lateral, wrap bool) []binder.Expr {
+	left := pulledUp(x.Left, wrap)
+	if left == nil {
+		return nil
+	}
+	out := make([]binder.Expr, len(x.Outer))
+	for i, o := range x.Outer {
+		out[i] = o
+		if r, ok := o.(*binder.ColumnRef); ok {
+			if k := pulledConst(left, r.Index, r); k != nil {
+				out[i] = k
+			}
+		}
+	}
+	return out
+}

@@ -289,9 +289,7 @@ func markPlaceholders(n binder.Node) binder.Node {
 		c.Input = markPlaceholders(x.Input)
 		return &c
 	case *binder.Filter:
-		c := *x
-		c.Input = markPlaceholders(x.Input)
-		return &c
+		return rewriteChildren(x, markPlaceholders)
 	case *binder.Join:
 		c := *x
 		switch x.Type {

@@ -82,6 +82,12 @@ type Project struct {
 	// does (ExecComputeStoredGenerated), so planning never folds a
 	// constant of the row into them (lower's pulled-up constants).
 	Generated bool
+	// Placeholders says the projection is a derived table PostgreSQL
+	// pulls up below an outer join that NULL-extends it, so that the
+	// query above reads its constant outputs as PlaceHolderVars: a
+	// condition over one is computed for each of the derived table's
+	// rows, never as a one-time filter (lower's pulled-up constants).
+	Placeholders bool
 }
 
 // SortKey is one ORDER BY key over the input's columns.

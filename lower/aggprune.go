@@ -312,6 +312,14 @@ func degenerateGroupings(n binder.Node) binder.Node {
 // when nothing reads it, as at the top (EXISTS (SELECT 1 FROM (SELECT
 // rank() OVER (PARTITION BY max(a)), sum(10 / b) FROM t) s) divides
 // nothing in PostgreSQL).
+//
+// The aggregations' inputs are narrowed before their unread aggregates are
+// dropped, as the rules order them (aggregate_input_pruning, then
+// aggregate_output_pruning): count(*) over a derived table that
+// aggregates reads none of its outputs only once its input projection is
+// narrowed, so (SELECT count(*) FROM (SELECT sum(10 / b) FROM t GROUP BY
+// GROUPING SETS ((), ())) s) divides nothing, as at the top; they are
+// narrowed again below the aggregations that lost aggregates.
 func trimSubqueryPlan(plan binder.Node) binder.Node {
-	return pruneAggregateInputs(pruneAggregateOutputs(pruneJoinInputs(eliminateProjections(degenerateGroupings(plan)))))
+	return pruneAggregateInputs(pruneAggregateOutputs(pruneAggregateInputs(pruneJoinInputs(eliminateProjections(degenerateGroupings(plan))))))
 }

@@ -156,6 +156,16 @@ func decorrelateFilter(f *binder.Filter) binder.Node {
 		rest = append(rest, cs...)
 	}
 	for i, c := range rest {
+		if raisesBeside(f.Input, c) {
+			// the conjunct rejects the NULL of an outer row without a
+			// group, so the left join would be reduced to an inner
+			// one (filterIntoJoin) that drops the row before its other
+			// operands are computed, where PostgreSQL's SubPlan is
+			// computed with them for every row: (SELECT max(..) WHERE
+			// k = t.a) = t.b % t.c fails on t.c = 0 whatever the
+			// subquery returns
+			continue
+		}
 		rest[i] = replaceScalarAggs(c, &in)
 	}
 	if in == f.Input && !reordered {
@@ -572,6 +582,21 @@ func replaceScalarAggs(e binder.Expr, in *binder.Node) binder.Expr {
 	}
 	out, _ := binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) { return replaceScalarAggs(c, in), nil })
 	return out
+}
+
+// raisesBeside reports whether computing e over n's columns can fail
+// outside its scalar subqueries (keyCanRaise over e with each replaced by
+// a NULL).
+func raisesBeside(n binder.Node, e binder.Expr) bool {
+	var strip func(binder.Expr) (binder.Expr, error)
+	strip = func(x binder.Expr) (binder.Expr, error) {
+		if sq, ok := x.(*binder.Subquery); ok && sq.Mode == binder.ScalarSubquery {
+			return nullOf(sq.Type()), nil
+		}
+		return binder.MapChildren(x, strip)
+	}
+	out, _ := strip(e)
+	return keyCanRaise(n, out)
 }
 
 // emptyAggNull are the aggregates whose value over no rows is NULL (count's

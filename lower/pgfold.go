@@ -161,6 +161,9 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		}
 		return &binder.Filter{Input: x.Input, Cond: cond}, nil
 	case *binder.Join:
+		if fo.pullUp {
+			x = nullableSides(x).(*binder.Join) // pullupconst.go
+		}
 		if x.Cond == nil {
 			return x, nil
 		}
@@ -186,6 +189,8 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		c := *x
 		c.Exprs = exprs
 		return &c, nil
+	case *binder.Lateral:
+		return fo.foldLateral(x) // pullupconst.go
 	case *binder.Sort:
 		var keys []binder.SortKey
 		for i, k := range x.Keys {
@@ -1259,6 +1264,24 @@ func nodeCost(x binder.Expr) int {
 	return 0
 }
 
+// groupsBySets reports whether n is the binder's UNION ALL of one
+// aggregation per grouping set (binder.Aggregate's GroupingSet), which
+// PostgreSQL's EXISTS keeps as one query with groupingSets.
+func groupsBySets(n binder.Node) bool {
+	switch x := n.(type) {
+	case *binder.SetOp:
+		return groupsBySets(x.Left) || groupsBySets(x.Right)
+	case *binder.Project:
+		in := x.Input
+		if f, ok := in.(*binder.Filter); ok {
+			in = f.Input
+		}
+		a, ok := in.(*binder.Aggregate)
+		return ok && a.GroupingSet
+	}
+	return false
+}
+
 // canRaise reports whether computing e can fail on some row: it holds
 // arithmetic, a negation, a cast, a function or a subquery.
 func canRaise(e binder.Expr) bool {
@@ -1279,15 +1302,25 @@ func canRaise(e binder.Expr) bool {
 // an EXISTS subquery is never computed (only whether a row exists is), so
 // it becomes NULLs of the same types, neither folded nor evaluated; not
 // when it feeds an aggregation, a window or DISTINCT, which PostgreSQL
-// keeps too.
+// keeps too, HAVING between them or not, and the grouping sets' union
+// of aggregations (simplify_EXISTS_query keeps the select list of a
+// query with aggregates, grouping sets or a HAVING).
 func existsTargets(plan binder.Node) binder.Node {
 	p, ok := plan.(*binder.Project)
 	if !ok {
 		return plan
 	}
-	switch p.Input.(type) {
+	in := p.Input
+	if f, ok := in.(*binder.Filter); ok {
+		in = f.Input
+	}
+	switch x := in.(type) {
 	case *binder.Aggregate, *binder.Window:
 		return plan
+	case *binder.SetOp:
+		if groupsBySets(x) {
+			return plan
+		}
 	}
 	exprs := make([]binder.Expr, len(p.Exprs))
 	for i, e := range p.Exprs {

@@ -250,3 +250,114 @@ func (fo *folder) pullUpRefs(e binder.Expr) binder.Expr {
 	out, _ := walk(e)
 	return out
 }
+
+// nullableSides is j with the derived tables on the sides it NULL-extends
+// marked as read through PlaceHolderVars (markPlaceholders); j itself when
+// it extends neither.
+func nullableSides(j *binder.Join) binder.Node {
+	left := j.Type == binder.RightJoin || j.Type == binder.FullJoin
+	right := j.Type == binder.LeftJoin || j.Type == binder.FullJoin
+	if !left && !right {
+		return j
+	}
+	c := *j
+	if left {
+		c.Left = markPlaceholders(j.Left)
+	}
+	if right {
+		c.Right = markPlaceholders(j.Right)
+	}
+	return &c
+}
+
+// markPlaceholders marks the projections of n whose constants the node
+// above would read as pulled up (pulledUp's walk) as Placeholders:
+// pull_up_simple_subquery wraps a derived table's constant outputs in
+// PlaceHolderVars when an outer join above NULL-extends it, and they stay
+// PlaceHolderVars when a strict WHERE later reduces that join to an inner
+// one (reduce_outer_joins runs after the pull-up): a condition over one
+// is then computed for each of the derived table's rows, where the
+// constant itself would make it a one-time filter computed before any.
+func markPlaceholders(n binder.Node) binder.Node {
+	switch x := n.(type) {
+	case *binder.Project:
+		if x.Generated || !simpleInput(x.Input) {
+			return n
+		}
+		c := *x
+		c.Placeholders = true
+		c.Input = markPlaceholders(x.Input)
+		return &c
+	case *binder.Filter:
+		return rewriteChildren(x, markPlaceholders)
+	case *binder.Join:
+		c := *x
+		switch x.Type {
+		case binder.InnerJoin, binder.CrossJoin:
+			c.Left, c.Right = markPlaceholders(x.Left), markPlaceholders(x.Right)
+		case binder.LeftJoin, binder.SemiJoin, binder.AntiJoin:
+			c.Left = markPlaceholders(x.Left)
+		case binder.RightJoin:
+			c.Right = markPlaceholders(x.Right)
+		}
+		return &c
+	}
+	return n
+}
+
+// readsPlaceholder reports whether cond, over p's outputs, reads one
+// that is a constant p's Placeholders marks as a PlaceHolderVar.
+func readsPlaceholder(cond binder.Expr, p *binder.Project) bool {
+	if !p.Placeholders {
+		return false
+	}
+	for _, i := range columnsOf(cond) {
+		if _, ok := p.Exprs[i].(*binder.Const); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// foldLateral folds x's right plan as a correlated subquery's
+// (foldSubqueryPlans): PostgreSQL pulls a LATERAL subquery up or plans it
+// as a query of its own, folding its expressions either way, and
+// pullup_replace_vars replaces a lateral reference to a pulled-up
+// constant of the left input by the constant, so SELECT * FROM (SELECT
+// 'AB' FROM t WHERE false) s(c), LATERAL (SELECT c::boolean) l fails
+// while planning. The rules leave the right plan be (rewriteChildren).
+func (fo *folder) foldLateral(x *binder.Lateral) (binder.Node, error) {
+	right := x.Right
+	if fo.pruneSubqueries {
+		right = trimSubqueryPlan(right) // as lowerLateral lowers it
+	}
+	outer, cols, wrap := fo.outer, fo.cols, fo.wrap
+	if fo.pullUp {
+		fo.outer, fo.wrap = outerConsts(lateralRefs(x, fo.wrap)), false
+	}
+	right, err := fo.foldPlan(right)
+	fo.outer, fo.cols, fo.wrap = outer, cols, wrap
+	if err != nil || right == x.Right || fo.pruneSubqueries {
+		return x, err
+	}
+	return binder.NewLateral(x.Left, right, x.Outer, x.Type, x.Cond), nil
+}
+
+// lateralRefs is x's Outer values with each reference to a pulled-up
+// constant of the left input replaced by the constant.
+func lateralRefs(x *binder.Lateral, wrap bool) []binder.Expr {
+	left := pulledUp(x.Left, wrap)
+	if left == nil {
+		return nil
+	}
+	out := make([]binder.Expr, len(x.Outer))
+	for i, o := range x.Outer {
+		out[i] = o
+		if r, ok := o.(*binder.ColumnRef); ok {
+			if k := pulledConst(left, r.Index, r); k != nil {
+				out[i] = k
+			}
+		}
+	}
+	return out
+}

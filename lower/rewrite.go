@@ -425,7 +425,9 @@ func pushFilters(n binder.Node) binder.Node {
 	case *binder.Project:
 		var below []binder.Expr
 		for _, c := range push {
-			if allDeterministic(in.Exprs, columnsOf(c)) {
+			// a condition over a PlaceHolderVar stays above the
+			// projection: computed for each row (pullupconst.go)
+			if allDeterministic(in.Exprs, columnsOf(c)) && !readsPlaceholder(c, in) {
 				below = append(below, substitute(c, in.Exprs))
 			} else {
 				keep = append(keep, c)

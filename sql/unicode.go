@@ -54,7 +54,7 @@ func decodeUnicodeTokens(src string, toks []token) ([]token, error) {
 		if err != nil {
 			// off counts bytes of the body without its doubled quotes, as
 			// PostgreSQL's position does (parser.c, str_udeescape)
-			return nil, err.WithPosition(charPos(src, t.start+3+off))
+			return nil, escapeErrorAt(src, t.start+3+off, err)
 		}
 		kind, synth := tkString, sqlQuote(val)
 		if t.kind == tkUIdent {
@@ -69,6 +69,27 @@ func decodeUnicodeTokens(src string, toks []token) ([]token, error) {
 		return toks, nil
 	}
 	return out, nil
+}
+
+// escapeErrorAt is err with its cursor at byte at of src, converted as
+// PostgreSQL's scanner_errposition converts it: by counting the characters
+// before it (pg_mbstrlen_with_len), which fails with 22021 when at falls
+// inside a multi-byte character, naming that character's bytes up to at.
+// str_udeescape's offset does not count the doubled quotes of the body,
+// so the cursor of the bad escape in
+//
+//	SELECT U&'x''é\003'
+//
+// falls inside é.
+func escapeErrorAt(src string, at int, err *sqlerr.Error) *sqlerr.Error {
+	if at > 0 && at < len(src) && !utf8.RuneStart(src[at]) {
+		start := at
+		for start > 0 && !utf8.RuneStart(src[start]) {
+			start--
+		}
+		return sqlerr.InvalidByteSequence("UTF8", []byte(src[start:at]))
+	}
+	return err.WithPosition(charPos(src, at))
 }
 
 // validUescape is PostgreSQL's check_uescapechar: not a hex digit, +, a

@@ -235,8 +235,10 @@
 // PostgreSQL pulls up or keeps (DISTINCT, LIMIT, UNION ALL, a volatile
 // output, WITH and WITH MATERIALIZED, either side of outer joins):
 // pull_up_simple_subquery replaces the references before folding, so a
-// constant output is folded with what reads it, except under a
-// PlaceHolderVar; SQLSTATEs and rows, no allowance.
+// constant output is folded with what reads it, a LATERAL item's
+// references too, except under a PlaceHolderVar (which a strict WHERE
+// that reduces the outer join leaves one: computed per row, no one-time
+// filter); SQLSTATEs and rows, no allowance.
 //
 // intinput_test.go (TestIntegerInputDifferential, SQLGATE_DIFF_INTINPUT,
 // default 400) casts integer texts (spaces, signs, digits around every

@@ -17,8 +17,11 @@ import (
 // branches unread. Not where the derived table is not pulled up
 // (aggregation, DISTINCT, LIMIT, a set operation, a volatile output, a
 // materialized WITH query), above an outer join that NULL-extends it
-// (a PlaceHolderVar), in a FULL JOIN's condition, nor under grouping
-// sets. The generator draws the nested expressions of foldnested_test.go
+// (a PlaceHolderVar, though a strict WHERE reduces the join to an inner
+// one: its conditions are computed per row of the derived table, never a
+// one-time filter), in a FULL JOIN's condition, nor under grouping
+// sets. A LATERAL item's references to the constants are replaced by
+// them as well. The generator draws the nested expressions of foldnested_test.go
 // over the derived table fc(id, t) of two constants (bad text, NULLs,
 // integer bounds; typed or an unknown literal) and reads them in every
 // place and through every shape of that list, over a table with a row,
@@ -50,6 +53,17 @@ var pullUpShapes = []string{
 	"SELECT x.id FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t) RIGHT JOIN fq0 x ON (%[1]s) IS NOT NULL",
 	"SELECT x.id FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t) FULL JOIN fq0 x ON x.id = fc.id AND (%[1]s) IS NOT NULL",
 	"SELECT %[1]s AS c FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t) LEFT JOIN fq0 x ON true",
+	// a strict WHERE reduces the outer join to an inner one after the
+	// pull-up: the PlaceHolderVars stay, computed for each row of fc
+	"SELECT x.id FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t) RIGHT JOIN fq x ON true WHERE (%[1]s) IS NOT NULL AND fc.t IS NOT NULL",
+	"SELECT x.id FROM fq x LEFT JOIN (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t) ON x.id > 0 WHERE fc.id IS NOT NULL AND (%[1]s) IS NOT NULL",
+	"SELECT x.id FROM fq x LEFT JOIN (SELECT * FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t)) fc ON true WHERE fc.t::int > 0 OR (%[1]s) IS NULL",
+	// a LATERAL item's references to the constants are replaced too
+	"SELECT fc.id FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t), LATERAL (SELECT %[1]s AS c) l",
+	"SELECT l.c FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t) CROSS JOIN LATERAL (SELECT %[1]s AS c FROM fq) l",
+	"SELECT fc.id FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t) LEFT JOIN LATERAL (SELECT 1 FROM fq WHERE (%[1]s) IS NOT NULL) l(c) ON true",
+	"SELECT fc.id FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t), LATERAL (SELECT count(*) FROM fq WHERE (%[1]s) IS NOT NULL) l",
+	"SELECT fc.id FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t), LATERAL (SELECT fc.id, %[1]s AS c FROM fq LIMIT 1) l",
 }
 
 // TestFoldPullUpDifferential: see above.

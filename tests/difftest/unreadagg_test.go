@@ -74,6 +74,8 @@ var unreadOuters = []struct {
 	{"SELECT s.c1 FROM (%[1]s) s", false, true},
 	{"SELECT t0.a FROM t t0 CROSS JOIN (%[1]s) s", false, true},
 	{"SELECT (SELECT 1 FROM (%[1]s) s LIMIT 1)", false, true},
+	{"SELECT (SELECT count(*) FROM (%[1]s) s)", false, true},
+	{"SELECT EXISTS (%[1]s)", false, true},
 	{"SELECT t0.a FROM t t0 WHERE EXISTS (SELECT 1 FROM (%[1]s) s)", false, true},
 	{"SELECT t0.a FROM t t0, LATERAL (%[1]s) s", true, true},
 	{"SELECT t0.a, s.c1 FROM t t0, LATERAL (%[1]s) s", true, true},

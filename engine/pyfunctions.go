@@ -226,6 +226,13 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		return nil, err
 	}
 	if f.Name.Schema != "" && f.Name.Schema != "public" {
+		if f.Drop && !f.IfExists {
+			// LookupFuncWithArgs resolves the argument types before
+			// the name's schema
+			if _, _, _, err := s.dropSignature(f); err != nil {
+				return nil, err
+			}
+		}
 		if f.Name.Schema != "pg_catalog" {
 			if err := s.missingSchema(ctx, f.Name.Schema); err != nil {
 				if f.Drop && f.IfExists {

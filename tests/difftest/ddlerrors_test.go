@@ -129,9 +129,9 @@ func ddlErrorStatement(rng *rand.Rand) (stmt string, index bool) {
 			"nextval('"+name+"')",
 			"currval('"+name+"')",
 			"setval('"+name+"', 1)",
-			// (not 'dmoved': pgcatalog's regtype input finds a user type
-			// off the search path by its bare name, left to that package)
-			"'"+pick("nope", "dmood", "ds.dmoved", "nosch.x", "int4")+"'::regtype",
+			// (dmoved is in ds, off the search path: not found bare)
+			"'"+pick("nope", "dmood", "ds.dmoved", "dmoved", "dmoved[]", "nosch.x", "int4")+"'::regtype",
+			"'"+pick("dmood", "ds.dmoved", "public.dmood", "_dmood")+"'::regtype::text",
 			"'"+pick("nope", "ds", "public")+"'::regnamespace",
 		), false
 	}

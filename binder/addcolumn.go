@@ -25,7 +25,7 @@ func AddColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, i 
 	if k, ok := e.(*Const); ok && k.Value == nil {
 		return "", nil, false, nil
 	}
-	return storedDefault(text, e, c.Type), e, ContainsVolatile(e), nil
+	return qualifyRegNames(ctx, storedDefault(text, e, c.Type), info.Path.Database, b.regNames), e, ContainsVolatile(e), nil // reglit.go
 }
 
 // ContainsVolatile reports whether e calls a function PostgreSQL marks volatile

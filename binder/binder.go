@@ -34,6 +34,10 @@ type binder struct {
 	// search path's — PostgreSQL's stored expressions hold the OID and
 	// never look the name up again (regLiteral).
 	storedIn string
+	// regNames, when not nil, records the relations the single-name
+	// regclass literals of an expression being stored resolved to, by
+	// the literal's text (qualifyRegNames): PostgreSQL stores their OIDs.
+	regNames map[string]uint32
 	params   []types.T
 	// domainCasts are the casts to a domain bound so far, with the
 	// domain's OID (pg_typeof names it; domains.go).

@@ -144,7 +144,7 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 			if k, ok := e.(*Const); ok && k.Value == nil && !nullDefaultKept(c.Type, *m) {
 				break // PostgreSQL keeps no default for DEFAULT NULL
 			}
-			m.Default = keptExprText(def.Expr)
+			m.Default = qualifyRegNames(b.ctx, keptExprText(def.Expr), path.Database, b.regNames) // reglit.go
 		}
 	}
 	var copied []fluss.CheckConstraint
@@ -296,6 +296,10 @@ func (b *binder) bindDefaultText(text string, col fluss.Column, table, storedIn 
 		return nil, v.err
 	}
 	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st, funcUses: b.funcUses, storedIn: storedIn}
+	if creating {
+		sub.regNames = map[string]uint32{}
+		b.regNames = sub.regNames // the caller's, for qualifyRegNames
+	}
 	e, err := sub.bindTree(nil, x.tree)
 	if err != nil {
 		return nil, withoutPosition(err)
@@ -764,7 +768,7 @@ func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, 
 	if k, ok := e.(*Const); ok && k.Value == nil && !nullDefaultKept(c.Type, m) {
 		return "", nil
 	}
-	return keptExprText(text), nil
+	return qualifyRegNames(ctx, keptExprText(text), info.Path.Database, b.regNames), nil // reglit.go
 }
 
 // nullDefaultKept reports whether PostgreSQL keeps DEFAULT NULL for a

@@ -1,6 +1,8 @@
 package binder
 
 import (
+	"context"
+
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -29,7 +31,10 @@ func (b *binder) regLiteral(c *Const, v types.Variant) error {
 		}
 		return nil
 	}
-	_, err := functions.RegIn(b.ctx, v, s)
+	oid, err := functions.RegIn(b.ctx, v, s)
+	if err == nil && b.regNames != nil && v == types.RegClass && oneNamePart(s) {
+		b.regNames[s] = oid
+	}
 	se := sqlerr.As(err)
 	if se == nil || se.Code == sqlerr.FeatureNotSupported {
 		return nil
@@ -48,4 +53,30 @@ func oneNamePart(s string) bool {
 	}
 	names, ok := types.SplitIdentifierString(s, '.')
 	return ok && len(names) == 1
+}
+
+// qualifyRegNames is a DEFAULT's text to store for a table of schema:
+// each single-name regclass literal the bind resolved (regNames, e.g.
+// nextval('s')) and that the table's schema would not resolve to the
+// same relation when the text is bound again (binder.storedIn) is
+// qualified with the schema the search path found it in, as PostgreSQL
+// stores the OID the name had when the default was made.
+func qualifyRegNames(ctx context.Context, text, schema string, regNames map[string]uint32) string {
+	if len(regNames) == 0 {
+		return text
+	}
+	path, _ := functions.SearchPathOf(ctx)
+	for name, oid := range regNames {
+		if again, err := functions.RegIn(ctx, types.RegClass, quoteIdentIfNeeded(schema)+"."+name); err == nil && again == oid {
+			continue
+		}
+		for _, sc := range path {
+			q := quoteIdentIfNeeded(sc) + "." + name
+			if found, err := functions.RegIn(ctx, types.RegClass, q); err == nil && found == oid {
+				text = strings.ReplaceAll(text, quoteLiteral(name), quoteLiteral(q))
+				break
+			}
+		}
+	}
+	return text
 }

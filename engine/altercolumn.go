@@ -81,7 +81,8 @@ func (n *notNullActions) addColumn(ctx context.Context, changes []fluss.TableCha
 	)
 	if a.DefaultPos != 0 {
 		var display string
-		if display, e, volatile, err = binder.AddColumnDefault(ctx, n.s.eng.tables, work, i, a.Default); err != nil {
+		rctx, _ := n.s.regContext(ctx) // regnames.go: its reg* literals resolve now, by the search path
+		if display, e, volatile, err = binder.AddColumnDefault(rctx, n.s.eng.tables, work, i, a.Default); err != nil {
 			return nil, err
 		}
 		if display != "" {

@@ -251,7 +251,8 @@ func (s *session) alterColumnDefault(ctx context.Context, info fluss.TableInfo, 
 	if a.Kind == sql.AlterSetDefault {
 		text = a.Default
 	}
-	display, err := binder.AlterColumnDefault(ctx, s.eng.tables, info, i, text)
+	rctx, _ := s.regContext(ctx) // regnames.go: its reg* literals resolve now, by the search path
+	display, err := binder.AlterColumnDefault(rctx, s.eng.tables, info, i, text)
 	if err != nil {
 		return fluss.TableChange{}, err
 	}

@@ -457,6 +457,8 @@ func (s *session) toolStatement(ctx context.Context, d *sql.DDLStmt) (res pgwire
 		res, err = createExtension(d)
 	case "DROP EXTENSION":
 		res, err = dropExtension(d)
+	case "DROP TRIGGER", "DROP POLICY", "DROP RULE":
+		res, err = s.dropOnRelation(ctx, d) // droproutines.go
 	case "CLUSTER":
 		res, err = s.cluster(ctx, d)
 	case "REINDEX":

@@ -51,7 +51,9 @@
 //     places, each built once), skipnames.go (the IF EXISTS notices and
 //     missing-object errors named as PostgreSQL prints the name: the
 //     schema first, types as written, DROP FUNCTION's argument types as
-//     TypeNameToString), typepath.go (user types found over search_path);
+//     TypeNameToString), droproutines.go (DROP PROCEDURE / ROUTINE /
+//     AGGREGATE / TRIGGER / POLICY / RULE of objects sqlgate keeps none
+//     of), typepath.go (user types found over search_path);
 //   - transactions: txn.go (the session's transactions and their
 //     lifecycle; pendingTable), txcontrol.go, txddl.go (DDL in a block),
 //     txundo.go (the inverses a ROLLBACK runs of a block's DDL),

@@ -218,7 +218,7 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	tag := "CREATE FUNCTION"
 	switch {
 	case f.Drop:
-		tag = "DROP FUNCTION"
+		tag = dropTag(f)
 	case f.Owner != "" || f.RenameTo != "":
 		tag = "ALTER FUNCTION"
 	}
@@ -226,13 +226,28 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		return nil, err
 	}
 	if f.Name.Schema != "" && f.Name.Schema != "public" {
-		if err := s.missingSchema(ctx, f.Name.Schema); err != nil {
-			if f.Drop && f.IfExists {
-				return noticeResult(tag, skipped("schema", f.Name.Schema)), nil
+		if f.Drop && !f.IfExists {
+			// LookupFuncWithArgs resolves the argument types before
+			// the name's schema
+			if _, _, _, err := s.dropSignature(f); err != nil {
+				return nil, err
 			}
-			return nil, err
+		}
+		if f.Name.Schema != "pg_catalog" {
+			if err := s.missingSchema(ctx, f.Name.Schema); err != nil {
+				if f.Drop && f.IfExists {
+					return noticeResult(tag, skipped("schema", f.Name.Schema)), nil
+				}
+				return nil, err
+			}
+		}
+		if f.Drop {
+			return s.dropNonFunction(ctx, f, tag) // droproutines.go: sqlgate's functions are all in public
 		}
 		return nil, sqlerr.NotSupported("functions outside schema public")
+	}
+	if f.Object == "procedure" || f.Object == "aggregate" {
+		return s.dropNonFunction(ctx, f, tag) // droproutines.go
 	}
 	if f.Drop || f.Owner != "" || f.RenameTo != "" {
 		return s.dropFunction(ctx, f)
@@ -397,7 +412,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 // dropFunction runs DROP FUNCTION and ALTER FUNCTION ... OWNER TO
 // (f.Owner, owners.go's rules), which find the function alike.
 func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
-	tag, role := "DROP FUNCTION", ""
+	tag, role := dropTag(f), ""
 	if f.RenameTo != "" {
 		tag = "ALTER FUNCTION"
 	}
@@ -408,13 +423,9 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 			return nil, err
 		}
 	}
-	var want []string
-	for _, a := range f.Args {
-		_, name, err := s.eng.signatureType(a.Type)
-		if err != nil {
-			return nil, err
-		}
-		want = append(want, name)
+	want, oids, skip, err := s.dropSignature(f) // droproutines.go
+	if err != nil || skip != nil {
+		return noticeIf(tag, skip), err
 	}
 	s.eng.ddl.Lock()
 	defer s.eng.ddl.Unlock()
@@ -422,21 +433,19 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	var rename *typeRename
 	var edits []tableEdit
 	if f.RenameTo != "" {
-		var err error
 		if rename, edits, err = s.planFunctionRename(ctx, f, want); err != nil { // functionrename.go
 			return nil, err
 		}
 	}
 	var tableUses []tableFunctionUse
-	if tag == "DROP FUNCTION" {
-		var err error
+	if f.Drop {
 		if tableUses, err = s.tableFunctionUses(ctx, f.Name.Name); err != nil {
 			return nil, err
 		}
 	}
 	var notice *sqlerr.Error
 	var cascaded []views.View // the views DROP ... CASCADE took
-	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		var match []string
 		for sig, m := range tx.Functions {
 			if m.Name != f.Name.Name {
@@ -450,8 +459,10 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		switch {
 		case len(match) == 0 && len(s.eng.opts.UDFs.Scalars(f.Name.Name))+len(s.eng.opts.UDFs.Tables(f.Name.Name))+len(s.eng.opts.UDFs.Batches(f.Name.Name)) > 0:
 			return sqlerr.New(sqlerr.InsufficientPrivilege, "cannot drop function %s because it is a Go UDF of the server", f.Name.Name)
+		case len(match) == 0 && f.HasArgs && f.Drop && builtinKind(f.Name.Name, oids) != 0:
+			return builtinDropError(f, want, builtinKind(f.Name.Name, oids)) // droproutines.go
 		case len(match) == 0:
-			if f.IfExists && tag == "DROP FUNCTION" {
+			if f.IfExists && f.Drop {
 				notice = functionSkipped(f)
 				return nil
 			}

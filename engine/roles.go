@@ -23,9 +23,12 @@ func (s *session) execRole(ctx context.Context, r *sql.RoleStmt) (pgwire.Result,
 	if r.User {
 		what = "USER"
 	}
-	tag := r.Verb + " " + what
+	// The command tag is ROLE's for USER too: PostgreSQL's CREATE USER,
+	// ALTER USER and DROP USER are CreateRoleStmt, AlterRoleStmt and
+	// DropRoleStmt, whose tags say ROLE.
+	tag := r.Verb + " ROLE"
 	if s.txStatus != 'I' {
-		return nil, inTransactionBlock(tag)
+		return nil, inTransactionBlock(r.Verb + " " + what)
 	}
 	if r.Unsupported != "" {
 		return nil, sqlerr.NotSupported(`role option "` + strings.ToLower(r.Unsupported) + `"`).

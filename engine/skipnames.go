@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -124,7 +125,8 @@ func typeNameText(text string) string {
 }
 
 // functionSkipped is DROP FUNCTION IF EXISTS's NOTICE for a function f
-// names that does not exist: PostgreSQL's does_not_exist_skipping prints
+// names that does not exist (DROP PROCEDURE's, ROUTINE's and AGGREGATE's
+// name their kind; an aggregate's (*) is no argument): PostgreSQL's does_not_exist_skipping prints
 // the name and the argument types as written (typeNameText), joined by
 // commas without spaces, "()" when no list was written.
 func functionSkipped(f *sql.FunctionStmt) *sqlerr.Error {
@@ -134,7 +136,7 @@ func functionSkipped(f *sql.FunctionStmt) *sqlerr.Error {
 			args = append(args, typeNameText(a.Type))
 		}
 	}
-	return sqlerr.New(sqlerr.SuccessfulCompletion, "function %s(%s) does not exist, skipping", qualifiedText(f.Name.Schema, f.Name.Name), strings.Join(args, ","))
+	return sqlerr.New(sqlerr.SuccessfulCompletion, "%s %s(%s) does not exist, skipping", cmp.Or(f.Object, "function"), qualifiedText(f.Name.Schema, f.Name.Name), strings.Join(args, ","))
 }
 
 // functionMissing is 42883 for the function f names (want its argument

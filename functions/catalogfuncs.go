@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/sqlgate/sqlgate/internal/pgoper"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -531,6 +532,9 @@ func lookupType(ctx context.Context, c CatalogInfo, s string) (uint32, bool, err
 		return 0, false, sqlerr.New(sqlerr.SyntaxError, "invalid type name %q", s)
 	}
 	o, ok := c.LookupType(s)
+	if ok && !strings.ContainsRune(s, '.') && typeSchemaName(c, o) != "" && !slices.Contains(effectivePath(ctx), typeSchemaName(c, o)) {
+		ok = false // a user type off the search path is not found by its bare name
+	}
 	if !ok {
 		if o, ok, err := tableRowTypeNamed(ctx, c, s); ok || err != nil {
 			return o, ok, err
@@ -602,7 +606,7 @@ func regOutput(ctx context.Context, c CatalogInfo, v types.Variant, oid uint32) 
 		return n, nil
 	case types.RegType:
 		if _, ok := c.TypeName(oid); ok {
-			return c.FormatType(oid, -1, false), nil
+			return visibleTypeName(ctx, c, oid), nil
 		}
 		if n, ok, err := rowTypeName(ctx, c, oid); err != nil || ok {
 			return n, err
@@ -619,6 +623,39 @@ func regOutput(ctx context.Context, c CatalogInfo, v types.Variant, oid uint32) 
 		return regprocText(c, oid, v == types.RegProcedure), nil
 	}
 	return number, nil
+}
+
+// typeSchemaName is the schema of the user type oid as format_type
+// qualifies it (a plain "schema.name", maybe an array's "[]"), "" when
+// format_type prints it bare (a built-in, or a type of public).
+func typeSchemaName(c CatalogInfo, oid uint32) string {
+	sc, _, ok := strings.Cut(c.FormatType(oid, -1, false), ".")
+	if !ok || strings.ContainsAny(sc, `"( `) {
+		return ""
+	}
+	return sc
+}
+
+// visibleTypeName is regtype output: format_type's name, without its
+// schema when the search path finds the type by its bare name first
+// (PostgreSQL's TypeIsVisible).
+func visibleTypeName(ctx context.Context, c CatalogInfo, oid uint32) string {
+	name := c.FormatType(oid, -1, false)
+	sc := typeSchemaName(c, oid)
+	if sc == "" {
+		return name
+	}
+	bare := strings.TrimPrefix(name, sc+".")
+	base := strings.TrimSuffix(bare, "[]")
+	for _, p := range effectivePath(ctx) {
+		if p == sc {
+			return bare
+		}
+		if _, found := c.LookupType(QuoteIdent(p) + "." + base); found {
+			return name // an earlier schema's type of that name hides it
+		}
+	}
+	return name
 }
 
 // regIn builds the text -> oid input of a reg* type. A number is taken as

@@ -47,7 +47,9 @@ const (
 	classPgRewrite   = 2618  // pg_depend.classid of a view's rule (views.go)
 	classPgExtension = 3079  // ... of extensions
 	classPgAm        = 2601  // ... of access methods
-	plpgsqlOID       = 13535 // the one extension, plpgsql
+	plpgsqlOID       = 13535 // the one extension, plpgsql (its language's handlers are the next three OIDs)
+	langPlpgsql      = 13539 // plpgsql's pg_language row
+	classPgLanguage  = 2612  // pg_description.classoid of languages
 	procOIDBase      = 100000
 )
 

@@ -270,6 +270,8 @@ func TestGeneratedRows(t *testing.T) {
 	}
 	if want := []string{"11|2615|0|system catalog schema", "2200|2615|0|standard public schema", "99|2615|0|reserved schema for TOAST tables",
 		"13535|3079|0|PL/pgSQL procedural language",
+		"12|2612|0|built-in functions", "13|2612|0|dynamically-loaded C functions", "14|2612|0|SQL-language functions",
+		"13539|2612|0|PL/pgSQL procedural language",
 		"2|2601|0|heap table access method", "403|2601|0|b-tree index access method", "405|2601|0|hash index access method",
 		"783|2601|0|GiST index access method", "2742|2601|0|GIN index access method", "4000|2601|0|SP-GiST index access method",
 		"3580|2601|0|block range index (BRIN) access method",

@@ -417,7 +417,7 @@ func (c *Catalog) schemaACL(owner string) []any {
 }
 
 // builtinDescriptions are the comments PostgreSQL 15 ships on the schemas,
-// the extension and the access methods sqlgate shows, by catalog and OID.
+// the extension, the languages and the access methods sqlgate shows, by catalog and OID.
 var builtinDescriptions = []struct {
 	classoid uint32
 	objoid   uint32
@@ -427,6 +427,10 @@ var builtinDescriptions = []struct {
 	{classPgNamespace, nsPublic, "standard public schema"},
 	{classPgNamespace, nsToast, "reserved schema for TOAST tables"},
 	{classPgExtension, plpgsqlOID, "PL/pgSQL procedural language"},
+	{classPgLanguage, langInternal, "built-in functions"},
+	{classPgLanguage, langC, "dynamically-loaded C functions"},
+	{classPgLanguage, langSQL, "SQL-language functions"},
+	{classPgLanguage, langPlpgsql, "PL/pgSQL procedural language"},
 	{classPgAm, amHeap, "heap table access method"},
 	{classPgAm, amBtree, "b-tree index access method"},
 	{classPgAm, 405, "hash index access method"},
@@ -997,13 +1001,19 @@ func extensionRows() []row {
 		"extrelocatable": false, "extversion": "1.0"}}
 }
 
+// languageRows are pg_language's: PostgreSQL 15's internal, c and sql
+// with their validators, plpgsql (the extension pg_extension lists) with
+// its call handler, inline handler and validator, as psql's \dL finds a
+// procedural language by its call handler; and sqlgate's python.
 func languageRows() []row {
-	mk := func(oid uint32, name string, pl, trusted bool) row {
+	mk := func(oid uint32, name string, pl, trusted bool, call, inline, validator uint32) row {
 		return row{"oid": oid, "lanname": name, "lanowner": ownerOID, "lanispl": pl, "lanpltrusted": trusted,
-			"lanplcallfoid": 0, "laninline": 0, "lanvalidator": 0}
+			"lanplcallfoid": call, "laninline": inline, "lanvalidator": validator}
 	}
-	return []row{mk(langInternal, "internal", false, false), mk(13, "c", false, false), mk(14, "sql", false, true),
-		mk(langPython, "python", true, false)} // udfprocs.go
+	return []row{mk(langInternal, "internal", false, false, 0, 0, 2246), mk(langC, "c", false, false, 0, 0, 2247),
+		mk(langSQL, "sql", false, true, 0, 0, 2248),
+		mk(langPlpgsql, "plpgsql", true, true, plpgsqlOID+1, plpgsqlOID+2, plpgsqlOID+3),
+		mk(langPython, "python", true, false, 0, 0, 0)} // udfprocs.go
 }
 
 func tablespaceRows() []row {

@@ -336,6 +336,10 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 		case "EXTENSION":
 			p.pos = 2
 			return true, p.dropNames(st, "DROP EXTENSION", false)
+		case "TRIGGER", "POLICY", "RULE":
+			verb := "DROP " + p.word(1)
+			p.pos = 2
+			return true, p.dropOnRelation(st, verb)
 		case "MATERIALIZED":
 			if p.word(2) == "VIEW" {
 				p.pos = 3
@@ -965,6 +969,29 @@ func (p *ddlParser) dropNames(st *Statement, verb string, qualified bool) error 
 		if !p.punct(",") {
 			break
 		}
+	}
+	d.Cascade = p.dropBehavior()
+	return p.done()
+}
+
+// dropOnRelation: DROP TRIGGER | POLICY | RULE [IF EXISTS] name ON
+// table [CASCADE | RESTRICT], PostgreSQL's objects named within their
+// relation (a Maintenance statement: the name in Names, the relation in
+// Table).
+func (p *ddlParser) dropOnRelation(st *Statement, verb string) error {
+	st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: verb}
+	d := st.DDL
+	d.IfExists = p.accept("IF", "EXISTS")
+	name, err := p.ident()
+	if err != nil {
+		return err
+	}
+	d.Names = []string{name}
+	if !p.accept("ON") {
+		return p.err()
+	}
+	if d.Table, err = p.objectName(); err != nil {
+		return err
 	}
 	d.Cascade = p.dropBehavior()
 	return p.done()

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -13,6 +14,11 @@ import (
 // them.
 type FunctionStmt struct {
 	Drop bool
+	// Object is the kind DROP named: "" FUNCTION, else "procedure",
+	// "routine" or "aggregate" (DROP PROCEDURE / ROUTINE / AGGREGATE,
+	// whose messages name the kind); Star is DROP AGGREGATE name(*).
+	Object string
+	Star   bool
 	// Owner is ALTER FUNCTION name [(args)] OWNER TO Owner's role (Name,
 	// Args and HasArgs as DROP's).
 	Owner string
@@ -108,6 +114,13 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 	case p.accept("DROP", "FUNCTION"):
 		f.Drop = true
 		f.IfExists = p.accept("IF", "EXISTS")
+	case p.word(0) == "DROP" && (p.word(1) == "PROCEDURE" || p.word(1) == "ROUTINE" || p.word(1) == "AGGREGATE"):
+		// PostgreSQL's DROP PROCEDURE / ROUTINE / AGGREGATE take
+		// DROP FUNCTION's function_with_argtypes (an aggregate's list
+		// is required, and may be (*))
+		f.Drop, f.Object = true, strings.ToLower(p.word(1))
+		p.pos = 2
+		f.IfExists = p.accept("IF", "EXISTS")
 	case p.accept("ALTER", "FUNCTION"):
 		return true, p.alterFunctionOwner(f, st)
 	default:
@@ -121,12 +134,21 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 	if f.Drop {
 		if p.punct("(") {
 			f.HasArgs = true
-			if f.Args, err = p.functionArgs(true); err != nil {
+			if f.Object == "aggregate" && p.pos < len(p.toks) && p.toks[p.pos].isPunct(src, ")") {
+				return true, p.err() // aggr_args has one argument at least, or *
+			}
+			if f.Object == "aggregate" && p.punct("*") {
+				if f.Star = true; !p.punct(")") {
+					return true, p.err()
+				}
+			} else if f.Args, err = p.functionArgs(true); err != nil {
 				return true, err
 			}
+		} else if f.Object == "aggregate" {
+			return true, p.err() // aggr_args is not optional
 		}
 		if p.punct(",") {
-			return true, sqlerr.NotSupported("DROP FUNCTION of several functions")
+			return true, sqlerr.NotSupported("DROP " + strings.ToUpper(cmp.Or(f.Object, "function")) + " of several " + cmp.Or(f.Object, "function") + "s")
 		}
 		f.Cascade = p.accept("CASCADE")
 		p.accept("RESTRICT")

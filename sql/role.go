@@ -1,5 +1,7 @@
 package sql
 
+import "github.com/sqlgate/sqlgate/sqlerr"
+
 // RoleStmt is CREATE / ALTER / DROP of a role, intercepted before TiDB
 // (whose CREATE USER is MySQL's, with 'user'@'host' names):
 //
@@ -62,7 +64,17 @@ func (p *sessionParser) parseRole(st *Statement) error {
 	r.Names = []string{n}
 	p.accept("WITH")
 	yes, no := true, false
+	// An option given twice, in either spelling, is PostgreSQL's
+	// errorConflictingDefElem: 42601 at the second one.
+	seen := map[string]bool{}
 	for p.pos < len(p.toks) {
+		at := p.pos
+		key := map[string]string{"SUPERUSER": "superuser", "NOSUPERUSER": "superuser", "LOGIN": "login", "NOLOGIN": "login",
+			"PASSWORD": "password", "ENCRYPTED": "password"}[p.word(0)]
+		if key != "" && seen[key] {
+			return sqlerr.New(sqlerr.SyntaxError, "conflicting or redundant options").WithPosition(charPos(p.src, p.toks[at].start))
+		}
+		seen[key] = true
 		switch {
 		case p.accept("SUPERUSER"):
 			r.Superuser = &yes

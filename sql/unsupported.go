@@ -27,9 +27,9 @@ var unsupportedObjects = []struct {
 	verbs string // the verbs it takes: C(REATE) A(LTER) D(ROP)
 	hint  string
 }{
-	{[]string{"POLICY"}, "CAD", "sqlgate has no row-level security: restrict access with GRANT, or with a view that filters the rows."},
+	{[]string{"POLICY"}, "CA", "sqlgate has no row-level security: restrict access with GRANT, or with a view that filters the rows."},
 	{[]string{"STATISTICS"}, "CAD", "sqlgate plans without extended statistics."},
-	{[]string{"AGGREGATE"}, "CAD", "Compute the aggregate with the built-in aggregates, or in a LANGUAGE python function over an array_agg of the values."},
+	{[]string{"AGGREGATE"}, "CA", "Compute the aggregate with the built-in aggregates, or in a LANGUAGE python function over an array_agg of the values."},
 	{[]string{"OPERATOR", "CLASS"}, "CAD", ""},
 	{[]string{"OPERATOR", "FAMILY"}, "CAD", ""},
 	{[]string{"OPERATOR"}, "CAD", "Call a function instead of an operator."},
@@ -37,8 +37,8 @@ var unsupportedObjects = []struct {
 	{[]string{"COLLATION"}, "CAD", "sqlgate has the collations \"default\", \"C\", \"POSIX\" and \"ucs_basic\"."},
 	{[]string{"CONSTRAINT", "TRIGGER"}, "C", "Enforce the rule with a CHECK or FOREIGN KEY constraint."},
 	{[]string{"EVENT", "TRIGGER"}, "CAD", ""},
-	{[]string{"TRIGGER"}, "CAD", "sqlgate runs no trigger functions: compute derived columns with GENERATED ALWAYS AS (expr) STORED or DEFAULT, and check rows with CHECK constraints."},
-	{[]string{"RULE"}, "CAD", "Use a view, or run the statements the rule would run yourself."},
+	{[]string{"TRIGGER"}, "CA", "sqlgate runs no trigger functions: compute derived columns with GENERATED ALWAYS AS (expr) STORED or DEFAULT, and check rows with CHECK constraints."},
+	{[]string{"RULE"}, "CA", "Use a view, or run the statements the rule would run yourself."},
 	{[]string{"DEFAULT", "CONVERSION"}, "C", ""},
 	{[]string{"CONVERSION"}, "CAD", "sqlgate's only encoding is UTF8."},
 	{[]string{"TEXT", "SEARCH", "CONFIGURATION"}, "CAD", "sqlgate's text search configurations are the built-in ones (pg_ts_config)."},
@@ -58,8 +58,8 @@ var unsupportedObjects = []struct {
 	{[]string{"PROCEDURAL", "LANGUAGE"}, "CAD", ""},
 	{[]string{"LANGUAGE"}, "CAD", "sqlgate runs LANGUAGE sql and LANGUAGE python functions."},
 	{[]string{"TRANSFORM"}, "CD", ""},
-	{[]string{"PROCEDURE"}, "CAD", "Use a function (CREATE FUNCTION ... LANGUAGE sql), or run the statements one by one."},
-	{[]string{"ROUTINE"}, "AD", ""},
+	{[]string{"PROCEDURE"}, "CA", "Use a function (CREATE FUNCTION ... LANGUAGE sql), or run the statements one by one."},
+	{[]string{"ROUTINE"}, "A", ""},
 	{[]string{"DATABASE"}, "CAD", "A sqlgate server serves one database; Fluss databases are its schemas (CREATE SCHEMA)."},
 	{[]string{"SYSTEM"}, "A", "Set the server's options on its command line."},
 	{[]string{"EXTENSION"}, "A", ""},

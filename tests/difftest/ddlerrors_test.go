@@ -21,7 +21,9 @@ import (
 // calls, parameters, functions not IMMUTABLE, a predicate not boolean) in
 // every order; DROP ... IF EXISTS and ALTER ... IF EXISTS of missing
 // objects named bare, schema-qualified and in a missing schema (the
-// notice's text); DROP FUNCTION [IF EXISTS] with argument types of every
+// notice's text); DROP PROCEDURE / ROUTINE / AGGREGATE / TRIGGER /
+// POLICY / RULE [IF EXISTS] of objects sqlgate has none of, or of a
+// function of another kind (dropAbsent); DROP FUNCTION [IF EXISTS] with argument types of every
 // spelling; reg* literals and nextval('...') of missing relations, types
 // and schemas, placed anywhere in a select list (the error's position);
 // a type moved out of the search path by ALTER TYPE ... SET SCHEMA, in
@@ -41,6 +43,8 @@ func TestDDLErrorsDifferential(t *testing.T) {
 		"CREATE TYPE dmood AS ENUM ('x', 'y')",
 		"CREATE TYPE dmoved AS ENUM ('p', 'q')",
 		"ALTER TYPE dmoved SET SCHEMA ds",
+		"CREATE VIEW dview AS SELECT 1 AS one",
+		"CREATE FUNCTION dfn(x int) RETURNS int LANGUAGE sql AS 'SELECT x'",
 	)
 	sg := noticeConn(t, ctx, r.SQLGate.(*Session).connString)
 	pg := noticeConn(t, ctx, r.Postgres.(*Session).connString)
@@ -104,13 +108,15 @@ func ddlOutcome(t *testing.T, ctx context.Context, c *noticeSession, stmt string
 // ddlErrorStatement draws one statement; index says it is a CREATE INDEX.
 func ddlErrorStatement(rng *rand.Rand) (stmt string, index bool) {
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
-	switch rng.IntN(6) {
+	switch rng.IntN(7) {
 	case 0, 1:
 		return indexStatement(rng, pick), true
 	case 2:
 		return dropIfExists(rng, pick), false
 	case 3:
 		return dropFunction(rng, pick), false
+	case 6:
+		return dropAbsent(rng, pick), false
 	case 4:
 		// a reg* literal or a sequence function's name, after a select
 		// list of random length (the position moves)
@@ -123,9 +129,9 @@ func ddlErrorStatement(rng *rand.Rand) (stmt string, index bool) {
 			"nextval('"+name+"')",
 			"currval('"+name+"')",
 			"setval('"+name+"', 1)",
-			// (not 'dmoved': pgcatalog's regtype input finds a user type
-			// off the search path by its bare name, left to that package)
-			"'"+pick("nope", "dmood", "ds.dmoved", "nosch.x", "int4")+"'::regtype",
+			// (dmoved is in ds, off the search path: not found bare)
+			"'"+pick("nope", "dmood", "ds.dmoved", "dmoved", "dmoved[]", "nosch.x", "int4")+"'::regtype",
+			"'"+pick("dmood", "ds.dmoved", "public.dmood", "_dmood")+"'::regtype::text",
 			"'"+pick("nope", "ds", "public")+"'::regnamespace",
 		), false
 	}
@@ -213,6 +219,34 @@ func dropIfExists(rng *rand.Rand, pick func(...string) string) string {
 		return pick("ALTER SEQUENCE ", "ALTER TABLE ", "ALTER VIEW ") + name() + " OWNER TO CURRENT_USER"
 	}
 	return pick("DROP TYPE ", "DROP DOMAIN ", "DROP TABLE ", "DROP SEQUENCE ", "DROP VIEW ") + name()
+}
+
+// dropAbsent draws DROP [IF EXISTS] of the objects sqlgate has none of
+// (procedures, user aggregates, triggers, policies, rules), or of a
+// routine that is a function of another kind (dfn(int), lower(text),
+// sum(int)): named bare, qualified, in a missing schema, on relations
+// that exist, do not, or are views and sequences.
+func dropAbsent(rng *rand.Rand, pick func(...string) string) string {
+	ifExists := pick("", "IF EXISTS ")
+	switch rng.IntN(2) {
+	case 0:
+		kind := pick("PROCEDURE", "ROUTINE", "AGGREGATE")
+		name := pick("nop", "public.nop", "nosch.nop", "ds.nop", "dfn", "lower", "sum", "pg_catalog.sum", "count")
+		if kind == "ROUTINE" && name == "dfn" {
+			name = "nop" // it would drop the function, which sqlgate's ROLLBACK does not bring back
+		}
+		args := pick("(int)", "(integer)", "(text)", "(int, text)", "()", "(nosuchtype)", "(dmood)", "(bigint)", "(varchar(3))")
+		switch {
+		case kind == "AGGREGATE":
+			args = pick(args, "(*)")
+		case strings.HasSuffix(name, "nop"):
+			args = pick(args, "") // (a built-in's name alone has several overloads)
+		}
+		return "DROP " + kind + " " + ifExists + name + args + pick("", " CASCADE", " RESTRICT")
+	}
+	kind := pick("TRIGGER", "POLICY", "RULE")
+	return "DROP " + kind + " " + ifExists + pick("tr", `"Tr"`, "_RETURN") + " ON " +
+		pick("dt", "public.dt", "nosuch", "public.nosuch", "nosch.dt", "ds.nosuch", "dseq", "dview") + pick("", " CASCADE")
 }
 
 // dropFunction draws DROP FUNCTION [IF EXISTS] of a function that does not

@@ -2,6 +2,7 @@ package psql
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -20,8 +21,8 @@ func moreCommandsMatchPostgres(t *testing.T, pg, sg int) {
 			}
 		}
 	}
-	// Documented differences left out: \dL (sqlgate has no PL/pgSQL
-	// language row), \dm+ and \ds+ (sizes: PostgreSQL's one 8 kB page of a
+	// Documented differences left out: \dL+ (the handlers' pg_proc rows
+	// sqlgate does not list), \dm+ and \ds+ (sizes: PostgreSQL's one 8 kB page of a
 	// materialized view or sequence); \dP+'s sizes and descriptions (a
 	// Fluss table's comment summarizes its properties, as \dt+'s) are
 	// compared apart from the rest
@@ -31,6 +32,13 @@ func moreCommandsMatchPostgres(t *testing.T, pg, sg int) {
 		if want := runPsql(t, pg, "sqlgate", "sqlgate", "-c", cmd); got != want {
 			t.Errorf("%s differs\n--- sqlgate:\n%s\n--- PostgreSQL:\n%s", cmd, got, want)
 		}
+	}
+	// \dL: the procedural languages (plpgsql), whose owner is each
+	// server's bootstrap superuser (postgres, sqlgate)
+	owner := regexp.MustCompile(`(?m)^(plpgsql)\|(postgres|sqlgate)\|`)
+	got := owner.ReplaceAllString(runPsql(t, sg, "sqlgate", "sqlgate", "-A", "-c", `\dL`), "$1|owner|")
+	if want := owner.ReplaceAllString(runPsql(t, pg, "sqlgate", "sqlgate", "-A", "-c", `\dL`), "$1|owner|"); got != want || !strings.Contains(got, "plpgsql|owner|") {
+		t.Errorf("\\dL differs\n--- sqlgate:\n%s\n--- PostgreSQL:\n%s", got, want)
 	}
 	// \dP+ and \dPt+ (pg_partition_tree in a correlated LATERAL item):
 	// their rows without the last two columns, Total size and Description

@@ -107,15 +107,22 @@ func (b *binder) markCollation(e Expr, m collMark) Expr {
 	return e
 }
 
+// keepCollation gives to, a value made of from (an unknown literal given
+// its type), from's mark.
+func (b *binder) keepCollation(from, to Expr) {
+	if m, ok := b.collMarks[from]; ok && to != from {
+		b.collMarks[to] = m
+	}
+}
+
 // bindCollate binds x COLLATE name (parse_expr.c's transformCollateClause):
-// x's type must be collatable (an unknown literal is text) before the
-// name is looked up.
+// x's type must be collatable (or unknown: a literal stays one, its
+// collation kept when it is given a type) before the name is looked up.
 func (b *binder) bindCollate(s *scope, n *pt.Collate) (Expr, error) {
 	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}
-	x = b.resolveUnknown(x, types.StringType)
 	if t := x.Type(); !collatableType(t) && !isUnknown(t) {
 		return nil, b.errAt(&n.NameAt, sqlerr.New(sqlerr.DatatypeMismatch, "collations are not supported by type %s", typeNameOf(t)))
 	}

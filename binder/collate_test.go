@@ -40,9 +40,9 @@ func TestCollationDerivation(t *testing.T) {
 		{sql: `select 'a' collate "C"`},
 		{sql: `select 'a' collate pg_catalog."POSIX" || 'b'`},
 		{sql: `select 'a' collate "C" collate "POSIX"`},
-		{sql: `select a || b from ct`},              // a conflict nothing needs
-		{sql: `select a < b collate "C" from ct`},   // explicit beats implicit
-		{sql: `select a || c from ct order by 1`},   // non-default beats default
+		{sql: `select a || b from ct`},            // a conflict nothing needs
+		{sql: `select a < b collate "C" from ct`}, // explicit beats implicit
+		{sql: `select a || c from ct order by 1`}, // non-default beats default
 		{sql: `select (a || b) collate "C" from ct order by 1`},
 		{sql: `select name collate "C.utf8" from t`},
 		{sql: `select 1 collate "C"`, code: sqlerr.DatatypeMismatch, msg: "collations are not supported by type integer", pos: 10},

@@ -300,6 +300,13 @@ func (b *binder) checkPlanCollations(n Node) error {
 			check(keyExpr(x.Input, k), true)
 		}
 		nodeExprs(n, func(e Expr) { check(e, false) })
+	case *Distinct:
+		// SELECT DISTINCT: every output column is a key
+		if p, ok := x.Input.(*Project); ok {
+			for _, e := range p.Exprs {
+				check(keyExpr(p.Input, e), true)
+			}
+		}
 	default:
 		nodeExprs(n, func(e Expr) { check(e, false) })
 	}
@@ -348,4 +355,19 @@ func keyExpr(input Node, e Expr) Expr {
 		}
 		e, input = p.Exprs[ref.Index], p.Input
 	}
+}
+
+// ColumnCollation is the collation ALTER COLUMN ... TYPE t [COLLATE name]
+// keeps for the column ("" the type's default): name, which t must have
+// collations for (42804).
+func ColumnCollation(t types.T, name string) (string, error) {
+	switch {
+	case name == "":
+		return "", nil
+	case !collatableType(t):
+		return "", sqlerr.New(sqlerr.DatatypeMismatch, "collations are not supported by type %s", typeNameOf(t))
+	case name == defaultCollation:
+		return "", nil
+	}
+	return name, nil
 }

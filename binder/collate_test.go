@@ -56,6 +56,7 @@ func TestCollationDerivation(t *testing.T) {
 		{sql: `select a from ct order by a || b`, code: sqlerr.CollationMismatch, msg: `collation mismatch between implicit collations "C" and "POSIX"`, pos: 32},
 		{sql: `select a || b from ct order by 1`, code: sqlerr.CollationMismatch, msg: `collation mismatch between implicit collations "C" and "POSIX"`, pos: 13},
 		{sql: `select a || b, count(*) from ct group by 1`, code: sqlerr.CollationMismatch, msg: `collation mismatch between implicit collations "C" and "POSIX"`, pos: 13},
+		{sql: `select distinct n, b || a from ct`, code: sqlerr.CollationMismatch, msg: `collation mismatch between implicit collations "POSIX" and "C"`, pos: 25},
 	}
 	for _, c := range cases {
 		stmts, err := sql.NewParser().Parse(c.sql)

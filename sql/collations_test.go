@@ -6,8 +6,8 @@ import (
 )
 
 // CREATE TABLE's columns' COLLATE clauses are read before they are
-// removed from the text: the column they follow, C / POSIX / ucs_basic
-// only, never a constraint's or an expression's inside parentheses.
+// removed from the text: the column they follow, C / POSIX / ucs_basic /
+// C.utf8 only, never a constraint's or an expression's inside parentheses.
 func TestColumnCollations(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -19,6 +19,7 @@ func TestColumnCollations(t *testing.T) {
 		{`CREATE TABLE t (a text COLLATE "default", b text COLLATE pg_catalog."default")`, nil},
 		{`CREATE TABLE t (a text, CONSTRAINT k CHECK (a COLLATE "C" > ''), b text DEFAULT ('x' COLLATE "C"))`, nil},
 		{`CREATE TABLE t (a text, UNIQUE (a), b text COLLATE "C")`, map[string]string{"b": "C"}},
+		{`CREATE TABLE t (a varchar(3) COLLATE "C.utf8")`, map[string]string{"a": "C.utf8"}},
 		{`SELECT a COLLATE "C" FROM t`, nil},
 		{`CREATE VIEW v AS SELECT a COLLATE "C" AS a FROM t`, nil},
 	} {

@@ -326,15 +326,7 @@ func (b *binder) checkPlanCollations(n Node) error {
 // their properties are looked at for a column's collation key before the
 // metadata is read.
 func noteScanCollations(table fluss.TableInfo, cols []Column) {
-	has := func(props map[string]string) bool {
-		for k := range props {
-			if strings.HasSuffix(k, ".collation") {
-				return true
-			}
-		}
-		return false
-	}
-	if !has(table.Descriptor.CustomProperties) && !has(table.Descriptor.Properties) {
+	if !propertiesHave(table.Descriptor, func(k, _ string) bool { return strings.HasSuffix(k, ".collation") }) { // domains.go
 		return
 	}
 	m := fluss.MetaOf(table.Descriptor)

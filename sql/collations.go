@@ -184,3 +184,28 @@ func (r *rewriter) collateMarker(out []item, k, j int) (item, int, bool) {
 	b.add(")", at)
 	return b.it, e, true
 }
+
+// alterTypeCollate reports whether the COLLATE at toks[i] is ALTER TABLE's
+// ALTER COLUMN ... TYPE t COLLATE name, which the statement's parser
+// reads (altercolumn.go): a TYPE stands before it in its action (back to
+// the action's comma).
+func alterTypeCollate(src string, toks []token, i int) bool {
+	if !toks[0].is(src, "ALTER") {
+		return false
+	}
+	depth := 0
+	for k := i - 1; k > 0; k-- {
+		t := toks[k]
+		switch {
+		case t.isPunct(src, ")"):
+			depth++
+		case t.isPunct(src, "("):
+			depth--
+		case depth == 0 && t.isPunct(src, ","):
+			return false
+		case depth == 0 && t.is(src, "TYPE"):
+			return true
+		}
+	}
+	return false
+}

@@ -33,3 +33,29 @@ func TestColumnCollations(t *testing.T) {
 		}
 	}
 }
+
+// ALTER COLUMN ... TYPE's COLLATE is the action's, for the engine to keep;
+// ADD COLUMN's is removed as a column's type's.
+func TestAlterColumnTypeCollation(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string // each action's Collation
+	}{
+		{`ALTER TABLE t ALTER COLUMN f TYPE varchar(9) COLLATE "C.utf8", ALTER COLUMN b TYPE varchar(9)`, []string{"C.utf8", ""}},
+		{`ALTER TABLE t ALTER a SET DATA TYPE bigint COLLATE pg_catalog."C"`, []string{"C"}},
+		{`ALTER TABLE t ADD COLUMN z text COLLATE "POSIX"`, []string{""}},
+	} {
+		st, err := NewParser().Parse(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		var got []string
+		for _, a := range st[0].DDL.Actions {
+			got = append(got, a.Collation)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -2466,7 +2466,7 @@ func normalizeTokens(src string, toks []token) ([]token, error) {
 			i = j
 			continue
 		}
-		if t.is(src, "COLLATE") && i < exprFrom && collateClauseAt(src, toks, i) {
+		if t.is(src, "COLLATE") && i < exprFrom && collateClauseAt(src, toks, i) && !alterTypeCollate(src, toks, i) {
 			j := i + 1
 			name := ""
 			for j < len(toks) {

@@ -85,6 +85,9 @@ type binder struct {
 	// column that is a cast or a COALESCE of them (mergedExpr): PostgreSQL
 	// gives such a Var no location, so an error about one has no position.
 	implicitRefs map[*ColumnRef]bool
+	// collMarks are the collations binding gave expressions: a COLLATE
+	// clause's, a column's declared one (collate.go)
+	collMarks map[Expr]collMark
 	// level is the SELECT being bound, for aggregates of its level met
 	// in its subqueries (agglevels.go); nil outside one.
 	level *queryLevel
@@ -163,7 +166,14 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 		return nil, b.transformError(err) // exprbind.go
 	}
 	if st != nil {
-		return b.bindStatementTree(st)
+		out, err := b.bindStatementTree(st)
+		if err == nil {
+			err = b.checkCollations(out) // collate.go
+		}
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "statement %q is not supported", firstWords(stmt.Text))
 }

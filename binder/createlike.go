@@ -115,7 +115,7 @@ func (b *binder) likeColumns(name string) (lc *likeCopy, ok bool, err error) {
 			c.Comment = ""
 		}
 		m := src.Column(i)
-		out := fluss.ColumnMeta{PGType: m.PGType}
+		out := fluss.ColumnMeta{PGType: m.PGType, Collation: m.Collation} // a column definition keeps its collation
 		if m.Identity != 0 && clause.Including["identity"] {
 			def, err := b.identityOptions(info.Path, m.Sequence)
 			if err != nil {

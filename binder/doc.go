@@ -88,6 +88,11 @@
 // SQL function's VARIADIC parameter, a built-in's array elements, bound
 // or read per row), a SQL function's composite result (a table's row
 // type: sqlsetfunc.go's rowResult),
+// collate.go COLLATE clauses and the collations PostgreSQL's
+// parse_collate.c derives (a clause on a type without collations, an
+// unknown collation, explicit collations that meet, a sort or group key
+// of conflicting implicit ones: each PostgreSQL's error; every collation
+// sqlgate has orders by bytes) and ALTER COLUMN ... TYPE's COLLATE,
 // enumtypes.go the user-defined types a type name may name (the optional
 // TypeCatalog), enumops.go enum values' order (comparisons, ORDER BY,
 // min/max by declaration order) and enum_first/last/range, domains.go

@@ -142,15 +142,7 @@ func (b *binder) domainCast(d *types.Domain, x Expr) Expr {
 // properties are looked at for a domain's PGType before the metadata is
 // read.
 func noteScanDomains(table fluss.TableInfo, cols []Column) {
-	has := func(props map[string]string) bool {
-		for _, v := range props {
-			if strings.HasPrefix(v, "domain:") {
-				return true
-			}
-		}
-		return false
-	}
-	if !has(table.Descriptor.CustomProperties) && !has(table.Descriptor.Properties) {
+	if !propertiesHave(table.Descriptor, func(_, v string) bool { return strings.HasPrefix(v, "domain:") }) {
 		return
 	}
 	m := fluss.MetaOf(table.Descriptor)
@@ -159,6 +151,18 @@ func noteScanDomains(table fluss.TableInfo, cols []Column) {
 			cols[i].Domain = oid
 		}
 	}
+}
+
+// propertiesHave reports whether any of d's properties satisfies match.
+func propertiesHave(d fluss.TableDescriptor, match func(k, v string) bool) bool {
+	for _, props := range []map[string]string{d.CustomProperties, d.Properties} {
+		for k, v := range props {
+			if match(k, v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // exprDomain is the domain whose type the value of e has as PostgreSQL

@@ -1079,7 +1079,17 @@ func (b *binder) resolveUnknown(e Expr, t types.T) Expr {
 
 // coerceUnknown converts an unknown literal to t now (so a bad literal is a
 // bind-time 22P02, as in PostgreSQL), or infers an untyped parameter's type.
+// The value keeps a collation a COLLATE clause gave the literal
+// (collate.go).
 func (b *binder) coerceUnknown(n sourceNode, e Expr, t types.T) (Expr, error) {
+	out, err := b.coerceUnknownValue(n, e, t)
+	if err == nil && len(b.collMarks) > 0 {
+		b.keepCollation(e, out) // collate.go
+	}
+	return out, err
+}
+
+func (b *binder) coerceUnknownValue(n sourceNode, e Expr, t types.T) (Expr, error) {
 	t = t.Nullable()
 	if c, ok := e.(*Const); ok && c.Value != nil && isUnknown(c.T) && t.Variant.IsReg() {
 		// 'name' as a regclass, regtype, ... argument looks the name up,

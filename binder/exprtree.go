@@ -119,6 +119,8 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		return &Const{Value: n.Unit, T: types.UnknownType}, nil
 	case *pt.Excluded:
 		return b.bindExcluded(s, n)
+	case *pt.Collate:
+		return b.bindCollate(s, n) // collate.go
 	}
 	return b.bindBridged(s, e) // exprbind.go
 }

@@ -33,6 +33,9 @@ type Column struct {
 	// Domain is the OID of the domain a table column is declared with
 	// (pg_typeof names it; domains.go), 0 for none.
 	Domain uint32
+	// Collation is the collation a table column is declared with
+	// (collate.go), "" for the default.
+	Collation string
 }
 
 // Node is a logical plan node. Its output schema is known when it is built.
@@ -131,7 +134,8 @@ func NewScan(table fluss.TableInfo, alias string) *Scan {
 	for i, c := range table.Descriptor.Schema.Columns {
 		cols[i] = Column{Name: c.Name, T: c.Type, Table: alias, TableID: table.TableID, Ordinal: i + 1}
 	}
-	noteScanDomains(table, cols) // domains.go
+	noteScanDomains(table, cols)    // domains.go
+	noteScanCollations(table, cols) // collate.go
 	return &Scan{Table: table, Alias: alias, cols: cols}
 }
 

@@ -75,7 +75,13 @@ func (b *binder) resolve(s *scope, cn sourceNode, table, name string) (Expr, err
 		}
 		return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedColumn, "column %q does not exist", name))
 	}
-	return b.mergedExpr(s.cols, found), nil
+	e := b.mergedExpr(s.cols, found)
+	if c := s.cols[found].Collation; c != "" {
+		if _, ok := e.(*ColumnRef); ok {
+			e = b.markCollation(e, collMark{name: c, at: cn}) // collate.go
+		}
+	}
+	return e, nil
 }
 
 // mergedExpr is the expression column i of cols stands for: a USING

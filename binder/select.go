@@ -563,7 +563,7 @@ func (b *binder) bindTargets(s *scope, targets []*pt.Target, bindOut func(pt.Exp
 		col := Column{Name: b.outputName(f), T: e.Type().Nullable()}
 		if ref, ok := e.(*ColumnRef); ok && b.agg == nil {
 			src := s.cols[ref.Index]
-			col.TableID, col.Ordinal, col.Table, col.Domain = src.TableID, src.Ordinal, src.Table, src.Domain
+			col.TableID, col.Ordinal, col.Table, col.Domain, col.Collation = src.TableID, src.Ordinal, src.Table, src.Domain, src.Collation
 		}
 		p.Exprs = append(p.Exprs, e)
 		p.Cols = append(p.Cols, col)
@@ -663,6 +663,8 @@ func (b *binder) figureColname(e pt.Expr) (string, int) {
 		return b.indirectionName(x.X)
 	case *pt.FieldSelect:
 		return x.Field, 2
+	case *pt.Collate:
+		return b.figureColname(x.X) // x COLLATE c is named as x is
 	case *pt.FuncCall:
 		if x.Over != nil {
 			return x.Name, 2

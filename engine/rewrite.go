@@ -404,6 +404,10 @@ func (p *rewritePlan) columnType(ctx context.Context, a sql.AlterAction) error {
 	if err == nil {
 		err = binder.RefuseUnlimitedChar(a.Column, t)
 	}
+	var collation string
+	if err == nil {
+		collation, err = binder.ColumnCollation(t, a.Collation) // the new type's, or COLLATE's
+	}
 	if err != nil {
 		return err
 	}
@@ -429,6 +433,7 @@ func (p *rewritePlan) columnType(ctx context.Context, a sql.AlterAction) error {
 	t.NotNull = old.NotNull
 	c.col.Type = t
 	c.meta.PGType = "" // the descriptor's validation records a variant's anew
+	c.meta.Collation = collation
 	if c.meta.Default != "" {
 		c.defaultText, c.meta.Default = c.meta.Default, ""
 	}

@@ -30,13 +30,16 @@ type Collation struct {
 }
 
 // Collations are PostgreSQL 15's pg_collation rows of "default", "C",
-// "POSIX" and ucs_basic, which every initdb makes with these OIDs.
+// "POSIX" and ucs_basic, which every initdb makes with these OIDs, and
+// C.utf8, which initdb imports from the C.UTF-8 locale (the first OID
+// after ucs_basic's); sql.KnownCollation names the same ones.
 func Collations() []Collation {
 	return []Collation{
 		{100, "default", 'd', "", -1, "database's default collation"},
 		{950, "C", 'c', "C", -1, "standard C collation"},
 		{951, "POSIX", 'c', "POSIX", -1, "standard POSIX collation"},
 		{12340, "ucs_basic", 'c', "C", 6, ""},
+		{12341, "C.utf8", 'c', "C.utf8", 6, ""},
 	}
 }
 

@@ -34,8 +34,6 @@ const (
 	amBtree          = 403
 	collDefault      = 100
 	collC            = 950
-	collPOSIX        = 951
-	collUcsBasic     = 12340 // (initdb's, in PostgreSQL 15)
 	tablespaceDef    = 1663
 	tablespaceGlobal = 1664
 	langInternal     = 12

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 )
 
 // PostgreSQL catalog state that ALTER TABLE keeps as table metadata and
@@ -79,13 +80,12 @@ func withStorageMeta(r row, m fluss.ColumnMeta) row {
 	if m.Compression != 0 {
 		r["attcompression"] = string(m.Compression)
 	}
-	switch m.Collation { // CREATE TABLE's COLLATE (binder/ddl.go)
-	case "C":
-		r["attcollation"] = collC
-	case "POSIX":
-		r["attcollation"] = collPOSIX
-	case "ucs_basic":
-		r["attcollation"] = collUcsBasic
+	if m.Collation != "" { // CREATE TABLE's COLLATE (binder/ddl.go)
+		for _, c := range functions.Collations() {
+			if c.Name == m.Collation {
+				r["attcollation"] = c.OID
+			}
+		}
 	}
 	return r
 }

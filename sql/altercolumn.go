@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	pt "github.com/sqlgate/sqlgate/sql/tree"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // ALTER TABLE's actions that the engine carries out by rewriting the table
@@ -36,9 +37,20 @@ func (p *ddlParser) columnType(column string) (AlterAction, error) {
 	}
 	a.Type = tn
 	if p.accept("COLLATE") {
-		if _, err := p.ident(); err != nil {
+		// [schema.]name: the collation is looked up before the type is
+		// checked for one (PostgreSQL's GetColumnDefCollation)
+		at := p.pos - 1
+		name, err := p.ident()
+		for err == nil && p.punct(".") {
+			name, err = p.ident()
+		}
+		if err != nil {
 			return a, err
 		}
+		if !knownCollation(name) {
+			return a, sqlerr.New(sqlerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name).WithPosition(charPos(p.src, p.toks[at].start))
+		}
+		a.Collation = name
 	}
 	if p.accept("USING") {
 		start := p.pos

@@ -228,9 +228,12 @@ type AlterAction struct {
 	// Attach is AlterAttachPartition's partition and bound.
 	Attach *PartitionOfStmt
 	// Detach is AlterDetachPartition's CONCURRENTLY or FINALIZE.
-	Detach      string
-	Column      string
-	Type        *TypeName
+	Detach string
+	Column string
+	Type   *TypeName
+	// Collation is AlterColumnType's COLLATE name ("" when not given:
+	// the new type's default).
+	Collation   string
 	IfNotExists bool
 	// Constraint: what the added column declared beyond its type
 	// (refused: Fluss adds nullable columns only); the constraint's name

@@ -77,8 +77,11 @@
 //     pg__json_get_text / pg__json_path / pg__json_path_text (left
 //     operand the preceding primary, so chains nest), ARRAY[..] -> pg__array(..), x[i] -> pg__subscript(x, i),
 //     MAP[k, v, ..] -> pg__map(k, v, ..) and ROW(..) -> pg__row(..) (mapctor.go),
-//     OPERATOR(pg_catalog.op) -> op, COLLATE default/"C" removed (a CREATE
-//     TABLE column's kept in Statement.Collations first: collations.go),
+//     OPERATOR(pg_catalog.op) -> op, an expression's x COLLATE name ->
+//     pg__collate(x, 'name'[, ..]) (one string per part of the name;
+//     tree.Collate), a type's COLLATE (CREATE TABLE's, ALTER COLUMN
+//     TYPE's, CREATE DOMAIN's) removed, its name checked (a CREATE TABLE
+//     column's kept in Statement.Collations first: collations.go),
 //     (expr).field -> pg__field((expr), 'field'), any function call as a
 //     FROM item -> a pg__srf derived table (srf.go; a first argument
 //     TABLE name, a batch UDF's relation, -> (select * from name)),

@@ -1020,6 +1020,14 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 		}
 		t := r.toks[k]
 		text := t.text(r.src)
+		if t.kind == tkIdent && t.is(r.src, "COLLATE") && collateClauseAt(r.src, r.toks, k) {
+			if it, end, ok := r.collateMarker(out, k, j); ok { // collations.go
+				s := r.primaryStart(out)
+				out = append(out[:s], it)
+				k = end
+				continue
+			}
+		}
 		if t.kind == tkIdent || t.kind == tkPunct {
 			// ROLLUP (, CUBE (, GROUPING SETS (, () in GROUP BY: groupingsets.go
 			if marker, n, ok := r.groupingSetMarker(out, k, j); ok {
@@ -2428,10 +2436,14 @@ func (r *rewriter) positionIn(open, j int) int {
 }
 
 // normalizeTokens replaces OPERATOR(schema.op) by the bare operator and
-// removes COLLATE clauses naming the default or the C collation (the only
-// ones sqlgate has: strings compare bytewise).
+// removes the COLLATE clauses of a statement's types (a column's, a
+// domain's: sqlgate's collations all compare bytewise, and
+// columnCollations keeps a column's for the catalog); a COLLATE clause
+// of an expression stays, for the rewrite's pg__collate marker
+// (collations.go: exprCollateFrom).
 func normalizeTokens(src string, toks []token) ([]token, error) {
 	var out []token
+	exprFrom := exprCollateFrom(src, toks)
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.is(src, "OPERATOR") && i+1 < len(toks) && toks[i+1].isPunct(src, "(") {
@@ -2454,7 +2466,7 @@ func normalizeTokens(src string, toks []token) ([]token, error) {
 			i = j
 			continue
 		}
-		if t.is(src, "COLLATE") && collateClauseAt(src, toks, i) {
+		if t.is(src, "COLLATE") && i < exprFrom && collateClauseAt(src, toks, i) && !alterTypeCollate(src, toks, i) {
 			j := i + 1
 			name := ""
 			for j < len(toks) {
@@ -2473,9 +2485,7 @@ func normalizeTokens(src string, toks []token) ([]token, error) {
 				}
 				break
 			}
-			switch name {
-			case "default", "C", "POSIX", "ucs_basic":
-			default:
+			if !knownCollation(name) {
 				return nil, sqlerr.New(sqlerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name).WithPosition(charPos(src, t.start))
 			}
 			if out == nil {

@@ -652,6 +652,20 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 	case "pg__row":
 		fields, err := t.exprs(args)
 		return &pt.Row{At: at(n), Fields: fields, Explicit: true}, true, err
+	case "pg__collate": // x COLLATE name (collations.go)
+		if len(args) < 2 {
+			return nil, false, nil
+		}
+		var parts []string
+		for _, a := range args[1:] {
+			p, ok := markerString(a)
+			if !ok {
+				return nil, false, nil
+			}
+			parts = append(parts, p)
+		}
+		x, err := t.toTree(args[0])
+		return &pt.Collate{At: at(n), X: x, Name: parts, NameAt: at(args[1])}, true, err
 	case "pg__field":
 		if len(args) != 2 {
 			return nil, false, nil

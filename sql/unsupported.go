@@ -34,7 +34,7 @@ var unsupportedObjects = []struct {
 	{[]string{"OPERATOR", "FAMILY"}, "CAD", ""},
 	{[]string{"OPERATOR"}, "CAD", "Call a function instead of an operator."},
 	{[]string{"CAST"}, "CD", "Call a conversion function explicitly."},
-	{[]string{"COLLATION"}, "CAD", "sqlgate has the collations \"default\", \"C\", \"POSIX\" and \"ucs_basic\"."},
+	{[]string{"COLLATION"}, "CAD", "sqlgate has the collations \"default\", \"C\", \"POSIX\", \"ucs_basic\" and \"C.utf8\"."},
 	{[]string{"CONSTRAINT", "TRIGGER"}, "C", "Enforce the rule with a CHECK or FOREIGN KEY constraint."},
 	{[]string{"EVENT", "TRIGGER"}, "CAD", ""},
 	{[]string{"TRIGGER"}, "CA", "sqlgate runs no trigger functions: compute derived columns with GENERATED ALWAYS AS (expr) STORED or DEFAULT, and check rows with CHECK constraints."},

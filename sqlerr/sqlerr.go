@@ -71,6 +71,8 @@ const (
 	DependentObjectsStillExist      Code = "2BP01"
 	InvalidColumnReference          Code = "42P10"
 	IndeterminateDatatype           Code = "42P18"
+	CollationMismatch               Code = "42P21"
+	IndeterminateCollation          Code = "42P22"
 	ProtocolViolation               Code = "08P01"
 	ConnectionException             Code = "08000"
 	ConnectionFailure               Code = "08006"

@@ -232,6 +232,16 @@ func (f *formatter) expr(e Expr) {
 		f.WriteString("MAP[")
 		f.list(n.KeysValues)
 		f.WriteString("]")
+	case *Collate:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.WriteString(") COLLATE ")
+		for i, p := range n.Name {
+			if i > 0 {
+				f.WriteString(".")
+			}
+			f.WriteString(QuoteIdent(p))
+		}
 	case *FieldSelect:
 		f.WriteString("(")
 		f.expr(n.X)

@@ -67,6 +67,8 @@ func Inspect(n Node, fn func(Node) bool) {
 		w.exprs(x.KeysValues...)
 	case *FieldSelect:
 		w.expr(x.X)
+	case *Collate:
+		w.expr(x.X)
 	case *Extract:
 		w.expr(x.X)
 	case *AtTimeZone:

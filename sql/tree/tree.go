@@ -380,6 +380,16 @@ type FieldSelect struct {
 	Field string
 }
 
+// Collate is x COLLATE name: Name the possibly qualified collation name's
+// parts, NameAt where the COLLATE keyword stands (PostgreSQL's
+// CollateClause location, where its errors point).
+type Collate struct {
+	At
+	X      Expr
+	Name   []string
+	NameAt At
+}
+
 // Extract is EXTRACT(field FROM x).
 type Extract struct {
 	At

@@ -64,6 +64,8 @@ func Walk(e Expr, visit func(Expr) bool) {
 		walk(n.KeysValues...)
 	case *FieldSelect:
 		walk(n.X)
+	case *Collate:
+		walk(n.X)
 	case *Extract:
 		walk(n.X)
 	case *AtTimeZone:

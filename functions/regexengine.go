@@ -31,6 +31,13 @@ type areRE struct {
 	exists   *regexp.Regexp
 	bt       *btProg
 	anchored bool // re depends on what precedes the search start
+	// pre, when set, is an RE2 program of a language holding the
+	// pattern's (back-references as their groups' contents, lookaround
+	// and word constraints dropped: PostgreSQL's DFA pre-check): where it
+	// does not match, the pattern does not, and its leftmost match's
+	// start is the earliest the backtracker need try
+	pre         *regexp.Regexp
+	preAnchored bool // pre depends on what precedes the search start
 }
 
 // numSubexp is the number of capturing groups.
@@ -99,10 +106,18 @@ func (m *areSubject) find(start int) ([]int, error) {
 		}
 		return m.toBytes(ms), nil
 	}
+	if a.pre != nil && (start == 0 || !a.preAnchored) {
+		loc := a.pre.FindStringIndex(m.s[start:])
+		if loc == nil {
+			return nil, nil
+		}
+		start += loc[0]
+	}
 	r := m.runner()
 	if r.limit != len(r.s) {
 		r.limit = len(r.s)
 		clear(r.memo)
+		clear(r.fails)
 	}
 	ms := r.find(m.runeIndex(start))
 	if r.err != nil {

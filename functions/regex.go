@@ -167,6 +167,7 @@ func compileARE(pat string, f areFlags) (*areRE, error) {
 	}
 	re.Longest()
 	a.re, a.anchored = re, anchored(re)
+	a.sub = bt.ngroups > 0 && submatchSafe(tree, bt.sets)
 	return a, nil
 }
 

@@ -86,6 +86,10 @@ type btProg struct {
 	backref bool
 	cf      reCflags
 	word    func(rune) bool
+	// sets is the ranges of characters each single-character node of the
+	// parsed tree matches (lo, hi pairs, sorted): a literal, ., a class,
+	// a bracket expression without a complemented escape
+	sets map[*reNode][]rune
 }
 
 // btCompiler turns a parsed tree into btNodes.
@@ -95,14 +99,15 @@ type btCompiler struct {
 	// capture: capturing groups are numbered (off for the copies of
 	// x{m,n}'s first m-1 iterations)
 	capture bool
-	groups  map[int]*btNode // each capturing group's contents
+	groups  map[int]*btNode   // each capturing group's contents
+	parsed  map[string][]rune // charRanges' results by flag and body
 }
 
 // compileBT compiles a parsed pattern with its compile flags and number
 // of capturing groups.
 func compileBT(tree *reNode, cf reCflags, ngroups int) (*btProg, error) {
-	p := &btProg{cf: cf, ngroups: ngroups}
-	c := &btCompiler{prog: p, e: &reEmitter{cf: cf}, capture: true, groups: map[int]*btNode{}}
+	p := &btProg{cf: cf, ngroups: ngroups, sets: map[*reNode][]rune{}}
+	c := &btCompiler{prog: p, e: &reEmitter{cf: cf}, capture: true, groups: map[int]*btNode{}, parsed: map[string][]rune{}}
 	word, err := c.charClass(c.e.classBody("word"), false)
 	if err != nil {
 		return nil, err
@@ -167,21 +172,31 @@ func (c *btCompiler) node(n *reNode) (*btNode, error) {
 	switch n.op {
 	case opLit:
 		lit := n.r
+		c.prog.sets[n] = []rune{lit, lit}
 		if icase {
+			for f := unicode.SimpleFold(lit); f != lit; f = unicode.SimpleFold(f) {
+				c.prog.sets[n] = append(c.prog.sets[n], f, f)
+			}
+			c.prog.sets[n] = normRanges(c.prog.sets[n])
 			return c.mk(&btNode{op: btChar, match: func(r rune) bool { return r == lit || foldEqual(r, lit) }}), nil
 		}
 		return c.mk(&btNode{op: btChar, match: func(r rune) bool { return r == lit }}), nil
 	case opAny:
+		c.prog.sets[n] = []rune{0, unicode.MaxRune}
 		if c.prog.cf&cfNLStop != 0 {
+			c.prog.sets[n] = []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}
 			return c.mk(&btNode{op: btChar, match: func(r rune) bool { return r != '\n' }}), nil
 		}
 		return c.mk(&btNode{op: btChar, match: func(rune) bool { return true }}), nil
 	case opClass:
-		in, err := c.charClass(c.e.classBody(escapeClass(n.r0())), icase)
+		rs, err := c.charRanges(c.e.classBody(escapeClass(n.r0())), icase)
 		if err != nil {
 			return nil, err
 		}
+		in := inRanges(rs)
+		c.prog.sets[n] = rs
 		if n.neg {
+			c.prog.sets[n] = complementRanges(rs)
 			return c.mk(&btNode{op: btChar, match: func(r rune) bool { return !in(r) }}), nil
 		}
 		return c.mk(&btNode{op: btChar, match: in}), nil
@@ -189,6 +204,16 @@ func (c *btCompiler) node(n *reNode) (*btNode, error) {
 		m, err := c.bracket(n.set)
 		if err != nil {
 			return nil, err
+		}
+		if len(n.set.comps) == 0 {
+			rs, _ := c.charRanges(c.e.bracketItems(n.set), icase)
+			if n.set.neg {
+				rs = complementRanges(rs)
+				if c.prog.cf&cfNLStop != 0 {
+					rs = subtractNL(rs)
+				}
+			}
+			c.prog.sets[n] = rs
 		}
 		return c.mk(&btNode{op: btChar, match: m}), nil
 	case opBOL, opEOL, opBOS, opEOS, opWordB, opNWordB, opWordStart, opWordEnd, opEmpty:
@@ -319,40 +344,105 @@ func (c *btCompiler) bracket(s *reSet) (func(rune) bool, error) {
 // charClass is the membership test of RE2 bracket contents (the
 // emitter's, so both engines read a class alike), folded under icase.
 func (c *btCompiler) charClass(body string, icase bool) (func(rune) bool, error) {
-	if body == "" {
-		return func(rune) bool { return false }, nil
-	}
-	flags := syntax.Perl
-	if icase {
-		flags |= syntax.FoldCase
-	}
-	re, err := syntax.Parse("["+body+"]", flags)
+	rs, err := c.charRanges(body, icase)
 	if err != nil {
-		return nil, re2CompileError(err)
+		return nil, err
+	}
+	return inRanges(rs), nil
+}
+
+// charRanges is the characters RE2 bracket contents hold (folded under
+// icase) as sorted lo, hi pairs; each body is parsed once a pattern (a
+// class's body is long: \w's holds every Unicode letter).
+func (c *btCompiler) charRanges(body string, icase bool) ([]rune, error) {
+	key := "c" + body
+	if icase {
+		key = "i" + body
+	}
+	if rs, ok := c.parsed[key]; ok {
+		return rs, nil
 	}
 	var ranges []rune
-	switch re.Op {
-	case syntax.OpCharClass:
-		ranges = re.Rune
-	case syntax.OpLiteral:
-		for _, r := range re.Rune {
-			ranges = append(ranges, r, r)
+	if body != "" {
+		flags := syntax.Perl
+		if icase {
+			flags |= syntax.FoldCase
 		}
-		if re.Flags&syntax.FoldCase != 0 {
-			return func(r rune) bool { return foldEqual(r, re.Rune[0]) }, nil
+		re, err := syntax.Parse("["+body+"]", flags)
+		if err != nil {
+			return nil, re2CompileError(err)
 		}
-	case syntax.OpAnyChar:
-		return func(rune) bool { return true }, nil
-	case syntax.OpAnyCharNotNL:
-		return func(r rune) bool { return r != '\n' }, nil
-	case syntax.OpNoMatch:
-	default:
-		return nil, errAREUnsupported("bracket expression")
+		switch re.Op {
+		case syntax.OpCharClass:
+			ranges = re.Rune
+		case syntax.OpLiteral:
+			for _, r := range re.Rune {
+				ranges = append(ranges, r, r)
+				if re.Flags&syntax.FoldCase != 0 {
+					for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+						ranges = append(ranges, f, f)
+					}
+				}
+			}
+			ranges = normRanges(ranges)
+		case syntax.OpAnyChar:
+			ranges = []rune{0, unicode.MaxRune}
+		case syntax.OpAnyCharNotNL:
+			ranges = []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}
+		case syntax.OpNoMatch:
+		default:
+			return nil, errAREUnsupported("bracket expression")
+		}
 	}
+	c.parsed[key] = ranges
+	return ranges, nil
+}
+
+// inRanges is the membership test of sorted lo, hi pairs.
+func inRanges(ranges []rune) func(rune) bool {
 	return func(r rune) bool {
 		k := sort.Search(len(ranges)/2, func(k int) bool { return ranges[2*k+1] >= r })
 		return k < len(ranges)/2 && ranges[2*k] <= r
-	}, nil
+	}
+}
+
+// normRanges sorts lo, hi pairs and merges those that touch.
+func normRanges(rs []rune) []rune {
+	pairs := make([][2]rune, 0, len(rs)/2)
+	for i := 0; i+1 < len(rs); i += 2 {
+		pairs = append(pairs, [2]rune{rs[i], rs[i+1]})
+	}
+	slices.SortFunc(pairs, func(a, b [2]rune) int { return int(a[0] - b[0]) })
+	var out []rune
+	for _, p := range pairs {
+		if n := len(out); n > 0 && p[0] <= out[n-1]+1 {
+			out[n-1] = max(out[n-1], p[1])
+			continue
+		}
+		out = append(out, p[0], p[1])
+	}
+	return out
+}
+
+// complementRanges is the characters sorted lo, hi pairs do not hold.
+func complementRanges(rs []rune) []rune {
+	var out []rune
+	next := rune(0)
+	for i := 0; i+1 < len(rs); i += 2 {
+		if rs[i] > next {
+			out = append(out, next, rs[i]-1)
+		}
+		next = rs[i+1] + 1
+	}
+	if next <= unicode.MaxRune {
+		out = append(out, next, unicode.MaxRune)
+	}
+	return out
+}
+
+// subtractNL is sorted lo, hi pairs without a newline.
+func subtractNL(rs []rune) []rune {
+	return complementRanges(normRanges(append(complementRanges(rs), '\n', '\n')))
 }
 
 // foldEqual reports whether a and b are the same letter but for case

@@ -41,8 +41,13 @@ import (
 // statement's context is polled so that a cancel or statement_timeout
 // stops it.
 
-// btBudget is the number of steps one match may take.
-const btBudget = 5_000_000
+// btBudget is the number of steps one match may take: a step is a node
+// tried at a position, or 64 positions of an end set merged (tens of
+// nanoseconds), so that the budget ends a match after a few seconds.
+// PostgreSQL has no such bound (its "too complex" is the size of its
+// automata; a cancel stops a long match): the budget is only for what
+// would run far longer than PostgreSQL takes.
+const btBudget = 50_000_000
 
 type btOp uint8
 

@@ -672,7 +672,7 @@ func (r *btRun) each(s btSet, lo, hi int, down bool, f func(int) bool) bool {
 		if !s.has(p) {
 			continue
 		}
-		if r.err != nil {
+		if !r.step(1) {
 			return false
 		}
 		if f(p) {

@@ -82,9 +82,10 @@ func BenchmarkLike1M(b *testing.B) {
 	}
 }
 
-// BenchmarkRegexpReplace is the ledger's regexp_replace row in process:
+// BenchmarkRegexpReplace is the ledger's regexp_replace rows in process:
 // 'user-N@example.com' rows in batches of 1024 (what generate_series in
-// FROM emits), a capturing pattern with 'g' and a literal one.
+// FROM emits), a capturing pattern with 'g' and a literal one; and
+// 'userN@hostM.example.com' rows with three groups read back.
 func BenchmarkRegexpReplace(b *testing.B) {
 	const batch = 1024
 	bld := array.NewStringBuilder(memory.DefaultAllocator)
@@ -92,11 +93,20 @@ func BenchmarkRegexpReplace(b *testing.B) {
 		bld.Append(fmt.Sprintf("user-%d@example.com", i*977))
 	}
 	src := bld.NewArray()
-	bld.Release()
 	defer src.Release()
-	for _, tc := range []struct{ name, pat, repl string }{
-		{"capture", "@(.*)$", `[at]\1`},
-		{"literal", "example", "sample"},
+	for i := 0; i < batch; i++ {
+		bld.Append(fmt.Sprintf("user%d@host%d.example.com", i*977, i%100))
+	}
+	hosts := bld.NewArray()
+	bld.Release()
+	defer hosts.Release()
+	for _, tc := range []struct {
+		name, pat, repl string
+		src             arrow.Array
+	}{
+		{"capture", "@(.*)$", `[at]\1`, src},
+		{"literal", "example", "sample", src},
+		{"groups", `(\w+)@(\w+)\.(\w+)`, `\2:\1`, hosts},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			pat, repl, flags := constString(tc.pat, batch), constString(tc.repl, batch), constString("g", batch)
@@ -110,7 +120,7 @@ func BenchmarkRegexpReplace(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				out, err := f.Kernel(context.Background(), memory.DefaultAllocator, []arrow.Array{src, pat, repl, flags}, batch)
+				out, err := f.Kernel(context.Background(), memory.DefaultAllocator, []arrow.Array{tc.src, pat, repl, flags}, batch)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -101,11 +101,16 @@
 //     BRE, directors, embedded options; every compile error is
 //     PostgreSQL's REG_* message) and matched by PostgreSQL's rules
 //     (regexengine.go): by Go's RE2 (written in its syntax by
-//     regexemit.go) where RE2 finds the match PostgreSQL finds, by a
-//     backtracker on the parsed tree (regexbt.go) for back-references,
-//     lookaround, word constraints, non-greedy and mixed preferences and
-//     the subexpressions' extents; its step budget ends a pathological
-//     match with 2201B "too complex", and a cancel stops it.
+//     regexemit.go) where RE2 finds the match PostgreSQL finds, and its
+//     groups where the pattern splits a match one way only
+//     (submatchSafe), by a backtracker on the parsed tree (regexbt.go)
+//     for back-references, lookaround, word constraints, non-greedy and
+//     mixed preferences and the other subexpressions' extents, run only
+//     where the widened pattern (back-references as their groups'
+//     contents, constraints dropped) matches, as PostgreSQL's DFA
+//     pre-check; its step budget ends a pathological match with 2201B
+//     "too complex", and a cancel stops it. jsonpath's like_regex runs
+//     the same engine with jspConvertRegexFlags' flags.
 //     Case-insensitive matching folds non-ASCII letters too (PostgreSQL
 //     under the C locale folds ASCII only). Character classes
 //     ([[:alpha:]] and the rest, \w, \s) hold what a UTF-8 locale's

@@ -21,6 +21,7 @@ var tJSONPath = types.JSONPathType
 // jpCall is one call's arguments: the path parsed, the document and
 // variables decoded, and whether errors are silenced.
 type jpCall struct {
+	ctx    context.Context // the statement's: like_regex's matcher polls it
 	path   *jsonpath.Path
 	doc    any
 	vars   *jpObject
@@ -28,8 +29,8 @@ type jpCall struct {
 	exists bool // only whether there are values counts
 }
 
-func jpArgs(v []any) (*jpCall, error) {
-	c := &jpCall{vars: &jpObject{}} // vars defaults to '{}'
+func jpArgs(ctx context.Context, v []any) (*jpCall, error) {
+	c := &jpCall{ctx: ctx, vars: &jpObject{}} // vars defaults to '{}'
 	var err error
 	if c.doc, err = jpDecode(v[0].(string)); err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func jpArgs(v []any) (*jpCall, error) {
 // run evaluates the call; a silenced error is ok false, with the values
 // found before it (PostgreSQL's silent calls return those).
 func (c *jpCall) run() (out []any, ok bool, err error) {
-	out, err = jpRun(c.path, c.doc, c.vars, c.exists, c.silent)
+	out, err = jpRun(c.ctx, c.path, c.doc, c.vars, c.exists, c.silent)
 	if err != nil {
 		if c.silent && silenceable(err) {
 			return out, false, nil
@@ -145,8 +146,8 @@ func jsonPathFuncs() []*Func {
 	}
 	for _, k := range kinds {
 		body := k.body
-		kernel := rowFunc(k.ret, true, func(_ context.Context, v []any) (any, error) {
-			c, err := jpArgs(v)
+		kernel := rowFunc(k.ret, true, func(ctx context.Context, v []any) (any, error) {
+			c, err := jpArgs(ctx, v)
 			if err != nil {
 				return nil, err
 			}
@@ -162,8 +163,8 @@ func jsonPathFuncs() []*Func {
 	for _, op := range []struct{ name, fn string }{{"pg__op_path_exists", "jsonb_path_exists"}, {"pg__op_path_match", "jsonb_path_match"}} {
 		fn := op.fn
 		fs = append(fs, &Func{Name: op.name, Args: []types.T{tJSONB, tJSONPath}, Ret: tBool, Strict: true,
-			Kernel: rowFunc(tBool, true, func(_ context.Context, v []any) (any, error) {
-				c, err := jpArgs(v)
+			Kernel: rowFunc(tBool, true, func(ctx context.Context, v []any) (any, error) {
+				c, err := jpArgs(ctx, v)
 				if err != nil {
 					return nil, err
 				}
@@ -196,13 +197,13 @@ func resolveJSONPathSetFunc(name string, args []types.T) *SetFunc {
 			return nil
 		}
 	}
-	return &SetFunc{Name: name, Args: want, Ret: tJSONB, Rows: func(_ context.Context, v []any) (func() (any, bool, error), error) {
+	return &SetFunc{Name: name, Args: want, Ret: tJSONB, Rows: func(ctx context.Context, v []any) (func() (any, bool, error), error) {
 		for _, x := range v {
 			if x == nil {
 				return none, nil
 			}
 		}
-		c, err := jpArgs(v)
+		c, err := jpArgs(ctx, v)
 		if err != nil {
 			return nil, err
 		}

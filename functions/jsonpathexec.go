@@ -1,8 +1,8 @@
 package functions
 
 import (
+	"context"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -30,6 +30,7 @@ type jpError struct {
 
 // jpExec is one evaluation: the document, the variables and the mode.
 type jpExec struct {
+	ctx    context.Context
 	root   any
 	vars   *jpObject
 	strict bool
@@ -81,8 +82,8 @@ func realErr(err error) error {
 // jpRun evaluates path over doc: the sequence of values, or for a
 // predicate path its one value (true, false or null for unknown). With an
 // error come the values found before it.
-func jpRun(path *jsonpath.Path, doc any, vars *jpObject, exists, silent bool) ([]any, error) {
-	e := &jpExec{root: doc, vars: vars, strict: path.Strict, last: -1}
+func jpRun(ctx context.Context, path *jsonpath.Path, doc any, vars *jpObject, exists, silent bool) ([]any, error) {
+	e := &jpExec{ctx: ctx, root: doc, vars: vars, strict: path.Strict, last: -1}
 	if silent {
 		e.noThrow++
 	}
@@ -650,16 +651,31 @@ func (e *jpExec) pred(it *jsonpath.Item, cur any) (jpBool, error) {
 		if err != nil {
 			return 0, err
 		}
-		return e.each(it.L, cur, func(x any) jpBool {
+		// a match that fails (too complex, cancelled) ends the statement,
+		// as RE_compile_and_execute raises it
+		var regexErr error
+		r, err := e.each(it.L, cur, func(x any) jpBool {
+			if regexErr != nil {
+				return jpUnknown
+			}
 			s, ok := x.(string)
 			if !ok {
 				return jpUnknown
 			}
-			if re.MatchString(s) {
+			ok, err := re.match(e.ctx, s)
+			if err != nil {
+				regexErr = err
+				return jpUnknown
+			}
+			if ok {
 				return jpTrue
 			}
 			return jpFalse
 		})
+		if regexErr != nil {
+			return 0, regexErr
+		}
+		return r, err
 	case jsonpath.StartsWith:
 		// PostgreSQL's executePredicate: the right operand is a sequence
 		// (not unwrapped), evaluated first (an error: unknown), and each
@@ -854,52 +870,20 @@ func jpOf(b bool) jpBool {
 	return jpFalse
 }
 
-// jpRegex compiles like_regex's pattern with its flags (i, s, m, x; q
-// quotes the whole pattern, and x is then ignored).
-func jpRegex(pat, flags string) (*regexp.Regexp, error) {
-	f := areFlags{}
-	quote := strings.Contains(flags, "q")
-	if quote {
-		pat = regexp.QuoteMeta(pat)
+// jpRegex compiles like_regex's pattern with its flags as PostgreSQL's
+// jspConvertRegexFlags reads them: an ARE, case-insensitive under i;
+// under q a literal string (x ignored); otherwise "." and [^...] do not
+// match a newline unless s, and ^ and $ match at newlines under m (x
+// never arrives: the path's parse refuses it).
+func jpRegex(pat, flags string) (*areRE, error) {
+	f := areFlags{icase: strings.Contains(flags, "i"), quote: strings.Contains(flags, "q")}
+	if !f.quote {
+		dotAll, multiLine := strings.Contains(flags, "s"), strings.Contains(flags, "m")
+		f.newline = !dotAll && multiLine
+		f.partialNL = !dotAll && !multiLine
+		f.weirdNL = dotAll && multiLine
 	}
-	var prefix string
-	if strings.Contains(flags, "i") {
-		prefix += "i"
-	}
-	if strings.Contains(flags, "s") {
-		prefix += "s"
-	}
-	if strings.Contains(flags, "m") {
-		prefix += "m"
-	}
-	if strings.Contains(flags, "x") && !quote {
-		pat = stripRegexSpace(pat)
-	}
-	tr, err := translateARE(pat, f)
-	if err != nil {
-		return nil, err
-	}
-	if prefix != "" {
-		tr = "(?" + prefix + ")" + tr
-	}
-	re, err := regexp.Compile(tr)
-	if err != nil {
-		if e := jsonpath.RegexError(pat); e != nil {
-			return nil, e
-		}
-		return nil, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: %s", err.Error())
-	}
-	return re, nil
-}
-
-// stripRegexSpace drops whitespace from a pattern (the x flag).
-func stripRegexSpace(p string) string {
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
-			return -1
-		}
-		return r
-	}, p)
+	return compileARE(pat, f)
 }
 
 // jpObjectID is .keyvalue()'s id of o: 0 for the document's root object;

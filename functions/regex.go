@@ -112,21 +112,11 @@ func translateAREInfo(pat string, f areFlags) (string, bool, error) {
 	if v.greedy && v.lazy {
 		return "", false, errAREUnsupported("mixing greedy and non-greedy quantifiers")
 	}
-	e := &reEmitter{cf: v.cf}
-	if v.cf&(cfNLAnch|cfICase) != 0 {
-		e.b.WriteString("(?")
-		if v.cf&cfNLAnch != 0 {
-			e.b.WriteByte('m')
-		}
-		if v.cf&cfICase != 0 {
-			e.b.WriteByte('i')
-		}
-		e.b.WriteByte(')')
-	}
-	if err := e.emit(tree); err != nil {
+	src, err := emitRE2(tree, v.cf, false)
+	if err != nil {
 		return "", false, err
 	}
-	return e.b.String(), tree.preference() < 0, nil
+	return src, tree.preference() < 0, nil
 }
 
 // compileARE compiles a PostgreSQL pattern with flags: RE2 finds the
@@ -147,6 +137,14 @@ func compileARE(pat string, f areFlags) (*areRE, error) {
 	}
 	a := &areRE{bt: bt}
 	if len(v.features) > 0 || v.greedy && v.lazy || tree.has(opWordB, opNWordB) {
+		// the backtracker finds the match, where the widened pattern
+		// matches (PostgreSQL's DFA pre-check): one RE2 refuses (too
+		// large) is no condition
+		if src, err := emitRE2(tree, v.cf, true); err == nil {
+			if pre, err := regexp.Compile(src); err == nil {
+				a.pre, a.preAnchored = pre, anchored(pre)
+			}
+		}
 		return a, nil
 	}
 	src, _, err := translateAREInfo(pat, f)
@@ -169,6 +167,7 @@ func compileARE(pat string, f areFlags) (*areRE, error) {
 	}
 	re.Longest()
 	a.re, a.anchored = re, anchored(re)
+	a.sub = bt.ngroups > 0 && submatchSafe(tree, bt.sets)
 	return a, nil
 }
 

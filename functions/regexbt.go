@@ -2,6 +2,7 @@ package functions
 
 import (
 	"context"
+	"math/bits"
 	"regexp/syntax"
 	"slices"
 	"sort"
@@ -40,8 +41,13 @@ import (
 // statement's context is polled so that a cancel or statement_timeout
 // stops it.
 
-// btBudget is the number of steps one match may take.
-const btBudget = 5_000_000
+// btBudget is the number of steps one match may take: a step is a node
+// tried at a position, or 64 positions of an end set merged (tens of
+// nanoseconds), so that the budget ends a match after a few seconds.
+// PostgreSQL has no such bound (its "too complex" is the size of its
+// automata; a cancel stops a long match): the budget is only for what
+// would run far longer than PostgreSQL takes.
+const btBudget = 50_000_000
 
 type btOp uint8
 
@@ -72,6 +78,8 @@ type btNode struct {
 	messy    bool    // holds a capturing group or a back-reference
 	backref  bool    // holds a back-reference
 	glo, ghi int     // the capturing groups it holds: [glo, ghi), empty when glo >= ghi
+	lo, hi   int     // the shortest and longest text it can match (lo > hi: none; btInf: no bound)
+	ext      []int   // the groups outside it that its back-references read
 }
 
 // btProg is a compiled pattern.
@@ -83,6 +91,10 @@ type btProg struct {
 	backref bool
 	cf      reCflags
 	word    func(rune) bool
+	// sets is the ranges of characters each single-character node of the
+	// parsed tree matches (lo, hi pairs, sorted): a literal, ., a class,
+	// a bracket expression without a complemented escape
+	sets map[*reNode][]rune
 }
 
 // btCompiler turns a parsed tree into btNodes.
@@ -92,14 +104,15 @@ type btCompiler struct {
 	// capture: capturing groups are numbered (off for the copies of
 	// x{m,n}'s first m-1 iterations)
 	capture bool
-	groups  map[int]*btNode // each capturing group's contents
+	groups  map[int]*btNode   // each capturing group's contents
+	parsed  map[string][]rune // charRanges' results by flag and body
 }
 
 // compileBT compiles a parsed pattern with its compile flags and number
 // of capturing groups.
 func compileBT(tree *reNode, cf reCflags, ngroups int) (*btProg, error) {
-	p := &btProg{cf: cf, ngroups: ngroups}
-	c := &btCompiler{prog: p, e: &reEmitter{cf: cf}, capture: true, groups: map[int]*btNode{}}
+	p := &btProg{cf: cf, ngroups: ngroups, sets: map[*reNode][]rune{}}
+	c := &btCompiler{prog: p, e: &reEmitter{cf: cf}, capture: true, groups: map[int]*btNode{}, parsed: map[string][]rune{}}
 	word, err := c.charClass(c.e.classBody("word"), false)
 	if err != nil {
 		return nil, err
@@ -129,6 +142,16 @@ func (c *btCompiler) mk(n *btNode) *btNode {
 		n.backref = n.backref || s.backref
 		n.glo, n.ghi = min(n.glo, s.glo), max(n.ghi, s.ghi)
 	}
+	if n.op == btBackref {
+		n.ext = []int{n.group}
+	}
+	for _, s := range n.subs {
+		for _, g := range s.ext {
+			if (g < n.glo || g >= n.ghi) && !slices.Contains(n.ext, g) {
+				n.ext = append(n.ext, g)
+			}
+		}
+	}
 	switch n.op {
 	case btGroup:
 		n.pref = n.subs[0].pref
@@ -145,6 +168,7 @@ func (c *btCompiler) mk(n *btNode) *btNode {
 	case btAlt:
 		n.pref = 1
 	}
+	n.staticLen()
 	return n
 }
 
@@ -153,21 +177,31 @@ func (c *btCompiler) node(n *reNode) (*btNode, error) {
 	switch n.op {
 	case opLit:
 		lit := n.r
+		c.prog.sets[n] = []rune{lit, lit}
 		if icase {
+			for f := unicode.SimpleFold(lit); f != lit; f = unicode.SimpleFold(f) {
+				c.prog.sets[n] = append(c.prog.sets[n], f, f)
+			}
+			c.prog.sets[n] = normRanges(c.prog.sets[n])
 			return c.mk(&btNode{op: btChar, match: func(r rune) bool { return r == lit || foldEqual(r, lit) }}), nil
 		}
 		return c.mk(&btNode{op: btChar, match: func(r rune) bool { return r == lit }}), nil
 	case opAny:
+		c.prog.sets[n] = []rune{0, unicode.MaxRune}
 		if c.prog.cf&cfNLStop != 0 {
+			c.prog.sets[n] = []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}
 			return c.mk(&btNode{op: btChar, match: func(r rune) bool { return r != '\n' }}), nil
 		}
 		return c.mk(&btNode{op: btChar, match: func(rune) bool { return true }}), nil
 	case opClass:
-		in, err := c.charClass(c.e.classBody(escapeClass(n.r0())), icase)
+		rs, err := c.charRanges(c.e.classBody(escapeClass(n.r0())), icase)
 		if err != nil {
 			return nil, err
 		}
+		in := inRanges(rs)
+		c.prog.sets[n] = rs
 		if n.neg {
+			c.prog.sets[n] = complementRanges(rs)
 			return c.mk(&btNode{op: btChar, match: func(r rune) bool { return !in(r) }}), nil
 		}
 		return c.mk(&btNode{op: btChar, match: in}), nil
@@ -175,6 +209,16 @@ func (c *btCompiler) node(n *reNode) (*btNode, error) {
 		m, err := c.bracket(n.set)
 		if err != nil {
 			return nil, err
+		}
+		if len(n.set.comps) == 0 {
+			rs, _ := c.charRanges(c.e.bracketItems(n.set), icase)
+			if n.set.neg {
+				rs = complementRanges(rs)
+				if c.prog.cf&cfNLStop != 0 {
+					rs = subtractNL(rs)
+				}
+			}
+			c.prog.sets[n] = rs
 		}
 		return c.mk(&btNode{op: btChar, match: m}), nil
 	case opBOL, opEOL, opBOS, opEOS, opWordB, opNWordB, opWordStart, opWordEnd, opEmpty:
@@ -305,40 +349,105 @@ func (c *btCompiler) bracket(s *reSet) (func(rune) bool, error) {
 // charClass is the membership test of RE2 bracket contents (the
 // emitter's, so both engines read a class alike), folded under icase.
 func (c *btCompiler) charClass(body string, icase bool) (func(rune) bool, error) {
-	if body == "" {
-		return func(rune) bool { return false }, nil
-	}
-	flags := syntax.Perl
-	if icase {
-		flags |= syntax.FoldCase
-	}
-	re, err := syntax.Parse("["+body+"]", flags)
+	rs, err := c.charRanges(body, icase)
 	if err != nil {
-		return nil, re2CompileError(err)
+		return nil, err
+	}
+	return inRanges(rs), nil
+}
+
+// charRanges is the characters RE2 bracket contents hold (folded under
+// icase) as sorted lo, hi pairs; each body is parsed once a pattern (a
+// class's body is long: \w's holds every Unicode letter).
+func (c *btCompiler) charRanges(body string, icase bool) ([]rune, error) {
+	key := "c" + body
+	if icase {
+		key = "i" + body
+	}
+	if rs, ok := c.parsed[key]; ok {
+		return rs, nil
 	}
 	var ranges []rune
-	switch re.Op {
-	case syntax.OpCharClass:
-		ranges = re.Rune
-	case syntax.OpLiteral:
-		for _, r := range re.Rune {
-			ranges = append(ranges, r, r)
+	if body != "" {
+		flags := syntax.Perl
+		if icase {
+			flags |= syntax.FoldCase
 		}
-		if re.Flags&syntax.FoldCase != 0 {
-			return func(r rune) bool { return foldEqual(r, re.Rune[0]) }, nil
+		re, err := syntax.Parse("["+body+"]", flags)
+		if err != nil {
+			return nil, re2CompileError(err)
 		}
-	case syntax.OpAnyChar:
-		return func(rune) bool { return true }, nil
-	case syntax.OpAnyCharNotNL:
-		return func(r rune) bool { return r != '\n' }, nil
-	case syntax.OpNoMatch:
-	default:
-		return nil, errAREUnsupported("bracket expression")
+		switch re.Op {
+		case syntax.OpCharClass:
+			ranges = re.Rune
+		case syntax.OpLiteral:
+			for _, r := range re.Rune {
+				ranges = append(ranges, r, r)
+				if re.Flags&syntax.FoldCase != 0 {
+					for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+						ranges = append(ranges, f, f)
+					}
+				}
+			}
+			ranges = normRanges(ranges)
+		case syntax.OpAnyChar:
+			ranges = []rune{0, unicode.MaxRune}
+		case syntax.OpAnyCharNotNL:
+			ranges = []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}
+		case syntax.OpNoMatch:
+		default:
+			return nil, errAREUnsupported("bracket expression")
+		}
 	}
+	c.parsed[key] = ranges
+	return ranges, nil
+}
+
+// inRanges is the membership test of sorted lo, hi pairs.
+func inRanges(ranges []rune) func(rune) bool {
 	return func(r rune) bool {
 		k := sort.Search(len(ranges)/2, func(k int) bool { return ranges[2*k+1] >= r })
 		return k < len(ranges)/2 && ranges[2*k] <= r
-	}, nil
+	}
+}
+
+// normRanges sorts lo, hi pairs and merges those that touch.
+func normRanges(rs []rune) []rune {
+	pairs := make([][2]rune, 0, len(rs)/2)
+	for i := 0; i+1 < len(rs); i += 2 {
+		pairs = append(pairs, [2]rune{rs[i], rs[i+1]})
+	}
+	slices.SortFunc(pairs, func(a, b [2]rune) int { return int(a[0] - b[0]) })
+	var out []rune
+	for _, p := range pairs {
+		if n := len(out); n > 0 && p[0] <= out[n-1]+1 {
+			out[n-1] = max(out[n-1], p[1])
+			continue
+		}
+		out = append(out, p[0], p[1])
+	}
+	return out
+}
+
+// complementRanges is the characters sorted lo, hi pairs do not hold.
+func complementRanges(rs []rune) []rune {
+	var out []rune
+	next := rune(0)
+	for i := 0; i+1 < len(rs); i += 2 {
+		if rs[i] > next {
+			out = append(out, next, rs[i]-1)
+		}
+		next = rs[i+1] + 1
+	}
+	if next <= unicode.MaxRune {
+		out = append(out, next, unicode.MaxRune)
+	}
+	return out
+}
+
+// subtractNL is sorted lo, hi pairs without a newline.
+func subtractNL(rs []rune) []rune {
+	return complementRanges(normRanges(append(complementRanges(rs), '\n', '\n')))
 }
 
 // foldEqual reports whether a and b are the same letter but for case
@@ -355,23 +464,103 @@ func foldEqual(a, b rune) bool {
 	return false
 }
 
+// btInf is a length without bound.
+const btInf = 1 << 40
+
+// lenMul is a length bound times a count (reDupInf: unbounded).
+func lenMul(x, k int) int {
+	switch {
+	case x == 0 || k == 0:
+		return 0
+	case k == reDupInf || x >= btInf:
+		return btInf
+	}
+	return min(x*k, btInf)
+}
+
+// staticLen sets n.lo and n.hi, the shortest and longest text n can
+// match (lo > hi: none), from its children's.
+func (n *btNode) staticLen() {
+	switch n.op {
+	case btChar:
+		n.lo, n.hi = 1, 1
+	case btAssert, btLook:
+		n.lo, n.hi = 0, 0
+	case btBackref:
+		n.lo, n.hi = 1, 0
+		if n.ref != nil {
+			n.lo, n.hi = lenMul(n.ref.lo, n.min), lenMul(n.ref.hi, n.max)
+		}
+	case btGroup:
+		n.lo, n.hi = n.subs[0].lo, n.subs[0].hi
+	case btCat:
+		a, b := n.subs[0], n.subs[1]
+		n.lo, n.hi = min(a.lo+b.lo, btInf), min(a.hi+b.hi, btInf)
+		if a.lo > a.hi || b.lo > b.hi {
+			n.lo, n.hi = 1, 0
+		}
+	case btAlt:
+		n.lo, n.hi = btInf, 0
+		for _, s := range n.subs {
+			if s.lo <= s.hi {
+				n.lo, n.hi = min(n.lo, s.lo), max(n.hi, s.hi)
+			}
+		}
+		if n.lo > n.hi {
+			n.lo, n.hi = 1, 0
+		}
+	case btRep:
+		x := n.subs[0]
+		n.lo, n.hi = lenMul(x.lo, n.min), lenMul(x.hi, n.max)
+		if x.lo > x.hi {
+			n.lo, n.hi = 0, 0 // only the empty iteration, where min is 0
+			if n.min > 0 {
+				n.lo, n.hi = 1, 0
+			}
+		}
+	}
+}
+
+// btSet is a set of subject positions (ends of a node's matches from one
+// start): bit p-64*off of w. Never written to once made, so shared; an
+// empty set has no words, and a set's first and last words are not zero.
+type btSet struct {
+	off int
+	w   []uint64
+}
+
+func (s btSet) empty() bool { return len(s.w) == 0 }
+
+func (s btSet) has(p int) bool {
+	k := p>>6 - s.off
+	return p >= 0 && k >= 0 && k < len(s.w) && s.w[k]>>(p&63)&1 != 0
+}
+
 // btRun is the state of matching one subject.
 type btRun struct {
 	p     *btProg
 	ctx   context.Context
 	s     []rune
 	limit int // ends reports no position past it
-	memo  map[int][]int
+	memo  map[int]btSet
 	caps  []int
 	steps int
 	err   error
-	mark  []int
-	gen   int
-	pos   []int // 0 .. len(s), for at
+	pos   []btSet // the one-position sets, for at
+	// fails holds the dissections that failed, with the extents of the
+	// outside groups they read: the same dissection fails again
+	fails map[btFail]bool
+}
+
+// btFail is a dissection of node id over [b, e) with the extents of up
+// to two groups outside it that it reads.
+type btFail struct {
+	id, b, e int
+	caps     [4]int
 }
 
 func (p *btProg) newRun(ctx context.Context, s []rune) *btRun {
-	return &btRun{p: p, ctx: ctx, s: s, limit: len(s), memo: map[int][]int{}, caps: make([]int, 2*(p.ngroups+1)), mark: make([]int, len(s)+1)}
+	return &btRun{p: p, ctx: ctx, s: s, limit: len(s), memo: map[int]btSet{}, fails: map[btFail]bool{}, caps: make([]int, 2*(p.ngroups+1))}
 }
 
 // step counts work: false once the budget is spent or the context done.
@@ -422,52 +611,98 @@ func (r *btRun) holds(op reOp, i int) bool {
 	return true // opEmpty
 }
 
-// at is the ends list of the one position i, shared (ends lists are
-// never written to once made).
-func (r *btRun) at(i int) []int {
+// at is the set of the one position i, shared.
+func (r *btRun) at(i int) btSet {
 	if r.pos == nil {
-		r.pos = make([]int, len(r.s)+1)
+		r.pos = make([]btSet, len(r.s)+1)
+		words := make([]uint64, len(r.s)+1)
 		for k := range r.pos {
-			r.pos[k] = k
+			words[k] = 1 << (k & 63)
+			r.pos[k] = btSet{off: k >> 6, w: words[k : k+1 : k+1]}
 		}
 	}
-	return r.pos[i : i+1 : i+1]
+	return r.pos[i]
 }
 
-// union sorts and deduplicates the positions of several ends lists.
-func (r *btRun) union(lists ...[]int) []int {
-	if len(lists) == 1 {
-		// already sorted and without repeats (every ends list is), and
-		// never written to once made: shared, not copied; the same work
-		// counted
-		r.step(len(lists[0]) + 1)
-		return lists[0]
+// unionOf is the union of the sets each of keys gives (ends of one node
+// from each position of a set, or of several nodes from one position):
+// a set that is the only non-empty one is shared, not copied.
+func (r *btRun) unionOf(count int, get func(k int) btSet) btSet {
+	var only btSet
+	lo, hi, nonEmpty := 1<<62, -1, 0
+	for k := range count {
+		s := get(k)
+		if r.err != nil {
+			return btSet{}
+		}
+		if s.empty() {
+			continue
+		}
+		nonEmpty++
+		only = s
+		lo, hi = min(lo, s.off), max(hi, s.off+len(s.w))
 	}
-	r.gen++
-	var out []int
-	for _, l := range lists {
-		for _, j := range l {
-			if r.mark[j] != r.gen {
-				r.mark[j] = r.gen
-				out = append(out, j)
-			}
+	if nonEmpty <= 1 {
+		r.step(len(only.w) + 1)
+		return only
+	}
+	acc := make([]uint64, hi-lo)
+	for k := range count {
+		s := get(k) // memoized: a lookup
+		for j, w := range s.w {
+			acc[s.off-lo+j] |= w
+		}
+		r.step(len(s.w) + 1)
+	}
+	return btSet{off: lo, w: acc}
+}
+
+// each calls f on the positions of s from lo to hi, descending when down;
+// it stops when f returns true.
+func (r *btRun) each(s btSet, lo, hi int, down bool, f func(int) bool) bool {
+	lo, hi = max(lo, s.off<<6), min(hi, (s.off+len(s.w))<<6-1)
+	if lo > hi {
+		return false
+	}
+	for c := range hi - lo + 1 {
+		p := lo + c
+		if down {
+			p = hi - c
+		}
+		if !s.has(p) {
+			continue
+		}
+		if !r.step(1) {
+			return false
+		}
+		if f(p) {
+			return true
 		}
 	}
-	r.step(len(out) + 1)
-	slices.Sort(out)
+	return false
+}
+
+// positions is s's positions in ascending order.
+func (s btSet) positions() []int {
+	var out []int
+	for k, w := range s.w {
+		for ; w != 0; w &= w - 1 {
+			out = append(out, (s.off+k)<<6+bits.TrailingZeros64(w))
+		}
+	}
 	return out
 }
 
-// ends is the sorted positions j <= limit such that n can match s[i:j].
-func (r *btRun) ends(n *btNode, i int) []int {
+// ends is the set of positions j <= limit such that n can match s[i:j].
+func (r *btRun) ends(n *btNode, i int) btSet {
 	key := n.id*(len(r.s)+1) + i
 	if e, ok := r.memo[key]; ok {
 		return e
 	}
 	if !r.step(1) {
-		return nil
+		return btSet{}
 	}
-	var out []int
+	var out btSet
 	switch n.op {
 	case btChar:
 		if i < r.limit && n.match(r.s[i]) {
@@ -491,17 +726,10 @@ func (r *btRun) ends(n *btNode, i int) []int {
 	case btGroup:
 		out = r.ends(n.subs[0], i)
 	case btCat:
-		var lists [][]int
-		for _, m := range r.ends(n.subs[0], i) {
-			lists = append(lists, r.ends(n.subs[1], m))
-		}
-		out = r.union(lists...)
+		mids := r.ends(n.subs[0], i).positions()
+		out = r.unionOf(len(mids), func(k int) btSet { return r.ends(n.subs[1], mids[k]) })
 	case btAlt:
-		var lists [][]int
-		for _, s := range n.subs {
-			lists = append(lists, r.ends(s, i))
-		}
-		out = r.union(lists...)
+		out = r.unionOf(len(n.subs), func(k int) btSet { return r.ends(n.subs[k], i) })
 	case btRep:
 		out = r.repEnds(n.subs[0], n.min, n.max, i)
 	}
@@ -510,30 +738,38 @@ func (r *btRun) ends(n *btNode, i int) []int {
 }
 
 // next is every position one more match of x reaches from the set cur.
-func (r *btRun) next(x *btNode, cur []int) []int {
-	lists := make([][]int, 0, len(cur))
-	for _, p := range cur {
-		lists = append(lists, r.ends(x, p))
-	}
-	return r.union(lists...)
+func (r *btRun) next(x *btNode, cur btSet) btSet {
+	ps := cur.positions()
+	return r.unionOf(len(ps), func(k int) btSet { return r.ends(x, ps[k]) })
 }
 
 // repEnds is ends of x{lo,hi} from i.
-func (r *btRun) repEnds(x *btNode, lo, hi, i int) []int {
+func (r *btRun) repEnds(x *btNode, lo, hi, i int) btSet {
 	cur := r.at(i)
-	for k := 0; k < lo && len(cur) > 0 && r.err == nil; k++ {
+	for k := 0; k < lo && !cur.empty() && r.err == nil; k++ {
 		cur = r.next(x, cur)
 	}
 	acc := cur
-	for k := lo; (hi == reDupInf || k < hi) && len(cur) > 0 && r.err == nil; k++ {
+	for k := lo; (hi == reDupInf || k < hi) && !cur.empty() && r.err == nil; k++ {
 		cur = r.next(x, cur)
-		grown := r.union(acc, cur)
-		if len(grown) == len(acc) {
+		if subset(cur, acc) {
 			break // nothing new: more iterations reach nothing new either
 		}
-		acc = grown
+		sets := [2]btSet{acc, cur}
+		acc = r.unionOf(2, func(k int) btSet { return sets[k] })
 	}
 	return acc
+}
+
+// subset reports whether every position of a is in b.
+func subset(a, b btSet) bool {
+	for k, w := range a.w {
+		j := a.off + k - b.off
+		if j < 0 || j >= len(b.w) || w&^b.w[j] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // look evaluates a lookaround constraint at i.
@@ -542,18 +778,13 @@ func (r *btRun) look(n *btNode, i int) bool {
 	found := false
 	switch n.look {
 	case lookAheadPos, lookAheadNeg:
-		found = len(r.ends(sub, i)) > 0
+		found = !r.ends(sub, i).empty()
 	default:
 		for k := i; k >= 0 && !found && r.err == nil; k-- {
-			_, found = slices.BinarySearch(r.ends(sub, k), i)
+			found = r.ends(sub, k).has(i)
 		}
 	}
 	return found == (n.look == lookAheadPos || n.look == lookBehindPos)
-}
-
-func has(ends []int, e int) bool {
-	_, ok := slices.BinarySearch(ends, e)
-	return ok
 }
 
 func (r *btRun) zap(n *btNode) {
@@ -562,34 +793,84 @@ func (r *btRun) zap(n *btNode) {
 	}
 }
 
-// inOrder calls f on the positions of ends up to e, longest first when
-// pref is not negative; it stops when f returns true.
-func (r *btRun) inOrder(ends []int, e int, pref int8, f func(int) bool) bool {
-	k, _ := slices.BinarySearch(ends, e+1)
-	ends = ends[:k]
-	for idx := range ends {
-		j := ends[idx]
-		if pref >= 0 {
-			j = ends[len(ends)-1-idx]
-		}
-		if r.err != nil {
-			return false
-		}
-		if f(j) {
-			return true
-		}
+// span is the shortest and longest text n can match now (lo > hi: none):
+// its static bounds, but a back-reference to a group outside [glo, ghi)
+// (one already dissected, or not taking part) or to group known has its
+// group's length.
+func (r *btRun) span(n *btNode, glo, ghi, known int) (int, int) {
+	if !n.backref {
+		return n.lo, n.hi
 	}
-	return false
+	switch n.op {
+	case btBackref:
+		if n.group >= glo && n.group < ghi && n.group != known {
+			return n.lo, n.hi
+		}
+		so, eo := r.caps[2*n.group], r.caps[2*n.group+1]
+		if so < 0 {
+			return 1, 0
+		}
+		return lenMul(eo-so, n.min), lenMul(eo-so, n.max)
+	case btGroup:
+		return r.span(n.subs[0], glo, ghi, known)
+	case btCat:
+		alo, ahi := r.span(n.subs[0], glo, ghi, known)
+		blo, bhi := r.span(n.subs[1], glo, ghi, known)
+		if alo > ahi || blo > bhi {
+			return 1, 0
+		}
+		return min(alo+blo, btInf), min(ahi+bhi, btInf)
+	case btAlt:
+		lo, hi := btInf, 0
+		for _, s := range n.subs {
+			if slo, shi := r.span(s, glo, ghi, known); slo <= shi {
+				lo, hi = min(lo, slo), max(hi, shi)
+			}
+		}
+		if lo > hi {
+			return 1, 0
+		}
+		return lo, hi
+	case btRep:
+		xlo, xhi := r.span(n.subs[0], glo, ghi, known)
+		if xlo > xhi {
+			if n.min > 0 {
+				return 1, 0
+			}
+			return 0, 0
+		}
+		return lenMul(xlo, n.min), lenMul(xhi, n.max)
+	}
+	return n.lo, n.hi
 }
 
-// dissect fits n to s[b:e] exactly, setting the groups it holds.
+// dissect fits n to s[b:e] exactly, setting the groups it holds; a
+// failure is remembered (fails), so that no dissection is tried twice.
 func (r *btRun) dissect(n *btNode, b, e int) bool {
 	if !r.step(1) {
 		return false
 	}
 	if !n.messy {
-		return has(r.ends(n, b), e)
+		return r.ends(n, b).has(e)
 	}
+	if len(n.ext) > 2 {
+		return r.dissectNode(n, b, e)
+	}
+	key := btFail{id: n.id, b: b, e: e}
+	for k, g := range n.ext {
+		key.caps[2*k], key.caps[2*k+1] = r.caps[2*g], r.caps[2*g+1]
+	}
+	if r.fails[key] {
+		return false
+	}
+	ok := r.dissectNode(n, b, e)
+	if !ok && r.err == nil {
+		r.fails[key] = true
+	}
+	return ok
+}
+
+func (r *btRun) dissectNode(n *btNode, b, e int) bool {
 	switch n.op {
 	case btGroup:
 		if !r.dissect(n.subs[0], b, e) {
@@ -601,7 +882,7 @@ func (r *btRun) dissect(n *btNode, b, e int) bool {
 		return true
 	case btAlt:
 		for _, s := range n.subs {
-			if has(r.ends(s, b), e) {
+			if r.ends(s, b).has(e) {
 				r.zap(s)
 				if r.dissect(s, b, e) {
 					return true
@@ -611,13 +892,32 @@ func (r *btRun) dissect(n *btNode, b, e int) bool {
 		return false
 	case btCat:
 		// the split point by the left part's preference (regexec.c's
-		// cdissect: crevcondissect when it is shorter)
+		// cdissect: crevcondissect when it is shorter), only where both
+		// parts' lengths allow it (a back-reference to a group already
+		// dissected has that group's length)
 		left, right := n.subs[0], n.subs[1]
-		return r.inOrder(r.ends(left, b), e, left.pref, func(m int) bool {
-			if !has(r.ends(right, m), e) {
+		llo, lhi := r.span(left, n.glo, n.ghi, 0)
+		rlo, rhi := r.span(right, n.glo, n.ghi, 0)
+		if llo > lhi || rlo > rhi {
+			return false
+		}
+		lo, hi := max(b+llo, e-rhi), min(b+lhi, e-rlo)
+		// a left part that is a group gives its back-references' length
+		g := 0
+		if left.op == btGroup && right.backref {
+			g = left.group
+		}
+		return r.each(r.ends(left, b), lo, hi, left.pref >= 0, func(m int) bool {
+			if !r.ends(right, m).has(e) {
 				return false
 			}
 			r.zap(n)
+			if g > 0 {
+				r.caps[2*g], r.caps[2*g+1] = b, m
+				if lo, hi := r.span(right, n.glo, n.ghi, g); e-m < lo || e-m > hi {
+					return false
+				}
+			}
 			return r.dissect(left, b, m) && r.dissect(right, m, e)
 		})
 	case btBackref:
@@ -690,7 +990,7 @@ func (r *btRun) iterate(n *btNode, b, e int) bool {
 		}
 		// each iteration by the iterated atom's preference, not the
 		// quantifier's (cdissect: creviterdissect when the atom is shorter)
-		ok := r.inOrder(r.ends(x, pos), e, x.pref, func(j int) bool {
+		ok := r.each(r.ends(x, pos), pos, e, x.pref >= 0, func(j int) bool {
 			if j == pos && pos != e && (k >= minM || minM-k < e-pos) {
 				return false
 			}
@@ -724,14 +1024,10 @@ func (r *btRun) find(start int) []int {
 	root := r.p.root
 	for b := start; b <= len(r.s) && r.err == nil; b++ {
 		ends := r.ends(root, b)
-		if len(ends) == 0 {
+		if ends.empty() {
 			continue
 		}
-		var pref int8 = 1
-		if r.p.lazy {
-			pref = -1
-		}
-		found := r.inOrder(ends, len(r.s), pref, func(e int) bool {
+		found := r.each(ends, b, len(r.s), !r.p.lazy, func(e int) bool {
 			for k := range r.caps {
 				r.caps[k] = -1
 			}
@@ -754,6 +1050,7 @@ func (r *btRun) dissectSpan(b, e int) []int {
 	if r.limit != e {
 		r.limit = e
 		clear(r.memo)
+		clear(r.fails)
 	}
 	for k := range r.caps {
 		r.caps[k] = -1

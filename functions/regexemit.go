@@ -15,6 +15,32 @@ import (
 type reEmitter struct {
 	b  strings.Builder
 	cf reCflags
+	// widen: write a pattern whose language holds the pattern's (a
+	// necessary condition for a match, as PostgreSQL's DFA pre-check
+	// reads it): each back-reference as its group's contents, the
+	// lookaround and word constraints as nothing, no group capturing
+	widen  bool
+	groups map[int]*reNode // widen: each group's contents, by number
+}
+
+// emitRE2 writes tree in RE2's syntax under compile flags cf, widened
+// (see reEmitter.widen) or not.
+func emitRE2(tree *reNode, cf reCflags, widen bool) (string, error) {
+	e := &reEmitter{cf: cf, widen: widen, groups: map[int]*reNode{}}
+	if cf&(cfNLAnch|cfICase) != 0 {
+		e.b.WriteString("(?")
+		if cf&cfNLAnch != 0 {
+			e.b.WriteByte('m')
+		}
+		if cf&cfICase != 0 {
+			e.b.WriteByte('i')
+		}
+		e.b.WriteByte(')')
+	}
+	if err := e.emit(tree); err != nil {
+		return "", err
+	}
+	return e.b.String(), nil
 }
 
 // reNever matches no character (a literal beyond Unicode).
@@ -52,12 +78,36 @@ func (e *reEmitter) emit(n *reNode) error {
 		b.WriteString(`\A`)
 	case opEOS:
 		b.WriteString(`\z`)
-	case opWordB:
-		b.WriteString(`\b`)
-	case opNWordB:
-		b.WriteString(`\B`)
+	case opWordB, opNWordB, opWordStart, opWordEnd, opLook:
+		if !e.widen {
+			if n.op == opWordB {
+				b.WriteString(`\b`)
+			} else if n.op == opNWordB {
+				b.WriteString(`\B`)
+			} else {
+				return errAREUnsupported("constraint")
+			}
+		}
+	case opBackref:
+		g := e.groups[n.group]
+		if !e.widen {
+			return errAREUnsupported("back-reference")
+		} else if g == nil {
+			b.WriteString(reNever)
+			return nil
+		}
+		b.WriteString("(?:")
+		if err := e.emit(g); err != nil {
+			return err
+		}
+		b.WriteByte(')')
 	case opGroup:
-		if n.group > 0 {
+		if e.widen {
+			if n.group > 0 {
+				e.groups[n.group] = n.subs[0]
+			}
+			b.WriteString("(?:")
+		} else if n.group > 0 {
 			b.WriteByte('(')
 		} else {
 			b.WriteString("(?:")

@@ -48,7 +48,7 @@ func (c *replaceCache) get(pat, flags string) (*replacePattern, error) {
 		return nil, err
 	}
 	c.p = replacePattern{a: a, f: f}
-	if a.re == nil || a.numSubexp() > 0 {
+	if a.re == nil || a.numSubexp() > 0 && !a.sub {
 		return &c.p, nil
 	}
 	re := a.re
@@ -300,12 +300,30 @@ func regexpReplaceKernel(startIdx, nIdx, flagsIdx int) Kernel {
 		if n >= replaceParallelRows && runtime.GOMAXPROCS(0) > 1 {
 			parts = 2
 		}
+		// the workers share one compile of the first row's pattern (a
+		// compiled pattern is read-only): a pattern naming a class costs
+		// milliseconds to compile; one that fails is left to the row that
+		// raises it, in row order
+		var primed replaceCache
+		for i := range n {
+			if !pat.IsNull(i) && (flags == nil || !flags.IsNull(i)) {
+				f := ""
+				if flags != nil {
+					f = flags.Value(i)
+				}
+				if _, err := primed.get(pat.Value(i), f); err != nil {
+					primed = replaceCache{}
+				}
+				break
+			}
+		}
 		workers := make([]*replaceWorker, parts)
 		bounds := make([]int, parts+1)
 		for k := range workers {
 			bounds[k+1] = n * (k + 1) / parts
 			rows := bounds[k+1] - bounds[k]
 			workers[k] = &replaceWorker{
+				cache: primed,
 				ctx:   ctx,
 				data:  make([]byte, 0, rows*(len(src.ValueBytes())/max(n, 1)+8)),
 				ends:  make([]int32, rows),

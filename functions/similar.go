@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -27,23 +29,31 @@ import (
 //     characters (bytes), y, then x from position from+for on.
 
 func similarFuncs() []*Func {
-	sub := func(ctx context.Context, v []any) (any, error) {
-		re, err := compileARE(v[1].(string), areFlags{})
-		if err != nil {
-			return nil, err
+	// each kernel call keeps the last pattern compiled (reCache): a
+	// column's constant pattern compiles once a batch, not once a row
+	sub := func() func(ctx context.Context, v []any) (any, error) {
+		var c reCache
+		return func(ctx context.Context, v []any) (any, error) {
+			re, _, err := c.get(v[1].(string), "", "substring", false)
+			if err != nil {
+				return nil, err
+			}
+			return firstGroup(ctx, re, v[0].(string))
 		}
-		return firstGroup(ctx, re, v[0].(string))
 	}
-	similarSub := func(ctx context.Context, v []any) (any, error) {
-		src, err := similarPattern(v[1].(string), v[2].(string), true)
-		if err != nil {
-			return nil, err
+	similarSub := func() func(ctx context.Context, v []any) (any, error) {
+		var c reCache
+		return func(ctx context.Context, v []any) (any, error) {
+			src, err := similarPattern(v[1].(string), v[2].(string), true)
+			if err != nil {
+				return nil, err
+			}
+			re, _, err := c.get(src, "", "substring", false)
+			if err != nil {
+				return nil, err
+			}
+			return firstGroup(ctx, re, v[0].(string))
 		}
-		re, err := compileARE(src, areFlags{})
-		if err != nil {
-			return nil, err
-		}
-		return firstGroup(ctx, re, v[0].(string))
 	}
 	return []*Func{
 		{Name: "similar_to_escape", Args: []types.T{tText}, Ret: tText, Strict: true,
@@ -54,12 +64,21 @@ func similarFuncs() []*Func {
 			Kernel: rowFunc(tText, true, func(_ context.Context, v []any) (any, error) {
 				return similarPattern(v[0].(string), v[1].(string), true)
 			})},
-		{Name: "substring", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, sub)},
-		{Name: "substring", Args: []types.T{tText, tText, tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, similarSub)},
+		{Name: "substring", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: cachingRowFunc(sub)},
+		{Name: "substring", Args: []types.T{tText, tText, tText}, Ret: tText, Strict: true, Kernel: cachingRowFunc(similarSub)},
 		{Name: "overlay", Args: []types.T{tText, tText, tInt4, tInt4}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, overlayKernel(false))},
 		{Name: "overlay", Args: []types.T{tText, tText, tInt4}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, overlayKernel(false))},
 		{Name: "overlay", Args: []types.T{tBytes, tBytes, tInt4, tInt4}, Ret: tBytes, Strict: true, Kernel: rowFunc(tBytes, true, overlayKernel(true))},
 		{Name: "overlay", Args: []types.T{tBytes, tBytes, tInt4}, Ret: tBytes, Strict: true, Kernel: rowFunc(tBytes, true, overlayKernel(true))},
+	}
+}
+
+// cachingRowFunc is rowFunc (text, strict) over a body made afresh for
+// each kernel call, so that what it keeps (a compiled pattern) belongs to
+// that call alone.
+func cachingRowFunc(body func() func(ctx context.Context, v []any) (any, error)) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		return rowFunc(tText, true, body())(ctx, mem, args, n)
 	}
 }
 

@@ -89,8 +89,12 @@
 // default 400) draws regular expressions from a grammar of ARE, ERE and
 // BRE syntax (back-references, lookaround, word constraints, greedy and
 // non-greedy quantifiers mixed) with faults of every REG_* class, flags
-// and subjects, through ~, the regexp_* functions, substring and SIMILAR's
-// substring: answers, or SQLSTATE and message; nothing may be refused.
+// and subjects (up to 60 characters, with runs), through ~, the regexp_*
+// functions, substring and SIMILAR's substring: answers, or SQLSTATE and
+// message; nothing may be refused. TestRegexBackrefDifferential
+// (SQLGATE_DIFF_REGEX_BACKREF_QUERIES, default 40) runs patterns of groups
+// and back-references over subjects of 50 to 500 characters: answers and
+// groups, no "too complex" where PostgreSQL answers.
 //
 // srfgen.go generates set-returning function calls of every kind in FROM
 // (alone, ROWS FROM, WITH ORDINALITY, column alias lists of every length),

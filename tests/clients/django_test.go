@@ -80,39 +80,17 @@ var djangoGaps = map[string]string{
 "        db_table = 'shop_product'"
 "        unique_together = (('category', 'name'),)"
 "        db_table_comment = 'fluss primary-key table, 1 bucket, bucket key (id)'"`,
-	// DDL in a transaction block is not undone by its ROLLBACK
-	// (engine/txddl.go): the failed migration's CreateModel and AddField
-	// stay.
-	"tables and category columns after the failed 0003": `'auth_group t'
-'auth_group_permissions t'
-'auth_permission t'
-'auth_user t'
-'auth_user_groups t'
-'auth_user_user_permissions t'
-'django_admin_log t'
-'django_content_type t'
-'django_migrations t'
-'django_session t'
-'shop_audit t'
-'shop_category t'
-'shop_order t'
-'shop_product t'
-'shop_category.id BigAutoField 20 size=8 prec=None scale=None null=False default=None auto=True'
-'shop_category.name CharField 1043 size=80 prec=None scale=None null=False default=None auto=False'
-'shop_category.slug CharField 1043 size=50 prec=None scale=None null=False default=None auto=False'
-'shop_category.parent_id BigIntegerField 20 size=8 prec=None scale=None null=True default=None auto=False'
-'shop_category.weight IntegerField 23 size=4 prec=None scale=None null=True default=None auto=False'`,
 	// AlterField to NOT NULL with a default: SET DEFAULT, an UPDATE of the
 	// NULLs, then SET NOT NULL in the same transaction, which sqlgate
 	// refuses after the block wrote rows to the table (engine/txddl.go);
-	// the SET DEFAULT before it stays (not rolled back), so the migration
-	// stays unapplied and its default stays after the rollback to 0001.
+	// the block's ROLLBACK undoes the SET DEFAULT before it, and the
+	// migration stays unapplied.
 	"migrate 0003 note not null": `'Applying shop.0003_note...'
 'ERROR 0A000: ALTER TABLE cannot run after this transaction wrote rows to table "shop_order"'`,
 	"order columns after 0003": `'shop_order.id BigAutoField 20 size=8 prec=None scale=None null=False default=None auto=True'
 'shop_order.quantity IntegerField 23 size=4 prec=None scale=None null=False default=None auto=False'
 'shop_order.placed DateTimeField 1184 size=8 prec=None scale=None null=False default=None auto=False'
-"shop_order.note CharField 1043 size=200 prec=None scale=None null=True default=''::character varying auto=False"
+'shop_order.note CharField 1043 size=200 prec=None scale=None null=True default=None auto=False'
 'shop_order.product_id BigIntegerField 20 size=8 prec=None scale=None null=False default=None auto=False'
 'shop_order.channel CharField 1043 size=10 prec=None scale=None null=False default=None auto=False'`,
 	"showmigrations": `'shop'
@@ -120,9 +98,4 @@ var djangoGaps = map[string]string{
 ' [X] 0002_change'
 ' [ ] 0003_note'`,
 	"migrate back to 0001": `'Unapplying shop.0002_change... OK'`,
-	"shop_order columns after rollback": `'shop_order.id BigAutoField 20 size=8 prec=None scale=None null=False default=None auto=True'
-'shop_order.quantity IntegerField 23 size=4 prec=None scale=None null=False default=None auto=False'
-'shop_order.placed DateTimeField 1184 size=8 prec=None scale=None null=False default=None auto=False'
-"shop_order.note CharField 1043 size=200 prec=None scale=None null=True default=''::character varying auto=False"
-'shop_order.product_id BigIntegerField 20 size=8 prec=None scale=None null=False default=None auto=False'`,
 }

@@ -51,8 +51,8 @@ UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 def main():
     engine = sa.create_engine(sys.argv[1])
-    # DDL in autocommit: each statement commits on its own (sqlgate's DDL
-    # is not undone by a ROLLBACK; alembic_history.py covers DDL in a block)
+    # DDL in autocommit: each statement commits on its own
+    # (alembic_history.py covers DDL in a block and its ROLLBACK)
     ddl = sa.create_engine(sys.argv[1], isolation_level="AUTOCOMMIT")
     md = sa.MetaData()
     order_seq = sa.Sequence("order_no_seq", start=1000, increment=10, metadata=md)

@@ -145,6 +145,7 @@ func (s *session) truncateInBlock(ctx context.Context, infos []fluss.TableInfo, 
 	}
 	tx := s.tx
 	s.tx.Recreate = func(ctx context.Context, info fluss.TableInfo) (fluss.Table, error) {
+		info.Descriptor = s.withoutOwnMark(info.Descriptor) // txddl.go: the block is committing
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		created, err := s.recreateLog(ctx, info)

@@ -329,10 +329,26 @@ func (s *session) noteCreated(p fluss.TablePath) {
 	s.undoStatement("DROP TABLE IF EXISTS " + quoteIdent(p.Database) + "." + quoteIdent(p.Table) + " CASCADE")
 }
 
+// withoutOwnMark is desc without the mark of the session's block
+// (markCreated): a table the committing block made anew (a TRUNCATE of
+// a table it created) must not carry it into the commit, or a crash
+// before the commit's AtCommit would drop, at the next start, a table
+// whose block's rows in other tables stay committed. A mark of another
+// session's open block stays.
+func (s *session) withoutOwnMark(desc fluss.TableDescriptor) fluss.TableDescriptor {
+	if desc.CustomProperties[createdProperty] != strconv.Itoa(int(s.info.ProcessID)) {
+		return desc
+	}
+	desc.CustomProperties = maps.Clone(desc.CustomProperties)
+	delete(desc.CustomProperties, createdProperty)
+	return desc
+}
+
 // unmarkCreated clears the mark of the tables tx created, before its rows
 // commit: a crash after leaves them (empty), never drops a committed one.
 // A TRUNCATE in the block makes a table anew at the commit, from the
-// marked descriptor: that mark is cleared after the commit (AtCommit).
+// descriptor the block read, which recreation gives without the block's
+// own mark (withoutOwnMark).
 func (s *session) unmarkCreated(ctx context.Context, tx *txn) error {
 	if len(tx.created) == 0 {
 		return nil
@@ -341,20 +357,16 @@ func (s *session) unmarkCreated(ctx context.Context, tx *txn) error {
 	if !ok {
 		return nil
 	}
-	unmark := func(ctx context.Context) error {
-		for _, p := range tx.created {
-			info, err := s.eng.store.GetTable(ctx, p)
-			if err != nil || info.Descriptor.CustomProperties[createdProperty] == "" {
-				continue // dropped or renamed since (a rename's new path is noted too)
-			}
-			if _, err := alt.AlterTable(ctx, p, []fluss.TableChange{{Kind: fluss.ChangeResetProperty, Key: createdProperty}}); err != nil {
-				return err
-			}
+	for _, p := range tx.created {
+		info, err := s.eng.store.GetTable(ctx, p)
+		if err != nil || info.Descriptor.CustomProperties[createdProperty] == "" {
+			continue // dropped or renamed since (a rename's new path is noted too)
 		}
-		return nil
+		if _, err := alt.AlterTable(ctx, p, []fluss.TableChange{{Kind: fluss.ChangeResetProperty, Key: createdProperty}}); err != nil {
+			return err
+		}
 	}
-	tx.AtCommit(unmark)
-	return unmark(ctx)
+	return nil
 }
 
 // dropUncommittedTables drops, when the server starts, the tables a

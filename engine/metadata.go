@@ -25,6 +25,9 @@ type Metadata interface {
 	Views() *views.Store
 	Access() *access.Store
 	Update(ctx context.Context, change func(tx *meta.Tx) error) error
+	// Current reads copies of the newest objects (a block's DDL undo,
+	// txundo.go, compares them before and after a statement).
+	Current(ctx context.Context) (*meta.Tx, error)
 	Refresh(ctx context.Context) error
 	AdoptOwner(info fluss.TableInfo)
 	Reconcile(ctx context.Context, cat fluss.Catalog, databases ...string) error

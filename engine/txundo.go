@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"maps"
 	"reflect"
 	"slices"
@@ -30,20 +29,13 @@ type metaObjects struct {
 	comments  map[string]string
 }
 
-// errSnapshot ends the metadata update that only reads (metaSnapshot).
-var errSnapshot = errors.New("metadata snapshot")
-
 // metaSnapshot reads the metadata's objects as they are now.
 func (s *session) metaSnapshot(ctx context.Context) (metaObjects, error) {
-	var m metaObjects
-	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-		m = metaObjects{functions: tx.Functions, types: tx.Types, domains: tx.Domains, comments: tx.Comments}
-		return errSnapshot
-	})
-	if !errors.Is(err, errSnapshot) {
-		return m, err
+	tx, err := s.eng.meta.Current(ctx)
+	if err != nil {
+		return metaObjects{}, err
 	}
-	return m, nil
+	return metaObjects{functions: tx.Functions, types: tx.Types, domains: tx.Domains, comments: tx.Comments}, nil
 }
 
 // undoMetaObjects, inside a block, reads the metadata's objects before the

@@ -165,8 +165,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return err
 	}
 	cur := m.cur.Load()
-	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), Functions: maps.Clone(cur.functions.bySig()),
-		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), Schemas: maps.Clone(cur.schemas), Comments: maps.Clone(cur.comments), DefaultACLs: maps.Clone(cur.defaultACLs), FollowUps: cur.followUps, imported: cur.imported, extra: cur.extra}
+	tx := cur.tx()
 	if err := change(tx); err != nil {
 		return err
 	}
@@ -196,6 +195,23 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas, comments: tx.Comments, defaultACLs: tx.DefaultACLs, followUps: tx.FollowUps})
 	m.version.Store(&v)
 	return nil
+}
+
+// Current returns copies of the newest objects (another server may have
+// committed), as Update's change would see them, without changing them.
+func (m *Store) Current(ctx context.Context) (*Tx, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.refreshLocked(ctx); err != nil {
+		return nil, err
+	}
+	return m.cur.Load().tx(), nil
+}
+
+// tx is a change in the making over copies of st's objects.
+func (st *state) tx() *Tx {
+	return &Tx{Views: st.views.Clone(), Access: st.acl.Clone(), Users: maps.Clone(st.users), Functions: maps.Clone(st.functions.bySig()),
+		Types: maps.Clone(st.types.byOID()), Domains: maps.Clone(st.domains.byOID()), Schemas: maps.Clone(st.schemas), Comments: maps.Clone(st.comments), DefaultACLs: maps.Clone(st.defaultACLs), FollowUps: st.followUps, imported: st.imported, extra: st.extra}
 }
 
 // Refresh reloads the objects when the stored version is not the one held

@@ -25,7 +25,8 @@
 // result, and commits the rows that differ (a deleted one as a deletion)
 // with a new version token; only after the commit succeeds do sessions see
 // the new objects (an atomic pointer swap), and a failed change or commit
-// changes nothing. Room for more kinds: a new key prefix in encode/decode.
+// changes nothing; Current hands out the same copies of the newest objects
+// without a change. Room for more kinds: a new key prefix in encode/decode.
 // (Column defaults and checks are not here: they belong to their table,
 // in its properties. Sequences are the store's, and a table's sequences
 // follow the table there: on the embedded store a crash between the two

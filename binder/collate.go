@@ -124,7 +124,7 @@ func (b *binder) bindCollate(s *scope, n *pt.Collate) (Expr, error) {
 		return nil, err
 	}
 	if t := x.Type(); !collatableType(t) && !isUnknown(t) {
-		return nil, b.errAt(&n.NameAt, sqlerr.New(sqlerr.DatatypeMismatch, "collations are not supported by type %s", typeNameOf(t)))
+		return nil, b.errAt(&n.NameAt, types.CollationsNotSupported(typeNameOf(t)))
 	}
 	name, lerr := lookupCollation(n.Name)
 	if lerr != nil {
@@ -357,7 +357,7 @@ func ColumnCollation(t types.T, name string) (string, error) {
 	case name == "":
 		return "", nil
 	case !collatableType(t):
-		return "", sqlerr.New(sqlerr.DatatypeMismatch, "collations are not supported by type %s", typeNameOf(t))
+		return "", types.CollationsNotSupported(typeNameOf(t))
 	case name == defaultCollation:
 		return "", nil
 	}

@@ -365,7 +365,7 @@ func bindCollations(desc *fluss.TableDescriptor, collations map[string]string) e
 			continue
 		}
 		if !collatable(c.Type) {
-			return sqlerr.New(sqlerr.DatatypeMismatch, "collations are not supported by type %s", shownTypeName(c.Type, m.Column(i)))
+			return types.CollationsNotSupported(shownTypeName(c.Type, m.Column(i)))
 		}
 		m.Columns[i].Collation = name
 	}

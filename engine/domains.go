@@ -450,7 +450,7 @@ func (s *session) createDomain(ctx context.Context, st *sql.DomainStmt) error {
 		return err
 	}
 	if st.Collation != "" && !base.IsString() && base.Kind != types.Char {
-		return sqlerr.New(sqlerr.DatatypeMismatch, "collations are not supported by type %s", base.PGName())
+		return types.CollationsNotSupported(base.PGName())
 	}
 	d := meta.Domain{Schema: typeSchema(n), Name: n.Name, Owner: s.info.User, Base: base, BaseText: st.BaseType,
 		TypMod: domainTypMod(base), Collation: st.Collation, Default: st.Default}

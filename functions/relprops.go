@@ -176,7 +176,7 @@ func collationForSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	case elem == pgtypes.OIDText || elem == pgtypes.OIDVarchar || elem == pgtypes.OIDBPChar:
 		result = `"default"`
 	default:
-		fail = sqlerr.New(sqlerr.DatatypeMismatch, "collations are not supported by type %s", args[0].PGName())
+		fail = types.CollationsNotSupported(args[0].PGName())
 	}
 	return tText, rowFunc(tText, false, func(context.Context, []any) (any, error) { return result, fail })
 }

@@ -52,6 +52,9 @@
 // their text input is record_in's (ParseRecord), and the store's
 // Registry gives every layer a composite's name and attributes.
 //
+// CollationsNotSupported (collations.go) is the one 42804 of a COLLATE
+// given to a type without collations.
+//
 // KeywordTypeName (typenames.go) is the pg_type name of a type PostgreSQL's
 // grammar spells with keywords (integer, double precision, character
 // varying, time with time zone), shared by every layer that reads one.

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 )
 
 // groupFunctionalDeps adds to a plain GROUP BY's keys the columns that
@@ -16,11 +17,14 @@ import (
 // only its primary key (not a unique constraint, which allows NULLs).
 //
 // The Aggregate node outputs only keys and aggregates, so a dependent
-// column becomes one more key: with the key grouped it splits no group.
+// column the statement may read (reads: a name it writes, or a whole row
+// or * of its item) becomes one more key: with the key grouped it splits
+// no group. The others are left out, so that a wide table's GROUP BY id
+// does not hash every column.
 // A column of a type without equality (json) cannot be a key and stays
 // ungrouped. With grouping sets only the keys common to every set count
 // (PostgreSQL's gset_common), and a dependent column joins every set.
-func (b *binder) groupFunctionalDeps(st *aggState) {
+func (b *binder) groupFunctionalDeps(st *aggState, reads func(item, name string) bool) {
 	if len(st.keys) == 0 {
 		return
 	}
@@ -72,7 +76,7 @@ func (b *binder) groupFunctionalDeps(st *aggState) {
 		}
 		st.funcGrouped = append(st.funcGrouped, it)
 		for i, c := range cols {
-			if c.Table != it.alias || c.TableID != it.id || c.Ordinal == 0 || names[c.Name] {
+			if c.Table != it.alias || c.TableID != it.id || c.Ordinal == 0 || names[c.Name] || !reads(c.Table, c.Name) {
 				continue
 			}
 			if _, eq := typeSortOps(c.T); !eq {
@@ -88,6 +92,31 @@ func (b *binder) groupFunctionalDeps(st *aggState) {
 			}
 			st.keys = append(st.keys, ref)
 		}
+	}
+}
+
+// namesRead over-approximates what sel can read of its FROM items' columns
+// beyond its GROUP BY: a column named anywhere in it (any qualifier), and
+// every column of an item named as a whole row (a bare name that is the
+// item's alias) or by a star (every item for an unqualified one).
+func namesRead(sel *pt.Select) func(item, name string) bool {
+	names := map[string]bool{}
+	allOf := map[string]bool{}
+	all := false
+	pt.Inspect(sel, func(n pt.Node) bool {
+		switch x := n.(type) {
+		case *pt.ColumnRef:
+			names[x.Name] = true
+		case *pt.Star:
+			if x.Table == "" {
+				all = true
+			}
+			allOf[x.Table] = true
+		}
+		return true
+	})
+	return func(item, name string) bool {
+		return all || names[name] || allOf[item] || names[item]
 	}
 }
 

@@ -326,7 +326,7 @@ func (b *binder) bindGroupByTree(st *aggState, input *Node, in **scope, targets 
 		return nil, err
 	}
 	if len(gsrf.calls) == 0 {
-		b.groupFunctionalDeps(st) // funcdeps.go
+		b.groupFunctionalDeps(st, namesRead(sel)) // funcdeps.go
 		return nil, nil
 	}
 	n, grouped := gsrf.groupBySetCalls(*input, st.keys)

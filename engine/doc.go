@@ -221,7 +221,9 @@
 // returns) and release it after COMMIT made the writes visible, or at
 // ROLLBACK, an error in the block, or the session's end. An UPDATE or
 // DELETE that met rows changed under it runs its plan a second time over
-// those rows only (recheckSource); a joined one (FROM, USING, MERGE)
+// those rows only (recheckSource), reading the tables besides its target
+// (and its target in a subquery) as it first read them (firstRead: a store
+// snapshot taken before the first pass reads); a joined one (FROM, USING, MERGE)
 // re-checks each such row's newest version with the rows of the other
 // tables it had joined (joinedRecheckPasses, mergeRecheck), as
 // PostgreSQL's EvalPlanQual; a row a concurrent UPDATE moved to another

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/engine/txnstore"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
@@ -62,11 +63,15 @@ func (s *session) needRowLocks(what string) error {
 // deferred to a second look (their lock was waited for), once more over a
 // fresh build of plan that visits only them. run is only called, never
 // kept, so the caller's closure stays on its stack.
-func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Operator, rc *exec.Recheck, run func(exec.Operator, *exec.Recheck) error) error {
+//
+// fr, when set, is what the statement first read of its other tables
+// (and of its target, in a subquery): the second pass reads them so, as
+// EvalPlanQual re-checks a row against the rest of the plan as first read.
+func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Operator, rc *exec.Recheck, fr *firstRead, run func(exec.Operator, *exec.Recheck) error) error {
 	if err := run(src, rc); err != nil || len(rc.Deferred) == 0 {
 		return err
 	}
-	again, err := s.recheckSource(rt, plan)
+	again, err := s.recheckSource(rt, plan, fr)
 	if err != nil {
 		return err
 	}
@@ -80,7 +85,12 @@ func (s *session) writePasses(ctx context.Context, rt *lower.Runtime, ec *exec.E
 	if re != nil {
 		return s.joinedRecheckPasses(ctx, rt, ec, t, ps.recheckPlan, re, src, rc, run)
 	}
-	return s.recheckPasses(rt, ps.plan, src, rc, run)
+	fr, err := s.takeFirstRead(ctx, ps, t)
+	if err != nil {
+		return err
+	}
+	defer fr.release()
+	return s.recheckPasses(rt, ps.plan, src, rc, fr, run)
 }
 
 // joinedRecheckPasses is recheckPasses for a joined UPDATE ... FROM or
@@ -118,11 +128,138 @@ func (s *session) joinedRecheckPasses(ctx context.Context, rt *lower.Runtime, ec
 	return run(again, &exec.Recheck{Only: rc.Deferred})
 }
 
-func (s *session) recheckSource(rt *lower.Runtime, plan lower.Node) (exec.Operator, error) {
+func (s *session) recheckSource(rt *lower.Runtime, plan lower.Node, fr *firstRead) (exec.Operator, error) {
 	tx := s.writeTxn()
 	s.startLocking(tx)
 	rt.Tables = s.runtimeTables()
+	if fr != nil {
+		rt.Tables = &firstReadTables{inner: rt.Tables, fr: fr}
+	}
 	return lower.Build(rt, plan)
+}
+
+// firstRead is what a plain UPDATE or DELETE that reads other tables (a
+// subquery, IN, EXISTS; its own table again in one) first read of them,
+// for its second pass (recheckPasses): PostgreSQL's EvalPlanQual re-checks
+// the newest version of a target row against the other relations' rows as
+// the statement first read them (the rows its first pass joined, fetched
+// again by their row identity; a subplan runs again under the statement's
+// snapshot), not their newest rows: a row a concurrent transaction moved
+// to a key the subquery did not return then is not followed there, and a
+// row whose qualifying column it lowered is still written when the
+// subquery's row, as read, qualified it. The store's snapshot taken before
+// the first pass reads, under the transaction's pending rows of each
+// table as they stood then (txnstore.Table.FrozenAt; the target's frozen
+// before the first pass writes it).
+type firstRead struct {
+	snap   fluss.Snapshot
+	target fluss.TablePath
+	own    *txnstore.Table // the target's pending rows at the start; nil: not read again
+	tables map[fluss.TablePath]fluss.Table
+	frozen []*txnstore.Table
+}
+
+// takeFirstRead takes the firstRead of a READ COMMITTED UPDATE or DELETE
+// of t (nil when it reads no other table, or runs at REPEATABLE READ,
+// which fails a changed row instead of re-checking it, or the store
+// holds no snapshot). It runs after the first pass's plan is built, before
+// it reads.
+func (s *session) takeFirstRead(ctx context.Context, ps *statement, t fluss.Table) (*firstRead, error) {
+	tx := s.writeTxn()
+	sn, ok := s.eng.store.(fluss.Snapshotter)
+	if !ok || tx.Locks == nil || tx.Snap != nil || s.withSnap != nil {
+		return nil, nil
+	}
+	target := t.Info().Path
+	others, own := 0, 0 // reads of other tables, and of the target
+	for _, r := range ps.reads {
+		switch {
+		case r.view:
+		case r.path == target:
+			own++
+		default:
+			others++
+		}
+	}
+	if others == 0 && own < 2 {
+		return nil, nil
+	}
+	snap, err := sn.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fr := &firstRead{snap: snap, target: target, tables: map[fluss.TablePath]fluss.Table{}}
+	if pt, ok := t.(*pendingTable); ok && own > 1 {
+		if fr.own, err = pt.FrozenAt(snap); err != nil {
+			// a bulk load's staged rows cannot be frozen: the second
+			// pass reads the newest rows, as before
+			snap.Close()
+			return nil, nil
+		}
+	}
+	return fr, nil
+}
+
+// table is the table at path p as the statement first read it (inner:
+// the transaction's tables now).
+func (fr *firstRead) table(ctx context.Context, p fluss.TablePath, inner lower.Tables) (fluss.Table, error) {
+	if tb, ok := fr.tables[p]; ok {
+		return tb, nil
+	}
+	if p == fr.target && fr.own != nil {
+		return fr.own, nil
+	}
+	tb, err := inner.Table(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if pt, ok := tb.(*txnstore.Table); ok {
+		// its pending rows are as they stood at the start: only the
+		// target's changed since
+		f, err := pt.FrozenAt(fr.snap)
+		if err != nil {
+			return tb, nil
+		}
+		fr.frozen = append(fr.frozen, f)
+		tb = f
+	} else {
+		tb, _ = fr.snap.Table(tb)
+	}
+	fr.tables[p] = tb
+	return tb, nil
+}
+
+func (fr *firstRead) release() {
+	if fr == nil {
+		return
+	}
+	for _, f := range fr.frozen {
+		f.Release()
+	}
+	if fr.own != nil {
+		fr.own.Release()
+	}
+	fr.snap.Close()
+}
+
+// firstReadTables is lower.Tables of a second pass (recheckSource): the
+// first scan of the target built (the plan's target rows, which the
+// write reads in their newest versions) reads the transaction's table,
+// every other table, and any later scan of the target (a subquery's),
+// reads it as first read. A join builds its left side, which holds the
+// write's target, first.
+type firstReadTables struct {
+	inner  lower.Tables
+	fr     *firstRead
+	target bool // the target's own scan is built
+}
+
+func (w *firstReadTables) Table(ctx context.Context, p fluss.TablePath) (fluss.Table, error) {
+	if p == w.fr.target && !w.target {
+		w.target = true
+		return w.inner.Table(ctx, p)
+	}
+	return w.fr.table(ctx, p, w.inner)
 }
 
 // isolationLevel checks a transaction isolation level asked for by BEGIN,

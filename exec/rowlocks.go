@@ -23,8 +23,9 @@ import (
 // finds them) and locks them after. A target row that another transaction
 // held, or that a commit changed after the statement started reading, may
 // be stale: it is not written, and its key goes to Recheck.Deferred. The
-// engine then runs the statement's plan a second time, reading the newest
-// committed rows, with Recheck.Only set to those keys: only those rows are
+// engine then runs the statement's plan a second time, reading the target's
+// newest committed rows (and the other tables as it first read them), with
+// Recheck.Only set to those keys: only those rows are
 // written, each if it still satisfies the WHERE, with its SET computed from
 // the newest version. That is PostgreSQL's EvalPlanQual at READ COMMITTED
 // (the second pass needs no locks it does not hold already, so it cannot

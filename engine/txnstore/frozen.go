@@ -1,5 +1,7 @@
 package txnstore
 
+import "github.com/sqlgate/sqlgate/fluss"
+
 // Frozen returns a copy of the table as the transaction reads it now, for
 // reading only: later writes of the transaction do not show in it. A
 // statement with data-modifying WITH queries reads the tables they write
@@ -47,4 +49,20 @@ func (pt *Table) Release() {
 	}
 	pt.recs, pt.appended, pt.rows = nil, nil, nil
 	pt.base = emptyTable{info: pt.info, schema: pt.schema}
+}
+
+// FrozenAt is Frozen over snap's view of the committed rows: the
+// transaction's table as a statement that began when snap was taken read
+// it (a READ COMMITTED write's re-check reads the tables besides its
+// target so, engine's firstRead). A base snap does not hold is read as
+// it is.
+func (pt *Table) FrozenAt(snap fluss.Snapshot) (*Table, error) {
+	f, err := pt.Frozen()
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := snap.Table(f.base); ok {
+		f.base = b
+	}
+	return f, nil
 }

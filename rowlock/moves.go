@@ -182,3 +182,57 @@ func (t *Txn) clearMoves() {
 	t.moves = t.moves[:0]
 	t.moveSets = 0
 }
+
+// Written rows. The stamps (Manager.Changed) say whether a row MAY have
+// been written since a sequence number: keys share their slots, and a
+// table locked whole stamps all its rows. A REPEATABLE READ INSERT ... ON
+// CONFLICT needs to know: PostgreSQL fails it (ExecCheckTupleVisible, 40001)
+// when the conflicting row's version is newer than the snapshot, even when
+// its values are the snapshot's. This log, bounded as the moves' is, says
+// for a row written by a commit it still reaches back to.
+
+// writeEntry is one logged write: the row and its commit's sequence
+// number, for forgetting the log's older half.
+type writeEntry struct {
+	k   resKey
+	seq uint64
+}
+
+// logWrite logs that the commit seq wrote the row k. The caller holds m.mu.
+func (m *Manager) logWrite(k resKey, seq uint64) {
+	if m.written == nil {
+		m.written = map[resKey]uint64{}
+	}
+	m.written[k] = seq
+	m.writeOrder = append(m.writeOrder, writeEntry{k: k, seq: seq})
+	if len(m.writeOrder) <= m.opts.MaxMoves {
+		return
+	}
+	drop := m.writeOrder[:len(m.writeOrder)/2]
+	for _, w := range drop {
+		if w.seq > m.writesForgotten {
+			m.writesForgotten = w.seq
+		}
+		if m.written[w.k] == w.seq {
+			delete(m.written, w.k)
+		}
+	}
+	m.writeOrder = append(m.writeOrder[:0:0], m.writeOrder[len(drop):]...)
+}
+
+// Written reports whether a commit after since wrote the row (table, key)
+// (its row lock held for writing: an INSERT, UPDATE or DELETE of it, not a
+// re-check that passed over it), and known: false when the log no longer
+// reaches back to since (then only Changed can tell, and it may be wrong
+// the other way).
+func (m *Manager) Written(table int64, key string, since uint64) (written, known bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if seq, ok := m.written[resKey{table: table, key: key}]; ok && seq > since {
+		return true, true
+	}
+	if m.tableStamps[table] > since || since < m.writesForgotten {
+		return false, false
+	}
+	return false, true
+}

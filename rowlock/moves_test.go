@@ -155,3 +155,54 @@ func lockingTxn(t *testing.T) (*Manager, *Txn, uint64) {
 	}
 	return m, tx, m.Seq()
 }
+
+// TestWrittenLog checks Written against the commits it logs: a row a
+// commit after since wrote is written (whatever its values), a row only
+// locked or whose write rolled back is not, a row sharing every stamp
+// slot with a written one is not (what Changed cannot tell), and a
+// question older than what the bounded log keeps, or about a table a
+// commit wrote whole (escalated), is unknown.
+func TestWrittenLog(t *testing.T) {
+	ctx := context.Background()
+	type commit struct {
+		keys  []string
+		write bool
+		abort bool
+	}
+	cases := []struct {
+		name         string
+		commits      []commit
+		maxMoves     int
+		escalateAt   int
+		key          string
+		written, kno bool
+	}{
+		{"written", []commit{{keys: []string{"a"}, write: true}}, 0, 0, "a", true, true},
+		{"other row written", []commit{{keys: []string{"b"}, write: true}}, 0, 0, "a", false, true},
+		{"locked only", []commit{{keys: []string{"a"}}}, 0, 0, "a", false, true},
+		{"rolled back", []commit{{keys: []string{"a"}, write: true, abort: true}}, 0, 0, "a", false, true},
+		{"table written whole", []commit{{keys: []string{"a", "b", "c", "d"}, write: true}}, 0, 2, "q", false, false},
+		{"forgotten", []commit{{keys: []string{"a", "b", "c", "d", "e"}, write: true}, {keys: []string{"f", "g", "h"}, write: true}}, 4, 0, "x", false, false},
+		{"kept after forgetting", []commit{{keys: []string{"a", "b", "c", "d", "e"}, write: true}, {keys: []string{"f", "g", "h"}, write: true}}, 4, 0, "h", true, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// one stamp slot: every key collides, so Changed says yes
+			m := New(Options{StampSlots: 1, MaxMoves: c.maxMoves, EscalateAt: c.escalateAt})
+			since := m.Seq()
+			for i, cm := range c.commits {
+				tx := m.NewTxn(int32(i + 1))
+				for _, k := range cm.keys {
+					if _, err := tx.Lock(ctx, Request{Table: 1, Name: "t", Key: k, Mode: NoKeyUpdate, Write: cm.write}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				tx.Release(!cm.abort)
+			}
+			written, known := m.Written(1, c.key, since)
+			if written != c.written || known != c.kno {
+				t.Errorf("Written(%q) = %v, %v; want %v, %v", c.key, written, known, c.written, c.kno)
+			}
+		})
+	}
+}

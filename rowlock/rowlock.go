@@ -204,6 +204,13 @@ type Manager struct {
 	moves          map[resKey][]move
 	moveOrder      []resKey
 	movesForgotten uint64
+	// written is the log of committed writes of rows (moves.go: the
+	// newest commit's sequence number of each row written), writeOrder
+	// its entries in commit order, writesForgotten the newest sequence
+	// number of a write forgotten.
+	written         map[resKey]uint64
+	writeOrder      []writeEntry
+	writesForgotten uint64
 	// spare are resources nobody holds or awaits any more, kept for the
 	// next ones (at most maxSpare): a one-row transaction locks its table
 	// and its row, two resources and their holder lists made and dropped
@@ -1151,6 +1158,7 @@ func (t *Txn) Release(committed bool) {
 			if h.write && !k.whole {
 				s := m.slot(k.table, k.key)
 				m.stamps[s] = next()
+				m.logWrite(k, seq)
 				if r := m.res[k]; r != nil {
 					m.overwrite(r)
 				}

@@ -80,7 +80,9 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 // NOTHING locks a key only when no row has it (the row it inserts) and
 // DO UPDATE locks the key in how.Mode (ExecOnConflictUpdate's lock, which
 // waits for lockers too). Under REPEATABLE READ, a row there that is not
-// the snapshot's fails with 40001 (ExecCheckTupleVisible), as does DO
+// the snapshot's version fails with 40001 (ExecCheckTupleVisible), even
+// when a commit since wrote it with the same values (rowlock's Written;
+// when its log no longer reaches back, the values tell), as does DO
 // UPDATE's row that a transaction it waited for to lock it wrote
 // (heap_lock_tuple's TM_Updated and TM_Deleted); a row deleted since the
 // snapshot is no conflict: its key is written over the snapshot's row
@@ -160,10 +162,19 @@ func (pt *Table) lockUpsertKey(ctx context.Context, key string, how exec.UpsertL
 	case lock.Overwritten && !how.DoNothing, there && first.Overwritten:
 		return exec.SerializationFailure()
 	case there:
-		if tx.Locks.Manager().Changed(pt.info.TableID, key, tx.SnapSeq) {
-			return pt.snapshotConflict(ctx, key, false)
+		m := tx.Locks.Manager()
+		if !m.Changed(pt.info.TableID, key, tx.SnapSeq) {
+			return nil
 		}
-		return nil
+		if written, known := m.Written(pt.info.TableID, key, tx.SnapSeq); known {
+			// the conflicting row is a version newer than the snapshot,
+			// even with the snapshot's values (ExecCheckTupleVisible)
+			if written {
+				return exec.SerializationFailure()
+			}
+			return nil
+		}
+		return pt.snapshotConflict(ctx, key, false)
 	}
 	return pt.onSnapshotRow(ctx, key)
 }

@@ -50,7 +50,9 @@
 //     a commit that deleted rows logs that their chains end there
 //     (Txn.Deleted), even when a row with the key was inserted again.
 //     Unwrite makes a write's row lock a lock only (a re-check passed
-//     over the row).
+//     over the row). Written answers exactly, from a bounded log of the
+//     rows each commit wrote, what Changed may only guess: whether a row
+//     has a version newer than a snapshot even with the same values.
 //   - Savepoints (savepoint.go): after LocksMark, each row lock taken or
 //     raised is logged; RollbackLocks (ROLLBACK TO SAVEPOINT) ends those
 //     taken since the mark and lowers those raised, as PostgreSQL's
@@ -73,6 +75,23 @@
 //     waiter waits behind it (readers arriving after a waiting ALTER TABLE
 //     wait for it), unless the requester already holds a lock of the
 //     table.
+//
+// Lock order. A statement locks its rows in the order its plan reads them,
+// as PostgreSQL's does; what differs is that order. PostgreSQL's scan
+// reads the heap: rows in the order their current versions were placed,
+// an UPDATE putting the new version wherever free space is (the same page
+// for a HOT update, at a new line pointer after the others; else the page
+// the free space map names, which vacuum and page pruning refill). The
+// embedded store keeps one row per primary key, ordered by key, and its
+// scan returns them so. Matching the heap would take the store keeping
+// where each version would have landed, which depends on fill factor, row
+// width, pruning and autovacuum's timing: it is not a rule two servers
+// can share. So after rows were updated a multi-row statement can reach
+// a row another transaction holds at another point than PostgreSQL's
+// does, having locked more or fewer rows before it waits, and when that
+// ends in a deadlock, which transaction's wait closes the cycle, the one
+// the deadlock search fails (40P01), can differ (tests/difftest's
+// interleaving tester counts different victims apart).
 //
 // Row locks are taken under their table's ROW SHARE (SELECT ... FOR
 // UPDATE) or ROW EXCLUSIVE (a write) lock, so that a table lock

@@ -221,7 +221,6 @@ type ilvResult struct {
 // each a rule over the schedule and the answers: counted and logged, not
 // failed, until fixed.
 func ilvKnown(r ilvResult) string {
-	waitsMore := strings.Count(r.sg, "waits") > strings.Count(r.pg, "waits")
 	lines := strings.Split(r.before, "\n")
 	switch {
 	case strings.Count(lines[len(lines)-1], " waits") >= 2 && strings.Count(r.sg, " waits") == strings.Count(r.pg, " waits"):
@@ -236,15 +235,6 @@ func ilvKnown(r ilvResult) string {
 		// scheduler's on PostgreSQL too (the same schedule gave "C
 		// waits" in one run and "C: INSERT 0 0" in another)
 		return "timing: an ON CONFLICT check woken with a writer"
-	case !waitsMore && !strings.Contains(r.sg+r.pg, "ERROR") && strings.Contains(ilvRunningStmt(r, ilvDiffering(r)), "IN (SELECT"):
-		// a waiting UPDATE ... WHERE id IN (subquery) re-checks its
-		// row: PostgreSQL's EvalPlanQual re-checks the semi-join with
-		// the subquery's row it had joined, as first read (a row moved
-		// from id 4 to 14 no longer joins it; a row whose v another
-		// transaction lowered still does); sqlgate runs the subquery
-		// again over the newest rows (it follows the moved row, and
-		// passes over the lowered one: UPDATE 0)
-		return "IN-subquery write re-checks against the subquery's newest rows"
 	}
 	return ""
 }

@@ -162,17 +162,13 @@ func (pt *Table) lockUpsertKey(ctx context.Context, key string, how exec.UpsertL
 	case lock.Overwritten && !how.DoNothing, there && first.Overwritten:
 		return exec.SerializationFailure()
 	case there:
-		m := tx.Locks.Manager()
-		if !m.Changed(pt.info.TableID, key, tx.SnapSeq) {
+		if !tx.Locks.Manager().Changed(pt.info.TableID, key, tx.SnapSeq) {
 			return nil
 		}
-		if written, known := m.Written(pt.info.TableID, key, tx.SnapSeq); known {
+		if pt.writtenSinceSnapshot(key) {
 			// the conflicting row is a version newer than the snapshot,
 			// even with the snapshot's values (ExecCheckTupleVisible)
-			if written {
-				return exec.SerializationFailure()
-			}
-			return nil
+			return exec.SerializationFailure()
 		}
 		return pt.snapshotConflict(ctx, key, false)
 	}
@@ -322,13 +318,27 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 }
 
 // lockConflict is REPEATABLE READ's check of a row LockRows locks as how
-// says: snapshotConflict, or keyShareConflict for FOR KEY SHARE.
+// says: snapshotConflict, or keyShareConflict for FOR KEY SHARE. A row a
+// commit since wrote with the snapshot's values is a newer version all
+// the same, which fails any lock but FOR KEY SHARE (heap_lock_tuple's
+// TM_Updated).
 func (pt *Table) lockConflict(ctx context.Context, key string, how exec.RowLock) error {
 	err := pt.snapshotConflict(ctx, key, how.Write)
-	if err != nil && how.Mode == rowlock.KeyShare {
+	switch {
+	case err != nil && how.Mode == rowlock.KeyShare:
 		err = pt.keyShareConflict(ctx, key)
+	case err == nil && how.Mode != rowlock.KeyShare && pt.writtenSinceSnapshot(key):
+		err = exec.SerializationFailure()
 	}
 	return err
+}
+
+// writtenSinceSnapshot reports whether a commit since the snapshot wrote
+// the row with the key encoding key, as far as rowlock's log of written
+// rows reaches back (beyond it, only the values can tell: false).
+func (pt *Table) writtenSinceSnapshot(key string) bool {
+	written, known := pt.tx.Locks.Manager().Written(pt.info.TableID, key, pt.tx.SnapSeq)
+	return written && known
 }
 
 func (pt *Table) lockRequest(key string, mode rowlock.Mode, since uint64) rowlock.Request {

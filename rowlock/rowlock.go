@@ -368,6 +368,25 @@ func (r *resource) compatible(t *Txn, mode Mode) bool {
 	return true
 }
 
+// keyAfterWrite reports whether a FOR KEY SHARE request of t is blocked
+// only by holders whose lock is keyAfter (and by no waiter ahead of it):
+// PostgreSQL's heap_lock_tuple grants FOR KEY SHARE over the version such
+// a holder updated without changing the key, then, to lock the newer
+// versions too (heap_lock_updated_tuple), waits for the holder's change
+// of the key, with no regard to NOWAIT or SKIP LOCKED. So such a request
+// waits whatever its Wait. The caller holds the manager's mutex.
+func (r *resource) keyAfterWrite(t *Txn, mode Mode) bool {
+	if mode != KeyShare || r.key.whole || r.queued(t, mode) {
+		return false
+	}
+	for _, h := range r.holders {
+		if !t.sameSession(h.t) && r.blocks(h, mode) && !h.t.held[r.key].keyAfter {
+			return false
+		}
+	}
+	return true
+}
+
 // awaitWrite is the mode of AwaitWriters' wait: no lock, only the end of
 // every other transaction that wrote the row.
 const awaitWrite Mode = 0
@@ -389,6 +408,11 @@ const smallHeld = 64
 type held struct {
 	mode  Mode
 	write bool
+	// keyAfter: the transaction wrote the row under FOR NO KEY UPDATE (an
+	// UPDATE of other columns) and then raised its lock to FOR UPDATE (to
+	// change its key or delete it): its first new version left the key as
+	// it was (see keyAfterWrite).
+	keyAfter bool
 	// counts, for an advisory lock, is how many times it is held in
 	// share (0) and exclusive (1) mode: each lock call needs its unlock.
 	counts [2]int32
@@ -860,6 +884,9 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 		m.grant(r, t, mode)
 		return Granted, nil
 	}
+	if w != Block && r.keyAfterWrite(t, mode) {
+		w = Block
+	}
 	switch w {
 	case NoWait:
 		m.tidy(r)
@@ -1019,6 +1046,7 @@ func (m *Manager) grant(r *resource, t *Txn, mode Mode) {
 		if !r.covers(r.holders[i].mode, mode) {
 			r.holders[i].mode = r.join(r.holders[i].mode, mode)
 			h := t.held[r.key]
+			h.keyAfter = h.keyAfter || h.write && h.mode == NoKeyUpdate && mode == Update && t.writing
 			h.mode = r.holders[i].mode
 			t.held[r.key] = h
 		}

@@ -815,3 +815,72 @@ func inBackground(t *testing.T, lock func() (Result, error)) <-chan Result {
 	}()
 	return done
 }
+
+// TestKeyShareAfterNoKeyWrite: a FOR KEY SHARE request with NOWAIT or SKIP
+// LOCKED waits for a holder that wrote the row under FOR NO KEY UPDATE and
+// then raised its lock to change the key (PostgreSQL locks the unchanged
+// key's version, then waits for the newer version's key change whatever
+// its wait policy); it skips (or fails) at once when the holder changed the
+// key first, only locked the row before, or the request is not FOR KEY
+// SHARE.
+func TestKeyShareAfterNoKeyWrite(t *testing.T) {
+	type step struct {
+		mode  Mode
+		write bool
+	}
+	cases := []struct {
+		name  string
+		steps []step
+		mode  Mode
+		wait  Wait
+		waits bool
+	}{
+		{"no key write, then key: skip locked", []step{{NoKeyUpdate, true}, {Update, true}}, KeyShare, SkipLocked, true},
+		{"no key write, then key: nowait", []step{{NoKeyUpdate, true}, {Update, true}}, KeyShare, NoWait, true},
+		{"key written first", []step{{Update, true}}, KeyShare, SkipLocked, false},
+		{"no key lock only, then key", []step{{NoKeyUpdate, false}, {Update, true}}, KeyShare, SkipLocked, false},
+		{"for share", []step{{NoKeyUpdate, true}, {Update, true}}, Share, SkipLocked, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(Options{})
+			ctx := context.Background()
+			holder, asker := m.NewTxn(1), m.NewTxn(2)
+			for _, s := range c.steps {
+				r := req("k", s.mode)
+				r.Write = s.write
+				if _, err := holder.Lock(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := req("k", c.mode)
+			r.Wait = c.wait
+			if !c.waits {
+				res, err := asker.Lock(ctx, r)
+				if c.wait == SkipLocked && (err != nil || res.Outcome != Skipped) {
+					t.Fatalf("got %+v %v, want skipped", res, err)
+				}
+				holder.Release(false)
+				asker.Release(false)
+				return
+			}
+			done := inBackground(t, func() (Result, error) { return asker.Lock(ctx, r) })
+			for waiting := false; !waiting; {
+				select {
+				case res := <-done:
+					t.Fatalf("answered %+v, want a wait", res)
+				default:
+				}
+				m.mu.Lock()
+				waiting = asker.waiting != nil
+				m.mu.Unlock()
+				time.Sleep(time.Millisecond)
+			}
+			holder.Release(true)
+			if res := <-done; res.Outcome != Waited {
+				t.Fatalf("got %+v, want a wait", res)
+			}
+			asker.Release(false)
+		})
+	}
+}

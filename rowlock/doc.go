@@ -14,7 +14,9 @@
 //     four modes of PostgreSQL (FOR KEY SHARE, FOR SHARE, FOR NO KEY UPDATE,
 //     FOR UPDATE) with PostgreSQL's conflict table. A request that conflicts
 //     with another transaction's lock waits (Block), fails with 55P03
-//     (NoWait) or is skipped (SkipLocked); a wait ends on grant, on the
+//     (NoWait) or is skipped (SkipLocked) — but FOR KEY SHARE waits for a
+//     holder that wrote the row without changing its key and then changed
+//     it (keyAfterWrite), as PostgreSQL's; a wait ends on grant, on the
 //     statement's context (cancel, statement_timeout) or on lock_timeout
 //     (55P03).
 //   - Deadlock detection as PostgreSQL runs it: a wait that has lasted

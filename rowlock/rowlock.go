@@ -410,8 +410,8 @@ type held struct {
 	write bool
 	// keyAfter: the transaction wrote the row under FOR NO KEY UPDATE (an
 	// UPDATE of other columns) and then raised its lock to FOR UPDATE (to
-	// change its key or delete it): its first new version left the key as
-	// it was (see keyAfterWrite).
+	// change its key, delete it, or lock it so): its first new version
+	// left the key as it was (see keyAfterWrite).
 	keyAfter bool
 	// counts, for an advisory lock, is how many times it is held in
 	// share (0) and exclusive (1) mode: each lock call needs its unlock.
@@ -1046,7 +1046,7 @@ func (m *Manager) grant(r *resource, t *Txn, mode Mode) {
 		if !r.covers(r.holders[i].mode, mode) {
 			r.holders[i].mode = r.join(r.holders[i].mode, mode)
 			h := t.held[r.key]
-			h.keyAfter = h.keyAfter || h.write && h.mode == NoKeyUpdate && mode == Update && t.writing
+			h.keyAfter = h.keyAfter || h.write && h.mode == NoKeyUpdate && mode == Update
 			h.mode = r.holders[i].mode
 			t.held[r.key] = h
 		}

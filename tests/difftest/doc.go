@@ -132,9 +132,9 @@
 // interleave_test.go (TestInterleavingDifferential,
 // SQLGATE_DIFF_INTERLEAVE_SCHEDULES, default 150) runs generated schedules
 // of two or three concurrent transactions (READ COMMITTED, REPEATABLE
-// READ; writes by key, range and subquery, key moves, ON CONFLICT, FOR
-// UPDATE/SHARE with NOWAIT and SKIP LOCKED, a foreign key's check,
-// savepoints) step by step on both servers: a step ends when every running
+// READ; writes by key, range and subquery (IN, EXISTS), key moves, ON
+// CONFLICT, FOR UPDATE/SHARE with NOWAIT and SKIP LOCKED, a foreign key's
+// check, savepoints) step by step on both servers: a step ends when every running
 // statement has answered or waits (pg_blocking_pids), and answers, waits
 // and the tables after are compared. Different deadlock victims are
 // counted apart; known bugs are rules over the minimised schedule.

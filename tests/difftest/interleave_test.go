@@ -119,7 +119,7 @@ func ilvStmt(rng *rand.Rand) string {
 	id := 1 + rng.IntN(5)
 	lock := []string{"UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"}[rng.IntN(4)]
 	wait := []string{"", "", " NOWAIT", " SKIP LOCKED"}[rng.IntN(4)]
-	switch rng.IntN(20) {
+	switch rng.IntN(22) {
 	case 0, 1, 2:
 		return fmt.Sprintf("UPDATE ik SET v = v + 1 WHERE id = %d RETURNING id, v", id)
 	case 3:
@@ -154,6 +154,10 @@ func ilvStmt(rng *rand.Rand) string {
 		return fmt.Sprintf("INSERT INTO ic VALUES (%d, %d) RETURNING id, pid", 1+rng.IntN(1000), id)
 	case 18:
 		return fmt.Sprintf("UPDATE ik SET v = v + 1 WHERE id = %d AND v < %d RETURNING id, v", id, rng.IntN(12))
+	case 19:
+		return fmt.Sprintf("DELETE FROM ik WHERE id IN (SELECT id FROM ik WHERE v > %d) RETURNING id", rng.IntN(12))
+	case 20:
+		return "UPDATE ik SET v = v + 3 WHERE EXISTS (SELECT 1 FROM ic WHERE ic.pid = ik.id) RETURNING id, v"
 	}
 	return fmt.Sprintf("SELECT id, v FROM ik WHERE id = %d", id)
 }

@@ -232,6 +232,13 @@ func ilvKnown(r ilvResult) string {
 		// on both servers (which locks first is the scheduler's): not
 		// a rule, as a deadlock's victim is not
 		return "timing: waiters woken together"
+	case ilvRepeatedKey(r.pg) && !ilvRepeatedKey(r.sg):
+		// a REPEATABLE READ upsert inserted a key whose row a commit
+		// deleted after the snapshot: PostgreSQL's snapshot still shows
+		// the deleted version beside the new row (two rows of one key);
+		// the transaction's rows here are kept by key, one per key
+		// (txnstore's onSnapshotRow lays the delete over the snapshot)
+		return "storage: a repeatable read's deleted row beside its key's new row"
 	case ilvUpsertRace(r):
 		// an INSERT ... ON CONFLICT waiting for a row's writer and a
 		// row lock waiter of the row, woken by one commit: whether the
@@ -241,6 +248,22 @@ func ilvKnown(r ilvResult) string {
 		return "timing: an ON CONFLICT check woken with a writer"
 	}
 	return ""
+}
+
+// ilvRepeatedKey reports whether a step's answer (one server's) returns
+// one id twice in a row set ("[4,100] [4,10]").
+func ilvRepeatedKey(step string) bool {
+	for _, ans := range ilvAnswers(step) {
+		seen := map[string]bool{}
+		for _, f := range strings.Split(ans, "[")[1:] {
+			id, _, _ := strings.Cut(f, ",")
+			if seen[id] {
+				return true
+			}
+			seen[id] = true
+		}
+	}
+	return false
 }
 
 // ilvDiffering is the one session whose answer differs between the two

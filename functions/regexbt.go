@@ -548,11 +548,11 @@ type btRun struct {
 	// that prefers shorter matches and has no lookaround; cut: an end set
 	// made under limit lost a position to it
 	window, cut bool
-	memo  map[int]btSet
-	caps  []int
-	steps int
-	err   error
-	pos   []btSet // the one-position sets, for at
+	memo        map[int]btSet
+	caps        []int
+	steps       int
+	err         error
+	pos         []btSet // the one-position sets, for at
 	// fails holds the dissections that failed, with the extents of the
 	// outside groups they read: the same dissection fails again
 	fails map[btFail]bool

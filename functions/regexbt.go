@@ -935,11 +935,12 @@ func (r *btRun) dissectNode(n *btNode, b, e int) bool {
 				return false
 			}
 		}
-		// the right part first when it reads no group the left part's
-		// dissection sets (but g, whose extent is the split): a split
-		// the right part refutes then costs no dissection of the left,
-		// whose success the failure memo does not keep
-		leftFirst := readsInside(right, left, g)
+		// the right part first when the left is group g and the right
+		// reads no other group the left's dissection sets: the right's
+		// back-references then check the split's text at once, and a
+		// split they refute costs no dissection of the left, whose
+		// success the failure memo does not keep
+		leftFirst := g == 0 || readsInside(right, left, g)
 		return r.each(r.ends(left, b), lo, hi, left.pref >= 0, func(m int) bool {
 			if !r.ends(right, m).has(e) {
 				return false

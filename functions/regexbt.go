@@ -89,6 +89,7 @@ type btProg struct {
 	ngroups int
 	lazy    bool // the whole pattern prefers shorter matches
 	backref bool
+	look    bool // holds a lookaround constraint (which reads past a match's end)
 	cf      reCflags
 	word    func(rune) bool
 	// sets is the ranges of characters each single-character node of the
@@ -228,6 +229,7 @@ func (c *btCompiler) node(n *reNode) (*btNode, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.prog.look = true
 		return c.mk(&btNode{op: btLook, look: n.look, subs: []*btNode{sub}}), nil
 	case opBackref:
 		return c.mk(&btNode{op: btBackref, group: n.group, min: 1, max: 1, ref: c.groups[n.group]}), nil
@@ -542,11 +544,15 @@ type btRun struct {
 	ctx   context.Context
 	s     []rune
 	limit int // ends reports no position past it
-	memo  map[int]btSet
-	caps  []int
-	steps int
-	err   error
-	pos   []btSet // the one-position sets, for at
+	// window: find widens limit as it needs (windowed), for a pattern
+	// that prefers shorter matches and has no lookaround; cut: an end set
+	// made under limit lost a position to it
+	window, cut bool
+	memo        map[int]btSet
+	caps        []int
+	steps       int
+	err         error
+	pos         []btSet // the one-position sets, for at
 	// fails holds the dissections that failed, with the extents of the
 	// outside groups they read: the same dissection fails again
 	fails map[btFail]bool
@@ -560,7 +566,25 @@ type btFail struct {
 }
 
 func (p *btProg) newRun(ctx context.Context, s []rune) *btRun {
-	return &btRun{p: p, ctx: ctx, s: s, limit: len(s), memo: map[int]btSet{}, fails: map[btFail]bool{}, caps: make([]int, 2*(p.ngroups+1))}
+	r := &btRun{p: p, ctx: ctx, s: s, limit: len(s), window: p.lazy && !p.look, memo: map[int]btSet{}, fails: map[btFail]bool{}, caps: make([]int, 2*(p.ngroups+1))}
+	if r.window {
+		r.limit = min(len(s), btWindow)
+	}
+	return r
+}
+
+// btWindow is the first extent a windowed search reads past its start.
+const btWindow = 64
+
+// setLimit makes ends report positions up to l (at most the subject's
+// end): the end sets are made again, the failed dissections kept, as a
+// dissection of [b, e) reads no position past e.
+func (r *btRun) setLimit(l int) {
+	l = min(l, len(r.s))
+	if l != r.limit {
+		r.limit, r.cut = l, false
+		clear(r.memo)
+	}
 }
 
 // step counts work: false once the budget is spent or the context done.
@@ -708,6 +732,7 @@ func (r *btRun) ends(n *btNode, i int) btSet {
 		if i < r.limit && n.match(r.s[i]) {
 			out = r.at(i + 1)
 		}
+		r.cut = r.cut || i == r.limit && i < len(r.s)
 	case btAssert:
 		if r.holds(n.assert, i) {
 			out = r.at(i)
@@ -906,7 +931,16 @@ func (r *btRun) dissectNode(n *btNode, b, e int) bool {
 		g := 0
 		if left.op == btGroup && right.backref {
 			g = left.group
+			if lo, hi = r.splitRange(right, n, g, b, e, lo, hi); lo > hi {
+				return false
+			}
 		}
+		// the right part first when the left is group g and the right
+		// reads no other group the left's dissection sets: the right's
+		// back-references then check the split's text at once, and a
+		// split they refute costs no dissection of the left, whose
+		// success the failure memo does not keep
+		leftFirst := g == 0 || readsInside(right, left, g)
 		return r.each(r.ends(left, b), lo, hi, left.pref >= 0, func(m int) bool {
 			if !r.ends(right, m).has(e) {
 				return false
@@ -917,8 +951,14 @@ func (r *btRun) dissectNode(n *btNode, b, e int) bool {
 				if lo, hi := r.span(right, n.glo, n.ghi, g); e-m < lo || e-m > hi {
 					return false
 				}
+				if f, l, kmin, kmax, ok := r.lengths(right, n.glo, n.ghi, g); ok && !multipleFits(e-m, f, l, kmin, kmax) {
+					return false
+				}
 			}
-			return r.dissect(left, b, m) && r.dissect(right, m, e)
+			if leftFirst {
+				return r.dissect(left, b, m) && r.dissect(right, m, e)
+			}
+			return r.dissect(right, m, e) && r.dissect(left, b, m)
 		})
 	case btBackref:
 		return r.backref(n, b, e)
@@ -926,6 +966,106 @@ func (r *btRun) dissectNode(n *btNode, b, e int) bool {
 		return r.iterate(n, b, e)
 	}
 	return false
+}
+
+// lengths is the lengths n can match now when they are f + k*l for k
+// from kmin to kmax (kmax reDupInf: no bound), l the length of the one
+// group its back-references read (as span reads them): a
+// back-reference's text is its group's, so its lengths are multiples of
+// that group's, not every length between; ok is false for any other
+// form (an alternation, an iteration of varying length, back-references
+// to groups of different lengths).
+func (r *btRun) lengths(n *btNode, glo, ghi, known int) (f, l, kmin, kmax int, ok bool) {
+	if !n.backref {
+		return n.lo, 0, 0, 0, n.lo == n.hi
+	}
+	switch n.op {
+	case btGroup:
+		return r.lengths(n.subs[0], glo, ghi, known)
+	case btBackref:
+		if n.group >= glo && n.group < ghi && n.group != known {
+			return 0, 0, 0, 0, false
+		}
+		so, eo := r.caps[2*n.group], r.caps[2*n.group+1]
+		if so < 0 {
+			return 0, 0, 0, 0, false
+		}
+		return 0, eo - so, n.min, n.max, true
+	case btCat:
+		f1, l1, lo1, hi1, ok1 := r.lengths(n.subs[0], glo, ghi, known)
+		f2, l2, lo2, hi2, ok2 := r.lengths(n.subs[1], glo, ghi, known)
+		switch {
+		case !ok1 || !ok2:
+			return 0, 0, 0, 0, false
+		case hi1 == 0:
+			l1 = l2
+		case hi2 == 0:
+			l2 = l1
+		}
+		if l1 != l2 {
+			return 0, 0, 0, 0, false
+		}
+		kmax = reDupInf
+		if hi1 != reDupInf && hi2 != reDupInf {
+			kmax = hi1 + hi2
+		}
+		return f1 + f2, l1, lo1 + lo2, kmax, true
+	}
+	return 0, 0, 0, 0, false
+}
+
+// multipleFits reports whether length is f + k*l for some k from kmin
+// to kmax.
+func multipleFits(length, f, l, kmin, kmax int) bool {
+	d := length - f
+	if l == 0 {
+		return d == 0
+	}
+	if d < 0 || d%l != 0 {
+		return false
+	}
+	k := d / l
+	return k >= kmin && (kmax == reDupInf || k <= kmax)
+}
+
+// readsInside reports whether right's back-references read a group that
+// left holds, other than g.
+func readsInside(right, left *btNode, g int) bool {
+	for _, h := range right.ext {
+		if h >= left.glo && h < left.ghi && h != g {
+			return true
+		}
+	}
+	return false
+}
+
+// splitRange narrows the splits m in [lo, hi] of concatenation n over
+// s[b:e] whose left part is group g, read by the right part's
+// back-references: the right part's length bounds grow with g's length
+// m-b while e-m shrinks, so the splits where e-m lies within them are
+// one interval, found by bisection rather than a span a split (a long
+// subject's ends times splits are otherwise all tried).
+func (r *btRun) splitRange(right, n *btNode, g, b, e, lo, hi int) (int, int) {
+	so, eo := r.caps[2*g], r.caps[2*g+1]
+	defer func() { r.caps[2*g], r.caps[2*g+1] = so, eo }()
+	spanAt := func(m int) (int, int) {
+		r.step(1)
+		r.caps[2*g], r.caps[2*g+1] = b, m
+		return r.span(right, n.glo, n.ghi, g)
+	}
+	// the last split whose right part can be as short as e-m
+	first, last := lo, hi
+	k := sort.Search(last-first+1, func(k int) bool {
+		slo, _ := spanAt(first + k)
+		return slo > e-(first+k)
+	})
+	hi = first + k - 1
+	// the first split whose right part can be as long as e-m
+	k = sort.Search(hi-first+1, func(k int) bool {
+		_, shi := spanAt(first + k)
+		return shi >= e-(first+k)
+	})
+	return first + k, hi
 }
 
 // backref checks that s[b:e] is between min and max copies of the text
@@ -1020,25 +1160,40 @@ func (r *btRun) verify(x *btNode, endpts []int) bool {
 
 // find is the first match starting at or after position start: the
 // groups' positions (-1 for one that did not take part), or nil.
+//
+// A windowed run (a pattern preferring shorter matches, without
+// lookaround) looks for the shortest match among the ends up to limit
+// first, from btWindow characters past the start, and doubles the
+// window only when none is there and an end set stopped at the limit
+// (cut): the ends up to limit are exactly the
+// full sets' (a match that ends there reads nothing past it), so the
+// first that dissects is the shortest, and a short match in a long
+// subject costs no end sets over the whole subject.
 func (r *btRun) find(start int) []int {
 	root := r.p.root
 	for b := start; b <= len(r.s) && r.err == nil; b++ {
-		ends := r.ends(root, b)
-		if ends.empty() {
-			continue
+		if r.window && r.limit < b+btWindow {
+			r.setLimit(b + btWindow)
 		}
-		found := r.each(ends, b, len(r.s), !r.p.lazy, func(e int) bool {
-			for k := range r.caps {
-				r.caps[k] = -1
+		for {
+			ends := r.ends(root, b)
+			found := r.each(ends, b, len(r.s), !r.p.lazy, func(e int) bool {
+				for k := range r.caps {
+					r.caps[k] = -1
+				}
+				if !r.dissect(root, b, e) {
+					return false
+				}
+				r.caps[0], r.caps[1] = b, e
+				return true
+			})
+			if found {
+				return slices.Clone(r.caps)
 			}
-			if !r.dissect(root, b, e) {
-				return false
+			if !r.window || !r.cut || r.err != nil {
+				break
 			}
-			r.caps[0], r.caps[1] = b, e
-			return true
-		})
-		if found {
-			return slices.Clone(r.caps)
+			r.setLimit(b + 2*(r.limit-b))
 		}
 	}
 	return nil

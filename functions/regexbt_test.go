@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,5 +185,79 @@ func TestRegexSubmatchSafe(t *testing.T) {
 	}
 	if safe < 300 {
 		t.Errorf("only %d of 3000 patterns were safe", safe)
+	}
+}
+
+// TestRegexWindowedShortest: a windowed run (a pattern that prefers
+// shorter matches, searched first up to btWindow characters past each
+// start) finds the matches and groups a run over the whole subject
+// finds, over generated non-greedy patterns with groups and
+// back-references and subjects several windows long whose matches end
+// before, at and past the first window.
+func TestRegexWindowedShortest(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	pick := func(xs ...string) string { return xs[rng.Intn(len(xs))] }
+	ctx := context.Background()
+	windowed := 0
+	for range 400 {
+		pat := pick("(a)", "(b)", "([ab])", "(ab|b)", "(a+)") + pick(".*?", "[ab]*?", "(?:ab|b)+?", "b{2,}?", ".+?") +
+			pick(`\1`, "c", `\1c`, "(c|b)", `a\1`, "") + pick("", "$", "c?")
+		re, err := compileARE(pat, areFlags{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s strings.Builder
+		for s.Len() < 40+rng.Intn(300) {
+			s.WriteString(pick("a", "b", "ab", strings.Repeat("b", 20+rng.Intn(80)), "c"))
+		}
+		if !re.bt.lazy || re.bt.look {
+			continue
+		}
+		windowed++
+		subject := []rune(s.String())
+		whole := re.bt.newRun(ctx, subject)
+		whole.window, whole.limit = false, len(subject)
+		run := re.bt.newRun(ctx, subject)
+		if !run.window {
+			t.Fatalf("%s: not windowed", pat)
+		}
+		for start := 0; start <= len(subject); start += 1 + rng.Intn(40) {
+			want, got := whole.find(start), run.find(start)
+			if whole.err != nil || run.err != nil || !slices.Equal(got, want) {
+				t.Fatalf("%s on %q from %d: windowed %v %v, whole %v %v", pat, s.String(), start, got, run.err, want, whole.err)
+			}
+		}
+	}
+	if windowed < 200 {
+		t.Errorf("only %d of 400 patterns were windowed", windowed)
+	}
+}
+
+// TestRegexBackrefLengths: a concatenation whose right part reads the
+// left group's text is split only where its length is the group's
+// times a count (lengths), and the right part is dissected before the
+// left: ((a|b)+)a\1{1,2}\1 over 552 characters that hold no match
+// (PostgreSQL 15 answers f after minutes) is answered within the step
+// budget, and a match's groups are PostgreSQL's.
+func TestRegexBackrefLengths(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		pat, subject string
+		want         []int
+	}{
+		{`((a|b)+)a\1{1,2}\1`, strings.Repeat("ab", 276), nil},
+		{`((a|b)+)a\1{1,2}\1`, "baababaababab", []int{0, 7, 0, 2, 1, 2}},
+		{`((a|b)+)a\1{1,2}\1`, "ababababab" + "aabababab", []int{6, 19, 6, 10, 9, 10}},
+		{`(a(b*))c\2\1`, "abbcbbabbx", []int{0, 9, 0, 3, 1, 3}},
+	} {
+		re, err := compileARE(tc.pat, areFlags{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := re.bt.newRun(ctx, []rune(tc.subject))
+		got := r.find(0)
+		if r.err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s on %d characters: %v %v, want %v", tc.pat, len(tc.subject), got, r.err, tc.want)
+		}
 	}
 }

@@ -125,7 +125,7 @@ func (m *areSubject) find(start int) ([]int, error) {
 		start += loc[0]
 	}
 	r := m.runner()
-	if r.limit != len(r.s) {
+	if r.limit != len(r.s) && !r.window {
 		r.limit = len(r.s)
 		clear(r.memo)
 		clear(r.fails)

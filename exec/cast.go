@@ -344,6 +344,25 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 			s = string([]rune(s)[:to.Length])
 		}
 		return s, nil
+	case to.IsMultirange() && from.IsRange():
+		// multirange(anyrange), the range's one cast (types/multirange.go)
+		r, err := types.ParseRangeValue(v.(string), from.Variant)
+		if err != nil {
+			return nil, err
+		}
+		return types.Single(r).String(), nil
+	case to.IsMultirange() && from.Variant != to.Variant:
+		// text to a multirange reads multirange_in, bounds in the session
+		return types.ParseTextStyle(types.FormatTextStyle(v, from, loc, env.style), to, loc, time.Now(), env.style)
+	case from.IsMultirange() && to.IsString() && !to.IsMultirange():
+		s, err := types.FormatMultirange(v.(string), from.Variant, loc, env.style)
+		if err != nil {
+			return nil, err
+		}
+		if to.Length > 0 && len([]rune(s)) > to.Length {
+			s = string([]rune(s)[:to.Length])
+		}
+		return s, nil
 	case to.IsTextSearch() && from.Variant != to.Variant:
 		// text to tsvector, tsquery or regconfig reads their input
 		return types.ParseTextIn(types.FormatTextIn(v, from, loc), to, loc)

@@ -29,9 +29,13 @@ func rangeVariant(t types.T) types.Variant {
 // literal taking its neighbour's kind as PostgreSQL's resolution assumes
 // it; name itself between ranges.
 func multirangeFunc(name string, ts []types.T) string {
-	if len(ts) != 2 || !ts[0].IsMultirange() && !ts[1].IsMultirange() || !strings.HasPrefix(name, "range_") {
+	if len(ts) != 2 || !ts[0].IsMultirange() && !ts[1].IsMultirange() {
 		return name
 	}
+	// the operator's middle: range_contains_elem and elem_contained_by_range
+	// (the element's functions) are contains and contained_by as well
+	op := strings.TrimPrefix(strings.TrimPrefix(name, "range_"), "elem_")
+	op = strings.TrimSuffix(strings.TrimSuffix(op, "_elem"), "_range")
 	side := func(t, other types.T) string {
 		switch {
 		case t.IsMultirange() || isUnknown(t) && other.IsMultirange():
@@ -41,5 +45,5 @@ func multirangeFunc(name string, ts []types.T) string {
 		}
 		return "elem"
 	}
-	return side(ts[0], ts[1]) + "_" + strings.TrimPrefix(name, "range_") + "_" + side(ts[1], ts[0])
+	return side(ts[0], ts[1]) + "_" + op + "_" + side(ts[1], ts[0])
 }

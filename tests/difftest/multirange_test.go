@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// randomMultirange is a literal of the multirange type of range type k:
-// braces around up to four ranges (empty ones, touching, overlapping and
+// randomMultirange is a multirange of the multirange type of range type
+// k: the constructor over up to three ranges, or a literal: braces around up to four ranges (empty ones, touching, overlapping and
 // equal ones common, as rangeTypes' few values make them), white space
 // here and there, and now and then a malformed one (a missing brace or
 // comma, junk, a bound out of order), whose error is compared too.
@@ -18,6 +18,15 @@ func randomMultirange(rng *rand.Rand, k int) string {
 	mt := strings.Replace(rt.name, "range", "multirange", 1)
 	if rng.Intn(12) == 0 {
 		return "NULL::" + mt
+	}
+	if rng.Intn(2) == 0 {
+		// the constructor over ranges range_in accepts, so that most
+		// values are valid (a literal's bounds are often out of order)
+		parts := make([]string, rng.Intn(4))
+		for i := range parts {
+			parts[i] = fmt.Sprintf("COALESCE(%s, 'empty')", orderedRange(rng, k))
+		}
+		return mt + "(" + strings.Join(parts, ", ") + ")"
 	}
 	space := func() string { return []string{"", "", "", " ", "  "}[rng.Intn(5)] }
 	one := func() string {

@@ -108,9 +108,7 @@ func MultirangeIntersect(m1, m2 Multirange) (Multirange, error) {
 	var out []Range
 	i2 := 0
 	for _, r1 := range m1.Ranges {
-		for i2 < len(m2.Ranges) && RangeBefore(m2.Ranges[i2], r1) {
-			i2++
-		}
+		i2 = skipBefore(m2.Ranges, i2, r1)
 		for i2 < len(m2.Ranges) && RangeOverlaps(r1, m2.Ranges[i2]) {
 			r, err := RangeIntersect(r1, m2.Ranges[i2])
 			if err != nil {
@@ -136,9 +134,7 @@ func MultirangeMinus(m1, m2 Multirange) (Multirange, error) {
 	var out []Range
 	i2 := 0
 	for _, r1 := range m1.Ranges {
-		for i2 < len(m2.Ranges) && RangeBefore(m2.Ranges[i2], r1) {
-			i2++
-		}
+		i2 = skipBefore(m2.Ranges, i2, r1)
 		for i2 < len(m2.Ranges) {
 			r2 := m2.Ranges[i2]
 			if CompareRangeBounds(r1.Lo, true, r2.Lo, true) < 0 && CompareRangeBounds(r1.Hi, false, r2.Hi, false) > 0 {
@@ -171,6 +167,14 @@ func MultirangeMinus(m1, m2 Multirange) (Multirange, error) {
 		out = append(out, r1)
 	}
 	return MakeMultirange(m1.Type, out)
+}
+
+// skipBefore is the index of the first of rs[i:] not wholly before r.
+func skipBefore(rs []Range, i int, r Range) int {
+	for i < len(rs) && RangeBefore(rs[i], r) {
+		i++
+	}
+	return i
 }
 
 // MultirangeIntersectAll is range_intersect_agg over multiranges: the

@@ -23,8 +23,9 @@ var aggregateNames = map[string]bool{
 	"regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true, "regr_sxy": true, "regr_syy": true,
 	// array_agg of the arguments, finished by functions/jsonagg.go
 	"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true,
-	// array_agg of the ranges, finished by functions/ranges.go
-	"range_intersect_agg": true,
+	// array_agg of the ranges, finished by functions/ranges.go and
+	// functions/multirange.go
+	"range_intersect_agg": true, "range_agg": true,
 }
 
 // pairStats are the aggregates over (Y, X) pairs of float8.
@@ -146,7 +147,7 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 		})
 	}
 	switch name {
-	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg", "range_intersect_agg":
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg", "range_intersect_agg", "range_agg":
 		return b.bindJSONAggregate(node, name, args, distinct, filter, order)
 	}
 	st := b.agg
@@ -458,7 +459,7 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 	case "min", "max":
 		// PostgreSQL has no min/max over boolean, bytea, bit strings or
 		// the mac types and ranges.
-		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() && !a.IsMacAddr() && !a.IsRange() {
+		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() && !a.IsMacAddr() && !a.IsRange() && !a.IsMultirange() {
 			if a.Variant.IsReg() {
 				// min(regclass) is min(oid): the reg types are binary-
 				// coercible to oid, PostgreSQL's only candidate.

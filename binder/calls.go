@@ -278,7 +278,7 @@ func (b *binder) namedOperator(s *scope, n *pt.Operator, named map[string]string
 		return nil, true, err
 	}
 	ts := operandTypes(args)
-	e, err := b.callFunction(n, name, args)
+	e, err := b.callFunction(n, multirangeFunc(name, ts), args) // multirange.go
 	return e, true, b.asOperatorError(n, ts, err)
 }
 

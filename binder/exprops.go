@@ -440,7 +440,7 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		}
 		lt, rt = l.Type(), r.Type()
 	}
-	if lt.IsRange() || rt.IsRange() {
+	if rangeLike(lt) || rangeLike(rt) {
 		if err := b.rangeComparison(n, op, lt, rt); err != nil { // ranges.go
 			return nil, err
 		}

@@ -331,7 +331,9 @@ func castable(a, b types.T) bool {
 		// a type held as a string that is none of PostgreSQL's string
 		// category (inet, uuid, pg_lsn ...): its own, and inet's and
 		// cidr's to each other
-		return a.Kind == b.Kind && (a.Variant == b.Variant || netVariant(a.Variant) && netVariant(b.Variant))
+		// and a range's to its multirange (multirange(anyrange))
+		return a.Kind == b.Kind && (a.Variant == b.Variant || netVariant(a.Variant) && netVariant(b.Variant) ||
+			a.IsRange() && b.IsMultirange() && types.MultirangeOf(a.Variant) == b.Variant)
 	}
 	if a.IsNumeric() && b.IsNumeric() {
 		return true
@@ -608,6 +610,9 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 	case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange":
 		v, _ := types.VariantNamed(tn.Name)
 		t = types.RangeType(v) // types/ranges.go
+	case "int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange":
+		v, _ := types.VariantNamed(tn.Name)
+		t = types.RangeType(v) // a String variant, as a range (types/multirange.go)
 	case "name":
 		t = types.T{Kind: types.Name}
 	case `"char"`:

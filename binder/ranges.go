@@ -27,7 +27,7 @@ func (b *binder) rangeComparison(n sourceNode, op Op, lt, rt types.T) error {
 // rangeArithmetic binds + (range_union), * (range_intersect) and -
 // (range_minus) when a side is a range; ok is false otherwise.
 func (b *binder) rangeArithmetic(n sourceNode, op Op, l, r Expr, lt, rt types.T) (Expr, bool, error) {
-	if !lt.IsRange() && !rt.IsRange() || lt.Kind == types.Array || rt.Kind == types.Array {
+	if !rangeLike(lt) && !rangeLike(rt) || lt.Kind == types.Array || rt.Kind == types.Array {
 		return nil, false, nil
 	}
 	var name string
@@ -41,6 +41,10 @@ func (b *binder) rangeArithmetic(n sourceNode, op Op, l, r Expr, lt, rt types.T)
 	default:
 		return nil, true, b.binaryOpError(n, op, lt, rt)
 	}
+	if lt.IsMultirange() || rt.IsMultirange() {
+		// multirange_union ...: two multiranges only (multirange.go)
+		name = "multi" + name
+	}
 	e, err := b.callFunction(n, name, []Expr{l, r})
 	if se := sqlerr.As(err); se != nil && se.Code == sqlerr.UndefinedFunction {
 		return nil, true, b.binaryOpError(n, op, lt, rt)
@@ -52,17 +56,17 @@ func (b *binder) rangeArithmetic(n sourceNode, op Op, l, r Expr, lt, rt types.T)
 // a range; ok is false otherwise.
 func (b *binder) rangeShift(n sourceNode, op string, l, r Expr) (Expr, bool, error) {
 	lt, rt := l.Type(), r.Type()
-	if !lt.IsRange() && !rt.IsRange() || op != "<<" && op != ">>" {
+	if !rangeLike(lt) && !rangeLike(rt) || op != "<<" && op != ">>" {
 		return nil, false, nil
 	}
-	if !lt.IsRange() && !isUnknown(lt) || !rt.IsRange() && !isUnknown(rt) {
+	if !rangeLike(lt) && !isUnknown(lt) || !rangeLike(rt) && !isUnknown(rt) {
 		return nil, true, b.operatorError(n, op, lt, rt)
 	}
 	name := "range_before"
 	if op == ">>" {
 		name = "range_after"
 	}
-	return b.callFunctionExpr(n, name, l, r)
+	return b.callFunctionExpr(n, multirangeFunc(name, []types.T{lt, rt}), l, r)
 }
 
 // rangeOtherOperators are the range operators the rewrite passes on as
@@ -76,7 +80,7 @@ func (b *binder) rangeContainment(n sourceNode, marker string, args []Expr) (Exp
 		return nil, false, nil
 	}
 	l, r := args[0].Type(), args[1].Type()
-	if !l.IsRange() && !r.IsRange() {
+	if !rangeLike(l) && !rangeLike(r) {
 		return nil, false, nil
 	}
 	container, other := l, r
@@ -85,20 +89,20 @@ func (b *binder) rangeContainment(n sourceNode, marker string, args []Expr) (Exp
 	}
 	var name string
 	switch {
-	case !container.IsRange():
+	case !rangeLike(container):
 		return nil, true, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", marker)
-	case other.IsRange() || isUnknown(other):
+	case rangeLike(other) || isUnknown(other):
 		// an untyped literal beside a range is read as a range, as
 		// PostgreSQL's resolution prefers anyrange @> anyrange
 		name = map[string]string{"pg__op_contains": "range_contains", "pg__op_contained": "range_contained_by"}[marker]
 	default:
 		// anyelement is the range's subtype itself: int8range @> integer
 		// finds no operator
-		if sub := types.RangeSubtype(container.Variant); other.Kind != sub.Kind || other.Variant != types.NoVariant {
+		if sub := types.RangeSubtype(rangeVariant(container)); other.Kind != sub.Kind || other.Variant != types.NoVariant {
 			return nil, true, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", marker)
 		}
 		name = map[string]string{"pg__op_contains": "range_contains_elem", "pg__op_contained": "elem_contained_by_range"}[marker]
 	}
-	e, err := b.callFunction(n, name, args)
+	e, err := b.callFunction(n, multirangeFunc(name, []types.T{l, r}), args)
 	return e, true, err
 }

@@ -65,6 +65,12 @@ func textOrderOf(t types.T) (o textOrder, ok bool) {
 			return types.RangeKey(s, v)
 		}, keyedEquality: true}, true
 	}
+	if v := t.Variant; v.IsMultirange() {
+		// multirange_cmp: range by range (types.MultirangeKey)
+		return textOrder{name: "pg__multirange_key", key: func(s string) (string, error) {
+			return types.MultirangeKey(s, v)
+		}, keyedEquality: true}, true
+	}
 	return textOrder{}, false
 }
 

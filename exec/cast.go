@@ -331,12 +331,25 @@ func castValue(v any, from, to types.T, env castEnv) (any, error) {
 		return types.InetToCidr(types.FormatTextIn(v, from, loc))
 	case to.Variant == types.Cidr && from.Variant != types.Cidr:
 		return types.ParseCidr(types.FormatTextIn(v, from, loc))
-	case to.IsRange() && from.Variant != to.Variant:
-		// text to a range reads range_in, its bounds in the session
+	case to.IsMultirange() && from.IsRange():
+		// multirange(anyrange), the range's one cast (types/multirange.go)
+		r, err := types.ParseRangeValue(v.(string), from.Variant)
+		if err != nil {
+			return nil, err
+		}
+		return types.Single(r).String(), nil
+	case (to.IsRange() || to.IsMultirange()) && from.Variant != to.Variant:
+		// text to a range or multirange reads range_in or multirange_in,
+		// the bounds in the session
 		return types.ParseTextStyle(types.FormatTextStyle(v, from, loc, env.style), to, loc, time.Now(), env.style)
-	case from.IsRange() && to.IsString() && !to.IsRange():
-		// a range's text as the session prints it (types/ranges.go)
-		s, err := types.FormatRange(v.(string), from.Variant, loc, env.style)
+	case (from.IsRange() || from.IsMultirange()) && to.IsString() && !to.IsRange() && !to.IsMultirange():
+		// a range's or multirange's text as the session prints it
+		// (types/ranges.go, types/multirange.go)
+		format := types.FormatRange
+		if from.IsMultirange() {
+			format = types.FormatMultirange
+		}
+		s, err := format(v.(string), from.Variant, loc, env.style)
 		if err != nil {
 			return nil, err
 		}

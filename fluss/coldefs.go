@@ -352,7 +352,11 @@ var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.J
 	// the range types: STRING of their text, dates and times in ISO and
 	// UTC, the discrete ones canonical (types/ranges.go)
 	"int4range": types.Int4Range, "int8range": types.Int8Range, "numrange": types.NumRange,
-	"daterange": types.DateRange, "tsrange": types.TsRange, "tstzrange": types.TstzRange}
+	"daterange": types.DateRange, "tsrange": types.TsRange, "tstzrange": types.TstzRange,
+	// the multirange types: STRING of their text, as the ranges
+	// (types/multirange.go)
+	"int4multirange": types.Int4Multirange, "int8multirange": types.Int8Multirange, "nummultirange": types.NumMultirange,
+	"datemultirange": types.DateMultirange, "tsmultirange": types.TsMultirange, "tstzmultirange": types.TstzMultirange}
 
 // variantKind is the kind a variant's column is stored as: Int64 for
 // money, String for the others.

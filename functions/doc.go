@@ -42,7 +42,9 @@
 // (moneyfuncs.go: cash.c's + - * / behind pg__money_add ...,
 // cash_words, cashlarger, trunc, macaddr8_set7bit, ~ & |).
 // the range types' constructors, functions and the functions behind
-// their operators (ranges.go, one overload per range type).
+// their operators (ranges.go, one overload per range type), and the
+// multirange types' (multirange.go: constructors, range_agg, unnest, the
+// operators' functions named by their operands' kinds).
 //
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls
@@ -121,8 +123,9 @@
 //     but GREATEST/LEAST, op ANY/ALL (array) and comparisons of inet
 //     arrays still order their text; abbrev(cidr) of an IPv6 network is
 //     0A000 (netfuncs.go). macaddr, macaddr8 and money are not types yet.
-//   - Ranges (ranges.go) have no multiranges (range_agg, the
-//     *multirange types); GROUP BY, DISTINCT, GREATEST/LEAST and
+//   - Ranges (ranges.go) and multiranges (multirange.go) exist for the
+//     six built-in range types only (no CREATE TYPE ... AS RANGE, so no
+//     user multirange); GROUP BY, DISTINCT, GREATEST/LEAST and
 //     op ANY/ALL over ranges compare their text, which for numrange
 //     keeps [1.0,2) and [1,2) apart.
 //   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's

@@ -38,6 +38,9 @@ func operatorFuncs() []*Func {
 	alias("pg__op_starts_with", stringFuncs(), "starts_with", nil)
 	alias("pg__op_overlap", jsonContainFuncs(), "arrayoverlap", nil)
 	alias("pg__op_overlap", rangeFuncs(), "range_overlaps", nil)
+	for _, name := range []string{"range_overlaps_multirange", "multirange_overlaps_range", "multirange_overlaps_multirange"} {
+		alias("pg__op_overlap", multirangeFuncs(), name, nil) // multirange.go
+	}
 	alias("pg__op_delete_path", jsonbDeleteFuncs(), "jsonb_delete_path", nil)
 	for _, t := range []types.T{types.Int16Type, tInt4, tInt8} {
 		fs = append(fs,

@@ -41,6 +41,12 @@ func rangeFunc(name string, args []types.T, ret types.T, strict bool, body func(
 						return nil, err
 					}
 					in[i] = r
+				case t.IsMultirange():
+					m, err := types.ParseMultirangeValue(x.(string), t.Variant) // multirange.go
+					if err != nil {
+						return nil, err
+					}
+					in[i] = m
 				case t.Kind == types.Decimal:
 					in[i] = types.DecimalToNumeric(x, ts[i])
 				case (t.Kind == types.Timestamp || t.Kind == types.TimestampTZ) && types.TimestampUnit(ts[i].Precision) != types.TimestampUnit(6):
@@ -50,10 +56,16 @@ func rangeFunc(name string, args []types.T, ret types.T, strict bool, body func(
 				}
 			}
 			out, err := body(in)
-			if r, ok := out.(types.Range); ok && err == nil {
+			if err != nil {
+				return nil, err
+			}
+			switch r := out.(type) {
+			case types.Range:
+				return r.String(), nil
+			case types.Multirange:
 				return r.String(), nil
 			}
-			return out, err
+			return out, nil
 		})
 	}
 	return &Func{Name: name, Args: args, Ret: ret, Strict: strict, specialize: func(ts []types.T, _ []any) (types.T, Kernel) { return ret, mk(ts) }}
@@ -127,7 +139,7 @@ func rangeFuncs() []*Func {
 			rangeFunc("range_minus", rr, rt, true, func(a []any) (any, error) { return types.RangeMinus(a[0].(types.Range), a[1].(types.Range)) }),
 		)
 	}
-	return append(fs, rangeIntersectAgg())
+	return append(append(fs, rangeIntersectAgg()), multirangeFuncs()...) // multirange.go
 }
 
 // rangeIntersectAgg is range_intersect_agg's final step over the
@@ -137,7 +149,7 @@ func rangeFuncs() []*Func {
 // arrays of the six types alike) and answers in its element's type.
 func rangeIntersectAgg() *Func {
 	of := func(t types.T) (types.T, bool) {
-		if t.Kind == types.Array && t.Elem != nil && t.Elem.IsRange() {
+		if t.Kind == types.Array && t.Elem != nil && (t.Elem.IsRange() || t.Elem.IsMultirange()) {
 			return *t.Elem, true
 		}
 		return types.T{}, false
@@ -155,6 +167,9 @@ func rangeIntersectAgg() *Func {
 				rt = types.RangeType(types.Int4Range)
 			}
 			rt = rt.Nullable()
+			if rt.IsMultirange() {
+				return rt, multirangeIntersectAgg(rt) // multirange.go
+			}
 			return rt, rowFunc(rt, true, func(_ context.Context, a []any) (any, error) {
 				var acc *types.Range
 				for _, x := range a[0].([]any) {

@@ -70,6 +70,13 @@ const (
 	pgDateRange
 	pgTsRange
 	pgTstzRange
+	// the multirange types (category R), in the same order
+	pgInt4Multirange
+	pgInt8Multirange
+	pgNumMultirange
+	pgDateMultirange
+	pgTsMultirange
+	pgTstzMultirange
 	// pgQChar is the one-byte "char" (category Z), converting implicitly
 	// to text only; no string type converts implicitly to it.
 	pgQChar
@@ -168,6 +175,9 @@ func pgTypeOf(t types.T) pgType {
 		if t.Variant.IsRange() {
 			return pgInt4Range + pgType(t.Variant-types.Int4Range)
 		}
+		if t.Variant.IsMultirange() {
+			return pgInt4Multirange + pgType(t.Variant-types.Int4Multirange)
+		}
 		if t.Length != 0 { // varchar(n), and -1: varchar without a limit
 			return pgVarchar
 		}
@@ -222,7 +232,8 @@ func (p pgType) category() byte {
 		return 'I'
 	case pgRegConfig, pgMoney:
 		return 'N'
-	case pgInt4Range, pgInt8Range, pgNumRange, pgDateRange, pgTsRange, pgTstzRange:
+	case pgInt4Range, pgInt8Range, pgNumRange, pgDateRange, pgTsRange, pgTstzRange,
+		pgInt4Multirange, pgInt8Multirange, pgNumMultirange, pgDateMultirange, pgTsMultirange, pgTstzMultirange:
 		return 'R'
 	case pgQChar:
 		return 'Z'
@@ -850,7 +861,7 @@ func sameArrayDepths(context string, ts []types.T, pt types.T) error {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.Variant == types.PgLsn || t.IsTextSearch() || t.IsMacAddr() || t.IsRange())
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.Variant == types.PgLsn || t.IsTextSearch() || t.IsMacAddr() || t.IsRange() || t.IsMultirange())
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their
@@ -929,7 +940,7 @@ func categoryOf(t types.T) byte {
 			return 'I'
 		case t.Variant == types.Enum:
 			return 'E'
-		case t.IsRange():
+		case t.IsRange() || t.IsMultirange():
 			return 'R'
 		}
 		return 'U'

@@ -65,6 +65,9 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 			// the elements of every dimension (mdarray.go)
 			return &SetFunc{Name: lname, Args: []types.T{args[0].Nullable()}, Ret: arrayLeaf(args[0]).Nullable(), Rows: mdUnnestRows(arrayDepth(args[0]))}, nil
 		}
+		if len(args) == 1 && args[0].IsMultirange() {
+			return multirangeUnnest(args[0]), nil // multirange.go
+		}
 		if len(args) == 1 && pgTypeOf(args[0]) == pgUnknown {
 			// PostgreSQL's unnest(anyarray) and unnest(tsvector) both take
 			// an unknown literal

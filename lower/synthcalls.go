@@ -79,7 +79,7 @@ var notFolded = map[string]string{
 	"pg__jsonb_object_agg_distinct": "aggregate", "pg__mode": "aggregate", "pg__percentile_cont": "aggregate",
 	"pg__percentile_cont_interval": "aggregate", "pg__percentile_cont_interval_multi": "aggregate",
 	"pg__percentile_cont_multi": "aggregate", "pg__percentile_disc": "aggregate",
-	"pg__percentile_disc_multi": "aggregate", "pg__range_intersect_agg": "aggregate",
+	"pg__percentile_disc_multi": "aggregate", "pg__range_intersect_agg": "aggregate", "pg__range_agg": "aggregate",
 	"regclass_in": "regclassin, stable", "regclass_out": "regclassout, stable",
 	"regcollation_in": "stable", "regcollation_out": "stable", "regdictionary_in": "stable", "regdictionary_out": "stable",
 	"regnamespace_in": "stable", "regnamespace_out": "stable", "regoper_in": "stable", "regoper_out": "stable",

@@ -233,7 +233,7 @@ func TestGeneratedRows(t *testing.T) {
 		{"pg_catalog", "pg_settings", []string{"name", "setting"}, "server_version", []string{"server_version|15.8", "server_version_num|150008"}},
 		{"pg_catalog", "pg_am", []string{"oid", "amname", "amtype"}, "|t", []string{"2|heap|t"}},
 		// pg_proc lists functions' overloads (it once came out empty)
-		{"pg_catalog", "pg_proc", []string{"proname", "pronargs", "prorettype"}, "|lower|", []string{"lower|1|25", "lower|1|2283"}},
+		{"pg_catalog", "pg_proc", []string{"proname", "pronargs", "prorettype"}, "|lower|", []string{"lower|1|25", "lower|1|2283", "lower|1|2283"}}, // lower(text), lower(anyrange), lower(anymultirange)
 		{"pg_catalog", "pg_stat_user_tables", []string{"relid", "relname", "n_live_tup"}, "", []string{"16386|events|0", "16385|orders|0"}},
 		{"information_schema", "table_constraints", []string{"constraint_name", "table_name", "constraint_type"}, "",
 			[]string{"orders_pkey|orders|PRIMARY KEY", "2200_16385_1_not_null|orders|CHECK", "2200_16385_2_not_null|orders|CHECK"}},

@@ -89,6 +89,8 @@ func (c *Catalog) btreeClass(t types.T) uint32 {
 		poly = 3500 // anyenum
 	case t.IsRange():
 		poly = 3831 // anyrange
+	case t.IsMultirange():
+		poly = 4537 // anymultirange
 	case t.IsComposite():
 		poly = 2249 // record
 	}

@@ -6,8 +6,8 @@ import (
 )
 
 // pg_range's rows: PostgreSQL 15's six built-in range types (pg_type has
-// their rows, schema.go), each with its subtype, multirange type (which
-// sqlgate lacks; the OID is PostgreSQL's), the subtype's default btree
+// their rows, schema.go), each with its subtype, multirange type
+// (types/multirange.go), the subtype's default btree
 // operator class, and its canonical and subdiff functions (typeprocs.go).
 func rangeRows() []row {
 	mk := func(typ, sub, multi, opc, canonical, subdiff uint32) row {
@@ -33,8 +33,11 @@ func polyRange(ts []types.T, args []any, ret *uint32) bool {
 	var sub types.T
 	found := false
 	for _, t := range ts {
-		if t.IsRange() {
+		switch {
+		case t.IsRange():
 			sub, found = types.RangeSubtype(t.Variant), true
+		case t.IsMultirange():
+			sub, found = types.RangeSubtype(types.RangeOfMultirange(t.Variant)), true
 		}
 	}
 	if !found {
@@ -44,13 +47,18 @@ func polyRange(ts []types.T, args []any, ret *uint32) bool {
 	for i, t := range ts {
 		if t.IsRange() {
 			args[i] = uint32(oidAnyRange)
+		} else if t.IsMultirange() {
+			args[i] = uint32(oidAnyMultirange)
 		} else if args[i] == subOID {
 			args[i] = uint32(oidAnyElement)
 		}
 	}
+	rt, _ := pgtypes.RangeTypeOfOID(*ret)
 	switch {
 	case *ret == subOID:
 		*ret = oidAnyElement
+	case rt.IsMultirange():
+		*ret = oidAnyMultirange
 	case *ret != 16: // boolean stays
 		*ret = oidAnyRange
 	}
@@ -59,3 +67,6 @@ func polyRange(ts []types.T, args []any, ret *uint32) bool {
 
 // oidAnyRange is anyrange (oidAnyElement: rows.go).
 const oidAnyRange = 3831
+
+// oidAnyMultirange is anymultirange.
+const oidAnyMultirange = 4537

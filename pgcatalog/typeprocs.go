@@ -133,6 +133,18 @@ var typeProcs = map[uint32][8]uint32{
 	3909: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsrange
 	3910: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // tstzrange
 	3911: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tstzrange
+	4451: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // int4multirange
+	4532: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // nummultirange
+	4533: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // tsmultirange
+	4534: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // tstzmultirange
+	4535: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // datemultirange
+	4536: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // int8multirange
+	6150: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int4multirange
+	6151: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _nummultirange
+	6152: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsmultirange
+	6153: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tstzmultirange
+	6155: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _datemultirange
+	6157: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int8multirange
 	3912: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // daterange
 	3913: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _daterange
 	3926: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // int8range
@@ -437,6 +449,11 @@ var typeProcInfos = []procInfo{
 	{oid: 3914, name: "int4range_canonical", args: []any{uint32(3904)}, ret: 3904, nargs: 1},
 	{oid: 3915, name: "daterange_canonical", args: []any{uint32(3912)}, ret: 3912, nargs: 1},
 	{oid: 3916, name: "range_typanalyze", args: []any{uint32(2281)}, ret: 16, nargs: 1},
+	{oid: 4231, name: "multirange_in", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 4537, nargs: 3},
+	{oid: 4232, name: "multirange_out", args: []any{uint32(4537)}, ret: 2275, nargs: 1},
+	{oid: 4233, name: "multirange_recv", args: []any{uint32(2281), uint32(26), uint32(23)}, ret: 4537, nargs: 3},
+	{oid: 4234, name: "multirange_send", args: []any{uint32(4537)}, ret: 17, nargs: 1},
+	{oid: 4242, name: "multirange_typanalyze", args: []any{uint32(2281)}, ret: 16, nargs: 1},
 	{oid: 3922, name: "int4range_subdiff", args: []any{uint32(23), uint32(23)}, ret: 701, nargs: 2},
 	{oid: 3923, name: "int8range_subdiff", args: []any{uint32(20), uint32(20)}, ret: 701, nargs: 2},
 	{oid: 3924, name: "numrange_subdiff", args: []any{uint32(1700), uint32(1700)}, ret: 701, nargs: 2},

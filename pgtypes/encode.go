@@ -82,7 +82,7 @@ func newEncoder(t types.T, m mode, loc *time.Location, st types.Style) (valueEnc
 		}
 		return &decimalEncoder{mode: m}, nil
 	case types.Unknown, types.Null, types.String, types.Name:
-		if t.IsRange() {
+		if t.IsRange() || t.IsMultirange() {
 			return newRangeEncoder(t, m, loc, st), nil // ranges.go
 		}
 		// json travels as its text in both formats (jsonb's binary form

@@ -135,6 +135,8 @@ var arrayOIDs = map[uint32]uint32{
 	OIDMoney: OIDMoneyArray, OIDMacAddr: OIDMacAddrArray, OIDMacAddr8: OIDMacAddr8Array, OIDTSVector: OIDTSVectorArray, OIDTSQuery: OIDTSQueryArray, OIDRegConfig: OIDRegConfigArr, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
 	OIDInt4Range: OIDInt4RangeArray, OIDInt8Range: OIDInt8RangeArray, OIDNumRange: OIDNumRangeArray,
 	OIDDateRange: OIDDateRangeArray, OIDTsRange: OIDTsRangeArray, OIDTstzRange: OIDTstzRangeArray,
+	OIDInt4Multirange: OIDInt4MultirangeArray, OIDInt8Multirange: OIDInt8MultirangeArray, OIDNumMultirange: OIDNumMultirangeArray,
+	OIDDateMultirange: OIDDateMultirangeArray, OIDTsMultirange: OIDTsMultirangeArray, OIDTstzMultirange: OIDTstzMultirangeArray,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
 	OIDRegOper: OIDRegOperArray, OIDRegOperator: OIDRegOperatorArray, OIDRegCollation: OIDRegCollationArray, OIDRegDictionary: OIDRegDictionaryArray,
@@ -191,7 +193,7 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return variantOIDs[t.Variant], -1, -1
 	case t.Variant == types.RegConfig:
 		return OIDRegConfig, -1, 4
-	case t.IsRange():
+	case t.IsRange() || t.IsMultirange():
 		return rangeOIDs[t.Variant], -1, -1 // ranges.go
 	case t.Variant == types.PgLsn:
 		return OIDPgLsn, -1, 8

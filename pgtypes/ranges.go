@@ -34,10 +34,12 @@ const (
 	OIDInt8RangeArray uint32 = 3927
 )
 
-// rangeOIDs are the range variants' OIDs.
+// rangeOIDs are the range and multirange variants' OIDs.
 var rangeOIDs = map[types.Variant]uint32{
 	types.Int4Range: OIDInt4Range, types.Int8Range: OIDInt8Range, types.NumRange: OIDNumRange,
 	types.DateRange: OIDDateRange, types.TsRange: OIDTsRange, types.TstzRange: OIDTstzRange,
+	types.Int4Multirange: OIDInt4Multirange, types.Int8Multirange: OIDInt8Multirange, types.NumMultirange: OIDNumMultirange, // multirange.go
+	types.DateMultirange: OIDDateMultirange, types.TsMultirange: OIDTsMultirange, types.TstzMultirange: OIDTstzMultirange,
 }
 
 // rangeVariantOf is the range variant of a range type's OID.
@@ -62,7 +64,11 @@ type rangeEncoder struct {
 }
 
 func newRangeEncoder(t types.T, m mode, loc *time.Location, st types.Style) *rangeEncoder {
-	return &rangeEncoder{mode: m, variant: t.Variant, loc: loc, style: st, session: types.RangeNeedsSession(t.Variant, loc, st)}
+	rv := t.Variant
+	if rv.IsMultirange() {
+		rv = types.RangeOfMultirange(rv)
+	}
+	return &rangeEncoder{mode: m, variant: t.Variant, loc: loc, style: st, session: types.RangeNeedsSession(rv, loc, st)}
 }
 
 func (e *rangeEncoder) reset(arr arrow.Array) error {
@@ -76,6 +82,9 @@ func (e *rangeEncoder) reset(arr arrow.Array) error {
 
 func (e *rangeEncoder) appendValue(dst []byte, row int) []byte {
 	s := e.arr.Value(row)
+	if e.variant.IsMultirange() {
+		return e.appendMultirange(dst, s) // multirange.go
+	}
 	switch e.mode {
 	case modeBinary:
 		r, err := types.ParseRangeValue(s, e.variant)
@@ -138,6 +147,9 @@ func AppendRangeBinary(dst []byte, r types.Range) []byte {
 // decodeRangeBinary is range_recv: the range of v in data, as its stored
 // text (the parameter's value, which the range type's input reads).
 func decodeRangeBinary(index int, v types.Variant, data []byte) (any, error) {
+	if v.IsMultirange() {
+		return decodeMultirangeBinary(index, v, data) // multirange.go
+	}
 	if len(data) < 1 {
 		return nil, insufficientData()
 	}

@@ -30,7 +30,10 @@
 // tstzrange as Variants of STRING holding their text in DateStyle ISO and
 // TimeZone UTC (ranges.go: range_in, range_out, make_range's canonical
 // forms, RangeKey, range_cmp's order as key bytes; rangeops.go: the
-// operators' computations). It maps each type to its Arrow type (DESIGN.md's
+// operators' computations), and their multirange types int4multirange ...
+// tstzmultirange, Variants of STRING as well (multirange.go: multirange_in
+// and its normal form, multirange_out, MultirangeKey; multirangeops.go:
+// the operators). It maps each type to its Arrow type (DESIGN.md's
 // table) and prints it as seed 000 does.
 //
 // User-defined enum types (CREATE TYPE ... AS ENUM; enum.go) are the

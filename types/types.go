@@ -159,6 +159,15 @@ const (
 	DateRange
 	TsRange
 	TstzRange
+	// Int4Multirange ... TstzMultirange are the multirange types of the
+	// six range types, in their order (OIDs 4451, 4536, 4532, 4535, 4533,
+	// 4534): Strings holding the multirange's text (multirange.go).
+	Int4Multirange
+	Int8Multirange
+	NumMultirange
+	DateMultirange
+	TsMultirange
+	TstzMultirange
 
 	// RegOper and RegOperator are regoper (OID 2203) and regoperator
 	// (2204): OIDs of pg_operator rows, printed as the operator's name
@@ -211,6 +220,8 @@ var variantNames = [...]string{
 	TSVector: "tsvector", TSQuery: "tsquery", RegConfig: "regconfig",
 	Money: "money", MacAddr: "macaddr", MacAddr8: "macaddr8",
 	Int4Range: "int4range", Int8Range: "int8range", NumRange: "numrange", DateRange: "daterange", TsRange: "tsrange", TstzRange: "tstzrange",
+	Int4Multirange: "int4multirange", Int8Multirange: "int8multirange", NumMultirange: "nummultirange",
+	DateMultirange: "datemultirange", TsMultirange: "tsmultirange", TstzMultirange: "tstzmultirange",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);

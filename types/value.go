@@ -289,6 +289,12 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 			return nil, err
 		}
 		return r.String(), nil
+	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TsMultirange, TstzMultirange:
+		m, err := ParseMultirange(s, RangeOfMultirange(t.Variant), loc, time.Now(), st) // multirange.go
+		if err != nil {
+			return nil, err
+		}
+		return m.String(), nil
 	}
 	switch t.Kind {
 	case Unknown, String, Name:

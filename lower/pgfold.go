@@ -443,6 +443,11 @@ func (fo *folder) foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 		plan = trimSubqueryPlan(plan) // as lowerExpr lowers it
 	}
 	outer, cols, wrap := fo.outer, fo.cols, fo.wrap
+	if fo.pullUp || fo.pruneSubqueries {
+		// the second fold too: a deferred output kept its subquery as
+		// bound (pullUpRefs)
+		plan = pushSubqueryQuals(fo.ctx, plan) // pushsubquery.go
+	}
 	if fo.pullUp {
 		fo.outer, fo.wrap = outerConsts(sq.Outer), false
 	}

@@ -267,6 +267,17 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		c := *x
 		c.GroupBy, c.Aggs = groups, aggs
 		return &c, nil
+	case *binder.TableFunc:
+		// a function in FROM: PostgreSQL folds its arguments while
+		// planning (preprocess_expression over the RTE's functions), a
+		// LATERAL one's too, whatever rows the left side gives
+		args, changed, err := fo.foldList(x.Args)
+		if err != nil || !changed {
+			return x, err
+		}
+		c := *x
+		c.Args = args
+		return &c, nil
 	case *binder.Values:
 		var rows [][]binder.Expr
 		for i, r := range x.Rows {

@@ -637,20 +637,15 @@ func (pu *pusher) placeInLevel(n binder.Node, cs []binder.Expr) binder.Node {
 		c.Input = pu.placeInLevel(x.Input, cs)
 		return &c
 	case *binder.Filter:
-		if a, having := x.Input.(*binder.Aggregate); having {
-			in, rest := pu.havingToWhere(a, cs)
-			if len(rest) == 0 {
-				return &binder.Filter{Input: in, Cond: x.Cond}
-			}
-			return &binder.Filter{Input: in, Cond: and(append(conjuncts(x.Cond), rest...))}
+		if _, having := x.Input.(*binder.Aggregate); having {
+			// folded as HAVING, apart from the WHERE below: a WHERE that
+			// folds to false does not spare it (subquery_planner folds
+			// the two before it moves HAVING conditions to WHERE)
+			return &binder.Filter{Input: x.Input, Cond: and(append(conjuncts(x.Cond), cs...))}
 		}
 		return pu.pushFilterQuals(&binder.Filter{Input: x.Input, Cond: and(append(conjuncts(x.Cond), cs...))})
 	case *binder.Aggregate:
-		in, rest := pu.havingToWhere(x, cs)
-		if len(rest) == 0 {
-			return in
-		}
-		return &binder.Filter{Input: in, Cond: and(rest)}
+		return &binder.Filter{Input: x, Cond: and(cs)}
 	}
 	return pu.pushFilterQuals(&binder.Filter{Input: n, Cond: and(cs)})
 }
@@ -672,25 +667,4 @@ func staysPerRow(c binder.Expr, exprs []binder.Expr) bool {
 		}
 	}
 	return true
-}
-
-// havingToWhere is a with the conjuncts of cs, HAVING conditions over its
-// outputs, that read its grouping keys alone moved into the WHERE below
-// it, as the subquery's planning moves a HAVING condition without
-// aggregates (subquery_planner), and the rest.
-func (pu *pusher) havingToWhere(a *binder.Aggregate, cs []binder.Expr) (binder.Node, []binder.Expr) {
-	var below, rest []binder.Expr
-	for _, c := range cs {
-		if len(a.GroupBy) > 0 && groupingOnly(c, len(a.GroupBy)) && allDeterministic(a.GroupBy, columnsOf(c)) {
-			below = append(below, substitute(c, a.GroupBy))
-		} else {
-			rest = append(rest, c)
-		}
-	}
-	if len(below) == 0 {
-		return a, rest
-	}
-	c := *a
-	c.Input = pu.placeInLevel(a.Input, below)
-	return &c, rest
 }

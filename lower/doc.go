@@ -29,6 +29,19 @@
 // NULL-extends the derived table, nor under grouping sets (PostgreSQL's
 // PlaceHolderVars), and into a correlated subquery through its Outer
 // values.
+// Before that fold, subquery_push_qual (pushsubquery.go) moves each
+// restriction clause of a derived table PostgreSQL does not pull up
+// (DISTINCT, GROUP BY or aggregates, a window, ORDER BY, UNION or
+// INTERSECT, a volatile output; the branches of a flattened UNION ALL)
+// into its WHERE or HAVING, as set_subquery_pathlist does when it is
+// safe (subquery_is_pushdown_safe, qual_is_pushdown_safe: not through
+// LIMIT, EXCEPT or grouping sets, not on a window's output outside its
+// PARTITION BY, a DISTINCT ON non-key, a volatile or set-returning
+// output), folded first at the clause's own level: so SELECT * FROM
+// (SELECT DISTINCT 'AB' FROM t) s(c) WHERE c::boolean fails while
+// planning, and filter_pushdown does not move a clause it left through
+// a derived table's constants, where it would become a one-time filter.
+// A function in FROM (LATERAL too) has its arguments folded.
 // A derived table's output (or aggregate) that fails to fold is left
 // unfolded (deferOutputs), as PostgreSQL pulls the derived table up or
 // removes its unread outputs before it folds: the rules below may drop

@@ -38,7 +38,11 @@ func PlanIn(ctx context.Context, n binder.Node) (Node, error) {
 func PlanWith(n binder.Node, o Options) (Node, error) {
 	fo := newFolder(o.Ctx)
 	fo.deferOutputs, fo.pullUp = true, true
-	folded, err := fo.foldPlan(pullUpValues(n)) // valuesfold.go
+	n = pullUpValues(n) // valuesfold.go
+	if !o.Disabled["subquery_push_qual"] {
+		n = pushSubqueryQuals(o.Ctx, n) // pushsubquery.go
+	}
+	folded, err := fo.foldPlan(n)
 	if err != nil {
 		// PostgreSQL raises it while planning: every execution fails with
 		// it, before reading anything.

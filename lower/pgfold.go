@@ -267,6 +267,17 @@ func (fo *folder) foldPlan(n binder.Node) (binder.Node, error) {
 		c := *x
 		c.GroupBy, c.Aggs = groups, aggs
 		return &c, nil
+	case *binder.TableFunc:
+		// a function in FROM: PostgreSQL folds its arguments while
+		// planning (preprocess_expression over the RTE's functions), a
+		// LATERAL one's too, whatever rows the left side gives
+		args, changed, err := fo.foldList(x.Args)
+		if err != nil || !changed {
+			return x, err
+		}
+		c := *x
+		c.Args = args
+		return &c, nil
 	case *binder.Values:
 		var rows [][]binder.Expr
 		for i, r := range x.Rows {
@@ -443,6 +454,11 @@ func (fo *folder) foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
 		plan = trimSubqueryPlan(plan) // as lowerExpr lowers it
 	}
 	outer, cols, wrap := fo.outer, fo.cols, fo.wrap
+	if fo.pullUp || fo.pruneSubqueries {
+		// the second fold too: a deferred output kept its subquery as
+		// bound (pullUpRefs)
+		plan = pushSubqueryQuals(fo.ctx, plan) // pushsubquery.go
+	}
 	if fo.pullUp {
 		fo.outer, fo.wrap = outerConsts(sq.Outer), false
 	}

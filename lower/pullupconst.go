@@ -334,6 +334,7 @@ func (fo *folder) foldLateral(x *binder.Lateral) (binder.Node, error) {
 	outer, cols, wrap := fo.outer, fo.cols, fo.wrap
 	if fo.pullUp {
 		fo.outer, fo.wrap = outerConsts(lateralRefs(x, fo.wrap)), false
+		right = pushSubqueryQuals(fo.ctx, right) // pushsubquery.go
 	}
 	right, err := fo.foldPlan(right)
 	fo.outer, fo.cols, fo.wrap = outer, cols, wrap

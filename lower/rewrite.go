@@ -427,7 +427,7 @@ func pushFilters(n binder.Node) binder.Node {
 		for _, c := range push {
 			// a condition over a PlaceHolderVar stays above the
 			// projection: computed for each row (pullupconst.go)
-			if allDeterministic(in.Exprs, columnsOf(c)) && !readsPlaceholder(c, in) {
+			if allDeterministic(in.Exprs, columnsOf(c)) && !readsPlaceholder(c, in) && !staysPerRow(c, in.Exprs) {
 				below = append(below, substitute(c, in.Exprs))
 			} else {
 				keep = append(keep, c)
@@ -442,7 +442,7 @@ func pushFilters(n binder.Node) binder.Node {
 	case *binder.Aggregate:
 		var below []binder.Expr
 		for _, c := range push {
-			if groupingOnly(c, len(in.GroupBy)) && allDeterministic(in.GroupBy, columnsOf(c)) {
+			if groupingOnly(c, len(in.GroupBy)) && allDeterministic(in.GroupBy, columnsOf(c)) && !staysPerRow(c, in.GroupBy) {
 				below = append(below, substitute(c, in.GroupBy))
 			} else {
 				keep = append(keep, c)
@@ -455,7 +455,9 @@ func pushFilters(n binder.Node) binder.Node {
 		a.Input = pushFilters(&binder.Filter{Input: in.Input, Cond: and(below)})
 		return wrap(&a, keep)
 	case *binder.SetOp:
-		if !sameTypes(in.Columns(), in.Left.Columns()) || !sameTypes(in.Columns(), in.Right.Columns()) {
+		// not into EXCEPT: PostgreSQL computes a condition over its
+		// result for the rows it gives only (subquery_is_pushdown_safe)
+		if in.Kind == binder.Except || !sameTypes(in.Columns(), in.Left.Columns()) || !sameTypes(in.Columns(), in.Right.Columns()) {
 			break
 		}
 		s := *in

@@ -66,6 +66,22 @@ var pullUpShapes = []string{
 	"SELECT fc.id FROM (SELECT %[2]s, %[3]s FROM %[4]s WHERE %[5]s) fc(id, t), LATERAL (SELECT fc.id, %[1]s AS c FROM fq LIMIT 1) l",
 }
 
+// readsFc is foldAny's expression when it reads the derived table fc,
+// else fc.t (or fc.t and more text) cast to one of casts: a constant
+// alone folds anyway.
+func readsFc(rng *rand.Rand, casts ...string) string {
+	e := foldAny(rng, 2)
+	if strings.Contains(e, "fc.") {
+		return e
+	}
+	e = pickFrom(rng)("fc.t", "fc.t || "+foldText(rng, 1))
+	cast := casts[0]
+	if len(casts) > 1 {
+		cast = pickFrom(rng)(casts...)
+	}
+	return fmt.Sprintf("(%s)::%s", e, cast)
+}
+
 // TestFoldPullUpDifferential: see above.
 func TestFoldPullUpDifferential(t *testing.T) {
 	t.Parallel()
@@ -76,11 +92,7 @@ func TestFoldPullUpDifferential(t *testing.T) {
 	n := envInt(t, "SQLGATE_DIFF_FOLDPULLUP_QUERIES", 150)
 	stats := map[string]int{}
 	for i := 0; i < n; i++ {
-		e := foldAny(rng, 2)
-		if !strings.Contains(e, "fc.") {
-			// read the derived table: a constant alone folds anyway
-			e = fmt.Sprintf("(%s)::int", pickFrom(rng)("fc.t", "fc.t || "+foldText(rng, 1)))
-		}
+		e := readsFc(rng, "int")
 		p := pickFrom(rng)
 		id := p("0", "1", "7", "2147483647", "-2147483648", "NULL::int", "2")
 		text := p("'b'", "' 7 '", "'12'", "'x'", "'('", "''", "NULL::text", "'2147483648'", "'b'::text", "'x'::text", "'12'::varchar")

@@ -53,7 +53,7 @@
 //     schema first, types as written, DROP FUNCTION's argument types as
 //     TypeNameToString), droproutines.go (DROP PROCEDURE / ROUTINE /
 //     AGGREGATE / TRIGGER / POLICY / RULE of objects sqlgate keeps none
-//     of), typepath.go (user types found over search_path);
+//     of; DROP FUNCTION f1, f2 of several routines, all or none), typepath.go (user types found over search_path);
 //   - transactions: txn.go (the session's transactions and their
 //     lifecycle; pendingTable), txcontrol.go, txddl.go (DDL in a block),
 //     txundo.go (the inverses a ROLLBACK runs of a block's DDL),

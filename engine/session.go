@@ -432,7 +432,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.execSequence(ctx, ps.parsed.Sequence) // sequences.go
 	}
 	if ps.parsed.Function != nil {
-		return s.execFunction(ctx, ps.parsed.Function) // pyfunctions.go
+		return s.execFunction(ctx, ps.parsed) // pyfunctions.go
 	}
 	if ps.parsed.Type != nil {
 		return s.execType(ctx, ps.parsed.Type) // enumtypes.go

@@ -100,7 +100,7 @@
 //     writes before it runs), locktable.go (LOCK TABLE), altertable.go,
 //     rewrite.go, rewritecopy.go, rewritefollow.go (what a rewrite's
 //     swap leaves to do, recorded with it and finished at the next start
-//     after a crash), rewritegate.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go,
+//     after a crash), rewritegate.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go, tempfunctions.go,
 //     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
 //     owners.go (ALTER ... OWNER TO of tables, views, sequences, types and
 //     schemas), identity.go (ALTER COLUMN ADD / SET GENERATED and DROP
@@ -136,7 +136,8 @@
 // currentof.go), SUBSCRIBE (subscribe.go: a table's
 // changelog followed as it commits, the query run over each batch of
 // changes; its cursors: subscribecursor.go)
-// and temporary tables in the session's pg_temp_N (temptables.go). A
+// and temporary tables in the session's pg_temp_N (temptables.go) and
+// temporary functions, pg_temp.f, kept in the session (tempfunctions.go). A
 // statement's kernel backend request (the sqlgate.backend setting, or a
 // /*+ backend(...) */ hint naming backends per family and node kind:
 // backend.go) reaches the plan's nodes through lower.Runtime.Backends;

@@ -172,7 +172,8 @@ func (s *session) dropRoutineList(ctx context.Context, f *sql.FunctionStmt, tag 
 		want       []string
 		oids       []uint32
 		tableUses  []tableFunctionUse
-		ownRoutine bool // one of sqlgate's functions, looked up in tx
+		ownRoutine bool   // one of sqlgate's functions, looked up in tx
+		tempSig    string // a temporary function's (tempfunctions.go)
 	}
 	s.eng.ddl.Lock()
 	defer s.eng.ddl.Unlock()
@@ -180,6 +181,10 @@ func (s *session) dropRoutineList(ctx context.Context, f *sql.FunctionStmt, tag 
 	looked := make([]routine, len(rs))
 	for i := range rs {
 		r, l := &rs[i], &looked[i]
+		if s.tempRoutine(r) {
+			l.tempSig, l.skip, l.pre = s.findTempFunction(r) // tempfunctions.go
+			continue
+		}
 		if notPublicFunction(r) {
 			l.skip, l.pre = s.dropNonFunction(ctx, r)
 			continue
@@ -200,11 +205,13 @@ func (s *session) dropRoutineList(ctx context.Context, f *sql.FunctionStmt, tag 
 			if l.pre != nil {
 				return l.pre
 			}
-			if l.skip != nil || !l.ownRoutine {
+			if l.skip != nil {
 				notices = append(notices, l.skip)
+			}
+			if l.skip != nil || !l.ownRoutine {
 				continue
 			}
-			sig, skip, err := s.findFunction(tx, &rs[i], l.want, l.oids) // pyfunctions.go
+			sig, skip, err := s.findFunction(tx.Functions, &rs[i], l.want, l.oids) // pyfunctions.go
 			switch {
 			case err != nil:
 				return err
@@ -224,9 +231,20 @@ func (s *session) dropRoutineList(ctx context.Context, f *sql.FunctionStmt, tag 
 		return nil
 	})
 	if err != nil {
+		// the NOTICEs of the routines looked up before the one that
+		// failed, sent before the error as PostgreSQL's are
+		noticeResult(tag, notices...) // (their severity and SQLSTATE)
+		for _, n := range notices {
+			s.warn(n) // advisory.go
+		}
 		return nil, metaErr(err)
 	}
 	s.dropBackingHeld(ctx, cascaded) // matview.go: a materialized view's table
+	for _, l := range looked {
+		if l.tempSig != "" {
+			s.forgetTempFunction(l.tempSig)
+		}
+	}
 	if len(cascaded) > 0 {
 		notices = append(notices, cascadeNotice(cascaded))
 	}

@@ -230,11 +230,14 @@ func (s *session) execFunction(ctx context.Context, st *sql.Statement) (pgwire.R
 	if f.Drop && len(f.More) > 0 {
 		return s.dropRoutineList(ctx, f, tag) // droproutines.go
 	}
+	if f.Drop && s.tempRoutine(f) {
+		return s.dropTempFunction(f, tag) // tempfunctions.go
+	}
 	if f.Drop && notPublicFunction(f) {
 		n, err := s.dropNonFunction(ctx, f) // droproutines.go
 		return noticeIf(tag, n), err
 	}
-	if f.Name.Schema != "" && f.Name.Schema != "public" {
+	if f.Name.Schema != "" && f.Name.Schema != "public" && !(s.tempRoutine(f) && f.Owner == "" && f.RenameTo == "") {
 		if f.Name.Schema != "pg_catalog" {
 			if err := s.missingSchema(ctx, f.Name.Schema); err != nil {
 				return nil, err
@@ -272,7 +275,14 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt, bodyP
 	default:
 		return nil, sqlerr.New(sqlerr.UndefinedObject, "language \"%s\" does not exist", f.Language)
 	}
+	temp := s.tempRoutine(f)
+	if temp && lang != "sql" {
+		return nil, sqlerr.NotSupported("temporary LANGUAGE " + lang + " functions (pg_temp's functions are LANGUAGE sql)")
+	}
 	m := meta.Function{Name: f.Name.Name, Language: lang, Body: f.Body, Owner: s.info.User}
+	if temp {
+		m.Name = binder.TempFunctionName(f.Name.Name) // tempfunctions.go
+	}
 	if lang == "sql" {
 		m.BodyKind, m.Volatility, m.Strict = f.BodyKind, f.Volatility, f.Strict
 		if m.Volatility == 0 {
@@ -351,6 +361,9 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt, bodyP
 		m.Returns = name
 	}
 	sig := m.Name + "(" + strings.Join(argTypes, ", ") + ")"
+	if temp {
+		return s.createTempFunction(ctx, f, m, sig) // tempfunctions.go
+	}
 	// the function must make a valid UDF next to the others (names of
 	// built-ins, a Go UDF's, the other kind's)
 	if lang == "python" {
@@ -443,7 +456,7 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	var cascaded []views.View // the views DROP ... CASCADE took
 	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		notice, cascaded = nil, nil
-		sig, skip, err := s.findFunction(tx, f, want, oids)
+		sig, skip, err := s.findFunction(tx.Functions, f, want, oids)
 		if err != nil || skip != nil {
 			notice = skip
 			return err
@@ -483,11 +496,11 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 }
 
 // findFunction is the signature of the function DROP / ALTER FUNCTION f
-// names in tx (want and oids its argument types), or with DROP ... IF
+// names among fns (want and oids its argument types), or with DROP ... IF
 // EXISTS the NOTICE of a function that does not exist.
-func (s *session) findFunction(tx *meta.Tx, f *sql.FunctionStmt, want []string, oids []uint32) (sig string, skip *sqlerr.Error, err error) {
+func (s *session) findFunction(fns map[string]meta.Function, f *sql.FunctionStmt, want []string, oids []uint32) (sig string, skip *sqlerr.Error, err error) {
 	var match []string
-	for sig, m := range tx.Functions {
+	for sig, m := range fns {
 		if m.Name != f.Name.Name {
 			continue
 		}

@@ -253,6 +253,13 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 			}
 		}
 	}
+	for k, o := range s.tempFns.fns { // tempfunctions.go: pg_temp's, called as pg_temp.name
+		if k != sig {
+			if err := s.eng.addFunction(reg, o); err != nil {
+				s.eng.log.Warn("temporary function left out", "function", k, "error", err)
+			}
+		}
+	}
 	if err := reg.AddScalar(sc); err != nil {
 		return sqlerr.New(sqlerr.Code("42723"), "function %s: %v", sig, err)
 	}

@@ -20,6 +20,9 @@ import (
 // as calls (bindMarkerCall). Set-returning functions in the SELECT list
 // and GROUPING(..) bind through exprbind.go's bridge.
 func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
+	if q, ok := b.tempFunctionCall(b.ctx, n); ok { // tempfuncs.go
+		return b.bindFuncCallNamed(s, q)
+	}
 	if n.Schema != "" && !strings.EqualFold(n.Schema, "pg_catalog") && !strings.EqualFold(n.Schema, "information_schema") && !b.isUDF(n.Name) {
 		return nil, b.noFunctionInSchema(s, n)
 	}

@@ -42,7 +42,8 @@
 // projection that computes them over every new row once it is built,
 // UPDATE's over its SET values' own projection; ON CONFLICT DO UPDATE's
 // merged rows are the executor's), schemas.go relation names over the
-// search_path, binlog.go a table's $binlog,
+// search_path, tempfuncs.go calls of the session's temporary functions
+// (pg_temp.f(..), the only way to reach them), binlog.go a table's $binlog,
 // arrays.go PostgreSQL's array syntax (the rewrite's pg__array,
 // pg__subscript, pg__slice, pg__any/pg__all, pg__array_subquery
 // markers; array comparison and ||; quantpattern.go LIKE's and ~'s

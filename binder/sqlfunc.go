@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
@@ -203,7 +204,7 @@ func (b *binder) bindSQLBody(f *udf.Scalar, args []Expr) (sqlBody, error) {
 	}
 	sts, err := sql.NewParser().Parse(sqlFuncBody(f.SQL))
 	if err != nil {
-		return sqlBody{}, unplaced(err)
+		return sqlBody{}, b.bodyError(f, err)
 	}
 	if len(sts) == 0 {
 		return sqlBody{}, returnMismatch(f.Returns, "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
@@ -237,7 +238,7 @@ func (b *binder) bindSQLBody(f *udf.Scalar, args []Expr) (sqlBody, error) {
 			err = sqlerr.NotSupported("this kind of query in a LANGUAGE sql function")
 		}
 		if err != nil {
-			return sqlBody{}, unplaced(err)
+			return sqlBody{}, b.bodyError(f, err)
 		}
 		plan, corr = p, sub.corr
 	}
@@ -355,6 +356,23 @@ func sqlParamRef(c *corrState, idx int) *OuterRef {
 
 // unplaced drops the position of an error of a function's body, whose
 // text is not the statement's.
+// bodyError is an error of parsing or binding f's body: CREATE FUNCTION's
+// check of the function it creates keeps the error's position, made a
+// 1-based character position in f's Body (the engine places it in the
+// statement, as PostgreSQL's function_parse_error_transpose does); a
+// call's has none of its own (callSQLFunction gives it the call's).
+func (b *binder) bodyError(f *udf.Scalar, err error) error {
+	se := sqlerr.As(err)
+	if !b.sqlCheck || len(b.sqlFuncs) > 0 || se == nil || se.Position == 0 {
+		return unplaced(err)
+	}
+	pos := se.Position - (utf8.RuneCountInString(sqlFuncBody(f.SQL)) - utf8.RuneCountInString(f.SQL.Body))
+	if pos < 1 {
+		pos = 1
+	}
+	return se.WithPosition(pos)
+}
+
 func unplaced(err error) error {
 	if se := sqlerr.As(err); se != nil {
 		return se.AsUnplaced()

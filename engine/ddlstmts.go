@@ -260,7 +260,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 // INDEX's errors before anything is built (or, for the secondary index
 // sqlgate does not keep, before its notice).
 func (s *session) checkIndex(ctx context.Context, info fluss.TableInfo, d *sql.DDLStmt) error {
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.udfs(), meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
 	cat.views = s.eng.meta.Views()
 	return binder.CheckIndex(s.planContext(ctx), cat, info, d)
 }

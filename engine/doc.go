@@ -53,7 +53,7 @@
 //     schema first, types as written, DROP FUNCTION's argument types as
 //     TypeNameToString), droproutines.go (DROP PROCEDURE / ROUTINE /
 //     AGGREGATE / TRIGGER / POLICY / RULE of objects sqlgate keeps none
-//     of), typepath.go (user types found over search_path);
+//     of; DROP FUNCTION f1, f2 of several routines, all or none), typepath.go (user types found over search_path);
 //   - transactions: txn.go (the session's transactions and their
 //     lifecycle; pendingTable), txcontrol.go, txddl.go (DDL in a block),
 //     txundo.go (the inverses a ROLLBACK runs of a block's DDL),
@@ -100,7 +100,7 @@
 //     writes before it runs), locktable.go (LOCK TABLE), altertable.go,
 //     rewrite.go, rewritecopy.go, rewritefollow.go (what a rewrite's
 //     swap leaves to do, recorded with it and finished at the next start
-//     after a crash), rewritegate.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go,
+//     after a crash), rewritegate.go, addpk.go, rename.go, cascade.go, schemas.go, temptables.go, tempfunctions.go,
 //     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
 //     owners.go (ALTER ... OWNER TO of tables, views, sequences, types and
 //     schemas), identity.go (ALTER COLUMN ADD / SET GENERATED and DROP
@@ -136,7 +136,8 @@
 // currentof.go), SUBSCRIBE (subscribe.go: a table's
 // changelog followed as it commits, the query run over each batch of
 // changes; its cursors: subscribecursor.go)
-// and temporary tables in the session's pg_temp_N (temptables.go). A
+// and temporary tables in the session's pg_temp_N (temptables.go) and
+// temporary functions, pg_temp.f, kept in the session (tempfunctions.go). A
 // statement's kernel backend request (the sqlgate.backend setting, or a
 // /*+ backend(...) */ hint naming backends per family and node kind:
 // backend.go) reaches the plan's nodes through lower.Runtime.Backends;

@@ -7,10 +7,12 @@ import (
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/internal/pgproc"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // The DROP statements of objects sqlgate's catalog has none of, or none
@@ -96,10 +98,28 @@ func builtinDropError(f *sql.FunctionStmt, want []string, k byte) error {
 // signature, which PostgreSQL's LookupFuncWithArgs refuses as the wrong
 // kind (42809) even with IF EXISTS. A name without an argument list
 // looks for routines of the kind alone: none.
-func (s *session) dropNonFunction(ctx context.Context, f *sql.FunctionStmt, tag string) (pgwire.Result, error) {
+// It returns the NOTICE of an IF EXISTS that skips, or the error.
+func (s *session) dropNonFunction(ctx context.Context, f *sql.FunctionStmt) (*sqlerr.Error, error) {
+	if f.Name.Schema != "" && f.Name.Schema != "public" {
+		if !f.IfExists {
+			// LookupFuncWithArgs resolves the argument types before
+			// the name's schema
+			if _, _, _, err := s.dropSignature(f); err != nil {
+				return nil, err
+			}
+		}
+		if f.Name.Schema != "pg_catalog" {
+			if err := s.missingSchema(ctx, f.Name.Schema); err != nil {
+				if f.IfExists {
+					return skipped("schema", f.Name.Schema), nil
+				}
+				return nil, err
+			}
+		}
+	}
 	want, oids, skip, err := s.dropSignature(f)
 	if err != nil || skip != nil {
-		return noticeIf(tag, skip), err
+		return skip, err
 	}
 	name := qualifiedText(f.Name.Schema, f.Name.Name)
 	args := strings.Join(want, ", ")
@@ -120,7 +140,7 @@ func (s *session) dropNonFunction(ctx context.Context, f *sql.FunctionStmt, tag 
 		}
 	}
 	if f.IfExists {
-		return noticeResult(tag, functionSkipped(f)), nil
+		return functionSkipped(f), nil
 	}
 	word := f.Object
 	if word == "" || word == "routine" {
@@ -130,6 +150,105 @@ func (s *session) dropNonFunction(ctx context.Context, f *sql.FunctionStmt, tag 
 		return nil, sqlerr.New(sqlerr.UndefinedFunction, "could not find a %s named \"%s\"", word, name)
 	}
 	return nil, sqlerr.New(sqlerr.UndefinedFunction, "%s %s(%s) does not exist", word, name, args)
+}
+
+// notPublicFunction reports whether DROP f names a routine that cannot be
+// one of sqlgate's functions (dropNonFunction answers it): a procedure, an
+// aggregate, or a routine in a schema other than public.
+func notPublicFunction(f *sql.FunctionStmt) bool {
+	return f.Object == "procedure" || f.Object == "aggregate" || f.Name.Schema != "" && f.Name.Schema != fluss.DefaultDatabase
+}
+
+// dropRoutineList is DROP FUNCTION / PROCEDURE / ROUTINE / AGGREGATE of
+// several routines, as PostgreSQL's RemoveObjects runs it: each looked up
+// in the order written (the first that is missing is the statement's
+// 42883, or with IF EXISTS a NOTICE each, the routine skipped), then all
+// that were found dropped together, in one metadata update: all or none.
+func (s *session) dropRoutineList(ctx context.Context, f *sql.FunctionStmt, tag string) (pgwire.Result, error) {
+	rs := append([]sql.FunctionStmt{*f}, f.More...)
+	type routine struct {
+		pre        error         // the lookup's error outside the metadata
+		skip       *sqlerr.Error // its IF EXISTS NOTICE
+		want       []string
+		oids       []uint32
+		tableUses  []tableFunctionUse
+		ownRoutine bool   // one of sqlgate's functions, looked up in tx
+		tempSig    string // a temporary function's (tempfunctions.go)
+	}
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	s.eng.catalog.Add(1)
+	looked := make([]routine, len(rs))
+	for i := range rs {
+		r, l := &rs[i], &looked[i]
+		if s.tempRoutine(r) {
+			l.tempSig, l.skip, l.pre = s.findTempFunction(r) // tempfunctions.go
+			continue
+		}
+		if notPublicFunction(r) {
+			l.skip, l.pre = s.dropNonFunction(ctx, r)
+			continue
+		}
+		if l.want, l.oids, l.skip, l.pre = s.dropSignature(r); l.pre != nil || l.skip != nil {
+			continue
+		}
+		l.ownRoutine = true
+		l.tableUses, l.pre = s.tableFunctionUses(ctx, r.Name.Name)
+	}
+	var notices []*sqlerr.Error
+	var cascaded []views.View
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		notices, cascaded = nil, nil
+		var sigs []string
+		var of []int
+		for i, l := range looked {
+			if l.pre != nil {
+				return l.pre
+			}
+			if l.skip != nil {
+				notices = append(notices, l.skip)
+			}
+			if l.skip != nil || !l.ownRoutine {
+				continue
+			}
+			sig, skip, err := s.findFunction(tx.Functions, &rs[i], l.want, l.oids) // pyfunctions.go
+			switch {
+			case err != nil:
+				return err
+			case skip != nil:
+				notices = append(notices, skip)
+			case !slices.Contains(sigs, sig):
+				sigs, of = append(sigs, sig), append(of, i)
+			}
+		}
+		for k, sig := range sigs {
+			deps, err := s.removeFunction(tx, &rs[of[k]], sig, looked[of[k]].tableUses)
+			if err != nil {
+				return err
+			}
+			cascaded = append(cascaded, deps...)
+		}
+		return nil
+	})
+	if err != nil {
+		// the NOTICEs of the routines looked up before the one that
+		// failed, sent before the error as PostgreSQL's are
+		noticeResult(tag, notices...) // (their severity and SQLSTATE)
+		for _, n := range notices {
+			s.warn(n) // advisory.go
+		}
+		return nil, metaErr(err)
+	}
+	s.dropBackingHeld(ctx, cascaded) // matview.go: a materialized view's table
+	for _, l := range looked {
+		if l.tempSig != "" {
+			s.forgetTempFunction(l.tempSig)
+		}
+	}
+	if len(cascaded) > 0 {
+		notices = append(notices, cascadeNotice(cascaded))
+	}
+	return noticeResult(tag, notices...), nil
 }
 
 // dropOnRelation is DROP TRIGGER, DROP POLICY and DROP RULE: the relation

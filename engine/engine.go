@@ -212,6 +212,7 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 	// goroutine's alone, so the executor's lookup does without it
 	s.statusFn, s.setFn, s.preparedFn = s.status, s.setConfig, s.preparedStatements
 	s.cursorsFn, s.usableFn, s.queryFn = s.listCursors, s.schemaUsable, s.functionQuery
+	s.tempSchemaFn = s.sessionTempSchema
 	s.warnFn = s.warn
 	s.advisory.s = s
 	s.parser.SetDatabase(info.Database) // db.schema.table names (sql/catalogs.go)

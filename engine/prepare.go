@@ -216,7 +216,7 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 	if st.Sequence != nil || st.Function != nil || st.Type != nil || st.Domain != nil || st.Owner != nil || st.Notify != nil || st.Lock != nil { // sequences.go, pyfunctions.go, enumtypes.go, domains.go, owners.go, notify.go, locktable.go
 		return ps, nil
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, with: s.withPrep, hidden: s.hidden}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.udfs(), meta: s.eng.meta, parse: s.parseView, files: s, with: s.withPrep, hidden: s.hidden}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions; the planner folds
 	// constants under the session's settings.
@@ -256,7 +256,7 @@ func (s *session) prepareFresh(ctx context.Context, st *sql.Statement, declared 
 // its user, database, settings and TimeZone.
 func (s *session) planContext(ctx context.Context) context.Context {
 	return functions.WithSession(ctx, functions.Session{User: s.info.User, SchemaUsable: s.usableFn, Database: s.info.Database,
-		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Style: &s.parsedStyle, Location: s.location()})
+		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Style: &s.parsedStyle, Location: s.location(), TempSchema: s.tempSchemaFn})
 }
 
 // lowerBound plans what the bound statement runs (its plans, the

@@ -213,8 +213,10 @@ func signatureName(schema, name string, array bool) string {
 	return n
 }
 
-// execFunction runs CREATE [OR REPLACE] FUNCTION and DROP FUNCTION.
-func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
+// execFunction runs CREATE [OR REPLACE] FUNCTION and DROP FUNCTION (st's
+// Function).
+func (s *session) execFunction(ctx context.Context, st *sql.Statement) (pgwire.Result, error) {
+	f := st.Function
 	tag := "CREATE FUNCTION"
 	switch {
 	case f.Drop:
@@ -225,38 +227,35 @@ func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	if err := s.blockDDL(tag, nil); err != nil {
 		return nil, err
 	}
-	if f.Name.Schema != "" && f.Name.Schema != "public" {
-		if f.Drop && !f.IfExists {
-			// LookupFuncWithArgs resolves the argument types before
-			// the name's schema
-			if _, _, _, err := s.dropSignature(f); err != nil {
-				return nil, err
-			}
-		}
+	if f.Drop && len(f.More) > 0 {
+		return s.dropRoutineList(ctx, f, tag) // droproutines.go
+	}
+	if f.Drop && s.tempRoutine(f) {
+		return s.dropTempFunction(f, tag) // tempfunctions.go
+	}
+	if f.Drop && notPublicFunction(f) {
+		n, err := s.dropNonFunction(ctx, f) // droproutines.go
+		return noticeIf(tag, n), err
+	}
+	if f.Name.Schema != "" && f.Name.Schema != "public" && !(s.tempRoutine(f) && f.Owner == "" && f.RenameTo == "") {
 		if f.Name.Schema != "pg_catalog" {
 			if err := s.missingSchema(ctx, f.Name.Schema); err != nil {
-				if f.Drop && f.IfExists {
-					return noticeResult(tag, skipped("schema", f.Name.Schema)), nil
-				}
 				return nil, err
 			}
 		}
-		if f.Drop {
-			return s.dropNonFunction(ctx, f, tag) // droproutines.go: sqlgate's functions are all in public
-		}
 		return nil, sqlerr.NotSupported("functions outside schema public")
-	}
-	if f.Object == "procedure" || f.Object == "aggregate" {
-		return s.dropNonFunction(ctx, f, tag) // droproutines.go
 	}
 	if f.Drop || f.Owner != "" || f.RenameTo != "" {
 		return s.dropFunction(ctx, f)
 	}
 	defer s.undoMetaObjects(ctx)() // txundo.go: the function as it was, or none
-	return s.createFunction(ctx, f)
+	return s.createFunction(ctx, f, st.BodyPosition)
 }
 
-func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
+// createFunction runs CREATE [OR REPLACE] FUNCTION f; bodyPos places an
+// error's position in f's body in the statement (sql.Statement's
+// BodyPosition).
+func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt, bodyPos func(int) int) (pgwire.Result, error) {
 	lang := f.Language
 	switch lang {
 	case "python", "plpython3u":
@@ -276,7 +275,14 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 	default:
 		return nil, sqlerr.New(sqlerr.UndefinedObject, "language \"%s\" does not exist", f.Language)
 	}
+	temp := s.tempRoutine(f)
+	if temp && lang != "sql" {
+		return nil, sqlerr.NotSupported("temporary LANGUAGE " + lang + " functions (pg_temp's functions are LANGUAGE sql)")
+	}
 	m := meta.Function{Name: f.Name.Name, Language: lang, Body: f.Body, Owner: s.info.User}
+	if temp {
+		m.Name = binder.TempFunctionName(f.Name.Name) // tempfunctions.go
+	}
 	if lang == "sql" {
 		m.BodyKind, m.Volatility, m.Strict = f.BodyKind, f.Volatility, f.Strict
 		if m.Volatility == 0 {
@@ -334,7 +340,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 				return nil, err
 			}
 		}
-		if err := s.checkSQLFunction(ctx, f, &m); err != nil { // sqlfunctions.go
+		if err := s.checkSQLFunction(ctx, f, &m, bodyPos); err != nil { // sqlfunctions.go
 			return nil, err
 		}
 	} else if f.Table != nil {
@@ -355,6 +361,9 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 		m.Returns = name
 	}
 	sig := m.Name + "(" + strings.Join(argTypes, ", ") + ")"
+	if temp {
+		return s.createTempFunction(ctx, f, m, sig) // tempfunctions.go
+	}
 	// the function must make a valid UDF next to the others (names of
 	// built-ins, a Go UDF's, the other kind's)
 	if lang == "python" {
@@ -446,69 +455,32 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 	var notice *sqlerr.Error
 	var cascaded []views.View // the views DROP ... CASCADE took
 	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-		var match []string
-		for sig, m := range tx.Functions {
-			if m.Name != f.Name.Name {
-				continue
-			}
-			if f.HasArgs && sig != m.Name+"("+strings.Join(want, ", ")+")" {
-				continue
-			}
-			match = append(match, sig)
-		}
-		switch {
-		case len(match) == 0 && len(s.eng.opts.UDFs.Scalars(f.Name.Name))+len(s.eng.opts.UDFs.Tables(f.Name.Name))+len(s.eng.opts.UDFs.Batches(f.Name.Name)) > 0:
-			return sqlerr.New(sqlerr.InsufficientPrivilege, "cannot drop function %s because it is a Go UDF of the server", f.Name.Name)
-		case len(match) == 0 && f.HasArgs && f.Drop && builtinKind(f.Name.Name, oids) != 0:
-			return builtinDropError(f, want, builtinKind(f.Name.Name, oids)) // droproutines.go
-		case len(match) == 0:
-			if f.IfExists && f.Drop {
-				notice = functionSkipped(f)
-				return nil
-			}
-			return functionMissing(f, want)
-		case len(match) > 1:
-			return sqlerr.New(sqlerr.Code("42725"), "function name \"%s\" is not unique", f.Name.Name).
-				WithHint("Specify the argument list to select the function unambiguously.")
+		notice, cascaded = nil, nil
+		sig, skip, err := s.findFunction(tx.Functions, f, want, oids)
+		if err != nil || skip != nil {
+			notice = skip
+			return err
 		}
 		if rename != nil {
-			if err := s.renameFunction(tx, match[0], rename); err != nil { // functionrename.go
+			if err := s.renameFunction(tx, sig, rename); err != nil { // functionrename.go
 				return err
 			}
 			return recordTableEdits(tx, edits)
 		}
 		if role != "" {
-			m := tx.Functions[match[0]]
+			m := tx.Functions[sig]
 			if same, err := s.mayGiveTo("function", f.Name.Name, m.Owner, role); same || err != nil {
 				return err
 			}
 			m.Owner = role
-			tx.Functions[match[0]] = m
+			tx.Functions[sig] = m
 			return nil
 		}
-		if o := tx.Functions[match[0]].Owner; o != s.info.User && !s.superuser {
-			return mustOwn("function", f.Name.Name)
+		cascaded, err = s.removeFunction(tx, f, sig, tableUses)
+		if len(cascaded) > 0 {
+			notice = cascadeNotice(cascaded)
 		}
-		deps, lines := functionDependents(tx.Views, match[0])
-		tlines := tableDependentLines(tableUses, match[0])
-		if len(deps)+len(tlines) > 0 && !f.Cascade {
-			lines = append(lines, tlines...)
-			return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", match[0]).
-				WithDetail("%s", strings.Join(lines, "\n")).
-				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-		}
-		if len(tlines) > 0 {
-			// PostgreSQL drops the constraint, the default or the column
-			return sqlerr.NotSupported(fmt.Sprintf("DROP FUNCTION ... CASCADE of a function a table's expression calls (%s)", tlines[0]))
-		}
-		if len(deps) > 0 {
-			if err := dropViewsIn(tx, deps); err != nil { // cascade.go
-				return err
-			}
-			notice, cascaded = cascadeNotice(deps), deps
-		}
-		delete(tx.Functions, match[0])
-		return nil
+		return err
 	})
 	if err == nil {
 		err = s.followTableEdits(ctx, edits) // typerename.go
@@ -521,6 +493,66 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 		return noticeResult(tag, notice), nil
 	}
 	return tagOnly(tag), nil
+}
+
+// findFunction is the signature of the function DROP / ALTER FUNCTION f
+// names among fns (want and oids its argument types), or with DROP ... IF
+// EXISTS the NOTICE of a function that does not exist.
+func (s *session) findFunction(fns map[string]meta.Function, f *sql.FunctionStmt, want []string, oids []uint32) (sig string, skip *sqlerr.Error, err error) {
+	var match []string
+	for sig, m := range fns {
+		if m.Name != f.Name.Name {
+			continue
+		}
+		if f.HasArgs && sig != m.Name+"("+strings.Join(want, ", ")+")" {
+			continue
+		}
+		match = append(match, sig)
+	}
+	switch {
+	case len(match) == 0 && len(s.eng.opts.UDFs.Scalars(f.Name.Name))+len(s.eng.opts.UDFs.Tables(f.Name.Name))+len(s.eng.opts.UDFs.Batches(f.Name.Name)) > 0:
+		return "", nil, sqlerr.New(sqlerr.InsufficientPrivilege, "cannot drop function %s because it is a Go UDF of the server", f.Name.Name)
+	case len(match) == 0 && f.HasArgs && f.Drop && builtinKind(f.Name.Name, oids) != 0:
+		return "", nil, builtinDropError(f, want, builtinKind(f.Name.Name, oids)) // droproutines.go
+	case len(match) == 0:
+		if f.IfExists && f.Drop {
+			return "", functionSkipped(f), nil
+		}
+		return "", nil, functionMissing(f, want)
+	case len(match) > 1:
+		return "", nil, sqlerr.New(sqlerr.Code("42725"), "function name \"%s\" is not unique", f.Name.Name).
+			WithHint("Specify the argument list to select the function unambiguously.")
+	}
+	return match[0], nil, nil
+}
+
+// removeFunction drops the function of signature sig that DROP FUNCTION f
+// found in tx: its owner's, refused while views or table expressions
+// (tableUses) depend on it, unless CASCADE, which drops the views (the
+// ones it returns).
+func (s *session) removeFunction(tx *meta.Tx, f *sql.FunctionStmt, sig string, tableUses []tableFunctionUse) ([]views.View, error) {
+	if o := tx.Functions[sig].Owner; o != s.info.User && !s.superuser {
+		return nil, mustOwn("function", f.Name.Name)
+	}
+	deps, lines := functionDependents(tx.Views, sig)
+	tlines := tableDependentLines(tableUses, sig)
+	if len(deps)+len(tlines) > 0 && !f.Cascade {
+		lines = append(lines, tlines...)
+		return nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", sig).
+			WithDetail("%s", strings.Join(lines, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	if len(tlines) > 0 {
+		// PostgreSQL drops the constraint, the default or the column
+		return nil, sqlerr.NotSupported(fmt.Sprintf("DROP FUNCTION ... CASCADE of a function a table's expression calls (%s)", tlines[0]))
+	}
+	if len(deps) > 0 {
+		if err := dropViewsIn(tx, deps); err != nil { // cascade.go
+			return nil, err
+		}
+	}
+	delete(tx.Functions, sig)
+	return deps, nil
 }
 
 // functionDependents are the views that depend on the function of

@@ -122,6 +122,9 @@ type session struct {
 	// tempSchema is the session's pg_temp_N once it created a temporary
 	// table (temptables.go); dropped with the session.
 	tempSchema string
+	// tempFns are the session's temporary functions (tempfunctions.go).
+	tempFns      tempFunctions
+	tempSchemaFn func() string // s.sessionTempSchema
 	// stmtText is the running statement's text, for lock reports.
 	stmtText string
 	// undoing: a ROLLBACK is undoing the block's DDL (txddl.go
@@ -432,7 +435,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.execSequence(ctx, ps.parsed.Sequence) // sequences.go
 	}
 	if ps.parsed.Function != nil {
-		return s.execFunction(ctx, ps.parsed.Function) // pyfunctions.go
+		return s.execFunction(ctx, ps.parsed) // pyfunctions.go
 	}
 	if ps.parsed.Type != nil {
 		return s.execType(ctx, ps.parsed.Type) // enumtypes.go
@@ -514,7 +517,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (_
 		functions.Session{User: s.info.User, SchemaUsable: s.usableFn, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Style: &s.parsedStyle, Location: loc, SetSetting: s.setFn,
 			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn,
 			Advisory: &s.advisory, Warn: s.warnFn, Random: &s.random, Notifications: s,
-			ClientAddr: s.info.RemoteAddr, ServerAddr: s.info.LocalAddr, Query: s.queryFn})
+			ClientAddr: s.info.RemoteAddr, ServerAddr: s.info.LocalAddr, Query: s.queryFn, TempSchema: s.tempSchemaFn})
 	backend, err := ps.backend(&st.req)
 	if err != nil {
 		return nil, err

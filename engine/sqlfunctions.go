@@ -140,8 +140,11 @@ func pythonOptions(f *sql.FunctionStmt) error {
 // checkSQLFunction completes m, a LANGUAGE sql function being created,
 // with its result type and validates its body against its parameters'
 // types (PostgreSQL's check_function_bodies): the body binds, and its
-// result is one column assignable to the result type.
-func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *meta.Function) error {
+// result is one column assignable to the result type. An error of the
+// body's parse or bind is placed in the statement by bodyPos, or has no
+// position when the body cannot be found there (PostgreSQL then reports
+// it as an internal query's, which sqlgate does not).
+func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *meta.Function, bodyPos func(int) int) error {
 	if f.Body == "" && f.BodyKind == "" {
 		return sqlerr.New(invalidFunctionDefinition, "no function body specified")
 	}
@@ -250,6 +253,13 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 			}
 		}
 	}
+	for k, o := range s.tempFns.fns { // tempfunctions.go: pg_temp's, called as pg_temp.name
+		if k != sig {
+			if err := s.eng.addFunction(reg, o); err != nil {
+				s.eng.log.Warn("temporary function left out", "function", k, "error", err)
+			}
+		}
+	}
 	if err := reg.AddScalar(sc); err != nil {
 		return sqlerr.New(sqlerr.Code("42723"), "function %s: %v", sig, err)
 	}
@@ -259,6 +269,13 @@ func (s *session) checkSQLFunction(ctx context.Context, f *sql.FunctionStmt, m *
 	cat.views = s.eng.meta.Views()
 	err = binder.CheckSQLFunction(ctx, cat, &sc)
 	s.eng.ddl.RUnlock()
+	if se := sqlerr.As(err); se != nil && se.Position > 0 {
+		at := bodyPos(se.Position)
+		if at == 0 {
+			return se.AsUnplaced()
+		}
+		return se.WithPosition(at)
+	}
 	return err
 }
 

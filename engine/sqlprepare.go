@@ -121,7 +121,7 @@ func (s *session) sqlExecute(ctx context.Context, ps *statement, _ []any) (pgwir
 func (s *session) evalArgs(ctx context.Context, ex *sql.ExecuteStmt, params []types.T) ([]any, error) {
 	args := ex.Args
 	parts := make([]string, len(args))
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.udfs(), meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
 	pctx := s.planContext(ctx)
 	for i, a := range args {
 		s.eng.ddl.RLock() // bound as prepareFresh binds, the catalog steady

@@ -19,7 +19,8 @@
 // ALTER TABLE, which Fluss cannot hold) and the sequence model a store may keep
 // (sequences.go: SequenceStore, nextval's step and the blocks stores
 // reserve ahead), and what a store shared by several servers offers for
-// sessions' temporary schemas (tempschemas.go: TempSchemaStore), and a
+// sessions' temporary schemas (tempschemas.go: TempSchemaStore), a
+// table's bytes on disk (sizes.go: TableSizer, pg_relation_size's), and a
 // table filled to replace another in one step (replace.go: TableReplacer,
 // ALTER TABLE's rewrite; recreate.go: TableRecreator, TRUNCATE's).
 // Partitioned tables are modelled here too (partitions.go: Fluss's

@@ -33,8 +33,9 @@ type CatalogInfo interface {
 	// is not on the search path.
 	RelationName(ctx context.Context, oid uint32) (name string, ok bool, err error)
 	RelationVisible(ctx context.Context, oid uint32) (bool, error)
-	// RelationSize is the relation's size in bytes (an estimate).
-	RelationSize(ctx context.Context, oid uint32) (size int64, ok bool, err error)
+	// RelationSize is the relation's size in bytes on disk (ok false:
+	// no such relation).
+	RelationSize(ctx context.Context, oid uint32) (size RelationSize, ok bool, err error)
 	LookupType(name string) (oid uint32, ok bool)
 	TypeName(oid uint32) (name string, ok bool)
 	// FormatType is format_type(oid, typmod); hasTypmod false for a NULL typmod.
@@ -189,6 +190,10 @@ type Session struct {
 	// does (unqualified names, current_schema, current_schemas). Nil:
 	// every schema.
 	SchemaUsable func(schema string) bool
+	// TempSchema is the session's temporary schema (pg_temp_N) once the
+	// session made it, "" before (pg_my_temp_schema, current_schemas).
+	// Nil: none.
+	TempSchema func() string
 	// Query runs a query a function is given as text (ts_stat's,
 	// ts_rewrite's: PostgreSQL runs it through SPI) within the running
 	// statement, with the session's privileges and snapshot, and returns

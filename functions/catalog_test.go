@@ -42,8 +42,8 @@ func (fakeCatalog) RelationName(_ context.Context, oid uint32) (string, bool, er
 func (fakeCatalog) RelationVisible(_ context.Context, oid uint32) (bool, error) {
 	return oid == 16385, nil
 }
-func (fakeCatalog) RelationSize(_ context.Context, oid uint32) (int64, bool, error) {
-	return 8192, oid == 16385, nil
+func (fakeCatalog) RelationSize(_ context.Context, oid uint32) (RelationSize, bool, error) {
+	return RelationSize{Main: 8192, Indexes: 16384}, oid == 16385, nil
 }
 func (fakeCatalog) LookupType(name string) (uint32, bool) {
 	if name == "int4" {
@@ -209,9 +209,15 @@ func TestCatalogFunctions(t *testing.T) {
 		{"pg_database_size", []arg{oid(int64(DatabaseOID("db")))}, "0"},
 		{"pg_database_size", []arg{oid(5)}, "∅"}, // the one database OID before names were hashed
 		{"pg_get_function_sqlbody", []arg{oid(870)}, "∅"},
-		{"pg_operator_is_visible", []arg{oid(96)}, "true"}, // int4 = int4, pg_catalog's
-		{"pg_operator_is_visible", []arg{oid(1)}, "∅"},     // no operator
-		{"pg_total_relation_size", []arg{arg{types.UnknownType, "t"}}, "8192"},
+		{"pg_operator_is_visible", []arg{oid(96)}, "true"},                      // int4 = int4, pg_catalog's
+		{"pg_operator_is_visible", []arg{oid(1)}, "∅"},                          // no operator
+		{"pg_total_relation_size", []arg{arg{types.UnknownType, "t"}}, "24576"}, // main and indexes
+		{"pg_indexes_size", []arg{arg{types.UnknownType, "t"}}, "16384"},
+		{"pg_table_size", []arg{oid(16385)}, "8192"},
+		{"pg_indexes_size", []arg{oid(1)}, "∅"},
+		{"pg_relation_size", []arg{oid(16385), txt("fsm")}, "0"},
+		{"pg_relation_size", []arg{oid(16385), txt("heap")}, "ERROR 22023"},
+		{"pg_relation_size", []arg{oid(1), txt("heap")}, "∅"}, // the relation first
 		{"pg_total_relation_size", []arg{arg{types.UnknownType, "nope"}}, "ERROR 42P01"},
 		{"current_setting", []arg{txt("TimeZone")}, "Europe/Paris"},
 		{"current_setting", []arg{txt("server_version_num")}, "150008"},

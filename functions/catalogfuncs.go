@@ -61,6 +61,11 @@ func catalogFuncs() []*Func {
 			Kernel: rowFunc(tNameArr, true, func(ctx context.Context, a []any) (any, error) {
 				var out []any
 				if a[0].(bool) {
+					// the implicit schemas: the session's temporary
+					// schema once it has one, then pg_catalog
+					if t := tempSchemaOf(ctx); t != "" {
+						out = append(out, t)
+					}
 					out = append(out, "pg_catalog")
 				}
 				for _, s := range effectivePath(ctx) {
@@ -215,26 +220,6 @@ func catalogFuncs() []*Func {
 		{Name: "current_setting", Args: []types.T{tText, tBool}, Ret: tText, Strict: true, Kernel: settingKernel},
 		// the size functions take regclass in PostgreSQL: a quoted name
 		// resolves to the text overload, an oid column to the oid one
-		{Name: "pg_relation_size", Args: []types.T{tText}, Ret: tInt8, Strict: true, Kernel: sizeByNameKernel},
-		{Name: "pg_total_relation_size", Args: []types.T{tText}, Ret: tInt8, Strict: true, Kernel: sizeByNameKernel},
-		{Name: "pg_table_size", Args: []types.T{tText}, Ret: tInt8, Strict: true, Kernel: sizeByNameKernel},
-		{Name: "pg_relation_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
-		{Name: "pg_total_relation_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
-		{Name: "pg_table_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
-		{Name: "pg_indexes_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: rowFunc(tInt8, true, func(context.Context, []any) (any, error) { return int64(0), nil })},
-		// sqlgate keeps no statistics: its one database reports 0 bytes
-		{Name: "pg_database_size", Args: []types.T{tName}, Ret: tInt8, Strict: true, Kernel: withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			if !isOwnDatabase(ctx, c, a[0].(string)) {
-				return nil, sqlerr.New(sqlerr.InvalidCatalogName, "database %q does not exist", a[0].(string))
-			}
-			return int64(0), nil
-		})},
-		{Name: "pg_database_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			if !isOwnDatabaseOID(ctx, c, oidArg(a[0])) {
-				return nil, nil // no such database: NULL, as on PostgreSQL
-			}
-			return int64(0), nil
-		})},
 		{Name: "pg_size_pretty", Args: []types.T{tInt8}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return sizePretty(a[0].(int64)), nil
 		})},
@@ -297,6 +282,7 @@ func catalogFuncs() []*Func {
 	}
 	fs = append(fs, privilegeFuncs()...)
 	fs = append(fs, sysInfoFuncs()...)      // sysinfo.go
+	fs = append(fs, sizeFuncs()...)         // sizes.go
 	fs = append(fs, relFileFuncs()...)      // relfiles.go
 	fs = append(fs, sequenceInfoFuncs()...) // sequences.go
 	fs = append(fs, arrayCatFuncs()...)     // mdarray.go
@@ -391,24 +377,6 @@ var (
 			catalog = a[1].(string)
 		}
 		return optional(c.Description(ctx, oidArg(a[0]), catalog))
-	})
-	sizeKernel = withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-		n, ok, err := c.RelationSize(ctx, oidArg(a[0]))
-		if err != nil || !ok {
-			return nil, err
-		}
-		return n, nil
-	})
-	sizeByNameKernel = withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-		oid, ok, err := c.LookupRelation(ctx, a[0].(string))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", a[0].(string))
-		}
-		n, _, err := c.RelationSize(ctx, oid)
-		return n, err
 	})
 	// settingKernel is current_setting(name [, missing_ok]): the session's
 	// value, else the server default; 42704 for an unknown name unless

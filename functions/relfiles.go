@@ -176,7 +176,7 @@ func filenodeRelation(ctx context.Context, c CatalogInfo, a []any) (any, error) 
 }
 
 // tablespaceSize is pg_tablespace_size: what the tablespace's databases
-// hold, pg_database_size's 0 for sqlgate's database in pg_default (and
+// hold, 0 for sqlgate's database in pg_default (and
 // pg_global's shared catalogs, which take no space either); NULL for an
 // OID that is no tablespace, whose directory PostgreSQL does not find.
 func tablespaceSize(_ context.Context, c CatalogInfo, oid uint32) (any, error) {

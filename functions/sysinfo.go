@@ -35,9 +35,21 @@ func sysInfoFuncs() []*Func {
 	fs := []*Func{
 		constant("pg_client_encoding", tName, "UTF8"),
 		constant("pg_jit_available", tBool, false),
-		constant("pg_my_temp_schema", tOid, int64(0)),
 		constant("pg_trigger_depth", tInt4, int64(0)),
-		{Name: "pg_is_other_temp_schema", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return false, nil })},
+		// the session's temporary schema, 0 before it made one
+		{Name: "pg_my_temp_schema", Ret: tOid, Kernel: withCatalogNoArgs(tOid, func(ctx context.Context, c CatalogInfo) (any, error) {
+			if oid, ok := c.LookupNamespace(tempSchemaOf(ctx)); ok {
+				return int64(oid), nil
+			}
+			return int64(0), nil
+		})},
+		// another session's temporary schema (PostgreSQL's
+		// isOtherTempNamespace): a pg_temp_ schema that is not the
+		// session's own
+		{Name: "pg_is_other_temp_schema", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			name, ok := c.NamespaceName(oidArg(a[0]))
+			return ok && strings.HasPrefix(name, "pg_temp_") && name != tempSchemaOf(ctx), nil
+		})},
 		// the configuration is read once, at start-up
 		{Name: "pg_conf_load_time", Ret: tstzT, Kernel: withCatalogNoArgs(tstzT, func(_ context.Context, c CatalogInfo) (any, error) { return c.StartTime().UTC(), nil })},
 		{Name: "row_security_active", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return false, nil })},
@@ -46,26 +58,6 @@ func sysInfoFuncs() []*Func {
 			return false, err
 		})},
 		{Name: "pg_get_statisticsobjdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
-		{Name: "pg_relation_size", Args: []types.T{types.RegOf(types.RegClass), tText}, Ret: tInt8, Strict: true, Kernel: withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			switch a[1].(string) {
-			case "main":
-			case "fsm", "vm", "init":
-				// sqlgate's relations have no free space map, visibility map
-				// or init fork
-				if _, ok, err := c.RelationName(ctx, oidArg(a[0])); err != nil || !ok {
-					return nil, err
-				}
-				return int64(0), nil
-			default:
-				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid fork name").
-					WithHint("%s", `Valid fork names are "main", "fsm", "vm", and "init".`)
-			}
-			n, ok, err := c.RelationSize(ctx, oidArg(a[0]))
-			if err != nil || !ok {
-				return nil, err
-			}
-			return n, nil
-		})},
 		{Name: "pg_size_bytes", Args: []types.T{tText}, Ret: tInt8, Strict: true, Kernel: rowFunc(tInt8, true, func(_ context.Context, a []any) (any, error) {
 			return sizeBytes(a[0].(string))
 		})},
@@ -100,6 +92,15 @@ func sysInfoFuncs() []*Func {
 		fs = append(fs, nullVisible(name))
 	}
 	return fs
+}
+
+// tempSchemaOf is the temporary schema of the session in ctx, "" when it
+// has none.
+func tempSchemaOf(ctx context.Context) string {
+	if f := sessionOf(ctx).TempSchema; f != nil {
+		return f()
+	}
+	return ""
 }
 
 // withCatalogNoArgs is withCatalog for a function without arguments.

@@ -96,7 +96,8 @@
 //     session registry (Options.Activity, package server/activity): a
 //     table's counters are its scans and the rows statements returned or
 //     wrote since the server started, n_live_tup the store's estimate;
-//     reltuples stays -1 and pg_relation_size 0. pg_database lists the
+//     reltuples stays -1. pg_relation_size and its kin read the store's
+//     bytes on disk (sizes.go: fluss.TableSizer). pg_database lists the
 //     server's database and those sessions connected to (databases.go).
 //   - The table comment (obj_description) is the table's COMMENT if it has
 //     one, else a summary of its Fluss properties: "fluss primary-key

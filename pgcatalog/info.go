@@ -262,13 +262,6 @@ func (c *Catalog) RelationVisible(ctx context.Context, oid uint32) (bool, error)
 	return onPath(ctx, t.Path.Database), nil
 }
 
-// RelationSize implements functions.CatalogInfo. sqlgate does not track
-// sizes: every existing relation reports 0 bytes.
-func (c *Catalog) RelationSize(ctx context.Context, oid uint32) (int64, bool, error) {
-	_, _, _, ok, err := c.relation(ctx, oid)
-	return 0, ok, err
-}
-
 // LookupType implements functions.CatalogInfo (regtype input).
 func (c *Catalog) LookupType(name string) (uint32, bool) {
 	s := strings.ToLower(strings.Join(strings.Fields(name), " "))

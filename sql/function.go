@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 
@@ -53,8 +52,16 @@ type FunctionStmt struct {
 	// RETURN expr clause (Body is the expression), "atomic" BEGIN ATOMIC
 	// ... END (Body is the statements between).
 	BodyKind string
+	// BodyAt is the byte offset in the input passed to Parse where a RETURN
+	// or BEGIN ATOMIC body starts (0 for a body written as a string),
+	// for BodyPosition.
+	BodyAt int
 	// Cascade is DROP ... CASCADE.
 	Cascade bool
+	// More are the further routines of DROP FUNCTION f1(..), f2(..), ...
+	// (each a DROP of one routine, with the statement's Object, IfExists
+	// and Cascade), dropped all or none with the first.
+	More []FunctionStmt
 }
 
 // alterFunctionOwner reads name [(args)] OWNER TO role after ALTER
@@ -132,26 +139,26 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 	}
 	f.Name = name
 	if f.Drop {
-		if p.punct("(") {
-			f.HasArgs = true
-			if f.Object == "aggregate" && p.pos < len(p.toks) && p.toks[p.pos].isPunct(src, ")") {
-				return true, p.err() // aggr_args has one argument at least, or *
-			}
-			if f.Object == "aggregate" && p.punct("*") {
-				if f.Star = true; !p.punct(")") {
-					return true, p.err()
-				}
-			} else if f.Args, err = p.functionArgs(true); err != nil {
+		if err := p.dropRoutineArgs(f); err != nil {
+			return true, err
+		}
+		for p.punct(",") {
+			// DROP FUNCTION f1(..), f2(..): each routine with its own
+			// argument list, the statement's IF EXISTS and CASCADE
+			r := FunctionStmt{Drop: true, Object: f.Object, IfExists: f.IfExists}
+			if r.Name, err = p.objectName(); err != nil {
 				return true, err
 			}
-		} else if f.Object == "aggregate" {
-			return true, p.err() // aggr_args is not optional
-		}
-		if p.punct(",") {
-			return true, sqlerr.NotSupported("DROP " + strings.ToUpper(cmp.Or(f.Object, "function")) + " of several " + cmp.Or(f.Object, "function") + "s")
+			if err := p.dropRoutineArgs(&r); err != nil {
+				return true, err
+			}
+			f.More = append(f.More, r)
 		}
 		f.Cascade = p.accept("CASCADE")
 		p.accept("RESTRICT")
+		for i := range f.More {
+			f.More[i].Cascade = f.Cascade
+		}
 		st.Function = f
 		return true, p.done()
 	}
@@ -225,7 +232,7 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 				return true, p.err()
 			}
 			// the rest of the statement: PostgreSQL's RETURN clause ends it
-			f.BodyKind = "return"
+			f.BodyKind, f.BodyAt = "return", p.toks[p.pos].start
 			f.Body = strings.TrimSpace(p.src[p.toks[p.pos].start:p.toks[len(p.toks)-1].end])
 			p.pos = len(p.toks)
 		case p.accept("BEGIN", "ATOMIC"):
@@ -235,6 +242,7 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 			}
 			f.BodyKind = "atomic"
 			if p.pos < len(p.toks)-1 {
+				f.BodyAt = p.toks[p.pos].start
 				f.Body = strings.TrimSpace(p.src[p.toks[p.pos].start:p.toks[len(p.toks)-2].end])
 			}
 			p.pos = len(p.toks)
@@ -247,6 +255,31 @@ func parseFunction(src string, toks []token, st *Statement) (bool, error) {
 	}
 	st.Function = f
 	return true, nil
+}
+
+// dropRoutineArgs reads the optional argument list after a routine's name
+// in DROP FUNCTION / PROCEDURE / ROUTINE / AGGREGATE (function_with_argtypes,
+// an aggregate's aggr_args: required, one argument at least, or *).
+func (p *sessionParser) dropRoutineArgs(f *FunctionStmt) error {
+	if !p.punct("(") {
+		if f.Object == "aggregate" {
+			return p.err() // aggr_args is not optional
+		}
+		return nil
+	}
+	f.HasArgs = true
+	if f.Object == "aggregate" && p.pos < len(p.toks) && p.toks[p.pos].isPunct(p.src, ")") {
+		return p.err() // aggr_args has one argument at least, or *
+	}
+	if f.Object == "aggregate" && p.punct("*") {
+		if f.Star = true; !p.punct(")") {
+			return p.err()
+		}
+		return nil
+	}
+	var err error
+	f.Args, err = p.functionArgs(true)
+	return err
 }
 
 // functionArgsDefaults reads an argument list whose arguments may have a

@@ -282,7 +282,10 @@ func checkName(name string) (string, error) {
 	if n == "" {
 		return "", fmt.Errorf("udf: empty name")
 	}
-	for i, c := range n {
+	// a session's temporary function is registered as pg_temp.name
+	// (binder.TempFunctionName), which only a call qualified by pg_temp
+	// reaches
+	for i, c := range strings.TrimPrefix(n, "pg_temp.") {
 		if !(c == '_' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
 			return "", fmt.Errorf("udf %q: a name is letters, digits and underscores, not starting with a digit", name)
 		}

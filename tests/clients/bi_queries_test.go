@@ -86,8 +86,8 @@ var biNormalisedColumns = map[string]string{
 	// the ID of the transaction that created the table on PostgreSQL
 	"relfrozenxid": "a transaction ID",
 	"datfrozenxid": "a transaction ID",
-	// sizes on disk: PostgreSQL's heap and index pages, sqlgate's 0
-	// (pgcatalog/doc.go: pg_relation_size is 0)
+	// sizes on disk: PostgreSQL's heap and index pages, sqlgate's store's
+	// files (pgcatalog/sizes.go)
 	"total_rel_size":          "a size on disk",
 	"Toast table size":        "no TOAST tables",
 	"Toast blocks read":       "no TOAST tables: PostgreSQL's 0, sqlgate's NULL (no TOAST table to count)",

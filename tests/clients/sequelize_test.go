@@ -47,6 +47,7 @@ var sequelizeGaps = map[string]string{
 	"indexes": `[{"fields":["id"],"name":"sq_posts_pkey","primary":true,"unique":true}]`,
 	// findOrCreate's INSERT runs in a temporary PL/pgSQL function
 	// (pg_temp.testfunc) whose EXCEPTION block catches unique_violation:
-	// sqlgate has no temporary schema for functions.
-	"findOrCreate": `ERROR 3F000: schema "pg_temp" does not exist`,
+	// sqlgate has temporary functions (engine/tempfunctions.go), but only
+	// LANGUAGE sql ones, and no PL/pgSQL.
+	"findOrCreate": `ERROR 0A000: CREATE FUNCTION ... LANGUAGE plpgsql (sqlgate runs LANGUAGE sql and python functions) is not supported`,
 }

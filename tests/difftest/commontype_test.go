@@ -36,6 +36,10 @@ var commonTypeForms = []string{
 	"SELECT * FROM (VALUES (%[1]s), (%[2]s), (%[3]s)) v(x)",
 	"SELECT %[1]s UNION ALL SELECT %[2]s UNION ALL SELECT %[3]s",
 	"SELECT %[1]s UNION SELECT %[2]s UNION ALL SELECT %[3]s",
+	"SELECT ARRAY[%[1]s, %[2]s, %[3]s]",
+	// an IN list's array when select_common_type finds a type, else one
+	// comparison per item (transformAExprIn)
+	"SELECT %[1]s IN (%[2]s, %[3]s)",
 }
 
 // TestCommonTypeDifferential draws three inputs of random types into

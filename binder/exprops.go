@@ -862,6 +862,12 @@ func selectCommonType(what string, ins []types.T, implicitNull bool) (types.T, i
 	if !have {
 		return types.StringType, -1, nil
 	}
+	if chosen, _, err := functions.CommonTypeAt(what, ins); err == nil && !functions.SamePGType(chosen, t) {
+		// the whole-list rule's type where the fold's is another of its
+		// category (name, text, name is name: the first input's, which
+		// text does not replace, both converting each way)
+		t = chosen.Nullable()
+	}
 	if sawUnknown || !sameMod || !sameTypmod(t, first) {
 		t = withLiteralInput(t)
 	}

@@ -114,11 +114,23 @@ func (a *analyzer) userCall(schema, name string, argExprs []pt.Expr, names []str
 			forms = append(forms, form)
 		}
 	}
-	for i, x := range forms {
-		for _, y := range forms[i+1:] {
-			if slices.Equal(x.types, y.types) {
-				// PostgreSQL's "function is not unique" (or its
-				// preference among variadic forms): not reproduced
+	// forms alike: FuncnameGetCandidates keeps a plain one over one that
+	// gathers VARIADIC elements; two others are ambiguous (not
+	// reproduced)
+	for i := 0; i < len(forms); i++ {
+		for j := i + 1; j < len(forms); j++ {
+			x, y := forms[i], forms[j]
+			if !slices.Equal(x.types, y.types) {
+				continue
+			}
+			switch {
+			case x.gather >= 0 && y.gather < 0:
+				forms = slices.Delete(forms, i, i+1)
+				i, j = i-1, len(forms)
+			case y.gather >= 0 && x.gather < 0:
+				forms = slices.Delete(forms, j, j+1)
+				j--
+			default:
 				return nil, errUnsupported("%s with several forms alike", name)
 			}
 		}

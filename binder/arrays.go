@@ -37,15 +37,12 @@ func (b *binder) bindArrayConstructor(s *scope, n *pt.Array) (Expr, error) {
 	for i, a := range args {
 		ts[i] = b.commonInputType(a)
 	}
-	elem, err := functions.CommonType("ARRAY", ts)
+	elem, at, err := functions.CommonTypeAt("ARRAY", ts)
 	if err != nil {
-		// point at the first element that does not fit, as PostgreSQL does
-		at := len(ts) - 1
-		for i := 1; i < len(ts); i++ {
-			if _, e := functions.CommonType("ARRAY", ts[:i+1]); e != nil {
-				at = i
-				break
-			}
+		// at the element the whole-list rule refuses, as PostgreSQL
+		// points (select_common_type's location)
+		if at < 0 || at >= len(n.Elems) {
+			at = len(ts) - 1
 		}
 		return nil, b.errAt(n.Elems[at], sqlerr.As(err))
 	}

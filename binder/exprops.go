@@ -821,8 +821,10 @@ func resultCommonType(a, b types.T) (types.T, bool) {
 }
 
 // selectCommonType is the type of one result whose inputs have types ins
-// (a CASE, COALESCE, a VALUES column, a set operation's column):
-// PostgreSQL's select_common_type, folded pairwise with resultCommonType,
+// (a CASE, COALESCE, a VALUES column, a set operation's column, an IN
+// list): PostgreSQL's select_common_type, whose whole-list rule
+// (pgCommonTypeError) refuses first, the type then folded pairwise with
+// resultCommonType,
 // where an unknown input (an untyped literal or NULL) takes the others'
 // type and all unknown is text; and select_common_typmod, where the result
 // keeps a type modifier only when every input has it (withLiteralInput
@@ -832,6 +834,13 @@ func resultCommonType(a, b types.T) (types.T, bool) {
 // inputs have no common type it returns the index of the later one and
 // noCommonType's error for what.
 func selectCommonType(what string, ins []types.T, implicitNull bool) (types.T, int, *sqlerr.Error) {
+	// PostgreSQL's rule over the whole list decides whether the inputs
+	// have a type and which input a refusal is at (the first known
+	// input's category, a later one's one-way conversion, every input's
+	// conversion), before the fold below picks the type and modifier
+	if chosen, bad, err := pgCommonTypeError(what, ins, implicitNull); err != nil {
+		return chosen, bad, err
+	}
 	var t, first types.T
 	have, sawUnknown, sameMod := false, implicitNull, true
 	for i, in := range ins {
@@ -846,15 +855,18 @@ func selectCommonType(what string, ins []types.T, implicitNull bool) (types.T, i
 		sameMod = sameMod && sameTypmod(first, in)
 		c, ok := resultCommonType(t, in)
 		if !ok {
-			if chosen, bad, err := pgCommonTypeError(what, ins, implicitNull); err != nil {
-				return chosen, bad, err
-			}
 			return t, i, noCommonType(what, t, in)
 		}
 		t = c
 	}
 	if !have {
 		return types.StringType, -1, nil
+	}
+	if chosen, _, err := functions.CommonTypeAt(what, ins); err == nil && !functions.SamePGType(chosen, t) {
+		// the whole-list rule's type where the fold's is another of its
+		// category (name, text, name is name: the first input's, which
+		// text does not replace, both converting each way)
+		t = chosen.Nullable()
 	}
 	if sawUnknown || !sameMod || !sameTypmod(t, first) {
 		t = withLiteralInput(t)
@@ -1239,8 +1251,8 @@ var sqlValueFunctions = map[string]string{
 }
 
 // pgCommonTypeError is select_common_type's error over all of ins, and
-// the index of the input it is about, where the pairwise fold has found
-// none (nil when PostgreSQL's whole-list rule finds a type): the
+// the index of the input it is about, checked before the pairwise fold
+// (nil when PostgreSQL's whole-list rule finds a type): the
 // category of each input is checked against the type chosen so far,
 // which only a non-preferred type's one-way implicit conversion moves
 // (42804, at the input of the other category), then every input must

@@ -525,11 +525,25 @@ func (b *binder) bindTargets(s *scope, targets []*pt.Target, bindOut func(pt.Exp
 			if table == "" && len(s.cols) == 0 {
 				return nil, sqlerr.New(sqlerr.SyntaxError, "SELECT * with no tables specified is not valid")
 			}
-			if b.agg != nil {
-				return nil, sqlerr.New(sqlerr.GroupingError, "SELECT * is not allowed in an aggregating query; name the grouped columns")
-			}
 			for i, c := range s.cols {
 				if table != "" && c.Table != table || table == "" && c.Hidden {
+					continue
+				}
+				if b.agg != nil {
+					// an aggregating query's star is its columns named one
+					// by one (PostgreSQL expands it before the grouping
+					// check): each must be grouped, or depend on a
+					// grouped primary key (funcdeps.go)
+					ref := &pt.ColumnRef{At: star.At, Table: c.Table, Name: c.Name}
+					if c.Merge[0] != 0 {
+						ref.Table = "" // a USING join's merged column
+					}
+					e, err := bindOut(ref)
+					if err != nil {
+						return nil, err
+					}
+					p.Exprs = append(p.Exprs, e)
+					p.Cols = append(p.Cols, Column{Name: c.Name, T: e.Type().Nullable()})
 					continue
 				}
 				p.Exprs = append(p.Exprs, b.mergedExpr(s.cols, i))

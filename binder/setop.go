@@ -150,8 +150,8 @@ func (b *binder) bindSetOpBody(q pt.Query) (Node, error) {
 // no column) where PostgreSQL's transformSetOperationTree does: at that
 // column of the right operand (setOpColumn).
 func (b *binder) setOpColumnError(right pt.Query, col int, err *sqlerr.Error) error {
-	if col < 0 {
-		return err
+	if col < 0 || err.Position > 0 {
+		return err // none, or a literal's own (checkLeafLiteral)
 	}
 	if at := setOpColumn(right, col); at != nil && at.Pos() > 0 {
 		return b.errAt(at, err)
@@ -207,6 +207,15 @@ func (b *binder) makeSetOpAt(l, r Node, kind SetOpKind, all bool) (Node, int, *s
 			return nil, i, err
 		}
 		ts[i] = t
+		// an operand's untyped literal is converted in its own target
+		// list (transformSetOperationTree's coerce_to_common_type of a
+		// leaf's Const), column by column: a value the type refuses fails
+		// there, at the literal
+		for _, op := range []Node{l, r} {
+			if err := b.checkLeafLiteral(op, i, t); err != nil {
+				return nil, i, err
+			}
+		}
 		needL = needL || !lc[i].T.Nullable().Equal(ts[i])
 		needR = needR || !rc[i].T.Nullable().Equal(ts[i])
 	}
@@ -323,4 +332,25 @@ func (n *SetOp) Narrowed(left, right Node, keep []int) *SetOp {
 		c.cols[i] = n.cols[k]
 	}
 	return &c
+}
+
+// checkLeafLiteral converts column i of set operation operand op to t
+// when it is an untyped literal of the operand's own select list, only
+// for the conversion's error, which is positioned at the literal (the
+// operation's cast of the column gives the value).
+func (b *binder) checkLeafLiteral(op Node, i int, t types.T) *sqlerr.Error {
+	p, ok := op.(*Project)
+	if !ok || i >= len(p.Exprs) || isUnknown(t) {
+		return nil
+	}
+	c, ok := p.Exprs[i].(*Const)
+	if !ok || !isUnknown(c.T) || c.Value == nil || c.At <= 0 {
+		return nil
+	}
+	if _, err := b.coerceUnknown(nil, c, t); err != nil {
+		if se := sqlerr.As(err); se != nil && se.Position > 0 {
+			return se
+		}
+	}
+	return nil
 }

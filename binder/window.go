@@ -197,7 +197,20 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		}
 		call.Args = args
 	}
+	// min(anyarray) and max(anyarray) over a window: the frame's
+	// array_agg, its least or greatest element picked on top, as the
+	// plain aggregate's (aggregate.go bindArrayMinMax)
+	arrayMinMax := (name == "min" || name == "max") && len(call.Args) == 1 && call.Args[0].Type().Kind == types.Array
+	var enumArray *types.T
+	if arrayMinMax && isEnumArray(call.Args[0].Type()) {
+		at := call.Args[0].Type()
+		enumArray = &at
+		call.Args[0] = b.enumKey(call.Args[0]) // by rank (enumops.go)
+	}
 	t, err := windowResultType(name, call.Args)
+	if arrayMinMax {
+		call.Func, t, err = "array_agg", types.ArrayOf(call.Args[0].Type().Nullable()), nil
+	}
 	if err != nil {
 		if se := sqlerr.As(err); se != nil && se.Code == sqlerr.UndefinedFunction {
 			err = undefinedCall(name, raw)
@@ -274,7 +287,16 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		call.Frame = fr
 	}
 	st.calls = append(st.calls, call)
-	return &winRef{Index: len(st.calls) - 1, Name: name, T: t}, nil
+	ref := &winRef{Index: len(st.calls) - 1, Name: name, T: t}
+	if !arrayMinMax {
+		return ref, nil
+	}
+	ref.Name = "array_agg"
+	e, err := b.callFunction(n, "pg__array_"+name, []Expr{ref})
+	if err != nil || enumArray == nil {
+		return e, err
+	}
+	return b.enumLabel(e, *enumArray), nil
 }
 
 // deferWindowError keeps err, an error of call n's window (its PARTITION

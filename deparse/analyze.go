@@ -995,7 +995,13 @@ func (a *analyzer) call(n *pt.FuncCall) (node, error) {
 	}
 	name := strings.ToLower(n.Name)
 	if n.Schema != "" && n.Schema != "pg_catalog" {
-		return a.userCall(n.Schema, name, n.Args)
+		return a.userCall(n.Schema, name, n.Args, nil)
+	}
+	if name == sql.NamedNoMatch {
+		return a.namedUserCall(n) // usercall.go
+	}
+	if _, ok := variadicArg(n.Args); ok && n.Schema == "" && a.hasUserFunction(name) {
+		return a.userCall("", name, n.Args, nil)
 	}
 	if oid, ok := sqlValues[name]; ok {
 		text := strings.ToUpper(name)
@@ -1053,58 +1059,13 @@ func (a *analyzer) call(n *pt.FuncCall) (node, error) {
 	}
 	p, out, t, err := a.apply(pgFunctions, name, args)
 	if err != nil {
-		if list, _ := a.userProcs("", name); n.Schema == "" && len(list) > 0 {
+		if n.Schema == "" && a.hasUserFunction(name) {
 			// not pg_catalog's: the search path's (a user's function)
-			return a.userCall("", name, n.Args)
+			return a.userCall("", name, n.Args, nil)
 		}
 		return nil, err
 	}
 	return &funcNode{name: p.name, args: out, t: t}, nil
-}
-
-// userProcs are the user functions named name in schema ("": any), as
-// procs (those of at most two arguments), and each one's schema.
-func (a *analyzer) userProcs(schema, name string) (out []proc, schemas []string) {
-	funcs := a.funcs
-	if funcs == nil && a.qa != nil {
-		funcs = a.qa.funcs
-	}
-	for _, f := range funcs {
-		if f.Name != name || schema != "" && f.Schema != schema || len(f.Args) > 2 {
-			continue
-		}
-		p := proc{name: name, n: len(f.Args), ret: typeOfT(f.Ret).oid}
-		switch len(f.Args) {
-		case 1:
-			p.r = typeOfT(f.Args[0]).oid
-		case 2:
-			p.l, p.r = typeOfT(f.Args[0]).oid, typeOfT(f.Args[1]).oid
-		}
-		out, schemas = append(out, p), append(schemas, f.Schema)
-	}
-	return out, schemas
-}
-
-// userCall is a call of a user function in schema ("": the one the
-// search path found; user functions live in public), resolved over
-// the user functions as apply resolves the built-ins.
-func (a *analyzer) userCall(schema, name string, argExprs []pt.Expr) (node, error) {
-	args, err := a.exprs(argExprs)
-	if err != nil {
-		return nil, err
-	}
-	list, schemas := a.userProcs(schema, name)
-	p, out, t, err := a.apply(list, name, args)
-	if err != nil {
-		return nil, err
-	}
-	for i, c := range list {
-		if c == p {
-			schema = schemas[i]
-			break
-		}
-	}
-	return &funcNode{name: p.name, schema: schema, args: out, t: t}, nil
 }
 
 // listFunc is COALESCE, GREATEST or LEAST: the arguments coerced to their

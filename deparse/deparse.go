@@ -45,12 +45,17 @@ type Scope struct {
 }
 
 // Function is a user-defined scalar function: its schema, name, argument
-// types (at most two are analysed: more show the call as written) and
-// result type.
+// types and result type; ArgNames are its parameters' names (nil: none,
+// no call in named notation finds it), Defaults how many trailing
+// parameters have a DEFAULT, Variadic that the last is VARIADIC (an
+// array type). Calls are resolved in usercall.go.
 type Function struct {
 	Schema, Name string
 	Args         []types.T
 	Ret          types.T
+	ArgNames     []string
+	Defaults     int
+	Variadic     bool
 }
 
 // Expr is the text PostgreSQL's pg_get_expr prints for the stored

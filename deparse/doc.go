@@ -32,7 +32,11 @@
 // names (t1_1), the target list's AS names against the view's column
 // names, joins parenthesised unless pretty, the wrap column); arrays.go
 // holds array constants and subscripts, window.go window functions
-// (f(..) OVER (PARTITION BY .. ORDER BY ..), its keys target entries). A domain-typed column (Column.Domain)
+// (f(..) OVER (PARTITION BY .. ORDER BY ..), its keys target entries),
+// usercall.go calls of user functions (any number of arguments, named
+// notation printed name => value, VARIADIC ARRAY[..] for the elements
+// a variadic call gathers, DEFAULTs left out; FuncnameGetCandidates'
+// forms resolved as the built-ins are). A domain-typed column (Column.Domain)
 // converts as its base type, with the relabelling shown ((p)::integer).
 //
 // Why the text as written is kept, and printed at catalog read time:
@@ -61,8 +65,9 @@
 // (Scope.Visible; pg_dump's is empty, so that its dump restores).
 //
 // Known differences from PostgreSQL 15: the operators and functions are
-// those of pgcatalog_gen.go's list and the user functions of at most two
-// arguments (others show as written); subqueries
+// those of pgcatalog_gen.go's list and the user functions (those with
+// polymorphic parameters, schema-qualified calls in named notation and
+// overloads a call finds alike in two forms show as written); subqueries
 // in stored expressions (PostgreSQL refuses them in CHECK), arrays of
 // domains and enums, and constants typed as a domain are not deparsed; substring(x, 1, 2) prints as SUBSTRING(x FROM 1 FOR
 // 2) and timezone(z, x) as x AT TIME ZONE z (the tree holds both

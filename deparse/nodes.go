@@ -97,6 +97,11 @@ type funcNode struct {
 	schema string
 	args   []node
 	t      typ
+	// argNames name the arguments given in named notation ("" or nil:
+	// positional), printed name => value; variadic prints VARIADIC
+	// before the last argument (get_func_expr's use_variadic).
+	argNames []string
+	variadic bool
 }
 
 // sqlValueNode is CURRENT_TIMESTAMP and the other SQL-standard value

@@ -124,7 +124,18 @@ func (p *printer) expr(n node, showImplicit bool) {
 			p.sb.WriteString(quoteIdent(x.schema) + ".")
 		}
 		p.sb.WriteString(quoteIdent(x.name) + "(")
-		p.list(x.args)
+		for i, a := range x.args {
+			if i > 0 {
+				p.sb.WriteString(", ")
+			}
+			if x.variadic && i == len(x.args)-1 {
+				p.sb.WriteString("VARIADIC ")
+			}
+			if i < len(x.argNames) && x.argNames[i] != "" {
+				p.sb.WriteString(quoteIdent(x.argNames[i]) + " => ")
+			}
+			p.expr(a, true)
+		}
 		p.sb.WriteByte(')')
 	case *sqlValueNode:
 		p.sb.WriteString(x.text)

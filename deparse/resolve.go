@@ -9,9 +9,10 @@ package deparse
 // resolve picks among cands (procs of the same name and arity) the one
 // PostgreSQL's parser picks for arguments of types args; ok is false when
 // none or several fit.
-func resolve(cands []proc, args []typ) (proc, bool) {
+func resolve[P argTyped](cands []P, args []typ) (P, bool) {
+	var none P
 	if len(cands) == 0 {
-		return proc{}, false
+		return none, false
 	}
 	// an exact match; a binary operator with one unknown argument tries
 	// the other's type for both (binary_oper_exact)
@@ -31,7 +32,7 @@ func resolve(cands []proc, args []typ) (proc, bool) {
 			}
 		}
 	}
-	var fit []proc
+	var fit []P
 	for _, c := range cands {
 		ok := true
 		for i, a := range c.args() {
@@ -48,11 +49,11 @@ func resolve(cands []proc, args []typ) (proc, bool) {
 		return fit[0], true
 	}
 	if len(fit) == 0 {
-		return proc{}, false
+		return none, false
 	}
 	// most exact matches, then most exact or preferred-in-category
 	// matches, among the known arguments
-	fit = keepBest(fit, func(c proc) int {
+	fit = keepBest(fit, func(c P) int {
 		n := 0
 		for i, a := range c.args() {
 			if args[i].oid != oidUnknown && a == args[i].oid {
@@ -64,7 +65,7 @@ func resolve(cands []proc, args []typ) (proc, bool) {
 	if len(fit) == 1 {
 		return fit[0], true
 	}
-	fit = keepBest(fit, func(c proc) int {
+	fit = keepBest(fit, func(c P) int {
 		n := 0
 		for i, a := range c.args() {
 			if args[i].oid == oidUnknown {
@@ -89,14 +90,14 @@ func resolve(cands []proc, args []typ) (proc, bool) {
 			continue
 		}
 		if same != 0 && same != a.oid {
-			return proc{}, false
+			return none, false
 		}
 		same = a.oid
 	}
 	if same == 0 {
-		return proc{}, false
+		return none, false
 	}
-	var last []proc
+	var last []P
 	for _, c := range fit {
 		ok := true
 		for i, a := range c.args() {
@@ -111,10 +112,14 @@ func resolve(cands []proc, args []typ) (proc, bool) {
 	if len(last) == 1 {
 		return last[0], true
 	}
-	return proc{}, false
+	return none, false
 }
 
-func exactly(c proc, args []typ) bool {
+// argTyped is a candidate of a resolution: a built-in's proc, or a user
+// function's form a call may take (usercall.go).
+type argTyped interface{ args() []uint32 }
+
+func exactly[P argTyped](c P, args []typ) bool {
 	for i, a := range c.args() {
 		if a != args[i].oid {
 			return false
@@ -124,13 +129,13 @@ func exactly(c proc, args []typ) bool {
 }
 
 // keepBest keeps the candidates of the highest score.
-func keepBest(cands []proc, score func(proc) int) []proc {
+func keepBest[P argTyped](cands []P, score func(P) int) []P {
 	best := -1
-	var out []proc
+	var out []P
 	for _, c := range cands {
 		switch s := score(c); {
 		case s > best:
-			best, out = s, []proc{c}
+			best, out = s, []P{c}
 		case s == best:
 			out = append(out, c)
 		}
@@ -142,7 +147,8 @@ func keepBest(cands []proc, score func(proc) int) []proc {
 // arguments: each takes the category its candidates agree on (string when
 // any candidate has a string type there), and the preferred type of it
 // when a candidate has one.
-func resolveUnknowns(cands []proc, args []typ) (proc, bool) {
+func resolveUnknowns[P argTyped](cands []P, args []typ) (P, bool) {
+	var none P
 	type slot struct {
 		cat       byte
 		preferred bool
@@ -168,14 +174,14 @@ func resolveUnknowns(cands []proc, args []typ) (proc, bool) {
 			}
 		}
 		if conflict && s.cat != 'S' {
-			return proc{}, false
+			return none, false
 		}
 		slots[i] = s
 	}
 	if len(slots) == 0 {
-		return proc{}, false
+		return none, false
 	}
-	var out []proc
+	var out []P
 	for _, c := range cands {
 		keep := true
 		for i, s := range slots {
@@ -191,7 +197,7 @@ func resolveUnknowns(cands []proc, args []typ) (proc, bool) {
 	if len(out) == 1 {
 		return out[0], true
 	}
-	return proc{}, false
+	return none, false
 }
 
 // candidates are the procs of list named name with n arguments.

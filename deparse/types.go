@@ -212,6 +212,13 @@ func canCoerce(from typ, to uint32) bool {
 	case to == oidAnyEnum:
 		return from.enum() != nil
 	}
+	if from.elem != nil {
+		// an array converts as its elements do (find_coercion_pathway's
+		// array coercion: varchar[] to text[])
+		if t := typeOfOID(to); t.elem != nil {
+			return canCoerce(*from.elem, t.elem.oid)
+		}
+	}
 	return pgImplicitCasts[uint64(from.oid)<<32|uint64(to)]
 }
 

@@ -132,3 +132,26 @@ func TestUserFunctionsAndPath(t *testing.T) {
 		t.Errorf("CHECK (h(a)) of an unknown function: printed %q", got)
 	}
 }
+
+// TestUserCallForms: calls in named notation, with DEFAULTs left out and
+// of a VARIADIC function print as PostgreSQL 15's pg_get_viewdef printed
+// the same view (usercall.go).
+func TestUserCallForms(t *testing.T) {
+	i4, num, txt := types.T{Kind: types.Int32}, types.T{Kind: types.Decimal}, types.T{Kind: types.String}
+	funcs := []Function{
+		{Schema: "public", Name: "cf3", Args: []types.T{i4, i4, i4}, Ret: i4, ArgNames: []string{"a", "b", "c"}},
+		{Schema: "public", Name: "cfv", Args: []types.T{i4, types.ArrayOf(i4)}, Ret: i4, ArgNames: []string{"n", "r"}, Variadic: true},
+		{Schema: "public", Name: "cfd", Args: []types.T{num, txt, i4}, Ret: i4, ArgNames: []string{"a", "b", "c"}, Defaults: 2},
+	}
+	query := "SELECT cf3(a, c => 1, b := 2) AS x, cfv(1, 2, a) AS y, cfv(a, VARIADIC ARRAY[1]) AS z, cfd(a, c => 2) AS w, cfd(c, 'k') AS v FROM t1"
+	want := " SELECT cf3(t1.a, c => 1, b => 2) AS x,\n    cfv(1, VARIADIC ARRAY[2, t1.a]) AS y,\n    cfv(t1.a, VARIADIC ARRAY[1]) AS z,\n" +
+		"    cfd((t1.a)::numeric, c => 2) AS w,\n    cfd(t1.c, 'k'::text) AS v\n   FROM t1;"
+	got, err := View(query, testRelations(t), strings.Split("x,y,z,w,v", ","), false, 0, Scope{Functions: funcs})
+	if err != nil || got != want {
+		t.Errorf("got %q, %v\nwant %q", got, err, want)
+	}
+	// a call no form of the function fits shows as written
+	if got, err := View("SELECT cfd() AS q FROM t1", testRelations(t), []string{"q"}, false, 0, Scope{Functions: funcs}); err == nil {
+		t.Errorf("cfd() printed %q", got)
+	}
+}

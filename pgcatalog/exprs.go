@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,10 +115,29 @@ func (c *Catalog) userFunctions() []deparse.Function {
 	var out []deparse.Function
 	for _, name := range reg.Names() {
 		for _, s := range reg.Scalars(name) {
-			if f := s.SQL; f != nil && (f.SetOf || f.Variadic) {
-				continue // not a plain scalar call
+			f := deparse.Function{Schema: fluss.DefaultDatabase, Name: name, Args: s.Args, Ret: s.Returns, ArgNames: s.ArgNames}
+			if sf := s.SQL; sf != nil {
+				if sf.SetOf {
+					continue // not a plain scalar call
+				}
+				f.Variadic = sf.Variadic
+				for i := len(sf.Defaults) - 1; i >= 0 && sf.Defaults[i] != ""; i-- {
+					f.Defaults++
+				}
+				if sf.Params != nil {
+					// the IN and INOUT parameters' names, as Args
+					f.ArgNames = nil
+					for _, p := range sf.Params {
+						if p.Mode != 'o' {
+							f.ArgNames = append(f.ArgNames, p.Name)
+						}
+					}
+				}
 			}
-			out = append(out, deparse.Function{Schema: fluss.DefaultDatabase, Name: name, Args: s.Args, Ret: s.Returns})
+			if len(f.ArgNames) != len(f.Args) || !slices.ContainsFunc(f.ArgNames, func(n string) bool { return n != "" }) {
+				f.ArgNames = nil
+			}
+			out = append(out, f)
 		}
 	}
 	return out

@@ -100,7 +100,9 @@ func (r *rewriter) orderedAggregate(k, j int) ([]item, int, error) {
 		distinct = r.toks[argStart].is(r.src, "DISTINCT")
 		argStart++
 	}
-	if argStart == order || order+2 == m {
+	if argStart == order || order+2 == m || argStart+1 == order && r.toks[argStart].isPunct(r.src, "*") {
+		// (f(* ORDER BY ..): PostgreSQL's grammar takes * alone, so its
+		// syntax error is at ORDER)
 		return nil, 0, r.errNear(order)
 	}
 	args, err := r.run(argStart, order)
@@ -192,6 +194,9 @@ func (r *rewriter) multiArgAggregateAt(k, j int) (int, bool) {
 	m := r.matchClose(k+1, j)
 	if m < 0 || topComma(r.src, r.toks, k+2, m) < 0 {
 		return 0, false
+	}
+	if m+2 < j && r.toks[m+1].is(r.src, "WITHIN") && r.toks[m+2].is(r.src, "GROUP") {
+		return 0, false // count(a, b) WITHIN GROUP (..): withingroup.go's, whose lookup fails (42883)
 	}
 	for i := range topLevel(r.src, r.toks, k+2, m) {
 		if r.toks[i].is(r.src, "ORDER") {

@@ -1613,7 +1613,8 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				b.add("pg__nocols()", t.start)
 				out = append(out, b.it)
 				continue // the word itself as usual
-			case keywordFuncNames[w] && litAt < 0 && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT")):
+			case keywordFuncNames[w] && litAt < 0 && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT")) &&
+				!((w == "STDDEV" || w == "VARIANCE") && r.startsOrderedAggregate(k, j)): // stddev(x ORDER BY y): aggorder.go
 				// a function whose name TiDB's grammar takes as a keyword:
 				// quoted, it is an ordinary function name
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(text) + `"`, orig: t.start}}})
@@ -1944,7 +1945,8 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				k = m + 1
 				continue
 			case (w == "VARIANCE" || w == "STDDEV") && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && (len(out) == 0 || !r.itemIs(out[len(out)-1], ".")) &&
-				!r.startsMultiArgAggregate(k, j) && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT") && r.startsDistinctAggregate(k, j)):
+				!r.startsMultiArgAggregate(k, j) && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT") && r.startsDistinctAggregate(k, j)) &&
+				!r.startsOrderedAggregate(k, j): // stddev(x ORDER BY y): aggorder.go, as any aggregate
 				// (with several arguments: group_concat's marker, aggorder.go)
 				// TiDB reads VARIANCE( and STDDEV( as MySQL's var_pop and
 				// stddev_pop; PostgreSQL's are the sample's. The binder

@@ -1834,6 +1834,11 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 			}
 			acc = d
 		}
+	} else if len(spec.OrderBy) > 0 && spec.Arg >= 0 && floatAccumulates(fn, argType) {
+		// agg(x ORDER BY y) over floats: PostgreSQL sorts the input
+		// before the transition function, whose rounding follows that
+		// order (sortdistinct.go, keeping equal values)
+		acc = newSortOrdered(acc, fn, spec, argType)
 	}
 	return acc, nil
 }

@@ -2,6 +2,7 @@ package relop
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -40,12 +41,19 @@ type sortDistinct struct {
 	ends   [][]uint32      // per group, where each row's key ends in keys
 	fed    []bool
 	held   int64
+	// all feeds every row in the sorted order (an ORDER BY without
+	// DISTINCT: newSortOrdered), not the first of each run of equals
+	all bool
+	// strictCols are the columns whose NULL makes a strict transition
+	// skip the row (the argument, and X of the (Y, X) statistics)
+	strictCols []int
 }
 
 // newSortDistinct wraps inner, the aggregate fn of spec over argType, in
 // a sortDistinct.
 func newSortDistinct(inner accumulator, fn string, spec AggSpec, argType arrow.DataType) *sortDistinct {
-	s := &sortDistinct{inner: inner, cols: []int{spec.Arg}, order: spec.OrderBy, strict: strictTransition(fn, argType)}
+	s := &sortDistinct{inner: inner, cols: []int{spec.Arg}, order: spec.OrderBy, strict: strictTransition(fn, argType),
+		strictCols: []int{spec.Arg}}
 	if len(s.order) == 0 {
 		s.order = []SortKeySpec{{Column: spec.Arg, Form: spec.Form}}
 	}
@@ -56,6 +64,37 @@ func newSortDistinct(inner accumulator, fn string, spec AggSpec, argType arrow.D
 		s.cols = append(s.cols, k.Column)
 	}
 	return s
+}
+
+// newSortOrdered wraps inner, the aggregate fn of spec (with an ORDER BY,
+// without DISTINCT) over argType, in a sortDistinct that feeds every row
+// of a group in the ORDER BY's order, as PostgreSQL's tuplesort of the
+// aggregate's input does (ties where its quicksort leaves them).
+func newSortOrdered(inner accumulator, fn string, spec AggSpec, argType arrow.DataType) *sortDistinct {
+	s := newSortDistinct(inner, fn, spec, argType)
+	s.all = true
+	if spec.X >= 0 {
+		s.cols = append(s.cols, spec.X)
+		s.strictCols = append(s.strictCols, spec.X)
+	}
+	return s
+}
+
+// floatAccumulates reports whether aggregate fn over argType sums floats
+// in its transition state, so that the order of its input shows in the
+// result's last digits: sum, avg, the variance family and the (Y, X)
+// statistics over float8 or float4.
+func floatAccumulates(fn string, argType arrow.DataType) bool {
+	if argType.ID() != arrow.FLOAT64 && argType.ID() != arrow.FLOAT32 {
+		return false
+	}
+	switch fn {
+	case "sum", "avg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop",
+		"corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_intercept", "regr_r2",
+		"regr_slope", "regr_sxx", "regr_sxy", "regr_syy":
+		return true
+	}
+	return false
 }
 
 func (s *sortDistinct) resize(n int) {
@@ -73,9 +112,8 @@ func (s *sortDistinct) update(cols []arrow.Array, groups []uint32, rows []int32)
 	}
 	b := uint32(len(s.src))
 	used := false
-	arg := cols[s.cols[0]]
 	forRows(len(groups), rows, func(i int) {
-		if s.strict && arg.IsNull(i) {
+		if s.strict && slices.ContainsFunc(s.strictCols, func(c int) bool { return cols[c].IsNull(i) }) {
 			return
 		}
 		g := groups[i]
@@ -140,7 +178,7 @@ func (s *sortDistinct) feedGroups(mem memory.Allocator, groups []uint32) error {
 		}
 		pgSort(idx, func(x, y int32) int { return bytes.Compare(key(x), key(y)) })
 		for j, x := range idx {
-			if j > 0 && bytes.Equal(key(x), key(idx[j-1])) {
+			if !s.all && j > 0 && bytes.Equal(key(x), key(idx[j-1])) {
 				continue // equal to the one kept before it
 			}
 			all = append(all, refs[x])

@@ -79,6 +79,13 @@
 // or SQLSTATE, message and position, under a per-mille ratchet that names
 // the classes left.
 //
+// usercalls_test.go (TestUserCallDeparseDifferential,
+// SQLGATE_DIFF_USERCALL_FUNCS, default 12) makes random LANGUAGE sql
+// functions (up to five parameters, names, DEFAULTs, VARIADIC,
+// overloads) and views calling them positionally, in named notation, with
+// defaults left out and VARIADIC either way: pg_get_viewdef's text, plain
+// and pretty, must be PostgreSQL's.
+//
 // regconfig_test.go (TestRegConfigAsOIDDifferential,
 // SQLGATE_DIFF_REGCONFIG_ROUNDS, default 40) compares regconfig with oid,
 // the integers, unknown literals, text and other reg* types (operators,

@@ -150,8 +150,18 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	case sql.CommentOn:
 		return s.commentOn(ctx, d)
 	case sql.CreateIndex:
+		if d.Concurrently {
+			if err := s.noTxnBlock("CREATE INDEX CONCURRENTLY"); err != nil {
+				return nil, err
+			}
+		}
 		if res, done, err := s.matviewIndex(ctx, d); done { // matview.go
 			return res, err
+		}
+		if path, err := s.resolvePath(ctx, d.Table); err == nil {
+			if err, ok := s.createIndexOnRelation(ctx, path); ok { // ddlindex.go
+				return nil, err
+			}
 		}
 		info, err := s.resolveTable(ctx, d.Table)
 		if err != nil {
@@ -169,32 +179,15 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			}
 			return res, err
 		}
-		name := d.Index
-		if name == "" {
-			name = d.Table.Name + "_idx"
+		if err := s.mayDrop(info); err != nil { // an index is made by its table's owner
+			return nil, err
 		}
-		return noticeResult("CREATE INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
-			"index \"%s\" was not created: Fluss tables have no secondary indexes", name).
-			WithHint("Lookups by the primary key, or by a prefix of it that is the bucket key, are fast without one.")), nil
+		return s.createPlainIndex(ctx, info, d) // ddlindex.go
 	case sql.DropIndex:
 		if res, done, err := s.dropMatviewIndexes(ctx, d); done { // matview.go
 			return res, err
 		}
-		if len(d.Names) == 1 {
-			if done, notices, err := s.dropUniqueIndex(ctx, d, d.NameSchemas[0], d.Names[0]); done { // uniqueddl.go
-				if err != nil {
-					return nil, err
-				}
-				return noticeResult("DROP INDEX", notices...), nil
-			}
-		}
-		for i, name := range d.Names {
-			if r, _, found, err := s.findIndex(ctx, sql.ObjectName{Schema: d.NameSchemas[i], Name: name}); err == nil && found && r.pkey { // alterindex.go
-				return nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, r.table.Path.Table).
-					WithHint("You can drop constraint %s on table %s instead.", name, r.table.Path.Table)
-			}
-		}
-		return noticeResult("DROP INDEX", s.dropIndexSkipped(ctx, d)...), nil
+		return s.dropTableIndexes(ctx, d) // ddlindex.go
 	case sql.AlterIndex:
 		return s.alterIndex(ctx, d) // alterindex.go
 	case sql.Truncate:

@@ -419,7 +419,11 @@ func IndexColumnNames(elems, include []string) []string {
 		cur := name
 		for n := 1; seen[cur]; n++ {
 			suffix := strconv.Itoa(n)
-			cur = clipChars(name, 63-len(suffix)) + suffix
+			cur = name
+			if len(cur) > 63-len(suffix) {
+				cur = clipChars(cur, 63-len(suffix))
+			}
+			cur += suffix
 		}
 		seen[cur] = true
 		out = append(out, cur)

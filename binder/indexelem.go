@@ -152,14 +152,23 @@ func elemOptions(e IndexElem, t types.T, method string) error {
 	am := indexMethods[name]
 	if e.Opclass != "" {
 		found := false
+		var in uint32
 		for _, c := range pgoper.OpClasses() {
 			if c.Method == am.oid && c.Name == strings.TrimPrefix(e.Opclass, "pg_catalog.") {
-				found = true
+				found, in = true, c.InType
 				break
 			}
 		}
 		if !found {
 			return sqlerr.New(sqlerr.UndefinedObject, "operator class \"%s\" does not exist for access method \"%s\"", e.Opclass, name)
+		}
+		// the class's input type must be the key's, one it is binary
+		// coercible to (varchar to text) or its polymorphic family
+		oid, _, _ := pgtypes.OIDOf(t)
+		switch {
+		case in == oid, oid == 1043 && in == 25, in == 2277 || in == 3500 || in == 3831 || in == 2249 || in == 2283:
+		default:
+			return sqlerr.New(sqlerr.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", e.Opclass, t.Nullable().PGName())
 		}
 	} else if name != "btree" && name != "hash" && DefaultIndexOpClass(am.oid, t) == 0 {
 		return sqlerr.New(sqlerr.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", t.Nullable().PGName(), name).

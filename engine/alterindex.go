@@ -125,9 +125,6 @@ func (s *session) alterIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		return nil, err
 	}
 	if !found {
-		if d.IfExists {
-			return noticeResult("ALTER INDEX", skipped("relation", d.Table.Name)), nil
-		}
 		if a.Kind == sql.IndexRename {
 			// ALTER INDEX renames any relation in PostgreSQL, a table too
 			if path, err := s.resolvePath(ctx, d.Table); err == nil && s.relationNamed(ctx, path.Database, path.Table) {
@@ -137,6 +134,9 @@ func (s *session) alterIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				}
 				return tagOnly("ALTER INDEX"), resClose(res)
 			}
+		}
+		if d.IfExists {
+			return noticeResult("ALTER INDEX", skipped("relation", d.Table.Name)), nil
 		}
 		return nil, sqlerr.UndefinedRelation(d.Table.Name).
 			WithHint("sqlgate's indexes are its tables' primary keys, UNIQUE constraints and unique indexes: CREATE INDEX of any other index makes none.")

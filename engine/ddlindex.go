@@ -276,8 +276,10 @@ func (s *session) dropTableIndexes(ctx context.Context, d *sql.DDLStmt) (pgwire.
 		case r.plain != nil:
 			plain = append(plain, r.plain.OID)
 		case r.pkey:
-			return nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, r.table.Path.Table).
-				WithHint("You can drop constraint %s on table %s instead.", name, r.table.Path.Table)
+			// after the NOTICEs of the names looked up before it
+			noticeResult("DROP INDEX", notices...)
+			return nil, &warnedError{warnings: notices, err: sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, r.table.Path.Table).
+				WithHint("You can drop constraint %s on table %s instead.", name, r.table.Path.Table)}
 		default:
 			uniques = append(uniques, i)
 		}

@@ -258,29 +258,6 @@ func (s *session) checkIndex(ctx context.Context, info fluss.TableInfo, d *sql.D
 	return binder.CheckIndex(s.planContext(ctx), cat, info, d)
 }
 
-// dropIndexSkipped are DROP INDEX's notices for names no index has (a
-// secondary index is never created, CREATE INDEX said so): one per name,
-// PostgreSQL's DropErrorMsgNonExistent text, the schema's when a
-// qualified name's schema does not exist. Without IF EXISTS PostgreSQL
-// fails (42704); sqlgate skips the index CREATE INDEX did not make, and
-// says why.
-func (s *session) dropIndexSkipped(ctx context.Context, d *sql.DDLStmt) []*sqlerr.Error {
-	var notices []*sqlerr.Error
-	for i, name := range d.Names {
-		n := skipped("index", name)
-		if schema := d.NameSchemas[i]; schema != "" {
-			if exists, err := s.eng.tables.SchemaExists(ctx, schema); err == nil && !exists {
-				n = skipped("schema", schema)
-			}
-		}
-		if !d.IfExists {
-			n = sqlerr.New(sqlerr.SuccessfulCompletion, "%s (Fluss tables have no secondary indexes)", n.Message)
-		}
-		notices = append(notices, n)
-	}
-	return notices
-}
-
 // noticeResult is a statement's tag with notices sent before it.
 type noticeTagResult struct {
 	tagResult
@@ -565,6 +542,9 @@ func (s *session) reindex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, e
 	switch d.Scope {
 	case "INDEX":
 		if _, _, found, err := s.findIndex(ctx, d.Tables[0]); err != nil || !found { // alterindex.go
+			if path, err := s.resolvePath(ctx, d.Tables[0]); err == nil && s.relationAtPath(ctx, path) {
+				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not an index", d.Tables[0].Name)
+			}
 			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", d.Tables[0].Name)
 		}
 	case "TABLE":

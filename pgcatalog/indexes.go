@@ -167,6 +167,15 @@ func looksLikeFunction(expr string) bool {
 	return true
 }
 
+// keyExpr is an expression key as an index definition prints it, in
+// parentheses unless a call (also for one column of it).
+func keyExpr(expr string) string {
+	if looksLikeFunction(expr) {
+		return expr
+	}
+	return "(" + expr + ")"
+}
+
 // plainIndexDef is pg_get_indexdef of ix (column > 0: that column's
 // name or expression alone, "" past the end).
 func (c *Catalog) plainIndexDef(ctx context.Context, t fluss.TableInfo, ix meta.Index, column int, pretty bool) string {
@@ -176,7 +185,7 @@ func (c *Catalog) plainIndexDef(ctx context.Context, t fluss.TableInfo, ix meta.
 			return ""
 		}
 		if ic := cols[column-1]; ic.expr != "" {
-			return ic.expr
+			return keyExpr(ic.expr)
 		}
 		return quoteIdent(cols[column-1].col)
 	}
@@ -188,10 +197,7 @@ func (c *Catalog) plainIndexDef(ctx context.Context, t fluss.TableInfo, ix meta.
 	for _, ic := range cols[:len(ix.Keys)] {
 		k := quoteIdent(ic.col)
 		if ic.expr != "" {
-			k = ic.expr
-			if !looksLikeFunction(k) {
-				k = "(" + k + ")"
-			}
+			k = keyExpr(ic.expr)
 		}
 		if coll := ic.key.Collation; coll != "" && collationOID(coll) != c.colType(ic.typ).collation {
 			k += " COLLATE " + quoteIdent(coll)

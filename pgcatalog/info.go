@@ -464,7 +464,7 @@ func indexDef(t fluss.TableInfo, column int, pretty bool) string {
 	for i, n := range pk {
 		cols[i] = quoteIdent(n)
 	}
-	table := fluss.DefaultDatabase + "." + quoteIdent(t.Path.Table)
+	table := quoteIdent(t.Path.Database) + "." + quoteIdent(t.Path.Table)
 	if pretty { // the pretty form leaves out schemas on the search path
 		table = quoteIdent(t.Path.Table)
 	}

@@ -26,6 +26,14 @@ import (
 // columns. sqlgate keeps no secondary index, but the statement's answer
 // is PostgreSQL's.
 func CheckIndex(ctx context.Context, cat Catalog, info fluss.TableInfo, d *sql.DDLStmt) error {
+	return CheckIndexWith(ctx, cat, info, d, nil)
+}
+
+// CheckIndexWith is CheckIndex with params, the check of the storage
+// parameters (WITH), run where DefineIndex checks them: after the access
+// method's capabilities, before the predicate's functions and the
+// columns.
+func CheckIndexWith(ctx context.Context, cat Catalog, info fluss.TableInfo, d *sql.DDLStmt, params func() error) error {
 	b := &binder{ctx: ctx, cat: cat}
 	cols := info.Descriptor.Schema.Columns
 	table := info.Path.Table
@@ -65,6 +73,11 @@ func CheckIndex(ctx context.Context, cat Catalog, info fluss.TableInfo, d *sql.D
 	}
 	if err := methodCapabilities(d.IndexMethod, len(d.IndexColumns), len(d.IndexInclude)); err != nil { // indexelem.go
 		return err
+	}
+	if params != nil {
+		if err := params(); err != nil {
+			return err
+		}
 	}
 	if pred != nil && !immutable(pred) {
 		return sqlerr.New(sqlerr.InvalidObjectDefinition, "functions in index predicate must be marked IMMUTABLE")
@@ -410,7 +423,7 @@ func IndexColumnNames(elems, include []string) []string {
 		if expr != "" {
 			name = ""
 			if x, err := parseExprText(expr); err == nil {
-				name, _ = (&binder{}).figureColname(x.tree)
+				name, _ = (&binder{stmt: x.st}).figureColname(x.tree) // (isPipes reads the statement's text)
 			}
 			if name == "" {
 				name = "expr"

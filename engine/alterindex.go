@@ -188,6 +188,9 @@ func (s *session) alterIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		if r.plain != nil {
 			return s.setIndexParams(ctx, *r.plain, a) // ddlindex.go
 		}
+		if _, err := indexParams("btree", a.Params); err != nil { // checked as PostgreSQL checks them first
+			return nil, err
+		}
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER INDEX ... SET | RESET (storage parameters) is not supported: sqlgate's indexes have no storage parameters").
 			WithHint("Leave the parameters out: an index's fill factor and deduplication are the store's.")
 	case sql.IndexDependsOnExtension:

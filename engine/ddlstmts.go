@@ -255,7 +255,12 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 func (s *session) checkIndex(ctx context.Context, info fluss.TableInfo, d *sql.DDLStmt) error {
 	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
 	cat.views = s.eng.meta.Views()
-	return binder.CheckIndex(s.planContext(ctx), cat, info, d)
+	method := strings.ToLower(d.IndexMethod)
+	if method == "" {
+		method = "btree"
+	}
+	params := func() error { _, err := indexParams(method, d.IndexOptions); return err } // ddlindex.go
+	return binder.CheckIndexWith(s.planContext(ctx), cat, info, d, params)
 }
 
 // noticeResult is a statement's tag with notices sent before it.

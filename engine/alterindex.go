@@ -138,6 +138,9 @@ func (s *session) alterIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		if d.IfExists {
 			return noticeResult("ALTER INDEX", skipped("relation", d.Table.Name)), nil
 		}
+		if path, err := s.resolvePath(ctx, d.Table); err == nil && s.relationAtPath(ctx, path) {
+			return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not an index", d.Table.Name)
+		}
 		return nil, sqlerr.UndefinedRelation(d.Table.Name).
 			WithHint("sqlgate's indexes are its tables' primary keys, UNIQUE constraints and unique indexes: CREATE INDEX of any other index makes none.")
 	}

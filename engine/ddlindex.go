@@ -252,8 +252,9 @@ func (s *session) dropTableIndexes(ctx context.Context, d *sql.DDLStmt) (pgwire.
 		}
 		if !found {
 			if path, err := s.resolvePath(ctx, sql.ObjectName{Schema: d.NameSchemas[i], Name: name}); err == nil && s.relationAtPath(ctx, path) {
-				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not an index", name).
-					WithHint("Use DROP %s to remove %s.", relationKindWord(s, ctx, path), relationKindArticle(s, ctx, path))
+				noticeResult("DROP INDEX", notices...) // after the NOTICEs of the names looked up before it
+				return nil, &warnedError{warnings: notices, err: sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not an index", name).
+					WithHint("Use DROP %s to remove %s.", relationKindWord(s, ctx, path), relationKindArticle(s, ctx, path))}
 			}
 			n := skipped("index", name)
 			if schema := d.NameSchemas[i]; schema != "" {

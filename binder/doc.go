@@ -35,7 +35,9 @@
 // constraints (CREATE TABLE's, ALTER TABLE ... ADD's, CREATE UNIQUE
 // INDEX's: their columns, PostgreSQL's names, ON CONFLICT's arbiter),
 // indexdef.go CREATE INDEX's elements and WHERE predicate, checked in
-// PostgreSQL's transformIndexStmt / DefineIndex order (no index is kept),
+// PostgreSQL's transformIndexStmt / DefineIndex order, indexelem.go its
+// elements' COLLATE, operator class and ordering and the access methods'
+// capabilities, and PostgreSQL's names of unnamed indexes,
 // reglit.go a reg* literal looked up as it is bound (its position),
 // generated.go stored generated columns
 // (GENERATED ALWAYS AS (expr) STORED: CREATE TABLE's checks, and the

@@ -3,6 +3,7 @@ package binder
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
@@ -25,6 +26,14 @@ import (
 // columns. sqlgate keeps no secondary index, but the statement's answer
 // is PostgreSQL's.
 func CheckIndex(ctx context.Context, cat Catalog, info fluss.TableInfo, d *sql.DDLStmt) error {
+	return CheckIndexWith(ctx, cat, info, d, nil)
+}
+
+// CheckIndexWith is CheckIndex with params, the check of the storage
+// parameters (WITH), run where DefineIndex checks them: after the access
+// method's capabilities, before the predicate's functions and the
+// columns.
+func CheckIndexWith(ctx context.Context, cat Catalog, info fluss.TableInfo, d *sql.DDLStmt, params func() error) error {
 	b := &binder{ctx: ctx, cat: cat}
 	cols := info.Descriptor.Schema.Columns
 	table := info.Path.Table
@@ -62,6 +71,14 @@ func CheckIndex(ctx context.Context, cat Catalog, info fluss.TableInfo, d *sql.D
 	default:
 		return sqlerr.New(sqlerr.UndefinedObject, "access method \"%s\" does not exist", d.IndexMethod)
 	}
+	if err := methodCapabilities(d.IndexMethod, len(d.IndexColumns), len(d.IndexInclude)); err != nil { // indexelem.go
+		return err
+	}
+	if params != nil {
+		if err := params(); err != nil {
+			return err
+		}
+	}
 	if pred != nil && !immutable(pred) {
 		return sqlerr.New(sqlerr.InvalidObjectDefinition, "functions in index predicate must be marked IMMUTABLE")
 	}
@@ -88,6 +105,13 @@ func CheckIndex(ctx context.Context, cat Catalog, info fluss.TableInfo, d *sql.D
 			t = e.Type()
 		}
 		if err := defaultOpclass(t, d.IndexMethod); err != nil {
+			return err
+		}
+		e, err := ParseIndexElem(d.IndexColumns[i]) // indexelem.go
+		if err != nil {
+			return err
+		}
+		if err := elemOptions(e, t, d.IndexMethod); err != nil {
 			return err
 		}
 	}
@@ -171,12 +195,20 @@ func (b *binder) bindIndexText(text string, at int, table string, cols []fluss.C
 // ordering after it); else the element is a column, named as the grammar
 // folds it.
 func indexElement(text string) (expr, column string) {
+	expr, column, _ = indexElementRest(text)
+	return expr, column
+}
+
+// indexElementRest is indexElement and the text written after the
+// expression or column (COLLATE, operator class, ordering).
+func indexElementRest(text string) (expr, column, rest string) {
 	t := strings.TrimSpace(text)
 	if t == "" {
-		return "", ""
+		return "", "", ""
 	}
 	if t[0] == '(' {
-		return t[:closingParen(t, 0)+1], ""
+		end := closingParen(t, 0) + 1
+		return t[:end], "", t[end:]
 	}
 	// a name, possibly qualified: a call when "(" follows it
 	i := 0
@@ -201,16 +233,17 @@ func indexElement(text string) (expr, column string) {
 		}
 		break
 	}
-	rest := strings.TrimLeft(t[min(i, len(t)):], " \t\r\n")
+	rest = strings.TrimLeft(t[min(i, len(t)):], " \t\r\n")
 	if strings.HasPrefix(rest, "(") {
 		open := len(t) - len(rest)
-		return t[:closingParen(t, open)+1], ""
+		end := closingParen(t, open) + 1
+		return t[:end], "", t[end:]
 	}
 	name := t[:min(i, len(t))]
 	if strings.HasPrefix(name, `"`) {
-		return "", strings.ReplaceAll(strings.Trim(name, `"`), `""`, `"`)
+		return "", strings.ReplaceAll(strings.Trim(name, `"`), `""`, `"`), rest
 	}
-	return "", strings.ToLower(name)
+	return "", strings.ToLower(name), rest
 }
 
 // closingParen is the offset of the parenthesis closing the one at open in
@@ -376,4 +409,56 @@ func columnTypeIndex(text, name string) int {
 		return j
 	}
 	return 0
+}
+
+// IndexColumnNames are PostgreSQL's ChooseIndexColumnNames of CREATE
+// INDEX's key elements and INCLUDE columns, as written: a column's name,
+// an expression's FigureIndexColname (a call's function name, a cast's
+// operand or type name ...) or "expr", a number after a name met before.
+func IndexColumnNames(elems, include []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, text := range append(slices.Clone(elems), include...) {
+		expr, name := indexElement(text)
+		if expr != "" {
+			name = ""
+			if x, err := parseExprText(expr); err == nil {
+				name, _ = (&binder{stmt: x.st}).figureColname(x.tree) // (isPipes reads the statement's text)
+			}
+			if name == "" {
+				name = "expr"
+			}
+		}
+		cur := name
+		for n := 1; seen[cur]; n++ {
+			suffix := strconv.Itoa(n)
+			cur = name
+			if len(cur) > 63-len(suffix) {
+				cur = clipChars(cur, 63-len(suffix))
+			}
+			cur += suffix
+		}
+		seen[cur] = true
+		out = append(out, cur)
+	}
+	return out
+}
+
+// IndexName is PostgreSQL's ChooseIndexName for an index that is not a
+// constraint's: table_col1_col2_idx over IndexColumnNames, cut to 63
+// bytes, a number after "idx" while the name is taken in the schema.
+func IndexName(table string, colnames []string, taken func(string) bool) string {
+	addition := strings.Join(colnames, "_")
+	if len(addition) > 63 {
+		addition = clipChars(addition, 63)
+	}
+	for n := 0; ; n++ {
+		label := "idx"
+		if n > 0 {
+			label += strconv.Itoa(n)
+		}
+		if name := objectName(table, addition, label); !taken(name) {
+			return name
+		}
+	}
 }

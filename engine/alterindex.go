@@ -38,6 +38,8 @@ type indexRef struct {
 	// view is a materialized view's index, Matview.Indexes[viewIndex].
 	view      *views.View
 	viewIndex int
+	// plain is CREATE INDEX's index (ddlindex.go), of table.
+	plain *meta.Index
 }
 
 // name is the index's name.
@@ -45,6 +47,8 @@ func (r indexRef) name() string {
 	switch {
 	case r.view != nil:
 		return r.view.Matview.Indexes[r.viewIndex].Name
+	case r.plain != nil:
+		return r.plain.Name
 	case r.pkey:
 		return r.table.PrimaryKeyName()
 	}
@@ -76,6 +80,9 @@ func (s *session) indexIn(ctx context.Context, db, name string) (indexRef, bool)
 		if i := slices.IndexFunc(v.Matview.Indexes, func(ix views.Index) bool { return ix.Name == name }); i >= 0 {
 			return indexRef{view: &v, viewIndex: i}, true
 		}
+	}
+	if ix, t, ok := s.plainIndexIn(ctx, db, name); ok { // ddlindex.go
+		return indexRef{table: t, plain: &ix}, true
 	}
 	return indexRef{}, false
 }
@@ -118,9 +125,6 @@ func (s *session) alterIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		return nil, err
 	}
 	if !found {
-		if d.IfExists {
-			return noticeResult("ALTER INDEX", skipped("relation", d.Table.Name)), nil
-		}
 		if a.Kind == sql.IndexRename {
 			// ALTER INDEX renames any relation in PostgreSQL, a table too
 			if path, err := s.resolvePath(ctx, d.Table); err == nil && s.relationNamed(ctx, path.Database, path.Table) {
@@ -130,6 +134,12 @@ func (s *session) alterIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				}
 				return tagOnly("ALTER INDEX"), resClose(res)
 			}
+		}
+		if d.IfExists {
+			return noticeResult("ALTER INDEX", skipped("relation", d.Table.Name)), nil
+		}
+		if path, err := s.resolvePath(ctx, d.Table); err == nil && s.relationAtPath(ctx, path) {
+			return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not an index", d.Table.Name)
 		}
 		return nil, sqlerr.UndefinedRelation(d.Table.Name).
 			WithHint("sqlgate's indexes are its tables' primary keys, UNIQUE constraints and unique indexes: CREATE INDEX of any other index makes none.")
@@ -168,6 +178,9 @@ func (s *session) alterIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		w.Severity = "WARNING"
 		return &noticeTagResult{tagResult: tagResult{tag: "ALTER INDEX"}, notices: []*sqlerr.Error{w}}, nil
 	case sql.IndexSetStatistics:
+		if r.plain != nil && plainExprColumn(*r.plain, a.Column) {
+			return tagOnly("ALTER INDEX"), nil // an expression's statistics: the planner's, which keeps none
+		}
 		col := s.indexColumnName(r, a.Column)
 		if col == "" {
 			return nil, sqlerr.New(sqlerr.UndefinedColumn, "column number %s of relation \"%s\" does not exist", a.Column, r.name())
@@ -175,6 +188,12 @@ func (s *session) alterIndex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot alter statistics on non-expression column \"%s\" of index \"%s\"", col, r.name()).
 			WithHint("Alter statistics on table column instead.")
 	case sql.IndexSetOptions, sql.IndexResetOptions:
+		if r.plain != nil {
+			return s.setIndexParams(ctx, *r.plain, a) // ddlindex.go
+		}
+		if _, err := indexParams("btree", a.Params); err != nil { // checked as PostgreSQL checks them first
+			return nil, err
+		}
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER INDEX ... SET | RESET (storage parameters) is not supported: sqlgate's indexes have no storage parameters").
 			WithHint("Leave the parameters out: an index's fill factor and deduplication are the store's.")
 	case sql.IndexDependsOnExtension:
@@ -226,6 +245,18 @@ func (s *session) indexColumnName(r indexRef, n string) string {
 		}
 		return cols[k-1]
 	}
+	if r.plain != nil {
+		if k < 1 || k > len(r.plain.Keys)+len(r.plain.Include) {
+			return ""
+		}
+		if k > len(r.plain.Keys) {
+			return r.plain.Include[k-len(r.plain.Keys)-1]
+		}
+		if r.plain.Keys[k-1].Column == "" {
+			return "expr" // an expression's column name
+		}
+		return r.plain.Keys[k-1].Column
+	}
 	var cols []int
 	if r.pkey {
 		for _, name := range r.table.Descriptor.Schema.PrimaryKey {
@@ -249,12 +280,15 @@ func (s *session) renameIndex(ctx context.Context, r indexRef, db, to string) (p
 	if s.relationNamed(ctx, db, to) { // its own name too, as PostgreSQL
 		return nil, sqlerr.RelationExists(to)
 	}
-	if r.view == nil && (r.pkey || !r.unique.Index) && slices.Contains(constraintNames(r.table), to) {
+	if r.view == nil && r.plain == nil && (r.pkey || !r.unique.Index) && slices.Contains(constraintNames(r.table), to) {
 		// a constraint's index: the constraint is renamed with it
 		return nil, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", to, r.table.Path.Table)
 	}
 	if r.view != nil {
 		return s.renameMatviewIndex(ctx, r, to)
+	}
+	if r.plain != nil {
+		return tagOnly("ALTER INDEX"), s.renamePlainIndex(ctx, r.plain.OID, to) // ddlindex.go
 	}
 	if err := s.renameTableIndex(ctx, r, to); err != nil {
 		return nil, err

@@ -270,7 +270,10 @@ func (s *session) recreateLog(ctx context.Context, info fluss.TableInfo) (fluss.
 	}
 	// The owner came back with the descriptor's OwnerProperty; the
 	// grants move to the new id.
-	if err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return tx.Access.Move(info.TableID, created.TableID) }); err != nil {
+	if err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		tx.MoveIndexes(info.TableID, created.TableID) // CREATE INDEX's indexes with it
+		return tx.Access.Move(info.TableID, created.TableID)
+	}); err != nil {
 		return fluss.TableInfo{}, metaErr(err)
 	}
 	return created, nil

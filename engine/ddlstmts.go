@@ -150,8 +150,18 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	case sql.CommentOn:
 		return s.commentOn(ctx, d)
 	case sql.CreateIndex:
+		if d.Concurrently {
+			if err := s.noTxnBlock("CREATE INDEX CONCURRENTLY"); err != nil {
+				return nil, err
+			}
+		}
 		if res, done, err := s.matviewIndex(ctx, d); done { // matview.go
 			return res, err
+		}
+		if path, err := s.resolvePath(ctx, d.Table); err == nil {
+			if err, ok := s.createIndexOnRelation(ctx, path); ok { // ddlindex.go
+				return nil, err
+			}
 		}
 		info, err := s.resolveTable(ctx, d.Table)
 		if err != nil {
@@ -169,32 +179,15 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			}
 			return res, err
 		}
-		name := d.Index
-		if name == "" {
-			name = d.Table.Name + "_idx"
+		if err := s.mayDrop(info); err != nil { // an index is made by its table's owner
+			return nil, err
 		}
-		return noticeResult("CREATE INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
-			"index \"%s\" was not created: Fluss tables have no secondary indexes", name).
-			WithHint("Lookups by the primary key, or by a prefix of it that is the bucket key, are fast without one.")), nil
+		return s.createPlainIndex(ctx, info, d) // ddlindex.go
 	case sql.DropIndex:
 		if res, done, err := s.dropMatviewIndexes(ctx, d); done { // matview.go
 			return res, err
 		}
-		if len(d.Names) == 1 {
-			if done, notices, err := s.dropUniqueIndex(ctx, d, d.NameSchemas[0], d.Names[0]); done { // uniqueddl.go
-				if err != nil {
-					return nil, err
-				}
-				return noticeResult("DROP INDEX", notices...), nil
-			}
-		}
-		for i, name := range d.Names {
-			if r, _, found, err := s.findIndex(ctx, sql.ObjectName{Schema: d.NameSchemas[i], Name: name}); err == nil && found && r.pkey { // alterindex.go
-				return nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, r.table.Path.Table).
-					WithHint("You can drop constraint %s on table %s instead.", name, r.table.Path.Table)
-			}
-		}
-		return noticeResult("DROP INDEX", s.dropIndexSkipped(ctx, d)...), nil
+		return s.dropTableIndexes(ctx, d) // ddlindex.go
 	case sql.AlterIndex:
 		return s.alterIndex(ctx, d) // alterindex.go
 	case sql.Truncate:
@@ -262,30 +255,12 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 func (s *session) checkIndex(ctx context.Context, info fluss.TableInfo, d *sql.DDLStmt) error {
 	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.udfs(), meta: s.eng.meta, parse: s.parseView, files: s, hidden: s.hidden}
 	cat.views = s.eng.meta.Views()
-	return binder.CheckIndex(s.planContext(ctx), cat, info, d)
-}
-
-// dropIndexSkipped are DROP INDEX's notices for names no index has (a
-// secondary index is never created, CREATE INDEX said so): one per name,
-// PostgreSQL's DropErrorMsgNonExistent text, the schema's when a
-// qualified name's schema does not exist. Without IF EXISTS PostgreSQL
-// fails (42704); sqlgate skips the index CREATE INDEX did not make, and
-// says why.
-func (s *session) dropIndexSkipped(ctx context.Context, d *sql.DDLStmt) []*sqlerr.Error {
-	var notices []*sqlerr.Error
-	for i, name := range d.Names {
-		n := skipped("index", name)
-		if schema := d.NameSchemas[i]; schema != "" {
-			if exists, err := s.eng.tables.SchemaExists(ctx, schema); err == nil && !exists {
-				n = skipped("schema", schema)
-			}
-		}
-		if !d.IfExists {
-			n = sqlerr.New(sqlerr.SuccessfulCompletion, "%s (Fluss tables have no secondary indexes)", n.Message)
-		}
-		notices = append(notices, n)
+	method := strings.ToLower(d.IndexMethod)
+	if method == "" {
+		method = "btree"
 	}
-	return notices
+	params := func() error { _, err := indexParams(method, d.IndexOptions); return err } // ddlindex.go
+	return binder.CheckIndexWith(s.planContext(ctx), cat, info, d, params)
 }
 
 // noticeResult is a statement's tag with notices sent before it.
@@ -572,6 +547,9 @@ func (s *session) reindex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, e
 	switch d.Scope {
 	case "INDEX":
 		if _, _, found, err := s.findIndex(ctx, d.Tables[0]); err != nil || !found { // alterindex.go
+			if path, err := s.resolvePath(ctx, d.Tables[0]); err == nil && s.relationAtPath(ctx, path) {
+				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not an index", d.Tables[0].Name)
+			}
 			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", d.Tables[0].Name)
 		}
 	case "TABLE":

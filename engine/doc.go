@@ -128,7 +128,9 @@
 // the metadata, tables onto fluss.TableRenamer), ALTER INDEX and ADD
 // UNIQUE USING INDEX (alterindex.go: the primary key's, UNIQUE
 // constraints', unique and materialized views' indexes, found by name,
-// renamed in their metadata), ALTER TABLE ... RENAME CONSTRAINT
+// renamed in their metadata), CREATE / DROP / ALTER INDEX of indexes
+// that are not unique (ddlindex.go: catalog objects of the metadata
+// store, which follow their table), ALTER TABLE ... RENAME CONSTRAINT
 // (renameconstraint.go), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
 // cursors (DECLARE, FETCH, MOVE, CLOSE and pg_cursors: cursors.go, whose
 // comment says how they stream and end with transactions; BINARY and $n

@@ -36,6 +36,8 @@ type Metadata interface {
 	// ALTER DEFAULT PRIVILEGES' lists (schemaprivs.go).
 	Schema(name string) (meta.Schema, bool)
 	DefaultACLs() map[string]meta.DefaultACL
+	// Indexes are CREATE INDEX's indexes (ddlindex.go).
+	Indexes() map[uint32]meta.Index
 }
 
 // metaErr is a failed metadata commit as a client sees it: SQL errors

@@ -49,6 +49,9 @@ type rewriteFollowUps struct {
 	MoveKeys []followKey `json:"move_keys,omitempty"`
 	// Sequences are the sequences the table owns, as they become.
 	Sequences []followSequence `json:"sequences,omitempty"`
+	// Columns maps each old column's name to its new one (a dropped
+	// column has none): CREATE INDEX's indexes follow them (ddlindex.go).
+	Columns map[string]string `json:"columns,omitempty"`
 }
 
 type followView struct {
@@ -107,8 +110,12 @@ func (s *session) planFollowUps(ctx context.Context, old fluss.TableInfo, p *rew
 		f.DropKeys = append(f.DropKeys, followKey{Child: r.child, Name: r.fk.Name})
 	}
 	pos := map[int]int{}
+	f.Columns = map[string]string{}
 	for i, c := range p.cols {
 		pos[c.src] = i
+		if c.src >= 0 && c.src < len(old.Descriptor.Schema.Columns) {
+			f.Columns[old.Descriptor.Schema.Columns[c.src].Name] = c.col.Name
+		}
 	}
 	refs, err := s.fkOthers(ctx, old.Path, nil) // fkddl.go
 	if err != nil {
@@ -195,7 +202,8 @@ func (s *session) finishFollowUps(ctx context.Context, created fluss.TableInfo, 
 		if err := dropViewsIn(tx, drop); err != nil { // cascade.go
 			return err
 		}
-		return retargetViews(tx, f.OldID, created.TableID) // rewritecopy.go
+		followIndexes(tx, f.OldID, created.TableID, f.Columns) // ddlindex.go
+		return retargetViews(tx, f.OldID, created.TableID)     // rewritecopy.go
 	})
 	if err != nil {
 		return metaErr(err)

@@ -27,6 +27,7 @@ type metaObjects struct {
 	types     map[uint32]meta.EnumType
 	domains   map[uint32]meta.Domain
 	comments  map[string]string
+	indexes   map[uint32]meta.Index
 }
 
 // metaSnapshot reads the metadata's objects as they are now.
@@ -35,7 +36,7 @@ func (s *session) metaSnapshot(ctx context.Context) (metaObjects, error) {
 	if err != nil {
 		return metaObjects{}, err
 	}
-	return metaObjects{functions: tx.Functions, types: tx.Types, domains: tx.Domains, comments: tx.Comments}, nil
+	return metaObjects{functions: tx.Functions, types: tx.Types, domains: tx.Domains, comments: tx.Comments, indexes: tx.Indexes}, nil
 }
 
 // undoMetaObjects, inside a block, reads the metadata's objects before the
@@ -58,7 +59,8 @@ func (s *session) undoMetaObjects(ctx context.Context) func() {
 			return
 		}
 		if !changedKeys(before.functions, after.functions) && !changedKeys(before.types, after.types) &&
-			!changedKeys(before.domains, after.domains) && !changedKeys(before.comments, after.comments) {
+			!changedKeys(before.domains, after.domains) && !changedKeys(before.comments, after.comments) &&
+			!changedKeys(before.indexes, after.indexes) {
 			s.changedNothing() // txddl.go
 			return
 		}
@@ -71,6 +73,7 @@ func (s *session) undoMetaObjects(ctx context.Context) func() {
 				tx.Types = restoreKeys(tx.Types, before.types, after.types)
 				tx.Domains = restoreKeys(tx.Domains, before.domains, after.domains)
 				tx.Comments = restoreKeys(tx.Comments, before.comments, after.comments)
+				tx.Indexes = restoreKeys(tx.Indexes, before.indexes, after.indexes)
 				return nil
 			})
 			s.eng.publishEnumTypes() // enumtypes.go, domains.go: the registries the types feed

@@ -97,6 +97,7 @@ func (s *session) createIndexes(ctx context.Context, info fluss.TableInfo) error
 // dropIndexes drops the index tables of a dropped table (from its
 // constraints' ids; one a crash left behind is never read).
 func (s *session) dropIndexes(ctx context.Context, info fluss.TableInfo) {
+	s.dropPlainIndexes(ctx, info) // ddlindex.go
 	if !hasUniques(info.Descriptor) {
 		return
 	}

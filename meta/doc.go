@@ -17,6 +17,9 @@
 // "schema/<name>" for a schema's owner, comment and grants (schemas.go),
 // "comment/<kind>/<id>" for COMMENT ON's texts (comments.go),
 // "defacl/<role>/<schema>/<objtype>" for ALTER DEFAULT PRIVILEGES (schemas.go),
+// "index/<oid>" for CREATE INDEX's indexes that are not unique (indexes.go:
+// catalog objects, named by their table's id, moved with it by
+// Tx.MoveIndexes),
 // "followups" for what a rename committed here leaves to do in the store
 // (Tx.FollowUps: the engine's record, carried out after the commit or at
 // the next start),

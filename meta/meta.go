@@ -62,6 +62,8 @@ type state struct {
 	comments map[string]string
 	// defaultACLs are ALTER DEFAULT PRIVILEGES' lists (schemas.go).
 	defaultACLs map[string]DefaultACL
+	// indexes are CREATE INDEX's indexes by OID (indexes.go).
+	indexes map[uint32]Index
 	// followUps is Tx.FollowUps as last committed.
 	followUps string
 }
@@ -142,6 +144,8 @@ type Tx struct {
 	// DefaultACLs are ALTER DEFAULT PRIVILEGES' lists by DefaultACLKey
 	// (schemas.go).
 	DefaultACLs map[string]DefaultACL
+	// Indexes are CREATE INDEX's (not unique) indexes by OID (indexes.go).
+	Indexes map[uint32]Index
 	// FollowUps is what a change committed here leaves to do in the
 	// store, recorded with it so that a crash before it is done leaves it
 	// to the next start ("" when nothing is left): the engine's JSON
@@ -192,7 +196,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return fmt.Errorf("could not commit the metadata: %w", err)
 	}
 	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra,
-		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas, comments: tx.Comments, defaultACLs: tx.DefaultACLs, followUps: tx.FollowUps})
+		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains), schemas: tx.Schemas, comments: tx.Comments, defaultACLs: tx.DefaultACLs, indexes: tx.Indexes, followUps: tx.FollowUps})
 	m.version.Store(&v)
 	return nil
 }
@@ -211,7 +215,7 @@ func (m *Store) Current(ctx context.Context) (*Tx, error) {
 // tx is a change in the making over copies of st's objects.
 func (st *state) tx() *Tx {
 	return &Tx{Views: st.views.Clone(), Access: st.acl.Clone(), Users: maps.Clone(st.users), Functions: maps.Clone(st.functions.bySig()),
-		Types: maps.Clone(st.types.byOID()), Domains: maps.Clone(st.domains.byOID()), Schemas: maps.Clone(st.schemas), Comments: maps.Clone(st.comments), DefaultACLs: maps.Clone(st.defaultACLs), FollowUps: st.followUps, imported: st.imported, extra: st.extra}
+		Types: maps.Clone(st.types.byOID()), Domains: maps.Clone(st.domains.byOID()), Schemas: maps.Clone(st.schemas), Comments: maps.Clone(st.comments), DefaultACLs: maps.Clone(st.defaultACLs), Indexes: cloneIndexes(st.indexes), FollowUps: st.followUps, imported: st.imported, extra: st.extra}
 }
 
 // Refresh reloads the objects when the stored version is not the one held
@@ -327,6 +331,7 @@ const (
 	keySchema      = "schema/"   // + a schema's name
 	keyComment     = "comment/"  // + CommentKey
 	keyDefaultACL  = "defacl/"   // + DefaultACLKey
+	keyIndex       = "index/"    // + an index's OID
 	keyFollowUps   = "followups" // Tx.FollowUps, when not ""
 )
 
@@ -396,6 +401,9 @@ func encode(tx *Tx) (map[string]string, error) {
 		if err := put(keyDefaultACL+k, d); err != nil {
 			return nil, err
 		}
+	}
+	if err := encodeIndexes(rows, tx.Indexes); err != nil {
+		return nil, err
 	}
 	if tx.FollowUps != "" {
 		rows[keyFollowUps] = tx.FollowUps
@@ -478,6 +486,10 @@ func decode(rows map[string]string) (*state, error) {
 				st.defaultACLs = map[string]DefaultACL{}
 			}
 			st.defaultACLs[k[len(keyDefaultACL):]] = d
+		case strings.HasPrefix(k, keyIndex):
+			if err := decodeIndex(st, v); err != nil {
+				return nil, bad(err)
+			}
 		case strings.HasPrefix(k, keyComment):
 			var text string
 			if err := json.Unmarshal([]byte(v), &text); err != nil {

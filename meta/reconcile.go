@@ -241,6 +241,7 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 			}
 		}
 		for from, to := range carry {
+			tx.MoveIndexes(from, to)
 			if err := tx.Access.Move(from, to); err != nil {
 				return err
 			}

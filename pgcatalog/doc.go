@@ -187,6 +187,10 @@
 //     'u'), pg_get_indexdef, pg_get_constraintdef, regclass names and
 //     information_schema's constraint views; their index tables
 //     (fluss.IndexTablePath) are listed nowhere.
+//   - CREATE INDEX's other indexes (indexes.go, meta.Index through
+//     Options.Views' IndexSource): pg_class, pg_attribute, pg_index,
+//     pg_indexes, pg_get_indexdef and regclass names, printed as
+//     PostgreSQL prints them.
 //   - Views (views.go) show their definition as written, not re-printed;
 //     they are not updatable, and pg_rewrite / pg_depend have no rows.
 package pgcatalog

@@ -135,6 +135,9 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 			if oid, ok := uniqueIndexNamed(t, rel); ok { // unique.go
 				return oid, true, nil
 			}
+			if oid, ok := c.plainIndexNamed(t, rel); ok { // indexes.go
+				return oid, true, nil
+			}
 		}
 		if oid, ok := c.viewOIDByName(schema, rel); ok {
 			return oid, true, nil
@@ -163,6 +166,9 @@ func (c *Catalog) relation(ctx context.Context, oid uint32) (t fluss.TableInfo, 
 	}
 	if ut, _, found, err := c.uniqueByOID(ctx, oid, uniqueIndexOIDBase); found || err != nil { // unique.go
 		return ut, found, nil, found, err
+	}
+	if pt, _, found, err := c.plainIndexByOID(ctx, oid); found || err != nil { // indexes.go
+		return pt, found, nil, found, err
 	}
 	id := int64(oid - firstUserOID)
 	switch {
@@ -200,6 +206,9 @@ func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, e
 		return quoteIdent(ct.Name), true, nil
 	}
 	if name, ok, err := c.uniqueIndexName(ctx, oid); ok || err != nil { // unique.go
+		return name, ok, err
+	}
+	if name, ok, err := c.plainIndexName(ctx, oid); ok || err != nil { // indexes.go
 		return name, ok, err
 	}
 	if kp, ok, err := c.partitionKeyByOID(ctx, oid, partIndexOIDBase); ok || err != nil { // pgpartitions.go
@@ -448,7 +457,7 @@ func indexDef(t fluss.TableInfo, column int, pretty bool) string {
 	for i, n := range pk {
 		cols[i] = quoteIdent(n)
 	}
-	table := fluss.DefaultDatabase + "." + quoteIdent(t.Path.Table)
+	table := quoteIdent(t.Path.Database) + "." + quoteIdent(t.Path.Table)
 	if pretty { // the pretty form leaves out schemas on the search path
 		table = quoteIdent(t.Path.Table)
 	}
@@ -462,6 +471,9 @@ func indexDef(t fluss.TableInfo, column int, pretty bool) string {
 func (c *Catalog) IndexDef(ctx context.Context, oid uint32, column int, pretty bool) (string, bool, error) {
 	if t, u, ok, err := c.uniqueByOID(ctx, oid, uniqueIndexOIDBase); ok || err != nil { // unique.go
 		return uniqueIndexDef(t, u, column, pretty), ok, err
+	}
+	if t, ix, ok, err := c.plainIndexByOID(ctx, oid); ok || err != nil { // indexes.go
+		return c.plainIndexDef(ctx, t, ix, column, pretty), ok, err
 	}
 	if kp, ok, err := c.partitionKeyByOID(ctx, oid, partIndexOIDBase); ok || err != nil { // pgpartitions.go
 		return partitionIndexDef(kp, column), ok, err

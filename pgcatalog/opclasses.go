@@ -1,8 +1,8 @@
 package pgcatalog
 
 import (
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/internal/pgoper"
-	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -80,19 +80,5 @@ func supportProcs(procs []procInfo, support []pgoper.SupportProc) []procInfo {
 // its polymorphic family's (an array's array_ops, an enum's enum_ops, a
 // range's range_ops, a composite's record_ops).
 func (c *Catalog) btreeClass(t types.T) uint32 {
-	oid, _, _ := pgtypes.OIDOf(t)
-	var poly uint32
-	switch {
-	case t.Kind == types.Array:
-		poly = 2277 // anyarray
-	case t.IsEnum():
-		poly = 3500 // anyenum
-	case t.IsRange():
-		poly = 3831 // anyrange
-	case t.IsMultirange():
-		poly = 4537 // anymultirange
-	case t.IsComposite():
-		poly = 2249 // record
-	}
-	return pgoper.DefaultOpClass(amBtree, oid, poly)
+	return binder.DefaultIndexOpClass(amBtree, t)
 }

@@ -145,7 +145,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		r["relminmxid"] = 1
 		// any index: its primary key's, or a UNIQUE constraint's or index's
 		// (psql's \d lists a table's indexes only when it is set)
-		r["relhasindex"] = t.HasPrimaryKey() || len(fluss.MetaOf(t.Descriptor).Uniques) > 0
+		r["relhasindex"] = t.HasPrimaryKey() || len(fluss.MetaOf(t.Descriptor).Uniques) > 0 || len(c.plainIndexes(t)) > 0
 		r["relchecks"] = len(fluss.MetaOf(t.Descriptor).Checks)
 		r["relhastriggers"] = withFKeys[t.Path]
 		r["relowner"] = c.roleOID(c.storedTableOwner(t))
@@ -168,6 +168,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 			rows = append(rows, ir)
 		}
 		rows = append(rows, c.uniqueClassRows(t, r["relowner"])...) // unique.go
+		rows = append(rows, c.plainClassRows(t, r["relowner"])...)  // indexes.go
 	}
 	rows = append(rows, c.sequenceClassRows(s)...)
 	rows = append(rows, c.compositeClassRows()...) // composites.go
@@ -271,7 +272,7 @@ func systemAttributeRows(rel uint32) []row {
 	return rows
 }
 
-func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
+func (c *Catalog) attributeRows(ctx context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
@@ -290,7 +291,8 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 				rows = append(rows, r)
 			}
 		}
-		rows = append(rows, c.uniqueAttributeRows(t)...) // unique.go
+		rows = append(rows, c.uniqueAttributeRows(t)...)     // unique.go
+		rows = append(rows, c.plainAttributeRows(ctx, t)...) // indexes.go
 	}
 	for i := range relationSpecs {
 		sp := &relationSpecs[i]
@@ -347,11 +349,12 @@ func typeRow(oid uint32, name string, ns uint32, length int, byVal bool, typtype
 	return r
 }
 
-func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
+func (c *Catalog) indexRows(ctx context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
 		first := len(rows)
-		rows = append(rows, c.uniqueIndexRows(t)...) // unique.go
+		rows = append(rows, c.uniqueIndexRows(t)...)     // unique.go
+		rows = append(rows, c.plainIndexRows(ctx, t)...) // indexes.go
 		if !t.HasPrimaryKey() {
 			c.markIndexes(t, rows[first:]) // pgstorage.go
 			continue
@@ -378,14 +381,15 @@ func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 	return rows, nil
 }
 
-func (c *Catalog) indexesViewRows(_ context.Context, s *snapshot) ([]row, error) {
+func (c *Catalog) indexesViewRows(ctx context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
 		if t.HasPrimaryKey() {
 			rows = append(rows, row{"schemaname": t.Path.Database, "tablename": t.Path.Table,
 				"indexname": pkName(t), "indexdef": indexDef(t, 0, false)})
 		}
-		rows = append(rows, uniqueIndexesViewRows(t)...) // unique.go
+		rows = append(rows, uniqueIndexesViewRows(t)...)       // unique.go
+		rows = append(rows, c.plainIndexesViewRows(ctx, t)...) // indexes.go
 	}
 	return rows, nil
 }

@@ -38,7 +38,9 @@ type IndexAction struct {
 	Kind    IndexActionKind
 	NewName string
 	Options []string
-	Column  string
+	// Params are SET's options with their values (RESET's names alone).
+	Params []ViewOption
+	Column string
 	// No is NO DEPENDS ON EXTENSION.
 	No bool
 }
@@ -89,6 +91,7 @@ func (p *ddlParser) alterIndex(st *Statement) error {
 		for _, o := range opts {
 			a.Options = append(a.Options, o.Name)
 		}
+		a.Params = opts
 		p.pos = next
 	case p.accept("OWNER", "TO"):
 		a.Kind = IndexOwner

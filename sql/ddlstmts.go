@@ -93,6 +93,9 @@ type DDLStmt struct {
 	IndexWhereAt int
 	// IndexNullsNotDistinct: CREATE UNIQUE INDEX ... NULLS NOT DISTINCT.
 	IndexNullsNotDistinct bool
+	// IndexOptions are CREATE INDEX's WITH (storage parameters), nil
+	// when not written.
+	IndexOptions []ViewOption
 	// IndexAction is ALTER INDEX's action (Kind AlterIndex; the index is
 	// Table, IF EXISTS IfExists).
 	IndexAction *IndexAction
@@ -519,7 +522,7 @@ func (p *ddlParser) createIndex(st *Statement, unique bool) error {
 		d.UniqueRefused = p.notSupported("CREATE UNIQUE INDEX is not supported: a Fluss table has no unique constraint beyond its primary key",
 			"Declare the columns as the table's PRIMARY KEY (CREATE TABLE new (...) then INSERT INTO new SELECT ...).")
 	}
-	p.accept("CONCURRENTLY")
+	d.Concurrently = p.accept("CONCURRENTLY")
 	d.IfNotExists = p.accept("IF", "NOT", "EXISTS")
 	if p.word(0) != "ON" {
 		n, err := p.ident()
@@ -560,6 +563,14 @@ func (p *ddlParser) createIndex(st *Statement, unique bool) error {
 	rest := p.toks[p.pos:]
 	depth := 0
 	for k, t := range rest {
+		if depth == 0 && !d.IndexPartial && d.IndexOptions == nil && t.is(p.src, "WITH") && k+1 < len(rest) && rest[k+1].isPunct(p.src, "(") {
+			opts, _, err := viewOptionList(p.src, p.toks, p.pos+k+1, true) // viewopts.go: reloptions' grammar
+			if err != nil {
+				return err
+			}
+			d.IndexOptions = []ViewOption{}
+			d.IndexOptions = append(d.IndexOptions, opts...)
+		}
 		switch {
 		case t.isPunct(p.src, "("):
 			depth++
@@ -590,7 +601,7 @@ func (p *ddlParser) createIndex(st *Statement, unique bool) error {
 func (p *ddlParser) dropIndex(st *Statement) error {
 	st.Kind, st.DDL = DropIndex, &DDLStmt{}
 	d := st.DDL
-	p.accept("CONCURRENTLY")
+	d.Concurrently = p.accept("CONCURRENTLY")
 	d.IfExists = p.accept("IF", "EXISTS")
 	for {
 		n, err := p.objectName()

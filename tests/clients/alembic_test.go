@@ -36,9 +36,6 @@ func TestAlembicHistory(t *testing.T) {
 // PostgreSQL's, with sqlgate's exact output; the test fails once one
 // answers anything else.
 var alembicGaps = map[string]string{
-	// CREATE INDEX is accepted with a NOTICE: Fluss tables have no
-	// secondary indexes, so none is reflected.
-	"indexes after upgrade": "'none'",
 	// A table without a comment shows its Fluss layout as its description
 	// (pgcatalog/doc.go).
 	"comment at r2": "'fluss primary-key table, 1 bucket, bucket key (id)'",

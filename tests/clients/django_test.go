@@ -53,12 +53,6 @@ func djangoPython(t *testing.T) string {
 // PostgreSQL's, with sqlgate's exact output; the test fails once one
 // answers anything else.
 var djangoGaps = map[string]string{
-	// CREATE INDEX is accepted with a NOTICE: Fluss tables have no
-	// secondary indexes, so Django's (db_index, Meta.indexes, the
-	// varchar_pattern_ops / text_pattern_ops LIKE indexes) are not
-	// reflected.
-	"indexes shop":    "(none)",
-	"indexes contrib": "(none)",
 	// Row locks are taken on one primary-key table per statement.
 	"select_for_update of two tables": "ERROR 0A000: FOR UPDATE is supported on one table with a primary key",
 	// A table without a comment shows its Fluss layout as its description

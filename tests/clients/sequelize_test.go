@@ -42,9 +42,6 @@ func TestSequelizeApp(t *testing.T) {
 // PostgreSQL's, with sqlgate's exact output; the test fails once one
 // answers anything else.
 var sequelizeGaps = map[string]string{
-	// CREATE INDEX is accepted with a NOTICE: Fluss tables have no
-	// secondary indexes, so the model's index on title is not reflected.
-	"indexes": `[{"fields":["id"],"name":"sq_posts_pkey","primary":true,"unique":true}]`,
 	// findOrCreate's INSERT runs in a temporary PL/pgSQL function
 	// (pg_temp.testfunc) whose EXCEPTION block catches unique_violation:
 	// sqlgate has temporary functions (engine/tempfunctions.go), but only

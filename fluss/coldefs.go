@@ -352,7 +352,11 @@ var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.J
 	// the range types: STRING of their text, dates and times in ISO and
 	// UTC, the discrete ones canonical (types/ranges.go)
 	"int4range": types.Int4Range, "int8range": types.Int8Range, "numrange": types.NumRange,
-	"daterange": types.DateRange, "tsrange": types.TsRange, "tstzrange": types.TstzRange}
+	"daterange": types.DateRange, "tsrange": types.TsRange, "tstzrange": types.TstzRange,
+	// the geometric types: STRING of their text with shortest floats
+	// (types/geometric.go)
+	"point": types.GeoPoint, "lseg": types.GeoLSeg, "line": types.GeoLine, "box": types.GeoBox,
+	"path": types.GeoPath, "polygon": types.GeoPolygon, "circle": types.GeoCircle}
 
 // variantKind is the kind a variant's column is stored as: Int64 for
 // money, String for the others.

@@ -170,6 +170,17 @@ const (
 	// printed as the object's name.
 	RegCollation
 	RegDictionary
+
+	// GeoPoint ... GeoCircle are the geometric types point (OID 600),
+	// lseg (601), line (628), box (603), path (602), polygon (604) and
+	// circle (718): Strings holding the value's text (geometric.go).
+	GeoPoint
+	GeoLSeg
+	GeoLine
+	GeoBox
+	GeoPath
+	GeoPolygon
+	GeoCircle
 )
 
 // IsMoney reports whether t is money.
@@ -211,6 +222,7 @@ var variantNames = [...]string{
 	TSVector: "tsvector", TSQuery: "tsquery", RegConfig: "regconfig",
 	Money: "money", MacAddr: "macaddr", MacAddr8: "macaddr8",
 	Int4Range: "int4range", Int8Range: "int8range", NumRange: "numrange", DateRange: "daterange", TsRange: "tsrange", TstzRange: "tstzrange",
+	GeoPoint: "point", GeoLSeg: "lseg", GeoLine: "line", GeoBox: "box", GeoPath: "path", GeoPolygon: "polygon", GeoCircle: "circle",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);

@@ -65,7 +65,9 @@
 // <<= >>= + -, and inet's order by network_cmp's key; smalltypes.go
 // money's arithmetic, which meets no number but through cash.c's
 // operators, the mac types' & | and the casts of both; ranges.go those of
-// the range types, @> <@ << >> -|- &< &> + * -; textorder.go the types
+// the range types, @> <@ << >> -|- &< &> + * -; geometric.go the
+// geometric types' operators (every one, resolved by functions'
+// GeometricOperator) and casts; textorder.go the types
 // kept as text whose order or equality is not the text's (inet, pg_lsn,
 // tsvector, tsquery, regconfig by OID, the ranges: comparisons, GREATEST/LEAST, = ANY,
 // array comparisons by keys; bpchargroups.go groups bpchar, tsquery and

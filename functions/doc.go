@@ -42,7 +42,10 @@
 // (moneyfuncs.go: cash.c's + - * / behind pg__money_add ...,
 // cash_words, cashlarger, trunc, macaddr8_set7bit, ~ & |).
 // the range types' constructors, functions and the functions behind
-// their operators (ranges.go, one overload per range type).
+// their operators (ranges.go, one overload per range type); the
+// geometric types' functions and operators (geometric.go, its bodies in
+// geometric_bodies.go, PostgreSQL's rows of them in geometric_defs.go;
+// GeometricOperator resolves an operator among its overloads).
 //
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls

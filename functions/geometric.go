@@ -246,13 +246,6 @@ func polyPoly(f func(c *types.GeoCalc, a, b []types.Point) bool) geoBody {
 	return func(c *types.GeoCalc, a []geoArg) (any, error) { return f(c, a[0].g.Pts, a[1].g.Pts), nil }
 }
 
-// notImplemented is the 0A000 of geo_ops.c's functions it never wrote.
-func notImplemented(name string) geoBody {
-	return func(*types.GeoCalc, []geoArg) (any, error) {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "function \"%s\" not implemented", name)
-	}
-}
-
 func circlePoly(c *types.GeoCalc, n int64, g types.Geo) (any, error) {
 	if types.FPzero(g.R) {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot convert circle with radius zero to polygon")

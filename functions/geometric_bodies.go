@@ -296,7 +296,16 @@ var geoBodies = map[string]geoBody{
 	"pt_contained_poly": func(c *gc, a []geoArg) (any, error) {
 		return c.PointInside(a[0].g.Pts[0], a[1].g.Pts) != 0, nil
 	},
-	"poly_distance": notImplemented("poly_distance"),
+	"poly_distance": func(c *gc, a []geoArg) (any, error) {
+		// zero for overlapping polygons (poly_overlap_internal), which
+		// the segments' distances miss when one holds the other
+		pa, pb := a[0].g.Pts, a[1].g.Pts
+		if c.PolyOverlap(pa, pb) {
+			return 0.0, nil
+		}
+		d, _ := c.PathDistance(types.Geo{Pts: pa, Closed: true}, types.Geo{Pts: pb, Closed: true})
+		return d, nil
+	},
 	"poly_center": func(c *gc, a []geoArg) (any, error) {
 		center, _ := c.PolyCircle(a[0].g.Pts)
 		return geoPoint(center), nil

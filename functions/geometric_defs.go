@@ -317,7 +317,7 @@ var geoProcDefs = [][4]string{
 	{"path", "g", "a", "poly_path"},
 	{"path_add", "aa", "a", "path_add"},
 	{"path_add_pt", "ap", "a", "path_add_pt"},
-	{"path_contain_pt", "ap", "B", "polygon"},
+	{"path_contain_pt", "ap", "B", "path_contain_pt"},
 	{"path_distance", "aa", "f", "path_distance"},
 	{"path_div_pt", "ap", "a", "path_div_pt"},
 	{"path_inter", "aa", "B", "path_inter"},

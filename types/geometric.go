@@ -210,9 +210,15 @@ func pairCount(s string) int {
 	return -1
 }
 
-// ParseGeo reads the text of geometric type v as its input function
-// (point_in, lseg_in, line_in, box_in, path_in, poly_in, circle_in) does.
-func ParseGeo(s string, v Variant) (Geo, error) {
+// ParseGeo takes apart a stored geometric text (one ParseGeoText made):
+// as the input functions read it, but a box's corners are kept as they
+// are (a box_intersect's high may be below its low, and stays so).
+func ParseGeo(s string, v Variant) (Geo, error) { return parseGeo(s, v, false) }
+
+// parseGeo reads the text of geometric type v as its input function
+// (point_in, lseg_in, line_in, box_in, path_in, poly_in, circle_in) does;
+// input says box_in's reordering of the corners applies.
+func parseGeo(s string, v Variant, input bool) (Geo, error) {
 	p := &geoInput{s: s, name: v.Name()}
 	g := Geo{Type: v}
 	switch v {
@@ -232,8 +238,8 @@ func ParseGeo(s string, v Variant) (Geo, error) {
 			return g, err
 		}
 		g.Pts = pts
-		if v == GeoBox {
-			g = MakeBox(pts[0], pts[1])
+		if v == GeoBox && input {
+			g = boxIn(pts[0], pts[1])
 		}
 		return g, nil
 	case GeoLine:
@@ -257,14 +263,28 @@ func ParseGeo(s string, v Variant) (Geo, error) {
 	return g, p.syntax()
 }
 
-// MakeBox is box_construct: the box with corners a and b, high first.
+// MakeBox is box_construct: the box with corners a and b, high first
+// (float8_gt: NaN above every number).
 func MakeBox(a, b Point) Geo {
 	hi, lo := a, b
-	if !(a.X > b.X) {
+	if !f8gt(a.X, b.X) {
 		hi.X, lo.X = b.X, a.X
 	}
-	if !(a.Y > b.Y) {
+	if !f8gt(a.Y, b.Y) {
 		hi.Y, lo.Y = b.Y, a.Y
+	}
+	return Geo{Type: GeoBox, Pts: []Point{hi, lo}}
+}
+
+// boxIn is box_in's and box_recv's reordering: the corners read as high
+// and low, swapped where high is below low (float8_lt), so that a -0
+// and a 0 keep their places.
+func boxIn(hi, lo Point) Geo {
+	if f8lt(hi.X, lo.X) {
+		hi.X, lo.X = lo.X, hi.X
+	}
+	if f8lt(hi.Y, lo.Y) {
+		hi.Y, lo.Y = lo.Y, hi.Y
 	}
 	return Geo{Type: GeoBox, Pts: []Point{hi, lo}}
 }
@@ -442,7 +462,7 @@ func (g Geo) String() string { return string(g.AppendText(nil, FloatDigits{})) }
 
 // ParseGeoText is ParseGeo returning the stored text.
 func ParseGeoText(s string, v Variant) (string, error) {
-	g, err := ParseGeo(s, v)
+	g, err := parseGeo(s, v, true)
 	if err != nil {
 		return "", err
 	}
@@ -537,7 +557,7 @@ func GeoFromBytes(b []byte, v Variant) (string, error) {
 		g.Pts, ok = pts(2)
 	case GeoBox:
 		if g.Pts, ok = pts(2); ok {
-			g = MakeBox(g.Pts[0], g.Pts[1])
+			g = boxIn(g.Pts[0], g.Pts[1])
 		}
 	case GeoLine:
 		var ok1, ok2, ok3 bool

@@ -15,14 +15,16 @@ import (
 // geoEpsilon is geo_decls.h's EPSILON.
 const geoEpsilon = 1.0e-06
 
-// FPzero and the others are geo_decls.h's fuzzy comparisons.
+// FPzero and the others are geo_decls.h's fuzzy comparisons (PostgreSQL
+// 12's forms: A + EPSILON < B, not B - A > EPSILON, so that infinities
+// compare as numbers do).
 func FPzero(a float64) bool  { return math.Abs(a) <= geoEpsilon }
 func FPeq(a, b float64) bool { return a == b || math.Abs(a-b) <= geoEpsilon }
 func FPne(a, b float64) bool { return a != b && math.Abs(a-b) > geoEpsilon }
-func FPlt(a, b float64) bool { return b-a > geoEpsilon }
-func FPle(a, b float64) bool { return a-b <= geoEpsilon }
-func FPgt(a, b float64) bool { return a-b > geoEpsilon }
-func FPge(a, b float64) bool { return b-a <= geoEpsilon }
+func FPlt(a, b float64) bool { return a+geoEpsilon < b }
+func FPle(a, b float64) bool { return a <= b+geoEpsilon }
+func FPgt(a, b float64) bool { return a > b+geoEpsilon }
+func FPge(a, b float64) bool { return a+geoEpsilon >= b }
 func f8eq(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 func f8lt(a, b float64) bool { return !math.IsNaN(a) && (math.IsNaN(b) || a < b) }
 func f8gt(a, b float64) bool { return !math.IsNaN(b) && (math.IsNaN(a) || a > b) }

@@ -161,11 +161,8 @@ func (p *geoInput) path(allowOpen bool, npts int) (pts []Point, isOpen bool, err
 		depth++
 		p.i++
 	case '(':
-		cp := p.i + 1
-		for cp < len(p.s) && isCSpaceByte(p.s[cp]) {
-			cp++
-		}
-		if cp < len(p.s) && p.s[cp] == '(' || strings.LastIndexByte(p.s[p.i:], '(') == 0 {
+		cp, nested := p.afterParen()
+		if nested || strings.LastIndexByte(p.s[p.i:], '(') == 0 {
 			depth++
 			p.i = cp
 		}
@@ -191,6 +188,17 @@ func (p *geoInput) path(allowOpen bool, npts int) (pts []Point, isOpen bool, err
 		}
 	}
 	return pts, isOpen, nil
+}
+
+// afterParen is where the blanks after the '(' at the reading position
+// end, and whether another '(' follows them (two left parens: the first
+// one the value's own).
+func (p *geoInput) afterParen() (int, bool) {
+	cp := p.i + 1
+	for cp < len(p.s) && isCSpaceByte(p.s[cp]) {
+		cp++
+	}
+	return cp, cp < len(p.s) && p.s[cp] == '('
 }
 
 func (p *geoInput) end() error {
@@ -374,11 +382,7 @@ func parseCircle(p *geoInput) (Geo, error) {
 		depth++
 		p.i++
 	case '(':
-		cp := p.i + 1
-		for cp < len(p.s) && isCSpaceByte(p.s[cp]) {
-			cp++
-		}
-		if cp < len(p.s) && p.s[cp] == '(' {
+		if cp, nested := p.afterParen(); nested {
 			depth++
 			p.i = cp
 		}

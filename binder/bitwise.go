@@ -39,6 +39,9 @@ func (b *binder) bindBitwise(s *scope, n *pt.Binary, op string) (Expr, error) {
 	if e, ok, err := b.rangeShift(n, op, l, r); ok { // ranges.go
 		return e, err
 	}
+	if e, ok, err := b.geometricOperator(n, op, []Expr{l, r}); ok { // geometric.go
+		return e, err
+	}
 	shift := op == "<<" || op == ">>"
 	if !shift && isUnknown(l.Type()) != isUnknown(r.Type()) {
 		// PostgreSQL's operator resolution decides before the literal is

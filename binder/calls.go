@@ -280,6 +280,9 @@ func (b *binder) namedOperator(s *scope, n *pt.Operator, named map[string]string
 	if err != nil {
 		return nil, true, err
 	}
+	if e, ok, err := b.geometricOperator(n, n.Op, args); ok { // geometric.go
+		return e, true, err
+	}
 	ts := operandTypes(args)
 	e, err := b.callFunction(n, multirangeFunc(name, ts), args) // multirange.go
 	return e, true, b.asOperatorError(n, ts, err)
@@ -303,12 +306,15 @@ func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
 	}
 	name := sql.OperatorMarker(n.Op)
 	if name == "" {
-		return nil, b.noSuchOperator(s, n, list)
+		return b.noSuchOperator(s, n, list)
 	}
 	if fns, byKind := operatorMarkers[name]; byKind {
 		args, err := b.bindTreeList(s, list)
 		if err != nil {
 			return nil, err
+		}
+		if e, ok, err := b.geometricOperator(n, n.Op, args); ok { // geometric.go
+			return e, err
 		}
 		ts := operandTypes(args)
 		e, err := b.bindOperatorMarker(n, name, list[0], args, fns) // operators.go
@@ -322,6 +328,9 @@ func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
 		}
 		args[i] = e
 	}
+	if e, ok, err := b.geometricOperator(n, n.Op, args); ok { // geometric.go
+		return e, err
+	}
 	ts := operandTypes(args)
 	e, err := b.callFunction(n, name, args)
 	return e, b.asOperatorError(n, ts, err)
@@ -329,17 +338,21 @@ func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
 
 // noSuchOperator is PostgreSQL's answer to an operator no function
 // stands behind (1 <-> 2, 2 !=- 1): its operands are bound, so that their
-// own errors come first, and the lookup fails with their types.
-func (b *binder) noSuchOperator(s *scope, n *pt.Operator, list []pt.Expr) error {
+// own errors come first, and the lookup fails with their types, unless
+// the operator is a geometric one over a geometric operand.
+func (b *binder) noSuchOperator(s *scope, n *pt.Operator, list []pt.Expr) (Expr, error) {
 	args, err := b.bindTreeList(s, list)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if e, ok, err := b.geometricOperator(n, n.Op, args); ok { // geometric.go
+		return e, err
 	}
 	ts := operandTypes(args)
 	if len(ts) == 1 {
-		return b.errAt(n, noOperator(n.Op, ts[0]))
+		return nil, b.errAt(n, noOperator(n.Op, ts[0]))
 	}
-	return b.operatorError(n, n.Op, ts[0], ts[1])
+	return nil, b.operatorError(n, n.Op, ts[0], ts[1])
 }
 
 // operandTypes are the bound operands' types as PostgreSQL names them in a

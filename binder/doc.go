@@ -69,7 +69,9 @@
 // money's arithmetic, which meets no number but through cash.c's
 // operators, the mac types' & | and the casts of both; ranges.go those of
 // the range types, @> <@ << >> -|- &< &> + * -, and multirange.go names
-// the multirange functions they bind to; textorder.go the types
+// the multirange functions they bind to; geometric.go the geometric
+// types' operators (every one, resolved by functions' GeometricOperator)
+// and casts; textorder.go the types
 // kept as text whose order or equality is not the text's (inet, pg_lsn,
 // tsvector, tsquery, regconfig by OID, the ranges: comparisons, GREATEST/LEAST, = ANY,
 // array comparisons by keys; bpchargroups.go groups bpchar, tsquery and

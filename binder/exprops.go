@@ -350,6 +350,11 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	if lt.Kind == types.Row && rt.Kind == types.Row && op.IsComparison() {
 		return b.makeRowComparison(n, op, l, r)
 	}
+	if lt.IsGeometric() || rt.IsGeometric() {
+		if e, ok, err := b.geometricOperator(n, op.String(), []Expr{l, r}); ok { // geometric.go
+			return e, err
+		}
+	}
 	if (op >= OpEq && op <= OpGe || op == OpIsDistinct || op == OpIsNotDistinct) && noJSONComparison(lt, rt) {
 		return nil, b.binaryOpError(n, op, lt, rt)
 	}

@@ -27,6 +27,7 @@ var pgTypeNames = map[string]string{
 	"regnamespace": "regnamespace", "regrole": "regrole", "regoper": "regoper", "regoperator": "regoperator", "regcollation": "regcollation", "regdictionary": "regdictionary", "regconfig": "regconfig",
 	"int4range": "int4range", "int8range": "int8range", "numrange": "numrange", "daterange": "daterange",
 	"tsrange": "tsrange", "tstzrange": "tstzrange",
+	"point": "point", "lseg": "lseg", "line": "line", "box": "box", "path": "path", "polygon": "polygon", "circle": "circle",
 }
 
 // funcCast binds a call of one argument x whose name names a type as the

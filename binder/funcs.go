@@ -195,6 +195,9 @@ func (b *binder) castBound(n, place sourceNode, xn pt.Expr, x Expr, target types
 			}
 		}
 	}
+	if e, ok, err := b.geometricCast(n, place, x, target); ok { // geometric.go
+		return e, err
+	}
 	if target.Variant.IsReg() {
 		// 'name'::regclass looks the name up; an oid, an integer or
 		// another reg* value is already one.
@@ -613,6 +616,9 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 	case "int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange":
 		v, _ := types.VariantNamed(tn.Name)
 		t = types.RangeType(v) // a String variant, as a range (types/multirange.go)
+	case "point", "lseg", "line", "box", "path", "polygon", "circle":
+		v, _ := types.VariantNamed(tn.Name)
+		t = types.GeometricType(v) // types/geometric.go
 	case "name":
 		t = types.T{Kind: types.Name}
 	case `"char"`:

@@ -11,7 +11,7 @@ import (
 // default btree "<" and its comparison function, for ORDER BY, window
 // ORDER BY, an ordered aggregate, GREATEST and LEAST) and equality (a
 // default btree or hash "=", for GROUP BY, DISTINCT, PARTITION BY, UNION,
-// INTERSECT, EXCEPT). json, jsonpath and anyarray have neither; aclitem
+// INTERSECT, EXCEPT). json, jsonpath, anyarray and the geometric types have neither; aclitem
 // and xid have hash equality only; pg_node_tree, binary-coercible to text,
 // has text's; an array has what its element type has (vectors, whose
 // operators are oid's and int2's, have both). The nested types' own rules
@@ -21,7 +21,9 @@ func typeSortOps(t types.T) (ordering, equality bool) {
 		return typeSortOps(*t.Elem)
 	}
 	switch t.Variant {
-	case types.JSON, types.JSONPath, types.AnyArray:
+	case types.JSON, types.JSONPath, types.AnyArray,
+		types.GeoPoint, types.GeoLSeg, types.GeoLine, types.GeoBox, types.GeoPath, types.GeoPolygon, types.GeoCircle:
+		// the geometric types have no btree or hash opclass
 		return false, false
 	case types.AclItem, types.Xid:
 		return false, true

@@ -147,6 +147,9 @@ func typeOfOID(oid uint32) (types.T, error) {
 	if t, ok := pgtypes.RangeTypeOfOID(oid); ok { // int4range ... tstzrange and their arrays
 		return t, nil
 	}
+	if t, ok := pgtypes.GeoTypeOfOID(oid); ok { // point ... circle and their arrays
+		return t, nil
+	}
 	return types.T{}, sqlerr.NotSupported("parameter type OID " + strconv.FormatUint(uint64(oid), 10))
 }
 

@@ -356,7 +356,11 @@ var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.J
 	// the multirange types: STRING of their text, as the ranges
 	// (types/multirange.go)
 	"int4multirange": types.Int4Multirange, "int8multirange": types.Int8Multirange, "nummultirange": types.NumMultirange,
-	"datemultirange": types.DateMultirange, "tsmultirange": types.TsMultirange, "tstzmultirange": types.TstzMultirange}
+	"datemultirange": types.DateMultirange, "tsmultirange": types.TsMultirange, "tstzmultirange": types.TstzMultirange,
+	// the geometric types: STRING of their text with shortest floats
+	// (types/geometric.go)
+	"point": types.GeoPoint, "lseg": types.GeoLSeg, "line": types.GeoLine, "box": types.GeoBox,
+	"path": types.GeoPath, "polygon": types.GeoPolygon, "circle": types.GeoCircle}
 
 // variantKind is the kind a variant's column is stored as: Int64 for
 // money, String for the others.

@@ -44,7 +44,10 @@
 // the range types' constructors, functions and the functions behind
 // their operators (ranges.go, one overload per range type), and the
 // multirange types' (multirange.go: constructors, range_agg, unnest, the
-// operators' functions named by their operands' kinds).
+// operators' functions named by their operands' kinds); the
+// geometric types' functions and operators (geometric.go, its bodies in
+// geometric_bodies.go, PostgreSQL's rows of them in geometric_defs.go;
+// GeometricOperator resolves an operator among its overloads).
 //
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls

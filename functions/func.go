@@ -148,6 +148,7 @@ func allFuncs() []*Func {
 	fs = append(fs, tsearchFuncs()...)        // tsearch.go
 	fs = append(fs, jsonTSFuncs()...)         // tsearchjson.go
 	fs = append(fs, rangeFuncs()...)          // ranges.go
+	fs = append(fs, geometricFuncs()...)      // geometric.go
 	fs = append(fs, sysAdminFuncs()...)       // sysfuncs.go
 	fs = append(fs, columnSizeFuncs()...)     // columnsize.go
 	fs = append(fs, relPropFuncs()...)        // relprops.go

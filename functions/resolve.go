@@ -96,6 +96,15 @@ const (
 	// regcollation and regdictionary (category N)
 	pgRegcollation
 	pgRegdictionary
+	// the geometric types (category G), in types' order of their
+	// variants, converting implicitly to nothing
+	pgPoint
+	pgLSeg
+	pgLine
+	pgBox
+	pgPath
+	pgPolygon
+	pgCircle
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -178,6 +187,9 @@ func pgTypeOf(t types.T) pgType {
 		if t.Variant.IsMultirange() {
 			return pgInt4Multirange + pgType(t.Variant-types.Int4Multirange)
 		}
+		if t.Variant.IsGeometric() {
+			return pgPoint + pgType(t.Variant-types.GeoPoint)
+		}
 		if t.Length != 0 { // varchar(n), and -1: varchar without a limit
 			return pgVarchar
 		}
@@ -237,6 +249,8 @@ func (p pgType) category() byte {
 		return 'R'
 	case pgQChar:
 		return 'Z'
+	case pgPoint, pgLSeg, pgLine, pgBox, pgPath, pgPolygon, pgCircle:
+		return 'G'
 	}
 	return 'U'
 }
@@ -861,7 +875,7 @@ func sameArrayDepths(context string, ts []types.T, pt types.T) error {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.Variant == types.PgLsn || t.IsTextSearch() || t.IsMacAddr() || t.IsRange() || t.IsMultirange())
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum || t.Variant == types.Inet || t.Variant == types.Cidr || t.Variant == types.PgLsn || t.IsTextSearch() || t.IsMacAddr() || t.IsRange() || t.IsMultirange() || t.IsGeometric())
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their
@@ -942,6 +956,8 @@ func categoryOf(t types.T) byte {
 			return 'E'
 		case t.IsRange() || t.IsMultirange():
 			return 'R'
+		case t.IsGeometric():
+			return 'G'
 		}
 		return 'U'
 	}

@@ -557,6 +557,9 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 		if v, ok := rangeVariantOf(oid); ok {
 			return decodeRangeBinary(index, v, data) // ranges.go
 		}
+		if v, ok := geoVariantOf(oid); ok {
+			return types.GeoFromBytes(data, v) // geometric.go
+		}
 		if elem, ok := ElemOIDOf(oid); ok {
 			return decodeBinaryArray(index, elem, data)
 		}

@@ -28,6 +28,8 @@
 // DateStyle and TimeZone, binary as range_send/range_recv (ranges.go);
 // the multirange types under theirs (4451 ...), binary as
 // multirange_send/multirange_recv (multirange.go);
+// the geometric types under their OIDs (600 ...), text under the
+// session's extra_float_digits, binary as point_send ... (geometric.go);
 // int2vector and oidvector (types.Int2Vector, OidVector) as PostgreSQL
 // sends them ("2 1"; binary arrays with lower bound 0), "char" as OID 18.
 // The reg* types (regclass ...) travel under their own OIDs: binary is the

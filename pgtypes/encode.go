@@ -85,6 +85,9 @@ func newEncoder(t types.T, m mode, loc *time.Location, st types.Style) (valueEnc
 		if t.IsRange() || t.IsMultirange() {
 			return newRangeEncoder(t, m, loc, st), nil // ranges.go
 		}
+		if t.IsGeometric() {
+			return &geoEncoder{mode: m, variant: t.Variant, digits: st.Float}, nil // geometric.go
+		}
 		// json travels as its text in both formats (jsonb's binary form
 		// is a version byte, 1, then the text); inside a json document a
 		// json value is embedded as it is, not quoted as a string

@@ -195,6 +195,8 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDRegConfig, -1, 4
 	case t.IsRange() || t.IsMultirange():
 		return rangeOIDs[t.Variant], -1, -1 // ranges.go
+	case t.IsGeometric():
+		return geoOIDs[t.Variant][0], -1, geoSizes[t.Variant] // geometric.go
 	case t.Variant == types.PgLsn:
 		return OIDPgLsn, -1, 8
 	case t.Variant == types.Xid:

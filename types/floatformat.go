@@ -254,6 +254,8 @@ func HasFloat(t T) bool {
 	switch t.Kind {
 	case Float32, Float64:
 		return true
+	case String:
+		return t.Variant.IsGeometric()
 	case Array:
 		return t.Elem != nil && HasFloat(*t.Elem)
 	case Map:

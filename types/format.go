@@ -53,6 +53,9 @@ func FormatTextStyle(v any, t T, loc *time.Location, st Style) string {
 		}
 		return FormatDecimal(v.(decimal128.Num), t.Scale)
 	case Unknown, String, Char, Name:
+		if t.Variant.IsGeometric() {
+			return GeoTextDigits(v.(string), t.Variant, st.Float) // geometric.go
+		}
 		return v.(string)
 	case Bytes, Binary:
 		return `\x` + hex.EncodeToString(v.([]byte))

@@ -179,6 +179,17 @@ const (
 	// printed as the object's name.
 	RegCollation
 	RegDictionary
+
+	// GeoPoint ... GeoCircle are the geometric types point (OID 600),
+	// lseg (601), line (628), box (603), path (602), polygon (604) and
+	// circle (718): Strings holding the value's text (geometric.go).
+	GeoPoint
+	GeoLSeg
+	GeoLine
+	GeoBox
+	GeoPath
+	GeoPolygon
+	GeoCircle
 )
 
 // IsMoney reports whether t is money.
@@ -222,6 +233,7 @@ var variantNames = [...]string{
 	Int4Range: "int4range", Int8Range: "int8range", NumRange: "numrange", DateRange: "daterange", TsRange: "tsrange", TstzRange: "tstzrange",
 	Int4Multirange: "int4multirange", Int8Multirange: "int8multirange", NumMultirange: "nummultirange",
 	DateMultirange: "datemultirange", TsMultirange: "tsmultirange", TstzMultirange: "tstzmultirange",
+	GeoPoint: "point", GeoLSeg: "lseg", GeoLine: "line", GeoBox: "box", GeoPath: "path", GeoPolygon: "polygon", GeoCircle: "circle",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);

@@ -283,6 +283,8 @@ func parseTextIn(s string, t T, loc *time.Location, st Style) (any, error) {
 		return ParseMacAddr(s) // macaddr.go
 	case MacAddr8:
 		return ParseMacAddr8(s)
+	case GeoPoint, GeoLSeg, GeoLine, GeoBox, GeoPath, GeoPolygon, GeoCircle:
+		return ParseGeoText(s, t.Variant) // geometric.go
 	case Int4Range, Int8Range, NumRange, DateRange, TsRange, TstzRange:
 		r, err := ParseRange(s, t.Variant, loc, time.Now(), st) // ranges.go
 		if err != nil {

@@ -28,11 +28,20 @@ var typeProcs = map[uint32][8]uint32{
 	199:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _json
 	269:  {267, 268, 0, 0, 0, 0, 0, 0},                   // table_am_handler
 	325:  {326, 327, 0, 0, 0, 0, 0, 0},                   // index_am_handler
+	600:  {117, 118, 2428, 2429, 0, 0, 0, 6180},          // point
+	601:  {119, 120, 2480, 2481, 0, 0, 0, 6180},          // lseg
+	602:  {121, 122, 2482, 2483, 0, 0, 0, 0},             // path
+	603:  {123, 124, 2484, 2485, 0, 0, 0, 6180},          // box
+	604:  {347, 348, 2486, 2487, 0, 0, 0, 0},             // polygon
+	628:  {1490, 1491, 2488, 2489, 0, 0, 0, 6180},        // line
+	629:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _line
 	650:  {1267, 1427, 2498, 2499, 0, 0, 0, 0},           // cidr
 	651:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _cidr
 	700:  {200, 201, 2424, 2425, 0, 0, 0, 0},             // float4
 	701:  {214, 215, 2426, 2427, 0, 0, 0, 0},             // float8
 	705:  {109, 110, 2416, 2417, 0, 0, 0, 0},             // unknown
+	718:  {1450, 1451, 2490, 2491, 0, 0, 0, 0},           // circle
+	719:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _circle
 	774:  {4110, 4111, 3446, 3447, 0, 0, 0, 0},           // macaddr8
 	775:  {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _macaddr8
 	790:  {886, 887, 2492, 2493, 0, 0, 0, 0},             // money
@@ -55,8 +64,13 @@ var typeProcs = map[uint32][8]uint32{
 	1014: {750, 751, 2400, 2401, 2913, 2914, 3816, 6179}, // _bpchar
 	1015: {750, 751, 2400, 2401, 2915, 2916, 3816, 6179}, // _varchar
 	1016: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int8
+	1017: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _point
+	1018: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _lseg
+	1019: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _path
+	1020: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _box
 	1021: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _float4
 	1022: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _float8
+	1027: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _polygon
 	1028: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _oid
 	1033: {1031, 1032, 0, 0, 0, 0, 0, 0},                 // aclitem
 	1034: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _aclitem
@@ -133,18 +147,6 @@ var typeProcs = map[uint32][8]uint32{
 	3909: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsrange
 	3910: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // tstzrange
 	3911: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tstzrange
-	4451: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // int4multirange
-	4532: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // nummultirange
-	4533: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // tsmultirange
-	4534: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // tstzmultirange
-	4535: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // datemultirange
-	4536: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // int8multirange
-	6150: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int4multirange
-	6151: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _nummultirange
-	6152: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsmultirange
-	6153: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tstzmultirange
-	6155: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _datemultirange
-	6157: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int8multirange
 	3912: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // daterange
 	3913: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _daterange
 	3926: {3834, 3835, 3836, 3837, 0, 0, 3916, 0},        // int8range
@@ -157,12 +159,24 @@ var typeProcs = map[uint32][8]uint32{
 	4097: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regrole
 	4191: {4193, 4194, 4196, 4197, 0, 0, 0, 0},           // regcollation
 	4192: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _regcollation
+	4451: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // int4multirange
+	4532: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // nummultirange
+	4533: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // tsmultirange
+	4534: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // tstzmultirange
+	4535: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // datemultirange
+	4536: {4231, 4232, 4233, 4234, 0, 0, 4242, 0},        // int8multirange
 	4537: {4229, 4230, 0, 0, 0, 0, 0, 0},                 // anymultirange
 	4538: {4226, 4227, 0, 0, 0, 0, 0, 0},                 // anycompatiblemultirange
 	5077: {5086, 5087, 0, 0, 0, 0, 0, 0},                 // anycompatible
 	5078: {5088, 5089, 5090, 5091, 0, 0, 0, 0},           // anycompatiblearray
 	5079: {5092, 5093, 0, 0, 0, 0, 0, 0},                 // anycompatiblenonarray
 	5080: {5094, 5095, 0, 0, 0, 0, 0, 0},                 // anycompatiblerange
+	6150: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int4multirange
+	6151: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _nummultirange
+	6152: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tsmultirange
+	6153: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _tstzmultirange
+	6155: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _datemultirange
+	6157: {750, 751, 2400, 2401, 0, 0, 3816, 6179},       // _int8multirange
 }
 
 // typeProcInfos are those functions, the access methods' handlers
@@ -198,6 +212,14 @@ var typeProcInfos = []procInfo{
 	{oid: 90, name: "pg_ddl_command_send", args: []any{uint32(32)}, ret: 17, nargs: 1},
 	{oid: 109, name: "unknownin", args: []any{uint32(2275)}, ret: 705, nargs: 1},
 	{oid: 110, name: "unknownout", args: []any{uint32(705)}, ret: 2275, nargs: 1},
+	{oid: 117, name: "point_in", args: []any{uint32(2275)}, ret: 600, nargs: 1},
+	{oid: 118, name: "point_out", args: []any{uint32(600)}, ret: 2275, nargs: 1},
+	{oid: 119, name: "lseg_in", args: []any{uint32(2275)}, ret: 601, nargs: 1},
+	{oid: 120, name: "lseg_out", args: []any{uint32(601)}, ret: 2275, nargs: 1},
+	{oid: 121, name: "path_in", args: []any{uint32(2275)}, ret: 602, nargs: 1},
+	{oid: 122, name: "path_out", args: []any{uint32(602)}, ret: 2275, nargs: 1},
+	{oid: 123, name: "box_in", args: []any{uint32(2275)}, ret: 603, nargs: 1},
+	{oid: 124, name: "box_out", args: []any{uint32(603)}, ret: 2275, nargs: 1},
 	{oid: 195, name: "pg_node_tree_in", args: []any{uint32(2275)}, ret: 194, nargs: 1},
 	{oid: 196, name: "pg_node_tree_out", args: []any{uint32(194)}, ret: 2275, nargs: 1},
 	{oid: 197, name: "pg_node_tree_recv", args: []any{uint32(2281)}, ret: 194, nargs: 1},
@@ -220,6 +242,8 @@ var typeProcInfos = []procInfo{
 	{oid: 333, name: "ginhandler", args: []any{uint32(2281)}, ret: 325, nargs: 1},
 	{oid: 334, name: "spghandler", args: []any{uint32(2281)}, ret: 325, nargs: 1},
 	{oid: 335, name: "brinhandler", args: []any{uint32(2281)}, ret: 325, nargs: 1},
+	{oid: 347, name: "poly_in", args: []any{uint32(2275)}, ret: 604, nargs: 1},
+	{oid: 348, name: "poly_out", args: []any{uint32(604)}, ret: 2275, nargs: 1},
 	{oid: 436, name: "macaddr_in", args: []any{uint32(2275)}, ret: 829, nargs: 1},
 	{oid: 437, name: "macaddr_out", args: []any{uint32(829)}, ret: 2275, nargs: 1},
 	{oid: 460, name: "int8in", args: []any{uint32(2275)}, ret: 20, nargs: 1},
@@ -254,6 +278,10 @@ var typeProcInfos = []procInfo{
 	{oid: 1350, name: "timetz_in", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 1266, nargs: 3},
 	{oid: 1351, name: "timetz_out", args: []any{uint32(1266)}, ret: 2275, nargs: 1},
 	{oid: 1427, name: "cidr_out", args: []any{uint32(650)}, ret: 2275, nargs: 1},
+	{oid: 1450, name: "circle_in", args: []any{uint32(2275)}, ret: 718, nargs: 1},
+	{oid: 1451, name: "circle_out", args: []any{uint32(718)}, ret: 2275, nargs: 1},
+	{oid: 1490, name: "line_in", args: []any{uint32(2275)}, ret: 628, nargs: 1},
+	{oid: 1491, name: "line_out", args: []any{uint32(628)}, ret: 2275, nargs: 1},
 	{oid: 1564, name: "bit_in", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 1560, nargs: 3},
 	{oid: 1565, name: "bit_out", args: []any{uint32(1560)}, ret: 2275, nargs: 1},
 	{oid: 1579, name: "varbit_in", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 1562, nargs: 3},
@@ -318,6 +346,8 @@ var typeProcInfos = []procInfo{
 	{oid: 2425, name: "float4send", args: []any{uint32(700)}, ret: 17, nargs: 1},
 	{oid: 2426, name: "float8recv", args: []any{uint32(2281)}, ret: 701, nargs: 1},
 	{oid: 2427, name: "float8send", args: []any{uint32(701)}, ret: 17, nargs: 1},
+	{oid: 2428, name: "point_recv", args: []any{uint32(2281)}, ret: 600, nargs: 1},
+	{oid: 2429, name: "point_send", args: []any{uint32(600)}, ret: 17, nargs: 1},
 	{oid: 2430, name: "bpcharrecv", args: []any{uint32(2281), uint32(26), uint32(23)}, ret: 1042, nargs: 3},
 	{oid: 2431, name: "bpcharsend", args: []any{uint32(1042)}, ret: 17, nargs: 1},
 	{oid: 2432, name: "varcharrecv", args: []any{uint32(2281), uint32(26), uint32(23)}, ret: 1043, nargs: 3},
@@ -362,6 +392,18 @@ var typeProcInfos = []procInfo{
 	{oid: 2477, name: "timestamptz_send", args: []any{uint32(1184)}, ret: 17, nargs: 1},
 	{oid: 2478, name: "interval_recv", args: []any{uint32(2281), uint32(26), uint32(23)}, ret: 1186, nargs: 3},
 	{oid: 2479, name: "interval_send", args: []any{uint32(1186)}, ret: 17, nargs: 1},
+	{oid: 2480, name: "lseg_recv", args: []any{uint32(2281)}, ret: 601, nargs: 1},
+	{oid: 2481, name: "lseg_send", args: []any{uint32(601)}, ret: 17, nargs: 1},
+	{oid: 2482, name: "path_recv", args: []any{uint32(2281)}, ret: 602, nargs: 1},
+	{oid: 2483, name: "path_send", args: []any{uint32(602)}, ret: 17, nargs: 1},
+	{oid: 2484, name: "box_recv", args: []any{uint32(2281)}, ret: 603, nargs: 1},
+	{oid: 2485, name: "box_send", args: []any{uint32(603)}, ret: 17, nargs: 1},
+	{oid: 2486, name: "poly_recv", args: []any{uint32(2281)}, ret: 604, nargs: 1},
+	{oid: 2487, name: "poly_send", args: []any{uint32(604)}, ret: 17, nargs: 1},
+	{oid: 2488, name: "line_recv", args: []any{uint32(2281)}, ret: 628, nargs: 1},
+	{oid: 2489, name: "line_send", args: []any{uint32(628)}, ret: 17, nargs: 1},
+	{oid: 2490, name: "circle_recv", args: []any{uint32(2281)}, ret: 718, nargs: 1},
+	{oid: 2491, name: "circle_send", args: []any{uint32(718)}, ret: 17, nargs: 1},
 	{oid: 2492, name: "cash_recv", args: []any{uint32(2281)}, ret: 790, nargs: 1},
 	{oid: 2493, name: "cash_send", args: []any{uint32(790)}, ret: 17, nargs: 1},
 	{oid: 2494, name: "macaddr_recv", args: []any{uint32(2281)}, ret: 829, nargs: 1},
@@ -449,11 +491,6 @@ var typeProcInfos = []procInfo{
 	{oid: 3914, name: "int4range_canonical", args: []any{uint32(3904)}, ret: 3904, nargs: 1},
 	{oid: 3915, name: "daterange_canonical", args: []any{uint32(3912)}, ret: 3912, nargs: 1},
 	{oid: 3916, name: "range_typanalyze", args: []any{uint32(2281)}, ret: 16, nargs: 1},
-	{oid: 4231, name: "multirange_in", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 4537, nargs: 3},
-	{oid: 4232, name: "multirange_out", args: []any{uint32(4537)}, ret: 2275, nargs: 1},
-	{oid: 4233, name: "multirange_recv", args: []any{uint32(2281), uint32(26), uint32(23)}, ret: 4537, nargs: 3},
-	{oid: 4234, name: "multirange_send", args: []any{uint32(4537)}, ret: 17, nargs: 1},
-	{oid: 4242, name: "multirange_typanalyze", args: []any{uint32(2281)}, ret: 16, nargs: 1},
 	{oid: 3922, name: "int4range_subdiff", args: []any{uint32(23), uint32(23)}, ret: 701, nargs: 2},
 	{oid: 3923, name: "int8range_subdiff", args: []any{uint32(20), uint32(20)}, ret: 701, nargs: 2},
 	{oid: 3924, name: "numrange_subdiff", args: []any{uint32(1700), uint32(1700)}, ret: 701, nargs: 2},
@@ -483,6 +520,11 @@ var typeProcInfos = []procInfo{
 	{oid: 4227, name: "anycompatiblemultirange_out", args: []any{uint32(4538)}, ret: 2275, nargs: 1},
 	{oid: 4229, name: "anymultirange_in", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 4537, nargs: 3},
 	{oid: 4230, name: "anymultirange_out", args: []any{uint32(4537)}, ret: 2275, nargs: 1},
+	{oid: 4231, name: "multirange_in", args: []any{uint32(2275), uint32(26), uint32(23)}, ret: 4537, nargs: 3},
+	{oid: 4232, name: "multirange_out", args: []any{uint32(4537)}, ret: 2275, nargs: 1},
+	{oid: 4233, name: "multirange_recv", args: []any{uint32(2281), uint32(26), uint32(23)}, ret: 4537, nargs: 3},
+	{oid: 4234, name: "multirange_send", args: []any{uint32(4537)}, ret: 17, nargs: 1},
+	{oid: 4242, name: "multirange_typanalyze", args: []any{uint32(2281)}, ret: 16, nargs: 1},
 	{oid: 5086, name: "anycompatible_in", args: []any{uint32(2275)}, ret: 5077, nargs: 1},
 	{oid: 5087, name: "anycompatible_out", args: []any{uint32(5077)}, ret: 2275, nargs: 1},
 	{oid: 5088, name: "anycompatiblearray_in", args: []any{uint32(2275)}, ret: 5078, nargs: 1},

@@ -956,14 +956,12 @@ func immutableCast(from, to types.T) bool {
 	// an I/O conversion: the other type's input (output) function's
 	// provolatile, PostgreSQL's (text::cidr calls cidr_in, immutable)
 	switch {
-	case plainText(from) && to.Kind != types.Array && to.Kind != types.Row:
+	case plainText(from) && !composite(to):
 		oid, _, _ := pgtypes.OIDOf(to)
-		v, ok := pgcatalog.IOVolatility(oid, false)
-		return ok && v == 'i'
-	case plainText(to) && from.Kind != types.Array && from.Kind != types.Row:
+		return ioImmutable(oid, false)
+	case plainText(to) && !composite(from):
 		oid, _, _ := pgtypes.OIDOf(from)
-		v, ok := pgcatalog.IOVolatility(oid, true)
-		return ok && v == 'i'
+		return ioImmutable(oid, true)
 	}
 	// any other cast: its pg_cast row's function's provolatile
 	// (jsonb::int is jsonb_int4, immutable); a binary-coercible one is
@@ -977,13 +975,44 @@ func immutableCast(from, to types.T) bool {
 	dst, _, _ := pgtypes.OIDOf(to)
 	c, ok := pgoper.CastOf(src, dst)
 	switch {
-	case !ok:
-		return false
+	case !ok || c.Method == 'i':
+		// no pg_cast row (an explicit cast to or from a string type:
+		// find_coercion_pathway's COERCEVIAIO, as int2('x'::name)) or an
+		// I/O one: eval_const_expressions folds the CoerceViaIO when the
+		// source's output function and the target's input function
+		// are both immutable
+		return !composite(from) && !composite(to) && ioImmutable(src, true) && ioImmutable(dst, false)
 	case c.Method == 'b':
 		return true
 	case c.Method == 'f':
 		pp, ok := pgproc.Lookup(c.FuncName, c.FuncArgs)
 		return ok && pp.Volatile == 'i'
+	}
+	return false
+}
+
+// composite reports whether t is an array or a row, whose casts without a
+// pg_cast row convert element by element or field by field, not via I/O.
+func composite(t types.T) bool { return t.Kind == types.Array || t.Kind == types.Row }
+
+// ioImmutable reports whether the output (or input) function of the type
+// with that OID is immutable in pg_proc.
+func ioImmutable(oid uint32, output bool) bool {
+	v, ok := pgcatalog.IOVolatility(oid, output)
+	return ok && v == 'i'
+}
+
+// mutableNode reports whether x itself is a call PostgreSQL's
+// contain_mutable_functions finds: a function, operator or cast whose
+// pg_proc entry is not immutable, by the folder's own tests.
+func mutableNode(x binder.Expr) bool {
+	switch y := x.(type) {
+	case *binder.FuncCall:
+		return y.Volatile || !immutableCall(y)
+	case *binder.Cast:
+		return !immutableCast(y.X.Type(), y.T)
+	case *binder.BinaryOp:
+		return !immutableOp(y)
 	}
 	return false
 }

@@ -1223,9 +1223,9 @@ func rankCmp(ap bool, ac int, bp bool, bc int) int {
 
 // qualCost is PostgreSQL's per-row cost of e in half operator calls
 // (cost_qual_eval with every built-in's procost 1): one operator call per
-// operator and function, two per I/O conversion cast, none for a cast
-// between integer types (PostgreSQL has cross-type integer operators and
-// inserts none), nor for CASE, COALESCE, AND, OR, NOT, IS NULL, columns
+// operator and function, two per I/O conversion cast, one per other cast
+// (none for the widening cast of an operand of a cross-type operator:
+// operandCost), none for CASE, COALESCE, AND, OR, NOT, IS NULL, columns
 // and constants; an IN list's Eager chain is PostgreSQL's x = ANY
 // (ARRAY[...]): x and the items once each, and the operator on half the
 // items.
@@ -1241,26 +1241,42 @@ func qualCost(e binder.Expr) int {
 			}
 			cost++ // half a call of the operator
 			if i == 0 {
-				cost += qualCost(cmp.L)
+				cost += operandCost(cmp, cmp.L)
 			}
-			cost += qualCost(cmp.R)
+			cost += operandCost(cmp, cmp.R)
 		}
 		return cost
 	}
 	cost := 2 * nodeCost(e)
+	b, _ := e.(*binder.BinaryOp)
 	binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) {
-		cost += qualCost(c)
+		if b != nil {
+			cost += operandCost(b, c)
+		} else {
+			cost += qualCost(c)
+		}
 		return c, nil
 	})
-	if b, ok := e.(*binder.BinaryOp); ok && (b.Op.IsComparison() || b.Op.IsArithmetic()) {
-		// real against double precision: PostgreSQL's cross-type operators
-		// (float48ge, float84div, ...) take the real as it is, with no
-		// float8(real) call for the cast the binder writes
-		for _, c := range [2]binder.Expr{b.L, b.R} {
-			if x, ok := c.(*binder.Cast); ok && x.X.Type().Kind == types.Float32 && x.T.Kind == types.Float64 {
-				cost -= 2 * nodeCost(x)
-			}
-		}
+	return cost
+}
+
+// operandCost is qualCost of c, an operand of b, less its cast's call when
+// PostgreSQL has a cross-type operator that takes c's operand as it is:
+// the comparisons and + - * / of two integer types (int48eq, int24pl,
+// int82div ...) and of real against double precision (float48ge,
+// float84div ...). There is no cross-type %, nor bitwise operator
+// (int8mod only), so b % 1::int2 with a bigint b calls int8mod on
+// int8(1::int2), and i % b with an int i calls int48(i): the binder's
+// widening cast is then PostgreSQL's call.
+func operandCost(b *binder.BinaryOp, c binder.Expr) int {
+	cost := qualCost(c)
+	x, ok := c.(*binder.Cast)
+	if !ok || !b.Op.IsComparison() && (!b.Op.IsArithmetic() || b.Op == binder.OpMod) {
+		return cost
+	}
+	from, to := x.X.Type(), x.T
+	if from.Kind == types.Float32 && to.Kind == types.Float64 || from.IsInteger() && to.IsInteger() && to.Kind > from.Kind {
+		cost -= 2 * nodeCost(x)
 	}
 	return cost
 }
@@ -1296,10 +1312,8 @@ func nodeCost(x binder.Expr) int {
 	case *binder.Cast:
 		from, to := y.X.Type(), y.T
 		switch {
-		case from.IsInteger() && to.IsInteger() && to.Kind >= from.Kind, from.Kind == to.Kind:
-			// a widening integer cast stands for PostgreSQL's cross-type
-			// operator (int48eq takes both as they are): no call; a
-			// narrowing one is always written, a call of int2(int4)
+		case from.Kind == to.Kind:
+			// a cast within one type (a typmod's): no call counted
 		case plainText(from) || plainText(to):
 			return 2
 		default:

@@ -1094,10 +1094,11 @@ func visitOrder(q string) bool {
 // UPDATE whose WHERE fails on a moved row in PostgreSQL, while sqlgate
 // first writes an earlier key that violates a UNIQUE constraint). PostgreSQL
 // visits its heap's order (an UPDATE appends the new row versions at the
-// heap's end); the embedded store's scan visits its buckets in turn, each
-// in key order (seed 1000003 round 61: keys 1, 661, 581, so two rows set
-// to one UNIQUE value before a row whose new value overflows: 23505 where
-// PostgreSQL's key-ordered heap gave 22003). Row order is not part of what
+// heap's end); the embedded store's scan visits its rows in the order of
+// their encoded keys (an int's is a varint: 661 before 581), with a
+// transaction's own new rows after (seed 1000003 round 61: keys 1, 661,
+// 581, so two rows set to one UNIQUE value before a row whose new value
+// overflows: 23505 where PostgreSQL's key-ordered heap gave 22003). Row order is not part of what
 // either system promises, so this changes no result the test compares.
 // The rewrite deletes and re-inserts the rows in one statement with
 // triggers (foreign keys' too) off (session_replication_role = replica,

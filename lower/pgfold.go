@@ -956,14 +956,12 @@ func immutableCast(from, to types.T) bool {
 	// an I/O conversion: the other type's input (output) function's
 	// provolatile, PostgreSQL's (text::cidr calls cidr_in, immutable)
 	switch {
-	case plainText(from) && to.Kind != types.Array && to.Kind != types.Row:
+	case plainText(from) && !composite(to):
 		oid, _, _ := pgtypes.OIDOf(to)
-		v, ok := pgcatalog.IOVolatility(oid, false)
-		return ok && v == 'i'
-	case plainText(to) && from.Kind != types.Array && from.Kind != types.Row:
+		return ioImmutable(oid, false)
+	case plainText(to) && !composite(from):
 		oid, _, _ := pgtypes.OIDOf(from)
-		v, ok := pgcatalog.IOVolatility(oid, true)
-		return ok && v == 'i'
+		return ioImmutable(oid, true)
 	}
 	// any other cast: its pg_cast row's function's provolatile
 	// (jsonb::int is jsonb_int4, immutable); a binary-coercible one is
@@ -977,13 +975,44 @@ func immutableCast(from, to types.T) bool {
 	dst, _, _ := pgtypes.OIDOf(to)
 	c, ok := pgoper.CastOf(src, dst)
 	switch {
-	case !ok:
-		return false
+	case !ok || c.Method == 'i':
+		// no pg_cast row (an explicit cast to or from a string type:
+		// find_coercion_pathway's COERCEVIAIO, as int2('x'::name)) or an
+		// I/O one: eval_const_expressions folds the CoerceViaIO when the
+		// source's output function and the target's input function
+		// are both immutable
+		return !composite(from) && !composite(to) && ioImmutable(src, true) && ioImmutable(dst, false)
 	case c.Method == 'b':
 		return true
 	case c.Method == 'f':
 		pp, ok := pgproc.Lookup(c.FuncName, c.FuncArgs)
 		return ok && pp.Volatile == 'i'
+	}
+	return false
+}
+
+// composite reports whether t is an array or a row, whose casts without a
+// pg_cast row convert element by element or field by field, not via I/O.
+func composite(t types.T) bool { return t.Kind == types.Array || t.Kind == types.Row }
+
+// ioImmutable reports whether the output (or input) function of the type
+// with that OID is immutable in pg_proc.
+func ioImmutable(oid uint32, output bool) bool {
+	v, ok := pgcatalog.IOVolatility(oid, output)
+	return ok && v == 'i'
+}
+
+// mutableNode reports whether x itself is a call PostgreSQL's
+// contain_mutable_functions finds: a function, operator or cast whose
+// pg_proc entry is not immutable, by the folder's own tests.
+func mutableNode(x binder.Expr) bool {
+	switch y := x.(type) {
+	case *binder.FuncCall:
+		return y.Volatile || !immutableCall(y)
+	case *binder.Cast:
+		return !immutableCast(y.X.Type(), y.T)
+	case *binder.BinaryOp:
+		return !immutableOp(y)
 	}
 	return false
 }
@@ -1194,9 +1223,9 @@ func rankCmp(ap bool, ac int, bp bool, bc int) int {
 
 // qualCost is PostgreSQL's per-row cost of e in half operator calls
 // (cost_qual_eval with every built-in's procost 1): one operator call per
-// operator and function, two per I/O conversion cast, none for a cast
-// between integer types (PostgreSQL has cross-type integer operators and
-// inserts none), nor for CASE, COALESCE, AND, OR, NOT, IS NULL, columns
+// operator and function, two per I/O conversion cast, one per other cast
+// (none for the widening cast of an operand of a cross-type operator:
+// operandCost), none for CASE, COALESCE, AND, OR, NOT, IS NULL, columns
 // and constants; an IN list's Eager chain is PostgreSQL's x = ANY
 // (ARRAY[...]): x and the items once each, and the operator on half the
 // items.
@@ -1212,26 +1241,42 @@ func qualCost(e binder.Expr) int {
 			}
 			cost++ // half a call of the operator
 			if i == 0 {
-				cost += qualCost(cmp.L)
+				cost += operandCost(cmp, cmp.L)
 			}
-			cost += qualCost(cmp.R)
+			cost += operandCost(cmp, cmp.R)
 		}
 		return cost
 	}
 	cost := 2 * nodeCost(e)
+	b, _ := e.(*binder.BinaryOp)
 	binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) {
-		cost += qualCost(c)
+		if b != nil {
+			cost += operandCost(b, c)
+		} else {
+			cost += qualCost(c)
+		}
 		return c, nil
 	})
-	if b, ok := e.(*binder.BinaryOp); ok && (b.Op.IsComparison() || b.Op.IsArithmetic()) {
-		// real against double precision: PostgreSQL's cross-type operators
-		// (float48ge, float84div, ...) take the real as it is, with no
-		// float8(real) call for the cast the binder writes
-		for _, c := range [2]binder.Expr{b.L, b.R} {
-			if x, ok := c.(*binder.Cast); ok && x.X.Type().Kind == types.Float32 && x.T.Kind == types.Float64 {
-				cost -= 2 * nodeCost(x)
-			}
-		}
+	return cost
+}
+
+// operandCost is qualCost of c, an operand of b, less its cast's call when
+// PostgreSQL has a cross-type operator that takes c's operand as it is:
+// the comparisons and + - * / of two integer types (int48eq, int24pl,
+// int82div ...) and of real against double precision (float48ge,
+// float84div ...). There is no cross-type %, nor bitwise operator
+// (int8mod only), so b % 1::int2 with a bigint b calls int8mod on
+// int8(1::int2), and i % b with an int i calls int48(i): the binder's
+// widening cast is then PostgreSQL's call.
+func operandCost(b *binder.BinaryOp, c binder.Expr) int {
+	cost := qualCost(c)
+	x, ok := c.(*binder.Cast)
+	if !ok || !b.Op.IsComparison() && (!b.Op.IsArithmetic() || b.Op == binder.OpMod) {
+		return cost
+	}
+	from, to := x.X.Type(), x.T
+	if from.Kind == types.Float32 && to.Kind == types.Float64 || from.IsInteger() && to.IsInteger() && to.Kind > from.Kind {
+		cost -= 2 * nodeCost(x)
 	}
 	return cost
 }
@@ -1267,10 +1312,8 @@ func nodeCost(x binder.Expr) int {
 	case *binder.Cast:
 		from, to := y.X.Type(), y.T
 		switch {
-		case from.IsInteger() && to.IsInteger() && to.Kind >= from.Kind, from.Kind == to.Kind:
-			// a widening integer cast stands for PostgreSQL's cross-type
-			// operator (int48eq takes both as they are): no call; a
-			// narrowing one is always written, a call of int2(int4)
+		case from.Kind == to.Kind:
+			// a cast within one type (a typmod's): no call counted
 		case plainText(from) || plainText(to):
 			return 2
 		default:

@@ -10,7 +10,7 @@ import (
 // minmaxConstants models PostgreSQL's planagg.c for the one case that
 // depends on no index or cost: an aggregation without GROUP BY whose every
 // aggregate is min or max of a constant (preprocess_minmax_aggregates: one
-// argument, no FILTER or ORDER BY, immutable, not a row) over a single
+// argument, no FILTER or ORDER BY, no mutable function, not a row) over a single
 // table under filters and projections (what pulled-up derived tables
 // leave), at a query level without window functions or WITH clause
 // (binder.Aggregate's OneRelation). PostgreSQL computes
@@ -73,8 +73,10 @@ func minmaxLimit(a *binder.Aggregate) binder.Node {
 				arg = p.Exprs[ref.Index]
 			}
 		}
+		// a stable call or cast (now(), ' '::text::date) is a mutable
+		// function, which find_minmax_aggs_walker refuses
 		if readsColumns(arg) || hasOuterRef(arg) || hasUDF(arg) || anyExpr(arg, notInitPlanConstant) ||
-			arg.Type().Kind == types.Row {
+			anyExpr(arg, mutableNode) || arg.Type().Kind == types.Row {
 			return a
 		}
 		notNull = append(notNull, &binder.IsNull{X: arg, Not: true})

@@ -103,6 +103,17 @@
 // and back-references over subjects of 50 to 500 characters: answers and
 // groups, no "too complex" where PostgreSQL answers.
 //
+// iocastfold_test.go (TestIOCastFoldDifferential) casts constants of
+// name, char, "char", uuid, inet, json, date and other types through
+// their text to each of fifteen targets, over no row, one and none at
+// all: SQLSTATEs, as PostgreSQL folds a CoerceViaIO between immutable
+// output and input functions while planning. qualcostcasts_test.go
+// (TestQualCostCastsDifferential, SQLGATE_DIFF_QUALCAST_QUERIES, default
+// 150, row and columnar paths) draws WHERE clauses over mixed integer
+// types where a condition that divides by zero is reached or not by
+// order_qual_clauses' costs: a widening cast is a call except as the
+// operand of a cross-type comparison or + - * / (not %).
+//
 // srfgen.go generates set-returning function calls of every kind in FROM
 // (alone, ROWS FROM, WITH ORDINALITY, column alias lists of every length),
 // LATERAL after a VALUES list, in the SELECT list (zipped and nested) and

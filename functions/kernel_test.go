@@ -31,6 +31,14 @@ func sampleValue(name string, t types.T) (types.T, any) {
 			_, r := sampleValue(name, types.RangeType(types.RangeOfMultirange(t.Variant)))
 			return t, "{" + r.(string) + "}"
 		}
+		if t.IsGeometric() && name == "path_add" { // joins open paths only
+			return t, "[(0,0),(1,1),(2,0)]"
+		}
+		if t.IsGeometric() { // shapes around the origin that meet each other
+			return t, map[types.Variant]string{types.GeoPoint: "(1,2)", types.GeoLSeg: "[(0,0),(2,3)]", types.GeoLine: "{1,-1,0}",
+				types.GeoBox: "(3,3),(0,0)", types.GeoPath: "((0,0),(1,1),(2,0))", types.GeoPolygon: "((0,0),(1,3),(3,1))",
+				types.GeoCircle: "<(1,1),2>"}[t.Variant]
+		}
 		if v, _ := types.VariantNamed(name); v.IsRange() && types.StringType.Equal(t) { // a range constructor's flags
 			return t, "[]"
 		}
@@ -188,6 +196,16 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 			vals := make([]any, len(f.Args))
 			for i, a := range f.Args {
 				argTypes[i], vals[i] = sampleValue(name, a)
+			}
+			if len(f.Args) == 2 && f.Args[0].IsGeometric() && f.Args[0].Equal(f.Args[1]) {
+				// two equal points make no line, two equal lines or
+				// segments have no one crossing (NULL, as PostgreSQL's)
+				vals[1] = map[types.Variant]string{types.GeoPoint: "(3,-1)", types.GeoLSeg: "[(0,3),(3,0)]",
+					types.GeoLine: "{1,1,-2}", types.GeoBox: "(2,4),(1,-1)", types.GeoPath: "((1,0),(1,3),(4,1))",
+					types.GeoPolygon: "((1,0),(1,3),(4,1))", types.GeoCircle: "<(2,0),1>"}[f.Args[1].Variant]
+				if name == "path_add" {
+					vals[1] = "[(1,0),(1,3),(4,1)]"
+				}
 			}
 			if name == "date_trunc" && len(f.Args) == 3 { // unit, value, zone
 				vals[2] = "Europe/Paris"

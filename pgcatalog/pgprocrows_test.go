@@ -14,8 +14,6 @@ import (
 // test fails when one of them comes to have PostgreSQL's row (take it out
 // then) as when another appears.
 var procRowGaps = map[string]string{
-	"like(25,25)":                          "the grammar reads LIKE as the operator: like(a, b) is a syntax error in sqlgate",
-	"like(17,17)":                          "the grammar reads LIKE as the operator: like(a, b) is a syntax error in sqlgate",
 	"jsonb_delete(3802,1009)":              "VARIADIC text[]: sqlgate's overload takes the array, not a list of texts",
 	"_pg_expandarray(2277)":                "information_schema's: the generator walks pg_catalog's rows",
 	"json_populate_record(2283,114,16)":    "no call from NULLs: PostgreSQL needs a composite type for anyelement",

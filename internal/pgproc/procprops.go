@@ -2627,6 +2627,7 @@ var props = map[string]Prop{
 	"void_send(2278)":                                        {'i', true, 's', "void_send", "internal", "", 1, "", false, "", ""},
 	"websearch_to_tsquery(25)":                               {'s', true, 's', "websearch_to_tsquery", "internal", "", 100, "", false, "", ""},
 	"websearch_to_tsquery(3734,25)":                          {'i', true, 's', "websearch_to_tsquery_byid", "internal", "", 100, "", false, "", ""},
+	"width(603)":                                             {'i', true, 's', "box_width", "internal", "", 1, "", false, "", ""},
 	"width_bucket(1700,1700,1700,23)":                        {'i', true, 's', "width_bucket_numeric", "internal", "", 1, "", false, "", ""},
 	"width_bucket(5077,5078)":                                {'i', true, 's', "width_bucket_array", "internal", "", 1, "", false, "", ""},
 	"width_bucket(701,701,701,23)":                           {'i', true, 's', "width_bucket_float8", "internal", "", 1, "", false, "", ""},

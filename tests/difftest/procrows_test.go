@@ -179,7 +179,17 @@ func TestProcRowsMatchPostgres(t *testing.T) {
 			continue
 		}
 		bySQL[sql] = c.row.OID
-		if got, err := describe("sqlgate", sql); err == nil && got == want {
+		got, err := describe("sqlgate", sql)
+		if err != nil && errors.As(err, &pe) && pe.Code == "42601" {
+			// a name sqlgate's grammar reserves where PostgreSQL's does
+			// not (width): the function by its quoted name on both
+			quoted, _ := procCall(c, true)
+			if w, werr := describe("postgres", quoted); werr == nil && w == want {
+				sql = quoted
+				got, err = describe("sqlgate", sql)
+			}
+		}
+		if err == nil && got == want {
 			resolved[c.row.OID] = true
 			continue
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -128,47 +129,78 @@ var ddlCancelCases = []struct {
 // finishes (the new table, its follow-ups done), before it nothing
 // changed.
 func TestDDLCancelAtRewriteSteps(t *testing.T) {
-	for _, c := range ddlCancelCases {
-		for _, step := range rewriteCrashSteps {
-			t.Run(c.name+"/"+step, func(t *testing.T) {
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				at := func(s string) {
-					if s == step {
-						cancel()
-					}
+	all := os.Getenv(ddlCancelAllEnv) != ""
+	for i, c := range ddlCancelCases {
+		for _, block := range ddlCancelModes(all, i) {
+			for _, step := range rewriteCrashSteps {
+				if !all && step != stepCopied && step != stepSwapped && step != stepSequences {
+					continue // (the default run: before, at and near the end)
 				}
-				ddlCancelCheck(t, ctx, func() bool { return ctx.Err() != nil }, func(e *Engine) {
-					e.rewriteCopied = func() { at(stepCopied) }
-					e.rewriteStep = at
-				}, c.stmt, c.table, c.oldCols, c.newCols, c.insert, c.count)
+				t.Run(fmt.Sprintf("%s/block=%v/%s", c.name, block, step), func(t *testing.T) {
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel()
+					at := func(s string) {
+						if s == step {
+							cancel()
+						}
+					}
+					ddlCancelCheck(t, ctx, func() bool { return ctx.Err() != nil }, func(e *Engine) {
+						e.rewriteCopied = func() { at(stepCopied) }
+						e.rewriteStep = at
+					}, block, c.stmt, c.table, c.oldCols, c.newCols, c.insert, c.count)
+				})
+			}
+		}
+	}
+}
+
+// ddlCancelAllEnv, set, runs every case at every cancellation point,
+// outside a block and in one; the default run (make test's time budget)
+// takes every ddlCancelStride-th point and one of the two modes a case.
+const (
+	ddlCancelAllEnv = "SQLGATE_DDLCANCEL_ALL"
+	ddlCancelStride = 6
+)
+
+// ddlCancelModes are the modes (in a transaction block or not) case i
+// runs in.
+func ddlCancelModes(all bool, i int) []bool {
+	if all {
+		return []bool{false, true}
+	}
+	return []bool{i%2 == 1}
+}
+
+func TestDDLCancelAtomic(t *testing.T) {
+	all := os.Getenv(ddlCancelAllEnv) != ""
+	for i, c := range ddlCancelCases {
+		for _, block := range ddlCancelModes(all, i) {
+			t.Run(fmt.Sprintf("%s/block=%v", c.name, block), func(t *testing.T) {
+				n := 1
+				if !all {
+					n = 1 + i%ddlCancelStride // (the cases between them cover every point)
+				}
+				for {
+					finished := false
+					t.Run(strconv.Itoa(n), func(t *testing.T) {
+						finished = ddlCancelAt(t, block, c.stmt, c.table, c.oldCols, c.newCols, c.insert, c.count, n)
+					})
+					if finished || t.Failed() || n > 1<<20 {
+						break
+					}
+					n = next(n, all)
+				}
 			})
 		}
 	}
 }
 
-func TestDDLCancelAtomic(t *testing.T) {
-	only := os.Getenv("SQLGATE_DDLCANCEL_CASE")
-	for _, c := range ddlCancelCases {
-		if only != "" && !strings.Contains(c.name, only) {
-			continue
-		}
-		t.Run(c.name, func(t *testing.T) {
-			for n := 1; ; n = next(n) {
-				finished := false
-				t.Run(strconv.Itoa(n), func(t *testing.T) { finished = ddlCancelAt(t, c.stmt, c.table, c.oldCols, c.newCols, c.insert, c.count, n) })
-				if finished || t.Failed() || n > 1<<20 {
-					t.Logf("%s: the statement finished uncancelled with n = %d", c.stmt, n)
-					break
-				}
-			}
-		})
-	}
-}
-
 // next is the look to cancel at after n: every one at first, then
 // spaced out (a rewrite of thousands of rows looks thousands of times).
-func next(n int) int {
+func next(n int, all bool) int {
+	if !all {
+		return n + ddlCancelStride
+	}
 	if n < 64 {
 		return n + 1
 	}
@@ -178,16 +210,16 @@ func next(n int) int {
 // ddlCancelAt runs stmt under a context that ends at its n-th look and
 // checks the table; it reports whether the statement finished before
 // its context ended (the last n to try).
-func ddlCancelAt(t *testing.T, stmt, table, oldCols, newCols, insert, count string, n int) bool {
+func ddlCancelAt(t *testing.T, block bool, stmt, table, oldCols, newCols, insert, count string, n int) bool {
 	ctx := newCountdown(n)
-	ddlCancelCheck(t, ctx, ctx.ended, nil, stmt, table, oldCols, newCols, insert, count)
+	ddlCancelCheck(t, ctx, ctx.ended, nil, block, stmt, table, oldCols, newCols, insert, count)
 	return !ctx.ended()
 }
 
 // ddlCancelCheck runs stmt under ctx (ended: whether it ended) over a
 // fresh database (hook set on its engine) and checks the table
 // afterwards.
-func ddlCancelCheck(t *testing.T, ctx context.Context, ended func() bool, hook func(*Engine), stmt, table, oldCols, newCols, insert, count string) {
+func ddlCancelCheck(t *testing.T, ctx context.Context, ended func() bool, hook func(*Engine), block bool, stmt, table, oldCols, newCols, insert, count string) {
 	_, open, closeAll := openLikeServer(t, t.TempDir(), hook) // rewritecrash_internal_test.go
 	defer closeAll()
 	s := open()
@@ -211,7 +243,15 @@ func ddlCancelCheck(t *testing.T, ctx context.Context, ended func() bool, hook f
 		return strings.Join(parts, "; ")
 	}
 	before := state(s)
+	if block {
+		must(t, s, "BEGIN")
+	}
 	err := execUnder(ctx, s, stmt)
+	if block && err != nil { // the cancel aborted the block: its ROLLBACK undoes the DDL
+		must(t, s, "ROLLBACK")
+	} else if block {
+		must(t, s, "COMMIT")
+	}
 	if err != nil && ended() && sqlerr.CodeOf(err) != sqlerr.QueryCanceled {
 		t.Errorf("%s cancelled: %v (SQLSTATE %s), want 57014", stmt, err, sqlerr.CodeOf(err))
 	}

@@ -101,6 +101,8 @@ var ddlCancelSetup = []string{
 	"CREATE VIEW tv AS SELECT id, a FROM t",
 	"CREATE TABLE l (k int, v text)", // a log table (ADD PRIMARY KEY)
 	"INSERT INTO l SELECT g, 'v' || g FROM generate_series(1, 3000) g",
+	"CREATE TABLE k (id int PRIMARY KEY, v text)", // TRUNCATE by deletes
+	"INSERT INTO k SELECT g, 'v' || g FROM generate_series(1, 3000) g",
 }
 
 // ddlCancelCases: each statement, the table it changes and its columns
@@ -120,6 +122,7 @@ var ddlCancelCases = []struct {
 	{"add primary key", "ALTER TABLE l ADD PRIMARY KEY (k)", "l", "k,v", "k,v", "INSERT INTO l (k) VALUES (5001)", "3001"},
 	{"set not null", "ALTER TABLE t ALTER COLUMN c SET NOT NULL", "t", "id,a,b,c", "id,a,b,c", "INSERT INTO t (id, a, c) VALUES (5001, 5001, 1)", "3001"},
 	{"truncate", "TRUNCATE l", "l", "k,v", "k,v", "INSERT INTO l (k) VALUES (5001)", ""},
+	{"truncate primary key", "TRUNCATE k", "k", "id,v", "id,v", "INSERT INTO k (id) VALUES (5001)", ""},
 	{"create unique index", "CREATE UNIQUE INDEX ON l (k)", "l", "k,v", "k,v", "INSERT INTO l (k) VALUES (5001)", "3001"},
 	{"add unique", "ALTER TABLE l ADD CONSTRAINT lk UNIQUE (k)", "l", "k,v", "k,v", "INSERT INTO l (k) VALUES (5001)", "3001"},
 }

@@ -223,7 +223,7 @@ func ddlCancelAt(t *testing.T, block bool, stmt, table, oldCols, newCols, insert
 // fresh database (hook set on its engine) and checks the table
 // afterwards.
 func ddlCancelCheck(t *testing.T, ctx context.Context, ended func() bool, hook func(*Engine), block bool, stmt, table, oldCols, newCols, insert, count string) {
-	_, open, closeAll := openLikeServer(t, t.TempDir(), hook) // rewritecrash_internal_test.go
+	eng, open, closeAll := openLikeServer(t, t.TempDir(), hook) // rewritecrash_internal_test.go
 	defer closeAll()
 	s := open()
 	for _, q := range ddlCancelSetup {
@@ -266,6 +266,7 @@ func ddlCancelCheck(t *testing.T, ctx context.Context, ended func() bool, hook f
 	} else if err == nil && after == before {
 		t.Fatalf("%s succeeded but left the table as it was: %s", stmt, after)
 	}
+	checkIndexTables(t, eng) // rewritecrash_internal_test.go
 	for _, s := range []pgwire.Session{s, s2} {
 		cols, err := first(s, "SELECT string_agg(column_name::text, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_name = '"+table+"'")
 		if err != nil {

@@ -41,6 +41,9 @@ type checkActions struct {
 	// fkPending are the added foreign keys the stored rows must pass
 	// (fkddl.go), checked after the CHECK constraints.
 	fkPending []fluss.ForeignKey
+	// built are the index tables of the UNIQUE constraints the statement
+	// adds (uniqueddl.go), dropped when it fails (alterTable).
+	built []fluss.TablePath
 	// after is the work on other tables that the statement's own catalog
 	// change must succeed before (a dropped UNIQUE constraint's CASCADE:
 	// other tables' foreign keys and its index table, uniqueddl.go), and

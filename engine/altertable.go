@@ -25,7 +25,7 @@ import (
 // action fails with
 // 0A000 naming the Fluss limit and what to do instead. The actions apply
 // together or not at all.
-func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (_ pgwire.Result, err error) {
 	info, err := s.resolveTable(ctx, d.Table)
 	if err != nil {
 		if d.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
@@ -47,8 +47,14 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	}
 	var changes []fluss.TableChange
 	var notices, warnings []*sqlerr.Error
-	var partitions []sql.AlterAction      // ADD / DROP PARTITION (partitions.go)
-	checks := s.newCheckActions(info)     // altercheck.go
+	var partitions []sql.AlterAction  // ADD / DROP PARTITION (partitions.go)
+	checks := s.newCheckActions(info) // altercheck.go
+	path := info.Path                 // (info is the table's after its change, zero when that failed)
+	defer func() {
+		if err != nil && len(checks.built) > 0 {
+			s.dropUntaken(ctx, path, checks.built)
+		}
+	}()
 	notNulls := s.newNotNullActions(info) // altercolumn.go
 	for _, a := range inPasses(d.Actions) {
 		if a.Kind == sql.AlterAddUniqueUsingIndex {
@@ -222,8 +228,9 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 			return nil, err
 		}
 	}
+	// past the table's change the other tables follow whatever ends ctx
 	for _, f := range checks.after { // uniqueddl.go: a CASCADE's other tables
-		if err := f(ctx); err != nil {
+		if err := f(context.WithoutCancel(ctx)); err != nil {
 			return nil, err
 		}
 	}
@@ -326,4 +333,17 @@ func lastPerKey(changes []fluss.TableChange) []fluss.TableChange {
 		out = append(out, c)
 	}
 	return out
+}
+
+// dropUntaken drops those of the index tables built that the table at
+// path does not name (a failed or cancelled ALTER TABLE built them before
+// its change, which did not happen), whatever ended ctx.
+func (s *session) dropUntaken(ctx context.Context, path fluss.TablePath, built []fluss.TablePath) {
+	ctx = context.WithoutCancel(ctx)
+	now, err := s.eng.storeTable(ctx, path)
+	if err != nil {
+		return // (left to the start's sweep of unnamed index tables)
+	}
+	taken := uniqueIndexPaths(now) // rewriteunique.go
+	s.dropIndexTables(ctx, slices.DeleteFunc(slices.Clone(built), func(p fluss.TablePath) bool { return slices.Contains(taken, p) }))
 }

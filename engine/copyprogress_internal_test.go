@@ -43,30 +43,7 @@ func execSQL(t *testing.T, s pgwire.Session, text string) {
 }
 
 func tryExec(s pgwire.Session, text string) error {
-	ctx := context.Background()
-	stmts, err := s.Prepare(ctx, text, nil)
-	if err != nil {
-		return err
-	}
-	for _, st := range stmts {
-		res, err := st.Execute(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for {
-			b, err := res.Next(ctx)
-			if err != nil {
-				res.Close()
-				return err
-			}
-			if b == nil {
-				break
-			}
-			b.Release()
-		}
-		res.Close()
-	}
-	return nil
+	return execUnder(context.Background(), s, text) // ddlcancel_internal_test.go
 }
 
 // TestFileCopyProgress: every server-side file COPY reports itself for

@@ -150,7 +150,7 @@ func (s *session) truncateInBlock(ctx context.Context, infos []fluss.TableInfo, 
 		s.eng.catalog.Add(1)
 		created, err := s.recreateLog(ctx, info)
 		if err == nil {
-			err = s.recreateIndexes(ctx, info, created, tx) // uniqueddl.go
+			err = s.recreateIndexes(context.WithoutCancel(ctx), info, created, tx) // uniqueddl.go
 		}
 		s.eng.ddl.Unlock()
 		if err != nil {
@@ -209,7 +209,8 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 		if err != nil {
 			return nil, err
 		}
-		if err := s.recreateIndexes(ctx, info, created, nil); err != nil { // uniqueddl.go
+		// (past the recreation: finished, as recreateLog)
+		if err := s.recreateIndexes(context.WithoutCancel(ctx), info, created, nil); err != nil { // uniqueddl.go
 			return nil, err
 		}
 		return tagOnly("TRUNCATE TABLE"), nil
@@ -243,8 +244,11 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 		}
 		keys = append(keys, b)
 	}
+	// The deletes are not cancelled halfway (a cancel would leave part of
+	// the rows): the keys read, the statement empties the table whole.
+	done := context.WithoutCancel(ctx)
 	for _, k := range keys {
-		if _, err := t.Delete(ctx, k); err != nil {
+		if _, err := t.Delete(done, k); err != nil {
 			return nil, err
 		}
 	}
@@ -265,8 +269,16 @@ func (s *session) recreateLog(ctx context.Context, info fluss.TableInfo) (fluss.
 	}
 	desc.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(info.TableID, 10)
 	created, err := s.recreateTable(ctx, info.Path, desc)
-	if err != nil {
+	if err != nil && created.TableID == 0 {
 		return fluss.TableInfo{}, err
+	}
+	// Past the recreation the statement finishes whatever ends ctx (a
+	// cancel would answer 57014 for a table emptied, its grants left on
+	// the old id); the store's error after its commit (its sequences, the
+	// old files) leaves the table recreated all the same.
+	ctx = context.WithoutCancel(ctx)
+	if err != nil {
+		s.eng.log.Warn("finishing a table's recreation", "table", info.Path.String(), "error", err)
 	}
 	// The owner came back with the descriptor's OwnerProperty; the
 	// grants move to the new id.
@@ -327,5 +339,6 @@ func (s *session) recreateTable(ctx context.Context, path fluss.TablePath, desc 
 	if err := s.eng.store.DropTable(ctx, path, false); err != nil {
 		return fluss.TableInfo{}, err
 	}
-	return s.eng.store.CreateTable(ctx, path, desc, false)
+	// (the table dropped, a cancel must not lose it)
+	return s.eng.store.CreateTable(context.WithoutCancel(ctx), path, desc, false)
 }

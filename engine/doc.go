@@ -161,8 +161,13 @@
 //
 // DDL inside a transaction block (txddl.go) runs at once, since Fluss's
 // catalog is not transactional: the block remembers it with its inverse
-// (txundo.go), which a ROLLBACK runs; one without an inverse is named in
-// the ROLLBACK's WARNING. DDL on a
+// (txundo.go), which a ROLLBACK runs (never cancelled halfway, as
+// PostgreSQL's abort is not); one without an inverse is named in
+// the ROLLBACK's WARNING. A cancel (statement_timeout, a cancel request,
+// the connection's end) stops DDL only before its commit point: a table
+// rewrite past its swap finishes, under context.WithoutCancel, so the
+// table is as before the statement or as after it, and 57014 means
+// before (ddlcancel_internal_test.go). DDL on a
 // table the block holds rows for is refused until COMMIT, but for a
 // statement that only adds constraints or a unique index to a table
 // whose rows the block inserted, which carries the rows along (uniquecarry.go:

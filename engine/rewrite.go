@@ -191,8 +191,10 @@ func (s *session) alterByRewrite(ctx context.Context, info fluss.TableInfo, d *s
 		if err == nil && partitionedByValues(info) {
 			// its partition relations over the new columns (pgpartitions.go;
 			// binding takes the DDL lock the swap held)
-			if now, gerr := s.eng.storeTable(ctx, info.Path); gerr == nil {
-				err = s.refreshPartitionsOf(ctx, now)
+			// (past the swap: finished whatever ends ctx, as swapRewrite)
+			done := context.WithoutCancel(ctx)
+			if now, gerr := s.eng.storeTable(done, info.Path); gerr == nil {
+				err = s.refreshPartitionsOf(done, now)
 			}
 		}
 		if !again || attempt == rewriteAttempts {
@@ -285,9 +287,18 @@ func (s *session) swapRewrite(ctx context.Context, d *sql.DDLStmt, info fluss.Ta
 	if err == nil {
 		created, err = st.st.Replace(ctx, props)
 	}
-	if err != nil {
+	if err != nil && created.TableID == 0 {
 		discard()
 		return nil, sqlerr.CodeOf(err) == sqlerr.SerializationFailure, err
+	}
+	// The swap is the commit point: past it the statement is finished,
+	// not undone, whatever ends its context (a cancel, statement_timeout,
+	// the connection's end), as PostgreSQL's DDL is all or nothing. A
+	// cancel here would answer 57014 for a change that stays, and leave
+	// the follow-ups for the next start.
+	ctx = context.WithoutCancel(ctx)
+	if err != nil { // the store's work after its commit (sequences, old files)
+		s.eng.log.Warn("finishing a table rewrite's swap", "table", info.Path.String(), "error", err)
 	}
 	s.eng.step(stepSwapped)
 	if err := s.finishFollowUps(ctx, created, f, true); err != nil {

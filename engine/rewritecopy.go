@@ -62,9 +62,11 @@ func (s *session) stageRewrite(ctx context.Context, rep fluss.TableReplacer, p *
 	return sr, nil
 }
 
-// discardRewrite drops a staged rewrite that is not swapped in.
+// discardRewrite drops a staged rewrite that is not swapped in, whatever
+// ended ctx (a cancelled statement leaves no staged table or index).
 func (s *session) discardRewrite(ctx context.Context, sr *stagedRewrite) {
-	_ = sr.st.Discard(context.WithoutCancel(ctx))
+	ctx = context.WithoutCancel(ctx)
+	_ = sr.st.Discard(ctx)
 	s.dropIndexTables(ctx, sr.indexes)
 }
 

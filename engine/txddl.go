@@ -206,6 +206,10 @@ func (s *session) undoChanges(ctx context.Context, changes []blockChange) []stri
 		}
 	}
 	s.txStatus = 'I'
+	// The undo is not cancelled halfway, as PostgreSQL's abort is not: a
+	// cancel (or statement_timeout, or the connection's end) during the
+	// ROLLBACK would leave the block's DDL partly undone.
+	ctx = context.WithoutCancel(ctx)
 	var left []string
 	for i := len(changes) - 1; i >= 0; i-- {
 		c := changes[i]

@@ -87,7 +87,7 @@ func (s *session) createIndexes(ctx context.Context, info fluss.TableInfo) error
 			continue
 		}
 		if _, err := s.eng.store.CreateTable(ctx, fluss.IndexTablePath(info.TableID, c.ID), indexDescriptor(info, c), true); err != nil {
-			_ = s.eng.store.DropTable(ctx, info.Path, true)
+			_ = s.eng.store.DropTable(context.WithoutCancel(ctx), info.Path, true) // (whatever ended ctx)
 			return err
 		}
 	}
@@ -122,15 +122,17 @@ func (s *session) buildIndex(ctx context.Context, info fluss.TableInfo, c fluss.
 	if err := s.eng.store.DropTable(ctx, path, true); err != nil {
 		return err
 	}
-	if _, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(info, c), false); err != nil {
-		return err
+	_, err := s.eng.store.CreateTable(ctx, path, indexDescriptor(info, c), false)
+	var t fluss.Table
+	if err == nil {
+		t, err = s.eng.store.Table(ctx, info.Path)
 	}
-	t, err := s.eng.store.Table(ctx, info.Path)
 	if err == nil {
 		err = s.fillIndex(ctx, t, c, path, repair)
 	}
 	if err != nil {
-		_ = s.eng.store.DropTable(ctx, path, true)
+		// (whatever ended ctx: a cancel must not leave the index table)
+		_ = s.eng.store.DropTable(context.WithoutCancel(ctx), path, true)
 		return err
 	}
 	return nil
@@ -341,9 +343,10 @@ func (s *session) uniqueAlter(ctx context.Context, c *checkActions, a sql.AlterA
 		} else if err := s.buildIndex(ctx, c.stored, u, false); err != nil {
 			return nil, true, err
 		} else if err := s.carryEntries(ctx, c.stored, u); err != nil { // uniquecarry.go: the block's rows
-			_ = s.eng.store.DropTable(ctx, fluss.IndexTablePath(c.work.TableID, u.ID), true)
+			_ = s.eng.store.DropTable(context.WithoutCancel(ctx), fluss.IndexTablePath(c.work.TableID, u.ID), true)
 			return nil, true, err
 		}
+		c.built = append(c.built, fluss.IndexTablePath(c.work.TableID, u.ID))
 		return addUniqueChanges(c.work, u), true, nil
 	case sql.AlterDropConstraint:
 		changes, u := dropUniqueChanges(c.work, a.Constraint)
@@ -450,8 +453,13 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 	if err := s.buildIndex(ctx, info, u, false); err != nil {
 		return nil, err
 	}
+	// a built index table the statement does not keep goes, whatever
+	// ended ctx (a cancel before the table takes the index)
+	dropBuilt := func() {
+		_ = s.eng.store.DropTable(context.WithoutCancel(ctx), fluss.IndexTablePath(info.TableID, u.ID), true)
+	}
 	if err := s.carryEntries(ctx, info, u); err != nil { // uniquecarry.go: the block's rows
-		_ = s.eng.store.DropTable(ctx, fluss.IndexTablePath(info.TableID, u.ID), true)
+		dropBuilt()
 		return nil, err
 	}
 	s.eng.ddl.Lock()
@@ -461,6 +469,7 @@ func (s *session) createUniqueIndex(ctx context.Context, d *sql.DDLStmt) (pgwire
 		return nil, err
 	}
 	if _, err := alt.AlterTable(ctx, info.Path, addUniqueChanges(info, u)); err != nil {
+		dropBuilt()
 		return nil, err
 	}
 	return tagOnly("CREATE INDEX"), nil
@@ -604,7 +613,10 @@ func (s *session) dropUniqueIndex(ctx context.Context, d *sql.DDLStmt, schema, n
 		return true, nil, err
 	}
 	// Other tables' foreign keys once the index is gone from its table: a
-	// failed change above leaves them.
+	// failed change above leaves them. Past that change the statement
+	// finishes whatever ends ctx: a cancel would leave keys over an index
+	// that is gone.
+	ctx = context.WithoutCancel(ctx)
 	for _, r := range others {
 		if err := s.dropFKey(ctx, r); err != nil { // fkddl.go
 			return true, nil, err

@@ -12,6 +12,8 @@ import "context"
 // Admin API has no such call.
 type TableRecreator interface {
 	// RecreateTable replaces the table at path (42P01 when there is none)
-	// and returns the new table's info.
+	// and returns the new table's info. An error with a non-zero TableID
+	// is the store's work after its commit failing: the table is
+	// recreated all the same. Past the commit ctx's end stops nothing.
 	RecreateTable(ctx context.Context, path TablePath, desc TableDescriptor) (TableInfo, error)
 }

@@ -28,6 +28,9 @@ type StagedReplacement interface {
 	// custom properties set on the new table in the same catalog change
 	// (nil: none): the caller's record of what it has left to do after
 	// the swap (RewritePendingProperty), durable exactly when the swap is.
+	// An error with a non-zero TableID is the store's work after the
+	// swap failing: the table is replaced all the same. Past the swap
+	// ctx's end stops nothing (the replacement is all or nothing).
 	Replace(ctx context.Context, props map[string]string) (TableInfo, error)
 	// Discard removes the staged table; after Replace it does nothing.
 	Discard(ctx context.Context) error

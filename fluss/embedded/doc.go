@@ -117,6 +117,8 @@
 // retiring the old state through the committer; a crash before leaves an
 // id Open removes (TestCrashReplace). A partitioned table is replaced
 // with its partitions, staged beside it and swapped in the same write.
+// Past that write a cancelled context stops nothing: the sequences follow
+// and the old state goes all the same.
 //
 // Each table keeps a HyperLogLog sketch per column (ndv.go): writers hash
 // their records, the committer folds the hashes in, and the sketches are

@@ -64,6 +64,7 @@ func (s *Store) RecreateTable(ctx context.Context, path fluss.TablePath, desc fl
 	parts := s.takePartitionStates(oldID)
 	s.autoPartitionLocked(t) // a new table's, as CreateTable runs it
 	s.catMu.Unlock()
+	ctx = context.WithoutCancel(ctx)                  // past the commit: finished, as Replace
 	ferr := s.followReplace(ctx, oldID, info.TableID) // sequences.go
 	if err := s.dropStates(ctx, append([]*tableState{old}, parts...)); err != nil {
 		return info, err

@@ -324,6 +324,11 @@ func (st *stagedTable) Replace(ctx context.Context, props map[string]string) (fl
 	s.catMu.Unlock()
 	info := st.t.info
 	info.ArrowSchemas = nil
+	// Past the commit point the replacement is finished whatever ends
+	// ctx (a cancelled statement): the sequences follow the new id and
+	// the old states go, and an error here still returns info, which
+	// says the table was replaced.
+	ctx = context.WithoutCancel(ctx)
 	ferr := s.followReplace(ctx, oldID, info.TableID) // sequences.go
 	if err := s.dropStates(ctx, st.oldStates()); err != nil {
 		return info, err

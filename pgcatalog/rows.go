@@ -763,7 +763,7 @@ func functionProcs() []procInfo {
 				args[i] = oid
 			}
 			ret, _, _ := pgtypes.OIDOf(f.Ret)
-			if polyRange(f.Args, args, &ret) || polyArgs(name, args, &ret, sigs) { // ranges.go, polyargs.go: one row per PostgreSQL function
+			if (!multirangeConstructor(name) && polyRange(f.Args, args, &ret)) || polyArgs(name, args, &ret, sigs) { // ranges.go, polyargs.go: one row per PostgreSQL function
 				key := fmt.Sprint(args, ret)
 				if seen[key] {
 					continue

@@ -170,7 +170,7 @@ func elemOptions(e IndexElem, t types.T, method string) error {
 		default:
 			return sqlerr.New(sqlerr.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", e.Opclass, t.Nullable().PGName())
 		}
-	} else if name != "btree" && name != "hash" && DefaultIndexOpClass(am.oid, t) == 0 {
+	} else if name != "btree" && name != "hash" && DefaultIndexOpClass(am.oid, t) == 0 && !hasDefaultClass(am.oid, t) {
 		return sqlerr.New(sqlerr.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", t.Nullable().PGName(), name).
 			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 	}
@@ -187,18 +187,32 @@ func elemOptions(e IndexElem, t types.T, method string) error {
 // key of type t (0 none), through its polymorphic family.
 func DefaultIndexOpClass(method uint32, t types.T) uint32 {
 	oid, _, _ := pgtypes.OIDOf(t)
-	var poly uint32
+	return pgoper.DefaultOpClass(method, oid, polyOfIndexKey(t))
+}
+
+// polyOfIndexKey is the polymorphic family whose classes serve t without
+// one of its own (an array's anyarray, an enum's anyenum ...), or 0.
+func polyOfIndexKey(t types.T) uint32 {
 	switch {
 	case t.Kind == types.Array:
-		poly = 2277 // anyarray
+		return 2277 // anyarray
 	case t.IsEnum():
-		poly = 3500 // anyenum
+		return 3500 // anyenum
 	case t.IsRange():
-		poly = 3831 // anyrange
+		return 3831 // anyrange
 	case t.IsMultirange():
-		poly = 4537 // anymultirange
+		return 4537 // anymultirange
 	case t.IsComposite():
-		poly = 2249 // record
+		return 2249 // record
 	}
-	return pgoper.DefaultOpClass(method, oid, poly)
+	return 0
 }
+
+// hasDefaultClass reports whether PostgreSQL has a default class of the
+// access method for t where the catalog lists none (a family with an
+// operator sqlgate does not bind, as gin's tsvector_ops with @@@).
+func hasDefaultClass(method uint32, t types.T) bool {
+	oid, _, _ := pgtypes.OIDOf(t)
+	return pgoper.HasDefaultClass(method, oid, polyOfIndexKey(t))
+}
+

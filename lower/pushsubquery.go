@@ -117,9 +117,14 @@ func reachesAny(n binder.Node) bool {
 // movable is c folded at its own level when it is a clause PostgreSQL
 // may move into a derived table: it reads a column, calls nothing
 // volatile, holds no subquery, and folds without an error and to
-// something that still reads a column.
+// something that still reads a column. A clause reading the enclosing
+// query's row (an OuterRef) stays: PostgreSQL moves it as a Param, but
+// there the derived table's uncorrelated initplans run once for all the
+// enclosing rows, while here a derived table made correlated would run
+// them again for each (a nextval in its select list called per row), and
+// a correlated clause folds to no error of its own.
 func (pu *pusher) movable(c binder.Expr) (binder.Expr, bool) {
-	if len(columnsOf(c)) == 0 || !deterministic(c) || anyExpr(c, isSubquery) {
+	if len(columnsOf(c)) == 0 || !deterministic(c) || anyExpr(c, isSubquery) || anyExpr(c, isOuterRef) {
 		return nil, false
 	}
 	f, err := pu.fold(c)
@@ -415,6 +420,11 @@ func (pu *pusher) pushIntoLevel(n binder.Node, cs []binder.Expr) (binder.Node, [
 		return n, placed
 	}
 	return pu.pushConds(n, push), placed
+}
+
+func isOuterRef(x binder.Expr) bool {
+	_, ok := x.(*binder.OuterRef)
+	return ok
 }
 
 func isSubquery(x binder.Expr) bool {

@@ -215,4 +215,3 @@ func hasDefaultClass(method uint32, t types.T) bool {
 	oid, _, _ := pgtypes.OIDOf(t)
 	return pgoper.HasDefaultClass(method, oid, polyOfIndexKey(t))
 }
-

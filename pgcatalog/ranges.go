@@ -24,15 +24,6 @@ func rangeRows() []row {
 	}
 }
 
-// multirangeConstructor reports whether name is a multirange type's
-// constructor (int4multirange(int4range, ...)), whose rows PostgreSQL
-// declares with the concrete range type, not anyrange: polyRange leaves
-// them be.
-func multirangeConstructor(name string) bool {
-	v, ok := types.VariantNamed(name)
-	return ok && v.IsMultirange()
-}
-
 // polyRange rewrites the argument and result OIDs of a function over a
 // range (functions/ranges.go has one overload per range type) into
 // PostgreSQL's polymorphic signature: anyrange for the range, anyelement

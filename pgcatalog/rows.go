@@ -762,8 +762,11 @@ func functionProcs() []procInfo {
 				}
 				args[i] = oid
 			}
+			if listed[procKey(procInfo{name: name, args: args, varArgs: f.Variadic})] {
+				continue // PostgreSQL's row with these very types (int4multirange(int4range)), before any polymorphic rewrite
+			}
 			ret, _, _ := pgtypes.OIDOf(f.Ret)
-			if (!multirangeConstructor(name) && polyRange(f.Args, args, &ret)) || polyArgs(name, args, &ret, sigs) { // ranges.go, polyargs.go: one row per PostgreSQL function
+			if polyRange(f.Args, args, &ret) || polyArgs(name, args, &ret, sigs) { // ranges.go, polyargs.go: one row per PostgreSQL function
 				key := fmt.Sprint(args, ret)
 				if seen[key] {
 					continue

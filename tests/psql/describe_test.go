@@ -84,11 +84,15 @@ func normalize(s string) string { return s }
 // widest value, so that two listings compare by everything but the sizes.
 func maskSizes(s string) string {
 	s = sizeValue.ReplaceAllString(s, "SIZE")
-	s = regexp.MustCompile(` +`).ReplaceAllString(s, " ")
-	return regexp.MustCompile(`-+`).ReplaceAllString(s, "-")
+	s = spaceRun.ReplaceAllString(s, " ")
+	return dashRun.ReplaceAllString(s, "-")
 }
 
-var sizeValue = regexp.MustCompile(`\b\d+ (bytes|kB|MB|GB|TB)\b`)
+var (
+	sizeValue = regexp.MustCompile(`\b\d+ (bytes|kB|MB|GB|TB)\b`)
+	spaceRun  = regexp.MustCompile(` +`)
+	dashRun   = regexp.MustCompile(`-+`)
+)
 
 // isRule reports whether l is psql's "----+----" line under a header.
 func isRule(l string) bool {
